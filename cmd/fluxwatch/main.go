@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], newEnv())
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// env is what a command may touch of the outside world. Tests replace its
+// fields; nothing below main reads os.Stdout or os.Getenv directly.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+	// isTerminal reports whether w is an interactive terminal.
+	isTerminal func(w io.Writer) bool
+}
+
+func newEnv() *env {
+	return &env{
+		stdin:      os.Stdin,
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		getenv:     os.Getenv,
+		isTerminal: isTerminal,
+	}
+}
+
+// command is one subcommand of fluxwatch.
+type command struct {
+	summary string
+	run     func(ctx context.Context, e *env, args []string) error
+}
+
+// commands lists every subcommand. Each lives in its own cmd_*.go file.
+var commands = map[string]command{
+	"check":    {"parse agent reports and print diagnostics", runCheck},
+	"synth":    {"synthesise a run directory once and write its reports", runSynth},
+	"watch":    {"keep the synthesis current while agents write", runWatch},
+	"finding":  {"write to or read from the peer-findings bus", runFinding},
+	"protocol": {"print the Peer Findings Protocol section for an agent prompt", runProtocol},
+	"mcp":      {"serve fetch_peer_findings and get_synthesis over MCP on stdio", runMCP},
+	"plan":     {"manage specialist findings (envoy plan)", runPlan},
+	"discover": {"find or create the feature directory", runDiscover},
+	"schema":   {"print the JSON Schema of findings.json", runSchema},
+	"demo":     {"write an example run directory", runDemo},
+	"version":  {"print the version", runVersion},
+}
+
+func run(ctx context.Context, args []string, e *env) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(e.stdout)
+		if len(args) == 0 {
+			return usageError{errors.New("no command given")}
+		}
+		return nil
+	}
+	if args[0] == "--version" {
+		args[0] = "version"
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		return usageErrorf("unknown command %q (run 'fluxwatch help')", args[0])
+	}
+	return c.run(ctx, e, args[1:])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "fluxwatch watches parallel review agents and keeps one deterministic synthesis current.")
+	fmt.Fprintln(w, "\nUsage: fluxwatch COMMAND [flags] [args]\n\nCommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'fluxwatch COMMAND --help' for a command's flags.")
+}
+
+// Exit codes (SPEC §7).
+const (
+	exitOK       = 0
+	exitGate     = 1
+	exitUsage    = 2
+	exitInternal = 3
+)
+
+// usageError is a usage or input error: exit 2.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usageErrorf(format string, a ...any) error {
+	return usageError{fmt.Errorf(format, a...)}
+}
+
+// exitError carries an exit code and an optional message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (x exitError) Error() string {
+	if x.err == nil {
+		return fmt.Sprintf("exit %d", x.code)
+	}
+	return x.err.Error()
+}
+func (x exitError) Unwrap() error { return x.err }
+
+// exitCode prints err (if any) as one line on stderr and maps it to an exit code.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var x exitError
+	if errors.As(err, &x) {
+		if x.err != nil {
+			fmt.Fprintf(stderr, "fluxwatch: %s\n", oneLine(x.err.Error()))
+		}
+		return x.code
+	}
+	fmt.Fprintf(stderr, "fluxwatch: %s\n", oneLine(err.Error()))
+	var u usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitInternal
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/signal"
+	"syscall"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var updateScripts = flag.Bool("update-scripts", false, "rewrite the expected files of testscript cases whose cmp fails")
+
+// TestMain lets testscript run this test binary as the `fluxwatch` command.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"fluxwatch": func() {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			err := run(ctx, os.Args[1:], newEnv())
+			stop()
+			os.Exit(exitCode(err, os.Stderr))
+		},
+	})
+}
+
+// TestScript runs the end-to-end cases in testdata/script/*.txtar against the
+// real command. Set FLUXWATCH_SHARED to the ../shared directory for cases that
+// need the corpus; such cases skip themselves when it is absent.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       *updateScripts,
+		RequireExplicitExec: false,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("NO_COLOR", "1")
+			return nil
+		},
+	})
+}

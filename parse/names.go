@@ -1,0 +1,152 @@
+package parse
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Kind is what a file in an output directory is (SPEC §1).
+type Kind int
+
+// Kinds of file in an output directory.
+const (
+	KindIgnored    Kind = iota // not agent output: ignored
+	KindReport                 // {agent}[.{RUN}].md, a finished agent report
+	KindPartial                // {agent}[.{RUN}].md.partial, an agent still writing
+	KindAbort                  // {agent}[.{RUN}].abort or *.md.partial.aborted-*
+	KindBus                    // findings.jsonl or peer-findings.jsonl
+	KindOwn                    // summary.md or findings.json: fluxwatch's own reports
+	KindSpecialist             // findings/{specialist}.yaml
+	KindDesign                 // design/manifest.yaml
+)
+
+var kindNames = [...]string{"ignored", "report", "partial", "abort", "bus", "own", "specialist", "design"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Name is what a file name says about a file of an output directory.
+type Name struct {
+	Kind  Kind
+	Agent string // the agent (or specialist) name, for reports, partials, aborts and specialists
+	Run   string // the run, for run-scoped names
+}
+
+// BusNames are the file names of the peer-findings bus, in reading order.
+var BusNames = []string{"findings.jsonl", "peer-findings.jsonl"}
+
+var runRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
+
+// ClassifyName says what the file at rel (a slash-separated path relative to
+// the output directory) is. Only the top level, findings/*.yaml and
+// design/manifest.yaml are meaningful; everything else is KindIgnored.
+func ClassifyName(rel string) Name {
+	dir, base := "", rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		dir, base = rel[:i], rel[i+1:]
+	}
+	if ignoredBase(base) {
+		return Name{Kind: KindIgnored}
+	}
+	switch dir {
+	case "":
+	case "findings":
+		if stem, ok := strings.CutSuffix(base, ".yaml"); ok && ValidName(stem) == nil {
+			return Name{Kind: KindSpecialist, Agent: stem}
+		}
+		return Name{Kind: KindIgnored}
+	case "design":
+		if base == "manifest.yaml" {
+			return Name{Kind: KindDesign}
+		}
+		return Name{Kind: KindIgnored}
+	default:
+		return Name{Kind: KindIgnored}
+	}
+	lower := strings.ToLower(base)
+	switch {
+	case lower == "summary.md" || lower == "findings.json":
+		return Name{Kind: KindOwn}
+	case base == BusNames[0] || base == BusNames[1]:
+		return Name{Kind: KindBus}
+	case strings.Contains(base, ".md.partial.aborted-"):
+		stem := base[:strings.Index(base, ".md.partial.aborted-")]
+		return agentName(KindAbort, stem)
+	}
+	for _, s := range []struct {
+		suffix string
+		kind   Kind
+	}{{".md.partial", KindPartial}, {".abort", KindAbort}, {".md", KindReport}} {
+		if stem, ok := strings.CutSuffix(base, s.suffix); ok {
+			return agentName(s.kind, stem)
+		}
+	}
+	return Name{Kind: KindIgnored}
+}
+
+func agentName(k Kind, stem string) Name {
+	agent, run := stem, ""
+	if i := strings.LastIndexByte(stem, '.'); i > 0 && runRe.MatchString(stem[i+1:]) {
+		agent, run = stem[:i], stem[i+1:]
+	}
+	if ValidName(agent) != nil || strings.Contains(agent, ".") {
+		// A dotted stem that is not {agent}.{RUN} (x.reactions, x.notes) is not
+		// an agent report.
+		return Name{Kind: KindIgnored}
+	}
+	return Name{Kind: k, Agent: agent, Run: run}
+}
+
+// ignoredBase reports whether a base name is one SPEC §1 lists as not agent
+// output, plus the synthesis-report names seen in real output directories.
+func ignoredBase(base string) bool {
+	lower := strings.ToLower(base)
+	switch {
+	case base == "" || base[0] == '.' || base[0] == '#':
+		return true // dotfiles, .x.swp, #x#
+	case strings.HasSuffix(base, "~") || strings.HasSuffix(lower, ".tmp") ||
+		strings.HasSuffix(lower, ".lock") || strings.HasSuffix(lower, ".swp"):
+		return true
+	case strings.HasSuffix(lower, ".reactions.md") || strings.HasSuffix(lower, ".reactions.error.md"):
+		return true
+	case lower == "input.md" || lower == "synthesis.md" || lower == "synthesis.json":
+		return true
+	case strings.HasPrefix(lower, "triage") && strings.HasSuffix(lower, ".md"):
+		return true
+	case strings.HasPrefix(lower, "synthesis-") || dateSynthesisRe.MatchString(lower):
+		return true
+	}
+	return false
+}
+
+var dateSynthesisRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}-synthesis\.(md|json)$`)
+
+// ErrBadName is returned by ValidName for a name that could escape a directory
+// or confuse a terminal.
+var ErrBadName = errors.New("invalid name")
+
+// ValidName checks an agent or specialist name: names are data, not paths
+// (SPEC §1). It rejects the empty name, ".", "..", and names holding '/', '\',
+// "..", NUL or control characters. The error wraps ErrBadName.
+func ValidName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("%w: %s", ErrBadName, "name is empty")
+	case name == "." || strings.Contains(name, ".."):
+		return fmt.Errorf("%w: %s", ErrBadName, `name contains ".."`)
+	case strings.ContainsAny(name, `/\`):
+		return fmt.Errorf("%w: %s", ErrBadName, "name contains a path separator")
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fmt.Errorf("%w: %s", ErrBadName, "name contains a control character")
+		}
+	}
+	return nil
+}
