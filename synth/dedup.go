@@ -1,0 +1,232 @@
+package synth
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+// src is one finding of one completed agent, ready for dedup.
+type src struct {
+	agent   string
+	file    string // the agent's report file
+	f       *parse.Finding
+	key     string
+	section string // normalised
+	title   title
+	refs    []Ref
+	node    int    // index of its key in the dedup nodes
+	merged  string // key of the merged finding holding it
+}
+
+func newSrc(agent, file string, f *parse.Finding) *src {
+	s := &src{agent: agent, file: file, f: f, section: Normalize(f.Section), title: newTitle(f.Title)}
+	s.key = s.section + ":" + s.title.norm
+	for _, r := range f.FileRefs {
+		if ref := ParseRef(r); ref.Path != "" {
+			s.refs = append(s.refs, ref)
+		}
+	}
+	return s
+}
+
+// compareSrc orders the sources of a merged finding; the first is its
+// representative: highest severity, then agent name, then line (SPEC §5.2),
+// then the remaining fields so that the order never depends on input order.
+func compareSrc(a, b *src) int {
+	return cmp.Or(
+		cmp.Compare(a.f.Severity.Rank(), b.f.Severity.Rank()),
+		cmp.Compare(a.agent, b.agent),
+		cmp.Compare(a.f.Line, b.f.Line),
+		cmp.Compare(a.f.ID, b.f.ID),
+		cmp.Compare(a.key, b.key),
+		cmp.Compare(a.file, b.file),
+		cmp.Compare(a.f.Section, b.f.Section),
+		cmp.Compare(a.f.Title, b.f.Title),
+		slices.Compare(a.f.FileRefs, b.f.FileRefs),
+	)
+}
+
+// node is one distinct key: all sources with that key merge exactly.
+type node struct {
+	key     string
+	section string
+	title   title
+	srcs    []*src
+}
+
+// unionFind is a disjoint-set forest over node indexes.
+type unionFind []int
+
+func newUnionFind(n int) unionFind {
+	u := make(unionFind, n)
+	for i := range u {
+		u[i] = i
+	}
+	return u
+}
+
+func (u unionFind) find(i int) int {
+	for u[i] != i {
+		u[i] = u[u[i]]
+		i = u[i]
+	}
+	return i
+}
+
+// union joins the sets of i and j, keeping the smaller index as the root so
+// that the forest does not depend on the order of unions.
+func (u unionFind) union(i, j int) {
+	a, b := u.find(i), u.find(j)
+	if a == b {
+		return
+	}
+	if b < a {
+		a, b = b, a
+	}
+	u[b] = a
+}
+
+// nodesOf groups sources by key. Nodes are sorted by key, so node indexes do
+// not depend on the order of srcs.
+func nodesOf(srcs []*src) []*node {
+	byKey := map[string]*node{}
+	for _, s := range srcs {
+		n := byKey[s.key]
+		if n == nil {
+			n = &node{key: s.key, section: s.section, title: s.title}
+			byKey[s.key] = n
+		}
+		n.srcs = append(n.srcs, s)
+	}
+	nodes := make([]*node, 0, len(byKey))
+	for _, n := range byKey {
+		nodes = append(nodes, n)
+	}
+	slices.SortFunc(nodes, func(a, b *node) int { return cmp.Compare(a.key, b.key) })
+	for i, n := range nodes {
+		for _, s := range n.srcs {
+			s.node = i
+		}
+	}
+	return nodes
+}
+
+// blockKeys are the candidate blocks of a title: one per keyword, by its
+// first four letters (so "deadlock" and "deadlocks" meet), or a single block
+// for a title without keywords.
+func blockKeys(t title) []string {
+	if len(t.kws) == 0 {
+		return []string{""}
+	}
+	keys := make([]string, 0, len(t.kws))
+	for _, k := range t.kws {
+		keys = append(keys, k[:min(4, len(k))])
+	}
+	return keys
+}
+
+// dedup merges sources into groups (SPEC §5.2): equal keys always; with
+// DedupFuzzy also titles of one section that match by the title rule, and
+// titles of different sections that match and share a file:line. Merging is
+// transitive. Candidates are found through blocks (section and keyword, or
+// file:line), never by comparing every pair, and a pair already in one set is
+// not compared again. Each group is sorted by compareSrc; groups come in the
+// order of their smallest key.
+func dedup(srcs []*src, mode Dedup) [][]*src {
+	nodes := nodesOf(srcs)
+	uf := newUnionFind(len(nodes))
+	if mode == DedupFuzzy {
+		fuzzyUnion(nodes, uf)
+	}
+	groups := map[int][]*src{}
+	var roots []int
+	for i, n := range nodes {
+		r := uf.find(i)
+		if _, ok := groups[r]; !ok {
+			roots = append(roots, r)
+		}
+		groups[r] = append(groups[r], n.srcs...)
+	}
+	slices.Sort(roots)
+	out := make([][]*src, 0, len(roots))
+	for _, r := range roots {
+		g := groups[r]
+		slices.SortFunc(g, compareSrc)
+		out = append(out, g)
+	}
+	return out
+}
+
+func fuzzyUnion(nodes []*node, uf unionFind) {
+	// Within a section: blocks of (section, keyword prefix).
+	blocks := map[string][]int{}
+	nodeBlocks := make([][]string, len(nodes))
+	for i, n := range nodes {
+		for _, b := range blockKeys(n.title) {
+			k := n.section + "\x00" + b
+			if l := blocks[k]; len(l) == 0 || l[len(l)-1] != i {
+				blocks[k] = append(l, i)
+			}
+			nodeBlocks[i] = append(nodeBlocks[i], k)
+		}
+	}
+	seen := make([]int, len(nodes)) // seen[j] == i+1: pair (i, j) done
+	for i, n := range nodes {
+		for _, k := range nodeBlocks[i] {
+			for _, j := range blocks[k] {
+				if j <= i || seen[j] == i+1 {
+					continue
+				}
+				seen[j] = i + 1
+				if uf.find(i) != uf.find(j) && titlesMatch(n.title, nodes[j].title) {
+					uf.union(i, j)
+				}
+			}
+		}
+	}
+	// Across sections: nodes sharing a file:line.
+	byPoint := map[string][]int{}
+	for i, n := range nodes {
+		for _, s := range n.srcs {
+			for _, r := range s.refs {
+				p := r.point()
+				if p == "" {
+					continue
+				}
+				if l := byPoint[p]; len(l) == 0 || l[len(l)-1] != i {
+					byPoint[p] = append(l, i)
+				}
+			}
+		}
+	}
+	points := make([]string, 0, len(byPoint))
+	for p := range byPoint {
+		points = append(points, p)
+	}
+	slices.Sort(points)
+	for _, p := range points {
+		l := byPoint[p]
+		for a := 0; a < len(l); a++ {
+			for b := a + 1; b < len(l); b++ {
+				i, j := l[a], l[b]
+				if nodes[i].section == nodes[j].section || uf.find(i) == uf.find(j) {
+					continue
+				}
+				if titlesMatch(nodes[i].title, nodes[j].title) {
+					uf.union(i, j)
+				}
+			}
+		}
+	}
+}
+
+// sourceRef is "file:line" of a finding in its report.
+func sourceRef(file string, line int) string {
+	if line <= 0 {
+		return file
+	}
+	return file + ":" + strconv.Itoa(line)
+}

@@ -1,0 +1,27 @@
+// Package synth turns what the agents of one run wrote into one deterministic
+// synthesis (SPEC §5) and renders it for people and machines (§6).
+//
+// It is pure. A [Run] (agents with their parsed reports, bus entries,
+// specialist files) goes in; [Synthesize] returns a [Synthesis], the data of
+// findings.json; renderers ([RenderJSON], [RenderMarkdown], [RenderSARIF],
+// [RenderRDJSONL], [RenderJUnit], [RenderAnnotations]) turn it into bytes. Nothing
+// here reads files, the clock or the environment, so the same Run and Options
+// always give byte-identical outputs; every list that comes from a map is
+// sorted.
+//
+// Decisions where SPEC.md is silent:
+//   - A normalised title that is empty (a title with no ASCII letter or digit)
+//     keeps its lower-cased text in the key, so that two different non-ASCII
+//     titles never collide.
+//   - Two file references are "the same file:line" when their paths are equal
+//     and their first lines are equal; a reference without a line never counts
+//     as a shared file:line. "Overlap" (the contradiction rule of §5.5) means the
+//     same path and intersecting line ranges, a reference without a line
+//     covering the whole file.
+//   - A run with no completed agent has the verdict error (pending while
+//     watching), also when no agent was observed at all: an empty directory
+//     never passes a gate.
+//   - Timeline results (adjustments, unacknowledged entries, contradictions,
+//     stalls) are kept in full as totals; the lists carry the latest
+//     [Options.MaxEntries] of each, like the entries themselves.
+package synth

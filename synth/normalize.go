@@ -1,0 +1,340 @@
+package synth
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Normalize normalises a section or title for dedup keys (SPEC §5.2):
+// lower-case, '-' becomes a space, everything but [a-z0-9 ] is dropped, runs
+// of spaces collapse to one and the ends are trimmed. Any white space counts
+// as a space.
+func Normalize(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			r += 'a' - 'A'
+		case r == '-' || unicode.IsSpace(r):
+			r = ' '
+		}
+		switch {
+		case r == ' ':
+			space = b.Len() > 0
+		case (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9'):
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// normTitle is Normalize, except that a title with nothing left after
+// normalisation keeps its lower-cased, space-collapsed text, so that two
+// different non-ASCII titles never share a key.
+func normTitle(s string) string {
+	if n := Normalize(s); n != "" {
+		return n
+	}
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// Key returns the dedup key of a finding: normalised section + ":" +
+// normalised title (SPEC §5.2).
+func Key(section, title string) string {
+	return Normalize(section) + ":" + normTitle(title)
+}
+
+// stopWords are dropped from titles before keywords are compared. Words under
+// three letters are dropped anyway.
+var stopWords = map[string]bool{
+	"the": true, "and": true, "for": true, "with": true, "from": true, "that": true,
+	"this": true, "are": true, "was": true, "were": true, "not": true, "but": true,
+	"into": true, "onto": true, "when": true, "then": true, "than": true, "can": true,
+	"has": true, "have": true, "had": true, "its": true, "all": true, "any": true,
+	"via": true, "per": true, "out": true, "off": true, "over": true, "under": true,
+	"does": true, "did": true, "will": true, "would": true, "should": true, "could": true,
+	"may": true, "might": true, "must": true, "there": true, "their": true, "they": true,
+	"them": true, "these": true, "those": true, "which": true, "what": true, "where": true,
+	"who": true, "why": true, "how": true, "also": true, "only": true, "each": true,
+	"other": true, "some": true, "such": true, "use": true, "uses": true, "used": true,
+	"being": true, "been": true, "you": true, "your": true, "our": true, "one": true,
+}
+
+// Keywords returns the distinct keywords of a normalised text, in order of
+// first appearance: its words less stop words and words under three letters.
+func Keywords(norm string) []string {
+	var kws []string
+	for w := range strings.FieldsSeq(norm) {
+		if len(w) < 3 || stopWords[w] {
+			continue
+		}
+		dup := false
+		for _, k := range kws {
+			if k == w {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kws = append(kws, w)
+		}
+	}
+	return kws
+}
+
+// title is a normalised title with its keywords, ready for the title rule.
+type title struct {
+	norm string
+	kws  []string
+}
+
+func newTitle(s string) title {
+	n := normTitle(s)
+	return title{norm: n, kws: Keywords(n)}
+}
+
+// TitlesMatch reports whether two titles match by the title rule of SPEC
+// §5.2: equal after normalisation, normalised Levenshtein distance under 0.3,
+// or at least three shared keywords that make up at least half of the shorter
+// title's keywords.
+func TitlesMatch(a, b string) bool {
+	return titlesMatch(newTitle(a), newTitle(b))
+}
+
+func titlesMatch(a, b title) bool {
+	if a.norm == b.norm {
+		return true
+	}
+	if shared := sharedKeywords(a.kws, b.kws); shared >= 3 && 2*shared >= min(len(a.kws), len(b.kws)) {
+		return true
+	}
+	return closeStrings(a.norm, b.norm)
+}
+
+func sharedKeywords(a, b []string) int {
+	n := 0
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// closeStrings reports whether the Levenshtein distance of a and b, divided by
+// the longer length, is under 0.3. Lengths are in runes.
+func closeStrings(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) < len(rb) {
+		ra, rb = rb, ra
+	}
+	long := len(ra)
+	if long == 0 {
+		return true
+	}
+	// The largest distance that still matches: d/long < 0.3 ⇔ 10d < 3·long.
+	limit := (3*long - 1) / 10
+	if len(ra)-len(rb) > limit {
+		return false
+	}
+	return levenshteinWithin(ra, rb, limit)
+}
+
+// levenshteinWithin reports whether the edit distance of a and b is at most
+// limit, computing only the band of the matrix that can stay within it.
+func levenshteinWithin(a, b []rune, limit int) bool {
+	const inf = 1 << 30
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		lo, hi := max(1, i-limit), min(len(b), i+limit)
+		for j := range cur {
+			cur[j] = inf
+		}
+		if i <= limit {
+			cur[0] = i
+		}
+		best := cur[0]
+		for j := lo; j <= hi; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := prev[j-1] + cost
+			if prev[j]+1 < v {
+				v = prev[j] + 1
+			}
+			if cur[j-1]+1 < v {
+				v = cur[j-1] + 1
+			}
+			cur[j] = v
+			if v < best {
+				best = v
+			}
+		}
+		if best > limit {
+			return false
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)] <= limit
+}
+
+// Levenshtein returns the edit distance of a and b in runes.
+func Levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// Ref is a file reference: a path and an optional line range.
+type Ref struct {
+	Path  string
+	Start int // 0: the whole file
+	End   int // == Start for a single line
+}
+
+// ParseRef reads "path", "path:12" or "path:12-14". A leading "./" and
+// surrounding backticks are dropped.
+func ParseRef(s string) Ref {
+	s = strings.Trim(strings.TrimSpace(s), "`")
+	s = strings.TrimPrefix(s, "./")
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 {
+		return Ref{Path: s}
+	}
+	lines := s[i+1:]
+	from, to, isRange := strings.Cut(lines, "-")
+	start, err := strconv.Atoi(from)
+	if err != nil || start <= 0 {
+		return Ref{Path: s}
+	}
+	end := start
+	if isRange {
+		if e, err := strconv.Atoi(to); err == nil && e >= start {
+			end = e
+		} else {
+			return Ref{Path: s}
+		}
+	}
+	return Ref{Path: s[:i], Start: start, End: end}
+}
+
+// String formats r as "path", "path:12" or "path:12-14".
+func (r Ref) String() string {
+	switch {
+	case r.Start == 0:
+		return r.Path
+	case r.End > r.Start:
+		return r.Path + ":" + strconv.Itoa(r.Start) + "-" + strconv.Itoa(r.End)
+	}
+	return r.Path + ":" + strconv.Itoa(r.Start)
+}
+
+// point is the "file:line" of a reference (its path and first line), or ""
+// for a reference without a line.
+func (r Ref) point() string {
+	if r.Start == 0 || r.Path == "" {
+		return ""
+	}
+	return r.Path + ":" + strconv.Itoa(r.Start)
+}
+
+// Overlaps reports whether r and o name the same path and intersecting line
+// ranges; a reference without a line covers the whole file.
+func (r Ref) Overlaps(o Ref) bool {
+	if r.Path != o.Path || r.Path == "" {
+		return false
+	}
+	if r.Start == 0 || o.Start == 0 {
+		return true
+	}
+	return r.Start <= o.End && o.Start <= r.End
+}
+
+// mentions returns which of the needles the text names, for the
+// acknowledgement rule of SPEC §5.5 ("B's report names A, E's id or one of E's
+// file refs"). A word is a run of letters, digits and "_-./:#@"; a needle is
+// named when it equals a word, the word less its leading and trailing
+// punctuation (".:,#/"), or the word less a "./" prefix — so "fd-safety:"
+// names fd-safety and "`./a.go:12`." names a.go:12, but "fd-safety-2" does not
+// name fd-safety. Only hits allocate.
+func mentions(text []byte, needles map[string]struct{}) map[string]bool {
+	found := map[string]bool{}
+	if len(needles) == 0 {
+		return found
+	}
+	check := func(w []byte) {
+		if _, ok := needles[string(w)]; ok {
+			found[string(w)] = true
+		}
+		t := w
+		for len(t) > 0 && strings.IndexByte(".:,#/", t[len(t)-1]) >= 0 {
+			t = t[:len(t)-1]
+		}
+		for len(t) > 0 && strings.IndexByte(".:#/", t[0]) >= 0 && !(len(t) > 1 && t[0] == '.' && t[1] == '/') {
+			t = t[1:]
+		}
+		if len(t) > 2 && t[0] == '.' && t[1] == '/' {
+			t = t[2:]
+		}
+		if len(t) != len(w) {
+			if _, ok := needles[string(t)]; ok {
+				found[string(t)] = true
+			}
+		}
+	}
+	start := -1
+	for i := 0; i < len(text); {
+		c := text[i]
+		size := 1
+		inWord := false
+		if c < utf8.RuneSelf {
+			inWord = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-./:#@", c) >= 0
+		} else {
+			var r rune
+			r, size = utf8.DecodeRune(text[i:])
+			inWord = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
+		if inWord && start < 0 {
+			start = i
+		} else if !inWord && start >= 0 {
+			check(text[start:i])
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		check(text[start:])
+	}
+	return found
+}

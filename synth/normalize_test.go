@@ -1,0 +1,174 @@
+package synth
+
+import (
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Session Tokens in localStorage", "session tokens in localstorage"},
+		{"  Rate-limiting   missing!! ", "rate limiting missing"},
+		{"API_Design (v2)", "apidesign v2"},
+		{"Tab\tseparated", "tab separated"},
+		{"Ünïcode ümlauts", "ncode mlauts"},
+		{"", ""},
+		{"---", ""},
+	}
+	for _, tt := range tests {
+		if got := Normalize(tt.in); got != tt.want {
+			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestKey(t *testing.T) {
+	tests := []struct{ section, title, want string }{
+		{"Authentication", "Session tokens stored in localStorage", "authentication:session tokens stored in localstorage"},
+		{`"API Design"`, "Missing rate-limiting", "api design:missing rate limiting"},
+		{"", "日本語のタイトル", ":日本語のタイトル"},
+	}
+	for _, tt := range tests {
+		if got := Key(tt.section, tt.title); got != tt.want {
+			t.Errorf("Key(%q, %q) = %q, want %q", tt.section, tt.title, got, tt.want)
+		}
+	}
+}
+
+func TestTitlesMatch(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b string
+		want bool
+	}{
+		{"equal after normalisation", "Missing Rate-Limiting", "missing rate limiting", true},
+		{"small edit", "Session tokens stored in localStorage", "Session token stored in local storage", true},
+		{"plural", "Deadlock", "Deadlocks", true},
+		{"shared keywords", "Unbounded retry loop exhausts the connection pool under load",
+			"Connection pool exhausted by unbounded retry loop", true},
+		{"three shared but under half of the shorter",
+			"retry loop pool alpha beta gamma delta", "retry loop pool epsilon zeta eta theta", false},
+		{"different", "SQL injection in search endpoint", "Missing CSRF token on logout", false},
+		{"two shared keywords only", "Cache invalidation race", "Cache invalidation missing docs", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := TitlesMatch(tt.a, tt.b); got != tt.want {
+				t.Errorf("TitlesMatch(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+			}
+			if got := TitlesMatch(tt.b, tt.a); got != tt.want {
+				t.Errorf("TitlesMatch is not symmetric for %q, %q", tt.a, tt.b)
+			}
+		})
+	}
+}
+
+func TestKeywords(t *testing.T) {
+	got := Keywords(Normalize("The parser should use the lexer: the lexer is an API of it"))
+	want := []string{"parser", "lexer", "api"}
+	if len(got) != len(want) {
+		t.Fatalf("Keywords = %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("Keywords = %q, want %q", got, want)
+		}
+	}
+}
+
+func TestLevenshteinWithinAgreesWithLevenshtein(t *testing.T) {
+	words := []string{"", "a", "ab", "abc", "kitten", "sitting", "saturday", "sunday", "deadlock", "deadlocks",
+		"session tokens", "session token", "rate limiting missing", "missing rate limit", "ünïcode", "unicode"}
+	for _, a := range words {
+		for _, b := range words {
+			d := Levenshtein(a, b)
+			ra, rb := []rune(a), []rune(b)
+			if len(ra) < len(rb) {
+				ra, rb = rb, ra
+			}
+			for limit := 0; limit <= 12; limit++ {
+				if got, want := levenshteinWithin(ra, rb, limit), d <= limit; got != want {
+					t.Errorf("levenshteinWithin(%q, %q, %d) = %v, want %v (distance %d)", a, b, limit, got, want, d)
+				}
+			}
+		}
+	}
+}
+
+func FuzzCloseStrings(f *testing.F) {
+	f.Add("deadlock", "deadlocks")
+	f.Add("session tokens stored", "session token stored")
+	f.Add("", "x")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 200 || len(b) > 200 {
+			return
+		}
+		la, lb := len([]rune(a)), len([]rune(b))
+		long := max(la, lb)
+		want := long == 0 || 10*Levenshtein(a, b) < 3*long
+		if got := closeStrings(a, b); got != want {
+			t.Errorf("closeStrings(%q, %q) = %v, want %v", a, b, got, want)
+		}
+	})
+}
+
+func TestParseRef(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Ref
+		str  string
+	}{
+		{"src/a.go:12", Ref{"src/a.go", 12, 12}, "src/a.go:12"},
+		{"./src/a.go:12-14", Ref{"src/a.go", 12, 14}, "src/a.go:12-14"},
+		{"`lib/x.ts:7`", Ref{"lib/x.ts", 7, 7}, "lib/x.ts:7"},
+		{"README.md", Ref{"README.md", 0, 0}, "README.md"},
+		{"a.go:14-12", Ref{"a.go:14-12", 0, 0}, "a.go:14-12"},
+		{"C:/x", Ref{"C:/x", 0, 0}, "C:/x"},
+		{"a.go:0", Ref{"a.go:0", 0, 0}, "a.go:0"},
+	}
+	for _, tt := range tests {
+		got := ParseRef(tt.in)
+		if got != tt.want {
+			t.Errorf("ParseRef(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+		if got.String() != tt.str {
+			t.Errorf("ParseRef(%q).String() = %q, want %q", tt.in, got.String(), tt.str)
+		}
+	}
+}
+
+func TestRefOverlaps(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"a.go:10-20", "a.go:15", true},
+		{"a.go:10-20", "a.go:21", false},
+		{"a.go", "a.go:99", true},
+		{"a.go:1", "b.go:1", false},
+	}
+	for _, tt := range tests {
+		if got := ParseRef(tt.a).Overlaps(ParseRef(tt.b)); got != tt.want {
+			t.Errorf("%s overlaps %s = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestMentions(t *testing.T) {
+	text := []byte("Per fd-safety: see `./src/auth.go:42`. Also AR-001, and fd-perf-2 (not fd-perf).\nfd-arch's note")
+	needles := map[string]struct{}{
+		"fd-safety": {}, "src/auth.go:42": {}, "AR-001": {}, "fd-perf": {}, "fd-arch": {}, "missing": {},
+	}
+	got := mentions(text, needles)
+	for _, w := range []string{"fd-safety", "src/auth.go:42", "AR-001", "fd-arch", "fd-perf"} {
+		if !got[w] {
+			t.Errorf("mentions misses %q", w)
+		}
+	}
+	if got["missing"] {
+		t.Errorf("mentions finds %q, which is not in the text", "missing")
+	}
+	// "fd-perf-2" alone does not name fd-perf.
+	if m := mentions([]byte("see fd-perf-2 only"), map[string]struct{}{"fd-perf": {}}); m["fd-perf"] {
+		t.Errorf("fd-perf-2 names fd-perf")
+	}
+}

@@ -1,0 +1,146 @@
+package synth
+
+import (
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+// Run is everything one synthesis reads: the agents of an output directory,
+// the bus, the specialist files. The watcher builds it from the filesystem;
+// tests build it by hand.
+type Run struct {
+	// Input names what was reviewed: the output directory as the user gave it.
+	Input string
+	// ID is the selected run (SPEC §1), "" for an unscoped directory.
+	ID string
+	// Agents are every agent file of the directory, foreign and partial ones
+	// included. Within the selected run (Status other than foreign) an agent
+	// name appears at most once.
+	Agents []Agent
+	// Bus holds the bus files in reading order (findings.jsonl, then
+	// peer-findings.jsonl).
+	Bus []BusFile
+	// Specialists are the findings/*.yaml files, Design design/manifest.yaml.
+	Specialists []SpecialistFile
+	Design      *DesignFile
+	// Diagnostics are about the directory rather than one file: ignored
+	// symlinks, superseded files, unreadable entries.
+	Diagnostics []parse.Diagnostic
+	// Newest is the newest modification time of the inputs: the default
+	// "reviewed" time.
+	Newest time.Time
+}
+
+// Agent is one agent file.
+type Agent struct {
+	Name string
+	// File is the file's path relative to the output directory.
+	File string
+	// Run is the run its file name names, "" for an unscoped name.
+	Run    string
+	Status parse.Status
+	// ModTime is the file's modification time: when the report finished.
+	ModTime time.Time
+	// Report is the parsed file; nil when there is nothing to parse (an
+	// .abort marker, an unreadable file).
+	Report *parse.Report
+	// Text is the report's raw text, for the acknowledgement rule of §5.5.
+	// Only completed agents need it.
+	Text []byte
+	// Diagnostics are about the file as a whole (why it is foreign, why it
+	// failed); the report's own are in Report.Diagnostics.
+	Diagnostics []parse.Diagnostic
+}
+
+// BusFile is one bus file and its entries, in file order.
+type BusFile struct {
+	Name        string
+	Entries     []parse.Entry
+	Diagnostics []parse.Diagnostic
+}
+
+// SpecialistFile is one findings/{specialist}.yaml file.
+type SpecialistFile struct {
+	Name string
+	File string
+	// Specialist is nil when the file could not be decoded.
+	Specialist  *parse.Specialist
+	Diagnostics []parse.Diagnostic
+}
+
+// DesignFile is design/manifest.yaml.
+type DesignFile struct {
+	File        string
+	Manifest    *parse.DesignManifest
+	Diagnostics []parse.Diagnostic
+}
+
+// Dedup selects how findings merge (SPEC §5.2, --dedup).
+type Dedup int
+
+// Dedup modes: fuzzy (the default) merges by key, the title rule and shared
+// file:line refs; exact merges equal keys only.
+const (
+	DedupFuzzy Dedup = iota
+	DedupExact
+)
+
+// Generator names the program that wrote a synthesis.
+type Generator struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Options steer a synthesis.
+type Options struct {
+	// Expect lists agents that were launched whether or not a file of theirs
+	// exists (--expect). An expected agent without a file has failed.
+	Expect []string
+	Dedup  Dedup
+	// Watching makes a run with no completed agent pending rather than error.
+	Watching  bool
+	Generator Generator
+	// Reviewed overrides Run.Newest (SOURCE_DATE_EPOCH).
+	Reviewed time.Time
+	// MaxEntries bounds the lists of timeline entries and results carried in
+	// findings.json (default 500; summary.md shows at most 100).
+	MaxEntries int
+	// Evidence checks evidence claims (SPEC §5.7). Nil: not checked, and the
+	// reports say so.
+	Evidence Verifier
+}
+
+// DefaultMaxEntries is the default of Options.MaxEntries.
+const DefaultMaxEntries = 500
+
+// Verifier checks evidence claims against a repository (SPEC §5.7). Verify is
+// called once per synthesis with every claim of every merged finding, and
+// returns one result per claim, in the same order.
+type Verifier interface {
+	Verify(claims []EvidenceClaim) []ClaimResult
+}
+
+// EvidenceClaim is a claim to check: an evidence claim of a finding, or one
+// of its file:line references (Excerpt empty).
+type EvidenceClaim struct {
+	Agent string `json:"agent"`
+	parse.Claim
+}
+
+// Evidence statuses (SPEC §5.7).
+const (
+	EvidenceVerified    = "verified"
+	EvidenceMoved       = "moved"
+	EvidenceMismatch    = "mismatch"
+	EvidenceMissingFile = "missing-file"
+	EvidenceOutOfRange  = "out-of-range"
+)
+
+// ClaimResult is the outcome of one claim.
+type ClaimResult struct {
+	EvidenceClaim
+	Status string `json:"status"`
+	// Found is where a moved excerpt really is ("path:12-14").
+	Found string `json:"found,omitempty"`
+}

@@ -1,0 +1,537 @@
+package synth
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+// Synthesize computes the synthesis of run (SPEC §5). It is pure and does not
+// modify run: the same run and options always give the same Synthesis, and it
+// is cheap enough to call after every change of a watched directory.
+func Synthesize(run *Run, opts Options) *Synthesis {
+	if opts.MaxEntries <= 0 {
+		opts.MaxEntries = DefaultMaxEntries
+	}
+	s := &Synthesis{
+		ProtocolVersion: ProtocolVersion,
+		Generator:       opts.Generator,
+		Input:           run.Input,
+		Findings:        []Finding{},
+		Improvements:    []Improvement{},
+		Specialists:     []Specialist{},
+		Design:          []parse.Design{},
+		Diagnostics:     []Diagnostic{},
+	}
+	if run.ID != "" {
+		id := run.ID
+		s.Run = &id
+	}
+	reviewed := opts.Reviewed
+	if reviewed.IsZero() {
+		reviewed = run.Newest
+	}
+	if !reviewed.IsZero() {
+		s.Reviewed = reviewed.UTC().Format(time.RFC3339)
+	}
+
+	completed := accountAgents(s, run, opts)
+	srcs := sourcesOf(completed)
+	groups := dedup(srcs, opts.Dedup)
+	s.Findings = findingsOf(groups, len(completed))
+	s.Improvements = improvementsOf(completed)
+	for _, f := range s.Findings {
+		s.Counts.add(f.Severity)
+	}
+
+	switch {
+	case len(completed) == 0 && opts.Watching:
+		s.Verdict = parse.Pending
+	case len(completed) == 0:
+		s.Verdict = parse.Error
+	default:
+		sevs := make([]parse.Severity, len(s.Findings))
+		for i, f := range s.Findings {
+			sevs[i] = f.Severity
+		}
+		s.Verdict = parse.VerdictOf(sevs...)
+	}
+
+	s.Timeline = timelineOf(run, s, completed, srcs, opts)
+	s.Specialists = specialistsOf(run.Specialists)
+	if run.Design != nil && run.Design.Manifest != nil {
+		s.Design = append(s.Design, run.Design.Manifest.Designs...)
+	}
+	if opts.Evidence != nil {
+		s.Evidence = checkEvidence(s, srcs, opts.Evidence)
+	}
+	s.Diagnostics = runDiagnostics(run)
+	return s
+}
+
+// accountAgents fills the agent lists of s (SPEC §5.1) and returns the
+// completed agents sorted by name.
+func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
+	var completed []*Agent
+	launched, failed := map[string]bool{}, map[string]bool{}
+	foreign, partial := map[string]bool{}, map[string]bool{}
+	for i := range run.Agents {
+		a := &run.Agents[i]
+		s.Agents = append(s.Agents, agentResult(a))
+		switch {
+		case a.Status == parse.StatusForeign:
+			foreign[a.Name] = true
+			continue
+		case a.Status.Completed():
+			completed = append(completed, a)
+		case a.Status == parse.StatusPartial:
+			partial[a.Name] = true
+		default:
+			failed[a.Name] = true
+		}
+		launched[a.Name] = true
+	}
+	for _, name := range opts.Expect {
+		if launched[name] {
+			continue
+		}
+		launched[name], failed[name] = true, true
+		s.Agents = append(s.Agents, AgentResult{
+			Name:    name,
+			Status:  parse.StatusError,
+			Verdict: parse.Error,
+			Diagnostics: []Diagnostic{{Level: parse.LevelError,
+				Message: "expected agent wrote no report"}},
+		})
+	}
+	slices.SortFunc(s.Agents, func(a, b AgentResult) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(deref(a.File), deref(b.File)))
+	})
+	slices.SortFunc(completed, func(a, b *Agent) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.File, b.File))
+	})
+	s.AgentsLaunched = sortedKeys(launched)
+	s.AgentsCompleted = make([]string, len(completed))
+	for i, a := range completed {
+		s.AgentsCompleted[i] = a.Name
+	}
+	s.AgentsFailed = sortedKeys(failed)
+	s.AgentsForeign = sortedKeys(foreign)
+	s.AgentsPartial = sortedKeys(partial)
+	return completed
+}
+
+func agentResult(a *Agent) AgentResult {
+	file := a.File
+	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}}
+	for _, d := range a.Diagnostics {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
+	}
+	if a.Report == nil {
+		r.Verdict = parse.Error
+		if a.Status.Completed() {
+			r.Verdict = parse.Safe
+		}
+		return r
+	}
+	rep := a.Report
+	if rep.DeclaredVerdict != "" {
+		v := rep.DeclaredVerdict
+		r.DeclaredVerdict = &v
+	}
+	r.Verdict = rep.Verdict()
+	if a.Status == parse.StatusError {
+		r.Verdict = parse.Error
+	}
+	for _, f := range rep.Findings {
+		r.Counts.add(f.Severity)
+	}
+	r.Counts.Improvements = len(rep.Improvements)
+	r.Complete = rep.Complete
+	for _, d := range rep.Diagnostics {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
+	}
+	slices.SortStableFunc(r.Diagnostics, func(a, b Diagnostic) int { return cmp.Compare(a.Line, b.Line) })
+	return r
+}
+
+func sourcesOf(completed []*Agent) []*src {
+	var srcs []*src
+	for _, a := range completed {
+		if a.Report == nil {
+			continue
+		}
+		for i := range a.Report.Findings {
+			srcs = append(srcs, newSrc(a.Name, a.File, &a.Report.Findings[i]))
+		}
+	}
+	return srcs
+}
+
+// findingsOf turns dedup groups into merged findings, sorted by severity,
+// then convergence (highest first), then key.
+func findingsOf(groups [][]*src, m int) []Finding {
+	fs := make([]Finding, 0, len(groups))
+	for _, g := range groups {
+		fs = append(fs, mergedFinding(g, m))
+	}
+	slices.SortFunc(fs, func(a, b Finding) int {
+		return cmp.Or(
+			cmp.Compare(a.Severity.Rank(), b.Severity.Rank()),
+			cmp.Compare(b.Convergence, a.Convergence),
+			cmp.Compare(a.Key, b.Key),
+		)
+	})
+	coLocate(fs)
+	return fs
+}
+
+func mergedFinding(g []*src, m int) Finding {
+	rep := g[0]
+	for _, s := range g {
+		s.merged = rep.key
+	}
+	f := Finding{
+		ID:              rep.f.ID,
+		Key:             rep.key,
+		Severity:        rep.f.Severity,
+		Section:         rep.f.Section,
+		Title:           rep.f.Title,
+		Sources:         make([]Source, 0, len(g)),
+		CoLocatedWith:   []CoLocation{},
+		CrossReferences: []CrossReference{},
+	}
+	agents := map[string]parse.Severity{}
+	refs := map[string]Ref{}
+	allLow := true
+	for _, s := range g {
+		fileRefs := make([]string, 0, len(s.refs))
+		for _, r := range s.refs {
+			fileRefs = append(fileRefs, r.String())
+			refs[r.String()] = r
+		}
+		conf := s.f.Confidence
+		if conf == "" {
+			conf = parse.ConfidenceHigh
+		}
+		if conf != parse.ConfidenceLow {
+			allLow = false
+		}
+		f.Sources = append(f.Sources, Source{
+			Agent: s.agent, ID: s.f.ID, Severity: s.f.Severity, Ref: sourceRef(s.file, s.f.Line),
+			Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: fileRefs,
+		})
+		if old, ok := agents[s.agent]; !ok || s.f.Severity.Rank() < old.Rank() {
+			agents[s.agent] = s.f.Severity
+		}
+	}
+	f.Agents = sortedKeys(agents)
+	f.Convergence = len(f.Agents)
+	f.ConvergenceDisplay = strconv.Itoa(f.Convergence) + "/" + strconv.Itoa(m)
+	switch {
+	case allLow || f.Convergence <= 1:
+		f.Confidence = parse.ConfidenceLow
+	case f.Convergence == 2:
+		f.Confidence = "medium"
+	default:
+		f.Confidence = parse.ConfidenceHigh
+	}
+	sevs := map[parse.Severity]bool{}
+	for _, sev := range agents {
+		sevs[sev] = true
+	}
+	if len(sevs) > 1 {
+		f.SeverityConflict = agents
+	}
+	sorted := make([]Ref, 0, len(refs))
+	for _, r := range refs {
+		sorted = append(sorted, r)
+	}
+	slices.SortFunc(sorted, compareRef)
+	f.FileRefs = make([]string, len(sorted))
+	for i, r := range sorted {
+		f.FileRefs[i] = r.String()
+	}
+	first := ""
+	if len(sorted) > 0 {
+		first = sorted[0].Path
+	}
+	sum := sha256.Sum256([]byte(f.Key + "\x00" + first))
+	f.Fingerprint = hex.EncodeToString(sum[:16])
+	f.CrossReferences = crossReferences(g)
+	return f
+}
+
+func compareRef(a, b Ref) int {
+	return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+}
+
+// crossReferences lists the locations the sources of one key point at, for
+// each key whose sources point at more than one location.
+func crossReferences(g []*src) []CrossReference {
+	byKey := map[string]map[string]map[string]bool{} // key → ref → agents
+	for _, s := range g {
+		locs := byKey[s.key]
+		if locs == nil {
+			locs = map[string]map[string]bool{}
+			byKey[s.key] = locs
+		}
+		for _, r := range s.refs {
+			if locs[r.String()] == nil {
+				locs[r.String()] = map[string]bool{}
+			}
+			locs[r.String()][s.agent] = true
+		}
+	}
+	merged := map[string]map[string]bool{}
+	for _, locs := range byKey {
+		if len(locs) < 2 {
+			continue
+		}
+		for ref, agents := range locs {
+			if merged[ref] == nil {
+				merged[ref] = map[string]bool{}
+			}
+			for a := range agents {
+				merged[ref][a] = true
+			}
+		}
+	}
+	out := []CrossReference{}
+	for _, ref := range sortedKeys(merged) {
+		out = append(out, CrossReference{Ref: ref, Agents: sortedKeys(merged[ref])})
+	}
+	slices.SortFunc(out, func(a, b CrossReference) int { return compareRef(ParseRef(a.Ref), ParseRef(b.Ref)) })
+	return out
+}
+
+// coLocate fills co_located_with: other findings citing the same file:line.
+func coLocate(fs []Finding) {
+	byPoint := map[string][]int{}
+	for i, f := range fs {
+		seen := map[string]bool{}
+		for _, r := range f.FileRefs {
+			p := ParseRef(r).point()
+			if p == "" || seen[p] {
+				continue
+			}
+			seen[p] = true
+			byPoint[p] = append(byPoint[p], i)
+		}
+	}
+	for _, p := range sortedKeys(byPoint) {
+		l := byPoint[p]
+		if len(l) < 2 {
+			continue
+		}
+		for _, i := range l {
+			for _, j := range l {
+				if i != j {
+					fs[i].CoLocatedWith = append(fs[i].CoLocatedWith, CoLocation{Key: fs[j].Key, ID: fs[j].ID, Ref: p})
+				}
+			}
+		}
+	}
+	for i := range fs {
+		slices.SortFunc(fs[i].CoLocatedWith, func(a, b CoLocation) int {
+			return cmp.Or(compareRef(ParseRef(a.Ref), ParseRef(b.Ref)), cmp.Compare(a.Key, b.Key))
+		})
+	}
+}
+
+// improvementsOf merges the completed agents' improvements by key.
+func improvementsOf(completed []*Agent) []Improvement {
+	type imp struct {
+		Improvement
+		agents map[string]bool
+	}
+	byKey := map[string]*imp{}
+	for _, a := range completed {
+		if a.Report == nil {
+			continue
+		}
+		for _, im := range a.Report.Improvements {
+			k := Key(im.Section, im.Title)
+			x := byKey[k]
+			if x == nil {
+				x = &imp{Improvement: Improvement{ID: im.ID, Key: k, Section: im.Section, Title: im.Title}, agents: map[string]bool{}}
+				byKey[k] = x
+			}
+			x.agents[a.Name] = true
+		}
+	}
+	out := make([]Improvement, 0, len(byKey))
+	for _, k := range sortedKeys(byKey) {
+		x := byKey[k]
+		x.Agents = sortedKeys(x.agents)
+		out = append(out, x.Improvement)
+	}
+	return out
+}
+
+func specialistsOf(files []SpecialistFile) []Specialist {
+	out := []Specialist{}
+	for _, f := range files {
+		sp := Specialist{Name: f.Name, File: f.File, Approaches: []Approach{}, Diagnostics: []Diagnostic{}}
+		for _, d := range f.Diagnostics {
+			sp.Diagnostics = append(sp.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
+		}
+		if f.Specialist != nil {
+			if f.Specialist.Name != "" {
+				sp.Name = f.Specialist.Name
+			}
+			sp.Notes = f.Specialist.Notes
+			for _, a := range f.Specialist.Approaches {
+				ap := Approach{
+					ID: a.ID(), Number: a.Number, Variant: a.Variant, Description: a.Description,
+					RelevantFiles: nonNil(a.RelevantFiles), PendingRefinement: a.PendingRefinement,
+					UnansweredQuestions: []string{},
+				}
+				answered := map[string]bool{}
+				for _, q := range a.AddressedQuestions {
+					answered[q] = true
+				}
+				for _, q := range a.Questions {
+					if q != "" && !answered[q] {
+						ap.UnansweredQuestions = append(ap.UnansweredQuestions, q)
+					}
+				}
+				if ap.PendingRefinement != "" {
+					sp.PendingRefinements++
+				}
+				sp.UnansweredQuestions += len(ap.UnansweredQuestions)
+				sp.Approaches = append(sp.Approaches, ap)
+			}
+			slices.SortStableFunc(sp.Approaches, func(a, b Approach) int {
+				return cmp.Or(cmp.Compare(a.Number, b.Number), cmp.Compare(a.Variant, b.Variant))
+			})
+		}
+		out = append(out, sp)
+	}
+	slices.SortFunc(out, func(a, b Specialist) int { return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Name, b.Name)) })
+	return out
+}
+
+func runDiagnostics(run *Run) []Diagnostic {
+	out := []Diagnostic{}
+	for _, d := range run.Diagnostics {
+		out = append(out, diagnostic(d))
+	}
+	for _, b := range run.Bus {
+		for _, d := range b.Diagnostics {
+			if d.Path == "" {
+				d.Path = b.Name
+			}
+			out = append(out, diagnostic(d))
+		}
+	}
+	if run.Design != nil {
+		for _, d := range run.Design.Diagnostics {
+			if d.Path == "" {
+				d.Path = run.Design.File
+			}
+			out = append(out, diagnostic(d))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
+	return out
+}
+
+// checkEvidence hands every claim of every finding to v and attaches the
+// results (SPEC §5.7).
+func checkEvidence(s *Synthesis, srcs []*src, v Verifier) *EvidenceTally {
+	byFinding := map[string][]EvidenceClaim{}
+	for _, sr := range srcs {
+		k := sr.merged
+		for _, c := range sr.f.Evidence {
+			byFinding[k] = append(byFinding[k], EvidenceClaim{Agent: sr.agent, Claim: c})
+		}
+		for _, r := range sr.refs {
+			if r.Start > 0 {
+				byFinding[k] = append(byFinding[k], EvidenceClaim{Agent: sr.agent,
+					Claim: parse.Claim{Path: r.Path, Start: r.Start, End: r.End, Line: sr.f.Line}})
+			}
+		}
+	}
+	var all []EvidenceClaim
+	var owner []int
+	for i, f := range s.Findings {
+		for _, c := range byFinding[f.Key] {
+			all = append(all, c)
+			owner = append(owner, i)
+		}
+	}
+	tally := &EvidenceTally{}
+	results := v.Verify(all)
+	if len(results) != len(all) {
+		panic(fmt.Sprintf("synth: Verifier returned %d results for %d claims", len(results), len(all)))
+	}
+	for i, r := range results {
+		f := &s.Findings[owner[i]]
+		if f.Evidence == nil {
+			f.Evidence = &FindingEvidence{Claims: []ClaimResult{}}
+		}
+		f.Evidence.Claims = append(f.Evidence.Claims, r)
+		tally.Claims++
+		switch r.Status {
+		case EvidenceVerified:
+			tally.Verified++
+		case EvidenceMoved:
+			tally.Moved++
+		case EvidenceMismatch:
+			tally.Mismatch++
+		case EvidenceMissingFile:
+			tally.MissingFile++
+		case EvidenceOutOfRange:
+			tally.OutOfRange++
+		}
+	}
+	for i := range s.Findings {
+		f := &s.Findings[i]
+		if f.Evidence == nil || f.Severity.Rank() > 1 {
+			continue
+		}
+		grounded := false
+		for _, c := range f.Evidence.Claims {
+			if c.Status == EvidenceVerified || c.Status == EvidenceMoved {
+				grounded = true
+			}
+		}
+		if !grounded {
+			f.Evidence.Ungrounded = true
+			tally.Ungrounded++
+		}
+	}
+	return tally
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

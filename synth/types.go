@@ -1,0 +1,306 @@
+package synth
+
+import "github.com/fluxwatch/fluxwatch/parse"
+
+// ProtocolVersion is the synthesis_protocol_version of findings.json.
+const ProtocolVersion = "1.0"
+
+// Synthesis is the result of one synthesis: the data of findings.json (SPEC
+// §6). Every list is sorted; nothing depends on map order or on the clock.
+type Synthesis struct {
+	ProtocolVersion string    `json:"synthesis_protocol_version"`
+	Generator       Generator `json:"generator"`
+	// Reviewed is the newest input modification time, or SOURCE_DATE_EPOCH,
+	// in RFC 3339 (UTC); "" when there was no input at all.
+	Reviewed string `json:"reviewed"`
+	Input    string `json:"input"`
+	// Run is the selected run; null for an unscoped directory.
+	Run     *string       `json:"run"`
+	Verdict parse.Verdict `json:"verdict"`
+	// Counts are the merged findings per severity.
+	Counts Counts        `json:"counts"`
+	Agents []AgentResult `json:"agents"`
+
+	AgentsLaunched  []string `json:"agents_launched"`
+	AgentsCompleted []string `json:"agents_completed"`
+	AgentsFailed    []string `json:"agents_failed"`
+	AgentsForeign   []string `json:"agents_foreign"`
+	AgentsPartial   []string `json:"agents_partial"`
+
+	Findings     []Finding     `json:"findings"`
+	Improvements []Improvement `json:"improvements"`
+	// Timeline is null when there is no bus or it is empty.
+	Timeline    *Timeline      `json:"timeline"`
+	Specialists []Specialist   `json:"specialists"`
+	Design      []parse.Design `json:"design"`
+	// Evidence is null when evidence was not checked.
+	Evidence    *EvidenceTally `json:"evidence"`
+	Diagnostics []Diagnostic   `json:"diagnostics"`
+}
+
+// Counts are numbers of findings per severity.
+type Counts struct {
+	P0 int `json:"P0"`
+	P1 int `json:"P1"`
+	P2 int `json:"P2"`
+	P3 int `json:"P3"`
+}
+
+func (c *Counts) add(s parse.Severity) {
+	switch s {
+	case parse.P0:
+		c.P0++
+	case parse.P1:
+		c.P1++
+	case parse.P2:
+		c.P2++
+	default:
+		c.P3++
+	}
+}
+
+// Total is the sum of the counts.
+func (c Counts) Total() int { return c.P0 + c.P1 + c.P2 + c.P3 }
+
+// AgentResult is one agent in findings.json.
+type AgentResult struct {
+	Name string `json:"name"`
+	// File is null for an expected agent that wrote no file.
+	File   *string      `json:"file"`
+	Run    string       `json:"run,omitempty"`
+	Status parse.Status `json:"status"`
+	// DeclaredVerdict is what the agent wrote; Verdict what its findings say.
+	DeclaredVerdict *parse.Verdict `json:"declared_verdict"`
+	Verdict         parse.Verdict  `json:"verdict"`
+	Counts          AgentCounts    `json:"counts"`
+	// Complete reports whether the completion sentinel was found.
+	Complete    bool         `json:"complete"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// AgentCounts are an agent's findings per severity and its improvements.
+type AgentCounts struct {
+	Counts
+	Improvements int `json:"improvements"`
+}
+
+// Diagnostic is a positioned message in findings.json.
+type Diagnostic struct {
+	File    string      `json:"file,omitempty"`
+	Line    int         `json:"line,omitempty"`
+	Level   parse.Level `json:"level"`
+	Message string      `json:"message"`
+}
+
+func diagnostic(d parse.Diagnostic) Diagnostic {
+	return Diagnostic{File: d.Path, Line: d.Line, Level: d.Level, Message: d.Message}
+}
+
+// String formats d as "file:line: level: message".
+func (d Diagnostic) String() string {
+	return parse.Diagnostic{Path: d.File, Line: d.Line, Level: d.Level, Message: d.Message}.String()
+}
+
+// Finding is one merged finding (SPEC §5.2, §6).
+type Finding struct {
+	// ID is the representative source's own ID ("" when that source has none).
+	ID string `json:"id"`
+	// Key is the representative's normalised section:title; it is unique
+	// among the findings of a synthesis.
+	Key string `json:"key"`
+	// Fingerprint hashes the key and the first file path (no line): stable
+	// across runs and line shifts.
+	Fingerprint string         `json:"fingerprint"`
+	Severity    parse.Severity `json:"severity"`
+	Section     string         `json:"section"`
+	Title       string         `json:"title"`
+	Agents      []string       `json:"agents"`
+	Sources     []Source       `json:"sources"`
+	// Convergence is the number of distinct agents reporting the finding;
+	// ConvergenceDisplay is "N/M" with M the completed agents.
+	Convergence        int      `json:"convergence"`
+	ConvergenceDisplay string   `json:"convergence_display"`
+	Confidence         string   `json:"confidence"`
+	FileRefs           []string `json:"file_refs"`
+	// SeverityConflict maps agent to severity when the sources disagree;
+	// null otherwise.
+	SeverityConflict map[string]parse.Severity `json:"severity_conflict"`
+	CoLocatedWith    []CoLocation              `json:"co_located_with"`
+	CrossReferences  []CrossReference          `json:"cross_references"`
+	// DiscoveredBy is the agent whose bus entry first matched the finding.
+	DiscoveredBy *string          `json:"discovered_by"`
+	Evidence     *FindingEvidence `json:"evidence"`
+}
+
+// Source is one agent's finding inside a merged finding.
+type Source struct {
+	Agent    string         `json:"agent"`
+	ID       string         `json:"id"`
+	Severity parse.Severity `json:"severity"`
+	// Ref is where the agent wrote it: "file:line" of its report.
+	Ref        string   `json:"ref"`
+	Confidence string   `json:"confidence"`
+	Section    string   `json:"section"`
+	Title      string   `json:"title"`
+	FileRefs   []string `json:"file_refs"`
+}
+
+// CoLocation is another finding at the same file:line (a different issue).
+type CoLocation struct {
+	Key string `json:"key"`
+	ID  string `json:"id"`
+	Ref string `json:"ref"`
+}
+
+// CrossReference is one of the locations sources of the same key point at,
+// when they point at more than one.
+type CrossReference struct {
+	Ref    string   `json:"ref"`
+	Agents []string `json:"agents"`
+}
+
+// FindingEvidence is the evidence of one finding (SPEC §5.7).
+type FindingEvidence struct {
+	Claims []ClaimResult `json:"claims"`
+	// Ungrounded is set on a P0/P1 whose every claim failed.
+	Ungrounded bool `json:"ungrounded"`
+}
+
+// EvidenceTally counts claim results over the run.
+type EvidenceTally struct {
+	Claims      int `json:"claims"`
+	Verified    int `json:"verified"`
+	Moved       int `json:"moved"`
+	Mismatch    int `json:"mismatch"`
+	MissingFile int `json:"missing_file"`
+	OutOfRange  int `json:"out_of_range"`
+	Ungrounded  int `json:"ungrounded"`
+}
+
+// Improvement is an improvement (an IMP row): it never moves the verdict.
+// Equal keys merge.
+type Improvement struct {
+	ID      string   `json:"id"`
+	Key     string   `json:"key"`
+	Section string   `json:"section"`
+	Title   string   `json:"title"`
+	Agents  []string `json:"agents"`
+}
+
+// Timeline is the bus, read (SPEC §5.5). Totals are over the whole bus; the
+// lists carry the latest Options.MaxEntries items each.
+type Timeline struct {
+	Files []string `json:"files"`
+	// Total counts every entry; Entries are the latest ones, in file order.
+	Total          int             `json:"total_entries"`
+	PerSeverity    SeverityTally   `json:"per_severity"`
+	PerAgent       []AgentTally    `json:"per_agent"`
+	Entries        []TimelineEntry `json:"entries"`
+	EntriesOmitted int             `json:"entries_omitted"`
+
+	Adjustments         []Adjustment     `json:"adjustments"`
+	AdjustmentsTotal    int              `json:"adjustments_total"`
+	Unacknowledged      []Unacknowledged `json:"unacknowledged"`
+	UnacknowledgedTotal int              `json:"unacknowledged_total"`
+	Contradictions      []Contradiction  `json:"contradictions"`
+	ContradictionsTotal int              `json:"contradictions_total"`
+	Stalls              []Stall          `json:"stalls"`
+	StallsTotal         int              `json:"stalls_total"`
+	// Stalled lists every agent with a stall event.
+	Stalled []string `json:"stalled"`
+}
+
+// SeverityTally counts bus entries per bus severity.
+type SeverityTally struct {
+	Blocking int `json:"blocking"`
+	Notable  int `json:"notable"`
+	Unknown  int `json:"unknown"`
+	Stalls   int `json:"stalls"`
+}
+
+// AgentTally counts one agent's bus entries.
+type AgentTally struct {
+	Agent string `json:"agent"`
+	SeverityTally
+}
+
+// TimelineEntry is one bus entry. Seq numbers entries from 1 over the bus
+// files in reading order.
+type TimelineEntry struct {
+	Seq       int            `json:"seq"`
+	File      string         `json:"file"`
+	Line      int            `json:"line"`
+	Timestamp string         `json:"timestamp,omitempty"`
+	Agent     string         `json:"agent"`
+	Kind      string         `json:"kind,omitempty"`
+	Severity  string         `json:"severity"`
+	Priority  parse.Severity `json:"priority,omitempty"`
+	ID        string         `json:"id,omitempty"`
+	Category  string         `json:"category,omitempty"`
+	Summary   string         `json:"summary"`
+	FileRefs  []string       `json:"file_refs"`
+	// Finding is the key of the first merged finding the entry matches.
+	Finding string `json:"finding,omitempty"`
+}
+
+// Adjustment: Agent acknowledged After's blocking entry Seq in a report
+// finished after it ("Agent adjusted after After's finding").
+type Adjustment struct {
+	Seq     int    `json:"seq"`
+	Agent   string `json:"agent"`
+	After   string `json:"after"`
+	Summary string `json:"summary"`
+}
+
+// Unacknowledged is a blocking entry that completed agents finished after
+// without acknowledging it.
+type Unacknowledged struct {
+	Seq     int      `json:"seq"`
+	Agent   string   `json:"agent"`
+	Summary string   `json:"summary"`
+	By      []string `json:"by"`
+}
+
+// Contradiction: Agent's report disagrees with blocking entry Seq of Of.
+type Contradiction struct {
+	Seq      int            `json:"seq"`
+	Of       string         `json:"of"`
+	Agent    string         `json:"agent"`
+	Summary  string         `json:"summary"`
+	Finding  string         `json:"finding,omitempty"`
+	Severity parse.Severity `json:"severity,omitempty"`
+	// Reason is "lower-severity" (a matching P2/P3 finding) or
+	// "safe-verdict" (a safe verdict on overlapping files).
+	Reason string `json:"reason"`
+}
+
+// Stall is a stall event of the bus.
+type Stall struct {
+	Seq       int    `json:"seq"`
+	Agent     string `json:"agent"`
+	Timestamp string `json:"timestamp,omitempty"`
+	Message   string `json:"message"`
+}
+
+// Specialist summarises one specialist findings file (SPEC §5.6).
+type Specialist struct {
+	Name       string     `json:"name"`
+	File       string     `json:"file"`
+	Notes      string     `json:"notes"`
+	Approaches []Approach `json:"approaches"`
+	// PendingRefinements and UnansweredQuestions count over the approaches.
+	PendingRefinements  int          `json:"pending_refinements"`
+	UnansweredQuestions int          `json:"unanswered_questions"`
+	Diagnostics         []Diagnostic `json:"diagnostics"`
+}
+
+// Approach is one approach of a specialist.
+type Approach struct {
+	ID                  string   `json:"id"`
+	Number              int      `json:"number"`
+	Variant             string   `json:"variant,omitempty"`
+	Description         string   `json:"description"`
+	RelevantFiles       []string `json:"relevant_files"`
+	PendingRefinement   string   `json:"pending_refinement,omitempty"`
+	UnansweredQuestions []string `json:"unanswered_questions"`
+}
