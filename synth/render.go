@@ -2,8 +2,10 @@ package synth
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -144,7 +146,13 @@ func RenderMarkdown(s *Synthesis) []byte {
 			}
 			h.c.add(f.Severity)
 		}
-		for _, k := range sortedKeys(bySection) {
+		// Hottest first: by P0, then P1, P2, P3 counts, then name.
+		keys := sortedKeys(bySection)
+		slices.SortStableFunc(keys, func(a, b string) int {
+			x, y := bySection[a].c, bySection[b].c
+			return cmp.Or(cmp.Compare(y.P0, x.P0), cmp.Compare(y.P1, x.P1), cmp.Compare(y.P2, x.P2), cmp.Compare(y.P3, x.P3))
+		})
+		for _, k := range keys {
 			h := bySection[k]
 			name := cell(h.name)
 			if name == "" {

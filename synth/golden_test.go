@@ -1,0 +1,178 @@
+package synth
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected parts of testdata/golden/*.txtar")
+
+// goldenRun is the JSON form of a Run in testdata/golden/*.txtar (run.json).
+type goldenRun struct {
+	Input  string    `json:"input"`
+	ID     string    `json:"id"`
+	Newest time.Time `json:"newest"`
+	Agents []struct {
+		Name    string       `json:"name"`
+		File    string       `json:"file"`
+		Run     string       `json:"run"`
+		Status  parse.Status `json:"status"`
+		ModTime time.Time    `json:"mod_time"`
+		Text    string       `json:"text"`
+		Report  *parse.Report `json:"report"`
+	} `json:"agents"`
+	Bus []struct {
+		Name    string        `json:"name"`
+		Entries []parse.Entry `json:"entries"`
+	} `json:"bus"`
+	Specialists []SpecialistFile `json:"specialists"`
+	Expect      []string         `json:"expect"`
+	Dedup       string           `json:"dedup"`
+}
+
+func loadGoldenRun(t *testing.T, data []byte) (*Run, Options) {
+	t.Helper()
+	var g goldenRun
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&g); err != nil {
+		t.Fatalf("run.json: %v", err)
+	}
+	run := &Run{Input: g.Input, ID: g.ID, Newest: g.Newest, Specialists: g.Specialists}
+	for _, a := range g.Agents {
+		run.Agents = append(run.Agents, Agent{Name: a.Name, File: a.File, Run: a.Run, Status: a.Status,
+			ModTime: a.ModTime, Text: []byte(a.Text), Report: a.Report})
+	}
+	for _, b := range g.Bus {
+		for i := range b.Entries {
+			e := &b.Entries[i]
+			e.Line = i + 1
+			if ts, err := time.Parse(time.RFC3339, e.Timestamp); err == nil {
+				e.Time = ts
+			}
+		}
+		run.Bus = append(run.Bus, BusFile{Name: b.Name, Entries: b.Entries})
+	}
+	opts := Options{Expect: g.Expect, Generator: Generator{Name: "fluxwatch", Version: "test"}}
+	if g.Dedup == "exact" {
+		opts.Dedup = DedupExact
+	}
+	return run, opts
+}
+
+// TestGolden synthesises each testdata/golden/*.txtar run.json and compares
+// findings.json and summary.md; -update rewrites them.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/golden/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no golden cases")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var input []byte
+			for _, f := range ar.Files {
+				if f.Name == "run.json" {
+					input = f.Data
+				}
+			}
+			run, opts := loadGoldenRun(t, input)
+			s := Synthesize(run, opts)
+			got := map[string][]byte{"findings.json": RenderJSON(s), "summary.md": RenderMarkdown(s)}
+			validateFindingsJSON(t, got["findings.json"])
+			changed := false
+			for _, name := range []string{"findings.json", "summary.md"} {
+				i := -1
+				for j, f := range ar.Files {
+					if f.Name == name {
+						i = j
+					}
+				}
+				switch {
+				case i >= 0 && bytes.Equal(ar.Files[i].Data, got[name]):
+				case *update && i >= 0:
+					ar.Files[i].Data, changed = got[name], true
+				case *update:
+					ar.Files, changed = append(ar.Files, txtar.File{Name: name, Data: got[name]}), true
+				case i < 0:
+					t.Errorf("%s: no expected %s (run with -update)", file, name)
+				default:
+					t.Errorf("%s: %s differs:\n%s", file, name, firstDiff(ar.Files[i].Data, got[name]))
+				}
+			}
+			if changed {
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// validateFindingsJSON checks data against the schema that `fluxwatch schema`
+// prints.
+func validateFindingsJSON(t *testing.T, data []byte) {
+	t.Helper()
+	sch := compileSchema(t)
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("findings.json is not JSON: %v", err)
+	}
+	if err := sch.Validate(v); err != nil {
+		t.Errorf("findings.json does not validate against its schema: %v", err)
+	}
+}
+
+func compileSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema()))
+	if err != nil {
+		t.Fatalf("schema: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("findings.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("findings.schema.json")
+	if err != nil {
+		t.Fatalf("compile schema: %v", err)
+	}
+	return sch
+}
+
+func TestSchemaRejects(t *testing.T) {
+	s := Synthesize(timelineRun(), Options{})
+	good := RenderJSON(s)
+	validateFindingsJSON(t, good)
+	sch := compileSchema(t)
+	for name, mutate := range map[string]func(m map[string]any){
+		"bad verdict":       func(m map[string]any) { m["verdict"] = "fine" },
+		"missing findings":  func(m map[string]any) { delete(m, "findings") },
+		"unknown field":     func(m map[string]any) { m["extra"] = 1 },
+		"bad severity":      func(m map[string]any) { m["findings"].([]any)[0].(map[string]any)["severity"] = "P9" },
+		"short fingerprint": func(m map[string]any) { m["findings"].([]any)[0].(map[string]any)["fingerprint"] = "abc" },
+	} {
+		var m map[string]any
+		if err := json.Unmarshal(good, &m); err != nil {
+			t.Fatal(err)
+		}
+		mutate(m)
+		b, _ := json.Marshal(m)
+		v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err := sch.Validate(v); err == nil {
+			t.Errorf("%s: the schema accepts it", name)
+		}
+	}
+}
