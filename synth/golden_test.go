@@ -22,12 +22,12 @@ type goldenRun struct {
 	ID     string    `json:"id"`
 	Newest time.Time `json:"newest"`
 	Agents []struct {
-		Name    string       `json:"name"`
-		File    string       `json:"file"`
-		Run     string       `json:"run"`
-		Status  parse.Status `json:"status"`
-		ModTime time.Time    `json:"mod_time"`
-		Text    string       `json:"text"`
+		Name    string        `json:"name"`
+		File    string        `json:"file"`
+		Run     string        `json:"run"`
+		Status  parse.Status  `json:"status"`
+		ModTime time.Time     `json:"mod_time"`
+		Text    string        `json:"text"`
 		Report  *parse.Report `json:"report"`
 	} `json:"agents"`
 	Bus []struct {

@@ -1,0 +1,536 @@
+package watcher
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/sourcegraph/conc/pool"
+)
+
+// DefaultMaxFile is the default largest report or YAML file read.
+const DefaultMaxFile = 16 << 20
+
+// ScanOptions steer how a directory is read.
+type ScanOptions struct {
+	// Run selects a run (--run, FLUX_RUN_UUID); "" selects the newest.
+	Run string
+	// StrictRun leaves unscoped files out of a selected run.
+	StrictRun bool
+	// MaxLine is the longest bus line read (<= 0: parse.DefaultMaxLine).
+	MaxLine int
+	// MaxFile caps report and YAML files (<= 0: DefaultMaxFile).
+	MaxFile int64
+	// Jobs bounds the files parsed at once (<= 0: 8).
+	Jobs int
+}
+
+// Scanner reads output directories, remembering each file's parse so that a
+// later Scan of the same directory re-parses only changed files. A Scanner is
+// not safe for concurrent use: one goroutine owns it.
+type Scanner struct {
+	opts  ScanOptions
+	cache map[string]*parsed
+	// readReport is parse.ReadReport; tests replace it to count calls.
+	readReport func([]byte) *parse.Report
+}
+
+// NewScanner returns a Scanner with opts.
+func NewScanner(opts ScanOptions) *Scanner {
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = parse.DefaultMaxLine
+	}
+	if opts.MaxFile <= 0 {
+		opts.MaxFile = DefaultMaxFile
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = 8
+	}
+	return &Scanner{opts: opts, cache: map[string]*parsed{}, readReport: parse.ReadReport}
+}
+
+// Scan reads dir once with a new Scanner.
+func Scan(ctx context.Context, dir string, opts ScanOptions) (*synth.Run, error) {
+	return NewScanner(opts).Scan(ctx, dir)
+}
+
+// file is one candidate file of the directory.
+type file struct {
+	rel  string // slash-separated, relative to the directory
+	path string // what to open
+	name parse.Name
+	info fs.FileInfo // of the file itself (after following an inside symlink)
+}
+
+// parsed is the parse of one file, valid while its size, modification time
+// and identity stay the same.
+type parsed struct {
+	info       fs.FileInfo
+	report     *parse.Report
+	text       []byte
+	entries    []parse.Entry
+	diags      []parse.Diagnostic // about the file: positioned, Path = rel
+	specialist *parse.Specialist
+	design     *parse.DesignManifest
+	err        error // a read error: fails the scan
+	gone       bool  // vanished between listing and reading
+}
+
+func (p *parsed) fresh(info fs.FileInfo) bool {
+	return p != nil && p.info.Size() == info.Size() && p.info.ModTime().Equal(info.ModTime()) && os.SameFile(p.info, info)
+}
+
+// Scan reads dir (SPEC §1) into a Run. The error is non-nil when dir cannot be
+// read as a directory or a file in it cannot be read; it names the path.
+func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
+	run := &synth.Run{Input: dir}
+	files, err := s.list(dir, run)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]*parsed, len(files))
+	p := pool.New().WithMaxGoroutines(s.opts.Jobs)
+	for i, f := range files {
+		if c := s.cache[f.rel]; c.fresh(f.info) {
+			results[i] = c
+			continue
+		}
+		p.Go(func() { results[i] = s.parse(f) })
+	}
+	p.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for i, f := range files {
+		seen[f.rel] = true
+		if results[i].err != nil {
+			return nil, results[i].err
+		}
+		if !results[i].gone {
+			s.cache[f.rel] = results[i]
+		}
+	}
+	for rel := range s.cache {
+		if !seen[rel] {
+			delete(s.cache, rel)
+		}
+	}
+	s.assemble(run, files, results)
+	return run, nil
+}
+
+// list finds the candidate files of dir: its top level, findings/*.yaml and
+// design/manifest.yaml, sorted by relative path.
+func (s *Scanner) list(dir string, run *synth.Run) ([]file, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("output directory %s: not a directory", dir)
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	root, err = filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	var files []file
+	var walk func(sub string) error
+	walk = func(sub string) error {
+		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(sub)))
+		if err != nil {
+			if sub != "" && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return fmt.Errorf("read directory %s: %w", filepath.Join(dir, filepath.FromSlash(sub)), err)
+		}
+		for _, de := range entries {
+			rel := de.Name()
+			if sub != "" {
+				rel = sub + "/" + rel
+			}
+			path := filepath.Join(dir, filepath.FromSlash(rel))
+			info, err := de.Info()
+			if err != nil {
+				continue // vanished
+			}
+			symlink := info.Mode()&fs.ModeSymlink != 0
+			if sub == "" && (rel == "findings" || rel == "design") && (de.IsDir() || symlink) {
+				if symlink {
+					target, ok := inside(root, path)
+					if !ok {
+						run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning,
+							"symlink resolves outside the output directory: not followed"))
+						continue
+					}
+					if st, err := os.Stat(target); err != nil || !st.IsDir() {
+						continue
+					}
+				}
+				if err := walk(rel); err != nil {
+					return err
+				}
+				continue
+			}
+			if de.IsDir() {
+				continue
+			}
+			name := parse.ClassifyName(rel)
+			if name.Kind == parse.KindIgnored || name.Kind == parse.KindOwn {
+				if sub == "" {
+					if msg := badAgentName(rel); msg != "" {
+						run.Diagnostics = append(run.Diagnostics, diag(fmt.Sprintf("%q", rel), parse.LevelWarning, msg))
+					}
+				}
+				continue
+			}
+			if symlink {
+				target, ok := inside(root, path)
+				if !ok {
+					run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning,
+						"symlink resolves outside the output directory: not followed"))
+					continue
+				}
+				if info, err = os.Stat(target); err != nil {
+					continue // dangling
+				}
+			}
+			if !info.Mode().IsRegular() {
+				run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning, "not a regular file: skipped"))
+				continue
+			}
+			files = append(files, file{rel: rel, path: path, name: name, info: info})
+		}
+		return nil
+	}
+	if err := walk(""); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(files, func(a, b file) int { return cmp.Compare(a.rel, b.rel) })
+	return files, nil
+}
+
+// inside resolves the symlink at path and reports whether it stays within
+// root.
+func inside(root, path string) (string, bool) {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", false
+	}
+	target, err = filepath.Abs(target)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return target, true
+}
+
+// badAgentName explains why a name that looks like an agent file was
+// rejected (SPEC §1: names are data, not paths), or returns "".
+func badAgentName(base string) string {
+	for _, suffix := range []string{".md.partial", ".abort", ".md"} {
+		if stem, ok := strings.CutSuffix(base, suffix); ok {
+			if err := parse.ValidName(stem); err != nil && !strings.HasPrefix(stem, ".") {
+				return "agent name rejected: " + err.Error()
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+func diag(path string, level parse.Level, msg string) parse.Diagnostic {
+	return parse.Diagnostic{Path: path, Level: level, Message: msg}
+}
+
+// parse reads and parses one file.
+func (s *Scanner) parse(f file) *parsed {
+	p := &parsed{info: f.info}
+	data, info, err := s.read(f)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		p.gone = true
+		return p
+	case errors.Is(err, errTooLarge):
+		p.diags = append(p.diags, diag(f.rel, parse.LevelError, fmt.Sprintf("file larger than %d bytes: not read", s.opts.MaxFile)))
+		return p
+	case err != nil:
+		p.err = fmt.Errorf("read %s: %w", f.path, err)
+		return p
+	}
+	p.info = info
+	switch f.name.Kind {
+	case parse.KindReport, parse.KindPartial:
+		p.report = s.readReport(data)
+		if f.name.Kind == parse.KindReport {
+			p.text = data
+		}
+	case parse.KindBus:
+		entries, diags, err := parse.ReadBus(bytes.NewReader(data), s.opts.MaxLine)
+		if err != nil {
+			p.err = fmt.Errorf("read %s: %w", f.path, err)
+		}
+		p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
+	case parse.KindSpecialist:
+		sp, diags, err := parse.ReadSpecialist(data)
+		p.diags = parse.WithPath(diags, f.rel)
+		if err != nil {
+			p.diags = append(p.diags, diag(f.rel, parse.LevelError, err.Error()))
+			sp = nil
+		}
+		p.specialist = sp
+	case parse.KindDesign:
+		m, diags, err := parse.ReadDesignManifest(data)
+		p.diags = parse.WithPath(diags, f.rel)
+		if err != nil {
+			p.diags = append(p.diags, diag(f.rel, parse.LevelError, err.Error()))
+			m = nil
+		}
+		p.design = m
+	}
+	return p
+}
+
+var errTooLarge = errors.New("file too large")
+
+// read reads a file, refusing non-regular files and files over the cap (the
+// bus has no cap: its lines are bounded instead).
+func (s *Scanner) read(f file) ([]byte, fs.FileInfo, error) {
+	fh, err := os.Open(f.path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	info, err := fh.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("not a regular file")
+	}
+	limit := s.opts.MaxFile
+	if f.name.Kind == parse.KindBus || f.name.Kind == parse.KindAbort {
+		if f.name.Kind == parse.KindAbort {
+			return nil, info, nil // an abort marker's content does not matter
+		}
+		limit = -1
+	}
+	var r io.Reader = fh
+	size := info.Size()
+	if limit >= 0 {
+		r = io.LimitReader(fh, limit+1)
+		size = min(size, limit)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+1))
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, nil, err
+	}
+	if limit >= 0 && int64(buf.Len()) > limit {
+		return nil, nil, errTooLarge
+	}
+	return buf.Bytes(), info, nil
+}
+
+// kindRank orders the files of one agent: the lowest rank wins.
+func kindRank(k parse.Kind) int {
+	switch k {
+	case parse.KindReport:
+		return 0
+	case parse.KindAbort:
+		return 1
+	}
+	return 2
+}
+
+// assemble turns parsed files into a Run: run selection and foreign files,
+// one file per agent, the bus in reading order, specialists and design.
+func (s *Scanner) assemble(run *synth.Run, files []file, results []*parsed) {
+	type cand struct {
+		f file
+		p *parsed
+	}
+	var agents []cand
+	newestOf := map[string]time.Time{}
+	for i, f := range files {
+		p := results[i]
+		if p.gone {
+			continue
+		}
+		switch f.name.Kind {
+		case parse.KindReport, parse.KindPartial, parse.KindAbort:
+			agents = append(agents, cand{f, p})
+			if f.name.Run != "" {
+				r := strings.ToLower(f.name.Run)
+				if t := p.info.ModTime(); t.After(newestOf[r]) {
+					newestOf[r] = t
+				}
+			}
+		}
+	}
+
+	selected := s.opts.Run
+	if selected == "" && len(newestOf) > 0 {
+		runs := make([]string, 0, len(newestOf))
+		for r := range newestOf {
+			runs = append(runs, r)
+		}
+		slices.SortFunc(runs, func(a, b string) int {
+			return cmp.Or(newestOf[b].Compare(newestOf[a]), cmp.Compare(b, a))
+		})
+		selected = runs[0]
+		// Keep the run as its files spell it.
+		for _, c := range agents {
+			if strings.EqualFold(c.f.name.Run, selected) {
+				selected = c.f.name.Run
+				break
+			}
+		}
+	}
+	run.ID = selected
+
+	newest := time.Time{}
+	touch := func(t time.Time) {
+		if t.After(newest) {
+			newest = t
+		}
+	}
+	chosen := map[string]cand{}
+	for _, c := range agents {
+		a := synth.Agent{Name: c.f.name.Agent, File: c.f.rel, Run: c.f.name.Run, ModTime: c.p.info.ModTime(), Report: c.p.report}
+		if why := foreignReason(c.f, c.p, selected, s.opts.StrictRun); why != "" {
+			a.Status = parse.StatusForeign
+			a.Diagnostics = []parse.Diagnostic{{Level: parse.LevelInfo, Message: why}}
+			run.Agents = append(run.Agents, a)
+			continue
+		}
+		old, ok := chosen[a.Name]
+		if !ok || better(c.f, c.p, old.f, old.p) {
+			if ok {
+				run.Diagnostics = append(run.Diagnostics, diag(old.f.rel, parse.LevelInfo, "superseded by "+c.f.rel))
+			}
+			chosen[a.Name] = c
+		} else {
+			run.Diagnostics = append(run.Diagnostics, diag(c.f.rel, parse.LevelInfo, "superseded by "+old.f.rel))
+		}
+	}
+	for _, c := range chosen {
+		touch(c.p.info.ModTime())
+		run.Agents = append(run.Agents, agentOf(c.f, c.p))
+	}
+	slices.SortFunc(run.Agents, func(a, b synth.Agent) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.File, b.File))
+	})
+
+	for _, name := range parse.BusNames {
+		for i, f := range files {
+			if f.rel != name || results[i].gone {
+				continue
+			}
+			touch(results[i].info.ModTime())
+			run.Bus = append(run.Bus, synth.BusFile{Name: name, Entries: results[i].entries, Diagnostics: results[i].diags})
+		}
+	}
+	for i, f := range files {
+		p := results[i]
+		if p.gone {
+			continue
+		}
+		switch f.name.Kind {
+		case parse.KindSpecialist:
+			touch(p.info.ModTime())
+			run.Specialists = append(run.Specialists, synth.SpecialistFile{Name: f.name.Agent, File: f.rel,
+				Specialist: p.specialist, Diagnostics: p.diags})
+		case parse.KindDesign:
+			touch(p.info.ModTime())
+			run.Design = &synth.DesignFile{File: f.rel, Manifest: p.design, Diagnostics: p.diags}
+		}
+	}
+	run.Newest = newest
+	slices.SortStableFunc(run.Diagnostics, func(a, b parse.Diagnostic) int { return cmp.Compare(a.Path, b.Path) })
+}
+
+// foreignReason says why an agent file is not part of the selected run, or
+// returns "".
+func foreignReason(f file, p *parsed, selected string, strict bool) string {
+	if f.name.Run != "" && selected != "" && !strings.EqualFold(f.name.Run, selected) {
+		return fmt.Sprintf("belongs to run %s, not the selected run %s", f.name.Run, selected)
+	}
+	if f.name.Run == "" && strict && selected != "" {
+		return "unscoped file left out by --strict-run"
+	}
+	if p.report != nil && p.report.RunUUID != "" {
+		id := p.report.RunUUID
+		if f.name.Run != "" && !strings.EqualFold(id, f.name.Run) {
+			return fmt.Sprintf("its run-uuid comment names run %s, its file name run %s", id, f.name.Run)
+		}
+		if selected != "" && !strings.EqualFold(id, selected) {
+			return fmt.Sprintf("its run-uuid comment names run %s, not the selected run %s", id, selected)
+		}
+	}
+	return ""
+}
+
+// better reports whether file a should stand for its agent rather than b.
+func better(a file, pa *parsed, b file, pb *parsed) bool {
+	if ra, rb := kindRank(a.name.Kind), kindRank(b.name.Kind); ra != rb {
+		return ra < rb
+	}
+	if (a.name.Run != "") != (b.name.Run != "") {
+		return a.name.Run != ""
+	}
+	if c := pa.info.ModTime().Compare(pb.info.ModTime()); c != 0 {
+		return c > 0
+	}
+	return a.rel < b.rel
+}
+
+// agentOf makes the Agent of a chosen file with its status (SPEC §2.5).
+func agentOf(f file, p *parsed) synth.Agent {
+	a := synth.Agent{Name: f.name.Agent, File: f.rel, Run: f.name.Run, ModTime: p.info.ModTime(), Report: p.report}
+	for _, d := range p.diags {
+		d.Path = ""
+		a.Diagnostics = append(a.Diagnostics, d)
+	}
+	switch f.name.Kind {
+	case parse.KindPartial:
+		a.Status = parse.StatusPartial
+	case parse.KindAbort:
+		a.Status = parse.StatusError
+		a.Report = nil
+		a.Diagnostics = append(a.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: "agent aborted"})
+	default:
+		switch {
+		case p.report == nil:
+			a.Status = parse.StatusError
+		case p.info.Size() == 0:
+			a.Status = parse.StatusError
+			a.Diagnostics = append(a.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: "empty report"})
+		default:
+			a.Status = p.report.Status
+			a.Text = p.text
+			if !p.report.Complete {
+				a.Diagnostics = append(a.Diagnostics, parse.Diagnostic{Level: parse.LevelInfo,
+					Message: "no completion sentinel <!-- flux-drive:complete -->"})
+			}
+		}
+	}
+	return a
+}

@@ -1,0 +1,321 @@
+package watcher
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+var base = time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+
+// write creates dir/rel with content and a modification time of base+at.
+func write(t *testing.T, dir, rel, content string, at time.Duration) {
+	t.Helper()
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, base.Add(at), base.Add(at)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fakeReport reads a report the simple way: a first line "<!-- run-uuid: X -->"
+// sets RunUUID, a line "P1 title" is a finding, "ERROR" makes an error stub.
+func fakeReport(calls *atomic.Int32) func([]byte) *parse.Report {
+	return func(data []byte) *parse.Report {
+		if calls != nil {
+			calls.Add(1)
+		}
+		r := &parse.Report{Status: parse.StatusValid, Complete: true}
+		for i, line := range strings.Split(string(data), "\n") {
+			switch {
+			case strings.HasPrefix(line, "<!-- run-uuid: "):
+				r.RunUUID = strings.TrimSuffix(strings.TrimPrefix(line, "<!-- run-uuid: "), " -->")
+			case line == "ERROR":
+				r.Status = parse.StatusError
+			case len(line) > 3 && line[0] == 'P':
+				r.Findings = append(r.Findings, parse.Finding{Severity: parse.Severity(line[:2]), Title: line[3:], Line: i + 1})
+			}
+		}
+		return r
+	}
+}
+
+func scan(t *testing.T, dir string, opts ScanOptions) *synth.Run {
+	t.Helper()
+	s := NewScanner(opts)
+	s.readReport = fakeReport(nil)
+	run, err := s.Scan(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+type agentStatus struct {
+	name, file string
+	status     parse.Status
+}
+
+func statuses(run *synth.Run) []agentStatus {
+	var out []agentStatus
+	for _, a := range run.Agents {
+		out = append(out, agentStatus{a.Name, a.File, a.Status})
+	}
+	return out
+}
+
+func TestScanLayout(t *testing.T) {
+	dir := t.TempDir()
+	for rel, content := range map[string]string{
+		"fd-a.md":                          "P1 broken thing\n",
+		"fd-b.md.partial":                  "P0 not yet\n",
+		"fd-c.abort":                       "",
+		"fd-d.md.partial.aborted-20261120": "P0 half\n",
+		"fd-e.md":                          "ERROR\n",
+		"fd-empty.md":                      "",
+		"summary.md":                       "# Review Summary\n",
+		"findings.json":                    "{}",
+		"synthesis.md":                     "P0 not an agent\n",
+		"input.md":                         "P0 not an agent\n",
+		"fd-a.reactions.md":                "P0 not an agent\n",
+		".hidden.md":                       "P0 not an agent\n",
+		"fd-a.md~":                         "P0 not an agent\n",
+		"#fd-a.md#":                        "P0 not an agent\n",
+		"notes/fd-z.md":                    "P0 nested: not an agent\n",
+		"findings/frontend.yaml":           "specialist_name: frontend\n",
+		"findings/notes.txt":               "ignored",
+		"design/manifest.yaml":             "designs: []\n",
+	} {
+		write(t, dir, rel, content, 0)
+	}
+	write(t, dir, "peer-findings.jsonl", "", time.Minute)
+	write(t, dir, "findings.jsonl", "", 2*time.Minute)
+	run := scan(t, dir, ScanOptions{})
+	want := []agentStatus{
+		{"fd-a", "fd-a.md", parse.StatusValid},
+		{"fd-b", "fd-b.md.partial", parse.StatusPartial},
+		{"fd-c", "fd-c.abort", parse.StatusError},
+		{"fd-d", "fd-d.md.partial.aborted-20261120", parse.StatusError},
+		{"fd-e", "fd-e.md", parse.StatusError},
+		{"fd-empty", "fd-empty.md", parse.StatusError},
+	}
+	if got := statuses(run); !slices.Equal(got, want) {
+		t.Errorf("agents =\n%v\nwant\n%v", got, want)
+	}
+	var bus []string
+	for _, b := range run.Bus {
+		bus = append(bus, b.Name)
+	}
+	if !slices.Equal(bus, []string{"findings.jsonl", "peer-findings.jsonl"}) {
+		t.Errorf("bus files = %q, want both in SPEC order", bus)
+	}
+	if len(run.Specialists) != 1 || run.Specialists[0].File != "findings/frontend.yaml" || run.Design == nil {
+		t.Errorf("specialists = %+v, design = %+v", run.Specialists, run.Design)
+	}
+	if !run.Newest.Equal(base.Add(2 * time.Minute)) {
+		t.Errorf("newest = %v, want the bus's mtime", run.Newest)
+	}
+	if run.ID != "" {
+		t.Errorf("run = %q for an unscoped directory", run.ID)
+	}
+}
+
+func TestScanRunSelection(t *testing.T) {
+	const old, cur = "0badc0de-0000", "c909ce00-1111"
+	dir := t.TempDir()
+	write(t, dir, "fd-a."+old+".md", "P0 old\n", 0)
+	write(t, dir, "fd-b."+old+".md", "P0 old\n", 10*time.Minute)
+	write(t, dir, "fd-a."+cur+".md", "P2 new\n", 5*time.Minute)
+	write(t, dir, "fd-c."+cur+".md.partial", "", 20*time.Minute) // makes cur the newest
+	write(t, dir, "fd-legacy.md", "P3 legacy\n", time.Minute)
+	write(t, dir, "fd-stamped.md", "<!-- run-uuid: "+old+" -->\nP0 stamped\n", time.Minute)
+	write(t, dir, "fd-liar."+cur+".md", "<!-- run-uuid: ffffffff-9999 -->\nP0 lies\n", time.Minute)
+
+	run := scan(t, dir, ScanOptions{})
+	if run.ID != cur {
+		t.Fatalf("selected run %q, want the newest %q", run.ID, cur)
+	}
+	want := []agentStatus{
+		{"fd-a", "fd-a." + old + ".md", parse.StatusForeign},
+		{"fd-a", "fd-a." + cur + ".md", parse.StatusValid},
+		{"fd-b", "fd-b." + old + ".md", parse.StatusForeign},
+		{"fd-c", "fd-c." + cur + ".md.partial", parse.StatusPartial},
+		{"fd-legacy", "fd-legacy.md", parse.StatusValid},
+		{"fd-liar", "fd-liar." + cur + ".md", parse.StatusForeign},
+		{"fd-stamped", "fd-stamped.md", parse.StatusForeign},
+	}
+	if got := statuses(run); !slices.Equal(got, want) {
+		t.Errorf("agents =\n%v\nwant\n%v", got, want)
+	}
+
+	run = scan(t, dir, ScanOptions{Run: old})
+	want = []agentStatus{
+		{"fd-a", "fd-a." + old + ".md", parse.StatusValid},
+		{"fd-a", "fd-a." + cur + ".md", parse.StatusForeign},
+		{"fd-b", "fd-b." + old + ".md", parse.StatusValid},
+		{"fd-c", "fd-c." + cur + ".md.partial", parse.StatusForeign},
+		{"fd-legacy", "fd-legacy.md", parse.StatusValid},
+		{"fd-liar", "fd-liar." + cur + ".md", parse.StatusForeign},
+		{"fd-stamped", "fd-stamped.md", parse.StatusValid},
+	}
+	if got := statuses(run); !slices.Equal(got, want) {
+		t.Errorf("--run %s: agents =\n%v\nwant\n%v", old, got, want)
+	}
+
+	run = scan(t, dir, ScanOptions{StrictRun: true})
+	for _, a := range run.Agents {
+		if a.Name == "fd-legacy" && a.Status != parse.StatusForeign {
+			t.Errorf("--strict-run kept the unscoped file: %s", a.Status)
+		}
+	}
+}
+
+func TestScanOneFilePerAgent(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "fd-a.md.partial", "P0 draft\n", 2*time.Minute)
+	write(t, dir, "fd-a.md", "P2 final\n", time.Minute)
+	write(t, dir, "fd-b.abort", "", time.Minute)
+	write(t, dir, "fd-b.md.partial", "P0 draft\n", 2*time.Minute)
+	run := scan(t, dir, ScanOptions{})
+	want := []agentStatus{{"fd-a", "fd-a.md", parse.StatusValid}, {"fd-b", "fd-b.abort", parse.StatusError}}
+	if got := statuses(run); !slices.Equal(got, want) {
+		t.Errorf("agents = %v, want %v", got, want)
+	}
+	var msgs []string
+	for _, d := range run.Diagnostics {
+		msgs = append(msgs, d.String())
+	}
+	wantMsgs := []string{"fd-a.md.partial: info: superseded by fd-a.md", "fd-b.md.partial: info: superseded by fd-b.abort"}
+	if !slices.Equal(msgs, wantMsgs) {
+		t.Errorf("diagnostics = %q, want %q", msgs, wantMsgs)
+	}
+}
+
+func TestScanSymlinks(t *testing.T) {
+	outside := t.TempDir()
+	write(t, outside, "secret.md", "P0 from outside\n", 0)
+	write(t, outside, "findings/evil.yaml", "specialist_name: evil\n", 0)
+	dir := t.TempDir()
+	write(t, dir, "fd-real.md", "P2 real\n", 0)
+	for link, target := range map[string]string{
+		"fd-out.md":  filepath.Join(outside, "secret.md"),
+		"fd-in.md":   "fd-real.md",
+		"findings":   filepath.Join(outside, "findings"),
+		"fd-loop.md": "fd-loop.md",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := scan(t, dir, ScanOptions{})
+	want := []agentStatus{{"fd-in", "fd-in.md", parse.StatusValid}, {"fd-real", "fd-real.md", parse.StatusValid}}
+	if got := statuses(run); !slices.Equal(got, want) {
+		t.Errorf("agents = %v, want %v", got, want)
+	}
+	if len(run.Specialists) != 0 {
+		t.Errorf("followed a findings/ symlink out of the directory")
+	}
+	var outsideDiags int
+	for _, d := range run.Diagnostics {
+		if strings.Contains(d.Message, "outside the output directory") {
+			outsideDiags++
+		}
+	}
+	if outsideDiags != 3 {
+		t.Errorf("diagnostics = %v, want 3 symlinks not followed (fd-out.md, findings, fd-loop.md)", run.Diagnostics)
+	}
+}
+
+func TestScanOddFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "fd-dir.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "findings/big.yaml/x", "", 0) // a directory named like a specialist file: skipped
+	write(t, dir, "fd-big.md", strings.Repeat("P2 x\n", 100), 0)
+	write(t, dir, "fd\x01bad.md", "P0 x\n", 0)
+	if err := syscall.Mkfifo(filepath.Join(dir, "fd-fifo.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := scan(t, dir, ScanOptions{MaxFile: 64})
+	want := []agentStatus{{"fd-big", "fd-big.md", parse.StatusError}}
+	if got := statuses(run); !slices.Equal(got, want) {
+		t.Errorf("agents = %v, want %v", got, want)
+	}
+	if d := run.Agents[0].Diagnostics; len(d) != 1 || !strings.Contains(d[0].Message, "larger than 64 bytes") {
+		t.Errorf("big file diagnostics = %v", d)
+	}
+	var got []string
+	for _, d := range run.Diagnostics {
+		got = append(got, d.String())
+	}
+	wantDiags := []string{
+		`"fd\x01bad.md": warning: agent name rejected: invalid name: name contains a control character`,
+		"fd-fifo.md: warning: not a regular file: skipped",
+	}
+	if !slices.Equal(got, wantDiags) {
+		t.Errorf("diagnostics =\n%q\nwant\n%q", got, wantDiags)
+	}
+}
+
+func TestScanErrors(t *testing.T) {
+	if _, err := Scan(context.Background(), filepath.Join(t.TempDir(), "missing"), ScanOptions{}); err == nil ||
+		!strings.Contains(err.Error(), "missing") {
+		t.Errorf("missing directory: err = %v, want one naming it", err)
+	}
+	f := filepath.Join(t.TempDir(), "file")
+	write(t, filepath.Dir(f), "file", "x", 0)
+	if _, err := Scan(context.Background(), f, ScanOptions{}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("file as directory: err = %v", err)
+	}
+}
+
+func TestScanCache(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "fd-a.md", "P1 a\n", 0)
+	write(t, dir, "fd-b.md", "P2 b\n", 0)
+	var calls atomic.Int32
+	s := NewScanner(ScanOptions{})
+	s.readReport = fakeReport(&calls)
+	scanOnce := func() *synth.Run {
+		run, err := s.Scan(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run
+	}
+	scanOnce()
+	if calls.Load() != 2 {
+		t.Fatalf("first scan parsed %d files, want 2", calls.Load())
+	}
+	scanOnce()
+	if calls.Load() != 2 {
+		t.Errorf("an unchanged directory was re-parsed: %d parses", calls.Load())
+	}
+	write(t, dir, "fd-b.md", "P0 b changed\n", time.Minute)
+	run := scanOnce()
+	if calls.Load() != 3 {
+		t.Errorf("after one change: %d parses, want 3", calls.Load())
+	}
+	if run.Agents[1].Report.Findings[0].Severity != parse.P0 {
+		t.Errorf("the changed file's new parse is not used")
+	}
+	os.Remove(filepath.Join(dir, "fd-a.md"))
+	if run := scanOnce(); len(run.Agents) != 1 || len(s.cache) != 1 {
+		t.Errorf("a removed file stays: %d agents, %d cached", len(run.Agents), len(s.cache))
+	}
+}
