@@ -2,9 +2,291 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
+	flag "github.com/spf13/pflag"
 )
 
+const synthUsage = `Usage: fluxwatch synth [flags] [DIR]
+
+Reads the review run in DIR (default: $FLUX_OUTPUT_DIR, else the current
+directory), writes summary.md and findings.json into DIR (or --out) and exits
+by the verdict gate: 0 ok, 1 the --fail-on gate tripped, 2 a usage or input
+error, 3 an internal error.
+
+Flags:
+`
+
+// synthFlags are the flags of `fluxwatch synth`.
+type synthFlags struct {
+	out         string
+	json        bool
+	quiet       bool
+	failOn      string
+	run         string
+	strictRun   bool
+	expect      []string
+	dedup       string
+	sarif       string
+	rdjsonl     string
+	junit       string
+	annotations bool
+	maxLine     int
+	jobs        int
+}
+
+var runIDRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
+
 func runSynth(ctx context.Context, e *env, args []string) error {
-	return exitError{exitInternal, errors.New("synth: not implemented yet")}
+	var f synthFlags
+	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, synthUsage)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&f.out, "out", "", "write summary.md and findings.json into `DIR` (default: the run directory)")
+	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
+	fs.StringVar(&f.failOn, "fail-on", "none", "exit 1 when the verdict is at least `LEVEL`: none, needs-changes or risky (error trips any gate)")
+	fs.StringVar(&f.run, "run", "", "synthesise run `RUN` (default: $FLUX_RUN_UUID, else the newest run)")
+	fs.BoolVar(&f.strictRun, "strict-run", false, "leave unscoped (legacy) reports out of the selected run")
+	fs.StringSliceVar(&f.expect, "expect", nil, "`AGENTS` launched (comma-separated): an expected agent without a report has failed")
+	fs.StringVar(&f.dedup, "dedup", "fuzzy", "merge findings by `MODE`: fuzzy (key, title rule, shared file:line) or exact (key only)")
+	fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`")
+	fs.StringVar(&f.rdjsonl, "rdjsonl", "", "also write reviewdog rdjsonl to `FILE`")
+	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
+	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
+	fs.IntVar(&f.maxLine, "max-line", parse.DefaultMaxLine, "skip bus lines longer than `BYTES`")
+	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageErrorf("synth: %v", err)
+	}
+	if fs.NArg() > 1 {
+		return usageErrorf("synth: want at most one directory, got %d arguments", fs.NArg())
+	}
+	dir := fs.Arg(0)
+	if dir == "" {
+		dir = defaultRunDir(e)
+	}
+
+	opts, scanOpts, err := f.options(e)
+	if err != nil {
+		return err
+	}
+	run, err := watcher.Scan(ctx, dir, scanOpts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return exitError{exitInternal, fmt.Errorf("synth: %w", ctx.Err())}
+		}
+		return usageErrorf("synth: %v", err)
+	}
+	s := synth.Synthesize(run, opts)
+	findingsJSON := synth.RenderJSON(s)
+	summary := synth.RenderMarkdown(s)
+
+	out := f.out
+	if out == "" {
+		out = dir
+	} else if err := os.MkdirAll(out, 0o755); err != nil {
+		return usageErrorf("synth: %v", err)
+	}
+	files := []struct {
+		path string
+		data func() ([]byte, error)
+	}{
+		{filepath.Join(out, "findings.json"), func() ([]byte, error) { return findingsJSON, nil }},
+		{filepath.Join(out, "summary.md"), func() ([]byte, error) { return summary, nil }},
+		{f.sarif, func() ([]byte, error) { return synth.RenderSARIF(s, dir) }},
+		{f.rdjsonl, func() ([]byte, error) { return synth.RenderRDJSONL(s, dir), nil }},
+		{f.junit, func() ([]byte, error) { return synth.RenderJUnit(s), nil }},
+	}
+	for _, w := range files {
+		if w.path == "" {
+			continue
+		}
+		data, err := w.data()
+		if err != nil {
+			return exitError{exitInternal, fmt.Errorf("synth: %w", err)}
+		}
+		if _, err := watcher.WriteFile(w.path, data, 0o644); err != nil {
+			return usageErrorf("synth: %v", err)
+		}
+	}
+
+	if err := githubOutputs(e, s, summary, dir, f); err != nil {
+		return usageErrorf("synth: %v", err)
+	}
+	switch {
+	case f.json:
+		e.stdout.Write(findingsJSON)
+	case !f.quiet:
+		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(out, "summary.md")))
+	}
+	if gateTripped(f.failOn, s.Verdict) {
+		return exitError{code: exitGate}
+	}
+	return nil
+}
+
+// defaultRunDir is the run directory when none is named: $FLUX_OUTPUT_DIR when
+// it names a directory (tier 1 of SPEC §4.3), else the current directory.
+func defaultRunDir(e *env) string {
+	if d := e.getenv("FLUX_OUTPUT_DIR"); d != "" {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	return "."
+}
+
+// options checks the flags and the environment and turns them into options.
+func (f *synthFlags) options(e *env) (synth.Options, watcher.ScanOptions, error) {
+	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
+	scan := watcher.ScanOptions{StrictRun: f.strictRun, MaxLine: f.maxLine, Jobs: f.jobs}
+	switch f.failOn {
+	case "none", "needs-changes", "risky":
+	default:
+		return opts, scan, usageErrorf("synth: --fail-on %q: want none, needs-changes or risky", f.failOn)
+	}
+	switch f.dedup {
+	case "fuzzy":
+	case "exact":
+		opts.Dedup = synth.DedupExact
+	default:
+		return opts, scan, usageErrorf("synth: --dedup %q: want fuzzy or exact", f.dedup)
+	}
+	scan.Run = f.run
+	source := "--run"
+	if scan.Run == "" {
+		scan.Run, source = e.getenv("FLUX_RUN_UUID"), "FLUX_RUN_UUID"
+	}
+	if scan.Run != "" && !runIDRe.MatchString(scan.Run) {
+		return opts, scan, usageErrorf("synth: %s %q: a run is a UUID ([0-9a-fA-F-]{8,})", source, scan.Run)
+	}
+	for _, name := range f.expect {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if err := parse.ValidName(name); err != nil {
+			return opts, scan, usageErrorf("synth: --expect %q: %v", name, err)
+		}
+		opts.Expect = append(opts.Expect, name)
+	}
+	if f.maxLine <= 0 {
+		return opts, scan, usageErrorf("synth: --max-line %d: want a positive number of bytes", f.maxLine)
+	}
+	if f.jobs <= 0 {
+		return opts, scan, usageErrorf("synth: --jobs %d: want at least 1", f.jobs)
+	}
+	if v := e.getenv("SOURCE_DATE_EPOCH"); v != "" {
+		sec, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || sec < 0 {
+			return opts, scan, usageErrorf("synth: SOURCE_DATE_EPOCH %q: want seconds since 1970", v)
+		}
+		opts.Reviewed = time.Unix(sec, 0).UTC()
+	}
+	return opts, scan, nil
+}
+
+// gateTripped applies --fail-on (SPEC §7): an error verdict trips any gate.
+func gateTripped(failOn string, v parse.Verdict) bool {
+	switch failOn {
+	case "needs-changes":
+		return v == parse.NeedsChanges || v == parse.Risky || v == parse.Error
+	case "risky":
+		return v == parse.Risky || v == parse.Error
+	}
+	return false
+}
+
+func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
+	return fmt.Sprintf("%s: %d/%d agents completed, %d failed; %d findings (P0 %d, P1 %d, P2 %d, P3 %d) → %s",
+		s.Verdict, len(s.AgentsCompleted), len(s.AgentsLaunched), len(s.AgentsFailed), s.Counts.Total(),
+		s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3, summaryPath)
+}
+
+// githubOutputs writes what GitHub Actions reads (SPEC §6): annotations for the
+// top findings (on stdout, or stderr when stdout carries --json), the summary
+// appended to $GITHUB_STEP_SUMMARY and verdict= (and counts) to $GITHUB_OUTPUT.
+func githubOutputs(e *env, s *synth.Synthesis, summary []byte, dir string, f synthFlags) error {
+	onActions := e.getenv("GITHUB_ACTIONS") == "true"
+	if onActions || f.annotations {
+		w := e.stdout
+		if f.json {
+			w = e.stderr
+		}
+		w.Write(synth.RenderAnnotations(s, dir))
+	}
+	if !onActions {
+		return nil
+	}
+	if p := e.getenv("GITHUB_STEP_SUMMARY"); p != "" {
+		if err := appendFile(p, summary); err != nil {
+			return err
+		}
+	}
+	if p := e.getenv("GITHUB_OUTPUT"); p != "" {
+		var b strings.Builder
+		for _, kv := range [][2]string{
+			{"verdict", string(s.Verdict)},
+			{"findings", strconv.Itoa(s.Counts.Total())},
+			{"p0", strconv.Itoa(s.Counts.P0)},
+			{"p1", strconv.Itoa(s.Counts.P1)},
+			{"agents-completed", strconv.Itoa(len(s.AgentsCompleted))},
+			{"agents-failed", strconv.Itoa(len(s.AgentsFailed))},
+		} {
+			b.WriteString(githubOutput(kv[0], kv[1]))
+		}
+		if err := appendFile(p, []byte(b.String())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// githubOutput formats one $GITHUB_OUTPUT entry: name=value, or the heredoc
+// form with a delimiter that does not occur in the value when the value
+// holds a line break.
+func githubOutput(name, value string) string {
+	if !strings.ContainsAny(value, "\r\n") {
+		return name + "=" + value + "\n"
+	}
+	sum := sha256.Sum256([]byte(value))
+	delim := "ghadelimiter_" + hex.EncodeToString(sum[:8])
+	for strings.Contains(value, delim) {
+		delim += "_"
+	}
+	return name + "<<" + delim + "\n" + value + "\n" + delim + "\n"
+}
+
+func appendFile(path string, data []byte) error {
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fh.Write(data)
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append %s: %w", path, err)
+	}
+	return nil
 }
