@@ -12,8 +12,10 @@ help: ## list the targets
 build: ## build bin/fluxwatch
 	$(GO) build -o $(BIN) ./cmd/fluxwatch
 
-run: build ## run fluxwatch on the example run in testdata/example
-	./$(BIN) check $(EXAMPLE)
+run: build ## synthesise the example run in testdata/example and print its summary
+	./$(BIN) synth --out bin/example $(EXAMPLE)
+	@echo
+	@cat bin/example/summary.md
 
 test: lint ## gofmt and vet checks, then every test with -race
 	$(GO) test -race -count=1 ./...

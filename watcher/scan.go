@@ -280,6 +280,9 @@ func (s *Scanner) parse(f file) *parsed {
 	switch f.name.Kind {
 	case parse.KindReport, parse.KindPartial:
 		p.report = s.readReport(data)
+		if p.report != nil && p.report.RunUUID == "" {
+			p.report.RunUUID = runComment(data)
+		}
 		if f.name.Kind == parse.KindReport {
 			p.text = data
 		}
@@ -307,6 +310,37 @@ func (s *Scanner) parse(f file) *parsed {
 		p.design = m
 	}
 	return p
+}
+
+// runComment returns X when the first non-empty line of data is
+// "<!-- run-uuid: X -->" (SPEC §1), else "".
+func runComment(data []byte) string {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		rest, ok := bytes.CutPrefix(line, []byte("<!--"))
+		if !ok {
+			return ""
+		}
+		rest, ok = bytes.CutSuffix(rest, []byte("-->"))
+		if !ok {
+			return ""
+		}
+		key, val, ok := bytes.Cut(bytes.TrimSpace(rest), []byte(":"))
+		if !ok || string(bytes.TrimSpace(key)) != "run-uuid" {
+			return ""
+		}
+		return string(bytes.TrimSpace(val))
+	}
+	return ""
 }
 
 var errTooLarge = errors.New("file too large")

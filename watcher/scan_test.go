@@ -184,6 +184,21 @@ func TestScanRunSelection(t *testing.T) {
 	}
 }
 
+func TestRunComment(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"<!-- run-uuid: abc-123 -->\n### Findings Index\n", "abc-123"},
+		{"\n\n  <!--run-uuid:abc-->  \n", "abc"},
+		{"# Title\n<!-- run-uuid: abc -->\n", ""},
+		{"<!-- flux-drive:complete -->\n<!-- run-uuid: abc -->\n", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := runComment([]byte(tt.in)); got != tt.want {
+			t.Errorf("runComment(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestScanOneFilePerAgent(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "fd-a.md.partial", "P0 draft\n", 2*time.Minute)
