@@ -13,10 +13,10 @@ func FormatIndex(findings []Finding, improvements []Improvement, v Verdict) stri
 	var b strings.Builder
 	b.WriteString("### Findings Index\n")
 	for _, f := range findings {
-		fmt.Fprintf(&b, "- %s | %s | \"%s\" | %s\n", f.Severity, idField(f.ID), field1(f.Section), field1(f.Title))
+		fmt.Fprintf(&b, "- %s | %s | \"%s\" | %s\n", f.Severity, idField(f.ID), sectionField(f.Section), field1(f.Title))
 	}
 	for _, im := range improvements {
-		fmt.Fprintf(&b, "- IMP | %s | \"%s\" | %s\n", idField(im.ID), field1(im.Section), field1(im.Title))
+		fmt.Fprintf(&b, "- IMP | %s | \"%s\" | %s\n", idField(im.ID), sectionField(im.Section), field1(im.Title))
 	}
 	fmt.Fprintf(&b, "Verdict: %s\n", v)
 	return b.String()
@@ -41,4 +41,9 @@ func idField(s string) string {
 		return "-" // not writable as an index ID
 	}
 	return s
+}
+
+// sectionField writes a section; a leading '#' would read as a heading.
+func sectionField(s string) string {
+	return field1(strings.TrimLeft(strings.TrimSpace(s), "# "))
 }

@@ -61,6 +61,7 @@ func (p *reportParser) linkDescriptions() {
 			}
 		}
 		fs[k].Description = b.String()
+		fs[k].Evidence = append(fs[k].Evidence, evidenceClaims(p.lines, i, end)...)
 	}
 	for i := range fs {
 		if fs[i].FileRefs == nil {

@@ -25,6 +25,8 @@ type goldenReport struct {
 	Findings        []Finding         `json:"findings"`
 	Improvements    []Improvement     `json:"improvements"`
 	Diagnostics     []Diagnostic      `json:"diagnostics"`
+	// Evidence lists, per finding index, the evidence claims (when any).
+	Evidence map[int][]Claim `json:"evidence,omitempty"`
 }
 
 func golden(r *Report) goldenReport {
@@ -36,6 +38,14 @@ func golden(r *Report) goldenReport {
 	}
 	if g.Diagnostics == nil {
 		g.Diagnostics = []Diagnostic{}
+	}
+	for i, f := range r.Findings {
+		if len(f.Evidence) > 0 {
+			if g.Evidence == nil {
+				g.Evidence = map[int][]Claim{}
+			}
+			g.Evidence[i] = f.Evidence
+		}
 	}
 	return g
 }
