@@ -559,11 +559,7 @@ func agentOf(f file, p *parsed) synth.Agent {
 			a.Diagnostics = append(a.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: "empty report"})
 		default:
 			a.Status = p.report.Status
-			a.Text = p.text
-			if !p.report.Complete {
-				a.Diagnostics = append(a.Diagnostics, parse.Diagnostic{Level: parse.LevelInfo,
-					Message: "no completion sentinel <!-- flux-drive:complete -->"})
-			}
+			a.Text = p.text // the parser reports a missing sentinel itself
 		}
 	}
 	return a
