@@ -554,7 +554,7 @@ func agentOf(f file, p *parsed) synth.Agent {
 		switch {
 		case p.report == nil:
 			a.Status = parse.StatusError
-		case p.info.Size() == 0:
+		case p.info.Size() == 0 && p.report.Status != parse.StatusError:
 			a.Status = parse.StatusError
 			a.Diagnostics = append(a.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: "empty report"})
 		default:

@@ -124,6 +124,9 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return exitError{exitInternal, fmt.Errorf("synth: %w", err)}
 		}
+		if err := os.MkdirAll(filepath.Dir(w.path), 0o755); err != nil {
+			return usageErrorf("synth: %v", err)
+		}
 		if _, err := watcher.WriteFile(w.path, data, 0o644); err != nil {
 			return usageErrorf("synth: %v", err)
 		}
