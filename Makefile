@@ -4,7 +4,7 @@ BIN      ?= bin/fluxwatch
 FUZZTIME ?= 30s
 EXAMPLE  ?= testdata/example
 
-.PHONY: help build run test lint fuzz bench golden
+.PHONY: help build run test lint fuzz bench bench-synth golden
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -35,6 +35,9 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 
 bench: ## run the Go benchmarks
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+bench-synth: ## time the whole synth process on generated runs (median of 5, peak RSS)
+	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run WholeProcessSynth -count=1 -v -timeout 30m
 
 golden: ## rewrite the expected parts of the golden files
 	$(GO) test ./... -run 'Golden' -update

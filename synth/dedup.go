@@ -117,7 +117,7 @@ func nodesOf(srcs []*src) []*node {
 // blockKeys are the candidate blocks of a title: one per keyword, by its
 // first four letters (so "deadlock" and "deadlocks" meet), or a single block
 // for a title without keywords.
-func blockKeys(t title) []string {
+func blockKeys(t *title) []string {
 	if len(t.kws) == 0 {
 		return []string{""}
 	}
@@ -126,6 +126,32 @@ func blockKeys(t title) []string {
 		keys = append(keys, k[:min(4, len(k))])
 	}
 	return keys
+}
+
+// blocks is an index of titles by block key.
+type blocks map[string][]int
+
+func (bl blocks) add(key string, i int) {
+	if l := bl[key]; len(l) == 0 || l[len(l)-1] != i {
+		bl[key] = append(l, i)
+	}
+}
+
+// probe returns the block keys a title looks up candidates in: the rarest
+// of its keys, all but two of them. Two titles sharing three keywords share
+// one of any title's keys but two, so the keyword rule loses nothing; the
+// Levenshtein rule, which needs most characters in common, keeps the rare
+// words. Common words ("missing", "error") no longer make every title a
+// candidate of every other.
+func (bl blocks) probe(prefix string, keys []string) []string {
+	if len(keys) <= 3 {
+		return keys
+	}
+	sorted := slices.Clone(keys)
+	slices.SortStableFunc(sorted, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(bl[prefix+a]), len(bl[prefix+b])), cmp.Compare(a, b))
+	})
+	return sorted[:len(sorted)-2]
 }
 
 // dedup merges sources into groups (SPEC §5.2): equal keys always; with
@@ -162,26 +188,24 @@ func dedup(srcs []*src, mode Dedup) [][]*src {
 
 func fuzzyUnion(nodes []*node, uf unionFind) {
 	// Within a section: blocks of (section, keyword prefix).
-	blocks := map[string][]int{}
-	nodeBlocks := make([][]string, len(nodes))
+	bl := blocks{}
+	keys := make([][]string, len(nodes))
 	for i, n := range nodes {
-		for _, b := range blockKeys(n.title) {
-			k := n.section + "\x00" + b
-			if l := blocks[k]; len(l) == 0 || l[len(l)-1] != i {
-				blocks[k] = append(l, i)
-			}
-			nodeBlocks[i] = append(nodeBlocks[i], k)
+		keys[i] = blockKeys(&n.title)
+		for _, k := range keys[i] {
+			bl.add(n.section+"\x00"+k, i)
 		}
 	}
-	seen := make([]int, len(nodes)) // seen[j] == i+1: pair (i, j) done
+	seen := make([]int, len(nodes)) // seen[j] == i+1: j already tried for i
 	for i, n := range nodes {
-		for _, k := range nodeBlocks[i] {
-			for _, j := range blocks[k] {
-				if j <= i || seen[j] == i+1 {
+		prefix := n.section + "\x00"
+		for _, k := range bl.probe(prefix, keys[i]) {
+			for _, j := range bl[prefix+k] {
+				if j == i || seen[j] == i+1 {
 					continue
 				}
 				seen[j] = i + 1
-				if uf.find(i) != uf.find(j) && titlesMatch(n.title, nodes[j].title) {
+				if uf.find(i) != uf.find(j) && titlesMatch(&n.title, &nodes[j].title) {
 					uf.union(i, j)
 				}
 			}
@@ -215,7 +239,7 @@ func fuzzyUnion(nodes []*node, uf unionFind) {
 				if nodes[i].section == nodes[j].section || uf.find(i) == uf.find(j) {
 					continue
 				}
-				if titlesMatch(nodes[i].title, nodes[j].title) {
+				if titlesMatch(&nodes[i].title, &nodes[j].title) {
 					uf.union(i, j)
 				}
 			}

@@ -66,6 +66,8 @@ var stopWords = map[string]bool{
 	"who": true, "why": true, "how": true, "also": true, "only": true, "each": true,
 	"other": true, "some": true, "such": true, "use": true, "uses": true, "used": true,
 	"being": true, "been": true, "you": true, "your": true, "our": true, "one": true,
+	"within": true, "about": true, "after": true, "before": true, "between": true, "across": true,
+	"through": true, "during": true, "upon": true, "while": true,
 }
 
 // Keywords returns the distinct keywords of a normalised text, in order of
@@ -90,15 +92,56 @@ func Keywords(norm string) []string {
 	return kws
 }
 
-// title is a normalised title with its keywords, ready for the title rule.
+// title is a normalised title with what the title rule needs, computed once:
+// its keywords, its runes and a histogram of its characters.
 type title struct {
-	norm string
-	kws  []string
+	norm  string
+	kws   []string
+	runes []rune
+	hist  histogram
+}
+
+// histogram counts the characters of a normalised title: a–z, 0–9, space,
+// anything else. Half the L1 distance of two histograms is a lower bound of
+// the edit distance of the strings, which rules most pairs out cheaply.
+type histogram [38]uint16
+
+func histogramOf(rs []rune) histogram {
+	var h histogram
+	for _, r := range rs {
+		switch {
+		case r >= 'a' && r <= 'z':
+			h[r-'a']++
+		case r >= '0' && r <= '9':
+			h[26+r-'0']++
+		case r == ' ':
+			h[36]++
+		default:
+			h[37]++
+		}
+	}
+	return h
+}
+
+// lowerBound returns a lower bound of the edit distance of two strings with
+// histograms h and o: each edit changes the histogram's L1 distance by at
+// most 2.
+func (h *histogram) lowerBound(o *histogram) int {
+	d := 0
+	for i := range h {
+		x := int(h[i]) - int(o[i])
+		if x < 0 {
+			x = -x
+		}
+		d += x
+	}
+	return (d + 1) / 2
 }
 
 func newTitle(s string) title {
 	n := normTitle(s)
-	return title{norm: n, kws: Keywords(n)}
+	rs := []rune(n)
+	return title{norm: n, kws: Keywords(n), runes: rs, hist: histogramOf(rs)}
 }
 
 // TitlesMatch reports whether two titles match by the title rule of SPEC
@@ -106,17 +149,18 @@ func newTitle(s string) title {
 // or at least three shared keywords that make up at least half of the shorter
 // title's keywords.
 func TitlesMatch(a, b string) bool {
-	return titlesMatch(newTitle(a), newTitle(b))
+	ta, tb := newTitle(a), newTitle(b)
+	return titlesMatch(&ta, &tb)
 }
 
-func titlesMatch(a, b title) bool {
+func titlesMatch(a, b *title) bool {
 	if a.norm == b.norm {
 		return true
 	}
 	if shared := sharedKeywords(a.kws, b.kws); shared >= 3 && 2*shared >= min(len(a.kws), len(b.kws)) {
 		return true
 	}
-	return closeStrings(a.norm, b.norm)
+	return closeTitles(a, b)
 }
 
 func sharedKeywords(a, b []string) int {
@@ -135,7 +179,14 @@ func sharedKeywords(a, b []string) int {
 // closeStrings reports whether the Levenshtein distance of a and b, divided by
 // the longer length, is under 0.3. Lengths are in runes.
 func closeStrings(a, b string) bool {
-	ra, rb := []rune(a), []rune(b)
+	ta, tb := newTitle(a), newTitle(b)
+	ta.runes, tb.runes = []rune(a), []rune(b)
+	ta.hist, tb.hist = histogramOf(ta.runes), histogramOf(tb.runes)
+	return closeTitles(&ta, &tb)
+}
+
+func closeTitles(a, b *title) bool {
+	ra, rb := a.runes, b.runes
 	if len(ra) < len(rb) {
 		ra, rb = rb, ra
 	}
@@ -145,7 +196,7 @@ func closeStrings(a, b string) bool {
 	}
 	// The largest distance that still matches: d/long < 0.3 ⇔ 10d < 3·long.
 	limit := (3*long - 1) / 10
-	if len(ra)-len(rb) > limit {
+	if len(ra)-len(rb) > limit || a.hist.lowerBound(&b.hist) > limit {
 		return false
 	}
 	return levenshteinWithin(ra, rb, limit)

@@ -25,10 +25,10 @@ type entryMatch struct {
 // rule) and a file:line index.
 type matcher struct {
 	nodes   []*node
-	blocks  map[string][]int
+	blocks  blocks
 	byPoint map[string][]*src
 	pos     map[string]int // merged key → position in Synthesis.Findings
-	cache   map[string]*entryMatch
+	cache   map[matchKey]*entryMatch
 	stamp   []int
 	round   int
 }
@@ -36,16 +36,14 @@ type matcher struct {
 func newMatcher(srcs []*src, findings []Finding) *matcher {
 	m := &matcher{
 		nodes:   nodesOf(srcs),
-		blocks:  map[string][]int{},
+		blocks:  blocks{},
 		byPoint: map[string][]*src{},
 		pos:     map[string]int{},
-		cache:   map[string]*entryMatch{},
+		cache:   map[matchKey]*entryMatch{},
 	}
 	for i, n := range m.nodes {
-		for _, b := range blockKeys(n.title) {
-			if l := m.blocks[b]; len(l) == 0 || l[len(l)-1] != i {
-				m.blocks[b] = append(l, i)
-			}
+		for _, b := range blockKeys(&n.title) {
+			m.blocks.add(b, i)
 		}
 		for _, s := range n.srcs {
 			for _, r := range s.refs {
@@ -62,8 +60,18 @@ func newMatcher(srcs []*src, findings []Finding) *matcher {
 	return m
 }
 
+// matchKey identifies what an entry's match depends on: its summary and refs.
+type matchKey struct{ summary, refs string }
+
 func (m *matcher) match(e *parse.Entry) *entryMatch {
-	ck := e.Summary + "\x00" + strings.Join(e.FileRefs, "\x00")
+	ck := matchKey{summary: e.Summary}
+	switch len(e.FileRefs) {
+	case 0:
+	case 1:
+		ck.refs = e.FileRefs[0]
+	default:
+		ck.refs = strings.Join(e.FileRefs, "\x00")
+	}
 	if r, ok := m.cache[ck]; ok {
 		return r
 	}
@@ -72,13 +80,13 @@ func (m *matcher) match(e *parse.Entry) *entryMatch {
 	if e.Summary != "" {
 		t := newTitle(e.Summary)
 		m.round++
-		for _, b := range blockKeys(t) {
+		for _, b := range m.blocks.probe("", blockKeys(&t)) {
 			for _, i := range m.blocks[b] {
 				if m.stamp[i] == m.round {
 					continue
 				}
 				m.stamp[i] = m.round
-				if titlesMatch(t, m.nodes[i].title) {
+				if titlesMatch(&t, &m.nodes[i].title) {
 					hits = append(hits, m.nodes[i].srcs...)
 				}
 			}
@@ -183,17 +191,23 @@ func timelineOf(run *Run, s *Synthesis, completed []*Agent, srcs []*src, opts Op
 				t = &SeverityTally{}
 				perAgent[e.Agent] = t
 			}
-			te := TimelineEntry{
-				Seq: seq, File: b.Name, Line: e.Line, Timestamp: e.Timestamp, Agent: e.Agent, Kind: e.Kind,
-				Severity: e.Severity, Priority: e.Priority, ID: e.ID, Category: e.Category, Summary: e.Summary,
-				FileRefs: nonNil(e.FileRefs),
+			keep := seq > total-n // among the latest n entries
+			var te TimelineEntry
+			if keep {
+				te = TimelineEntry{
+					Seq: seq, File: b.Name, Line: e.Line, Timestamp: e.Timestamp, Agent: e.Agent, Kind: e.Kind,
+					Severity: e.Severity, Priority: e.Priority, ID: e.ID, Category: e.Category, Summary: e.Summary,
+					FileRefs: nonNil(e.FileRefs),
+				}
 			}
 			if e.Kind == parse.EntryStall {
 				t.Stalls++
 				tl.PerSeverity.Stalls++
 				stalled[e.Agent] = true
 				stalls.add(Stall{Seq: seq, Agent: e.Agent, Timestamp: e.Timestamp, Message: e.Summary})
-				entries.add(te)
+				if keep {
+					entries.add(te)
+				}
 				continue
 			}
 			switch e.Severity {
@@ -208,7 +222,7 @@ func timelineOf(run *Run, s *Synthesis, completed []*Agent, srcs []*src, opts Op
 				tl.PerSeverity.Unknown++
 			}
 			r := m.match(e)
-			if r.finding >= 0 {
+			if r.finding >= 0 && keep {
 				te.Finding = s.Findings[r.finding].Key
 			}
 			for _, p := range r.findings {
@@ -218,13 +232,15 @@ func timelineOf(run *Run, s *Synthesis, completed []*Agent, srcs []*src, opts Op
 					s.Findings[p].DiscoveredBy = &agent
 				}
 			}
-			entries.add(te)
+			if keep {
+				entries.add(te)
+			}
 			if e.Severity != parse.Blocking {
 				continue
 			}
 			var notBy []string
-			needles := entryNeedles(e)
-			for _, ag := range acks.agents {
+			named := acks.naming(e)
+			for k, ag := range acks.agents {
 				if ag.a.Name == e.Agent {
 					continue
 				}
@@ -233,7 +249,7 @@ func timelineOf(run *Run, s *Synthesis, completed []*Agent, srcs []*src, opts Op
 					continue // B finished before E was written
 				}
 				holder := r.holders[ag.a.Name]
-				if acknowledged(ag, needles, holder != nil) {
+				if holder != nil || named.has(k) {
 					adjust.add(Adjustment{Seq: seq, Agent: ag.a.Name, After: e.Agent, Summary: e.Summary})
 				} else if timed {
 					notBy = append(notBy, ag.a.Name)
@@ -268,15 +284,23 @@ func timelineOf(run *Run, s *Synthesis, completed []*Agent, srcs []*src, opts Op
 
 // ackAgent is a completed agent as the acknowledgement rule sees it.
 type ackAgent struct {
-	a     *Agent
-	named map[string]bool // needles its text names
-	refs  []Ref           // its findings' file refs
-	safe  bool            // its computed verdict is safe
+	a    *Agent
+	refs []Ref // its findings' file refs
+	safe bool  // its computed verdict is safe
 }
 
-// acknowledger decides whether a completed agent acknowledged a blocking entry.
+// bitset is a set of completed agents, by index.
+type bitset []uint64
+
+func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+
+// acknowledger decides whether a completed agent acknowledged a blocking
+// entry by naming it: for every word an entry could need named, the set of
+// agents whose report names it.
 type acknowledger struct {
 	agents []*ackAgent
+	namers map[string]bitset
+	words  int // bitset length in words
 }
 
 // newAcknowledger scans each completed agent's text once for every word the
@@ -294,12 +318,9 @@ func newAcknowledger(run *Run, completed []*Agent) *acknowledger {
 			}
 		}
 	}
-	k := &acknowledger{}
-	if len(needles) == 0 {
-		return k
-	}
-	for _, a := range completed {
-		ag := &ackAgent{a: a, named: mentions(a.Text, needles)}
+	k := &acknowledger{namers: map[string]bitset{}, words: (len(completed) + 63) / 64}
+	for i, a := range completed {
+		ag := &ackAgent{a: a}
 		if a.Report != nil {
 			ag.safe = a.Report.Verdict() == parse.Safe
 			for _, f := range a.Report.Findings {
@@ -311,8 +332,49 @@ func newAcknowledger(run *Run, completed []*Agent) *acknowledger {
 			}
 		}
 		k.agents = append(k.agents, ag)
+		for w := range mentions(a.Text, needles) {
+			set := k.namers[w]
+			if set == nil {
+				set = make(bitset, k.words)
+				k.namers[w] = set
+			}
+			set[i/64] |= 1 << (i % 64)
+		}
 	}
 	return k
+}
+
+// naming returns the completed agents whose reports name e's agent, its id or
+// one of its file refs.
+func (k *acknowledger) naming(e *parse.Entry) bitset {
+	var out bitset
+	add := func(w string) {
+		set := k.namers[w]
+		if set == nil {
+			return
+		}
+		if out == nil {
+			out = make(bitset, k.words)
+		}
+		for i, x := range set {
+			out[i] |= x
+		}
+	}
+	add(e.Agent)
+	if e.ID != "" {
+		add(e.ID)
+	}
+	for _, fr := range e.FileRefs {
+		add(strings.TrimSpace(fr))
+		r := ParseRef(fr)
+		if s := r.String(); s != fr {
+			add(s)
+		}
+		if p := r.point(); p != "" {
+			add(p)
+		}
+	}
+	return out
 }
 
 // entryNeedles are the words whose mention acknowledges e: its agent, its id,
@@ -330,20 +392,6 @@ func entryNeedles(e *parse.Entry) []string {
 		}
 	}
 	return w
-}
-
-// acknowledged reports whether ag's report names one of the entry's needles
-// (its agent, its id or one of its file refs) or holds a matching finding.
-func acknowledged(ag *ackAgent, needles []string, holds bool) bool {
-	if holds {
-		return true
-	}
-	for _, w := range needles {
-		if w != "" && ag.named[w] {
-			return true
-		}
-	}
-	return false
 }
 
 func overlapsAny(refs []string, with []Ref) bool {

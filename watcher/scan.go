@@ -1,6 +1,7 @@
 package watcher
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -264,6 +265,9 @@ func diag(path string, level parse.Level, msg string) parse.Diagnostic {
 // parse reads and parses one file.
 func (s *Scanner) parse(f file) *parsed {
 	p := &parsed{info: f.info}
+	if f.name.Kind == parse.KindBus {
+		return s.parseBus(f)
+	}
 	data, info, err := s.read(f)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -286,12 +290,6 @@ func (s *Scanner) parse(f file) *parsed {
 		if f.name.Kind == parse.KindReport {
 			p.text = data
 		}
-	case parse.KindBus:
-		entries, diags, err := parse.ReadBus(bytes.NewReader(data), s.opts.MaxLine)
-		if err != nil {
-			p.err = fmt.Errorf("read %s: %w", f.path, err)
-		}
-		p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
 	case parse.KindSpecialist:
 		sp, diags, err := parse.ReadSpecialist(data)
 		p.diags = parse.WithPath(diags, f.rel)
@@ -343,10 +341,42 @@ func runComment(data []byte) string {
 	return ""
 }
 
+// parseBus streams a bus file through parse.ReadBus: the bus can hold
+// millions of lines, so it is never held in memory whole.
+func (s *Scanner) parseBus(f file) *parsed {
+	p := &parsed{info: f.info}
+	fh, err := os.Open(f.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		p.gone = true
+		return p
+	}
+	if err != nil {
+		p.err = fmt.Errorf("read %s: %w", f.path, err)
+		return p
+	}
+	defer fh.Close()
+	info, err := fh.Stat()
+	if err != nil {
+		p.err = fmt.Errorf("read %s: %w", f.path, err)
+		return p
+	}
+	if !info.Mode().IsRegular() {
+		p.diags = append(p.diags, diag(f.rel, parse.LevelWarning, "not a regular file: skipped"))
+		return p
+	}
+	p.info = info
+	entries, diags, err := parse.ReadBus(bufio.NewReaderSize(fh, 256<<10), s.opts.MaxLine)
+	if err != nil {
+		p.err = fmt.Errorf("read %s: %w", f.path, err)
+	}
+	p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
+	return p
+}
+
 var errTooLarge = errors.New("file too large")
 
-// read reads a file, refusing non-regular files and files over the cap (the
-// bus has no cap: its lines are bounded instead).
+// read reads a report or YAML file, refusing non-regular files and files
+// over the cap.
 func (s *Scanner) read(f file) ([]byte, fs.FileInfo, error) {
 	fh, err := os.Open(f.path)
 	if err != nil {
@@ -360,24 +390,15 @@ func (s *Scanner) read(f file) ([]byte, fs.FileInfo, error) {
 	if !info.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("not a regular file")
 	}
+	if f.name.Kind == parse.KindAbort {
+		return nil, info, nil // an abort marker's content does not matter
+	}
 	limit := s.opts.MaxFile
-	if f.name.Kind == parse.KindBus || f.name.Kind == parse.KindAbort {
-		if f.name.Kind == parse.KindAbort {
-			return nil, info, nil // an abort marker's content does not matter
-		}
-		limit = -1
-	}
-	var r io.Reader = fh
-	size := info.Size()
-	if limit >= 0 {
-		r = io.LimitReader(fh, limit+1)
-		size = min(size, limit)
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+1))
-	if _, err := buf.ReadFrom(r); err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, min(info.Size(), limit)+1))
+	if _, err := buf.ReadFrom(io.LimitReader(fh, limit+1)); err != nil {
 		return nil, nil, err
 	}
-	if limit >= 0 && int64(buf.Len()) > limit {
+	if int64(buf.Len()) > limit {
 		return nil, nil, errTooLarge
 	}
 	return buf.Bytes(), info, nil

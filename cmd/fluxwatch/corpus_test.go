@@ -92,7 +92,7 @@ func TestCorpusSynth(t *testing.T) {
 		var s struct {
 			Verdict parse.Verdict `json:"verdict"`
 			Agents  []struct {
-				Status parse.Status `json:"status"`
+				Status parse.Status                 `json:"status"`
 				Counts struct{ P0, P1, P2, P3 int } `json:"counts"`
 			} `json:"agents"`
 		}

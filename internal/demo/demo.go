@@ -75,21 +75,21 @@ type Config struct {
 // GeneratedRun is the run id of generated runs.
 const GeneratedRun = "9e8d7c6b-5a49-4382-a1b0-c9d8e7f6a5b4"
 
+// problems are two-keyword phrases: two different issues with the same
+// problem share two keywords, below the three the title rule needs, so only
+// the rewordings of one issue merge.
 var problems = []string{
-	"Missing input validation", "Race condition", "Unbounded retry loop", "Unchecked error",
-	"SQL injection", "Stale cache entry", "Deadlock under load", "Secret leaked to logs",
-	"Missing rate limiting", "Integer overflow", "Nil dereference", "Goroutine leak",
-	"Timeout not propagated", "Quadratic scan", "Missing authorization check", "Unsafe deserialization",
-	"Path traversal", "Lost update", "Off-by-one boundary", "Unbounded memory growth",
+	"Missing validation", "Race condition", "Unbounded retry", "Unchecked error",
+	"SQL injection", "Stale cache", "Deadlock risk", "Leaked secret",
+	"Missing ratelimit", "Integer overflow", "Nil dereference", "Goroutine leak",
+	"Lost timeout", "Quadratic scan", "Missing authorization", "Unsafe deserialization",
+	"Path traversal", "Lost update", "Boundary mistake", "Unbounded growth",
 }
 
 var sectionNames = []string{
 	"Authentication", "API Design", "Storage", "Concurrency", "Error Handling", "Performance",
 	"Security", "Observability", "Configuration", "Testing", "Data Model", "Deployment",
 }
-
-var syllables = []string{"ka", "vo", "ru", "ten", "mil", "sa", "dor", "pe", "li", "quo", "zan", "bre",
-	"fi", "nu", "gal", "tor", "mex", "wy", "cha", "los", "pri", "dun", "ve", "ost"}
 
 // issue is one underlying problem that several agents may report.
 type issue struct {
@@ -99,12 +99,15 @@ type issue struct {
 	line    int
 }
 
+// pseudoWord is a made-up identifier of 6–9 random letters: three of them
+// keep two issues' titles far apart by the Levenshtein rule even when they
+// name the same problem.
 func pseudoWord(r *rand.Rand) string {
-	var b strings.Builder
-	for range 3 + r.IntN(2) {
-		b.WriteString(syllables[r.IntN(len(syllables))])
+	b := make([]byte, 6+r.IntN(4))
+	for i := range b {
+		b[i] = byte('a' + r.IntN(26))
 	}
-	return b.String()
+	return string(b)
 }
 
 // variantTitle is how one agent words an issue: mostly the same title, at
@@ -116,7 +119,7 @@ func variantTitle(r *rand.Rand, t string) string {
 	case 1:
 		return t + "s"
 	case 2:
-		return strings.Replace(t, " in ", " within ", 1)
+		return strings.Replace(t, " in ", " in the ", 1)
 	}
 	return t
 }
@@ -137,10 +140,10 @@ func Generate(dir string, cfg Config) error {
 	total := cfg.Agents * cfg.Findings
 	pool := make([]issue, max(20, total/8))
 	for i := range pool {
-		w1, w2 := pseudoWord(r), pseudoWord(r)
+		w1, w2, w3 := pseudoWord(r), pseudoWord(r), pseudoWord(r)
 		pool[i] = issue{
 			section: sectionNames[r.IntN(len(sectionNames))],
-			title:   fmt.Sprintf("%s in %s %s handler", problems[r.IntN(len(problems))], w1, w2),
+			title:   fmt.Sprintf("%s in %s %s %s", problems[r.IntN(len(problems))], w1, w2, w3),
 			file:    fmt.Sprintf("internal/%s/%s.go", w1, w2),
 			line:    1 + r.IntN(400),
 		}

@@ -1,0 +1,87 @@
+package synth_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
+)
+
+// generatedRun writes a demo run and reads it back as a synth.Run. The bus is
+// decoded here with encoding/json when the scanner returned no entries, so the
+// benchmark measures the synthesis whatever state the bus reader is in.
+func generatedRun(b *testing.B, cfg demo.Config) *synth.Run {
+	b.Helper()
+	dir := b.TempDir()
+	if err := demo.Generate(dir, cfg); err != nil {
+		b.Fatal(err)
+	}
+	run, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for _, f := range run.Bus {
+		n += len(f.Entries)
+	}
+	if n == 0 && cfg.BusLines > 0 {
+		fh, err := os.Open(filepath.Join(dir, "findings.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer fh.Close()
+		var entries []parse.Entry
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for line := 1; sc.Scan(); line++ {
+			var e parse.Entry
+			if json.Unmarshal(sc.Bytes(), &e) != nil {
+				continue
+			}
+			e.Line = line
+			e.Time, _ = time.Parse(time.RFC3339, e.Timestamp)
+			entries = append(entries, e)
+		}
+		run.Bus = []synth.BusFile{{Name: "findings.jsonl", Entries: entries}}
+	}
+	return run
+}
+
+func benchSynth(b *testing.B, cfg demo.Config) {
+	run := generatedRun(b, cfg)
+	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: "bench"}}
+	findings := 0
+	b.ResetTimer()
+	for b.Loop() {
+		s := synth.Synthesize(run, opts)
+		synth.RenderJSON(s)
+		synth.RenderMarkdown(s)
+		findings = len(s.Findings)
+	}
+	b.ReportMetric(float64(findings), "merged-findings")
+}
+
+// BenchmarkSynthesize64Agents200kBus is the one-shot size of SPEC §9: 64
+// agents and a 200k-line bus (synthesis and rendering, not reading).
+func BenchmarkSynthesize64Agents200kBus(b *testing.B) {
+	benchSynth(b, demo.Config{Agents: 64, Findings: 12, BusLines: 200_000, Seed: 1})
+}
+
+// BenchmarkSynthesizeFindings shows how the synthesis grows with the number
+// of findings: 1,000 agents × 10, 50 and 100 findings.
+func BenchmarkSynthesizeFindings(b *testing.B) {
+	for _, f := range []int{10, 50, 100} {
+		b.Run(fmt.Sprintf("findings=%dk", f), func(b *testing.B) {
+			benchSynth(b, demo.Config{Agents: 1000, Findings: f, BusLines: 1000, Seed: 1})
+		})
+	}
+}
