@@ -163,7 +163,7 @@ func Discover(o Options) (Result, error) {
 		return res, nil
 	}
 	why := fmt.Sprintf("the best score %.3f is below %.2f", best.Score, o.Threshold)
-	if best.Score == cands[1].Score {
+	if best.Score >= o.Threshold {
 		why = fmt.Sprintf("the best score %.3f is shared by %s and %s", best.Score, best.Directory, cands[1].Directory)
 	}
 	return res, newError(ErrAmbiguous, "pick one with --dir DIR, or describe the feature better with --task",

@@ -25,14 +25,6 @@ func (s *Store) FindingsDir() string { return filepath.Join(s.Root, "findings") 
 // File returns the path of a specialist's findings file.
 func (s *Store) File(name string) string { return filepath.Join(s.FindingsDir(), name+".yaml") }
 
-// rel returns path relative to the root, for messages.
-func (s *Store) rel(path string) string {
-	if r, err := filepath.Rel(s.Root, path); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return path
-}
-
 // ValidSpecialist checks a specialist name: names are data, not paths (SPEC
 // §1). On top of parse.ValidName it refuses names starting with "." (hidden
 // files, which the output-directory rules ignore) or "-" (taken for a flag),
@@ -105,7 +97,7 @@ func (s *Store) Read(name string) (*parse.Specialist, []parse.Diagnostic, error)
 	sp, diags, exists, err := s.read(name)
 	if err == nil && !exists {
 		err = newError(ErrNotFound, "write it first: fluxwatch plan write-finding "+name+" --notes …",
-			"no findings for specialist %q (%s does not exist)", name, s.rel(s.File(name)))
+			"no findings for specialist %q (%s does not exist)", name, s.File(name))
 	}
 	return sp, diags, err
 }
@@ -119,15 +111,15 @@ func (s *Store) read(name string) (sp *parse.Specialist, diags []parse.Diagnosti
 		return &parse.Specialist{Name: name}, nil, false, nil
 	}
 	if err != nil {
-		return nil, nil, true, ioError(err, "read %s", s.rel(path))
+		return nil, nil, true, ioError(err, "read %s", path)
 	}
 	sp, diags, err = parse.ReadSpecialist(data)
-	diags = parse.WithPath(diags, s.rel(path))
+	diags = parse.WithPath(diags, path)
 	if err != nil {
-		return sp, diags, true, malformed(diags, s.rel(path))
+		return sp, diags, true, malformed(diags, path)
 	}
 	if sp.Name != "" && sp.Name != name {
-		diags = append(diags, parse.Diagnostic{Path: s.rel(path), Level: parse.LevelWarning,
+		diags = append(diags, parse.Diagnostic{Path: path, Level: parse.LevelWarning,
 			Message: fmt.Sprintf("specialist_name %q differs from the file name; the file name %q is used", sp.Name, name)})
 	}
 	return sp, diags, true, nil
@@ -181,7 +173,7 @@ func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specia
 	}
 	if !existed && mustExist {
 		return nil, false, newError(ErrNotFound, "write it first: fluxwatch plan write-finding "+name+" --notes …",
-			"no findings for specialist %q (%s does not exist)", name, s.rel(s.File(name)))
+			"no findings for specialist %q (%s does not exist)", name, s.File(name))
 	}
 	if err := change(sp); err != nil {
 		return diags, existed, err
@@ -190,7 +182,7 @@ func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specia
 	sortApproaches(sp.Approaches)
 	data, err := parse.EncodeSpecialist(sp)
 	if err != nil {
-		return diags, existed, ioError(err, "encode %s", s.rel(s.File(name)))
+		return diags, existed, ioError(err, "encode %s", s.File(name))
 	}
 	if err := writeAtomic(s.File(name), data); err != nil {
 		return diags, existed, &Error{Type: ErrIO, Message: err.Error(), Err: err}
@@ -305,7 +297,7 @@ type WriteApproachResult struct {
 // ErrInvalidSpecialist, ErrInvalidNumber, ErrInvalidVariant,
 // ErrStandaloneExists, ErrVariantsExist, ErrMalformedYAML, ErrIO.
 func (s *Store) WriteApproach(name string, in ApproachInput) (WriteApproachResult, error) {
-	res := WriteApproachResult{Specialist: name, Number: in.Number, File: s.rel(s.File(name))}
+	res := WriteApproachResult{Specialist: name, Number: in.Number, File: s.File(name)}
 	if err := ValidSpecialist(name); err != nil {
 		return res, err
 	}
@@ -384,7 +376,7 @@ type WriteFindingResult struct {
 // answers. approaches must satisfy ValidApproaches. Errors as for
 // WriteApproach, and ErrInvalidJSON from ValidApproaches.
 func (s *Store) WriteFinding(name string, notes *string, approaches []parse.Approach) (WriteFindingResult, error) {
-	res := WriteFindingResult{Specialist: name, File: s.rel(s.File(name))}
+	res := WriteFindingResult{Specialist: name, File: s.File(name)}
 	if err := ValidSpecialist(name); err != nil {
 		return res, err
 	}
@@ -488,7 +480,7 @@ type ClearResult struct {
 // variant. Errors: ErrInvalidSpecialist, ErrInvalidNumber, ErrInvalidVariant,
 // ErrNotFound, ErrMalformedYAML, ErrIO.
 func (s *Store) ClearApproach(name string, n int, variant string) (ClearResult, error) {
-	res := ClearResult{Specialist: name, Cleared: []string{}, File: s.rel(s.File(name))}
+	res := ClearResult{Specialist: name, Cleared: []string{}, File: s.File(name)}
 	if err := validTarget(name, n, variant); err != nil {
 		return res, err
 	}
@@ -551,7 +543,7 @@ type RefineResult struct {
 // ErrNotFound, ErrMalformedYAML, ErrIO.
 func (s *Store) Refine(name string, n int, variant, text string) (RefineResult, error) {
 	res := RefineResult{Specialist: name, ApproachID: parse.Approach{Number: n, Variant: variant}.ID(),
-		PendingRefinement: text, File: s.rel(s.File(name))}
+		PendingRefinement: text, File: s.File(name)}
 	if err := validTarget(name, n, variant); err != nil {
 		return res, err
 	}
@@ -574,16 +566,16 @@ func (s *Store) Refine(name string, n int, variant, text string) (RefineResult, 
 }
 
 // Approaches returns approach n of a specialist: with variant "" the
-// standalone approach or every variant of n, with a letter that variant.
-// Errors: ErrInvalidSpecialist, ErrInvalidNumber, ErrInvalidVariant,
-// ErrNotFound, ErrMalformedYAML, ErrIO.
-func (s *Store) Approaches(name string, n int, variant string) ([]parse.Approach, []parse.Diagnostic, error) {
+// standalone approach or every variant of n, with a letter that variant;
+// and the whole specialist file it comes from. Errors: ErrInvalidSpecialist,
+// ErrInvalidNumber, ErrInvalidVariant, ErrNotFound, ErrMalformedYAML, ErrIO.
+func (s *Store) Approaches(name string, n int, variant string) (*parse.Specialist, []parse.Approach, []parse.Diagnostic, error) {
 	if err := validTarget(name, n, variant); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sp, diags, err := s.Read(name)
 	if err != nil {
-		return nil, diags, err
+		return nil, nil, diags, err
 	}
 	var out []parse.Approach
 	for _, a := range sp.Approaches {
@@ -592,16 +584,16 @@ func (s *Store) Approaches(name string, n int, variant string) ([]parse.Approach
 		}
 	}
 	if len(out) == 0 {
-		return nil, diags, notFound(name, sp.Approaches, n, variant)
+		return sp, nil, diags, notFound(name, sp.Approaches, n, variant)
 	}
 	sortApproaches(out)
-	return out, diags, nil
+	return sp, out, diags, nil
 }
 
 // SpecialistFile is one specialist's findings as read from its file.
 type SpecialistFile struct {
 	Name       string // from the file name
-	File       string // relative to the root
+	File       string // the file's path
 	Specialist *parse.Specialist
 }
 
@@ -633,14 +625,14 @@ func (s *Store) All() ([]SpecialistFile, []parse.Diagnostic, error) {
 			return nil, diags, err
 		}
 		if exists {
-			out = append(out, SpecialistFile{Name: n.Agent, File: s.rel(s.File(n.Agent)), Specialist: sp})
+			out = append(out, SpecialistFile{Name: n.Agent, File: s.File(n.Agent), Specialist: sp})
 		}
 	}
 	slices.SortFunc(out, func(a, b SpecialistFile) int { return strings.Compare(a.Name, b.Name) })
 	return out, diags, nil
 }
 
-// DesignFile is the design manifest's path relative to the root.
+// DesignFile is the design manifest's path relative to the plan root.
 const DesignFile = "design/manifest.yaml"
 
 // DesignManifest reads design/manifest.yaml; exists is false when there is
@@ -652,12 +644,12 @@ func (s *Store) DesignManifest() (m *parse.DesignManifest, diags []parse.Diagnos
 		return &parse.DesignManifest{}, nil, false, nil
 	}
 	if err != nil {
-		return nil, nil, true, ioError(err, "read %s", DesignFile)
+		return nil, nil, true, ioError(err, "read %s", path)
 	}
 	m, diags, err = parse.ReadDesignManifest(data)
-	diags = parse.WithPath(diags, DesignFile)
+	diags = parse.WithPath(diags, path)
 	if err != nil {
-		return m, diags, true, malformed(diags, DesignFile)
+		return m, diags, true, malformed(diags, path)
 	}
 	return m, diags, true, nil
 }

@@ -77,7 +77,7 @@ func TestWriteApproach(t *testing.T) {
 	if _, err := s.Refine("frontend", 2, "", "use server validation"); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := s.Approaches("frontend", 2, "")
+	_, got, _, err := s.Approaches("frontend", 2, "")
 	if err != nil || got[0].PendingRefinement != "use server validation" {
 		t.Fatalf("after refine: %+v, %v", got, err)
 	}
@@ -85,7 +85,7 @@ func TestWriteApproach(t *testing.T) {
 	if r.Created || !r.Updated || r.ClearedRefinement != "use server validation" {
 		t.Errorf("rewrite: got %+v, want updated with the refinement cleared", r)
 	}
-	got, _, _ = s.Approaches("frontend", 2, "")
+	_, got, _, _ = s.Approaches("frontend", 2, "")
 	if a := got[0]; a.PendingRefinement != "" || a.Description != "two, revised" || strings.Join(a.RelevantFiles, ",") != "b.ts" || len(a.Questions) != 0 {
 		t.Errorf("rewritten approach: %+v", a)
 	}
@@ -160,7 +160,7 @@ approaches:
 	if bytes.Contains(data, []byte("user_requested_changes")) {
 		t.Errorf("rewritten file keeps the envoy field name:\n%s", data)
 	}
-	got, _, _ := s.Approaches("backend", 1, "")
+	_, got, _, _ := s.Approaches("backend", 1, "")
 	if u := got[0].Unanswered(); len(u) != 0 {
 		t.Errorf("unanswered %v, want none (the answer was kept)", u)
 	}
@@ -189,7 +189,7 @@ func TestMalformedNeverOverwritten(t *testing.T) {
 				},
 				"clear":   func() error { _, err := s.ClearApproach("x", 1, ""); return err },
 				"refine":  func() error { _, err := s.Refine("x", 1, "", "t"); return err },
-				"get":     func() error { _, _, err := s.Approaches("x", 1, ""); return err },
+				"get":     func() error { _, _, _, err := s.Approaches("x", 1, ""); return err },
 				"get-all": func() error { _, _, err := s.All(); return err },
 			}
 			for op, f := range ops {
@@ -256,23 +256,23 @@ func TestRefineAndApproaches(t *testing.T) {
 	if _, err := s.Refine("fe", 1, "B", "split the hook"); err != nil {
 		t.Fatal(err)
 	}
-	all, _, err := s.Approaches("fe", 1, "")
+	_, all, _, err := s.Approaches("fe", 1, "")
 	if err != nil || len(all) != 2 || all[0].ID() != "1_A" || all[1].PendingRefinement != "split the hook" {
 		t.Errorf("approaches of 1: %+v, %v", all, err)
 	}
-	one, _, err := s.Approaches("fe", 1, "B")
+	_, one, _, err := s.Approaches("fe", 1, "B")
 	if err != nil || len(one) != 1 || one[0].Detail != "detail B" {
 		t.Errorf("approach 1_B: %+v, %v", one, err)
 	}
-	if _, _, err := s.Approaches("fe", 1, "C"); errType(t, err) != ErrNotFound {
+	if _, _, _, err := s.Approaches("fe", 1, "C"); errType(t, err) != ErrNotFound {
 		t.Errorf("approach 1_C: %v", err)
 	}
-	if _, _, err := s.Approaches("nobody", 1, ""); errType(t, err) != ErrNotFound {
+	if _, _, _, err := s.Approaches("nobody", 1, ""); errType(t, err) != ErrNotFound {
 		t.Errorf("approach of a missing specialist: %v", err)
 	}
 	// An empty text clears the refinement.
 	s.Refine("fe", 1, "B", "")
-	one, _, _ = s.Approaches("fe", 1, "B")
+	_, one, _, _ = s.Approaches("fe", 1, "B")
 	if one[0].PendingRefinement != "" {
 		t.Errorf("refinement %q after clearing", one[0].PendingRefinement)
 	}
