@@ -4,7 +4,7 @@ BIN      ?= bin/fluxwatch
 FUZZTIME ?= 30s
 EXAMPLE  ?= testdata/example
 
-.PHONY: help build run test lint fuzz bench golden
+.PHONY: help build run test lint fuzz bench golden yaml-limits
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -36,3 +36,6 @@ bench: ## run the Go benchmarks
 
 golden: ## rewrite the expected parts of the golden files
 	$(GO) test ./... -run 'Golden' -update
+
+yaml-limits: ## time and measure peak RSS of fluxwatch on an alias bomb, dense YAML and 1 GiB of random bytes
+	$(GO) test -tags limits -count=1 -run TestYAMLLimitsProcess -v ./cmd/fluxwatch

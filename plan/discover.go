@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -367,4 +368,15 @@ func titleWords(slug string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// readCapped reads a whole file but at most limit+1 bytes of it (a reader
+// then refuses a file over limit).
+func readCapped(path string, limit int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, int64(limit)+1))
 }

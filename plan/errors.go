@@ -14,6 +14,7 @@ const (
 	ErrMalformedYAML     = "malformed_yaml"     // a file that does not read as SPEC §4.1 says; never overwritten
 	ErrNoPlanRoot        = "no_plan_root"       // no --plan-dir, no $FLUXWATCH_PLAN_DIR and no git branch
 	ErrInvalidArguments  = "invalid_arguments"  // a usage error of the command line
+	ErrUnsafePath        = "unsafe_path"        // a symbolic link that leads outside the plan root
 	ErrAmbiguous         = "ambiguous"          // several feature directories match a task about equally
 	ErrIO                = "io_error"           // the file system failed
 )

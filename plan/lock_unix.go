@@ -15,7 +15,9 @@ import (
 // keeps it only for one read-modify-write of a small file. The returned
 // function releases it.
 func lock(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	// O_NOFOLLOW: a planted symbolic link must not make us create or open a
+	// file elsewhere.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}

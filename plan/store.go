@@ -106,12 +106,12 @@ func (s *Store) Read(name string) (*parse.Specialist, []parse.Diagnostic, error)
 // when there is none.
 func (s *Store) read(name string) (sp *parse.Specialist, diags []parse.Diagnostic, exists bool, err error) {
 	path := s.File(name)
-	data, err := readCapped(path, parse.MaxYAMLSize)
+	data, err := s.readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &parse.Specialist{Name: name}, nil, false, nil
 	}
 	if err != nil {
-		return nil, nil, true, ioError(err, "read %s", path)
+		return nil, nil, true, err
 	}
 	sp, diags, err = parse.ReadSpecialist(data)
 	diags = parse.WithPath(diags, path)
@@ -125,18 +125,63 @@ func (s *Store) read(name string) (sp *parse.Specialist, diags []parse.Diagnosti
 	return sp, diags, true, nil
 }
 
-// readCapped reads a whole file, refusing one over limit bytes without
-// reading it all (the YAML reader then refuses it with a diagnostic).
-func readCapped(path string, limit int) ([]byte, error) {
+// readFile reads a YAML file of the plan root. It does not follow a symlink
+// that leads outside the root (ErrUnsafePath), and refuses a file over
+// parse.MaxYAMLSize without reading it (ErrMalformedYAML). A missing file is
+// an error wrapping fs.ErrNotExist.
+func (s *Store) readFile(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, ioError(err, "read %s", path)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if !s.inside(path) {
+			return nil, newError(ErrUnsafePath, "replace the link with the file itself",
+				"%s is a symbolic link that leads outside the plan root; not followed", path)
+		}
+		if fi, err = os.Stat(path); err != nil {
+			return nil, ioError(err, "read %s", path)
+		}
+	}
+	if fi.Size() > parse.MaxYAMLSize {
+		d := parse.Diagnostic{Path: path, Level: parse.LevelError,
+			Message: fmt.Sprintf("file is %d bytes, over the %d-byte limit for YAML files", fi.Size(), parse.MaxYAMLSize)}
+		return nil, malformed([]parse.Diagnostic{d}, path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, ioError(err, "read %s", path)
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	// The file may have grown since the stat; the reader refuses it then.
+	data, err := io.ReadAll(io.LimitReader(f, parse.MaxYAMLSize+1))
+	if err != nil {
+		return nil, ioError(err, "read %s", path)
+	}
+	return data, nil
 }
 
-func malformed(diags []parse.Diagnostic, rel string) *Error {
+// inside reports whether path, with its symbolic links resolved, lies in the
+// root (also resolved).
+func (s *Store) inside(path string) bool {
+	root, err := filepath.EvalSymlinks(s.Root)
+	if err != nil {
+		return false
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, target)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// malformed is the ErrMalformedYAML for the file at path, naming the first
+// error diagnostic.
+func malformed(diags []parse.Diagnostic, path string) *Error {
 	var first parse.Diagnostic
 	for _, d := range diags {
 		if d.Level == parse.LevelError {
@@ -146,7 +191,7 @@ func malformed(diags []parse.Diagnostic, rel string) *Error {
 	}
 	return &Error{Type: ErrMalformedYAML, Err: parse.ErrMalformedYAML,
 		Message:    "malformed YAML: " + first.String(),
-		Suggestion: "fix " + rel + " by hand; fluxwatch never overwrites a file it cannot read"}
+		Suggestion: "fix " + path + " by hand; fluxwatch never overwrites a file it cannot read"}
 }
 
 // update runs change on a specialist's findings under the file's lock and
@@ -518,11 +563,9 @@ func validTarget(name string, n int, variant string) error {
 // the approaches that do exist as the suggestion.
 func notFound(name string, as []parse.Approach, n int, variant string) *Error {
 	id := parse.Approach{Number: n, Variant: variant}.ID()
-	suggestion := "list them with `fluxwatch plan get-findings`"
+	suggestion := name + " has no approaches yet"
 	if len(as) > 0 {
 		suggestion = name + " has approaches " + strings.Join(ids(as), ", ")
-	} else {
-		suggestion = name + " has no approaches yet"
 	}
 	return newError(ErrNotFound, suggestion, "approach %s not found for specialist %s", id, name)
 }
@@ -639,12 +682,12 @@ const DesignFile = "design/manifest.yaml"
 // none. Errors: ErrMalformedYAML, ErrIO.
 func (s *Store) DesignManifest() (m *parse.DesignManifest, diags []parse.Diagnostic, exists bool, err error) {
 	path := filepath.Join(s.Root, filepath.FromSlash(DesignFile))
-	data, err := readCapped(path, parse.MaxYAMLSize)
+	data, err := s.readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &parse.DesignManifest{}, nil, false, nil
 	}
 	if err != nil {
-		return nil, nil, true, ioError(err, "read %s", path)
+		return nil, nil, true, err
 	}
 	m, diags, err = parse.ReadDesignManifest(data)
 	diags = parse.WithPath(diags, path)

@@ -460,3 +460,49 @@ func TestBranchDir(t *testing.T) {
 		}
 	}
 }
+
+func TestSymlinks(t *testing.T) {
+	s := newStore(t)
+	outside := filepath.Join(t.TempDir(), "secret.yaml")
+	os.WriteFile(outside, []byte("specialist_name: secret\n"), 0o644)
+	os.MkdirAll(s.FindingsDir(), 0o755)
+	if err := os.Symlink(outside, s.File("leak")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if _, _, err := s.Read("leak"); errType(t, err) != ErrUnsafePath {
+		t.Errorf("read through a link leaving the root: %v", err)
+	}
+	if _, err := s.WriteApproach("leak", ApproachInput{Number: 1}); errType(t, err) != ErrUnsafePath {
+		t.Errorf("write through a link leaving the root: %v", err)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "specialist_name: secret\n" {
+		t.Error("the file outside the root was changed")
+	}
+	// A lock file planted as a link is not followed either.
+	target := filepath.Join(t.TempDir(), "created-elsewhere")
+	os.Symlink(target, s.File("planted")+".lock")
+	if _, err := s.WriteApproach("planted", ApproachInput{Number: 1}); err == nil {
+		t.Error("write with a planted lock link succeeded")
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("the planted lock link created a file outside the root")
+	}
+	// A link inside the root is fine.
+	mustWrite(t, s, "real", ApproachInput{Number: 1})
+	os.Symlink("real.yaml", s.File("alias"))
+	if sp, _, err := s.Read("alias"); err != nil || len(sp.Approaches) != 1 {
+		t.Errorf("read through a link inside the root: %v", err)
+	}
+}
+
+func TestOversizedFile(t *testing.T) {
+	s := newStore(t)
+	os.MkdirAll(s.FindingsDir(), 0o755)
+	f, _ := os.Create(s.File("huge"))
+	f.Truncate(64 << 20) // sparse: 64 MiB without writing them
+	f.Close()
+	_, _, err := s.Read("huge")
+	if errType(t, err) != ErrMalformedYAML || !strings.Contains(err.Error(), "file is 67108864 bytes, over the 1048576-byte limit") {
+		t.Errorf("oversized file: %v", err)
+	}
+}
