@@ -68,7 +68,7 @@ func (d *yamlDoc) specialist(root *yaml.Node, s *Specialist) {
 	d.checkApproaches(s.Approaches)
 }
 
-func (d *yamlDoc) unknown(f field, what string) {
+func (d *yamlDoc) unknown(f yamlField, what string) {
 	d.warnf(f.keyNode, "%s: unknown key %q", what, f.key)
 }
 
@@ -81,9 +81,9 @@ func (d *yamlDoc) approach(item *yaml.Node) (Approach, bool) {
 	}
 	var (
 		hasNumber, numberOK bool
-		isVariant           *field
-		refinement          *field // pending_refinement, when present
-		requested           *field // user_requested_changes, when present
+		isVariant           *yamlField
+		refinement          *yamlField // pending_refinement, when present
+		requested           *yamlField // user_requested_changes, when present
 	)
 	for _, f := range d.fields(item, "approach") {
 		switch f.key {
@@ -151,7 +151,7 @@ func (d *yamlDoc) approach(item *yaml.Node) (Approach, bool) {
 
 // variant reads a variant letter: null or "" is a standalone approach; a
 // lowercase letter is upper-cased with a warning; anything else is an error.
-func (d *yamlDoc) variant(f field) string {
+func (d *yamlDoc) variant(f yamlField) string {
 	v := f.value
 	if isNull(v) {
 		return ""
@@ -178,7 +178,7 @@ func (d *yamlDoc) variant(f field) string {
 // user_addressed_questions (addressed true). An item is a string (the
 // question) or a mapping {question, answer}. A question with a non-empty
 // answer is addressed.
-func (d *yamlDoc) questions(f field, a *Approach, addressed bool) {
+func (d *yamlDoc) questions(f yamlField, a *Approach, addressed bool) {
 	v := f.value
 	switch {
 	case isNull(v):
@@ -369,7 +369,7 @@ func ReadFeatureManifest(data []byte) (*FeatureManifest, []Diagnostic, error) {
 
 // records reads a list whose items are strings or mappings; a mapping gives
 // the string value of its key (other keys are free-form and not checked).
-func (d *yamlDoc) records(f field, key string) []string {
+func (d *yamlDoc) records(f yamlField, key string) []string {
 	v := f.value
 	switch {
 	case isNull(v):

@@ -282,8 +282,8 @@ func kindName(n *yaml.Node) string {
 	return "an unknown value"
 }
 
-// field is one key of a mapping, with its value (aliases resolved).
-type field struct {
+// yamlField is one key of a mapping, with its value (aliases resolved).
+type yamlField struct {
 	key      string
 	keyNode  *yaml.Node
 	value    *yaml.Node
@@ -294,13 +294,13 @@ type field struct {
 // applied: explicit keys win over merged ones, earlier merge sources over
 // later ones. A key given twice is an error; a non-scalar key is an error.
 // what names the mapping in messages. n must not be nil.
-func (d *yamlDoc) fields(n *yaml.Node, what string) []field {
+func (d *yamlDoc) fields(n *yaml.Node, what string) []yamlField {
 	n = deref(n)
 	if n.Kind != yaml.MappingNode {
 		d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
 		return nil
 	}
-	var out []field
+	var out []yamlField
 	seen := map[string]*yaml.Node{}
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -318,7 +318,7 @@ func (d *yamlDoc) fields(n *yaml.Node, what string) []field {
 			continue
 		}
 		seen[k.Value] = k
-		out = append(out, field{key: k.Value, keyNode: k, value: deref(v), rawValue: v})
+		out = append(out, yamlField{key: k.Value, keyNode: k, value: deref(v), rawValue: v})
 	}
 	for _, m := range merges {
 		var sources []*yaml.Node
@@ -354,7 +354,7 @@ func (d *yamlDoc) fields(n *yaml.Node, what string) []field {
 // str reads a text value. Null is "". Any scalar is read as the text it was
 // written as (`description: 2024` is "2024"); a mapping, a list or binary
 // data is an error.
-func (d *yamlDoc) str(f field) string {
+func (d *yamlDoc) str(f yamlField) string {
 	v := f.value
 	switch {
 	case isNull(v):
@@ -368,7 +368,7 @@ func (d *yamlDoc) str(f field) string {
 
 // strList reads a list of strings. Null is an empty list; a single string is
 // read as a list of one, with a warning.
-func (d *yamlDoc) strList(f field) []string {
+func (d *yamlDoc) strList(f yamlField) []string {
 	v := f.value
 	switch {
 	case isNull(v):
@@ -393,7 +393,7 @@ func (d *yamlDoc) strList(f field) []string {
 }
 
 // integer reads an integer value; ok is false (with an error) otherwise.
-func (d *yamlDoc) integer(f field) (n int, ok bool) {
+func (d *yamlDoc) integer(f yamlField) (n int, ok bool) {
 	v := f.value
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
 		d.errorf(f.rawValue, "%s: want an integer, got %s", f.key, kindName(v))
@@ -407,7 +407,7 @@ func (d *yamlDoc) integer(f field) (n int, ok bool) {
 }
 
 // boolean reads a true/false value; null is false.
-func (d *yamlDoc) boolean(f field) bool {
+func (d *yamlDoc) boolean(f yamlField) bool {
 	v := f.value
 	if isNull(v) {
 		return false
