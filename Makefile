@@ -34,8 +34,9 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 bench: ## run the Go benchmarks
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
-golden: ## rewrite the expected parts of the golden files
-	$(GO) test ./... -run 'Golden' -update
+golden: ## rewrite the expected parts of the golden files (review the diff!)
+	$(GO) test ./parse/ -run 'Golden' -update
+	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
 
 yaml-limits: ## time and measure peak RSS of fluxwatch on an alias bomb, dense YAML and 1 GiB of random bytes
 	$(GO) test -tags limits -count=1 -run TestYAMLLimitsProcess -v ./cmd/fluxwatch
