@@ -104,7 +104,7 @@ func (t *Tail) StartAt(since int64) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("read %s: %w", t.path, err)
+			return err // a *fs.PathError: it names the file
 		}
 	}
 	// Start at the line holding since (or at since, a line start); when since
@@ -193,7 +193,7 @@ func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) 
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("read %s: %w", t.path, err)
+			return err // a *fs.PathError: it names the file
 		}
 	}
 	return t.err

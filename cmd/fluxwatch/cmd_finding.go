@@ -287,7 +287,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		for i, p := range paths {
 			tails[i] = bus.NewTail(p, b.maxLine)
 			if err := tails[i].StartAt(since); err != nil {
-				return fmt.Errorf("finding read: %w", err)
+				return readError(err)
 			}
 		}
 		err := bus.Follow(ctx, tails, interval, func(ent parse.Entry) error {
@@ -299,7 +299,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 			return w.Flush()
 		}, diag)
 		if err != nil {
-			return fmt.Errorf("finding read: %w", err)
+			return readError(err)
 		}
 		return w.Flush()
 	}
@@ -320,7 +320,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 			return err
 		}, diag)
 		if err != nil {
-			return fmt.Errorf("finding read: %w", err)
+			return readError(err)
 		}
 	}
 	if n == 0 {
@@ -329,4 +329,14 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		w.WriteString("\n]\n")
 	}
 	return w.Flush()
+}
+
+// readError maps an error of reading the bus: a bus that cannot be read (a
+// directory, no permission) is an input error, exit 2; others are internal.
+func readError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return usageErrorf("finding read: %v", err)
+	}
+	return fmt.Errorf("finding read: %w", err)
 }

@@ -112,7 +112,8 @@ Read every peer finding:
 
 It prints a JSON array ([] when there is none). Each element has severity
 ("blocking" or "notable"), agent, category, summary, file_refs and timestamp, and
-sometimes id and priority. Skip your own entries ("agent": "AGENT").
+sometimes id and priority. Skip your own entries ("agent": "AGENT"). An entry with
+"kind": "stall" only says that an agent stalled: it is not a finding.
 - You MUST acknowledge every blocking finding of another agent in your report. Name the
   agent and its id or one of its file_refs, and say whether you confirm it, dispute it
   (with your evidence), or how it changed your own findings. For example:
