@@ -120,6 +120,9 @@ func FuzzBusFastPath(f *testing.F) {
 	}
 	f.Add([]byte(`{"file_refs":[],"agent":null,"summary":"x","summary":"y"}`))
 	f.Add([]byte(`{"file_refs":["a"],"file_refs":null}`))
+	for _, esc := range []string{`\ud83d\ude00`, `\ud83d`, `\ud83d\u0041`, `\udc00\ud83d`, `\u00e9\/\b\f\n\r\t\"\\`, "\xff\xfe ok", "caf\xc3", `\u00`, `\x`} {
+		f.Add([]byte(`{"severity":"notable","agent":"fd-a","summary":"` + esc + `","file_refs":["` + esc + `"],"sum\u006dary":"k"}`))
+	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		d := NewBusDecoder(0)
 		var fast, slow busLine
@@ -185,5 +188,34 @@ func BenchmarkBusDecode(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestBusFastPathCovers: the lines fluxwatch itself writes, and the other
+// common shapes, take the hand-written path (the benchmark's speed depends on
+// it); the odd ones are left to encoding/json.
+func TestBusFastPathCovers(t *testing.T) {
+	tests := []struct {
+		line string
+		fast bool
+	}{
+		{`{"severity":"blocking","agent":"fd-a","category":"auth","summary":"tokens","file_refs":["a.go:1"],"timestamp":"2026-11-20T10:00:00Z"}`, true},
+		{`{"severity":"notable","agent":"fd-a","summary":"quote \" back \\ nl \n é — \u00e9 😀","file_refs":[]}`, true},
+		{`{"agent":"fd-x","severity":"P0","id":"SCM-01","type":"blocking","title":"t","note":"n","extra":"ignored"}`, true},
+		{`{"ts":"2026-11-20T10:03:00+02:00","agent":"fd-q","kind":"stall","severity":"warn","message":"m"}`, true},
+		{` { "severity" : "notable" , "from" : "fd-a" , "summary" : null } `, true},
+		{`{}`, true},
+		{`{"Severity":"notable"}`, false},               // case-insensitive key
+		{`{"severity":"notable","n":1}`, false},         // a number
+		{`{"severity":"notable","o":{"a":"b"}}`, false}, // an object
+		{`{"file_refs":"a.go"}`, false},                 // a type error
+		{`{"severity":"notable"} x`, false},             // trailing data
+		{`{"severity":"notable",}`, false},              // a syntax error
+	}
+	for _, tt := range tests {
+		var raw busLine
+		if got := NewBusDecoder(0).decodeFast([]byte(tt.line), &raw); got != tt.fast {
+			t.Errorf("decodeFast(%s) = %v, want %v", tt.line, got, tt.fast)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -40,8 +42,8 @@ func jsonKind(goKind string) string {
 }
 
 // decodeFast decodes the common case of a bus line by hand: one flat JSON
-// object whose values are plain strings (no escapes), null, or for file_refs
-// an array of such strings. It reports false, leaving raw in an unspecified
+// object whose values are strings or null, and for file_refs an array of
+// strings. It reports false, leaving raw in an unspecified
 // state, for anything else, and the caller falls back to encoding/json; on
 // true raw is exactly what encoding/json would have decoded (the fuzz test
 // FuzzBusFastPath holds it to that).
@@ -60,11 +62,10 @@ func (d *BusDecoder) decodeFast(b []byte, raw *busLine) bool {
 		if i >= len(b) || b[i] != '"' {
 			return false
 		}
-		ks, ke, ok := plainString(b, i+1)
+		key, ke, ok := jsonString(b, i+1)
 		if !ok {
 			return false
 		}
-		key := b[ks:ke]
 		i = skipSpace(b, ke+1)
 		if i >= len(b) || b[i] != ':' {
 			return false
@@ -79,7 +80,7 @@ func (d *BusDecoder) decodeFast(b []byte, raw *busLine) bool {
 		}
 		switch c := b[i]; {
 		case c == '"':
-			vs, ve, ok := plainString(b, i+1)
+			val, ve, ok := jsonString(b, i+1)
 			if !ok {
 				return false
 			}
@@ -87,7 +88,7 @@ func (d *BusDecoder) decodeFast(b []byte, raw *busLine) bool {
 				if string(key) == "file_refs" {
 					return false // a string where an array belongs: let encoding/json say so
 				}
-				*field.(*string) = d.str(key, b[vs:ve])
+				*field.(*string) = d.str(key, val)
 			}
 			i = ve + 1
 		case c == 'n':
@@ -216,27 +217,115 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// plainString scans a JSON string whose opening quote is at i-1. It returns
-// the bounds of its contents when the string has no escapes, no control
-// characters and is valid UTF-8; ok is false otherwise.
-func plainString(b []byte, i int) (start, end int, ok bool) {
-	start = i
-	ascii := true
+// jsonString scans a JSON string whose opening quote is at i-1. It returns
+// its value and the index of the closing quote; ok is false for a string that
+// is not valid JSON. The value is a slice of b when the string has no escapes
+// and is valid UTF-8; otherwise it is decoded exactly as encoding/json does
+// (invalid UTF-8 and lone surrogates become U+FFFD).
+func jsonString(b []byte, i int) (val []byte, end int, ok bool) {
+	start := i
+	plain, ascii := true, true
 	for ; i < len(b); i++ {
-		c := b[i]
-		switch {
+		switch c := b[i]; {
 		case c == '"':
-			if !ascii && !utf8.Valid(b[start:i]) {
-				return 0, 0, false
+			raw := b[start:i]
+			if plain && (ascii || utf8.Valid(raw)) {
+				return raw, i, true
 			}
-			return start, i, true
-		case c == '\\' || c < 0x20:
-			return 0, 0, false
+			return unquote(raw), i, true
+		case c == '\\':
+			plain = false
+			i++
+			if i >= len(b) {
+				return nil, 0, false
+			}
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) || hex4(b[i+1:i+5]) < 0 {
+					return nil, 0, false
+				}
+				i += 4
+			default:
+				return nil, 0, false
+			}
+		case c < 0x20:
+			return nil, 0, false
 		case c >= utf8.RuneSelf:
 			ascii = false
 		}
 	}
-	return 0, 0, false
+	return nil, 0, false
+}
+
+// hex4 returns the value of four hex digits, or -1.
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// unquote decodes the contents of a JSON string already checked by
+// jsonString, as encoding/json does.
+func unquote(s []byte) []byte {
+	out := make([]byte, 0, len(s)+8)
+	for r := 0; r < len(s); {
+		c := s[r]
+		switch {
+		case c == '\\':
+			r++
+			switch s[r] {
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				rr := hex4(s[r+1 : r+5])
+				r += 5
+				if utf16.IsSurrogate(rr) {
+					if r+6 <= len(s) && s[r] == '\\' && s[r+1] == 'u' {
+						if dec := utf16.DecodeRune(rr, hex4(s[r+2:r+6])); dec != unicode.ReplacementChar {
+							out = utf8.AppendRune(out, dec)
+							r += 6
+							continue
+						}
+					}
+					rr = unicode.ReplacementChar
+				}
+				out = utf8.AppendRune(out, rr)
+				continue
+			default: // " \ /
+				out = append(out, s[r])
+			}
+			r++
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			out = utf8.AppendRune(out, rr)
+			r += size
+		}
+	}
+	return out
 }
 
 // stringArray scans an array of plain strings whose '[' is at i-1, returning
@@ -251,11 +340,11 @@ func stringArray(b []byte, i int) ([]string, int, bool) {
 		if i >= len(b) || b[i] != '"' {
 			return nil, 0, false
 		}
-		s, e, ok := plainString(b, i+1)
+		val, e, ok := jsonString(b, i+1)
 		if !ok {
 			return nil, 0, false
 		}
-		out = append(out, string(b[s:e]))
+		out = append(out, string(val))
 		i = skipSpace(b, e+1)
 		if i >= len(b) {
 			return nil, 0, false
