@@ -41,7 +41,7 @@ func runProtocol(ctx context.Context, e *env, args []string) error {
 	if err := parse.ValidName(agent); err != nil {
 		return usageErrorf("protocol: --agent %q: %v", agent, err)
 	}
-	fmt.Fprint(e.stdout, protocolText(shellQuote(command), shellQuote(busPath), agent))
+	fmt.Fprint(e.stdout, protocolText(shellQuote(command), shellQuote(busPath), agent, shellQuote(agent)))
 	return nil
 }
 
@@ -56,10 +56,10 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// protocolText is the Peer Findings Protocol for agent (a valid name: it needs
-// no quoting), with the command and bus path already shell-quoted.
-func protocolText(cmd, busPath, agent string) string {
-	r := strings.NewReplacer("CMD", cmd, "BUS", busPath, "AGENT", agent)
+// protocolText is the Peer Findings Protocol for agent, with the command, the
+// bus path and the agent's name in commands (agentArg) already shell-quoted.
+func protocolText(cmd, busPath, agent, agentArg string) string {
+	r := strings.NewReplacer("CMD", cmd, "BUS", busPath, "--agent AGENT", "--agent "+agentArg, "AGENT", agent)
 	return r.Replace(`## Peer Findings Protocol
 
 You are agent AGENT, one of several review agents working on the same task at the same
