@@ -1,9 +1,484 @@
 package parse
 
-// ReadReport parses one agent report (SPEC §2). It never fails: input it cannot
-// read as an index is read by the prose fallback, and every deviation is a
-// diagnostic. The diagnostics carry no path; callers add it with WithPath.
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// ReadReport parses one agent report (SPEC §2). It never fails: a report
+// without a usable Findings Index is read by the conservative prose fallback,
+// and every deviation from the strict grammar is a diagnostic with its line.
+// The diagnostics carry no path; callers add it with WithPath.
 func ReadReport(data []byte) *Report {
-	// Placeholder until the report parser lands: everything is malformed.
-	return &Report{Status: StatusMalformed, Findings: []Finding{}, Improvements: []Improvement{}}
+	r := &Report{Findings: []Finding{}, Improvements: []Improvement{}}
+	lines := splitLines(data)
+	frontEnd := mask(lines)
+	p := &reportParser{r: r, lines: lines, frontEnd: frontEnd}
+	p.run()
+	sortDiags(r.Diagnostics)
+	return r
+}
+
+type reportParser struct {
+	r        *Report
+	lines    []line
+	frontEnd int
+	fm       frontMatter
+	ix       *index
+	vLine    int // the line of a verdict found outside the index and front matter
+}
+
+func (p *reportParser) diag(line int, level Level, format string, a ...any) {
+	p.r.Diagnostics = append(p.r.Diagnostics, diag(line, level, format, a...))
+}
+
+func (p *reportParser) run() {
+	r, lines := p.r, p.lines
+	p.comments()
+	if p.frontEnd > 0 {
+		p.fm = readFrontMatter(lines, p.frontEnd)
+		r.Diagnostics = append(r.Diagnostics, p.fm.diags...)
+		r.Envelope = p.fm.envelope
+	}
+	if isBlank(lines) {
+		r.Status = StatusError
+		p.diag(0, LevelError, "empty report")
+		return
+	}
+	p.ix = p.findIndex()
+	prose := false
+	switch {
+	case p.ix != nil:
+		p.takeIndex()
+	case p.fm.hasIssues:
+		r.Findings = append(r.Findings, p.fm.findings...)
+		r.Improvements = append(r.Improvements, p.fm.improve...)
+		p.diag(1, LevelWarning, "legacy YAML front-matter index (issues:/improvements:)")
+	default:
+		found := proseFindings(lines)
+		if len(found) == 0 {
+			if ix := p.fencedIndex(); ix != nil {
+				p.ix = ix
+				p.takeIndex()
+				break
+			}
+		}
+		prose = true
+		r.Findings = append(r.Findings, found...)
+	}
+	p.linkDescriptions()
+	p.declaredVerdict()
+	p.status(prose)
+	if r.Status != StatusError {
+		if v := r.Verdict(); r.DeclaredVerdict != "" && r.DeclaredVerdict != v && r.DeclaredVerdict != Error {
+			p.diag(p.verdictLineNum(), LevelWarning, "declared verdict %s disagrees with the computed verdict %s", r.DeclaredVerdict, v)
+		}
+	}
+	if prose && r.Status == StatusMalformed {
+		p.diag(0, LevelWarning, "malformed index: no usable Findings Index, prose fallback found %d finding(s) (confidence low)", len(r.Findings))
+	}
+	if !r.Complete {
+		p.diag(0, LevelInfo, "no <!-- flux-drive:complete --> sentinel")
+	}
+}
+
+func isBlank(lines []line) bool {
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	runUUIDRe  = regexp.MustCompile(`^<!--\s*run-uuid:\s*([^\s>]+)\s*-->$`)
+	sentinelRe = regexp.MustCompile(`<!--\s*([a-z0-9-]+)[:-]complete\s*-->`)
+)
+
+// comments reads the run-uuid quire mark and the completion sentinel.
+func (p *reportParser) comments() {
+	first := true
+	for _, l := range p.lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			continue
+		}
+		if first {
+			first = false
+			if m := runUUIDRe.FindStringSubmatch(t); m != nil {
+				p.r.RunUUID = m[1]
+				continue
+			}
+		}
+		if !strings.Contains(t, "complete") || !strings.Contains(t, "<!--") || (l.fenced && !strings.HasPrefix(t, "<!--")) {
+			continue
+		}
+		if m := sentinelRe.FindStringSubmatch(t); m != nil && !l.fenced {
+			if !p.r.Complete && m[0] != "<!-- flux-drive:complete -->" {
+				p.diag(l.num, LevelInfo, "completion marker %s is not the canonical <!-- flux-drive:complete -->", m[0])
+			}
+			p.r.Complete = true
+		}
+	}
+}
+
+// findIndex returns the first usable index block: under a Findings Index
+// heading, else a headless run of pipe-form index lines.
+func (p *reportParser) findIndex() *index {
+	var found *index
+	for i, l := range p.lines {
+		if !isIndexHeading(l) {
+			continue
+		}
+		ix := readIndex(p.lines, i, false)
+		if found == nil {
+			if ix.usable() {
+				found = ix
+			} else {
+				p.diag(l.num, LevelWarning, "Findings Index heading with no index lines under it")
+			}
+			continue
+		}
+		if ix.usable() {
+			p.diag(l.num, LevelInfo, "second Findings Index at line %d ignored: the first counts", l.num)
+		}
+	}
+	if found != nil {
+		return found
+	}
+	// A headless index: pipe-form index lines with no heading over them.
+	for i, l := range p.lines {
+		if l.masked || l.level > 0 {
+			continue
+		}
+		if it, ok := pipeItem(l.text, l.num); ok && it.class != sevNone && strings.HasPrefix(strings.TrimSpace(l.text), "-") {
+			ix := readIndexFrom(p.lines, i, 7, false)
+			ix.kind = "headless"
+			if ix.usable() {
+				ix.deviation(l.num, LevelWarning, "index lines without a Findings Index heading")
+				return ix
+			}
+		}
+	}
+	return nil
+}
+
+// fencedIndex returns an index written inside a fenced code block: an
+// example, read only when nothing else is found (SPEC §2.2).
+func (p *reportParser) fencedIndex() *index {
+	for i, l := range p.lines {
+		if !l.fenced {
+			continue
+		}
+		if lvl, head := heading(l.text); lvl > 0 && lvl <= 4 && indexHeadingRe.MatchString(head) {
+			ix := readIndex(p.lines, i, true)
+			if len(ix.items) > 0 {
+				ix.kind = "fenced"
+				ix.errorStub = false
+				ix.deviation(l.num, LevelWarning, "index read from a fenced code block (nothing else found)")
+				return ix
+			}
+		}
+	}
+	return nil
+}
+
+// takeIndex moves the index's items into the report.
+func (p *reportParser) takeIndex() {
+	r, ix := p.r, p.ix
+	r.Diagnostics = append(r.Diagnostics, ix.diags...)
+	seen := map[string]int{}
+	for _, it := range ix.items {
+		if it.id != "" {
+			if prev, dup := seen[it.id]; dup {
+				p.diag(it.line, LevelInfo, "duplicate ID %s (first at line %d)", it.id, prev)
+			} else {
+				seen[it.id] = it.line
+			}
+		}
+		if it.pending() {
+			sev, ok := p.proseSeverity(it.id)
+			if !ok {
+				what := "index line has no severity"
+				if it.rawSev != "" {
+					what = fmt.Sprintf("index severity %q is not a known severity", it.rawSev)
+				}
+				p.diag(it.line, LevelWarning, "%s, and no prose for its ID gives one: skipped", what)
+				continue
+			}
+			it.class, it.sev = sevFinding, sev
+			p.diag(it.line, LevelInfo, "severity %s of %s taken from its prose section", sev, it.id)
+		}
+		switch it.class {
+		case sevImprovement:
+			r.Improvements = append(r.Improvements, Improvement{ID: it.id, Section: it.section, Title: it.title, Line: it.line})
+		case sevFinding:
+			if it.id != "" && !strictIDRe.MatchString(it.id) && ix.kind == "heading" {
+				p.diag(it.line, LevelInfo, "ID %s does not match [A-Z]{2,3}-\\d{3}", it.id)
+			}
+			r.Findings = append(r.Findings, Finding{
+				Severity: it.sev, ID: it.id, Section: it.section, Title: it.title, Line: it.line,
+				Confidence: ConfidenceHigh, FileRefs: it.refs,
+			})
+		}
+	}
+	if ix.kind != "heading" {
+		return
+	}
+	hl := p.lines[ix.start]
+	switch {
+	case hl.level == 0:
+		p.diag(hl.num, LevelWarning, "index heading is bold text, not a ### heading")
+	case hl.level != 3:
+		p.diag(hl.num, LevelWarning, "index heading is level %d (%s), expected ###", hl.level, strings.Repeat("#", hl.level))
+	}
+	if hl.head != "Findings Index" || strings.TrimSpace(hl.text) != strings.TrimSpace(strings.Repeat("#", max(hl.level, 1))+" Findings Index") {
+		p.diag(hl.num, LevelWarning, "index heading %q is not exactly \"### Findings Index\"", strings.TrimSpace(hl.text))
+	}
+	if !p.indexFirst() {
+		p.diag(hl.num, LevelWarning, "index is not the first block of the report")
+	}
+	switch {
+	case ix.verdict == "":
+		p.diag(hl.num, LevelWarning, "no Verdict line ends the index")
+	case !ix.vPlain:
+		p.diag(ix.vLine, LevelWarning, "verdict line %q is not the plain \"Verdict: safe|needs-changes|risky\" form", strings.TrimSpace(p.lineText(ix.vLine)))
+	}
+}
+
+// indexFirst reports whether the index heading is the first non-empty line,
+// after an optional run-uuid comment.
+func (p *reportParser) indexFirst() bool {
+	for i, l := range p.lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || (runUUIDRe.MatchString(t) && p.r.RunUUID != "" && i < p.ix.start) {
+			continue
+		}
+		return i == p.ix.start
+	}
+	return false
+}
+
+func (p *reportParser) lineText(num int) string {
+	if num >= 1 && num <= len(p.lines) {
+		return p.lines[num-1].text
+	}
+	return ""
+}
+
+// strict reports whether the report follows the strict grammar of §2.1.
+func (p *reportParser) strict() bool {
+	ix := p.ix
+	if ix == nil || ix.kind != "heading" || ix.deviant || !ix.vPlain || ix.errorStub {
+		return false
+	}
+	hl := p.lines[ix.start]
+	if strings.TrimRight(hl.text, " \t") != "### Findings Index" || !p.indexFirst() {
+		return false
+	}
+	for _, it := range ix.items {
+		if !it.strict {
+			return false
+		}
+	}
+	return true
+}
+
+// declaredVerdict finds the agent's own verdict: the index's verdict line,
+// else front matter, else a verdict line or "## Verdict" section elsewhere,
+// else the --- VERDICT --- footer's STATUS.
+func (p *reportParser) declaredVerdict() {
+	r := p.r
+	text := ""
+	switch {
+	case p.ix != nil && p.ix.verdict != "":
+		text = p.ix.verdict
+	case p.fm.verdict != "":
+		text = cutVerdictValue(p.fm.verdict)
+	default:
+		text, p.vLine = p.bodyVerdict()
+	}
+	if text == "" {
+		text, p.vLine = p.footer()
+	}
+	if text == "" {
+		return
+	}
+	r.DeclaredVerdictText = text
+	if v, ok := NormalizeVerdict(text); ok {
+		r.DeclaredVerdict = v
+	} else {
+		r.DeclaredVerdict = Verdict(strings.ToLower(text))
+		p.diag(p.verdictLineNum(), LevelInfo, "declared verdict %q is not one of safe, needs-changes, risky", text)
+	}
+}
+
+func (p *reportParser) verdictLineNum() int {
+	if p.ix != nil && p.ix.vLine > 0 {
+		return p.ix.vLine
+	}
+	if p.fm.verdictLine > 0 {
+		return p.fm.verdictLine
+	}
+	return p.vLine
+}
+
+// bodyVerdict finds a verdict line outside the index: "**Verdict:** x",
+// "## Summary — Verdict: x", or a "## Verdict" heading with the value on the
+// next non-blank line.
+func (p *reportParser) bodyVerdict() (string, int) {
+	for i, l := range p.lines {
+		if l.masked {
+			continue
+		}
+		if v, _, ok := verdictLine(l.text); ok {
+			if strings.EqualFold(v, "error") {
+				continue // "Verdict: error" counts only in the index or footer
+			}
+			return v, l.num
+		}
+		if l.level > 0 && strings.EqualFold(strings.TrimSpace(l.head), "verdict") {
+			for j := i + 1; j < len(p.lines) && j < i+4; j++ {
+				t := strings.TrimSpace(p.lines[j].text)
+				if t == "" || p.lines[j].masked {
+					continue
+				}
+				if p.lines[j].level > 0 {
+					break
+				}
+				v := cutVerdictValue(stripBold(t))
+				if _, ok := NormalizeVerdict(v); ok {
+					return v, p.lines[j].num
+				}
+				break
+			}
+		}
+	}
+	return "", 0
+}
+
+var footerStatusRe = regexp.MustCompile(`(?i)^\s*\**STATUS\**\s*:\s*\**\s*([A-Za-z_-]+)`)
+
+// footer reads the "--- VERDICT ---" footer: its STATUS value and line.
+func (p *reportParser) footer() (string, int) {
+	for i, l := range p.lines {
+		if l.masked || !strings.EqualFold(strings.TrimSpace(l.text), "--- VERDICT ---") {
+			continue
+		}
+		for j := i + 1; j < len(p.lines) && j < i+8; j++ {
+			if m := footerStatusRe.FindStringSubmatch(p.lines[j].text); m != nil {
+				return strings.ToLower(m[1]), p.lines[j].num
+			}
+		}
+	}
+	return "", 0
+}
+
+var (
+	stallHeadingRe = regexp.MustCompile(`(?i)—\s*stall rescue\b|-\s*stall rescue\b`)
+	stalledRe      = regexp.MustCompile(`(?i)^\**status:?\**\s*:?\s*\**\s*stalled\**$`)
+	toolFailureRe  = regexp.MustCompile(`(?i)^(?:agent failed to produce findings|\S*\s*(?:oracle|agent|reviewer)\s+failed\s*\((?:exit|status)\s*\d+\))`)
+)
+
+// status sets the report's status (SPEC §2.5).
+func (p *reportParser) status(prose bool) {
+	r := p.r
+	if reason, line := p.errorReason(prose); reason != "" {
+		r.Status = StatusError
+		p.diag(line, LevelError, "%s", reason)
+		return
+	}
+	switch {
+	case p.ix != nil && p.strict():
+		r.Status = StatusValid
+	case p.ix != nil || p.fm.hasIssues:
+		r.Status = StatusVariant
+	default:
+		r.Status = StatusMalformed
+	}
+}
+
+// errorReason says why the report is an error stub, or "".
+func (p *reportParser) errorReason(prose bool) (string, int) {
+	if p.ix != nil && p.ix.errorStub {
+		return "error stub: the index says Verdict: error", p.ix.vLine
+	}
+	if strings.EqualFold(strings.TrimSpace(p.fm.verdict), "error") {
+		return "error stub: front matter says verdict: error", p.fm.verdictLine
+	}
+	hasIndex := p.ix != nil || p.fm.hasIssues
+	if st, line := p.footer(); st == "error" && !hasIndex {
+		return "error stub: the --- VERDICT --- footer says STATUS: error", line
+	}
+	for _, l := range p.lines {
+		if l.masked {
+			continue
+		}
+		t := strings.TrimSpace(l.text)
+		if l.level == 1 && stallHeadingRe.MatchString(l.head) {
+			return "stall stub: " + t, l.num
+		}
+		if stalledRe.MatchString(t) {
+			return "stall stub: " + t, l.num
+		}
+	}
+	if !hasIndex && len(p.r.Findings) == 0 {
+		structured := false
+		for _, l := range p.lines {
+			if !l.masked && toolFailureRe.MatchString(strings.TrimSpace(l.text)) {
+				return "error stub: " + strings.TrimSpace(l.text), l.num
+			}
+			structured = structured || l.level > 0
+		}
+		// The Oracle CLI's banner with nothing after it: the agent never answered.
+		if first := firstText(p.lines); !structured && oracleBannerRe.MatchString(first.text) {
+			return "error stub: only the Oracle CLI banner, no report", first.num
+		}
+	}
+	return "", 0
+}
+
+var oracleBannerRe = regexp.MustCompile(`^\s*🧿\s*oracle\b`)
+
+func firstText(lines []line) line {
+	for _, l := range lines {
+		if strings.TrimSpace(l.text) != "" {
+			return l
+		}
+	}
+	return line{}
+}
+
+// proseSeverity finds the severity the report's prose gives the finding with
+// this ID: the marker of the heading, item or bold lead-in that opens its
+// section, or a severity field right under that heading.
+func (p *reportParser) proseSeverity(id string) (Severity, bool) {
+	if id == "" {
+		return "", false
+	}
+	lo, hi := p.ix.start, p.ix.end
+	for i, l := range p.lines {
+		if l.masked || (i >= lo && i < hi) || blockID(l) != id {
+			continue
+		}
+		if l.level > 0 {
+			if f, ok := headingProse(p.lines, i); ok {
+				return f.Severity, true
+			}
+			if sev, _, ok := severityUnder(p.lines, i); ok {
+				return sev, true
+			}
+			continue
+		}
+		body := strings.TrimSpace(l.text)
+		if _, _, b := listItem(l.text); b != "" {
+			body = b
+		}
+		if pp, ok := proseItem(body, false); ok && pp.class == sevFinding {
+			return pp.sev, true
+		}
+	}
+	return "", false
 }

@@ -232,7 +232,7 @@ func jsonString(b []byte, i int) (val []byte, end int, ok bool) {
 			if plain && (ascii || utf8.Valid(raw)) {
 				return raw, i, true
 			}
-			return unquote(raw), i, true
+			return unquoteJSON(raw), i, true
 		case c == '\\':
 			plain = false
 			i++
@@ -277,9 +277,9 @@ func hex4(b []byte) rune {
 	return r
 }
 
-// unquote decodes the contents of a JSON string already checked by
+// unquoteJSON decodes the contents of a JSON string already checked by
 // jsonString, as encoding/json does.
-func unquote(s []byte) []byte {
+func unquoteJSON(s []byte) []byte {
 	out := make([]byte, 0, len(s)+8)
 	for r := 0; r < len(s); {
 		c := s[r]

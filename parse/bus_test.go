@@ -3,7 +3,6 @@ package parse
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-var update = flag.Bool("update", false, "rewrite the expected parts of golden files")
+// The -update flag (update) is declared in report_test.go.
 
 // renderBus renders what the decoder made of a stream, one line per entry and
 // per diagnostic, in the order they were produced.

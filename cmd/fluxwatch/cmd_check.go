@@ -1,10 +1,241 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/fluxwatch/fluxwatch/parse"
 )
 
+// maxReportBytes caps the size of an agent report read by check (and by the
+// run reader): real reports are tens of KiB; a larger file is not a report.
+const maxReportBytes = 16 << 20
+
+// checked is one agent report as `check --json` prints it.
+type checked struct {
+	File            string              `json:"file"`
+	Agent           string              `json:"agent"`
+	Status          parse.Status        `json:"status"`
+	DeclaredVerdict *string             `json:"declared_verdict"`
+	Verdict         parse.Verdict       `json:"verdict"`
+	Findings        []parse.Finding     `json:"findings"`
+	Improvements    []parse.Improvement `json:"improvements"`
+	Diagnostics     []parse.Diagnostic  `json:"diagnostics"`
+}
+
 func runCheck(ctx context.Context, e *env, args []string) error {
-	return exitError{exitInternal, errors.New("check: not implemented yet")}
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	asJSON := fs.Bool("json", false, "print the parsed reports as a JSON array")
+	quiet := fs.BoolP("quiet", "q", false, "print only the summary line of each report")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "Usage: fluxwatch check [--json] [-q] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageError{err}
+	}
+	if fs.NArg() == 0 {
+		return usageErrorf("check: no PATH given")
+	}
+	var reports []checked
+	var unreadable []error
+	for _, path := range fs.Args() {
+		rs, err := checkPath(path)
+		reports = append(reports, rs...)
+		unreadable = append(unreadable, err...)
+	}
+	sort.SliceStable(reports, func(i, j int) bool { return reports[i].File < reports[j].File })
+	if *asJSON {
+		if reports == nil {
+			reports = []checked{}
+		}
+		b, err := json.MarshalIndent(reports, "", "  ")
+		if err != nil {
+			return err
+		}
+		e.stdout.Write(append(b, '\n'))
+	} else {
+		printChecked(e.stdout, reports, *quiet)
+	}
+	for _, err := range unreadable {
+		fmt.Fprintf(e.stderr, "fluxwatch: %s\n", oneLine(err.Error()))
+	}
+	if len(unreadable) > 0 {
+		return exitError{code: exitUsage}
+	}
+	return nil
+}
+
+func printChecked(w io.Writer, reports []checked, quiet bool) {
+	for _, r := range reports {
+		if !quiet {
+			for _, d := range r.Diagnostics {
+				d.Path = r.File
+				fmt.Fprintln(w, d.String())
+			}
+		}
+		counts := map[parse.Severity]int{}
+		for _, f := range r.Findings {
+			counts[f.Severity]++
+		}
+		declared := "none"
+		if r.DeclaredVerdict != nil {
+			declared = *r.DeclaredVerdict
+		}
+		fmt.Fprintf(w, "%s: %s, %d findings (P0 %d, P1 %d, P2 %d, P3 %d), %d improvements, declared %s, verdict %s\n",
+			r.File, r.Status, len(r.Findings), counts[parse.P0], counts[parse.P1], counts[parse.P2], counts[parse.P3],
+			len(r.Improvements), declared, r.Verdict)
+	}
+}
+
+// checkPath reads one PATH: a file is parsed whatever its name; a directory's
+// entries are classified by SPEC §1 and its reports, partials and aborts read.
+func checkPath(path string) ([]checked, []error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, []error{fmt.Errorf("%s: %w", path, unwrapPathError(err))}
+	}
+	if !fi.IsDir() {
+		name := parse.ClassifyName(filepath.Base(path))
+		if name.Kind != parse.KindReport && name.Kind != parse.KindPartial && name.Kind != parse.KindAbort {
+			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(filepath.Base(path))}
+		}
+		c, err := checkFile(path, name)
+		if err != nil {
+			return nil, []error{err}
+		}
+		return []checked{c}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, []error{fmt.Errorf("%s: %w", path, unwrapPathError(err))}
+	}
+	var out []checked
+	var errs []error
+	for _, ent := range entries {
+		name := parse.ClassifyName(ent.Name())
+		switch name.Kind {
+		case parse.KindReport, parse.KindPartial, parse.KindAbort:
+		default:
+			continue
+		}
+		p := filepath.Join(path, ent.Name())
+		if ent.Type()&os.ModeSymlink != 0 && !insideDir(path, p) {
+			errs = append(errs, fmt.Errorf("%s: symlink leaves the directory: not followed", p))
+			continue
+		}
+		c, err := checkFile(p, name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, errs
+}
+
+// agentStem names the agent of a file check was given directly.
+func agentStem(base string) string {
+	for _, s := range []string{".md.partial", ".md", ".abort"} {
+		if t, ok := strings.CutSuffix(base, s); ok {
+			return t
+		}
+	}
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+func insideDir(dir, p string) bool {
+	rd, err1 := filepath.EvalSymlinks(dir)
+	rp, err2 := filepath.EvalSymlinks(p)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(rd, rp)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// readReportFile reads a report file with a size cap; a file over the cap, or
+// one that holds NUL bytes, is not a report: it comes back as an error status
+// with a diagnostic.
+func readReportFile(path string) (*parse.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxReportBytes {
+		return notAReport(fmt.Sprintf("report larger than %d MiB: not parsed", maxReportBytes>>20)), nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxReportBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	switch {
+	case len(data) > maxReportBytes:
+		return notAReport(fmt.Sprintf("report larger than %d MiB: not parsed", maxReportBytes>>20)), nil
+	case bytes.IndexByte(data[:min(len(data), 64<<10)], 0) >= 0:
+		return notAReport("binary file (NUL bytes): not a report"), nil
+	}
+	return parse.ReadReport(data), nil
+}
+
+func notAReport(msg string) *parse.Report {
+	return &parse.Report{
+		Status: parse.StatusError, Findings: []parse.Finding{}, Improvements: []parse.Improvement{},
+		Diagnostics: []parse.Diagnostic{{Level: parse.LevelError, Message: msg}},
+	}
+}
+
+func checkFile(path string, name parse.Name) (checked, error) {
+	var r *parse.Report
+	if name.Kind == parse.KindAbort {
+		r = notAReport("aborted agent")
+	} else {
+		var err error
+		if r, err = readReportFile(path); err != nil {
+			return checked{}, err
+		}
+	}
+	switch {
+	case name.Kind == parse.KindPartial:
+		r.Status = parse.StatusPartial
+	case name.Run != "" && r.RunUUID != "" && !strings.EqualFold(name.Run, r.RunUUID):
+		r.Status = parse.StatusForeign
+		r.Diagnostics = append(r.Diagnostics, parse.Diagnostic{Line: 1, Level: parse.LevelWarning,
+			Message: fmt.Sprintf("run-uuid %s differs from the file name's run %s: foreign", r.RunUUID, name.Run)})
+	}
+	c := checked{
+		File: path, Agent: name.Agent, Status: r.Status, Verdict: r.Verdict(),
+		Findings: r.Findings, Improvements: r.Improvements, Diagnostics: r.Diagnostics,
+	}
+	if r.DeclaredVerdict != "" {
+		v := string(r.DeclaredVerdict)
+		c.DeclaredVerdict = &v
+	}
+	if c.Diagnostics == nil {
+		c.Diagnostics = []parse.Diagnostic{}
+	}
+	return c, nil
 }

@@ -1,0 +1,264 @@
+package parse
+
+import (
+	"strings"
+)
+
+// scope is a heading on the stack of open sections during the prose walk.
+type scope struct {
+	level   int
+	text    string
+	issues  bool     // the heading names issues, findings, concerns, …
+	group   bool     // a severity group heading
+	sev     Severity // the group's severity
+	finding bool     // the heading is itself a finding
+}
+
+// proseFindings extracts findings from a report with no usable index, by the
+// explicit markers of SPEC §2.3 only, so that prose cannot invent a P0:
+//  1. a heading that starts with a marker (or an ID then a marker) or ends
+//     with a parenthesised marker, anywhere; a "**Severity:** P0" line right
+//     under a heading gives it its severity;
+//  2. a list item or bold lead-in that starts the same way (or whose bold part
+//     ends with a parenthesised marker), under a heading naming issues,
+//     findings, concerns, problems, risks or gaps — or anywhere when no
+//     heading names one;
+//  3. each list item or sub-heading directly under a severity group heading.
+//
+// The same finding listed twice (same ID, or titles equal by the title rule)
+// is counted once.
+func proseFindings(lines []line) []Finding {
+	fileNamesOne := false
+	for _, l := range lines {
+		if l.level > 0 && !l.masked && namesIssuesRe.MatchString(l.head) {
+			fileNamesOne = true
+			break
+		}
+	}
+	var out []Finding
+	var stack []scope
+	inTable := false
+	for i, l := range lines {
+		if l.masked {
+			continue
+		}
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			inTable = false
+			continue
+		}
+		if l.level > 0 {
+			for len(stack) > 0 && stack[len(stack)-1].level >= l.level {
+				stack = stack[:len(stack)-1]
+			}
+			sc := scope{level: l.level, text: l.head, issues: namesIssuesRe.MatchString(l.head)}
+			parent := groupParent(stack)
+			if sev, ok := groupHeading(l.head, false); ok {
+				sc.group, sc.sev = true, sev
+			} else if f, ok := headingProse(lines, i); ok {
+				f.Section = sectionOf(stack)
+				out = append(out, f)
+				sc.finding = true
+			} else if parent != nil && l.level > parent.level && directlyUnder(stack, parent) {
+				title := cleanTitle(numberingRe.ReplaceAllString(l.head, ""))
+				if !emptyTitle(title) {
+					id := ""
+					if lid, rest, ok := leadID(title); ok && startsSep(rest) {
+						id, title = lid, cleanTitle(strings.TrimLeft(rest, sepChars))
+					}
+					sev := parent.sev
+					if s, _, ok := severityUnder(lines, i); ok {
+						sev = s
+					}
+					out = append(out, Finding{Severity: sev, ID: id, Section: parent.text, Title: title,
+						Line: l.num, Confidence: ConfidenceLow})
+					sc.finding = true
+				}
+			}
+			stack = append(stack, sc)
+			continue
+		}
+		if strings.HasPrefix(t, "|") {
+			inTable = true
+		}
+		if inTable {
+			continue // tables are not prose findings
+		}
+		kind, indent, body := listItem(l.text)
+		if kind == 0 {
+			if !strings.HasPrefix(t, "**") {
+				continue
+			}
+			body = t // a bold lead-in
+		} else if indent >= 2 {
+			continue // nested bullets restate or detail; they are not findings
+		}
+		var top *scope
+		if len(stack) > 0 {
+			top = &stack[len(stack)-1]
+		}
+		if top != nil && top.group && kind != 0 {
+			// Rule 3: an item directly under a severity group.
+			sev := top.sev
+			p, ok := proseItem(body, true)
+			if !ok {
+				continue
+			}
+			if p.class == sevFinding {
+				sev = p.sev
+			} else if p.class == sevImprovement {
+				continue
+			}
+			out = append(out, Finding{Severity: sev, ID: p.id, Section: top.text, Title: p.title,
+				Line: l.num, Confidence: ConfidenceLow, FileRefs: fileRefs(body)})
+			continue
+		}
+		if kind == 0 && severityLineRe.MatchString(t) {
+			continue // a severity field, not a finding
+		}
+		p, ok := proseItem(body, false)
+		if !ok || p.class != sevFinding {
+			continue
+		}
+		if p.how == "trailing" && kind != 0 && !strings.HasPrefix(strings.TrimSpace(body), "**") {
+			continue // a trailing marker counts only at the end of a bold part
+		}
+		if !underIssues(stack) && fileNamesOne {
+			continue
+		}
+		out = append(out, Finding{Severity: p.sev, ID: p.id, Section: sectionOf(stack), Title: p.title,
+			Line: l.num, Confidence: ConfidenceLow, FileRefs: fileRefs(body)})
+	}
+	return dedupProse(out)
+}
+
+// headingProse reads a finding heading at lines[h] (rule 1), with the
+// severity of a severity field line right under it when there is one.
+func headingProse(lines []line, h int) (Finding, bool) {
+	l := lines[h]
+	p, ok := headingFinding(l.head)
+	sev, _, hasField := severityUnder(lines, h)
+	switch {
+	case ok && p.class == sevFinding:
+		// A severity field under a finding heading gives the finding its
+		// severity: one finding, not two.
+		if !hasField {
+			sev = p.sev
+		}
+	case ok:
+		return Finding{}, false // an improvement heading
+	case hasField && l.level > 1:
+		// A heading with a severity field under it: "## Finding 1: Title" +
+		// "**Severity:** P1".
+		title := cleanTitle(numberingRe.ReplaceAllString(l.head, ""))
+		id := ""
+		if lid, rest, ok := leadID(title); ok && startsSep(rest) {
+			id, title = lid, cleanTitle(strings.TrimLeft(rest, sepChars))
+		}
+		if emptyTitle(title) {
+			return Finding{}, false
+		}
+		p = proseParsed{id: id, title: title}
+	default:
+		return Finding{}, false
+	}
+	return Finding{Severity: sev, ID: p.id, Title: p.title, Line: l.num, Confidence: ConfidenceLow,
+		FileRefs: fileRefs(l.head)}, true
+}
+
+// groupParent returns the innermost open severity group, if any.
+func groupParent(stack []scope) *scope {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].group {
+			return &stack[i]
+		}
+	}
+	return nil
+}
+
+// directlyUnder reports whether a new heading would sit directly under the
+// group g: no other heading is open between them.
+func directlyUnder(stack []scope, g *scope) bool {
+	return len(stack) > 0 && &stack[len(stack)-1] == g
+}
+
+func underIssues(stack []scope) bool {
+	for _, s := range stack {
+		if s.issues {
+			return true
+		}
+	}
+	return false
+}
+
+// sectionOf names the section a prose finding stands in: the innermost open
+// heading that is not itself a finding.
+func sectionOf(stack []scope) string {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if !stack[i].finding && stack[i].level > 1 {
+			return stack[i].text
+		}
+	}
+	return ""
+}
+
+// dedupProse counts a finding listed twice once: same ID, or titles equal by
+// the title rule. The first listing is kept, with the higher severity.
+// Candidates for the title rule are those sharing a keyword (or the exact
+// normalised title); a keyword shared by very many titles does not pick
+// candidates, so the cost stays near-linear on any input.
+func dedupProse(fs []Finding) []Finding {
+	out := fs[:0:0]
+	byID := map[string]int{}
+	byKey := map[string]int{}
+	byWord := map[string][]int{}
+	const maxPosting = 16
+	for _, f := range fs {
+		dup := -1
+		if j, ok := byID[f.ID]; ok && f.ID != "" {
+			dup = j
+		}
+		key := NormalizeKey(f.Title)
+		if j, ok := byKey[key]; ok && dup < 0 {
+			dup = j
+		}
+		kws := Keywords(f.Title)
+		if dup < 0 {
+			seen := map[int]bool{}
+			for _, w := range kws {
+				for _, j := range byWord[w] {
+					if !seen[j] {
+						seen[j] = true
+						if TitlesMatch(f.Title, out[j].Title) && (dup < 0 || j < dup) {
+							dup = j
+						}
+					}
+				}
+			}
+		}
+		if dup < 0 {
+			j := len(out)
+			out = append(out, f)
+			if f.ID != "" {
+				byID[f.ID] = j
+			}
+			byKey[key] = j
+			for _, w := range kws {
+				if len(byWord[w]) < maxPosting {
+					byWord[w] = append(byWord[w], j)
+				}
+			}
+			continue
+		}
+		g := &out[dup]
+		if f.Severity.Rank() < g.Severity.Rank() {
+			g.Severity = f.Severity
+		}
+		if g.ID == "" && f.ID != "" {
+			g.ID = f.ID
+			byID[f.ID] = dup
+		}
+		g.FileRefs = mergeRefs(g.FileRefs, f.FileRefs)
+	}
+	return out
+}

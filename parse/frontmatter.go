@@ -1,0 +1,173 @@
+package parse
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// frontMatter is what a report's YAML front matter says.
+type frontMatter struct {
+	verdict     string // verdict: as written
+	verdictLine int
+	hasIssues   bool // an issues: (or improvements:) list: the legacy index
+	findings    []Finding
+	improve     []Improvement
+	envelope    map[string]string
+	diags       []Diagnostic
+}
+
+// envelopeKeys mark front matter as a message envelope (SPEC §2.2).
+var envelopeKeys = map[string]bool{
+	"message_id": true, "correlation_id": true, "message_type": true, "source_document": true,
+}
+
+const maxFrontMatterBytes = 256 << 10
+
+// readFrontMatter decodes lines[1:end-1] (the text between the --- lines).
+// Aliases are never expanded: front matter has no use for them, and a YAML
+// alias bomb must not exhaust memory.
+func readFrontMatter(lines []line, end int) frontMatter {
+	var fm frontMatter
+	var b strings.Builder
+	for _, l := range lines[1 : end-1] {
+		b.WriteString(l.text)
+		b.WriteByte('\n')
+		if b.Len() > maxFrontMatterBytes {
+			fm.diags = append(fm.diags, diag(1, LevelWarning, "front matter over %d KiB: not read", maxFrontMatterBytes>>10))
+			return fm
+		}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(b.String()), &doc); err != nil {
+		fm.diags = append(fm.diags, diag(1, LevelWarning, "front matter is not valid YAML: %s", oneLineErr(err)))
+		return fm
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return fm
+	}
+	off := lines[0].num // node lines are relative to the line after the first ---
+	root := doc.Content[0]
+	scalars := map[string]string{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if v.Kind == yaml.AliasNode || k.Kind == yaml.AliasNode {
+			fm.diags = append(fm.diags, diag(off+k.Line, LevelWarning, "front matter uses a YAML alias: ignored"))
+			continue
+		}
+		switch k.Value {
+		case "verdict":
+			if v.Kind == yaml.ScalarNode {
+				fm.verdict, fm.verdictLine = strings.TrimSpace(v.Value), off+v.Line
+			}
+		case "issues", "findings":
+			if v.Kind == yaml.SequenceNode {
+				fm.hasIssues = true
+				fm.readIssues(v, off)
+			}
+		case "improvements":
+			if v.Kind == yaml.SequenceNode {
+				fm.hasIssues = true
+				fm.readImprovements(v, off)
+			}
+		}
+		if v.Kind == yaml.ScalarNode {
+			scalars[k.Value] = v.Value
+		}
+	}
+	for k := range scalars {
+		if envelopeKeys[k] {
+			fm.envelope = scalars
+			break
+		}
+	}
+	return fm
+}
+
+func mappingFields(n *yaml.Node) map[string]*yaml.Node {
+	m := map[string]*yaml.Node{}
+	if n.Kind != yaml.MappingNode {
+		return m
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if v := n.Content[i+1]; v.Kind == yaml.ScalarNode {
+			m[n.Content[i].Value] = v
+		}
+	}
+	return m
+}
+
+func field(m map[string]*yaml.Node, keys ...string) string {
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			return strings.TrimSpace(v.Value)
+		}
+	}
+	return ""
+}
+
+func (fm *frontMatter) readIssues(seq *yaml.Node, off int) {
+	for _, it := range seq.Content {
+		line := off + it.Line
+		if it.Kind == yaml.AliasNode {
+			fm.diags = append(fm.diags, diag(line, LevelWarning, "front-matter issue is a YAML alias: not expanded, skipped"))
+			continue
+		}
+		f := mappingFields(it)
+		title := field(f, "title", "summary", "description")
+		sevText := field(f, "severity", "priority")
+		sev, class := severityToken(sevText, true)
+		switch {
+		case class == sevImprovement:
+			fm.improve = append(fm.improve, Improvement{ID: field(f, "id"), Section: field(f, "section", "area"), Title: title, Line: line})
+			continue
+		case title == "":
+			fm.diags = append(fm.diags, diag(line, LevelWarning, "front-matter issue without a title: skipped"))
+			continue
+		case class == sevNone:
+			if s, ok := severityPrefix(field(f, "id")); ok && IsFindingID(field(f, "id")) {
+				sev = s
+			} else {
+				fm.diags = append(fm.diags, diag(line, LevelWarning, "front-matter issue without a known severity (%q): skipped", sevText))
+				continue
+			}
+		}
+		if sevText != string(sev) {
+			fm.diags = append(fm.diags, diag(line, LevelInfo, "severity %q read as %s", sevText, sev))
+		}
+		fm.findings = append(fm.findings, Finding{
+			Severity: sev, ID: field(f, "id"), Section: field(f, "section", "area"), Title: title,
+			Line: line, Confidence: ConfidenceHigh,
+		})
+	}
+}
+
+func (fm *frontMatter) readImprovements(seq *yaml.Node, off int) {
+	for _, it := range seq.Content {
+		f := mappingFields(it)
+		fm.improve = append(fm.improve, Improvement{
+			ID: field(f, "id"), Section: field(f, "section", "area"),
+			Title: field(f, "title", "summary", "description"), Line: off + it.Line,
+		})
+	}
+}
+
+func diag(line int, level Level, format string, a ...any) Diagnostic {
+	return Diagnostic{Line: line, Level: level, Message: fmt.Sprintf(format, a...)}
+}
+
+func oneLineErr(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

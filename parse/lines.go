@@ -1,0 +1,223 @@
+package parse
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// line is one line of a report, with what the line loop learned about it.
+type line struct {
+	num  int    // 1-based line number
+	text string // the line without its newline (and without \r)
+	// masked lines are never read for findings: fenced code, <thinking>, HTML
+	// comments, YAML front matter.
+	masked bool
+	fenced bool // inside a fenced code block (masked too)
+	// heading level 1–6 of an ATX heading, 0 when the line is not a heading.
+	level int
+	// head is the heading's text without #s, bold markers or trailing colon.
+	head string
+}
+
+// splitLines splits data into lines, dropping a UTF-8 BOM and \r before \n.
+// Invalid UTF-8 is replaced so every string downstream is valid.
+func splitLines(data []byte) []line {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(data) {
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	}
+	s := string(data)
+	lines := make([]line, 0, strings.Count(s, "\n")+1)
+	for n := 1; len(s) > 0; n++ {
+		i := strings.IndexByte(s, '\n')
+		var t string
+		if i < 0 {
+			t, s = s, ""
+		} else {
+			t, s = s[:i], s[i+1:]
+		}
+		t = strings.TrimSuffix(t, "\r")
+		lines = append(lines, line{num: n, text: t})
+	}
+	return lines
+}
+
+// mask marks the lines that are never read for findings. It returns the line
+// index just past YAML front matter (0 when there is none).
+func mask(lines []line) (frontEnd int) {
+	i := 0
+	// YAML front matter: a first line "---" closed by "---" or "...".
+	if len(lines) > 0 && strings.TrimSpace(lines[0].text) == "---" {
+		for j := 1; j < len(lines) && j < maxFrontMatterLines; j++ {
+			t := strings.TrimSpace(lines[j].text)
+			if t == "---" || t == "..." {
+				for k := 0; k <= j; k++ {
+					lines[k].masked = true
+				}
+				i, frontEnd = j+1, j+1
+				break
+			}
+		}
+	}
+	var fence string // the opening fence run (``` or ~~~…) while inside a fence
+	depth := 0       // nesting depth of fences inside the outer one
+	inThinking, inComment := false, false
+	for ; i < len(lines); i++ {
+		l := &lines[i]
+		t := strings.TrimSpace(l.text)
+		switch {
+		case fence != "":
+			l.masked, l.fenced = true, true
+			// Agents nest fences (a ```markdown example inside a ``` block):
+			// a fence line with an info string opens a nested block, a bare
+			// one closes the innermost. CommonMark would end the outer block
+			// at the first bare fence and mask the rest of the report.
+			if f := fenceOpen(l.text); f != "" && f[0] == fence[0] && len(f) >= len(fence) {
+				if strings.TrimSpace(strings.TrimLeft(t, f[:1])) != "" {
+					depth++
+				} else if depth > 0 {
+					depth--
+				} else {
+					fence = ""
+				}
+			}
+			continue
+		case inThinking:
+			l.masked = true
+			if strings.Contains(t, "</thinking>") {
+				inThinking = false
+			}
+			continue
+		case inComment:
+			l.masked = true
+			if strings.Contains(t, "-->") {
+				inComment = false
+			}
+			continue
+		}
+		if f := fenceOpen(l.text); f != "" {
+			fence, depth = f, 0
+			l.masked, l.fenced = true, true
+			continue
+		}
+		if strings.HasPrefix(t, "<thinking>") {
+			l.masked = true
+			inThinking = !strings.Contains(t, "</thinking>")
+			continue
+		}
+		if strings.HasPrefix(t, "<!--") {
+			l.masked = true
+			inComment = !strings.Contains(t, "-->")
+			continue
+		}
+		if t == "<answer>" || t == "</answer>" {
+			l.masked = true
+			continue
+		}
+		l.level, l.head = heading(l.text)
+	}
+	return frontEnd
+}
+
+const maxFrontMatterLines = 2000
+
+// fenceOpen returns the fence run (```, ~~~~, …) when s opens a fenced code
+// block: at most three spaces of indent, then three or more backticks or tildes.
+func fenceOpen(s string) string {
+	indent := len(s) - len(strings.TrimLeft(s, " "))
+	if indent > 3 {
+		return ""
+	}
+	s = s[indent:]
+	if len(s) < 3 || (s[0] != '`' && s[0] != '~') {
+		return ""
+	}
+	c := s[0]
+	n := 0
+	for n < len(s) && s[n] == c {
+		n++
+	}
+	if n < 3 || (c == '`' && strings.IndexByte(s[n:], '`') >= 0) {
+		return ""
+	}
+	return s[:n]
+}
+
+// heading parses an ATX heading: up to three spaces, 1–6 '#', a space. It
+// returns the level and the text without the #s, surrounding bold/italic
+// markers, closing #s and a trailing colon.
+func heading(s string) (int, string) {
+	t := strings.TrimLeft(s, " ")
+	if len(s)-len(t) > 3 {
+		return 0, ""
+	}
+	n := 0
+	for n < len(t) && t[n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 || (n < len(t) && t[n] != ' ' && t[n] != '\t') {
+		return 0, ""
+	}
+	text := strings.TrimSpace(t[n:])
+	text = strings.TrimSpace(strings.TrimRight(text, "#"))
+	return n, cleanHeading(text)
+}
+
+// cleanHeading removes emphasis wrapping a whole heading and a trailing colon.
+func cleanHeading(s string) string {
+	for {
+		t := strings.TrimSpace(s)
+		switch {
+		case len(t) >= 4 && strings.HasPrefix(t, "**") && strings.HasSuffix(t, "**") && !strings.Contains(t[2:len(t)-2], "**"):
+			s = t[2 : len(t)-2]
+		case len(t) >= 4 && strings.HasPrefix(t, "__") && strings.HasSuffix(t, "__"):
+			s = t[2 : len(t)-2]
+		default:
+			return strings.TrimSpace(strings.TrimSuffix(t, ":"))
+		}
+	}
+}
+
+// isRule reports whether s is a thematic break (---, ***, ___).
+func isRule(s string) bool {
+	t := strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+	if len(t) < 3 {
+		return false
+	}
+	c := t[0]
+	if c != '-' && c != '*' && c != '_' {
+		return false
+	}
+	return strings.Trim(t, t[:1]) == ""
+}
+
+// stripBold removes ** emphasis markers from s. (__ is left alone: it is
+// far more often part of a name, as in __init__.py, than emphasis.)
+func stripBold(s string) string {
+	if !strings.Contains(s, "**") {
+		return s
+	}
+	return strings.ReplaceAll(s, "**", "")
+}
+
+// listItem splits a list item into its marker kind and text: "- x", "* x",
+// "+ x" (bullet) and "1. x", "1) x" (numbered). indent is the marker's column.
+func listItem(s string) (kind byte, indent int, text string) {
+	t := strings.TrimLeft(s, " \t")
+	indent = len(s) - len(t)
+	if len(t) >= 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t') {
+		if t[0] == '*' && strings.HasPrefix(t, "**") {
+			return 0, 0, ""
+		}
+		return '-', indent, strings.TrimSpace(t[2:])
+	}
+	n := 0
+	for n < len(t) && n < 4 && t[n] >= '0' && t[n] <= '9' {
+		n++
+	}
+	if n > 0 && n+1 < len(t) && (t[n] == '.' || t[n] == ')') && (t[n+1] == ' ' || t[n+1] == '\t') {
+		return '1', indent, strings.TrimSpace(t[n+2:])
+	}
+	return 0, 0, ""
+}

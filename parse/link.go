@@ -1,0 +1,132 @@
+package parse
+
+import (
+	"regexp"
+	"strings"
+)
+
+const maxDescription = 16 << 10
+
+// linkDescriptions links prose to findings (SPEC §2.4): a block that starts
+// with a finding's ID is that finding's description, and the file:line
+// references in it join the finding's file_refs. A prose finding's own body
+// is its description.
+func (p *reportParser) linkDescriptions() {
+	fs := p.r.Findings
+	if len(fs) == 0 {
+		return
+	}
+	byID := map[string]int{}
+	byLine := map[int]int{}
+	for i, f := range fs {
+		if f.ID != "" {
+			if _, dup := byID[f.ID]; !dup {
+				byID[f.ID] = i
+			}
+		}
+		byLine[f.Line] = i
+	}
+	lo, hi := -1, -1
+	if p.ix != nil && p.ix.kind != "fenced" {
+		lo, hi = p.ix.start, p.ix.end
+	}
+	linked := map[int]bool{}
+	for i := 0; i < len(p.lines); i++ {
+		l := p.lines[i]
+		if l.masked || (i >= lo && i < hi) {
+			continue
+		}
+		k := -1
+		if j, ok := byLine[l.num]; ok && fs[j].Confidence == ConfidenceLow {
+			k = j // a prose finding's own block
+		} else if id := blockID(l); id != "" {
+			if j, ok := byID[id]; ok && !linked[j] {
+				k = j
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		linked[k] = true
+		end := blockEnd(p.lines, i)
+		var b strings.Builder
+		for _, bl := range p.lines[i:end] {
+			if b.Len()+len(bl.text) > maxDescription {
+				break
+			}
+			b.WriteString(bl.text)
+			b.WriteByte('\n')
+			if !bl.masked {
+				fs[k].FileRefs = mergeRefs(fs[k].FileRefs, fileRefs(bl.text))
+			}
+		}
+		fs[k].Description = b.String()
+		fs[k].Evidence = append(fs[k].Evidence, evidenceClaims(p.lines, i, end)...)
+	}
+	for i := range fs {
+		if fs[i].FileRefs == nil {
+			fs[i].FileRefs = []string{}
+		}
+	}
+}
+
+var trailingIDRe = regexp.MustCompile(`\(([A-Z][A-Za-z0-9_.-]{0,31})\)\s*:?\s*$`)
+
+// blockID returns the finding ID a block opens with: a heading, list item or
+// bold lead-in whose text, after any marker, starts with an ID — or a heading
+// that ends with "(ID)".
+func blockID(l line) string {
+	t := strings.TrimSpace(l.text)
+	if l.level > 0 {
+		t = l.head
+		if m := trailingIDRe.FindStringSubmatch(t); m != nil && IsFindingID(m[1]) {
+			return m[1]
+		}
+	} else if k, indent, body := listItem(l.text); k != 0 {
+		if indent >= 2 {
+			return ""
+		}
+		t = body
+	} else if !strings.HasPrefix(t, "**") {
+		return ""
+	}
+	t = strings.TrimSpace(numberingRe.ReplaceAllString(stripBold(t), ""))
+	if m, ok := markerAt(t, false); ok {
+		t = strings.TrimLeft(t[m.end:], sepChars)
+	}
+	id, rest, ok := leadID(t)
+	if !ok || !startsSep(rest) {
+		return ""
+	}
+	return id
+}
+
+// blockEnd returns the index just past the block opening at lines[i]: a
+// heading's section runs to the next heading of its level or above; an item
+// or bold lead-in runs to the next heading or the next top-level item or
+// bold lead-in.
+func blockEnd(lines []line, i int) int {
+	l := lines[i]
+	for j := i + 1; j < len(lines); j++ {
+		n := lines[j]
+		if n.masked {
+			continue
+		}
+		if n.level > 0 {
+			if l.level == 0 || n.level <= l.level {
+				return j
+			}
+			continue
+		}
+		if l.level == 0 {
+			t := strings.TrimSpace(n.text)
+			if k, indent, _ := listItem(n.text); k != 0 && indent < 2 {
+				return j
+			}
+			if strings.HasPrefix(t, "**") || isRule(t) {
+				return j
+			}
+		}
+	}
+	return len(lines)
+}

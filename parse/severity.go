@@ -1,0 +1,192 @@
+package parse
+
+import (
+	"regexp"
+	"strings"
+)
+
+// sevClass says what a severity token stands for.
+type sevClass int
+
+const (
+	sevNone        sevClass = iota // not a severity
+	sevFinding                     // a finding of some Severity
+	sevImprovement                 // IMP / IMPROVEMENT: an improvement, never a finding
+)
+
+// SeverityWord maps one severity token to a severity (SPEC §2.2):
+// P0–P3 as themselves, P4 and above → P3, CRITICAL|BLOCKER → P0,
+// HIGH|MAJOR → P1, MEDIUM|MODERATE → P2, LOW|MINOR|INFO|NIT → P3.
+// ok is false for anything else (IMP included: see improvementWord).
+func SeverityWord(tok string) (s Severity, ok bool) {
+	s, c := severityToken(tok, false)
+	return s, c == sevFinding
+}
+
+// severityToken classifies tok. slot says the token stands in the severity
+// column of an index line, where verdict and category words are also read
+// (NEEDS-CHANGES → P1, SAFE/YAGNI → P3, MED → P2).
+func severityToken(tok string, slot bool) (Severity, sevClass) {
+	t := strings.ToUpper(strings.Trim(strings.TrimSpace(stripBold(tok)), "[]()`*_:."))
+	t = strings.TrimSpace(t)
+	if len(t) >= 2 && t[0] == 'P' && isDigits(t[1:]) {
+		switch t[1:] {
+		case "0":
+			return P0, sevFinding
+		case "1":
+			return P1, sevFinding
+		case "2":
+			return P2, sevFinding
+		}
+		return P3, sevFinding // P3, P4 and above
+	}
+	switch t {
+	case "CRITICAL", "BLOCKER":
+		return P0, sevFinding
+	case "HIGH", "MAJOR":
+		return P1, sevFinding
+	case "MEDIUM", "MODERATE":
+		return P2, sevFinding
+	case "LOW", "MINOR", "INFO", "INFORMATIONAL", "NIT":
+		return P3, sevFinding
+	case "IMP", "IMPROVEMENT":
+		return "", sevImprovement
+	}
+	if !slot {
+		return "", sevNone
+	}
+	switch strings.ReplaceAll(strings.ReplaceAll(t, "_", "-"), " ", "-") {
+	case "MED":
+		return P2, sevFinding
+	case "NEEDS-CHANGES", "NEEDS-ATTENTION", "MUST-FIX":
+		return P1, sevFinding
+	case "SAFE", "YAGNI":
+		return P3, sevFinding
+	}
+	if improvementIDRe.MatchString(t) {
+		return "", sevImprovement // "IMP-1" written in the severity slot
+	}
+	return "", sevNone
+}
+
+var improvementIDRe = regexp.MustCompile(`^IMP(ROVEMENT)?-?\d+$`)
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// severityWordRe matches one severity word of §2.2 (not P-levels), whole.
+const severityWords = `CRITICAL|BLOCKER|HIGH|MAJOR|MEDIUM|MODERATE|LOW|MINOR|INFO|INFORMATIONAL|NIT`
+
+// idRe matches the finding IDs real agents write: SEC-1, SAF-01, P1-1, C1,
+// ARCH-001, FD-UP-001, SAFE-W1-001, GS-I1, R-02-b, Q1. It must hold a digit.
+var idRe = regexp.MustCompile(`^[A-Z][A-Za-z]{0,11}(?:[-_.]?[A-Za-z0-9]{1,8}){0,4}$`)
+
+// IsFindingID reports whether s looks like a finding ID: an upper-case letter,
+// letters, digits and -_. separators, at least one digit, at most 32 bytes.
+func IsFindingID(s string) bool {
+	return len(s) <= 32 && idRe.MatchString(s) && strings.ContainsAny(s, "0123456789") &&
+		!strings.HasSuffix(s, ".")
+}
+
+// strictIDRe is the spec's ID pattern; IDs off it are a diagnostic only.
+var strictIDRe = regexp.MustCompile(`^[A-Z]{2,3}-\d{3}$`)
+
+// severityPrefix returns the severity of an ID that starts with one, as P1-1
+// or P0-2 do (§2.2: "severity from the ID prefix when it is a severity").
+func severityPrefix(id string) (Severity, bool) {
+	if len(id) >= 3 && id[0] == 'P' && id[1] >= '0' && id[1] <= '3' && (id[2] == '-' || id[2] == '.') {
+		return Severity(id[:2]), true
+	}
+	return "", false
+}
+
+// marker is a severity marker found in text (§2.3).
+type marker struct {
+	sev   Severity
+	class sevClass
+	start int // byte offsets of the marker in the text searched
+	end   int
+}
+
+var (
+	// A P-level token: P0–P3, not part of an ID like P1-1 or a word like P2P.
+	plevelAt = regexp.MustCompile(`^(?:\*\*|__)?[\[(]?(?:\*\*)?(P[0-9])(?:\*\*)?[\])]?(?:\*\*|__)?`)
+	// A severity word wrapped in brackets, parentheses or bold.
+	wrappedWordAt = regexp.MustCompile(`^(?i)(?:\[(` + severityWords + `|IMP|IMPROVEMENT)\]|\((` + severityWords + `)\)|\*\*(` + severityWords + `)\*\*)`)
+	// ID then separator then a severity word followed by ':' or end: "Finding 3 — CRITICAL:"
+	bareWordAt = regexp.MustCompile(`^(?i)(` + severityWords + `)(?:\s*(?::|—|–|-\s)|\s*$)`)
+)
+
+// markerAt reads a marker at the start of s (after spaces). It accepts P0–P3
+// as a token ("P1:", "P1 —", "[P1]", "**P1**", "(P1)", "P1 " + text) and a
+// severity word in brackets, parentheses or bold. bare also accepts a bare
+// severity word followed by ':' or a dash, as written right after an ID.
+func markerAt(s string, bare bool) (marker, bool) {
+	lead := len(s) - len(strings.TrimLeft(s, " \t"))
+	t := s[lead:]
+	if m := plevelAt.FindStringSubmatchIndex(t); m != nil {
+		end := m[1]
+		rest := t[end:]
+		// Not an ID (P1-1), a word (P2P) or a number (P10 is still P-level).
+		if rest == "" || !(isWordByte(rest[0]) || (rest[0] == '-' && len(rest) > 1 && isWordByte(rest[1]))) {
+			sev, c := severityToken(t[m[2]:m[3]], false)
+			if c == sevFinding {
+				return marker{sev: sev, class: c, start: lead, end: lead + end}, true
+			}
+		}
+	}
+	if m := wrappedWordAt.FindStringSubmatchIndex(t); m != nil {
+		word := ""
+		for g := 2; g < len(m); g += 2 {
+			if m[g] >= 0 {
+				word = t[m[g]:m[g+1]]
+			}
+		}
+		sev, c := severityToken(word, false)
+		return marker{sev: sev, class: c, start: lead, end: lead + m[1]}, true
+	}
+	if bare {
+		if m := bareWordAt.FindStringSubmatchIndex(t); m != nil && isUpperWord(t[m[2]:m[3]]) {
+			sev, c := severityToken(t[m[2]:m[3]], false)
+			return marker{sev: sev, class: c, start: lead, end: lead + m[3]}, true
+		}
+	}
+	return marker{}, false
+}
+
+// isUpperWord reports whether a severity word is written in capitals or
+// title case ("CRITICAL", "Critical"), not as an ordinary lower-case word.
+func isUpperWord(w string) bool {
+	return w != "" && w[0] >= 'A' && w[0] <= 'Z'
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// parenMarkerRe matches a parenthesised marker closing a text: "(P0)",
+// "(High)", "(critical)" — exactly a marker, not "(P0, validation)" or
+// "(Low Risk)". Trailing ':' or '.' after it is allowed.
+var parenMarkerRe = regexp.MustCompile(`(?i)\((P[0-9]|` + severityWords + `)\)\s*[:.]?\s*$`)
+
+// trailingMarker reads a parenthesised marker at the end of s.
+func trailingMarker(s string) (marker, bool) {
+	m := parenMarkerRe.FindStringSubmatchIndex(s)
+	if m == nil {
+		return marker{}, false
+	}
+	sev, c := severityToken(s[m[2]:m[3]], false)
+	if c != sevFinding {
+		return marker{}, false
+	}
+	return marker{sev: sev, class: c, start: m[0], end: m[1]}, true
+}

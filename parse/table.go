@@ -1,0 +1,113 @@
+package parse
+
+import (
+	"strings"
+)
+
+// tableCols maps the columns of an index table (SPEC §2.2: a Markdown table
+// whose header names the columns, in any order, three or more columns).
+type tableCols struct {
+	id, sev, section, title, file, lines int // -1 when absent
+}
+
+func tableCells(row string) []string {
+	t := strings.TrimSpace(row)
+	t = strings.TrimPrefix(t, "|")
+	t = strings.TrimSuffix(t, "|")
+	cells := splitPipes(t)
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	return cells
+}
+
+func isDelimiterRow(row string) bool {
+	cells := tableCells(row)
+	if len(cells) == 0 {
+		return false
+	}
+	dashes := false
+	for _, c := range cells {
+		if strings.Trim(c, ":- ") != "" {
+			return false
+		}
+		dashes = dashes || strings.Contains(c, "-")
+	}
+	return dashes
+}
+
+// tableHeader reads the header at lines[i] (followed by a delimiter row).
+func tableHeader(lines []line, i int) (tableCols, bool) {
+	if i+1 >= len(lines) || !isDelimiterRow(lines[i+1].text) {
+		return tableCols{}, false
+	}
+	cells := tableCells(lines[i].text)
+	if len(cells) < 3 {
+		return tableCols{}, false
+	}
+	c := tableCols{-1, -1, -1, -1, -1, -1}
+	for j, raw := range cells {
+		name, _ := unquote(stripBold(raw))
+		name = strings.ToLower(strings.TrimSpace(name))
+		switch {
+		case c.sev < 0 && (name == "severity" || name == "sev" || name == "priority" || name == "level" || name == "sev."):
+			c.sev = j
+		case c.id < 0 && (name == "id" || name == "#" || name == "ref" || name == "finding id" || name == "no." || name == "no"):
+			c.id = j
+		case c.title < 0 && (name == "title" || name == "finding" || name == "issue" || name == "summary" ||
+			name == "description" || name == "problem" || name == "concern" || name == "name" || name == "gap"):
+			c.title = j
+		case c.section < 0 && (strings.HasPrefix(name, "section") || name == "feature" || name == "area" ||
+			name == "location" || name == "component" || name == "category" || name == "scope" || name == "where"):
+			c.section = j
+		case c.file < 0 && (name == "file" || name == "path"):
+			c.file = j
+		case c.lines < 0 && (name == "line" || name == "lines" || name == "line(s)"):
+			c.lines = j
+		}
+	}
+	if c.sev < 0 || (c.title < 0 && c.section < 0) {
+		return tableCols{}, false
+	}
+	return c, true
+}
+
+func (c *tableCols) cell(row string, j int) string {
+	cells := tableCells(row)
+	if j < 0 || j >= len(cells) {
+		return ""
+	}
+	return strings.TrimSpace(stripBold(cells[j]))
+}
+
+// row reads one table row as an index item.
+func (c *tableCols) row(row string, num int) (item, bool) {
+	sevText := c.cell(row, c.sev)
+	sev, class := severityToken(sevText, true)
+	it := item{class: class, sev: sev, line: num, noSev: class == sevNone, rawSev: sevText}
+	it.id = strings.Trim(c.cell(row, c.id), "`")
+	it.section, _ = unquote(c.cell(row, c.section))
+	it.title = c.cell(row, c.title)
+	if it.title == "" {
+		// No title column: the section (Area) names the finding.
+		it.title = it.section
+	}
+	if it.title == "" {
+		return item{}, false
+	}
+	if class == sevImprovement {
+		it.notes = append(it.notes, "IMP row read as an improvement")
+	} else if class == sevFinding && sevText != string(sev) {
+		it.notes = append(it.notes, "severity "+quoteWord(sevText)+" read as "+string(sev))
+	}
+	refText := it.section + " " + it.title
+	if f := strings.Trim(c.cell(row, c.file), "`"); f != "" {
+		if l := strings.ReplaceAll(c.cell(row, c.lines), "–", "-"); l != "" && !strings.Contains(f, ":") {
+			refText += " " + f + ":" + strings.ReplaceAll(l, " ", "")
+		} else {
+			refText += " " + f
+		}
+	}
+	it.refs = fileRefs(refText)
+	return it, true
+}
