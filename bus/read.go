@@ -127,7 +127,8 @@ func (t *Tail) reset() {
 // diagnostic (with Path set). A missing file is an empty bus. A file that
 // shrank, was replaced (another inode) or rewritten under the tail is read
 // again from the start, after a warning. Poll stops at the first error that
-// entry returns and returns it; other errors are the filesystem's.
+// entry returns and returns it (the Tail is then past entries it did not
+// hand over: start a new one to go on); other errors are the filesystem's.
 func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) error {
 	report := func(dg parse.Diagnostic) {
 		if dg.Line > 0 && dg.Line <= t.skipLine {
