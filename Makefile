@@ -4,7 +4,11 @@ BIN      ?= bin/fluxwatch
 FUZZTIME ?= 30s
 EXAMPLE  ?= testdata/example
 
-.PHONY: help build run test lint fuzz bench bench-synth golden
+STRESS_PROCS   ?= 32
+STRESS_SHELL   ?= 8
+STRESS_RECORDS ?= 5000
+
+.PHONY: help build run test lint fuzz bench bench-synth golden yaml-limits tools stress bigline
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -17,7 +21,7 @@ run: build ## synthesise the example run in testdata/example and print its summa
 	@echo
 	@cat bin/example/summary.md
 
-test: lint ## gofmt and vet checks, then every test with -race
+test: lint tools ## gofmt and vet checks, then every test with -race
 	$(GO) test -race -count=1 ./...
 
 lint: ## fail on unformatted files or go vet findings
@@ -39,5 +43,26 @@ bench: ## run the Go benchmarks
 bench-synth: ## time the whole synth process on generated runs (median of 5, peak RSS)
 	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run WholeProcessSynth -count=1 -v -timeout 30m
 
-golden: ## rewrite the expected parts of the golden files
-	$(GO) test ./... -run 'Golden' -update
+golden: ## rewrite the expected parts of the golden files (review the diff!)
+	$(GO) test ./parse/ -run 'Golden' -update
+	$(GO) test ./synth/ -run 'Golden' -update
+	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
+
+yaml-limits: ## time and measure peak RSS of fluxwatch on an alias bomb, dense YAML and 1 GiB of random bytes
+	$(GO) test -tags limits -count=1 -run TestYAMLLimitsProcess -v ./cmd/fluxwatch
+
+tools: ## install the system tools the tests use when missing (flock from util-linux)
+	@command -v flock >/dev/null 2>&1 || { echo "installing util-linux for flock(1)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq util-linux; }
+
+stress: tools build ## bus stress: STRESS_PROCS writer processes (STRESS_SHELL of them shell) x STRESS_RECORDS records
+	$(GO) test -run '^TestStress$$' -count=1 -v -timeout 0 ./internal/busstress -args \
+	  -stress.bin=$(abspath $(BIN)) -stress.procs=$(STRESS_PROCS) -stress.shell=$(STRESS_SHELL) -stress.records=$(STRESS_RECORDS)
+
+bigline: build ## read a bus holding one 200 MB line: prints the diagnostic, time and peak RSS
+	@command -v /usr/bin/time >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time; }
+	@d=$$(mktemp -d); f=$$d/peer-findings.jsonl; \
+	{ printf '{"severity":"notable","agent":"fd-a","summary":"'; head -c 200000000 /dev/zero | tr '\0' x; \
+	  printf '"}\n{"severity":"blocking","agent":"fd-b","category":"c","summary":"after the long line","file_refs":[]}\n'; } > $$f; \
+	/usr/bin/time -f 'bigline: %e s elapsed, %M KiB peak RSS' ./$(BIN) finding read --bus $$f; \
+	rc=$$?; rm -rf $$d; exit $$rc

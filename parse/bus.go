@@ -1,7 +1,10 @@
 package parse
 
 import (
+	"bytes"
+	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -20,7 +23,7 @@ const (
 )
 
 // Entry is one record of the peer-findings bus, normalised from any of the
-// three shapes of SPEC §3. Its JSON form is the canonical line.
+// shapes of SPEC §3. Its JSON form is the canonical line.
 type Entry struct {
 	Severity  string   `json:"severity"`
 	Agent     string   `json:"agent"`
@@ -34,6 +37,9 @@ type Entry struct {
 	// Kind is EntryFinding or EntryStall.
 	Kind string `json:"kind,omitempty"`
 
+	// Title is the "title" of a hand-written line (Summary holds the title and
+	// the note); "" for the other shapes. Kept for matching against findings.
+	Title string `json:"-"`
 	// Time is Timestamp parsed (RFC 3339); zero when absent or unparseable.
 	Time time.Time `json:"-"`
 	// Line is the 1-based line number in the bus file; Offset the byte offset
@@ -48,8 +54,311 @@ const DefaultMaxLine = 1 << 20
 // ReadBus reads a whole bus stream: every complete line (bytes after the last
 // newline are an incomplete record and are not parsed), normalised. Invalid
 // lines and lines longer than maxLine (<= 0 means DefaultMaxLine) are skipped
-// with a diagnostic. The error is non-nil only when r fails.
+// with a diagnostic; bytes after the last newline get an info diagnostic. The
+// error is non-nil only when r fails.
+//
+// ReadBus is the one-shot form of BusDecoder; memory beyond the returned
+// entries is bounded by maxLine whatever the input.
 func ReadBus(r io.Reader, maxLine int) (entries []Entry, diags []Diagnostic, err error) {
-	// Placeholder until the bus reader lands.
-	return nil, nil, nil
+	d := NewBusDecoder(maxLine)
+	err = d.Decode(r,
+		func(e Entry) { entries = append(entries, e) },
+		func(dg Diagnostic) { diags = append(diags, dg) })
+	if err == nil && d.Held() > 0 {
+		diags = append(diags, Diagnostic{Line: d.Line() + 1, Level: LevelInfo,
+			Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", d.Held())})
+	}
+	return entries, diags, err
+}
+
+// BusDecoder decodes a bus stream incrementally. Feed it bytes in any pieces:
+// it decodes every line as soon as its newline arrives and holds the bytes of
+// an incomplete line (at most maxLine of them) until the rest comes. A line
+// longer than maxLine is counted and discarded as it streams past, then
+// reported with a diagnostic: memory stays bounded whatever the input.
+//
+// A tailer keeps one BusDecoder per bus file and feeds it only the bytes
+// appended since the last read (the file position to read from is
+// Offset()+Held()); or it remembers Offset() and Line() and later starts a new
+// decoder there with Resume. The cost of a feed is proportional to the bytes
+// fed.
+type BusDecoder struct {
+	maxLine int
+	offset  int64 // offset of the first byte of the line being assembled
+	line    int   // complete lines consumed
+
+	held    []byte // bytes of the incomplete line, unless over
+	heldLen int64  // length of the incomplete line so far, discarded bytes included
+	over    bool   // the incomplete line is longer than maxLine: its bytes are dropped
+
+	intern map[string]string
+	// slow turns the hand-written fast path off (benchmarks compare the two).
+	slow bool
+}
+
+// NewBusDecoder returns a decoder at the start of a stream. maxLine <= 0 means
+// DefaultMaxLine.
+func NewBusDecoder(maxLine int) *BusDecoder {
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	return &BusDecoder{maxLine: maxLine, intern: map[string]string{}}
+}
+
+// Resume positions the decoder at offset, the first byte of line line+1 (that
+// is, line complete lines have been read before it), dropping any held bytes.
+// The next byte fed is taken to be the byte at offset.
+func (d *BusDecoder) Resume(offset int64, line int) {
+	d.offset, d.line = offset, line
+	d.held, d.heldLen, d.over = d.held[:0], 0, false
+}
+
+// Offset returns the offset just past the last complete line decoded: where a
+// tailer resumes.
+func (d *BusDecoder) Offset() int64 { return d.offset }
+
+// Line returns the number of complete lines decoded (blank and skipped lines
+// included), counted from the start of the stream.
+func (d *BusDecoder) Line() int { return d.line }
+
+// Held returns the number of bytes fed after Offset that do not yet form a
+// complete line.
+func (d *BusDecoder) Held() int64 { return d.heldLen }
+
+// Feed decodes every line that p completes, in order, calling entry for each
+// record and diag for each diagnostic (either may be nil). The bytes after the
+// last newline of p are held for the next Feed.
+func (d *BusDecoder) Feed(p []byte, entry func(Entry), diag func(Diagnostic)) {
+	if entry == nil {
+		entry = func(Entry) {}
+	}
+	if diag == nil {
+		diag = func(Diagnostic) {}
+	}
+	for len(p) > 0 {
+		nl := bytes.IndexByte(p, '\n')
+		if nl < 0 {
+			d.hold(p)
+			return
+		}
+		if d.heldLen > 0 {
+			d.hold(p[:nl])
+			d.endLine(d.held, d.heldLen, entry, diag)
+			d.held, d.heldLen, d.over = d.held[:0], 0, false
+			if cap(d.held) > 64<<10 {
+				d.held = nil // do not pin a large buffer between long lines
+			}
+		} else {
+			d.endLine(p[:nl], int64(nl), entry, diag)
+		}
+		p = p[nl+1:]
+	}
+}
+
+// hold keeps b as part of the incomplete line, or only counts it once the
+// line is longer than maxLine.
+func (d *BusDecoder) hold(b []byte) {
+	d.heldLen += int64(len(b))
+	if d.over {
+		return
+	}
+	if d.heldLen > int64(d.maxLine) {
+		d.over, d.held = true, nil
+		return
+	}
+	d.held = append(d.held, b...)
+}
+
+// endLine decodes one complete line of length n (newline excluded) whose
+// bytes are b (unless the line is over the limit) and advances the position.
+func (d *BusDecoder) endLine(b []byte, n int64, entry func(Entry), diag func(Diagnostic)) {
+	d.line++
+	start := d.offset
+	d.offset += n + 1
+	if n > int64(d.maxLine) {
+		diag(Diagnostic{Line: d.line, Level: LevelError,
+			Message: fmt.Sprintf("line of %d bytes is longer than the %d-byte limit (--max-line): skipped", n, d.maxLine)})
+		return
+	}
+	if start == 0 {
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+	}
+	b = bytes.TrimRight(b, " \t\r")
+	if len(bytes.TrimLeft(b, " \t\r")) == 0 {
+		return // a blank line: nothing to say
+	}
+	e, ok := d.decodeLine(b, d.line, diag)
+	if !ok {
+		return
+	}
+	e.Line, e.Offset = d.line, start
+	entry(e)
+}
+
+// Decode reads r to its end, feeding every byte to d (see Feed). Bytes after
+// the last newline stay held. The error is non-nil only when r fails.
+func (d *BusDecoder) Decode(r io.Reader, entry func(Entry), diag func(Diagnostic)) error {
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := r.Read(buf)
+		d.Feed(buf[:n], entry, diag)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read bus: %w", err)
+		}
+	}
+}
+
+// busLine is every field any shape of bus line may carry (SPEC §3, and the
+// "from" shape seen in real runs).
+type busLine struct {
+	Severity  string   `json:"severity"`
+	Agent     string   `json:"agent"`
+	From      string   `json:"from"`
+	Category  string   `json:"category"`
+	Summary   string   `json:"summary"`
+	FileRefs  []string `json:"file_refs"`
+	Timestamp string   `json:"timestamp"`
+	TS        string   `json:"ts"`
+	Kind      string   `json:"kind"`
+	Message   string   `json:"message"`
+	ID        string   `json:"id"`
+	Type      string   `json:"type"`
+	Title     string   `json:"title"`
+	Note      string   `json:"note"`
+	Priority  string   `json:"priority"`
+}
+
+var noRefs = []string{}
+
+// decodeLine decodes and normalises one non-blank line numbered n. ok is
+// false when the line is skipped; diag has then been told why.
+func (d *BusDecoder) decodeLine(b []byte, n int, diag func(Diagnostic)) (e Entry, ok bool) {
+	var raw busLine
+	if d.slow || !d.decodeFast(b, &raw) {
+		if dg, ok := decodeSlow(b, &raw); !ok {
+			dg.Line = n
+			diag(dg)
+			return Entry{}, false
+		}
+	}
+	return normalise(&raw, n, diag)
+}
+
+// normalise turns any shape of line into an Entry (SPEC §3).
+func normalise(raw *busLine, n int, diag func(Diagnostic)) (Entry, bool) {
+	warn := func(level Level, format string, a ...any) {
+		diag(Diagnostic{Line: n, Level: level, Message: fmt.Sprintf(format, a...)})
+	}
+	e := Entry{
+		Agent:     raw.Agent,
+		Category:  raw.Category,
+		Summary:   raw.Summary,
+		FileRefs:  raw.FileRefs,
+		Timestamp: raw.Timestamp,
+		ID:        raw.ID,
+		Title:     raw.Title,
+	}
+	if e.Agent == "" {
+		e.Agent = raw.From
+	}
+	if e.Timestamp == "" {
+		e.Timestamp = raw.TS
+	}
+	if e.FileRefs == nil {
+		e.FileRefs = noRefs
+	}
+	switch kind := strings.ToLower(strings.TrimSpace(raw.Kind)); kind {
+	case "", "finding":
+	case EntryStall:
+		e.Kind = EntryStall
+	default:
+		warn(LevelWarning, "kind %q is neither a finding nor a stall: skipped", raw.Kind)
+		return Entry{}, false
+	}
+	if e.Summary == "" {
+		switch {
+		case raw.Title != "" && raw.Note != "":
+			e.Summary = raw.Title + " — " + raw.Note
+		case raw.Title != "":
+			e.Summary = raw.Title
+		case raw.Message != "":
+			e.Summary = raw.Message
+		default:
+			e.Summary = raw.Note
+		}
+	}
+	if e.Agent == "" && strings.TrimSpace(e.Summary) == "" {
+		warn(LevelWarning, "not a bus record (no agent and no summary): skipped")
+		return Entry{}, false
+	}
+	if e.Agent == "" {
+		warn(LevelWarning, "record has no agent")
+	} else if err := ValidName(e.Agent); err != nil {
+		warn(LevelError, "agent %q: %v: skipped", e.Agent, err)
+		return Entry{}, false
+	}
+	if strings.TrimSpace(e.Summary) == "" {
+		warn(LevelWarning, "record has no summary")
+	}
+
+	sev := strings.ToLower(strings.TrimSpace(raw.Severity))
+	if p := Severity(strings.ToUpper(sev)); p.Rank() < 4 {
+		e.Priority, sev = p, ""
+	}
+	if p := Severity(strings.ToUpper(strings.TrimSpace(raw.Priority))); p.Rank() < 4 {
+		e.Priority = p // the canonical form of a hand-written line, read back
+	}
+	if e.Kind == EntryStall {
+		e.Severity = sev
+		if e.Severity == "" {
+			e.Severity = "warn"
+		}
+	} else {
+		e.Severity = findingSeverity(sev, raw, e.Priority, warn)
+	}
+
+	if e.Timestamp != "" {
+		t, err := time.Parse(time.RFC3339, e.Timestamp)
+		if err != nil {
+			warn(LevelInfo, "timestamp %q is not RFC 3339: not used for ordering", e.Timestamp)
+		} else {
+			e.Time = t
+		}
+	}
+	return e, true
+}
+
+// findingSeverity decides a finding's bus severity from the severity word
+// (lower case, "" when it was a priority), the hand-written "type" and the
+// priority.
+func findingSeverity(sev string, raw *busLine, pri Severity, warn func(Level, string, ...any)) string {
+	typ := strings.ToLower(strings.TrimSpace(raw.Type))
+	switch {
+	case typ == Blocking || typ == Notable:
+		if (sev == Blocking || sev == Notable) && sev != typ {
+			warn(LevelWarning, "severity %q and type %q disagree: type used", raw.Severity, raw.Type)
+		}
+		return typ
+	case typ != "":
+		warn(LevelWarning, "unknown type %q: severity kept as unknown", raw.Type)
+		return Unknown
+	case sev == Blocking || sev == Notable:
+		return sev
+	case sev == "" && pri != "":
+		s := Notable
+		if pri == P0 {
+			s = Blocking
+		}
+		warn(LevelInfo, "priority %s without a type: read as %s", pri, s)
+		return s
+	case sev == "":
+		warn(LevelWarning, "record has no severity: kept as unknown")
+		return Unknown
+	default:
+		warn(LevelWarning, "unknown severity %q: kept as unknown", raw.Severity)
+		return Unknown
+	}
 }

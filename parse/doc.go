@@ -4,4 +4,44 @@
 //
 // It is pure: bytes in, typed records and positioned diagnostics out. It never
 // touches the filesystem or the clock, so every parser can be fuzzed.
+//
+// # Agent reports
+//
+// ReadReport looks for a Findings Index in this order: under an index heading
+// (# to ####, any case, bold or not, singular or plural, with a qualifier such
+// as "Final" or a suffix such as "(Machine-Parseable)"); a legacy YAML
+// front-matter index (issues:, improvements:, verdict:); a headless run of
+// pipe-form index lines; then the prose fallback of §2.3; and only when that
+// finds nothing, an index inside a fenced code block (an example otherwise).
+// The first usable index counts.
+//
+// Decisions where the specification is silent, taken from real reports:
+//
+//   - Index lines with no severity of their own (a table whose severity column
+//     says "Blind Spot", "1. **[Q1] Title**") take the severity of the prose
+//     section that opens with their ID ("### Q1: …" with "**Severity:** High"),
+//     or of the severity group they stand in ("**Critical (Must Fix):**"); an
+//     entry with neither is skipped with a warning. Such an index is still an
+//     index: the report is a variant, not malformed.
+//   - In the severity slot, MUST-FIX and NEEDS-ATTENTION read as P1 (like
+//     NEEDS-CHANGES) and INFORMATIONAL as P3 (like INFO). A "-" in the ID column
+//     means "no ID".
+//   - Agents nest fenced code blocks (a ```markdown example inside a ```
+//     block). Inside a fence, a fence line with an info string opens a nested
+//     block and a bare one closes the innermost; CommonMark would close the
+//     outer block early and hide the rest of the report.
+//   - A report that is only the Oracle CLI's banner, or whose first lines say
+//     "Oracle failed (exit N)" or "Agent failed to produce findings", with no
+//     index and no findings, is an error stub.
+//   - The completion sentinel is <!-- flux-drive:complete -->; other
+//     "<!-- x:complete -->" markers also count, with an info diagnostic.
+//   - The prose fallback counts the same finding listed twice once (same ID,
+//     or titles equal by the title rule of §5.2). Candidates are found through
+//     shared keywords, so the cost stays near-linear even on huge inputs.
+//   - Bold lead-ins and list items whose text is only group words
+//     ("**P0 defects:**") and legends or tallies ("P0: 3, P1: 2") are not
+//     findings.
+//
+// Callers cap the input: fluxwatch reads at most 16 MiB of a report and treats
+// a file holding NUL bytes as not a report.
 package parse

@@ -1,12 +1,20 @@
 package parse
 
-import "strconv"
+import (
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // Specialist is a specialist findings file, findings/{specialist}.yaml (SPEC §4.1).
 type Specialist struct {
 	Name       string     `json:"specialist_name"`
 	Notes      string     `json:"notes"`
 	Approaches []Approach `json:"approaches"`
+	// Extra holds the values of the top-level keys this reader does not know,
+	// as YAML (aliases expanded, comments dropped), so that a rewrite keeps
+	// them: EncodeSpecialist writes them back after the known keys.
+	Extra map[string]*yaml.Node `json:"-"`
 }
 
 // Approach is one approach of a specialist. Number N with Variant "" is a
@@ -21,10 +29,24 @@ type Approach struct {
 	// ones the user has answered (envoy's user_addressed_questions).
 	Questions          []string `json:"required_clarifying_questions"`
 	AddressedQuestions []string `json:"user_addressed_questions,omitempty"`
+	// Answers are the user's answers, in the order read, one per addressed
+	// question (AddressedQuestions lists the same questions).
+	Answers []Answer `json:"answers,omitempty"`
 	// PendingRefinement is the revision asked of the specialist (envoy:
 	// user_requested_changes); "" when none is pending.
 	PendingRefinement string `json:"pending_refinement"`
 	Detail            string `json:"approach_detail"`
+	// Line is the line of the approach in its file (0 when not read from one).
+	Line int `json:"-"`
+	// Extra holds the keys of the approach this reader does not know, as
+	// for Specialist.Extra.
+	Extra map[string]*yaml.Node `json:"-"`
+}
+
+// Answer is a clarifying question and the user's answer to it.
+type Answer struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
 }
 
 // ID returns the approach id: "N" for a standalone approach, "N_L" for a variant.
@@ -33,6 +55,22 @@ func (a Approach) ID() string {
 		return strconv.Itoa(a.Number)
 	}
 	return strconv.Itoa(a.Number) + "_" + a.Variant
+}
+
+// Unanswered returns the required clarifying questions the user has not
+// answered, in order.
+func (a Approach) Unanswered() []string {
+	done := make(map[string]bool, len(a.AddressedQuestions))
+	for _, q := range a.AddressedQuestions {
+		done[q] = true
+	}
+	var out []string
+	for _, q := range a.Questions {
+		if !done[q] {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // DesignManifest is design/manifest.yaml.
@@ -48,31 +86,15 @@ type Design struct {
 
 // FeatureManifest is a feature directory's MANIFEST.yaml (SPEC §4.3).
 type FeatureManifest struct {
-	FeatureName       string   `json:"feature_name"`
-	FeatureSlug       string   `json:"feature_slug"`
-	CreatedAt         string   `json:"created_at"`
-	CreatedBy         string   `json:"created_by"`
-	Description       string   `json:"description"`
-	Status            string   `json:"status"`
+	FeatureName string `json:"feature_name"`
+	FeatureSlug string `json:"feature_slug"`
+	CreatedAt   string `json:"created_at"`
+	CreatedBy   string `json:"created_by"`
+	Description string `json:"description"`
+	Status      string `json:"status"`
+	// AgentsContributed and Artifacts accept plain strings or the seed
+	// protocol's records ({agent, artifact, timestamp, status} and
+	// {path, type, agent}); a record contributes its agent and its path.
 	AgentsContributed []string `json:"agents_contributed"`
 	Artifacts         []string `json:"artifacts"`
-}
-
-// ReadSpecialist decodes a specialist findings file, accepting both field-name
-// generations of SPEC §4.1. Errors carry the line.
-func ReadSpecialist(data []byte) (*Specialist, []Diagnostic, error) {
-	// Placeholder until the YAML readers land.
-	return &Specialist{}, nil, nil
-}
-
-// ReadDesignManifest decodes design/manifest.yaml.
-func ReadDesignManifest(data []byte) (*DesignManifest, []Diagnostic, error) {
-	// Placeholder until the YAML readers land.
-	return &DesignManifest{}, nil, nil
-}
-
-// ReadFeatureManifest decodes a feature directory's MANIFEST.yaml.
-func ReadFeatureManifest(data []byte) (*FeatureManifest, []Diagnostic, error) {
-	// Placeholder until the YAML readers land.
-	return &FeatureManifest{}, nil, nil
 }

@@ -52,13 +52,16 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		return usageErrorf("check: no PATH given")
 	}
 	var reports []checked
+	var others []otherFile
 	var unreadable []error
 	for _, path := range fs.Args() {
-		rs, err := checkPath(path)
+		rs, os, err := checkPath(path)
 		reports = append(reports, rs...)
+		others = append(others, os...)
 		unreadable = append(unreadable, err...)
 	}
 	sort.SliceStable(reports, func(i, j int) bool { return reports[i].File < reports[j].File })
+	sort.SliceStable(others, func(i, j int) bool { return others[i].path < others[j].path })
 	if *asJSON {
 		if reports == nil {
 			reports = []checked{}
@@ -68,8 +71,10 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		e.stdout.Write(append(b, '\n'))
+		printOther(e.stderr, others, *quiet)
 	} else {
 		printChecked(e.stdout, reports, *quiet)
+		printOther(e.stdout, others, *quiet)
 	}
 	for _, err := range unreadable {
 		fmt.Fprintf(e.stderr, "fluxwatch: %s\n", oneLine(err.Error()))
@@ -102,40 +107,69 @@ func printChecked(w io.Writer, reports []checked, quiet bool) {
 	}
 }
 
-// checkPath reads one PATH: a file is parsed whatever its name; a directory's
-// entries are classified by SPEC §1 and its reports, partials and aborts read.
-func checkPath(path string) ([]checked, []error) {
+// checkPath reads one PATH. A file named *.jsonl is a bus, *.yaml a specialist
+// findings file (MANIFEST.yaml a feature manifest, design/manifest.yaml a
+// design manifest), anything else an agent report whatever its name. A
+// directory's entries are classified by SPEC §1: its reports, partials,
+// aborts, bus files, findings/*.yaml and design/manifest.yaml are read.
+func checkPath(path string) ([]checked, []otherFile, []error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, []error{fmt.Errorf("%s: %w", path, unwrapPathError(err))}
+		return nil, nil, []error{fmt.Errorf("%s: %w", path, unwrapPathError(err))}
 	}
 	if !fi.IsDir() {
+		if kind := otherKind(path); kind != "" {
+			o, err := checkOther(path, kind)
+			if err != nil {
+				return nil, nil, []error{err}
+			}
+			return nil, []otherFile{o}, nil
+		}
 		name := parse.ClassifyName(filepath.Base(path))
 		if name.Kind != parse.KindReport && name.Kind != parse.KindPartial && name.Kind != parse.KindAbort {
 			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(filepath.Base(path))}
 		}
 		c, err := checkFile(path, name)
 		if err != nil {
-			return nil, []error{err}
+			return nil, nil, []error{err}
 		}
-		return []checked{c}, nil
+		return []checked{c}, nil, nil
 	}
-	entries, err := os.ReadDir(path)
+	rels, err := dirEntries(path)
 	if err != nil {
-		return nil, []error{fmt.Errorf("%s: %w", path, unwrapPathError(err))}
+		return nil, nil, []error{fmt.Errorf("%s: %w", path, unwrapPathError(err))}
 	}
 	var out []checked
+	var others []otherFile
 	var errs []error
-	for _, ent := range entries {
-		name := parse.ClassifyName(ent.Name())
+	for _, rel := range rels {
+		name := parse.ClassifyName(rel)
+		p := filepath.Join(path, filepath.FromSlash(rel))
 		switch name.Kind {
-		case parse.KindReport, parse.KindPartial, parse.KindAbort:
+		case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindBus, parse.KindSpecialist, parse.KindDesign:
 		default:
 			continue
 		}
-		p := filepath.Join(path, ent.Name())
-		if ent.Type()&os.ModeSymlink != 0 && !insideDir(path, p) {
+		if !insideDir(path, p) {
 			errs = append(errs, fmt.Errorf("%s: symlink leaves the directory: not followed", p))
+			continue
+		}
+		var kind string
+		switch name.Kind {
+		case parse.KindBus:
+			kind = "bus"
+		case parse.KindSpecialist:
+			kind = "specialist"
+		case parse.KindDesign:
+			kind = "design"
+		}
+		if kind != "" {
+			o, err := checkOther(p, kind)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			others = append(others, o)
 			continue
 		}
 		c, err := checkFile(p, name)
@@ -145,7 +179,35 @@ func checkPath(path string) ([]checked, []error) {
 		}
 		out = append(out, c)
 	}
-	return out, errs
+	return out, others, errs
+}
+
+// dirEntries lists the slash-separated names of dir's files, and of the files
+// of its findings/ and design/ subdirectories.
+func dirEntries(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var rels []string
+	for _, e := range ents {
+		if e.IsDir() {
+			if e.Name() == "findings" || e.Name() == "design" {
+				sub, err := os.ReadDir(filepath.Join(dir, e.Name()))
+				if err != nil {
+					return nil, err
+				}
+				for _, s := range sub {
+					if !s.IsDir() {
+						rels = append(rels, e.Name()+"/"+s.Name())
+					}
+				}
+			}
+			continue
+		}
+		rels = append(rels, e.Name())
+	}
+	return rels, nil
 }
 
 // agentStem names the agent of a file check was given directly.

@@ -1,10 +1,205 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/fluxwatch/fluxwatch/plan"
 )
 
+const discoverUsage = `Usage: fluxwatch discover [--task TEXT | --task-file F] [--dir DIR] [--root DIR] [--window D] [--create]
+
+Find the feature directory a task belongs to (SPEC §4.3) and print it as JSON:
+{"directory", "tier", "score", "source", "candidates", "notes"}.
+
+  tier 1  an explicit directory: --dir (must exist), else a "feature_directory:" line
+          in the task, else $FLUX_OUTPUT_DIR, when it exists
+  tier 2  MANIFEST.yaml files under --root modified within --window: one is used; of
+          several, the best scoring if it reaches --threshold and beats the second.
+          score = 0.4·sim(feature_name) + 0.4·sim(description) + 0.2·sim(feature_slug),
+          sim = |A∩B| / min(|A|,|B|) over the word sets of the task and the field
+  tier 3  --create: make ROOT/YYYY-MM-DD-HHMMSS-<slug> with a MANIFEST.yaml
+
+No clear match: on a terminal you choose from a numbered list; otherwise the
+candidates are printed and the exit code is 3. Nothing found without --create: exit 2.
+
+Flags:
+`
+
 func runDiscover(ctx context.Context, e *env, args []string) error {
-	return exitError{exitInternal, errors.New("discover: not implemented yet")}
+	fs := flag.NewFlagSet("discover", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var (
+		o    plan.Options
+		c    plan.CreateOptions
+		task = fs.String("task", "", "the task text (its feature_directory: line, and what candidates are scored against)")
+	)
+	taskFile := fs.String("task-file", "", "read the task from a file (- for standard input)")
+	fs.StringVar(&o.Dir, "dir", "", "use this directory (it must exist)")
+	fs.StringVar(&o.Root, "root", plan.DefaultFeaturesRoot, "where feature directories live")
+	fs.DurationVar(&o.Window, "window", plan.DefaultWindow, "only manifests modified this recently count")
+	fs.Float64Var(&o.Threshold, "threshold", plan.DefaultThreshold, "the score a best match must reach")
+	create := fs.Bool("create", false, "create a feature directory when none is found")
+	fs.StringVar(&c.Name, "name", "", "feature_name of a created directory (default: from the slug)")
+	fs.StringVar(&c.Slug, "slug", "", "feature_slug of a created directory (default: 2-3 keywords of the task)")
+	fs.StringVar(&c.By, "by", "", `created_by of a created directory (default "fluxwatch")`)
+	fs.Usage = func() {
+		fmt.Fprint(e.stdout, discoverUsage)
+		fs.SetOutput(e.stdout)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageErrorf("discover: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("discover: unexpected argument %q (the task goes in --task)", fs.Arg(0))
+	}
+	switch {
+	case fs.Changed("task") && fs.Changed("task-file"):
+		return usageErrorf("discover: give --task or --task-file, not both")
+	case *taskFile == "-":
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return usageErrorf("discover: read the task from standard input: %v", err)
+		}
+		o.Task = string(data)
+	case *taskFile != "":
+		data, err := os.ReadFile(*taskFile)
+		if err != nil {
+			return usageErrorf("discover: %v", err)
+		}
+		o.Task = string(data)
+	default:
+		o.Task = *task
+	}
+	if o.Window <= 0 || o.Threshold <= 0 || o.Threshold > 1 {
+		return usageErrorf("discover: --window must be positive and --threshold in (0, 1]")
+	}
+	o.EnvDir = e.getenv("FLUX_OUTPUT_DIR")
+
+	res, err := plan.Discover(o)
+	switch plan.ErrorType(err) {
+	case "":
+	case plan.ErrNotFound:
+		if *create && o.Dir == "" {
+			created, cerr := plan.Create(o, c)
+			created.Notes = res.Notes
+			if cerr != nil {
+				return discoverFail(e, res, cerr)
+			}
+			res, err = created, nil
+		}
+	case plan.ErrAmbiguous:
+		if stdin, ok := e.stdin.(io.Writer); ok && e.isTerminal(stdin) && e.isTerminal(e.stdout) {
+			res, err = choose(e, o, c, res, *create)
+		}
+	}
+	if err != nil {
+		return discoverFail(e, res, err)
+	}
+	return writeDiscover(e, res, nil)
+}
+
+// discoverOutput is the JSON that discover prints.
+type discoverOutput struct {
+	Directory  *string          `json:"directory"` // null when nothing was found
+	Tier       int              `json:"tier"`
+	Score      *float64         `json:"score"`
+	Source     string           `json:"source,omitempty"`
+	Candidates []plan.Candidate `json:"candidates,omitempty"`
+	Notes      []string         `json:"notes,omitempty"`
+	Error      *envelopeError   `json:"error,omitempty"`
+}
+
+func writeDiscover(e *env, res plan.Result, perr *plan.Error) error {
+	out := discoverOutput{Tier: res.Tier, Score: res.Score, Source: res.Source, Candidates: res.Candidates, Notes: res.Notes}
+	if res.Directory != "" {
+		out.Directory = &res.Directory
+	}
+	if perr != nil {
+		out.Error = &envelopeError{perr.Type, perr.Message, perr.Suggestion}
+	}
+	if err := writeJSON(e.stdout, out); err != nil {
+		return exitError{exitInternal, fmt.Errorf("write output: %w", err)}
+	}
+	return nil
+}
+
+// discoverFail prints what was found with the error and maps it to the exit
+// code: 3 when the choice is ambiguous (SPEC §4.3) or the system failed, 2
+// otherwise.
+func discoverFail(e *env, res plan.Result, err error) error {
+	var pe *plan.Error
+	if !errors.As(err, &pe) {
+		pe = &plan.Error{Type: plan.ErrIO, Message: err.Error(), Err: err}
+	}
+	if werr := writeDiscover(e, res, pe); werr != nil {
+		return werr
+	}
+	code := exitUsage
+	if pe.Type == plan.ErrAmbiguous || !pe.Input() {
+		code = exitInternal
+	}
+	msg := "discover: " + pe.Message
+	if pe.Suggestion != "" {
+		msg += " (" + pe.Suggestion + ")"
+	}
+	return exitError{code, errors.New(msg)}
+}
+
+// choose asks the user, on a terminal, to pick one of the candidates (or to
+// create a new directory, with --create).
+func choose(e *env, o plan.Options, c plan.CreateOptions, res plan.Result, create bool) (plan.Result, error) {
+	w := e.stderr
+	fmt.Fprintln(w, "Several recent feature directories could be meant, and none matches the task clearly:")
+	for i, cand := range res.Candidates {
+		name := cand.FeatureName
+		if name == "" {
+			name = cand.FeatureSlug
+		}
+		modified := cand.Modified
+		if t, err := time.Parse(time.RFC3339, cand.Modified); err == nil {
+			modified = t.Local().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(w, "  %d) %s\n     %q, score %.3f, modified %s\n", i+1, cand.Directory, name, cand.Score, modified)
+	}
+	prompt := fmt.Sprintf("Choose 1-%d", len(res.Candidates))
+	if create {
+		fmt.Fprintln(w, "  c) create a new feature directory")
+		prompt += " or c"
+	}
+	in := bufio.NewReader(e.stdin)
+	for tries := 0; tries < 3; tries++ {
+		fmt.Fprintf(w, "%s: ", prompt)
+		line, err := in.ReadString('\n')
+		answer := strings.TrimSpace(line)
+		if create && strings.EqualFold(answer, "c") {
+			created, cerr := plan.Create(o, c)
+			created.Notes = res.Notes
+			return created, cerr
+		}
+		if n, perr := strconv.Atoi(answer); perr == nil && n >= 1 && n <= len(res.Candidates) {
+			cand := res.Candidates[n-1]
+			score := cand.Score
+			return plan.Result{Directory: cand.Directory, Tier: 2, Score: &score, Source: "chosen", Notes: res.Notes}, nil
+		}
+		if err != nil {
+			break // end of input
+		}
+		fmt.Fprintf(w, "%q is not a choice.\n", answer)
+	}
+	return res, &plan.Error{Type: plan.ErrAmbiguous, Message: "no feature directory chosen",
+		Suggestion: "pick one with --dir DIR"}
 }

@@ -1,10 +1,342 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/parse"
 )
 
+const findingUsage = `Usage:
+  fluxwatch finding write (--dir DIR | --bus PATH) --severity blocking|notable --agent NAME
+                          --category C --summary TEXT|- [--file-ref PATH:LINE]… [--timestamp T]
+  fluxwatch finding read  (--dir DIR | --bus PATH) [--severity blocking|notable|all] [--agent A]
+                          [--since OFFSET] [--follow]
+
+write appends one finding to the peer-findings bus, safely beside other writers.
+read prints the bus as a JSON array of canonical entries ([] when there is none);
+with --follow, one JSON object a line as entries arrive, until interrupted.
+`
+
+// now is the clock of finding write's default timestamp.
+var now = time.Now
+
 func runFinding(ctx context.Context, e *env, args []string) error {
-	return exitError{exitInternal, errors.New("finding: not implemented yet")}
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, findingUsage)
+		return usageErrorf("finding: want write or read")
+	}
+	switch args[0] {
+	case "write":
+		return findingWrite(e, args[1:])
+	case "read":
+		return findingRead(ctx, e, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprint(e.stdout, findingUsage)
+		return nil
+	}
+	return usageErrorf("finding: unknown subcommand %q (want write or read)", args[0])
+}
+
+// parseFlags parses args with fs, printing usage for --help. done is true
+// when the command should stop with err (nil after --help).
+func parseFlags(e *env, flags *flag.FlagSet, usage string, args []string) (done bool, err error) {
+	flags.SetOutput(io.Discard) // one line of error, below, not pflag's usage dump
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), usage)
+		fmt.Fprintf(flags.Output(), "\nFlags:\n%s", flags.FlagUsages())
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			flags.SetOutput(e.stdout)
+			flags.Usage()
+			return true, nil
+		}
+		return true, usageErrorf("%s: %v (see --help)", flags.Name(), err)
+	}
+	return false, nil
+}
+
+// busFlags are the flags that name a bus.
+type busFlags struct {
+	dir, path string
+	maxLine   int
+}
+
+func (b *busFlags) register(flags *flag.FlagSet) {
+	flags.StringVar(&b.dir, "dir", "", "the output directory holding the bus (default $FLUX_OUTPUT_DIR)")
+	flags.StringVar(&b.path, "bus", "", "the bus file itself")
+	flags.IntVar(&b.maxLine, "max-line", parse.DefaultMaxLine, "the longest line (bytes) written or read")
+}
+
+// paths returns the bus files named by the flags: the --bus file, or for a
+// directory the bus names that exist in it (SPEC §1: findings.jsonl, then
+// peer-findings.jsonl), or, when none does yet, the one a writer would create.
+func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
+	if b.path != "" && b.dir != "" {
+		return nil, usageErrorf("%s: give --dir or --bus, not both", cmd)
+	}
+	if b.path != "" {
+		return []string{b.path}, nil
+	}
+	dir := b.dir
+	if dir == "" {
+		dir = e.getenv("FLUX_OUTPUT_DIR")
+	}
+	if dir == "" {
+		return nil, usageErrorf("%s: name the bus with --dir DIR or --bus PATH", cmd)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, usageErrorf("%s: output directory: %v", cmd, err)
+	}
+	if !fi.IsDir() {
+		return nil, usageErrorf("%s: %s is not a directory", cmd, dir)
+	}
+	var found []string
+	for _, name := range parse.BusNames {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err == nil {
+			found = append(found, p)
+		}
+	}
+	if len(found) == 0 {
+		found = []string{defaultBus(dir)}
+	}
+	return found, nil
+}
+
+// defaultBus is the bus a writer appends to in dir: peer-findings.jsonl when
+// it exists, else findings.jsonl.
+func defaultBus(dir string) string {
+	p := filepath.Join(dir, "peer-findings.jsonl")
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	return filepath.Join(dir, "findings.jsonl")
+}
+
+func findingWrite(e *env, args []string) error {
+	flags := flag.NewFlagSet("finding write", flag.ContinueOnError)
+	var b busFlags
+	b.register(flags)
+	var ent parse.Entry
+	var asJSON, sync bool
+	flags.StringVar(&ent.Severity, "severity", "", "blocking or notable (required)")
+	flags.StringVar(&ent.Agent, "agent", "", "your agent name (required)")
+	flags.StringVar(&ent.Category, "category", "", "a short topic, like auth or data-loss (required)")
+	flags.StringVar(&ent.Summary, "summary", "", "what is wrong and why it matters; - reads it from standard input (required)")
+	flags.StringArrayVar(&ent.FileRefs, "file-ref", nil, "PATH:LINE or PATH:START-END the finding is about (repeatable)")
+	flags.StringVar(&ent.Timestamp, "timestamp", "", "RFC 3339 time of the finding (default now)")
+	flags.BoolVar(&sync, "sync", false, "fsync the bus after writing")
+	flags.BoolVar(&asJSON, "json", false, `print {"bus":PATH,"offset":N} after writing`)
+	if done, err := parseFlags(e, flags, findingUsage, args); done {
+		return err
+	}
+	if flags.NArg() > 0 {
+		return usageErrorf("finding write: unexpected argument %q", flags.Arg(0))
+	}
+	switch {
+	case b.dir != "" && b.path != "":
+		return usageErrorf("finding write: give --dir or --bus, not both")
+	case b.dir == "" && b.path == "" && e.getenv("FLUX_OUTPUT_DIR") == "":
+		return usageErrorf("finding write: name the bus with --dir DIR or --bus PATH")
+	}
+	for _, req := range []struct{ flag, val string }{{"severity", ent.Severity}, {"agent", ent.Agent}, {"category", ent.Category}, {"summary", ent.Summary}} {
+		if strings.TrimSpace(req.val) == "" {
+			return usageErrorf("finding write: --%s is required", req.flag)
+		}
+	}
+	if ent.Summary == "-" {
+		data, err := io.ReadAll(io.LimitReader(e.stdin, int64(b.maxLine)+2))
+		if err != nil {
+			return usageErrorf("finding write: read the summary from standard input: %v", err)
+		}
+		ent.Summary = strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
+	}
+	if ent.Timestamp == "" {
+		ent.Timestamp = now().UTC().Format(time.RFC3339)
+	}
+	if ent.FileRefs == nil {
+		ent.FileRefs = []string{}
+	}
+	if err := bus.Validate(ent); err != nil {
+		return usageErrorf("finding write: %v", err)
+	}
+	path := b.path
+	if path == "" {
+		dir := b.dir
+		if dir == "" {
+			dir = e.getenv("FLUX_OUTPUT_DIR")
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			if err == nil {
+				err = errors.New("not a directory")
+			}
+			return usageErrorf("finding write: output directory %s: %v", dir, unwrapPath(err))
+		}
+		path = defaultBus(dir)
+	}
+	off, err := bus.Append(path, ent, bus.WriteOptions{MaxLine: b.maxLine, Sync: sync})
+	switch {
+	case errors.Is(err, bus.ErrInvalid):
+		return usageErrorf("finding write: %v", err)
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrExist):
+		return usageErrorf("finding write: %s: %v", path, unwrapPath(err))
+	case err != nil:
+		return fmt.Errorf("finding write: %s: %w", path, err)
+	}
+	if asJSON {
+		j, _ := json.Marshal(struct {
+			Bus    string `json:"bus"`
+			Offset int64  `json:"offset"`
+		}{path, off})
+		fmt.Fprintf(e.stdout, "%s\n", j)
+	}
+	return nil
+}
+
+// unwrapPath drops the op and path of a *fs.PathError, which the caller has
+// already named.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func findingRead(ctx context.Context, e *env, args []string) error {
+	flags := flag.NewFlagSet("finding read", flag.ContinueOnError)
+	var b busFlags
+	b.register(flags)
+	var f bus.Filter
+	var since int64
+	var follow, offsets, quiet bool
+	var interval time.Duration
+	flags.StringVar(&f.Severity, "severity", bus.All, "blocking, notable or all (all includes agent events such as stalls)")
+	flags.StringVar(&f.Agent, "agent", "", "only this agent's entries")
+	flags.Int64Var(&since, "since", 0, "only lines starting at or after this byte offset (of one bus file)")
+	flags.BoolVar(&follow, "follow", false, "keep printing entries as they are appended (NDJSON), until interrupted")
+	flags.BoolVar(&offsets, "offsets", false, `add "offset" (of the line) and "line" to each entry; --since OFFSET+1 goes on after it`)
+	flags.DurationVar(&interval, "interval", bus.DefaultInterval, "with --follow: the longest wait between two polls")
+	flags.BoolVarP(&quiet, "quiet", "q", false, "do not print diagnostics about the bus on stderr")
+	if done, err := parseFlags(e, flags, findingUsage, args); done {
+		return err
+	}
+	if flags.NArg() > 0 {
+		return usageErrorf("finding read: unexpected argument %q", flags.Arg(0))
+	}
+	switch f.Severity {
+	case parse.Blocking, parse.Notable, bus.All:
+	default:
+		return usageErrorf("finding read: --severity %q: want blocking, notable or all", f.Severity)
+	}
+	if since < 0 {
+		return usageErrorf("finding read: --since %d: want an offset >= 0", since)
+	}
+	paths, err := b.paths(e, "finding read")
+	if err != nil {
+		return err
+	}
+	if since > 0 && len(paths) > 1 {
+		return usageErrorf("finding read: --since is an offset in one file, and %s holds two buses: name one with --bus", b.dir)
+	}
+	if follow && b.path == "" && len(paths) == 1 {
+		// Follow both names: the bus may yet appear under either.
+		dir := filepath.Dir(paths[0])
+		paths = []string{filepath.Join(dir, parse.BusNames[0]), filepath.Join(dir, parse.BusNames[1])}
+	}
+
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	diag := func(d parse.Diagnostic) {
+		if !quiet {
+			w.Flush()
+			fmt.Fprintln(e.stderr, d)
+		}
+	}
+	var buf []byte
+	encode := func(ent parse.Entry) []byte {
+		buf = append(buf[:0], bus.Encode(ent)...)
+		buf = buf[:len(buf)-1] // the newline
+		if offsets {
+			buf = append(buf[:len(buf)-1], `,"offset":`...)
+			buf = strconv.AppendInt(buf, ent.Offset, 10)
+			buf = append(buf, `,"line":`...)
+			buf = strconv.AppendInt(buf, int64(ent.Line), 10)
+			buf = append(buf, '}')
+		}
+		return buf
+	}
+
+	if follow {
+		tails := make([]*bus.Tail, len(paths))
+		for i, p := range paths {
+			tails[i] = bus.NewTail(p, b.maxLine)
+			if err := tails[i].StartAt(since); err != nil {
+				return readError(err)
+			}
+		}
+		err := bus.Follow(ctx, tails, interval, func(ent parse.Entry) error {
+			if !f.Match(ent) {
+				return nil
+			}
+			w.Write(encode(ent))
+			w.WriteByte('\n')
+			return w.Flush()
+		}, diag)
+		if err != nil {
+			return readError(err)
+		}
+		return w.Flush()
+	}
+
+	n := 0
+	for _, p := range paths {
+		_, err := bus.Read(p, b.maxLine, since, func(ent parse.Entry) error {
+			if !f.Match(ent) {
+				return nil
+			}
+			if n == 0 {
+				w.WriteString("[\n")
+			} else {
+				w.WriteString(",\n")
+			}
+			n++
+			_, err := w.Write(encode(ent))
+			return err
+		}, diag)
+		if err != nil {
+			return readError(err)
+		}
+	}
+	if n == 0 {
+		w.WriteString("[]\n")
+	} else {
+		w.WriteString("\n]\n")
+	}
+	return w.Flush()
+}
+
+// readError maps an error of reading the bus: a bus that cannot be read (a
+// directory, no permission) is an input error, exit 2; others are internal.
+func readError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return usageErrorf("finding read: %v", err)
+	}
+	return fmt.Errorf("finding read: %w", err)
 }

@@ -2,9 +2,509 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/plan"
 )
 
+// planCommand is one subcommand of `fluxwatch plan`.
+type planCommand struct {
+	args    string // the synopsis after the command name
+	summary string
+	run     func(p *planRun, args []string) error
+}
+
+var planCommands = map[string]planCommand{
+	"write-finding": {`NAME [--notes TEXT | --notes-file F] [--approaches JSON | --approaches-file F]`,
+		"write a specialist's notes and (all of its) approaches", planWriteFinding},
+	"write-approach": {`NAME N [--variant[=L]] [--description TEXT] [--context TEXT | --context-file F] [--files a,b] [--questions "q1|q2"]`,
+		"add or replace one approach; clears its pending refinement", planWriteApproach},
+	"clear-approach": {`NAME N [L]`,
+		"remove approach N (the standalone or every variant), or variant N L", planClearApproach},
+	"get-finding-approach": {`NAME N [L]`,
+		"print approach N (the standalone or every variant) or N L, in full", planGetApproach},
+	"refine": {`NAME N[_L] --text TEXT`,
+		"set an approach's pending refinement (empty text clears it)", planRefine},
+	"get-findings": {`[--full]`,
+		"list every approach of every specialist; --full adds notes and context", planGetFindings},
+	"read-design-manifest": {``,
+		"list the designs of design/manifest.yaml", planReadDesign},
+}
+
+var planOrder = []string{"write-finding", "write-approach", "clear-approach", "get-finding-approach", "refine", "get-findings", "read-design-manifest"}
+
+func planUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: fluxwatch plan [--plan-dir DIR] COMMAND [args]")
+	fmt.Fprintln(w, "\nManage specialist findings (findings/NAME.yaml under the plan root). Output is JSON:")
+	fmt.Fprintln(w, `{"status":"success","data":…} or {"status":"error","error":{"type","message","suggestion"}}.`)
+	fmt.Fprintln(w, "\nCommands:")
+	for _, name := range planOrder {
+		c := planCommands[name]
+		fmt.Fprintf(w, "  %s %s\n      %s\n", name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "\nPlan root: --plan-dir, else $FLUXWATCH_PLAN_DIR, else <git top level>/.claude/plans/<branch>.")
+	fmt.Fprintln(w, "Errors exit 2 (bad arguments or files) or 3 (the file system failed).")
+}
+
+// planRun is one run of `fluxwatch plan`: the environment and the plan root
+// flag given before the command.
+type planRun struct {
+	e       *env
+	name    string // the subcommand
+	cmd     planCommand
+	planDir string
+}
+
 func runPlan(ctx context.Context, e *env, args []string) error {
-	return exitError{exitInternal, errors.New("plan: not implemented yet")}
+	p := &planRun{e: e}
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.SetInterspersed(false)
+	fs.StringVar(&p.planDir, "plan-dir", "", "the plan root")
+	fs.Usage = func() { planUsage(e.stdout) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return p.fail(badArgs("%v", err))
+	}
+	if fs.NArg() == 0 {
+		planUsage(e.stderr)
+		return p.fail(badArgs("no plan command given"))
+	}
+	p.name = fs.Arg(0)
+	c, ok := planCommands[p.name]
+	if !ok {
+		return p.fail(badArgs("unknown plan command %q", p.name))
+	}
+	p.cmd = c
+	return c.run(p, fs.Args()[1:])
+}
+
+func badArgs(format string, a ...any) *plan.Error {
+	return &plan.Error{Type: plan.ErrInvalidArguments, Message: fmt.Sprintf(format, a...),
+		Suggestion: "run `fluxwatch plan --help` for the commands and their arguments"}
+}
+
+// flags returns the flag set of the subcommand, with --plan-dir (it may be
+// given before or after the command).
+func (p *planRun) flags() *flag.FlagSet {
+	fs := flag.NewFlagSet("plan "+p.name, flag.ContinueOnError)
+	fs.SetOutput(p.e.stderr)
+	fs.StringVar(&p.planDir, "plan-dir", p.planDir, "the plan root (default $FLUXWATCH_PLAN_DIR, else <git top level>/.claude/plans/<branch>)")
+	fs.Usage = func() {
+		fmt.Fprintf(p.e.stdout, "Usage: fluxwatch plan %s %s\n\n%s\n\nFlags:\n", p.name, p.cmd.args, p.cmd.summary)
+		fs.SetOutput(p.e.stdout)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses the subcommand's flags and checks the count of its positional
+// arguments. ok is false when the command is done: --help printed the usage
+// (err nil), or the arguments are wrong (err from fail, the envelope printed).
+func (p *planRun) parse(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (ok bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return false, nil
+		}
+		return false, p.fail(badArgs("plan %s: %v", p.name, err))
+	}
+	if n := fs.NArg(); n < minArgs || n > maxArgs {
+		return false, p.fail(badArgs("plan %s: want arguments %s, got %d", p.name, p.cmd.args, n))
+	}
+	return true, nil
+}
+
+func (p *planRun) store() (*plan.Store, error) {
+	root, err := plan.ResolveRoot(plan.RootOptions{Flag: p.planDir, Env: p.e.getenv("FLUXWATCH_PLAN_DIR")})
+	if err != nil {
+		return nil, err
+	}
+	return &plan.Store{Root: root}, nil
+}
+
+type envelopeError struct {
+	Type       string `json:"type"`
+	Message    string `json:"message"`
+	Suggestion string `json:"suggestion"`
+}
+
+type envelope struct {
+	Status string         `json:"status"`
+	Data   any            `json:"data,omitempty"`
+	Error  *envelopeError `json:"error,omitempty"`
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// ok prints the success envelope, and the warnings on stderr.
+func (p *planRun) ok(data any, warnings []string) error {
+	for _, w := range warnings {
+		fmt.Fprintf(p.e.stderr, "fluxwatch: %s\n", w)
+	}
+	if err := writeJSON(p.e.stdout, envelope{Status: "success", Data: data}); err != nil {
+		return exitError{exitInternal, fmt.Errorf("write output: %w", err)}
+	}
+	return nil
+}
+
+// fail prints the error envelope and returns the error that sets the exit
+// code: 2 for the caller's errors, 3 for the system's.
+func (p *planRun) fail(err error) error {
+	var pe *plan.Error
+	if !errors.As(err, &pe) {
+		pe = &plan.Error{Type: plan.ErrIO, Message: err.Error(), Err: err}
+	}
+	writeJSON(p.e.stdout, envelope{Status: "error", Error: &envelopeError{pe.Type, pe.Message, pe.Suggestion}})
+	code := exitUsage
+	if !pe.Input() {
+		code = exitInternal
+	}
+	prefix := "plan"
+	if p.name != "" {
+		prefix += " " + p.name
+	}
+	return exitError{code, fmt.Errorf("%s: %s", prefix, pe.Message)}
+}
+
+// text returns the value of a text flag or of its -file variant ("-" reads
+// standard input); set is false when neither was given.
+func (p *planRun) text(fs *flag.FlagSet, name string) (value string, set bool, err error) {
+	fileFlag := name + "-file"
+	switch {
+	case fs.Changed(name) && fs.Changed(fileFlag):
+		return "", false, badArgs("plan %s: give --%s or --%s, not both", p.name, name, fileFlag)
+	case fs.Changed(name):
+		v, _ := fs.GetString(name)
+		return v, true, nil
+	case fs.Changed(fileFlag):
+		path, _ := fs.GetString(fileFlag)
+		var data []byte
+		var err error
+		if path == "-" {
+			data, err = io.ReadAll(p.e.stdin)
+		} else {
+			data, err = os.ReadFile(path)
+		}
+		if err != nil {
+			return "", false, badArgs("plan %s: --%s: %v", p.name, fileFlag, err)
+		}
+		return string(data), true, nil
+	}
+	return "", false, nil
+}
+
+func planWriteFinding(p *planRun, args []string) error {
+	fs := p.flags()
+	fs.String("notes", "", "key practices, stack, technologies, APIs, dependencies (replaces the notes)")
+	fs.String("notes-file", "", "read the notes from a file (- for standard input)")
+	fs.String("approaches", "", `JSON array of approaches (replaces them all): [{"number":1,"variant":"A","description":"…","context":"…","relevant_files":["a.ts"],"questions":["q?"]}]`)
+	fs.String("approaches-file", "", "read the approaches JSON from a file (- for standard input)")
+	if ok, err := p.parse(fs, args, 1, 1); !ok {
+		return err
+	}
+	name := fs.Arg(0)
+	notes, notesSet, err := p.text(fs, "notes")
+	if err != nil {
+		return p.fail(err)
+	}
+	approachesJSON, approachesSet, err := p.text(fs, "approaches")
+	if err != nil {
+		return p.fail(err)
+	}
+	var (
+		notesArg   *string
+		approaches []parse.Approach
+	)
+	if notesSet {
+		notesArg = &notes
+	}
+	if approachesSet {
+		if approaches, err = plan.ParseApproachesJSON([]byte(approachesJSON)); err != nil {
+			return p.fail(err)
+		}
+		if approaches == nil {
+			approaches = []parse.Approach{}
+		}
+	}
+	s, err := p.store()
+	if err != nil {
+		return p.fail(err)
+	}
+	res, err := s.WriteFinding(name, notesArg, approaches)
+	if err != nil {
+		return p.fail(err)
+	}
+	return p.ok(res, res.Warnings)
+}
+
+func planWriteApproach(p *planRun, args []string) error {
+	fs := p.flags()
+	fs.String("variant", "", "make it variant `L` of approach N; --variant alone takes the next free letter")
+	fs.Lookup("variant").NoOptDefVal = nextVariant
+	fs.String("description", "", "what the approach solves, in about three sentences")
+	fs.String("context", "", "the full approach: pseudo-code, findings, best practices")
+	fs.String("context-file", "", "read the context from a file (- for standard input)")
+	fs.String("files", "", "relevant files, comma-separated, project-relative")
+	fs.String("questions", "", `clarifying questions for the user, separated by "|"`)
+	if ok, err := p.parse(fs, args, 2, 3); !ok {
+		return err
+	}
+	variant, _ := fs.GetString("variant")
+	if fs.NArg() == 3 {
+		// The seed's form `--variant B` reads as --variant (no letter)
+		// followed by the argument B.
+		if variant != nextVariant {
+			return p.fail(badArgs("plan write-approach: want arguments NAME N, got %d", fs.NArg()))
+		}
+		variant = fs.Arg(2)
+	}
+	in := plan.ApproachInput{Variant: variant}
+	if variant == nextVariant {
+		in.Variant, in.NextVariant = "", true
+	}
+	var err error
+	name := fs.Arg(0)
+	if err := plan.ValidSpecialist(name); err != nil {
+		return p.fail(err)
+	}
+	if in.Number, err = plan.ParseNumber(fs.Arg(1)); err != nil {
+		return p.fail(err)
+	}
+	in.Description, _ = fs.GetString("description")
+	if in.Detail, _, err = p.text(fs, "context"); err != nil {
+		return p.fail(err)
+	}
+	files, _ := fs.GetString("files")
+	in.Files = splitList(files, ",")
+	questions, _ := fs.GetString("questions")
+	in.Questions = splitList(questions, "|")
+	s, err := p.store()
+	if err != nil {
+		return p.fail(err)
+	}
+	res, err := s.WriteApproach(name, in)
+	if err != nil {
+		return p.fail(err)
+	}
+	return p.ok(res, res.Warnings)
+}
+
+// nextVariant is the value of a --variant given without a letter.
+const nextVariant = "next"
+
+// splitList splits s at sep, trims the parts and drops empty ones.
+func splitList(s, sep string) []string {
+	var out []string
+	for _, part := range strings.Split(s, sep) {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// target reads the NAME N [L] arguments; N may also be written N_L.
+func target(args []string) (name string, n int, variant string, err error) {
+	name = args[0]
+	if err := plan.ValidSpecialist(name); err != nil {
+		return "", 0, "", err
+	}
+	if n, variant, err = plan.ParseApproachID(args[1]); err != nil {
+		return "", 0, "", err
+	}
+	if len(args) == 3 {
+		if variant != "" {
+			return "", 0, "", badArgs("give the variant once: %s or %s %s", args[1], strings.Split(args[1], "_")[0], args[2])
+		}
+		variant = args[2]
+		if err := plan.ValidVariant(variant); err != nil {
+			return "", 0, "", err
+		}
+	}
+	return name, n, variant, nil
+}
+
+func planClearApproach(p *planRun, args []string) error {
+	fs := p.flags()
+	if ok, err := p.parse(fs, args, 2, 3); !ok {
+		return err
+	}
+	name, n, variant, err := target(fs.Args())
+	if err != nil {
+		return p.fail(err)
+	}
+	s, err := p.store()
+	if err != nil {
+		return p.fail(err)
+	}
+	res, err := s.ClearApproach(name, n, variant)
+	if err != nil {
+		return p.fail(err)
+	}
+	return p.ok(res, res.Warnings)
+}
+
+func planGetApproach(p *planRun, args []string) error {
+	fs := p.flags()
+	if ok, err := p.parse(fs, args, 2, 3); !ok {
+		return err
+	}
+	name, n, variant, err := target(fs.Args())
+	if err != nil {
+		return p.fail(err)
+	}
+	s, err := p.store()
+	if err != nil {
+		return p.fail(err)
+	}
+	sp, as, diags, err := s.Approaches(name, n, variant)
+	if err != nil {
+		return p.fail(err)
+	}
+	views := make([]plan.ApproachView, len(as))
+	for i, a := range as {
+		views[i] = plan.View("", a, sp.Approaches, true)
+	}
+	return p.ok(struct {
+		Specialist string              `json:"specialist"`
+		Number     int                 `json:"number"`
+		Approaches []plan.ApproachView `json:"approaches"`
+	}{name, n, views}, diagLines(diags))
+}
+
+func planRefine(p *planRun, args []string) error {
+	fs := p.flags()
+	fs.String("text", "", "the revision asked of the specialist (empty clears it)")
+	fs.String("text-file", "", "read the text from a file (- for standard input)")
+	if ok, err := p.parse(fs, args, 2, 3); !ok {
+		return err
+	}
+	name, n, variant, err := target(fs.Args())
+	if err != nil {
+		return p.fail(err)
+	}
+	text, set, err := p.text(fs, "text")
+	if err != nil {
+		return p.fail(err)
+	}
+	if !set {
+		return p.fail(badArgs("plan refine: --text is required (an empty --text clears the refinement)"))
+	}
+	s, err := p.store()
+	if err != nil {
+		return p.fail(err)
+	}
+	res, err := s.Refine(name, n, variant, text)
+	if err != nil {
+		return p.fail(err)
+	}
+	return p.ok(res, res.Warnings)
+}
+
+func planGetFindings(p *planRun, args []string) error {
+	fs := p.flags()
+	full := fs.Bool("full", false, "add each specialist's notes and each approach's full context")
+	if ok, err := p.parse(fs, args, 0, 0); !ok {
+		return err
+	}
+	s, err := p.store()
+	if err != nil {
+		return p.fail(err)
+	}
+	all, diags, err := s.All()
+	if err != nil {
+		return p.fail(err)
+	}
+	if *full {
+		type specialistView struct {
+			Specialist string              `json:"specialist"`
+			File       string              `json:"file"`
+			Notes      string              `json:"notes"`
+			Approaches []plan.ApproachView `json:"approaches"`
+		}
+		out := []specialistView{}
+		for _, f := range all {
+			v := specialistView{Specialist: f.Name, File: f.File, Notes: f.Specialist.Notes, Approaches: []plan.ApproachView{}}
+			for _, a := range f.Specialist.Approaches {
+				v.Approaches = append(v.Approaches, plan.View("", a, f.Specialist.Approaches, true))
+			}
+			out = append(out, v)
+		}
+		return p.ok(struct {
+			Specialists []specialistView `json:"specialists"`
+		}{out}, diagLines(diags))
+	}
+	names := []string{}
+	approaches := []plan.SummaryView{}
+	for _, f := range all {
+		names = append(names, f.Name)
+		for _, a := range f.Specialist.Approaches {
+			approaches = append(approaches, plan.Summary(f.Name, a))
+		}
+	}
+	return p.ok(struct {
+		Specialists []string           `json:"specialists"`
+		Approaches  []plan.SummaryView `json:"approaches"`
+	}{names, approaches}, diagLines(diags))
+}
+
+func planReadDesign(p *planRun, args []string) error {
+	fs := p.flags()
+	if ok, err := p.parse(fs, args, 0, 0); !ok {
+		return err
+	}
+	s, err := p.store()
+	if err != nil {
+		return p.fail(err)
+	}
+	m, diags, exists, err := s.DesignManifest()
+	if err != nil {
+		return p.fail(err)
+	}
+	type designView struct {
+		ScreenshotFileName string `json:"screenshot_file_name"`
+		Description        string `json:"description"`
+		Path               string `json:"path,omitempty"`
+	}
+	warnings := diagLines(diags)
+	designs := []designView{}
+	for _, d := range m.Designs {
+		v := designView{ScreenshotFileName: d.ScreenshotFileName, Description: d.Description}
+		if parse.ValidName(d.ScreenshotFileName) == nil {
+			v.Path = filepath.Join(s.Root, "design", d.ScreenshotFileName)
+		} else if d.ScreenshotFileName != "" {
+			warnings = append(warnings, fmt.Sprintf("%s: screenshot_file_name %q is not a plain file name; no path given",
+				filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), d.ScreenshotFileName))
+		}
+		designs = append(designs, v)
+	}
+	return p.ok(struct {
+		Exists  bool         `json:"exists"`
+		File    string       `json:"file"`
+		Designs []designView `json:"designs"`
+	}{exists, filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), designs}, warnings)
+}
+
+func diagLines(diags []parse.Diagnostic) []string {
+	var out []string
+	for _, d := range diags {
+		out = append(out, d.String())
+	}
+	return out
 }

@@ -35,6 +35,8 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: false,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
+			// A -race binary sleeps 1 s at exit by default; scripts run it often.
+			e.Setenv("GORACE", "atexit_sleep_ms=0")
 			return nil
 		},
 	})

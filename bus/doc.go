@@ -1,0 +1,14 @@
+// Package bus writes and reads the peer-findings bus (SPEC §3): a JSONL file
+// that many agent processes append to at once while they work.
+//
+// Writing (Append) validates a record, takes an exclusive flock(2) on
+// "{bus}.lock" — the lock file the shell helper locks with
+// `( flock -x 203; printf '%s\n' "$line" >> f ) 203>f.lock` — and writes the
+// whole line with one write(2) on an O_APPEND descriptor, so records from
+// fluxwatch and from shell writers never tear or interleave, at any size.
+//
+// Reading (Read, Tail, Follow) never parses past the last newline: the bytes
+// of a record still being written are held until its newline arrives. A Tail
+// reads only what was appended since its last poll; a file that shrinks or is
+// replaced (new inode) is read again from the start, with a diagnostic.
+package bus

@@ -1,0 +1,268 @@
+package bus
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+// Severity filters of Filter.
+const (
+	All = "all"
+)
+
+// Filter selects entries: by severity (parse.Blocking or parse.Notable: the
+// findings of that severity; "" or All: every entry, events and unknown
+// severities included) and by agent ("" for any).
+type Filter struct {
+	Severity string
+	Agent    string
+}
+
+// Match reports whether e passes the filter.
+func (f Filter) Match(e parse.Entry) bool {
+	if f.Agent != "" && e.Agent != f.Agent {
+		return false
+	}
+	switch f.Severity {
+	case "", All:
+		return true
+	}
+	return e.Kind == parse.EntryFinding && e.Severity == f.Severity
+}
+
+// Tail reads one bus file incrementally: each Poll decodes only the bytes
+// appended since the previous one. Not safe for concurrent use.
+type Tail struct {
+	path    string
+	maxLine int
+	dec     *parse.BusDecoder
+	pos     int64 // the next byte to read
+	ino     uint64
+	dev     uint64
+	seen    bool // the file existed at the last poll
+	// skipLine: lines up to this one began before the offset given to StartAt; what
+	// they hold is left out.
+	skipLine int
+	buf      []byte
+	err      error // the first error of the entry callback
+}
+
+// NewTail returns a Tail at the start of the bus at path. maxLine <= 0 means
+// parse.DefaultMaxLine.
+func NewTail(path string, maxLine int) *Tail {
+	return &Tail{path: path, maxLine: maxLine, dec: parse.NewBusDecoder(maxLine)}
+}
+
+// Path returns the path of the bus file.
+func (t *Tail) Path() string { return t.path }
+
+// Offset returns the offset just past the last complete line read, and the
+// number of lines before it.
+func (t *Tail) Offset() (offset int64, line int) { return t.dec.Offset(), t.dec.Line() }
+
+// StartAt positions the tail at the first line that starts at or after byte
+// offset since, counting the lines before it so that line numbers stay those
+// of the file. A since past the end of the file positions it at the end.
+func (t *Tail) StartAt(since int64) error {
+	t.reset()
+	if since <= 0 {
+		return nil
+	}
+	f, err := os.Open(t.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	buf := make([]byte, 256<<10)
+	var off int64
+	lines := 0
+	lastNL := int64(-1) // offset of the last newline before since
+	for off < since {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), since-off)], off)
+		chunk := buf[:n]
+		lines += bytes.Count(chunk, []byte{'\n'})
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			lastNL = off + int64(i)
+		}
+		off += int64(n)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err // a *fs.PathError: it names the file
+		}
+	}
+	// Start at the line holding since (or at since, a line start); when since
+	// is inside that line, it began before since and is left out.
+	t.pos = lastNL + 1
+	t.dec.Resume(t.pos, lines)
+	if t.pos < since {
+		t.skipLine = lines + 1
+	}
+	return nil
+}
+
+func (t *Tail) reset() {
+	t.dec = parse.NewBusDecoder(t.maxLine)
+	t.pos, t.skipLine, t.seen = 0, 0, false
+}
+
+// Poll reads what was appended to the bus since the last Poll (or StartAt) and
+// calls entry for each complete record, in file order, and diag for each
+// diagnostic (with Path set). A missing file is an empty bus. A file that
+// shrank, was replaced (another inode) or rewritten under the tail is read
+// again from the start, after a warning. Poll stops at the first error that
+// entry returns and returns it (the Tail is then past entries it did not
+// hand over: start a new one to go on); other errors are the filesystem's.
+func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) error {
+	report := func(dg parse.Diagnostic) {
+		if dg.Line > 0 && dg.Line <= t.skipLine {
+			return
+		}
+		if dg.Path == "" {
+			dg.Path = t.path
+		}
+		if diag != nil {
+			diag(dg)
+		}
+	}
+	f, err := os.Open(t.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if t.seen {
+			report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus removed: reading again from the start when it comes back"})
+			t.reset()
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	var ino, dev uint64
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		ino, dev = st.Ino, uint64(st.Dev)
+	}
+	size := fi.Size()
+	switch {
+	case t.seen && (ino != t.ino || dev != t.dev):
+		report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus replaced (new inode): reading again from the start"})
+		t.reset()
+	case size < t.pos:
+		report(parse.Diagnostic{Level: parse.LevelWarning,
+			Message: fmt.Sprintf("bus shrank from %d to %d bytes: reading again from the start", t.pos, size)})
+		t.reset()
+	case t.dec.Offset() > 0 && !newlineAt(f, t.dec.Offset()-1):
+		report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus rewritten: reading again from the start"})
+		t.reset()
+	}
+	t.ino, t.dev, t.seen = ino, dev, true
+
+	if t.buf == nil {
+		t.buf = make([]byte, 256<<10)
+	}
+	t.err = nil
+	emit := func(e parse.Entry) {
+		if t.err != nil || e.Line <= t.skipLine {
+			return
+		}
+		t.err = entry(e)
+	}
+	for t.pos < size && t.err == nil {
+		n, err := f.ReadAt(t.buf[:min(int64(len(t.buf)), size-t.pos)], t.pos)
+		t.dec.Feed(t.buf[:n], emit, report)
+		t.pos += int64(n)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err // a *fs.PathError: it names the file
+		}
+	}
+	return t.err
+}
+
+func newlineAt(f *os.File, off int64) bool {
+	var b [1]byte
+	n, _ := f.ReadAt(b[:], off)
+	return n == 1 && b[0] == '\n'
+}
+
+// Read reads a snapshot of the bus at path: the complete lines present when
+// it is called, from the first line that starts at or after byte offset since.
+// It calls entry for each record in file order and diag for each diagnostic;
+// a missing bus is empty. It returns the offset just past the last complete
+// line read (where a later Read or Follow goes on), and the first error of
+// entry or of the filesystem.
+func Read(path string, maxLine int, since int64, entry func(parse.Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
+	t := NewTail(path, maxLine)
+	if err := t.StartAt(since); err != nil {
+		return 0, err
+	}
+	err = t.Poll(entry, diag)
+	next, _ = t.Offset()
+	return next, err
+}
+
+// DefaultInterval is how often Follow polls when no filesystem event wakes it.
+const DefaultInterval = time.Second
+
+// useFsnotify lets tests check the polling fallback alone.
+var useFsnotify = true
+
+// Follow polls every tail (in order) at once, then again after each
+// filesystem event in a bus's directory and at least every interval (<= 0
+// means DefaultInterval), until ctx is done. Where inotify is unavailable it
+// polls only. It returns nil when ctx is done, or the first error of entry or
+// of a Poll.
+func Follow(ctx context.Context, tails []*Tail, interval time.Duration, entry func(parse.Entry) error, diag func(parse.Diagnostic)) error {
+	if interval <= 0 {
+		interval = DefaultInterval
+	}
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if useFsnotify {
+		if w, err := fsnotify.NewWatcher(); err == nil {
+			defer w.Close()
+			for _, t := range tails {
+				// Best effort: a directory that cannot be watched is polled.
+				_ = w.Add(filepath.Dir(t.path))
+			}
+			events, errs = w.Events, w.Errors
+		}
+	}
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		for _, t := range tails {
+			if err := t.Poll(entry, diag); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-events:
+		case <-errs: // an overflow or the like: the poll below catches up
+		case <-tick.C:
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+// mcpSession connects the SDK's own client to a server rooted at root.
+func mcpSession(t *testing.T, root string) *mcp.ClientSession {
+	t.Helper()
+	var logs bytes.Buffer
+	srv, err := newMCPServer(root, &logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	return res
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestMCPWithSDKClient(t *testing.T) {
+	root := t.TempDir()
+	run := filepath.Join(root, "run")
+	empty := filepath.Join(root, "empty")
+	os.Mkdir(run, 0o755)
+	os.Mkdir(empty, 0o755)
+	for _, e := range []parse.Entry{
+		{Severity: parse.Blocking, Agent: "fd-safety", Category: "auth", Summary: "tokens in <localStorage>", FileRefs: []string{"a.ts:1"}, Timestamp: "2026-11-20T10:00:00Z"},
+		{Severity: parse.Notable, Agent: "fd-perf", Category: "db", Summary: "N+1 query", FileRefs: []string{}},
+	} {
+		if _, err := bus.Append(filepath.Join(run, "peer-findings.jsonl"), e, bus.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(run, "findings.json"), []byte(`{"verdict":"risky","findings":[]}`), 0o644)
+	outside := t.TempDir()
+	os.Symlink(outside, filepath.Join(root, "escape"))
+	// A bus that is a symlink out of its directory is not followed.
+	if _, err := bus.Append(filepath.Join(outside, "bus.jsonl"), parse.Entry{Severity: parse.Blocking, Agent: "x", Summary: "outside"}, bus.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(filepath.Join(outside, "bus.jsonl"), filepath.Join(empty, "findings.jsonl"))
+
+	cs := mcpSession(t, root)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+		if !strings.Contains(tool.Description, "verdict") && !strings.Contains(tool.Description, `"severity"`) {
+			t.Errorf("%s: the description does not document the schema: %s", tool.Name, tool.Description)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s has no output schema", tool.Name)
+		}
+	}
+	if strings.Join(names, ",") != "fetch_peer_findings,get_synthesis" {
+		t.Fatalf("tools %v", names)
+	}
+
+	tests := []struct {
+		name    string
+		tool    string
+		args    map[string]any
+		isError bool
+		text    string // exact text, or a substring of the error
+		count   int    // structured findings
+	}{
+		{"all", "fetch_peer_findings", map[string]any{"output_dir": run}, false,
+			`[{"severity":"blocking","agent":"fd-safety","category":"auth","summary":"tokens in <localStorage>","file_refs":["a.ts:1"],"timestamp":"2026-11-20T10:00:00Z"},` +
+				`{"severity":"notable","agent":"fd-perf","category":"db","summary":"N+1 query","file_refs":[]}]`, 2},
+		{"blocking, relative", "fetch_peer_findings", map[string]any{"output_dir": "run", "severity_filter": "blocking"}, false,
+			`[{"severity":"blocking","agent":"fd-safety","category":"auth","summary":"tokens in <localStorage>","file_refs":["a.ts:1"],"timestamp":"2026-11-20T10:00:00Z"}]`, 1},
+		{"no bus", "fetch_peer_findings", map[string]any{"output_dir": filepath.Join(root, "run", "..", "empty")}, false, `[]`, 0},
+		{"outside", "fetch_peer_findings", map[string]any{"output_dir": outside}, true, "outside the server's root", 0},
+		{"dotdot", "fetch_peer_findings", map[string]any{"output_dir": "../"}, true, "outside the server's root", 0},
+		{"symlink out", "fetch_peer_findings", map[string]any{"output_dir": "escape"}, true, "outside the server's root", 0},
+		{"missing", "fetch_peer_findings", map[string]any{"output_dir": "nope"}, true, "no such file or directory", 0},
+		{"bad filter", "fetch_peer_findings", map[string]any{"output_dir": run, "severity_filter": "P0"}, true, "severity_filter", 0},
+		{"synthesis", "get_synthesis", map[string]any{"output_dir": "run"}, false, `{"verdict":"risky","findings":[]}`, 0},
+		{"no synthesis", "get_synthesis", map[string]any{"output_dir": "empty"}, true, "no synthesis yet", 0},
+		{"synthesis outside", "get_synthesis", map[string]any{"output_dir": outside}, true, "outside the server's root", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := callTool(t, cs, tt.tool, tt.args)
+			text := resultText(res)
+			if res.IsError != tt.isError {
+				t.Fatalf("IsError = %v, want %v: %s", res.IsError, tt.isError, text)
+			}
+			if tt.isError {
+				if !strings.Contains(text, tt.text) {
+					t.Errorf("error %q, want it to contain %q", text, tt.text)
+				}
+				return
+			}
+			if text != tt.text {
+				t.Errorf("text\n%s\nwant\n%s", text, tt.text)
+			}
+			sc, _ := json.Marshal(res.StructuredContent)
+			if tt.tool == "fetch_peer_findings" {
+				var out struct {
+					Findings []parse.Entry `json:"findings"`
+				}
+				if err := json.Unmarshal(sc, &out); err != nil || len(out.Findings) != tt.count || out.Findings == nil {
+					t.Errorf("structured content %s: want %d findings (%v)", sc, tt.count, err)
+				}
+			} else if !strings.Contains(string(sc), `"verdict":"risky"`) {
+				t.Errorf("structured content %s", sc)
+			}
+		})
+	}
+}
+
+// TestMCPSynthesisSeam: get_synthesis serves whatever synthesizeDir returns.
+func TestMCPSynthesisSeam(t *testing.T) {
+	root := t.TempDir()
+	old := synthesizeDir
+	defer func() { synthesizeDir = old }()
+	var got string
+	synthesizeDir = func(ctx context.Context, dir string) ([]byte, error) {
+		got = dir
+		return []byte(`{"verdict":"safe"}`), nil
+	}
+	cs := mcpSession(t, root)
+	res := callTool(t, cs, "get_synthesis", map[string]any{"output_dir": "."})
+	real, _ := filepath.EvalSymlinks(root)
+	if res.IsError || resultText(res) != `{"verdict":"safe"}` || got != real {
+		t.Errorf("result %q (error %v) for dir %q, want the seam's for %q", resultText(res), res.IsError, got, real)
+	}
+}

@@ -1,0 +1,305 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// The -update flag (update) is declared in report_test.go.
+
+// renderBus renders what the decoder made of a stream, one line per entry and
+// per diagnostic, in the order they were produced.
+func renderBus(data []byte, maxLine int, chunk int) string {
+	var b strings.Builder
+	d := NewBusDecoder(maxLine)
+	entry := func(e Entry) {
+		j, err := json.Marshal(e)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Fprintf(&b, "entry %d @%d %s", e.Line, e.Offset, j)
+		if e.Title != "" {
+			fmt.Fprintf(&b, " title=%q", e.Title)
+		}
+		if !e.Time.IsZero() {
+			fmt.Fprintf(&b, " time=%s", e.Time.UTC().Format(time.RFC3339))
+		}
+		b.WriteByte('\n')
+	}
+	diag := func(dg Diagnostic) { fmt.Fprintf(&b, "diag %s\n", dg) }
+	if chunk <= 0 {
+		chunk = len(data) + 1
+	}
+	for p := data; len(p) > 0; {
+		n := min(chunk, len(p))
+		d.Feed(p[:n], entry, diag)
+		p = p[n:]
+	}
+	fmt.Fprintf(&b, "end offset=%d line=%d held=%d\n", d.Offset(), d.Line(), d.Held())
+	return b.String()
+}
+
+// goldenOptions reads "max-line: N" and "no-final-newline" from an archive's
+// comment.
+func goldenOptions(comment []byte) (maxLine int, noFinalNewline bool) {
+	for _, l := range strings.Split(string(comment), "\n") {
+		switch {
+		case strings.HasPrefix(l, "max-line: "):
+			maxLine, _ = strconv.Atoi(strings.TrimPrefix(l, "max-line: "))
+		case l == "no-final-newline":
+			noFinalNewline = true
+		}
+	}
+	return maxLine, noFinalNewline
+}
+
+// TestBusGolden runs every testdata/bus/*.txtar: the file "bus.jsonl" is fed to
+// the decoder (whole, then one byte at a time, which must agree) and the
+// result compared with the file "want". -update rewrites "want".
+func TestBusGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/bus/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			maxLine, noNL := goldenOptions(ar.Comment)
+			var input []byte
+			wantIdx := -1
+			for i, f := range ar.Files {
+				switch f.Name {
+				case "bus.jsonl":
+					input = f.Data
+				case "want":
+					wantIdx = i
+				}
+			}
+			if noNL {
+				input = bytes.TrimSuffix(input, []byte("\n"))
+			}
+			got := renderBus(input, maxLine, 0)
+			if bytewise := renderBus(input, maxLine, 1); bytewise != got {
+				t.Errorf("fed byte by byte:\n%s\nfed whole:\n%s", bytewise, got)
+			}
+			if *update {
+				if wantIdx < 0 {
+					ar.Files = append(ar.Files, txtar.File{Name: "want"})
+					wantIdx = len(ar.Files) - 1
+				}
+				ar.Files[wantIdx].Data = []byte(got)
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if wantIdx < 0 {
+				t.Fatalf("no \"want\" file (run with -update)")
+			}
+			if want := string(ar.Files[wantIdx].Data); got != want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestReadBus(t *testing.T) {
+	tests := []struct {
+		name      string
+		in        string
+		maxLine   int
+		entries   int
+		diags     []string // substrings, in order
+		lastLine  int
+		lastStart int64
+	}{
+		{name: "empty", in: ""},
+		{name: "one newline", in: "\n"},
+		{name: "crlf", in: "{\"severity\":\"notable\",\"agent\":\"a\",\"summary\":\"s\"}\r\n", entries: 1, lastLine: 1},
+		{name: "incomplete tail", in: "{\"severity\":\"notable\",\"agent\":\"a\",\"summary\":\"s\"}\n{\"sev",
+			entries: 1, lastLine: 1, diags: []string{"2: info: 5 bytes after the last newline"}},
+		{name: "over the limit", maxLine: 10,
+			in:      "{\"severity\":\"notable\",\"agent\":\"a\",\"summary\":\"s\"}\n{}\n",
+			entries: 0, diags: []string{"1: error: line of 48 bytes is longer than the 10-byte limit", "2: warning: not a bus record"}},
+		{name: "exactly the limit", maxLine: 48,
+			in:      "{\"severity\":\"notable\",\"agent\":\"a\",\"summary\":\"s\"}\n",
+			entries: 1, lastLine: 1},
+		{name: "bom", in: "\xef\xbb\xbf{\"severity\":\"notable\",\"agent\":\"a\",\"summary\":\"s\"}\n", entries: 1, lastLine: 1},
+		{name: "bad then good",
+			in:      "nope\n{\"severity\":\"blocking\",\"agent\":\"a\",\"summary\":\"s\"}\n",
+			entries: 1, lastLine: 2, lastStart: 5, diags: []string{"1:2: error: invalid JSON"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			es, ds, err := ReadBus(strings.NewReader(tt.in), tt.maxLine)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(es) != tt.entries {
+				t.Errorf("got %d entries, want %d: %+v", len(es), tt.entries, es)
+			}
+			if len(es) > 0 {
+				last := es[len(es)-1]
+				if last.Line != tt.lastLine || last.Offset != tt.lastStart {
+					t.Errorf("last entry at line %d offset %d, want %d and %d", last.Line, last.Offset, tt.lastLine, tt.lastStart)
+				}
+			}
+			if len(ds) != len(tt.diags) {
+				t.Fatalf("got diagnostics %v, want %q", ds, tt.diags)
+			}
+			for i, want := range tt.diags {
+				if !strings.Contains(ds[i].String(), want) {
+					t.Errorf("diagnostic %d = %q, want it to contain %q", i, ds[i], want)
+				}
+			}
+		})
+	}
+}
+
+type errReader struct{ n int }
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if r.n > 0 {
+		r.n--
+		return copy(p, "{\"severity\":\"notable\",\"agent\":\"a\",\"summary\":\"s\"}\n"), nil
+	}
+	return 0, io.ErrUnexpectedEOF
+}
+
+func TestReadBusReaderError(t *testing.T) {
+	es, _, err := ReadBus(&errReader{n: 2}, 0)
+	if err == nil || !strings.Contains(err.Error(), "read bus") {
+		t.Fatalf("err = %v, want a read bus error", err)
+	}
+	if len(es) != 2 {
+		t.Errorf("got %d entries before the error, want 2", len(es))
+	}
+}
+
+// TestBusDecoderResume checks that a tailer can stop at Offset/Line and start
+// a new decoder there, and that a held line is completed by a later Feed.
+func TestBusDecoderResume(t *testing.T) {
+	l1 := "{\"severity\":\"blocking\",\"agent\":\"a\",\"summary\":\"one\"}\n"
+	l2 := "not json\n"
+	l3 := "{\"severity\":\"notable\",\"agent\":\"b\",\"summary\":\"three\"}\n"
+	all := l1 + l2 + l3
+
+	d := NewBusDecoder(0)
+	var got []Entry
+	var diags []Diagnostic
+	add := func(e Entry) { got = append(got, e) }
+	addD := func(dg Diagnostic) { diags = append(diags, dg) }
+	d.Feed([]byte(l1+l2+l3[:10]), add, addD)
+	if d.Offset() != int64(len(l1+l2)) || d.Line() != 2 || d.Held() != 10 {
+		t.Fatalf("after first feed: offset %d line %d held %d", d.Offset(), d.Line(), d.Held())
+	}
+	// A new decoder resumed at the same place, fed the rest of the file.
+	r := NewBusDecoder(0)
+	r.Resume(d.Offset(), d.Line())
+	r.Feed([]byte(all[d.Offset():]), add, addD)
+	// The first decoder, fed only the appended bytes.
+	d.Feed([]byte(l3[10:]), add, addD)
+	if len(got) != 3 {
+		t.Fatalf("got %d entries, want 3", len(got))
+	}
+	if got[1].Line != 3 || got[2].Line != 3 || got[1].Offset != int64(len(l1+l2)) || !reflect.DeepEqual(got[1], got[2]) {
+		t.Errorf("resumed entry %+v, fed entry %+v: want both at line 3 offset %d", got[1], got[2], len(l1+l2))
+	}
+	if len(diags) != 1 || diags[0].Line != 2 {
+		t.Errorf("diagnostics %v, want one on line 2", diags)
+	}
+}
+
+// TestBusLongLineBoundedMemory feeds a 64 MiB line in small pieces: the
+// decoder must skip it without holding more than maxLine bytes.
+func TestBusLongLineBoundedMemory(t *testing.T) {
+	d := NewBusDecoder(1024)
+	chunk := bytes.Repeat([]byte("x"), 64<<10)
+	var diags []Diagnostic
+	for range 1024 {
+		d.Feed(chunk, nil, func(dg Diagnostic) { diags = append(diags, dg) })
+		if cap(d.held) > 2048 {
+			t.Fatalf("decoder holds %d bytes of an over-long line", cap(d.held))
+		}
+	}
+	var got []Entry
+	d.Feed([]byte("\n{\"severity\":\"notable\",\"agent\":\"a\",\"summary\":\"s\"}\n"), func(e Entry) { got = append(got, e) },
+		func(dg Diagnostic) { diags = append(diags, dg) })
+	if len(diags) != 1 || !strings.Contains(diags[0].Message, "line of 67108864 bytes") {
+		t.Errorf("diagnostics %v, want one about a 67108864-byte line", diags)
+	}
+	if len(got) != 1 || got[0].Line != 2 || got[0].Offset != 64<<20+1 {
+		t.Errorf("entries after the long line: %+v", got)
+	}
+}
+
+// TestBusCorpus reads every real bus file of ../shared/corpus: none may make
+// the reader fail, and the known shapes must come out whole.
+func TestBusCorpus(t *testing.T) {
+	root := filepath.Join("..", "..", "shared", "corpus")
+	if _, err := os.Stat(root); err != nil {
+		t.Skip("../shared/corpus is absent")
+	}
+	var files []string
+	filepath.WalkDir(root, func(path string, de os.DirEntry, err error) error {
+		if err == nil && !de.IsDir() && strings.HasSuffix(path, ".jsonl") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Fatal("no .jsonl files in the corpus")
+	}
+	for _, path := range files {
+		rel, _ := filepath.Rel(root, path)
+		t.Run(rel, func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			es, ds, err := ReadBus(bytes.NewReader(data), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := bytes.Count(data, []byte("\n"))
+			blank := 0
+			for _, l := range bytes.Split(data, []byte("\n"))[:lines] {
+				if len(bytes.TrimSpace(l)) == 0 {
+					blank++
+				}
+			}
+			if filepath.Base(path) == "peer-findings.jsonl" {
+				// Every non-blank line of a real bus is one of the known shapes.
+				if len(es) != lines-blank {
+					t.Errorf("%d entries from %d non-blank lines; diagnostics: %v", len(es), lines-blank, ds)
+				}
+				for _, e := range es {
+					if e.Agent == "" || e.Summary == "" || (e.Severity != Blocking && e.Severity != Notable) {
+						t.Errorf("line %d not normalised: %+v", e.Line, e)
+					}
+				}
+				for _, d := range ds {
+					if d.Level != LevelInfo {
+						t.Errorf("diagnostic on a known shape: %s", d)
+					}
+				}
+			} else if len(es)+len(ds) < lines-blank {
+				t.Errorf("other-format file: %d entries and %d diagnostics for %d lines", len(es), len(ds), lines-blank)
+			}
+		})
+	}
+}

@@ -1,0 +1,20 @@
+// Package plan is the specialist-findings store behind `fluxwatch plan` (SPEC
+// §4.2) and the feature-directory discovery behind `fluxwatch discover` (§4.3).
+//
+// A plan root holds findings/{specialist}.yaml (one file per specialist, in the
+// form of SPEC §4.1) and design/manifest.yaml. Store reads and changes those
+// files: every change takes an exclusive flock on findings/{specialist}.yaml.lock,
+// reads the file, refuses to go on if it is malformed (it is never overwritten),
+// applies the change and replaces the file atomically (a temporary file in the
+// same directory, fsync, rename). Concurrent writers therefore never lose each
+// other's approaches, and a reader never sees a half-written file.
+//
+// Errors returned by Store and by the discovery functions are *Error values
+// with a Type from the list of Err* constants, a message and a suggestion:
+// the error envelope of the command line.
+//
+// Discovery (Discover, DiscoverDir, Create) finds the feature directory a task
+// belongs to: tier 1 an explicit directory, tier 2 a recently modified
+// MANIFEST.yaml under a root scored against the task, tier 3 a new directory.
+// Time comes from Options.Now, so tests control it.
+package plan
