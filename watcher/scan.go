@@ -1,7 +1,6 @@
 package watcher
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -365,12 +364,47 @@ func (s *Scanner) parseBus(f file) *parsed {
 		return p
 	}
 	p.info = info
-	entries, diags, err := parse.ReadBus(bufio.NewReaderSize(fh, 256<<10), s.opts.MaxLine)
+	// Count the lines first (a fast pass over the page cache) so that the
+	// entries are allocated once rather than grown and copied.
+	lines, err := countLines(fh)
+	if err == nil {
+		_, err = fh.Seek(0, io.SeekStart)
+	}
 	if err != nil {
 		p.err = fmt.Errorf("read %s: %w", f.path, err)
+		return p
+	}
+	d := parse.NewBusDecoder(s.opts.MaxLine)
+	entries := make([]parse.Entry, 0, lines)
+	var diags []parse.Diagnostic
+	err = d.Decode(fh, func(e parse.Entry) { entries = append(entries, e) },
+		func(dg parse.Diagnostic) { diags = append(diags, dg) })
+	if err != nil {
+		p.err = fmt.Errorf("read %s: %w", f.path, err)
+		return p
+	}
+	if d.Held() > 0 {
+		diags = append(diags, parse.Diagnostic{Line: d.Line() + 1, Level: parse.LevelInfo,
+			Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", d.Held())})
 	}
 	p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
 	return p
+}
+
+// countLines counts the newlines of r.
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 256<<10)
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 var errTooLarge = errors.New("file too large")

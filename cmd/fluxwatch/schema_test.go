@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func TestGoldenFindingsValidate(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
-			if !strings.HasSuffix(f.Name, "findings.json") || !strings.HasPrefix(f.Name, "want/") {
+			if path.Base(f.Name) != "findings.json" || !strings.HasPrefix(f.Name, "want/") {
 				continue
 			}
 			n++
