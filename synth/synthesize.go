@@ -393,12 +393,8 @@ func specialistsOf(files []SpecialistFile) []Specialist {
 					RelevantFiles: nonNil(a.RelevantFiles), PendingRefinement: a.PendingRefinement,
 					UnansweredQuestions: []string{},
 				}
-				answered := map[string]bool{}
-				for _, q := range a.AddressedQuestions {
-					answered[q] = true
-				}
-				for _, q := range a.Questions {
-					if q != "" && !answered[q] {
+				for _, q := range a.Unanswered() {
+					if q != "" {
 						ap.UnansweredQuestions = append(ap.UnansweredQuestions, q)
 					}
 				}

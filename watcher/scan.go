@@ -291,22 +291,34 @@ func (s *Scanner) parse(f file) *parsed {
 		}
 	case parse.KindSpecialist:
 		sp, diags, err := parse.ReadSpecialist(data)
-		p.diags = parse.WithPath(diags, f.rel)
+		p.diags = withError(parse.WithPath(diags, f.rel), f.rel, err)
 		if err != nil {
-			p.diags = append(p.diags, diag(f.rel, parse.LevelError, err.Error()))
 			sp = nil
 		}
 		p.specialist = sp
 	case parse.KindDesign:
 		m, diags, err := parse.ReadDesignManifest(data)
-		p.diags = parse.WithPath(diags, f.rel)
+		p.diags = withError(parse.WithPath(diags, f.rel), f.rel, err)
 		if err != nil {
-			p.diags = append(p.diags, diag(f.rel, parse.LevelError, err.Error()))
 			m = nil
 		}
 		p.design = m
 	}
 	return p
+}
+
+// withError adds err to the diagnostics of a YAML file unless they already
+// hold an error (the readers report a syntax error both ways).
+func withError(ds []parse.Diagnostic, rel string, err error) []parse.Diagnostic {
+	if err == nil {
+		return ds
+	}
+	for _, d := range ds {
+		if d.Level == parse.LevelError {
+			return ds
+		}
+	}
+	return append(ds, diag(rel, parse.LevelError, err.Error()))
 }
 
 // runComment returns X when the first non-empty line of data is
