@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 	flag "github.com/spf13/pflag"
@@ -21,7 +22,8 @@ import (
 
 const synthUsage = `Usage: fluxwatch synth [flags] [DIR]
 
-Reads the review run in DIR (default: $FLUX_OUTPUT_DIR, else the current
+Reads the review run in DIR (default: discovery tiers 1-2, that is
+$FLUX_OUTPUT_DIR or a recent .claude/features directory, else the current
 directory), writes summary.md and findings.json into DIR (or --out) and exits
 by the verdict gate: 0 ok, 1 the --fail-on gate tripped, 2 a usage or input
 error, 3 an internal error.
@@ -82,7 +84,10 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	}
 	dir := fs.Arg(0)
 	if dir == "" {
-		dir = defaultRunDir(e)
+		var err error
+		if dir, err = defaultRunDir(e); err != nil {
+			return err
+		}
 	}
 
 	opts, scanOpts, err := f.options(e)
@@ -147,15 +152,19 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// defaultRunDir is the run directory when none is named: $FLUX_OUTPUT_DIR when
-// it names a directory (tier 1 of SPEC §4.3), else the current directory.
-func defaultRunDir(e *env) string {
-	if d := e.getenv("FLUX_OUTPUT_DIR"); d != "" {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
+// defaultRunDir is the run directory when none is named: discovery tiers 1
+// and 2 (SPEC §4.3: $FLUX_OUTPUT_DIR, then a recent feature directory),
+// else the current directory. Several feature directories that fit equally
+// are an error: synthesising the wrong one would be worse.
+func defaultRunDir(e *env) (string, error) {
+	dir, _, err := plan.DiscoverDir(plan.Options{EnvDir: e.getenv("FLUX_OUTPUT_DIR")})
+	switch {
+	case err == nil:
+		return dir, nil
+	case plan.ErrorType(err) == plan.ErrNotFound:
+		return ".", nil
 	}
-	return "."
+	return "", usageErrorf("synth: no DIR given and %v", err)
 }
 
 // options checks the flags and the environment and turns them into options.
