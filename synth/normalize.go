@@ -277,8 +277,13 @@ type Ref struct {
 // ParseRef reads "path", "path:12" or "path:12-14". A leading "./" and
 // surrounding backticks are dropped.
 func ParseRef(s string) Ref {
-	s = strings.Trim(strings.TrimSpace(s), "`")
-	s = strings.TrimPrefix(s, "./")
+	for {
+		t := strings.TrimPrefix(strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "`")), "./")
+		if t == s {
+			break
+		}
+		s = t
+	}
 	i := strings.LastIndexByte(s, ':')
 	if i <= 0 {
 		return Ref{Path: s}

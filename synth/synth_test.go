@@ -366,3 +366,52 @@ func firstDiff(a, b []byte) string {
 	}
 	return fmt.Sprintf("lengths %d and %d", len(la), len(lb))
 }
+
+// fakeVerifier marks claims on "good.go" verified and everything else
+// missing-file, recording what it was asked.
+type fakeVerifier struct{ asked []EvidenceClaim }
+
+func (v *fakeVerifier) Verify(claims []EvidenceClaim) []ClaimResult {
+	v.asked = append(v.asked, claims...)
+	out := make([]ClaimResult, len(claims))
+	for i, c := range claims {
+		out[i] = ClaimResult{EvidenceClaim: c, Status: EvidenceMissingFile}
+		if c.Path == "good.go" {
+			out[i].Status = EvidenceVerified
+		}
+	}
+	return out
+}
+
+func TestEvidenceSeam(t *testing.T) {
+	withClaim := fnd(parse.P0, "A-1", "S", "Grounded", "good.go:3")
+	withClaim.Evidence = []parse.Claim{{Path: "good.go", Start: 3, End: 4, Excerpt: "x := 1", Line: 7}}
+	run := &Run{Agents: []Agent{agentOf("a", parse.StatusValid,
+		withClaim,
+		fnd(parse.P1, "A-2", "T", "Ungrounded", "gone.go:9"),
+		fnd(parse.P2, "A-3", "U", "Low severity, bad ref", "gone.go:1"),
+		fnd(parse.P1, "A-4", "V", "No refs at all"),
+	)}}
+	if s := Synthesize(run, Options{}); s.Evidence != nil || s.Findings[0].Evidence != nil {
+		t.Fatalf("evidence reported without a verifier")
+	}
+	v := &fakeVerifier{}
+	s := Synthesize(run, Options{Evidence: v})
+	if len(v.asked) != 4 {
+		t.Errorf("verifier asked %d claims, want 4 (one excerpt claim and three refs)", len(v.asked))
+	}
+	want := EvidenceTally{Claims: 4, Verified: 2, MissingFile: 2, Ungrounded: 1}
+	if *s.Evidence != want {
+		t.Errorf("tally = %+v, want %+v", *s.Evidence, want)
+	}
+	for _, f := range s.Findings {
+		ungrounded := f.Evidence != nil && f.Evidence.Ungrounded
+		if ungrounded != (f.ID == "A-2") {
+			t.Errorf("%s: ungrounded = %v", f.ID, ungrounded)
+		}
+	}
+	if md := string(RenderMarkdown(s)); !strings.Contains(md, "**ungrounded**") || !strings.Contains(md, "1 ungrounded P0/P1") {
+		t.Errorf("summary.md does not flag the ungrounded finding")
+	}
+	validateFindingsJSON(t, RenderJSON(s))
+}
