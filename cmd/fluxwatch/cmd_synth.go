@@ -102,8 +102,15 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		return usageErrorf("synth: %v", err)
 	}
 	s := synth.Synthesize(run, opts)
+	// The two renderings only read s: make them side by side.
+	var summary []byte
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		summary = synth.RenderMarkdown(s)
+	}()
 	findingsJSON := synth.RenderJSON(s)
-	summary := synth.RenderMarkdown(s)
+	<-done
 
 	out := f.out
 	if out == "" {
