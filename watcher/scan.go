@@ -34,6 +34,9 @@ type ScanOptions struct {
 	MaxFile int64
 	// Jobs bounds the files parsed at once (<= 0: 8).
 	Jobs int
+	// NoBus lists the bus files in Run.Bus without reading them, for a caller
+	// that tails the bus itself (the live watcher) and fills in the entries.
+	NoBus bool
 }
 
 // Scanner reads output directories, remembering each file's parse so that a
@@ -265,6 +268,9 @@ func diag(path string, level parse.Level, msg string) parse.Diagnostic {
 func (s *Scanner) parse(f file) *parsed {
 	p := &parsed{info: f.info}
 	if f.name.Kind == parse.KindBus {
+		if s.opts.NoBus {
+			return p
+		}
 		return s.parseBus(f)
 	}
 	data, info, err := s.read(f)

@@ -134,6 +134,20 @@ func TestScanLayout(t *testing.T) {
 	}
 }
 
+func TestScanNoBus(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "fd-a.md", "P1 a\n", 0)
+	write(t, dir, "findings.jsonl", `{"severity":"blocking","agent":"fd-a","summary":"x","file_refs":[]}`+"\n", time.Minute)
+	run := scan(t, dir, ScanOptions{NoBus: true})
+	if len(run.Bus) != 1 || run.Bus[0].Name != "findings.jsonl" || len(run.Bus[0].Entries) != 0 {
+		t.Errorf("NoBus: bus = %+v, want findings.jsonl listed and not read", run.Bus)
+	}
+	run = scan(t, dir, ScanOptions{})
+	if len(run.Bus) != 1 || len(run.Bus[0].Entries) != 1 {
+		t.Errorf("bus = %+v, want one entry", run.Bus)
+	}
+}
+
 func TestScanRunSelection(t *testing.T) {
 	const old, cur = "0badc0de-0000", "c909ce00-1111"
 	dir := t.TempDir()
