@@ -176,15 +176,9 @@ func sharedKeywords(a, b []string) int {
 	return n
 }
 
-// closeStrings reports whether the Levenshtein distance of a and b, divided by
-// the longer length, is under 0.3. Lengths are in runes.
-func closeStrings(a, b string) bool {
-	ta, tb := newTitle(a), newTitle(b)
-	ta.runes, tb.runes = []rune(a), []rune(b)
-	ta.hist, tb.hist = histogramOf(ta.runes), histogramOf(tb.runes)
-	return closeTitles(&ta, &tb)
-}
-
+// closeTitles reports whether the Levenshtein distance of two titles, divided
+// by the longer length in runes, is under 0.3. The length difference and the
+// histogram bound rule most pairs out before the banded computation.
 func closeTitles(a, b *title) bool {
 	ra, rb := a.runes, b.runes
 	if len(ra) < len(rb) {

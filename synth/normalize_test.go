@@ -172,3 +172,13 @@ func TestMentions(t *testing.T) {
 		t.Errorf("fd-perf-2 names fd-perf")
 	}
 }
+
+// closeStrings reports (for the tests) whether the Levenshtein distance of a and b, divided by
+// the longer length, is under 0.3. Lengths are in runes.
+func closeStrings(a, b string) bool {
+	ta, tb := newTitle(a), newTitle(b)
+	ta.runes, tb.runes = []rune(a), []rune(b)
+	ta.hist, tb.hist = histogramOf(ta.runes), histogramOf(tb.runes)
+	return closeTitles(&ta, &tb)
+}
+
