@@ -181,4 +181,3 @@ func closeStrings(a, b string) bool {
 	ta.hist, tb.hist = histogramOf(ta.runes), histogramOf(tb.runes)
 	return closeTitles(&ta, &tb)
 }
-
