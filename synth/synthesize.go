@@ -7,72 +7,18 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // Synthesize computes the synthesis of run (SPEC §5). It is pure and does not
-// modify run: the same run and options always give the same Synthesis, and it
-// is cheap enough to call after every change of a watched directory.
+// modify run: the same run and options always give the same Synthesis. A
+// watcher that synthesises after every change keeps a [Live] instead, which
+// gives the same result at a cost that does not grow with the bus.
 func Synthesize(run *Run, opts Options) *Synthesis {
-	if opts.MaxEntries <= 0 {
-		opts.MaxEntries = DefaultMaxEntries
-	}
-	s := &Synthesis{
-		ProtocolVersion: ProtocolVersion,
-		Generator:       opts.Generator,
-		Input:           run.Input,
-		Findings:        []Finding{},
-		Improvements:    []Improvement{},
-		Specialists:     []Specialist{},
-		Design:          []parse.Design{},
-		Diagnostics:     []Diagnostic{},
-	}
-	if run.ID != "" {
-		id := run.ID
-		s.Run = &id
-	}
-	reviewed := opts.Reviewed
-	if reviewed.IsZero() {
-		reviewed = run.Newest
-	}
-	if !reviewed.IsZero() {
-		s.Reviewed = reviewed.UTC().Format(time.RFC3339)
-	}
-
-	completed := accountAgents(s, run, opts)
-	srcs := sourcesOf(completed)
-	groups := dedup(srcs, opts.Dedup)
-	s.Findings = findingsOf(groups, len(completed))
-	s.Improvements = improvementsOf(completed)
-	for _, f := range s.Findings {
-		s.Counts.add(f.Severity)
-	}
-
-	switch {
-	case len(completed) == 0 && opts.Watching:
-		s.Verdict = parse.Pending
-	case len(completed) == 0:
-		s.Verdict = parse.Error
-	default:
-		sevs := make([]parse.Severity, len(s.Findings))
-		for i, f := range s.Findings {
-			sevs[i] = f.Severity
-		}
-		s.Verdict = parse.VerdictOf(sevs...)
-	}
-
-	s.Timeline = timelineOf(run, s, completed, srcs, opts)
-	s.Specialists = specialistsOf(run.Specialists)
-	if run.Design != nil && run.Design.Manifest != nil {
-		s.Design = append(s.Design, run.Design.Manifest.Designs...)
-	}
-	if opts.Evidence != nil {
-		s.Evidence = checkEvidence(s, srcs, opts.Evidence)
-	}
-	s.Diagnostics = runDiagnostics(run)
-	return s
+	l := NewLive(opts)
+	l.Update(run)
+	return l.Synthesis()
 }
 
 // accountAgents fills the agent lists of s (SPEC §5.1) and returns the
@@ -101,7 +47,20 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 		if launched[name] {
 			continue
 		}
-		launched[name], failed[name] = true, true
+		launched[name] = true
+		if opts.Watching {
+			// Not failed yet: it may still start.
+			partial[name] = true
+			s.Agents = append(s.Agents, AgentResult{
+				Name:    name,
+				Status:  parse.StatusPartial,
+				Verdict: parse.Pending,
+				Diagnostics: []Diagnostic{{Level: parse.LevelInfo,
+					Message: "expected agent has not written a file yet"}},
+			})
+			continue
+		}
+		failed[name] = true
 		s.Agents = append(s.Agents, AgentResult{
 			Name:    name,
 			Status:  parse.StatusError,

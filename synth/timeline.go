@@ -144,140 +144,182 @@ func (b *bounded[T]) add(x T) {
 	}
 }
 
-func (b *bounded[T]) list() []T {
-	if len(b.items) > b.n {
-		return b.items[len(b.items)-b.n:]
+// snapshot returns a copy of the latest n items (never nil).
+func (b *bounded[T]) snapshot() []T {
+	l := b.items
+	if len(l) > b.n {
+		l = l[len(l)-b.n:]
 	}
-	if b.items == nil {
-		return []T{}
-	}
-	return b.items
+	return append(make([]T, 0, len(l)), l...)
 }
 
-// timelineOf reads the bus (SPEC §5.5) and sets discovered_by on the findings
-// of s. It returns nil when the bus is missing or empty.
-func timelineOf(run *Run, s *Synthesis, completed []*Agent, srcs []*src, opts Options) *Timeline {
-	total := 0
-	for _, b := range run.Bus {
-		total += len(b.Entries)
-	}
-	if total == 0 {
-		return nil
-	}
-	tl := &Timeline{Files: []string{}, Total: total}
-	for _, b := range run.Bus {
-		tl.Files = append(tl.Files, b.Name)
-	}
+// segment is a run of consecutive entries of one bus file.
+type segment struct {
+	file    string
+	entries []parse.Entry
+}
+
+// timeline accumulates the bus side of a synthesis (SPEC §5.5) entry by
+// entry, against a fixed report side (the completed agents and the merged
+// findings). Adding entries costs in proportion to the entries added, not to
+// the entries already read: a live watcher extends it on every append.
+type timeline struct {
+	n        int // Options.MaxEntries
+	findings []Finding
+	m        *matcher
+	acks     *acknowledger
+
+	total       int
+	perSeverity SeverityTally
+	entries     bounded[TimelineEntry]
+	adjust      bounded[Adjustment]
+	unack       bounded[Unacknowledged]
+	contra      bounded[Contradiction]
+	stalls      bounded[Stall]
+	perAgent    map[string]*SeverityTally
+	stalled     map[string]bool
+	// discoveredBy is, by position in findings, the agent whose entry first
+	// matched the finding (nil for none yet).
+	discoveredBy []*string
+}
+
+func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options) *timeline {
 	n := opts.MaxEntries
-	entries := bounded[TimelineEntry]{n: n}
-	adjust := bounded[Adjustment]{n: n}
-	unack := bounded[Unacknowledged]{n: n}
-	contra := bounded[Contradiction]{n: n}
-	stalls := bounded[Stall]{n: n}
-	perAgent := map[string]*SeverityTally{}
-	stalled := map[string]bool{}
-	discovered := make([]bool, len(s.Findings))
+	return &timeline{
+		n:            n,
+		findings:     findings,
+		m:            newMatcher(srcs, findings),
+		acks:         newAcknowledger(completed),
+		entries:      bounded[TimelineEntry]{n: n},
+		adjust:       bounded[Adjustment]{n: n},
+		unack:        bounded[Unacknowledged]{n: n},
+		contra:       bounded[Contradiction]{n: n},
+		stalls:       bounded[Stall]{n: n},
+		perAgent:     map[string]*SeverityTally{},
+		stalled:      map[string]bool{},
+		discoveredBy: make([]*string, len(findings)),
+	}
+}
 
-	m := newMatcher(srcs, s.Findings)
-	acks := newAcknowledger(run, completed)
-
-	seq := 0
-	for _, b := range run.Bus {
-		for i := range b.Entries {
-			e := &b.Entries[i]
-			seq++
-			t := perAgent[e.Agent]
-			if t == nil {
-				t = &SeverityTally{}
-				perAgent[e.Agent] = t
+// add reads the entries of segs, in order, after those already read.
+func (t *timeline) add(segs []segment) {
+	batch := 0
+	for _, sg := range segs {
+		batch += len(sg.entries)
+		t.acks.learn(sg.entries)
+	}
+	first := t.total // entries read before this batch
+	for _, sg := range segs {
+		for i := range sg.entries {
+			e := &sg.entries[i]
+			t.total++
+			seq := t.total
+			ta := t.perAgent[e.Agent]
+			if ta == nil {
+				ta = &SeverityTally{}
+				t.perAgent[e.Agent] = ta
 			}
-			keep := seq > total-n // among the latest n entries
+			// Only the latest n entries of the batch can stay in the list.
+			keep := seq-first > batch-t.n
 			var te TimelineEntry
 			if keep {
 				te = TimelineEntry{
-					Seq: seq, File: b.Name, Line: e.Line, Timestamp: e.Timestamp, Agent: e.Agent, Kind: e.Kind,
+					Seq: seq, File: sg.file, Line: e.Line, Timestamp: e.Timestamp, Agent: e.Agent, Kind: e.Kind,
 					Severity: e.Severity, Priority: e.Priority, ID: e.ID, Category: e.Category, Summary: e.Summary,
 					FileRefs: nonNil(e.FileRefs),
 				}
 			}
 			if e.Kind == parse.EntryStall {
-				t.Stalls++
-				tl.PerSeverity.Stalls++
-				stalled[e.Agent] = true
-				stalls.add(Stall{Seq: seq, Agent: e.Agent, Timestamp: e.Timestamp, Message: e.Summary})
+				ta.Stalls++
+				t.perSeverity.Stalls++
+				t.stalled[e.Agent] = true
+				t.stalls.add(Stall{Seq: seq, Agent: e.Agent, Timestamp: e.Timestamp, Message: e.Summary})
 				if keep {
-					entries.add(te)
+					t.entries.add(te)
 				}
 				continue
 			}
 			switch e.Severity {
 			case parse.Blocking:
-				t.Blocking++
-				tl.PerSeverity.Blocking++
+				ta.Blocking++
+				t.perSeverity.Blocking++
 			case parse.Notable:
-				t.Notable++
-				tl.PerSeverity.Notable++
+				ta.Notable++
+				t.perSeverity.Notable++
 			default:
-				t.Unknown++
-				tl.PerSeverity.Unknown++
+				ta.Unknown++
+				t.perSeverity.Unknown++
 			}
-			r := m.match(e)
+			r := t.m.match(e)
 			if r.finding >= 0 && keep {
-				te.Finding = s.Findings[r.finding].Key
+				te.Finding = t.findings[r.finding].Key
 			}
 			for _, p := range r.findings {
-				if !discovered[p] {
-					discovered[p] = true
+				if t.discoveredBy[p] == nil {
 					agent := e.Agent
-					s.Findings[p].DiscoveredBy = &agent
+					t.discoveredBy[p] = &agent
 				}
 			}
 			if keep {
-				entries.add(te)
+				t.entries.add(te)
 			}
-			if e.Severity != parse.Blocking {
-				continue
-			}
-			var notBy []string
-			named := acks.naming(e)
-			for k, ag := range acks.agents {
-				if ag.a.Name == e.Agent {
-					continue
-				}
-				timed := !e.Time.IsZero()
-				if timed && !ag.a.ModTime.After(e.Time) {
-					continue // B finished before E was written
-				}
-				holder := r.holders[ag.a.Name]
-				if holder != nil || named.has(k) {
-					adjust.add(Adjustment{Seq: seq, Agent: ag.a.Name, After: e.Agent, Summary: e.Summary})
-				} else if timed {
-					notBy = append(notBy, ag.a.Name)
-				}
-				switch {
-				case holder != nil && lowSeverity(holder):
-					contra.add(Contradiction{Seq: seq, Of: e.Agent, Agent: ag.a.Name, Summary: e.Summary,
-						Finding: holder.merged, Severity: holder.f.Severity, Reason: "lower-severity"})
-				case ag.safe && overlapsAny(e.FileRefs, ag.refs):
-					contra.add(Contradiction{Seq: seq, Of: e.Agent, Agent: ag.a.Name, Summary: e.Summary,
-						Reason: "safe-verdict"})
-				}
-			}
-			if len(notBy) > 0 {
-				unack.add(Unacknowledged{Seq: seq, Agent: e.Agent, Summary: e.Summary, By: notBy})
+			if e.Severity == parse.Blocking {
+				t.blocking(seq, e, r)
 			}
 		}
 	}
-	tl.Entries = entries.list()
-	tl.EntriesOmitted = total - len(tl.Entries)
-	tl.Adjustments, tl.AdjustmentsTotal = adjust.list(), adjust.total
-	tl.Unacknowledged, tl.UnacknowledgedTotal = unack.list(), unack.total
-	tl.Contradictions, tl.ContradictionsTotal = contra.list(), contra.total
-	tl.Stalls, tl.StallsTotal = stalls.list(), stalls.total
-	tl.Stalled = sortedKeys(stalled)
-	tl.PerAgent = make([]AgentTally, 0, len(perAgent))
-	for _, a := range sortedKeys(perAgent) {
-		tl.PerAgent = append(tl.PerAgent, AgentTally{Agent: a, SeverityTally: *perAgent[a]})
+}
+
+// blocking applies the acknowledgement rules of SPEC §5.5 to blocking entry
+// e, number seq, which matches r.
+func (t *timeline) blocking(seq int, e *parse.Entry, r *entryMatch) {
+	var notBy []string
+	named := t.acks.naming(e)
+	for k, ag := range t.acks.agents {
+		if ag.a.Name == e.Agent {
+			continue
+		}
+		timed := !e.Time.IsZero()
+		if timed && !ag.a.ModTime.After(e.Time) {
+			continue // B finished before E was written
+		}
+		holder := r.holders[ag.a.Name]
+		if holder != nil || named.has(k) {
+			t.adjust.add(Adjustment{Seq: seq, Agent: ag.a.Name, After: e.Agent, Summary: e.Summary})
+		} else if timed {
+			notBy = append(notBy, ag.a.Name)
+		}
+		switch {
+		case holder != nil && lowSeverity(holder):
+			t.contra.add(Contradiction{Seq: seq, Of: e.Agent, Agent: ag.a.Name, Summary: e.Summary,
+				Finding: holder.merged, Severity: holder.f.Severity, Reason: "lower-severity"})
+		case ag.safe && overlapsAny(e.FileRefs, ag.refs):
+			t.contra.add(Contradiction{Seq: seq, Of: e.Agent, Agent: ag.a.Name, Summary: e.Summary,
+				Reason: "safe-verdict"})
+		}
+	}
+	if len(notBy) > 0 {
+		t.unack.add(Unacknowledged{Seq: seq, Agent: e.Agent, Summary: e.Summary, By: notBy})
+	}
+}
+
+// snapshot returns the Timeline as read so far (nil when no entry was read),
+// files naming the bus files. It shares nothing that later adds change.
+func (t *timeline) snapshot(files []string) *Timeline {
+	if t == nil || t.total == 0 {
+		return nil
+	}
+	tl := &Timeline{Files: append([]string{}, files...), Total: t.total, PerSeverity: t.perSeverity}
+	tl.Entries = t.entries.snapshot()
+	tl.EntriesOmitted = t.total - len(tl.Entries)
+	tl.Adjustments, tl.AdjustmentsTotal = t.adjust.snapshot(), t.adjust.total
+	tl.Unacknowledged, tl.UnacknowledgedTotal = t.unack.snapshot(), t.unack.total
+	tl.Contradictions, tl.ContradictionsTotal = t.contra.snapshot(), t.contra.total
+	tl.Stalls, tl.StallsTotal = t.stalls.snapshot(), t.stalls.total
+	tl.Stalled = sortedKeys(t.stalled)
+	tl.PerAgent = make([]AgentTally, 0, len(t.perAgent))
+	for _, a := range sortedKeys(t.perAgent) {
+		tl.PerAgent = append(tl.PerAgent, AgentTally{Agent: a, SeverityTally: *t.perAgent[a]})
 	}
 	return tl
 }
@@ -296,30 +338,17 @@ func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) !=
 
 // acknowledger decides whether a completed agent acknowledged a blocking
 // entry by naming it: for every word an entry could need named, the set of
-// agents whose report names it.
+// agents whose report names it. It learns the words as entries arrive.
 type acknowledger struct {
 	agents []*ackAgent
 	namers map[string]bitset
-	words  int // bitset length in words
+	known  map[string]struct{} // words already looked for
+	words  int                 // bitset length in words
 }
 
-// newAcknowledger scans each completed agent's text once for every word the
-// blocking entries could need named: their agents, ids and file refs.
-func newAcknowledger(run *Run, completed []*Agent) *acknowledger {
-	needles := map[string]struct{}{}
-	for _, b := range run.Bus {
-		for i := range b.Entries {
-			e := &b.Entries[i]
-			if e.Severity != parse.Blocking || e.Kind == parse.EntryStall {
-				continue
-			}
-			for _, w := range entryNeedles(e) {
-				needles[w] = struct{}{}
-			}
-		}
-	}
-	k := &acknowledger{namers: map[string]bitset{}, words: (len(completed) + 63) / 64}
-	for i, a := range completed {
+func newAcknowledger(completed []*Agent) *acknowledger {
+	k := &acknowledger{namers: map[string]bitset{}, known: map[string]struct{}{}, words: (len(completed) + 63) / 64}
+	for _, a := range completed {
 		ag := &ackAgent{a: a}
 		if a.Report != nil {
 			ag.safe = a.Report.Verdict() == parse.Safe
@@ -332,7 +361,32 @@ func newAcknowledger(run *Run, completed []*Agent) *acknowledger {
 			}
 		}
 		k.agents = append(k.agents, ag)
-		for w := range mentions(a.Text, needles) {
+	}
+	return k
+}
+
+// learn scans each completed agent's text once for the words that the
+// blocking entries among es could need named (their agents, ids and file
+// refs) and that were not looked for before.
+func (k *acknowledger) learn(es []parse.Entry) {
+	needles := map[string]struct{}{}
+	for i := range es {
+		e := &es[i]
+		if e.Severity != parse.Blocking || e.Kind == parse.EntryStall {
+			continue
+		}
+		for _, w := range entryNeedles(e) {
+			if _, ok := k.known[w]; !ok {
+				needles[w] = struct{}{}
+				k.known[w] = struct{}{}
+			}
+		}
+	}
+	if len(needles) == 0 {
+		return
+	}
+	for i, ag := range k.agents {
+		for w := range mentions(ag.a.Text, needles) {
 			set := k.namers[w]
 			if set == nil {
 				set = make(bitset, k.words)
@@ -341,7 +395,6 @@ func newAcknowledger(run *Run, completed []*Agent) *acknowledger {
 			set[i/64] |= 1 << (i % 64)
 		}
 	}
-	return k
 }
 
 // naming returns the completed agents whose reports name e's agent, its id or

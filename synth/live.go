@@ -1,0 +1,218 @@
+package synth
+
+import (
+	"slices"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+// Live keeps the synthesis of a changing run current. Each [Live.Update]
+// takes the run as it now is; [Live.Synthesis] returns what [Synthesize]
+// would return for it, byte for byte once rendered, at a cost that follows
+// what changed:
+//   - bus entries appended since the previous Update are read on their own
+//     (the cost of an append does not grow with the bus);
+//   - the findings are merged again only when the completed agents changed
+//     (an agent that completes, a report rewritten); then the whole bus is
+//     read again against them, as it must be;
+//   - anything else (a .partial growing, a specialist file) costs a pass over
+//     the agents.
+//
+// Update relies on two things it does not check. An agent whose Report
+// pointer, file, status and modification time are unchanged has an unchanged
+// report and text. The entries of each bus file are those of the previous
+// Update with new ones appended at its end; when a bus file was truncated or
+// replaced, call [Live.Rewind] before the Update. Entries appended to a bus
+// file that another, later bus file with entries follows are read by reading
+// the whole bus again (the timeline numbers entries over the files in order).
+//
+// A Live is not safe for concurrent use.
+type Live struct {
+	opts Options
+	run  *Run
+	base *Synthesis // everything but the bus side
+
+	// The report side: the completed agents and their merged findings.
+	agents    []agentKey
+	completed []*Agent
+	srcs      []*src
+	findings  []Finding
+
+	// The bus side, read against the report side.
+	tl   *timeline
+	read []busMark // the bus files as read into tl
+}
+
+// agentKey is what the report side of a completed agent depends on.
+type agentKey struct {
+	name, file string
+	status     parse.Status
+	mod        time.Time
+	report     *parse.Report
+	text       int
+}
+
+// busMark is how many entries of a bus file were read.
+type busMark struct {
+	name string
+	n    int
+}
+
+// NewLive returns a Live that synthesises with opts. Call Update before
+// Synthesis.
+func NewLive(opts Options) *Live {
+	if opts.MaxEntries <= 0 {
+		opts.MaxEntries = DefaultMaxEntries
+	}
+	return &Live{opts: opts}
+}
+
+// Rewind forgets the bus entries read: the next Update reads the whole bus.
+// Call it when a bus file was truncated, replaced or removed.
+func (l *Live) Rewind() { l.tl, l.read = nil, nil }
+
+// Update brings the synthesis up to date with run (see [Live] for what it
+// assumes of the bus). Run is kept until the next Update and not modified.
+func (l *Live) Update(run *Run) {
+	opts := l.opts
+	s := &Synthesis{
+		ProtocolVersion: ProtocolVersion,
+		Generator:       opts.Generator,
+		Input:           run.Input,
+		Improvements:    []Improvement{},
+		Specialists:     []Specialist{},
+		Design:          []parse.Design{},
+	}
+	if run.ID != "" {
+		id := run.ID
+		s.Run = &id
+	}
+	reviewed := opts.Reviewed
+	if reviewed.IsZero() {
+		reviewed = run.Newest
+	}
+	if !reviewed.IsZero() {
+		s.Reviewed = reviewed.UTC().Format(time.RFC3339)
+	}
+
+	completed := accountAgents(s, run, opts)
+	keys := make([]agentKey, len(completed))
+	for i, a := range completed {
+		keys[i] = agentKey{name: a.Name, file: a.File, status: a.Status, mod: a.ModTime, report: a.Report, text: len(a.Text)}
+	}
+	if l.findings == nil || !slices.Equal(keys, l.agents) {
+		l.agents, l.completed = keys, completed
+		l.srcs = sourcesOf(completed)
+		l.findings = findingsOf(dedup(l.srcs, opts.Dedup), len(completed))
+		if opts.Evidence != nil {
+			s.Findings = l.findings
+			s.Evidence = checkEvidence(s, l.srcs, opts.Evidence)
+		}
+		l.Rewind()
+	} else if l.base != nil {
+		s.Evidence = l.base.Evidence
+	}
+	s.Findings = l.findings
+	s.Improvements = improvementsOf(l.completed)
+	for _, f := range s.Findings {
+		s.Counts.add(f.Severity)
+	}
+	switch {
+	case len(completed) == 0 && opts.Watching:
+		s.Verdict = parse.Pending
+	case len(completed) == 0:
+		s.Verdict = parse.Error
+	default:
+		sevs := make([]parse.Severity, len(s.Findings))
+		for i, f := range s.Findings {
+			sevs[i] = f.Severity
+		}
+		s.Verdict = parse.VerdictOf(sevs...)
+	}
+	s.Specialists = specialistsOf(run.Specialists)
+	if run.Design != nil && run.Design.Manifest != nil {
+		s.Design = append(s.Design, run.Design.Manifest.Designs...)
+	}
+	l.base, l.run = s, run
+	l.readBus(run)
+}
+
+// readBus reads the entries of run's bus that the timeline has not read: the
+// appended ones when that is possible, else all of them into a new timeline.
+func (l *Live) readBus(run *Run) {
+	segs, ok := l.appended(run)
+	if !ok {
+		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts)
+		segs = segs[:0]
+		for _, b := range run.Bus {
+			if len(b.Entries) > 0 {
+				segs = append(segs, segment{b.Name, b.Entries})
+			}
+		}
+	}
+	if len(segs) > 0 {
+		l.tl.add(segs)
+	}
+	l.read = l.read[:0]
+	for _, b := range run.Bus {
+		if len(b.Entries) > 0 {
+			l.read = append(l.read, busMark{b.Name, len(b.Entries)})
+		}
+	}
+}
+
+// appended returns the entries of run's bus after those read, when they all
+// come after them in reading order; ok is false when the bus must be read
+// again from the start.
+func (l *Live) appended(run *Run) (segs []segment, ok bool) {
+	if l.tl == nil {
+		return nil, false
+	}
+	i := 0
+	for _, b := range run.Bus {
+		if len(b.Entries) == 0 {
+			continue
+		}
+		switch {
+		case i < len(l.read):
+			old := l.read[i]
+			last := i == len(l.read)-1
+			if b.Name != old.name || len(b.Entries) < old.n || (!last && len(b.Entries) != old.n) {
+				return nil, false
+			}
+			if len(b.Entries) > old.n {
+				segs = append(segs, segment{b.Name, b.Entries[old.n:]})
+			}
+		default:
+			segs = append(segs, segment{b.Name, b.Entries})
+		}
+		i++
+	}
+	if i < len(l.read) {
+		return nil, false // a bus file with entries is gone
+	}
+	return segs, true
+}
+
+// Synthesis returns the synthesis of the run of the last Update. What it
+// returns is not changed by later Updates.
+func (l *Live) Synthesis() *Synthesis {
+	s := *l.base
+	s.Findings = make([]Finding, len(l.findings))
+	copy(s.Findings, l.findings)
+	if l.tl != nil {
+		for i, by := range l.tl.discoveredBy {
+			if by != nil {
+				s.Findings[i].DiscoveredBy = by
+			}
+		}
+	}
+	files := make([]string, 0, len(l.run.Bus))
+	for _, b := range l.run.Bus {
+		files = append(files, b.Name)
+	}
+	s.Timeline = l.tl.snapshot(files)
+	s.Diagnostics = runDiagnostics(l.run)
+	return &s
+}

@@ -1,0 +1,136 @@
+package synth_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
+)
+
+// prefixRun is run with its agents cut to the first nAgents (the others not
+// yet written) and each bus file cut to its first cut[i] entries.
+func prefixRun(run *synth.Run, nAgents int, cut []int) *synth.Run {
+	r := *run
+	r.Agents = run.Agents[:nAgents]
+	r.Bus = make([]synth.BusFile, len(run.Bus))
+	for i, b := range run.Bus {
+		r.Bus[i] = synth.BusFile{Name: b.Name, Entries: b.Entries[:cut[i]], Diagnostics: b.Diagnostics}
+	}
+	return &r
+}
+
+// TestLiveMatchesSynthesize grows a run step by step (bus entries appended to
+// either file, agents completing, a bus rewound) and checks after every step
+// that the Live synthesis renders byte for byte like a fresh Synthesize, and
+// that a synthesis already returned does not change afterwards.
+func TestLiveMatchesSynthesize(t *testing.T) {
+	dir := t.TempDir()
+	if err := demo.Generate(dir, demo.Config{Agents: 12, Findings: 8, BusLines: 600, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Some agents acknowledge others by name only (SPEC §5.5).
+	for i := range full.Agents {
+		if i%3 == 0 {
+			a := &full.Agents[i]
+			a.Text = append(append([]byte{}, a.Text...), fmt.Sprintf("\nPer fd-agent-%04d's peer finding.\n", (i+1)%12)...)
+		}
+	}
+	// Split the generated bus over both bus files so that appends land in
+	// either, and add the example run's blocking entries for acknowledgements.
+	entries := full.Bus[0].Entries
+	full.Bus = []synth.BusFile{
+		{Name: "findings.jsonl", Entries: entries[:400]},
+		{Name: "peer-findings.jsonl", Entries: entries[400:]},
+	}
+	for _, watching := range []bool{false, true} {
+		opts := synth.Options{MaxEntries: 7, Watching: watching, Expect: []string{"fd-agent-0000", "fd-late"}}
+		r := rand.New(rand.NewPCG(1, 2))
+		live := synth.NewLive(opts)
+		nAgents, cut := 0, []int{0, 0}
+		type kept struct {
+			s    *synth.Synthesis
+			json []byte
+		}
+		var earlier []kept
+		for step := 0; step < 120; step++ {
+			switch k := r.IntN(10); {
+			case k == 0 && nAgents < len(full.Agents):
+				nAgents++ // an agent completes: the findings merge again
+			case k == 1:
+				// The bus is truncated and rewritten: read again from the start.
+				cut[0], cut[1] = r.IntN(cut[0]+1), 0
+				live.Rewind()
+			case k < 6:
+				cut[0] = min(len(full.Bus[0].Entries), cut[0]+r.IntN(20))
+			default:
+				if cut[0] > 0 { // the second file grows once the first has entries
+					cut[1] = min(len(full.Bus[1].Entries), cut[1]+r.IntN(20))
+				}
+			}
+			run := prefixRun(full, nAgents, cut)
+			live.Update(run)
+			got := synth.RenderJSON(live.Synthesis())
+			want := synth.RenderJSON(synth.Synthesize(run, opts))
+			if !bytes.Equal(got, want) {
+				t.Fatalf("watching=%v step %d (%d agents, bus %v): live synthesis differs from Synthesize:\n%s",
+					watching, step, nAgents, cut, firstDiff(got, want))
+			}
+			if step%10 == 0 {
+				s := live.Synthesis()
+				earlier = append(earlier, kept{s, synth.RenderJSON(s)})
+			}
+		}
+		for i, k := range earlier {
+			if got := synth.RenderJSON(k.s); !bytes.Equal(got, k.json) {
+				t.Fatalf("synthesis %d changed after later updates:\n%s", i, firstDiff(got, k.json))
+			}
+		}
+	}
+}
+
+// TestLiveExpectedWhileWatching: an expected agent with no file yet is still
+// running while watching, failed otherwise.
+func TestLiveExpectedWhileWatching(t *testing.T) {
+	run := &synth.Run{Agents: []synth.Agent{{Name: "fd-a", File: "fd-a.md", Status: parse.StatusValid,
+		Report: &parse.Report{Status: parse.StatusValid}}}}
+	for _, tt := range []struct {
+		watching          bool
+		failed, partial   int
+		status            parse.Status
+		verdictOfExpected parse.Verdict
+	}{
+		{false, 1, 0, parse.StatusError, parse.Error},
+		{true, 0, 1, parse.StatusPartial, parse.Pending},
+	} {
+		s := synth.Synthesize(run, synth.Options{Watching: tt.watching, Expect: []string{"fd-b"}})
+		if len(s.AgentsFailed) != tt.failed || len(s.AgentsPartial) != tt.partial || len(s.AgentsLaunched) != 2 {
+			t.Errorf("watching=%v: failed %v partial %v launched %v; want %d failed, %d partial, 2 launched",
+				tt.watching, s.AgentsFailed, s.AgentsPartial, s.AgentsLaunched, tt.failed, tt.partial)
+		}
+		b := s.Agents[1]
+		if b.Name != "fd-b" || b.Status != tt.status || b.Verdict != tt.verdictOfExpected || b.File != nil {
+			t.Errorf("watching=%v: expected agent = %+v; want status %s, verdict %s, no file", tt.watching, b, tt.status, tt.verdictOfExpected)
+		}
+	}
+}
+
+func firstDiff(a, b []byte) string {
+	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+	for i := 0; i < len(la) && i < len(lb); i++ {
+		if !bytes.Equal(la[i], lb[i]) {
+			return "line " + strconv.Itoa(i+1) + ":\n  live: " + string(la[i]) + "\n  want: " + string(lb[i])
+		}
+	}
+	return "lengths differ: " + strconv.Itoa(len(la)) + " vs " + strconv.Itoa(len(lb)) + " lines"
+}
