@@ -234,6 +234,9 @@ func TestTail(t *testing.T) {
 	if len(es) != 1 {
 		t.Fatalf("after one line and a half: %d entries", len(es))
 	}
+	if tail.Held() != 10 || tail.Restarts() != 0 {
+		t.Errorf("after one line and a half: Held %d, Restarts %d; want 10, 0", tail.Held(), tail.Restarts())
+	}
 	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	f.Write(line[10:])
 	f.Close()
@@ -254,6 +257,9 @@ func TestTail(t *testing.T) {
 	if ds[0].Path != path {
 		t.Errorf("diagnostic path %q, want %q", ds[0].Path, path)
 	}
+	if tail.Restarts() != 1 || tail.Held() != 0 {
+		t.Errorf("after truncation: Restarts %d, Held %d; want 1, 0", tail.Restarts(), tail.Held())
+	}
 
 	// Replaced by a rename: read again from the start.
 	tmp := filepath.Join(dir, "tmp")
@@ -266,8 +272,15 @@ func TestTail(t *testing.T) {
 
 	// Nothing new: nothing read.
 	poll()
-	if len(es) != 5 || len(ds) != 2 {
-		t.Errorf("an idle poll produced %d entries, %d diagnostics", len(es)-5, len(ds)-2)
+	if len(es) != 5 || len(ds) != 2 || tail.Restarts() != 2 {
+		t.Errorf("an idle poll produced %d entries, %d diagnostics, Restarts %d", len(es)-5, len(ds)-2, tail.Restarts())
+	}
+
+	// Removed: the next entries start again from the first line.
+	os.Remove(path)
+	poll()
+	if tail.Restarts() != 3 {
+		t.Errorf("after removal: Restarts %d, want 3", tail.Restarts())
 	}
 }
 

@@ -57,6 +57,7 @@ type Tail struct {
 	skipLine int
 	buf      []byte
 	err      error // the first error of the entry callback
+	restarts int   // times Poll went back to the start of the file
 }
 
 // NewTail returns a Tail at the start of the bus at path. maxLine <= 0 means
@@ -64,6 +65,16 @@ type Tail struct {
 func NewTail(path string, maxLine int) *Tail {
 	return &Tail{path: path, maxLine: maxLine, dec: parse.NewBusDecoder(maxLine)}
 }
+
+// Restarts returns how many times Poll went back to the start of the file
+// because it shrank, was replaced, rewritten or removed. A caller that keeps
+// the entries compares it before and after a Poll: when it grew, the entries
+// kept are stale and the Poll's entries start again from the first line.
+func (t *Tail) Restarts() int { return t.restarts }
+
+// Held returns the number of bytes read after the last complete line: a
+// record still being written.
+func (t *Tail) Held() int64 { return t.dec.Held() }
 
 // Path returns the path of the bus file.
 func (t *Tail) Path() string { return t.path }
@@ -130,6 +141,10 @@ func (t *Tail) reset() {
 // entry returns and returns it (the Tail is then past entries it did not
 // hand over: start a new one to go on); other errors are the filesystem's.
 func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) error {
+	restart := func() {
+		t.reset()
+		t.restarts++
+	}
 	report := func(dg parse.Diagnostic) {
 		if dg.Line > 0 && dg.Line <= t.skipLine {
 			return
@@ -145,7 +160,7 @@ func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) 
 	if errors.Is(err, fs.ErrNotExist) {
 		if t.seen {
 			report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus removed: reading again from the start when it comes back"})
-			t.reset()
+			restart()
 		}
 		return nil
 	}
@@ -165,14 +180,14 @@ func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) 
 	switch {
 	case t.seen && (ino != t.ino || dev != t.dev):
 		report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus replaced (new inode): reading again from the start"})
-		t.reset()
+		restart()
 	case size < t.pos:
 		report(parse.Diagnostic{Level: parse.LevelWarning,
 			Message: fmt.Sprintf("bus shrank from %d to %d bytes: reading again from the start", t.pos, size)})
-		t.reset()
+		restart()
 	case t.dec.Offset() > 0 && !newlineAt(f, t.dec.Offset()-1):
 		report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus rewritten: reading again from the start"})
-		t.reset()
+		restart()
 	}
 	t.ino, t.dev, t.seen = ino, dev, true
 

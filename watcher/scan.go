@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -36,7 +37,15 @@ type ScanOptions struct {
 	Jobs int
 	// NoBus lists the bus files in Run.Bus without reading them, for a caller
 	// that tails the bus itself (the live watcher) and fills in the entries.
+	// Run.Newest then leaves the bus files out too: the caller adds their
+	// modification times.
 	NoBus bool
+	// KeepGood, when positive, lets a file caught mid-write keep its last good
+	// parse (SPEC §8): a report or .partial that turned empty, or a YAML file
+	// that stopped parsing, is read as it last parsed, with a warning, until
+	// it parses again or has stayed unchanged for KeepGood. Then its failure
+	// shows, as in a one-shot scan. Zero: failures show at once.
+	KeepGood time.Duration
 }
 
 // Scanner reads output directories, remembering each file's parse so that a
@@ -47,6 +56,8 @@ type Scanner struct {
 	cache map[string]*parsed
 	// readReport is parse.ReadReport; tests replace it to count calls.
 	readReport func([]byte) *parse.Report
+	// expiry is the earliest time a kept good parse expires (zero: none).
+	expiry time.Time
 }
 
 // NewScanner returns a Scanner with opts.
@@ -77,9 +88,15 @@ type file struct {
 }
 
 // parsed is the parse of one file, valid while its size, modification time
-// and identity stay the same.
+// and identity stay the same (and its modification time is not so recent
+// that a change could have kept it: see racy).
 type parsed struct {
 	info       fs.FileInfo
+	readAt     time.Time // when the file was read
+	sum        [sha256.Size]byte
+	failed     string    // why this content does not parse ("": it does)
+	good       *parsed   // when failed, the last good parse of the file
+	failedAt   time.Time // when failed, when this content was first read
 	report     *parse.Report
 	text       []byte
 	entries    []parse.Entry
@@ -91,8 +108,27 @@ type parsed struct {
 }
 
 func (p *parsed) fresh(info fs.FileInfo) bool {
-	return p != nil && p.info.Size() == info.Size() && p.info.ModTime().Equal(info.ModTime()) && os.SameFile(p.info, info)
+	return p != nil && p.info.Size() == info.Size() && p.info.ModTime().Equal(info.ModTime()) && os.SameFile(p.info, info) &&
+		!p.racy()
 }
+
+// racyWindow bounds the granularity of file modification times: a file
+// modified less than this before it was read could change again without its
+// modification time changing (the "racy git" problem), so its cached parse
+// is not trusted by size and time alone.
+const racyWindow = 2 * time.Second
+
+// racy reports whether the file was read so soon after its last
+// modification that a later change could have kept its size and time. The
+// file is then read again and its content compared.
+func (p *parsed) racy() bool {
+	return p.readAt.IsZero() || !p.info.ModTime().Before(p.readAt.Add(-racyWindow))
+}
+
+// Expiry returns when the earliest last good parse kept by the previous Scan
+// (see ScanOptions.KeepGood) expires: a Scan at or after that time shows the
+// file's failure. The zero time means none is kept.
+func (s *Scanner) Expiry() time.Time { return s.expiry }
 
 // Scan reads dir (SPEC §1) into a Run. The error is non-nil when dir cannot be
 // read as a directory or a file in it cannot be read; it names the path.
@@ -105,11 +141,12 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 	results := make([]*parsed, len(files))
 	p := pool.New().WithMaxGoroutines(s.opts.Jobs)
 	for i, f := range files {
-		if c := s.cache[f.rel]; c.fresh(f.info) {
+		c := s.cache[f.rel]
+		if c.fresh(f.info) {
 			results[i] = c
 			continue
 		}
-		p.Go(func() { results[i] = s.parse(f) })
+		p.Go(func() { results[i] = s.reparse(f, c) })
 	}
 	p.Wait()
 	if err := ctx.Err(); err != nil {
@@ -130,8 +167,60 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 			delete(s.cache, rel)
 		}
 	}
-	s.assemble(run, files, results)
+	s.assemble(run, files, s.effective(files, results))
 	return run, nil
+}
+
+// reparse reads f again. Content equal to the cached parse's keeps that
+// parse (only the file information is renewed); content that does not parse
+// remembers the last good parse.
+func (s *Scanner) reparse(f file, old *parsed) *parsed {
+	if old != nil && (old.gone || old.err != nil) {
+		old = nil
+	}
+	p := s.parse(f, old)
+	if p.gone || p.err != nil || old == nil || p.sum == old.sum {
+		return p // new, unreadable, or the same content: old kept as it was
+	}
+	if p.failed != "" {
+		p.good, p.failedAt = old, p.readAt
+		if old.failed != "" {
+			p.good = old.good
+		}
+	}
+	return p
+}
+
+// effective returns, for each file, the parse to use: its own, or while the
+// file is failing within ScanOptions.KeepGood, its last good parse with a
+// warning. It sets s.expiry.
+func (s *Scanner) effective(files []file, results []*parsed) []*parsed {
+	s.expiry = time.Time{}
+	if s.opts.KeepGood <= 0 {
+		return results
+	}
+	now := time.Now()
+	out, cloned := results, false
+	for i, p := range results {
+		if p.gone || p.failed == "" || p.good == nil {
+			continue
+		}
+		until := p.failedAt.Add(s.opts.KeepGood)
+		if !now.Before(until) {
+			continue
+		}
+		if s.expiry.IsZero() || until.Before(s.expiry) {
+			s.expiry = until
+		}
+		if !cloned {
+			out, cloned = slices.Clone(results), true
+		}
+		kept := *p.good
+		kept.diags = append(slices.Clip(kept.diags), diag(files[i].rel, parse.LevelWarning,
+			p.failed+": showing its last good parse until it parses again"))
+		out[i] = &kept
+	}
+	return out
 }
 
 // list finds the candidate files of dir: its top level, findings/*.yaml and
@@ -264,9 +353,11 @@ func diag(path string, level parse.Level, msg string) parse.Diagnostic {
 	return parse.Diagnostic{Path: path, Level: level, Message: msg}
 }
 
-// parse reads and parses one file.
-func (s *Scanner) parse(f file) *parsed {
-	p := &parsed{info: f.info}
+// parse reads and parses one file. When old (the file's cached parse, or
+// nil) was read from the same content, it is kept: only the file information
+// is renewed.
+func (s *Scanner) parse(f file, old *parsed) *parsed {
+	p := &parsed{info: f.info, readAt: time.Now()}
 	if f.name.Kind == parse.KindBus {
 		if s.opts.NoBus {
 			return p
@@ -286,8 +377,17 @@ func (s *Scanner) parse(f file) *parsed {
 		return p
 	}
 	p.info = info
+	p.sum = sha256.Sum256(data)
+	if old != nil && old.sum == p.sum && f.name.Kind != parse.KindAbort {
+		kept := *old
+		kept.info, kept.readAt = p.info, p.readAt
+		return &kept
+	}
 	switch f.name.Kind {
 	case parse.KindReport, parse.KindPartial:
+		if len(data) == 0 {
+			p.failed = "empty"
+		}
 		p.report = s.readReport(data)
 		if p.report != nil && p.report.RunUUID == "" {
 			p.report.RunUUID = runComment(data)
@@ -300,6 +400,7 @@ func (s *Scanner) parse(f file) *parsed {
 		p.diags = withError(parse.WithPath(diags, f.rel), f.rel, err)
 		if err != nil {
 			sp = nil
+			p.failed = "does not parse (" + err.Error() + ")"
 		}
 		p.specialist = sp
 	case parse.KindDesign:
@@ -307,6 +408,7 @@ func (s *Scanner) parse(f file) *parsed {
 		p.diags = withError(parse.WithPath(diags, f.rel), f.rel, err)
 		if err != nil {
 			m = nil
+			p.failed = "does not parse (" + err.Error() + ")"
 		}
 		p.design = m
 	}
@@ -551,7 +653,9 @@ func (s *Scanner) assemble(run *synth.Run, files []file, results []*parsed) {
 			if f.rel != name || results[i].gone {
 				continue
 			}
-			touch(results[i].info.ModTime())
+			if !s.opts.NoBus {
+				touch(results[i].info.ModTime())
+			}
 			run.Bus = append(run.Bus, synth.BusFile{Name: name, Entries: results[i].entries, Diagnostics: results[i].diags})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -347,4 +348,116 @@ func TestScanCache(t *testing.T) {
 	if run := scanOnce(); len(run.Agents) != 1 || len(s.cache) != 1 {
 		t.Errorf("a removed file stays: %d agents, %d cached", len(run.Agents), len(s.cache))
 	}
+}
+
+// TestScanRacyCache: a file rewritten with the same size within the
+// granularity of modification times is read again, and re-parsed only when
+// its content changed.
+func TestScanRacyCache(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now().Truncate(time.Second)
+	put := func(content string) {
+		path := filepath.Join(dir, "fd-a.md")
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, now, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var calls atomic.Int32
+	s := NewScanner(ScanOptions{})
+	s.readReport = fakeReport(&calls)
+	put("P1 a\n")
+	if _, err := s.Scan(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	put("P2 b\n") // same size, same modification time
+	run, err := s.Scan(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run.Agents[0].Report.Findings[0].Severity; got != parse.P2 || calls.Load() != 2 {
+		t.Errorf("after a same-size rewrite: severity %s after %d parses, want P2 after 2", got, calls.Load())
+	}
+	put("P2 b\n") // the same content again
+	if _, err := s.Scan(context.Background(), dir); err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() != 2 {
+		t.Errorf("unchanged content was re-parsed: %d parses, want 2", calls.Load())
+	}
+}
+
+// TestScanKeepGood: with KeepGood, a YAML file that stops parsing and a
+// report that turns empty keep their last good parse, with a warning, until
+// they parse again or stay unchanged for KeepGood.
+func TestScanKeepGood(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, "findings/frontend.yaml", "specialist_name: frontend\nnotes: good\n", 0)
+		write(t, dir, "fd-a.md", "P1 a\n", 0)
+		s := NewScanner(ScanOptions{KeepGood: 2 * time.Second})
+		s.readReport = fakeReport(nil)
+		scanOnce := func() *synth.Run {
+			t.Helper()
+			run, err := s.Scan(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return run
+		}
+		scanOnce()
+		if !s.Expiry().IsZero() {
+			t.Errorf("expiry %v with nothing kept", s.Expiry())
+		}
+		write(t, dir, "findings/frontend.yaml", "specialist_name: [frontend\n", time.Minute)
+		write(t, dir, "fd-a.md", "", time.Minute)
+		run := scanOnce()
+		sp, a := run.Specialists[0], run.Agents[0]
+		if sp.Specialist == nil || sp.Specialist.Notes != "good\n" && sp.Specialist.Notes != "good" {
+			t.Errorf("broken YAML: specialist %+v, want the last good parse", sp.Specialist)
+		}
+		if !hasWarning(sp.Diagnostics, "showing its last good parse") {
+			t.Errorf("broken YAML: diagnostics %v, want a warning", sp.Diagnostics)
+		}
+		if a.Status != parse.StatusValid || !hasWarning(a.Diagnostics, "empty: showing its last good parse") {
+			t.Errorf("emptied report: status %s, diagnostics %v; want valid with a warning", a.Status, a.Diagnostics)
+		}
+		if want := time.Now().Add(2 * time.Second); !s.Expiry().Equal(want) {
+			t.Errorf("expiry %v, want %v", s.Expiry(), want)
+		}
+		time.Sleep(time.Second)
+		// Broken again, differently: still the last good parse, for KeepGood
+		// from now.
+		write(t, dir, "findings/frontend.yaml", "specialist_name: {frontend\n", 2*time.Minute)
+		if run := scanOnce(); run.Agents[0].Status != parse.StatusValid || run.Specialists[0].Specialist == nil {
+			t.Errorf("within KeepGood: status %s, specialist %+v; want the last good parses", run.Agents[0].Status, run.Specialists[0].Specialist)
+		}
+		time.Sleep(time.Second)
+		if run := scanOnce(); run.Agents[0].Status != parse.StatusError || run.Specialists[0].Specialist == nil {
+			t.Errorf("report past KeepGood, YAML within: status %s, specialist %+v", run.Agents[0].Status, run.Specialists[0].Specialist)
+		}
+		time.Sleep(time.Second)
+		run = scanOnce()
+		if run.Specialists[0].Specialist != nil || run.Agents[0].Status != parse.StatusError {
+			t.Errorf("after KeepGood: specialist %+v, agent %s; want the failures", run.Specialists[0].Specialist, run.Agents[0].Status)
+		}
+		if !s.Expiry().IsZero() {
+			t.Errorf("expiry %v after every kept parse expired", s.Expiry())
+		}
+		write(t, dir, "findings/frontend.yaml", "specialist_name: frontend\nnotes: fixed\n", 3*time.Minute)
+		if run := scanOnce(); run.Specialists[0].Specialist == nil || len(run.Specialists[0].Diagnostics) != 0 {
+			t.Errorf("fixed YAML: %+v", run.Specialists[0])
+		}
+	})
+}
+
+func hasWarning(ds []parse.Diagnostic, text string) bool {
+	for _, d := range ds {
+		if d.Level == parse.LevelWarning && strings.Contains(d.Message, text) {
+			return true
+		}
+	}
+	return false
 }
