@@ -58,6 +58,10 @@ type Scanner struct {
 	readReport func([]byte) *parse.Report
 	// expiry is the earliest time a kept good parse expires (zero: none).
 	expiry time.Time
+	// diags are the directory diagnostics of the last Scan; changed says
+	// whether it found anything new.
+	diags   []parse.Diagnostic
+	changed bool
 }
 
 // NewScanner returns a Scanner with opts.
@@ -112,6 +116,12 @@ func (p *parsed) fresh(info fs.FileInfo) bool {
 		!p.racy()
 }
 
+// same reports whether q is p read again with nothing changed.
+func (p *parsed) same(q *parsed) bool {
+	return p != nil && q != nil && !p.gone && !q.gone && p.sum == q.sum && p.failed == q.failed &&
+		p.info.Size() == q.info.Size() && p.info.ModTime().Equal(q.info.ModTime()) && os.SameFile(p.info, q.info)
+}
+
 // racyWindow bounds the granularity of file modification times: a file
 // modified less than this before it was read could change again without its
 // modification time changing (the "racy git" problem), so its cached parse
@@ -153,10 +163,14 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 		return nil, err
 	}
 	seen := map[string]bool{}
+	changed := false
 	for i, f := range files {
 		seen[f.rel] = true
 		if results[i].err != nil {
 			return nil, results[i].err
+		}
+		if c := s.cache[f.rel]; c != results[i] && !c.same(results[i]) {
+			changed = true
 		}
 		if !results[i].gone {
 			s.cache[f.rel] = results[i]
@@ -165,11 +179,23 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 	for rel := range s.cache {
 		if !seen[rel] {
 			delete(s.cache, rel)
+			changed = true
 		}
 	}
+	expiry := s.expiry
 	s.assemble(run, files, s.effective(files, results))
+	if !slices.Equal(run.Diagnostics, s.diags) || !s.expiry.Equal(expiry) {
+		changed = true
+	}
+	s.diags, s.changed = run.Diagnostics, changed
 	return run, nil
 }
+
+// Changed reports whether the last Scan found anything different from the
+// Scan before it: a file added, removed, or read again, a directory
+// diagnostic, a last good parse kept or let go. After the first Scan it is
+// true.
+func (s *Scanner) Changed() bool { return s.changed }
 
 // reparse reads f again. Content equal to the cached parse's keeps that
 // parse (only the file information is renewed); content that does not parse
@@ -504,11 +530,17 @@ func (s *Scanner) parseBus(f file) *parsed {
 		return p
 	}
 	if d.Held() > 0 {
-		diags = append(diags, parse.Diagnostic{Line: d.Line() + 1, Level: parse.LevelInfo,
-			Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", d.Held())})
+		diags = append(diags, incompleteRecord(d.Line(), d.Held()))
 	}
 	p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
 	return p
+}
+
+// incompleteRecord is the diagnostic about held bytes after the last of
+// lines complete lines: a record still being written.
+func incompleteRecord(lines int, held int64) parse.Diagnostic {
+	return parse.Diagnostic{Line: lines + 1, Level: parse.LevelInfo,
+		Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", held)}
 }
 
 // countLines counts the newlines of r.

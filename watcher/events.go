@@ -1,0 +1,342 @@
+package watcher
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+// EventsVersion is the version of the event stream (the hello record's
+// "version").
+const EventsVersion = 1
+
+// Event types (SPEC §8).
+const (
+	EventHello          = "hello"
+	EventAgentStarted   = "agent_started"
+	EventAgentCompleted = "agent_completed"
+	EventAgentFailed    = "agent_failed"
+	EventFindingAdded   = "finding_added"
+	EventPeerFinding    = "peer_finding"
+	EventVerdictChanged = "verdict_changed"
+	EventConverged      = "converged"
+	EventStalled        = "stalled"
+	EventDiagnostic     = "diagnostic"
+)
+
+// Event is one change of a watched run, as one NDJSON record of `watch
+// --events`. Type says which fields are set; the others are omitted.
+type Event struct {
+	Type string `json:"type"`
+	// Time is when the watcher saw the change (RFC 3339, UTC, milliseconds).
+	Time string `json:"time"`
+
+	// hello
+	Version     int    `json:"version,omitempty"`
+	Tool        string `json:"tool,omitempty"`
+	ToolVersion string `json:"tool_version,omitempty"`
+	Dir         string `json:"dir,omitempty"`
+	BusEntries  *int   `json:"bus_entries,omitempty"`
+
+	// agent_*, stalled, peer_finding, diagnostic
+	Agent string `json:"agent,omitempty"`
+	File  string `json:"file,omitempty"`
+	Line  int    `json:"line,omitempty"`
+
+	// agent_started, agent_completed, agent_failed
+	Status parse.Status `json:"status,omitempty"`
+	Reason string       `json:"reason,omitempty"`
+
+	// agent_completed, verdict_changed, converged
+	From    parse.Verdict `json:"from,omitempty"`
+	Verdict parse.Verdict `json:"verdict,omitempty"`
+	Counts  *synth.Counts `json:"counts,omitempty"`
+
+	// finding_added
+	Key                string         `json:"key,omitempty"`
+	ID                 string         `json:"id,omitempty"`
+	Priority           parse.Severity `json:"priority,omitempty"`
+	Section            string         `json:"section,omitempty"`
+	Title              string         `json:"title,omitempty"`
+	Agents             []string       `json:"agents,omitempty"`
+	Convergence        int            `json:"convergence,omitempty"`
+	ConvergenceDisplay string         `json:"convergence_display,omitempty"`
+
+	// peer_finding (Severity also for finding_added: P0..P3)
+	Seq       int      `json:"seq,omitempty"`
+	Severity  string   `json:"severity,omitempty"`
+	Category  string   `json:"category,omitempty"`
+	Summary   string   `json:"summary,omitempty"`
+	FileRefs  []string `json:"file_refs,omitempty"`
+	Timestamp string   `json:"timestamp,omitempty"`
+
+	// converged
+	Launched  *int `json:"agents_launched,omitempty"`
+	Completed *int `json:"agents_completed,omitempty"`
+	Failed    *int `json:"agents_failed,omitempty"`
+	Findings  *int `json:"findings,omitempty"`
+
+	// stalled: Source is "timeout" (the .partial did not change for the
+	// stall timeout) or "bus" (a stall event on the bus).
+	Source      string  `json:"source,omitempty"`
+	IdleSeconds float64 `json:"idle_seconds,omitempty"`
+
+	// diagnostic (Message also for a bus stall)
+	Level   parse.Level `json:"level,omitempty"`
+	Message string      `json:"message,omitempty"`
+}
+
+// Hello is the first record of the event stream.
+func Hello(at time.Time, toolVersion, dir string, busEntries int) Event {
+	return Event{Type: EventHello, Time: stamp(at), Version: EventsVersion, Tool: "fluxwatch",
+		ToolVersion: toolVersion, Dir: dir, BusEntries: &busEntries}
+}
+
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
+// Differ turns successive updates into events: what changed since the
+// previous update. The first update is compared with an empty run, so its
+// events describe the run as the watcher found it (peer findings excepted:
+// only entries appended afterwards are events).
+type Differ struct {
+	prev      *synth.Synthesis
+	agents    map[string]synth.AgentResult
+	sources   map[string]bool // source keys of the findings known
+	diags     map[synth.Diagnostic]int
+	converged bool
+}
+
+// NewDiffer returns a Differ that has seen nothing.
+func NewDiffer() *Differ {
+	return &Differ{agents: map[string]synth.AgentResult{}, sources: map[string]bool{}, diags: map[synth.Diagnostic]int{}}
+}
+
+// Diff returns the events of u, in a fixed order: the watcher's
+// diagnostics, agents started, completed and failed, findings added, peer
+// findings and bus stalls, timeout stalls, new diagnostics of the synthesis,
+// the verdict change, convergence.
+func (d *Differ) Diff(u *Update) []Event {
+	now := stamp(u.Time)
+	var out []Event
+	add := func(e Event) {
+		e.Time = now
+		out = append(out, e)
+	}
+	for _, dg := range u.Diagnostics {
+		add(Event{Type: EventDiagnostic, File: dg.Path, Line: dg.Line, Level: dg.Level, Message: dg.Message})
+	}
+	s := u.Synthesis
+	if u.Heartbeat || s == nil {
+		for _, st := range u.Stalled {
+			add(stallEvent(st))
+		}
+		return out
+	}
+
+	// Agents, by name.
+	agents := map[string]synth.AgentResult{}
+	for _, a := range s.Agents {
+		if a.Status == parse.StatusForeign {
+			continue
+		}
+		agents[a.Name] = a
+	}
+	for _, name := range sortedNames(agents) {
+		a := agents[name]
+		old, had := d.agents[name]
+		file := ""
+		if a.File != nil {
+			file = *a.File
+		}
+		if a.File != nil && (!had || old.File == nil) {
+			add(Event{Type: EventAgentStarted, Agent: name, File: file, Status: a.Status})
+		}
+		switch {
+		case a.Status.Completed() && (!had || !old.Status.Completed()):
+			counts := a.Counts.Counts
+			add(Event{Type: EventAgentCompleted, Agent: name, File: file, Status: a.Status, Verdict: a.Verdict, Counts: &counts})
+		case a.Status == parse.StatusError && (!had || old.Status != parse.StatusError):
+			add(Event{Type: EventAgentFailed, Agent: name, File: file, Status: a.Status, Reason: failReason(a)})
+		}
+	}
+	d.agents = agents
+
+	// Findings none of whose sources was part of a finding before.
+	sources := map[string]bool{}
+	for _, f := range s.Findings {
+		known := false
+		for _, src := range f.Sources {
+			k := src.Agent + "\x00" + synth.Key(src.Section, src.Title)
+			sources[k] = true
+			known = known || d.sources[k]
+		}
+		if !known {
+			add(Event{Type: EventFindingAdded, Key: f.Key, ID: f.ID, Severity: string(f.Severity), Section: f.Section,
+				Title: f.Title, Agents: f.Agents, Convergence: f.Convergence, ConvergenceDisplay: f.ConvergenceDisplay})
+		}
+	}
+	d.sources = sources
+
+	for _, e := range u.Appended {
+		if e.Kind == parse.EntryStall {
+			add(Event{Type: EventStalled, Agent: e.Agent, File: e.File, Line: e.Line, Source: "bus", Message: e.Summary,
+				Timestamp: e.Timestamp})
+			continue
+		}
+		add(Event{Type: EventPeerFinding, Seq: e.Seq, File: e.File, Line: e.Line, Agent: e.Agent, Severity: e.Severity,
+			Priority: e.Priority, ID: e.ID, Category: e.Category, Summary: e.Summary, FileRefs: e.FileRefs, Timestamp: e.Timestamp})
+	}
+	for _, st := range u.Stalled {
+		add(stallEvent(st))
+	}
+
+	// Diagnostics of the synthesis that are new (each counted, so that the
+	// same message on a new line or a second time is an event again).
+	diags := map[synth.Diagnostic]int{}
+	for _, dg := range s.Diagnostics {
+		diags[dg]++
+		if diags[dg] > d.diags[dg] {
+			add(Event{Type: EventDiagnostic, File: dg.File, Line: dg.Line, Level: dg.Level, Message: dg.Message})
+		}
+	}
+	d.diags = diags
+
+	from := parse.Pending
+	if d.prev != nil {
+		from = d.prev.Verdict
+	}
+	if s.Verdict != from {
+		counts := s.Counts
+		add(Event{Type: EventVerdictChanged, From: from, Verdict: s.Verdict, Counts: &counts})
+	}
+	conv := Converged(s)
+	if conv && !d.converged {
+		counts := s.Counts
+		launched, completed, failed, findings := len(s.AgentsLaunched), len(s.AgentsCompleted), len(s.AgentsFailed), len(s.Findings)
+		add(Event{Type: EventConverged, Verdict: s.Verdict, Counts: &counts, Launched: &launched, Completed: &completed,
+			Failed: &failed, Findings: &findings})
+	}
+	d.converged = conv
+	d.prev = s
+	return out
+}
+
+// Converged reports whether every agent launched so far has finished
+// (completed or failed) and at least one was launched.
+func Converged(s *synth.Synthesis) bool {
+	return len(s.AgentsLaunched) > 0 && len(s.AgentsPartial) == 0
+}
+
+func stallEvent(st Stall) Event {
+	return Event{Type: EventStalled, Agent: st.Agent, File: st.File, Source: "timeout", IdleSeconds: st.Idle.Round(time.Millisecond).Seconds()}
+}
+
+// failReason is the first error diagnostic of a failed agent, else its
+// status.
+func failReason(a synth.AgentResult) string {
+	for _, d := range a.Diagnostics {
+		if d.Level == parse.LevelError {
+			return d.Message
+		}
+	}
+	return "error report"
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Text is e as one line for people: "HH:MM:SS type details" in local time.
+func (e Event) Text() string {
+	t, err := time.Parse(time.RFC3339Nano, e.Time)
+	clock := e.Time
+	if err == nil {
+		clock = t.Local().Format("15:04:05")
+	}
+	var b strings.Builder
+	b.WriteString(clock + " ")
+	switch e.Type {
+	case EventHello:
+		fmt.Fprintf(&b, "watching %s", e.Dir)
+	case EventAgentStarted:
+		fmt.Fprintf(&b, "started   %s (%s)", e.Agent, e.File)
+	case EventAgentCompleted:
+		fmt.Fprintf(&b, "completed %s: %s, %s (%s)", e.Agent, e.Status, e.Verdict, countsText(e.Counts))
+	case EventAgentFailed:
+		fmt.Fprintf(&b, "failed    %s: %s", e.Agent, e.Reason)
+	case EventFindingAdded:
+		fmt.Fprintf(&b, "finding   %s %s %q in %s (%s)", e.Severity, e.ConvergenceDisplay, e.Title, e.Section,
+			strings.Join(e.Agents, ", "))
+	case EventPeerFinding:
+		fmt.Fprintf(&b, "peer      #%d %s %s", e.Seq, e.Agent, e.Severity)
+		if e.Category != "" {
+			fmt.Fprintf(&b, " [%s]", e.Category)
+		}
+		fmt.Fprintf(&b, " %s", e.Summary)
+		if len(e.FileRefs) > 0 {
+			fmt.Fprintf(&b, " (%s)", strings.Join(e.FileRefs, ", "))
+		}
+	case EventVerdictChanged:
+		fmt.Fprintf(&b, "verdict   %s → %s (%s)", e.From, e.Verdict, countsText(e.Counts))
+	case EventConverged:
+		fmt.Fprintf(&b, "converged %s: %d/%d agents completed, %d failed, %d findings", e.Verdict, deref(e.Completed),
+			deref(e.Launched), deref(e.Failed), deref(e.Findings))
+	case EventStalled:
+		if e.Source == "bus" {
+			fmt.Fprintf(&b, "stalled   %s (bus: %s)", e.Agent, e.Message)
+		} else {
+			fmt.Fprintf(&b, "stalled   %s: %s unchanged for %s", e.Agent, e.File,
+				time.Duration(e.IdleSeconds*float64(time.Second)).Round(time.Second))
+		}
+	case EventDiagnostic:
+		fmt.Fprintf(&b, "%s", parse.Diagnostic{Path: e.File, Line: e.Line, Level: e.Level, Message: e.Message})
+	default:
+		b.WriteString(e.Type)
+	}
+	return oneLine(b.String())
+}
+
+func countsText(c *synth.Counts) string {
+	if c == nil {
+		return ""
+	}
+	return fmt.Sprintf("P0 %d, P1 %d, P2 %d, P3 %d", c.P0, c.P1, c.P2, c.P3)
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// oneLine keeps agent text from breaking the line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r < ' ' && r != '\t' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// TopFindings returns up to n findings by convergence (most agents first),
+// then severity, then key.
+func TopFindings(s *synth.Synthesis, n int) []synth.Finding {
+	fs := slices.Clone(s.Findings)
+	slices.SortStableFunc(fs, func(a, b synth.Finding) int {
+		return cmp.Or(cmp.Compare(b.Convergence, a.Convergence), cmp.Compare(a.Severity.Rank(), b.Severity.Rank()),
+			cmp.Compare(a.Key, b.Key))
+	})
+	return fs[:min(n, len(fs))]
+}

@@ -1,0 +1,770 @@
+package watcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+// Defaults of Options.
+const (
+	DefaultDebounce = 50 * time.Millisecond
+	DefaultRescan   = 30 * time.Second
+	DefaultKeepGood = 2 * time.Second
+	// DefaultPoll is the polling interval when inotify is unavailable and
+	// Options.Poll is not set.
+	DefaultPoll = 500 * time.Millisecond
+)
+
+// ErrStop, returned by an update handler, ends Run after a final update.
+var ErrStop = errors.New("stop watching")
+
+// Options steer a Watcher.
+type Options struct {
+	// Scan reads the directory. NoBus is forced (the Watcher tails the bus
+	// itself); KeepGood 0 means DefaultKeepGood, negative none.
+	Scan ScanOptions
+	// Synth synthesises. Watching is forced, except for the final update.
+	Synth synth.Options
+	// Debounce is how long reports and YAML files must be quiet before they
+	// are read again (0: DefaultDebounce; negative: not at all). A file that
+	// keeps changing is read at least every ten debounce periods.
+	Debounce time.Duration
+	// Rescan is how often the whole directory is read again whatever the
+	// events say (0: DefaultRescan; negative: never).
+	Rescan time.Duration
+	// Poll, when positive, reads the directory this often instead of
+	// waiting for filesystem events (for filesystems without inotify).
+	Poll time.Duration
+	// StallTimeout, when positive, reports an agent whose .partial has not
+	// changed for this long.
+	StallTimeout time.Duration
+	// Heartbeat, when positive, calls the handler this often even when
+	// nothing changed (a live view redraws its clocks).
+	Heartbeat time.Duration
+	// UntilComplete ends Run (after a final update) once the run is
+	// complete: every expected agent (Synth.Expect) has finished, or without
+	// expected agents, every agent started has finished and no new one
+	// started for Settle.
+	UntilComplete bool
+	Settle        time.Duration
+}
+
+// Update is what the handler of Run receives after each change.
+type Update struct {
+	// Time is when the update was made.
+	Time time.Time
+	// Synthesis is the run as it now is.
+	Synthesis *synth.Synthesis
+	// Appended are the bus entries read since the previous update, in
+	// reading order. After a bus was truncated or replaced they start again
+	// from its first line (a Diagnostic says so). The first update holds
+	// none: the bus read at start is in the synthesis.
+	Appended []BusEntry
+	// Diagnostics are the watcher's own since the previous update: a bus
+	// read again from the start, a scan that failed, an event queue that
+	// overflowed. They are not part of the synthesis.
+	Diagnostics []parse.Diagnostic
+	// Stalled are the agents found stalled (Options.StallTimeout) since the
+	// previous update.
+	Stalled []Stall
+	// Agents are the clocks of the agents of the run, by name.
+	Agents map[string]AgentTimes
+	// Started is when the watcher started.
+	Started time.Time
+	// Heartbeat is set when nothing was read: only time passed.
+	Heartbeat bool
+	// Final is set on the last update, made when Run ends (the context was
+	// cancelled or the handler returned ErrStop). Its synthesis is that of a
+	// one-shot `synth`: not watching, so an expected agent without a file has
+	// failed and a run with no completed agent is an error.
+	Final bool
+}
+
+// BusEntry is a bus entry with its file and its number in the timeline.
+type BusEntry struct {
+	File string
+	Seq  int
+	parse.Entry
+}
+
+// Stall is an agent whose .partial has not changed for the stall timeout.
+type Stall struct {
+	Agent string
+	File  string
+	Idle  time.Duration
+}
+
+// AgentTimes are the watcher's clocks of one agent.
+type AgentTimes struct {
+	// FirstSeen is when the watcher first saw a file of the agent (when it
+	// started, for an agent already there).
+	FirstSeen time.Time
+	// Done is when the watcher first saw the agent finished (completed or
+	// failed); zero while it runs.
+	Done time.Time
+	// Stalled is set while its .partial has not changed for the stall
+	// timeout.
+	Stalled bool
+}
+
+// Watcher keeps the synthesis of one output directory current (SPEC §8).
+// One goroutine, the one calling Run, owns all of its state.
+type Watcher struct {
+	dir  string
+	opts Options
+
+	scanner *Scanner
+	live    *synth.Live
+	// newSource makes the event source; tests replace it.
+	newSource func() (source, error)
+
+	scanned *synth.Run // the last successful scan (bus entries not filled in)
+	bus     []*busState
+	allowed map[string]bool // bus files the last scan listed
+	watched map[string]bool // directories watched
+	agents  map[string]*agentState
+	started time.Time
+	retryAt time.Time        // after a failed scan: no timed rescan before
+	last    *synth.Synthesis // of the last update
+
+	// What the next update reports.
+	appended []BusEntry
+	diags    []parse.Diagnostic
+	stalls   []Stall
+}
+
+// busState is one bus file, tailed.
+type busState struct {
+	name, path string
+	tail       *bus.Tail
+	entries    []parse.Entry
+	diags      []parse.Diagnostic // the decoder's, positioned: part of the synthesis
+	present    bool
+	mod        time.Time
+}
+
+// agentState is what the watcher remembers of an agent between scans.
+type agentState struct {
+	file      string
+	mod       time.Time
+	partial   bool
+	firstSeen time.Time
+	changed   time.Time // when its .partial last changed
+	done      time.Time
+	stalled   bool
+}
+
+// New returns a Watcher of dir with opts.
+func New(dir string, opts Options) *Watcher {
+	if opts.Debounce == 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	if opts.Rescan == 0 {
+		opts.Rescan = DefaultRescan
+	}
+	switch {
+	case opts.Scan.KeepGood == 0:
+		opts.Scan.KeepGood = DefaultKeepGood
+	case opts.Scan.KeepGood < 0:
+		opts.Scan.KeepGood = 0
+	}
+	opts.Scan.NoBus = true
+	opts.Synth.Watching = true
+	w := &Watcher{
+		dir:     dir,
+		opts:    opts,
+		scanner: NewScanner(opts.Scan),
+		live:    synth.NewLive(opts.Synth),
+		allowed: map[string]bool{},
+		watched: map[string]bool{},
+		agents:  map[string]*agentState{},
+	}
+	w.newSource = w.fsnotifySource
+	for _, name := range parse.BusNames {
+		path := filepath.Join(dir, name)
+		w.bus = append(w.bus, &busState{name: name, path: path, tail: bus.NewTail(path, opts.Scan.MaxLine)})
+	}
+	return w
+}
+
+// source is where filesystem events come from: fsnotify, or nothing when
+// polling. Tests feed events by hand.
+type source interface {
+	Add(dir string) error
+	Events() <-chan fsnotify.Event
+	Errors() <-chan error
+	Close() error
+}
+
+type fsSource struct{ w *fsnotify.Watcher }
+
+func (s fsSource) Add(dir string) error            { return s.w.Add(dir) }
+func (s fsSource) Events() <-chan fsnotify.Event { return s.w.Events }
+func (s fsSource) Errors() <-chan error          { return s.w.Errors }
+func (s fsSource) Close() error                  { return s.w.Close() }
+
+// noSource never sends: the polling mode.
+type noSource struct{}
+
+func (noSource) Add(string) error              { return nil }
+func (noSource) Events() <-chan fsnotify.Event { return nil }
+func (noSource) Errors() <-chan error          { return nil }
+func (noSource) Close() error                  { return nil }
+
+func (w *Watcher) fsnotifySource() (source, error) {
+	if w.opts.Poll > 0 {
+		return noSource{}, nil
+	}
+	fw, err := fsnotify.NewBufferedWatcher(4096)
+	if err != nil {
+		return nil, err
+	}
+	return fsSource{fw}, nil
+}
+
+// Run reads the directory, calls handle with the first update, then with one
+// update after each change until ctx is done or handle returns ErrStop; then
+// it reads the directory once more and calls handle with the final update.
+// handle runs on Run's goroutine: while it runs, events wait. Run returns nil
+// after the final update, the error of a handle call other than ErrStop, or
+// an error naming the directory when it cannot be read at start.
+func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
+	w.started = time.Now()
+	src, err := w.newSource()
+	if err != nil {
+		w.opts.Poll = DefaultPoll
+		w.diag("", parse.LevelWarning, fmt.Sprintf("no filesystem events (%v): polling every %v", err, DefaultPoll))
+		src = noSource{}
+	}
+	defer src.Close()
+	w.watchDirs(src)
+	if err := w.rescan(ctx); err != nil {
+		return err
+	}
+	w.pollAll()
+	w.appended = nil // the first update holds the bus in its synthesis
+	if err := w.emit(handle, false); err != nil {
+		return w.stop(ctx, handle, err)
+	}
+	if done, _ := w.complete(time.Now()); done {
+		return w.final(ctx, handle)
+	}
+
+	var tickers []*time.Ticker
+	defer func() {
+		for _, t := range tickers {
+			t.Stop()
+		}
+	}()
+	tick := func(d time.Duration) <-chan time.Time {
+		if d <= 0 {
+			return nil
+		}
+		t := time.NewTicker(d)
+		tickers = append(tickers, t)
+		return t.C
+	}
+	rescanC, pollC, heartbeatC := tick(w.opts.Rescan), tick(w.opts.Poll), tick(w.opts.Heartbeat)
+	wake := time.NewTimer(time.Hour)
+	defer wake.Stop()
+	events, errs := src.Events(), src.Errors()
+
+	var scanDue, firstDirty time.Time // a debounced read of the reports; zero: none
+	busDirty := make([]bool, len(w.bus))
+	dirty := func(now time.Time) {
+		if firstDirty.IsZero() {
+			firstDirty = now
+		}
+		due := now.Add(max(w.opts.Debounce, 0))
+		if limit := firstDirty.Add(10 * max(w.opts.Debounce, 0)); due.After(limit) {
+			due = limit
+		}
+		scanDue = due
+	}
+	note := func(ev fsnotify.Event) {
+		switch act, i := w.classify(ev); act {
+		case actSubdir:
+			w.watchDirs(src)
+			dirty(time.Now())
+		case actBus:
+			if fi, err := os.Lstat(ev.Name); err == nil && (!fi.Mode().IsRegular() || !w.allowed[parse.BusNames[i]]) {
+				scanDue = time.Now() // new, or a symlink: the scan decides whether it is read
+			}
+			busDirty[i] = true
+		case actFile:
+			dirty(time.Now())
+		}
+	}
+
+	for {
+		next := w.deadline(scanDue)
+		if !wake.Stop() {
+			select {
+			case <-wake.C:
+			default:
+			}
+		}
+		if !next.IsZero() {
+			wake.Reset(max(time.Until(next), 0))
+		}
+		heartbeat, full := false, false
+		select {
+		case <-ctx.Done():
+			return w.final(ctx, handle)
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			note(ev)
+		drain:
+			for {
+				select {
+				case ev, ok := <-events:
+					if !ok {
+						events = nil
+						break drain
+					}
+					note(ev)
+				default:
+					break drain
+				}
+			}
+		case err, ok := <-errs:
+			if !ok {
+				errs = nil
+				continue
+			}
+			full = true
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.diag("", parse.LevelInfo, "filesystem event queue overflowed: read the whole directory again")
+			} else {
+				w.diag("", parse.LevelWarning, "filesystem events: "+err.Error())
+			}
+		case <-rescanC:
+			full = true
+		case <-pollC:
+			full = true
+		case <-heartbeatC:
+			heartbeat = true
+		case <-wake.C:
+		}
+
+		t := time.Now()
+		due := !scanDue.IsZero() && !t.Before(scanDue)
+		if next := w.deadline(time.Time{}); !next.IsZero() && !t.Before(next) {
+			due = true // a kept parse expires, an agent stalls
+		}
+		changed := false
+		if full || due {
+			scanDue, firstDirty = time.Time{}, time.Time{}
+			if full {
+				w.watchDirs(src)
+			}
+			if err := w.rescan(ctx); err != nil {
+				if ctx.Err() != nil {
+					return w.final(ctx, handle)
+				}
+				w.diag("", parse.LevelError, err.Error())
+				w.retryAt = t.Add(time.Second)
+			} else if w.scanner.Changed() {
+				changed = true
+			}
+			for i := range busDirty {
+				busDirty[i] = true // the scan may have changed which bus files count
+			}
+		}
+		for i, d := range busDirty {
+			if d {
+				busDirty[i] = false
+				if w.poll(w.bus[i]) {
+					changed = true
+				}
+			}
+		}
+		w.checkStalls(time.Now())
+		if changed || heartbeat || len(w.diags) > 0 || len(w.stalls) > 0 {
+			if err := w.emit(handle, heartbeat && !changed); err != nil {
+				return w.stop(ctx, handle, err)
+			}
+		}
+		if done, _ := w.complete(time.Now()); done {
+			return w.final(ctx, handle)
+		}
+	}
+}
+
+// complete reports whether the run is complete (Options.UntilComplete), and
+// when not, the time it will be unless something changes (zero: none).
+func (w *Watcher) complete(now time.Time) (bool, time.Time) {
+	s := w.last
+	if !w.opts.UntilComplete || s == nil {
+		return false, time.Time{}
+	}
+	if len(w.opts.Synth.Expect) > 0 {
+		status := map[string]parse.Status{}
+		for _, a := range s.Agents {
+			if a.Status != parse.StatusForeign {
+				status[a.Name] = a.Status
+			}
+		}
+		for _, name := range w.opts.Synth.Expect {
+			if st := status[name]; !st.Completed() && st != parse.StatusError {
+				return false, time.Time{}
+			}
+		}
+		return true, time.Time{}
+	}
+	if !Converged(s) {
+		return false, time.Time{}
+	}
+	var last time.Time
+	for _, st := range w.agents {
+		if st.firstSeen.After(last) {
+			last = st.firstSeen
+		}
+	}
+	at := last.Add(w.opts.Settle)
+	return !now.Before(at), at
+}
+
+// action is what an event asks for.
+type action int
+
+const (
+	actIgnore action = iota // not an input: fluxwatch's own writes, temporary files, …
+	actBus                  // a bus file: tail it
+	actFile                 // a report, .partial, abort marker or YAML file: read it after the debounce
+	actSubdir               // findings/ or design/ appeared: watch it
+)
+
+// classify says what ev asks for; for actBus, i is the bus file's index in
+// parse.BusNames.
+func (w *Watcher) classify(ev fsnotify.Event) (act action, i int) {
+	rel, err := filepath.Rel(w.dir, ev.Name)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return actIgnore, 0
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == "findings" || rel == "design" {
+		if ev.Has(fsnotify.Create) {
+			return actSubdir, 0
+		}
+		return actFile, 0 // removed or renamed: its files are gone
+	}
+	switch parse.ClassifyName(rel).Kind {
+	case parse.KindBus:
+		return actBus, slices.Index(parse.BusNames, rel)
+	case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindSpecialist, parse.KindDesign:
+		return actFile, 0
+	}
+	return actIgnore, 0
+}
+
+// stop ends Run after handle returned err.
+func (w *Watcher) stop(ctx context.Context, handle func(*Update) error, err error) error {
+	if errors.Is(err, ErrStop) {
+		return w.final(ctx, handle)
+	}
+	return err
+}
+
+// final reads the directory once more, with no last good parse kept, and
+// hands over the final update.
+func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
+	ctx = context.WithoutCancel(ctx)
+	w.scanner.opts.KeepGood = 0
+	if err := w.rescan(ctx); err != nil {
+		w.diag("", parse.LevelError, err.Error())
+	}
+	w.pollAll()
+	opts := w.opts.Synth
+	opts.Watching = false
+	u := w.update(synth.Synthesize(w.run(), opts), false)
+	u.Final = true
+	err := handle(u)
+	if errors.Is(err, ErrStop) {
+		err = nil
+	}
+	return err
+}
+
+// deadline is the earliest time something is due without an event: the
+// debounced scan, a kept parse that expires, a stall (not before retryAt,
+// after a scan failed).
+func (w *Watcher) deadline(scanDue time.Time) time.Time {
+	var next time.Time
+	_, settled := w.complete(time.Now())
+	for _, t := range []time.Time{w.scanner.Expiry(), w.stallDeadline(), settled} {
+		if !t.IsZero() && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	if !next.IsZero() && next.Before(w.retryAt) {
+		next = w.retryAt
+	}
+	if !scanDue.IsZero() && (next.IsZero() || scanDue.Before(next)) {
+		next = scanDue
+	}
+	return next
+}
+
+// watchDirs watches the directory and its findings/ and design/
+// subdirectories that exist and are not watched yet.
+func (w *Watcher) watchDirs(src source) {
+	for _, sub := range []string{"", "findings", "design"} {
+		path := filepath.Join(w.dir, sub)
+		if w.watched[path] {
+			if _, err := os.Stat(path); err != nil {
+				delete(w.watched, path) // gone: watch it again when it is back
+			}
+			continue
+		}
+		if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+			continue
+		}
+		if sub != "" {
+			if _, ok := inside(w.root(), path); !ok {
+				continue
+			}
+		}
+		if err := src.Add(path); err != nil {
+			w.diag(sub, parse.LevelWarning, "cannot watch the directory ("+err.Error()+"): it is read every rescan")
+			continue
+		}
+		w.watched[path] = true
+	}
+}
+
+func (w *Watcher) root() string {
+	root, err := filepath.EvalSymlinks(w.dir)
+	if err != nil {
+		return w.dir
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		return abs
+	}
+	return root
+}
+
+// rescan reads the directory again (files that did not change keep their
+// parse) and notes the agents' clocks.
+func (w *Watcher) rescan(ctx context.Context) error {
+	run, err := w.scanner.Scan(ctx, w.dir)
+	if err != nil {
+		return err
+	}
+	w.scanned = run
+	clear(w.allowed)
+	for _, b := range run.Bus {
+		w.allowed[b.Name] = true
+	}
+	now := time.Now()
+	seen := map[string]bool{}
+	for _, a := range run.Agents {
+		if a.Status == parse.StatusForeign {
+			continue
+		}
+		seen[a.Name] = true
+		st := w.agents[a.Name]
+		if st == nil {
+			st = &agentState{firstSeen: now, changed: now}
+			w.agents[a.Name] = st
+		}
+		partial := a.Status == parse.StatusPartial
+		if partial && (!a.ModTime.Equal(st.mod) || a.File != st.file || !st.partial) {
+			st.changed, st.stalled = now, false
+		}
+		switch {
+		case partial:
+			st.done = time.Time{}
+		case st.done.IsZero():
+			st.done = now
+		}
+		st.file, st.mod, st.partial = a.File, a.ModTime, partial
+	}
+	for name := range w.agents {
+		if !seen[name] {
+			delete(w.agents, name)
+		}
+	}
+	return nil
+}
+
+// pollAll reads what was appended to every bus file.
+func (w *Watcher) pollAll() {
+	for _, b := range w.bus {
+		w.poll(b)
+	}
+}
+
+// poll reads what was appended to b and reports whether anything changed.
+func (w *Watcher) poll(b *busState) bool {
+	if !w.allowed[b.name] {
+		// Not listed by the last scan (missing, or a symlink out of the
+		// directory): not read.
+		changed := b.present
+		b.present = false
+		return changed
+	}
+	restarts := b.tail.Restarts()
+	var got []parse.Entry
+	var decoded []parse.Diagnostic
+	err := b.tail.Poll(func(e parse.Entry) error {
+		got = append(got, e)
+		return nil
+	}, func(d parse.Diagnostic) {
+		d.Path = b.name
+		if d.Line == 0 {
+			w.diags = append(w.diags, d) // the tail's own: restarted
+			return
+		}
+		decoded = append(decoded, d)
+	})
+	changed := len(got) > 0 || len(decoded) > 0
+	if b.tail.Restarts() != restarts {
+		b.entries, b.diags = nil, nil
+		w.live.Rewind()
+		changed = true
+	}
+	if err != nil {
+		w.diag(b.name, parse.LevelError, "read: "+err.Error())
+	}
+	seq := 0
+	for _, o := range w.bus {
+		if o == b {
+			break
+		}
+		if w.allowed[o.name] && o.present {
+			seq += len(o.entries)
+		}
+	}
+	seq += len(b.entries)
+	for i, e := range got {
+		w.appended = append(w.appended, BusEntry{File: b.name, Seq: seq + i + 1, Entry: e})
+	}
+	b.entries = append(b.entries, got...)
+	b.diags = append(b.diags, decoded...)
+	fi, err := os.Stat(b.path)
+	present := err == nil
+	if present != b.present || present && !fi.ModTime().Equal(b.mod) {
+		changed = true
+	}
+	b.present = present
+	if present {
+		b.mod = fi.ModTime()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		w.diag(b.name, parse.LevelError, err.Error())
+	}
+	return changed
+}
+
+// run is the last scan with the bus as tailed.
+func (w *Watcher) run() *synth.Run {
+	if w.scanned == nil {
+		return &synth.Run{Input: w.dir}
+	}
+	run := *w.scanned
+	run.Bus = nil
+	for _, b := range w.bus {
+		if !w.allowed[b.name] || !b.present {
+			continue
+		}
+		diags := b.diags
+		if held := b.tail.Held(); held > 0 {
+			_, lines := b.tail.Offset()
+			d := incompleteRecord(lines, held)
+			d.Path = b.name
+			diags = append(slices.Clip(diags), d)
+		}
+		run.Bus = append(run.Bus, synth.BusFile{Name: b.name, Entries: b.entries, Diagnostics: diags})
+		if b.mod.After(run.Newest) {
+			run.Newest = b.mod
+		}
+	}
+	return &run
+}
+
+// emit synthesises and calls handle with what happened since the last
+// update.
+func (w *Watcher) emit(handle func(*Update) error, heartbeat bool) error {
+	if !heartbeat || w.last == nil {
+		w.live.Update(w.run())
+		w.last = w.live.Synthesis()
+	}
+	return handle(w.update(w.last, heartbeat))
+}
+
+func (w *Watcher) update(s *synth.Synthesis, heartbeat bool) *Update {
+	u := &Update{
+		Time:        time.Now(),
+		Synthesis:   s,
+		Appended:    w.appended,
+		Diagnostics: w.diags,
+		Stalled:     w.stalls,
+		Agents:      make(map[string]AgentTimes, len(w.agents)),
+		Started:     w.started,
+		Heartbeat:   heartbeat,
+	}
+	for name, st := range w.agents {
+		u.Agents[name] = AgentTimes{FirstSeen: st.firstSeen, Done: st.done, Stalled: st.stalled}
+	}
+	w.appended, w.diags, w.stalls = nil, nil, nil
+	return u
+}
+
+func (w *Watcher) diag(path string, level parse.Level, msg string) {
+	w.diags = append(w.diags, parse.Diagnostic{Path: path, Level: level, Message: msg})
+}
+
+// stallDeadline is when the next running agent stalls if its .partial does
+// not change (zero: none can).
+func (w *Watcher) stallDeadline() time.Time {
+	if w.opts.StallTimeout <= 0 {
+		return time.Time{}
+	}
+	var next time.Time
+	for _, st := range w.agents {
+		if !st.partial || st.stalled {
+			continue
+		}
+		if t := st.changed.Add(w.opts.StallTimeout); next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	return next
+}
+
+// checkStalls marks the running agents whose .partial has not changed for
+// the stall timeout.
+func (w *Watcher) checkStalls(now time.Time) {
+	if w.opts.StallTimeout <= 0 {
+		return
+	}
+	names := make([]string, 0, len(w.agents))
+	for name := range w.agents {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		st := w.agents[name]
+		if !st.partial || st.stalled || now.Sub(st.changed) < w.opts.StallTimeout {
+			continue
+		}
+		st.stalled = true
+		w.stalls = append(w.stalls, Stall{Agent: name, File: st.file, Idle: now.Sub(st.changed)})
+	}
+}

@@ -1,0 +1,561 @@
+package watcher
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+// fakeSource hands the watcher the events a test sends.
+type fakeSource struct {
+	events chan fsnotify.Event
+	errs   chan error
+	added  []string
+}
+
+func (f *fakeSource) Add(dir string) error          { f.added = append(f.added, dir); return nil }
+func (f *fakeSource) Events() <-chan fsnotify.Event { return f.events }
+func (f *fakeSource) Errors() <-chan error          { return f.errs }
+func (f *fakeSource) Close() error                  { return nil }
+
+// harness runs a Watcher on a fake event source inside a synctest bubble.
+type harness struct {
+	t       *testing.T
+	dir     string
+	src     *fakeSource
+	updates chan *Update
+	done    chan error
+	cancel  context.CancelFunc
+}
+
+func startWatch(t *testing.T, dir string, opts Options) *harness {
+	t.Helper()
+	h := &harness{t: t, dir: dir, src: &fakeSource{events: make(chan fsnotify.Event), errs: make(chan error)},
+		updates: make(chan *Update, 100), done: make(chan error, 1)}
+	w := New(dir, opts)
+	w.newSource = func() (source, error) { return h.src, nil }
+	ctx, cancel := context.WithCancel(context.Background())
+	h.cancel = cancel
+	go func() {
+		h.done <- w.Run(ctx, func(u *Update) error {
+			h.updates <- u
+			return nil
+		})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-h.done
+	})
+	return h
+}
+
+// next returns the update the watcher made, failing when there is none once
+// every goroutine is blocked.
+func (h *harness) next() *Update {
+	h.t.Helper()
+	synctest.Wait()
+	select {
+	case u := <-h.updates:
+		return u
+	default:
+		h.t.Fatalf("no update")
+		return nil
+	}
+}
+
+// none fails when the watcher made an update.
+func (h *harness) none(when string) {
+	h.t.Helper()
+	synctest.Wait()
+	select {
+	case u := <-h.updates:
+		h.t.Fatalf("%s: unexpected update (%d entries appended, diagnostics %v)", when, len(u.Appended), u.Diagnostics)
+	default:
+	}
+}
+
+// write writes dir/rel and sends the event a filesystem would.
+func (h *harness) write(rel, content string) {
+	h.t.Helper()
+	path := filepath.Join(h.dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+	h.src.events <- fsnotify.Event{Name: path, Op: fsnotify.Write}
+}
+
+func (h *harness) appendBus(rel, content string) {
+	h.t.Helper()
+	path := filepath.Join(h.dir, rel)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	f.WriteString(content)
+	f.Close()
+	h.src.events <- fsnotify.Event{Name: path, Op: fsnotify.Write}
+}
+
+func (h *harness) rename(from, to string) {
+	h.t.Helper()
+	if err := os.Rename(filepath.Join(h.dir, from), filepath.Join(h.dir, to)); err != nil {
+		h.t.Fatal(err)
+	}
+	h.src.events <- fsnotify.Event{Name: filepath.Join(h.dir, from), Op: fsnotify.Rename}
+	h.src.events <- fsnotify.Event{Name: filepath.Join(h.dir, to), Op: fsnotify.Create}
+}
+
+func report(findings ...string) string {
+	var b strings.Builder
+	b.WriteString("### Findings Index\n")
+	verdict := "safe"
+	for i, f := range findings {
+		sev, title, _ := strings.Cut(f, " ")
+		fmt.Fprintf(&b, "- %s | AR-%03d | \"Auth\" | %s\n", sev, i+1, title)
+		if sev == "P0" {
+			verdict = "risky"
+		} else if sev == "P1" && verdict == "safe" {
+			verdict = "needs-changes"
+		}
+	}
+	fmt.Fprintf(&b, "Verdict: %s\n<!-- flux-drive:complete -->\n", verdict)
+	return b.String()
+}
+
+func busLine(agent, sev, summary string) string {
+	return fmt.Sprintf(`{"severity":%q,"agent":%q,"category":"auth","summary":%q,"file_refs":[]}`+"\n", sev, agent, summary)
+}
+
+func statusOf(s *synth.Synthesis, name string) parse.Status {
+	for _, a := range s.Agents {
+		if a.Name == name {
+			return a.Status
+		}
+	}
+	return ""
+}
+
+// checkMatchesScan checks that the synthesis of u equals a one-shot scan
+// and synthesis of the directory (watching).
+func checkMatchesScan(t *testing.T, dir string, u *Update, expect ...string) {
+	t.Helper()
+	run, err := Scan(context.Background(), dir, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := synth.RenderJSON(synth.Synthesize(run, synth.Options{Watching: !u.Final, Expect: expect}))
+	if got := synth.RenderJSON(u.Synthesis); !bytes.Equal(got, want) {
+		t.Errorf("watcher synthesis differs from a one-shot scan:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWatchDebounce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		h := startWatch(t, dir, Options{Debounce: 50 * time.Millisecond})
+		if u := h.next(); u.Synthesis.Verdict != parse.Pending || len(u.Synthesis.Agents) != 0 {
+			t.Fatalf("first update: verdict %s, %d agents; want pending, none", u.Synthesis.Verdict, len(u.Synthesis.Agents))
+		}
+		if !slices.Contains(h.src.added, dir) {
+			t.Errorf("watched %v, want the directory", h.src.added)
+		}
+
+		h.write("fd-a.md.partial", "### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens\n")
+		h.none("at once")
+		time.Sleep(49 * time.Millisecond)
+		h.none("after 49ms")
+		time.Sleep(time.Millisecond)
+		u := h.next()
+		if got := statusOf(u.Synthesis, "fd-a"); got != parse.StatusPartial {
+			t.Errorf("after the debounce: fd-a is %q, want partial", got)
+		}
+
+		// A file written every 20 ms is still read at least every 500 ms.
+		start := time.Now()
+		for i := 0; ; i++ {
+			h.write("fd-a.md.partial", fmt.Sprintf("### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens %d\n", i))
+			time.Sleep(20 * time.Millisecond)
+			synctest.Wait()
+			if len(h.updates) > 0 {
+				break
+			}
+			if time.Since(start) > 500*time.Millisecond {
+				t.Fatalf("no update after %v of constant writes", time.Since(start))
+			}
+		}
+		<-h.updates
+
+		// The rename into place is the completion signal.
+		time.Sleep(time.Second)
+		h.write("fd-a.md.partial", report("P1 Tokens in localStorage"))
+		time.Sleep(50 * time.Millisecond)
+		h.next()
+		h.rename("fd-a.md.partial", "fd-a.md")
+		time.Sleep(50 * time.Millisecond)
+		u = h.next()
+		if got := statusOf(u.Synthesis, "fd-a"); got != parse.StatusValid || u.Synthesis.Verdict != parse.NeedsChanges {
+			t.Errorf("after the rename: fd-a %q, verdict %s; want valid, needs-changes", got, u.Synthesis.Verdict)
+		}
+		if at := u.Agents["fd-a"]; at.Done.IsZero() || at.FirstSeen.IsZero() || !at.Done.After(at.FirstSeen) {
+			t.Errorf("agent clocks %+v", at)
+		}
+		checkMatchesScan(t, dir, u)
+
+		// Files that are not inputs are not read: no update.
+		for _, rel := range []string{"summary.md", "findings.json", ".findings.json.123.tmp", "findings.jsonl.lock", "notes.txt", "fd-a.md~"} {
+			h.write(rel, "x")
+		}
+		time.Sleep(time.Second)
+		h.none("after writes of files that are not inputs")
+	})
+}
+
+func TestWatchBus(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, "fd-a.md", report("P1 Tokens in localStorage"), 0)
+		write(t, dir, "findings.jsonl", busLine("fd-b", "notable", "first"), 0)
+		h := startWatch(t, dir, Options{})
+		u := h.next()
+		if len(u.Appended) != 0 || u.Synthesis.Timeline == nil || u.Synthesis.Timeline.Total != 1 {
+			t.Fatalf("first update: %d appended, timeline %+v; want the bus in the synthesis only", len(u.Appended), u.Synthesis.Timeline)
+		}
+
+		// An append is read at once, no debounce.
+		h.appendBus("findings.jsonl", busLine("fd-b", "blocking", "Tokens in localStorage"))
+		u = h.next()
+		if len(u.Appended) != 1 || u.Appended[0].Seq != 2 || u.Appended[0].Line != 2 || u.Appended[0].Summary != "Tokens in localStorage" {
+			t.Fatalf("after an append: %+v", u.Appended)
+		}
+		if u.Synthesis.Timeline.Total != 2 || deref2(u.Synthesis.Findings[0].DiscoveredBy) != "fd-b" {
+			t.Errorf("timeline total %d, discovered by %v", u.Synthesis.Timeline.Total, u.Synthesis.Findings[0].DiscoveredBy)
+		}
+
+		// Half a line: held; the rest: read.
+		line := busLine("fd-c", "notable", "third")
+		h.appendBus("findings.jsonl", line[:10])
+		u = h.next()
+		if len(u.Appended) != 0 || !hasDiag(u.Synthesis.Diagnostics, "incomplete record") {
+			t.Errorf("after half a line: %d appended, diagnostics %v", len(u.Appended), u.Synthesis.Diagnostics)
+		}
+		checkMatchesScan(t, dir, u)
+		h.appendBus("findings.jsonl", line[10:])
+		if u = h.next(); len(u.Appended) != 1 || u.Appended[0].Agent != "fd-c" || hasDiag(u.Synthesis.Diagnostics, "incomplete record") {
+			t.Errorf("after the rest: %+v, diagnostics %v", u.Appended, u.Synthesis.Diagnostics)
+		}
+
+		// An invalid line: a diagnostic of the synthesis.
+		h.appendBus("findings.jsonl", "{not json\n")
+		if u = h.next(); !hasDiag(u.Synthesis.Diagnostics, "findings.jsonl:4") {
+			t.Errorf("after an invalid line: diagnostics %v", u.Synthesis.Diagnostics)
+		}
+
+		// The second bus file comes after the first in the timeline.
+		h.appendBus("peer-findings.jsonl", busLine("fd-d", "notable", "fifth"))
+		u = h.next()
+		if len(u.Appended) != 1 || u.Appended[0].Seq != 4 || u.Appended[0].File != "peer-findings.jsonl" {
+			t.Errorf("after an append to the second file: %+v", u.Appended)
+		}
+		checkMatchesScan(t, dir, u)
+
+		// Truncated: read again from the start, with a diagnostic of the
+		// watcher's own.
+		h.write("findings.jsonl", busLine("fd-e", "notable", "rewritten"))
+		u = h.next()
+		if len(u.Diagnostics) != 1 || !strings.Contains(u.Diagnostics[0].Message, "reading again from the start") {
+			t.Errorf("after truncation: diagnostics %v", u.Diagnostics)
+		}
+		if len(u.Appended) != 1 || u.Appended[0].Agent != "fd-e" || u.Appended[0].Line != 1 {
+			t.Errorf("after truncation: appended %+v", u.Appended)
+		}
+		checkMatchesScan(t, dir, u)
+
+		// Removed: gone from the synthesis.
+		os.Remove(filepath.Join(dir, "peer-findings.jsonl"))
+		h.src.events <- fsnotify.Event{Name: filepath.Join(dir, "peer-findings.jsonl"), Op: fsnotify.Remove}
+		u = h.next()
+		checkMatchesScan(t, dir, u)
+	})
+}
+
+func TestWatchStall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		h := startWatch(t, dir, Options{StallTimeout: 5 * time.Second, Rescan: -1})
+		h.next()
+		h.write("fd-slow.md.partial", "### Findings Index\n")
+		time.Sleep(50 * time.Millisecond)
+		h.next()
+		// The watcher saw it at the read, after the debounce.
+		time.Sleep(5*time.Second - time.Millisecond)
+		h.none("before the stall timeout")
+		time.Sleep(time.Millisecond)
+		u := h.next()
+		if len(u.Stalled) != 1 || u.Stalled[0].Agent != "fd-slow" || u.Stalled[0].Idle != 5*time.Second || !u.Agents["fd-slow"].Stalled {
+			t.Fatalf("at the stall timeout: stalled %+v, clocks %+v", u.Stalled, u.Agents)
+		}
+		time.Sleep(time.Minute)
+		h.none("once stalled")
+
+		// It grows again: no longer stalled; it stalls again later.
+		h.write("fd-slow.md.partial", "### Findings Index\n- P2 | AR-001 | \"A\" | B\n")
+		time.Sleep(50 * time.Millisecond)
+		if u = h.next(); u.Agents["fd-slow"].Stalled {
+			t.Errorf("after growing: still stalled")
+		}
+		time.Sleep(5 * time.Second)
+		if u = h.next(); len(u.Stalled) != 1 {
+			t.Errorf("second stall: %+v", u.Stalled)
+		}
+	})
+}
+
+func TestWatchUntilComplete(t *testing.T) {
+	t.Run("expect", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			dir := t.TempDir()
+			h := startWatch(t, dir, Options{UntilComplete: true, Synth: synth.Options{Expect: []string{"fd-a", "fd-b"}}})
+			if u := h.next(); statusOf(u.Synthesis, "fd-b") != parse.StatusPartial {
+				t.Errorf("an expected agent without a file: %q, want partial while watching", statusOf(u.Synthesis, "fd-b"))
+			}
+			h.write("fd-a.md", report("P2 Minor"))
+			time.Sleep(50 * time.Millisecond)
+			h.next()
+			h.none("with fd-b missing")
+			h.write("fd-b.abort", "")
+			time.Sleep(50 * time.Millisecond)
+			h.next()
+			u := h.next()
+			if !u.Final || u.Synthesis.Verdict != parse.Safe {
+				t.Fatalf("after fd-b aborted: final %v verdict %s; want a final safe update", u.Final, u.Synthesis.Verdict)
+			}
+			if err := <-h.done; err != nil {
+				t.Errorf("Run = %v", err)
+			}
+			h.done <- nil // for the cleanup
+		})
+	})
+	t.Run("settle", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			dir := t.TempDir()
+			h := startWatch(t, dir, Options{UntilComplete: true, Settle: 2 * time.Second, Rescan: -1})
+			h.next()
+			time.Sleep(10 * time.Second)
+			h.none("with no agent")
+			h.write("fd-a.md", report("P0 Bad"))
+			time.Sleep(50 * time.Millisecond)
+			h.next()
+			time.Sleep(2*time.Second - time.Millisecond)
+			h.none("before the settle time")
+			time.Sleep(time.Millisecond)
+			if u := h.next(); !u.Final || u.Synthesis.Verdict != parse.Risky {
+				t.Fatalf("after the settle time: final %v verdict %s", u.Final, u.Synthesis.Verdict)
+			}
+			<-h.done
+			h.done <- nil
+		})
+	})
+}
+
+func TestWatchFinal(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		h := startWatch(t, dir, Options{Synth: synth.Options{Expect: []string{"fd-a"}}})
+		h.next()
+		// Written without an event: the final read still sees it.
+		write(t, dir, "fd-b.md.partial", "### Findings Index\n", 0)
+		h.cancel()
+		u := h.next()
+		if !u.Final || u.Synthesis.Verdict != parse.Error || !slices.Equal(u.Synthesis.AgentsFailed, []string{"fd-a"}) ||
+			!slices.Equal(u.Synthesis.AgentsPartial, []string{"fd-b"}) {
+			t.Errorf("final update: final %v, verdict %s, failed %v, partial %v", u.Final, u.Synthesis.Verdict,
+				u.Synthesis.AgentsFailed, u.Synthesis.AgentsPartial)
+		}
+		checkMatchesScan(t, dir, u, "fd-a")
+	})
+}
+
+func TestWatchRescanAndOverflow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		h := startWatch(t, dir, Options{Rescan: 30 * time.Second})
+		h.next()
+		write(t, dir, "fd-a.md", report("P1 Missed event"), 0) // no event
+		time.Sleep(30*time.Second - time.Millisecond)
+		h.none("before the rescan")
+		time.Sleep(time.Millisecond)
+		if u := h.next(); statusOf(u.Synthesis, "fd-a") != parse.StatusValid {
+			t.Errorf("the rescan missed fd-a")
+		}
+		time.Sleep(30 * time.Second)
+		h.none("a rescan that finds nothing new")
+
+		write(t, dir, "fd-b.md", report("P0 Lost in an overflow"), 0)
+		h.src.errs <- fsnotify.ErrEventOverflow
+		u := h.next()
+		if statusOf(u.Synthesis, "fd-b") != parse.StatusValid || len(u.Diagnostics) != 1 {
+			t.Errorf("after an overflow: fd-b %q, diagnostics %v", statusOf(u.Synthesis, "fd-b"), u.Diagnostics)
+		}
+	})
+}
+
+func TestWatchKeepGood(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, "fd-a.md", report("P1 Tokens"), 0)
+		h := startWatch(t, dir, Options{Rescan: -1})
+		h.next()
+		h.write("fd-a.md", "") // truncated before a rewrite
+		time.Sleep(50 * time.Millisecond)
+		u := h.next()
+		if statusOf(u.Synthesis, "fd-a") != parse.StatusValid {
+			t.Errorf("emptied report: %q, want its last good parse", statusOf(u.Synthesis, "fd-a"))
+		}
+		// It stays empty: after KeepGood its failure shows, with no event.
+		time.Sleep(DefaultKeepGood - time.Millisecond)
+		h.none("before KeepGood")
+		time.Sleep(time.Millisecond)
+		u = h.next()
+		if statusOf(u.Synthesis, "fd-a") != parse.StatusError {
+			t.Errorf("after KeepGood: %q, want error", statusOf(u.Synthesis, "fd-a"))
+		}
+		checkMatchesScan(t, dir, u)
+	})
+}
+
+func TestWatchSubdirectories(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		h := startWatch(t, dir, Options{})
+		h.next()
+		os.Mkdir(filepath.Join(dir, "findings"), 0o755)
+		h.src.events <- fsnotify.Event{Name: filepath.Join(dir, "findings"), Op: fsnotify.Create}
+		time.Sleep(50 * time.Millisecond)
+		synctest.Wait()
+		if !slices.Contains(h.src.added, filepath.Join(dir, "findings")) {
+			t.Errorf("watched %v, want findings/ too", h.src.added)
+		}
+		h.write("findings/frontend.yaml", "specialist_name: frontend\nnotes: hi\n")
+		time.Sleep(50 * time.Millisecond)
+		var u *Update
+		for len(h.updates) > 0 || u == nil {
+			u = h.next()
+		}
+		if len(u.Synthesis.Specialists) != 1 {
+			t.Errorf("specialists %+v", u.Synthesis.Specialists)
+		}
+	})
+}
+
+// TestClassifyOwnWrites records the events that fluxwatch's own writes make
+// (reports renamed into place from temporary files, lock files) with real
+// fsnotify, and checks that none of them asks for a read.
+func TestClassifyOwnWrites(t *testing.T) {
+	dir := t.TempDir()
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Skipf("no fsnotify here: %v", err)
+	}
+	defer fw.Close()
+	if err := fw.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"findings.json", "summary.md", "review.sarif"} {
+		if _, err := WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := WriteFile(filepath.Join(dir, name), []byte("y"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "peer-findings.jsonl.lock"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "end"), nil, 0o644) // the last event
+	w := New(dir, Options{})
+	n := 0
+	for ev := range fw.Events {
+		if filepath.Base(ev.Name) == "end" {
+			break
+		}
+		n++
+		if act, _ := w.classify(ev); act != actIgnore {
+			t.Errorf("%v asks for action %d", ev, act)
+		}
+	}
+	if n < 6 {
+		t.Errorf("only %d events recorded", n)
+	}
+	for ev, want := range map[fsnotify.Event]action{
+		{Name: filepath.Join(dir, "fd-a.md"), Op: fsnotify.Create}:                 actFile,
+		{Name: filepath.Join(dir, "fd-a.md.partial"), Op: fsnotify.Write}:          actFile,
+		{Name: filepath.Join(dir, "fd-a.abort"), Op: fsnotify.Create}:              actFile,
+		{Name: filepath.Join(dir, "findings", "x.yaml"), Op: fsnotify.Write}:       actFile,
+		{Name: filepath.Join(dir, "design", "manifest.yaml"), Op: fsnotify.Write}:  actFile,
+		{Name: filepath.Join(dir, "peer-findings.jsonl"), Op: fsnotify.Write}:      actBus,
+		{Name: filepath.Join(dir, "findings"), Op: fsnotify.Create}:                actSubdir,
+		{Name: filepath.Join(dir, "findings", "x.yaml.lock"), Op: fsnotify.Create}: actIgnore,
+		{Name: filepath.Join(dir, "synthesis.md"), Op: fsnotify.Write}:             actIgnore,
+	} {
+		if got, _ := w.classify(ev); got != want {
+			t.Errorf("classify(%v) = %d, want %d", ev, got, want)
+		}
+	}
+}
+
+func TestWatchMissingDirectory(t *testing.T) {
+	err := New(filepath.Join(t.TempDir(), "missing"), Options{}).Run(context.Background(), func(*Update) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("Run on a missing directory = %v, want an error naming it", err)
+	}
+}
+
+func TestWatchHandlerError(t *testing.T) {
+	dir := t.TempDir()
+	boom := errors.New("boom")
+	w := New(dir, Options{})
+	if err := w.Run(context.Background(), func(*Update) error { return boom }); !errors.Is(err, boom) {
+		t.Errorf("Run = %v, want the handler's error", err)
+	}
+	calls := 0
+	err := New(dir, Options{}).Run(context.Background(), func(u *Update) error {
+		calls++
+		if u.Final {
+			return nil
+		}
+		return ErrStop
+	})
+	if err != nil || calls != 2 {
+		t.Errorf("ErrStop: Run = %v after %d calls, want nil after 2 (the final update)", err, calls)
+	}
+}
+
+func hasDiag(ds []synth.Diagnostic, text string) bool {
+	for _, d := range ds {
+		if strings.Contains(d.String(), text) {
+			return true
+		}
+	}
+	return false
+}
+
+func deref2(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
