@@ -211,7 +211,7 @@ type source interface {
 
 type fsSource struct{ w *fsnotify.Watcher }
 
-func (s fsSource) Add(dir string) error            { return s.w.Add(dir) }
+func (s fsSource) Add(dir string) error          { return s.w.Add(dir) }
 func (s fsSource) Events() <-chan fsnotify.Event { return s.w.Events }
 func (s fsSource) Errors() <-chan error          { return s.w.Errors }
 func (s fsSource) Close() error                  { return s.w.Close() }
