@@ -1,0 +1,145 @@
+package watcher
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+func agentWith(name string, status parse.Status, findings ...parse.Finding) synth.Agent {
+	file := name + ".md"
+	if status == parse.StatusPartial {
+		file += ".partial"
+	}
+	return synth.Agent{Name: name, File: file, Status: status, Report: &parse.Report{Status: status, Findings: findings}}
+}
+
+func finding(sev parse.Severity, title string) parse.Finding {
+	return parse.Finding{Severity: sev, ID: "AR-001", Section: "Auth", Title: title, Line: 2}
+}
+
+func TestDiffer(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	tokens := finding(parse.P1, "Tokens in localStorage")
+	steps := []struct {
+		name     string
+		agents   []synth.Agent
+		expect   []string
+		final    bool
+		appended []BusEntry
+		stalled  []Stall
+		diags    []parse.Diagnostic
+		want     []string
+	}{
+		{name: "empty", want: nil},
+		{name: "a starts", agents: []synth.Agent{agentWith("fd-a", parse.StatusPartial)},
+			want: []string{"agent_started fd-a"}},
+		{name: "a completes", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens)},
+			want: []string{"agent_completed fd-a", "finding_added Tokens in localStorage", "verdict_changed needs-changes", "converged needs-changes"}},
+		{name: "b starts", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens), agentWith("fd-b", parse.StatusPartial)},
+			want: []string{"agent_started fd-b"}},
+		{name: "b completes with the same finding", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens), agentWith("fd-b", parse.StatusValid, tokens)},
+			want: []string{"agent_completed fd-b", "converged needs-changes"}},
+		{name: "bus", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens), agentWith("fd-b", parse.StatusValid, tokens)},
+			appended: []BusEntry{
+				{File: "findings.jsonl", Seq: 1, Entry: parse.Entry{Agent: "fd-a", Severity: parse.Blocking, Summary: "Tokens", Line: 1}},
+				{File: "findings.jsonl", Seq: 2, Entry: parse.Entry{Agent: "fd-c", Kind: parse.EntryStall, Severity: "warn", Summary: "no output", Line: 2}},
+			},
+			stalled: []Stall{{Agent: "fd-d", File: "fd-d.md.partial", Idle: time.Minute}},
+			diags:   []parse.Diagnostic{{Path: "findings.jsonl", Level: parse.LevelWarning, Message: "bus shrank"}},
+			want:    []string{"diagnostic bus shrank", "peer_finding fd-a", "stalled fd-c bus", "stalled fd-d timeout"}},
+		{name: "a new P0", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens, finding(parse.P0, "Signing key committed")), agentWith("fd-b", parse.StatusValid, tokens)},
+			want: []string{"finding_added Signing key committed", "verdict_changed risky"}},
+		{name: "final: an expected agent never came", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens), agentWith("fd-b", parse.StatusValid, tokens)},
+			expect: []string{"fd-e"}, final: true,
+			want: []string{"agent_failed fd-e", "verdict_changed needs-changes"}},
+	}
+	d := NewDiffer()
+	for i, st := range steps {
+		s := synth.Synthesize(&synth.Run{Agents: st.agents}, synth.Options{Watching: !st.final, Expect: st.expect})
+		u := &Update{Time: at.Add(time.Duration(i) * time.Second), Synthesis: s, Appended: st.appended, Stalled: st.stalled,
+			Diagnostics: st.diags, Final: st.final}
+		var got []string
+		for _, e := range d.Diff(u) {
+			if e.Time != stamp(u.Time) {
+				t.Errorf("%s: event time %q", st.name, e.Time)
+			}
+			got = append(got, strings.TrimSpace(e.Type+" "+pick(e)))
+		}
+		if !slices.Equal(got, st.want) {
+			t.Errorf("%s: events\n%q\nwant\n%q", st.name, got, st.want)
+		}
+	}
+}
+
+// pick is the field of an event that names what it is about.
+func pick(e Event) string {
+	switch e.Type {
+	case EventFindingAdded:
+		return e.Title
+	case EventVerdictChanged, EventConverged:
+		return string(e.Verdict)
+	case EventDiagnostic:
+		return e.Message
+	case EventStalled:
+		return e.Agent + " " + e.Source
+	}
+	return e.Agent
+}
+
+func TestEventText(t *testing.T) {
+	three, one := 3, 1
+	counts := &synth.Counts{P0: 1, P1: 2}
+	for _, tt := range []struct {
+		e    Event
+		want string
+	}{
+		{Event{Type: EventAgentCompleted, Agent: "fd-a", Status: parse.StatusVariant, Verdict: parse.Risky, Counts: counts},
+			"completed fd-a: variant, risky (P0 1, P1 2, P2 0, P3 0)"},
+		{Event{Type: EventPeerFinding, Seq: 4, Agent: "fd-a", Severity: "blocking", Category: "auth", Summary: "Tokens\nleak\x1b[2J", FileRefs: []string{"a.go:1"}},
+			"peer      #4 fd-a blocking [auth] Tokens leak [2J (a.go:1)"},
+		{Event{Type: EventConverged, Verdict: parse.Safe, Launched: &three, Completed: &three, Failed: &one, Findings: &one},
+			"converged safe: 3/3 agents completed, 1 failed, 1 findings"},
+		{Event{Type: EventStalled, Agent: "fd-s", File: "fd-s.md.partial", Source: "timeout", IdleSeconds: 300},
+			"stalled   fd-s: fd-s.md.partial unchanged for 5m0s"},
+		{Event{Type: EventDiagnostic, File: "findings.jsonl", Line: 3, Level: parse.LevelError, Message: "invalid JSON"},
+			"findings.jsonl:3: error: invalid JSON"},
+	} {
+		tt.e.Time = "2026-11-20T10:00:00.000Z"
+		got := tt.e.Text()
+		if _, rest, _ := strings.Cut(got, " "); rest != tt.want {
+			t.Errorf("Text() = %q, want %q after the clock", got, tt.want)
+		}
+	}
+}
+
+func TestHello(t *testing.T) {
+	b, err := json.Marshal(Hello(time.Date(2026, 11, 20, 10, 0, 0, 5e6, time.UTC), "v1.2.3", "runs/x", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"hello","time":"2026-11-20T10:00:00.005Z","version":1,"tool":"fluxwatch","tool_version":"v1.2.3","dir":"runs/x","bus_entries":0}`
+	if string(b) != want {
+		t.Errorf("hello = %s\nwant    %s", b, want)
+	}
+}
+
+func TestTopFindings(t *testing.T) {
+	s := &synth.Synthesis{Findings: []synth.Finding{
+		{Key: "a", Severity: parse.P0, Convergence: 1},
+		{Key: "b", Severity: parse.P2, Convergence: 3},
+		{Key: "c", Severity: parse.P1, Convergence: 3},
+	}}
+	var keys []string
+	for _, f := range TopFindings(s, 2) {
+		keys = append(keys, f.Key)
+	}
+	if !slices.Equal(keys, []string{"c", "b"}) {
+		t.Errorf("top findings %v, want [c b]", keys)
+	}
+}
