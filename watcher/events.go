@@ -43,37 +43,46 @@ type Event struct {
 	Dir         string `json:"dir,omitempty"`
 	BusEntries  *int   `json:"bus_entries,omitempty"`
 
-	// agent_*, stalled, peer_finding, diagnostic
+	// The agent, and the file (in the output directory) of an agent, a bus
+	// entry or a diagnostic.
 	Agent string `json:"agent,omitempty"`
 	File  string `json:"file,omitempty"`
 	Line  int    `json:"line,omitempty"`
+	// Seq numbers a peer finding in the timeline.
+	Seq int `json:"seq,omitempty"`
 
 	// agent_started, agent_completed, agent_failed
 	Status parse.Status `json:"status,omitempty"`
-	Reason string       `json:"reason,omitempty"`
 
-	// agent_completed, verdict_changed, converged
+	// verdict_changed: From and Verdict; agent_completed, converged: Verdict.
 	From    parse.Verdict `json:"from,omitempty"`
 	Verdict parse.Verdict `json:"verdict,omitempty"`
-	Counts  *synth.Counts `json:"counts,omitempty"`
+
+	// finding_added: P0..P3; peer_finding: blocking, notable or unknown
+	// (Priority a hand-written line's P0..P3).
+	Severity string         `json:"severity,omitempty"`
+	Priority parse.Severity `json:"priority,omitempty"`
 
 	// finding_added
-	Key                string         `json:"key,omitempty"`
-	ID                 string         `json:"id,omitempty"`
-	Priority           parse.Severity `json:"priority,omitempty"`
-	Section            string         `json:"section,omitempty"`
-	Title              string         `json:"title,omitempty"`
-	Agents             []string       `json:"agents,omitempty"`
-	Convergence        int            `json:"convergence,omitempty"`
-	ConvergenceDisplay string         `json:"convergence_display,omitempty"`
+	Key     string `json:"key,omitempty"`
+	ID      string `json:"id,omitempty"`
+	Section string `json:"section,omitempty"`
+	Title   string `json:"title,omitempty"`
 
-	// peer_finding (Severity also for finding_added: P0..P3)
-	Seq       int      `json:"seq,omitempty"`
-	Severity  string   `json:"severity,omitempty"`
+	// peer_finding
 	Category  string   `json:"category,omitempty"`
 	Summary   string   `json:"summary,omitempty"`
 	FileRefs  []string `json:"file_refs,omitempty"`
 	Timestamp string   `json:"timestamp,omitempty"`
+
+	// finding_added
+	Agents             []string `json:"agents,omitempty"`
+	Convergence        int      `json:"convergence,omitempty"`
+	ConvergenceDisplay string   `json:"convergence_display,omitempty"`
+
+	// agent_completed (the agent's findings), verdict_changed and converged
+	// (the run's)
+	Counts *synth.Counts `json:"counts,omitempty"`
 
 	// converged
 	Launched  *int `json:"agents_launched,omitempty"`
@@ -81,12 +90,15 @@ type Event struct {
 	Failed    *int `json:"agents_failed,omitempty"`
 	Findings  *int `json:"findings,omitempty"`
 
+	// agent_failed
+	Reason string `json:"reason,omitempty"`
+
 	// stalled: Source is "timeout" (the .partial did not change for the
-	// stall timeout) or "bus" (a stall event on the bus).
+	// stall timeout) or "bus" (a stall event on the bus, Message its text).
 	Source      string  `json:"source,omitempty"`
 	IdleSeconds float64 `json:"idle_seconds,omitempty"`
 
-	// diagnostic (Message also for a bus stall)
+	// diagnostic
 	Level   parse.Level `json:"level,omitempty"`
 	Message string      `json:"message,omitempty"`
 }

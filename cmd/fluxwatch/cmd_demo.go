@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	flag "github.com/spf13/pflag"
@@ -16,6 +18,11 @@ empty or missing. Without flags it is a small realistic run: six agents
 writing in different formats, a peer-findings bus, specialist findings.
 With --agents (and --findings, --bus-lines, --seed) it generates a large run
 deterministically, for benchmarks. Then try: fluxwatch synth DIR
+
+With --live it simulates the review as it happens, over about 20 seconds
+(--speed 2: 10 seconds): six agents write growing .partial files, share
+findings on the bus (a blocking one that later agents acknowledge) and rename
+their reports into place; one fails. Run fluxwatch watch DIR beside it.
 
 Flags:
 `
@@ -32,8 +39,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&cfg.Findings, "findings", 12, "findings per generated agent")
 	fs.IntVar(&cfg.BusLines, "bus-lines", 1000, "lines of the generated bus")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generated run: the same seed writes the same files")
-	// The live mode (--live: simulated agents writing over ~20 s) belongs to
-	// the watch issue and is registered here when it lands.
+	live := fs.Bool("live", false, "simulate agents writing the example run over about 20 s")
+	speed := fs.Float64("speed", 1, "with --live: run `F` times faster")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -48,6 +55,12 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		dir = "fluxwatch-demo"
 	}
 	generated := fs.Changed("agents") || fs.Changed("findings") || fs.Changed("bus-lines") || fs.Changed("seed")
+	if *live {
+		return runLiveDemo(ctx, e, dir, *speed, generated)
+	}
+	if fs.Changed("speed") {
+		return usageErrorf("demo: --speed goes with --live")
+	}
 	var err error
 	switch {
 	case !generated:
@@ -64,5 +77,29 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		return usageErrorf("demo: %v", err)
 	}
 	fmt.Fprintf(e.stdout, "wrote %s; now run: fluxwatch synth %s\n", dir, dir)
+	return nil
+}
+
+// runLiveDemo runs the live demo in dir, saying what happens on stdout.
+func runLiveDemo(ctx context.Context, e *env, dir string, speed float64, generated bool) error {
+	if generated {
+		return usageErrorf("demo: --live simulates the example run: leave out --agents, --findings, --bus-lines and --seed")
+	}
+	if speed <= 0 || math.IsInf(speed, 0) || math.IsNaN(speed) {
+		return usageErrorf("demo: --speed %v: want a number above 0", speed)
+	}
+	fmt.Fprintf(e.stdout, "live demo in %s: 6 agents over about %s; in another terminal run: fluxwatch watch %s\n",
+		dir, time.Duration(float64(demo.LiveDuration)/speed).Round(100*time.Millisecond), dir)
+	err := demo.Live(ctx, dir, speed, func(line string) { fmt.Fprintln(e.stdout, line) })
+	switch {
+	case errors.Is(err, demo.ErrNotEmpty):
+		return usageErrorf("demo: %v", err)
+	case ctx.Err() != nil:
+		fmt.Fprintln(e.stdout, "live demo interrupted")
+		return nil
+	case err != nil:
+		return usageErrorf("demo: %v", err)
+	}
+	fmt.Fprintf(e.stdout, "done; now run: fluxwatch synth %s\n", dir)
 	return nil
 }

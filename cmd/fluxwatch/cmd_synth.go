@@ -31,36 +31,34 @@ error, 3 an internal error.
 Flags:
 `
 
-// synthFlags are the flags of `fluxwatch synth`.
-type synthFlags struct {
-	out         string
-	json        bool
-	quiet       bool
-	failOn      string
-	run         string
-	strictRun   bool
-	expect      []string
-	dedup       string
-	sarif       string
-	rdjsonl     string
-	junit       string
-	annotations bool
-	maxLine     int
-	jobs        int
+// reportFlags are the flags that `synth` and `watch` share: what to read,
+// how to synthesise, where the reports go, the gate.
+type reportFlags struct {
+	cmd       string // the command, for messages
+	out       string
+	quiet     bool
+	failOn    string
+	run       string
+	strictRun bool
+	expect    []string
+	dedup     string
+	sarif     string
+	rdjsonl   string
+	junit     string
+	maxLine   int
+	jobs      int
 }
 
-var runIDRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
+// synthFlags are the flags of `fluxwatch synth`.
+type synthFlags struct {
+	reportFlags
+	json        bool
+	annotations bool
+}
 
-func runSynth(ctx context.Context, e *env, args []string) error {
-	var f synthFlags
-	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(e.stderr, synthUsage)
-		fs.PrintDefaults()
-	}
+// register adds the shared flags to fs.
+func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write summary.md and findings.json into `DIR` (default: the run directory)")
-	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 	fs.StringVar(&f.failOn, "fail-on", "none", "exit 1 when the verdict is at least `LEVEL`: none, needs-changes or risky (error trips any gate)")
 	fs.StringVar(&f.run, "run", "", "synthesise run `RUN` (default: $FLUX_RUN_UUID, else the newest run)")
@@ -70,9 +68,23 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`")
 	fs.StringVar(&f.rdjsonl, "rdjsonl", "", "also write reviewdog rdjsonl to `FILE`")
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
-	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
 	fs.IntVar(&f.maxLine, "max-line", parse.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
+}
+
+var runIDRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
+
+func runSynth(ctx context.Context, e *env, args []string) error {
+	f := synthFlags{reportFlags: reportFlags{cmd: "synth"}}
+	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, synthUsage)
+		fs.PrintDefaults()
+	}
+	f.register(fs)
+	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
+	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -85,7 +97,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	dir := fs.Arg(0)
 	if dir == "" {
 		var err error
-		if dir, err = defaultRunDir(e); err != nil {
+		if dir, err = defaultRunDir(e, "synth"); err != nil {
 			return err
 		}
 	}
@@ -102,28 +114,65 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		return usageErrorf("synth: %v", err)
 	}
 	s := synth.Synthesize(run, opts)
+	out := f.outDir(dir)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return usageErrorf("synth: %v", err)
+	}
+	r, err := f.writeReports(s, dir, out)
+	if err != nil {
+		return err
+	}
+	if err := githubOutputs(e, s, r.summary, dir, f.annotations, f.json); err != nil {
+		return usageErrorf("synth: %v", err)
+	}
+	switch {
+	case f.json:
+		e.stdout.Write(r.findingsJSON)
+	case !f.quiet:
+		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(out, "summary.md")))
+	}
+	if gateTripped(f.failOn, s.Verdict) {
+		return exitError{code: exitGate}
+	}
+	return nil
+}
+
+// outDir is where summary.md and findings.json go: --out, else the run
+// directory.
+func (f *reportFlags) outDir(dir string) string {
+	if f.out != "" {
+		return f.out
+	}
+	return dir
+}
+
+// rendered are the renderings of one synthesis that callers reuse.
+type rendered struct {
+	findingsJSON, summary []byte
+}
+
+// writeReports renders s and writes findings.json (first: a watcher of the
+// file sees the change as early as possible), summary.md and the --sarif,
+// --rdjsonl and --junit files, each atomically and only when its content
+// changed. dir is the run directory, out where the reports go (it exists).
+// Errors are exit errors: a rendering that fails is internal, a write that
+// fails an input error naming the file.
+func (f *reportFlags) writeReports(s *synth.Synthesis, dir, out string) (rendered, error) {
 	// The two renderings only read s: make them side by side.
-	var summary []byte
+	var r rendered
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		summary = synth.RenderMarkdown(s)
+		r.summary = synth.RenderMarkdown(s)
 	}()
-	findingsJSON := synth.RenderJSON(s)
+	r.findingsJSON = synth.RenderJSON(s)
 	<-done
-
-	out := f.out
-	if out == "" {
-		out = dir
-	} else if err := os.MkdirAll(out, 0o755); err != nil {
-		return usageErrorf("synth: %v", err)
-	}
 	files := []struct {
 		path string
 		data func() ([]byte, error)
 	}{
-		{filepath.Join(out, "findings.json"), func() ([]byte, error) { return findingsJSON, nil }},
-		{filepath.Join(out, "summary.md"), func() ([]byte, error) { return summary, nil }},
+		{filepath.Join(out, "findings.json"), func() ([]byte, error) { return r.findingsJSON, nil }},
+		{filepath.Join(out, "summary.md"), func() ([]byte, error) { return r.summary, nil }},
 		{f.sarif, func() ([]byte, error) { return synth.RenderSARIF(s, dir) }},
 		{f.rdjsonl, func() ([]byte, error) { return synth.RenderRDJSONL(s, dir), nil }},
 		{f.junit, func() ([]byte, error) { return synth.RenderJUnit(s), nil }},
@@ -134,36 +183,23 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		}
 		data, err := w.data()
 		if err != nil {
-			return exitError{exitInternal, fmt.Errorf("synth: %w", err)}
+			return r, exitError{exitInternal, fmt.Errorf("%s: %w", f.cmd, err)}
 		}
 		if err := os.MkdirAll(filepath.Dir(w.path), 0o755); err != nil {
-			return usageErrorf("synth: %v", err)
+			return r, usageErrorf("%s: %v", f.cmd, err)
 		}
 		if _, err := watcher.WriteFile(w.path, data, 0o644); err != nil {
-			return usageErrorf("synth: %v", err)
+			return r, usageErrorf("%s: %v", f.cmd, err)
 		}
 	}
-
-	if err := githubOutputs(e, s, summary, dir, f); err != nil {
-		return usageErrorf("synth: %v", err)
-	}
-	switch {
-	case f.json:
-		e.stdout.Write(findingsJSON)
-	case !f.quiet:
-		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(out, "summary.md")))
-	}
-	if gateTripped(f.failOn, s.Verdict) {
-		return exitError{code: exitGate}
-	}
-	return nil
+	return r, nil
 }
 
 // defaultRunDir is the run directory when none is named: discovery tiers 1
 // and 2 (SPEC §4.3: $FLUX_OUTPUT_DIR, then a recent feature directory),
 // else the current directory. Several feature directories that fit equally
 // are an error: synthesising the wrong one would be worse.
-func defaultRunDir(e *env) (string, error) {
+func defaultRunDir(e *env, cmd string) (string, error) {
 	dir, _, err := plan.DiscoverDir(plan.Options{EnvDir: e.getenv("FLUX_OUTPUT_DIR")})
 	switch {
 	case err == nil:
@@ -171,24 +207,24 @@ func defaultRunDir(e *env) (string, error) {
 	case plan.ErrorType(err) == plan.ErrNotFound:
 		return ".", nil
 	}
-	return "", usageErrorf("synth: no DIR given and %v", err)
+	return "", usageErrorf("%s: no DIR given and %v", cmd, err)
 }
 
 // options checks the flags and the environment and turns them into options.
-func (f *synthFlags) options(e *env) (synth.Options, watcher.ScanOptions, error) {
+func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error) {
 	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
 	scan := watcher.ScanOptions{StrictRun: f.strictRun, MaxLine: f.maxLine, Jobs: f.jobs}
 	switch f.failOn {
 	case "none", "needs-changes", "risky":
 	default:
-		return opts, scan, usageErrorf("synth: --fail-on %q: want none, needs-changes or risky", f.failOn)
+		return opts, scan, usageErrorf("%s: --fail-on %q: want none, needs-changes or risky", f.cmd, f.failOn)
 	}
 	switch f.dedup {
 	case "fuzzy":
 	case "exact":
 		opts.Dedup = synth.DedupExact
 	default:
-		return opts, scan, usageErrorf("synth: --dedup %q: want fuzzy or exact", f.dedup)
+		return opts, scan, usageErrorf("%s: --dedup %q: want fuzzy or exact", f.cmd, f.dedup)
 	}
 	scan.Run = f.run
 	source := "--run"
@@ -196,7 +232,7 @@ func (f *synthFlags) options(e *env) (synth.Options, watcher.ScanOptions, error)
 		scan.Run, source = e.getenv("FLUX_RUN_UUID"), "FLUX_RUN_UUID"
 	}
 	if scan.Run != "" && !runIDRe.MatchString(scan.Run) {
-		return opts, scan, usageErrorf("synth: %s %q: a run is a UUID ([0-9a-fA-F-]{8,})", source, scan.Run)
+		return opts, scan, usageErrorf("%s: %s %q: a run is a UUID ([0-9a-fA-F-]{8,})", f.cmd, source, scan.Run)
 	}
 	for _, name := range f.expect {
 		name = strings.TrimSpace(name)
@@ -204,20 +240,20 @@ func (f *synthFlags) options(e *env) (synth.Options, watcher.ScanOptions, error)
 			continue
 		}
 		if err := parse.ValidName(name); err != nil {
-			return opts, scan, usageErrorf("synth: --expect %q: %v", name, err)
+			return opts, scan, usageErrorf("%s: --expect %q: %v", f.cmd, name, err)
 		}
 		opts.Expect = append(opts.Expect, name)
 	}
 	if f.maxLine <= 0 {
-		return opts, scan, usageErrorf("synth: --max-line %d: want a positive number of bytes", f.maxLine)
+		return opts, scan, usageErrorf("%s: --max-line %d: want a positive number of bytes", f.cmd, f.maxLine)
 	}
 	if f.jobs <= 0 {
-		return opts, scan, usageErrorf("synth: --jobs %d: want at least 1", f.jobs)
+		return opts, scan, usageErrorf("%s: --jobs %d: want at least 1", f.cmd, f.jobs)
 	}
 	if v := e.getenv("SOURCE_DATE_EPOCH"); v != "" {
 		sec, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || sec < 0 {
-			return opts, scan, usageErrorf("synth: SOURCE_DATE_EPOCH %q: want seconds since 1970", v)
+			return opts, scan, usageErrorf("%s: SOURCE_DATE_EPOCH %q: want seconds since 1970", f.cmd, v)
 		}
 		opts.Reviewed = time.Unix(sec, 0).UTC()
 	}
@@ -242,13 +278,14 @@ func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
 }
 
 // githubOutputs writes what GitHub Actions reads (SPEC §6): annotations for the
-// top findings (on stdout, or stderr when stdout carries --json), the summary
+// top findings (on stdout, or on stderr when stdout carries data), the summary
 // appended to $GITHUB_STEP_SUMMARY and verdict= (and counts) to $GITHUB_OUTPUT.
-func githubOutputs(e *env, s *synth.Synthesis, summary []byte, dir string, f synthFlags) error {
+// annotations asks for them outside GitHub Actions too.
+func githubOutputs(e *env, s *synth.Synthesis, summary []byte, dir string, annotations, stdoutIsData bool) error {
 	onActions := e.getenv("GITHUB_ACTIONS") == "true"
-	if onActions || f.annotations {
+	if onActions || annotations {
 		w := e.stdout
-		if f.json {
+		if stdoutIsData {
 			w = e.stderr
 		}
 		w.Write(synth.RenderAnnotations(s, dir))

@@ -1,10 +1,226 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
+	flag "github.com/spf13/pflag"
+)
+
+const watchUsage = `Usage: fluxwatch watch [flags] [DIR]
+
+Keeps the synthesis of the review run in DIR current while its agents write
+(DIR as for synth: discovery tiers 1-2, else the current directory). After
+every change it rewrites summary.md and findings.json (and the --sarif,
+--rdjsonl and --junit files) atomically, when their content changed.
+
+On a terminal it shows a live view; off a terminal it prints one line per
+change; --events prints NDJSON events instead (first a hello record). It runs
+until interrupted (SIGINT or SIGTERM: it writes the final reports and exits)
+or, with --until-complete, until the run is complete. The final reports are
+those synth would write. Exit codes as for synth: 0, 1 when the --fail-on gate
+tripped, 2 a usage or input error, 3 an internal error.
+
+Flags:
+`
+
+// watchFlags are the flags of `fluxwatch watch`.
+type watchFlags struct {
+	reportFlags
+	events        bool
+	untilComplete bool
+	settle        time.Duration
+	stallTimeout  time.Duration
+	debounce      time.Duration
+	rescan        time.Duration
+	poll          time.Duration
+}
+
+// watchMode is how watch shows changes.
+type watchMode int
+
+const (
+	modeLines  watchMode = iota // one line per change
+	modeView                    // the live terminal view
+	modeEvents                  // NDJSON events
+	modeQuiet                   // nothing
 )
 
 func runWatch(ctx context.Context, e *env, args []string) error {
-	return exitError{exitInternal, errors.New("watch: not implemented yet")}
+	f := watchFlags{reportFlags: reportFlags{cmd: "watch"}}
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, watchUsage)
+		fs.PrintDefaults()
+	}
+	f.register(fs)
+	fs.BoolVar(&f.events, "events", false, "print NDJSON events on stdout (a hello record, then one event per change)")
+	fs.BoolVar(&f.untilComplete, "until-complete", false, "exit once every --expect agent, or without --expect every agent started, has finished")
+	fs.DurationVar(&f.settle, "settle", 10*time.Second, "with --until-complete and no --expect: wait `D` after the last agent started")
+	fs.DurationVar(&f.stallTimeout, "stall-timeout", 0, "report an agent whose .partial has not changed for `D` (0: never)")
+	fs.DurationVar(&f.debounce, "debounce", watcher.DefaultDebounce, "read a changed report once it has been quiet for `D`")
+	fs.DurationVar(&f.rescan, "rescan", watcher.DefaultRescan, "read the whole directory again every `D` (0: never)")
+	fs.DurationVar(&f.poll, "poll", 0, "read the directory every `D` instead of waiting for filesystem events (--poll alone: 500ms)")
+	fs.Lookup("poll").NoOptDefVal = watcher.DefaultPoll.String()
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageErrorf("watch: %v", err)
+	}
+	if fs.NArg() > 1 {
+		return usageErrorf("watch: want at most one directory, got %d arguments", fs.NArg())
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"settle", f.settle}, {"stall-timeout", f.stallTimeout}, {"debounce", f.debounce}, {"rescan", f.rescan}, {"poll", f.poll}} {
+		if d.v < 0 {
+			return usageErrorf("watch: --%s %v: want a duration of 0 or more", d.name, d.v)
+		}
+	}
+	dir := fs.Arg(0)
+	if dir == "" {
+		var err error
+		if dir, err = defaultRunDir(e, "watch"); err != nil {
+			return err
+		}
+	}
+	opts, scan, err := f.options(e)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = errors.New("not a directory")
+		}
+		return usageErrorf("watch: output directory %s: %v", dir, err)
+	}
+	out := f.outDir(dir)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return usageErrorf("watch: %v", err)
+	}
+
+	mode := modeLines
+	switch {
+	case f.events:
+		mode = modeEvents
+	case f.quiet:
+		mode = modeQuiet
+	case e.isTerminal(e.stdout):
+		mode = modeView
+	}
+	wopts := watcher.Options{
+		Scan:          scan,
+		Synth:         opts,
+		Debounce:      orNever(f.debounce),
+		Rescan:        orNever(f.rescan),
+		Poll:          f.poll,
+		StallTimeout:  f.stallTimeout,
+		UntilComplete: f.untilComplete,
+		Settle:        f.settle,
+	}
+	var view *liveView
+	if mode == modeView {
+		wopts.Heartbeat = time.Second
+		view = &liveView{w: e.stdout, color: e.useColor(e.stdout), dir: dir, size: func() (int, int) {
+			if c, r, ok := e.terminalSize(e.stdout); ok {
+				return c, r
+			}
+			return 80, 24
+		}}
+		defer view.close()
+	}
+
+	differ := watcher.NewDiffer()
+	var final *synth.Synthesis
+	var summary []byte
+	first := true
+	err = watcher.New(dir, wopts).Run(ctx, func(u *watcher.Update) error {
+		if !u.Heartbeat {
+			r, err := f.writeReports(u.Synthesis, dir, out)
+			if err != nil {
+				if u.Final {
+					return err
+				}
+				// Keep watching: the next change writes them again.
+				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: oneLine(err.Error())})
+			}
+			summary = r.summary
+		}
+		events := differ.Diff(u)
+		switch mode {
+		case modeEvents:
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			if first {
+				bus := 0
+				if u.Synthesis.Timeline != nil {
+					bus = u.Synthesis.Timeline.Total
+				}
+				enc.Encode(watcher.Hello(u.Time, versionString(), dir, bus))
+			}
+			for _, ev := range events {
+				enc.Encode(ev)
+			}
+			e.stdout.Write(b.Bytes())
+		case modeView:
+			view.draw(u, events)
+		case modeLines:
+			var b bytes.Buffer
+			for _, ev := range events {
+				b.WriteString(ev.Text())
+				b.WriteByte('\n')
+			}
+			e.stdout.Write(b.Bytes())
+		}
+		first = false
+		if u.Final {
+			final = u.Synthesis
+		}
+		return nil
+	})
+	if view != nil {
+		view.close()
+	}
+	if err != nil {
+		var x exitError
+		var u usageError
+		if errors.As(err, &x) || errors.As(err, &u) {
+			return err
+		}
+		return usageErrorf("watch: %v", err)
+	}
+	if final == nil {
+		return exitError{exitInternal, errors.New("watch: ended without a final synthesis")}
+	}
+	if err := githubOutputs(e, final, summary, dir, false, mode == modeEvents); err != nil {
+		return usageErrorf("watch: %v", err)
+	}
+	if mode == modeLines || mode == modeView {
+		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(out, "summary.md")))
+	}
+	if gateTripped(f.failOn, final.Verdict) {
+		return exitError{code: exitGate}
+	}
+	return nil
+}
+
+// orNever turns a flag's 0 ("never") into the watcher's negative.
+func orNever(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }

@@ -28,15 +28,19 @@ type env struct {
 	getenv func(string) string
 	// isTerminal reports whether w is an interactive terminal.
 	isTerminal func(w io.Writer) bool
+	// terminalSize returns the columns and rows of the terminal w is (ok
+	// false when unknown).
+	terminalSize func(w io.Writer) (cols, rows int, ok bool)
 }
 
 func newEnv() *env {
 	return &env{
-		stdin:      os.Stdin,
-		stdout:     os.Stdout,
-		stderr:     os.Stderr,
-		getenv:     os.Getenv,
-		isTerminal: isTerminal,
+		stdin:        os.Stdin,
+		stdout:       os.Stdout,
+		stderr:       os.Stderr,
+		getenv:       os.Getenv,
+		isTerminal:   isTerminal,
+		terminalSize: terminalSize,
 	}
 }
 

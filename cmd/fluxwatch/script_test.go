@@ -5,8 +5,10 @@ import (
 	"flag"
 	"os"
 	"os/signal"
+	"regexp"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -33,6 +35,9 @@ func TestScript(t *testing.T) {
 		Dir:                 "testdata/script",
 		UpdateScripts:       *updateScripts,
 		RequireExplicitExec: false,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"waitfile": waitFile,
+		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			// A -race binary sleeps 1 s at exit by default; scripts run it often.
@@ -40,4 +45,46 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// waitFile is the testscript command `waitfile [-timeout D] PATH [REGEXP]`:
+// it waits until PATH exists and, with REGEXP, until its content matches
+// (multi-line mode: ^ and $ match at line ends), polling every 10 ms, and
+// fails after the timeout (default 60s). It synchronises a script with a
+// background `fluxwatch watch`: the script goes on once the report it waits
+// for is in place.
+func waitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! waitfile")
+	}
+	timeout := 60 * time.Second
+	if len(args) >= 2 && args[0] == "-timeout" {
+		d, err := time.ParseDuration(args[1])
+		ts.Check(err)
+		timeout, args = d, args[2:]
+	}
+	if len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: waitfile [-timeout D] PATH [REGEXP]")
+	}
+	var re *regexp.Regexp
+	if len(args) == 2 {
+		var err error
+		re, err = regexp.Compile("(?m)" + args[1])
+		ts.Check(err)
+	}
+	path := ts.MkAbs(args[0])
+	deadline := time.Now().Add(timeout)
+	for {
+		data, err := os.ReadFile(path)
+		if err == nil && (re == nil || re.Match(data)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				ts.Fatalf("waitfile %s: %v after %v", args[0], err, timeout)
+			}
+			ts.Fatalf("waitfile %s: no match for %q after %v; the file holds:\n%s", args[0], args[1], timeout, data)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
