@@ -3,6 +3,7 @@ package synth_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -133,4 +134,49 @@ func firstDiff(a, b []byte) string {
 		}
 	}
 	return "lengths differ: " + strconv.Itoa(len(la)) + " vs " + strconv.Itoa(len(lb)) + " lines"
+}
+
+// TestIndentJSON compares the indenter with json.Indent on awkward values.
+func TestIndentJSON(t *testing.T) {
+	values := []any{
+		map[string]any{},
+		[]any{},
+		map[string]any{"a": []any{}, "b": map[string]any{}, "c": []any{1, "x", nil, true, map[string]any{"d": []any{[]any{}}}}},
+		"quote \" backslash \\ brace { bracket [ comma , colon : newline \n tab \t unicode é \u2028 <html>",
+		[]any{`\`, `\\`, `"\"`, `\u0000`, "end\\"},
+		map[string]any{"k\"ey": map[string]any{"nested": []any{1.5, -2, 3e10}}},
+	}
+	for _, v := range values {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		compact := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+		var want bytes.Buffer
+		json.Indent(&want, compact, "", "  ")
+		if got := synth.IndentJSON(nil, compact); !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("indent of %s:\n%s\nwant\n%s", compact, got, want.Bytes())
+		}
+	}
+}
+
+// FuzzIndentJSON: for any valid JSON, compacted, the indenter agrees with
+// json.Indent.
+func FuzzIndentJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"a":[1,{"b":"c\"}"}],"d":{}}`, `"\\"`, `[[],[{}]]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var compact bytes.Buffer
+		if json.Compact(&compact, []byte(s)) != nil {
+			return
+		}
+		var want bytes.Buffer
+		json.Indent(&want, compact.Bytes(), "", "  ")
+		if got := synth.IndentJSON(nil, compact.Bytes()); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("indent of %s:\n%s\nwant\n%s", compact.Bytes(), got, want.Bytes())
+		}
+	})
 }

@@ -1,0 +1,59 @@
+package watcher
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+// BenchmarkAppend measures what the watcher does for one bus append, without
+// the filesystem events and the report writes: read the appended line, bring
+// the synthesis up to date, render findings.json and summary.md. SPEC §9: the
+// cost on a 1M-line bus must be within 1.5× of the cost on a 1k-line bus.
+// The 1M case writes a 200 MB run: run it with -bench 'Append/bus=1M'
+// (make bench-watch does).
+func BenchmarkAppend(b *testing.B) {
+	for _, lines := range []int{1_000, 1_000_000} {
+		b.Run(fmt.Sprintf("bus=%s", map[int]string{1_000: "1k", 1_000_000: "1M"}[lines]), func(b *testing.B) {
+			if lines > 1_000 && testing.Short() {
+				b.Skip("-short")
+			}
+			dir := b.TempDir()
+			if err := demo.Generate(dir, demo.Config{Agents: 64, Findings: 12, BusLines: lines, Seed: 1}); err != nil {
+				b.Fatal(err)
+			}
+			w := New(dir, Options{})
+			if err := w.rescan(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			w.pollAll()
+			w.live.Update(w.run())
+			busFile := w.bus[0]
+			path := filepath.Join(dir, parse.BusNames[0])
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				f.Write(bus.Encode(parse.Entry{Severity: parse.Blocking, Agent: "fd-agent-0001", Category: "auth",
+					Summary: fmt.Sprintf("Appended finding %d", i), FileRefs: []string{"internal/x/y.go:12"},
+					Timestamp: "2026-11-20T09:50:00Z"}))
+				w.poll(busFile)
+				w.live.Update(w.run())
+				s := w.live.Synthesis()
+				synth.RenderJSON(s)
+				synth.RenderMarkdown(s)
+			}
+			b.ReportMetric(float64(len(busFile.entries)), "bus-entries")
+		})
+	}
+}
