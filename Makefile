@@ -8,7 +8,7 @@ STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build run test lint fuzz bench bench-synth golden yaml-limits tools stress bigline
+.PHONY: help build run test lint fuzz bench bench-synth bench-watch churn tmux golden yaml-limits tools stress bigline
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -42,6 +42,16 @@ bench: ## run the Go benchmarks
 
 bench-synth: ## time the whole synth process on generated runs (median of 5, peak RSS)
 	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run WholeProcessSynth -count=1 -v -timeout 30m
+
+bench-watch: ## watch latency on a 1k- and a 1M-line bus (p50/p99), and the CPU cost of one append (1k vs 1M)
+	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run '^TestWatchLatency$$' -count=1 -v -timeout 30m
+	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkAppend$$' -benchtime 300x -count 3 -timeout 30m
+
+churn: ## the watch churn test for 30 s (SPEC §9) instead of the 10 s of make test
+	$(GO) test -race ./cmd/fluxwatch -run '^TestWatchChurn$$' -count=1 -v -args -churn 30s
+
+tmux: ## install tmux (Debian) when missing, to try watch beside demo --live in split panes
+	@command -v tmux >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; }
 
 golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./parse/ -run 'Golden' -update

@@ -18,6 +18,9 @@ type entryMatch struct {
 	// finding matched; -1 for none. findings lists every one.
 	finding  int
 	findings []int
+	// byAgent is holders by the index of the completed agent (nil when
+	// there are no holders), made the first time a blocking entry needs it.
+	byAgent []*src
 }
 
 // matcher finds the findings a bus entry matches, without comparing the entry
@@ -181,6 +184,7 @@ type timeline struct {
 	// discoveredBy is, by position in findings, the agent whose entry first
 	// matched the finding (nil for none yet).
 	discoveredBy []*string
+	notBy        []string // scratch
 }
 
 func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options) *timeline {
@@ -273,17 +277,26 @@ func (t *timeline) add(segs []segment) {
 // blocking applies the acknowledgement rules of SPEC §5.5 to blocking entry
 // e, number seq, which matches r.
 func (t *timeline) blocking(seq int, e *parse.Entry, r *entryMatch) {
-	var notBy []string
+	notBy := t.notBy[:0]
 	named := t.acks.naming(e)
-	for k, ag := range t.acks.agents {
-		if ag.a.Name == e.Agent {
-			continue
+	if len(r.holders) > 0 && r.byAgent == nil {
+		r.byAgent = make([]*src, len(t.acks.agents))
+		for k, ag := range t.acks.agents {
+			r.byAgent[k] = r.holders[ag.a.Name]
 		}
-		timed := !e.Time.IsZero()
+	}
+	timed := !e.Time.IsZero()
+	for k, ag := range t.acks.agents {
 		if timed && !ag.a.ModTime.After(e.Time) {
 			continue // B finished before E was written
 		}
-		holder := r.holders[ag.a.Name]
+		if ag.a.Name == e.Agent {
+			continue
+		}
+		var holder *src
+		if r.byAgent != nil {
+			holder = r.byAgent[k]
+		}
 		if holder != nil || named.has(k) {
 			t.adjust.add(Adjustment{Seq: seq, Agent: ag.a.Name, After: e.Agent, Summary: e.Summary})
 		} else if timed {
@@ -299,8 +312,9 @@ func (t *timeline) blocking(seq int, e *parse.Entry, r *entryMatch) {
 		}
 	}
 	if len(notBy) > 0 {
-		t.unack.add(Unacknowledged{Seq: seq, Agent: e.Agent, Summary: e.Summary, By: notBy})
+		t.unack.add(Unacknowledged{Seq: seq, Agent: e.Agent, Summary: e.Summary, By: slices.Clone(notBy)})
 	}
+	t.notBy = notBy
 }
 
 // snapshot returns the Timeline as read so far (nil when no entry was read),

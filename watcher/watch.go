@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -138,6 +139,7 @@ type Watcher struct {
 	agents  map[string]*agentState
 	started time.Time
 	retryAt time.Time        // after a failed scan: no timed rescan before
+	collect bool             // keep the entries read for Update.Appended
 	last    *synth.Synthesis // of the last update
 
 	// What the next update reports.
@@ -255,7 +257,7 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 		return err
 	}
 	w.pollAll()
-	w.appended = nil // the first update holds the bus in its synthesis
+	w.collect = true // the first update holds the bus in its synthesis only
 	if err := w.emit(handle, false); err != nil {
 		return w.stop(ctx, handle, err)
 	}
@@ -612,6 +614,8 @@ func (w *Watcher) pollAll() {
 }
 
 // poll reads what was appended to b and reports whether anything changed.
+// The entries are appended to b.entries in place: a Run made before holds
+// a shorter slice of the same array and never sees them.
 func (w *Watcher) poll(b *busState) bool {
 	if !w.allowed[b.name] {
 		// Not listed by the last scan (missing, or a symlink out of the
@@ -621,42 +625,47 @@ func (w *Watcher) poll(b *busState) bool {
 		return changed
 	}
 	restarts := b.tail.Restarts()
-	var got []parse.Entry
+	if len(b.entries) == 0 {
+		b.entries = make([]parse.Entry, 0, linesAfter(b))
+	}
+	n0 := len(b.entries)
 	var decoded []parse.Diagnostic
 	err := b.tail.Poll(func(e parse.Entry) error {
-		got = append(got, e)
+		b.entries = append(b.entries, e)
 		return nil
 	}, func(d parse.Diagnostic) {
 		d.Path = b.name
 		if d.Line == 0 {
-			w.diags = append(w.diags, d) // the tail's own: restarted
+			w.diags = append(w.diags, d) // the tail's own: it read again from the start
 			return
 		}
 		decoded = append(decoded, d)
 	})
-	changed := len(got) > 0 || len(decoded) > 0
-	if b.tail.Restarts() != restarts {
-		b.entries, b.diags = nil, nil
+	restarted := b.tail.Restarts() != restarts
+	if restarted {
+		// Read again from the start: the entries before this poll are stale.
+		b.entries, b.diags, n0 = slices.Clone(b.entries[n0:]), nil, 0
 		w.live.Rewind()
-		changed = true
 	}
+	got := b.entries[n0:]
+	changed := restarted || len(got) > 0 || len(decoded) > 0
 	if err != nil {
 		w.diag(b.name, parse.LevelError, "read: "+err.Error())
 	}
-	seq := 0
-	for _, o := range w.bus {
-		if o == b {
-			break
+	if w.collect {
+		seq := n0 // entries before the new ones, over the files in reading order
+		for _, o := range w.bus {
+			if o == b {
+				break
+			}
+			if w.allowed[o.name] && o.present {
+				seq += len(o.entries)
+			}
 		}
-		if w.allowed[o.name] && o.present {
-			seq += len(o.entries)
+		for i, e := range got {
+			w.appended = append(w.appended, BusEntry{File: b.name, Seq: seq + i + 1, Entry: e})
 		}
 	}
-	seq += len(b.entries)
-	for i, e := range got {
-		w.appended = append(w.appended, BusEntry{File: b.name, Seq: seq + i + 1, Entry: e})
-	}
-	b.entries = append(b.entries, got...)
 	b.diags = append(b.diags, decoded...)
 	fi, err := os.Stat(b.path)
 	present := err == nil
@@ -670,6 +679,24 @@ func (w *Watcher) poll(b *busState) bool {
 		w.diag(b.name, parse.LevelError, err.Error())
 	}
 	return changed
+}
+
+// linesAfter counts the lines of b's file after the tail's offset when there
+// are many (over 1 MiB of them), so that its entries are allocated once
+// rather than grown and copied; else it returns 0.
+func linesAfter(b *busState) int {
+	off, _ := b.tail.Offset()
+	f, err := os.Open(b.path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size()-off < 1<<20 {
+		return 0
+	}
+	n, _ := countLines(io.NewSectionReader(f, off, fi.Size()-off))
+	return n
 }
 
 // run is the last scan with the bus as tailed.
