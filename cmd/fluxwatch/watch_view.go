@@ -126,8 +126,11 @@ func (v *liveView) frame(u *watcher.Update, cols, rows int) []string {
 		run = " · run " + (*s.Run)[:min(8, len(*s.Run))]
 	}
 	state := "watching " + elapsed(u.Time.Sub(u.Started))
-	if u.Final {
+	switch {
+	case u.Final:
 		state = "final"
+	case watcher.Converged(s):
+		state += " · every agent finished"
 	}
 	head = append(head, v.paint(sgrBold, cut("fluxwatch · "+v.dir+run+" · "+state, cols)))
 	running := 0
@@ -146,8 +149,8 @@ func (v *liveView) frame(u *watcher.Update, cols, rows int) []string {
 	findings := v.findingLines(s, cols)
 	peers := v.peerLines(s, cols)
 	var recent []string
-	for _, r := range v.recent {
-		recent = append(recent, " "+cut(r, cols-1))
+	for i := len(v.recent) - 1; i >= 0; i-- { // newest first
+		recent = append(recent, " "+cut(v.recent[i], cols-1))
 	}
 
 	// Fill the rows: the agents first, then findings, peers, recent events;
@@ -161,7 +164,7 @@ func (v *liveView) frame(u *watcher.Update, cols, rows int) []string {
 		out = append(out, "", v.paint(sgrBold, cut(title, cols)))
 		left -= 2
 		n := min(len(items), left)
-		if n < len(items) && n > 0 {
+		if n < len(items) && n > 1 && more != nil {
 			n-- // room for "… and N more"
 			out = append(out, items[:n]...)
 			out = append(out, v.paint(sgrDim, more(len(items)-n)))
@@ -183,8 +186,8 @@ func (v *liveView) frame(u *watcher.Update, cols, rows int) []string {
 	if s.Timeline != nil {
 		total = s.Timeline.Total
 	}
-	section(fmt.Sprintf("PEER FINDINGS (%d on the bus)", total), peers, func(n int) string { return "" })
-	section("RECENT", recent, func(n int) string { return "" })
+	section(fmt.Sprintf("PEER FINDINGS (%d on the bus, newest first)", total), peers, nil)
+	section("RECENT", recent, nil)
 	return out
 }
 
@@ -209,6 +212,8 @@ func (v *liveView) agentLines(u *watcher.Update, cols int) []string {
 			label, color = "running", sgrCyan
 		case a.Status == parse.StatusError:
 			label, color = "failed", sgrRed
+		case a.Status == parse.StatusMalformed:
+			color = sgrYellow
 		}
 		// Elapsed since the watcher first saw the agent: "-" for one that
 		// had finished before (first seen finished) or has no file.
@@ -230,8 +235,9 @@ func (v *liveView) agentLines(u *watcher.Update, cols int) []string {
 		line := fit(a.Name, aw) + " " + v.paint(color, fit(label, 9)) + " " +
 			num(c.P0, sgrBoldRed) + " " + num(c.P1, sgrYellow) + " " + num(c.P2, "") + " " + num(c.P3, "") +
 			fmt.Sprintf("  %7s", took)
-		if note := agentNote(a); note != "" && cols-aw-36 > 8 {
-			line += "  " + v.paint(sgrDim, cut(note, cols-aw-36))
+		// The columns take aw+35 cells; a note gets what is left.
+		if note, room := agentNote(a), cols-aw-35-2; note != "" && room > 8 {
+			line += "  " + v.paint(sgrDim, cut(note, room))
 		}
 		lines = append(lines, line)
 	}
