@@ -2,6 +2,7 @@ package demo
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -118,5 +119,54 @@ func TestGenerateDeterministic(t *testing.T) {
 	formats = slices.Compact(formats)
 	if !slices.Equal(formats, []string{"prose", "strict", "table", "yaml"}) {
 		t.Errorf("formats = %q, want all four", formats)
+	}
+}
+
+// TestLive runs the live demo fast and checks what it leaves: six reports
+// renamed into place (one an error stub), the bus with its blocking
+// findings, the specialist file, and no .partial; a second run in the same
+// directory is refused, one where only fluxwatch's reports are is not.
+func TestLive(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "findings.json"), []byte("{}"), 0o644) // a watcher was first
+	var said []string
+	if err := Live(context.Background(), dir, 400, func(s string) { said = append(said, s) }); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	partials, _ := filepath.Glob(filepath.Join(dir, "*.partial"))
+	if len(names) != 6 || len(partials) != 0 {
+		t.Errorf("%d reports, %d partials; want 6 and 0", len(names), len(partials))
+	}
+	stub, _ := os.ReadFile(filepath.Join(dir, "fd-performance."+ExampleRun+".md"))
+	if !bytes.Contains(stub, []byte("Verdict: error")) {
+		t.Errorf("fd-performance did not fail: %q", stub)
+	}
+	bus, _ := os.ReadFile(filepath.Join(dir, "peer-findings.jsonl"))
+	if n := bytes.Count(bus, []byte("\n")); n != 5 || bytes.Count(bus, []byte(`"severity":"blocking"`)) != 3 {
+		t.Errorf("bus of %d lines:\n%s", n, bus)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "findings", "frontend.yaml")); err != nil {
+		t.Error(err)
+	}
+	if len(said) < 40 || !strings.Contains(said[len(said)-1], "fd-user-product finishes") {
+		t.Errorf("said %d lines, the last %q", len(said), said[len(said)-1])
+	}
+	if err := Live(context.Background(), dir, 400, func(string) {}); !errors.Is(err, ErrNotEmpty) {
+		t.Errorf("second live demo in the same directory: %v, want ErrNotEmpty", err)
+	}
+}
+
+func TestLiveStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	dir := t.TempDir()
+	n := 0
+	err := Live(ctx, dir, 1, func(string) {
+		if n++; n == 1 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || n != 1 {
+		t.Errorf("Live after cancel = %v after %d steps, want context.Canceled after 1", err, n)
 	}
 }
