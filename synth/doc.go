@@ -3,7 +3,8 @@
 //
 // It is pure. A [Run] (agents with their parsed reports, bus entries,
 // specialist files) goes in; [Synthesize] returns a [Synthesis], the data of
-// findings.json; renderers ([RenderJSON], [RenderMarkdown], [RenderSARIF],
+// findings.json ([Live] keeps one current as a run changes, at a cost that
+// follows the change); renderers ([RenderJSON], [RenderMarkdown], [RenderSARIF],
 // [RenderRDJSONL], [RenderJUnit], [RenderAnnotations]) turn it into bytes. Nothing
 // here reads files, the clock or the environment, so the same Run and Options
 // always give byte-identical outputs; every list that comes from a map is
@@ -21,6 +22,9 @@
 //   - A run with no completed agent has the verdict error (pending while
 //     watching), also when no agent was observed at all: an empty directory
 //     never passes a gate.
+//   - While watching, an expected agent without a file has not failed yet: it
+//     is launched and listed as partial (running), with no file, its verdict
+//     pending.
 //   - Timeline results (adjustments, unacknowledged entries, contradictions,
 //     stalls) are kept in full as totals; the lists carry the latest
 //     [Options.MaxEntries] of each, like the entries themselves.

@@ -1,5 +1,5 @@
 // Package watcher owns the filesystem side of fluxwatch: it reads an output
-// directory by the layout of SPEC §1 into a [synth.Run].
+// directory by the layout of SPEC §1 into a [synth.Run], once or live.
 //
 // [Scanner.Scan] is the one-shot read behind `fluxwatch synth`: it lists the
 // directory (and its findings/ and design/ subdirectories), parses the files in
@@ -7,6 +7,14 @@
 // remembers each file's parse by path, size, modification time and identity,
 // so a later Scan re-parses only the files that changed; the live watcher
 // builds on that.
+//
+// [Watcher.Run] is `fluxwatch watch` (SPEC §8). One goroutine, Run's, owns
+// all the state: the fsnotify watches, the debounce, the bus tails and their
+// entries, the agents' clocks, the [synth.Live] synthesis. Events are hints:
+// each one makes the watcher look at the filesystem again (a Scan, which
+// stats every file, or a bus poll, which stats the bus and reads what was
+// appended). After every change it calls its handler with an [Update]; a
+// [Differ] turns updates into the events of `watch --events`.
 //
 // Decisions where SPEC.md is silent:
 //   - When one agent has several files in the selected run, a finished report
@@ -21,4 +29,26 @@
 //     sees the next event); any other read error fails the scan, naming the
 //     file. A report or YAML file over the size cap, an empty report and a
 //     non-regular file are diagnostics, not errors.
+//   - Modification times are coarse: a file read less than 2 s after it was
+//     last modified is read again by the next Scan even when its size and time
+//     did not change, and parsed again only when its content did (a hash
+//     decides).
+//   - "A file that fails to parse keeps its last good parse until it parses
+//     again" (§8) applies to a report or .partial that turned empty and to a
+//     YAML file whose reader fails: a file caught mid-write. While watching, the
+//     last good parse is shown with a warning; when the file stays unchanged
+//     and broken for 2 s ([DefaultKeepGood]) its failure shows, as in `synth`,
+//     so that a file left broken is reported and the watcher's findings.json
+//     ends equal to synth's. A report that parses into fewer findings is not a
+//     failure: it is read as it is.
+//   - Reports and YAML files are read 50 ms after the last event about them
+//     (the debounce), and at least every 500 ms while events keep coming; bus
+//     appends are read at once. A bus file that appears, or is a symbolic link,
+//     is read only after a Scan has found it inside the directory.
+//   - The bus tail's own diagnostics (read again from the start) go to
+//     Update.Diagnostics, not into the synthesis, so that the watcher's
+//     findings.json stays equal to synth's; the decoder's (invalid lines) go
+//     into the synthesis as synth's do.
+//   - The final update (Ctrl-C, SIGTERM, --until-complete) is a one-shot
+//     synthesis: not watching, no last good parse kept.
 package watcher

@@ -254,6 +254,9 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 	defer src.Close()
 	w.watchDirs(src)
 	if err := w.rescan(ctx); err != nil {
+		if ctx.Err() != nil {
+			return w.final(ctx, handle) // interrupted while starting
+		}
 		return err
 	}
 	w.pollAll()

@@ -245,7 +245,9 @@ func (c *churner) appendRaw(name, s string) {
 // 10 s: agent files created, grown, rewritten, renamed, deleted, truncated,
 // aborted; bus appends whole and in pieces; a YAML file that breaks and
 // heals), then checks that once the directory is quiet the watcher's
-// findings.json equals synth's byte for byte, and again after it exits.
+// findings.json equals synth's byte for byte; then appends to the bus alone
+// for a fifth of that (a line may be left half written) and checks again,
+// and once more after the watcher exits.
 func TestWatchChurn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
@@ -263,6 +265,9 @@ func TestWatchChurn(t *testing.T) {
 	findings := filepath.Join(dir, "findings.json")
 	awaitFile(t, findings, 30*time.Second, "first report", json.Valid)
 
+	// One completed report that the churn leaves alone, so that the live
+	// verdict (pending while nothing completed) is synth's at the end.
+	os.WriteFile(filepath.Join(dir, "fd-z.md"), []byte("### Findings Index\n- P2 | Z-001 | \"Z\" | Anchor\nVerdict: safe\n"), 0o644)
 	c := &churner{t: t, dir: dir, r: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 4)), ops: map[string]int{}, held: map[string]string{}}
 	steps := 0
 	for start := time.Now(); time.Since(start) < *churnFor; steps++ {
@@ -271,18 +276,43 @@ func TestWatchChurn(t *testing.T) {
 			time.Sleep(time.Duration(c.r.IntN(3000)) * time.Microsecond) // bursts and pauses
 		}
 	}
-	// Finish the half-written lines, and leave one completed report so that
-	// the live verdict (pending while nothing completed) is synth's.
+	// Finish the half-written lines.
 	for name, rest := range c.held {
 		c.appendRaw(name, rest)
 	}
-	os.WriteFile(c.path("fd-z.md"), []byte("### Findings Index\n- P2 | Z-001 | \"Z\" | Anchor\nVerdict: safe\n"), 0o644)
 	t.Logf("%d changes in %v: %v", steps, *churnFor, c.ops)
 
 	want := synthOnce(t, getenv, filepath.Join(root, "synth"), dir)
 	// The watcher settles within its debounce, or KeepGood for a file left
 	// truncated or broken.
-	awaitFile(t, findings, 30*time.Second, "the watcher's findings.json equal to synth's", func(got []byte) bool {
+	awaitFile(t, findings, 30*time.Second, "after the churn, the watcher's findings.json equal to synth's", func(got []byte) bool {
+		return bytes.Equal(got, want)
+	})
+
+	// Then the bus alone, reports unchanged: the synthesis follows the
+	// appends incrementally, which the end of the churn (reports changing,
+	// the whole bus read again) may have hidden.
+	for start := time.Now(); time.Since(start) < *churnFor/5; {
+		if c.r.IntN(3) == 0 {
+			c.ops["bus append"]++
+			c.busAppend()
+		} else {
+			c.ops["bus piece"]++
+			name := parse.BusNames[c.r.IntN(2)]
+			if rest, ok := c.held[name]; ok {
+				c.appendRaw(name, rest)
+				delete(c.held, name)
+			} else {
+				line := string(bus.Encode(c.entry()))
+				cut := 1 + c.r.IntN(len(line)-1)
+				c.appendRaw(name, line[:cut])
+				c.held[name] = line[cut:]
+			}
+		}
+		time.Sleep(time.Duration(c.r.IntN(2000)) * time.Microsecond)
+	}
+	want = synthOnce(t, getenv, filepath.Join(root, "synth"), dir)
+	awaitFile(t, findings, 30*time.Second, "after the bus appends, the watcher's findings.json equal to synth's", func(got []byte) bool {
 		return bytes.Equal(got, want)
 	})
 	err, out := stop()
