@@ -629,7 +629,7 @@ func (w *Watcher) poll(b *busState) bool {
 	}
 	restarts := b.tail.Restarts()
 	if len(b.entries) == 0 {
-		b.entries = make([]parse.Entry, 0, linesAfter(b))
+		b.entries = make([]parse.Entry, 0, capacityFor(b))
 	}
 	n0 := len(b.entries)
 	var decoded []parse.Diagnostic
@@ -684,9 +684,18 @@ func (w *Watcher) poll(b *busState) bool {
 	return changed
 }
 
+// capacityFor is the capacity to give b's entries when they are read from
+// the tail's offset: the lines there when there are many (over 1 MiB of
+// them), counted, so that the entries are allocated once rather than grown
+// and copied, plus a quarter more for the appends to come (growing a slice of
+// a million entries copies them all: a pause on one append); else 0.
+func capacityFor(b *busState) int {
+	n := linesAfter(b)
+	return n + n/4
+}
+
 // linesAfter counts the lines of b's file after the tail's offset when there
-// are many (over 1 MiB of them), so that its entries are allocated once
-// rather than grown and copied; else it returns 0.
+// are many (over 1 MiB of them); else it returns 0.
 func linesAfter(b *busState) int {
 	off, _ := b.tail.Offset()
 	f, err := os.Open(b.path)
