@@ -61,7 +61,12 @@ func (p *reportParser) linkDescriptions() {
 			}
 		}
 		fs[k].Description = b.String()
-		fs[k].Evidence = append(fs[k].Evidence, evidenceClaims(p.lines, i, end)...)
+		claims := evidenceClaims(p.lines, i, end)
+		for _, c := range claims {
+			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
+			fs[k].FileRefs = mergeRefs(fs[k].FileRefs, []string{c.Ref()})
+		}
+		fs[k].Evidence = append(fs[k].Evidence, claims...)
 	}
 	for i := range fs {
 		if fs[i].FileRefs == nil {
