@@ -461,11 +461,11 @@ func TestEvidenceSeam(t *testing.T) {
 }
 
 func TestClaimsOf(t *testing.T) {
-	f := fnd(parse.P1, "C-1", "S", "T", "./a.go:10", "a.go:12", "a.go:30-31", "b.go", "c.go:20-12")
+	f := fnd(parse.P1, "C-1", "S", "T", "./a.go:10", "a.go:12", "a.go:30-31", "b.go", "c.go:20-12", "./a.go:30")
 	f.Line = 4
 	f.Evidence = []parse.Claim{
 		{Path: "./a.go", Start: 10, End: 12, Excerpt: "x", Line: 9},
-		{Path: "a.go", Start: 30, End: 30, Line: 11}, // no excerpt: covers nothing
+		{Path: "a.go", Start: 30, End: 30, Line: 11}, // no excerpt: covers only the same reference
 	}
 	var got []string
 	for _, c := range ClaimsOf("fd-a", &f) {

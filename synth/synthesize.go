@@ -474,24 +474,25 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *Evidence
 			f.Evidence = &FindingEvidence{Claims: []ClaimResult{}}
 		}
 		f.Evidence.Claims = append(f.Evidence.Claims, r)
-		tally.add(r.Status)
+		tally.Add(r.Status)
 	}
 	for i := range s.Findings {
 		f := &s.Findings[i]
 		if f.Evidence == nil || f.Severity.Rank() > 1 {
 			continue
 		}
-		if f.Evidence.Ungrounded = ungrounded(f.Evidence.Claims); f.Evidence.Ungrounded {
+		if f.Evidence.Ungrounded = Ungrounded(f.Evidence.Claims); f.Evidence.Ungrounded {
 			tally.Ungrounded++
 		}
 	}
 	return tally
 }
 
-// ungrounded reports whether every one of claims failed: mismatch,
-// missing-file or out-of-range. A skipped claim (a binary or oversized file)
+// Ungrounded reports whether claims is not empty and every one of them
+// failed: mismatch, missing-file or out-of-range (SPEC §5.7: a P0/P1 with
+// such claims is flagged). A skipped claim (a binary or oversized file)
 // neither grounds nor fails.
-func ungrounded(claims []ClaimResult) bool {
+func Ungrounded(claims []ClaimResult) bool {
 	for _, c := range claims {
 		switch c.Status {
 		case EvidenceMismatch, EvidenceMissingFile, EvidenceOutOfRange:
@@ -504,22 +505,25 @@ func ungrounded(claims []ClaimResult) bool {
 
 // ClaimsOf returns what one agent's finding claims, in the order checked
 // (SPEC §5.7): its evidence claims, then each of its file:line references
-// that no evidence claim with an excerpt overlaps (an excerpt says more about
-// those lines than the bare reference does). References without a line are
-// not claims.
+// that is not an evidence claim already and that no evidence claim with an
+// excerpt overlaps (an excerpt says more about those lines than the bare
+// reference does). References without a line are not claims.
 func ClaimsOf(agent string, f *parse.Finding) []EvidenceClaim {
 	out := make([]EvidenceClaim, 0, len(f.Evidence)+len(f.FileRefs))
 	var excerpts []Ref
+	claimed := map[Ref]bool{}
 	for _, c := range f.Evidence {
 		out = append(out, EvidenceClaim{Agent: agent, Claim: c})
+		ref := ParseRef(c.Ref())
+		claimed[ref] = true
 		if strings.TrimSpace(c.Excerpt) != "" {
-			excerpts = append(excerpts, ParseRef(c.Ref()))
+			excerpts = append(excerpts, ref)
 		}
 	}
 refs:
 	for _, r := range f.FileRefs {
 		ref := ParseRef(r)
-		if ref.Start == 0 {
+		if ref.Start == 0 || claimed[ref] {
 			continue
 		}
 		for _, e := range excerpts {

@@ -186,7 +186,9 @@ type EvidenceTally struct {
 	Ungrounded int `json:"ungrounded"`
 }
 
-func (t *EvidenceTally) add(status string) {
+// Add counts one claim result of the given status; a status it does not know
+// counts as skipped.
+func (t *EvidenceTally) Add(status string) {
 	t.Claims++
 	switch status {
 	case EvidenceVerified:
