@@ -26,7 +26,7 @@ const spanSlack = 30
 // normalised content and where each line begins in it.
 type text struct {
 	lines int    // number of lines of the file
-	norm  string // the non-blank lines, each normalised, joined by one space
+	norm  []byte // the non-blank lines, each normalised, joined by one space
 	offs  []int  // offs[i]: where the i-th non-blank line begins in norm
 	nums  []int  // nums[i]: its line number, from 1
 }
@@ -55,27 +55,41 @@ func newText(data []byte) *text {
 		t.offs = append(t.offs, start)
 		t.nums = append(t.nums, n)
 	}
-	t.norm = string(buf)
+	t.norm = buf
 	return t
 }
 
+// asciiSpace marks the ASCII white space bytes.
+var asciiSpace = [utf8.RuneSelf]bool{' ': true, '\t': true, '\r': true, '\n': true, '\v': true, '\f': true}
+
 // appendNorm appends s to dst with every run of white space made one space
 // and none at either end.
-func appendNorm(dst, s []byte) []byte {
+func appendNorm[T string | []byte](dst []byte, s T) []byte {
 	start := len(dst)
 	space := false
 	for i := 0; i < len(s); {
-		c := s[i]
-		size := 1
-		isSpace := false
-		if c < utf8.RuneSelf {
-			isSpace = c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
-		} else {
-			var r rune
-			r, size = utf8.DecodeRune(s[i:])
-			isSpace = unicode.IsSpace(r)
+		// A run of bytes that are not white space is copied at once.
+		j := i
+		for j < len(s) && s[j] < utf8.RuneSelf && !asciiSpace[s[j]] {
+			j++
 		}
-		if isSpace {
+		if j > i {
+			if space && len(dst) > start {
+				dst = append(dst, ' ')
+			}
+			space = false
+			dst = append(dst, s[i:j]...)
+			i = j
+			continue
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			space = true
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+		if unicode.IsSpace(r) {
 			space = true
 		} else {
 			if space && len(dst) > start {
@@ -128,11 +142,15 @@ func segments(excerpt string) (segs []string, lines int) {
 			continue
 		}
 		lines++
-		if elisionLineRe.MatchString(line) {
-			flush()
-			continue
+		parts := []string{line}
+		if strings.Contains(line, "...") || strings.Contains(line, "…") {
+			if elisionLineRe.MatchString(line) {
+				flush()
+				continue
+			}
+			parts = ellipsisRe.Split(line, -1)
 		}
-		for j, part := range ellipsisRe.Split(line, -1) {
+		for j, part := range parts {
 			if j > 0 {
 				flush()
 			}
@@ -141,7 +159,7 @@ func segments(excerpt string) (segs []string, lines int) {
 				cur = append(cur, ' ')
 			}
 			start := len(cur)
-			if cur = appendNorm(cur, []byte(part)); len(cur) == start {
+			if cur = appendNorm(cur, part); len(cur) == start {
 				cur = cur[:mark]
 			}
 		}
@@ -154,10 +172,10 @@ func segments(excerpt string) (segs []string, lines int) {
 // starts at or after byte from: the byte range [a, b) of norm. The later
 // pieces must end within limit lines of the first's line. Each substring
 // search spends one of *budget.
-func (t *text) matchFrom(segs []string, from, limit int, budget *int) (a, b int, ok bool) {
+func (t *text) matchFrom(segs [][]byte, from, limit int, budget *int) (a, b int, ok bool) {
 	for *budget > 0 && from <= len(t.norm) {
 		*budget--
-		i := strings.Index(t.norm[from:], segs[0])
+		i := bytes.Index(t.norm[from:], segs[0])
 		if i < 0 {
 			return 0, 0, false
 		}
@@ -166,7 +184,7 @@ func (t *text) matchFrom(segs []string, from, limit int, budget *int) (a, b int,
 		near := true
 		for _, s := range segs[1:] {
 			*budget--
-			j := strings.Index(t.norm[b:], s)
+			j := bytes.Index(t.norm[b:], s)
 			if j < 0 {
 				return 0, 0, false // no later start can find it either
 			}
@@ -187,12 +205,16 @@ func (t *text) matchFrom(segs []string, from, limit int, budget *int) (a, b int,
 // check checks one claim on the file name (SPEC §5.7).
 func (t *text) check(name string, c parse.Claim) Result {
 	inRange := c.Start >= 1 && c.End >= c.Start && c.End <= t.lines
-	segs, exLines := segments(c.Excerpt)
-	if len(segs) == 0 {
+	pieces, exLines := segments(c.Excerpt)
+	if len(pieces) == 0 {
 		if inRange {
 			return Result{Status: synth.EvidenceVerified}
 		}
 		return t.outOfRange(c)
+	}
+	segs := make([][]byte, len(pieces))
+	for i, p := range pieces {
+		segs[i] = []byte(p)
 	}
 	limit := max(c.End-c.Start+1, exLines) + spanSlack
 	// Forward from near the cited lines: an occurrence overlapping them
@@ -226,7 +248,7 @@ func (t *text) check(name string, c parse.Claim) Result {
 	budget = maxProbes
 	for p := near; budget > 0; {
 		budget--
-		i := strings.LastIndex(t.norm[:p], segs[0])
+		i := bytes.LastIndex(t.norm[:p], segs[0])
 		if i < 0 {
 			break
 		}
@@ -281,7 +303,7 @@ func (t *text) holds(a, b int) string {
 	if j < len(t.offs) {
 		end = t.offs[j] - 1
 	}
-	s := t.norm[t.offs[i]:end]
+	s := string(t.norm[t.offs[i]:end])
 	if len(s) > maxQuote {
 		n := maxQuote
 		for n > 0 && !utf8.RuneStart(s[n]) {

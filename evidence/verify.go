@@ -165,7 +165,9 @@ func (v *Verifier) read(fsys fs.FS, name string) (*text, Result) {
 	case st.Size() > v.opts.MaxFile:
 		return nil, Result{Status: synth.EvidenceSkipped, Note: "larger than " + sizeText(v.opts.MaxFile) + ": not read"}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, v.opts.MaxFile+1))
+	// Read what the size says, and one byte more to notice growth.
+	data := make([]byte, 0, st.Size()+1)
+	data, err = readAll(io.LimitReader(f, v.opts.MaxFile+1), data)
 	switch {
 	case err != nil:
 		return nil, Result{Status: synth.EvidenceSkipped, Note: "cannot read: " + errText(err)}
@@ -264,4 +266,21 @@ func linesText(a, b int) string {
 		return "lines " + strconv.Itoa(a) + "-" + strconv.Itoa(b)
 	}
 	return "line " + strconv.Itoa(a)
+}
+
+// readAll reads r to its end into buf, growing it only when needed.
+func readAll(r io.Reader, buf []byte) ([]byte, error) {
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }

@@ -450,6 +450,13 @@ func TestEvidenceSeam(t *testing.T) {
 		}
 	}
 	validateFindingsJSON(t, RenderJSON(s))
+	sarifLog, err := RenderSARIF(s, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(sarifLog), `"ungrounded": true`); n != 1 {
+		t.Errorf("SARIF marks %d results ungrounded, want 1", n)
+	}
 
 	// Nothing cited exists: the summary asks whether the repository is right.
 	v2 := &fakeVerifier{}
