@@ -11,6 +11,10 @@
 // [synth.Verifier]; it holds no state between calls and is safe for
 // concurrent use.
 //
+// It is a package of its own rather than part of watcher: it reads another
+// tree (the reviewed repository, not the output directory), never watches it,
+// and serves `fluxwatch check --evidence` as well as every synthesis.
+//
 // # Statuses
 //
 //   - verified: the excerpt, whitespace-normalised, occurs in the file and the

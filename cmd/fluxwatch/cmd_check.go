@@ -33,6 +33,8 @@ type checked struct {
 	Findings        []parse.Finding     `json:"findings"`
 	Improvements    []parse.Improvement `json:"improvements"`
 	Diagnostics     []parse.Diagnostic  `json:"diagnostics"`
+	// Envelope is the report's message envelope, when it has one.
+	Envelope map[string]string `json:"envelope,omitempty"`
 	// Evidence is set by --evidence.
 	Evidence *checkedEvidence `json:"evidence,omitempty"`
 }
@@ -418,7 +420,7 @@ func checkFile(path string, name parse.Name) (checked, error) {
 	}
 	c := checked{
 		File: path, Agent: name.Agent, Status: r.Status, Verdict: r.Verdict(),
-		Findings: r.Findings, Improvements: r.Improvements, Diagnostics: r.Diagnostics,
+		Findings: r.Findings, Improvements: r.Improvements, Diagnostics: r.Diagnostics, Envelope: r.Envelope,
 	}
 	if r.DeclaredVerdict != "" {
 		v := string(r.DeclaredVerdict)
