@@ -139,7 +139,7 @@ func RenderMarkdown(s *Synthesis) []byte {
 		}
 		bySection := map[string]*heat{}
 		for _, f := range s.Findings {
-			k := Normalize(f.Section)
+			k := parse.Normalize(f.Section)
 			h := bySection[k]
 			if h == nil {
 				h = &heat{name: f.Section}

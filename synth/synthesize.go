@@ -364,7 +364,7 @@ func improvementsOf(completed []*Agent) []Improvement {
 			continue
 		}
 		for _, im := range a.Report.Improvements {
-			k := Key(im.Section, im.Title)
+			k := parse.Key(im.Section, im.Title)
 			x := byKey[k]
 			if x == nil {
 				x = &imp{Improvement: Improvement{ID: im.ID, Key: k, Section: im.Section, Title: im.Title}, agents: map[string]bool{}}
