@@ -50,6 +50,10 @@
 //     removed from its lines and an excerpt is cut at 64 KiB. Every claim is
 //     also one of the finding's file_refs. References in any field of an index
 //     line or any cell of an index table row are file_refs.
+//   - A finding described by a bold lead-in paragraph ("**P0-1: Title**
+//     (Section)") keeps the list under it as its description, up to the next
+//     bold lead-in, heading or rule; a description that is a list item ends at
+//     the next top-level item.
 //
 // Callers cap the input: fluxwatch reads at most 16 MiB of a report and treats
 // a file holding NUL bytes as not a report.
