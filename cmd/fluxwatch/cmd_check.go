@@ -187,52 +187,76 @@ func printClaims(w io.Writer, r checked) {
 }
 
 // checkEvidence checks the claims of every report's findings (SPEC §5.7)
-// against fixed (--repo) or the git work tree holding the report, opening each
-// repository once. A report outside any work tree, without --repo, is an error.
+// against fixed (--repo) or the git work tree holding the report, in one
+// Verify call per repository, so each cited file is read once. A report
+// outside any work tree, without --repo, is an error.
 func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceilings string) []error {
 	var errs []error
-	verifiers := map[string]*evidence.Verifier{}
+	type batch struct {
+		v      *evidence.Verifier
+		claims []synth.EvidenceClaim
+		report []int // report of each claim
+		owner  []int // finding of each claim
+	}
+	batches := map[string]*batch{}
+	var repos []string
 	for i := range reports {
 		r := &reports[i]
-		v, repo := fixed, fixedRepo
-		if v == nil {
+		repo := fixedRepo
+		if fixed == nil {
 			top, ok := gitTop(filepath.Dir(r.File), ceilings)
 			if !ok {
 				errs = append(errs, fmt.Errorf("%s: not inside a git work tree: evidence not checked (pass --repo DIR)", r.File))
 				continue
 			}
 			repo = top
-			if v = verifiers[top]; v == nil {
+		}
+		b := batches[repo]
+		if b == nil {
+			v := fixed
+			if v == nil {
 				var err error
-				if v, err = evidence.Open(top, evidence.Options{}); err != nil {
+				if v, err = evidence.Open(repo, evidence.Options{}); err != nil {
 					errs = append(errs, fmt.Errorf("%s: %w", r.File, err))
 					continue
 				}
-				verifiers[top] = v
 			}
+			b = &batch{v: v}
+			batches[repo] = b
+			repos = append(repos, repo)
 		}
-		var claims []synth.EvidenceClaim
-		var owner []int
+		r.Evidence = &checkedEvidence{Repo: repo, Claims: []checkedClaim{}, Ungrounded: []int{}}
 		for j := range r.Findings {
 			for _, c := range synth.ClaimsOf(r.Agent, &r.Findings[j]) {
-				claims = append(claims, c)
-				owner = append(owner, j)
+				b.claims = append(b.claims, c)
+				b.report = append(b.report, i)
+				b.owner = append(b.owner, j)
 			}
 		}
-		ev := &checkedEvidence{Repo: repo, Claims: []checkedClaim{}, Ungrounded: []int{}}
-		byFinding := map[int][]synth.ClaimResult{}
-		for k, res := range v.Verify(claims) {
-			ev.Claims = append(ev.Claims, checkedClaim{Finding: owner[k], ClaimResult: res})
-			byFinding[owner[k]] = append(byFinding[owner[k]], res)
+	}
+	for _, repo := range repos {
+		b := batches[repo]
+		for k, res := range b.v.Verify(b.claims) {
+			ev := reports[b.report[k]].Evidence
+			ev.Claims = append(ev.Claims, checkedClaim{Finding: b.owner[k], ClaimResult: res})
 			ev.tally.Add(res.Status)
 		}
-		for j, f := range r.Findings {
+	}
+	for i := range reports {
+		ev := reports[i].Evidence
+		if ev == nil {
+			continue
+		}
+		byFinding := map[int][]synth.ClaimResult{}
+		for _, c := range ev.Claims {
+			byFinding[c.Finding] = append(byFinding[c.Finding], c.ClaimResult)
+		}
+		for j, f := range reports[i].Findings {
 			if f.Severity.Rank() <= 1 && synth.Ungrounded(byFinding[j]) {
 				ev.Ungrounded = append(ev.Ungrounded, j)
 				ev.tally.Ungrounded++
 			}
 		}
-		r.Evidence = ev
 	}
 	return errs
 }
