@@ -8,7 +8,7 @@ STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build run test lint fuzz bench bench-synth golden yaml-limits tools stress bigline
+.PHONY: help build run test lint fuzz bench bench-synth bench-evidence golden yaml-limits tools stress bigline
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -43,9 +43,13 @@ bench: ## run the Go benchmarks
 bench-synth: ## time the whole synth process on generated runs (median of 5, peak RSS)
 	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run WholeProcessSynth -count=1 -v -timeout 30m
 
+bench-evidence: ## time verifying 5,000 evidence claims across 500 files on disk (BenchmarkCheck, 5 runs)
+	$(GO) test ./evidence -run '^$$' -bench Check -benchmem -count 5
+
 golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./parse/ -run 'Golden' -update
 	$(GO) test ./synth/ -run 'Golden' -update
+	$(GO) test ./evidence/ -run 'Golden' -update
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
 
 yaml-limits: ## time and measure peak RSS of fluxwatch on an alias bomb, dense YAML and 1 GiB of random bytes

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -314,6 +315,14 @@ func checkPositions(t testing.TB, name string, data []byte, r *Report) {
 		}
 		if f.Severity.Rank() > 3 {
 			t.Errorf("%s: finding %q has severity %q", name, f.Title, f.Severity)
+		}
+		for _, c := range f.Evidence {
+			if c.Line < 1 || c.Line > n || c.Path == "" || len(c.Excerpt) > maxExcerpt {
+				t.Errorf("%s: finding %q has a bad evidence claim %+v (input has %d lines)", name, f.Title, c, n)
+			}
+			if !slices.Contains(f.FileRefs, c.Ref()) {
+				t.Errorf("%s: finding %q: claim %s is not among its file_refs %q", name, f.Title, c.Ref(), f.FileRefs)
+			}
 		}
 	}
 	for _, im := range r.Improvements {
