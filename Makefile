@@ -25,7 +25,7 @@ test: lint tools ## gofmt and vet checks, then every test with -race
 	$(GO) test -race -count=1 ./...
 
 lint: ## fail on unformatted files or go vet findings
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
