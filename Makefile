@@ -8,7 +8,7 @@ STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build run test lint fuzz bench bench-synth bench-watch churn tmux golden yaml-limits tools stress bigline
+.PHONY: help build run test lint fuzz bench bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -25,7 +25,7 @@ test: lint tools ## gofmt and vet checks, then every test with -race
 	$(GO) test -race -count=1 ./...
 
 lint: ## fail on unformatted files or go vet findings
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
@@ -43,6 +43,9 @@ bench: ## run the Go benchmarks
 bench-synth: ## time the whole synth process on generated runs (median of 5, peak RSS)
 	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run WholeProcessSynth -count=1 -v -timeout 30m
 
+bench-evidence: ## time verifying 5,000 evidence claims across 500 files on disk (BenchmarkCheck, 5 runs)
+	$(GO) test ./evidence -run '^$$' -bench Check -benchmem -count 5
+
 bench-watch: ## watch latency on a 1k- and a 1M-line bus (p50/p99), and the CPU cost of one append (1k vs 1M)
 	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run '^TestWatchLatency$$' -count=1 -v -timeout 30m
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkAppend$$' -benchtime 300x -count 3 -timeout 30m
@@ -56,6 +59,7 @@ tmux: ## install tmux (Debian) when missing, to try watch beside demo --live in 
 golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./parse/ -run 'Golden' -update
 	$(GO) test ./synth/ -run 'Golden' -update
+	$(GO) test ./evidence/ -run 'Golden' -update
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
 	$(GO) test ./cmd/fluxwatch/ -run 'TestLiveView' -update-view
 

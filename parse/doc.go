@@ -41,6 +41,19 @@
 //   - Bold lead-ins and list items whose text is only group words
 //     ("**P0 defects:**") and legends or tallies ("P0: 3, P1: 2") are not
 //     findings.
+//   - Evidence claims (§2.4) also take the wordy references agents write on
+//     an Evidence line ("`a.sh` lines 74-81", "a.md line 28", "CLAUDE.md
+//     L49-54", "a.go#L12-L14"); an Evidence label with nothing after it
+//     introduces list items or bold lead-ins that start with a reference, each
+//     with the fenced block after it. Only a fenced block is an excerpt (quoted
+//     text on the line is often a paraphrase); the fence's own indent is
+//     removed from its lines and an excerpt is cut at 64 KiB. Every claim is
+//     also one of the finding's file_refs. References in any field of an index
+//     line or any cell of an index table row are file_refs.
+//   - A finding described by a bold lead-in paragraph ("**P0-1: Title**
+//     (Section)") keeps the list under it as its description, up to the next
+//     bold lead-in, heading or rule; a description that is a list item ends at
+//     the next top-level item.
 //
 // Callers cap the input: fluxwatch reads at most 16 MiB of a report and treats
 // a file holding NUL bytes as not a report.

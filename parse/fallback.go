@@ -209,6 +209,7 @@ func sectionOf(stack []scope) string {
 // candidates, so the cost stays near-linear on any input.
 func dedupProse(fs []Finding) []Finding {
 	out := fs[:0:0]
+	var titles []Title // titles[j] is out[j]'s, prepared once
 	byID := map[string]int{}
 	byKey := map[string]int{}
 	byWord := map[string][]int{}
@@ -218,18 +219,17 @@ func dedupProse(fs []Finding) []Finding {
 		if j, ok := byID[f.ID]; ok && f.ID != "" {
 			dup = j
 		}
-		key := NormalizeKey(f.Title)
-		if j, ok := byKey[key]; ok && dup < 0 {
+		t := NewTitle(f.Title)
+		if j, ok := byKey[t.Norm()]; ok && dup < 0 {
 			dup = j
 		}
-		kws := Keywords(f.Title)
 		if dup < 0 {
 			seen := map[int]bool{}
-			for _, w := range kws {
+			for _, w := range t.Keywords() {
 				for _, j := range byWord[w] {
 					if !seen[j] {
 						seen[j] = true
-						if TitlesMatch(f.Title, out[j].Title) && (dup < 0 || j < dup) {
+						if (dup < 0 || j < dup) && t.Matches(&titles[j]) {
 							dup = j
 						}
 					}
@@ -239,11 +239,12 @@ func dedupProse(fs []Finding) []Finding {
 		if dup < 0 {
 			j := len(out)
 			out = append(out, f)
+			titles = append(titles, t)
 			if f.ID != "" {
 				byID[f.ID] = j
 			}
-			byKey[key] = j
-			for _, w := range kws {
+			byKey[t.Norm()] = j
+			for _, w := range t.Keywords() {
 				if len(byWord[w]) < maxPosting {
 					byWord[w] = append(byWord[w], j)
 				}

@@ -26,7 +26,11 @@ var flatten = strings.NewReplacer("\n", " ", "\r", " ", "|", "/", `"`, "'", "`",
 
 // field1 flattens one field of an index line.
 func field1(s string) string {
-	s = strings.Join(strings.Fields(flatten.Replace(s)), " ")
+	s = flatten.Replace(s)
+	for strings.Contains(s, "**") { // "***" flattens to "**" in one pass
+		s = strings.ReplaceAll(s, "**", "*")
+	}
+	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
 		return "-"
 	}
@@ -36,8 +40,8 @@ func field1(s string) string {
 // idField writes an ID as one token ("Finding 3" → "Finding-3"); "-" stands
 // for no ID, and for an ID that cannot be written as an index ID.
 func idField(s string) string {
-	s = strings.Join(strings.Fields(flatten.Replace(s)), "-")
-	if s == "" || !idToken(s) {
+	s = strings.Join(strings.Fields(field1(s)), "-")
+	if s == "" || s == "-" || !idToken(s) {
 		return "-" // not writable as an index ID
 	}
 	return s

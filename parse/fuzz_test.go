@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/tools/txtar"
 )
@@ -58,6 +59,40 @@ func FuzzReadReport(f *testing.F) {
 			}
 			if g.Severity != w.Severity || g.Title != field1(w.Title) || g.ID != wantID {
 				t.Fatalf("round trip changed finding %d: %+v → %+v", i, w, g)
+			}
+		}
+	})
+}
+
+// FuzzEvidenceClaims reads a whole input as one finding's description block:
+// no panic, every claim is written on a line of the input, names a path, and
+// its excerpt is made of (possibly de-indented) lines of the input.
+func FuzzEvidenceClaims(f *testing.F) {
+	ar, err := txtar.ParseFile("testdata/report/evidence.txtar")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, a := range ar.Files {
+		if strings.HasSuffix(a.Name, ".md") {
+			f.Add(a.Data)
+		}
+	}
+	f.Add([]byte("**Evidence**:\n- a.go line 3\n  ```\n  x\n  ```\n- b.go#L4-L2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := splitLines(data)
+		mask(lines)
+		input := string(data)
+		for _, c := range evidenceClaims(lines, 0, len(lines)) {
+			if c.Line < 1 || c.Line > len(lines) || c.Path == "" || len(c.Excerpt) > maxExcerpt {
+				t.Fatalf("bad claim %+v (input has %d lines)", c, len(lines))
+			}
+			if !strings.Contains(lines[c.Line-1].text, c.Path) {
+				t.Fatalf("claim %+v: line %d does not name its path", c, c.Line)
+			}
+			for _, l := range strings.SplitAfter(c.Excerpt, "\n") {
+				if l = strings.TrimSuffix(l, "\n"); !strings.Contains(input, l) && utf8.ValidString(input) {
+					t.Fatalf("claim %+v: excerpt line %q is not in the input", c, l)
+				}
 			}
 		}
 	})

@@ -410,7 +410,8 @@ func pipeItem(text string, num int) (item, bool) {
 	case sevRaw != "" && sevRaw != string(sev):
 		notes = append(notes, "severity "+quoteWord(sevRaw)+" read as "+string(sev))
 	}
-	it.refs = fileRefs(it.section + " " + it.title)
+	// References anywhere in the line count (SPEC §2.4), extra fields too.
+	it.refs = fileRefs(strings.Join(rest, " "))
 	it.strict = len(notes) == 0 && class == sevFinding && quoted
 	if class == sevImprovement {
 		// An IMP row is a variant of the grammar, not a failure of it.

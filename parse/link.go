@@ -61,7 +61,12 @@ func (p *reportParser) linkDescriptions() {
 			}
 		}
 		fs[k].Description = b.String()
-		fs[k].Evidence = append(fs[k].Evidence, evidenceClaims(p.lines, i, end)...)
+		claims := evidenceClaims(p.lines, i, end)
+		for _, c := range claims {
+			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
+			fs[k].FileRefs = mergeRefs(fs[k].FileRefs, []string{c.Ref()})
+		}
+		fs[k].Evidence = append(fs[k].Evidence, claims...)
 	}
 	for i := range fs {
 		if fs[i].FileRefs == nil {
@@ -103,10 +108,15 @@ func blockID(l line) string {
 
 // blockEnd returns the index just past the block opening at lines[i]: a
 // heading's section runs to the next heading of its level or above; an item
-// or bold lead-in runs to the next heading or the next top-level item or
-// bold lead-in.
+// runs to the next heading or the next top-level item or bold lead-in; a
+// bold lead-in paragraph runs to the next heading, bold lead-in or rule, the
+// list under it included (its details: "- **Evidence**: …").
 func blockEnd(lines []line, i int) int {
 	l := lines[i]
+	leadIn := false
+	if k, _, _ := listItem(l.text); k == 0 && l.level == 0 {
+		leadIn = true
+	}
 	for j := i + 1; j < len(lines); j++ {
 		n := lines[j]
 		if n.masked {
@@ -120,7 +130,7 @@ func blockEnd(lines []line, i int) int {
 		}
 		if l.level == 0 {
 			t := strings.TrimSpace(n.text)
-			if k, indent, _ := listItem(n.text); k != 0 && indent < 2 {
+			if k, indent, _ := listItem(n.text); k != 0 && indent < 2 && !leadIn {
 				return j
 			}
 			if strings.HasPrefix(t, "**") || isRule(t) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -167,7 +168,7 @@ func TestFileRefs(t *testing.T) {
 	}
 }
 
-func TestTitlesMatch(t *testing.T) {
+func TestTitleRuleExamples(t *testing.T) {
 	tests := []struct {
 		a, b string
 		want bool
@@ -176,15 +177,15 @@ func TestTitlesMatch(t *testing.T) {
 		{"Missing rate limiting on login API", "Missing rate-limiting for the login API", true},
 		{"Retry loop lacks jitter and backoff ceiling", "No backoff ceiling or jitter in the retry loop", true},
 		{"Path traversal in upload", "Quota checked after write", false},
-		{"", "", false},
+		{"", "", true}, // equal after normalisation
 	}
 	for _, tt := range tests {
 		if got := TitlesMatch(tt.a, tt.b); got != tt.want {
 			t.Errorf("TitlesMatch(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
-	if got := NormalizeKey("  Auth-Flow: Tokens (v2)! "); got != "auth flow tokens v2" {
-		t.Errorf("NormalizeKey = %q", got)
+	if got := Normalize("  Auth-Flow: Tokens (v2)! "); got != "auth flow tokens v2" {
+		t.Errorf("Normalize = %q", got)
 	}
 }
 
@@ -314,6 +315,14 @@ func checkPositions(t testing.TB, name string, data []byte, r *Report) {
 		}
 		if f.Severity.Rank() > 3 {
 			t.Errorf("%s: finding %q has severity %q", name, f.Title, f.Severity)
+		}
+		for _, c := range f.Evidence {
+			if c.Line < 1 || c.Line > n || c.Path == "" || len(c.Excerpt) > maxExcerpt {
+				t.Errorf("%s: finding %q has a bad evidence claim %+v (input has %d lines)", name, f.Title, c, n)
+			}
+			if !slices.Contains(f.FileRefs, c.Ref()) {
+				t.Errorf("%s: finding %q: claim %s is not among its file_refs %q", name, f.Title, c.Ref(), f.FileRefs)
+			}
 		}
 	}
 	for _, im := range r.Improvements {

@@ -65,33 +65,11 @@ func proseItem(text string, index bool) (proseParsed, bool) {
 			}
 		}
 	}
-	var p proseParsed
-	body := inner
-	if m, ok := markerAt(inner, false); ok {
-		p.class, p.sev, p.how = m.class, m.sev, "lead"
-		body = strings.TrimLeft(inner[m.end:], sepChars)
-		if id, rest, ok := leadID(body); ok && startsSep(rest) {
+	p, body := readMarkers(inner, bold || index)
+	if p.class == sevNone && p.id == "" {
+		// "[Q1] Title": an ID with no marker, kept for an index group.
+		if id, rest, ok := leadID(inner); ok && (strings.HasPrefix(strings.TrimSpace(inner), "[") || index) {
 			p.id, body = id, strings.TrimLeft(rest, sepChars)
-		}
-	} else if id, rest, ok := leadID(inner); ok {
-		r := strings.TrimLeft(rest, " \t:—–-.")
-		if m, ok := markerAt(r, true); ok && (startsSep(rest) || strings.HasPrefix(strings.TrimSpace(rest), "(")) {
-			p.class, p.sev, p.id, p.how = m.class, m.sev, id, "lead"
-			body = strings.TrimLeft(r[m.end:], sepChars)
-		} else if strings.HasPrefix(strings.TrimSpace(inner), "[") || index {
-			p.id = id
-			body = strings.TrimLeft(rest, sepChars)
-		}
-	}
-	if p.class == sevNone && (bold || index) {
-		if m, ok := trailingMarker(inner); ok {
-			p.class, p.sev, p.how = m.class, m.sev, "trailing"
-			body = strings.TrimSpace(inner[:m.start])
-			if p.id == "" {
-				if id, rest, ok := leadID(body); ok && startsSep(rest) {
-					p.id, body = id, strings.TrimLeft(rest, sepChars)
-				}
-			}
 		}
 	}
 	if p.class == sevNone && !index {
@@ -222,10 +200,11 @@ func groupHeading(text string, index bool) (Severity, bool) {
 	return "", false
 }
 
-// headingFinding reads a finding heading (SPEC §2.3 rule 1): text that starts
-// with a marker or an ID then a marker, or ends with a parenthesised marker.
-func headingFinding(text string) (proseParsed, bool) {
-	t := strings.TrimSpace(numberingRe.ReplaceAllString(strings.TrimSpace(text), ""))
+// readMarkers reads the markers of §2.3 in t: a marker at the start (then an
+// optional ID), an ID then a marker ("C1. P1:", "Finding 3 — CRITICAL:",
+// "FIND-01 (High):"), or, with trailing set, a parenthesised marker closing t.
+// It returns what it found and the text left for the title.
+func readMarkers(t string, trailing bool) (proseParsed, string) {
 	var p proseParsed
 	body := t
 	if m, ok := markerAt(t, false); ok {
@@ -234,14 +213,16 @@ func headingFinding(text string) (proseParsed, bool) {
 		if id, rest, ok := leadID(body); ok && startsSep(rest) {
 			p.id, body = id, strings.TrimLeft(rest, sepChars)
 		}
-	} else if id, rest, ok := leadID(t); ok {
+		return p, body
+	}
+	if id, rest, ok := leadID(t); ok {
 		r := strings.TrimLeft(rest, " \t:—–-.")
 		if m, ok := markerAt(r, true); ok && (startsSep(rest) || strings.HasPrefix(strings.TrimSpace(rest), "(")) {
 			p.class, p.sev, p.id, p.how = m.class, m.sev, id, "lead"
-			body = strings.TrimLeft(r[m.end:], sepChars)
+			return p, strings.TrimLeft(r[m.end:], sepChars)
 		}
 	}
-	if p.class == sevNone {
+	if trailing {
 		if m, ok := trailingMarker(t); ok {
 			p.class, p.sev, p.how = m.class, m.sev, "trailing"
 			body = strings.TrimSpace(t[:m.start])
@@ -250,6 +231,14 @@ func headingFinding(text string) (proseParsed, bool) {
 			}
 		}
 	}
+	return p, body
+}
+
+// headingFinding reads a finding heading (SPEC §2.3 rule 1): text that starts
+// with a marker or an ID then a marker, or ends with a parenthesised marker.
+func headingFinding(text string) (proseParsed, bool) {
+	t := strings.TrimSpace(numberingRe.ReplaceAllString(strings.TrimSpace(text), ""))
+	p, body := readMarkers(t, true)
 	if p.class == sevNone {
 		return proseParsed{}, false
 	}

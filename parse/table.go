@@ -108,6 +108,12 @@ func (c *tableCols) row(row string, num int) (item, bool) {
 			refText += " " + f
 		}
 	}
+	// Then the other cells: a reference anywhere in the row counts (SPEC §2.4).
+	for j, cell := range tableCells(row) {
+		if j != c.section && j != c.title && j != c.file && j != c.lines {
+			refText += " " + cell
+		}
+	}
 	it.refs = fileRefs(refText)
 	return it, true
 }

@@ -2,133 +2,272 @@ package parse
 
 import (
 	"strings"
+	"unicode"
 )
 
-// NormalizeKey normalises a section or title for the dedup key of SPEC §5.2:
-// lower case, '-' as a space, every character outside [a-z0-9 ] dropped,
-// spaces collapsed.
-func NormalizeKey(s string) string {
+// The title rule of SPEC §5.2, shared by the prose fallback (a finding listed
+// twice in one report counts once) and by synthesis (findings of different
+// agents merge).
+
+// Normalize normalises a section or title for dedup keys (SPEC §5.2):
+// lower-case, '-' becomes a space, everything but [a-z0-9 ] is dropped, runs
+// of spaces collapse to one and the ends are trimmed. Any white space counts
+// as a space.
+func Normalize(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	space := true // drop leading spaces
-	for _, r := range strings.ToLower(s) {
+	space := false
+	for _, r := range s {
 		switch {
-		case r == '-' || r == ' ' || r == '\t' || r == '\n':
-			if !space {
+		case r >= 'A' && r <= 'Z':
+			r += 'a' - 'A'
+		case r == '-' || unicode.IsSpace(r):
+			r = ' '
+		}
+		switch {
+		case r == ' ':
+			space = b.Len() > 0
+		case (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9'):
+			if space {
 				b.WriteByte(' ')
-				space = true
+				space = false
 			}
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
 			b.WriteRune(r)
-			space = false
 		}
 	}
-	return strings.TrimSuffix(b.String(), " ")
+	return b.String()
 }
 
-// stopWords are dropped from titles before keywords are compared (§5.2).
+// normalizeTitle is Normalize, except that a title with nothing left after
+// normalisation keeps its lower-cased, space-collapsed text, so that two
+// different non-ASCII titles never share a key.
+func normalizeTitle(s string) string {
+	if n := Normalize(s); n != "" {
+		return n
+	}
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// Key returns the dedup key of a finding: normalised section + ":" +
+// normalised title (SPEC §5.2).
+func Key(section, title string) string {
+	return Normalize(section) + ":" + normalizeTitle(title)
+}
+
+// stopWords are dropped from titles before keywords are compared. Words under
+// three letters are dropped anyway.
 var stopWords = map[string]bool{
-	"the": true, "and": true, "for": true, "with": true, "without": true, "not": true, "are": true,
-	"from": true, "that": true, "this": true, "these": true, "those": true, "its": true, "but": true,
-	"can": true, "may": true, "will": true, "should": true, "must": true, "has": true, "have": true,
-	"was": true, "were": true, "into": true, "than": true, "then": true, "when": true, "which": true,
-	"who": true, "all": true, "any": true, "only": true, "also": true, "more": true, "less": true,
-	"does": true, "doesnt": true, "dont": true, "there": true, "their": true, "been": true,
-	"being": true, "would": true, "could": true, "over": true, "under": true, "via": true,
-	"per": true, "one": true, "two": true, "use": true, "uses": true, "used": true, "using": true,
-	"about": true, "each": true, "both": true, "between": true,
+	"the": true, "and": true, "for": true, "with": true, "from": true, "that": true,
+	"this": true, "are": true, "was": true, "were": true, "not": true, "but": true,
+	"into": true, "onto": true, "when": true, "then": true, "than": true, "can": true,
+	"has": true, "have": true, "had": true, "its": true, "all": true, "any": true,
+	"via": true, "per": true, "out": true, "off": true, "over": true, "under": true,
+	"does": true, "did": true, "will": true, "would": true, "should": true, "could": true,
+	"may": true, "might": true, "must": true, "there": true, "their": true, "they": true,
+	"them": true, "these": true, "those": true, "which": true, "what": true, "where": true,
+	"who": true, "why": true, "how": true, "also": true, "only": true, "each": true,
+	"other": true, "some": true, "such": true, "use": true, "uses": true, "used": true,
+	"being": true, "been": true, "you": true, "your": true, "our": true, "one": true,
+	"within": true, "about": true, "after": true, "before": true, "between": true, "across": true,
+	"through": true, "during": true, "upon": true, "while": true,
 }
 
-// Keywords returns the distinct keywords of a title: its normalised words
-// without stop words and words under three letters, in order.
-func Keywords(title string) []string {
+// Keywords returns the distinct keywords of a normalised text, in order of
+// first appearance: its words less stop words and words under three letters.
+func Keywords(norm string) []string {
 	var kws []string
-	seen := map[string]bool{}
-	for _, w := range strings.Fields(NormalizeKey(title)) {
-		if len(w) < 3 || stopWords[w] || seen[w] {
+	for w := range strings.FieldsSeq(norm) {
+		if len(w) < 3 || stopWords[w] {
 			continue
 		}
-		seen[w] = true
-		kws = append(kws, w)
+		dup := false
+		for _, k := range kws {
+			if k == w {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			kws = append(kws, w)
+		}
 	}
 	return kws
 }
 
-// TitlesMatch applies the title rule of SPEC §5.2 to two titles: they match
-// when their normalised forms are equal, when their normalised Levenshtein
-// distance is under 0.3, or when they share at least three keywords that
-// make up at least half of the shorter title's keywords.
-func TitlesMatch(a, b string) bool {
-	na, nb := NormalizeKey(a), NormalizeKey(b)
-	if na == nb {
-		return na != ""
-	}
-	if na == "" || nb == "" {
-		return false
-	}
-	if LevenshteinRatio(na, nb) < 0.3 {
-		return true
-	}
-	return KeywordsMatch(Keywords(a), Keywords(b))
+// Title is a normalised title with what the title rule needs, computed once:
+// its keywords, its runes and a histogram of its characters. Build it with
+// NewTitle.
+type Title struct {
+	norm  string
+	kws   []string
+	runes []rune
+	hist  histogram
 }
 
-// KeywordsMatch is the keyword half of the title rule: at least three shared
-// keywords making up at least half of the shorter list.
-func KeywordsMatch(ka, kb []string) bool {
-	if len(ka) < 3 || len(kb) < 3 {
-		return false
-	}
-	set := make(map[string]bool, len(ka))
-	for _, k := range ka {
-		set[k] = true
-	}
-	shared := 0
-	for _, k := range kb {
-		if set[k] {
-			shared++
+// histogram counts the characters of a normalised title: a–z, 0–9, space,
+// anything else. Half the L1 distance of two histograms is a lower bound of
+// the edit distance of the strings, which rules most pairs out cheaply.
+type histogram [38]uint16
+
+func histogramOf(rs []rune) histogram {
+	var h histogram
+	for _, r := range rs {
+		switch {
+		case r >= 'a' && r <= 'z':
+			h[r-'a']++
+		case r >= '0' && r <= '9':
+			h[26+r-'0']++
+		case r == ' ':
+			h[36]++
+		default:
+			h[37]++
 		}
 	}
-	short := min(len(ka), len(kb))
-	return shared >= 3 && 2*shared >= short
+	return h
 }
 
-// LevenshteinRatio returns the edit distance between a and b (in bytes)
-// divided by the longer length: 0 for equal strings, 1 for nothing shared.
-func LevenshteinRatio(a, b string) float64 {
-	if a == b {
-		return 0
+// lowerBound returns a lower bound of the edit distance of two strings with
+// histograms h and o: each edit changes the histogram's L1 distance by at
+// most 2.
+func (h *histogram) lowerBound(o *histogram) int {
+	d := 0
+	for i := range h {
+		x := int(h[i]) - int(o[i])
+		if x < 0 {
+			x = -x
+		}
+		d += x
 	}
-	n := max(len(a), len(b))
-	if n == 0 {
-		return 0
-	}
-	// The distance is at least the difference in length: skip the work when
-	// that alone reaches the threshold callers use.
-	if d := len(a) - len(b); float64(max(d, -d))/float64(n) >= 0.3 {
-		return float64(max(d, -d)) / float64(n)
-	}
-	return float64(levenshtein(a, b)) / float64(n)
+	return (d + 1) / 2
 }
 
-func levenshtein(a, b string) int {
-	if len(a) < len(b) {
-		a, b = b, a
+// NewTitle prepares s for the title rule.
+func NewTitle(s string) Title {
+	n := normalizeTitle(s)
+	rs := []rune(n)
+	return Title{norm: n, kws: Keywords(n), runes: rs, hist: histogramOf(rs)}
+}
+
+// TitlesMatch reports whether two titles match by the title rule of SPEC
+// §5.2: equal after normalisation, normalised Levenshtein distance under 0.3,
+// or at least three shared keywords that make up at least half of the shorter
+// title's keywords.
+func TitlesMatch(a, b string) bool {
+	ta, tb := NewTitle(a), NewTitle(b)
+	return ta.Matches(&tb)
+}
+
+// Norm returns the normalised title: the title half of the dedup key.
+func (a *Title) Norm() string { return a.norm }
+
+// Keywords returns the title's keywords (see Keywords).
+func (a *Title) Keywords() []string { return a.kws }
+
+// Matches applies the title rule to a and b.
+func (a *Title) Matches(b *Title) bool {
+	if a.norm == b.norm {
+		return true
 	}
+	if shared := sharedKeywords(a.kws, b.kws); shared >= 3 && 2*shared >= min(len(a.kws), len(b.kws)) {
+		return true
+	}
+	return closeTitles(a, b)
+}
+
+func sharedKeywords(a, b []string) int {
+	n := 0
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// closeTitles reports whether the Levenshtein distance of two titles, divided
+// by the longer length in runes, is under 0.3. The length difference and the
+// histogram bound rule most pairs out before the banded computation.
+func closeTitles(a, b *Title) bool {
+	ra, rb := a.runes, b.runes
+	if len(ra) < len(rb) {
+		ra, rb = rb, ra
+	}
+	long := len(ra)
+	if long == 0 {
+		return true
+	}
+	// The largest distance that still matches: d/long < 0.3 ⇔ 10d < 3·long.
+	limit := (3*long - 1) / 10
+	if len(ra)-len(rb) > limit || a.hist.lowerBound(&b.hist) > limit {
+		return false
+	}
+	return levenshteinWithin(ra, rb, limit)
+}
+
+// levenshteinWithin reports whether the edit distance of a and b is at most
+// limit, computing only the band of the matrix that can stay within it.
+func levenshteinWithin(a, b []rune, limit int) bool {
+	const inf = 1 << 30
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
+		lo, hi := max(1, i-limit), min(len(b), i+limit)
+		for j := range cur {
+			cur[j] = inf
+		}
+		if i <= limit {
+			cur[0] = i
+		}
+		best := cur[0]
+		for j := lo; j <= hi; j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			v := prev[j-1] + cost
+			if prev[j]+1 < v {
+				v = prev[j] + 1
+			}
+			if cur[j-1]+1 < v {
+				v = cur[j-1] + 1
+			}
+			cur[j] = v
+			if v < best {
+				best = v
+			}
+		}
+		if best > limit {
+			return false
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return prev[len(b)] <= limit
+}
+
+// Levenshtein returns the edit distance of a and b in runes.
+func Levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j-1]+cost, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }

@@ -84,6 +84,10 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 		props := sarif.NewPropertyBag().
 			Add("key", f.Key).Add("id", f.ID).Add("agents", f.Agents).
 			Add("convergence", f.ConvergenceDisplay).Add("confidence", f.Confidence)
+		if f.Evidence != nil {
+			// Evidence was checked (SPEC §5.7): say whether every claim failed.
+			props.Add("ungrounded", f.Evidence.Ungrounded)
+		}
 		res.WithProperties(props)
 		for i, r := range f.FileRefs {
 			if i == maxLocations {

@@ -15,15 +15,15 @@ type src struct {
 	f       *parse.Finding
 	key     string
 	section string // normalised
-	title   title
+	title   parse.Title
 	refs    []Ref
 	node    int    // index of its key in the dedup nodes
 	merged  string // key of the merged finding holding it
 }
 
 func newSrc(agent, file string, f *parse.Finding) *src {
-	s := &src{agent: agent, file: file, f: f, section: Normalize(f.Section), title: newTitle(f.Title)}
-	s.key = s.section + ":" + s.title.norm
+	s := &src{agent: agent, file: file, f: f, section: parse.Normalize(f.Section), title: parse.NewTitle(f.Title)}
+	s.key = s.section + ":" + s.title.Norm()
 	for _, r := range f.FileRefs {
 		if ref := ParseRef(r); ref.Path != "" {
 			s.refs = append(s.refs, ref)
@@ -53,7 +53,7 @@ func compareSrc(a, b *src) int {
 type node struct {
 	key     string
 	section string
-	title   title
+	title   parse.Title
 	srcs    []*src
 }
 
@@ -117,12 +117,12 @@ func nodesOf(srcs []*src) []*node {
 // blockKeys are the candidate blocks of a title: one per keyword, by its
 // first four letters (so "deadlock" and "deadlocks" meet), or a single block
 // for a title without keywords.
-func blockKeys(t *title) []string {
-	if len(t.kws) == 0 {
+func blockKeys(t *parse.Title) []string {
+	if len(t.Keywords()) == 0 {
 		return []string{""}
 	}
-	keys := make([]string, 0, len(t.kws))
-	for _, k := range t.kws {
+	keys := make([]string, 0, len(t.Keywords()))
+	for _, k := range t.Keywords() {
 		keys = append(keys, k[:min(4, len(k))])
 	}
 	return keys
@@ -205,7 +205,7 @@ func fuzzyUnion(nodes []*node, uf unionFind) {
 					continue
 				}
 				seen[j] = i + 1
-				if uf.find(i) != uf.find(j) && titlesMatch(&n.title, &nodes[j].title) {
+				if uf.find(i) != uf.find(j) && n.title.Matches(&nodes[j].title) {
 					uf.union(i, j)
 				}
 			}
@@ -239,7 +239,7 @@ func fuzzyUnion(nodes []*node, uf unionFind) {
 				if nodes[i].section == nodes[j].section || uf.find(i) == uf.find(j) {
 					continue
 				}
-				if titlesMatch(&nodes[i].title, &nodes[j].title) {
+				if nodes[i].title.Matches(&nodes[j].title) {
 					uf.union(i, j)
 				}
 			}

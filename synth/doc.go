@@ -28,4 +28,17 @@
 //   - Timeline results (adjustments, unacknowledged entries, contradictions,
 //     stalls) are kept in full as totals; the lists carry the latest
 //     [Options.MaxEntries] of each, like the entries themselves.
+//   - Evidence (§5.7): the claims of a finding ([ClaimsOf]) are its evidence
+//     claims and its file:line references, except references that an
+//     evidence claim with an excerpt overlaps (the excerpt says more about
+//     those lines). A P0/P1 is ungrounded when it has claims and every one
+//     failed (mismatch, missing-file, out-of-range); a claim the verifier
+//     skipped (binary or oversized file) neither grounds nor fails it.
+//     Evidence never moves the verdict. When it was not checked,
+//     findings.json has "evidence": null and summary.md says why
+//     ([Options.EvidenceNote]).
+//   - An agent's message envelope (every top-level scalar of YAML front
+//     matter holding message_id, correlation_id, message_type or
+//     source_document) is "envelope" on the agent in findings.json and a line
+//     under "Message envelopes" in summary.md, the keys of SPEC §2.2 first.
 package synth

@@ -24,28 +24,6 @@ func FuzzParseRef(f *testing.F) {
 	})
 }
 
-func FuzzTitlesMatch(f *testing.F) {
-	f.Add("Session tokens stored in localStorage", "Session token stored in local storage")
-	f.Add("Deadlock", "Deadlocks")
-	f.Add("", "x")
-	f.Fuzz(func(t *testing.T, a, b string) {
-		if len(a) > 300 || len(b) > 300 {
-			return
-		}
-		if TitlesMatch(a, b) != TitlesMatch(b, a) {
-			t.Fatalf("TitlesMatch(%q, %q) is not symmetric", a, b)
-		}
-		if !TitlesMatch(a, a) {
-			t.Fatalf("TitlesMatch(%q, itself) = false", a)
-		}
-		if n := Normalize(a); Normalize(n) != n {
-			t.Fatalf("Normalize is not idempotent on %q", a)
-		}
-	})
-}
-
-// FuzzSynthesize builds runs from fuzzed finding lines and checks that the
-// synthesis never panics, is deterministic, and keeps every severity.
 func FuzzSynthesize(f *testing.F) {
 	f.Add("P1|S|Session tokens stored|a.go:1\nP0|s|session token stored|a.go:1\nP3|T|x|b.go:2")
 	f.Add("P2||||\nP2|||a:1|")

@@ -38,6 +38,7 @@ type Live struct {
 	completed []*Agent
 	srcs      []*src
 	findings  []Finding
+	evidence  *EvidenceTally
 
 	// The bus side, read against the report side.
 	tl   *timeline
@@ -107,11 +108,14 @@ func (l *Live) Update(run *Run) {
 		l.findings = findingsOf(dedup(l.srcs, opts.Dedup), len(completed))
 		if opts.Evidence != nil {
 			s.Findings = l.findings
-			s.Evidence = checkEvidence(s, l.srcs, opts.Evidence)
+			l.evidence = checkEvidence(s, l.srcs, opts.Evidence, opts.EvidenceRepo)
 		}
 		l.Rewind()
-	} else if l.base != nil {
-		s.Evidence = l.base.Evidence
+	}
+	if opts.Evidence != nil {
+		s.Evidence = l.evidence
+	} else {
+		s.EvidenceNote = opts.EvidenceNote
 	}
 	s.Findings = l.findings
 	s.Improvements = improvementsOf(l.completed)

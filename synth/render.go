@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -208,7 +209,7 @@ func RenderMarkdown(s *Synthesis) []byte {
 		}
 		bySection := map[string]*heat{}
 		for _, f := range s.Findings {
-			k := Normalize(f.Section)
+			k := parse.Normalize(f.Section)
 			h := bySection[k]
 			if h == nil {
 				h = &heat{name: f.Section}
@@ -268,6 +269,17 @@ func RenderMarkdown(s *Synthesis) []byte {
 			for _, n := range notes {
 				w("- %s\n", n)
 			}
+		}
+		envelopes := false
+		for _, a := range s.Agents {
+			if len(a.Envelope) == 0 {
+				continue
+			}
+			if !envelopes {
+				w("\n### Message envelopes\n\n")
+				envelopes = true
+			}
+			w("- %s: %s\n", inline(a.Name), envelopeText(a.Envelope))
 		}
 		first := true
 		for _, a := range s.Agents {
@@ -403,14 +415,117 @@ func RenderMarkdown(s *Synthesis) []byte {
 		}
 	}
 
-	w("\n## Evidence\n\n")
-	if ev := s.Evidence; ev == nil {
-		w("Not checked.\n")
-	} else {
-		w("%d claims: %d verified, %d moved, %d mismatch, %d missing file, %d out of range; %d ungrounded P0/P1 findings.\n",
-			ev.Claims, ev.Verified, ev.Moved, ev.Mismatch, ev.MissingFile, ev.OutOfRange, ev.Ungrounded)
-	}
+	renderEvidence(&b, s)
 	return b.Bytes()
+}
+
+// summaryClaims is how many claims that did not verify summary.md lists.
+const summaryClaims = 50
+
+// renderEvidence writes the Evidence section of summary.md (SPEC §5.7): the
+// tally, the ungrounded findings, and the claims that did not verify.
+func renderEvidence(b *bytes.Buffer, s *Synthesis) {
+	w := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
+	w("\n## Evidence\n\n")
+	ev := s.Evidence
+	if ev == nil {
+		if s.EvidenceNote != "" {
+			w("Not checked: %s.\n", inline(s.EvidenceNote))
+		} else {
+			w("Not checked.\n")
+		}
+		return
+	}
+	repo := ""
+	if ev.Repo != "" {
+		repo = " against " + code(ev.Repo)
+	}
+	if ev.Claims == 0 {
+		w("Checked%s: no finding cites a file:line.\n", repo)
+		return
+	}
+	w("Checked %d claims%s: %d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped; "+
+		"%d ungrounded P0/P1 findings.\n", ev.Claims, repo, ev.Verified, ev.Moved, ev.Mismatch, ev.MissingFile,
+		ev.OutOfRange, ev.Skipped, ev.Ungrounded)
+	if ev.MissingFile == ev.Claims {
+		w("\nNone of the cited files exists there: is it the repository the agents reviewed? (`--repo DIR`)\n")
+	}
+	if ev.Ungrounded > 0 {
+		w("\n**Ungrounded** (P0/P1 findings whose every claim failed):\n\n")
+		for _, f := range s.Findings {
+			if f.Evidence != nil && f.Evidence.Ungrounded {
+				w("- %s %s (%s)\n", f.Severity, findingLabel(f), inline(strings.Join(f.Agents, ", ")))
+			}
+		}
+	}
+	var rows []string
+	failed := 0
+	for _, f := range s.Findings {
+		if f.Evidence == nil {
+			continue
+		}
+		label := inline(f.Title)
+		if f.ID != "" {
+			label = inline(f.ID)
+		}
+		for _, c := range f.Evidence.Claims {
+			if c.Status == EvidenceVerified {
+				continue
+			}
+			failed++
+			if len(rows) == summaryClaims {
+				continue
+			}
+			detail := c.Note
+			if c.Found != "" {
+				detail = "now at " + code(c.Found)
+			}
+			rows = append(rows, fmt.Sprintf("| %s %s | %s | %s | %s | %s |\n", f.Severity, cell(label), cell(c.Agent),
+				strings.ReplaceAll(code(c.Claim.Ref()), "|", `\|`), c.Status, cell(detail)))
+		}
+	}
+	if failed == 0 {
+		w("\nEvery claim verified.\n")
+		return
+	}
+	w("\n| Finding | Agent | Claim | Status | Detail |\n|---|---|---|---|---|\n")
+	for _, r := range rows {
+		w("%s", r)
+	}
+	if failed > len(rows) {
+		w("\n… and %d more claims that did not verify (see findings.json).\n", failed-len(rows))
+	}
+}
+
+// envelopeOrder puts the keys of SPEC §2.2 first; the others follow sorted.
+var envelopeOrder = []string{"message_id", "correlation_id", "message_type", "timestamp", "source_document", "reliability"}
+
+// envelopeText renders an agent's message envelope on one line.
+func envelopeText(env map[string]string) string {
+	var parts []string
+	for _, k := range envelopeOrder {
+		if v, ok := env[k]; ok {
+			parts = append(parts, k+" "+code(truncate(v, 200)))
+		}
+	}
+	for _, k := range sortedKeys(env) {
+		if !slices.Contains(envelopeOrder, k) {
+			parts = append(parts, inline(k)+" "+code(truncate(env[k], 200)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// truncate cuts s to at most n bytes at a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	s = inline(s)
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func latest[T any](l []T) []T {

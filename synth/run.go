@@ -109,14 +109,20 @@ type Options struct {
 	// Evidence checks evidence claims (SPEC §5.7). Nil: not checked, and the
 	// reports say so.
 	Evidence Verifier
+	// EvidenceRepo names the repository Evidence checks against, as the
+	// reports show it.
+	EvidenceRepo string
+	// EvidenceNote says why evidence was not checked when Evidence is nil
+	// ("--no-evidence", "not inside a git work tree"); summary.md shows it.
+	EvidenceNote string
 }
 
 // DefaultMaxEntries is the default of Options.MaxEntries.
 const DefaultMaxEntries = 500
 
 // Verifier checks evidence claims against a repository (SPEC §5.7). Verify is
-// called once per synthesis with every claim of every merged finding, and
-// returns one result per claim, in the same order.
+// called once per synthesis with every claim of every merged finding (see
+// [ClaimsOf]), and returns one result per claim, in the same order.
 type Verifier interface {
 	Verify(claims []EvidenceClaim) []ClaimResult
 }
@@ -135,6 +141,10 @@ const (
 	EvidenceMismatch    = "mismatch"
 	EvidenceMissingFile = "missing-file"
 	EvidenceOutOfRange  = "out-of-range"
+	// EvidenceSkipped: the file exists but was not read (binary, over the
+	// size cap, not a regular file, unreadable). It neither grounds nor fails
+	// a finding.
+	EvidenceSkipped = "skipped"
 )
 
 // ClaimResult is the outcome of one claim.
@@ -143,4 +153,7 @@ type ClaimResult struct {
 	Status string `json:"status"`
 	// Found is where a moved excerpt really is ("path:12-14").
 	Found string `json:"found,omitempty"`
+	// Note says why a claim failed or was skipped ("no such file", "path
+	// leaves the repository", "file has 40 lines", "binary file").
+	Note string `json:"note,omitempty"`
 }

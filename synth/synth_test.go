@@ -367,51 +367,138 @@ func firstDiff(a, b []byte) string {
 	return fmt.Sprintf("lengths %d and %d", len(la), len(lb))
 }
 
-// fakeVerifier marks claims on "good.go" verified and everything else
-// missing-file, recording what it was asked.
+// fakeVerifier gives claims on good.go verified, on bin.dat skipped, on
+// moved.go moved, and everything else missing-file, recording what it was
+// asked.
 type fakeVerifier struct{ asked []EvidenceClaim }
 
 func (v *fakeVerifier) Verify(claims []EvidenceClaim) []ClaimResult {
 	v.asked = append(v.asked, claims...)
 	out := make([]ClaimResult, len(claims))
 	for i, c := range claims {
-		out[i] = ClaimResult{EvidenceClaim: c, Status: EvidenceMissingFile}
-		if c.Path == "good.go" {
-			out[i].Status = EvidenceVerified
+		out[i] = ClaimResult{EvidenceClaim: c, Status: EvidenceMissingFile, Note: "no such file"}
+		switch c.Path {
+		case "good.go":
+			out[i].Status, out[i].Note = EvidenceVerified, ""
+		case "bin.dat":
+			out[i].Status, out[i].Note = EvidenceSkipped, "binary file"
+		case "moved.go":
+			out[i].Status, out[i].Note, out[i].Found = EvidenceMoved, "", "moved.go:20-21"
 		}
 	}
 	return out
 }
 
 func TestEvidenceSeam(t *testing.T) {
-	withClaim := fnd(parse.P0, "A-1", "S", "Grounded", "good.go:3")
+	withClaim := fnd(parse.P0, "A-1", "S", "Grounded", "good.go:3", "good.go:4", "good.go:9")
 	withClaim.Evidence = []parse.Claim{{Path: "good.go", Start: 3, End: 4, Excerpt: "x := 1", Line: 7}}
+	skippedOnly := fnd(parse.P1, "A-5", "W", "Only a binary file", "bin.dat:2")
+	mixed := fnd(parse.P1, "A-6", "X", "A binary file and a missing one", "bin.dat:2", "gone.go:3")
+	moved := fnd(parse.P1, "A-7", "Y", "Moved is grounded", "gone.go:5")
+	moved.Evidence = []parse.Claim{{Path: "moved.go", Start: 3, End: 4, Excerpt: "y := 2", Line: 12}}
 	run := &Run{Agents: []Agent{agentOf("a", parse.StatusValid,
 		withClaim,
-		fnd(parse.P1, "A-2", "T", "Ungrounded", "gone.go:9"),
+		fnd(parse.P1, "A-2", "T", "Ungrounded", "gone.go:9", "gone.go"),
 		fnd(parse.P2, "A-3", "U", "Low severity, bad ref", "gone.go:1"),
 		fnd(parse.P1, "A-4", "V", "No refs at all"),
+		skippedOnly, mixed, moved,
 	)}}
-	if s := Synthesize(run, Options{}); s.Evidence != nil || s.Findings[0].Evidence != nil {
+	if s := Synthesize(run, Options{EvidenceNote: "--no-evidence"}); s.Evidence != nil || s.Findings[0].Evidence != nil {
 		t.Fatalf("evidence reported without a verifier")
+	} else if md := string(RenderMarkdown(s)); !strings.Contains(md, "## Evidence\n\nNot checked: --no-evidence.\n") {
+		t.Errorf("summary.md does not say why evidence was not checked:\n%s", md[strings.Index(md, "## Evidence"):])
 	}
 	v := &fakeVerifier{}
-	s := Synthesize(run, Options{Evidence: v})
-	if len(v.asked) != 4 {
-		t.Errorf("verifier asked %d claims, want 4 (one excerpt claim and three refs)", len(v.asked))
+	s := Synthesize(run, Options{Evidence: v, EvidenceRepo: "repo"})
+	// good.go:3 and good.go:4 lie inside the excerpt claim good.go:3-4: its
+	// excerpt says more about those lines, so they are not asked again.
+	// good.go:9 is; "gone.go" has no line and is no claim.
+	var asked []string
+	for _, c := range v.asked {
+		asked = append(asked, c.Ref())
 	}
-	want := EvidenceTally{Claims: 4, Verified: 2, MissingFile: 2, Ungrounded: 1}
-	if *s.Evidence != want {
-		t.Errorf("tally = %+v, want %+v", *s.Evidence, want)
+	slices.Sort(asked)
+	want := []string{"bin.dat:2", "bin.dat:2", "gone.go:1", "gone.go:3", "gone.go:5", "gone.go:9", "good.go:3-4", "good.go:9", "moved.go:3-4"}
+	if !slices.Equal(asked, want) {
+		t.Errorf("verifier asked %q, want %q", asked, want)
+	}
+	wantTally := EvidenceTally{Repo: "repo", Claims: 9, Verified: 2, Moved: 1, MissingFile: 4, Skipped: 2, Ungrounded: 1}
+	if *s.Evidence != wantTally {
+		t.Errorf("tally = %+v, want %+v", *s.Evidence, wantTally)
 	}
 	for _, f := range s.Findings {
 		ungrounded := f.Evidence != nil && f.Evidence.Ungrounded
+		// Only A-2 fails every claim; A-3 is P2; A-5 and A-6 hold a skipped
+		// claim (neither grounds nor fails); A-7's moved excerpt grounds it.
 		if ungrounded != (f.ID == "A-2") {
 			t.Errorf("%s: ungrounded = %v", f.ID, ungrounded)
 		}
+		if (f.Evidence == nil) != (f.ID == "A-4") {
+			t.Errorf("%s: evidence %+v", f.ID, f.Evidence)
+		}
 	}
-	if md := string(RenderMarkdown(s)); !strings.Contains(md, "**ungrounded**") || !strings.Contains(md, "1 ungrounded P0/P1") {
-		t.Errorf("summary.md does not flag the ungrounded finding")
+	md := string(RenderMarkdown(s))
+	for _, want := range []string{
+		"**A-2** Ungrounded (1/1 agents: a) — T · `gone.go`, `gone.go:9` · confidence low · **ungrounded**\n",
+		"Checked 9 claims against `repo`: 2 verified, 1 moved, 0 mismatch, 4 missing file, 0 out of range, 2 skipped; 1 ungrounded P0/P1 findings.\n",
+		"**Ungrounded** (P0/P1 findings whose every claim failed):\n\n- P1 **A-2** Ungrounded (a)\n",
+		"| P1 A-7 | a | `moved.go:3-4` | moved | now at `moved.go:20-21` |\n",
+		"| P1 A-5 | a | `bin.dat:2` | skipped | binary file |\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+	validateFindingsJSON(t, RenderJSON(s))
+	sarifLog, err := RenderSARIF(s, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(sarifLog), `"ungrounded": true`); n != 1 {
+		t.Errorf("SARIF marks %d results ungrounded, want 1", n)
+	}
+
+	// Nothing cited exists: the summary asks whether the repository is right.
+	v2 := &fakeVerifier{}
+	gone := &Run{Agents: []Agent{agentOf("a", parse.StatusValid, fnd(parse.P1, "B-1", "T", "Gone", "gone.go:1"))}}
+	s = Synthesize(gone, Options{Evidence: v2, EvidenceRepo: "elsewhere"})
+	if md := string(RenderMarkdown(s)); !strings.Contains(md, "None of the cited files exists there") {
+		t.Errorf("summary.md does not question the repository:\n%s", md)
+	}
+}
+
+func TestClaimsOf(t *testing.T) {
+	f := fnd(parse.P1, "C-1", "S", "T", "./a.go:10", "a.go:12", "a.go:30-31", "b.go", "c.go:20-12", "./a.go:30")
+	f.Line = 4
+	f.Evidence = []parse.Claim{
+		{Path: "./a.go", Start: 10, End: 12, Excerpt: "x", Line: 9},
+		{Path: "a.go", Start: 30, End: 30, Line: 11}, // no excerpt: covers only the same reference
+	}
+	var got []string
+	for _, c := range ClaimsOf("fd-a", &f) {
+		got = append(got, fmt.Sprintf("%s:%s@%d", c.Agent, c.Ref(), c.Line))
+	}
+	want := []string{"fd-a:./a.go:10-12@9", "fd-a:a.go:30@11", "fd-a:a.go:30-31@4"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ClaimsOf = %q, want %q", got, want)
+	}
+}
+
+func TestEnvelopeInReports(t *testing.T) {
+	a := agentOf("fd-a", parse.StatusValid, fnd(parse.P2, "E-1", "S", "T"))
+	a.Report.Envelope = map[string]string{"message_id": "m-1", "zeta": "last", "correlation_id": "run-42",
+		"source_document": "docs/plan.md", "alpha": "a | b"}
+	s := Synthesize(&Run{Agents: []Agent{a, agentOf("fd-b", parse.StatusValid)}}, Options{})
+	if got := s.Agents[0].Envelope; len(got) != 5 || got["message_id"] != "m-1" {
+		t.Errorf("findings.json envelope = %v", got)
+	}
+	if s.Agents[1].Envelope != nil {
+		t.Errorf("an agent without an envelope got %v", s.Agents[1].Envelope)
+	}
+	md := string(RenderMarkdown(s))
+	want := "### Message envelopes\n\n- fd-a: message_id `m-1`, correlation_id `run-42`, source_document `docs/plan.md`, alpha `a | b`, zeta `last`\n"
+	if !strings.Contains(md, want) {
+		t.Errorf("summary.md lacks %q:\n%s", want, md)
 	}
 	validateFindingsJSON(t, RenderJSON(s))
 }

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -113,6 +115,9 @@ func agentResult(a *Agent) AgentResult {
 	}
 	r.Counts.Improvements = len(rep.Improvements)
 	r.Complete = rep.Complete
+	if len(rep.Envelope) > 0 {
+		r.Envelope = maps.Clone(rep.Envelope)
+	}
 	for _, d := range rep.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
 	}
@@ -316,7 +321,7 @@ func improvementsOf(completed []*Agent) []Improvement {
 			continue
 		}
 		for _, im := range a.Report.Improvements {
-			k := Key(im.Section, im.Title)
+			k := parse.Key(im.Section, im.Title)
 			x := byKey[k]
 			if x == nil {
 				x = &imp{Improvement: Improvement{ID: im.ID, Key: k, Section: im.Section, Title: im.Title}, agents: map[string]bool{}}
@@ -402,19 +407,10 @@ func runDiagnostics(run *Run) []Diagnostic {
 
 // checkEvidence hands every claim of every finding to v and attaches the
 // results (SPEC §5.7).
-func checkEvidence(s *Synthesis, srcs []*src, v Verifier) *EvidenceTally {
+func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *EvidenceTally {
 	byFinding := map[string][]EvidenceClaim{}
 	for _, sr := range srcs {
-		k := sr.merged
-		for _, c := range sr.f.Evidence {
-			byFinding[k] = append(byFinding[k], EvidenceClaim{Agent: sr.agent, Claim: c})
-		}
-		for _, r := range sr.refs {
-			if r.Start > 0 {
-				byFinding[k] = append(byFinding[k], EvidenceClaim{Agent: sr.agent,
-					Claim: parse.Claim{Path: r.Path, Start: r.Start, End: r.End, Line: sr.f.Line}})
-			}
-		}
+		byFinding[sr.merged] = append(byFinding[sr.merged], ClaimsOf(sr.agent, sr.f)...)
 	}
 	var all []EvidenceClaim
 	var owner []int
@@ -424,7 +420,7 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier) *EvidenceTally {
 			owner = append(owner, i)
 		}
 	}
-	tally := &EvidenceTally{}
+	tally := &EvidenceTally{Repo: repo}
 	results := v.Verify(all)
 	if len(results) != len(all) {
 		panic(fmt.Sprintf("synth: Verifier returned %d results for %d claims", len(results), len(all)))
@@ -435,37 +431,67 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier) *EvidenceTally {
 			f.Evidence = &FindingEvidence{Claims: []ClaimResult{}}
 		}
 		f.Evidence.Claims = append(f.Evidence.Claims, r)
-		tally.Claims++
-		switch r.Status {
-		case EvidenceVerified:
-			tally.Verified++
-		case EvidenceMoved:
-			tally.Moved++
-		case EvidenceMismatch:
-			tally.Mismatch++
-		case EvidenceMissingFile:
-			tally.MissingFile++
-		case EvidenceOutOfRange:
-			tally.OutOfRange++
-		}
+		tally.Add(r.Status)
 	}
 	for i := range s.Findings {
 		f := &s.Findings[i]
 		if f.Evidence == nil || f.Severity.Rank() > 1 {
 			continue
 		}
-		grounded := false
-		for _, c := range f.Evidence.Claims {
-			if c.Status == EvidenceVerified || c.Status == EvidenceMoved {
-				grounded = true
-			}
-		}
-		if !grounded {
-			f.Evidence.Ungrounded = true
+		if f.Evidence.Ungrounded = Ungrounded(f.Evidence.Claims); f.Evidence.Ungrounded {
 			tally.Ungrounded++
 		}
 	}
 	return tally
+}
+
+// Ungrounded reports whether claims is not empty and every one of them
+// failed: mismatch, missing-file or out-of-range (SPEC §5.7: a P0/P1 with
+// such claims is flagged). A skipped claim (a binary or oversized file)
+// neither grounds nor fails.
+func Ungrounded(claims []ClaimResult) bool {
+	for _, c := range claims {
+		switch c.Status {
+		case EvidenceMismatch, EvidenceMissingFile, EvidenceOutOfRange:
+		default:
+			return false
+		}
+	}
+	return len(claims) > 0
+}
+
+// ClaimsOf returns what one agent's finding claims, in the order checked
+// (SPEC §5.7): its evidence claims, then each of its file:line references
+// that is not an evidence claim already and that no evidence claim with an
+// excerpt overlaps (an excerpt says more about those lines than the bare
+// reference does). References without a line are not claims.
+func ClaimsOf(agent string, f *parse.Finding) []EvidenceClaim {
+	out := make([]EvidenceClaim, 0, len(f.Evidence)+len(f.FileRefs))
+	var excerpts []Ref
+	claimed := map[Ref]bool{}
+	for _, c := range f.Evidence {
+		out = append(out, EvidenceClaim{Agent: agent, Claim: c})
+		ref := ParseRef(c.Ref())
+		claimed[ref] = true
+		if strings.TrimSpace(c.Excerpt) != "" {
+			excerpts = append(excerpts, ref)
+		}
+	}
+refs:
+	for _, r := range f.FileRefs {
+		ref := ParseRef(r)
+		if ref.Start == 0 || claimed[ref] {
+			continue
+		}
+		for _, e := range excerpts {
+			if ref.Overlaps(e) {
+				continue refs
+			}
+		}
+		out = append(out, EvidenceClaim{Agent: agent,
+			Claim: parse.Claim{Path: ref.Path, Start: ref.Start, End: ref.End, Line: f.Line}})
+	}
+	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -81,7 +81,7 @@ func (m *matcher) match(e *parse.Entry) *entryMatch {
 	r := &entryMatch{finding: -1}
 	var hits []*src
 	if e.Summary != "" {
-		t := newTitle(e.Summary)
+		t := parse.NewTitle(e.Summary)
 		m.round++
 		for _, b := range m.blocks.probe("", blockKeys(&t)) {
 			for _, i := range m.blocks[b] {
@@ -89,7 +89,7 @@ func (m *matcher) match(e *parse.Entry) *entryMatch {
 					continue
 				}
 				m.stamp[i] = m.round
-				if titlesMatch(&t, &m.nodes[i].title) {
+				if t.Matches(&m.nodes[i].title) {
 					hits = append(hits, m.nodes[i].srcs...)
 				}
 			}

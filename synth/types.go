@@ -33,9 +33,11 @@ type Synthesis struct {
 	Timeline    *Timeline      `json:"timeline"`
 	Specialists []Specialist   `json:"specialists"`
 	Design      []parse.Design `json:"design"`
-	// Evidence is null when evidence was not checked.
-	Evidence    *EvidenceTally `json:"evidence"`
-	Diagnostics []Diagnostic   `json:"diagnostics"`
+	// Evidence is null when evidence was not checked; EvidenceNote then says
+	// why (summary.md only).
+	Evidence     *EvidenceTally `json:"evidence"`
+	EvidenceNote string         `json:"-"`
+	Diagnostics  []Diagnostic   `json:"diagnostics"`
 }
 
 // Counts are numbers of findings per severity.
@@ -74,8 +76,11 @@ type AgentResult struct {
 	Verdict         parse.Verdict  `json:"verdict"`
 	Counts          AgentCounts    `json:"counts"`
 	// Complete reports whether the completion sentinel was found.
-	Complete    bool         `json:"complete"`
-	Diagnostics []Diagnostic `json:"diagnostics"`
+	Complete bool `json:"complete"`
+	// Envelope is the message envelope of the report's YAML front matter
+	// (message_id, correlation_id, timestamp, …); null when it has none.
+	Envelope    map[string]string `json:"envelope"`
+	Diagnostics []Diagnostic      `json:"diagnostics"`
 }
 
 // AgentCounts are an agent's findings per severity and its improvements.
@@ -168,13 +173,37 @@ type FindingEvidence struct {
 
 // EvidenceTally counts claim results over the run.
 type EvidenceTally struct {
-	Claims      int `json:"claims"`
-	Verified    int `json:"verified"`
-	Moved       int `json:"moved"`
-	Mismatch    int `json:"mismatch"`
-	MissingFile int `json:"missing_file"`
-	OutOfRange  int `json:"out_of_range"`
-	Ungrounded  int `json:"ungrounded"`
+	// Repo is the repository the claims were checked against.
+	Repo        string `json:"repo"`
+	Claims      int    `json:"claims"`
+	Verified    int    `json:"verified"`
+	Moved       int    `json:"moved"`
+	Mismatch    int    `json:"mismatch"`
+	MissingFile int    `json:"missing_file"`
+	OutOfRange  int    `json:"out_of_range"`
+	Skipped     int    `json:"skipped"`
+	// Ungrounded counts the P0/P1 findings whose every claim failed.
+	Ungrounded int `json:"ungrounded"`
+}
+
+// Add counts one claim result of the given status; a status it does not know
+// counts as skipped.
+func (t *EvidenceTally) Add(status string) {
+	t.Claims++
+	switch status {
+	case EvidenceVerified:
+		t.Verified++
+	case EvidenceMoved:
+		t.Moved++
+	case EvidenceMismatch:
+		t.Mismatch++
+	case EvidenceMissingFile:
+		t.MissingFile++
+	case EvidenceOutOfRange:
+		t.OutOfRange++
+	default:
+		t.Skipped++
+	}
 }
 
 // Improvement is an improvement (an IMP row): it never moves the verdict.

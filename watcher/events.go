@@ -183,7 +183,7 @@ func (d *Differ) Diff(u *Update) []Event {
 	for _, f := range s.Findings {
 		known := false
 		for _, src := range f.Sources {
-			k := src.Agent + "\x00" + synth.Key(src.Section, src.Title)
+			k := src.Agent + "\x00" + parse.Key(src.Section, src.Title)
 			sources[k] = true
 			known = known || d.sources[k]
 		}

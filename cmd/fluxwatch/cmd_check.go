@@ -14,7 +14,9 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
 )
 
 // maxReportBytes caps the size of an agent report read by check (and by the
@@ -31,6 +33,26 @@ type checked struct {
 	Findings        []parse.Finding     `json:"findings"`
 	Improvements    []parse.Improvement `json:"improvements"`
 	Diagnostics     []parse.Diagnostic  `json:"diagnostics"`
+	// Envelope is the report's message envelope, when it has one.
+	Envelope map[string]string `json:"envelope,omitempty"`
+	// Evidence is set by --evidence.
+	Evidence *checkedEvidence `json:"evidence,omitempty"`
+}
+
+// checkedEvidence is what --evidence found for one report (SPEC §5.7).
+type checkedEvidence struct {
+	Repo   string         `json:"repo"`
+	Claims []checkedClaim `json:"claims"`
+	// Ungrounded lists the findings (indexes into findings) that are P0/P1
+	// with every claim failed.
+	Ungrounded []int `json:"ungrounded"`
+	tally      synth.EvidenceTally
+}
+
+// checkedClaim is one claim of finding Finding (an index into findings).
+type checkedClaim struct {
+	Finding int `json:"finding"`
+	synth.ClaimResult
 }
 
 func runCheck(ctx context.Context, e *env, args []string) error {
@@ -38,8 +60,10 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	fs.SetOutput(e.stderr)
 	asJSON := fs.Bool("json", false, "print the parsed reports as a JSON array")
 	quiet := fs.BoolP("quiet", "q", false, "print only the summary line of each report")
+	withEvidence := fs.Bool("evidence", false, "also check every evidence claim and file:line reference against the repository")
+	repo := fs.String("repo", "", "with --evidence: the repository in `DIR` (default: the git work tree holding each report)")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: fluxwatch check [--json] [-q] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report.\n\nFlags:")
+		fmt.Fprintln(e.stderr, "Usage: fluxwatch check [--json] [-q] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -51,6 +75,17 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() == 0 {
 		return usageErrorf("check: no PATH given")
 	}
+	if *repo != "" && !*withEvidence {
+		return usageErrorf("check: --repo needs --evidence")
+	}
+	var fixed *evidence.Verifier
+	if *repo != "" {
+		v, err := evidence.Open(*repo, evidence.Options{})
+		if err != nil {
+			return usageErrorf("check: --repo: %v", err)
+		}
+		fixed = v
+	}
 	var reports []checked
 	var others []otherFile
 	var unreadable []error
@@ -61,6 +96,9 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		unreadable = append(unreadable, err...)
 	}
 	sort.SliceStable(reports, func(i, j int) bool { return reports[i].File < reports[j].File })
+	if *withEvidence {
+		unreadable = append(unreadable, checkEvidence(reports, fixed, *repo, e.getenv("GIT_CEILING_DIRECTORIES"))...)
+	}
 	sort.SliceStable(others, func(i, j int) bool { return others[i].path < others[j].path })
 	if *asJSON {
 		if reports == nil {
@@ -101,10 +139,126 @@ func printChecked(w io.Writer, reports []checked, quiet bool) {
 		if r.DeclaredVerdict != nil {
 			declared = *r.DeclaredVerdict
 		}
+		ev := r.Evidence
+		if ev != nil && !quiet {
+			printClaims(w, r)
+		}
 		fmt.Fprintf(w, "%s: %s, %d findings (P0 %d, P1 %d, P2 %d, P3 %d), %d improvements, declared %s, verdict %s\n",
 			r.File, r.Status, len(r.Findings), counts[parse.P0], counts[parse.P1], counts[parse.P2], counts[parse.P3],
 			len(r.Improvements), declared, r.Verdict)
+		if ev != nil {
+			t := ev.tally
+			fmt.Fprintf(w, "%s: evidence against %s: %d claims (%d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped), %d ungrounded\n",
+				r.File, ev.Repo, t.Claims, t.Verified, t.Moved, t.Mismatch, t.MissingFile, t.OutOfRange, t.Skipped, t.Ungrounded)
+		}
 	}
+}
+
+// printClaims prints one line per claim of r, in the order of the report
+// (path:line: status: claim), and one per ungrounded finding.
+func printClaims(w io.Writer, r checked) {
+	type out struct {
+		line int
+		text string
+	}
+	var lines []out
+	for _, c := range r.Evidence.Claims {
+		text := fmt.Sprintf("%s:%d: %s: %s", r.File, c.Line, c.Status, c.Ref())
+		switch {
+		case c.Found != "":
+			text += " → " + c.Found
+		case c.Note != "":
+			text += " (" + c.Note + ")"
+		}
+		lines = append(lines, out{c.Line, text})
+	}
+	for _, i := range r.Evidence.Ungrounded {
+		f := r.Findings[i]
+		label := f.Title
+		if f.ID != "" {
+			label = f.ID + " " + f.Title
+		}
+		lines = append(lines, out{f.Line, fmt.Sprintf("%s:%d: ungrounded: %s %s: every claim failed", r.File, f.Line, f.Severity, label)})
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].line < lines[j].line })
+	for _, l := range lines {
+		fmt.Fprintln(w, l.text)
+	}
+}
+
+// checkEvidence checks the claims of every report's findings (SPEC §5.7)
+// against fixed (--repo) or the git work tree holding the report, in one
+// Verify call per repository, so each cited file is read once. A report
+// outside any work tree, without --repo, is an error.
+func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceilings string) []error {
+	var errs []error
+	type batch struct {
+		v      *evidence.Verifier
+		claims []synth.EvidenceClaim
+		report []int // report of each claim
+		owner  []int // finding of each claim
+	}
+	batches := map[string]*batch{}
+	var repos []string
+	for i := range reports {
+		r := &reports[i]
+		repo := fixedRepo
+		if fixed == nil {
+			top, ok := gitTop(filepath.Dir(r.File), ceilings)
+			if !ok {
+				errs = append(errs, fmt.Errorf("%s: not inside a git work tree: evidence not checked (pass --repo DIR)", r.File))
+				continue
+			}
+			repo = top
+		}
+		b := batches[repo]
+		if b == nil {
+			v := fixed
+			if v == nil {
+				var err error
+				if v, err = evidence.Open(repo, evidence.Options{}); err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", r.File, err))
+					continue
+				}
+			}
+			b = &batch{v: v}
+			batches[repo] = b
+			repos = append(repos, repo)
+		}
+		r.Evidence = &checkedEvidence{Repo: repo, Claims: []checkedClaim{}, Ungrounded: []int{}}
+		for j := range r.Findings {
+			for _, c := range synth.ClaimsOf(r.Agent, &r.Findings[j]) {
+				b.claims = append(b.claims, c)
+				b.report = append(b.report, i)
+				b.owner = append(b.owner, j)
+			}
+		}
+	}
+	for _, repo := range repos {
+		b := batches[repo]
+		for k, res := range b.v.Verify(b.claims) {
+			ev := reports[b.report[k]].Evidence
+			ev.Claims = append(ev.Claims, checkedClaim{Finding: b.owner[k], ClaimResult: res})
+			ev.tally.Add(res.Status)
+		}
+	}
+	for i := range reports {
+		ev := reports[i].Evidence
+		if ev == nil {
+			continue
+		}
+		byFinding := map[int][]synth.ClaimResult{}
+		for _, c := range ev.Claims {
+			byFinding[c.Finding] = append(byFinding[c.Finding], c.ClaimResult)
+		}
+		for j, f := range reports[i].Findings {
+			if f.Severity.Rank() <= 1 && synth.Ungrounded(byFinding[j]) {
+				ev.Ungrounded = append(ev.Ungrounded, j)
+				ev.tally.Ungrounded++
+			}
+		}
+	}
+	return errs
 }
 
 // checkPath reads one PATH. A file named *.jsonl is a bus, *.yaml a specialist
@@ -290,7 +444,7 @@ func checkFile(path string, name parse.Name) (checked, error) {
 	}
 	c := checked{
 		File: path, Agent: name.Agent, Status: r.Status, Verdict: r.Verdict(),
-		Findings: r.Findings, Improvements: r.Improvements, Diagnostics: r.Diagnostics,
+		Findings: r.Findings, Improvements: r.Improvements, Diagnostics: r.Diagnostics, Envelope: r.Envelope,
 	}
 	if r.DeclaredVerdict != "" {
 		v := string(r.DeclaredVerdict)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
@@ -47,6 +48,7 @@ type reportFlags struct {
 	junit     string
 	maxLine   int
 	jobs      int
+	evidence  evidenceFlags
 }
 
 // synthFlags are the flags of `fluxwatch synth`.
@@ -70,6 +72,7 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
 	fs.IntVar(&f.maxLine, "max-line", parse.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
+	f.evidence.register(fs)
 }
 
 var runIDRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
@@ -104,6 +107,9 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 
 	opts, scanOpts, err := f.options(e)
 	if err != nil {
+		return err
+	}
+	if err := f.evidence.apply(e, "synth", dir, &opts); err != nil {
 		return err
 	}
 	run, err := watcher.Scan(ctx, dir, scanOpts)
@@ -272,10 +278,104 @@ func gateTripped(failOn string, v parse.Verdict) bool {
 }
 
 func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
-	return fmt.Sprintf("%s: %d/%d agents completed, %d failed; %d findings (P0 %d, P1 %d, P2 %d, P3 %d) → %s",
+	evidence := ""
+	if ev := s.Evidence; ev != nil && ev.Claims > 0 {
+		evidence = fmt.Sprintf("; evidence: %d/%d claims hold, %d ungrounded", ev.Verified+ev.Moved, ev.Claims, ev.Ungrounded)
+	}
+	return fmt.Sprintf("%s: %d/%d agents completed, %d failed; %d findings (P0 %d, P1 %d, P2 %d, P3 %d)%s → %s",
 		s.Verdict, len(s.AgentsCompleted), len(s.AgentsLaunched), len(s.AgentsFailed), s.Counts.Total(),
-		s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3, summaryPath)
+		s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3, evidence, summaryPath)
 }
+
+// evidenceFlags are --repo and --no-evidence (SPEC §5.7), shared by synth and
+// watch: register them on the command's flag set, then call apply with the
+// run directory before synthesising.
+type evidenceFlags struct {
+	repo string
+	none bool
+}
+
+func (f *evidenceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.repo, "repo", "", "check the agents' evidence against the repository in `DIR` (default: the git work tree holding the run directory)")
+	fs.BoolVar(&f.none, "no-evidence", false, "do not check the agents' evidence")
+}
+
+// apply sets opts.Evidence (a verifier that re-reads the cited files at each
+// synthesis), opts.EvidenceRepo and, when evidence is not checked,
+// opts.EvidenceNote, for the run in dir. A --repo that is not a readable
+// directory is a usage error; without --repo, a run directory outside any git
+// work tree is not checked, and the reports say so.
+func (f *evidenceFlags) apply(e *env, cmd, dir string, opts *synth.Options) error {
+	switch {
+	case f.none && f.repo != "":
+		return usageErrorf("%s: --repo and --no-evidence exclude each other", cmd)
+	case f.none:
+		opts.EvidenceNote = "--no-evidence"
+		return nil
+	}
+	repo := f.repo
+	if repo == "" {
+		top, ok := gitTop(dir, e.getenv("GIT_CEILING_DIRECTORIES"))
+		if !ok {
+			opts.EvidenceNote = mdCode(dir) + " is not inside a git work tree; pass --repo DIR"
+			return nil
+		}
+		repo = top
+	}
+	v, err := evidence.Open(repo, evidence.Options{})
+	if err != nil {
+		if f.repo != "" {
+			return usageErrorf("%s: --repo: %v", cmd, err)
+		}
+		opts.EvidenceNote = "the git work tree " + mdCode(repo) + " cannot be read"
+		return nil
+	}
+	opts.Evidence, opts.EvidenceRepo = v, repo
+	return nil
+}
+
+// gitTop returns the top of the git work tree holding dir: the nearest
+// directory at or above it with a .git entry (a directory, or a file in a
+// linked worktree or submodule). Like git, it never goes up into a directory
+// listed in ceilings ($GIT_CEILING_DIRECTORIES, colon-separated absolute
+// paths). When dir is relative the result is relative to the current
+// directory ("." or ".."), so that reports do not depend on where the tree
+// lives.
+func gitTop(dir, ceilings string) (string, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	stop := map[string]bool{}
+	for _, c := range filepath.SplitList(ceilings) {
+		if filepath.IsAbs(c) {
+			stop[filepath.Clean(c)] = true
+		}
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			if filepath.IsAbs(dir) {
+				return d, true
+			}
+			wd, err := os.Getwd()
+			if err != nil {
+				return d, true
+			}
+			if rel, err := filepath.Rel(wd, d); err == nil {
+				return rel, true
+			}
+			return d, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d || stop[parent] {
+			return "", false
+		}
+		d = parent
+	}
+}
+
+// mdCode wraps s in backticks for summary.md.
+func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
 
 // githubOutputs writes what GitHub Actions reads (SPEC §6): annotations for the
 // top findings (on stdout, or on stderr when stdout carries data), the summary

@@ -100,6 +100,9 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := f.evidence.apply(e, "watch", dir, &opts); err != nil {
+		return err
+	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		if err == nil {
 			err = errors.New("not a directory")

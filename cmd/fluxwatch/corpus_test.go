@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -48,7 +49,11 @@ func runDirs(t *testing.T, root string) []string {
 // TestCorpusSynth runs `fluxwatch synth` on every run directory of the shared
 // corpus: it must exit 0 or 1 (never 2 or 3), write a findings.json that
 // validates against the schema, and give the verdict implied by the
-// severities of the completed reports. Skipped when ../shared is absent.
+// severities of the completed reports. Evidence is checked against the
+// corpus's copy of each repository (flux-drive/OWNER__REPO, which holds only
+// the published review files, so most cited files are missing): the claims
+// are tallied consistently and never move the verdict. Skipped when
+// ../shared is absent.
 func TestCorpusSynth(t *testing.T) {
 	if _, err := os.Stat(corpusRoot); err != nil {
 		t.Skip("no ../shared/corpus beside the repository")
@@ -65,13 +70,19 @@ func TestCorpusSynth(t *testing.T) {
 		t.Fatalf("found %d run directories in the corpus, want at least 50", len(dirs))
 	}
 	verdicts := map[parse.Verdict]int{}
+	var total synth.EvidenceTally
+	empty := t.TempDir()
 	for _, dir := range dirs {
 		rel, _ := filepath.Rel(corpusRoot, dir)
+		repo := empty
+		if parts := strings.Split(filepath.ToSlash(rel), "/"); len(parts) > 2 && parts[0] == "flux-drive" {
+			repo = filepath.Join(corpusRoot, parts[0], parts[1])
+		}
 		out := t.TempDir()
 		var stdout, stderr bytes.Buffer
 		e := &env{stdin: bytes.NewReader(nil), stdout: &stdout, stderr: &stderr,
 			getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
-		code := exitCode(run(context.Background(), []string{"synth", "-q", "--fail-on", "risky", "--out", out, dir}, e), &stderr)
+		code := exitCode(run(context.Background(), []string{"synth", "-q", "--fail-on", "risky", "--repo", repo, "--out", out, dir}, e), &stderr)
 		if code != exitOK && code != exitGate {
 			t.Errorf("%s: exit %d: %s", rel, code, stderr.String())
 			continue
@@ -90,8 +101,10 @@ func TestCorpusSynth(t *testing.T) {
 			continue
 		}
 		var s struct {
-			Verdict parse.Verdict `json:"verdict"`
-			Agents  []struct {
+			Verdict  parse.Verdict        `json:"verdict"`
+			Evidence *synth.EvidenceTally `json:"evidence"`
+			Findings []synth.Finding      `json:"findings"`
+			Agents   []struct {
 				Status parse.Status                 `json:"status"`
 				Counts struct{ P0, P1, P2, P3 int } `json:"counts"`
 			} `json:"agents"`
@@ -122,6 +135,34 @@ func TestCorpusSynth(t *testing.T) {
 			t.Errorf("%s: exit %d for verdict %s with --fail-on risky", rel, code, s.Verdict)
 		}
 		verdicts[s.Verdict]++
+		if ev := s.Evidence; ev == nil {
+			t.Errorf("%s: evidence not checked with --repo", rel)
+		} else {
+			if sum := ev.Verified + ev.Moved + ev.Mismatch + ev.MissingFile + ev.OutOfRange + ev.Skipped; sum != ev.Claims {
+				t.Errorf("%s: evidence tally %+v does not add up", rel, *ev)
+			}
+			n, ungrounded := 0, 0
+			for _, f := range s.Findings {
+				if f.Evidence != nil {
+					n += len(f.Evidence.Claims)
+					if f.Evidence.Ungrounded {
+						ungrounded++
+					}
+				}
+			}
+			if n != ev.Claims || ungrounded != ev.Ungrounded {
+				t.Errorf("%s: findings hold %d claims, %d ungrounded; the tally says %+v", rel, n, ungrounded, *ev)
+			}
+			total.Claims += ev.Claims
+			total.Verified += ev.Verified
+			total.Moved += ev.Moved
+			total.Mismatch += ev.Mismatch
+			total.MissingFile += ev.MissingFile
+			total.OutOfRange += ev.OutOfRange
+			total.Skipped += ev.Skipped
+			total.Ungrounded += ev.Ungrounded
+		}
 	}
 	t.Logf("%d run directories: %v", len(dirs), verdicts)
+	t.Logf("evidence: %+v", total)
 }

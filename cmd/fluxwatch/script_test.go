@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"regexp"
 	"syscall"
 	"testing"
@@ -42,6 +43,9 @@ func TestScript(t *testing.T) {
 			e.Setenv("NO_COLOR", "1")
 			// A -race binary sleeps 1 s at exit by default; scripts run it often.
 			e.Setenv("GORACE", "atexit_sleep_ms=0")
+			// $WORK is the top of any git work tree a script sees, even when
+			// the temporary directory lies inside one (evidence, SPEC §5.7).
+			e.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(e.WorkDir))
 			return nil
 		},
 	})

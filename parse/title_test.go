@@ -1,0 +1,142 @@
+package parse
+
+import "testing"
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Session Tokens in localStorage", "session tokens in localstorage"},
+		{"  Rate-limiting   missing!! ", "rate limiting missing"},
+		{"API_Design (v2)", "apidesign v2"},
+		{"Tab\tseparated", "tab separated"},
+		{"Ünïcode ümlauts", "ncode mlauts"},
+		{"", ""},
+		{"---", ""},
+	}
+	for _, tt := range tests {
+		if got := Normalize(tt.in); got != tt.want {
+			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestKey(t *testing.T) {
+	tests := []struct{ section, title, want string }{
+		{"Authentication", "Session tokens stored in localStorage", "authentication:session tokens stored in localstorage"},
+		{`"API Design"`, "Missing rate-limiting", "api design:missing rate limiting"},
+		{"", "日本語のタイトル", ":日本語のタイトル"},
+	}
+	for _, tt := range tests {
+		if got := Key(tt.section, tt.title); got != tt.want {
+			t.Errorf("Key(%q, %q) = %q, want %q", tt.section, tt.title, got, tt.want)
+		}
+	}
+}
+
+func TestTitlesMatch(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b string
+		want bool
+	}{
+		{"equal after normalisation", "Missing Rate-Limiting", "missing rate limiting", true},
+		{"small edit", "Session tokens stored in localStorage", "Session token stored in local storage", true},
+		{"plural", "Deadlock", "Deadlocks", true},
+		{"shared keywords", "Unbounded retry loop exhausts the connection pool under load",
+			"Connection pool exhausted by unbounded retry loop", true},
+		{"three shared but under half of the shorter",
+			"retry loop pool alpha beta gamma delta", "retry loop pool epsilon zeta eta theta", false},
+		{"different", "SQL injection in search endpoint", "Missing CSRF token on logout", false},
+		{"two shared keywords only", "Cache invalidation race", "Cache invalidation missing docs", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := TitlesMatch(tt.a, tt.b); got != tt.want {
+				t.Errorf("TitlesMatch(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+			}
+			if got := TitlesMatch(tt.b, tt.a); got != tt.want {
+				t.Errorf("TitlesMatch is not symmetric for %q, %q", tt.a, tt.b)
+			}
+		})
+	}
+}
+
+func TestKeywords(t *testing.T) {
+	got := Keywords(Normalize("The parser should use the lexer: the lexer is an API of it"))
+	want := []string{"parser", "lexer", "api"}
+	if len(got) != len(want) {
+		t.Fatalf("Keywords = %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("Keywords = %q, want %q", got, want)
+		}
+	}
+}
+
+func TestLevenshteinWithinAgreesWithLevenshtein(t *testing.T) {
+	words := []string{"", "a", "ab", "abc", "kitten", "sitting", "saturday", "sunday", "deadlock", "deadlocks",
+		"session tokens", "session token", "rate limiting missing", "missing rate limit", "ünïcode", "unicode"}
+	for _, a := range words {
+		for _, b := range words {
+			d := Levenshtein(a, b)
+			ra, rb := []rune(a), []rune(b)
+			if len(ra) < len(rb) {
+				ra, rb = rb, ra
+			}
+			for limit := 0; limit <= 12; limit++ {
+				if got, want := levenshteinWithin(ra, rb, limit), d <= limit; got != want {
+					t.Errorf("levenshteinWithin(%q, %q, %d) = %v, want %v (distance %d)", a, b, limit, got, want, d)
+				}
+			}
+		}
+	}
+}
+
+func FuzzCloseStrings(f *testing.F) {
+	f.Add("deadlock", "deadlocks")
+	f.Add("session tokens stored", "session token stored")
+	f.Add("", "x")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 200 || len(b) > 200 {
+			return
+		}
+		la, lb := len([]rune(a)), len([]rune(b))
+		long := max(la, lb)
+		want := long == 0 || 10*Levenshtein(a, b) < 3*long
+		if got := closeStrings(a, b); got != want {
+			t.Errorf("closeStrings(%q, %q) = %v, want %v", a, b, got, want)
+		}
+	})
+}
+
+// closeStrings reports (for the tests) whether the Levenshtein distance of a and b, divided by
+// the longer length, is under 0.3. Lengths are in runes.
+func closeStrings(a, b string) bool {
+	ta, tb := NewTitle(a), NewTitle(b)
+	ta.runes, tb.runes = []rune(a), []rune(b)
+	ta.hist, tb.hist = histogramOf(ta.runes), histogramOf(tb.runes)
+	return closeTitles(&ta, &tb)
+}
+
+func FuzzTitlesMatch(f *testing.F) {
+	f.Add("Session tokens stored in localStorage", "Session token stored in local storage")
+	f.Add("Deadlock", "Deadlocks")
+	f.Add("", "x")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 300 || len(b) > 300 {
+			return
+		}
+		if TitlesMatch(a, b) != TitlesMatch(b, a) {
+			t.Fatalf("TitlesMatch(%q, %q) is not symmetric", a, b)
+		}
+		if !TitlesMatch(a, a) {
+			t.Fatalf("TitlesMatch(%q, itself) = false", a)
+		}
+		if n := Normalize(a); Normalize(n) != n {
+			t.Fatalf("Normalize is not idempotent on %q", a)
+		}
+	})
+}
+
+// FuzzSynthesize builds runs from fuzzed finding lines and checks that the
+// synthesis never panics, is deterministic, and keeps every severity.
