@@ -54,8 +54,13 @@ func TestLiveMatchesSynthesize(t *testing.T) {
 		{Name: "findings.jsonl", Entries: entries[:400]},
 		{Name: "peer-findings.jsonl", Entries: entries[400:]},
 	}
-	for _, watching := range []bool{false, true} {
-		opts := synth.Options{MaxEntries: 7, Watching: watching, Expect: []string{"fd-agent-0000", "fd-late"}}
+	for _, tc := range []struct {
+		watching bool
+		verifier synth.Verifier
+	}{{false, nil}, {true, nil}, {true, oddLines{}}} {
+		watching := tc.watching
+		opts := synth.Options{MaxEntries: 7, Watching: watching, Expect: []string{"fd-agent-0000", "fd-late"},
+			Evidence: tc.verifier, EvidenceRepo: "repo", EvidenceNote: "not checked"}
 		r := rand.New(rand.NewPCG(1, 2))
 		live := synth.NewLive(opts)
 		nAgents, cut := 0, []int{0, 0}
@@ -179,4 +184,19 @@ func FuzzIndentJSON(f *testing.F) {
 			t.Fatalf("indent of %s:\n%s\nwant\n%s", compact.Bytes(), got, want.Bytes())
 		}
 	})
+}
+
+// oddLines is a verifier that holds claims on odd lines and refutes the
+// others.
+type oddLines struct{}
+
+func (oddLines) Verify(claims []synth.EvidenceClaim) []synth.ClaimResult {
+	out := make([]synth.ClaimResult, len(claims))
+	for i, c := range claims {
+		out[i] = synth.ClaimResult{EvidenceClaim: c, Status: synth.EvidenceMismatch}
+		if c.Start%2 == 1 {
+			out[i].Status = synth.EvidenceVerified
+		}
+	}
+	return out
 }
