@@ -91,7 +91,17 @@ type BusDecoder struct {
 	heldLen int64  // length of the incomplete line so far, discarded bytes included
 	over    bool   // the incomplete line is longer than maxLine: its bytes are dropped
 
+	// only, when set, is the one severity the caller wants (see Only).
+	only string
+	view lineView // scratch of the fast path
+
 	intern map[string]string
+	names  map[string]error // ValidName of agents seen
+	lastTS string           // the last timestamp read (str)
+	// timeOf is the last timestamp parsed; time and timeErr are its parse.
+	timeOf  string
+	time    time.Time
+	timeErr error
 	// slow turns the hand-written fast path off (benchmarks compare the two).
 	slow bool
 }
@@ -102,7 +112,22 @@ func NewBusDecoder(maxLine int) *BusDecoder {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	return &BusDecoder{maxLine: maxLine, intern: map[string]string{}}
+	return &BusDecoder{maxLine: maxLine, intern: map[string]string{}, names: map[string]error{}}
+}
+
+// Only makes the decoder skip, without decoding them, the lines that are
+// certainly findings of a severity other than severity (Blocking or
+// Notable; anything else, such as "", decodes every line again), so that a caller that keeps the
+// findings of one severity pays little for the others. A line is certain
+// when it has the canonical shape that fluxwatch and the shell helper write
+// (see canonicalSeverity) with the other severity; every other line is
+// decoded as usual, so no entry of the wanted severity is ever lost. A
+// skipped line gives no diagnostic: it is not validated.
+func (d *BusDecoder) Only(severity string) {
+	d.only = ""
+	if severity == Blocking || severity == Notable {
+		d.only = severity
+	}
 }
 
 // Resume positions the decoder at offset, the first byte of line line+1 (that
@@ -183,8 +208,10 @@ func (d *BusDecoder) endLine(b []byte, n int64, entry func(Entry), diag func(Dia
 	if start == 0 {
 		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
 	}
-	b = bytes.TrimRight(b, " \t\r")
-	if len(bytes.TrimLeft(b, " \t\r")) == 0 {
+	for len(b) > 0 && isLineSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	if len(b) == 0 {
 		return // a blank line: nothing to say
 	}
 	e, ok := d.decodeLine(b, d.line, diag)
@@ -194,6 +221,10 @@ func (d *BusDecoder) endLine(b []byte, n int64, entry func(Entry), diag func(Dia
 	e.Line, e.Offset = d.line, start
 	entry(e)
 }
+
+// isLineSpace reports whether c is blank around a line: a space, a tab or the
+// carriage return of a CRLF line end.
+func isLineSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 
 // Decode reads r to its end, feeding every byte to d (see Feed). Bytes after
 // the last newline stay held. The error is non-nil only when r fails.
@@ -234,21 +265,27 @@ type busLine struct {
 var noRefs = []string{}
 
 // decodeLine decodes and normalises one non-blank line numbered n. ok is
-// false when the line is skipped; diag has then been told why.
+// false when the line is skipped; diag has then been told why, unless Only
+// skipped it.
 func (d *BusDecoder) decodeLine(b []byte, n int, diag func(Diagnostic)) (e Entry, ok bool) {
+	if d.only != "" {
+		if sev := canonicalSeverity(b); sev != "" && sev != d.only {
+			return Entry{}, false
+		}
+	}
 	var raw busLine
-	if d.slow || !d.decodeFast(b, &raw) {
+	if d.slow || !scan(b, &d.view) || !d.fill(&d.view, &raw) {
 		if dg, ok := decodeSlow(b, &raw); !ok {
 			dg.Line = n
 			diag(dg)
 			return Entry{}, false
 		}
 	}
-	return normalise(&raw, n, diag)
+	return d.normalise(&raw, n, diag)
 }
 
 // normalise turns any shape of line into an Entry (SPEC §3).
-func normalise(raw *busLine, n int, diag func(Diagnostic)) (Entry, bool) {
+func (d *BusDecoder) normalise(raw *busLine, n int, diag func(Diagnostic)) (Entry, bool) {
 	warn := func(level Level, format string, a ...any) {
 		diag(Diagnostic{Line: n, Level: level, Message: fmt.Sprintf(format, a...)})
 	}
@@ -270,13 +307,15 @@ func normalise(raw *busLine, n int, diag func(Diagnostic)) (Entry, bool) {
 	if e.FileRefs == nil {
 		e.FileRefs = noRefs
 	}
-	switch kind := strings.ToLower(strings.TrimSpace(raw.Kind)); kind {
-	case "", "finding":
-	case EntryStall:
-		e.Kind = EntryStall
-	default:
-		warn(LevelWarning, "kind %q is neither a finding nor a stall: skipped", raw.Kind)
-		return Entry{}, false
+	if raw.Kind != "" {
+		switch kind := strings.ToLower(strings.TrimSpace(raw.Kind)); kind {
+		case "", "finding":
+		case EntryStall:
+			e.Kind = EntryStall
+		default:
+			warn(LevelWarning, "kind %q is neither a finding nor a stall: skipped", raw.Kind)
+			return Entry{}, false
+		}
 	}
 	if e.Summary == "" {
 		switch {
@@ -296,7 +335,7 @@ func normalise(raw *busLine, n int, diag func(Diagnostic)) (Entry, bool) {
 	}
 	if e.Agent == "" {
 		warn(LevelWarning, "record has no agent")
-	} else if err := ValidName(e.Agent); err != nil {
+	} else if err := d.validName(e.Agent); err != nil {
 		warn(LevelError, "agent %q: %v: skipped", e.Agent, err)
 		return Entry{}, false
 	}
@@ -304,12 +343,17 @@ func normalise(raw *busLine, n int, diag func(Diagnostic)) (Entry, bool) {
 		warn(LevelWarning, "record has no summary")
 	}
 
-	sev := strings.ToLower(strings.TrimSpace(raw.Severity))
-	if p := Severity(strings.ToUpper(sev)); p.Rank() < 4 {
+	sev := raw.Severity
+	if sev != Blocking && sev != Notable {
+		sev = strings.ToLower(strings.TrimSpace(sev))
+	}
+	if p, ok := priorityOf(sev); ok {
 		e.Priority, sev = p, ""
 	}
-	if p := Severity(strings.ToUpper(strings.TrimSpace(raw.Priority))); p.Rank() < 4 {
-		e.Priority = p // the canonical form of a hand-written line, read back
+	if raw.Priority != "" {
+		if p, ok := priorityOf(strings.TrimSpace(raw.Priority)); ok {
+			e.Priority = p // the canonical form of a hand-written line, read back
+		}
 	}
 	if e.Kind == EntryStall {
 		e.Severity = sev
@@ -321,14 +365,39 @@ func normalise(raw *busLine, n int, diag func(Diagnostic)) (Entry, bool) {
 	}
 
 	if e.Timestamp != "" {
-		t, err := time.Parse(time.RFC3339, e.Timestamp)
-		if err != nil {
+		if e.Timestamp != d.timeOf {
+			d.timeOf = e.Timestamp
+			d.time, d.timeErr = time.Parse(time.RFC3339, e.Timestamp)
+		}
+		if d.timeErr != nil {
 			warn(LevelInfo, "timestamp %q is not RFC 3339: not used for ordering", e.Timestamp)
 		} else {
-			e.Time = t
+			e.Time = d.time
 		}
 	}
 	return e, true
+}
+
+// validName is ValidName, remembered for the agents seen.
+func (d *BusDecoder) validName(name string) error {
+	if err, ok := d.names[name]; ok {
+		return err
+	}
+	err := ValidName(name)
+	if len(d.names) < 4096 {
+		d.names[name] = err
+	}
+	return err
+}
+
+// priorityOf returns the priority that s names when, in upper case, it is
+// P0–P3. No rune outside ASCII upper-cases to 'P' or a digit, so only "p0"
+// to "p3" and "P0" to "P3" do.
+func priorityOf(s string) (Severity, bool) {
+	if len(s) != 2 || (s[0] != 'p' && s[0] != 'P') || s[1] < '0' || s[1] > '3' {
+		return "", false
+	}
+	return Severity("P" + s[1:]), true
 }
 
 // findingSeverity decides a finding's bus severity from the severity word

@@ -120,6 +120,8 @@ func FuzzBusFastPath(f *testing.F) {
 	}
 	f.Add([]byte(`{"file_refs":[],"agent":null,"summary":"x","summary":"y"}`))
 	f.Add([]byte(`{"file_refs":["a"],"file_refs":null}`))
+	f.Add([]byte("{\"agent\":\"\x10\",\"agent\":\"fd-a\"}"))
+	f.Add([]byte("{\"file_refs\":[\"\x10\"],\"file_refs\":[]}"))
 	for _, esc := range []string{`\ud83d\ude00`, `\ud83d`, `\ud83d\u0041`, `\udc00\ud83d`, `\u00e9\/\b\f\n\r\t\"\\`, "\xff\xfe ok", "caf\xc3", `\u00`, `\x`} {
 		f.Add([]byte(`{"severity":"notable","agent":"fd-a","summary":"` + esc + `","file_refs":["` + esc + `"],"sum\u006dary":"k"}`))
 	}
@@ -136,6 +138,64 @@ func FuzzBusFastPath(f *testing.F) {
 			t.Fatalf("%q:\nfast %+v\nslow %+v", line, fast, slow)
 		}
 	})
+}
+
+// FuzzBusOnly holds the shortcut of BusDecoder.Only to the full decoder:
+// a line canonicalSeverity names a severity is, if it decodes at all, a
+// finding of exactly that severity; and a decoder told Only(s) returns
+// exactly the findings of severity s that a plain decoder returns.
+func FuzzBusOnly(f *testing.F) {
+	_, lines := busSeeds(f)
+	for _, l := range lines {
+		f.Add(l)
+	}
+	for _, l := range []string{
+		`{"severity":"notable","agent":"fd-a","category":"c","summary":"s","file_refs":["a.go:1","b"],"timestamp":"t","id":"X","priority":"P0"}`,
+		`{"severity":"notable","agent":"fd-a","summary":"s\","file_refs":[],"type":"blocking"}`,
+		`{"severity":"notable","agent":"fd-a","summary":"s\","file_refs":[]}`,
+		`{"severity":"notable","agent":"fd-a","summary":"s","file_refs":[],"severity":"BLOCKING"}`,
+		`{"severity":"notable","agent":"fd-a","summary":"s","file_refs":[],"Type":"blocking"}`,
+		`{"severity":"blocking","agent":"fd-a","summary":"\u0000","file_refs":[]}`,
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.IndexByte(line, '\n') >= 0 {
+			return
+		}
+		all, _, _ := ReadBus(bytes.NewReader(append(line, '\n')), 0)
+		if sev := canonicalSeverity(line); sev != "" {
+			for _, e := range all {
+				if e.Kind != EntryFinding || e.Severity != sev {
+					t.Fatalf("%q: canonical %s, decodes to %+v", line, sev, e)
+				}
+			}
+		}
+		for _, want := range []string{Blocking, Notable} {
+			d := NewBusDecoder(0)
+			d.Only(want)
+			var got []Entry
+			d.Feed(append(line, '\n'), func(e Entry) {
+				if e.Kind == EntryFinding && e.Severity == want {
+					got = append(got, e)
+				}
+			}, nil)
+			var exp []Entry
+			for _, e := range all {
+				if e.Kind == EntryFinding && e.Severity == want {
+					exp = append(exp, e)
+				}
+			}
+			if !reflect.DeepEqual(got, exp) {
+				t.Fatalf("%q: Only(%s) gives %+v, want %+v", line, want, got, exp)
+			}
+		}
+	})
+}
+
+// decodeFast is the whole fast path: scan, then fill.
+func (d *BusDecoder) decodeFast(b []byte, raw *busLine) bool {
+	return scan(b, &d.view) && d.fill(&d.view, raw)
 }
 
 // benchBus makes a bus of n canonical lines of realistic sizes.
@@ -167,23 +227,31 @@ func benchBus(n int) []byte {
 	return b.Bytes()
 }
 
-// BenchmarkBusDecode measures decoding throughput (MB/s) of canonical lines;
-// the slow case turns the hand-written fast path off.
+// BenchmarkBusDecode measures decoding throughput (MB/s) of canonical lines:
+// fast is the hand-written fast path, encoding-json the same decoder with it
+// turned off, only-blocking the fast path told to keep only blocking entries
+// (a fifth of the lines), as finding read --severity blocking does.
 func BenchmarkBusDecode(b *testing.B) {
 	data := benchBus(20000)
-	for _, slow := range []bool{false, true} {
-		name := "fast"
-		if slow {
-			name = "encoding-json"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name       string
+		slow       bool
+		only       string
+		minEntries int
+	}{
+		{"fast", false, "", 20000},
+		{"encoding-json", true, "", 20000},
+		{"only-blocking", false, Blocking, 3000},
+	} {
+		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
 				d := NewBusDecoder(0)
-				d.slow = slow
+				d.slow = c.slow
+				d.Only(c.only)
 				n := 0
-				if err := d.Decode(bytes.NewReader(data), func(Entry) { n++ }, nil); err != nil || n != 20000 {
+				if err := d.Decode(bytes.NewReader(data), func(Entry) { n++ }, nil); err != nil || n < c.minEntries {
 					b.Fatalf("decoded %d entries: %v", n, err)
 				}
 			}

@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,14 +43,88 @@ func jsonKind(goKind string) string {
 	return "a " + goKind
 }
 
-// decodeFast decodes the common case of a bus line by hand: one flat JSON
-// object whose values are strings or null, and for file_refs an array of
-// strings. It reports false, leaving raw in an unspecified
-// state, for anything else, and the caller falls back to encoding/json; on
-// true raw is exactly what encoding/json would have decoded (the fuzz test
-// FuzzBusFastPath holds it to that).
-func (d *BusDecoder) decodeFast(b []byte, raw *busLine) bool {
-	*raw = busLine{}
+// The string fields of a bus line the fast path knows, by index; fFileRefs
+// is the one array field and fUnknown any other key.
+const (
+	fSeverity = iota
+	fAgent
+	fFrom
+	fCategory
+	fSummary
+	fTimestamp
+	fTS
+	fKind
+	fMessage
+	fID
+	fType
+	fTitle
+	fNote
+	fPriority
+	nFields
+
+	fFileRefs = -1
+	fUnknown  = -2
+)
+
+// fieldOf returns the field that key names exactly.
+func fieldOf(key []byte) int {
+	switch string(key) {
+	case "severity":
+		return fSeverity
+	case "agent":
+		return fAgent
+	case "from":
+		return fFrom
+	case "category":
+		return fCategory
+	case "summary":
+		return fSummary
+	case "file_refs":
+		return fFileRefs
+	case "timestamp":
+		return fTimestamp
+	case "ts":
+		return fTS
+	case "kind":
+		return fKind
+	case "message":
+		return fMessage
+	case "id":
+		return fID
+	case "type":
+		return fType
+	case "title":
+		return fTitle
+	case "note":
+		return fNote
+	case "priority":
+		return fPriority
+	}
+	return fUnknown
+}
+
+// lineView is a line as scan found it: the bytes of each string field, not
+// yet checked or copied. Scanning a line costs no allocation, so that a line
+// the caller does not want (BusDecoder.Only) is dropped cheaply.
+type lineView struct {
+	str  [nFields][]byte
+	refs [][]byte
+	// hasRefs: file_refs was an array (refs may be empty); otherwise it was
+	// absent or null.
+	hasRefs bool
+	// plain: the line holds no backslash, so each view is the raw bytes
+	// between two quotes, not yet checked for control characters and UTF-8.
+	// Otherwise each view has been checked and unescaped by jsonString.
+	plain bool
+}
+
+// scan reads the common case of a bus line: one flat JSON object whose values
+// are strings or null, and for file_refs an array of strings. It reports false
+// for anything else (the caller falls back to encoding/json). On true, fill
+// turns v into exactly what encoding/json would have decoded, or reports that
+// a string is not valid JSON (FuzzBusFastPath holds the two to that).
+func scan(b []byte, v *lineView) bool {
+	*v = lineView{refs: v.refs[:0], plain: bytes.IndexByte(b, '\\') < 0}
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -62,8 +138,12 @@ func (d *BusDecoder) decodeFast(b []byte, raw *busLine) bool {
 		if i >= len(b) || b[i] != '"' {
 			return false
 		}
-		key, ke, ok := jsonString(b, i+1)
+		key, ke, ok := v.string(b, i+1)
 		if !ok {
+			return false
+		}
+		field := fieldOf(key)
+		if field == fUnknown && (!unknownKeyIsSafe(key) || !v.checked(key)) {
 			return false
 		}
 		i = skipSpace(b, ke+1)
@@ -74,37 +154,42 @@ func (d *BusDecoder) decodeFast(b []byte, raw *busLine) bool {
 		if i >= len(b) {
 			return false
 		}
-		field := raw.field(key)
-		if field == nil && !unknownKeyIsSafe(key) {
-			return false
-		}
 		switch c := b[i]; {
 		case c == '"':
-			val, ve, ok := jsonString(b, i+1)
-			if !ok {
+			val, ve, ok := v.string(b, i+1)
+			switch {
+			case !ok:
 				return false
-			}
-			if field != nil {
-				if string(key) == "file_refs" {
-					return false // a string where an array belongs: let encoding/json say so
+			case field == fFileRefs:
+				return false // a string where an array belongs: let encoding/json say so
+			case field == fUnknown:
+				if !v.checked(val) {
+					return false
 				}
-				*field.(*string) = d.str(key, val)
+			default:
+				// A value replaced by a later one is never filled: check it now.
+				if v.str[field] != nil && !v.checked(v.str[field]) {
+					return false
+				}
+				v.str[field] = val
 			}
 			i = ve + 1
 		case c == 'n':
 			if len(b)-i < 4 || string(b[i:i+4]) != "null" {
 				return false
 			}
-			if refs, ok := field.(*[]string); ok {
-				*refs = nil
+			if field == fFileRefs {
+				if !v.dropRefs() {
+					return false
+				}
+				v.hasRefs = false
 			}
 			i += 4
-		case c == '[' && string(key) == "file_refs":
-			refs, j, ok := stringArray(b, i+1)
+		case c == '[' && field == fFileRefs:
+			j, ok := v.array(b, i+1)
 			if !ok {
 				return false
 			}
-			raw.FileRefs = refs
 			i = j
 		default:
 			return false
@@ -124,41 +209,163 @@ func (d *BusDecoder) decodeFast(b []byte, raw *busLine) bool {
 	}
 }
 
-// field returns a pointer to the field that key names exactly, or nil.
-func (raw *busLine) field(key []byte) any {
-	switch string(key) {
-	case "severity":
+// string scans a JSON string whose opening quote is at i-1, returning its
+// bytes and the index of its closing quote. In a plain line the string ends
+// at the next quote and is left unchecked; otherwise jsonString checks and
+// unescapes it.
+func (v *lineView) string(b []byte, i int) (val []byte, end int, ok bool) {
+	if !v.plain {
+		return jsonString(b, i)
+	}
+	// Keys and most values are short: look at a few bytes before calling
+	// IndexByte, whose set-up costs more than it saves on them.
+	for j := i; j < len(b) && j < i+16; j++ {
+		if b[j] == '"' {
+			return b[i:j], j, true
+		}
+	}
+	j := bytes.IndexByte(b[i:], '"')
+	if j < 0 {
+		return nil, 0, false
+	}
+	return b[i : i+j], i + j, true
+}
+
+// checked reports whether s, a string of the line that fill will not see,
+// is valid JSON. Only a plain line's strings are still unchecked.
+func (v *lineView) checked(s []byte) bool {
+	if !v.plain {
+		return true
+	}
+	ok, _ := checkPlain(s)
+	return ok
+}
+
+// dropRefs forgets the file refs scanned so far (a later file_refs replaces
+// them), checking them first since fill will not; it reports false when one
+// is not valid JSON.
+func (v *lineView) dropRefs() bool {
+	for _, r := range v.refs {
+		if !v.checked(r) {
+			return false
+		}
+	}
+	v.refs = v.refs[:0]
+	return true
+}
+
+// array scans the strings of file_refs, whose '[' is at i-1, returning the
+// index just past ']'.
+func (v *lineView) array(b []byte, i int) (int, bool) {
+	if !v.dropRefs() {
+		return 0, false
+	}
+	v.hasRefs = true
+	i = skipSpace(b, i)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, false
+		}
+		val, e, ok := v.string(b, i+1)
+		if !ok {
+			return 0, false
+		}
+		v.refs = append(v.refs, val)
+		i = skipSpace(b, e+1)
+		if i >= len(b) {
+			return 0, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return i + 1, true
+		default:
+			return 0, false
+		}
+	}
+}
+
+// fill sets raw to what encoding/json decodes from the line v was scanned
+// from. It reports false when a string of a plain line holds a control
+// character (not valid JSON: the caller lets encoding/json say so).
+func (d *BusDecoder) fill(v *lineView, raw *busLine) bool {
+	*raw = busLine{}
+	for f := range v.str {
+		if len(v.str[f]) == 0 {
+			continue
+		}
+		s, ok := d.text(f, v.str[f], v.plain)
+		if !ok {
+			return false
+		}
+		*raw.field(f) = s
+	}
+	if v.hasRefs {
+		raw.FileRefs = make([]string, len(v.refs))
+		for k, r := range v.refs {
+			s, ok := d.text(fFileRefs, r, v.plain)
+			if !ok {
+				return false
+			}
+			raw.FileRefs[k] = s
+		}
+	}
+	return true
+}
+
+// field returns the busLine field of a string field index.
+func (raw *busLine) field(f int) *string {
+	switch f {
+	case fSeverity:
 		return &raw.Severity
-	case "agent":
+	case fAgent:
 		return &raw.Agent
-	case "from":
+	case fFrom:
 		return &raw.From
-	case "category":
+	case fCategory:
 		return &raw.Category
-	case "summary":
+	case fSummary:
 		return &raw.Summary
-	case "file_refs":
-		return &raw.FileRefs
-	case "timestamp":
+	case fTimestamp:
 		return &raw.Timestamp
-	case "ts":
+	case fTS:
 		return &raw.TS
-	case "kind":
+	case fKind:
 		return &raw.Kind
-	case "message":
+	case fMessage:
 		return &raw.Message
-	case "id":
+	case fID:
 		return &raw.ID
-	case "type":
+	case fType:
 		return &raw.Type
-	case "title":
+	case fTitle:
 		return &raw.Title
-	case "note":
+	case fNote:
 		return &raw.Note
-	case "priority":
+	case fPriority:
 		return &raw.Priority
 	}
-	return nil
+	panic("parse: no such bus field")
+}
+
+// text returns the value of string field f whose bytes are b, checking the
+// unchecked bytes of a plain line as encoding/json does: a control character
+// is an error, invalid UTF-8 becomes U+FFFD.
+func (d *BusDecoder) text(f int, b []byte, plain bool) (string, bool) {
+	if plain {
+		ok, ascii := checkPlain(b)
+		if !ok {
+			return "", false
+		}
+		if !ascii && !utf8.Valid(b) {
+			b = unquoteJSON(b)
+		}
+	}
+	return d.str(f, b), true
 }
 
 // unknownKeyIsSafe reports whether encoding/json would ignore key: it matches
@@ -183,15 +390,27 @@ func unknownKeyIsSafe(key []byte) bool {
 		}
 		lower[i] = c
 	}
-	var probe busLine
-	return probe.field(lower[:len(key)]) == nil
+	return fieldOf(lower[:len(key)]) == fUnknown
 }
 
 // str returns b as a string, sharing one copy of short values that repeat
-// from line to line (severities, agents, categories, kinds).
-func (d *BusDecoder) str(key, b []byte) string {
-	switch string(key) {
-	case "severity", "agent", "from", "category", "kind", "type":
+// from line to line (severities, agents, categories, kinds, and the last
+// timestamp: entries written in the same second share it).
+func (d *BusDecoder) str(f int, b []byte) string {
+	switch f {
+	case fSeverity:
+		switch string(b) {
+		case Blocking:
+			return Blocking
+		case Notable:
+			return Notable
+		}
+	case fAgent, fFrom, fCategory, fKind, fType:
+	case fTimestamp, fTS:
+		if string(b) != d.lastTS {
+			d.lastTS = string(b)
+		}
+		return d.lastTS
 	default:
 		return string(b)
 	}
@@ -203,6 +422,120 @@ func (d *BusDecoder) str(key, b []byte) string {
 		d.intern[s] = s
 	}
 	return s
+}
+
+// canonicalSeverity returns the severity of a line in the canonical shape
+// (bus.Encode's, SPEC §3) without "type" and "kind" fields:
+//
+//	{"severity":"blocking|notable","agent":"…"[,"category":"…"],"summary":"…","file_refs":[…][,"timestamp":"…"][,"id":"…"][,"priority":"…"]}
+//
+// with the keys in that order, no spaces between tokens, and string values;
+// it returns "" for any other line. Such a line, if it is valid at all,
+// decodes to a finding of exactly that severity: every other field it may
+// hold leaves the severity alone (findingSeverity). Its strings are not
+// checked here: the quote that ends a value is found by IndexByte, and one
+// that a backslash precedes (it may be escaped) makes the line not
+// canonical.
+func canonicalSeverity(b []byte) string {
+	var sev string
+	switch {
+	case bytes.HasPrefix(b, []byte(`{"severity":"notable","agent":"`)):
+		sev = Notable
+	case bytes.HasPrefix(b, []byte(`{"severity":"blocking","agent":"`)):
+		sev = Blocking
+	default:
+		return ""
+	}
+	rest := b[len(`{"severity":"`)+len(sev)+len(`","agent":"`):]
+	// value skips the rest of a string value and the quote that ends it.
+	value := func() bool {
+		i := bytes.IndexByte(rest, '"')
+		if i < 0 || (i > 0 && rest[i-1] == '\\') {
+			return false
+		}
+		rest = rest[i+1:]
+		return true
+	}
+	field := func(key string) bool {
+		if !bytes.HasPrefix(rest, []byte(key)) {
+			return false
+		}
+		rest = rest[len(key):]
+		return value()
+	}
+	if !value() {
+		return ""
+	}
+	field(`,"category":"`)
+	if !field(`,"summary":"`) || !bytes.HasPrefix(rest, []byte(`,"file_refs":[`)) {
+		return ""
+	}
+	rest = rest[len(`,"file_refs":[`):]
+	if len(rest) > 0 && rest[0] == ']' {
+		rest = rest[1:]
+	} else {
+		for {
+			if len(rest) == 0 || rest[0] != '"' {
+				return ""
+			}
+			rest = rest[1:]
+			if !value() || len(rest) == 0 {
+				return ""
+			}
+			c := rest[0]
+			rest = rest[1:]
+			if c == ']' {
+				break
+			}
+			if c != ',' {
+				return ""
+			}
+		}
+	}
+	field(`,"timestamp":"`)
+	field(`,"id":"`)
+	field(`,"priority":"`)
+	if string(rest) != "}" {
+		return ""
+	}
+	return sev
+}
+
+// checkPlain reports whether s, the bytes of a JSON string without escapes,
+// is free of control characters (else it is not valid JSON), and whether it
+// is all ASCII. It tests eight bytes at a time.
+func checkPlain(s []byte) (ok, ascii bool) {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	ascii = true
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(s[i:])
+		// (w - 0x20 each) & ^w & high bits is non-zero exactly when some byte
+		// is below 0x20; w & high bits when some byte is not ASCII.
+		if (w-0x20*ones)&^w&highs == 0 && (!ascii || w&highs == 0) {
+			continue
+		}
+		for _, c := range s[i : i+8] {
+			if c < 0x20 {
+				return false, false
+			}
+			if c >= utf8.RuneSelf {
+				ascii = false
+			}
+		}
+	}
+	for _, c := range s[i:] {
+		if c < 0x20 {
+			return false, false
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	return true, ascii
 }
 
 func skipSpace(b []byte, i int) int {
@@ -326,36 +659,4 @@ func unquoteJSON(s []byte) []byte {
 		}
 	}
 	return out
-}
-
-// stringArray scans an array of plain strings whose '[' is at i-1, returning
-// the strings and the index just past ']'.
-func stringArray(b []byte, i int) ([]string, int, bool) {
-	out := []string{}
-	i = skipSpace(b, i)
-	if i < len(b) && b[i] == ']' {
-		return out, i + 1, true
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return nil, 0, false
-		}
-		val, e, ok := jsonString(b, i+1)
-		if !ok {
-			return nil, 0, false
-		}
-		out = append(out, string(val))
-		i = skipSpace(b, e+1)
-		if i >= len(b) {
-			return nil, 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return out, i + 1, true
-		default:
-			return nil, 0, false
-		}
-	}
 }
