@@ -30,6 +30,16 @@ type Filter struct {
 	Agent    string
 }
 
+// only is the severity the filter keeps, for parse.BusDecoder.Only: the
+// lines certainly of the other one need not be decoded.
+func (f Filter) only() string {
+	switch f.Severity {
+	case parse.Blocking, parse.Notable:
+		return f.Severity
+	}
+	return ""
+}
+
 // Match reports whether e passes the filter.
 func (f Filter) Match(e parse.Entry) bool {
 	if f.Agent != "" && e.Agent != f.Agent {
@@ -56,14 +66,24 @@ type Tail struct {
 	// they hold is left out.
 	skipLine int
 	buf      []byte
-	err      error // the first error of the entry callback
-	restarts int   // times Poll went back to the start of the file
+	only     string // see Only
+	err      error  // the first error of the entry callback
+	restarts int    // times Poll went back to the start of the file
 }
 
 // NewTail returns a Tail at the start of the bus at path. maxLine <= 0 means
 // parse.DefaultMaxLine.
 func NewTail(path string, maxLine int) *Tail {
 	return &Tail{path: path, maxLine: maxLine, dec: parse.NewBusDecoder(maxLine)}
+}
+
+// Only makes the tail skip, undecoded, the lines that are certainly findings
+// of a severity other than severity (parse.Blocking or parse.Notable;
+// anything else decodes every line): see parse.BusDecoder.Only. Poll may still hand over
+// entries of other severities and events: the caller filters them.
+func (t *Tail) Only(severity string) {
+	t.only = severity
+	t.dec.Only(severity)
 }
 
 // Restarts returns how many times Poll went back to the start of the file
@@ -130,6 +150,7 @@ func (t *Tail) StartAt(since int64) error {
 
 func (t *Tail) reset() {
 	t.dec = parse.NewBusDecoder(t.maxLine)
+	t.dec.Only(t.only)
 	t.pos, t.skipLine, t.seen = 0, 0, false
 }
 
@@ -228,11 +249,24 @@ func newlineAt(f *os.File, off int64) bool {
 // line read (where a later Read or Follow goes on), and the first error of
 // entry or of the filesystem.
 func Read(path string, maxLine int, since int64, entry func(parse.Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
+	return ReadMatching(path, maxLine, since, Filter{}, entry, diag)
+}
+
+// ReadMatching is Read for the records that f matches. With a severity in f,
+// the lines that are certainly findings of the other severity are not
+// decoded (Tail.Only), and give no diagnostics.
+func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(parse.Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
 	t := NewTail(path, maxLine)
+	t.Only(f.only())
 	if err := t.StartAt(since); err != nil {
 		return 0, err
 	}
-	err = t.Poll(entry, diag)
+	err = t.Poll(func(e parse.Entry) error {
+		if !f.Match(e) {
+			return nil
+		}
+		return entry(e)
+	}, diag)
 	next, _ = t.Offset()
 	return next, err
 }

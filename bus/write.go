@@ -1,8 +1,6 @@
 package bus
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -69,18 +67,7 @@ func Validate(e parse.Entry) error {
 }
 
 // Encode returns the canonical line of e (SPEC §3), newline included.
-func Encode(e parse.Entry) []byte {
-	if e.FileRefs == nil {
-		e.FileRefs = []string{}
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e); err != nil {
-		panic(err) // an Entry holds only strings: it always encodes
-	}
-	return b.Bytes()
-}
+func Encode(e parse.Entry) []byte { return AppendLine(nil, e) }
 
 // Append validates e and appends its canonical line to the bus at path,
 // creating the file when it does not exist (its directory must). It returns

@@ -270,7 +270,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 	}
 	var buf []byte
 	encode := func(ent parse.Entry) []byte {
-		buf = append(buf[:0], bus.Encode(ent)...)
+		buf = bus.AppendLine(buf[:0], ent)
 		buf = buf[:len(buf)-1] // the newline
 		if offsets {
 			buf = append(buf[:len(buf)-1], `,"offset":`...)
@@ -286,6 +286,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		tails := make([]*bus.Tail, len(paths))
 		for i, p := range paths {
 			tails[i] = bus.NewTail(p, b.maxLine)
+			tails[i].Only(f.Severity)
 			if err := tails[i].StartAt(since); err != nil {
 				return readError(err)
 			}
@@ -306,10 +307,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 
 	n := 0
 	for _, p := range paths {
-		_, err := bus.Read(p, b.maxLine, since, func(ent parse.Entry) error {
-			if !f.Match(ent) {
-				return nil
-			}
+		_, err := bus.ReadMatching(p, b.maxLine, since, f, func(ent parse.Entry) error {
 			if n == 0 {
 				w.WriteString("[\n")
 			} else {

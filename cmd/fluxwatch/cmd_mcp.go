@@ -148,10 +148,8 @@ func newMCPServer(root string, logw io.Writer) (*mcp.Server, error) {
 				log.Warn("bus skipped", "error", err)
 				continue
 			}
-			_, err = bus.Read(path, 0, 0, func(ent parse.Entry) error {
-				if f.Match(ent) {
-					out.Findings = append(out.Findings, ent)
-				}
+			_, err = bus.ReadMatching(path, 0, 0, f, func(ent parse.Entry) error {
+				out.Findings = append(out.Findings, ent)
 				return nil
 			}, func(d parse.Diagnostic) { log.Warn("bus", "diagnostic", d.String()) })
 			if err != nil {
