@@ -23,6 +23,38 @@ func Synthesize(run *Run, opts Options) *Synthesis {
 	return l.Synthesis()
 }
 
+// BusReader streams one bus file of a run for SynthesizeStream: it calls add
+// with the file's entries in file order, in batches that add does not keep,
+// and returns the file's diagnostics. Its error stops the synthesis.
+type BusReader func(name string, add func([]parse.Entry)) ([]parse.Diagnostic, error)
+
+// SynthesizeStream is Synthesize for a bus too large to hold: run.Bus names
+// the bus files, in reading order, without their entries, and read streams
+// each one through the timeline as it is decoded. The result is Synthesize's
+// for the run with the entries and diagnostics read filled in; memory does
+// not grow with the bus. The error is the first of read.
+func SynthesizeStream(run *Run, opts Options, read BusReader) (*Synthesis, error) {
+	listed := *run
+	listed.Bus = make([]BusFile, len(run.Bus))
+	for i, b := range run.Bus {
+		listed.Bus[i] = BusFile{Name: b.Name}
+	}
+	l := NewLive(opts)
+	l.Update(&listed) // reads no entry: l.tl is a new, empty timeline
+	for i, b := range listed.Bus {
+		diags, err := read(b.Name, func(batch []parse.Entry) {
+			if len(batch) > 0 {
+				l.tl.add([]segment{{b.Name, batch}})
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		listed.Bus[i].Diagnostics = diags
+	}
+	return l.Synthesis(), nil
+}
+
 // accountAgents fills the agent lists of s (SPEC §5.1) and returns the
 // completed agents sorted by name.
 func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {

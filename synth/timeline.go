@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -176,7 +177,7 @@ type timeline struct {
 	perSeverity SeverityTally
 	entries     bounded[TimelineEntry]
 	adjust      bounded[Adjustment]
-	unack       bounded[Unacknowledged]
+	unack       bounded[unackItem]
 	contra      bounded[Contradiction]
 	stalls      bounded[Stall]
 	perAgent    map[string]*SeverityTally
@@ -184,7 +185,13 @@ type timeline struct {
 	// discoveredBy is, by position in findings, the agent whose entry first
 	// matched the finding (nil for none yet).
 	discoveredBy []*string
-	notBy        []string // scratch
+}
+
+// unackItem is an Unacknowledged with By as a set of completed agents: most
+// are dropped before a snapshot names them.
+type unackItem struct {
+	Unacknowledged
+	by bitset
 }
 
 func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options) *timeline {
@@ -196,7 +203,7 @@ func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Optio
 		acks:         newAcknowledger(completed),
 		entries:      bounded[TimelineEntry]{n: n},
 		adjust:       bounded[Adjustment]{n: n},
-		unack:        bounded[Unacknowledged]{n: n},
+		unack:        bounded[unackItem]{n: n},
 		contra:       bounded[Contradiction]{n: n},
 		stalls:       bounded[Stall]{n: n},
 		perAgent:     map[string]*SeverityTally{},
@@ -277,7 +284,7 @@ func (t *timeline) add(segs []segment) {
 // blocking applies the acknowledgement rules of SPEC §5.5 to blocking entry
 // e, number seq, which matches r.
 func (t *timeline) blocking(seq int, e *parse.Entry, r *entryMatch) {
-	notBy := t.notBy[:0]
+	var notBy bitset
 	named := t.acks.naming(e)
 	if len(r.holders) > 0 && r.byAgent == nil {
 		r.byAgent = make([]*src, len(t.acks.agents))
@@ -300,7 +307,10 @@ func (t *timeline) blocking(seq int, e *parse.Entry, r *entryMatch) {
 		if holder != nil || named.has(k) {
 			t.adjust.add(Adjustment{Seq: seq, Agent: ag.a.Name, After: e.Agent, Summary: e.Summary})
 		} else if timed {
-			notBy = append(notBy, ag.a.Name)
+			if notBy == nil {
+				notBy = make(bitset, t.acks.words)
+			}
+			notBy.add(k)
 		}
 		switch {
 		case holder != nil && lowSeverity(holder):
@@ -311,10 +321,9 @@ func (t *timeline) blocking(seq int, e *parse.Entry, r *entryMatch) {
 				Reason: "safe-verdict"})
 		}
 	}
-	if len(notBy) > 0 {
-		t.unack.add(Unacknowledged{Seq: seq, Agent: e.Agent, Summary: e.Summary, By: slices.Clone(notBy)})
+	if notBy != nil {
+		t.unack.add(unackItem{Unacknowledged{Seq: seq, Agent: e.Agent, Summary: e.Summary}, notBy})
 	}
-	t.notBy = notBy
 }
 
 // snapshot returns the Timeline as read so far (nil when no entry was read),
@@ -327,7 +336,16 @@ func (t *timeline) snapshot(files []string) *Timeline {
 	tl.Entries = t.entries.snapshot()
 	tl.EntriesOmitted = t.total - len(tl.Entries)
 	tl.Adjustments, tl.AdjustmentsTotal = t.adjust.snapshot(), t.adjust.total
-	tl.Unacknowledged, tl.UnacknowledgedTotal = t.unack.snapshot(), t.unack.total
+	tl.Unacknowledged, tl.UnacknowledgedTotal = []Unacknowledged{}, t.unack.total
+	for _, u := range t.unack.snapshot() {
+		u.By = []string{}
+		for k, ag := range t.acks.agents {
+			if u.by.has(k) {
+				u.By = append(u.By, ag.a.Name)
+			}
+		}
+		tl.Unacknowledged = append(tl.Unacknowledged, u.Unacknowledged)
+	}
 	tl.Contradictions, tl.ContradictionsTotal = t.contra.snapshot(), t.contra.total
 	tl.Stalls, tl.StallsTotal = t.stalls.snapshot(), t.stalls.total
 	tl.Stalled = sortedKeys(t.stalled)
@@ -349,6 +367,8 @@ type ackAgent struct {
 type bitset []uint64
 
 func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+
+func (b bitset) add(i int) { b[i/64] |= 1 << (i % 64) }
 
 // acknowledger decides whether a completed agent acknowledged a blocking
 // entry by naming it: for every word an entry could need named, the set of
@@ -399,8 +419,30 @@ func (k *acknowledger) learn(es []parse.Entry) {
 	if len(needles) == 0 {
 		return
 	}
+	// A needle is named only where it occurs as a substring. When there are
+	// few (entries keep arriving, mostly with words already looked for), a
+	// substring search, many times faster than reading the text word by
+	// word, tells which texts need reading at all.
+	var few [][]byte
+	if len(needles) <= fewNeedles {
+		for w := range needles {
+			few = append(few, []byte(w))
+		}
+	}
 	for i, ag := range k.agents {
-		for w := range mentions(ag.a.Text, needles) {
+		look := needles
+		if few != nil {
+			look = nil
+			for _, w := range few {
+				if bytes.Contains(ag.a.Text, w) {
+					if look == nil {
+						look = map[string]struct{}{}
+					}
+					look[string(w)] = struct{}{}
+				}
+			}
+		}
+		for w := range mentions(ag.a.Text, look) {
 			set := k.namers[w]
 			if set == nil {
 				set = make(bitset, k.words)
@@ -410,6 +452,10 @@ func (k *acknowledger) learn(es []parse.Entry) {
 		}
 	}
 }
+
+// fewNeedles is the most new needles learn looks for by substring search
+// first.
+const fewNeedles = 16
 
 // naming returns the completed agents whose reports name e's agent, its id or
 // one of its file refs.

@@ -112,14 +112,13 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if err := f.evidence.apply(e, "synth", dir, &opts); err != nil {
 		return err
 	}
-	run, err := watcher.Scan(ctx, dir, scanOpts)
+	s, err := watcher.Synthesize(ctx, dir, scanOpts, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return exitError{exitInternal, fmt.Errorf("synth: %w", ctx.Err())}
 		}
 		return usageErrorf("synth: %v", err)
 	}
-	s := synth.Synthesize(run, opts)
 	out := f.outDir(dir)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usageErrorf("synth: %v", err)

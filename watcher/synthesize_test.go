@@ -1,0 +1,85 @@
+package watcher
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+// TestSynthesizeStreams: Synthesize, which streams the bus, writes the same
+// reports byte for byte as Scan and synth.Synthesize, which hold it: a bus of
+// several batches, a second bus file with bad lines and an incomplete last
+// record, a bus that is a directory, a run without a bus.
+func TestSynthesizeStreams(t *testing.T) {
+	gen := func(t *testing.T, busLines int) string {
+		dir := filepath.Join(t.TempDir(), "run")
+		if err := demo.Generate(dir, demo.Config{Agents: 12, Findings: 8, BusLines: busLines, Seed: 7}); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	tests := []struct {
+		name  string
+		setup func(t *testing.T) string
+	}{
+		{"several batches", func(t *testing.T) string { return gen(t, 3*busBatch+17) }},
+		{"two bus files", func(t *testing.T) string {
+			dir := gen(t, 500)
+			write(t, dir, "peer-findings.jsonl", "not json\n"+
+				`{"severity":"blocking","agent":"fd-agent-0003","summary":"late","file_refs":[],"timestamp":"2026-11-20T09:59:00Z"}`+"\n"+
+				`{"severity":"notable","agent":"fd-ag`, 2*time.Hour)
+			return dir
+		}},
+		{"bus is a directory", func(t *testing.T) string {
+			dir := gen(t, 0)
+			if err := os.Mkdir(filepath.Join(dir, "findings.jsonl"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}},
+		{"no bus", func(t *testing.T) string { return gen(t, 0) }},
+	}
+	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: "test"}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := tt.setup(t)
+			run, err := Scan(context.Background(), dir, ScanOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := synth.Synthesize(run, opts)
+			got, err := Synthesize(context.Background(), dir, ScanOptions{}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := synth.RenderJSON(got), synth.RenderJSON(want); !bytes.Equal(g, w) {
+				t.Errorf("findings.json differs:\n%s", firstDiff(g, w))
+			}
+			if g, w := synth.RenderMarkdown(got), synth.RenderMarkdown(want); !bytes.Equal(g, w) {
+				t.Errorf("summary.md differs:\n%s", firstDiff(g, w))
+			}
+		})
+	}
+}
+
+// firstDiff shows where a and b first differ.
+func firstDiff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-200)
+	return "got:  …" + string(a[lo:min(len(a), i+200)]) + "\nwant: …" + string(b[lo:min(len(b), i+200)])
+}
+
+func TestSynthesizeErrors(t *testing.T) {
+	if _, err := Synthesize(context.Background(), filepath.Join(t.TempDir(), "missing"), ScanOptions{}, synth.Options{}); err == nil {
+		t.Error("a missing directory gave no error")
+	}
+}
