@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -74,7 +75,9 @@ type Tail struct {
 // NewTail returns a Tail at the start of the bus at path. maxLine <= 0 means
 // parse.DefaultMaxLine.
 func NewTail(path string, maxLine int) *Tail {
-	return &Tail{path: path, maxLine: maxLine, dec: parse.NewBusDecoder(maxLine)}
+	t := &Tail{path: path, maxLine: maxLine}
+	t.reset()
+	return t
 }
 
 // Only makes the tail skip, undecoded, the lines that are certainly findings
@@ -151,6 +154,7 @@ func (t *Tail) StartAt(since int64) error {
 func (t *Tail) reset() {
 	t.dec = parse.NewBusDecoder(t.maxLine)
 	t.dec.Only(t.only)
+	t.dec.SetWorkers(runtime.GOMAXPROCS(0)) // a large read is decoded on every core
 	t.pos, t.skipLine, t.seen = 0, 0, false
 }
 
@@ -213,7 +217,7 @@ func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) 
 	t.ino, t.dev, t.seen = ino, dev, true
 
 	if t.buf == nil {
-		t.buf = make([]byte, 256<<10)
+		t.buf = make([]byte, 1<<20)
 	}
 	t.err = nil
 	emit := func(e parse.Entry) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -108,6 +109,7 @@ func fieldOf(key []byte) int {
 // the caller does not want (BusDecoder.Only) is dropped cheaply.
 type lineView struct {
 	str  [nFields][]byte
+	set  uint32 // the fields of str that were given a string
 	refs [][]byte
 	// hasRefs: file_refs was an array (refs may be empty); otherwise it was
 	// absent or null.
@@ -172,6 +174,7 @@ func scan(b []byte, v *lineView) bool {
 					return false
 				}
 				v.str[field] = val
+				v.set |= 1 << field
 			}
 			i = ve + 1
 		case c == 'n':
@@ -217,18 +220,21 @@ func (v *lineView) string(b []byte, i int) (val []byte, end int, ok bool) {
 	if !v.plain {
 		return jsonString(b, i)
 	}
-	// Keys and most values are short: look at a few bytes before calling
-	// IndexByte, whose set-up costs more than it saves on them.
-	for j := i; j < len(b) && j < i+16; j++ {
-		if b[j] == '"' {
+	// Keys and most values are short: look at eight bytes at a time before
+	// calling IndexByte, whose set-up costs more than it saves on them.
+	j := i
+	for ; j+8 <= len(b) && j < i+32; j += 8 {
+		w := binary.LittleEndian.Uint64(b[j:]) ^ 0x2222222222222222 // '"' bytes become 0
+		if m := (w - 0x0101010101010101) & ^w & 0x8080808080808080; m != 0 {
+			j += bits.TrailingZeros64(m) / 8 // the lowest flagged byte is a zero byte
 			return b[i:j], j, true
 		}
 	}
-	j := bytes.IndexByte(b[i:], '"')
-	if j < 0 {
+	k := bytes.IndexByte(b[j:], '"')
+	if k < 0 {
 		return nil, 0, false
 	}
-	return b[i : i+j], i + j, true
+	return b[i : j+k], j + k, true
 }
 
 // checked reports whether s, a string of the line that fill will not see,
@@ -294,7 +300,8 @@ func (v *lineView) array(b []byte, i int) (int, bool) {
 // character (not valid JSON: the caller lets encoding/json say so).
 func (d *BusDecoder) fill(v *lineView, raw *busLine) bool {
 	*raw = busLine{}
-	for f := range v.str {
+	for set := v.set; set != 0; set &= set - 1 {
+		f := bits.TrailingZeros32(set)
 		if len(v.str[f]) == 0 {
 			continue
 		}
@@ -406,6 +413,15 @@ func (d *BusDecoder) str(f int, b []byte) string {
 			return Notable
 		}
 	case fAgent, fFrom, fCategory, fKind, fType:
+		// A direct-mapped cache of recent values before the map: most
+		// lines name an agent and a category seen a few lines before.
+		h := (len(b)*31 + int(b[len(b)-1])*7 + int(b[len(b)/2])) & (len(d.recent) - 1)
+		if s := d.recent[h]; s == string(b) {
+			return s
+		}
+		s := d.intern1(b)
+		d.recent[h] = s
+		return s
 	case fTimestamp, fTS:
 		if string(b) != d.lastTS {
 			d.lastTS = string(b)
@@ -414,6 +430,11 @@ func (d *BusDecoder) str(f int, b []byte) string {
 	default:
 		return string(b)
 	}
+	return d.intern1(b)
+}
+
+// intern1 returns b as a string, the same one for the same short value.
+func (d *BusDecoder) intern1(b []byte) string {
 	if s, ok := d.intern[string(b)]; ok {
 		return s
 	}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -521,6 +522,7 @@ func (s *Scanner) parseBus(f file) *parsed {
 		return p
 	}
 	d := parse.NewBusDecoder(s.opts.MaxLine)
+	d.SetWorkers(runtime.GOMAXPROCS(0))
 	entries := make([]parse.Entry, 0, lines)
 	var diags []parse.Diagnostic
 	err = d.Decode(fh, func(e parse.Entry) { entries = append(entries, e) },

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
@@ -92,6 +93,7 @@ func decodeBus(fh *os.File, maxLine int, add func([]parse.Entry)) ([]parse.Diagn
 	go func() {
 		defer close(full)
 		d := parse.NewBusDecoder(maxLine)
+		d.SetWorkers(runtime.GOMAXPROCS(0))
 		batch := <-free
 		err = d.Decode(fh, func(e parse.Entry) {
 			batch = append(batch, e)
