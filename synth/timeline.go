@@ -293,11 +293,16 @@ func (t *timeline) blocking(seq int, e *parse.Entry, r *entryMatch) {
 		}
 	}
 	timed := !e.Time.IsZero()
+	sec, nsec := e.Time.Unix(), e.Time.Nanosecond()
+	self, ok := t.acks.index[e.Agent]
+	if !ok {
+		self = -1
+	}
 	for k, ag := range t.acks.agents {
-		if timed && !ag.a.ModTime.After(e.Time) {
+		if timed && (ag.sec < sec || ag.sec == sec && ag.nsec <= nsec) {
 			continue // B finished before E was written
 		}
-		if ag.a.Name == e.Agent {
+		if k == self {
 			continue
 		}
 		var holder *src
@@ -361,6 +366,9 @@ type ackAgent struct {
 	a    *Agent
 	refs []Ref // its findings' file refs
 	safe bool  // its computed verdict is safe
+	// sec and nsec are a.ModTime, compared with every blocking entry's time.
+	sec  int64
+	nsec int
 }
 
 // bitset is a set of completed agents, by index.
@@ -375,15 +383,20 @@ func (b bitset) add(i int) { b[i/64] |= 1 << (i % 64) }
 // agents whose report names it. It learns the words as entries arrive.
 type acknowledger struct {
 	agents []*ackAgent
+	index  map[string]int // agents by name
 	namers map[string]bitset
 	known  map[string]struct{} // words already looked for
 	words  int                 // bitset length in words
+	// refWords remembers the words of a file ref (see needles).
+	refWords map[string][]string
 }
 
 func newAcknowledger(completed []*Agent) *acknowledger {
-	k := &acknowledger{namers: map[string]bitset{}, known: map[string]struct{}{}, words: (len(completed) + 63) / 64}
-	for _, a := range completed {
-		ag := &ackAgent{a: a}
+	k := &acknowledger{namers: map[string]bitset{}, known: map[string]struct{}{}, words: (len(completed) + 63) / 64,
+		index: map[string]int{}, refWords: map[string][]string{}}
+	for i, a := range completed {
+		ag := &ackAgent{a: a, sec: a.ModTime.Unix(), nsec: a.ModTime.Nanosecond()}
+		k.index[a.Name] = i
 		if a.Report != nil {
 			ag.safe = a.Report.Verdict() == parse.Safe
 			for _, f := range a.Report.Findings {
@@ -409,12 +422,12 @@ func (k *acknowledger) learn(es []parse.Entry) {
 		if e.Severity != parse.Blocking || e.Kind == parse.EntryStall {
 			continue
 		}
-		for _, w := range entryNeedles(e) {
+		k.needles(e, func(w string) {
 			if _, ok := k.known[w]; !ok {
 				needles[w] = struct{}{}
 				k.known[w] = struct{}{}
 			}
-		}
+		})
 	}
 	if len(needles) == 0 {
 		return
@@ -455,7 +468,7 @@ func (k *acknowledger) learn(es []parse.Entry) {
 
 // fewNeedles is the most new needles learn looks for by substring search
 // first.
-const fewNeedles = 16
+const fewNeedles = 64
 
 // naming returns the completed agents whose reports name e's agent, its id or
 // one of its file refs.
@@ -473,38 +486,33 @@ func (k *acknowledger) naming(e *parse.Entry) bitset {
 			out[i] |= x
 		}
 	}
-	add(e.Agent)
-	if e.ID != "" {
-		add(e.ID)
-	}
-	for _, fr := range e.FileRefs {
-		add(strings.TrimSpace(fr))
-		r := ParseRef(fr)
-		if s := r.String(); s != fr {
-			add(s)
-		}
-		if p := r.point(); p != "" {
-			add(p)
-		}
-	}
+	k.needles(e, add)
 	return out
 }
 
-// entryNeedles are the words whose mention acknowledges e: its agent, its id,
-// and each file ref as written, normalised, and as its file:line.
-func entryNeedles(e *parse.Entry) []string {
-	w := []string{e.Agent}
+// needles calls f with each word whose mention acknowledges e: its agent, its
+// id, and each file ref as written, normalised, and as its file:line.
+func (k *acknowledger) needles(e *parse.Entry, f func(string)) {
+	f(e.Agent)
 	if e.ID != "" {
-		w = append(w, e.ID)
+		f(e.ID)
 	}
 	for _, fr := range e.FileRefs {
-		r := ParseRef(fr)
-		w = append(w, strings.TrimSpace(fr), r.String())
-		if p := r.point(); p != "" {
-			w = append(w, p)
+		ws, ok := k.refWords[fr]
+		if !ok {
+			r := ParseRef(fr)
+			ws = []string{strings.TrimSpace(fr), r.String()}
+			if p := r.point(); p != "" {
+				ws = append(ws, p)
+			}
+			if len(k.refWords) < 1<<16 {
+				k.refWords[fr] = ws
+			}
+		}
+		for _, w := range ws {
+			f(w)
 		}
 	}
-	return w
 }
 
 func overlapsAny(refs []string, with []Ref) bool {
