@@ -8,7 +8,7 @@ STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build run test lint fuzz bench bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
+.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -37,8 +37,15 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	  done; \
 	done
 
-bench: ## run the Go benchmarks
-	$(GO) test -run='^$$' -bench=. -benchmem ./...
+BENCH_RUNS ?= 5
+
+bench: build bench-tools ## Go benchmarks of the hot paths, then fluxwatch against jq, cat, wc -l and a shell pipeline (one table; a few minutes)
+	$(GO) test -short -run='^$$' -bench=. -benchmem ./parse ./bus ./synth ./watcher
+	$(GO) run ./internal/procbench -bin $(BIN) -shell scripts/shell-synth.sh -runs $(BENCH_RUNS)
+
+bench-tools: ## install jq (Debian) when missing, for make bench's comparisons
+	@command -v jq >/dev/null 2>&1 || { echo "installing jq"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq; }
 
 bench-synth: ## time the whole synth process on generated runs (median of 5, peak RSS)
 	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run WholeProcessSynth -count=1 -v -timeout 30m
