@@ -43,6 +43,7 @@ type Live struct {
 	// The bus side, read against the report side.
 	tl   *timeline
 	read []busMark // the bus files as read into tl
+	memo *busMemo  // what the entries read gave, for the next timeline
 }
 
 // agentKey is what the report side of a completed agent depends on.
@@ -66,12 +67,12 @@ func NewLive(opts Options) *Live {
 	if opts.MaxEntries <= 0 {
 		opts.MaxEntries = DefaultMaxEntries
 	}
-	return &Live{opts: opts}
+	return &Live{opts: opts, memo: newBusMemo(true)}
 }
 
 // Rewind forgets the bus entries read: the next Update reads the whole bus.
 // Call it when a bus file was truncated, replaced or removed.
-func (l *Live) Rewind() { l.tl, l.read = nil, nil }
+func (l *Live) Rewind() { l.tl, l.read, l.memo = nil, nil, newBusMemo(l.memo.ids != nil) }
 
 // Update brings the synthesis up to date with run (see [Live] for what it
 // assumes of the bus). Run is kept until the next Update and not modified.
@@ -98,6 +99,7 @@ func (l *Live) Update(run *Run) {
 	}
 
 	completed := accountAgents(s, run, opts)
+	rebase := false
 	keys := make([]agentKey, len(completed))
 	for i, a := range completed {
 		keys[i] = agentKey{name: a.Name, file: a.File, status: a.Status, mod: a.ModTime, report: a.Report, text: len(a.Text)}
@@ -110,7 +112,13 @@ func (l *Live) Update(run *Run) {
 			s.Findings = l.findings
 			l.evidence = checkEvidence(s, l.srcs, opts.Evidence, opts.EvidenceRepo)
 		}
-		l.Rewind()
+		// The bus side stays while the entries are those read before and
+		// new ones: only the report side of the timeline is made again.
+		if _, ok := l.appended(run); ok && l.memo.ids != nil {
+			rebase = true
+		} else {
+			l.Rewind()
+		}
 	}
 	if opts.Evidence != nil {
 		s.Evidence = l.evidence
@@ -139,19 +147,29 @@ func (l *Live) Update(run *Run) {
 		s.Design = append(s.Design, run.Design.Manifest.Designs...)
 	}
 	l.base, l.run = s, run
-	l.readBus(run)
+	l.readBus(run, rebase)
 }
 
 // readBus reads the entries of run's bus that the timeline has not read: the
 // appended ones when that is possible, else all of them into a new timeline.
-func (l *Live) readBus(run *Run) {
+// With rebase (the report side changed, the entries read did not) the
+// timeline keeps its bus side and makes its report side again first.
+func (l *Live) readBus(run *Run, rebase bool) {
 	segs, ok := l.appended(run)
-	if !ok {
-		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts)
+	switch {
+	case ok && rebase:
+		entries := map[string][]parse.Entry{}
+		for _, b := range run.Bus {
+			entries[b.Name] = b.Entries
+		}
+		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts, entries)
+	case !ok:
+		l.memo.forgetOrder()
+		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts, l.memo)
 		segs = segs[:0]
 		for _, b := range run.Bus {
 			if len(b.Entries) > 0 {
-				segs = append(segs, segment{b.Name, b.Entries})
+				segs = append(segs, segment{b.Name, 0, b.Entries})
 			}
 		}
 	}
@@ -186,10 +204,10 @@ func (l *Live) appended(run *Run) (segs []segment, ok bool) {
 				return nil, false
 			}
 			if len(b.Entries) > old.n {
-				segs = append(segs, segment{b.Name, b.Entries[old.n:]})
+				segs = append(segs, segment{b.Name, old.n, b.Entries[old.n:]})
 			}
 		default:
-			segs = append(segs, segment{b.Name, b.Entries})
+			segs = append(segs, segment{b.Name, 0, b.Entries})
 		}
 		i++
 	}

@@ -40,11 +40,14 @@ func SynthesizeStream(run *Run, opts Options, read BusReader) (*Synthesis, error
 		listed.Bus[i] = BusFile{Name: b.Name}
 	}
 	l := NewLive(opts)
-	l.Update(&listed) // reads no entry: l.tl is a new, empty timeline
+	l.memo = newBusMemo(false) // each entry is read once
+	l.Update(&listed)          // reads no entry: l.tl is a new, empty timeline
 	for i, b := range listed.Bus {
+		n := 0
 		diags, err := read(b.Name, func(batch []parse.Entry) {
 			if len(batch) > 0 {
-				l.tl.add([]segment{{b.Name, batch}})
+				l.tl.add([]segment{{b.Name, n, batch}})
+				n += len(batch)
 			}
 		})
 		if err != nil {

@@ -2,7 +2,10 @@ package synth
 
 import (
 	"bytes"
+	"cmp"
+	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -20,8 +23,20 @@ type entryMatch struct {
 	finding  int
 	findings []int
 	// byAgent is holders by the index of the completed agent (nil when
-	// there are no holders), made the first time a blocking entry needs it.
+	// there are no holders), made the first time a blocking entry needs it,
+	// with the sets the acknowledgement rule needs (see sets).
 	byAgent []*src
+	sets    *matchSets
+}
+
+// matchSets are, for the entries of one entryMatch, sets of completed
+// agents: those holding a matching finding, those whose matching finding is
+// P2/P3, and the safe agents whose file refs overlap the entry's.
+type matchSets struct {
+	holders, low, safeOverlap bitset
+	// namedByRefs: the agents whose report names one of the entries' file
+	// refs (their words are all learned before the first such entry).
+	namedByRefs bitset
 }
 
 // matcher finds the findings a bus entry matches, without comparing the entry
@@ -32,7 +47,7 @@ type matcher struct {
 	blocks  blocks
 	byPoint map[string][]*src
 	pos     map[string]int // merged key → position in Synthesis.Findings
-	cache   map[matchKey]*entryMatch
+	cache   []*entryMatch  // by match key id (busMemo)
 	stamp   []int
 	round   int
 }
@@ -43,7 +58,6 @@ func newMatcher(srcs []*src, findings []Finding) *matcher {
 		blocks:  blocks{},
 		byPoint: map[string][]*src{},
 		pos:     map[string]int{},
-		cache:   map[matchKey]*entryMatch{},
 	}
 	for i, n := range m.nodes {
 		for _, b := range blockKeys(&n.title) {
@@ -67,7 +81,8 @@ func newMatcher(srcs []*src, findings []Finding) *matcher {
 // matchKey identifies what an entry's match depends on: its summary and refs.
 type matchKey struct{ summary, refs string }
 
-func (m *matcher) match(e *parse.Entry) *entryMatch {
+// keyOf returns the match key of e.
+func keyOf(e *parse.Entry) matchKey {
 	ck := matchKey{summary: e.Summary}
 	switch len(e.FileRefs) {
 	case 0:
@@ -76,8 +91,16 @@ func (m *matcher) match(e *parse.Entry) *entryMatch {
 	default:
 		ck.refs = strings.Join(e.FileRefs, "\x00")
 	}
-	if r, ok := m.cache[ck]; ok {
-		return r
+	return ck
+}
+
+// match returns what e, whose match key has the given id, matches.
+func (m *matcher) match(e *parse.Entry, id int32) *entryMatch {
+	if int(id) < len(m.cache) && m.cache[id] != nil {
+		return m.cache[id]
+	}
+	if int(id) >= len(m.cache) {
+		m.cache = slices.Grow(m.cache, int(id)+1-len(m.cache))[:int(id)+1]
 	}
 	r := &entryMatch{finding: -1}
 	var hits []*src
@@ -118,8 +141,93 @@ func (m *matcher) match(e *parse.Entry) *entryMatch {
 			r.finding = r.findings[0]
 		}
 	}
-	m.cache[ck] = r
+	m.cache[id] = r
 	return r
+}
+
+// busMemo is what a Live remembers of the bus entries it read, across the
+// timelines it builds for them while they stay the same (until Rewind): the
+// match key id of each entry, by file, and the words the acknowledgement rule
+// looked for, with how many entries of each file they cover. A new timeline
+// of the same entries (an agent completed: the findings changed) then neither
+// hashes their summaries again nor derives their words again.
+type busMemo struct {
+	keyIDs map[matchKey]int32
+	// ids are the key ids of the entries read, by file; nil when not kept
+	// (a one-shot synthesis reads each entry once: it keeps none of this).
+	ids     map[string][]int32
+	known   map[string]struct{}
+	learned map[string]int
+
+	// In reading order since forgetOrder, when ids are kept: the first
+	// entry (not a stall) of each match key, and every blocking entry;
+	// recorded counts the entries of each file they cover. A timeline made
+	// again against new findings (rebase) reads only these.
+	firsts   []entryRef
+	hasFirst []bool // by key id
+	blocking []entryRef
+	recorded map[string]int
+}
+
+// entryRef is entry i of a bus file, number seq in the timeline, with match
+// key id; for a blocking entry, with what the acknowledgement rule reads of
+// it (so that a rebase does not go back to the entry itself, which costs a
+// cache miss each in a large bus).
+type entryRef struct {
+	file string
+	i    int
+	id   int32
+	blockingEntry
+}
+
+// blockingEntry is what the acknowledgement rule reads of a blocking entry:
+// its number, agent, id, summary and time (sec and nsec; timed is false for
+// an entry without one).
+type blockingEntry struct {
+	seq                int
+	agent, id, summary string
+	timed              bool
+	sec                int64
+	nsec               int
+}
+
+func blockingOf(seq int, e *parse.Entry) blockingEntry {
+	return blockingEntry{seq: seq, agent: e.Agent, id: e.ID, summary: e.Summary,
+		timed: !e.Time.IsZero(), sec: e.Time.Unix(), nsec: e.Time.Nanosecond()}
+}
+
+func newBusMemo(keepIDs bool) *busMemo {
+	m := &busMemo{keyIDs: map[matchKey]int32{}, known: map[string]struct{}{}, learned: map[string]int{},
+		recorded: map[string]int{}}
+	if keepIDs {
+		m.ids = map[string][]int32{}
+	}
+	return m
+}
+
+// forgetOrder forgets what depends on the numbering of the entries (their
+// seq): the bus is about to be read again from its first entry.
+func (m *busMemo) forgetOrder() {
+	m.firsts, m.hasFirst, m.blocking, m.recorded = nil, nil, nil, map[string]int{}
+}
+
+// id returns the match key id of e, entry i of file: called for each entry
+// of a file in order, the first time it is read.
+func (m *busMemo) id(file string, i int, e *parse.Entry) int32 {
+	ids := m.ids[file]
+	if i < len(ids) {
+		return ids[i]
+	}
+	ck := keyOf(e)
+	id, ok := m.keyIDs[ck]
+	if !ok {
+		id = int32(len(m.keyIDs))
+		m.keyIDs[ck] = id
+	}
+	if m.ids != nil && i == len(ids) {
+		m.ids[file] = append(ids, id)
+	}
+	return id
 }
 
 // betterHolder prefers a P2/P3 finding (it makes a contradiction), then the
@@ -157,9 +265,11 @@ func (b *bounded[T]) snapshot() []T {
 	return append(make([]T, 0, len(l)), l...)
 }
 
-// segment is a run of consecutive entries of one bus file.
+// segment is a run of consecutive entries of one bus file, from its entry
+// number start (counted from 0).
 type segment struct {
 	file    string
+	start   int
 	entries []parse.Entry
 }
 
@@ -172,39 +282,57 @@ type timeline struct {
 	findings []Finding
 	m        *matcher
 	acks     *acknowledger
+	memo     *busMemo
 
 	total       int
 	perSeverity SeverityTally
 	entries     bounded[TimelineEntry]
-	adjust      bounded[Adjustment]
-	unack       bounded[unackItem]
-	contra      bounded[Contradiction]
-	stalls      bounded[Stall]
-	perAgent    map[string]*SeverityTally
-	stalled     map[string]bool
+	entryIDs    bounded[int32] // the match key ids of entries, -1 for a stall
+	adjust      bounded[ackRecord]
+	unack       bounded[ackRecord]
+	contra      bounded[ackRecord]
+	// adjustTotal and contraTotal count the adjustments and contradictions
+	// (a record holds one per agent of its set); unack.total counts the
+	// unacknowledged entries.
+	adjustTotal, contraTotal int
+	stalls                   bounded[Stall]
+	perAgent                 map[string]*SeverityTally
+	stalled                  map[string]bool
 	// discoveredBy is, by position in findings, the agent whose entry first
 	// matched the finding (nil for none yet).
 	discoveredBy []*string
+	scratch      [3]bitset // of blocking
 }
 
-// unackItem is an Unacknowledged with By as a set of completed agents: most
-// are dropped before a snapshot names them.
-type unackItem struct {
-	Unacknowledged
-	by bitset
+// ackRecord is what the acknowledgement rule found for one blocking entry:
+// the completed agents (by index) that adjusted after it, did not
+// acknowledge it, or contradict it. A snapshot turns the latest records into
+// the items of findings.json; most records are dropped before.
+type ackRecord struct {
+	seq     int
+	agent   string
+	summary string
+	set     bitset
+	r       *entryMatch
 }
 
-func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options) *timeline {
+// newTimeline returns an empty timeline for the report side given, reading
+// entries through memo (whose words it learns at once).
+func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options, memo *busMemo) *timeline {
 	n := opts.MaxEntries
+	acks := newAcknowledger(completed)
+	acks.learnWords(memo.known)
 	return &timeline{
 		n:            n,
 		findings:     findings,
 		m:            newMatcher(srcs, findings),
-		acks:         newAcknowledger(completed),
+		acks:         acks,
+		memo:         memo,
 		entries:      bounded[TimelineEntry]{n: n},
-		adjust:       bounded[Adjustment]{n: n},
-		unack:        bounded[unackItem]{n: n},
-		contra:       bounded[Contradiction]{n: n},
+		entryIDs:     bounded[int32]{n: n},
+		adjust:       bounded[ackRecord]{n: n},
+		unack:        bounded[ackRecord]{n: n},
+		contra:       bounded[ackRecord]{n: n},
 		stalls:       bounded[Stall]{n: n},
 		perAgent:     map[string]*SeverityTally{},
 		stalled:      map[string]bool{},
@@ -217,12 +345,24 @@ func (t *timeline) add(segs []segment) {
 	batch := 0
 	for _, sg := range segs {
 		batch += len(sg.entries)
-		t.acks.learn(sg.entries)
+		// The entries before learned gave their words already.
+		if from := t.memo.learned[sg.file] - sg.start; from < len(sg.entries) {
+			t.acks.learn(sg.entries[max(from, 0):], t.memo.known)
+			t.memo.learned[sg.file] = sg.start + len(sg.entries)
+		}
 	}
 	first := t.total // entries read before this batch
 	for _, sg := range segs {
+		// Entries from recordFrom on are read for the first time since the
+		// order was forgotten: the memo records them (see rebase).
+		recordFrom := len(sg.entries)
+		if t.memo.ids != nil {
+			recordFrom = max(t.memo.recorded[sg.file]-sg.start, 0)
+			t.memo.recorded[sg.file] = max(t.memo.recorded[sg.file], sg.start+len(sg.entries))
+		}
 		for i := range sg.entries {
 			e := &sg.entries[i]
+			id := t.memo.id(sg.file, sg.start+i, e) // every entry, that ids stay in step
 			t.total++
 			seq := t.total
 			ta := t.perAgent[e.Agent]
@@ -247,8 +387,17 @@ func (t *timeline) add(segs []segment) {
 				t.stalls.add(Stall{Seq: seq, Agent: e.Agent, Timestamp: e.Timestamp, Message: e.Summary})
 				if keep {
 					t.entries.add(te)
+					t.entryIDs.add(-1)
 				}
 				continue
+			}
+			if i >= recordFrom {
+				ref := entryRef{file: sg.file, i: sg.start + i, id: id}
+				ref.seq = seq
+				if e.Severity == parse.Blocking {
+					ref.blockingEntry = blockingOf(seq, e)
+				}
+				t.memo.record(ref, e.Severity == parse.Blocking)
 			}
 			switch e.Severity {
 			case parse.Blocking:
@@ -261,7 +410,7 @@ func (t *timeline) add(segs []segment) {
 				ta.Unknown++
 				t.perSeverity.Unknown++
 			}
-			r := t.m.match(e)
+			r := t.m.match(e, id)
 			if r.finding >= 0 && keep {
 				te.Finding = t.findings[r.finding].Key
 			}
@@ -273,62 +422,166 @@ func (t *timeline) add(segs []segment) {
 			}
 			if keep {
 				t.entries.add(te)
+				t.entryIDs.add(id)
 			}
 			if e.Severity == parse.Blocking {
-				t.blocking(seq, e, r)
+				t.sets(e.FileRefs, r)
+				t.blocking(blockingOf(seq, e), r)
 			}
 		}
 	}
 }
 
-// blocking applies the acknowledgement rules of SPEC §5.5 to blocking entry
-// e, number seq, which matches r.
-func (t *timeline) blocking(seq int, e *parse.Entry, r *entryMatch) {
-	var notBy bitset
-	named := t.acks.naming(e)
-	if len(r.holders) > 0 && r.byAgent == nil {
-		r.byAgent = make([]*src, len(t.acks.agents))
-		for k, ag := range t.acks.agents {
-			r.byAgent[k] = r.holders[ag.a.Name]
-		}
+// record notes entry ref, not a stall, read for the first time: a first
+// entry of its key, a blocking entry.
+func (m *busMemo) record(ref entryRef, blocking bool) {
+	if int(ref.id) >= len(m.hasFirst) {
+		m.hasFirst = append(m.hasFirst, make([]bool, int(ref.id)+1-len(m.hasFirst))...)
 	}
-	timed := !e.Time.IsZero()
-	sec, nsec := e.Time.Unix(), e.Time.Nanosecond()
-	self, ok := t.acks.index[e.Agent]
-	if !ok {
-		self = -1
+	if !m.hasFirst[ref.id] {
+		m.hasFirst[ref.id] = true
+		m.firsts = append(m.firsts, ref)
 	}
-	for k, ag := range t.acks.agents {
-		if timed && (ag.sec < sec || ag.sec == sec && ag.nsec <= nsec) {
-			continue // B finished before E was written
-		}
-		if k == self {
-			continue
-		}
-		var holder *src
-		if r.byAgent != nil {
-			holder = r.byAgent[k]
-		}
-		if holder != nil || named.has(k) {
-			t.adjust.add(Adjustment{Seq: seq, Agent: ag.a.Name, After: e.Agent, Summary: e.Summary})
-		} else if timed {
-			if notBy == nil {
-				notBy = make(bitset, t.acks.words)
+	if blocking {
+		m.blocking = append(m.blocking, ref)
+	}
+}
+
+// rebase returns a timeline of the entries t read (entries holds them, by
+// file) against a new report side: the bus side (counts, entries, stalls) is
+// t's, the report side is made again from the entries the memo recorded, the
+// first of each match key and the blocking ones, rather than from every
+// entry. t must not be used afterwards.
+func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options, entries map[string][]parse.Entry) *timeline {
+	n := newTimeline(findings, completed, srcs, opts, t.memo)
+	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
+	n.entries, n.entryIDs = t.entries, t.entryIDs
+	n.entries.items = slices.Clone(t.entries.items)
+	for j := range n.entries.items {
+		te := &n.entries.items[j]
+		te.Finding = ""
+		if id := n.entryIDs.items[j]; id >= 0 {
+			if r := n.m.match(&parse.Entry{Summary: te.Summary, FileRefs: te.FileRefs}, id); r.finding >= 0 {
+				te.Finding = n.findings[r.finding].Key
 			}
-			notBy.add(k)
-		}
-		switch {
-		case holder != nil && lowSeverity(holder):
-			t.contra.add(Contradiction{Seq: seq, Of: e.Agent, Agent: ag.a.Name, Summary: e.Summary,
-				Finding: holder.merged, Severity: holder.f.Severity, Reason: "lower-severity"})
-		case ag.safe && overlapsAny(e.FileRefs, ag.refs):
-			t.contra.add(Contradiction{Seq: seq, Of: e.Agent, Agent: ag.a.Name, Summary: e.Summary,
-				Reason: "safe-verdict"})
 		}
 	}
-	if notBy != nil {
-		t.unack.add(unackItem{Unacknowledged{Seq: seq, Agent: e.Agent, Summary: e.Summary}, notBy})
+	for _, ref := range n.memo.firsts {
+		e := &entries[ref.file][ref.i]
+		for _, p := range n.m.match(e, ref.id).findings {
+			if n.discoveredBy[p] == nil {
+				agent := e.Agent
+				n.discoveredBy[p] = &agent
+			}
+		}
 	}
+	for _, ref := range n.memo.blocking {
+		r := n.m.match(&entries[ref.file][ref.i], ref.id) // the entry is read once per key at most
+		if r.sets == nil {
+			n.sets(entries[ref.file][ref.i].FileRefs, r)
+		}
+		n.blocking(ref.blockingEntry, r)
+	}
+	return n
+}
+
+// blocking applies the acknowledgement rules of SPEC §5.5 to blocking entry
+// e, which matches r (whose sets are made), with sets of completed agents:
+// B finished after e was written (or e has no time), B is not e's agent; B
+// adjusted when it holds a matching finding or names e; B did not
+// acknowledge e otherwise (only a timed e); B contradicts e when its
+// matching finding is P2/P3 or its verdict is safe and its refs overlap e's.
+func (t *timeline) blocking(e blockingEntry, r *entryMatch) {
+	k := t.acks
+	sets := r.sets
+	timed := e.timed
+	scope := k.finishedAfter(e.sec, e.nsec, timed)
+	selfWord, selfBit := -1, uint64(0)
+	if self, ok := k.index[e.agent]; ok {
+		selfWord, selfBit = self/64, 1<<(self%64)
+	}
+	byAgent, byID := k.namers[e.agent], bitset(nil)
+	if e.id != "" {
+		byID = k.namers[e.id]
+	}
+	adjust, unack, contra := t.scratch[0][:0], t.scratch[1][:0], t.scratch[2][:0]
+	var nAdjust, nUnack, nContra int
+	for i, in := range scope {
+		if i == selfWord {
+			in &^= selfBit
+		}
+		acked := sets.holders.word(i) | sets.namedByRefs.word(i) | byAgent.word(i) | byID.word(i)
+		adjust = append(adjust, in&acked)
+		unack = append(unack, 0)
+		if timed {
+			unack[i] = in &^ acked
+		}
+		contra = append(contra, in&(sets.low.word(i)|sets.safeOverlap.word(i)))
+		nAdjust += bits.OnesCount64(adjust[i])
+		nUnack += bits.OnesCount64(unack[i])
+		nContra += bits.OnesCount64(contra[i])
+	}
+	t.scratch = [3]bitset{adjust, unack, contra}
+	rec := func(set bitset) ackRecord {
+		return ackRecord{seq: e.seq, agent: e.agent, summary: e.summary, set: slices.Clone(set), r: r}
+	}
+	if nAdjust > 0 {
+		t.adjustTotal += nAdjust
+		t.adjust.add(rec(adjust))
+	}
+	if nUnack > 0 {
+		t.unack.add(rec(unack))
+	}
+	if nContra > 0 {
+		t.contraTotal += nContra
+		t.contra.add(rec(contra))
+	}
+}
+
+// sets makes the agent sets of r the first time a blocking entry matching it,
+// with file refs refs, needs them: r stands for every entry with its summary
+// and file refs.
+func (t *timeline) sets(refs []string, r *entryMatch) {
+	if r.sets != nil {
+		return
+	}
+	k := t.acks
+	ms := &matchSets{holders: make(bitset, k.words), low: make(bitset, k.words), safeOverlap: make(bitset, k.words)}
+	if len(r.holders) > 0 {
+		r.byAgent = make([]*src, len(k.agents))
+		for i, ag := range k.agents {
+			if h := r.holders[ag.a.Name]; h != nil {
+				r.byAgent[i] = h
+				ms.holders.add(i)
+				if lowSeverity(h) {
+					ms.low.add(i)
+				}
+			}
+		}
+	}
+	for i, ag := range k.agents {
+		if ag.safe && overlapsAny(refs, ag.refs) {
+			ms.safeOverlap.add(i)
+		}
+	}
+	ms.namedByRefs = k.naming(&parse.Entry{FileRefs: refs})
+	r.sets = ms
+}
+
+// items expands the latest records of b into the latest n items, made by
+// item for each record and agent of its set, in order.
+func items[T any](t *timeline, b *bounded[ackRecord], item func(rec *ackRecord, agent int) T) []T {
+	var out []T
+	recs := b.snapshot()
+	for i := range recs {
+		for _, a := range recs[i].set.members() {
+			out = append(out, item(&recs[i], a))
+		}
+	}
+	if len(out) > t.n {
+		out = out[len(out)-t.n:]
+	}
+	return append(make([]T, 0, len(out)), out...)
 }
 
 // snapshot returns the Timeline as read so far (nil when no entry was read),
@@ -340,18 +593,27 @@ func (t *timeline) snapshot(files []string) *Timeline {
 	tl := &Timeline{Files: append([]string{}, files...), Total: t.total, PerSeverity: t.perSeverity}
 	tl.Entries = t.entries.snapshot()
 	tl.EntriesOmitted = t.total - len(tl.Entries)
-	tl.Adjustments, tl.AdjustmentsTotal = t.adjust.snapshot(), t.adjust.total
-	tl.Unacknowledged, tl.UnacknowledgedTotal = []Unacknowledged{}, t.unack.total
-	for _, u := range t.unack.snapshot() {
-		u.By = []string{}
-		for k, ag := range t.acks.agents {
-			if u.by.has(k) {
-				u.By = append(u.By, ag.a.Name)
-			}
+	name := func(agent int) string { return t.acks.agents[agent].a.Name }
+	tl.Adjustments = items(t, &t.adjust, func(rec *ackRecord, agent int) Adjustment {
+		return Adjustment{Seq: rec.seq, Agent: name(agent), After: rec.agent, Summary: rec.summary}
+	})
+	tl.Unacknowledged = []Unacknowledged{}
+	for _, rec := range t.unack.snapshot() {
+		u := Unacknowledged{Seq: rec.seq, Agent: rec.agent, Summary: rec.summary, By: []string{}}
+		for _, a := range rec.set.members() {
+			u.By = append(u.By, name(a))
 		}
-		tl.Unacknowledged = append(tl.Unacknowledged, u.Unacknowledged)
+		tl.Unacknowledged = append(tl.Unacknowledged, u)
 	}
-	tl.Contradictions, tl.ContradictionsTotal = t.contra.snapshot(), t.contra.total
+	tl.Contradictions = items(t, &t.contra, func(rec *ackRecord, agent int) Contradiction {
+		c := Contradiction{Seq: rec.seq, Of: rec.agent, Agent: name(agent), Summary: rec.summary, Reason: "safe-verdict"}
+		if rec.r.sets.low.has(agent) {
+			h := rec.r.byAgent[agent]
+			c.Finding, c.Severity, c.Reason = h.merged, h.f.Severity, "lower-severity"
+		}
+		return c
+	})
+	tl.AdjustmentsTotal, tl.UnacknowledgedTotal, tl.ContradictionsTotal = t.adjustTotal, t.unack.total, t.contraTotal
 	tl.Stalls, tl.StallsTotal = t.stalls.snapshot(), t.stalls.total
 	tl.Stalled = sortedKeys(t.stalled)
 	tl.PerAgent = make([]AgentTally, 0, len(t.perAgent))
@@ -378,6 +640,27 @@ func (b bitset) has(i int) bool { return i/64 < len(b) && b[i/64]&(1<<(i%64)) !=
 
 func (b bitset) add(i int) { b[i/64] |= 1 << (i % 64) }
 
+func (b bitset) remove(i int) { b[i/64] &^= 1 << (i % 64) }
+
+// word returns the i-th word of b, 0 past its end (a nil set is empty).
+func (b bitset) word(i int) uint64 {
+	if i < len(b) {
+		return b[i]
+	}
+	return 0
+}
+
+// members returns the indexes in b, in order.
+func (b bitset) members() []int {
+	var out []int
+	for i, w := range b {
+		for ; w != 0; w &= w - 1 {
+			out = append(out, i*64+bits.TrailingZeros64(w))
+		}
+	}
+	return out
+}
+
 // acknowledger decides whether a completed agent acknowledged a blocking
 // entry by naming it: for every word an entry could need named, the set of
 // agents whose report names it. It learns the words as entries arrive.
@@ -385,14 +668,30 @@ type acknowledger struct {
 	agents []*ackAgent
 	index  map[string]int // agents by name
 	namers map[string]bitset
-	known  map[string]struct{} // words already looked for
-	words  int                 // bitset length in words
+	words  int // bitset length in words
 	// refWords remembers the words of a file ref (see needles).
 	refWords map[string][]string
+	// byTime are the agents by modification time; after[i] is the set of
+	// byTime[i:], and after[0] every agent.
+	byTime []int
+	after  []bitset
+}
+
+// finishedAfter returns the set of agents whose report finished after the
+// time sec, nsec, or every agent when the entry has no time (timed false). The caller must not modify it.
+func (k *acknowledger) finishedAfter(sec int64, nsec int, timed bool) bitset {
+	if !timed {
+		return k.after[0]
+	}
+	i := sort.Search(len(k.byTime), func(i int) bool {
+		ag := k.agents[k.byTime[i]]
+		return ag.sec > sec || ag.sec == sec && ag.nsec > nsec
+	})
+	return k.after[i]
 }
 
 func newAcknowledger(completed []*Agent) *acknowledger {
-	k := &acknowledger{namers: map[string]bitset{}, known: map[string]struct{}{}, words: (len(completed) + 63) / 64,
+	k := &acknowledger{namers: map[string]bitset{}, words: (len(completed) + 63) / 64,
 		index: map[string]int{}, refWords: map[string][]string{}}
 	for i, a := range completed {
 		ag := &ackAgent{a: a, sec: a.ModTime.Unix(), nsec: a.ModTime.Nanosecond()}
@@ -408,14 +707,26 @@ func newAcknowledger(completed []*Agent) *acknowledger {
 			}
 		}
 		k.agents = append(k.agents, ag)
+		k.byTime = append(k.byTime, i)
+	}
+	slices.SortStableFunc(k.byTime, func(i, j int) int {
+		a, b := k.agents[i], k.agents[j]
+		return cmp.Or(cmp.Compare(a.sec, b.sec), cmp.Compare(a.nsec, b.nsec))
+	})
+	k.after = make([]bitset, len(k.byTime)+1)
+	k.after[len(k.byTime)] = make(bitset, k.words)
+	for i := len(k.byTime) - 1; i >= 0; i-- {
+		k.after[i] = slices.Clone(k.after[i+1])
+		k.after[i].add(k.byTime[i])
 	}
 	return k
 }
 
 // learn scans each completed agent's text once for the words that the
 // blocking entries among es could need named (their agents, ids and file
-// refs) and that were not looked for before.
-func (k *acknowledger) learn(es []parse.Entry) {
+// refs) and that are not in known, the words looked for before, which it
+// extends.
+func (k *acknowledger) learn(es []parse.Entry, known map[string]struct{}) {
 	needles := map[string]struct{}{}
 	for i := range es {
 		e := &es[i]
@@ -423,12 +734,17 @@ func (k *acknowledger) learn(es []parse.Entry) {
 			continue
 		}
 		k.needles(e, func(w string) {
-			if _, ok := k.known[w]; !ok {
+			if _, ok := known[w]; !ok {
 				needles[w] = struct{}{}
-				k.known[w] = struct{}{}
+				known[w] = struct{}{}
 			}
 		})
 	}
+	k.learnWords(needles)
+}
+
+// learnWords scans each completed agent's text once for needles.
+func (k *acknowledger) learnWords(needles map[string]struct{}) {
 	if len(needles) == 0 {
 		return
 	}

@@ -57,3 +57,43 @@ func BenchmarkAppend(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkComplete measures what the watcher does when an agent completes
+// (SPEC §9: agent report rename → report, p50 ≤ 100 ms): the findings merge
+// again, and the bus is matched against them; then findings.json and
+// summary.md are rendered. Each iteration alternates between the run
+// without its last agent and the whole run. The 1M case writes a 200 MB run:
+// run it with -bench 'Complete/bus=1M' (make bench-watch does).
+func BenchmarkComplete(b *testing.B) {
+	for _, lines := range []int{1_000, 1_000_000} {
+		b.Run(fmt.Sprintf("bus=%s", map[int]string{1_000: "1k", 1_000_000: "1M"}[lines]), func(b *testing.B) {
+			if lines > 1_000 && testing.Short() {
+				b.Skip("-short")
+			}
+			dir := b.TempDir()
+			if err := demo.Generate(dir, demo.Config{Agents: 64, Findings: 12, BusLines: lines, Seed: 1}); err != nil {
+				b.Fatal(err)
+			}
+			w := New(dir, Options{})
+			if err := w.rescan(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			w.pollAll()
+			whole := w.run()
+			fewer := *whole
+			fewer.Agents = whole.Agents[:len(whole.Agents)-1]
+			w.live.Update(whole)
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				run := whole
+				if i%2 == 0 {
+					run = &fewer
+				}
+				w.live.Update(run)
+				s := w.live.Synthesis()
+				synth.RenderJSON(s)
+				synth.RenderMarkdown(s)
+			}
+		})
+	}
+}
