@@ -53,9 +53,10 @@ bench-synth: ## time the whole synth process on generated runs (median of 5, pea
 bench-evidence: ## time verifying 5,000 evidence claims across 500 files on disk (BenchmarkCheck, 5 runs)
 	$(GO) test ./evidence -run '^$$' -bench Check -benchmem -count 5
 
-bench-watch: ## watch latency on a 1k- and a 1M-line bus (p50/p99), and the CPU cost of one append (1k vs 1M)
+bench-watch: ## watch latency on a 1k- and a 1M-line bus (p50/p99), and the CPU cost of one append and one completion (1k vs 1M)
 	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run '^TestWatchLatency$$' -count=1 -v -timeout 30m
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkAppend$$' -benchtime 300x -count 3 -timeout 30m
+	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkComplete$$' -benchtime 40x -count 3 -timeout 30m
 
 churn: ## the watch churn test for 30 s (SPEC §9) instead of the 10 s of make test
 	$(GO) test -race ./cmd/fluxwatch -run '^TestWatchChurn$$' -count=1 -v -args -churn 30s

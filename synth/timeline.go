@@ -569,19 +569,25 @@ func (t *timeline) sets(refs []string, r *entryMatch) {
 }
 
 // items expands the latest records of b into the latest n items, made by
-// item for each record and agent of its set, in order.
+// item for each record and agent of its set, in order. It expands only the
+// records it needs, from the last one back.
 func items[T any](t *timeline, b *bounded[ackRecord], item func(rec *ackRecord, agent int) T) []T {
-	var out []T
-	recs := b.snapshot()
-	for i := range recs {
+	recs := b.items
+	count, from := 0, len(recs)
+	for from > 0 && count < t.n {
+		from--
+		count += recs[from].set.count()
+	}
+	out := make([]T, 0, count)
+	for i := from; i < len(recs); i++ {
 		for _, a := range recs[i].set.members() {
 			out = append(out, item(&recs[i], a))
 		}
 	}
 	if len(out) > t.n {
-		out = out[len(out)-t.n:]
+		out = append(make([]T, 0, t.n), out[len(out)-t.n:]...)
 	}
-	return append(make([]T, 0, len(out)), out...)
+	return out
 }
 
 // snapshot returns the Timeline as read so far (nil when no entry was read),
@@ -648,6 +654,15 @@ func (b bitset) word(i int) uint64 {
 		return b[i]
 	}
 	return 0
+}
+
+// count returns the number of members of b.
+func (b bitset) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
 }
 
 // members returns the indexes in b, in order.
