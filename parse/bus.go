@@ -95,14 +95,19 @@ type BusDecoder struct {
 	// only, when set, is the one severity the caller wants (see Only).
 	only string
 	view lineView      // scratch of the fast path
+	raw  busLine       // scratch of decodeLine
 	subs []*subDecoder // see SetWorkers
 	// parallelMin is the smallest Feed the subs share (tests lower it).
 	parallelMin int
 
 	intern map[string]string
-	recent [256]string      // a cache in front of intern (str)
-	names  map[string]error // ValidName of agents seen
-	lastTS string           // the last timestamp read (str)
+	recent [256]string // a cache in front of intern (str)
+	// buf and refArena are fill's: the bytes of a line's own strings, and
+	// the array its file refs slice is cut from.
+	buf      []byte
+	refArena []string
+	names    map[string]error // ValidName of agents seen
+	lastTS   string           // the last timestamp read (str)
 	// timeOf is the last timestamp parsed; time and timeErr are its parse.
 	timeOf  string
 	time    time.Time
@@ -379,15 +384,15 @@ func (d *BusDecoder) decodeLine(b []byte, n int, diag func(Diagnostic)) (e Entry
 			return Entry{}, false
 		}
 	}
-	var raw busLine
-	if d.slow || !scan(b, &d.view) || !d.fill(&d.view, &raw) {
-		if dg, ok := decodeSlow(b, &raw); !ok {
+	raw := &d.raw // not a local: encoding/json would make it escape, one allocation a line
+	if d.slow || !scan(b, &d.view) || !d.fill(&d.view, raw) {
+		if dg, ok := decodeSlow(b, raw); !ok {
 			dg.Line = n
 			diag(dg)
 			return Entry{}, false
 		}
 	}
-	return d.normalise(&raw, n, diag)
+	return d.normalise(raw, n, diag)
 }
 
 // normalise turns any shape of line into an Entry (SPEC §3).

@@ -142,6 +142,11 @@ func FuzzBusFastPath(f *testing.F) {
 	f.Add([]byte(`{"file_refs":["a"],"file_refs":null}`))
 	f.Add([]byte("{\"agent\":\"\x10\",\"agent\":\"fd-a\"}"))
 	f.Add([]byte("{\"file_refs\":[\"\x10\"],\"file_refs\":[]}"))
+	many := `{"summary":"s","file_refs":["r0"`
+	for i := 1; i < 40; i++ {
+		many += fmt.Sprintf(`,"r%d"`, i)
+	}
+	f.Add([]byte(many + `],"note":"n"}`))
 	for _, esc := range []string{`\ud83d\ude00`, `\ud83d`, `\ud83d\u0041`, `\udc00\ud83d`, `\u00e9\/\b\f\n\r\t\"\\`, "\xff\xfe ok", "caf\xc3", `\u00`, `\x`} {
 		f.Add([]byte(`{"severity":"notable","agent":"fd-a","summary":"` + esc + `","file_refs":["` + esc + `"],"sum\u006dary":"k"}`))
 	}

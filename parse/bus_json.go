@@ -298,30 +298,88 @@ func (v *lineView) array(b []byte, i int) (int, bool) {
 // fill sets raw to what encoding/json decodes from the line v was scanned
 // from. It reports false when a string of a plain line holds a control
 // character (not valid JSON: the caller lets encoding/json say so).
+//
+// Short values that repeat (severities, agents, categories, timestamps) are
+// shared (str); the others of a line, its summary and file refs among them,
+// are copied into one string that each is a part of, and the file refs
+// slices of many lines share one array: a line costs about two allocations.
 func (d *BusDecoder) fill(v *lineView, raw *busLine) bool {
 	*raw = busLine{}
+	type part struct{ f, from, to int }
+	var parts [nFields + 16]part
+	np := 0
+	buf := d.buf[:0]
+	// A line with very many file refs gives each string of its own.
+	separate := bits.OnesCount32(v.set)+len(v.refs) > len(parts)
+	own := func(f int, b []byte) bool {
+		b, ok := d.checked(b, v.plain)
+		switch {
+		case !ok:
+			return false
+		case separate && f == fFileRefs:
+			raw.FileRefs = append(raw.FileRefs, string(b))
+		case separate:
+			*raw.field(f) = string(b)
+		default:
+			parts[np] = part{f, len(buf), len(buf) + len(b)}
+			np++
+			buf = append(buf, b...)
+		}
+		return true
+	}
 	for set := v.set; set != 0; set &= set - 1 {
 		f := bits.TrailingZeros32(set)
 		if len(v.str[f]) == 0 {
 			continue
 		}
-		s, ok := d.text(f, v.str[f], v.plain)
-		if !ok {
-			return false
-		}
-		*raw.field(f) = s
-	}
-	if v.hasRefs {
-		raw.FileRefs = make([]string, len(v.refs))
-		for k, r := range v.refs {
-			s, ok := d.text(fFileRefs, r, v.plain)
+		switch f {
+		case fSeverity, fAgent, fFrom, fCategory, fKind, fType, fTimestamp, fTS:
+			b, ok := d.checked(v.str[f], v.plain)
 			if !ok {
 				return false
 			}
-			raw.FileRefs[k] = s
+			*raw.field(f) = d.str(f, b)
+		default:
+			if !own(f, v.str[f]) {
+				return false
+			}
+		}
+	}
+	if v.hasRefs {
+		raw.FileRefs = d.refs(len(v.refs))
+		for _, r := range v.refs {
+			if !own(fFileRefs, r) {
+				return false
+			}
+		}
+	}
+	all := string(buf)
+	d.buf = buf
+	for _, p := range parts[:np] {
+		if p.f == fFileRefs {
+			raw.FileRefs = append(raw.FileRefs, all[p.from:p.to])
+		} else {
+			*raw.field(p.f) = all[p.from:p.to]
 		}
 	}
 	return true
+}
+
+// refs returns an empty slice with room for n file refs, cut from an array
+// that many lines share.
+func (d *BusDecoder) refs(n int) []string {
+	switch {
+	case n == 0:
+		return noRefs
+	case n > 64:
+		return make([]string, 0, n)
+	}
+	if cap(d.refArena)-len(d.refArena) < n {
+		d.refArena = make([]string, 0, 1024)
+	}
+	l := len(d.refArena)
+	d.refArena = d.refArena[:l+n]
+	return d.refArena[l : l : l+n]
 }
 
 // field returns the busLine field of a string field index.
@@ -359,20 +417,20 @@ func (raw *busLine) field(f int) *string {
 	panic("parse: no such bus field")
 }
 
-// text returns the value of string field f whose bytes are b, checking the
-// unchecked bytes of a plain line as encoding/json does: a control character
-// is an error, invalid UTF-8 becomes U+FFFD.
-func (d *BusDecoder) text(f int, b []byte, plain bool) (string, bool) {
+// checked returns b, the bytes of a string, checked as encoding/json checks
+// them when they are the unchecked bytes of a plain line: a control
+// character is an error, invalid UTF-8 becomes U+FFFD.
+func (d *BusDecoder) checked(b []byte, plain bool) ([]byte, bool) {
 	if plain {
 		ok, ascii := checkPlain(b)
 		if !ok {
-			return "", false
+			return nil, false
 		}
 		if !ascii && !utf8.Valid(b) {
 			b = unquoteJSON(b)
 		}
 	}
-	return d.str(f, b), true
+	return b, true
 }
 
 // unknownKeyIsSafe reports whether encoding/json would ignore key: it matches
