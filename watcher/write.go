@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,10 +16,10 @@ import (
 // is left alone (not even its modification time changes) and changed is
 // false. Errors name the file.
 func WriteFile(path string, data []byte, perm fs.FileMode) (changed bool, err error) {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return false, nil
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if same, err := holds(path, data); err != nil {
 		return false, fmt.Errorf("write %s: %w", path, err)
+	} else if same {
+		return false, nil
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -55,4 +56,35 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (changed bool, err er
 		d.Close()
 	}
 	return true, nil
+}
+
+// holds reports whether the file at path holds exactly data (false when it
+// does not exist), reading it piece by piece: a large report is not held
+// twice in memory to be compared.
+func holds(path string, data []byte) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() != int64(len(data)) {
+		return false, err
+	}
+	buf := make([]byte, min(len(data), 256<<10)+1)
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(data) || !bytes.Equal(buf[:n], data[:n]) {
+			return false, nil
+		}
+		data = data[n:]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return len(data) == 0, nil
+		case err != nil:
+			return false, err
+		}
+	}
 }

@@ -76,3 +76,40 @@ func TestWriteFileReaderNeverSeesHalf(t *testing.T) {
 		t.Fatal(msg)
 	}
 }
+
+func TestHolds(t *testing.T) {
+	dir := t.TempDir()
+	big := []byte(strings.Repeat("0123456789abcdef", 40<<10)) // 640 KiB: several pieces
+	changedAt := func(b []byte, i int) []byte {
+		c := append([]byte{}, b...)
+		c[i] ^= 1
+		return c
+	}
+	tests := []struct {
+		name       string
+		file, data []byte
+		want       bool
+	}{
+		{"empty", []byte{}, []byte{}, true},
+		{"same", []byte("one\n"), []byte("one\n"), true},
+		{"longer file", []byte("one\ntwo\n"), []byte("one\n"), false},
+		{"shorter file", []byte("one\n"), []byte("one\ntwo\n"), false},
+		{"big same", big, big, true},
+		{"big, last byte differs", big, changedAt(big, len(big)-1), false},
+		{"big, a middle byte differs", big, changedAt(big, 300<<10), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "f")
+			if err := os.WriteFile(path, tt.file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := holds(path, tt.data); got != tt.want || err != nil {
+				t.Errorf("holds = %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+	if got, err := holds(filepath.Join(dir, "missing"), nil); got || err != nil {
+		t.Errorf("missing file: holds = %v, %v; want false, nil", got, err)
+	}
+}
