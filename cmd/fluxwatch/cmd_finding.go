@@ -28,7 +28,9 @@ const findingUsage = `Usage:
 
 write appends one finding to the peer-findings bus, safely beside other writers.
 read prints the bus as a JSON array of canonical entries ([] when there is none);
-with --follow, one JSON object a line as entries arrive, until interrupted.
+with --follow, one JSON object a line as entries arrive, until interrupted. With
+--severity blocking or notable, lines in the canonical shape of the other
+severity are skipped without being decoded: they give no diagnostics.
 `
 
 // now is the clock of finding write's default timestamp.
