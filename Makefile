@@ -17,7 +17,7 @@ build: ## build bin/fluxwatch
 	$(GO) build -o $(BIN) ./cmd/fluxwatch
 
 run: build ## synthesise the example run in testdata/example and print its summary
-	./$(BIN) synth --out bin/example $(EXAMPLE)
+	./$(BIN) synth --out bin/example --repo $(EXAMPLE)/repo $(EXAMPLE)
 	@echo
 	@cat bin/example/summary.md
 

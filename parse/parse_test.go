@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -268,6 +269,12 @@ func TestCorpusConformance(t *testing.T) {
 	}
 	indexLine := regexp.MustCompile(`^- (P[0-3]|IMP) \| `)
 	okFiles, parsed := 0, 0
+	// The manifest's rough classes of agent reports, and the status each
+	// implies under SPEC §2.5.
+	implied := map[string]Status{"index-ok": StatusValid, "index-variant": StatusVariant,
+		"no-index": StatusMalformed, "error-stub": StatusError}
+	confusion := map[string]int{}
+	agree, classed := 0, 0
 	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
 			return err
@@ -280,7 +287,15 @@ func TestCorpusConformance(t *testing.T) {
 		r := ReadReport(data)
 		checkPositions(t, path, data, r)
 		rel, _ := filepath.Rel(dir, path)
-		if class[filepath.ToSlash(rel)] != "index-ok" {
+		c := class[filepath.ToSlash(rel)]
+		if want, ok := implied[c]; ok {
+			classed++
+			confusion[c+" → "+string(r.Status)]++
+			if r.Status == want {
+				agree++
+			}
+		}
+		if c != "index-ok" {
 			return nil
 		}
 		okFiles++
@@ -303,6 +318,22 @@ func TestCorpusConformance(t *testing.T) {
 		t.Fatal("no index-ok files found in the corpus manifest")
 	}
 	t.Logf("parsed %d corpus files, %d index-ok", parsed, okFiles)
+	keys := make([]string, 0, len(confusion))
+	for k := range confusion {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("  %-28s %d", k, confusion[k])
+	}
+	pct := 100 * float64(agree) / float64(classed)
+	t.Logf("status agrees with the manifest class on %d of %d agent files (%.1f%%)", agree, classed, pct)
+	// The classes are rough (a run-uuid comment alone makes a file
+	// "index-variant" there, valid here), so this guards against regressions
+	// rather than scoring the parser.
+	if pct < 95 {
+		t.Errorf("status agreement with the manifest classes fell to %.1f%% (was 99.7%%)", pct)
+	}
 }
 
 // checkPositions fails when a finding or diagnostic points outside the input.

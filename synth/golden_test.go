@@ -176,3 +176,16 @@ func TestSchemaRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyRunValidates: a run with no agent at all (an empty directory, or a
+// bus alone) still renders a findings.json that the schema accepts, with
+// empty lists rather than nulls.
+func TestEmptyRunValidates(t *testing.T) {
+	for _, opts := range []Options{{}, {Watching: true}, {Expect: []string{"fd-a"}}} {
+		data := RenderJSON(Synthesize(&Run{Input: "empty"}, opts))
+		validateFindingsJSON(t, data)
+		if bytes.Contains(data, []byte(`"agents": null`)) {
+			t.Errorf("agents is null in\n%s", data)
+		}
+	}
+}

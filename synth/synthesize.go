@@ -64,6 +64,7 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	var completed []*Agent
 	launched, failed := map[string]bool{}, map[string]bool{}
 	foreign, partial := map[string]bool{}, map[string]bool{}
+	s.Agents = make([]AgentResult, 0, len(run.Agents)+len(opts.Expect)) // [] in findings.json, never null
 	for i := range run.Agents {
 		a := &run.Agents[i]
 		s.Agents = append(s.Agents, agentResult(a))

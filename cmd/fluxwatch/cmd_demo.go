@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/demo"
@@ -17,7 +18,9 @@ Writes an example review run into DIR (default fluxwatch-demo), which must be
 empty or missing. Without flags it is a small realistic run: six agents
 writing in different formats, a peer-findings bus, specialist findings.
 With --agents (and --findings, --bus-lines, --seed) it generates a large run
-deterministically, for benchmarks. Then try: fluxwatch synth DIR
+deterministically, for benchmarks. Then try: fluxwatch synth DIR (the example
+also ships the sources its agents reviewed, in DIR/repo: add --repo DIR/repo
+to check their evidence).
 
 With --live it simulates the review as it happens, over about 20 seconds
 (--speed 2: 10 seconds): six agents write growing .partial files, share
@@ -76,7 +79,13 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usageErrorf("demo: %v", err)
 	}
-	fmt.Fprintf(e.stdout, "wrote %s; now run: fluxwatch synth %s\n", dir, dir)
+	if generated {
+		fmt.Fprintf(e.stdout, "wrote %s; now run: fluxwatch synth %s\n", dir, dir)
+	} else {
+		// The example ships the sources its agents reviewed in DIR/repo (not
+		// part of the run), so that their evidence can be checked.
+		fmt.Fprintf(e.stdout, "wrote %s; now run: fluxwatch synth --repo %s %s\n", dir, filepath.Join(dir, "repo"), dir)
+	}
 	return nil
 }
 

@@ -19,6 +19,8 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
 const mcpUsage = `Usage: fluxwatch mcp [--root DIR]
@@ -29,19 +31,24 @@ get_synthesis {output_dir}. Every output_dir must lie under --root (default
 the working directory), symlinks resolved. Logs go to standard error only.
 `
 
-// synthesizeDir returns the synthesis of the run in dir as findings.json
-// bytes. The default reads the findings.json that synth or watch wrote; the
-// synthesis engine replaces it.
+// synthesizeDir returns the current synthesis of the run in dir as
+// findings.json bytes. It reads the directory the way synth does and writes
+// nothing (the MCP server is read-only). While an agent is still writing, the
+// synthesis is the live one of watch: pending until an agent completes.
+// Evidence is not checked here. Tests replace it.
 var synthesizeDir = func(ctx context.Context, dir string) ([]byte, error) {
-	path, err := inside(dir, "findings.json")
+	run, err := watcher.Scan(ctx, dir, watcher.ScanOptions{})
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no synthesis yet: %s holds no findings.json (run fluxwatch synth or watch on it)", dir)
+	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
+	for _, a := range run.Agents {
+		if a.Status == parse.StatusPartial {
+			opts.Watching = true
+			break
+		}
 	}
-	return data, err
+	return synth.RenderJSON(synth.Synthesize(run, opts)), nil
 }
 
 func runMCP(ctx context.Context, e *env, args []string) error {

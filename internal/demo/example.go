@@ -98,6 +98,13 @@ Any injected script reads both tokens; the refresh token lives for 30 days.
 
 ` + "`config/dev.env:3`" + ` holds the HMAC key used in production builds.
 
+**Evidence**: ` + "`config/dev.env:3`" + `
+
+**Excerpt**:
+` + "```" + `
+HMAC_KEY=9f2c4e7a1b8d3f60c5e2a9d7b4f1c8e3
+` + "```" + `
+
 <!-- flux-drive:complete -->
 `},
 	{"fd-correctness." + ExampleRun + ".md", 44, `---
@@ -212,5 +219,94 @@ approaches:
 	{"design/manifest.yaml", 10, `designs:
   - screenshot_file_name: login-rate-limited.png
     description: Login form after too many attempts, with the retry countdown
+`},
+	{"repo/web/src/session.ts", 5, `// Session handling for the web client.
+import { api } from "./api";
+
+export interface Session {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: number;
+}
+
+const REFRESH_MARGIN_MS = 60_000;
+
+/** Signs the user in and keeps the tokens for later requests. */
+export async function signIn(email: string, password: string): Promise<Session> {
+  const res = await api.post("/login", { email, password });
+  if (!res.ok) {
+    throw new Error(` + "`" + `login failed: ${res.status}` + "`" + `);
+  }
+  // Tokens are kept across reloads so that a refresh of the page does not
+  // sign the user out. The access token lives 15 minutes, the refresh token
+  // 30 days; both are read by every request through api.ts.
+  // TODO: move the refresh token to an httpOnly cookie.
+  // Tokens are kept across reloads.
+  const session = { accessToken: res.accessToken, refreshToken: res.refreshToken, expiresAt: res.expiresAt };
+  localStorage.setItem("access_token", res.accessToken);
+  localStorage.setItem("refresh_token", res.refreshToken);
+  return session;
+}
+
+/** Reports whether the access token must be refreshed before the next call. */
+export function needsRefresh(s: Session, now: number): boolean {
+  return s.expiresAt - now < REFRESH_MARGIN_MS;
+}
+
+export function signOut(): void {
+  localStorage.removeItem("access_token");
+  localStorage.removeItem("refresh_token");
+}
+`},
+	{"repo/api/routes/login.go", 5, `package routes
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"example.com/shop/api/auth"
+)
+
+// loginRequest is the body of POST /login.
+type loginRequest struct {
+	Email    string ` + "`" + `json:"email"` + "`" + `
+	Password string ` + "`" + `json:"password"` + "`" + `
+}
+
+// Login checks the credentials and issues a session.
+func Login(store auth.Store) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req loginRequest
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		user, err := store.UserByEmail(r.Context(), req.Email)
+		if err != nil {
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+		if !auth.CheckPassword(user, req.Password) {
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+		s, err := auth.NewSession(r.Context(), store, user)
+		if err != nil {
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+		json.NewEncoder(w).Encode(s)
+	}
+}
+
+// Register mounts the auth routes. Nothing here limits attempts per account.
+func Register(mux *http.ServeMux, store auth.Store) {
+	mux.Handle("POST /login", Login(store))
+}
+`},
+	{"repo/config/dev.env", 5, `# Development settings. Never commit real secrets here.
+DATABASE_URL=postgres://localhost:5432/shop_dev
+HMAC_KEY=${HMAC_KEY:?set HMAC_KEY in the deploy environment}
+LOG_LEVEL=debug
 `},
 }

@@ -1,0 +1,34 @@
+// Command fluxwatch sits beside parallel AI review agents. Each agent writes a
+// report into one output directory and shares urgent findings on a JSONL bus;
+// fluxwatch parses the reports, tails the bus and keeps one deterministic
+// synthesis current: a verdict, deduplicated findings with convergence, a
+// timeline of peer findings, and reports for people and machines.
+//
+// Usage:
+//
+//	fluxwatch COMMAND [flags] [args]
+//
+// The commands are:
+//
+//	synth [DIR]        synthesise a run once: summary.md, findings.json, the verdict gate
+//	watch [DIR]        keep the synthesis current while agents write (live view, --events)
+//	check PATH…        parse agent reports, bus and YAML files and print diagnostics
+//	finding write|read append to or read the peer-findings bus, safely beside other writers
+//	protocol           print the Peer Findings Protocol section for an agent's prompt
+//	mcp                serve fetch_peer_findings and get_synthesis over MCP on stdio
+//	plan …             manage specialist findings (write-finding, write-approach, refine, …)
+//	discover           find or create the feature directory
+//	schema             print the JSON Schema of findings.json
+//	demo [DIR]         write an example run (--agents: a large one; --live: agents at work)
+//	version            print the version
+//
+// Run "fluxwatch COMMAND --help" for a command's flags. Without DIR, synth
+// and watch use $FLUX_OUTPUT_DIR or a recent feature directory (discover's
+// tiers 1–2), else the current directory.
+//
+// Exit codes: 0 ok; 1 the --fail-on gate tripped (an error verdict trips any
+// gate); 2 a usage or input error, with a one-line message naming the file;
+// 3 an internal error (and discover's ambiguous match).
+//
+// Colour is used only on a terminal and never when NO_COLOR is set.
+package main
