@@ -37,18 +37,17 @@ the working directory), symlinks resolved. Logs go to standard error only.
 // synthesis is the live one of watch: pending until an agent completes.
 // Evidence is not checked here. Tests replace it.
 var synthesizeDir = func(ctx context.Context, dir string) ([]byte, error) {
-	run, err := watcher.Scan(ctx, dir, watcher.ScanOptions{})
+	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
+	s, err := watcher.Synthesize(ctx, dir, watcher.ScanOptions{}, opts)
+	if err == nil && len(s.AgentsPartial) > 0 {
+		// Agents are still writing: the live synthesis, as watch has it.
+		opts.Watching = true
+		s, err = watcher.Synthesize(ctx, dir, watcher.ScanOptions{}, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
-	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
-	for _, a := range run.Agents {
-		if a.Status == parse.StatusPartial {
-			opts.Watching = true
-			break
-		}
-	}
-	return synth.RenderJSON(synth.Synthesize(run, opts)), nil
+	return synth.RenderJSON(s), nil
 }
 
 func runMCP(ctx context.Context, e *env, args []string) error {
