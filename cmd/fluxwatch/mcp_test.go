@@ -61,8 +61,11 @@ func TestMCPWithSDKClient(t *testing.T) {
 	root := t.TempDir()
 	run := filepath.Join(root, "run")
 	empty := filepath.Join(root, "empty")
+	running := filepath.Join(root, "running")
 	os.Mkdir(run, 0o755)
 	os.Mkdir(empty, 0o755)
+	os.Mkdir(running, 0o755)
+	os.WriteFile(filepath.Join(running, "fd-perf.md.partial"), []byte("### Findings Index\n- P1 | PRF-001 | \"Q\" | N+1\n"), 0o644)
 	for _, e := range []parse.Entry{
 		{Severity: parse.Blocking, Agent: "fd-safety", Category: "auth", Summary: "tokens in <localStorage>", FileRefs: []string{"a.ts:1"}, Timestamp: "2026-11-20T10:00:00Z"},
 		{Severity: parse.Notable, Agent: "fd-perf", Category: "db", Summary: "N+1 query", FileRefs: []string{}},
@@ -121,6 +124,7 @@ func TestMCPWithSDKClient(t *testing.T) {
 		// get_synthesis: text is a substring of the findings.json it returns.
 		{"synthesis", "get_synthesis", map[string]any{"output_dir": "run"}, false, `"verdict": "risky"`, 0},
 		{"no agents", "get_synthesis", map[string]any{"output_dir": "empty"}, false, `"verdict": "error"`, 0},
+		{"still writing", "get_synthesis", map[string]any{"output_dir": "running"}, false, `"verdict": "pending"`, 0},
 		{"synthesis outside", "get_synthesis", map[string]any{"output_dir": outside}, true, "outside the server's root", 0},
 	}
 	for _, tt := range tests {
