@@ -24,7 +24,11 @@ func RenderJSON(s *Synthesis) []byte {
 		panic("synth: encode findings.json: " + err.Error())
 	}
 	compact := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-	out := indentJSON(make([]byte, 0, len(compact)*3/2), compact)
+	// Indenting by two spaces makes findings.json about 1.5 times its
+	// compact size (1.52 on a 1,000-agent run): room for twice, of which the
+	// pages never written are never touched, spares append a copy of the
+	// whole rendering into a buffer twice as large.
+	out := indentJSON(make([]byte, 0, 2*len(compact)+1), compact)
 	return append(out, '\n')
 }
 

@@ -581,15 +581,37 @@ func (s *Scanner) read(f file) ([]byte, fs.FileInfo, error) {
 	if f.name.Kind == parse.KindAbort {
 		return nil, info, nil // an abort marker's content does not matter
 	}
-	limit := s.opts.MaxFile
-	buf := bytes.NewBuffer(make([]byte, 0, min(info.Size(), limit)+1))
-	if _, err := buf.ReadFrom(io.LimitReader(fh, limit+1)); err != nil {
+	data, err := readCapped(fh, info.Size(), s.opts.MaxFile)
+	if err != nil {
 		return nil, nil, err
 	}
-	if int64(buf.Len()) > limit {
-		return nil, nil, errTooLarge
+	return data, info, nil
+}
+
+// readCapped reads r to its end into a slice sized for size bytes (the size
+// the file had when stated: it may have grown since), or errTooLarge once it
+// holds more than limit. Unlike bytes.Buffer.ReadFrom, which doubles a
+// buffer that is full to the byte, a file that kept its size is read into
+// exactly size+1 bytes: a report is not held at twice its size while the run
+// is synthesised.
+func readCapped(r io.Reader, size, limit int64) ([]byte, error) {
+	data := make([]byte, 0, max(min(size, limit), 0)+1) // +1: room to see EOF
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // grown: let append choose the size
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > limit {
+			return nil, errTooLarge
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return buf.Bytes(), info, nil
 }
 
 // kindRank orders the files of one agent: the lowest rank wins.
