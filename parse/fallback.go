@@ -25,8 +25,8 @@ type scope struct {
 //     heading names one;
 //  3. each list item or sub-heading directly under a severity group heading.
 //
-// The same finding listed twice (same ID, or titles equal by the title rule)
-// is counted once.
+// The same finding listed twice (same ID, or titles equal by the title rule
+// in another section) is counted once.
 func proseFindings(lines []line) []Finding {
 	fileNamesOne := false
 	for _, l := range lines {
@@ -202,8 +202,13 @@ func sectionOf(stack []scope) string {
 	return ""
 }
 
-// dedupProse counts a finding listed twice once: same ID, or titles equal by
-// the title rule. The first listing is kept, with the higher severity.
+// dedupProse counts a finding listed twice once: same ID, the same
+// normalised title, or titles that match by the title rule in different
+// sections. SPEC §2.3's case is a detail section and a summary list that
+// restates it; two findings side by side in one section are two findings,
+// however alike their titles ("Tasks created via IPC are SQLite-only" and
+// "Task mutations via IPC are SQLite-only" share half their keywords). The
+// first listing is kept, with the higher severity.
 // Candidates for the title rule are those sharing a keyword (or the exact
 // normalised title); a keyword shared by very many titles does not pick
 // candidates, so the cost stays near-linear on any input.
@@ -229,7 +234,7 @@ func dedupProse(fs []Finding) []Finding {
 				for _, j := range byWord[w] {
 					if !seen[j] {
 						seen[j] = true
-						if (dup < 0 || j < dup) && t.Matches(&titles[j]) {
+						if (dup < 0 || j < dup) && out[j].Section != f.Section && t.Matches(&titles[j]) {
 							dup = j
 						}
 					}
