@@ -35,9 +35,12 @@
 //     index and no findings, is an error stub.
 //   - The completion sentinel is <!-- flux-drive:complete -->; other
 //     "<!-- x:complete -->" markers also count, with an info diagnostic.
-//   - The prose fallback counts the same finding listed twice once (same ID,
-//     or titles equal by the title rule of §5.2). Candidates are found through
-//     shared keywords, so the cost stays near-linear even on huge inputs.
+//   - The prose fallback counts the same finding listed twice once: same ID,
+//     the same normalised title, or titles equal by the fuzzy title rule of
+//     §5.2 when the two stand in different sections (§2.3's "a detail section
+//     and a summary list that restates it"). Two findings side by side in one
+//     section stay two, however alike their titles. Candidates are found
+//     through shared keywords, so the cost stays near-linear on huge inputs.
 //   - Bold lead-ins and list items whose text is only group words
 //     ("**P0 defects:**") and legends or tallies ("P0: 3, P1: 2") are not
 //     findings.
