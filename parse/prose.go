@@ -68,7 +68,7 @@ func proseItem(text string, index bool) (proseParsed, bool) {
 	p, body := readMarkers(inner, bold || index)
 	if p.class == sevNone && p.id == "" {
 		// "[Q1] Title": an ID with no marker, kept for an index group.
-		if id, rest, ok := leadID(inner); ok && (strings.HasPrefix(strings.TrimSpace(inner), "[") || index) {
+		if id, rest, ok := leadID(inner); ok && (strings.HasPrefix(strings.TrimSpace(inner), "[") || index && delimitedID(inner)) {
 			p.id, body = id, strings.TrimLeft(rest, sepChars)
 		}
 	}
@@ -315,3 +315,22 @@ func detailSection(lines []line, h int) (item, bool) {
 // namesIssuesRe matches a heading naming issues, findings, concerns,
 // problems, risks or gaps (SPEC §2.3 rule 2).
 var namesIssuesRe = regexp.MustCompile(`(?i)\b(issues?|findings?|concerns?|problems?|risks?|gaps?)\b`)
+
+// delimitedID reports whether the ID that starts s is set apart from the
+// title: by brackets or bold ("[Q1] Title", "**Q1** Title"), by a separator
+// ending it ("Q1: Title", "Q1. Title") or one after it ("Q1 — Title"). In
+// "F1 adds no implementation" the F1 is the subject of a sentence, not an ID.
+func delimitedID(s string) bool {
+	s = strings.TrimSpace(s)
+	tok, rest, _ := strings.Cut(s, " ")
+	if strings.ContainsAny(tok[:1], "[`*") || strings.ContainsAny(tok[len(tok)-1:], ":.)]`*") {
+		return true
+	}
+	rest = strings.TrimSpace(rest)
+	for _, sep := range []string{"—", "–", "-", ":", "|"} {
+		if strings.HasPrefix(rest, sep) {
+			return true
+		}
+	}
+	return false
+}
