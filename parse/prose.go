@@ -322,11 +322,16 @@ var namesIssuesRe = regexp.MustCompile(`(?i)\b(issues?|findings?|concerns?|probl
 // "F1 adds no implementation" the F1 is the subject of a sentence, not an ID.
 func delimitedID(s string) bool {
 	s = strings.TrimSpace(s)
-	tok, rest, _ := strings.Cut(s, " ")
+	tok, rest := s, ""
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		tok, rest = s[:i], strings.TrimSpace(s[i:])
+	}
+	if tok == "" {
+		return false
+	}
 	if strings.ContainsAny(tok[:1], "[`*") || strings.ContainsAny(tok[len(tok)-1:], ":.)]`*") {
 		return true
 	}
-	rest = strings.TrimSpace(rest)
 	for _, sep := range []string{"—", "–", "-", ":", "|"} {
 		if strings.HasPrefix(rest, sep) {
 			return true
