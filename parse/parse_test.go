@@ -367,3 +367,25 @@ func checkPositions(t testing.TB, name string, data []byte, r *Report) {
 		}
 	}
 }
+
+// TestDelimitedID: an unbracketed leading ID counts only when something sets
+// it apart from the title.
+func TestDelimitedID(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Q2: Checkpoint lacks turn counts":    true,
+		"Q2. Checkpoint lacks turn counts":    true,
+		"Q2 — Checkpoint lacks turn counts":   true,
+		"Q2\t— Checkpoint lacks turn counts":  true,
+		"Q2 | Checkpoint lacks turn counts":   true,
+		"[Q2] Checkpoint lacks turn counts":   true,
+		"**Q2** Checkpoint lacks turn counts": true,
+		"F1 adds no implementation":           false,
+		"F1\tadds no implementation":          false,
+		"F1":                                  false,
+		"":                                    false,
+	} {
+		if got := delimitedID(s); got != want {
+			t.Errorf("delimitedID(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
