@@ -22,18 +22,7 @@ import (
 func BenchmarkAppend(b *testing.B) {
 	for _, lines := range []int{1_000, 1_000_000} {
 		b.Run(fmt.Sprintf("bus=%s", map[int]string{1_000: "1k", 1_000_000: "1M"}[lines]), func(b *testing.B) {
-			if lines > 1_000 && testing.Short() {
-				b.Skip("-short")
-			}
-			dir := b.TempDir()
-			if err := demo.Generate(dir, demo.Config{Agents: 64, Findings: 12, BusLines: lines, Seed: 1}); err != nil {
-				b.Fatal(err)
-			}
-			w := New(dir, Options{})
-			if err := w.rescan(context.Background()); err != nil {
-				b.Fatal(err)
-			}
-			w.pollAll()
+			w, dir := benchWatcher(b, lines)
 			w.live.Update(w.run())
 			busFile := w.bus[0]
 			path := filepath.Join(dir, parse.BusNames[0])
@@ -67,18 +56,7 @@ func BenchmarkAppend(b *testing.B) {
 func BenchmarkComplete(b *testing.B) {
 	for _, lines := range []int{1_000, 1_000_000} {
 		b.Run(fmt.Sprintf("bus=%s", map[int]string{1_000: "1k", 1_000_000: "1M"}[lines]), func(b *testing.B) {
-			if lines > 1_000 && testing.Short() {
-				b.Skip("-short")
-			}
-			dir := b.TempDir()
-			if err := demo.Generate(dir, demo.Config{Agents: 64, Findings: 12, BusLines: lines, Seed: 1}); err != nil {
-				b.Fatal(err)
-			}
-			w := New(dir, Options{})
-			if err := w.rescan(context.Background()); err != nil {
-				b.Fatal(err)
-			}
-			w.pollAll()
+			w, _ := benchWatcher(b, lines)
 			whole := w.run()
 			fewer := *whole
 			fewer.Agents = whole.Agents[:len(whole.Agents)-1]
@@ -96,4 +74,23 @@ func BenchmarkComplete(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchWatcher generates a 64-agent run with a bus of lines lines (skipped
+// beyond 1k lines with -short) and returns a watcher that has read it all,
+// and the run directory.
+func benchWatcher(b *testing.B, lines int) (*Watcher, string) {
+	if lines > 1_000 && testing.Short() {
+		b.Skip("-short")
+	}
+	dir := b.TempDir()
+	if err := demo.Generate(dir, demo.Config{Agents: 64, Findings: 12, BusLines: lines, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	w := New(dir, Options{})
+	if err := w.rescan(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	w.pollAll()
+	return w, dir
 }
