@@ -1,0 +1,188 @@
+//go:build unix
+
+package fsio
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+}
+
+// A FIFO with no writer must be refused at once, not waited on.
+func TestOpenFIFORefusedWithoutBlocking(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "peer-findings.jsonl")
+	mkfifo(t, fifo)
+	within(t, 2*time.Second, "Open(FIFO)", func() {
+		_, _, err := Open(fifo)
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a FIFO") {
+			t.Errorf("err = %v, want ErrNotRegular naming a FIFO", err)
+		}
+	})
+	within(t, 2*time.Second, "ReadFile(FIFO)", func() {
+		if _, err := ReadFile(fifo, 1<<20); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("err = %v", err)
+		}
+	})
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	within(t, 2*time.Second, "OpenIn(FIFO)", func() {
+		if _, _, err := OpenIn(root, "peer-findings.jsonl"); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
+
+func TestOpenSocketRefused(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "s")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skipf("unix socket: %v", err)
+	}
+	defer l.Close()
+	within(t, 2*time.Second, "Open(socket)", func() {
+		if _, _, err := Open(sock); err == nil {
+			t.Error("a socket was opened as a report")
+		}
+	})
+}
+
+func TestOpenInRefusesEscape(t *testing.T) {
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	os.WriteFile(outside, []byte("secret"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "link.md"))
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, name := range []string{"link.md", "../x.md", outside} {
+		if f, _, err := OpenIn(root, name); err == nil {
+			f.Close()
+			t.Errorf("OpenIn(%q) left the root", name)
+		}
+	}
+}
+
+// A FIFO target with a reader receives the bytes, and stays a FIFO.
+func TestWriteFileFIFOWithReader(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "out.sarif")
+	mkfifo(t, fifo)
+	got := make(chan string, 1)
+	go func() {
+		f, err := os.Open(fifo) // blocks until the writer opens
+		if err != nil {
+			got <- "open: " + err.Error()
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- string(b)
+	}()
+	var err error
+	within(t, 5*time.Second, "WriteFile(FIFO with reader)", func() {
+		_, err = WriteFile(context.Background(), fifo, []byte("payload"), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "payload" {
+		t.Fatalf("reader got %q", s)
+	}
+	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatal("the FIFO was replaced")
+	}
+}
+
+// A FIFO target with no reader waits, but only until the context ends (the
+// signal of SPEC §7).
+func TestWriteFileFIFONoReaderEndsWithContext(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "out.json")
+	mkfifo(t, fifo)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	var err error
+	within(t, 2*time.Second, "WriteFile(FIFO without reader)", func() {
+		_, err = WriteFile(ctx, fifo, []byte("x"), 0o644)
+	})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), fifo) {
+		t.Fatalf("err = %v, want context.Canceled naming the FIFO", err)
+	}
+}
+
+// A reader that stops reading leaves the writer blocked on a full pipe: the
+// context ends that too.
+func TestWriteFileFIFOFullPipeEndsWithContext(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "out.json")
+	mkfifo(t, fifo)
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	within(t, 3*time.Second, "WriteFile(full FIFO)", func() {
+		_, err = WriteFile(ctx, fifo, make([]byte, 4<<20), 0o644)
+	})
+	if err == nil {
+		t.Fatal("a 4 MiB write into an unread pipe succeeded")
+	}
+}
+
+// Lock excludes a second holder until the first releases, and refuses a
+// FIFO planted where the lock file goes instead of hanging on it.
+func TestLock(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bus.jsonl.lock")
+	unlock, err := Lock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acquired := make(chan struct{})
+	go func() {
+		u, err := Lock(path)
+		if err == nil {
+			u()
+		}
+		close(acquired)
+	}()
+	select {
+	case <-acquired:
+		t.Fatal("a second Lock succeeded while the first was held")
+	case <-time.After(150 * time.Millisecond):
+	}
+	unlock()
+	select {
+	case <-acquired:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the second Lock never got the lock")
+	}
+	fifo := filepath.Join(dir, "fifo.lock")
+	mkfifo(t, fifo)
+	within(t, 2*time.Second, "Lock(FIFO)", func() {
+		if u, err := Lock(fifo); err == nil {
+			u()
+			t.Error("a FIFO was taken as a lock file")
+		}
+	})
+}

@@ -1,0 +1,176 @@
+package fsio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadAllCap(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		data        string
+		size, limit int64
+		wantErr     error
+	}{
+		{"exact size", "hello", 5, 10, nil},
+		{"grew since stat", "hello world", 5, 100, nil},
+		{"shrank since stat", "hi", 5, 10, nil},
+		{"at the cap", "12345", 5, 5, nil},
+		{"over the cap", "123456", 6, 5, ErrTooLarge},
+		{"over the cap, stale size", "123456", 1, 5, ErrTooLarge},
+		{"empty", "", 0, 5, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ReadAll(strings.NewReader(tc.data), tc.size, tc.limit)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			if err == nil && string(got) != tc.data {
+				t.Fatalf("got %q, want %q", got, tc.data)
+			}
+		})
+	}
+}
+
+func TestReadFileRefusesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	_, err := ReadFile(dir, 100)
+	if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a directory") || !strings.Contains(err.Error(), dir) {
+		t.Fatalf("err = %v, want ErrNotRegular naming %s as a directory", err, dir)
+	}
+}
+
+func TestWriteFileRegular(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "summary.md")
+	changed, err := WriteFile(ctx, path, []byte("one"), 0o644)
+	if err != nil || !changed {
+		t.Fatalf("first write: changed=%v err=%v", changed, err)
+	}
+	before, _ := os.Stat(path)
+	changed, err = WriteFile(ctx, path, []byte("one"), 0o644)
+	if err != nil || changed {
+		t.Fatalf("same content: changed=%v err=%v, want false nil", changed, err)
+	}
+	after, _ := os.Stat(path)
+	if !os.SameFile(before, after) {
+		t.Fatal("an unchanged report was replaced")
+	}
+	if changed, err = WriteFile(ctx, path, []byte("two"), 0o644); err != nil || !changed {
+		t.Fatalf("new content: changed=%v err=%v", changed, err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "two" {
+		t.Fatalf("content %q", b)
+	}
+	assertNoTemps(t, filepath.Dir(path))
+}
+
+func TestWriteFileKeepsSymlink(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	real := filepath.Join(dir, "out", "real.json")
+	os.Mkdir(filepath.Dir(real), 0o755)
+	os.WriteFile(real, []byte("old"), 0o644)
+	for _, tc := range []struct{ name, link, target string }{
+		{"relative", filepath.Join(dir, "rel.json"), "out/real.json"},
+		{"absolute", filepath.Join(dir, "abs.json"), real},
+		{"chain", filepath.Join(dir, "chain.json"), "rel.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.Symlink(tc.target, tc.link); err != nil {
+				t.Fatal(err)
+			}
+			data := []byte("new " + tc.name)
+			if _, err := WriteFile(ctx, tc.link, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if fi, err := os.Lstat(tc.link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+				t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+			}
+			if b, _ := os.ReadFile(real); !bytes.Equal(b, data) {
+				t.Fatalf("target holds %q, want %q", b, data)
+			}
+		})
+	}
+	t.Run("dangling", func(t *testing.T) {
+		link := filepath.Join(dir, "dangling.json")
+		os.Symlink("out/new.json", link)
+		if _, err := WriteFile(ctx, link, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if fi, _ := os.Lstat(link); fi.Mode()&fs.ModeSymlink == 0 {
+			t.Fatal("the dangling link was replaced by a file")
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "out", "new.json")); string(b) != "x" {
+			t.Fatalf("target holds %q", b)
+		}
+	})
+	assertNoTemps(t, dir)
+	assertNoTemps(t, filepath.Dir(real))
+}
+
+func TestWriteFileDevice(t *testing.T) {
+	if _, err := os.Stat("/dev/null"); err != nil {
+		t.Skip("no /dev/null")
+	}
+	changed, err := WriteFile(context.Background(), "/dev/null", []byte("into the void"), 0o644)
+	if err != nil || !changed {
+		t.Fatalf("changed=%v err=%v", changed, err)
+	}
+	if fi, err := os.Lstat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null is no longer a device: %v %v", fi.Mode(), err)
+	}
+}
+
+func assertNoTemps(t *testing.T, dir string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestRemoveTempsStopsNewOutput(t *testing.T) {
+	// RemoveTemps ends the process's output for good: run it last, in a
+	// copy of the state, so other tests are unaffected.
+	saved := temps.closed
+	defer func() { temps.mu.Lock(); temps.closed = saved; temps.mu.Unlock() }()
+	dir := t.TempDir()
+	f, err := createTemp(dir, ".x.*.tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	removed := RemoveTemps()
+	if len(removed) != 1 || removed[0] != f.Name() {
+		t.Fatalf("removed %v, want [%s]", removed, f.Name())
+	}
+	if _, err := os.Stat(f.Name()); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("temporary file still there: %v", err)
+	}
+	if _, err := WriteFile(context.Background(), filepath.Join(dir, "late.md"), []byte("x"), 0o644); err == nil {
+		t.Fatal("a write after RemoveTemps succeeded")
+	}
+	assertNoTemps(t, dir)
+}
+
+// within fails the test when f has not returned after d.
+func within(t *testing.T, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("%s: still blocked after %v", what, d)
+	}
+}

@@ -1,0 +1,10 @@
+//go:build !unix && !windows
+
+package fsio
+
+import "errors"
+
+// Lock is not available on this system.
+func Lock(path string) (unlock func(), err error) {
+	return nil, errors.New("lock " + path + ": file locking is not supported on this system")
+}

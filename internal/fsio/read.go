@@ -1,0 +1,133 @@
+package fsio
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// ErrNotRegular is wrapped by the errors of Open, OpenIn and ReadFile for a
+// path that exists but is not a regular file (a FIFO, socket, device or
+// directory).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is wrapped by the errors of ReadAll and ReadFile for a file
+// over the cap.
+var ErrTooLarge = errors.New("file too large")
+
+// Kind names what a file mode is, for messages: "a regular file", "a
+// directory", "a FIFO", "a socket", "a device", "a symbolic link" or "an
+// irregular file".
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "an irregular file"
+}
+
+// notRegular returns the error for path whose mode m is not regular.
+func notRegular(path string, m fs.FileMode) error {
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(m))}
+}
+
+// Open opens the regular file at path for reading, without blocking whatever
+// the path is, and returns it with its FileInfo. A path that is not a regular
+// file is closed again and refused with an *fs.PathError wrapping
+// ErrNotRegular; other errors are os.OpenFile's and Stat's.
+func Open(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, readFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return checkRegular(f, path)
+}
+
+// OpenIn is Open confined to root: name is resolved by root (no "..", no
+// absolute path, no symbolic link out of it), and the file must be regular.
+func OpenIn(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(name, readFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return checkRegular(f, name)
+}
+
+func checkRegular(f *os.File, path string) (*os.File, fs.FileInfo, error) {
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, notRegular(path, info.Mode())
+	}
+	return f, info, nil
+}
+
+// ReadFile reads the regular file at path whole, refusing it (ErrTooLarge)
+// when it holds more than limit bytes and (ErrNotRegular) when it is not a
+// regular file. It never blocks on a FIFO.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, info, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := ReadAll(f, info.Size(), limit)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	return data, nil
+}
+
+// ReadAll reads r to its end into a slice sized for size bytes (the size the
+// file had when stated: it may have grown since), or fails with ErrTooLarge
+// once it holds more than limit. A file that kept its size is read into
+// exactly size+1 bytes (the one byte to see EOF), not doubled as
+// bytes.Buffer would.
+func ReadAll(r io.Reader, size, limit int64) ([]byte, error) {
+	data := make([]byte, 0, max(min(size, limit), 0)+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // it grew: let append choose
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > limit {
+			return nil, fmt.Errorf("%w: over %d bytes", ErrTooLarge, limit)
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// StatDir returns the FileInfo of the directory at path (symbolic links
+// followed), or an error naming path when it is missing or not a directory.
+func StatDir(path string) (fs.FileInfo, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("not a directory (%s)", Kind(info.Mode()))}
+	}
+	return info, nil
+}

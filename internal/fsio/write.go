@@ -1,0 +1,285 @@
+package fsio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+func errorsIs(err, target error) bool { return errors.Is(err, target) }
+
+// WriteFile writes data to the output target at path (SPEC §6, §7) and
+// reports whether anything was written:
+//
+//   - a regular file, or a path that does not exist yet, is replaced
+//     atomically (temporary file in the same directory, fsync, rename,
+//     directory sync), and left alone — not even its modification time
+//     changes — when it already holds exactly data;
+//   - a symbolic link is resolved and its final target replaced the same way:
+//     the link stays a link;
+//   - a device, FIFO or socket, or any path under /dev or /proc (/dev/stdout,
+//     /dev/fd/1), is written in place and never renamed over; a FIFO with no
+//     reader is waited for only until ctx ends.
+//
+// Errors name the file.
+func WriteFile(ctx context.Context, path string, data []byte, perm fs.FileMode) (changed bool, err error) {
+	info, err := os.Stat(path) // follows links: what would a write reach?
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// A new file, or a dangling link: resolve the link by hand.
+	case err != nil:
+		return false, fmt.Errorf("write %s: %w", path, err)
+	case !info.Mode().IsRegular() || special(path):
+		return true, writeInPlace(ctx, path, data)
+	}
+	target, err := resolve(path)
+	if err != nil {
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	if same, err := holds(target, data); err != nil {
+		return false, fmt.Errorf("write %s: %w", path, err)
+	} else if same {
+		return false, nil
+	}
+	if err := replace(ctx, target, data, perm); err != nil {
+		return false, fmt.Errorf("write %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// special reports whether path lies under /dev or /proc, where a name is a
+// view of something else (a descriptor, a terminal) and must never be
+// replaced by a regular file, whatever it resolves to.
+func special(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	return strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")
+}
+
+// resolve follows the symbolic links of path's last element (at most 40, as
+// the kernel does) and returns the path a rename must replace so that the
+// link survives. A link whose target does not exist resolves to that target.
+func resolve(path string) (string, error) {
+	for range 40 {
+		info, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// writeInPlace opens path for writing without creating, truncating or
+// renaming anything and writes data. The open of a FIFO with no reader, and a
+// write that a full pipe blocks, end when ctx does.
+func writeInPlace(ctx context.Context, path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|writeNonblock, 0)
+	if noReader(err) {
+		f, err = openWaiting(ctx, path)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			f.Close() // unblocks a Write waiting on a full pipe
+		case <-done:
+		}
+	}()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil && !errors.Is(cerr, os.ErrClosed) {
+		err = cerr
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("write %s: %w", path, ctx.Err())
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// openWaiting opens a FIFO for writing, waiting for a reader until ctx ends.
+func openWaiting(ctx context.Context, path string) (*os.File, error) {
+	type result struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		ch <- result{f, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.f, r.err
+	case <-ctx.Done():
+		go func() { // the open may still succeed: close what it gives
+			if r := <-ch; r.f != nil {
+				r.f.Close()
+			}
+		}()
+		return nil, fmt.Errorf("waiting for a reader of the FIFO: %w", ctx.Err())
+	}
+}
+
+// replace writes data to a temporary file beside path, syncs it and renames
+// it over path, then syncs the directory. The temporary file is registered
+// for RemoveTemps while it exists.
+func replace(ctx context.Context, path string, data []byte, perm fs.FileMode) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := createTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(name)
+		}
+		temps.forget(name)
+	}()
+	if _, err = tmp.Write(data); err == nil {
+		err = tmp.Chmod(perm)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = ctx.Err() // a signal arrived: leave the old file as it was
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		return err
+	}
+	SyncDir(dir)
+	return nil
+}
+
+// SyncDir makes a rename in dir durable. It is best effort: some file
+// systems refuse to sync a directory, and that does not undo a write.
+func SyncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// createTemp is os.CreateTemp, registering the file for RemoveTemps before
+// anything is written to it.
+func createTemp(dir, pattern string) (*os.File, error) {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	if temps.closed {
+		return nil, errors.New("the process is ending: no new output")
+	}
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	if temps.names == nil {
+		temps.names = map[string]bool{}
+	}
+	temps.names[f.Name()] = true
+	return f, nil
+}
+
+// temps holds the temporary files of atomic writes in flight. It is the
+// package's one piece of process-wide state, there for RemoveTemps: a signal
+// may end the process while any goroutine is between create and rename.
+var temps tempSet
+
+type tempSet struct {
+	mu     sync.Mutex
+	names  map[string]bool
+	closed bool // RemoveTemps ran: no new temporary file
+}
+
+func (t *tempSet) forget(name string) {
+	t.mu.Lock()
+	delete(t.names, name)
+	t.mu.Unlock()
+}
+
+// RemoveTemps removes every temporary file of an atomic write still in
+// flight and keeps any new one from being renamed into place; it returns the
+// names it removed. Main calls it when a signal ends the process before its
+// commands return, so no partial output is left behind.
+func RemoveTemps() []string {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	temps.closed = true
+	var removed []string
+	for name := range temps.names {
+		if os.Remove(name) == nil {
+			removed = append(removed, name)
+		}
+		delete(temps.names, name)
+	}
+	return removed
+}
+
+// holds reports whether the regular file at path holds exactly data (false
+// when it does not exist or is not regular), reading it piece by piece: a
+// large report is not held twice in memory to be compared.
+func holds(path string, data []byte) (bool, error) {
+	f, info, err := Open(path)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotRegular) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if info.Size() != int64(len(data)) {
+		return false, nil
+	}
+	buf := make([]byte, min(len(data), 256<<10)+1)
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(data) || !bytes.Equal(buf[:n], data[:n]) {
+			return false, nil
+		}
+		data = data[n:]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return len(data) == 0, nil
+		case err != nil:
+			return false, err
+		}
+	}
+}
