@@ -69,7 +69,7 @@ golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./synth/ -run 'Golden' -update
 	$(GO) test ./evidence/ -run 'Golden' -update
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
-	$(GO) test ./cmd/fluxwatch/ -run 'TestLiveView' -update-view
+	$(GO) test ./internal/termview/ -run 'TestLiveView' -update-view
 
 yaml-limits: ## time and measure peak RSS of fluxwatch on an alias bomb, dense YAML and 1 GiB of random bytes
 	$(GO) test -tags limits -count=1 -run TestYAMLLimitsProcess -v ./cmd/fluxwatch

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -120,7 +121,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		mode = modeEvents
 	case f.quiet:
 		mode = modeQuiet
-	case e.isTerminal(e.stdout):
+	case e.isTerminal(e.stdout) && termview.Capable(e.getenv("TERM")):
 		mode = modeView
 	}
 	wopts := watcher.Options{
@@ -133,16 +134,16 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		UntilComplete: f.untilComplete,
 		Settle:        f.settle,
 	}
-	var view *liveView
+	var view *termview.View
 	if mode == modeView {
 		wopts.Heartbeat = time.Second
-		view = &liveView{w: e.stdout, color: e.useColor(e.stdout), dir: dir, size: func() (int, int) {
+		view = termview.New(e.stdout, termview.Options{Color: e.useColor(e.stdout), Dir: dir, Size: func() (int, int) {
 			if c, r, ok := e.terminalSize(e.stdout); ok {
 				return c, r
 			}
 			return 80, 24
-		}}
-		defer view.close()
+		}})
+		defer view.Close()
 	}
 
 	differ := watcher.NewDiffer()
@@ -179,7 +180,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			}
 			e.stdout.Write(b.Bytes())
 		case modeView:
-			view.draw(u, events)
+			view.Draw(u, events)
 		case modeLines:
 			var b bytes.Buffer
 			for _, ev := range events {
@@ -195,7 +196,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		return nil
 	})
 	if view != nil {
-		view.close()
+		view.Close()
 	}
 	if err != nil {
 		var x exitError

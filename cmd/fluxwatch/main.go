@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/fluxwatch/fluxwatch/internal/termview"
 )
 
 func main() {
@@ -39,8 +41,8 @@ func newEnv() *env {
 		stdout:       os.Stdout,
 		stderr:       os.Stderr,
 		getenv:       os.Getenv,
-		isTerminal:   isTerminal,
-		terminalSize: terminalSize,
+		isTerminal:   termview.IsTerminal,
+		terminalSize: termview.Size,
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package termview
 
 import (
 	"bytes"
@@ -67,8 +67,8 @@ func TestLiveViewFrame(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			u := viewUpdate()
-			v := &liveView{w: io.Discard, color: tt.color, dir: "runs/review", size: func() (int, int) { return tt.cols, tt.rows }}
-			v.draw(u, watcher.NewDiffer().Diff(u)) // fills the recent events
+			v := New(io.Discard, Options{Color: tt.color, Dir: "runs/review", Size: func() (int, int) { return tt.cols, tt.rows }})
+			v.Draw(u, watcher.NewDiffer().Diff(u)) // fills the recent events
 			got := []byte(strings.Join(v.frame(u, tt.cols, tt.rows), "\n") + "\n")
 			path := filepath.Join("testdata", "view", tt.name+".golden")
 			if *updateView {
@@ -117,9 +117,9 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // first switches to the alternate screen and close switches back.
 func TestLiveViewDraw(t *testing.T) {
 	w := &countingWriter{}
-	v := &liveView{w: w, dir: "d", size: func() (int, int) { return 80, 24 }}
+	v := New(w, Options{Dir: "d"})
 	u := viewUpdate()
-	v.draw(u, nil)
+	v.Draw(u, nil)
 	if w.writes != 1 {
 		t.Errorf("first frame in %d writes", w.writes)
 	}
@@ -134,12 +134,12 @@ func TestLiveViewDraw(t *testing.T) {
 		t.Errorf("%d line clears for %d lines", n, strings.Count(first, "\n")+1)
 	}
 	w.Reset()
-	v.draw(u, nil)
+	v.Draw(u, nil)
 	if w.writes != 2 || !strings.HasPrefix(w.String(), csiHome) {
 		t.Errorf("second frame: %d writes in all, starts %q", w.writes, w.String()[:min(10, w.Len())])
 	}
 	w.Reset()
-	v.close()
+	v.Close()
 	if w.String() != csiAltOff {
 		t.Errorf("close wrote %q", w.String())
 	}

@@ -1,4 +1,14 @@
-package main
+// Package termview draws the live terminal view of `fluxwatch watch` (SPEC
+// §8): agents with status and counts, the verdict, the top findings by
+// convergence, the latest peer findings and recent events, redrawn in place
+// from one watcher.Update at a time.
+//
+// It owns the terminal's side of the view — escape sequences, the alternate
+// screen, fitting text to the columns — and the test of whether an output is
+// a terminal it may draw on. It never reads the run directory, never decides
+// what the synthesis holds and never writes anything but frames to its
+// writer.
+package termview
 
 import (
 	"bytes"
@@ -13,11 +23,12 @@ import (
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
-// liveView draws the terminal view of `watch`: each frame is written in one
+// View draws the terminal view of `watch`: each frame is written in one
 // write, from the top left corner, every line cleared to its end and the
 // screen below the frame cleared, so that nothing flickers (no full clear).
-// It uses the alternate screen and restores the terminal on close.
-type liveView struct {
+// It uses the alternate screen and restores the terminal on Close. A View is
+// used by one goroutine.
+type View struct {
 	w     io.Writer
 	color bool
 	size  func() (cols, rows int)
@@ -25,6 +36,26 @@ type liveView struct {
 	open  bool
 	// recent are the latest events as text, newest last.
 	recent []string
+}
+
+// Options say how a View draws.
+type Options struct {
+	// Color allows ANSI colours.
+	Color bool
+	// Dir is the run directory named in the header.
+	Dir string
+	// Size returns the terminal's columns and rows; nil means 80×24.
+	Size func() (cols, rows int)
+}
+
+// New returns a View that draws on w, which should be a terminal (see
+// IsTerminal and Capable).
+func New(w io.Writer, o Options) *View {
+	size := o.Size
+	if size == nil {
+		size = func() (int, int) { return 80, 24 }
+	}
+	return &View{w: w, color: o.Color, dir: o.Dir, size: size}
 }
 
 // Limits of the view's sections.
@@ -51,8 +82,8 @@ const (
 	sgrBoldRed    = "1;31"
 )
 
-// draw writes the frame of u; events are u's events.
-func (v *liveView) draw(u *watcher.Update, events []watcher.Event) {
+// Draw writes the frame of u; events are the events of u, newest last.
+func (v *View) Draw(u *watcher.Update, events []watcher.Event) {
 	for _, e := range events {
 		v.recent = append(v.recent, e.Text())
 	}
@@ -78,15 +109,16 @@ func (v *liveView) draw(u *watcher.Update, events []watcher.Event) {
 	v.w.Write(b.Bytes())
 }
 
-// close restores the terminal.
-func (v *liveView) close() {
+// Close restores the terminal (leaves the alternate screen). It may be
+// called more than once.
+func (v *View) Close() {
 	if v.open {
 		io.WriteString(v.w, csiAltOff)
 		v.open = false
 	}
 }
 
-func (v *liveView) paint(sgr, s string) string {
+func (v *View) paint(sgr, s string) string {
 	if !v.color || sgr == "" || s == "" {
 		return s
 	}
@@ -116,7 +148,7 @@ func cut(s string, width int) string {
 }
 
 // frame returns the lines of one frame, at most rows of at most cols cells.
-func (v *liveView) frame(u *watcher.Update, cols, rows int) []string {
+func (v *View) frame(u *watcher.Update, cols, rows int) []string {
 	cols = max(cols, 40)
 	rows = max(rows, 6)
 	s := u.Synthesis
@@ -193,7 +225,7 @@ func (v *liveView) frame(u *watcher.Update, cols, rows int) []string {
 
 func agentWidth(cols int) int { return min(max(cols-40, 12), 28) }
 
-func (v *liveView) agentLines(u *watcher.Update, cols int) []string {
+func (v *View) agentLines(u *watcher.Update, cols int) []string {
 	s := u.Synthesis
 	aw := agentWidth(cols)
 	var lines []string
@@ -264,7 +296,7 @@ func agentNote(a synth.AgentResult) string {
 	return ""
 }
 
-func (v *liveView) findingLines(s *synth.Synthesis, cols int) []string {
+func (v *View) findingLines(s *synth.Synthesis, cols int) []string {
 	var lines []string
 	for _, f := range watcher.TopFindings(s, viewFindings) {
 		agents := strings.Join(f.Agents, ", ")
@@ -277,7 +309,7 @@ func (v *liveView) findingLines(s *synth.Synthesis, cols int) []string {
 	return lines
 }
 
-func (v *liveView) peerLines(s *synth.Synthesis, cols int) []string {
+func (v *View) peerLines(s *synth.Synthesis, cols int) []string {
 	if s.Timeline == nil {
 		return nil
 	}
