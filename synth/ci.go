@@ -36,9 +36,9 @@ func message(f Finding) string {
 	if f.ID != "" {
 		b.WriteString(f.ID + ": ")
 	}
-	b.WriteString(inline(f.Title))
+	b.WriteString(oneLine(f.Title))
 	if f.Section != "" {
-		b.WriteString(" — " + inline(f.Section))
+		b.WriteString(" — " + oneLine(f.Section))
 	}
 	fmt.Fprintf(&b, " (%s agents: %s)", f.ConvergenceDisplay, strings.Join(f.Agents, ", "))
 	return b.String()
@@ -249,7 +249,7 @@ func RenderJUnit(s *Synthesis) []byte {
 		if f.ID != "" {
 			name = f.ID + ": " + f.Title
 		}
-		c := junitCase{Name: inline(name), Classname: "fluxwatch.findings." + string(f.Severity)}
+		c := junitCase{Name: oneLine(name), Classname: "fluxwatch.findings." + string(f.Severity)}
 		text := message(f)
 		if len(f.FileRefs) > 0 {
 			text += "\n" + strings.Join(f.FileRefs, "\n")
