@@ -287,6 +287,10 @@ const maxAnnotations = 10
 // findings: P0/P1 as ::error, P2 as ::warning (P3 none), at most 10 of each,
 // most severe and most convergent first. Agent text is escaped so that it can
 // never end the command or start another (see EscapeData, EscapeProperty).
+// GitHub shows an annotation's title and message as plain text, never as
+// Markdown or HTML, so agent text is put on one line and otherwise kept as
+// written: HTML or a link in it shows literally (a Markdown escape would
+// show as a stray backslash).
 func RenderAnnotations(s *Synthesis, dir string) []byte {
 	var b bytes.Buffer
 	errs, warns := 0, 0

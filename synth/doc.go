@@ -10,6 +10,12 @@
 // always give byte-identical outputs; every list that comes from a map is
 // sorted.
 //
+// Agent-written text never becomes live markup (STYLE §15): every renderer
+// of Markdown puts it through one escaping rule (mdText in escape.go, or a
+// code span), so that raw HTML, links, autolinks, '|' and line breaks in a
+// title or summary show as literal text in summary.md and the GitHub step
+// summary. findings.json keeps the text as the agents wrote it.
+//
 // Decisions where SPEC.md is silent:
 //   - A normalised title that is empty (a title with no ASCII letter or digit)
 //     keeps its lower-cased text in the key, so that two different non-ASCII
