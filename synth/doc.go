@@ -18,8 +18,9 @@
 // which is the same steps with the bus streamed through the timeline as it is
 // decoded instead of held.
 //
-// [Live] is the incremental implementation `fluxwatch watch` (and the MCP
-// tool) keep: it remembers the merged findings and the timeline between
+// [Live] is the incremental implementation that `fluxwatch watch` keeps
+// while agents write (its final update, once they are done, is a
+// Synthesize): it remembers the merged findings and the timeline between
 // updates, reads only the bus entries appended since, and merges again only
 // when the completed agents changed. It must give exactly what Synthesize
 // gives; TestLiveAgainstReference feeds random runs through it in random
