@@ -464,7 +464,7 @@ func mdFailedClaims(w *mdWriter, findings []Finding) {
 			label = mdText(f.ID)
 		}
 		for _, c := range f.Evidence.Claims {
-			if c.Status == EvidenceVerified {
+			if c.Status == parse.EvidenceVerified {
 				continue
 			}
 			failed++

@@ -541,11 +541,11 @@ func runDiagnostics(run *Run) []Diagnostic {
 // checkEvidence hands every claim of every finding to v and attaches the
 // results (SPEC §5.7).
 func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *EvidenceTally {
-	byFinding := map[string][]EvidenceClaim{}
+	byFinding := map[string][]parse.EvidenceClaim{}
 	for _, sr := range srcs {
 		byFinding[sr.merged] = append(byFinding[sr.merged], ClaimsOf(sr.agent, sr.f)...)
 	}
-	var all []EvidenceClaim
+	var all []parse.EvidenceClaim
 	var owner []int
 	for i, f := range s.Findings {
 		for _, c := range byFinding[f.Key] {
@@ -561,7 +561,7 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *Evidence
 	for i, r := range results {
 		f := &s.Findings[owner[i]]
 		if f.Evidence == nil {
-			f.Evidence = &FindingEvidence{Claims: []ClaimResult{}}
+			f.Evidence = &FindingEvidence{Claims: []parse.ClaimResult{}}
 		}
 		f.Evidence.Claims = append(f.Evidence.Claims, r)
 		tally.Add(r.Status)
@@ -582,10 +582,10 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *Evidence
 // failed: mismatch, missing-file or out-of-range (SPEC §5.7: a P0/P1 with
 // such claims is flagged). A skipped claim (a binary or oversized file)
 // neither grounds nor fails.
-func Ungrounded(claims []ClaimResult) bool {
+func Ungrounded(claims []parse.ClaimResult) bool {
 	for _, c := range claims {
 		switch c.Status {
-		case EvidenceMismatch, EvidenceMissingFile, EvidenceOutOfRange:
+		case parse.EvidenceMismatch, parse.EvidenceMissingFile, parse.EvidenceOutOfRange:
 		default:
 			return false
 		}
@@ -598,12 +598,12 @@ func Ungrounded(claims []ClaimResult) bool {
 // that is not an evidence claim already and that no evidence claim with an
 // excerpt overlaps (an excerpt says more about those lines than the bare
 // reference does). References without a line are not claims.
-func ClaimsOf(agent string, f *parse.Finding) []EvidenceClaim {
-	out := make([]EvidenceClaim, 0, len(f.Evidence)+len(f.FileRefs))
+func ClaimsOf(agent string, f *parse.Finding) []parse.EvidenceClaim {
+	out := make([]parse.EvidenceClaim, 0, len(f.Evidence)+len(f.FileRefs))
 	var excerpts []Ref
 	claimed := map[Ref]bool{}
 	for _, c := range f.Evidence {
-		out = append(out, EvidenceClaim{Agent: agent, Claim: c})
+		out = append(out, parse.EvidenceClaim{Agent: agent, Claim: c})
 		ref := ParseRef(c.Ref())
 		claimed[ref] = true
 		if strings.TrimSpace(c.Excerpt) != "" {
@@ -621,7 +621,7 @@ refs:
 				continue refs
 			}
 		}
-		out = append(out, EvidenceClaim{Agent: agent,
+		out = append(out, parse.EvidenceClaim{Agent: agent,
 			Claim: parse.Claim{Path: ref.Path, Start: ref.Start, End: ref.End, Line: f.Line}})
 	}
 	return out
