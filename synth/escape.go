@@ -15,7 +15,14 @@ import "strings"
 // oneLine collapses every run of white space in s, line breaks included, into
 // one space, and trims it: agent text on one line of a plain-text output.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' ||
+			c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s // on one line already: no copy
 }
 
 // mdText returns agent text as inert Markdown for one line or one table cell:
@@ -40,51 +47,59 @@ func oneLine(s string) string {
 // ordinary text stays readable.
 func mdText(s string) string {
 	s = oneLine(s)
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
 	mark := blockMarker(s)
+	var b strings.Builder // in use from the first escape; s[:done] is in it
+	done := 0
+	escape := func(i int) {
+		if b.Cap() == 0 {
+			b.Grow(len(s) + len(s)/8)
+		}
+		b.WriteString(s[done:i])
+		b.WriteByte('\\')
+		done = i
+	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '`':
+		if s[i] == '`' {
 			n := run(s, i, '`')
 			if end := closingRun(s, i+n, n); end > 0 && !strings.Contains(s[i:end], "|") {
-				b.WriteString(s[i:end])
-				i = end - 1
+				i = end - 1 // a code span, kept as written
 				continue
 			}
-			b.WriteString(strings.Repeat("\\`", n))
+			for k := range n {
+				escape(i + k)
+			}
 			i += n - 1
 			continue
-		case '\\', '<', '>', '[', ']', '|', '*', '~', '$':
-			b.WriteByte('\\')
-		case '_':
-			if !(i > 0 && alnum(s[i-1]) && i+1 < len(s) && alnum(s[i+1])) {
-				b.WriteByte('\\')
-			}
-		case '&':
-			if i+1 < len(s) && (s[i+1] == '#' || letter(s[i+1])) {
-				b.WriteByte('\\')
-			}
-		case ':':
-			if strings.HasPrefix(s[i+1:], "//") {
-				b.WriteByte('\\')
-			}
-		case '.':
-			if i >= 3 && strings.EqualFold(s[i-3:i], "www") && (i == 3 || !alnum(s[i-4])) {
-				b.WriteByte('\\')
-			}
-		case '@':
-			if i > 0 && (alnum(s[i-1]) || strings.IndexByte("._+-", s[i-1]) >= 0) {
-				b.WriteByte('\\')
-			}
 		}
-		if i == mark {
-			b.WriteByte('\\')
+		if i == mark || escapes(s, i) {
+			escape(i)
 		}
-		b.WriteByte(c)
 	}
+	if b.Len() == 0 {
+		return s // nothing to escape: no copy
+	}
+	b.WriteString(s[done:])
 	return b.String()
+}
+
+// escapes reports whether mdText puts a backslash before s[i], which is not
+// a backtick.
+func escapes(s string, i int) bool {
+	switch s[i] {
+	case '\\', '<', '>', '[', ']', '|', '*', '~', '$':
+		return true
+	case '_':
+		return !(i > 0 && alnum(s[i-1]) && i+1 < len(s) && alnum(s[i+1]))
+	case '&':
+		return i+1 < len(s) && (s[i+1] == '#' || letter(s[i+1]))
+	case ':':
+		return strings.HasPrefix(s[i+1:], "//")
+	case '.':
+		return i >= 3 && strings.EqualFold(s[i-3:i], "www") && (i == 3 || !alnum(s[i-4]))
+	case '@':
+		return i > 0 && (alnum(s[i-1]) || strings.IndexByte("._+-", s[i-1]) >= 0)
+	}
+	return false
 }
 
 // blockMarker returns the index of the byte that makes s, at the start of a
