@@ -182,6 +182,9 @@ func squash(s string) string {
 // the agents, every table keeps its columns, and each text shows literally.
 func TestMarkdownInert(t *testing.T) {
 	for _, s := range hostileTexts {
+		noted := hostileSynthesis(s)
+		noted.Evidence, noted.EvidenceNote = nil, "`dir` "+s
+		checkInert(t, RenderMarkdown(noted))
 		md := RenderMarkdown(hostileSynthesis(s))
 		h := checkInert(t, md)
 		if want := squash(oneLine(s)); !strings.Contains(visible(h), want) {

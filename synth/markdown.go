@@ -418,8 +418,7 @@ func mdEvidence(w *mdWriter, s *Synthesis) {
 	ev := s.Evidence
 	if ev == nil {
 		if s.EvidenceNote != "" {
-			// The note is the caller's Markdown (Options.EvidenceNote), not agent text.
-			w.f("Not checked: %s.\n", oneLine(s.EvidenceNote))
+			w.f("Not checked: %s.\n", mdText(s.EvidenceNote))
 		} else {
 			w.f("Not checked.\n")
 		}

@@ -113,7 +113,8 @@ type Options struct {
 	// reports show it.
 	EvidenceRepo string
 	// EvidenceNote says why evidence was not checked when Evidence is nil
-	// ("--no-evidence", "not inside a git work tree"); summary.md shows it.
+	// ("--no-evidence", "not inside a git work tree"); summary.md shows it
+	// escaped like agent text (a code span in it is kept).
 	EvidenceNote string
 }
 
