@@ -6,6 +6,7 @@ package synth
 
 import (
 	"bytes"
+	"encoding/xml"
 	"html"
 	"path/filepath"
 	"regexp"
@@ -103,7 +104,8 @@ func hostileSynthesis(s string) *Synthesis {
 				{EvidenceClaim: parse.EvidenceClaim{Agent: s, Claim: parse.Claim{Path: s, Start: 1, End: 2}}, Status: parse.EvidenceMismatch, Note: s},
 				{EvidenceClaim: parse.EvidenceClaim{Agent: s, Claim: parse.Claim{Path: s, Start: 1, End: 1}}, Status: parse.EvidenceMoved, Found: s},
 			}},
-		}, {Severity: parse.P2, Section: s, Title: s, Agents: []string{s}, ConvergenceDisplay: "1/2", Confidence: "low"}},
+		}, {Severity: parse.P2, Section: s, Title: s, Agents: []string{s}, ConvergenceDisplay: "1/2", Confidence: "low",
+			Sources: []Source{{Agent: s, Ref: "fd-x.md:3"}}}},
 		Improvements: []Improvement{{ID: s, Section: s, Title: s, Agents: []string{s}}, {Title: s, Agents: []string{s}}},
 		Timeline: &Timeline{Files: []string{s}, Total: 1,
 			Entries:        []TimelineEntry{{Seq: 1, Timestamp: s, Agent: s, Severity: s, Category: s, Summary: s}},
@@ -247,6 +249,33 @@ func TestGoldenSummariesInert(t *testing.T) {
 			if f.Name == "summary.md" {
 				checkInert(t, f.Data)
 			}
+		}
+	}
+}
+
+// TestPlainTextOutputsKeepText: the CI outputs that are not Markdown carry
+// agent text as text. JUnit is XML (encoding/xml escapes it; a reader gets
+// the title back); an annotation is one workflow command that GitHub shows
+// as plain text, with the title on one line and nothing Markdown-escaped.
+func TestPlainTextOutputsKeepText(t *testing.T) {
+	for _, s := range hostileTexts {
+		syn := hostileSynthesis(s)
+		var suites struct {
+			Suites []struct {
+				Cases []struct {
+					Name string `xml:"name,attr"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal(RenderJUnit(syn), &suites); err != nil {
+			t.Fatalf("%q: JUnit is not XML: %v", s, err)
+		}
+		if got, want := suites.Suites[1].Cases[0].Name, oneLine(s+": "+s); got != want {
+			t.Errorf("%q: JUnit case name %q; want %q", s, got, want)
+		}
+		ann := string(RenderAnnotations(syn, "out"))
+		if strings.Count(ann, "\n") != 2 || !strings.Contains(ann, EscapeData(oneLine(s))) {
+			t.Errorf("%q: annotations do not carry the text on one line each:\n%s", s, ann)
 		}
 	}
 }
