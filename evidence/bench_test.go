@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/parse"
-	"github.com/fluxwatch/fluxwatch/synth"
 )
 
 // benchRepo writes files source-like files of lines lines each under dir and
@@ -73,8 +72,8 @@ func BenchmarkCheck(b *testing.B) {
 			counts[r.Status]++
 		}
 	}
-	if counts[synth.EvidenceVerified] < len(claims)/2 || counts[synth.EvidenceMoved] == 0 ||
-		counts[synth.EvidenceMismatch] == 0 || counts[synth.EvidenceMissingFile] == 0 {
+	if counts[parse.EvidenceVerified] < len(claims)/2 || counts[parse.EvidenceMoved] == 0 ||
+		counts[parse.EvidenceMismatch] == 0 || counts[parse.EvidenceMissingFile] == 0 {
 		b.Fatalf("unexpected statuses %v", counts)
 	}
 	b.ReportMetric(float64(len(claims)), "claims/op")

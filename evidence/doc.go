@@ -8,8 +8,11 @@
 // directory: "..", absolute paths and symlinks that lead out of the repository
 // are refused before anything is opened, without a check-then-open race. [New]
 // takes any fs.FS (tests use [testing/fstest.MapFS]). A Verifier implements
-// [synth.Verifier]; it holds no state between calls and is safe for
-// concurrent use.
+// [github.com/fluxwatch/fluxwatch/synth.Verifier] without importing synth:
+// the claims it checks and the results it returns are package parse's
+// ([parse.EvidenceClaim], [parse.ClaimResult]), as evidence reads the
+// repository for synth and sits before it in the flow. It holds no state
+// between calls and is safe for concurrent use.
 //
 // It is a package of its own rather than part of watcher: it reads another
 // tree (the reviewed repository, not the output directory), never watches it,

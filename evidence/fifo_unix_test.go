@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/parse"
-	"github.com/fluxwatch/fluxwatch/synth"
 )
 
 // TestFIFO: a FIFO in the repository is skipped, not waited on.
@@ -22,7 +21,7 @@ func TestFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := v.Check([]parse.Claim{{Path: "pipe.go", Start: 1, End: 1}})[0]
-	if r.Status != synth.EvidenceSkipped || r.Note != "not a regular file: not read" {
+	if r.Status != parse.EvidenceSkipped || r.Note != "not a regular file: not read" {
 		t.Errorf("FIFO: %s (%s), want skipped", r.Status, r.Note)
 	}
 }

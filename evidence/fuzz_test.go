@@ -6,7 +6,6 @@ import (
 	"testing/fstest"
 
 	"github.com/fluxwatch/fluxwatch/parse"
-	"github.com/fluxwatch/fluxwatch/synth"
 	"golang.org/x/tools/txtar"
 )
 
@@ -31,15 +30,15 @@ func FuzzCheck(f *testing.F) {
 		v := New(fstest.MapFS{"f": {Data: data}}, Options{})
 		r := v.Check([]parse.Claim{{Path: "f", Start: a, End: b, Excerpt: excerpt}})[0]
 		switch r.Status {
-		case synth.EvidenceVerified, synth.EvidenceMismatch, synth.EvidenceOutOfRange, synth.EvidenceSkipped:
-		case synth.EvidenceMoved:
+		case parse.EvidenceVerified, parse.EvidenceMismatch, parse.EvidenceOutOfRange, parse.EvidenceSkipped:
+		case parse.EvidenceMoved:
 			if !strings.HasPrefix(r.Found, "f:") {
 				t.Fatalf("moved to %q", r.Found)
 			}
 		default:
 			t.Fatalf("status %q", r.Status)
 		}
-		if r.Status == synth.EvidenceSkipped {
+		if r.Status == parse.EvidenceSkipped {
 			return // binary: the property below needs text
 		}
 		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
@@ -54,7 +53,7 @@ func FuzzCheck(f *testing.F) {
 		own := strings.Join(lines[lo-1:hi], "\n")
 		for _, ex := range []string{own, "    " + strings.ReplaceAll(own, "\n", "\n\t ")} {
 			r := v.Check([]parse.Claim{{Path: "f", Start: lo, End: hi, Excerpt: ex}})[0]
-			if r.Status != synth.EvidenceVerified {
+			if r.Status != parse.EvidenceVerified {
 				t.Fatalf("lines %d-%d cited with their own text %q: %s (%s)", lo, hi, ex, r.Status, r.Note)
 			}
 		}

@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/fluxwatch/fluxwatch/parse"
-	"github.com/fluxwatch/fluxwatch/synth"
 )
 
 // maxProbes bounds the substring searches one claim may cost, so that a
@@ -208,7 +207,7 @@ func (t *text) check(name string, c parse.Claim) Result {
 	pieces, exLines := segments(c.Excerpt)
 	if len(pieces) == 0 {
 		if inRange {
-			return Result{Status: synth.EvidenceVerified}
+			return Result{Status: parse.EvidenceVerified}
 		}
 		return t.outOfRange(c)
 	}
@@ -236,7 +235,7 @@ func (t *text) check(name string, c parse.Claim) Result {
 		}
 		la, lb := t.lineAt(a), t.lineAt(b-1)
 		if la <= c.End && lb >= c.Start {
-			return Result{Status: synth.EvidenceVerified}
+			return Result{Status: parse.EvidenceVerified}
 		}
 		consider(la, lb)
 		if la > max(c.Start, c.End) {
@@ -263,12 +262,12 @@ func (t *text) check(name string, c parse.Claim) Result {
 	}
 	switch {
 	case best >= 0:
-		return Result{Status: synth.EvidenceMoved, Found: lineRef(name, bestA, bestB),
+		return Result{Status: parse.EvidenceMoved, Found: lineRef(name, bestA, bestB),
 			Note: "excerpt found at " + linesText(bestA, bestB)}
 	case !inRange:
 		return t.outOfRange(c)
 	}
-	return Result{Status: synth.EvidenceMismatch, Note: t.holds(c.Start, c.End)}
+	return Result{Status: parse.EvidenceMismatch, Note: t.holds(c.Start, c.End)}
 }
 
 func (t *text) outOfRange(c parse.Claim) Result {
@@ -283,7 +282,7 @@ func (t *text) outOfRange(c parse.Claim) Result {
 	case c.End < c.Start:
 		note = "range ends before it starts"
 	}
-	return Result{Status: synth.EvidenceOutOfRange, Note: note}
+	return Result{Status: parse.EvidenceOutOfRange, Note: note}
 }
 
 // maxQuote caps how much of the cited lines a mismatch note quotes.

@@ -14,7 +14,6 @@ import (
 	"syscall"
 
 	"github.com/fluxwatch/fluxwatch/parse"
-	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/sourcegraph/conc/pool"
 )
 
@@ -66,8 +65,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Result is the outcome of one claim: a status of SPEC §5.7 (the synth.Evidence
-// constants), where a moved excerpt really is, and why a claim failed or was
+// Result is the outcome of one claim: a status of SPEC §5.7 (the
+// parse.Evidence constants), where a moved excerpt really is, and why a claim failed or was
 // skipped.
 type Result struct {
 	Status string
@@ -75,15 +74,16 @@ type Result struct {
 	Note   string
 }
 
-// Verify implements synth.Verifier: one result per claim, in order.
-func (v *Verifier) Verify(claims []synth.EvidenceClaim) []synth.ClaimResult {
+// Verify checks claims (it implements synth.Verifier): one result per claim,
+// in order.
+func (v *Verifier) Verify(claims []parse.EvidenceClaim) []parse.ClaimResult {
 	pc := make([]parse.Claim, len(claims))
 	for i, c := range claims {
 		pc[i] = c.Claim
 	}
-	out := make([]synth.ClaimResult, len(claims))
+	out := make([]parse.ClaimResult, len(claims))
 	for i, r := range v.Check(pc) {
-		out[i] = synth.ClaimResult{EvidenceClaim: claims[i], Status: r.Status, Found: r.Found, Note: r.Note}
+		out[i] = parse.ClaimResult{EvidenceClaim: claims[i], Status: r.Status, Found: r.Found, Note: r.Note}
 	}
 	return out
 }
@@ -95,7 +95,7 @@ func (v *Verifier) Check(claims []parse.Claim) []Result {
 	for i, c := range claims {
 		name, note := repoPath(c.Path)
 		if note != "" {
-			results[i] = Result{Status: synth.EvidenceMissingFile, Note: note}
+			results[i] = Result{Status: parse.EvidenceMissingFile, Note: note}
 			continue
 		}
 		byPath[name] = append(byPath[name], i)
@@ -109,7 +109,7 @@ func (v *Verifier) Check(claims []parse.Claim) []Result {
 		if err != nil {
 			for _, idx := range byPath {
 				for _, i := range idx {
-					results[i] = Result{Status: synth.EvidenceSkipped, Note: "repository unreadable: " + errText(err)}
+					results[i] = Result{Status: parse.EvidenceSkipped, Note: "repository unreadable: " + errText(err)}
 				}
 			}
 			return results
@@ -155,26 +155,26 @@ func (v *Verifier) read(fsys fs.FS, name string) (*text, Result) {
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, Result{Status: synth.EvidenceSkipped, Note: "cannot stat: " + errText(err)}
+		return nil, Result{Status: parse.EvidenceSkipped, Note: "cannot stat: " + errText(err)}
 	}
 	switch {
 	case st.IsDir():
-		return nil, Result{Status: synth.EvidenceMissingFile, Note: "a directory, not a file"}
+		return nil, Result{Status: parse.EvidenceMissingFile, Note: "a directory, not a file"}
 	case !st.Mode().IsRegular():
-		return nil, Result{Status: synth.EvidenceSkipped, Note: "not a regular file: not read"}
+		return nil, Result{Status: parse.EvidenceSkipped, Note: "not a regular file: not read"}
 	case st.Size() > v.opts.MaxFile:
-		return nil, Result{Status: synth.EvidenceSkipped, Note: "larger than " + sizeText(v.opts.MaxFile) + ": not read"}
+		return nil, Result{Status: parse.EvidenceSkipped, Note: "larger than " + sizeText(v.opts.MaxFile) + ": not read"}
 	}
 	// Read what the size says, and one byte more to notice growth.
 	data := make([]byte, 0, st.Size()+1)
 	data, err = readAll(io.LimitReader(f, v.opts.MaxFile+1), data)
 	switch {
 	case err != nil:
-		return nil, Result{Status: synth.EvidenceSkipped, Note: "cannot read: " + errText(err)}
+		return nil, Result{Status: parse.EvidenceSkipped, Note: "cannot read: " + errText(err)}
 	case int64(len(data)) > v.opts.MaxFile:
-		return nil, Result{Status: synth.EvidenceSkipped, Note: "larger than " + sizeText(v.opts.MaxFile) + ": not read"}
+		return nil, Result{Status: parse.EvidenceSkipped, Note: "larger than " + sizeText(v.opts.MaxFile) + ": not read"}
 	case bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0:
-		return nil, Result{Status: synth.EvidenceSkipped, Note: "binary file: not read"}
+		return nil, Result{Status: parse.EvidenceSkipped, Note: "binary file: not read"}
 	}
 	return newText(data), Result{}
 }
@@ -210,19 +210,19 @@ func openFailure(err error) Result {
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-		return Result{Status: synth.EvidenceMissingFile, Note: "no such file"}
+		return Result{Status: parse.EvidenceMissingFile, Note: "no such file"}
 	case inner.Error() == "path escapes from parent":
 		// os.Root's refusal of a symlink out of the directory (or an
 		// absolute one); the target is never opened.
-		return Result{Status: synth.EvidenceMissingFile, Note: "symlink leads out of the repository: not followed"}
+		return Result{Status: parse.EvidenceMissingFile, Note: "symlink leads out of the repository: not followed"}
 	case errors.Is(err, syscall.ELOOP):
-		return Result{Status: synth.EvidenceMissingFile, Note: "symlink loop"}
+		return Result{Status: parse.EvidenceMissingFile, Note: "symlink loop"}
 	case errors.Is(err, fs.ErrPermission):
-		return Result{Status: synth.EvidenceSkipped, Note: "not readable: permission denied"}
+		return Result{Status: parse.EvidenceSkipped, Note: "not readable: permission denied"}
 	case errors.As(err, &errno):
-		return Result{Status: synth.EvidenceSkipped, Note: "cannot open: " + errno.Error()}
+		return Result{Status: parse.EvidenceSkipped, Note: "cannot open: " + errno.Error()}
 	}
-	return Result{Status: synth.EvidenceSkipped, Note: "cannot open: " + errText(err)}
+	return Result{Status: parse.EvidenceSkipped, Note: "cannot open: " + errText(err)}
 }
 
 // errText is err without the path an fs.PathError repeats.

@@ -10,7 +10,6 @@ import (
 	"testing/fstest"
 
 	"github.com/fluxwatch/fluxwatch/parse"
-	"github.com/fluxwatch/fluxwatch/synth"
 )
 
 func write(t *testing.T, path, data string) {
@@ -55,12 +54,12 @@ func TestSymlinks(t *testing.T) {
 		status string
 		note   string
 	}{
-		{"src/same.go", synth.EvidenceVerified, ""},
-		{"docs/up.go", synth.EvidenceVerified, ""},
-		{"leak.go", synth.EvidenceMissingFile, "symlink leads out of the repository: not followed"},
-		{"vendor/b.go", synth.EvidenceMissingFile, "symlink leads out of the repository: not followed"},
-		{"abs.go", synth.EvidenceMissingFile, "symlink leads out of the repository: not followed"},
-		{"loop1", synth.EvidenceMissingFile, "symlink loop"},
+		{"src/same.go", parse.EvidenceVerified, ""},
+		{"docs/up.go", parse.EvidenceVerified, ""},
+		{"leak.go", parse.EvidenceMissingFile, "symlink leads out of the repository: not followed"},
+		{"vendor/b.go", parse.EvidenceMissingFile, "symlink leads out of the repository: not followed"},
+		{"abs.go", parse.EvidenceMissingFile, "symlink leads out of the repository: not followed"},
+		{"loop1", parse.EvidenceMissingFile, "symlink loop"},
 	}
 	var claims []parse.Claim
 	for _, tt := range tests {
@@ -112,9 +111,9 @@ func TestReadOnce(t *testing.T) {
 		}
 	}
 	for i, r := range results {
-		wantStatus := synth.EvidenceVerified
+		wantStatus := parse.EvidenceVerified
 		if i%6 >= 3 {
-			wantStatus = synth.EvidenceMissingFile
+			wantStatus = parse.EvidenceMissingFile
 		}
 		if r.Status != wantStatus {
 			t.Errorf("claim %d (%s): %s, want %s", i, claims[i].Ref(), r.Status, wantStatus)
@@ -142,19 +141,18 @@ func TestOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := v.Check([]parse.Claim{{Path: "a.go", Start: 1, End: 1}, {Path: "../a.go", Start: 1, End: 1}})
-	if r[0].Status != synth.EvidenceSkipped || !strings.HasPrefix(r[0].Note, "repository unreadable") {
+	if r[0].Status != parse.EvidenceSkipped || !strings.HasPrefix(r[0].Note, "repository unreadable") {
 		t.Errorf("vanished repository: %+v", r[0])
 	}
-	if r[1].Status != synth.EvidenceMissingFile {
+	if r[1].Status != parse.EvidenceMissingFile {
 		t.Errorf("path out of a vanished repository: %+v", r[1])
 	}
 }
 
-// TestVerify: the synth.Verifier form keeps each claim and its agent.
+// TestVerify: the Verify form (synth.Verifier) keeps each claim and its agent.
 func TestVerify(t *testing.T) {
-	var _ synth.Verifier = (*Verifier)(nil)
 	v := New(fstest.MapFS{"a.go": {Data: []byte("a\nb\nc\n")}}, Options{})
-	claims := []synth.EvidenceClaim{
+	claims := []parse.EvidenceClaim{
 		{Agent: "fd-x", Claim: parse.Claim{Path: "a.go", Start: 1, End: 1, Excerpt: "c", Line: 7}},
 		{Agent: "fd-y", Claim: parse.Claim{Path: "b.go", Start: 2, End: 2, Line: 9}},
 	}
@@ -162,7 +160,7 @@ func TestVerify(t *testing.T) {
 	if len(got) != 2 || got[0].EvidenceClaim != claims[0] || got[1].EvidenceClaim != claims[1] {
 		t.Fatalf("Verify = %+v", got)
 	}
-	if got[0].Status != synth.EvidenceMoved || got[0].Found != "a.go:3" || got[1].Status != synth.EvidenceMissingFile {
+	if got[0].Status != parse.EvidenceMoved || got[0].Found != "a.go:3" || got[1].Status != parse.EvidenceMissingFile {
 		t.Errorf("Verify = %+v", got)
 	}
 	if len(v.Verify(nil)) != 0 {
@@ -202,13 +200,13 @@ func TestTrivialExcerptInHugeFile(t *testing.T) {
 		{Path: "big.go", Start: 3, End: 3, Excerpt: "unique"},
 		{Path: "big.go", Start: 200_003, End: 200_003, Excerpt: "}"},
 	})
-	if r[0].Status != synth.EvidenceVerified {
+	if r[0].Status != parse.EvidenceVerified {
 		t.Errorf("trivial excerpt at line 150000: %+v", r[0])
 	}
-	if r[1].Status != synth.EvidenceMoved || r[1].Found != "big.go:200001" {
+	if r[1].Status != parse.EvidenceMoved || r[1].Found != "big.go:200001" {
 		t.Errorf("unique excerpt cited at line 3: %+v", r[1])
 	}
-	if r[2].Status != synth.EvidenceMoved || r[2].Found != "big.go:200000" {
+	if r[2].Status != parse.EvidenceMoved || r[2].Found != "big.go:200000" {
 		t.Errorf("trivial excerpt cited past the end: %+v", r[2])
 	}
 }

@@ -1,6 +1,9 @@
 // Package parse reads what review agents write: agent reports (SPEC §2), lines
 // of the peer-findings bus (§3), specialist findings and manifests (§4.1), and
-// the names of files in an output directory (§1).
+// the names of files in an output directory (§1). It also holds the types
+// that carry evidence claims from synth to a verifier and back (§5.7:
+// EvidenceClaim, ClaimResult and the Evidence statuses), so that package
+// evidence, which reads the repository, needs no import of synth.
 //
 // It is pure: bytes in, typed records and positioned diagnostics out. It never
 // touches the filesystem or the clock, so every parser can be fuzzed.

@@ -13,8 +13,8 @@ var (
 	excerptLabelRe = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:\*\*)?excerpt(?:\*\*)?\s*:?\s*(?:\*\*)?\s*:?\s*$`)
 	// The wordy forms of a reference agents write on evidence lines:
 	// "`a.sh` lines 74-81", "commands/x.md line 28", "a.go (lines 3–4)",
-	// "CLAUDE.md L49-54", "a.go#L12-L14". The path is refRe's.
-	lineWordRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./~:-])((?:[A-Za-z0-9_.~@+-]+/)*[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*\.[A-Za-z][A-Za-z0-9]{0,9})` +
+	// "CLAUDE.md L49-54", "a.go#L12-L14". The path is refRe's (refPath).
+	lineWordRe = regexp.MustCompile(refPath +
 		"`?" + `(?:\s*,?\s*\(?\s*(?:[Ll]ines?\s*|L)(\d{1,7})(?:\s*[-–]\s*L?(\d{1,7}))?|#L(\d{1,7})(?:-L?(\d{1,7}))?)\b`)
 )
 

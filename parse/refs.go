@@ -5,9 +5,21 @@ import (
 	"strings"
 )
 
-// refRe matches a file:line or file:line-line reference: a path whose last
-// element has an extension, a colon, a line, an optional range end.
-var refRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9_./~:-])((?:[A-Za-z0-9_.~@+-]+/)*[A-Za-z0-9_@+-][A-Za-z0-9_.@+-]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d{1,7})(?:\s?[-–]\s?(\d{1,7}))?\b`)
+// refPath is the path of a file reference, as a regular expression with one
+// group: directories, then a last element that has an extension ("a.go",
+// "Makefile.am") or is a dotfile (".env", ".gitlab-ci.yml": a dot, then a
+// letter), with no two dots in a row and no dot at its end. It must follow
+// the start of the text or a character that cannot be part of a path, so
+// that it never starts inside a word or a run of dots: "...:12",
+// "so on...env:12", "etc.:3" and "v1.2:3" are not references.
+// Every reference form (refRe here, the wordy forms of evidence lines) is
+// built on it, so that a path is a path wherever an agent writes it.
+const refPath = `(?:^|[^A-Za-z0-9_./~:-])((?:[A-Za-z0-9_.~@+-]+/)*` +
+	`(?:[A-Za-z0-9_@+-]+(?:\.[A-Za-z0-9_@+-]+)*\.[A-Za-z][A-Za-z0-9]{0,9}|\.[A-Za-z][A-Za-z0-9_@+-]*(?:\.[A-Za-z0-9_@+-]+)*))`
+
+// refRe matches a file:line or file:line-line reference: a refPath, a colon,
+// a line, an optional range end.
+var refRe = regexp.MustCompile(refPath + `:(\d{1,7})(?:\s?[-–]\s?(\d{1,7}))?\b`)
 
 // fileRefs returns the file:line and file:line-line references in s, in
 // order of appearance, without duplicates. URLs are not references.

@@ -102,3 +102,15 @@ func BenchmarkDedup(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRenderMarkdown measures summary.md alone (every agent text
+// escaped by mdText) for 1,000 agents × 10 findings and a 1,000-line bus.
+func BenchmarkRenderMarkdown(b *testing.B) {
+	run := generatedRun(b, demo.Config{Agents: 1000, Findings: 10, BusLines: 1000, Seed: 1})
+	s := synth.Synthesize(run, synth.Options{})
+	n := 0
+	for b.Loop() {
+		n = len(synth.RenderMarkdown(s))
+	}
+	b.ReportMetric(float64(n), "bytes")
+}

@@ -36,9 +36,9 @@ func message(f Finding) string {
 	if f.ID != "" {
 		b.WriteString(f.ID + ": ")
 	}
-	b.WriteString(inline(f.Title))
+	b.WriteString(oneLine(f.Title))
 	if f.Section != "" {
-		b.WriteString(" — " + inline(f.Section))
+		b.WriteString(" — " + oneLine(f.Section))
 	}
 	fmt.Fprintf(&b, " (%s agents: %s)", f.ConvergenceDisplay, strings.Join(f.Agents, ", "))
 	return b.String()
@@ -249,7 +249,7 @@ func RenderJUnit(s *Synthesis) []byte {
 		if f.ID != "" {
 			name = f.ID + ": " + f.Title
 		}
-		c := junitCase{Name: inline(name), Classname: "fluxwatch.findings." + string(f.Severity)}
+		c := junitCase{Name: oneLine(name), Classname: "fluxwatch.findings." + string(f.Severity)}
 		text := message(f)
 		if len(f.FileRefs) > 0 {
 			text += "\n" + strings.Join(f.FileRefs, "\n")
@@ -287,6 +287,10 @@ const maxAnnotations = 10
 // findings: P0/P1 as ::error, P2 as ::warning (P3 none), at most 10 of each,
 // most severe and most convergent first. Agent text is escaped so that it can
 // never end the command or start another (see EscapeData, EscapeProperty).
+// GitHub shows an annotation's title and message as plain text, never as
+// Markdown or HTML, so agent text is put on one line and otherwise kept as
+// written: HTML or a link in it shows literally (a Markdown escape would
+// show as a stray backslash).
 func RenderAnnotations(s *Synthesis, dir string) []byte {
 	var b bytes.Buffer
 	errs, warns := 0, 0

@@ -3,12 +3,36 @@
 //
 // It is pure. A [Run] (agents with their parsed reports, bus entries,
 // specialist files) goes in; [Synthesize] returns a [Synthesis], the data of
-// findings.json ([Live] keeps one current as a run changes, at a cost that
-// follows the change); renderers ([RenderJSON], [RenderMarkdown], [RenderSARIF],
+// findings.json; renderers ([RenderJSON], [RenderMarkdown], [RenderSARIF],
 // [RenderRDJSONL], [RenderJUnit], [RenderAnnotations]) turn it into bytes. Nothing
 // here reads files, the clock or the environment, so the same Run and Options
 // always give byte-identical outputs; every list that comes from a map is
 // sorted.
+//
+// # Two implementations of one synthesis
+//
+// [Synthesize] is the reference, written for clarity: every step once, in
+// order, over the whole run (the agents, the merged findings, their evidence,
+// the verdict, then the whole bus through a new timeline), nothing kept from
+// an earlier call. `fluxwatch synth` uses it, through [SynthesizeStream],
+// which is the same steps with the bus streamed through the timeline as it is
+// decoded instead of held.
+//
+// [Live] is the incremental implementation that `fluxwatch watch` keeps
+// while agents write (its final update, once they are done, is a
+// Synthesize): it remembers the merged findings and the timeline between
+// updates, reads only the bus entries appended since, and merges again only
+// when the completed agents changed. It must give exactly what Synthesize
+// gives; TestLiveAgainstReference feeds random runs through it in random
+// event orders and compares findings.json byte for byte after every step.
+// Both share the steps themselves (accountAgents, dedup, findingsOf,
+// summarize, the timeline), so each rule of SPEC §5 is written once.
+//
+// Agent-written text never becomes live markup (STYLE §15): every renderer
+// of Markdown puts it through one escaping rule (mdText in escape.go, or a
+// code span), so that raw HTML, links, autolinks, '|' and line breaks in a
+// title or summary show as literal text in summary.md and the GitHub step
+// summary. findings.json keeps the text as the agents wrote it.
 //
 // Decisions where SPEC.md is silent:
 //   - A normalised title that is empty (a title with no ASCII letter or digit)

@@ -78,26 +78,7 @@ func (l *Live) Rewind() { l.tl, l.read, l.memo = nil, nil, newBusMemo(l.memo.ids
 // assumes of the bus). Run is kept until the next Update and not modified.
 func (l *Live) Update(run *Run) {
 	opts := l.opts
-	s := &Synthesis{
-		ProtocolVersion: ProtocolVersion,
-		Generator:       opts.Generator,
-		Input:           run.Input,
-		Improvements:    []Improvement{},
-		Specialists:     []Specialist{},
-		Design:          []parse.Design{},
-	}
-	if run.ID != "" {
-		id := run.ID
-		s.Run = &id
-	}
-	reviewed := opts.Reviewed
-	if reviewed.IsZero() {
-		reviewed = run.Newest
-	}
-	if !reviewed.IsZero() {
-		s.Reviewed = reviewed.UTC().Format(time.RFC3339)
-	}
-
+	s := newSynthesis(run, opts)
 	completed := accountAgents(s, run, opts)
 	rebase := false
 	keys := make([]agentKey, len(completed))
@@ -126,26 +107,7 @@ func (l *Live) Update(run *Run) {
 		s.EvidenceNote = opts.EvidenceNote
 	}
 	s.Findings = l.findings
-	s.Improvements = improvementsOf(l.completed)
-	for _, f := range s.Findings {
-		s.Counts.add(f.Severity)
-	}
-	switch {
-	case len(completed) == 0 && opts.Watching:
-		s.Verdict = parse.Pending
-	case len(completed) == 0:
-		s.Verdict = parse.Error
-	default:
-		sevs := make([]parse.Severity, len(s.Findings))
-		for i, f := range s.Findings {
-			sevs[i] = f.Severity
-		}
-		s.Verdict = parse.VerdictOf(sevs...)
-	}
-	s.Specialists = specialistsOf(run.Specialists)
-	if run.Design != nil && run.Design.Manifest != nil {
-		s.Design = append(s.Design, run.Design.Manifest.Designs...)
-	}
+	summarize(s, run, l.completed, opts)
 	l.base, l.run = s, run
 	l.readBus(run, rebase)
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
@@ -190,13 +191,17 @@ func FuzzIndentJSON(f *testing.F) {
 // others.
 type oddLines struct{}
 
-func (oddLines) Verify(claims []synth.EvidenceClaim) []synth.ClaimResult {
-	out := make([]synth.ClaimResult, len(claims))
+func (oddLines) Verify(claims []parse.EvidenceClaim) []parse.ClaimResult {
+	out := make([]parse.ClaimResult, len(claims))
 	for i, c := range claims {
-		out[i] = synth.ClaimResult{EvidenceClaim: c, Status: synth.EvidenceMismatch}
+		out[i] = parse.ClaimResult{EvidenceClaim: c, Status: parse.EvidenceMismatch}
 		if c.Start%2 == 1 {
-			out[i].Status = synth.EvidenceVerified
+			out[i].Status = parse.EvidenceVerified
 		}
 	}
 	return out
 }
+
+// The evidence package's verifier is a Verifier (it shares only package
+// parse's claim types with synth, and does not import it).
+var _ synth.Verifier = (*evidence.Verifier)(nil)

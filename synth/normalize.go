@@ -81,7 +81,8 @@ func (r Ref) Overlaps(o Ref) bool {
 // acknowledgement rule of SPEC §5.5 ("B's report names A, E's id or one of E's
 // file refs"). A word is a run of letters, digits and "_-./:#@"; a needle is
 // named when it equals a word, the word less its leading and trailing
-// punctuation (".:,#/"), or the word less a "./" prefix — so "fd-safety:"
+// punctuation (".:,#/"), the word less its trailing punctuation (a dotfile:
+// ".env:1." names .env:1), or the word less a "./" prefix — so "fd-safety:"
 // names fd-safety and "`./a.go:12`." names a.go:12, but "fd-safety-2" does not
 // name fd-safety. Only hits allocate.
 func mentions(text []byte, needles map[string]struct{}) map[string]bool {
@@ -96,6 +97,12 @@ func mentions(text []byte, needles map[string]struct{}) map[string]bool {
 		t := w
 		for len(t) > 0 && strings.IndexByte(".:,#/", t[len(t)-1]) >= 0 {
 			t = t[:len(t)-1]
+		}
+		if len(t) != len(w) && len(t) > 0 && t[0] == '.' {
+			// A dotfile ref at the end of a sentence: ".env:1." names .env:1.
+			if _, ok := needles[string(t)]; ok {
+				found[string(t)] = true
+			}
 		}
 		for len(t) > 0 && strings.IndexByte(".:#/", t[0]) >= 0 && !(len(t) > 1 && t[0] == '.' && t[1] == '/') {
 			t = t[1:]

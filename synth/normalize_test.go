@@ -60,6 +60,11 @@ func TestMentions(t *testing.T) {
 	if got["missing"] {
 		t.Errorf("mentions finds %q, which is not in the text", "missing")
 	}
+	// A dotfile ref is named with or without sentence punctuation after it.
+	dot := map[string]struct{}{".env:1": {}, ".gitlab-ci.yml:2-4": {}, ".github/ci.yml:1": {}}
+	if m := mentions([]byte("Fixed .env:1. Also (.gitlab-ci.yml:2-4), see .github/ci.yml:1"), dot); len(m) != 3 {
+		t.Errorf("dotfile refs named: %v; want all three", m)
+	}
 	// "fd-perf-2" alone does not name fd-perf.
 	if m := mentions([]byte("see fd-perf-2 only"), map[string]struct{}{"fd-perf": {}}); m["fd-perf"] {
 		t.Errorf("fd-perf-2 names fd-perf")

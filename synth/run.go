@@ -113,7 +113,8 @@ type Options struct {
 	// reports show it.
 	EvidenceRepo string
 	// EvidenceNote says why evidence was not checked when Evidence is nil
-	// ("--no-evidence", "not inside a git work tree"); summary.md shows it.
+	// ("--no-evidence", "not inside a git work tree"); summary.md shows it
+	// escaped like agent text (a code span in it is kept).
 	EvidenceNote string
 }
 
@@ -122,38 +123,9 @@ const DefaultMaxEntries = 500
 
 // Verifier checks evidence claims against a repository (SPEC §5.7). Verify is
 // called once per synthesis with every claim of every merged finding (see
-// [ClaimsOf]), and returns one result per claim, in the same order.
+// [ClaimsOf]), and returns one result per claim, in the same order. The
+// claim and result types are package parse's: package evidence implements
+// Verifier without importing synth.
 type Verifier interface {
-	Verify(claims []EvidenceClaim) []ClaimResult
-}
-
-// EvidenceClaim is a claim to check: an evidence claim of a finding, or one
-// of its file:line references (Excerpt empty).
-type EvidenceClaim struct {
-	Agent string `json:"agent"`
-	parse.Claim
-}
-
-// Evidence statuses (SPEC §5.7).
-const (
-	EvidenceVerified    = "verified"
-	EvidenceMoved       = "moved"
-	EvidenceMismatch    = "mismatch"
-	EvidenceMissingFile = "missing-file"
-	EvidenceOutOfRange  = "out-of-range"
-	// EvidenceSkipped: the file exists but was not read (binary, over the
-	// size cap, not a regular file, unreadable). It neither grounds nor fails
-	// a finding.
-	EvidenceSkipped = "skipped"
-)
-
-// ClaimResult is the outcome of one claim.
-type ClaimResult struct {
-	EvidenceClaim
-	Status string `json:"status"`
-	// Found is where a moved excerpt really is ("path:12-14").
-	Found string `json:"found,omitempty"`
-	// Note says why a claim failed or was skipped ("no such file", "path
-	// leaves the repository", "file has 40 lines", "binary file").
-	Note string `json:"note,omitempty"`
+	Verify(claims []parse.EvidenceClaim) []parse.ClaimResult
 }

@@ -370,20 +370,20 @@ func firstDiff(a, b []byte) string {
 // fakeVerifier gives claims on good.go verified, on bin.dat skipped, on
 // moved.go moved, and everything else missing-file, recording what it was
 // asked.
-type fakeVerifier struct{ asked []EvidenceClaim }
+type fakeVerifier struct{ asked []parse.EvidenceClaim }
 
-func (v *fakeVerifier) Verify(claims []EvidenceClaim) []ClaimResult {
+func (v *fakeVerifier) Verify(claims []parse.EvidenceClaim) []parse.ClaimResult {
 	v.asked = append(v.asked, claims...)
-	out := make([]ClaimResult, len(claims))
+	out := make([]parse.ClaimResult, len(claims))
 	for i, c := range claims {
-		out[i] = ClaimResult{EvidenceClaim: c, Status: EvidenceMissingFile, Note: "no such file"}
+		out[i] = parse.ClaimResult{EvidenceClaim: c, Status: parse.EvidenceMissingFile, Note: "no such file"}
 		switch c.Path {
 		case "good.go":
-			out[i].Status, out[i].Note = EvidenceVerified, ""
+			out[i].Status, out[i].Note = parse.EvidenceVerified, ""
 		case "bin.dat":
-			out[i].Status, out[i].Note = EvidenceSkipped, "binary file"
+			out[i].Status, out[i].Note = parse.EvidenceSkipped, "binary file"
 		case "moved.go":
-			out[i].Status, out[i].Note, out[i].Found = EvidenceMoved, "", "moved.go:20-21"
+			out[i].Status, out[i].Note, out[i].Found = parse.EvidenceMoved, "", "moved.go:20-21"
 		}
 	}
 	return out

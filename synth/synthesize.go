@@ -9,18 +9,66 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // Synthesize computes the synthesis of run (SPEC §5). It is pure and does not
-// modify run: the same run and options always give the same Synthesis. A
-// watcher that synthesises after every change keeps a [Live] instead, which
-// gives the same result at a cost that does not grow with the bus.
+// modify run: the same run and options always give the same Synthesis.
+//
+// It is the reference: each step done once, in order, over the whole run,
+// with nothing kept from an earlier call. A watcher that synthesises after
+// every change keeps a [Live] instead, which must give the same result at a
+// cost that follows the change; the tests hold Live to this function.
 func Synthesize(run *Run, opts Options) *Synthesis {
-	l := NewLive(opts)
-	l.Update(run)
-	return l.Synthesis()
+	s, tl := synthesizeReports(run, opts)
+	var segs []segment
+	for _, b := range run.Bus {
+		if len(b.Entries) > 0 {
+			segs = append(segs, segment{b.Name, 0, b.Entries})
+		}
+	}
+	tl.add(segs)
+	return synthesizeBus(s, tl, run)
+}
+
+// synthesizeReports does every step of Synthesize but reading the bus: the
+// agents, the merged findings and their evidence, the verdict, the
+// specialists; it returns the synthesis so far and an empty timeline for
+// the bus.
+func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
+	if opts.MaxEntries <= 0 {
+		opts.MaxEntries = DefaultMaxEntries
+	}
+	s := newSynthesis(run, opts)
+	completed := accountAgents(s, run, opts)
+	srcs := sourcesOf(completed)
+	s.Findings = findingsOf(dedup(srcs, opts.Dedup), len(completed))
+	if opts.Evidence != nil {
+		s.Evidence = checkEvidence(s, srcs, opts.Evidence, opts.EvidenceRepo)
+	} else {
+		s.EvidenceNote = opts.EvidenceNote
+	}
+	summarize(s, run, completed, opts)
+	return s, newTimeline(s.Findings, completed, srcs, opts, newBusMemo(false))
+}
+
+// synthesizeBus completes s with the timeline tl read from run's bus: who
+// discovered each finding, the timeline, the diagnostics of the run.
+func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
+	for i, by := range tl.discoveredBy {
+		if by != nil {
+			s.Findings[i].DiscoveredBy = by
+		}
+	}
+	files := make([]string, 0, len(run.Bus))
+	for _, b := range run.Bus {
+		files = append(files, b.Name)
+	}
+	s.Timeline = tl.snapshot(files)
+	s.Diagnostics = runDiagnostics(run)
+	return s
 }
 
 // BusReader streams one bus file of a run for SynthesizeStream: it calls add
@@ -39,14 +87,12 @@ func SynthesizeStream(run *Run, opts Options, read BusReader) (*Synthesis, error
 	for i, b := range run.Bus {
 		listed.Bus[i] = BusFile{Name: b.Name}
 	}
-	l := NewLive(opts)
-	l.memo = newBusMemo(false) // each entry is read once
-	l.Update(&listed)          // reads no entry: l.tl is a new, empty timeline
+	s, tl := synthesizeReports(&listed, opts)
 	for i, b := range listed.Bus {
 		n := 0
 		diags, err := read(b.Name, func(batch []parse.Entry) {
 			if len(batch) > 0 {
-				l.tl.add([]segment{{b.Name, n, batch}})
+				tl.add([]segment{{b.Name, n, batch}})
 				n += len(batch)
 			}
 		})
@@ -55,7 +101,58 @@ func SynthesizeStream(run *Run, opts Options, read BusReader) (*Synthesis, error
 		}
 		listed.Bus[i].Diagnostics = diags
 	}
-	return l.Synthesis(), nil
+	return synthesizeBus(s, tl, &listed), nil
+}
+
+// newSynthesis returns a synthesis of run with what it says of itself: the
+// protocol, the generator, the input, the run and when it was reviewed.
+func newSynthesis(run *Run, opts Options) *Synthesis {
+	s := &Synthesis{
+		ProtocolVersion: ProtocolVersion,
+		Generator:       opts.Generator,
+		Input:           run.Input,
+		Improvements:    []Improvement{},
+		Specialists:     []Specialist{},
+		Design:          []parse.Design{},
+	}
+	if run.ID != "" {
+		id := run.ID
+		s.Run = &id
+	}
+	reviewed := opts.Reviewed
+	if reviewed.IsZero() {
+		reviewed = run.Newest
+	}
+	if !reviewed.IsZero() {
+		s.Reviewed = reviewed.UTC().Format(time.RFC3339)
+	}
+	return s
+}
+
+// summarize fills what follows from the merged findings of s and the
+// completed agents: the improvements, the counts, the verdict (SPEC §5.4),
+// the specialists and the designs.
+func summarize(s *Synthesis, run *Run, completed []*Agent, opts Options) {
+	s.Improvements = improvementsOf(completed)
+	for _, f := range s.Findings {
+		s.Counts.add(f.Severity)
+	}
+	switch {
+	case len(completed) == 0 && opts.Watching:
+		s.Verdict = parse.Pending
+	case len(completed) == 0:
+		s.Verdict = parse.Error
+	default:
+		sevs := make([]parse.Severity, len(s.Findings))
+		for i, f := range s.Findings {
+			sevs[i] = f.Severity
+		}
+		s.Verdict = parse.VerdictOf(sevs...)
+	}
+	s.Specialists = specialistsOf(run.Specialists)
+	if run.Design != nil && run.Design.Manifest != nil {
+		s.Design = append(s.Design, run.Design.Manifest.Designs...)
+	}
 }
 
 // accountAgents fills the agent lists of s (SPEC §5.1) and returns the
@@ -444,11 +541,11 @@ func runDiagnostics(run *Run) []Diagnostic {
 // checkEvidence hands every claim of every finding to v and attaches the
 // results (SPEC §5.7).
 func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *EvidenceTally {
-	byFinding := map[string][]EvidenceClaim{}
+	byFinding := map[string][]parse.EvidenceClaim{}
 	for _, sr := range srcs {
 		byFinding[sr.merged] = append(byFinding[sr.merged], ClaimsOf(sr.agent, sr.f)...)
 	}
-	var all []EvidenceClaim
+	var all []parse.EvidenceClaim
 	var owner []int
 	for i, f := range s.Findings {
 		for _, c := range byFinding[f.Key] {
@@ -464,7 +561,7 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *Evidence
 	for i, r := range results {
 		f := &s.Findings[owner[i]]
 		if f.Evidence == nil {
-			f.Evidence = &FindingEvidence{Claims: []ClaimResult{}}
+			f.Evidence = &FindingEvidence{Claims: []parse.ClaimResult{}}
 		}
 		f.Evidence.Claims = append(f.Evidence.Claims, r)
 		tally.Add(r.Status)
@@ -485,10 +582,10 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *Evidence
 // failed: mismatch, missing-file or out-of-range (SPEC §5.7: a P0/P1 with
 // such claims is flagged). A skipped claim (a binary or oversized file)
 // neither grounds nor fails.
-func Ungrounded(claims []ClaimResult) bool {
+func Ungrounded(claims []parse.ClaimResult) bool {
 	for _, c := range claims {
 		switch c.Status {
-		case EvidenceMismatch, EvidenceMissingFile, EvidenceOutOfRange:
+		case parse.EvidenceMismatch, parse.EvidenceMissingFile, parse.EvidenceOutOfRange:
 		default:
 			return false
 		}
@@ -501,12 +598,12 @@ func Ungrounded(claims []ClaimResult) bool {
 // that is not an evidence claim already and that no evidence claim with an
 // excerpt overlaps (an excerpt says more about those lines than the bare
 // reference does). References without a line are not claims.
-func ClaimsOf(agent string, f *parse.Finding) []EvidenceClaim {
-	out := make([]EvidenceClaim, 0, len(f.Evidence)+len(f.FileRefs))
+func ClaimsOf(agent string, f *parse.Finding) []parse.EvidenceClaim {
+	out := make([]parse.EvidenceClaim, 0, len(f.Evidence)+len(f.FileRefs))
 	var excerpts []Ref
 	claimed := map[Ref]bool{}
 	for _, c := range f.Evidence {
-		out = append(out, EvidenceClaim{Agent: agent, Claim: c})
+		out = append(out, parse.EvidenceClaim{Agent: agent, Claim: c})
 		ref := ParseRef(c.Ref())
 		claimed[ref] = true
 		if strings.TrimSpace(c.Excerpt) != "" {
@@ -524,7 +621,7 @@ refs:
 				continue refs
 			}
 		}
-		out = append(out, EvidenceClaim{Agent: agent,
+		out = append(out, parse.EvidenceClaim{Agent: agent,
 			Claim: parse.Claim{Path: ref.Path, Start: ref.Start, End: ref.End, Line: f.Line}})
 	}
 	return out

@@ -166,7 +166,7 @@ type CrossReference struct {
 
 // FindingEvidence is the evidence of one finding (SPEC §5.7).
 type FindingEvidence struct {
-	Claims []ClaimResult `json:"claims"`
+	Claims []parse.ClaimResult `json:"claims"`
 	// Ungrounded is set on a P0/P1 whose every claim failed.
 	Ungrounded bool `json:"ungrounded"`
 }
@@ -191,15 +191,15 @@ type EvidenceTally struct {
 func (t *EvidenceTally) Add(status string) {
 	t.Claims++
 	switch status {
-	case EvidenceVerified:
+	case parse.EvidenceVerified:
 		t.Verified++
-	case EvidenceMoved:
+	case parse.EvidenceMoved:
 		t.Moved++
-	case EvidenceMismatch:
+	case parse.EvidenceMismatch:
 		t.Mismatch++
-	case EvidenceMissingFile:
+	case parse.EvidenceMissingFile:
 		t.MissingFile++
-	case EvidenceOutOfRange:
+	case parse.EvidenceOutOfRange:
 		t.OutOfRange++
 	default:
 		t.Skipped++

@@ -52,7 +52,7 @@ type checkedEvidence struct {
 // checkedClaim is one claim of finding Finding (an index into findings).
 type checkedClaim struct {
 	Finding int `json:"finding"`
-	synth.ClaimResult
+	parse.ClaimResult
 }
 
 func runCheck(ctx context.Context, e *env, args []string) error {
@@ -194,7 +194,7 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 	var errs []error
 	type batch struct {
 		v      *evidence.Verifier
-		claims []synth.EvidenceClaim
+		claims []parse.EvidenceClaim
 		report []int // report of each claim
 		owner  []int // finding of each claim
 	}
@@ -247,7 +247,7 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 		if ev == nil {
 			continue
 		}
-		byFinding := map[int][]synth.ClaimResult{}
+		byFinding := map[int][]parse.ClaimResult{}
 		for _, c := range ev.Claims {
 			byFinding[c.Finding] = append(byFinding[c.Finding], c.ClaimResult)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
@@ -116,15 +117,15 @@ func TestEvidenceOwnSource(t *testing.T) {
 		s := src[name]
 		ref := fmt.Sprintf("%s:%d-%d", name, s.start, s.start+2)
 		exact = append(exact, evidenceFinding(fmt.Sprintf("EX-%03d", i+1), "Exact citation of "+name, ref, s.block))
-		expect["fd-exact "+ref] = want{synth.EvidenceVerified, ""}
+		expect["fd-exact "+ref] = want{parse.EvidenceVerified, ""}
 
 		moved := fmt.Sprintf("%s:%d-%d", name, s.start+4, s.start+6)
 		shifted = append(shifted, evidenceFinding(fmt.Sprintf("SH-%03d", i+1), "Shifted citation of "+name, moved, s.block))
-		expect["fd-shifted "+moved] = want{synth.EvidenceMoved, ref}
+		expect["fd-shifted "+moved] = want{parse.EvidenceMoved, ref}
 
 		wrong := strings.Replace(s.block, "func ", "func Bogus", 1)
 		altered = append(altered, evidenceFinding(fmt.Sprintf("AL-%03d", i+1), "Altered excerpt of "+name, ref, wrong))
-		expect["fd-altered "+ref] = want{synth.EvidenceMismatch, ""}
+		expect["fd-altered "+ref] = want{parse.EvidenceMismatch, ""}
 	}
 	past := fmt.Sprintf("evidence/match.go:%d", len(src["evidence/match.go"].lines)+5)
 	leakRef := fmt.Sprintf("internal/leak.go:%d-%d", leaked.start, leaked.start+2)
@@ -133,9 +134,9 @@ func TestEvidenceOwnSource(t *testing.T) {
 		evidenceFinding("MI-002", "Citation through a symlink out of the repository", leakRef, leaked.block),
 		evidenceFinding("MI-003", "Citation past the end of a file", past, ""),
 	}
-	expect["fd-missing parse/no_such_file.go:10-12"] = want{synth.EvidenceMissingFile, ""}
-	expect["fd-missing "+leakRef] = want{synth.EvidenceMissingFile, ""}
-	expect["fd-missing "+past] = want{synth.EvidenceOutOfRange, ""}
+	expect["fd-missing parse/no_such_file.go:10-12"] = want{parse.EvidenceMissingFile, ""}
+	expect["fd-missing "+leakRef] = want{parse.EvidenceMissingFile, ""}
+	expect["fd-missing "+past] = want{parse.EvidenceOutOfRange, ""}
 
 	runDir := filepath.Join(repo, ".claude", "reviews", "run")
 	for agent, fs := range map[string][]string{"fd-exact": exact, "fd-shifted": shifted, "fd-altered": altered, "fd-missing": missing} {

@@ -1,0 +1,32 @@
+package evidence
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestImportsFollowTheFlow: evidence reads the repository for synth and must
+// not import it (nor watcher, nor cmd): the claim types it shares with synth
+// are package parse's.
+func TestImportsFollowTheFlow(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files: %v", err)
+	}
+	for _, file := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if rest, ok := strings.CutPrefix(path, "github.com/fluxwatch/fluxwatch/"); ok && rest != "parse" {
+				t.Errorf("%s imports %s: evidence may import only parse of this module", file, path)
+			}
+		}
+	}
+}
