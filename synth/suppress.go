@@ -82,7 +82,29 @@ func ValidSuppression(s *Suppression) error {
 	if problem == "" {
 		return nil
 	}
-	return fmt.Errorf("%s: suppression %s", s.By(), problem)
+	return fmt.Errorf("%s: suppression%s %s", s.By(), s.names(), problem)
+}
+
+// names says what the entry names, for messages: " (fingerprint F)", " (match
+// title T, …)", or "".
+func (s *Suppression) names() string {
+	var parts []string
+	if s.Fingerprint != "" {
+		parts = append(parts, "fingerprint "+s.Fingerprint)
+	}
+	if m := s.Match; m.Title != "" || m.File != "" || m.Severity != "" {
+		var ms []string
+		for _, kv := range [][2]string{{"title", m.Title}, {"file", m.File}, {"severity", string(m.Severity)}} {
+			if kv[1] != "" {
+				ms = append(ms, kv[0]+" "+strconv.Quote(kv[1]))
+			}
+		}
+		parts = append(parts, "match "+strings.Join(ms, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // Suppressed marks a suppressed finding in findings.json.
