@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,12 +16,7 @@ var updateScripts = flag.Bool("update-scripts", false, "rewrite the expected fil
 // TestMain lets testscript run this test binary as the `fluxwatch` command.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"fluxwatch": func() {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			err := run(ctx, os.Args[1:], newEnv())
-			stop()
-			os.Exit(exitCode(err, os.Stderr))
-		},
+		"fluxwatch": func() { os.Exit(mainStatus(os.Args[1:], newEnv())) },
 	})
 }
 
