@@ -79,10 +79,24 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	// deadline (and a little more to be written).
 	stdio := newMCPStdio(e.stdin, e.stdout, callTimeout+time.Second)
 	t := &mcp.IOTransport{Reader: stdio, Writer: nopWriteCloser{stdio}}
-	if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+	// srv.Run, without its error log when ctx ends: a signal is no error.
+	ss, err := srv.Connect(ctx, t, nil)
+	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
-	return ctx.Err()
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close() // every call in flight ends at once: within() watches ctx
+		<-ended
+		return ctx.Err()
+	case err := <-ended:
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("mcp: %w", err)
+		}
+		return nil
+	}
 }
 
 type nopWriteCloser struct{ io.Writer }
