@@ -8,7 +8,7 @@ STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
+.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline signals
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -57,6 +57,9 @@ bench-watch: ## watch latency on a 1k- and a 1M-line bus (p50/p99), and the CPU 
 	FLUXWATCH_BENCH=1 $(GO) test ./cmd/fluxwatch -run '^TestWatchLatency$$' -count=1 -v -timeout 30m
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkAppend$$' -benchtime 300x -count 3 -timeout 30m
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkComplete$$' -benchtime 40x -count 3 -timeout 30m
+
+signals: build ## time from SIGTERM/SIGINT to exit for every command, on the real bin/fluxwatch (a table)
+	$(GO) test ./cmd/fluxwatch -run '^TestSignals$$' -count=1 -v -args -signals.bin=$(abspath $(BIN))
 
 churn: ## the watch churn test for 30 s (SPEC §9) instead of the 10 s of make test
 	$(GO) test -race ./cmd/fluxwatch -run '^TestWatchChurn$$' -count=1 -v -args -churn 30s
