@@ -288,6 +288,12 @@ func TestSignals(t *testing.T) {
 			p.busy(300 * time.Millisecond)
 			return p
 		}},
+		{"finding read --follow, FIFO bus", syscall.SIGINT, func(t *testing.T, dir string) *proc {
+			mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
+			p := startProc(t, bin, dir, nil, "finding", "read", "--follow", "--bus", "peer-findings.jsonl")
+			p.busy(300 * time.Millisecond)
+			return p
+		}},
 		{"finding write, bus locked", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
 			holdLock(t, filepath.Join(dir, "peer-findings.jsonl.lock"))
 			p := startProc(t, bin, dir, nil, "finding", "write", "--bus", "peer-findings.jsonl",
