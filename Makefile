@@ -8,7 +8,7 @@ STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline signals
+.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -58,6 +58,7 @@ bench-watch: ## watch latency on a 1k- and a 1M-line bus (p50/p99), and the CPU 
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkAppend$$' -benchtime 300x -count 3 -timeout 30m
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkComplete$$' -benchtime 40x -count 3 -timeout 30m
 
+.PHONY: signals
 signals: build ## time from SIGTERM/SIGINT to exit for every command, on the real bin/fluxwatch (a table)
 	$(GO) test ./cmd/fluxwatch -run '^TestSignals$$' -count=1 -v -args -signals.bin=$(abspath $(BIN))
 
