@@ -80,11 +80,30 @@ type proc struct {
 
 func startProc(t *testing.T, bin, dir string, env []string, args ...string) *proc {
 	t.Helper()
+	return startProcOn(t, nil, bin, dir, env, args...)
+}
+
+// startProcTTY starts the command with a terminal as its standard output;
+// what it draws is read into p.stdout.
+func startProcTTY(t *testing.T, bin, dir string, env []string, args ...string) *proc {
+	t.Helper()
+	ptmx, pts := openPTY(t)
+	p := startProcOn(t, pts, bin, dir, append([]string{"TERM=xterm"}, env...), args...)
+	pts.Close() // the process holds it now
+	go io.Copy(&p.stdout, ptmx)
+	return p
+}
+
+func startProcOn(t *testing.T, stdout *os.File, bin, dir string, env []string, args ...string) *proc {
+	t.Helper()
 	p := &proc{cmd: exec.Command(bin, args...), done: make(chan struct{})}
 	p.cmd.Dir = dir
 	// A -race binary sleeps 1 s at exit by default: that is not ours to measure.
 	p.cmd.Env = append(os.Environ(), append([]string{"GORACE=atexit_sleep_ms=0", "NO_COLOR=1"}, env...)...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	if stdout != nil {
+		p.cmd.Stdout = stdout
+	}
 	in, err := p.cmd.StdinPipe() // kept open: mcp and others see no end of input
 	if err != nil {
 		t.Fatal(err)
@@ -265,6 +284,15 @@ func TestSignals(t *testing.T) {
 			smallRun(t, filepath.Join(dir, "run"))
 			p := startProc(t, bin, dir, nil, "watch", "run")
 			p.stdoutHas(t, "completed fd-a")
+			return p
+		}},
+		{"watch, live view on a terminal", syscall.SIGINT, func(t *testing.T, dir string) *proc {
+			smallRun(t, filepath.Join(dir, "run"))
+			p := startProcTTY(t, bin, dir, nil, "watch", "run")
+			p.stdoutHas(t, "fd-a")
+			if !strings.Contains(p.stdout.String(), "\x1b[?1049h") {
+				t.Fatalf("no live view (alternate screen) on the terminal:\n%q", p.stdout.String())
+			}
 			return p
 		}},
 		{"watch --events", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
