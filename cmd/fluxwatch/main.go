@@ -36,6 +36,9 @@ const signalGrace = 750 * time.Millisecond
 func mainStatus(args []string, e *env) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	if signalsCaught != nil {
+		signalsCaught()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
@@ -79,6 +82,11 @@ func mainStatus(args []string, e *env) int {
 	fsio.RemoveTemps()
 	return code
 }
+
+// signalsCaught, when a test sets it, is called once mainStatus catches
+// SIGINT and SIGTERM: a signal sent before then ends the process by the
+// default action, before the command even started.
+var signalsCaught func()
 
 // signalStatus is the conventional exit status of a process ended by sig:
 // 128 + its number.

@@ -83,6 +83,11 @@ func startProc(t *testing.T, bin, dir string, env []string, args ...string) *pro
 	return startProcOn(t, nil, bin, dir, env, args...)
 }
 
+// signalsReadyEnv names the file that the test binary run as fluxwatch
+// creates once it catches SIGINT and SIGTERM (signalsCaught): the cases wait
+// for it, so that on a loaded machine a signal never comes before main.
+const signalsReadyEnv = "FLUXWATCH_TEST_SIGNALS_READY"
+
 // startProcTTY starts the command with a terminal as its standard output;
 // what it draws is read into p.stdout.
 func startProcTTY(t *testing.T, bin, dir string, env []string, args ...string) *proc {
@@ -109,6 +114,8 @@ func startProcOn(t *testing.T, stdout *os.File, bin, dir string, env []string, a
 		t.Fatal(err)
 	}
 	p.stdin = in
+	ready := filepath.Join(t.TempDir(), "signals-caught")
+	p.cmd.Env = append(p.cmd.Env, signalsReadyEnv+"="+ready)
 	p.start = time.Now()
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -119,6 +126,9 @@ func startProcOn(t *testing.T, stdout *os.File, bin, dir string, env []string, a
 		<-p.done
 		in.Close()
 	})
+	if *signalsBin == "" { // a real binary has no such hook: it starts in milliseconds
+		p.fileExists(t, ready)
+	}
 	return p
 }
 
