@@ -13,6 +13,11 @@ import (
 
 var updateScripts = flag.Bool("update-scripts", false, "rewrite the expected files of testscript cases whose cmp fails")
 
+// signalsReadyEnv names the file that the test binary run as fluxwatch
+// creates once it catches SIGINT and SIGTERM (signalsCaught): TestSignals
+// waits for it, so that on a loaded machine a signal never comes before main.
+const signalsReadyEnv = "FLUXWATCH_TEST_SIGNALS_READY"
+
 // TestMain lets testscript run this test binary as the `fluxwatch` command.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){

@@ -83,11 +83,6 @@ func startProc(t *testing.T, bin, dir string, env []string, args ...string) *pro
 	return startProcOn(t, nil, bin, dir, env, args...)
 }
 
-// signalsReadyEnv names the file that the test binary run as fluxwatch
-// creates once it catches SIGINT and SIGTERM (signalsCaught): the cases wait
-// for it, so that on a loaded machine a signal never comes before main.
-const signalsReadyEnv = "FLUXWATCH_TEST_SIGNALS_READY"
-
 // startProcTTY starts the command with a terminal as its standard output;
 // what it draws is read into p.stdout.
 func startProcTTY(t *testing.T, bin, dir string, env []string, args ...string) *proc {
