@@ -323,14 +323,15 @@ func sourceSeverities(f *synth.Finding) string {
 }
 
 // resolve maps a name a synthesis uses to a run agent: the same name, or the
-// only agent whose name ends with "-"+name.
+// only agent whose hyphenated name holds it as whole words ("quality" →
+// "fd-v2-quality", "code-simplicity" → "code-simplicity-reviewer").
 func resolve(name string, agents []string) (string, bool) {
 	found := ""
 	for _, a := range agents {
 		if a == name {
 			return a, true
 		}
-		if strings.HasSuffix(a, "-"+name) {
+		if strings.Contains("-"+a+"-", "-"+name+"-") {
 			if found != "" {
 				return "", false
 			}

@@ -271,7 +271,8 @@ var (
 	// trailingMarkerRe: an exact parenthesised or bracketed marker at the end.
 	trailingMarkerRe = regexp.MustCompile(`(?i)[(\[]\s*(P[0-3]|critical|blocker|high|major|medium|moderate|low|minor)\s*[)\]]\s*[.:]?\s*$`)
 	// inlineMarkerRe: an exact parenthesised or bracketed P-level anywhere.
-	inlineMarkerRe = regexp.MustCompile(`[(\[]\s*(P[0-3])\s*[)\]]`)
+	// or one that opens a parenthesised list: "(P0, 3/5 agents)".
+	inlineMarkerRe = regexp.MustCompile(`[(\[]\s*(P[0-3])\s*(?:[)\]]|[,;]\s)`)
 	// sevPrefixIDRe: an ID whose prefix is a severity (P1-3, P0.2).
 	sevPrefixIDRe = regexp.MustCompile(`^(P[0-3])[-.][A-Za-z0-9]{1,6}$`)
 )
@@ -389,15 +390,28 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 	}
 	c.Count, c.Of = counts(t)
 	c.Agents = namedAgents(t)
+	if c.Agents == nil {
+		if m := parenAgentsRe.FindStringSubmatch(t); m != nil {
+			if names := agentList(m[1]); len(names) > 0 && strings.Contains(m[1], "-") {
+				c.Agents = names
+			}
+		}
+	}
 	c.FileRefs = fileRefs(t)
 	c.Title = cleanTitle(convPrefixRe.ReplaceAllString(title, ""))
-	if c.Title == "" {
+	if !hasKeyword(c.Title) {
 		return c, false
 	}
 	if c.Severity == "" && c.Count == 0 && !bare {
 		return c, false
 	}
 	return c, true
+}
+
+// hasKeyword reports whether a title holds a word to match on: "+ P1-C"
+// or "2." is no claim.
+func hasKeyword(title string) bool {
+	return len(parse.Keywords(parse.Normalize(title))) > 0
 }
 
 // isLabel reports whether a bold lead-in is only a number or ID ("3.").
@@ -426,6 +440,10 @@ var titleCutRe = regexp.MustCompile(` [—–] | - |\s\((?:\d|[Pp][0-3]\b|[^)]*\
 // cleanTitle reduces a claim text to its title.
 func cleanTitle(s string) string {
 	s = strings.ReplaceAll(s, "**", "")
+	s = numberRe.ReplaceAllString(strings.TrimSpace(s), "")
+	if m := parenAgentsRe.FindStringIndex(s); m != nil && m[0] > 0 && agentList(s[m[0]+1:m[1]-1]) != nil && strings.Contains(s[m[0]:m[1]], "-") {
+		s = s[:m[0]] + s[m[1]:]
+	}
 	if m := titleCutRe.FindStringIndex(s); m != nil && m[0] > 0 {
 		s = s[:m[0]]
 	}
@@ -471,6 +489,10 @@ func counts(t string) (n, of int) {
 	}
 	return 0, 0
 }
+
+// parenAgentsRe finds a parenthesised list that may name agents:
+// "(fd-user-experience, concurrency-reviewer)".
+var parenAgentsRe = regexp.MustCompile(`\(([a-z][a-z0-9_, -]*)\)`)
 
 // agentsRe finds a list of agent names: "(2/3 agents: a, b)", "flagged by
 // fd-a, fd-b", "Agents: a, b".

@@ -21,8 +21,9 @@
 //   - wrong-count: a claimed convergence N differs from the number of agents
 //     that reported the finding, a claimed M ("N/M") from the completed
 //     agents, or the claim names an agent of the run that did not report it.
-//     Names resolve to run agents exactly, or as the unique agent whose name
-//     ends with "-NAME" ("quality" → "fd-v2-quality").
+//     Names resolve to run agents exactly, or as the unique agent whose
+//     hyphenated name holds NAME as whole words ("quality" →
+//     "fd-v2-quality").
 //   - missing-blocker: a P0/P1 finding of the run that no claim matches and
 //     whose title no line of the synthesis restates (its keywords, as in the
 //     next rule).

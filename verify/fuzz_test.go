@@ -44,8 +44,8 @@ func FuzzClaims(f *testing.F) {
 			if utf8.Valid(src) && (!utf8.ValidString(c.Title) || !utf8.ValidString(c.Text)) {
 				t.Fatalf("invalid UTF-8 from valid input: %q", c.Title)
 			}
-			if c.Title == "" {
-				t.Fatal("claim without a title")
+			if !hasKeyword(c.Title) {
+				t.Fatalf("claim without a keyword: %q", c.Title)
 			}
 		}
 		// Check never panics either, with and without a run.

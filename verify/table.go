@@ -92,7 +92,7 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 		}
 	}
 	c.FileRefs = fileRefs(strings.Join(cs, " "))
-	if c.Title == "" || (c.Severity == "" && c.Count == 0) {
+	if !hasKeyword(c.Title) || (c.Severity == "" && c.Count == 0) {
 		return c, false
 	}
 	return c, true

@@ -80,6 +80,9 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		}
 		return usageErrorf("verify: %v", err)
 	}
+	if len(s.AgentsCompleted) == 0 {
+		return usageErrorf("verify: %s holds no completed agent report: nothing to verify against", dir)
+	}
 	reports := map[string][]byte{}
 	for _, a := range s.Agents {
 		if a.File == nil || !completed(a.Status) {

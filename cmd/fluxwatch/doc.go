@@ -19,6 +19,7 @@
 //	plan …             manage specialist findings (write-finding, write-approach, refine, …)
 //	discover           find or create the feature directory
 //	schema             print the JSON Schema of findings.json
+//	verify SYNTH RUN   check a synthesis written by someone else against the run (exit 1: ungrounded)
 //	demo [DIR]         write an example run (--agents: a large one; --live: agents at work)
 //	version            print the version
 //
@@ -29,6 +30,9 @@
 // Exit codes: 0 ok; 1 the --fail-on gate tripped (an error verdict trips any
 // gate); 2 a usage or input error, with a one-line message naming the file;
 // 3 an internal error (and discover's ambiguous match).
+//
+// In the live view of watch, when stdin is a terminal too, q quits (as Ctrl-C
+// does) and ? shows the keys; stdin that is not a terminal is never read.
 //
 // Colour is used only on a terminal and never when NO_COLOR is set.
 package main
