@@ -408,20 +408,33 @@ func paragraphs(src []byte) []paragraph {
 func wordSet(s string) paragraph {
 	p := paragraph{}
 	for w := range strings.FieldsSeq(parse.Normalize(s)) {
-		p[w] = true
+		p[stem(w)] = true
 	}
 	return p
 }
 
+// stem folds a plural into its singular, crudely ("conditions" →
+// "condition", "categories" → "category"), for the restatement rule only:
+// matching claims to findings is the title rule's alone.
+func stem(w string) string {
+	switch {
+	case len(w) > 5 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
 // holds reports whether a paragraph restates keywords: at least three of
-// them (all, when there are fewer) and at least half.
+// them (all, when there are fewer) and at least half, plurals folded.
 func (p paragraph) holds(kws []string) bool {
 	if len(kws) == 0 {
 		return false
 	}
 	n := 0
 	for _, k := range kws {
-		if p[k] {
+		if p[stem(k)] {
 			n++
 		}
 	}

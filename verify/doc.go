@@ -29,7 +29,8 @@
 //     next rule).
 //   - invented / unverifiable: a claim that matches no finding is
 //     unverifiable when some paragraph of an agent's report holds its
-//     keywords (at least three, or all when it has fewer, and at least half):
+//     keywords (at least three, or all when it has fewer, and at least half;
+//     plurals folded):
 //     the agent said it without a severity fluxwatch could read. Otherwise it
 //     is invented.
 //
