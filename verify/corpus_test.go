@@ -29,6 +29,11 @@ func TestCorpusSyntheses(t *testing.T) {
 		t.Skip("no ../shared/corpus beside the repository")
 	}
 	defer fh.Close()
+	type corpusRun struct {
+		s       *synth.Synthesis
+		reports map[string][]byte
+	}
+	runs := map[string]corpusRun{}
 	total := map[Kind]int{}
 	var files, empty, claims, grounded, ungrounded int
 	examples := map[Kind]string{}
@@ -45,23 +50,29 @@ func TestCorpusSyntheses(t *testing.T) {
 			continue
 		}
 		dir := filepath.Dir(path)
-		s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{MaxLine: parse.DefaultMaxLine, Jobs: 2},
-			synth.Options{EvidenceNote: "not checked"})
-		if err != nil {
-			t.Errorf("%s: synthesise: %v", dir, err)
-			continue
+		rd, ok := runs[dir]
+		if !ok {
+			// Several syntheses share a directory: synthesise it once.
+			s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{MaxLine: parse.DefaultMaxLine, Jobs: 2},
+				synth.Options{EvidenceNote: "not checked"})
+			if err != nil {
+				t.Errorf("%s: synthesise: %v", dir, err)
+				continue
+			}
+			rd = corpusRun{s, map[string][]byte{}}
+			for _, a := range s.Agents {
+				if a.File != nil {
+					if data, err := os.ReadFile(filepath.Join(dir, *a.File)); err == nil {
+						rd.reports[a.Name] = data
+					}
+				}
+			}
+			runs[dir] = rd
 		}
+		s, reports := rd.s, rd.reports
 		if len(s.AgentsCompleted) == 0 {
 			empty++ // verify refuses it (exit 2): nothing to check against
 			continue
-		}
-		reports := map[string][]byte{}
-		for _, a := range s.Agents {
-			if a.File != nil {
-				if data, err := os.ReadFile(filepath.Join(dir, *a.File)); err == nil {
-					reports[a.Name] = data
-				}
-			}
 		}
 		r := Check(Input{Synthesis: src, Run: s, Reports: reports})
 		files++
