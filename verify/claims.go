@@ -201,9 +201,14 @@ func cells(t string) []string {
 // skippedSection reports whether a heading starts a section whose items are
 // not findings: improvements, verdicts, the individual agent reports.
 func skippedSection(text string) bool {
-	n := parse.Normalize(text)
-	for _, w := range []string{"improvement", "verdict", "agent report", "individual agent", "agent summar", "nice to have", "strengths", "what works", "positive"} {
+	n := parse.Normalize(numberRe.ReplaceAllString(strings.TrimSpace(strings.ReplaceAll(text, "**", "")), ""))
+	for _, w := range []string{"improvement", "agent report", "individual agent"} {
 		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	for _, w := range []string{"verdict", "agent summar", "nice to have", "strengths", "what works", "positive"} {
+		if strings.HasPrefix(n, w) {
 			return true
 		}
 	}

@@ -20,6 +20,10 @@ func newTable(header []string) *tableCols {
 	for i, h := range header {
 		n := parse.Normalize(strings.ReplaceAll(h, "**", ""))
 		switch {
+		case n == "verdict" || n == "status":
+			// A table of agents and their verdicts, not of findings.
+			t.title = -1
+			return t
 		case n == "" && strings.Contains(h, "#"), n == "id", n == "ref":
 			set(&t.id, i)
 		case n == "severity" || n == "sev" || n == "priority" || n == "level":
