@@ -121,7 +121,7 @@ func Check(in Input) *Result {
 			ps = append(ps, Problem{Kind: kind, Message: msg})
 		default:
 			matched[j] = true
-			ps = append(ps, judge(c, cands[j], agents)...)
+			ps = append(ps, judge(c, cands[j], agents, supporters(c, cands, reports))...)
 		}
 		if len(ps) == 0 {
 			r.Grounded++
@@ -268,8 +268,42 @@ func refsOverlap(a, b []synth.Ref) bool {
 	return false
 }
 
-// judge checks a matched claim's severity and counts.
-func judge(c *Claim, cd candidate, completed []string) []Problem {
+// supporters are the agents that said what a claim says: those of every
+// finding it matches (the run may keep apart, as two findings, what one
+// synthesis line merges) and those whose report has a paragraph restating
+// its title. A count is wrong only beyond them.
+func supporters(c *Claim, cands []candidate, reports []agentParagraphs) map[string]bool {
+	set := map[string]bool{}
+	ct := parse.NewTitle(c.Title)
+	for j := range cands {
+		cd := &cands[j]
+		if cd.f == nil {
+			continue
+		}
+		for i := range cd.titles {
+			if ct.Matches(&cd.titles[i]) {
+				for _, a := range cd.f.Agents {
+					set[a] = true
+				}
+				break
+			}
+		}
+	}
+	kws := ct.Keywords()
+	for _, r := range reports {
+		for _, p := range r.paras {
+			if p.holds(kws) {
+				set[r.agent] = true
+				break
+			}
+		}
+	}
+	return set
+}
+
+// judge checks a matched claim's severity and counts; support are the
+// agents that said it (see supporters).
+func judge(c *Claim, cd candidate, completed []string, support map[string]bool) []Problem {
 	var ps []Problem
 	if cd.imp != nil {
 		if c.Severity != "" && c.Severity.Rank() <= 2 {
@@ -295,8 +329,17 @@ func judge(c *Claim, cd candidate, completed []string) []Problem {
 				"states %s, but every agent rated it %s or higher (%s)", c.Severity, lo, sourceSeverities(f))})
 		}
 	}
+	for _, a := range f.Agents {
+		support[a] = true
+	}
 	var wrong []string
-	if c.Count > 0 && c.Count != f.Convergence {
+	switch {
+	case c.Count > len(support):
+		wrong = append(wrong, fmt.Sprintf("claims %d agents, the run has %d (%s)", c.Count, f.Convergence, strings.Join(f.Agents, ", ")))
+		if len(support) > f.Convergence {
+			wrong[0] += fmt.Sprintf("; at most %d agents say it in any words (%s)", len(support), strings.Join(sortedKeys(support), ", "))
+		}
+	case c.Count > 0 && c.Count < f.Convergence:
 		wrong = append(wrong, fmt.Sprintf("claims %d agents, the run has %d (%s)", c.Count, f.Convergence, strings.Join(f.Agents, ", ")))
 	}
 	if c.Of > 0 && c.Of != len(completed) {
@@ -304,7 +347,7 @@ func judge(c *Claim, cd candidate, completed []string) []Problem {
 	}
 	for _, name := range c.Agents {
 		a, ok := resolve(name, completed)
-		if ok && !contains(f.Agents, a) {
+		if ok && !support[a] {
 			wrong = append(wrong, fmt.Sprintf("names %s, which did not report it", a))
 		}
 	}
@@ -341,13 +384,13 @@ func resolve(name string, agents []string) (string, bool) {
 	return found, found != ""
 }
 
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	return false
+	sort.Strings(keys)
+	return keys
 }
 
 // keywordsOf returns the keywords of a title.

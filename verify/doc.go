@@ -18,9 +18,13 @@
 //     the finding, or it restates an improvement (an IMP row) as P0–P2.
 //   - severity-dropped: the claim's severity is lower than every agent gave
 //     the finding.
-//   - wrong-count: a claimed convergence N differs from the number of agents
-//     that reported the finding, a claimed M ("N/M") from the completed
-//     agents, or the claim names an agent of the run that did not report it.
+//   - wrong-count: a claimed convergence N is below the number of agents
+//     that reported the finding, or above the number of agents that said it
+//     in any words (those of every finding the claim matches, and those
+//     whose report restates it, as in the last rule: the run may keep apart
+//     what a synthesis merges); a claimed M ("N/M") differs from the
+//     completed agents; or the claim names an agent of the run that said no
+//     such thing.
 //     Names resolve to run agents exactly, or as the unique agent whose
 //     hyphenated name holds NAME as whole words ("quality" →
 //     "fd-v2-quality").
