@@ -144,3 +144,22 @@ func TestLiveViewHelp(t *testing.T) {
 		t.Errorf("drawn after Close: %q", w.String())
 	}
 }
+
+// TestLiveViewConcurrentKeys: the key reader toggles help while the
+// watcher draws; under -race this shows the View's state is guarded.
+func TestLiveViewConcurrentKeys(t *testing.T) {
+	v := New(io.Discard, Options{Dir: "d"})
+	u := viewUpdate()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 200 {
+			v.ToggleHelp()
+		}
+	}()
+	for range 200 {
+		v.Draw(u, nil)
+	}
+	<-done
+	v.Close()
+}
