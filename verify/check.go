@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -113,7 +114,7 @@ func Check(in Input) *Result {
 			kind, msg := Invented, "no finding of the run matches it, and no agent's report states it"
 			by := supportedBy(keywordsOf(c.Title), reports)
 			if by == "" {
-				by = supportedBy(keywordsOf(c.Text), reports)
+				by = supportedBy(keywordsOf(attributionRe.ReplaceAllString(c.Text, " ")), reports)
 			}
 			if by != "" {
 				kind, msg = Unverifiable, "no finding of the run matches it; "+by+"'s report states it without a severity fluxwatch could read"
@@ -392,6 +393,10 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// attributionRe matches a parenthesised attribution or count ("(2/3
+// agents: architecture, quality)"): agent names are not what a claim says.
+var attributionRe = regexp.MustCompile(`\([^()]*\bagents?\b[^()]*\)`)
 
 // keywordsOf returns the keywords of a title.
 func keywordsOf(title string) []string {

@@ -202,7 +202,7 @@ func cells(t string) []string {
 // not findings: improvements, verdicts, the individual agent reports.
 func skippedSection(text string) bool {
 	n := parse.Normalize(numberRe.ReplaceAllString(strings.TrimSpace(strings.ReplaceAll(text, "**", "")), ""))
-	for _, w := range []string{"improvement", "agent report", "individual agent"} {
+	for _, w := range []string{"improvement", "agent report", "individual agent", "timeline"} {
 		if strings.Contains(n, w) {
 			return true
 		}
@@ -373,8 +373,17 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 			if title == "" {
 				title = after
 			}
-		} else if id, sev, rest, ok := leadMarker(after); ok && strings.TrimSpace(bold) != "" && isLabel(bold) {
-			c.ID, c.Severity, title = id, sev, rest // "**3.** P1: Title"
+		} else if isLabel(bold) {
+			// "**3.** P1: Title", "**SAF-01** Title (3/4 agents)"
+			c.ID = trimTok(bold)
+			if id, sev, rest, ok := leadMarker(after); ok {
+				c.Severity, title = sev, rest
+				if id != "" {
+					c.ID = id
+				}
+			} else {
+				title = after
+			}
 		} else {
 			title = bold
 		}

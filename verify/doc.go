@@ -48,6 +48,8 @@
 // stands under: "## P0 Findings", "### Critical (P0)", "## High Priority"),
 // or a convergence count. A list item under a finding heading is that
 // finding's detail, not a claim, unless it carries a marker of its own.
-// Sections about improvements, verdicts or the individual agent reports, and
-// fenced code blocks, are not read.
+// Sections about improvements, verdicts, the individual agent reports or the
+// bus timeline, and fenced code blocks, are not read; nor are tables with a
+// Verdict or Status column. A table's Agents column (plural) attributes; an
+// Agent column (one per row, as in a timeline) does not.
 package verify

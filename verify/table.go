@@ -28,7 +28,7 @@ func newTable(header []string) *tableCols {
 			set(&t.id, i)
 		case n == "severity" || n == "sev" || n == "priority" || n == "level":
 			set(&t.severity, i)
-		case strings.HasPrefix(n, "agent") || n == "flagged by" || n == "reported by" || n == "found by" ||
+		case n == "agents" || n == "agent s" || n == "flagged by" || n == "reported by" || n == "found by" ||
 			n == "source" || n == "sources" || n == "convergence" || n == "reviewers":
 			set(&t.agents, i)
 		case n == "file" || n == "files" || n == "location" || n == "where":
