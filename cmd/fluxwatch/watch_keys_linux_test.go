@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,11 +29,12 @@ func TestWatchKeysProcess(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens in localStorage\nVerdict: needs-changes\n"), 0o644)
 
 	for _, tc := range []struct {
-		name string
-		end  func(t *testing.T, ptmx *os.File, p *os.Process)
+		name   string
+		end    func(t *testing.T, ptmx *os.File, p *os.Process)
+		status int // q quits as the user asked; a signal exits 128+n
 	}{
-		{"q", func(t *testing.T, ptmx *os.File, p *os.Process) { ptmx.Write([]byte("q")) }},
-		{"SIGTERM", func(t *testing.T, ptmx *os.File, p *os.Process) { p.Signal(syscall.SIGTERM) }},
+		{"q", func(t *testing.T, ptmx *os.File, p *os.Process) { ptmx.Write([]byte("q")) }, 0},
+		{"SIGTERM", func(t *testing.T, ptmx *os.File, p *os.Process) { p.Signal(syscall.SIGTERM) }, 143},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ptmx, pts := openPTY(t)
@@ -69,9 +67,9 @@ func TestWatchKeysProcess(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("watch: %v\n%q", err, out.String())
+			case <-done:
+				if got := cmd.ProcessState.ExitCode(); got != tc.status {
+					t.Errorf("watch exited %d, want %d\n%q", got, tc.status, out.String())
 				}
 			case <-time.After(10 * time.Second):
 				cmd.Process.Kill()
@@ -106,8 +104,9 @@ func TestWatchKeysProcess(t *testing.T) {
 		waitFor(t, out, "\x1b[?1049h")
 		time.Sleep(300 * time.Millisecond) // time enough to misread stdin
 		cmd.Process.Signal(syscall.SIGTERM)
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("watch: %v", err)
+		cmd.Wait()
+		if got := cmd.ProcessState.ExitCode(); got != 143 {
+			t.Errorf("watch exited %d after SIGTERM, want 143", got)
 		}
 		w.Close()
 		rest, _ := io.ReadAll(r)
@@ -115,48 +114,6 @@ func TestWatchKeysProcess(t *testing.T) {
 			t.Errorf("watch consumed its stdin: %q left", rest)
 		}
 	})
-}
-
-// openPTY returns the two ends of a new pseudo-terminal, or skips.
-func openPTY(t *testing.T) (ptmx, pts *os.File) {
-	t.Helper()
-	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	t.Cleanup(func() { ptmx.Close() })
-	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Skipf("unlockpt: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Skipf("ptsname: %v", err)
-	}
-	pts, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("open pts: %v", err)
-	}
-	t.Cleanup(func() { pts.Close() })
-	unix.IoctlSetWinsize(int(pts.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: 100, Row: 30})
-	return ptmx, pts
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func waitFor(t *testing.T, out *syncBuffer, s string) {
