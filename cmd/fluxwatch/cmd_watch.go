@@ -26,10 +26,10 @@ every change it rewrites summary.md and findings.json (and the --sarif,
 
 On a terminal it shows a live view; off a terminal it prints one line per
 change; --events prints NDJSON events instead (first a hello record). It runs
-until interrupted (SIGINT or SIGTERM: it writes the final reports and exits)
-or, with --until-complete, until the run is complete. The final reports are
-those synth would write. Exit codes as for synth: 0, 1 when the --fail-on gate
-tripped, 2 a usage or input error, 3 an internal error.
+until interrupted (SIGINT or SIGTERM: it writes the final reports and exits
+130 or 143) or, with --until-complete, until the run is complete. The final
+reports are those synth would write. Exit codes as for synth: 0, 1 when the
+--fail-on gate tripped, 2 a usage or input error, 3 an internal error.
 
 Flags:
 `
@@ -144,6 +144,27 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			return 80, 24
 		}})
 		defer view.Close()
+	}
+	// Keys (q quits, ? shows the keys) only in the live view and only when
+	// stdin is a terminal too: never read an orchestrator's stdin. The
+	// terminal's mode is restored by the deferred stop on every way out,
+	// SIGTERM included (it ends ctx, so Run returns).
+	ctx, quit := context.WithCancel(ctx)
+	defer quit()
+	if in, ok := e.stdin.(*os.File); ok && mode == modeView && e.isTerminal(in) {
+		if keys, stop, err := termview.Keys(ctx, in); err == nil {
+			defer stop()
+			go func() {
+				for k := range keys {
+					switch k {
+					case 'q', 'Q':
+						quit()
+					case '?':
+						view.ToggleHelp()
+					}
+				}
+			}()
+		}
 	}
 
 	differ := watcher.NewDiffer()
