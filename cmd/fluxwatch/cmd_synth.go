@@ -49,6 +49,7 @@ type reportFlags struct {
 	maxLine   int
 	jobs      int
 	evidence  evidenceFlags
+	ci        ciFlags // --config, --baseline, --fail-on-new (cmd_config.go)
 }
 
 // synthFlags are the flags of `fluxwatch synth`.
@@ -73,6 +74,7 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxLine, "max-line", parse.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
 	f.evidence.register(fs)
+	f.ci.register(fs)
 }
 
 var runIDRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
@@ -105,8 +107,14 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
+	if err := f.ci.configure(e, &f.reportFlags); err != nil {
+		return err
+	}
 	opts, scanOpts, err := f.options(e)
 	if err != nil {
+		return err
+	}
+	if err := f.ci.synthOptions(ctx, "synth", scanOpts, &opts); err != nil {
 		return err
 	}
 	if err := f.evidence.apply(e, "synth", dir, &opts); err != nil {
@@ -136,7 +144,8 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	case !f.quiet:
 		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(out, "summary.md")))
 	}
-	if gateTripped(f.failOn, s.Verdict) {
+	newTripped := f.ci.judge(e, s, f.quiet)
+	if gateTripped(f.failOn, s.Verdict) || newTripped {
 		return exitError{code: exitGate}
 	}
 	return nil
