@@ -8,7 +8,7 @@ STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
+.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline baseline-stability
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -74,6 +74,9 @@ golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./evidence/ -run 'Golden' -update
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
 	$(GO) test ./internal/termview/ -run 'TestLiveView' -update-view
+
+baseline-stability: ## how many findings of a re-formatted rerun of every corpus run match as unchanged (needs ../shared)
+	$(GO) test ./cmd/fluxwatch -run '^TestCorpusBaselineStability$$' -count=1 -v -args -baseline.all
 
 yaml-limits: ## time and measure peak RSS of fluxwatch on an alias bomb, dense YAML and 1 GiB of random bytes
 	$(GO) test -tags limits -count=1 -run TestYAMLLimitsProcess -v ./cmd/fluxwatch

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -96,18 +97,23 @@ type AbsentFinding struct {
 }
 
 // compareBaseline marks each finding of fs new or unchanged against b and
-// returns the report. The matching rule, in three passes, each one-to-one
-// and in the order of fs (then of b), so that the outcome does not depend on
+// returns the report. The matching rule, in three passes, each in the
+// order of fs (then of b), so that the outcome does not depend on
 // the order of agents or reports:
 //
 //  1. fingerprint: equal fingerprints (the normalised key of the
-//     representative and its first file path, no line: SPEC §6);
+//     representative and its first file path, no line: SPEC §6), one to
+//     one;
 //  2. key: a source of the finding and a source of the baseline finding
 //     have the same normalised key (a different set of agents chose a
-//     different representative);
+//     different representative, or a re-formatted report lost the file
+//     refs). An unmatched baseline finding is taken first, else a matched
+//     one: a baseline finding merged through a source no longer reported
+//     may split into several findings, each unchanged;
 //  3. title: a source of each, in the same normalised section, or sharing a
-//     file path, whose titles match by the title rule of SPEC §5.2 (a
-//     re-worded title).
+//     file path (of a file ref, or of a section that is a file:line
+//     reference), whose titles match by the title rule of SPEC §5.2 (a
+//     re-worded title), one to one with the baseline findings left.
 //
 // A baseline finding matched by none is absent.
 func compareBaseline(fs []Finding, b *Baseline) *BaselineReport {
@@ -135,19 +141,36 @@ func compareBaseline(fs []Finding, b *Baseline) *BaselineReport {
 			match(i, j, MatchFingerprint)
 		}
 	}
-	for _, pass := range []struct {
-		by   string
-		same func(a, b *baseFinding) bool
-	}{{MatchKey, sharesKey}, {MatchTitle, sharesTitle}} {
-		for i := range fs {
-			if fs[i].Baseline.State != BaselineNew {
-				continue
-			}
-			for j := range old {
-				if !matched[j] && pass.same(&cur[i], &old[j]) {
-					match(i, j, pass.by)
+	for i := range fs {
+		if fs[i].Baseline.State != BaselineNew {
+			continue
+		}
+		// An unmatched baseline finding first; else one already matched: a
+		// finding that merged through a source no longer reported splits.
+		first := -1
+		for j := range old {
+			if sharesKey(&cur[i], &old[j]) {
+				if !matched[j] {
+					first = j
 					break
 				}
+				if first < 0 {
+					first = j
+				}
+			}
+		}
+		if first >= 0 {
+			match(i, first, MatchKey)
+		}
+	}
+	for i := range fs {
+		if fs[i].Baseline.State != BaselineNew {
+			continue
+		}
+		for j := range old {
+			if !matched[j] && sharesTitle(&cur[i], &old[j]) {
+				match(i, j, MatchTitle)
+				break
 			}
 		}
 	}
@@ -191,17 +214,38 @@ func newBaseFinding(f *Finding) baseFinding {
 			b.titles = append(b.titles, t)
 		}
 	}
-	add(f.Section, f.Title)
-	for _, s := range f.Sources {
-		add(s.Section, s.Title)
-	}
-	for _, r := range f.FileRefs {
-		if p := ParseRef(r).Path; p != "" && !slices.Contains(b.paths, p) {
+	addPath := func(p string) {
+		if p != "" && !slices.Contains(b.paths, p) {
 			b.paths = append(b.paths, p)
 		}
 	}
+	add(f.Section, f.Title)
+	for _, s := range f.Sources {
+		add(s.Section, s.Title)
+		// A section that is a file:line reference ("sync.sh:87-92") names
+		// the file: its line moves with the code.
+		addPath(sectionPath(s.Section))
+	}
+	for _, r := range f.FileRefs {
+		addPath(ParseRef(r).Path)
+	}
 	slices.Sort(b.paths)
 	return b
+}
+
+// sectionPath returns the path of a section written as a file:line
+// reference ("sync.sh:87", "sync.sh:87–92", whatever the dash), "" for any
+// other section.
+func sectionPath(section string) string {
+	r := ParseRef(section)
+	if r.Start > 0 {
+		return r.Path
+	}
+	i := strings.LastIndexByte(r.Path, ':')
+	if i <= 0 || i+1 >= len(r.Path) || r.Path[i+1] < '0' || r.Path[i+1] > '9' || strings.ContainsAny(r.Path[:i], " \t") {
+		return ""
+	}
+	return r.Path[:i]
 }
 
 func sharesKey(a, b *baseFinding) bool {

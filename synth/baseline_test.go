@@ -391,3 +391,40 @@ func validateSARIF(t *testing.T, data []byte) {
 		t.Errorf("SARIF does not validate: %v", err)
 	}
 }
+
+// TestBaselineSplit: a baseline finding merged through an agent's source
+// splits when that agent is left out (the title rule is not transitive);
+// both parts are unchanged.
+func TestBaselineSplit(t *testing.T) {
+	idx := func(name, title string) [2]string {
+		return [2]string{name, "### Findings Index\n- P1 | X-001 | \"S\" | " + title + "\nVerdict: needs-changes\n"}
+	}
+	a := idx("fd-a", "alpha bravo charlie delta")
+	b := idx("fd-b", "alpha bravo charlie echo foxtrot golf")
+	c := idx("fd-c", "charlie echo foxtrot golf hotel")
+	if n := len(Synthesize(reportRun(a, b, c), Options{}).Findings); n != 1 {
+		t.Fatalf("setup: %d baseline findings, want 1", n)
+	}
+	s := Synthesize(reportRun(a, c), Options{Baseline: baselineOf(t, reportRun(a, b, c))})
+	if len(s.Findings) != 2 || s.Baseline.New != 0 || s.Baseline.Unchanged != 2 || len(s.Baseline.Absent) != 0 {
+		t.Errorf("%d findings, baseline %+v: want 2 unchanged", len(s.Findings), s.Baseline)
+	}
+}
+
+func TestSectionPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"sync.sh:87":       "sync.sh",
+		"sync.sh:87-92":    "sync.sh",
+		"`sync.sh:87–92`":  "sync.sh",
+		"sync.sh:94–92":    "sync.sh",
+		"Authentication":   "",
+		"Task 1: overview": "",
+		"Note: 3 files":    "",
+		"src/a.go":         "",
+		"API Design:v2":    "",
+	} {
+		if got := sectionPath(in); got != want {
+			t.Errorf("sectionPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
