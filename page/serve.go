@@ -36,8 +36,8 @@ type Server struct {
 	stopOnce sync.Once
 }
 
-// NewServer returns a server with nothing published yet (the page answers
-// 503 until the first Publish). public is whether it was bound to an address
+// NewServer returns a server with nothing published yet (a request waits up
+// to 5 s for the first Publish, then gets 503). public is whether it was bound to an address
 // other than loopback on purpose; otherwise it answers only requests for a
 // loopback host.
 func NewServer(public bool) *Server {
@@ -66,6 +66,9 @@ func (s *Server) current() (page, findings []byte, version uint64, changed <-cha
 	defer s.mu.Unlock()
 	return s.page, s.findings, s.version, s.changed
 }
+
+// firstWait is how long a request made before the first Publish waits for it.
+const firstWait = 5 * time.Second
 
 // Paths the server answers.
 const (
@@ -105,7 +108,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.events(w, r)
 		return
 	}
-	page, findings, _, _ := s.current()
+	page, findings, _, changed := s.current()
+	if page == nil {
+		// Right after start: the first synthesis is on its way.
+		select {
+		case <-changed:
+			page, findings, _, _ = s.current()
+		case <-time.After(firstWait):
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
+	}
 	if page == nil {
 		h.Set("Retry-After", "1")
 		http.Error(w, "no synthesis yet", http.StatusServiceUnavailable)
@@ -255,7 +268,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	s.stopOnce.Do(func() { close(s.stop) })
-	shut, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	shut, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	if err := srv.Shutdown(shut); err != nil {
 		srv.Close()
