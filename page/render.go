@@ -38,8 +38,11 @@ const (
 	openAgents      = 40
 	openFindings    = 30
 	maxFullFindings = 100
+	maxTailFindings = 2000 // compact rows; the rest only in findings.json
 	openEntries     = 20
-	maxNames        = 8 // agent names listed per finding before "and N more"
+	maxResults      = 20 // unacknowledged entries, contradictions, adjustments
+	maxDiagnostics  = 5  // per agent
+	maxNames        = 8  // agent names listed before "and N more"
 )
 
 var (
@@ -98,11 +101,16 @@ type view struct {
 	FindingsFolded      []findingRow
 	FindingsTail        []findingRow
 	FindingsTailSummary string
+	// FindingsLeft counts the findings past the compact table, with their
+	// severities.
+	FindingsLeft        int
+	FindingsLeftSummary string
 
 	Improvements int
 	Plot         plot
 
 	Entries, EntriesMore []entryRow
+	Results              []result
 	Evidence             *synth.EvidenceTally
 	Diagnostics          []synth.Diagnostic
 }
@@ -116,6 +124,10 @@ type agentRow struct {
 	synth.AgentResult
 	Declared string
 	Written  string
+	// Diags are the first maxDiagnostics diagnostics, DiagsMore the number
+	// left out.
+	Diags     []synth.Diagnostic
+	DiagsMore int
 }
 
 type findingRow struct {
@@ -144,6 +156,13 @@ type refRow struct {
 	Status string
 	Found  string
 	Note   string
+}
+
+// result is one line about the acknowledgement rule: an unacknowledged
+// blocking entry, a contradiction or an adjustment, or how many more.
+type result struct {
+	Bad  bool
+	Text string
 }
 
 type entryRow struct {
@@ -184,7 +203,10 @@ func newView(s *synth.Synthesis, opts Options) *view {
 	}
 
 	for i, a := range s.Agents {
-		r := agentRow{AgentResult: a}
+		r := agentRow{AgentResult: a, Diags: a.Diagnostics}
+		if len(r.Diags) > maxDiagnostics {
+			r.Diags, r.DiagsMore = r.Diags[:maxDiagnostics], len(r.Diags)-maxDiagnostics
+		}
 		if a.DeclaredVerdict != nil {
 			r.Declared = string(*a.DeclaredVerdict)
 		}
@@ -223,6 +245,10 @@ func newView(s *synth.Synthesis, opts Options) *view {
 				m.by = by
 			}
 		}
+		if i >= maxFullFindings+maxTailFindings {
+			v.FindingsLeft++
+			continue
+		}
 		if i >= maxFullFindings {
 			if len(f.FileRefs) > 0 {
 				r.Refs = []refRow{{Ref: f.FileRefs[0]}}
@@ -255,22 +281,13 @@ func newView(s *synth.Synthesis, opts Options) *view {
 			v.FindingsFolded = append(v.FindingsFolded, r)
 		}
 	}
-	if len(v.FindingsTail) > 0 {
-		var c synth.Counts
-		for _, r := range v.FindingsTail {
-			switch r.Sev {
-			case "P0":
-				c.P0++
-			case "P1":
-				c.P1++
-			case "P2":
-				c.P2++
-			default:
-				c.P3++
-			}
-		}
-		v.FindingsTailSummary = fmt.Sprintf("%s more, in short (P0 %d, P1 %d, P2 %d, P3 %d)",
-			plural(len(v.FindingsTail), "finding"), c.P0, c.P1, c.P2, c.P3)
+	if n := len(v.FindingsTail); n > 0 {
+		v.FindingsTailSummary = fmt.Sprintf("%s more, in short (%s)", plural(n, "finding"),
+			severities(s.Findings[maxFullFindings:maxFullFindings+n]))
+	}
+	if v.FindingsLeft > 0 {
+		v.FindingsLeftSummary = fmt.Sprintf("%s (%s)", plural(v.FindingsLeft, "more finding"),
+			severities(s.Findings[maxFullFindings+maxTailFindings:]))
 	}
 
 	conv := make([]convMoment, 0, len(moments))
@@ -281,6 +298,7 @@ func newView(s *synth.Synthesis, opts Options) *view {
 	v.Plot = newPlot(s, conv)
 
 	if tl := s.Timeline; tl != nil {
+		v.Results = results(tl)
 		// The latest posts first.
 		for i := len(tl.Entries) - 1; i >= 0; i-- {
 			e := entryRow{TimelineEntry: tl.Entries[i]}
@@ -338,5 +356,54 @@ func refs(f *synth.Finding) []refRow {
 		rs = append(rs, refRow{Ref: ref, Status: c.Status, Found: c.Found, Note: c.Note})
 	}
 	slices.SortStableFunc(rs, func(a, b refRow) int { return cmp.Compare(a.Ref, b.Ref) })
+	return rs
+}
+
+// severities counts fs per severity: "P0 1, P1 3, P2 0, P3 2".
+func severities(fs []synth.Finding) string {
+	var c synth.Counts
+	for _, f := range fs {
+		switch f.Severity {
+		case parse.P0:
+			c.P0++
+		case parse.P1:
+			c.P1++
+		case parse.P2:
+			c.P2++
+		default:
+			c.P3++
+		}
+	}
+	return fmt.Sprintf("P0 %d, P1 %d, P2 %d, P3 %d", c.P0, c.P1, c.P2, c.P3)
+}
+
+// results are the lines about the acknowledgement rule (SPEC §5.5): the
+// latest maxResults unacknowledged entries, contradictions and adjustments
+// each, and how many more of each the synthesis counted.
+func results(tl *synth.Timeline) []result {
+	var rs []result
+	more := func(shown, total int, what string) {
+		if total > shown {
+			rs = append(rs, result{Bad: true, Text: fmt.Sprintf("… and %d more %s (findings.json lists the latest %d)", total-shown, what, len(tl.Entries))})
+		}
+	}
+	n := 0
+	for i := len(tl.Unacknowledged) - 1; i >= 0 && n < maxResults; i, n = i-1, n+1 {
+		u := tl.Unacknowledged[i]
+		rs = append(rs, result{Bad: true, Text: fmt.Sprintf("#%d %s’s blocking finding “%s” was not acknowledged by %s", u.Seq, u.Agent, u.Summary, names(u.By))})
+	}
+	more(n, tl.UnacknowledgedTotal, "unacknowledged blocking findings")
+	n = 0
+	for i := len(tl.Contradictions) - 1; i >= 0 && n < maxResults; i, n = i-1, n+1 {
+		c := tl.Contradictions[i]
+		rs = append(rs, result{Bad: true, Text: fmt.Sprintf("%s contradicts #%d by %s (%s): “%s”", c.Agent, c.Seq, c.Of, c.Reason, c.Summary)})
+	}
+	more(n, tl.ContradictionsTotal, "contradictions")
+	n = 0
+	for i := len(tl.Adjustments) - 1; i >= 0 && n < maxResults; i, n = i-1, n+1 {
+		a := tl.Adjustments[i]
+		rs = append(rs, result{Text: fmt.Sprintf("%s adjusted after %s’s finding #%d: “%s”", a.Agent, a.After, a.Seq, a.Summary)})
+	}
+	more(n, tl.AdjustmentsTotal, "adjustments")
 	return rs
 }
