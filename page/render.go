@@ -270,7 +270,7 @@ func newView(s *synth.Synthesis, opts Options) *view {
 			for j, a := range agents {
 				parts[j] = a + " " + string(f.SeverityConflict[a])
 			}
-			r.Conflict = strings.Join(parts, ", ")
+			r.Conflict = names(parts)
 		}
 		r.Refs = refs(f)
 		r.Ungrounded = f.Evidence != nil && f.Evidence.Ungrounded
@@ -320,7 +320,7 @@ func newView(s *synth.Synthesis, opts Options) *view {
 	return v
 }
 
-// names lists the first maxNames agents, then how many more.
+// names lists the first maxNames agents (or items), then how many more.
 func names(agents []string) string {
 	if len(agents) <= maxNames {
 		return strings.Join(agents, ", ")

@@ -277,3 +277,41 @@ func TestServeShutdown(t *testing.T) {
 	}
 	t.Logf("Serve returned %v after cancel", time.Since(start))
 }
+
+// TestServeBeforeFirstPublish: a browser opened on the printed URL before
+// the first synthesis waits for it rather than getting an error page.
+func TestServeBeforeFirstPublish(t *testing.T) {
+	ln, err := page.Listen("127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := page.NewServer(false)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go srv.Serve(ctx, ln)
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got <- resp.Status + " " + string(b)
+	}()
+	select {
+	case g := <-got:
+		t.Fatalf("answered before the first Publish: %s", g)
+	case <-time.After(200 * time.Millisecond):
+	}
+	srv.Publish([]byte("<p>first</p>"), []byte(`{}`))
+	select {
+	case g := <-got:
+		if g != "200 OK <p>first</p>" {
+			t.Fatalf("got %q", g)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer after the first Publish")
+	}
+}
