@@ -67,11 +67,15 @@ func startServe(t *testing.T, dir, addr string) *watchProcess {
 		cmd.Process.Kill()
 		<-p.done
 	})
+	// A timer stopped on return, not time.After: TestLiveViewFrame sets
+	// time.Local, and a timer firing later in the process reads it.
+	limit := time.NewTimer(20 * time.Second)
+	defer limit.Stop()
 	select {
 	case p.url = <-found:
 	case err := <-p.done:
 		t.Fatalf("watch --serve exited: %v", err)
-	case <-time.After(20 * time.Second):
+	case <-limit.C:
 		t.Fatal("watch --serve printed no URL")
 	}
 	return p
@@ -183,6 +187,8 @@ func TestServeBrowser(t *testing.T) {
 	if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	limit := time.NewTimer(3 * time.Second)
+	defer limit.Stop()
 	select {
 	case err := <-w.done:
 		w.done <- err // for Cleanup
@@ -190,7 +196,7 @@ func TestServeBrowser(t *testing.T) {
 		if time.Since(start) > time.Second {
 			t.Errorf("watch --serve took %v to exit after SIGTERM", time.Since(start))
 		}
-	case <-time.After(3 * time.Second):
+	case <-limit.C:
 		t.Fatal("watch --serve still running 3 s after SIGTERM")
 	}
 	waitPage(t, ctx, `document.getElementById("live").textContent !== "live"`, 5*time.Second)
