@@ -66,6 +66,7 @@ tmux: ## install tmux (Debian) when missing, to try watch beside demo --live in 
 
 golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./parse/ -run 'Golden' -update
+	$(GO) test ./bus/ -run 'Golden' -update
 	$(GO) test ./synth/ -run 'Golden' -update
 	$(GO) test ./evidence/ -run 'Golden' -update
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts

@@ -1,5 +1,12 @@
-// Package bus writes and reads the peer-findings bus (SPEC §3): a JSONL file
-// that many agent processes append to at once while they work.
+// Package bus owns the peer-findings bus (SPEC §3) end to end: a JSONL file
+// that many agent processes append to at once while they work. Its format
+// (Entry, the canonical line of Encode, the shapes Decoder normalises), its
+// writer (Append) and its readers (Read, Tail, Follow) all live here; no
+// other package decodes a bus line.
+//
+// Decoding (Decoder, DecodeAll) is pure: bytes in, entries and positioned
+// diagnostics out, fed in any pieces, in memory bounded by the longest line
+// accepted.
 //
 // Writing (Append) validates a record, takes an exclusive flock(2) on
 // "{bus}.lock" — the lock file the shell helper locks with

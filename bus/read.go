@@ -23,7 +23,7 @@ const (
 	All = "all"
 )
 
-// Filter selects entries: by severity (parse.Blocking or parse.Notable: the
+// Filter selects entries: by severity (Blocking or Notable: the
 // findings of that severity; "" or All: every entry, events and unknown
 // severities included) and by agent ("" for any).
 type Filter struct {
@@ -31,18 +31,18 @@ type Filter struct {
 	Agent    string
 }
 
-// only is the severity the filter keeps, for parse.BusDecoder.Only: the
+// only is the severity the filter keeps, for Decoder.Only: the
 // lines certainly of the other one need not be decoded.
 func (f Filter) only() string {
 	switch f.Severity {
-	case parse.Blocking, parse.Notable:
+	case Blocking, Notable:
 		return f.Severity
 	}
 	return ""
 }
 
 // Match reports whether e passes the filter.
-func (f Filter) Match(e parse.Entry) bool {
+func (f Filter) Match(e Entry) bool {
 	if f.Agent != "" && e.Agent != f.Agent {
 		return false
 	}
@@ -50,7 +50,7 @@ func (f Filter) Match(e parse.Entry) bool {
 	case "", All:
 		return true
 	}
-	return e.Kind == parse.EntryFinding && e.Severity == f.Severity
+	return e.Kind == EntryFinding && e.Severity == f.Severity
 }
 
 // Tail reads one bus file incrementally: each Poll decodes only the bytes
@@ -58,7 +58,7 @@ func (f Filter) Match(e parse.Entry) bool {
 type Tail struct {
 	path    string
 	maxLine int
-	dec     *parse.BusDecoder
+	dec     *Decoder
 	pos     int64 // the next byte to read
 	ino     uint64
 	dev     uint64
@@ -73,7 +73,7 @@ type Tail struct {
 }
 
 // NewTail returns a Tail at the start of the bus at path. maxLine <= 0 means
-// parse.DefaultMaxLine.
+// DefaultMaxLine.
 func NewTail(path string, maxLine int) *Tail {
 	t := &Tail{path: path, maxLine: maxLine}
 	t.reset()
@@ -81,8 +81,8 @@ func NewTail(path string, maxLine int) *Tail {
 }
 
 // Only makes the tail skip, undecoded, the lines that are certainly findings
-// of a severity other than severity (parse.Blocking or parse.Notable;
-// anything else decodes every line): see parse.BusDecoder.Only. Poll may still hand over
+// of a severity other than severity (Blocking or Notable;
+// anything else decodes every line): see Decoder.Only. Poll may still hand over
 // entries of other severities and events: the caller filters them.
 func (t *Tail) Only(severity string) {
 	t.only = severity
@@ -152,7 +152,7 @@ func (t *Tail) StartAt(since int64) error {
 }
 
 func (t *Tail) reset() {
-	t.dec = parse.NewBusDecoder(t.maxLine)
+	t.dec = NewDecoder(t.maxLine)
 	t.dec.Only(t.only)
 	t.dec.SetWorkers(runtime.GOMAXPROCS(0)) // a large read is decoded on every core
 	t.pos, t.skipLine, t.seen = 0, 0, false
@@ -165,7 +165,7 @@ func (t *Tail) reset() {
 // again from the start, after a warning. Poll stops at the first error that
 // entry returns and returns it (the Tail is then past entries it did not
 // hand over: start a new one to go on); other errors are the filesystem's.
-func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) error {
+func (t *Tail) Poll(entry func(Entry) error, diag func(parse.Diagnostic)) error {
 	restart := func() {
 		t.reset()
 		t.restarts++
@@ -220,7 +220,7 @@ func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) 
 		t.buf = make([]byte, 1<<20)
 	}
 	t.err = nil
-	emit := func(e parse.Entry) {
+	emit := func(e Entry) {
 		if t.err != nil || e.Line <= t.skipLine {
 			return
 		}
@@ -252,20 +252,20 @@ func newlineAt(f *os.File, off int64) bool {
 // a missing bus is empty. It returns the offset just past the last complete
 // line read (where a later Read or Follow goes on), and the first error of
 // entry or of the filesystem.
-func Read(path string, maxLine int, since int64, entry func(parse.Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
+func Read(path string, maxLine int, since int64, entry func(Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
 	return ReadMatching(path, maxLine, since, Filter{}, entry, diag)
 }
 
 // ReadMatching is Read for the records that f matches. With a severity in f,
 // the lines that are certainly findings of the other severity are not
 // decoded (Tail.Only), and give no diagnostics.
-func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(parse.Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
+func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
 	t := NewTail(path, maxLine)
 	t.Only(f.only())
 	if err := t.StartAt(since); err != nil {
 		return 0, err
 	}
-	err = t.Poll(func(e parse.Entry) error {
+	err = t.Poll(func(e Entry) error {
 		if !f.Match(e) {
 			return nil
 		}
@@ -286,7 +286,7 @@ var useFsnotify = true
 // means DefaultInterval), until ctx is done. Where inotify is unavailable it
 // polls only. It returns nil when ctx is done, or the first error of entry or
 // of a Poll.
-func Follow(ctx context.Context, tails []*Tail, interval time.Duration, entry func(parse.Entry) error, diag func(parse.Diagnostic)) error {
+func Follow(ctx context.Context, tails []*Tail, interval time.Duration, entry func(Entry) error, diag func(parse.Diagnostic)) error {
 	if interval <= 0 {
 		interval = DefaultInterval
 	}

@@ -19,7 +19,7 @@ var ErrInvalid = errors.New("invalid record")
 // WriteOptions tune Append.
 type WriteOptions struct {
 	// MaxLine caps the size of the encoded line, newline excluded; <= 0 means
-	// parse.DefaultMaxLine, the longest line readers accept by default.
+	// DefaultMaxLine, the longest line readers accept by default.
 	MaxLine int
 	// Sync makes Append fsync the bus before it releases the lock.
 	Sync bool
@@ -34,11 +34,11 @@ func invalid(format string, a ...any) error {
 // non-empty summary, an RFC 3339 timestamp when one is given, a priority
 // P0–P3 when one is given, and file refs that are non-empty single lines.
 // Its errors wrap ErrInvalid.
-func Validate(e parse.Entry) error {
-	if e.Kind != parse.EntryFinding {
+func Validate(e Entry) error {
+	if e.Kind != EntryFinding {
 		return invalid("kind %q cannot be written; only findings can", e.Kind)
 	}
-	if e.Severity != parse.Blocking && e.Severity != parse.Notable {
+	if e.Severity != Blocking && e.Severity != Notable {
 		return invalid("severity %q: want blocking or notable", e.Severity)
 	}
 	if err := parse.ValidName(e.Agent); err != nil {
@@ -67,7 +67,7 @@ func Validate(e parse.Entry) error {
 }
 
 // Encode returns the canonical line of e (SPEC §3), newline included.
-func Encode(e parse.Entry) []byte { return AppendLine(nil, e) }
+func Encode(e Entry) []byte { return AppendLine(nil, e) }
 
 // Append validates e and appends its canonical line to the bus at path,
 // creating the file when it does not exist (its directory must). It returns
@@ -78,14 +78,14 @@ func Encode(e parse.Entry) []byte { return AppendLine(nil, e) }
 // write less (a full disk), the partial line is cut off again before the lock
 // is released, so readers never see a torn record. Errors of validation wrap
 // ErrInvalid; the others are the filesystem's.
-func Append(path string, e parse.Entry, opt WriteOptions) (offset int64, err error) {
+func Append(path string, e Entry, opt WriteOptions) (offset int64, err error) {
 	if err := Validate(e); err != nil {
 		return 0, err
 	}
 	line := Encode(e)
 	maxLine := opt.MaxLine
 	if maxLine <= 0 {
-		maxLine = parse.DefaultMaxLine
+		maxLine = DefaultMaxLine
 	}
 	if n := len(line) - 1; n > maxLine {
 		return 0, invalid("record is %d bytes, over the %d-byte limit of a bus line (--max-line)", n, maxLine)

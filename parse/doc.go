@@ -1,6 +1,7 @@
-// Package parse reads what review agents write: agent reports (SPEC §2), lines
-// of the peer-findings bus (§3), specialist findings and manifests (§4.1), and
-// the names of files in an output directory (§1).
+// Package parse reads what review agents write: agent reports (SPEC §2),
+// specialist findings and manifests (§4.1), and the names of files in an
+// output directory (§1). The peer-findings bus (§3) is bus/'s: its format,
+// its file and its readers and writers live there.
 //
 // It is pure: bytes in, typed records and positioned diagnostics out. It never
 // touches the filesystem or the clock, so every parser can be fuzzed.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -26,7 +27,7 @@ func Synthesize(run *Run, opts Options) *Synthesis {
 // BusReader streams one bus file of a run for SynthesizeStream: it calls add
 // with the file's entries in file order, in batches that add does not keep,
 // and returns the file's diagnostics. Its error stops the synthesis.
-type BusReader func(name string, add func([]parse.Entry)) ([]parse.Diagnostic, error)
+type BusReader func(name string, add func([]bus.Entry)) ([]parse.Diagnostic, error)
 
 // SynthesizeStream is Synthesize for a bus too large to hold: run.Bus names
 // the bus files, in reading order, without their entries, and read streams
@@ -44,7 +45,7 @@ func SynthesizeStream(run *Run, opts Options, read BusReader) (*Synthesis, error
 	l.Update(&listed)          // reads no entry: l.tl is a new, empty timeline
 	for i, b := range listed.Bus {
 		n := 0
-		diags, err := read(b.Name, func(batch []parse.Entry) {
+		diags, err := read(b.Name, func(batch []bus.Entry) {
 			if len(batch) > 0 {
 				l.tl.add([]segment{{b.Name, n, batch}})
 				n += len(batch)

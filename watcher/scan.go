@@ -16,9 +16,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
-	"github.com/sourcegraph/conc/pool"
 )
 
 // DefaultMaxFile is the default largest report or YAML file read.
@@ -30,7 +32,7 @@ type ScanOptions struct {
 	Run string
 	// StrictRun leaves unscoped files out of a selected run.
 	StrictRun bool
-	// MaxLine is the longest bus line read (<= 0: parse.DefaultMaxLine).
+	// MaxLine is the longest bus line read (<= 0: bus.DefaultMaxLine).
 	MaxLine int
 	// MaxFile caps report and YAML files (<= 0: DefaultMaxFile).
 	MaxFile int64
@@ -68,7 +70,7 @@ type Scanner struct {
 // NewScanner returns a Scanner with opts.
 func NewScanner(opts ScanOptions) *Scanner {
 	if opts.MaxLine <= 0 {
-		opts.MaxLine = parse.DefaultMaxLine
+		opts.MaxLine = bus.DefaultMaxLine
 	}
 	if opts.MaxFile <= 0 {
 		opts.MaxFile = DefaultMaxFile
@@ -104,7 +106,7 @@ type parsed struct {
 	failedAt   time.Time // when failed, when this content was first read
 	report     *parse.Report
 	text       []byte
-	entries    []parse.Entry
+	entries    []bus.Entry
 	diags      []parse.Diagnostic // about the file: positioned, Path = rel
 	specialist *parse.Specialist
 	design     *parse.DesignManifest
@@ -487,7 +489,7 @@ func runComment(data []byte) string {
 	return ""
 }
 
-// parseBus streams a bus file through parse.ReadBus: the bus can hold
+// parseBus streams a bus file through bus.DecodeAll: the bus can hold
 // millions of lines, so it is never held in memory whole.
 func (s *Scanner) parseBus(f file) *parsed {
 	p := &parsed{info: f.info}
@@ -521,11 +523,11 @@ func (s *Scanner) parseBus(f file) *parsed {
 		p.err = fmt.Errorf("read %s: %w", f.path, err)
 		return p
 	}
-	d := parse.NewBusDecoder(s.opts.MaxLine)
+	d := bus.NewDecoder(s.opts.MaxLine)
 	d.SetWorkers(runtime.GOMAXPROCS(0))
-	entries := make([]parse.Entry, 0, lines)
+	entries := make([]bus.Entry, 0, lines)
 	var diags []parse.Diagnostic
-	err = d.Decode(fh, func(e parse.Entry) { entries = append(entries, e) },
+	err = d.Decode(fh, func(e bus.Entry) { entries = append(entries, e) },
 		func(dg parse.Diagnostic) { diags = append(diags, dg) })
 	if err != nil {
 		p.err = fmt.Errorf("read %s: %w", f.path, err)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -57,7 +58,7 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 			run.Newest = info.ModTime()
 		}
 	}
-	return synth.SynthesizeStream(run, opts, func(name string, add func([]parse.Entry)) ([]parse.Diagnostic, error) {
+	return synth.SynthesizeStream(run, opts, func(name string, add func([]bus.Entry)) ([]parse.Diagnostic, error) {
 		f, ok := files[name]
 		switch {
 		case !ok:
@@ -80,22 +81,22 @@ const busBatch = 4096
 // calls add, in the caller's goroutine, with the entries in file order, in
 // batches that add must not keep (their arrays are reused). It returns the
 // diagnostics, an incomplete last record included.
-func decodeBus(fh *os.File, maxLine int, add func([]parse.Entry)) ([]parse.Diagnostic, error) {
+func decodeBus(fh *os.File, maxLine int, add func([]bus.Entry)) ([]parse.Diagnostic, error) {
 	// Three batch arrays go round: one being filled, one being read, one
 	// waiting in between.
-	full := make(chan []parse.Entry, 1)
-	free := make(chan []parse.Entry, 3)
+	full := make(chan []bus.Entry, 1)
+	free := make(chan []bus.Entry, 3)
 	for range 3 {
-		free <- make([]parse.Entry, 0, busBatch)
+		free <- make([]bus.Entry, 0, busBatch)
 	}
 	var diags []parse.Diagnostic
 	var err error
 	go func() {
 		defer close(full)
-		d := parse.NewBusDecoder(maxLine)
+		d := bus.NewDecoder(maxLine)
 		d.SetWorkers(runtime.GOMAXPROCS(0))
 		batch := <-free
-		err = d.Decode(fh, func(e parse.Entry) {
+		err = d.Decode(fh, func(e bus.Entry) {
 			batch = append(batch, e)
 			if len(batch) == busBatch {
 				full <- batch

@@ -98,7 +98,7 @@ type Update struct {
 type BusEntry struct {
 	File string
 	Seq  int
-	parse.Entry
+	bus.Entry
 }
 
 // Stall is an agent whose .partial has not changed for the stall timeout.
@@ -152,7 +152,7 @@ type Watcher struct {
 type busState struct {
 	name, path string
 	tail       *bus.Tail
-	entries    []parse.Entry
+	entries    []bus.Entry
 	diags      []parse.Diagnostic // the decoder's, positioned: part of the synthesis
 	present    bool
 	mod        time.Time
@@ -629,11 +629,11 @@ func (w *Watcher) poll(b *busState) bool {
 	}
 	restarts := b.tail.Restarts()
 	if len(b.entries) == 0 {
-		b.entries = make([]parse.Entry, 0, capacityFor(b))
+		b.entries = make([]bus.Entry, 0, capacityFor(b))
 	}
 	n0 := len(b.entries)
 	var decoded []parse.Diagnostic
-	err := b.tail.Poll(func(e parse.Entry) error {
+	err := b.tail.Poll(func(e bus.Entry) error {
 		b.entries = append(b.entries, e)
 		return nil
 	}, func(d parse.Diagnostic) {

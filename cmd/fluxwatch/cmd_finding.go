@@ -81,7 +81,7 @@ type busFlags struct {
 func (b *busFlags) register(flags *flag.FlagSet) {
 	flags.StringVar(&b.dir, "dir", "", "the output directory holding the bus (default $FLUX_OUTPUT_DIR)")
 	flags.StringVar(&b.path, "bus", "", "the bus file itself")
-	flags.IntVar(&b.maxLine, "max-line", parse.DefaultMaxLine, "the longest line (bytes) written or read")
+	flags.IntVar(&b.maxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
 }
 
 // paths returns the bus files named by the flags: the --bus file, or for a
@@ -135,7 +135,7 @@ func findingWrite(e *env, args []string) error {
 	flags := flag.NewFlagSet("finding write", flag.ContinueOnError)
 	var b busFlags
 	b.register(flags)
-	var ent parse.Entry
+	var ent bus.Entry
 	var asJSON, sync bool
 	flags.StringVar(&ent.Severity, "severity", "", "blocking or notable (required)")
 	flags.StringVar(&ent.Agent, "agent", "", "your agent name (required)")
@@ -243,7 +243,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		return usageErrorf("finding read: unexpected argument %q", flags.Arg(0))
 	}
 	switch f.Severity {
-	case parse.Blocking, parse.Notable, bus.All:
+	case bus.Blocking, bus.Notable, bus.All:
 	default:
 		return usageErrorf("finding read: --severity %q: want blocking, notable or all", f.Severity)
 	}
@@ -271,7 +271,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	var buf []byte
-	encode := func(ent parse.Entry) []byte {
+	encode := func(ent bus.Entry) []byte {
 		buf = bus.AppendLine(buf[:0], ent)
 		buf = buf[:len(buf)-1] // the newline
 		if offsets {
@@ -293,7 +293,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 				return readError(err)
 			}
 		}
-		err := bus.Follow(ctx, tails, interval, func(ent parse.Entry) error {
+		err := bus.Follow(ctx, tails, interval, func(ent bus.Entry) error {
 			if !f.Match(ent) {
 				return nil
 			}
@@ -309,7 +309,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 
 	n := 0
 	for _, p := range paths {
-		_, err := bus.ReadMatching(p, b.maxLine, since, f, func(ent parse.Entry) error {
+		_, err := bus.ReadMatching(p, b.maxLine, since, f, func(ent bus.Entry) error {
 			if n == 0 {
 				w.WriteString("[\n")
 			} else {

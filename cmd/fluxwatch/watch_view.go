@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -292,9 +293,9 @@ func (v *liveView) peerLines(s *synth.Synthesis, cols int) []string {
 		}
 		sev, color := e.Severity, ""
 		switch {
-		case e.Kind == parse.EntryStall:
+		case e.Kind == bus.EntryStall:
 			sev, color = "stall", sgrYellow
-		case sev == parse.Blocking:
+		case sev == bus.Blocking:
 			color = sgrRed
 		}
 		head := fmt.Sprintf(" #%-4d %s %s ", e.Seq, clock, fit(e.Agent, 16))
