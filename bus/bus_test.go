@@ -87,7 +87,7 @@ func TestAppendRead(t *testing.T) {
 	}
 	var offsets []int64
 	for i, sev := range []string{Blocking, Notable, Blocking} {
-		off, err := Append(path, finding(fmt.Sprintf("fd-%d", i), sev, fmt.Sprintf("finding %d", i)), WriteOptions{Sync: i == 0})
+		off, err := Append(path, finding(fmt.Sprintf("fd-%d", i), sev, fmt.Sprintf("finding %d", i)), WriteOptions{NoSync: i != 0})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,11 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -59,10 +59,8 @@ type Tail struct {
 	path    string
 	maxLine int
 	dec     *Decoder
-	pos     int64 // the next byte to read
-	ino     uint64
-	dev     uint64
-	seen    bool // the file existed at the last poll
+	pos     int64       // the next byte to read
+	file    fs.FileInfo // the file at the last poll (nil: it did not exist), for os.SameFile
 	// skipLine: lines up to this one began before the offset given to StartAt; what
 	// they hold is left out.
 	skipLine int
@@ -114,7 +112,7 @@ func (t *Tail) StartAt(since int64) error {
 	if since <= 0 {
 		return nil
 	}
-	f, err := os.Open(t.path)
+	f, _, err := open(t.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -155,7 +153,7 @@ func (t *Tail) reset() {
 	t.dec = NewDecoder(t.maxLine)
 	t.dec.Only(t.only)
 	t.dec.SetWorkers(runtime.GOMAXPROCS(0)) // a large read is decoded on every core
-	t.pos, t.skipLine, t.seen = 0, 0, false
+	t.pos, t.skipLine, t.file = 0, 0, nil
 }
 
 // Poll reads what was appended to the bus since the last Poll (or StartAt) and
@@ -181,29 +179,21 @@ func (t *Tail) Poll(entry func(Entry) error, diag func(parse.Diagnostic)) error 
 			diag(dg)
 		}
 	}
-	f, err := os.Open(t.path)
+	f, fi, err := open(t.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		if t.seen {
+		if t.file != nil {
 			report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus removed: reading again from the start when it comes back"})
 			restart()
 		}
 		return nil
 	}
 	if err != nil {
-		return err
+		return err // a *fs.PathError naming the file; fsio.ErrNotRegular for a FIFO and the like
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	var ino, dev uint64
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		ino, dev = st.Ino, uint64(st.Dev)
-	}
 	size := fi.Size()
 	switch {
-	case t.seen && (ino != t.ino || dev != t.dev):
+	case t.file != nil && !os.SameFile(t.file, fi):
 		report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus replaced (new inode): reading again from the start"})
 		restart()
 	case size < t.pos:
@@ -214,7 +204,7 @@ func (t *Tail) Poll(entry func(Entry) error, diag func(parse.Diagnostic)) error 
 		report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus rewritten: reading again from the start"})
 		restart()
 	}
-	t.ino, t.dev, t.seen = ino, dev, true
+	t.file = fi
 
 	if t.buf == nil {
 		t.buf = make([]byte, 1<<20)
@@ -273,6 +263,36 @@ func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(En
 	}, diag)
 	next, _ = t.Offset()
 	return next, err
+}
+
+// open opens the bus at path for reading without blocking (fsio.Open). A
+// path that is not a regular file is refused with an error wrapping
+// fsio.ErrNotRegular that names it and what it is, also when the open itself
+// failed on it (ENXIO for a socket).
+func open(path string) (*os.File, fs.FileInfo, error) {
+	f, fi, err := fsio.Open(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fsio.ErrNotRegular) {
+		err = refineOpenError(path, err)
+	}
+	return f, fi, err
+}
+
+// ReadFile reads the whole bus at path at once: its entries in file order
+// and its diagnostics (with Path left empty), bytes after the last newline
+// included as an info diagnostic. It refuses a path that is not a regular
+// file (fsio.ErrNotRegular) without blocking on it; a missing bus is an
+// error wrapping fs.ErrNotExist.
+func ReadFile(path string, maxLine int) ([]Entry, []parse.Diagnostic, error) {
+	f, _, err := open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	entries, diags, err := DecodeAll(f, maxLine)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return entries, diags, nil
 }
 
 // DefaultInterval is how often Follow polls when no filesystem event wakes it.

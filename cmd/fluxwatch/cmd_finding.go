@@ -23,10 +23,12 @@ import (
 const findingUsage = `Usage:
   fluxwatch finding write (--dir DIR | --bus PATH) --severity blocking|notable --agent NAME
                           --category C --summary TEXT|- [--file-ref PATH:LINE]… [--timestamp T]
+                          [--no-sync]
   fluxwatch finding read  (--dir DIR | --bus PATH) [--severity blocking|notable|all] [--agent A]
                           [--since OFFSET] [--follow]
 
-write appends one finding to the peer-findings bus, safely beside other writers.
+write appends one finding to the peer-findings bus, safely beside other writers
+(and after a writer killed mid-line), and exits 0 only once the record is on disk.
 read prints the bus as a JSON array of canonical entries ([] when there is none);
 with --follow, one JSON object a line as entries arrive, until interrupted. With
 --severity blocking or notable, lines in the canonical shape of the other
@@ -136,14 +138,16 @@ func findingWrite(e *env, args []string) error {
 	var b busFlags
 	b.register(flags)
 	var ent bus.Entry
-	var asJSON, sync bool
+	var asJSON, noSync, sync bool
 	flags.StringVar(&ent.Severity, "severity", "", "blocking or notable (required)")
 	flags.StringVar(&ent.Agent, "agent", "", "your agent name (required)")
 	flags.StringVar(&ent.Category, "category", "", "a short topic, like auth or data-loss (required)")
 	flags.StringVar(&ent.Summary, "summary", "", "what is wrong and why it matters; - reads it from standard input (required)")
 	flags.StringArrayVar(&ent.FileRefs, "file-ref", nil, "PATH:LINE or PATH:START-END the finding is about (repeatable)")
 	flags.StringVar(&ent.Timestamp, "timestamp", "", "RFC 3339 time of the finding (default now)")
-	flags.BoolVar(&sync, "sync", false, "fsync the bus after writing")
+	flags.BoolVar(&noSync, "no-sync", false, "do not fdatasync the bus before exiting 0 (throwaway runs: the record may be lost in a crash)")
+	flags.BoolVar(&sync, "sync", true, "fdatasync the bus before exiting 0 (the default)")
+	flags.MarkHidden("sync") // kept for scripts written when syncing was opt-in
 	flags.BoolVar(&asJSON, "json", false, `print {"bus":PATH,"offset":N} after writing`)
 	if done, err := parseFlags(e, flags, findingUsage, args); done {
 		return err
@@ -192,12 +196,19 @@ func findingWrite(e *env, args []string) error {
 		}
 		path = defaultBus(dir)
 	}
-	off, err := bus.Append(path, ent, bus.WriteOptions{MaxLine: b.maxLine, Sync: sync})
+	off, err := bus.Append(path, ent, bus.WriteOptions{MaxLine: b.maxLine, NoSync: noSync})
+	var pathErr *fs.PathError
 	switch {
 	case errors.Is(err, bus.ErrInvalid):
 		return usageErrorf("finding write: %v", err)
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrExist):
-		return usageErrorf("finding write: %s: %v", path, unwrapPath(err))
+	case errors.As(err, &pathErr):
+		// The bus or its lock cannot be opened: a FIFO or directory, no
+		// permission, no directory, a read-only filesystem. The error names
+		// the path (the bus, its directory or its lock file).
+		if pathErr.Path == path {
+			return usageErrorf("finding write: %s: %v", path, pathErr.Err)
+		}
+		return usageErrorf("finding write: %s: %v", path, err)
 	case err != nil:
 		return fmt.Errorf("finding write: %s: %w", path, err)
 	}
