@@ -8,7 +8,7 @@ STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
+.PHONY: help build run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -21,8 +21,12 @@ run: build ## synthesise the example run in testdata/example and print its summa
 	@echo
 	@cat bin/example/summary.md
 
-test: lint tools ## gofmt and vet checks, then every test with -race
+test: lint tools cross ## gofmt and vet checks, the cross builds, then every test with -race
 	$(GO) test -race -count=1 ./...
+
+cross: ## build for linux, darwin and windows (and vet for darwin): the tree must build on all three
+	@set -e; for os in linux darwin windows; do echo "GOOS=$$os go build ./..."; GOOS=$$os $(GO) build ./...; done
+	GOOS=darwin $(GO) vet ./...
 
 lint: ## fail on unformatted files or go vet findings
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
