@@ -67,11 +67,21 @@ func DecodeAll(r io.Reader, maxLine int) (entries []Entry, diags []parse.Diagnos
 	err = d.Decode(r,
 		func(e Entry) { entries = append(entries, e) },
 		func(dg parse.Diagnostic) { diags = append(diags, dg) })
-	if err == nil && d.Held() > 0 {
-		diags = append(diags, parse.Diagnostic{Line: d.Line() + 1, Level: parse.LevelInfo,
-			Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", d.Held())})
+	if dg, ok := d.Incomplete(); ok && err == nil {
+		diags = append(diags, dg)
 	}
 	return entries, diags, err
+}
+
+// Incomplete returns the info diagnostic about the bytes held after the
+// last complete line: a record still being written (SPEC §3: never parsed,
+// held until its newline arrives). ok is false when none are held.
+func (d *Decoder) Incomplete() (dg parse.Diagnostic, ok bool) {
+	if d.heldLen == 0 {
+		return parse.Diagnostic{}, false
+	}
+	return parse.Diagnostic{Line: d.line + 1, Level: parse.LevelInfo,
+		Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", d.heldLen)}, true
 }
 
 // Decoder decodes a bus stream incrementally. Feed it bytes in any pieces:

@@ -97,6 +97,41 @@ func (t *Tail) Restarts() int { return t.restarts }
 // record still being written.
 func (t *Tail) Held() int64 { return t.dec.Held() }
 
+// Incomplete returns the info diagnostic about the bytes held after the last
+// complete line (a record still being written), with Path set; ok is false
+// when none are held.
+func (t *Tail) Incomplete() (d parse.Diagnostic, ok bool) {
+	d, ok = t.dec.Incomplete()
+	d.Path = t.path
+	return d, ok
+}
+
+// LinesAhead counts the lines of the file after the tail's offset when more
+// than over bytes are there, so that a caller can size the slice it keeps
+// the entries in once; else, or when the bus cannot be read, it returns 0.
+func (t *Tail) LinesAhead(over int64) int {
+	f, fi, err := Open(t.path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	off := t.dec.Offset()
+	if fi.Size()-off <= over {
+		return 0
+	}
+	buf := make([]byte, 256<<10)
+	n := 0
+	for off < fi.Size() {
+		k, err := f.ReadAt(buf[:min(int64(len(buf)), fi.Size()-off)], off)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		off += int64(k)
+		if err != nil {
+			break
+		}
+	}
+	return n
+}
+
 // Path returns the path of the bus file.
 func (t *Tail) Path() string { return t.path }
 
@@ -112,7 +147,7 @@ func (t *Tail) StartAt(since int64) error {
 	if since <= 0 {
 		return nil
 	}
-	f, _, err := open(t.path)
+	f, _, err := Open(t.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -179,7 +214,7 @@ func (t *Tail) Poll(entry func(Entry) error, diag func(parse.Diagnostic)) error 
 			diag(dg)
 		}
 	}
-	f, fi, err := open(t.path)
+	f, fi, err := Open(t.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if t.file != nil {
 			report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus removed: reading again from the start when it comes back"})
@@ -265,11 +300,12 @@ func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(En
 	return next, err
 }
 
-// open opens the bus at path for reading without blocking (fsio.Open). A
-// path that is not a regular file is refused with an error wrapping
-// fsio.ErrNotRegular that names it and what it is, also when the open itself
-// failed on it (ENXIO for a socket).
-func open(path string) (*os.File, fs.FileInfo, error) {
+// Open opens the bus at path for reading without blocking (fsio.Open), for
+// a caller that decodes it with a Decoder of its own. A path that is not a
+// regular file is refused with an error wrapping fsio.ErrNotRegular that
+// names it and what it is, also when the open itself failed on it (ENXIO
+// for a socket); a missing bus is an error wrapping fs.ErrNotExist.
+func Open(path string) (*os.File, fs.FileInfo, error) {
 	f, fi, err := fsio.Open(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fsio.ErrNotRegular) {
 		err = refineOpenError(path, err)
@@ -283,7 +319,7 @@ func open(path string) (*os.File, fs.FileInfo, error) {
 // file (fsio.ErrNotRegular) without blocking on it; a missing bus is an
 // error wrapping fs.ErrNotExist.
 func ReadFile(path string, maxLine int) ([]Entry, []parse.Diagnostic, error) {
-	f, _, err := open(path)
+	f, _, err := Open(path)
 	if err != nil {
 		return nil, nil, err
 	}

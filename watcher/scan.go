@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -489,78 +488,20 @@ func runComment(data []byte) string {
 	return ""
 }
 
-// parseBus streams a bus file through bus.DecodeAll: the bus can hold
-// millions of lines, so it is never held in memory whole.
+// parseBus reads a bus file whole (bus.ReadFile): a bus that is not a
+// regular file is refused there, at once, and reported here.
 func (s *Scanner) parseBus(f file) *parsed {
 	p := &parsed{info: f.info}
-	fh, err := os.Open(f.path)
-	if errors.Is(err, fs.ErrNotExist) {
+	entries, diags, err := bus.ReadFile(f.path, s.opts.MaxLine)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		p.gone = true
-		return p
+	case err != nil:
+		p.err = fmt.Errorf("read bus: %w", err)
+	default:
+		p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
 	}
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	defer fh.Close()
-	info, err := fh.Stat()
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	if !info.Mode().IsRegular() {
-		p.diags = append(p.diags, diag(f.rel, parse.LevelWarning, "not a regular file: skipped"))
-		return p
-	}
-	p.info = info
-	// Count the lines first (a fast pass over the page cache) so that the
-	// entries are allocated once rather than grown and copied.
-	lines, err := countLines(fh)
-	if err == nil {
-		_, err = fh.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	d := bus.NewDecoder(s.opts.MaxLine)
-	d.SetWorkers(runtime.GOMAXPROCS(0))
-	entries := make([]bus.Entry, 0, lines)
-	var diags []parse.Diagnostic
-	err = d.Decode(fh, func(e bus.Entry) { entries = append(entries, e) },
-		func(dg parse.Diagnostic) { diags = append(diags, dg) })
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	if d.Held() > 0 {
-		diags = append(diags, incompleteRecord(d.Line(), d.Held()))
-	}
-	p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
 	return p
-}
-
-// incompleteRecord is the diagnostic about held bytes after the last of
-// lines complete lines: a record still being written.
-func incompleteRecord(lines int, held int64) parse.Diagnostic {
-	return parse.Diagnostic{Line: lines + 1, Level: parse.LevelInfo,
-		Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", held)}
-}
-
-// countLines counts the newlines of r.
-func countLines(r io.Reader) (int, error) {
-	buf := make([]byte, 256<<10)
-	n := 0
-	for {
-		k, err := r.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-	}
 }
 
 var errTooLarge = errors.New("file too large")

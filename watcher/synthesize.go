@@ -41,17 +41,12 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	}()
 	for _, b := range run.Bus {
 		path := filepath.Join(dir, b.Name)
-		fh, err := os.Open(path)
+		fh, info, err := bus.Open(path) // never blocks; a FIFO or the like is refused
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // gone since the listing: an empty bus
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		info, err := fh.Stat()
-		if err != nil {
-			fh.Close()
-			return nil, fmt.Errorf("read %s: %w", path, err)
+			return nil, fmt.Errorf("read bus: %w", err)
 		}
 		files[b.Name] = busFile{fh, info}
 		if info.ModTime().After(run.Newest) {
@@ -60,11 +55,8 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	}
 	return synth.SynthesizeStream(run, opts, func(name string, add func([]bus.Entry)) ([]parse.Diagnostic, error) {
 		f, ok := files[name]
-		switch {
-		case !ok:
+		if !ok {
 			return nil, nil
-		case !f.info.Mode().IsRegular():
-			return []parse.Diagnostic{diag(name, parse.LevelWarning, "not a regular file: skipped")}, nil
 		}
 		diags, err := decodeBus(f.fh, sc.opts.MaxLine, add)
 		if err != nil {
@@ -106,8 +98,8 @@ func decodeBus(fh *os.File, maxLine int, add func([]bus.Entry)) ([]parse.Diagnos
 		if len(batch) > 0 {
 			full <- batch
 		}
-		if err == nil && d.Held() > 0 {
-			diags = append(diags, incompleteRecord(d.Line(), d.Held()))
+		if dg, ok := d.Incomplete(); ok && err == nil {
+			diags = append(diags, dg)
 		}
 	}()
 	for batch := range full {

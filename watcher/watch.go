@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -690,25 +689,8 @@ func (w *Watcher) poll(b *busState) bool {
 // and copied, plus a quarter more for the appends to come (growing a slice of
 // a million entries copies them all: a pause on one append); else 0.
 func capacityFor(b *busState) int {
-	n := linesAfter(b)
+	n := b.tail.LinesAhead(1 << 20)
 	return n + n/4
-}
-
-// linesAfter counts the lines of b's file after the tail's offset when there
-// are many (over 1 MiB of them); else it returns 0.
-func linesAfter(b *busState) int {
-	off, _ := b.tail.Offset()
-	f, err := os.Open(b.path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size()-off < 1<<20 {
-		return 0
-	}
-	n, _ := countLines(io.NewSectionReader(f, off, fi.Size()-off))
-	return n
 }
 
 // run is the last scan with the bus as tailed.
@@ -723,9 +705,7 @@ func (w *Watcher) run() *synth.Run {
 			continue
 		}
 		diags := b.diags
-		if held := b.tail.Held(); held > 0 {
-			_, lines := b.tail.Offset()
-			d := incompleteRecord(lines, held)
+		if d, ok := b.tail.Incomplete(); ok {
 			d.Path = b.name
 			diags = append(slices.Clip(diags), d)
 		}
