@@ -7,6 +7,9 @@ EXAMPLE  ?= testdata/example
 STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
+STORM_LAUNCHES ?= 5000
+STORM_PARALLEL ?= 16
+STORM_KILL     ?= 10ms
 
 .PHONY: help build run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
 
@@ -83,9 +86,11 @@ tools: ## install the system tools the tests use when missing (flock from util-l
 	@command -v flock >/dev/null 2>&1 || { echo "installing util-linux for flock(1)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq util-linux; }
 
-stress: tools build ## bus stress: STRESS_PROCS writer processes (STRESS_SHELL of them shell) x STRESS_RECORDS records
+stress: tools build ## bus stress: STRESS_PROCS writers x STRESS_RECORDS records, then a kill storm of STORM_LAUNCHES writers
 	$(GO) test -run '^TestStress$$' -count=1 -v -timeout 0 ./internal/busstress -args \
 	  -stress.bin=$(abspath $(BIN)) -stress.procs=$(STRESS_PROCS) -stress.shell=$(STRESS_SHELL) -stress.records=$(STRESS_RECORDS)
+	$(GO) test -run '^TestKillStorm$$' -count=1 -v -timeout 0 ./internal/busstress -args \
+	  -stress.bin=$(abspath $(BIN)) -storm.launches=$(STORM_LAUNCHES) -storm.parallel=$(STORM_PARALLEL) -storm.kill-every=$(STORM_KILL)
 
 bigline: build ## read a bus holding one 200 MB line: prints the diagnostic, time and peak RSS
 	@command -v /usr/bin/time >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time; }

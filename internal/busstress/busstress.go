@@ -6,7 +6,14 @@
 // intact, none torn, none lost, and that the reader never returned a partial
 // record (SPEC §9, concurrency).
 //
-// `make stress` runs it at full size; a short run is part of `make test`.
+// Storm is the kill storm (SPEC §3 and §9, faults): writer processes, some
+// of them SIGKILLed while they write (aimed at the lock holder when it is
+// seen in /proc/locks) or dying mid-line on purpose, while `finding read
+// --follow` runs; every acknowledged record (exit 0 seen by the parent) must
+// be in the bus whole exactly once and printed by the follower exactly once.
+// Its accounting says what happened to every launch.
+//
+// `make stress` runs both at full size; short runs are part of `make test`.
 package busstress
 
 import (
