@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -106,11 +105,8 @@ type Decoder struct {
 
 	// only, when set, is the one severity the caller wants (see Only).
 	only string
-	view lineView      // scratch of the fast path
-	raw  busLine       // scratch of decodeLine
-	subs []*subDecoder // see SetWorkers
-	// parallelMin is the smallest Feed the subs share (tests lower it).
-	parallelMin int
+	view lineView // scratch of the fast path
+	raw  busLine  // scratch of decodeLine
 
 	intern map[string]string
 	recent [256]string // a cache in front of intern (str)
@@ -174,19 +170,13 @@ func (d *Decoder) Held() int64 { return d.heldLen }
 
 // Feed decodes every line that p completes, in order, calling entry for each
 // record and diag for each diagnostic (either may be nil). The bytes after the
-// last newline of p are held for the next Feed. With SetWorkers, a large p is
-// decoded by several goroutines; the calls come in the same order all the
-// same, from the caller's goroutine.
+// last newline of p are held for the next Feed.
 func (d *Decoder) Feed(p []byte, entry func(Entry), diag func(parse.Diagnostic)) {
 	if entry == nil {
 		entry = func(Entry) {}
 	}
 	if diag == nil {
 		diag = func(parse.Diagnostic) {}
-	}
-	if len(d.subs) > 1 && len(p) >= d.parallelMin {
-		d.feedParallel(p, entry, diag)
-		return
 	}
 	d.feed(p, entry, diag)
 }
@@ -210,93 +200,6 @@ func (d *Decoder) feed(p []byte, entry func(Entry), diag func(parse.Diagnostic))
 		}
 		p = p[nl+1:]
 	}
-}
-
-// parallelMin is the smallest Feed that SetWorkers' goroutines share: below
-// it, starting them costs more than they save.
-const parallelMin = 128 << 10
-
-// SetWorkers lets Feed decode a large piece of input with n goroutines at
-// once (n <= 1: in the caller's goroutine only). The results are the same.
-func (d *Decoder) SetWorkers(n int) {
-	d.subs, d.parallelMin = nil, parallelMin
-	for range max(n, 1) {
-		d.subs = append(d.subs, &subDecoder{Decoder: NewDecoder(d.maxLine)})
-	}
-	if n <= 1 {
-		d.subs = nil
-	}
-}
-
-// subDecoder decodes one piece of a parallel Feed, keeping what it made for
-// the caller to hand over in order.
-type subDecoder struct {
-	*Decoder
-	items []busItem
-}
-
-// busItem is an entry or, when diag is set, a diagnostic.
-type busItem struct {
-	entry Entry
-	diag  *parse.Diagnostic
-}
-
-// feedParallel is Feed for a large p: the complete lines of p are cut at line
-// ends into one piece per worker, each decoded by a sub-decoder of its own
-// from that piece's offset, with lines counted from 0; the items then go out
-// in order, their lines renumbered.
-func (d *Decoder) feedParallel(p []byte, entry func(Entry), diag func(parse.Diagnostic)) {
-	if d.heldLen > 0 { // finish the held line first
-		nl := bytes.IndexByte(p, '\n')
-		if nl < 0 {
-			d.hold(p)
-			return
-		}
-		d.feed(p[:nl+1], entry, diag)
-		p = p[nl+1:]
-	}
-	last := bytes.LastIndexByte(p, '\n')
-	body, rest := p[:last+1], p[last+1:]
-	var wg sync.WaitGroup
-	used, off := 0, d.offset
-	for i, sub := range d.subs {
-		if len(body) == 0 {
-			break
-		}
-		cut := len(body)
-		if i < len(d.subs)-1 {
-			cut = len(body) / (len(d.subs) - i)
-			cut += bytes.IndexByte(body[cut:], '\n') + 1 // body ends with a newline
-		}
-		piece := body[:cut]
-		body = body[cut:]
-		sub.only, sub.slow = d.only, d.slow
-		sub.Resume(off, 0)
-		off += int64(len(piece))
-		sub.items = sub.items[:0]
-		wg.Go(func() {
-			sub.feed(piece, func(e Entry) { sub.items = append(sub.items, busItem{entry: e}) },
-				func(dg parse.Diagnostic) { sub.items = append(sub.items, busItem{diag: &dg}) })
-		})
-		used++
-	}
-	wg.Wait()
-	for _, sub := range d.subs[:used] {
-		for i := range sub.items {
-			it := &sub.items[i]
-			if it.diag != nil {
-				it.diag.Line += d.line
-				diag(*it.diag)
-				continue
-			}
-			it.entry.Line += d.line
-			entry(it.entry)
-		}
-		d.line += sub.line
-		clear(sub.items) // let the strings go
-	}
-	d.offset = off
-	d.feed(rest, entry, diag) // no newline in it: held
 }
 
 // hold keeps b as part of the incomplete line, or only counts it once the
@@ -348,11 +251,7 @@ func isLineSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 // Decode reads r to its end, feeding every byte to d (see Feed). Bytes after
 // the last newline stay held. The error is non-nil only when r fails.
 func (d *Decoder) Decode(r io.Reader, entry func(Entry), diag func(parse.Diagnostic)) error {
-	size := 256 << 10
-	if len(d.subs) > 1 {
-		size = 1 << 20 // a piece per worker worth their start
-	}
-	buf := make([]byte, size)
+	buf := make([]byte, 256<<10)
 	for {
 		n, err := r.Read(buf)
 		d.Feed(buf[:n], entry, diag)

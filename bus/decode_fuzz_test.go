@@ -87,26 +87,6 @@ func FuzzDecodeAll(f *testing.F) {
 			t.Fatalf("fed in pieces: %d diagnostics (held %d), whole: %d", pdiags, held, len(ds))
 		}
 
-		// Decoded by several goroutines, in the same pieces: the same entries
-		// and diagnostics, in the same order.
-		seq, par := NewDecoder(maxLine), NewDecoder(maxLine)
-		par.SetWorkers(3)
-		par.parallelMin = 1
-		var seqOut, parOut []any
-		for p := data; len(p) > 0; {
-			n := min(4*step, len(p))
-			seq.Feed(p[:n], func(e Entry) { seqOut = append(seqOut, e) }, func(dg parse.Diagnostic) { seqOut = append(seqOut, dg) })
-			par.Feed(p[:n], func(e Entry) { parOut = append(parOut, e) }, func(dg parse.Diagnostic) { parOut = append(parOut, dg) })
-			p = p[n:]
-		}
-		if !reflect.DeepEqual(seqOut, parOut) {
-			t.Fatalf("in parallel:\n%+v\nin sequence:\n%+v", parOut, seqOut)
-		}
-		if seq.Offset() != par.Offset() || seq.Line() != par.Line() || seq.Held() != par.Held() {
-			t.Fatalf("in parallel at offset %d line %d held %d, in sequence %d %d %d",
-				par.Offset(), par.Line(), par.Held(), seq.Offset(), seq.Line(), seq.Held())
-		}
-
 		// Canonical form reads back the same.
 		for _, e := range es {
 			line, err := json.Marshal(e)

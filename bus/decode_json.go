@@ -222,21 +222,11 @@ func (v *lineView) string(b []byte, i int) (val []byte, end int, ok bool) {
 	if !v.plain {
 		return jsonString(b, i)
 	}
-	// Keys and most values are short: look at eight bytes at a time before
-	// calling IndexByte, whose set-up costs more than it saves on them.
-	j := i
-	for ; j+8 <= len(b) && j < i+32; j += 8 {
-		w := binary.LittleEndian.Uint64(b[j:]) ^ 0x2222222222222222 // '"' bytes become 0
-		if m := (w - 0x0101010101010101) & ^w & 0x8080808080808080; m != 0 {
-			j += bits.TrailingZeros64(m) / 8 // the lowest flagged byte is a zero byte
-			return b[i:j], j, true
-		}
-	}
-	k := bytes.IndexByte(b[j:], '"')
+	k := bytes.IndexByte(b[i:], '"')
 	if k < 0 {
 		return nil, 0, false
 	}
-	return b[i : j+k], j + k, true
+	return b[i : i+k], i + k, true
 }
 
 // checked reports whether s, a string of the line that fill will not see,

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -187,7 +186,6 @@ func (t *Tail) StartAt(since int64) error {
 func (t *Tail) reset() {
 	t.dec = NewDecoder(t.maxLine)
 	t.dec.Only(t.only)
-	t.dec.SetWorkers(runtime.GOMAXPROCS(0)) // a large read is decoded on every core
 	t.pos, t.skipLine, t.file = 0, 0, nil
 }
 

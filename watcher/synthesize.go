@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -86,7 +85,6 @@ func decodeBus(fh *os.File, maxLine int, add func([]bus.Entry)) ([]parse.Diagnos
 	go func() {
 		defer close(full)
 		d := bus.NewDecoder(maxLine)
-		d.SetWorkers(runtime.GOMAXPROCS(0))
 		batch := <-free
 		err = d.Decode(fh, func(e bus.Entry) {
 			batch = append(batch, e)
