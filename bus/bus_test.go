@@ -360,3 +360,33 @@ func TestFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeBatches: the entries come in file order, in batches of at most
+// BatchSize, the same as DecodeAll's, with the same diagnostics.
+func TestDecodeBatches(t *testing.T) {
+	var b bytes.Buffer
+	n := 2*BatchSize + 3
+	for i := range n {
+		b.Write(Encode(finding("fd-a", Notable, fmt.Sprintf("f%d", i))))
+		if i == 7 {
+			b.WriteString("not json\n")
+		}
+	}
+	b.WriteString(`{"sev`)
+	wantEs, wantDs, _ := DecodeAll(bytes.NewReader(b.Bytes()), 0)
+	var got []Entry
+	batches := 0
+	ds, err := DecodeBatches(bytes.NewReader(b.Bytes()), 0, func(batch []Entry) {
+		if len(batch) == 0 || len(batch) > BatchSize {
+			t.Errorf("a batch of %d entries", len(batch))
+		}
+		batches++
+		got = append(got, batch...)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if batches != 3 || len(got) != n || fmt.Sprint(got) != fmt.Sprint(wantEs) || fmt.Sprint(ds) != fmt.Sprint(wantDs) {
+		t.Errorf("%d batches, %d entries, diagnostics %v; want 3, %d and %v", batches, len(got), ds, n, wantDs)
+	}
+}

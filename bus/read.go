@@ -329,6 +329,50 @@ func ReadFile(path string, maxLine int) ([]Entry, []parse.Diagnostic, error) {
 	return entries, diags, nil
 }
 
+// BatchSize is the number of entries DecodeBatches hands over at once.
+const BatchSize = 4096
+
+// DecodeBatches decodes the bus in r to its end in a goroutine of its own
+// and calls add, in the caller's goroutine, with the entries in file order,
+// in batches of up to BatchSize that add must not keep (their arrays are
+// reused): decoding overlaps what add does, and memory does not grow with
+// the bus. It returns the diagnostics (Path left empty), an incomplete last
+// record included, and the error of r.
+func DecodeBatches(r io.Reader, maxLine int, add func([]Entry)) ([]parse.Diagnostic, error) {
+	// Three batch arrays go round: one being filled, one being read, one
+	// waiting in between.
+	full := make(chan []Entry, 1)
+	free := make(chan []Entry, 3)
+	for range 3 {
+		free <- make([]Entry, 0, BatchSize)
+	}
+	var diags []parse.Diagnostic
+	var err error
+	go func() {
+		defer close(full)
+		d := NewDecoder(maxLine)
+		batch := <-free
+		err = d.Decode(r, func(e Entry) {
+			batch = append(batch, e)
+			if len(batch) == BatchSize {
+				full <- batch
+				batch = <-free
+			}
+		}, func(dg parse.Diagnostic) { diags = append(diags, dg) })
+		if len(batch) > 0 {
+			full <- batch
+		}
+		if dg, ok := d.Incomplete(); ok && err == nil {
+			diags = append(diags, dg)
+		}
+	}()
+	for batch := range full {
+		add(batch)
+		free <- batch[:0]
+	}
+	return diags, err
+}
+
 // DefaultInterval is how often Follow polls when no filesystem event wakes it.
 const DefaultInterval = time.Second
 

@@ -57,52 +57,10 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 		if !ok {
 			return nil, nil
 		}
-		diags, err := decodeBus(f.fh, sc.opts.MaxLine, add)
+		diags, err := bus.DecodeBatches(f.fh, sc.opts.MaxLine, add)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.fh.Name(), err)
 		}
 		return parse.WithPath(diags, name), nil
 	})
-}
-
-// busBatch is the number of entries decodeBus hands over at once.
-const busBatch = 4096
-
-// decodeBus decodes the bus in fh to its end in a goroutine of its own and
-// calls add, in the caller's goroutine, with the entries in file order, in
-// batches that add must not keep (their arrays are reused). It returns the
-// diagnostics, an incomplete last record included.
-func decodeBus(fh *os.File, maxLine int, add func([]bus.Entry)) ([]parse.Diagnostic, error) {
-	// Three batch arrays go round: one being filled, one being read, one
-	// waiting in between.
-	full := make(chan []bus.Entry, 1)
-	free := make(chan []bus.Entry, 3)
-	for range 3 {
-		free <- make([]bus.Entry, 0, busBatch)
-	}
-	var diags []parse.Diagnostic
-	var err error
-	go func() {
-		defer close(full)
-		d := bus.NewDecoder(maxLine)
-		batch := <-free
-		err = d.Decode(fh, func(e bus.Entry) {
-			batch = append(batch, e)
-			if len(batch) == busBatch {
-				full <- batch
-				batch = <-free
-			}
-		}, func(dg parse.Diagnostic) { diags = append(diags, dg) })
-		if len(batch) > 0 {
-			full <- batch
-		}
-		if dg, ok := d.Incomplete(); ok && err == nil {
-			diags = append(diags, dg)
-		}
-	}()
-	for batch := range full {
-		add(batch)
-		free <- batch[:0]
-	}
-	return diags, err
 }
