@@ -1,8 +1,9 @@
 // Package bus owns the peer-findings bus (SPEC §3) end to end: a JSONL file
 // that many agent processes append to at once while they work. Its format
 // (Entry, the canonical line of Encode, the shapes Decoder normalises), its
-// writer (Append) and its readers (Read, ReadFile, Tail, Follow) all live
-// here; no other package decodes a bus line.
+// writer (Append) and its readers (Read, ReadFile, DecodeBatches, Tail,
+// Follow; Open for a caller that streams) all live here; no other package
+// decodes a bus line.
 //
 // Decoding (Decoder, DecodeAll) is pure: bytes in, entries and positioned
 // diagnostics out, fed in any pieces, in memory bounded by the longest line
@@ -17,7 +18,7 @@
 // swallow one another, at any size. It returns only once the line is
 // fdatasynced: an acknowledged record is durable.
 //
-// Reading (Read, ReadFile, Tail, Follow) never parses past the last newline:
+// Reading never parses past the last newline:
 // the bytes of a record still being written are held until its newline
 // arrives. A Tail reads only what was appended since its last poll; a file
 // that shrinks or is replaced (os.SameFile) is read again from the start,

@@ -38,7 +38,7 @@ func TestFindingReadFollow(t *testing.T) {
 	path := filepath.Join(dir, "peer-findings.jsonl")
 	write := func(sev, summary string) {
 		t.Helper()
-		if _, err := bus.Append(path, bus.Entry{Severity: sev, Agent: "fd-a", Category: "c", Summary: summary}, bus.WriteOptions{}); err != nil {
+		if _, err := bus.Append(path, bus.Entry{Severity: sev, Agent: "fd-a", Category: "c", Summary: summary}, bus.WriteOptions{NoSync: true}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -69,7 +69,7 @@ func TestMCPWithSDKClient(t *testing.T) {
 		{Severity: bus.Blocking, Agent: "fd-safety", Category: "auth", Summary: "tokens in <localStorage>", FileRefs: []string{"a.ts:1"}, Timestamp: "2026-11-20T10:00:00Z"},
 		{Severity: bus.Notable, Agent: "fd-perf", Category: "db", Summary: "N+1 query", FileRefs: []string{}},
 	} {
-		if _, err := bus.Append(filepath.Join(run, "peer-findings.jsonl"), e, bus.WriteOptions{}); err != nil {
+		if _, err := bus.Append(filepath.Join(run, "peer-findings.jsonl"), e, bus.WriteOptions{NoSync: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +77,7 @@ func TestMCPWithSDKClient(t *testing.T) {
 	outside := t.TempDir()
 	os.Symlink(outside, filepath.Join(root, "escape"))
 	// A bus that is a symlink out of its directory is not followed.
-	if _, err := bus.Append(filepath.Join(outside, "bus.jsonl"), bus.Entry{Severity: bus.Blocking, Agent: "x", Summary: "outside"}, bus.WriteOptions{}); err != nil {
+	if _, err := bus.Append(filepath.Join(outside, "bus.jsonl"), bus.Entry{Severity: bus.Blocking, Agent: "x", Summary: "outside"}, bus.WriteOptions{NoSync: true}); err != nil {
 		t.Fatal(err)
 	}
 	os.Symlink(filepath.Join(outside, "bus.jsonl"), filepath.Join(empty, "findings.jsonl"))
