@@ -11,14 +11,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
-	"github.com/sourcegraph/conc/pool"
 )
 
 // DefaultMaxFile is the default largest report or YAML file read.
@@ -30,7 +31,7 @@ type ScanOptions struct {
 	Run string
 	// StrictRun leaves unscoped files out of a selected run.
 	StrictRun bool
-	// MaxLine is the longest bus line read (<= 0: parse.DefaultMaxLine).
+	// MaxLine is the longest bus line read (<= 0: bus.DefaultMaxLine).
 	MaxLine int
 	// MaxFile caps report and YAML files (<= 0: DefaultMaxFile).
 	MaxFile int64
@@ -68,7 +69,7 @@ type Scanner struct {
 // NewScanner returns a Scanner with opts.
 func NewScanner(opts ScanOptions) *Scanner {
 	if opts.MaxLine <= 0 {
-		opts.MaxLine = parse.DefaultMaxLine
+		opts.MaxLine = bus.DefaultMaxLine
 	}
 	if opts.MaxFile <= 0 {
 		opts.MaxFile = DefaultMaxFile
@@ -104,7 +105,7 @@ type parsed struct {
 	failedAt   time.Time // when failed, when this content was first read
 	report     *parse.Report
 	text       []byte
-	entries    []parse.Entry
+	entries    []bus.Entry
 	diags      []parse.Diagnostic // about the file: positioned, Path = rel
 	specialist *parse.Specialist
 	design     *parse.DesignManifest
@@ -491,78 +492,20 @@ func runComment(data []byte) string {
 	return ""
 }
 
-// parseBus streams a bus file through parse.ReadBus: the bus can hold
-// millions of lines, so it is never held in memory whole.
+// parseBus reads a bus file whole (bus.ReadFile): a bus that is not a
+// regular file is refused there, at once, and reported here.
 func (s *Scanner) parseBus(f file) *parsed {
 	p := &parsed{info: f.info}
-	fh, err := os.Open(f.path)
-	if errors.Is(err, fs.ErrNotExist) {
+	entries, diags, err := bus.ReadFile(f.path, s.opts.MaxLine)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		p.gone = true
-		return p
+	case err != nil:
+		p.err = fmt.Errorf("read bus: %w", err)
+	default:
+		p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
 	}
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	defer fh.Close()
-	info, err := fh.Stat()
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	if !info.Mode().IsRegular() {
-		p.diags = append(p.diags, diag(f.rel, parse.LevelWarning, "not a regular file: skipped"))
-		return p
-	}
-	p.info = info
-	// Count the lines first (a fast pass over the page cache) so that the
-	// entries are allocated once rather than grown and copied.
-	lines, err := countLines(fh)
-	if err == nil {
-		_, err = fh.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	d := parse.NewBusDecoder(s.opts.MaxLine)
-	d.SetWorkers(runtime.GOMAXPROCS(0))
-	entries := make([]parse.Entry, 0, lines)
-	var diags []parse.Diagnostic
-	err = d.Decode(fh, func(e parse.Entry) { entries = append(entries, e) },
-		func(dg parse.Diagnostic) { diags = append(diags, dg) })
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	if d.Held() > 0 {
-		diags = append(diags, incompleteRecord(d.Line(), d.Held()))
-	}
-	p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
 	return p
-}
-
-// incompleteRecord is the diagnostic about held bytes after the last of
-// lines complete lines: a record still being written.
-func incompleteRecord(lines int, held int64) parse.Diagnostic {
-	return parse.Diagnostic{Line: lines + 1, Level: parse.LevelInfo,
-		Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", held)}
-}
-
-// countLines counts the newlines of r.
-func countLines(r io.Reader) (int, error) {
-	buf := make([]byte, 256<<10)
-	n := 0
-	for {
-		k, err := r.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-	}
 }
 
 var errTooLarge = errors.New("file too large")

@@ -45,9 +45,9 @@ func checkOther(path, kind string) (otherFile, error) {
 	if kind == "bus" {
 		counts := map[string]int{}
 		n := 0
-		_, err := bus.Read(path, parse.DefaultMaxLine, 0, func(e parse.Entry) error {
+		_, err := bus.Read(path, bus.DefaultMaxLine, 0, func(e bus.Entry) error {
 			n++
-			if e.Kind == parse.EntryStall {
+			if e.Kind == bus.EntryStall {
 				counts["stall"]++
 			} else {
 				counts[e.Severity]++
@@ -58,7 +58,7 @@ func checkOther(path, kind string) (otherFile, error) {
 			return o, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 		}
 		o.summary = fmt.Sprintf("bus, %d entries (blocking %d, notable %d, stall %d, unknown %d), %d diagnostics",
-			n, counts[parse.Blocking], counts[parse.Notable], counts["stall"], counts[parse.Unknown], len(o.diags))
+			n, counts[bus.Blocking], counts[bus.Notable], counts["stall"], counts[bus.Unknown], len(o.diags))
 		return o, nil
 	}
 	data, err := readCapped(path, parse.MaxYAMLSize)

@@ -13,13 +13,15 @@ import (
 	"strings"
 	"time"
 
+	flag "github.com/spf13/pflag"
+
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
-	flag "github.com/spf13/pflag"
 )
 
 const synthUsage = `Usage: fluxwatch synth [flags] [DIR]
@@ -75,7 +77,7 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.rdjsonl, "rdjsonl", "", "also write reviewdog rdjsonl to `FILE`")
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML page to `FILE`")
-	fs.IntVar(&f.maxLine, "max-line", parse.DefaultMaxLine, "skip bus lines longer than `BYTES`")
+	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
 	f.evidence.register(fs)
 	f.ci.register(fs)

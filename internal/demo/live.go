@@ -87,7 +87,7 @@ func Live(ctx context.Context, dir string, speed float64, say func(string)) erro
 		steps = append(steps, a.steps(dir)...)
 	}
 	busPath := filepath.Join(dir, "peer-findings.jsonl")
-	share := func(at time.Duration, e parse.Entry) {
+	share := func(at time.Duration, e bus.Entry) {
 		what := fmt.Sprintf("%s shares a %s finding: %s", e.Agent, e.Severity, e.Summary)
 		steps = append(steps, liveStep{at, what, func() error {
 			e.Timestamp = time.Now().UTC().Format(time.RFC3339)
@@ -95,15 +95,15 @@ func Live(ctx context.Context, dir string, speed float64, say func(string)) erro
 			return err
 		}})
 	}
-	share(4*s, parse.Entry{Severity: parse.Blocking, Agent: "fd-safety", Category: "auth",
+	share(4*s, bus.Entry{Severity: bus.Blocking, Agent: "fd-safety", Category: "auth",
 		Summary: "Session tokens stored in localStorage are readable by any script", FileRefs: []string{"web/src/session.ts:18"}})
-	share(5*s, parse.Entry{Severity: parse.Notable, Agent: "fd-architecture", Category: "module-boundaries",
+	share(5*s, bus.Entry{Severity: bus.Notable, Agent: "fd-architecture", Category: "module-boundaries",
 		Summary: "Auth middleware reaches into the billing package", FileRefs: []string{"api/middleware/auth.go:77"}})
-	share(7*s, parse.Entry{Severity: parse.Blocking, Agent: "fd-architecture", Category: "api", ID: "AR-002", Priority: parse.P1,
+	share(7*s, bus.Entry{Severity: bus.Blocking, Agent: "fd-architecture", Category: "api", ID: "AR-002", Priority: parse.P1,
 		Summary: "Login endpoint has no rate limiting", FileRefs: []string{"api/routes/login.go:40"}})
-	share(8*s, parse.Entry{Severity: parse.Blocking, Agent: "fd-safety", Category: "secrets",
+	share(8*s, bus.Entry{Severity: bus.Blocking, Agent: "fd-safety", Category: "secrets",
 		Summary: "Signing key committed in config/dev.env", FileRefs: []string{"config/dev.env:3"}})
-	share(12*s, parse.Entry{Severity: parse.Notable, Agent: "fd-correctness", Category: "concurrency",
+	share(12*s, bus.Entry{Severity: bus.Notable, Agent: "fd-correctness", Category: "concurrency",
 		Summary: "Refresh races with logout and resurrects the session", FileRefs: []string{"api/routes/refresh.go:52"}})
 	for _, f := range exampleFiles {
 		if f.name == "findings/frontend.yaml" {
