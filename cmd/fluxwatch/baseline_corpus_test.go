@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -155,7 +156,7 @@ func TestCorpusBaselineStability(t *testing.T) {
 	if _, err := os.Stat(corpusRoot); err != nil {
 		t.Skip("no ../shared/corpus beside the repository")
 	}
-	scan := watcher.ScanOptions{MaxLine: parse.DefaultMaxLine, Jobs: 4}
+	scan := watcher.ScanOptions{MaxLine: bus.DefaultMaxLine, Jobs: 4}
 	synthesize := func(dir string, opts synth.Options) *synth.Synthesis {
 		s, err := watcher.Synthesize(context.Background(), dir, scan, opts)
 		if err != nil {
