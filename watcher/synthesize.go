@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -38,18 +39,22 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 			f.fh.Close()
 		}
 	}()
+	root, err := openRunDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	refused := map[string]string{} // bus files that are not regular any more
 	for _, b := range run.Bus {
 		path := filepath.Join(dir, b.Name)
-		fh, err := os.Open(path)
-		if errors.Is(err, fs.ErrNotExist) {
+		fh, info, err := fsio.OpenIn(root, b.Name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			continue // gone since the listing: an empty bus
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		info, err := fh.Stat()
-		if err != nil {
-			fh.Close()
+		case errors.Is(err, fsio.ErrNotRegular):
+			refused[b.Name] = oneLine(err.Error())
+			continue
+		case err != nil:
 			return nil, fmt.Errorf("read %s: %w", path, err)
 		}
 		files[b.Name] = busFile{fh, info}
@@ -59,11 +64,11 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	}
 	return synth.SynthesizeStream(run, opts, func(name string, add func([]parse.Entry)) ([]parse.Diagnostic, error) {
 		f, ok := files[name]
-		switch {
-		case !ok:
+		if !ok {
+			if why, ok := refused[name]; ok {
+				return []parse.Diagnostic{diag(name, parse.LevelWarning, why+": skipped")}, nil
+			}
 			return nil, nil
-		case !f.info.Mode().IsRegular():
-			return []parse.Diagnostic{diag(name, parse.LevelWarning, "not a regular file: skipped")}, nil
 		}
 		diags, err := decodeBus(f.fh, sc.opts.MaxLine, add)
 		if err != nil {

@@ -186,3 +186,31 @@ func TestLock(t *testing.T) {
 		}
 	})
 }
+
+// OpenDirIn lists a directory and refuses a FIFO at once, and a symbolic
+// link out of the root.
+func TestOpenDirIn(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	mkfifo(t, filepath.Join(dir, "findings"))
+	if err := os.Symlink(out, filepath.Join(dir, "design")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	within(t, 2*time.Second, "OpenDirIn(FIFO)", func() {
+		if _, err := OpenDirIn(root, "findings"); err == nil || !strings.Contains(err.Error(), "a FIFO") {
+			t.Errorf("err = %v, want one naming a FIFO", err)
+		}
+	})
+	if _, err := OpenDirIn(root, "design"); err == nil {
+		t.Error("a link out of the root was opened")
+	}
+	d, err := OpenDirIn(root, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+}
