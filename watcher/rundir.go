@@ -25,8 +25,12 @@ import (
 // openRunDir opens the run directory dir as a root. A missing path, or one
 // that is not a directory (a file, a FIFO), is an error naming it.
 func openRunDir(dir string) (*os.Root, error) {
-	if _, err := fsio.StatDir(dir); err != nil {
+	info, err := os.Stat(dir)
+	if err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("output directory %s: not a directory (%s)", dir, fsio.Kind(info.Mode()))
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -186,4 +190,14 @@ func ReadAgent(path string, name parse.Name) (synth.Agent, error) {
 		a.Diagnostics = append(a.Diagnostics, diag("", parse.LevelInfo, foreignReason(f, p, name.Run, false)))
 	}
 	return a, nil
+}
+
+// named returns err as "path: what went wrong", without the operation and
+// name of an *fs.PathError, which may name the file relative to its root.
+func named(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }

@@ -276,7 +276,7 @@ func (s *Scanner) parse(f file, old *parsed) *parsed {
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fsio.ErrNotRegular):
 		// The next Scan lists it again and says what it is now.
-		p.gone, p.why = true, fmt.Errorf("read %s: %w", f.path, err)
+		p.gone, p.why = true, named(f.path, err)
 		return p
 	case errors.Is(err, fsio.ErrTooLarge):
 		p.diags = append(p.diags, diag(f.rel, parse.LevelError, fmt.Sprintf("file larger than %d bytes: not read", s.opts.MaxFile)))
