@@ -214,3 +214,48 @@ func TestOpenDirIn(t *testing.T) {
 	}
 	d.Close()
 }
+
+// AppendFile appends to a regular file, creates a missing one, writes a FIFO
+// in place when it has a reader, gives up on one without a reader when the
+// context ends, and refuses a directory at once.
+func TestAppendFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "summary")
+	for _, s := range []string{"one\n", "two\n"} {
+		if err := AppendFile(context.Background(), path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != "one\ntwo\n" {
+		t.Errorf("got %q", b)
+	}
+	if err := AppendFile(context.Background(), dir, []byte("x"), 0o644); err == nil || !strings.Contains(err.Error(), "a directory") {
+		t.Errorf("directory: err = %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	mkfifo(t, fifo)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	within(t, 5*time.Second, "AppendFile(FIFO, no reader)", func() {
+		if err := AppendFile(ctx, fifo, []byte("x"), 0o644); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want the context's", err)
+		}
+	})
+	got := make(chan string, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- string(b)
+	}()
+	if err := AppendFile(context.Background(), fifo, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "hello" {
+		t.Errorf("reader got %q", s)
+	}
+}

@@ -54,6 +54,35 @@ func WriteFile(ctx context.Context, path string, data []byte, perm fs.FileMode) 
 	return true, nil
 }
 
+// AppendFile appends data to the file at path, creating a missing one
+// (perm), for targets such as $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT. The
+// open never blocks: a FIFO, device or socket there is written in place as
+// WriteFile writes one (a FIFO with no reader is waited for only until ctx
+// ends), and a directory is an error naming path.
+func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
+	if info, err := os.Stat(path); err == nil && (!info.Mode().IsRegular() || special(path)) {
+		if info.IsDir() {
+			return fmt.Errorf("append %s: %s", path, Kind(info.Mode()))
+		}
+		return writeInPlace(ctx, path, data)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|writeNonblock, perm)
+	if noReader(err) {
+		return writeInPlace(ctx, path, data) // became a FIFO since the stat
+	}
+	if err != nil {
+		return fmt.Errorf("append %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append %s: %w", path, err)
+	}
+	return nil
+}
+
 // special reports whether path lies under /dev or /proc, where a name is a
 // view of something else (a descriptor, a terminal) and must never be
 // replaced by a regular file, whatever it resolves to.
