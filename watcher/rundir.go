@@ -201,3 +201,39 @@ func named(path string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", path, err)
 }
+
+// ErrNoRun is wrapped by the error of Synthesize with ScanOptions.RequireRun
+// for a directory that holds nothing of a run.
+var ErrNoRun = errors.New("no run directory")
+
+// noRun is the error for dir that holds nothing of a run: it says what was
+// looked for.
+func noRun(dir string) error {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return fmt.Errorf("%w: no agent reports (*.md with a Findings Index or verdict, *.md.partial, *.abort), "+
+		"bus (%s) or findings/*.yaml in %s; pass DIR or set FLUX_OUTPUT_DIR", ErrNoRun, strings.Join(parse.BusNames, ", "), dir)
+}
+
+// isRun reports whether run holds something only a review run holds: a bus,
+// a specialist or design file, a .partial or abort marker, a run-scoped
+// report, or a report the parser reads as an agent's (an index, a declared
+// verdict). A directory of ordinary Markdown (a README, a changelog) is not
+// a run: its files read as malformed reports.
+func isRun(run *synth.Run) bool {
+	if len(run.Bus) > 0 || len(run.Specialists) > 0 || run.Design != nil {
+		return true
+	}
+	for _, a := range run.Agents {
+		r := a.Report
+		switch {
+		case parse.ClassifyName(a.File).Kind != parse.KindReport, a.Run != "":
+			return true
+		case r == nil:
+		case r.Status == parse.StatusValid, r.Status == parse.StatusVariant, r.DeclaredVerdict != "":
+			return true
+		}
+	}
+	return false
+}

@@ -41,6 +41,10 @@ type ScanOptions struct {
 	// Run.Newest then leaves the bus files out too: the caller adds their
 	// modification times.
 	NoBus bool
+	// RequireRun makes the one-shot Synthesize refuse (ErrNoRun) a directory
+	// that holds nothing of a run (see isRun): for a run directory that was
+	// not named but defaulted to the current directory.
+	RequireRun bool
 	// KeepGood, when positive, lets a file caught mid-write keep its last good
 	// parse (SPEC §8): a report or .partial that turned empty, or a YAML file
 	// that stopped parsing, is read as it last parsed, with a warning, until

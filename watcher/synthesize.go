@@ -27,6 +27,9 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	if err != nil {
 		return nil, err
 	}
+	if scan.RequireRun && !isRun(run) {
+		return nil, noRun(dir)
+	}
 	// Open the bus files first: their modification times count toward the
 	// reviewed time, which the synthesis needs before it reads any entry.
 	type busFile struct {

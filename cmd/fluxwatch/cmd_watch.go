@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -29,6 +30,14 @@ until interrupted (SIGINT or SIGTERM: it writes the final reports and exits)
 or, with --until-complete, until the run is complete. The final reports are
 those synth would write. Exit codes as for synth: 0, 1 when the --fail-on gate
 tripped, 2 a usage or input error, 3 an internal error.
+
+Unlike synth, watch starts on a directory that holds nothing of a run yet,
+the current directory included: an orchestrator starts it before its agents
+write their first file.
+
+A report target of "-" (standard output) is written once, with the final
+reports; it cannot be combined with --events. A device or FIFO target is
+written in place at every change, a symbolic link keeps being a link.
 
 Flags:
 `
@@ -105,14 +114,21 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		if err == nil {
-			err = errors.New("not a directory")
+			err = fmt.Errorf("not a directory (%s)", fsio.Kind(fi.Mode()))
 		}
 		return usageErrorf("watch: output directory %s: %v", dir, err)
 	}
-	out := f.outDir(dir)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return usageErrorf("watch: %v", err)
+	targets := f.targets(e, dir)
+	data := ""
+	if f.events {
+		data = "--events"
 	}
+	stdoutIsData, err := f.stdoutTargets(targets, data)
+	if err != nil {
+		return err
+	}
+	live := targets
+	live.SkipStdout = true // written once, after the final update
 
 	mode := modeLines
 	switch {
@@ -151,7 +167,9 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	first := true
 	err = watcher.New(dir, wopts).Run(ctx, func(u *watcher.Update) error {
 		if !u.Heartbeat {
-			r, err := f.writeReports(u.Synthesis, dir, out)
+			wctx, cancel := writeContext(ctx)
+			r, err := f.writeReports(wctx, u.Synthesis, live)
+			cancel()
 			if err != nil {
 				if u.Final {
 					return err
@@ -159,7 +177,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 				// Keep watching: the next change writes them again.
 				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: oneLine(err.Error())})
 			}
-			summary = r.summary
+			summary = r.Summary
 		}
 		events := differ.Diff(u)
 		switch mode {
@@ -208,16 +226,35 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if final == nil {
 		return exitError{exitInternal, errors.New("watch: ended without a final synthesis")}
 	}
-	if err := githubOutputs(e, final, summary, dir, false, mode == modeEvents); err != nil {
+	wctx, cancel := writeContext(ctx)
+	defer cancel()
+	if _, err := f.writeReports(wctx, final, targets.StdoutOnly()); err != nil {
+		return err
+	}
+	if err := github(e, false, stdoutIsData || mode == modeEvents).Write(wctx, final, summary, dir); err != nil {
 		return usageErrorf("watch: %v", err)
 	}
-	if mode == modeLines || mode == modeView {
-		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(out, "summary.md")))
+	if (mode == modeLines || mode == modeView) && !stdoutIsData {
+		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md")))
 	}
 	if gateTripped(f.failOn, final.Verdict) {
 		return exitError{code: exitGate}
 	}
 	return nil
+}
+
+// finalWrite bounds the writes of the final reports after a signal: a FIFO
+// target with no reader must not keep the process past it.
+const finalWrite = 500 * time.Millisecond
+
+// writeContext is the context of writing reports: ctx while it lasts; once a
+// signal ended it, the final reports are still written, for at most
+// finalWrite.
+func writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx.Err() == nil {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), finalWrite)
 }
 
 // orNever turns a flag's 0 ("never") into the watcher's negative.
