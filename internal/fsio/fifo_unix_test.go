@@ -259,3 +259,46 @@ func TestAppendFile(t *testing.T) {
 		t.Errorf("reader got %q", s)
 	}
 }
+
+// WriteFileIn replaces a file inside the root and never follows a link out
+// of it: a findings/ directory linked outside is refused, its target left
+// alone; no temporary file is left behind.
+func TestWriteFileIn(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, data := range []string{"one", "two"} {
+		if err := WriteFileIn(context.Background(), root, "in/x.yaml", []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "in", "x.yaml")); string(b) != "two" {
+		t.Errorf("got %q", b)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "in")); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+	if err := WriteFileIn(context.Background(), root, "out/x.yaml", []byte("evil"), 0o644); err == nil {
+		t.Error("wrote through a link out of the root")
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("outside: %v", ents)
+	}
+	unlock, err := LockIn(root, "in/x.yaml.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if _, err := LockIn(root, "out/x.yaml.lock"); err == nil {
+		t.Error("locked through a link out of the root")
+	}
+}
