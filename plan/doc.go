@@ -20,6 +20,11 @@
 // suggestion to use "ok" (its file is findings/ok.yaml), rather than stored
 // as findings/ok.yaml.yaml or silently renamed.
 //
+// [GitTop] finds the top of the git work tree holding a directory (a .git
+// entry, never above $GIT_CEILING_DIRECTORIES), without running git: the one
+// answer to "which repository" for the plan root and for the evidence of
+// `synth`, `watch` and `check`.
+//
 // Errors returned by Store and by the discovery functions are *Error values
 // with a Type from the list of Err* constants, a message and a suggestion:
 // the error envelope of the command line.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -202,7 +203,7 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 		r := &reports[i]
 		repo := fixedRepo
 		if fixed == nil {
-			top, ok := gitTop(filepath.Dir(r.File), ceilings)
+			top, ok := plan.GitTop(filepath.Dir(r.File), ceilings)
 			if !ok {
 				errs = append(errs, fmt.Errorf("%s: not inside a git work tree: evidence not checked (pass --repo DIR)", r.File))
 				continue

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -185,7 +183,7 @@ func (f *evidenceFlags) apply(e *env, cmd, dir string, opts *synth.Options) erro
 	}
 	repo := f.repo
 	if repo == "" {
-		top, ok := gitTop(dir, e.getenv("GIT_CEILING_DIRECTORIES"))
+		top, ok := plan.GitTop(dir, e.getenv("GIT_CEILING_DIRECTORIES"))
 		if !ok {
 			opts.EvidenceNote = mdCode(dir) + " is not inside a git work tree; pass --repo DIR"
 			return nil
@@ -202,46 +200,6 @@ func (f *evidenceFlags) apply(e *env, cmd, dir string, opts *synth.Options) erro
 	}
 	opts.Evidence, opts.EvidenceRepo = v, repo
 	return nil
-}
-
-// gitTop returns the top of the git work tree holding dir: the nearest
-// directory at or above it with a .git entry (a directory, or a file in a
-// linked worktree or submodule). Like git, it never goes up into a directory
-// listed in ceilings ($GIT_CEILING_DIRECTORIES, colon-separated absolute
-// paths). When dir is relative the result is relative to the current
-// directory ("." or ".."), so that reports do not depend on where the tree
-// lives.
-func gitTop(dir, ceilings string) (string, bool) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", false
-	}
-	stop := map[string]bool{}
-	for _, c := range filepath.SplitList(ceilings) {
-		if filepath.IsAbs(c) {
-			stop[filepath.Clean(c)] = true
-		}
-	}
-	for d := abs; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			if filepath.IsAbs(dir) {
-				return d, true
-			}
-			wd, err := os.Getwd()
-			if err != nil {
-				return d, true
-			}
-			if rel, err := filepath.Rel(wd, d); err == nil {
-				return rel, true
-			}
-			return d, true
-		}
-		parent := filepath.Dir(d)
-		if parent == d || stop[parent] {
-			return "", false
-		}
-		d = parent
-	}
 }
 
 // mdCode wraps s in backticks for summary.md.
