@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/fluxwatch/fluxwatch/watcher"
-	flag "github.com/spf13/pflag"
 )
 
 const synthUsage = `Usage: fluxwatch synth [flags] [DIR]
@@ -41,31 +40,15 @@ type synthFlags struct {
 
 func runSynth(ctx context.Context, e *env, args []string) error {
 	f := synthFlags{reportFlags: reportFlags{cmd: "synth"}}
-	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(e.stderr, synthUsage)
-		fs.PrintDefaults()
-	}
-	f.register(fs)
+	fs := f.flagSet(e, synthUsage)
 	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
 	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("synth: %v", err)
+	dir, implicit, err := f.parse(e, fs, args)
+	if errors.Is(err, errHelp) {
+		return nil
 	}
-	if fs.NArg() > 1 {
-		return usageErrorf("synth: want at most one directory, got %d arguments", fs.NArg())
-	}
-	dir := fs.Arg(0)
-	implicit := dir == ""
-	if implicit {
-		var err error
-		if dir, err = defaultRunDir(e, "synth"); err != nil {
-			return err
-		}
+	if err != nil {
+		return err
 	}
 
 	opts, scanOpts, err := f.options(e)

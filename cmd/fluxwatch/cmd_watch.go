@@ -14,7 +14,6 @@ import (
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
-	flag "github.com/spf13/pflag"
 )
 
 const watchUsage = `Usage: fluxwatch watch [flags] [DIR]
@@ -66,13 +65,7 @@ const (
 
 func runWatch(ctx context.Context, e *env, args []string) error {
 	f := watchFlags{reportFlags: reportFlags{cmd: "watch"}}
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(e.stderr, watchUsage)
-		fs.PrintDefaults()
-	}
-	f.register(fs)
+	fs := f.flagSet(e, watchUsage)
 	fs.BoolVar(&f.events, "events", false, "print NDJSON events on stdout (a hello record, then one event per change)")
 	fs.BoolVar(&f.untilComplete, "until-complete", false, "exit once every --expect agent, or without --expect every agent started, has finished")
 	fs.DurationVar(&f.settle, "settle", 10*time.Second, "with --until-complete and no --expect: wait `D` after the last agent started")
@@ -81,14 +74,12 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	fs.DurationVar(&f.rescan, "rescan", watcher.DefaultRescan, "read the whole directory again every `D` (0: never)")
 	fs.DurationVar(&f.poll, "poll", 0, "read the directory every `D` instead of waiting for filesystem events (--poll alone: 500ms)")
 	fs.Lookup("poll").NoOptDefVal = watcher.DefaultPoll.String()
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("watch: %v", err)
+	dir, _, err := f.parse(e, fs, args)
+	if errors.Is(err, errHelp) {
+		return nil
 	}
-	if fs.NArg() > 1 {
-		return usageErrorf("watch: want at most one directory, got %d arguments", fs.NArg())
+	if err != nil {
+		return err
 	}
 	for _, d := range []struct {
 		name string
@@ -96,13 +87,6 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}{{"settle", f.settle}, {"stall-timeout", f.stallTimeout}, {"debounce", f.debounce}, {"rescan", f.rescan}, {"poll", f.poll}} {
 		if d.v < 0 {
 			return usageErrorf("watch: --%s %v: want a duration of 0 or more", d.name, d.v)
-		}
-	}
-	dir := fs.Arg(0)
-	if dir == "" {
-		var err error
-		if dir, err = defaultRunDir(e, "watch"); err != nil {
-			return err
 		}
 	}
 	opts, scan, err := f.options(e)

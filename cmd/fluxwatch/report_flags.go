@@ -41,6 +41,41 @@ type reportFlags struct {
 	evidence  evidenceFlags
 }
 
+// flagSet returns the flag set of the command f.cmd with the shared flags;
+// its usage prints usage, then the flags.
+func (f *reportFlags) flagSet(e *env, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(f.cmd, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, usage)
+		fs.PrintDefaults()
+	}
+	f.register(fs)
+	return fs
+}
+
+// errHelp ends a command that printed its usage for --help: exit 0.
+var errHelp = errors.New("help")
+
+// parse parses args and returns the run directory: the one argument, else
+// the default (implicit: discovery tiers 1-2, else "."). --help is errHelp.
+func (f *reportFlags) parse(e *env, fs *flag.FlagSet, args []string) (dir string, implicit bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return "", false, errHelp
+		}
+		return "", false, usageErrorf("%s: %v", f.cmd, err)
+	}
+	if fs.NArg() > 1 {
+		return "", false, usageErrorf("%s: want at most one directory, got %d arguments", f.cmd, fs.NArg())
+	}
+	if dir = fs.Arg(0); dir != "" {
+		return dir, false, nil
+	}
+	dir, err = defaultRunDir(e, f.cmd)
+	return dir, true, err
+}
+
 // register adds the shared flags to fs.
 func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write summary.md and findings.json into `DIR` (default: the run directory)")
