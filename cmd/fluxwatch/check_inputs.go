@@ -44,9 +44,15 @@ func otherKind(path string) string {
 func checkOther(path, kind string) (otherFile, error) {
 	o := otherFile{path: path}
 	if kind == "bus" {
+		// Refuse a FIFO or device without blocking before bus.Read opens it.
+		fh, _, err := fsio.Open(path)
+		if err != nil {
+			return o, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		}
+		fh.Close()
 		counts := map[string]int{}
 		n := 0
-		_, err := bus.Read(path, parse.DefaultMaxLine, 0, func(e parse.Entry) error {
+		_, err = bus.Read(path, parse.DefaultMaxLine, 0, func(e parse.Entry) error {
 			n++
 			if e.Kind == parse.EntryStall {
 				counts["stall"]++
@@ -69,7 +75,7 @@ func checkOther(path, kind string) (otherFile, error) {
 		return o, nil
 	}
 	if err != nil {
-		return o, err
+		return o, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}
 	switch kind {
 	case "feature":
