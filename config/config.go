@@ -39,12 +39,14 @@ type Gate struct {
 	FailOnNew string `yaml:"fail-on-new,omitempty" json:"fail-on-new,omitempty"`
 }
 
-// Output is where the reports go (--out, --sarif, --rdjsonl, --junit).
+// Output is where the reports go (--out, --sarif, --rdjsonl, --junit,
+// --html).
 type Output struct {
 	Out     string `yaml:"out,omitempty" json:"out,omitempty"`
 	SARIF   string `yaml:"sarif,omitempty" json:"sarif,omitempty"`
 	RDJSONL string `yaml:"rdjsonl,omitempty" json:"rdjsonl,omitempty"`
 	JUnit   string `yaml:"junit,omitempty" json:"junit,omitempty"`
+	HTML    string `yaml:"html,omitempty" json:"html,omitempty"`
 }
 
 // Evidence is how evidence is checked (--repo, --no-evidence).
@@ -91,7 +93,7 @@ type scalars struct{}
 var shape = fields{
 	"gate":     fields{"fail-on": nil, "fail-on-new": nil},
 	"baseline": nil,
-	"output":   fields{"out": nil, "sarif": nil, "rdjsonl": nil, "junit": nil},
+	"output":   fields{"out": nil, "sarif": nil, "rdjsonl": nil, "junit": nil, "html": nil},
 	"evidence": fields{"repo": nil, "check": nil},
 	"agents":   fields{"expect": scalars{}, "strict-run": nil, "dedup": nil},
 	"suppressions": listOf{fields{

@@ -21,6 +21,7 @@
 //	  sarif: fluxwatch.sarif
 //	  rdjsonl: fluxwatch.rdjsonl
 //	  junit: fluxwatch.xml
+//	  html: review.html
 //	evidence:
 //	  repo: .                     # check evidence against this work tree
 //	  check: true                 # false = --no-evidence

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -26,6 +27,9 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	if err != nil {
 		return nil, err
 	}
+	if scan.RequireRun && !isRun(run) {
+		return nil, noRun(dir)
+	}
 	// Open the bus files first: their modification times count toward the
 	// reviewed time, which the synthesis needs before it reads any entry.
 	type busFile struct {
@@ -38,14 +42,23 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 			f.fh.Close()
 		}
 	}()
+	root, err := openRunDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	refused := map[string]string{} // bus files that are not regular any more
 	for _, b := range run.Bus {
 		path := filepath.Join(dir, b.Name)
-		fh, info, err := bus.Open(path) // never blocks; a FIFO or the like is refused
-		if errors.Is(err, fs.ErrNotExist) {
+		fh, info, err := fsio.OpenIn(root, b.Name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			continue // gone since the listing: an empty bus
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read bus: %w", err)
+		case errors.Is(err, fsio.ErrNotRegular):
+			refused[b.Name] = oneLine(err.Error())
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("read %s: %w", path, err)
 		}
 		files[b.Name] = busFile{fh, info}
 		if info.ModTime().After(run.Newest) {
@@ -55,6 +68,9 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	return synth.SynthesizeStream(run, opts, func(name string, add func([]bus.Entry)) ([]parse.Diagnostic, error) {
 		f, ok := files[name]
 		if !ok {
+			if why, ok := refused[name]; ok {
+				return []parse.Diagnostic{diag(name, parse.LevelWarning, why+": skipped")}, nil
+			}
 			return nil, nil
 		}
 		diags, err := bus.DecodeBatches(f.fh, sc.opts.MaxLine, add)

@@ -541,7 +541,7 @@ func (w *Watcher) watchDirs(src source) {
 			continue
 		}
 		if sub != "" {
-			if _, ok := inside(w.root(), path); !ok {
+			if !subdirInside(w.dir, sub) {
 				continue
 			}
 		}
@@ -551,17 +551,6 @@ func (w *Watcher) watchDirs(src source) {
 		}
 		w.watched[path] = true
 	}
-}
-
-func (w *Watcher) root() string {
-	root, err := filepath.EvalSymlinks(w.dir)
-	if err != nil {
-		return w.dir
-	}
-	if abs, err := filepath.Abs(root); err == nil {
-		return abs
-	}
-	return root
 }
 
 // rescan reads the directory again (files that did not change keep their

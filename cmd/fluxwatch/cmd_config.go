@@ -12,6 +12,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/config"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 	flag "github.com/spf13/pflag"
@@ -51,7 +52,7 @@ func loadConfig(e *env, cmd, named string) (*config.Config, error) {
 		if err != nil {
 			return nil, usageErrorf("%s: %v", cmd, err)
 		}
-		top, _ := gitTop(wd, e.getenv("GIT_CEILING_DIRECTORIES"))
+		top, _ := plan.GitTop(wd, e.getenv("GIT_CEILING_DIRECTORIES"))
 		if path, err = config.Find(wd, top); err != nil {
 			return nil, usageErrorf("%s: config: %v", cmd, err)
 		}
@@ -94,6 +95,7 @@ func (c *ciFlags) configure(e *env, f *reportFlags) error {
 	set("sarif", &f.sarif, cfg.Output.SARIF, true)
 	set("rdjsonl", &f.rdjsonl, cfg.Output.RDJSONL, true)
 	set("junit", &f.junit, cfg.Output.JUnit, true)
+	set("html", &f.html, cfg.Output.HTML, true)
 	set("dedup", &f.dedup, cfg.Agents.Dedup, false)
 	if !c.fs.Changed("repo") && !c.fs.Changed("no-evidence") {
 		set("repo", &f.evidence.repo, cfg.Evidence.Repo, true)

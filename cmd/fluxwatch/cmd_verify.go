@@ -103,7 +103,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		}
 		if sarifPath == "-" {
 			e.stdout.Write(data)
-		} else if _, err := watcher.WriteFile(sarifPath, data, 0o644); err != nil {
+		} else if _, err := fsio.WriteFile(ctx, sarifPath, data, 0o644); err != nil {
 			return usageErrorf("verify: %v", err)
 		}
 	}

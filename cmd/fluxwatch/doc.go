@@ -26,7 +26,8 @@
 //
 // Run "fluxwatch COMMAND --help" for a command's flags. Without DIR, synth
 // and watch use $FLUX_OUTPUT_DIR or a recent feature directory (discover's
-// tiers 1–2), else the current directory.
+// tiers 1–2), else the current directory; synth refuses (exit 2) a current
+// directory that holds nothing of a run, watch starts on it and waits.
 //
 // synth and watch read .fluxwatch.yaml (the working directory or above, up to
 // the git top; --config FILE): the gate, the outputs, the baseline, the

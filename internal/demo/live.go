@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -108,7 +109,7 @@ func Live(ctx context.Context, dir string, speed float64, say func(string)) erro
 	for _, f := range exampleFiles {
 		if f.name == "findings/frontend.yaml" {
 			steps = append(steps, liveStep{15 * s, "specialist frontend writes findings/frontend.yaml", func() error {
-				return writeNew(dir, f.name, f.body)
+				return writeNew(ctx, dir, f.name, f.body)
 			}})
 		}
 	}
@@ -197,16 +198,12 @@ func appendTo(path, text string) error {
 	return err
 }
 
-// writeNew writes dir/rel atomically (a temporary file renamed into place),
-// the way `fluxwatch plan` writes.
-func writeNew(dir, rel, content string) error {
+// writeNew writes dir/rel atomically, the way `fluxwatch plan` writes.
+func writeNew(ctx context.Context, dir, rel, content string) error {
 	path := filepath.Join(dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	_, err := fsio.WriteFile(ctx, path, []byte(content), 0o644)
+	return err
 }
