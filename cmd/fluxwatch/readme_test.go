@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// A README example is a fenced ```sh block of README.md. Each one runs, as
+// written, in a testscript whose work directory looks like a checkout of the
+// repository (testdata/example is there) and whose PATH holds fluxwatch, as
+// after `make install`. An HTML comment on the line right before the fence,
+// invisible on GitHub, says how:
+//
+//	<!-- example: exit 1 -->            the block's last command exits 1 (a gate trips)
+//	<!-- example: needs jq -->          skipped when jq is not installed
+//	<!-- example: not run: REASON -->   not run (it builds the tool, runs for minutes, …)
+//
+// Several are separated by ";". A block labelled bash, shell, console or zsh
+// is an error: label it sh, so that it is run or says why not.
+
+// readmeExample is one ```sh block of README.md.
+type readmeExample struct {
+	line   int    // line of the opening fence, from 1
+	script string // the block's text
+	notRun string // why it is not run; "" when it is
+	exit   int    // the exit status the block must end with
+	needs  []string
+}
+
+// readmeExamples returns the ```sh blocks of a Markdown document in order,
+// with their markers. The error names the line of a block that is labelled
+// otherwise than sh, of a marker it does not know, or of a fence left open.
+func readmeExamples(md []byte) ([]readmeExample, error) {
+	var (
+		out    []readmeExample
+		prev   string // the previous line, for the marker
+		fence  string // the open fence ("```"), "" outside one
+		inSh   bool
+		cur    readmeExample
+		text   strings.Builder
+		lineNo int
+	)
+	sc := bufio.NewScanner(bytes.NewReader(md))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		lineNo++
+		line := sc.Text()
+		trimmed := strings.TrimLeft(line, " ")
+		indent := len(line) - len(trimmed)
+		switch {
+		case fence == "" && indent <= 3 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
+			n := len(trimmed) - len(strings.TrimLeft(trimmed, trimmed[:1]))
+			fence = trimmed[:n]
+			info := strings.Fields(trimmed[n:])
+			lang := ""
+			if len(info) > 0 {
+				lang = info[0]
+			}
+			switch lang {
+			case "sh":
+				ex, err := exampleMarker(prev)
+				if err != nil {
+					return nil, fmt.Errorf("README.md:%d: %w", lineNo-1, err)
+				}
+				inSh, cur = true, ex
+				cur.line = lineNo
+				text.Reset()
+			case "bash", "shell", "console", "zsh", "shell-session":
+				return nil, fmt.Errorf("README.md:%d: a %s block: label shell examples sh, so that they are run (or say why not)", lineNo, lang)
+			default:
+				if m, err := exampleMarker(prev); err != nil || m.notRun != "" || m.exit != 0 || len(m.needs) > 0 {
+					return nil, fmt.Errorf("README.md:%d: an example marker on a %q block, not a sh block", lineNo-1, lang)
+				}
+			}
+		case fence != "" && indent <= 3 && strings.HasPrefix(trimmed, fence) && strings.TrimSpace(strings.TrimLeft(trimmed, fence[:1])) == "":
+			if inSh {
+				cur.script = text.String()
+				out = append(out, cur)
+			}
+			fence, inSh = "", false
+		case inSh:
+			text.WriteString(line)
+			text.WriteByte('\n')
+		}
+		prev = line
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if fence != "" {
+		return nil, fmt.Errorf("README.md: a fence left open at the end")
+	}
+	return out, nil
+}
+
+// exampleMarker reads the marker comment of a block from the line before
+// its fence; a line that is no marker gives the zero example (run, exit 0).
+func exampleMarker(line string) (readmeExample, error) {
+	var ex readmeExample
+	s := strings.TrimSpace(line)
+	if !strings.HasPrefix(s, "<!-- example:") {
+		return ex, nil
+	}
+	if !strings.HasSuffix(s, "-->") {
+		return ex, fmt.Errorf("example marker %q: end it on its line with -->", s)
+	}
+	body := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "<!-- example:"), "-->"))
+	for _, part := range strings.Split(body, ";") {
+		part = strings.TrimSpace(part)
+		switch {
+		case strings.HasPrefix(part, "not run"):
+			reason := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(part, "not run"), ":"))
+			if reason == "" {
+				return ex, fmt.Errorf("example marker %q: say why it is not run (not run: REASON)", s)
+			}
+			ex.notRun = reason
+		case strings.HasPrefix(part, "exit "):
+			n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(part, "exit ")))
+			if err != nil || n < 0 || n > 255 {
+				return ex, fmt.Errorf("example marker %q: exit wants a status 0-255", s)
+			}
+			ex.exit = n
+		case strings.HasPrefix(part, "needs "):
+			ex.needs = append(ex.needs, strings.Fields(strings.TrimPrefix(part, "needs "))...)
+		default:
+			return ex, fmt.Errorf("example marker %q: unknown %q (want not run: REASON, exit N or needs CMD)", s, part)
+		}
+	}
+	return ex, nil
+}
+
+func TestReadmeExamplesParse(t *testing.T) {
+	tests := []struct {
+		name    string
+		md      string
+		want    []readmeExample
+		wantErr string
+	}{
+		{name: "plain", md: "text\n```sh\nfluxwatch version\n```\n",
+			want: []readmeExample{{line: 2, script: "fluxwatch version\n"}}},
+		{name: "markers", md: "<!-- example: exit 1; needs jq -->\n```sh\na\nb\n```\n<!-- example: not run: builds the tool -->\n```sh\nmake install\n```\n",
+			want: []readmeExample{{line: 2, script: "a\nb\n", exit: 1, needs: []string{"jq"}}, {line: 7, script: "make install\n", notRun: "builds the tool"}}},
+		{name: "other blocks are not examples", md: "```\nfluxwatch synth [DIR]\n```\n```json\n{}\n```\n````md\n```sh\ninner\n```\n````\n"},
+		{name: "a bash block is not covered", md: "```bash\nfluxwatch version\n```\n", wantErr: "README.md:1: a bash block"},
+		{name: "console too", md: "```console\n$ fluxwatch version\n```\n", wantErr: "a console block"},
+		{name: "not run needs a reason", md: "<!-- example: not run -->\n```sh\nx\n```\n", wantErr: "say why"},
+		{name: "unknown marker", md: "<!-- example: sometimes -->\n```sh\nx\n```\n", wantErr: `unknown "sometimes"`},
+		{name: "marker on a yaml block", md: "<!-- example: exit 1 -->\n```yaml\nx: 1\n```\n", wantErr: "not a sh block"},
+		{name: "open fence", md: "```sh\nx\n", wantErr: "left open"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readmeExamples([]byte(tt.md))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestReadmeExamples runs every ```sh block of README.md, each in a fresh
+// work directory holding a copy of testdata/example, with fluxwatch on PATH.
+// It fails when a block fails (or ends with another status than its marker
+// says), and when README.md holds a shell block it cannot classify.
+func TestReadmeExamples(t *testing.T) {
+	md, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples, err := readmeExamples(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(examples) == 0 {
+		t.Fatal("README.md: no ```sh example found")
+	}
+	scripts := t.TempDir()
+	ran := 0
+	for _, ex := range examples {
+		if ex.notRun != "" {
+			t.Logf("README.md:%d: not run: %s", ex.line, ex.notRun)
+			continue
+		}
+		ran++
+		var s strings.Builder
+		fmt.Fprintf(&s, "# README.md:%d\n", ex.line)
+		for _, cmd := range ex.needs {
+			fmt.Fprintf(&s, "[!exec:%s] skip 'README.md:%d needs %s'\n", cmd, ex.line, cmd)
+		}
+		if ex.exit == 0 {
+			s.WriteString("exec sh -e example.sh\n")
+		} else {
+			fmt.Fprintf(&s, "exec sh -c 'sh -e example.sh; c=$?; [ $c -eq %d ] || { echo \"README.md:%d: exit $c, want %d\" >&2; exit 1; }'\n", ex.exit, ex.line, ex.exit)
+		}
+		fmt.Fprintf(&s, "-- example.sh --\n%s", ex.script)
+		name := filepath.Join(scripts, fmt.Sprintf("readme-%04d.txtar", ex.line))
+		if err := os.WriteFile(name, []byte(s.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("%d of %d README examples run", ran, len(examples))
+	example, err := filepath.Abs("../../testdata/example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: scripts,
+		Setup: func(e *testscript.Env) error {
+			setupExampleEnv(e)
+			return copyTree(filepath.Join(e.WorkDir, "testdata", "example"), example)
+		},
+	})
+}
+
+// setupExampleEnv gives a script of the README or workflow tests the
+// environment of script_test.go's: no colour, no race-detector pause at
+// exit, and $WORK as the top of any git work tree it sees.
+func setupExampleEnv(e *testscript.Env) {
+	e.Setenv("NO_COLOR", "1")
+	e.Setenv("GORACE", "atexit_sleep_ms=0")
+	e.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(e.WorkDir))
+}
+
+// copyTree copies the directory tree src to dst with the modification
+// times of its files, which decide the run's selection and acknowledgements.
+func copyTree(dst, src string) error {
+	type stamp struct {
+		path string
+		info fs.FileInfo
+	}
+	var stamps []stamp
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			err = os.MkdirAll(to, 0o755)
+		case d.Type().IsRegular():
+			var data []byte
+			if data, err = os.ReadFile(p); err == nil {
+				err = os.WriteFile(to, data, info.Mode().Perm())
+			}
+		default:
+			return fmt.Errorf("copy %s: not a regular file or directory", p)
+		}
+		stamps = append(stamps, stamp{to, info})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(stamps) - 1; i >= 0; i-- { // directories after what they hold
+		if err := os.Chtimes(stamps[i].path, stamps[i].info.ModTime(), stamps[i].info.ModTime()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
