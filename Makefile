@@ -61,6 +61,10 @@ bench-watch: ## watch latency on a 1k- and a 1M-line bus (p50/p99), and the CPU 
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkAppend$$' -benchtime 300x -count 3 -timeout 30m
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkComplete$$' -benchtime 40x -count 3 -timeout 30m
 
+.PHONY: signals
+signals: build ## time from SIGTERM/SIGINT to exit for every command, on the real bin/fluxwatch (a table)
+	$(GO) test ./cmd/fluxwatch -run '^TestSignals$$' -count=1 -v -args -signals.bin=$(abspath $(BIN))
+
 churn: ## the watch churn test for 30 s (SPEC §9) instead of the 10 s of make test
 	$(GO) test -race ./cmd/fluxwatch -run '^TestWatchChurn$$' -count=1 -v -args -churn 30s
 

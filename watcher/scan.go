@@ -157,7 +157,11 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 			results[i] = c
 			continue
 		}
-		p.Go(func() { results[i] = s.reparse(f, c) })
+		p.Go(func() {
+			if ctx.Err() == nil { // once cancelled, the files still queued are not read
+				results[i] = s.reparse(f, c)
+			}
+		})
 	}
 	p.Wait()
 	if err := ctx.Err(); err != nil {

@@ -12,23 +12,29 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	flag "github.com/spf13/pflag"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
-const mcpUsage = `Usage: fluxwatch mcp [--root DIR]
+const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--call-timeout D]
 
 Serves the Model Context Protocol on standard input and output, with two
 read-only tools: fetch_peer_findings {output_dir, severity_filter} and
 get_synthesis {output_dir}. Every output_dir must lie under --root (default
-the working directory), symlinks resolved. Logs go to standard error only.
+the working directory); the kernel resolves it inside the root, so a symlink
+cannot lead out. Requests are served concurrently: a call that has not
+answered within --call-timeout (default 30s) ends with a tool error, and a
+slow call never delays the others. Logs go to standard error only.
 `
 
 // synthesizeDir returns the current synthesis of the run in dir as
@@ -53,23 +59,44 @@ var synthesizeDir = func(ctx context.Context, dir string) ([]byte, error) {
 func runMCP(ctx context.Context, e *env, args []string) error {
 	flags := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	var root string
+	var callTimeout time.Duration
 	flags.StringVar(&root, "root", ".", "the directory every output_dir must lie under")
+	flags.DurationVar(&callTimeout, "call-timeout", 30*time.Second, "how long a tool call may take before it ends with a tool error")
 	if done, err := parseFlags(e, flags, mcpUsage, args); done {
 		return err
 	}
 	if flags.NArg() > 0 {
 		return usageErrorf("mcp: unexpected argument %q", flags.Arg(0))
 	}
-	srv, err := newMCPServer(root, e.stderr)
+	if callTimeout <= 0 {
+		return usageErrorf("mcp: --call-timeout %v: want a duration above 0", callTimeout)
+	}
+	srv, err := newMCPServer(ctx, root, e.stderr, callTimeout)
 	if err != nil {
 		return usageErrorf("mcp: %v", err)
 	}
-	stdio := newOrderedStdio(e.stdin, e.stdout)
+	// At end of input, answers still being computed get up to one call's
+	// deadline (and a little more to be written).
+	stdio := newMCPStdio(e.stdin, e.stdout, callTimeout+time.Second)
 	t := &mcp.IOTransport{Reader: stdio, Writer: nopWriteCloser{stdio}}
-	if err := srv.Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+	// srv.Run, without its error log when ctx ends: a signal is no error.
+	ss, err := srv.Connect(ctx, t, nil)
+	if err != nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
-	return nil
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close() // every call in flight ends at once: within() watches ctx
+		<-ended
+		return ctx.Err()
+	case err := <-ended:
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("mcp: %w", err)
+		}
+		return nil
+	}
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -99,15 +126,12 @@ const entrySchemaDoc = `Each finding is an object: ` +
 	`With severity_filter "all", agent events also appear: "kind": "stall" with "severity": "warn" means the agent stalled. ` +
 	`Entries come in the order they were written, which is the timeline.`
 
-// newMCPServer builds the server with its two tools, confined to root.
-func newMCPServer(root string, logw io.Writer) (*mcp.Server, error) {
-	abs, err := filepath.Abs(root)
+// newMCPServer builds the server with its two tools, confined to root. Each
+// call ends with a tool error after callTimeout, and at once when ctx ends.
+func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout time.Duration) (*mcp.Server, error) {
+	under, err := openMCPRoot(root)
 	if err != nil {
-		return nil, fmt.Errorf("--root %s: %w", root, err)
-	}
-	realRoot, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("--root %s: %w", root, unwrapPath(err))
+		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	srv := mcp.NewServer(&mcp.Implementation{Name: "fluxwatch", Version: versionString()}, &mcp.ServerOptions{
@@ -136,11 +160,12 @@ func newMCPServer(root string, logw io.Writer) (*mcp.Server, error) {
 			"result is {\"findings\": [...]}. " + entrySchemaDoc + " Read-only.",
 		InputSchema: fetchIn,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
-	}, func(ctx context.Context, req *mcp.CallToolRequest, in fetchArgs) (*mcp.CallToolResult, fetchResult, error) {
-		dir, err := resolveUnder(realRoot, in.OutputDir)
+	}, within(ctx, callTimeout, "fetch_peer_findings", func(ctx context.Context, req *mcp.CallToolRequest, in fetchArgs) (*mcp.CallToolResult, fetchResult, error) {
+		dir, err := under.dir(in.OutputDir)
 		if err != nil {
 			return nil, fetchResult{}, err
 		}
+		defer dir.Close()
 		f := bus.Filter{Severity: in.SeverityFilter}
 		switch f.Severity {
 		case "", bus.All, parse.Blocking, parse.Notable:
@@ -149,14 +174,20 @@ func newMCPServer(root string, logw io.Writer) (*mcp.Server, error) {
 		}
 		out := fetchResult{Findings: []parse.Entry{}}
 		for _, name := range parse.BusNames {
-			path, err := inside(dir, name)
-			if err != nil {
-				log.Warn("bus skipped", "error", err)
+			path, err := busIn(dir, name)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // no bus under this name
+			}
+			if errors.Is(err, under.escapes) {
+				log.Warn("bus skipped: a symlink out of its directory", "path", filepath.Join(dir.Name(), name))
 				continue
+			}
+			if err != nil {
+				return nil, fetchResult{}, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), unwrapPath(err))
 			}
 			_, err = bus.ReadMatching(path, 0, 0, f, func(ent parse.Entry) error {
 				out.Findings = append(out.Findings, ent)
-				return nil
+				return ctx.Err() // an abandoned call stops reading
 			}, func(d parse.Diagnostic) { log.Warn("bus", "diagnostic", d.String()) })
 			if err != nil {
 				return nil, fetchResult{}, err
@@ -172,7 +203,7 @@ func newMCPServer(root string, logw io.Writer) (*mcp.Server, error) {
 		}
 		text.WriteByte(']')
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text.String()}}}, out, nil
-	})
+	}))
 
 	synthIn, err := jsonschema.For[synthesisArgs](nil)
 	if err != nil {
@@ -190,12 +221,13 @@ func newMCPServer(root string, logw io.Writer) (*mcp.Server, error) {
 			"The text result is that JSON document; the structured result is the same object. Read-only.",
 		InputSchema: synthIn,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
-	}, func(ctx context.Context, req *mcp.CallToolRequest, in synthesisArgs) (*mcp.CallToolResult, map[string]any, error) {
-		dir, err := resolveUnder(realRoot, in.OutputDir)
+	}, within(ctx, callTimeout, "get_synthesis", func(ctx context.Context, req *mcp.CallToolRequest, in synthesisArgs) (*mcp.CallToolResult, map[string]any, error) {
+		dir, err := under.dir(in.OutputDir)
 		if err != nil {
 			return nil, nil, err
 		}
-		data, err := synthesizeDir(ctx, dir)
+		dir.Close()
+		data, err := synthesizeDir(ctx, filepath.Clean(dir.Name()))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -204,56 +236,117 @@ func newMCPServer(root string, logw io.Writer) (*mcp.Server, error) {
 			return nil, nil, fmt.Errorf("synthesis of %s is not a JSON object: %v", in.OutputDir, err)
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, doc, nil
-	})
+	}))
 	return srv, nil
 }
 
-// resolveUnder resolves dir (relative to root when not absolute), symlinks
-// included, and checks that it is a directory under root (itself resolved).
-func resolveUnder(root, dir string) (string, error) {
-	if strings.TrimSpace(dir) == "" {
-		return "", errors.New("output_dir is required")
+// errCallTimeout is the cause of a call's context ending at its deadline.
+var errCallTimeout = errors.New("call deadline passed")
+
+// within wraps a tool handler so that every call ends by itself: the handler
+// runs in a goroutine of its own with a context that ends after timeout, or
+// when the client cancels the call, or when stop (the server's context) ends;
+// the call then returns a tool error at once, whatever the handler is still
+// doing (a read blocked on a strange file, a huge report being parsed). The
+// abandoned handler finishes in the background and its result is dropped.
+// The SDK serves each call concurrently, so a slow call never delays another.
+func within[In, Out any](stop context.Context, timeout time.Duration, tool string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		ctx, cancel := context.WithTimeoutCause(ctx, timeout, errCallTimeout)
+		defer cancel()
+		defer context.AfterFunc(stop, cancel)()
+		type result struct {
+			res *mcp.CallToolResult
+			out Out
+			err error
+		}
+		done := make(chan result, 1) // the handler never blocks on it, even when abandoned
+		go func() {
+			res, out, err := h(ctx, req, in)
+			done <- result{res, out, err}
+		}()
+		select {
+		case r := <-done:
+			return r.res, r.out, r.err
+		case <-ctx.Done():
+			var zero Out
+			if errors.Is(context.Cause(ctx), errCallTimeout) {
+				return nil, zero, fmt.Errorf("%s: no answer within %v (--call-timeout): the call was abandoned", tool, timeout)
+			}
+			return nil, zero, fmt.Errorf("%s: %w", tool, ctx.Err())
+		}
 	}
-	p := dir
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(root, p)
-	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return "", fmt.Errorf("output_dir %s: %v", dir, unwrapPath(err))
-	}
-	if !within(root, real) {
-		return "", fmt.Errorf("output_dir %s is outside the server's root %s", dir, root)
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return "", fmt.Errorf("output_dir %s: %v", dir, unwrapPath(err))
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("output_dir %s is not a directory", dir)
-	}
-	return real, nil
 }
 
-// within reports whether path is root or lies under it (both resolved).
-func within(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+// mcpRoot is the directory every output_dir must lie under, opened as an
+// os.Root: the kernel resolves each path inside it, so a symbolic link (or
+// "..") cannot lead out, and nothing is checked first and opened later.
+type mcpRoot struct {
+	root      *os.Root
+	abs, real string // the root as given (made absolute) and with its symlinks resolved
+	// escapes is os.Root's error for a path that leads out of the root (os
+	// does not export it): found by asking for "..".
+	escapes error
 }
 
-// inside returns the path of name in dir (resolved), refusing a symlink that
-// leads out of dir (SPEC §1). A name that does not exist is returned as is.
-func inside(dir, name string) (string, error) {
-	p := filepath.Join(dir, name)
-	real, err := filepath.EvalSymlinks(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return p, nil
-	}
+func openMCPRoot(root string) (*mcpRoot, error) {
+	abs, err := filepath.Abs(root)
 	if err != nil {
-		return "", fmt.Errorf("%s: %v", p, unwrapPath(err))
+		return nil, fmt.Errorf("--root %s: %w", root, err)
 	}
-	if !within(dir, real) {
-		return "", fmt.Errorf("%s is a symlink out of its directory: not followed", p)
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("--root %s: %w", root, unwrapPath(err))
 	}
-	return real, nil
+	r, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("--root %s: %w", root, unwrapPath(err))
+	}
+	_, err = r.Stat("..")
+	return &mcpRoot{root: r, abs: abs, real: real, escapes: unwrapPath(err)}, nil
+}
+
+// dir opens output_dir (absolute, or relative to the root) as an os.Root of
+// its own, refusing it — with an error naming it — when it leads out of the
+// root, is missing or is not a directory. The caller closes it.
+func (m *mcpRoot) dir(outputDir string) (*os.Root, error) {
+	if strings.TrimSpace(outputDir) == "" {
+		return nil, errors.New("output_dir is required")
+	}
+	rel := filepath.Clean(outputDir)
+	if filepath.IsAbs(rel) {
+		rel = "" // outside unless under the root as given or as resolved
+		for _, base := range []string{m.real, m.abs} {
+			if r, err := filepath.Rel(base, filepath.Clean(outputDir)); err == nil && (r == "." || filepath.IsLocal(r)) {
+				rel = r
+				break
+			}
+		}
+	}
+	outside := fmt.Errorf("output_dir %s is outside the server's root %s", outputDir, m.real)
+	if rel == "" || (rel != "." && !filepath.IsLocal(rel)) {
+		return nil, outside
+	}
+	d, err := m.root.OpenRoot(rel) // d.Name() is filepath.Join(m.real, rel)
+	switch {
+	case errors.Is(err, m.escapes):
+		return nil, outside
+	case errors.Is(err, syscall.ENOTDIR):
+		return nil, fmt.Errorf("output_dir %s is not a directory", outputDir)
+	case err != nil:
+		return nil, fmt.Errorf("output_dir %s: %v", outputDir, unwrapPath(err))
+	}
+	return d, nil
+}
+
+// busIn checks the bus file name in dir without blocking — fsio.OpenIn
+// refuses at once a FIFO, a device or a symlink out of dir — and returns the
+// path to read it by. The caller reads it under its call's deadline.
+func busIn(dir *os.Root, name string) (string, error) {
+	f, _, err := fsio.OpenIn(dir, name)
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	return filepath.Join(dir.Name(), name), nil // Join cleans
 }

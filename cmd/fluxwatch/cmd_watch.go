@@ -26,10 +26,10 @@ every change it rewrites summary.md and findings.json (and the --sarif,
 
 On a terminal it shows a live view; off a terminal it prints one line per
 change; --events prints NDJSON events instead (first a hello record). It runs
-until interrupted (SIGINT or SIGTERM: it writes the final reports and exits)
-or, with --until-complete, until the run is complete. The final reports are
-those synth would write. Exit codes as for synth: 0, 1 when the --fail-on gate
-tripped, 2 a usage or input error, 3 an internal error.
+until interrupted (SIGINT or SIGTERM: it writes the final reports and exits
+130 or 143) or, with --until-complete, until the run is complete. The final
+reports are those synth would write. Exit codes as for synth: 0, 1 when the
+--fail-on gate tripped, 2 a usage or input error, 3 an internal error.
 
 Flags:
 `

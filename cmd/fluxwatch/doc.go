@@ -28,7 +28,18 @@
 //
 // Exit codes: 0 ok; 1 the --fail-on gate tripped (an error verdict trips any
 // gate); 2 a usage or input error, with a one-line message naming the file;
-// 3 an internal error (and discover's ambiguous match).
+// 3 an internal error (and discover's ambiguous match); 130 after SIGINT and
+// 143 after SIGTERM (128 + the signal's number).
+//
+// Signals: SIGINT or SIGTERM ends every command within 1 s, whatever it is
+// doing. The command is told first (its context ends: watch writes its final
+// reports, finding read --follow and mcp stop, a wait on a lock or a FIFO
+// ends); one that has not returned 750 ms later is not waited for, and a
+// second signal ends the process at once. Either way the temporary files of
+// report writes still in flight are removed, so no partial output is left,
+// and the exit status is 130 or 143 — also when the command returned by
+// itself because of the signal. A command that had finished before the
+// signal keeps its own status.
 //
 // Colour is used only on a terminal and never when NO_COLOR is set.
 package main

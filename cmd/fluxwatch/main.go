@@ -9,16 +9,92 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], newEnv())
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
+	os.Exit(mainStatus(os.Args[1:], newEnv()))
+}
+
+// signalGrace is how long a command has, after the first SIGINT or SIGTERM,
+// to return by itself before the process ends anyway (SPEC §7: every command
+// ends within 1 s of the signal, whatever it is doing).
+const signalGrace = 750 * time.Millisecond
+
+// mainStatus runs the command in args and returns the process's exit status.
+// The first SIGINT or SIGTERM cancels the command's context; a command that
+// has not returned signalGrace later (or at a second signal) is not waited
+// for: the temporary files of its writes in flight are removed and the
+// process exits at once. Either way the status is 128 + the signal's number
+// (130 for SIGINT, 143 for SIGTERM), with no message for the cancellation
+// itself. A command that returned before the signal keeps its own status.
+func mainStatus(args []string, e *env) int {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	if signalsCaught != nil {
+		signalsCaught()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	var mu sync.Mutex
+	returned, status := false, 0 // status: 128+n once a signal arrived
+	go func() {
+		sig := <-sigs
+		mu.Lock()
+		if returned {
+			mu.Unlock()
+			return // too late to interrupt: main is exiting with the command's own status
+		}
+		status = signalStatus(sig)
+		mu.Unlock()
+		cancel()
+		t := time.NewTimer(signalGrace)
+		select {
+		case <-t.C:
+		case <-sigs:
+		}
+		fsio.RemoveTemps()
+		os.Exit(status)
+	}()
+
+	err := run(ctx, args, e)
+	mu.Lock()
+	returned = true
+	code := status
+	mu.Unlock()
+	if code == 0 {
+		return exitCode(err, e.stderr)
+	}
+	// Interrupted: the command returned because its context ended (or ended
+	// its work meanwhile). Say only what went wrong besides the cancellation.
+	if err != nil && !errors.Is(err, context.Canceled) {
+		var x exitError
+		if !errors.As(err, &x) || x.err != nil {
+			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", oneLine(err.Error()))
+		}
+	}
+	fsio.RemoveTemps()
+	return code
+}
+
+// signalsCaught, when a test sets it, is called once mainStatus catches
+// SIGINT and SIGTERM: a signal sent before then ends the process by the
+// default action, before the command even started.
+var signalsCaught func()
+
+// signalStatus is the conventional exit status of a process ended by sig:
+// 128 + its number.
+func signalStatus(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 128 + int(syscall.SIGTERM)
 }
 
 // env is what a command may touch of the outside world. Tests replace its
@@ -99,7 +175,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun 'fluxwatch COMMAND --help' for a command's flags.")
 }
 
-// Exit codes (SPEC §7).
+// Exit codes (SPEC §7). A command ended by SIGINT or SIGTERM exits 128 + the
+// signal's number instead (mainStatus).
 const (
 	exitOK       = 0
 	exitGate     = 1

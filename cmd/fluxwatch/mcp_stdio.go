@@ -10,40 +10,54 @@ import (
 	"time"
 )
 
-// orderedStdio lets a script pipe a whole MCP exchange into `fluxwatch mcp`
-// (initialize, notifications/initialized, tools/list, tools/call, then end of
-// input) and get every answer. It hands the server one message at a time and,
-// after a request, waits for its response before reading the next message, so
-// that a notification cannot overtake the request before it and end of input
-// cannot cut off answers still being computed. A request that gets no answer
-// within requestWait no longer holds the others back.
+// mcpStdio is the MCP server's standard input and output. It never holds a
+// request back: the SDK serves every call in a goroutine of its own, in
+// parallel, and answers each when it is done (initialize and notifications
+// stay in order, as the SDK handles those one after the other).
 //
-// An interactive client waits for each answer anyway; for it nothing changes
-// but that requests are answered one after the other (every tool is quick).
-type orderedStdio struct {
-	in   *bufio.Reader
-	out  io.Writer
-	rest []byte // the part of the current message not yet handed over
+// What it keeps from the old one-at-a-time reader is that end of input does
+// not cut off answers still being computed (the SDK cancels every call in
+// flight when its input ends): a script can pipe a whole exchange
+// (initialize, notifications/initialized, tools/list, tools/call, then end
+// of input) into `fluxwatch mcp` and get every answer. At end of input Read
+// waits until every request it passed on has been answered — each call has a
+// deadline, so this ends — or drain has passed, or Close was called, and only
+// then reports io.EOF.
+type mcpStdio struct {
+	in    *bufio.Reader
+	out   io.Writer
+	drain time.Duration
+	rest  []byte // the part of the current message not yet handed over
 
-	mu      sync.Mutex
-	changed *sync.Cond
-	open    map[string]bool // ids of requests handed over and not yet answered
+	wmu sync.Mutex // one message written at a time
+
+	mu       sync.Mutex
+	open     map[string]bool // ids of requests handed over and not yet answered
+	answered chan struct{}   // a token after each answer
+	closed   chan struct{}
+	close    sync.Once
 }
 
-const requestWait = 60 * time.Second
-
-func newOrderedStdio(in io.Reader, out io.Writer) *orderedStdio {
-	s := &orderedStdio{in: bufio.NewReaderSize(in, 64<<10), out: out, open: map[string]bool{}}
-	s.changed = sync.NewCond(&s.mu)
-	return s
+func newMCPStdio(in io.Reader, out io.Writer, drain time.Duration) *mcpStdio {
+	return &mcpStdio{
+		in:       bufio.NewReaderSize(in, 64<<10),
+		out:      out,
+		drain:    drain,
+		open:     map[string]bool{},
+		answered: make(chan struct{}, 1),
+		closed:   make(chan struct{}),
+	}
 }
 
-// Read hands over the input one line (one message) at a time.
-func (s *orderedStdio) Read(p []byte) (int, error) {
+// Read hands over the input one line (one message) at a time, noting the
+// id of each request.
+func (s *mcpStdio) Read(p []byte) (int, error) {
 	if len(s.rest) == 0 {
-		s.waitAnswered()
 		line, err := s.in.ReadBytes('\n')
 		if len(line) == 0 {
+			if err == io.EOF {
+				s.waitAnswered()
+			}
 			return 0, err
 		}
 		if id, ok := messageID(line, true); ok {
@@ -58,35 +72,48 @@ func (s *orderedStdio) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Close is called by the transport when the session ends.
-func (s *orderedStdio) Close() error { return nil }
+// Close is called by the transport when the session ends: a Read waiting
+// for answers gives up.
+func (s *mcpStdio) Close() error {
+	s.close.Do(func() { close(s.closed) })
+	return nil
+}
 
 // waitAnswered waits until every request handed over has been answered, or
-// requestWait has passed.
-func (s *orderedStdio) waitAnswered() {
-	deadline := time.Now().Add(requestWait)
-	timer := time.AfterFunc(requestWait, func() {
-		s.mu.Lock()
-		s.changed.Broadcast()
-		s.mu.Unlock()
-	})
+// drain has passed, or the session was closed.
+func (s *mcpStdio) waitAnswered() {
+	timer := time.NewTimer(s.drain)
 	defer timer.Stop()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for len(s.open) > 0 && time.Now().Before(deadline) {
-		s.changed.Wait()
+	for {
+		s.mu.Lock()
+		n := len(s.open)
+		s.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-s.answered:
+		case <-s.closed:
+			return
+		case <-timer.C:
+			return
+		}
 	}
-	clear(s.open)
 }
 
 // Write passes one outgoing message on and notes the request it answers.
-func (s *orderedStdio) Write(p []byte) (int, error) {
+func (s *mcpStdio) Write(p []byte) (int, error) {
+	s.wmu.Lock()
 	n, err := s.out.Write(p)
+	s.wmu.Unlock()
 	if id, ok := messageID(p, false); ok {
 		s.mu.Lock()
 		delete(s.open, id)
-		s.changed.Broadcast()
 		s.mu.Unlock()
+		select {
+		case s.answered <- struct{}{}:
+		default: // a token is already waiting
+		}
 	}
 	return n, err
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -18,8 +19,14 @@ import (
 // mcpSession connects the SDK's own client to a server rooted at root.
 func mcpSession(t *testing.T, root string) *mcp.ClientSession {
 	t.Helper()
+	return mcpSessionTimeout(t, root, 30*time.Second)
+}
+
+// mcpSessionTimeout is mcpSession with a --call-timeout.
+func mcpSessionTimeout(t *testing.T, root string, callTimeout time.Duration) *mcp.ClientSession {
+	t.Helper()
 	var logs bytes.Buffer
-	srv, err := newMCPServer(root, &logs)
+	srv, err := newMCPServer(context.Background(), root, &logs, callTimeout)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,14 +13,19 @@ import (
 
 var updateScripts = flag.Bool("update-scripts", false, "rewrite the expected files of testscript cases whose cmp fails")
 
+// signalsReadyEnv names the file that the test binary run as fluxwatch
+// creates once it catches SIGINT and SIGTERM (signalsCaught): TestSignals
+// waits for it, so that on a loaded machine a signal never comes before main.
+const signalsReadyEnv = "FLUXWATCH_TEST_SIGNALS_READY"
+
 // TestMain lets testscript run this test binary as the `fluxwatch` command.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"fluxwatch": func() {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			err := run(ctx, os.Args[1:], newEnv())
-			stop()
-			os.Exit(exitCode(err, os.Stderr))
+			if path := os.Getenv(signalsReadyEnv); path != "" {
+				signalsCaught = func() { os.WriteFile(path, nil, 0o644) }
+			}
+			os.Exit(mainStatus(os.Args[1:], newEnv()))
 		},
 	})
 }

@@ -1,0 +1,141 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mkfifo makes a FIFO at path, skipping the test where that is impossible.
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+}
+
+// releaseFIFO opens the FIFO at path for writing without blocking and closes
+// it, so that a reader left blocked in open(2) on it (by code that does not
+// open it non-blockingly) sees end of file and its goroutine ends.
+func releaseFIFO(path string) {
+	if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		f.Close()
+	}
+}
+
+// mcpRunDir makes root/name holding one agent report and a bus of one
+// finding.
+func mcpRunDir(t *testing.T, root, name string) string {
+	t.Helper()
+	dir := filepath.Join(root, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "peer-findings.jsonl"), []byte(`{"severity":"blocking","agent":"fd-a","category":"c","summary":"s","file_refs":[]}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\n- P1 | A-1 | \"S\" | T\nVerdict: needs-changes\n"), 0o644)
+	return dir
+}
+
+// asyncCall starts a tool call and returns the channel its result comes on.
+func asyncCall(cs *mcp.ClientSession, name string, args map[string]any) <-chan *mcp.CallToolResult {
+	ch := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "protocol error: " + err.Error()}}}
+		}
+		ch <- res
+	}()
+	return ch
+}
+
+// A bus that is a FIFO (with no writer) is refused at once with an error
+// naming it, not waited on until the deadline; the next call is answered.
+func TestMCPFIFOBusRefused(t *testing.T) {
+	root := t.TempDir()
+	mcpRunDir(t, root, "run")
+	os.Mkdir(filepath.Join(root, "fifo"), 0o755)
+	fifo := filepath.Join(root, "fifo", "peer-findings.jsonl")
+	mkfifo(t, fifo)
+	t.Cleanup(func() { releaseFIFO(fifo) })
+
+	cs := mcpSessionTimeout(t, root, time.Minute) // a wait would show as a timed-out test, not as a pass
+	res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": "fifo"})
+	text := resultText(res)
+	if !res.IsError || !strings.Contains(text, "fifo/peer-findings.jsonl") || !strings.Contains(text, "a FIFO") {
+		t.Errorf("fetch on a FIFO bus: IsError %v, %q; want a tool error naming the FIFO", res.IsError, text)
+	}
+	res = callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": "run"})
+	if res.IsError || !strings.Contains(resultText(res), `"agent":"fd-a"`) {
+		t.Errorf("fetch on a normal dir after the FIFO: IsError %v, %q", res.IsError, resultText(res))
+	}
+}
+
+// One call blocked (a report that is a FIFO; a synthesis that never ends)
+// does not delay the next: fetch on a normal directory answers while they
+// are still pending, and each blocked call ends with a tool error at the
+// deadline.
+func TestMCPBlockedCallDoesNotDelayOthers(t *testing.T) {
+	root := t.TempDir()
+	mcpRunDir(t, root, "run")
+	os.Mkdir(filepath.Join(root, "stuck"), 0o755)
+	fifo := filepath.Join(root, "stuck", "fd-b.md")
+	mkfifo(t, fifo)
+	t.Cleanup(func() { releaseFIFO(fifo) })
+	os.Mkdir(filepath.Join(root, "slow"), 0o755)
+
+	old := synthesizeDir
+	t.Cleanup(func() { synthesizeDir = old })
+	entered := make(chan struct{}, 1)
+	slow, _ := filepath.EvalSymlinks(filepath.Join(root, "slow"))
+	synthesizeDir = func(ctx context.Context, dir string) ([]byte, error) {
+		if dir == slow {
+			entered <- struct{}{}
+			select {} // a synthesis that never ends and ignores ctx: only the deadline ends its call
+		}
+		return old(ctx, dir)
+	}
+
+	const deadline = time.Second
+	cs := mcpSessionTimeout(t, root, deadline)
+	start := time.Now()
+	slowRes := asyncCall(cs, "get_synthesis", map[string]any{"output_dir": "slow"})
+	stuckRes := asyncCall(cs, "get_synthesis", map[string]any{"output_dir": "stuck"})
+	<-entered
+
+	res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": "run"})
+	took := time.Since(start)
+	if res.IsError || !strings.Contains(resultText(res), `"agent":"fd-a"`) {
+		t.Fatalf("fetch beside blocked calls: IsError %v, %q", res.IsError, resultText(res))
+	}
+	select {
+	case r := <-slowRes:
+		t.Fatalf("the never-ending call answered before the fetch beside it: %q", resultText(r))
+	default:
+	}
+	t.Logf("fetch answered %v after two blocked calls started", took.Round(time.Millisecond))
+
+	for name, ch := range map[string]<-chan *mcp.CallToolResult{"slow": slowRes, "stuck": stuckRes} {
+		r := <-ch
+		text := resultText(r)
+		// A FIFO report is skipped by the scan (a diagnostic) or, were the
+		// scan to block on it, ends at the deadline; the call that never
+		// ends must end at the deadline with a tool error.
+		if name == "slow" && (!r.IsError || !strings.Contains(text, "get_synthesis: no answer within 1s (--call-timeout)")) {
+			t.Errorf("%s: IsError %v, %q; want the deadline's tool error", name, r.IsError, text)
+		}
+		t.Logf("%s: IsError %v after %v", name, r.IsError, time.Since(start).Round(time.Millisecond))
+	}
+	res = callTool(t, cs, "get_synthesis", map[string]any{"output_dir": "run"})
+	if res.IsError || !strings.Contains(resultText(res), `"verdict": "needs-changes"`) {
+		t.Errorf("get_synthesis after the blocked calls: IsError %v, %q", res.IsError, resultText(res))
+	}
+}
