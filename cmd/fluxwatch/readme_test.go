@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -283,4 +285,139 @@ func copyTree(dst, src string) error {
 		}
 	}
 	return nil
+}
+
+// TestDocLinks checks every relative link of README.md and docs/*.md: the
+// file it names exists and, with a #fragment, holds a heading with that
+// anchor (GitHub's rule: lower case, punctuation dropped, spaces as dashes).
+// The README's citations point into the manual; a renamed section must not
+// leave them dangling.
+func TestDocLinks(t *testing.T) {
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, "../../README.md")
+	anchors := map[string]map[string]bool{} // clean path → anchors
+	anchorsOf := func(path string) map[string]bool {
+		if a, ok := anchors[path]; ok {
+			return a
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := headingAnchors(data)
+		anchors[path] = a
+		return a
+	}
+	links := 0
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range markdownLinks(data) {
+			if strings.Contains(l.target, "://") || strings.HasPrefix(l.target, "mailto:") {
+				continue
+			}
+			links++
+			file, frag, _ := strings.Cut(l.target, "#")
+			target := filepath.Clean(page)
+			if file != "" {
+				target = filepath.Join(filepath.Dir(page), file)
+				if _, err := os.Stat(target); err != nil {
+					t.Errorf("%s:%d: link to %s: %v", page, l.line, l.target, err)
+					continue
+				}
+			}
+			if frag != "" && strings.HasSuffix(target, ".md") && !anchorsOf(target)[frag] {
+				t.Errorf("%s:%d: link to %s: no heading #%s in %s", page, l.line, l.target, frag, target)
+			}
+		}
+	}
+	if links == 0 {
+		t.Fatal("no relative link found: the manual is not linked")
+	}
+}
+
+type mdLink struct {
+	line   int
+	target string
+}
+
+var linkRe = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// markdownLinks returns the targets of the inline links of a Markdown
+// document outside fenced blocks and code spans.
+func markdownLinks(md []byte) []mdLink {
+	var out []mdLink
+	fence := ""
+	for i, line := range strings.Split(string(md), "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			mark := trimmed[:3]
+			switch {
+			case fence == "":
+				fence = mark
+			case mark == fence && strings.TrimSpace(strings.Trim(trimmed, mark[:1])) == "":
+				fence = ""
+			}
+			continue
+		}
+		if fence != "" {
+			continue
+		}
+		line = codeSpanRe.ReplaceAllString(line, "")
+		for _, m := range linkRe.FindAllStringSubmatch(line, -1) {
+			out = append(out, mdLink{i + 1, m[1]})
+		}
+	}
+	return out
+}
+
+var codeSpanRe = regexp.MustCompile("`[^`]*`")
+
+// headingAnchors returns the anchors GitHub gives the ATX headings of a
+// Markdown document outside fenced blocks.
+func headingAnchors(md []byte) map[string]bool {
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	fence := ""
+	for _, line := range strings.Split(string(md), "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			if fence == "" {
+				fence = trimmed[:3]
+			} else if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if fence != "" || !strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		text := strings.TrimLeft(trimmed, "#")
+		if text != "" && text[0] != ' ' {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(strings.TrimSpace(text)) {
+			switch {
+			case r == ' ':
+				b.WriteByte('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		a := b.String()
+		if n := seen[a]; n > 0 {
+			seen[a]++
+			a = fmt.Sprintf("%s-%d", a, n)
+		} else {
+			seen[a] = 1
+		}
+		anchors[a] = true
+	}
+	return anchors
 }
