@@ -22,11 +22,14 @@ const (
 	EventAgentCompleted = "agent_completed"
 	EventAgentFailed    = "agent_failed"
 	EventFindingAdded   = "finding_added"
-	EventPeerFinding    = "peer_finding"
-	EventVerdictChanged = "verdict_changed"
-	EventConverged      = "converged"
-	EventStalled        = "stalled"
-	EventDiagnostic     = "diagnostic"
+	// EventConvergenceChanged: a known finding is now reported by more or
+	// fewer agents (its N of N/M; a change of M alone is no event).
+	EventConvergenceChanged = "convergence_changed"
+	EventPeerFinding        = "peer_finding"
+	EventVerdictChanged     = "verdict_changed"
+	EventConverged          = "converged"
+	EventStalled            = "stalled"
+	EventDiagnostic         = "diagnostic"
 )
 
 // Event is one change of a watched run, as one NDJSON record of `watch
@@ -75,10 +78,11 @@ type Event struct {
 	FileRefs  []string `json:"file_refs,omitempty"`
 	Timestamp string   `json:"timestamp,omitempty"`
 
-	// finding_added
+	// finding_added, convergence_changed (FromConvergence: the N before)
 	Agents             []string `json:"agents,omitempty"`
 	Convergence        int      `json:"convergence,omitempty"`
 	ConvergenceDisplay string   `json:"convergence_display,omitempty"`
+	FromConvergence    int      `json:"from_convergence,omitempty"`
 
 	// agent_completed (the agent's findings), verdict_changed and converged
 	// (the run's)
@@ -118,19 +122,19 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z
 type Differ struct {
 	prev      *synth.Synthesis
 	agents    map[string]synth.AgentResult
-	sources   map[string]bool // source keys of the findings known
+	sources   map[string]int // source keys of the findings known → their convergence
 	diags     map[synth.Diagnostic]int
 	converged bool
 }
 
 // NewDiffer returns a Differ that has seen nothing.
 func NewDiffer() *Differ {
-	return &Differ{agents: map[string]synth.AgentResult{}, sources: map[string]bool{}, diags: map[synth.Diagnostic]int{}}
+	return &Differ{agents: map[string]synth.AgentResult{}, sources: map[string]int{}, diags: map[synth.Diagnostic]int{}}
 }
 
 // Diff returns the events of u, in a fixed order: the watcher's
 // diagnostics, agents started, completed and failed, findings added, peer
-// findings and bus stalls, timeout stalls, new diagnostics of the synthesis,
+// findings and their convergence changes, peer findings and bus stalls, timeout stalls, new diagnostics of the synthesis,
 // the verdict change, convergence.
 func (d *Differ) Diff(u *Update) []Event {
 	now := stamp(u.Time)
@@ -178,18 +182,25 @@ func (d *Differ) Diff(u *Update) []Event {
 	}
 	d.agents = agents
 
-	// Findings none of whose sources was part of a finding before.
-	sources := map[string]bool{}
+	// Findings none of whose sources was part of a finding before are added;
+	// a known finding whose number of agents differs from that of the
+	// finding its sources were part of (the largest, when they were split)
+	// changed convergence.
+	sources := map[string]int{}
 	for _, f := range s.Findings {
-		known := false
+		before := 0
 		for _, src := range f.Sources {
 			k := src.Agent + "\x00" + parse.Key(src.Section, src.Title)
-			sources[k] = true
-			known = known || d.sources[k]
+			sources[k] = f.Convergence
+			before = max(before, d.sources[k])
 		}
-		if !known {
+		switch {
+		case before == 0:
 			add(Event{Type: EventFindingAdded, Key: f.Key, ID: f.ID, Severity: string(f.Severity), Section: f.Section,
 				Title: f.Title, Agents: f.Agents, Convergence: f.Convergence, ConvergenceDisplay: f.ConvergenceDisplay})
+		case before != f.Convergence:
+			add(Event{Type: EventConvergenceChanged, Key: f.Key, ID: f.ID, Severity: string(f.Severity), Title: f.Title,
+				Agents: f.Agents, FromConvergence: before, Convergence: f.Convergence, ConvergenceDisplay: f.ConvergenceDisplay})
 		}
 	}
 	d.sources = sources
@@ -289,6 +300,9 @@ func (e Event) Text() string {
 	case EventFindingAdded:
 		fmt.Fprintf(&b, "finding   %s %s %q in %s (%s)", e.Severity, e.ConvergenceDisplay, e.Title, e.Section,
 			strings.Join(e.Agents, ", "))
+	case EventConvergenceChanged:
+		fmt.Fprintf(&b, "converge  %s %q: %d → %s agents (%s)", e.Severity, e.Title, e.FromConvergence,
+			e.ConvergenceDisplay, strings.Join(e.Agents, ", "))
 	case EventPeerFinding:
 		fmt.Fprintf(&b, "peer      #%d %s %s", e.Seq, e.Agent, e.Severity)
 		if e.Category != "" {

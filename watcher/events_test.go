@@ -2,6 +2,7 @@ package watcher
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestDiffer(t *testing.T) {
 		{name: "b starts", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens), agentWith("fd-b", parse.StatusPartial)},
 			want: []string{"agent_started fd-b"}},
 		{name: "b completes with the same finding", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens), agentWith("fd-b", parse.StatusValid, tokens)},
-			want: []string{"agent_completed fd-b", "converged needs-changes"}},
+			want: []string{"agent_completed fd-b", "convergence_changed Tokens in localStorage 1→2", "converged needs-changes"}},
 		{name: "bus", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens), agentWith("fd-b", parse.StatusValid, tokens)},
 			appended: []BusEntry{
 				{File: "findings.jsonl", Seq: 1, Entry: parse.Entry{Agent: "fd-a", Severity: parse.Blocking, Summary: "Tokens", Line: 1}},
@@ -55,9 +56,13 @@ func TestDiffer(t *testing.T) {
 			want:    []string{"diagnostic bus shrank", "peer_finding fd-a", "stalled fd-c bus", "stalled fd-d timeout"}},
 		{name: "a new P0", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens, finding(parse.P0, "Signing key committed")), agentWith("fd-b", parse.StatusValid, tokens)},
 			want: []string{"finding_added Signing key committed", "verdict_changed risky"}},
+		{name: "c completes with another finding: M changes, N does not", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens, finding(parse.P0, "Signing key committed")), agentWith("fd-b", parse.StatusValid, tokens), agentWith("fd-c", parse.StatusValid, finding(parse.P2, "Slow query in reports"))},
+			want: []string{"agent_started fd-c", "agent_completed fd-c", "finding_added Slow query in reports"}},
+		{name: "b drops the finding", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens, finding(parse.P0, "Signing key committed")), agentWith("fd-b", parse.StatusValid), agentWith("fd-c", parse.StatusValid, finding(parse.P2, "Slow query in reports"))},
+			want: []string{"convergence_changed Tokens in localStorage 2→1"}},
 		{name: "final: an expected agent never came", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens), agentWith("fd-b", parse.StatusValid, tokens)},
 			expect: []string{"fd-e"}, final: true,
-			want: []string{"agent_failed fd-e", "verdict_changed needs-changes"}},
+			want: []string{"agent_failed fd-e", "convergence_changed Tokens in localStorage 1→2", "verdict_changed needs-changes"}},
 	}
 	d := NewDiffer()
 	for i, st := range steps {
@@ -82,6 +87,8 @@ func pick(e Event) string {
 	switch e.Type {
 	case EventFindingAdded:
 		return e.Title
+	case EventConvergenceChanged:
+		return fmt.Sprintf("%s %d→%d", e.Title, e.FromConvergence, e.Convergence)
 	case EventVerdictChanged, EventConverged:
 		return string(e.Verdict)
 	case EventDiagnostic:
@@ -103,6 +110,8 @@ func TestEventText(t *testing.T) {
 			"completed fd-a: variant, risky (P0 1, P1 2, P2 0, P3 0)"},
 		{Event{Type: EventPeerFinding, Seq: 4, Agent: "fd-a", Severity: "blocking", Category: "auth", Summary: "Tokens\nleak\x1b[2J", FileRefs: []string{"a.go:1"}},
 			"peer      #4 fd-a blocking [auth] Tokens leak [2J (a.go:1)"},
+		{Event{Type: EventConvergenceChanged, Severity: "P1", Title: "Tokens", Agents: []string{"fd-a", "fd-b"}, FromConvergence: 1, Convergence: 2, ConvergenceDisplay: "2/3"},
+			"converge  P1 \"Tokens\": 1 → 2/3 agents (fd-a, fd-b)"},
 		{Event{Type: EventConverged, Verdict: parse.Safe, Launched: &three, Completed: &three, Failed: &one, Findings: &one},
 			"converged safe: 3/3 agents completed, 1 failed, 1 findings"},
 		{Event{Type: EventStalled, Agent: "fd-s", File: "fd-s.md.partial", Source: "timeout", IdleSeconds: 300},

@@ -145,6 +145,27 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		}})
 		defer view.Close()
 	}
+	// Keys (q quits, ? shows the keys) only in the live view and only when
+	// stdin is a terminal too: never read an orchestrator's stdin. The
+	// terminal's mode is restored by the deferred stop on every way out,
+	// SIGTERM included (it ends ctx, so Run returns).
+	ctx, quit := context.WithCancel(ctx)
+	defer quit()
+	if in, ok := e.stdin.(*os.File); ok && mode == modeView && e.isTerminal(in) {
+		if keys, stop, err := termview.Keys(ctx, in); err == nil {
+			defer stop()
+			go func() {
+				for k := range keys {
+					switch k {
+					case 'q', 'Q':
+						quit()
+					case '?':
+						view.ToggleHelp()
+					}
+				}
+			}()
+		}
+	}
 
 	differ := watcher.NewDiffer()
 	var final *synth.Synthesis

@@ -19,6 +19,7 @@
 //	plan …             manage specialist findings (write-finding, write-approach, refine, …)
 //	discover           find or create the feature directory
 //	schema             print the JSON Schema of findings.json
+//	verify SYNTH RUN   check a synthesis written by someone else against the run (exit 1: ungrounded)
 //	demo [DIR]         write an example run (--agents: a large one; --live: agents at work)
 //	version            print the version
 //
@@ -40,6 +41,9 @@
 // and the exit status is 130 or 143 — also when the command returned by
 // itself because of the signal. A command that had finished before the
 // signal keeps its own status.
+//
+// In the live view of watch, when stdin is a terminal too, q quits (as Ctrl-C
+// does) and ? shows the keys; stdin that is not a terminal is never read.
 //
 // Colour is used only on a terminal and never when NO_COLOR is set.
 package main

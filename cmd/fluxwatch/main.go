@@ -140,6 +140,7 @@ var commands = map[string]command{
 	"discover": {"find or create the feature directory", runDiscover},
 	"schema":   {"print the JSON Schema of findings.json", runSchema},
 	"demo":     {"write an example run directory", runDemo},
+	"verify":   {"check a synthesis written by someone else against the run", runVerify},
 	"version":  {"print the version", runVersion},
 }
 

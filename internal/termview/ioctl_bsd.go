@@ -4,4 +4,7 @@ package termview
 
 import "golang.org/x/sys/unix"
 
-const ioctlGetTermios = unix.TIOCGETA
+const (
+	ioctlGetTermios = unix.TIOCGETA
+	ioctlSetTermios = unix.TIOCSETA
+)

@@ -2,4 +2,7 @@ package termview
 
 import "golang.org/x/sys/unix"
 
-const ioctlGetTermios = unix.TCGETS
+const (
+	ioctlGetTermios = unix.TCGETS
+	ioctlSetTermios = unix.TCSETS
+)

@@ -4,8 +4,9 @@
 // from one watcher.Update at a time.
 //
 // It owns the terminal's side of the view — escape sequences, the alternate
-// screen, fitting text to the columns — and the test of whether an output is
-// a terminal it may draw on. It never reads the run directory, never decides
+// screen, fitting text to the columns in display cells (CJK and emoji take
+// two), the terminal mode while it reads keys (Keys: q quits, ? shows the
+// keys) — and the test of whether an output is a terminal it may draw on. It never reads the run directory, never decides
 // what the synthesis holds and never writes anything but frames to its
 // writer.
 package termview
@@ -15,25 +16,34 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
+	"github.com/mattn/go-runewidth"
 )
 
 // View draws the terminal view of `watch`: each frame is written in one
 // write, from the top left corner, every line cleared to its end and the
 // screen below the frame cleared, so that nothing flickers (no full clear).
-// It uses the alternate screen and restores the terminal on Close. A View is
-// used by one goroutine.
+// It uses the alternate screen and restores the terminal on Close. Its
+// methods may be called from several goroutines (the watcher's, the key
+// reader's).
 type View struct {
+	mu    sync.Mutex
 	w     io.Writer
 	color bool
 	size  func() (cols, rows int)
 	dir   string
 	open  bool
+	// closed: Close was called; nothing is drawn any more.
+	closed bool
+	// help shows the keys instead of the tables.
+	help bool
+	// last is the update drawn last, redrawn when help is toggled.
+	last *watcher.Update
 	// recent are the latest events as text, newest last.
 	recent []string
 }
@@ -84,12 +94,34 @@ const (
 
 // Draw writes the frame of u; events are the events of u, newest last.
 func (v *View) Draw(u *watcher.Update, events []watcher.Event) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.closed {
+		return
+	}
+	v.last = u
 	for _, e := range events {
 		v.recent = append(v.recent, e.Text())
 	}
 	if len(v.recent) > viewRecent {
 		v.recent = v.recent[len(v.recent)-viewRecent:]
 	}
+	v.draw()
+}
+
+// ToggleHelp shows the keys, or hides them, and redraws the last frame.
+func (v *View) ToggleHelp() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.help = !v.help
+	if v.last != nil && !v.closed {
+		v.draw()
+	}
+}
+
+// draw writes the frame of v.last; v.mu is held.
+func (v *View) draw() {
+	u := v.last
 	cols, rows := v.size()
 	var b bytes.Buffer
 	if !v.open {
@@ -109,9 +141,12 @@ func (v *View) Draw(u *watcher.Update, events []watcher.Event) {
 	v.w.Write(b.Bytes())
 }
 
-// Close restores the terminal (leaves the alternate screen). It may be
-// called more than once.
+// Close restores the terminal (leaves the alternate screen); later calls
+// draw nothing. It may be called more than once.
 func (v *View) Close() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.closed = true
 	if v.open {
 		io.WriteString(v.w, csiAltOff)
 		v.open = false
@@ -125,26 +160,49 @@ func (v *View) paint(sgr, s string) string {
 	return "\x1b[" + sgr + "m" + s + sgrReset
 }
 
-// fit pads or cuts s to width display cells (one per rune), cutting with
-// "…".
-func fit(s string, width int) string {
-	if width <= 0 {
+// cellWidth measures text in terminal cells: CJK and emoji take two,
+// combining marks none, an emoji sequence joined by ZWJ one glyph. The
+// condition is fixed (not taken from the locale, as runewidth's default is)
+// so that frames are the same everywhere: East Asian ambiguous characters
+// count as one cell.
+var cellWidth = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
+
+// width returns the display width of s in cells.
+func width(s string) int { return cellWidth.StringWidth(s) }
+
+// fit pads or cuts s to exactly w display cells, cutting with "…" (a wide
+// character that does not fit whole is left out and padded for).
+func fit(s string, w int) string {
+	if w <= 0 {
 		return ""
 	}
-	n := utf8.RuneCountInString(s)
-	if n <= width {
-		return s + strings.Repeat(" ", width-n)
+	if n := width(s); n <= w {
+		return s + strings.Repeat(" ", w-n)
 	}
-	r := []rune(s)
-	return string(r[:width-1]) + "…"
+	t := cellWidth.Truncate(s, w, "…")
+	return t + strings.Repeat(" ", max(0, w-width(t)))
 }
 
-// cut cuts s to at most width cells, without padding.
-func cut(s string, width int) string {
-	if utf8.RuneCountInString(s) <= width {
+// cut cuts s to at most w cells, without padding.
+func cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if width(s) <= w {
 		return s
 	}
-	return strings.TrimRight(fit(s, width), " ")
+	return cellWidth.Truncate(s, w, "…")
+}
+
+// clean makes agent-written text safe to draw: control characters (C0, DEL,
+// C1), which could move the cursor or end the frame, become spaces.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // frame returns the lines of one frame, at most rows of at most cols cells.
@@ -164,18 +222,38 @@ func (v *View) frame(u *watcher.Update, cols, rows int) []string {
 	case watcher.Converged(s):
 		state += " · every agent finished"
 	}
-	head = append(head, v.paint(sgrBold, cut("fluxwatch · "+v.dir+run+" · "+state, cols)))
+	head = append(head, v.paint(sgrBold, cut("fluxwatch · "+clean(v.dir)+run+" · "+state, cols)))
 	running := 0
+	var reported, provisional synth.Counts
 	for _, a := range s.Agents {
-		if a.Status == parse.StatusPartial {
+		switch {
+		case a.Status == parse.StatusPartial:
 			running++
+			addCounts(&provisional, a.Counts.Counts)
+		case a.Status.Completed():
+			addCounts(&reported, a.Counts.Counts)
 		}
 	}
 	verdict := strings.ToUpper(string(s.Verdict))
-	status := fmt.Sprintf("  %d/%d completed · %d failed · %d running   %d findings: P0 %d · P1 %d · P2 %d · P3 %d",
-		len(s.AgentsCompleted), len(s.AgentsLaunched), len(s.AgentsFailed), running,
-		s.Counts.Total(), s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3)
+	// The header counts merged findings; the table's rows are what each
+	// agent reported (a finding two agents share counts in both rows), so
+	// the header says how many reports it merged and how many more are
+	// provisional, matching the table's "reported" row and ~ cells.
+	status := fmt.Sprintf("  %d/%d completed · %d failed · %d running",
+		len(s.AgentsCompleted), len(s.AgentsLaunched), len(s.AgentsFailed), running)
 	head = append(head, "Verdict: "+v.paint(verdictColor(s.Verdict), verdict)+cut(status, cols-9-len(verdict)))
+	found := fmt.Sprintf("Findings: %d (P0 %d · P1 %d · P2 %d · P3 %d)",
+		s.Counts.Total(), s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3)
+	if reported.Total() != s.Counts.Total() {
+		found += fmt.Sprintf(", merged from %d reported", reported.Total())
+	}
+	if provisional.Total() > 0 {
+		found += fmt.Sprintf(" · ~%d provisional", provisional.Total())
+	}
+	head = append(head, cut(found, cols))
+	if v.help {
+		return append(head, helpLines(cols)...)
+	}
 
 	agents := v.agentLines(u, cols)
 	findings := v.findingLines(s, cols)
@@ -189,27 +267,35 @@ func (v *View) frame(u *watcher.Update, cols, rows int) []string {
 	// each section a title and its lines, a blank line before it.
 	out := head
 	left := rows - len(out)
-	section := func(title string, items []string, more func(int) string) {
+	// section adds a title and as many items as fit; hidden counts items
+	// left out before (the top findings are a cut of all findings), and
+	// whatever is left out shows as "… and N more" when more is given.
+	section := func(title string, items []string, hidden int, more func(int) string) {
 		if left < 3 || len(items) == 0 {
 			return
 		}
 		out = append(out, "", v.paint(sgrBold, cut(title, cols)))
 		left -= 2
 		n := min(len(items), left)
-		if n < len(items) && n > 1 && more != nil {
-			n-- // room for "… and N more"
-			out = append(out, items[:n]...)
-			out = append(out, v.paint(sgrDim, more(len(items)-n)))
-			left -= n + 1
-			return
+		if more != nil && (n < len(items) || hidden > 0) {
+			if n == left {
+				n-- // room for "… and N more"
+			}
+			if n > 0 {
+				out = append(out, items[:n]...)
+				out = append(out, v.paint(sgrDim, cut(more(len(items)-n+hidden), cols)))
+				left -= n + 1
+				return
+			}
+			n = min(len(items), left)
 		}
 		out = append(out, items[:n]...)
 		left -= n
 	}
 	moreAgents := func(n int) string { return fmt.Sprintf(" … and %d more agents", n) }
-	section(fmt.Sprintf("%-*s %-9s %3s %3s %3s %3s  %7s", agentWidth(cols), "AGENT", "STATUS", "P0", "P1", "P2", "P3", "ELAPSED"), agents, moreAgents)
+	section(fmt.Sprintf("%-*s %-9s %3s %3s %3s %3s  %7s  %5s", agentWidth(cols), "AGENT", "STATUS", "P0", "P1", "P2", "P3", "ELAPSED", "ACK"), agents, 0, moreAgents)
 	if len(findings) > 0 {
-		section("TOP FINDINGS (by convergence)", findings, func(n int) string { return fmt.Sprintf(" … and %d more", n) })
+		section("TOP FINDINGS (by convergence)", findings, len(s.Findings)-len(findings), func(n int) string { return fmt.Sprintf(" … and %d more", n) })
 	} else if left >= 3 {
 		out = append(out, "", v.paint(sgrDim, "No findings yet."))
 		left -= 2
@@ -218,20 +304,40 @@ func (v *View) frame(u *watcher.Update, cols, rows int) []string {
 	if s.Timeline != nil {
 		total = s.Timeline.Total
 	}
-	section(fmt.Sprintf("PEER FINDINGS (%d on the bus, newest first)", total), peers, nil)
-	section("RECENT", recent, nil)
+	section(fmt.Sprintf("PEER FINDINGS (%d on the bus, newest first)", total), peers, 0, nil)
+	section("RECENT", recent, 0, nil)
 	return out
 }
 
-func agentWidth(cols int) int { return min(max(cols-40, 12), 28) }
+// helpLines are the keys, shown by "?".
+func helpLines(cols int) []string {
+	lines := []string{"", "KEYS",
+		" q        quit: write the final reports and exit (as Ctrl-C does)",
+		" ?        show or hide these keys",
+		"", "COLUMNS",
+		" P0–P3    findings each agent reported; ~N: provisional (the agent is still writing)",
+		" ACK      blocking peer findings the agent acknowledged / those it finished after",
+		"", "Press ? to return."}
+	for i := range lines {
+		lines[i] = cut(lines[i], cols)
+	}
+	return lines
+}
+
+func agentWidth(cols int) int { return min(max(cols-47, 12), 28) }
 
 func (v *View) agentLines(u *watcher.Update, cols int) []string {
 	s := u.Synthesis
 	aw := agentWidth(cols)
+	acks := acknowledgements(s)
 	var lines []string
+	var reported synth.Counts
 	for _, a := range s.Agents {
 		if a.Status == parse.StatusForeign {
 			continue
+		}
+		if a.Status.Completed() {
+			addCounts(&reported, a.Counts.Counts)
 		}
 		clock := u.Agents[a.Name]
 		label, color := string(a.Status), sgrGreen
@@ -257,23 +363,77 @@ func (v *View) agentLines(u *watcher.Update, cols int) []string {
 		case clock.Done.After(clock.FirstSeen):
 			took = elapsed(clock.Done.Sub(clock.FirstSeen))
 		}
-		c := a.Counts
-		num := func(n int, sgr string) string {
-			if n == 0 {
-				return v.paint(sgrDim, "  ·")
-			}
-			return v.paint(sgr, fmt.Sprintf("%3d", n))
+		// A running agent's counts are provisional: marked with "~".
+		mark := ""
+		if a.Status == parse.StatusPartial {
+			mark = "~"
 		}
-		line := fit(a.Name, aw) + " " + v.paint(color, fit(label, 9)) + " " +
-			num(c.P0, sgrBoldRed) + " " + num(c.P1, sgrYellow) + " " + num(c.P2, "") + " " + num(c.P3, "") +
-			fmt.Sprintf("  %7s", took)
-		// The columns take aw+35 cells; a note gets what is left.
-		if note, room := agentNote(a), cols-aw-35-2; note != "" && room > 8 {
+		ack, ackColor := "-", sgrDim
+		if k := acks[a.Name]; k.acked+k.missed > 0 {
+			ack = fmt.Sprintf("%d/%d", k.acked, k.acked+k.missed)
+			ackColor = sgrGreen
+			if k.missed > 0 {
+				ackColor = sgrRed
+			}
+		}
+		line := fit(clean(a.Name), aw) + " " + v.paint(color, fit(label, 9)) + " " + v.counts(a.Counts.Counts, mark) +
+			fmt.Sprintf("  %7s  ", took) + v.paint(ackColor, fmt.Sprintf("%5s", ack))
+		// The columns take aw+42 cells; a note gets what is left.
+		if note, room := agentNote(a), cols-aw-42-2; note != "" && room > 8 {
 			line += "  " + v.paint(sgrDim, cut(note, room))
 		}
 		lines = append(lines, line)
 	}
+	if len(lines) > 1 {
+		lines = append(lines, v.paint(sgrDim, fit("reported (completed)", aw+11))+v.counts(reported, ""))
+	}
 	return lines
+}
+
+// counts formats four severity counts in the agent table's columns; mark
+// prefixes every non-zero count ("~" for provisional ones).
+func (v *View) counts(c synth.Counts, mark string) string {
+	num := func(n int, sgr string) string {
+		if n == 0 {
+			return v.paint(sgrDim, "  ·")
+		}
+		return v.paint(sgr, fmt.Sprintf("%3s", mark+fmt.Sprint(n)))
+	}
+	return num(c.P0, sgrBoldRed) + " " + num(c.P1, sgrYellow) + " " + num(c.P2, "") + " " + num(c.P3, "")
+}
+
+func addCounts(dst *synth.Counts, c synth.Counts) {
+	dst.P0 += c.P0
+	dst.P1 += c.P1
+	dst.P2 += c.P2
+	dst.P3 += c.P3
+}
+
+// ackTally counts the blocking peer findings an agent acknowledged in its
+// report and those it finished after without acknowledging (SPEC §5.5).
+type ackTally struct{ acked, missed int }
+
+// acknowledgements tallies, per agent, the timeline's adjustments and
+// unacknowledged entries. They are the latest Options.MaxEntries of each:
+// on a bus with more, the tally covers those.
+func acknowledgements(s *synth.Synthesis) map[string]ackTally {
+	acks := map[string]ackTally{}
+	if s.Timeline == nil {
+		return acks
+	}
+	for _, a := range s.Timeline.Adjustments {
+		k := acks[a.Agent]
+		k.acked++
+		acks[a.Agent] = k
+	}
+	for _, u := range s.Timeline.Unacknowledged {
+		for _, b := range u.By {
+			k := acks[b]
+			k.missed++
+			acks[b] = k
+		}
+	}
+	return acks
 }
 
 // agentNote is a short remark on an agent: why it failed, that its counts
@@ -299,9 +459,9 @@ func agentNote(a synth.AgentResult) string {
 func (v *View) findingLines(s *synth.Synthesis, cols int) []string {
 	var lines []string
 	for _, f := range watcher.TopFindings(s, viewFindings) {
-		agents := strings.Join(f.Agents, ", ")
-		text := fit(f.ConvergenceDisplay, 6) + " " + f.Title
-		if rest := cols - 5 - utf8.RuneCountInString(text); rest > 12 {
+		agents := clean(strings.Join(f.Agents, ", "))
+		text := fit(f.ConvergenceDisplay, 6) + " " + clean(f.Title)
+		if rest := cols - 5 - width(text); rest > 12 {
 			text += " · " + cut(agents, rest-3)
 		}
 		lines = append(lines, " "+v.paint(severityColor(f.Severity), string(f.Severity))+"  "+cut(text, cols-5))
@@ -329,14 +489,9 @@ func (v *View) peerLines(s *synth.Synthesis, cols int) []string {
 		case sev == parse.Blocking:
 			color = sgrRed
 		}
-		head := fmt.Sprintf(" #%-4d %s %s ", e.Seq, clock, fit(e.Agent, 16))
-		text := strings.Map(func(r rune) rune {
-			if r < ' ' {
-				return ' '
-			}
-			return r
-		}, e.Summary)
-		lines = append(lines, head+v.paint(color, fit(sev, 8))+" "+cut(text, cols-utf8.RuneCountInString(head)-9))
+		head := fmt.Sprintf(" #%-4d %s %s ", e.Seq, clock, fit(clean(e.Agent), 16))
+		text := clean(e.Summary)
+		lines = append(lines, head+v.paint(color, fit(sev, 8))+" "+cut(text, cols-width(head)-9))
 	}
 	return lines
 }

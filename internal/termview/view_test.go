@@ -90,7 +90,7 @@ func TestLiveViewFrame(t *testing.T) {
 				t.Errorf("%d lines for %d rows", len(lines), tt.rows)
 			}
 			for _, l := range lines {
-				if n := len([]rune(stripANSI(l))); n > tt.cols {
+				if n := width(stripANSI(l)); n > tt.cols {
 					t.Errorf("line of %d cells for %d columns: %q", n, tt.cols, l)
 				}
 			}

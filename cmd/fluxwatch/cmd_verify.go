@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/verify"
+	"github.com/fluxwatch/fluxwatch/watcher"
+	flag "github.com/spf13/pflag"
+)
+
+const verifyUsage = `Usage: fluxwatch verify [flags] SYNTHESIS.md RUN
+
+Checks a synthesis written by someone else (an LLM synthesis agent, a
+person) against the run in directory RUN, synthesised as 'fluxwatch synth'
+would: every finding it states must match a finding of the run at the same
+severity or one an agent gave, every P0/P1 of the run must appear, and the
+convergence counts it claims must match. Prints each ungrounded claim
+(invented, severity-raised, severity-dropped, missing-blocker, wrong-count)
+with its line, and unverifiable ones (an agent says it without a severity)
+as notes. Exit codes: 0 grounded, 1 ungrounded claims, 2 a usage or input
+error, 3 an internal error.
+
+Flags:
+`
+
+// maxSynthesis bounds the synthesis and each agent report verify reads.
+const maxSynthesis = 64 << 20
+
+func runVerify(ctx context.Context, e *env, args []string) error {
+	f := reportFlags{cmd: "verify"}
+	var jsonOut bool
+	var sarifPath string
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, verifyUsage)
+		fs.PrintDefaults()
+	}
+	fs.BoolVar(&jsonOut, "json", false, "print the result as JSON")
+	fs.StringVar(&sarifPath, "sarif", "", "also write the problems as a SARIF 2.1.0 log to `FILE` (- for stdout)")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
+	fs.StringVar(&f.run, "run", "", "synthesise run `RUN` (default: $FLUX_RUN_UUID, else the newest run)")
+	fs.BoolVar(&f.strictRun, "strict-run", false, "leave unscoped (legacy) reports out of the selected run")
+	fs.StringSliceVar(&f.expect, "expect", nil, "`AGENTS` launched (comma-separated)")
+	fs.StringVar(&f.dedup, "dedup", "fuzzy", "merge findings by `MODE`: fuzzy or exact")
+	fs.IntVar(&f.maxLine, "max-line", parse.DefaultMaxLine, "skip bus lines longer than `BYTES`")
+	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
+	f.failOn = "none"
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return usageErrorf("verify: %v", err)
+	}
+	if fs.NArg() != 2 {
+		return usageErrorf("verify: want SYNTHESIS.md and RUN, got %d arguments", fs.NArg())
+	}
+	path, dir := fs.Arg(0), fs.Arg(1)
+	src, err := fsio.ReadFile(path, maxSynthesis)
+	if err != nil {
+		return usageErrorf("verify: %v", err)
+	}
+	if _, err := fsio.StatDir(dir); err != nil {
+		return usageErrorf("verify: %v", err)
+	}
+	opts, scanOpts, err := f.options(e)
+	if err != nil {
+		return err
+	}
+	opts.EvidenceNote = "not checked by verify"
+	s, err := watcher.Synthesize(ctx, dir, scanOpts, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return exitError{exitInternal, fmt.Errorf("verify: %w", ctx.Err())}
+		}
+		return usageErrorf("verify: %v", err)
+	}
+	if len(s.AgentsCompleted) == 0 {
+		return usageErrorf("verify: %s holds no completed agent report: nothing to verify against", dir)
+	}
+	reports := map[string][]byte{}
+	for _, a := range s.Agents {
+		if a.File == nil || !completed(a.Status) {
+			continue
+		}
+		data, err := fsio.ReadFile(filepath.Join(dir, *a.File), maxSynthesis)
+		if err != nil {
+			continue // changed since the scan: its findings are in s all the same
+		}
+		reports[a.Name] = data
+	}
+	r := verify.Check(verify.Input{Synthesis: src, Run: s, Reports: reports})
+	if sarifPath != "" {
+		data, err := r.SARIF(path, versionString())
+		if err != nil {
+			return exitError{exitInternal, fmt.Errorf("verify: %w", err)}
+		}
+		if sarifPath == "-" {
+			e.stdout.Write(data)
+		} else if _, err := watcher.WriteFile(sarifPath, data, 0o644); err != nil {
+			return usageErrorf("verify: %v", err)
+		}
+	}
+	switch {
+	case jsonOut:
+		e.stdout.Write(r.JSON(path, dir))
+	case !f.quiet && sarifPath != "-":
+		e.stdout.Write(r.Text(path))
+	}
+	if r.Ungrounded() {
+		return exitError{code: exitGate}
+	}
+	return nil
+}
+
+// completed reports whether an agent status counts as completed (SPEC §2.5).
+func completed(s parse.Status) bool {
+	return s == parse.StatusValid || s == parse.StatusVariant || s == parse.StatusMalformed
+}

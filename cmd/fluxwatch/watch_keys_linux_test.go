@@ -1,0 +1,128 @@
+package main
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestWatchKeysProcess runs the real binary on a pseudo-terminal (stdin,
+// stdout and stderr) and checks the terminal's mode around it: in cbreak
+// while the live view runs, restored however watch ends — by the q key, by
+// SIGTERM. A watch whose stdin is a pipe never reads it.
+func TestWatchKeysProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "fluxwatch")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens in localStorage\nVerdict: needs-changes\n"), 0o644)
+
+	for _, tc := range []struct {
+		name   string
+		end    func(t *testing.T, ptmx *os.File, p *os.Process)
+		status int // q quits as the user asked; a signal exits 128+n
+	}{
+		{"q", func(t *testing.T, ptmx *os.File, p *os.Process) { ptmx.Write([]byte("q")) }, 0},
+		{"SIGTERM", func(t *testing.T, ptmx *os.File, p *os.Process) { p.Signal(syscall.SIGTERM) }, 143},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ptmx, pts := openPTY(t)
+			before, err := unix.IoctlGetTermios(int(pts.Fd()), unix.TCGETS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "watch", "--no-evidence", dir)
+			cmd.Env = append(os.Environ(), "TERM=xterm", "NO_COLOR=1", "FLUX_OUTPUT_DIR=", "FLUX_RUN_UUID=")
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = pts, pts, pts
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			out := &syncBuffer{}
+			go io.Copy(out, ptmx)
+			waitFor(t, out, "\x1b[?1049h") // the live view is up
+			// The keys are read once the terminal is in cbreak mode.
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				m, _ := unix.IoctlGetTermios(int(pts.Fd()), unix.TCGETS)
+				if m.Lflag&unix.ICANON == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the terminal never left canonical mode")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			tc.end(t, ptmx, cmd.Process)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+				if got := cmd.ProcessState.ExitCode(); got != tc.status {
+					t.Errorf("watch exited %d, want %d\n%q", got, tc.status, out.String())
+				}
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("watch did not end\n%q", out.String())
+			}
+			after, _ := unix.IoctlGetTermios(int(pts.Fd()), unix.TCGETS)
+			if after.Lflag != before.Lflag {
+				t.Errorf("terminal mode not restored: lflag %#x, want %#x", after.Lflag, before.Lflag)
+			}
+			if !strings.Contains(out.String(), "\x1b[?1049l") {
+				t.Errorf("alternate screen not left")
+			}
+		})
+	}
+
+	t.Run("stdin a pipe", func(t *testing.T) {
+		ptmx, pts := openPTY(t)
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		w.Write([]byte("q?orchestrator data\n"))
+		cmd := exec.Command(bin, "watch", "--no-evidence", dir)
+		cmd.Env = append(os.Environ(), "TERM=xterm", "NO_COLOR=1", "FLUX_OUTPUT_DIR=", "FLUX_RUN_UUID=")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = r, pts, pts
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		out := &syncBuffer{}
+		go io.Copy(out, ptmx)
+		waitFor(t, out, "\x1b[?1049h")
+		time.Sleep(300 * time.Millisecond) // time enough to misread stdin
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		if got := cmd.ProcessState.ExitCode(); got != 143 {
+			t.Errorf("watch exited %d after SIGTERM, want 143", got)
+		}
+		w.Close()
+		rest, _ := io.ReadAll(r)
+		if string(rest) != "q?orchestrator data\n" {
+			t.Errorf("watch consumed its stdin: %q left", rest)
+		}
+	})
+}
+
+func waitFor(t *testing.T, out *syncBuffer, s string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the output:\n%q", s, out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

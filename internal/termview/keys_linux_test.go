@@ -1,0 +1,104 @@
+package termview
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY returns the two ends of a new pseudo-terminal, or skips.
+func openPTY(t *testing.T) (ptmx, pts *os.File) {
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Skipf("unlockpt: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Skipf("ptsname: %v", err)
+	}
+	pts, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("open pts: %v", err)
+	}
+	t.Cleanup(func() { pts.Close() })
+	return ptmx, pts
+}
+
+// TestKeysPTY: on a terminal, Keys switches off line buffering and echo
+// (so that one key press arrives without Enter), delivers the keys, and its
+// stop restores the mode the terminal had.
+func TestKeysPTY(t *testing.T) {
+	ptmx, pts := openPTY(t)
+	before, err := unix.IoctlGetTermios(int(pts.Fd()), ioctlGetTermios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Lflag&unix.ICANON == 0 {
+		t.Fatal("a new pseudo-terminal is not in canonical mode")
+	}
+	keys, stop, err := Keys(context.Background(), pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	during, _ := unix.IoctlGetTermios(int(pts.Fd()), ioctlGetTermios)
+	if during.Lflag&(unix.ICANON|unix.ECHO) != 0 {
+		t.Errorf("cbreak mode not set: lflag %#x", during.Lflag)
+	}
+	if during.Lflag&unix.ISIG == 0 {
+		t.Errorf("signals off: Ctrl-C would no longer interrupt")
+	}
+	if _, err := ptmx.Write([]byte("q?")); err != nil { // no newline: cbreak
+		t.Fatal(err)
+	}
+	for _, want := range []byte("q?") {
+		select {
+		case k := <-keys:
+			if k != want {
+				t.Errorf("key %q, want %q", k, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("key %q never arrived", want)
+		}
+	}
+	stop()
+	after, _ := unix.IoctlGetTermios(int(pts.Fd()), ioctlGetTermios)
+	if after.Lflag != before.Lflag || after.Cc != before.Cc {
+		t.Errorf("mode not restored: lflag %#x, want %#x", after.Lflag, before.Lflag)
+	}
+	if _, ok := <-keys; ok {
+		t.Error("keys still open after stop")
+	}
+	stop() // a second call is harmless
+}
+
+// TestKeysNotTerminal: Keys refuses a pipe without reading from it — the
+// byte written before is still there for its owner.
+func TestKeysNotTerminal(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	w.Write([]byte("x"))
+	keys, stop, err := Keys(context.Background(), r)
+	defer stop()
+	if !errors.Is(err, ErrNotTerminal) || keys != nil {
+		t.Fatalf("Keys(pipe) = %v, %v; want nil, ErrNotTerminal", keys, err)
+	}
+	buf := make([]byte, 1)
+	if n, _ := r.Read(buf); n != 1 || buf[0] != 'x' {
+		t.Errorf("the pipe lost its byte: read %q", buf[:n])
+	}
+}

@@ -1,0 +1,128 @@
+package verify
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
+)
+
+// corpusRoot is ../shared/corpus seen from this package.
+const corpusRoot = "../../shared/corpus"
+
+// TestCorpusSyntheses verifies every Markdown synthesis of the shared corpus
+// (class "synthesis" in MANIFEST.tsv) against the run in its directory, as
+// `fluxwatch verify` does. It asserts no panic and sane bounds (problems per
+// claim, missing blockers per P0/P1 of the run, lines inside the file), and
+// logs how many claims of each kind it flags, with examples. Skipped when
+// ../shared is absent.
+func TestCorpusSyntheses(t *testing.T) {
+	fh, err := os.Open(filepath.Join(corpusRoot, "MANIFEST.tsv"))
+	if err != nil {
+		t.Skip("no ../shared/corpus beside the repository")
+	}
+	defer fh.Close()
+	type corpusRun struct {
+		s       *synth.Synthesis
+		reports map[string][]byte
+	}
+	runs := map[string]corpusRun{}
+	total := map[Kind]int{}
+	var files, empty, claims, grounded, ungrounded int
+	examples := map[Kind]string{}
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 6 || cols[5] != "synthesis" || !strings.HasSuffix(cols[3], ".md") {
+			continue
+		}
+		path := filepath.Join(corpusRoot, cols[3])
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		dir := filepath.Dir(path)
+		rd, ok := runs[dir]
+		if !ok {
+			// Several syntheses share a directory: synthesise it once.
+			s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{MaxLine: parse.DefaultMaxLine, Jobs: 2},
+				synth.Options{EvidenceNote: "not checked"})
+			if err != nil {
+				t.Errorf("%s: synthesise: %v", dir, err)
+				continue
+			}
+			rd = corpusRun{s, map[string][]byte{}}
+			for _, a := range s.Agents {
+				if a.File != nil {
+					if data, err := os.ReadFile(filepath.Join(dir, *a.File)); err == nil {
+						rd.reports[a.Name] = data
+					}
+				}
+			}
+			runs[dir] = rd
+		}
+		s, reports := rd.s, rd.reports
+		if len(s.AgentsCompleted) == 0 {
+			empty++ // verify refuses it (exit 2): nothing to check against
+			continue
+		}
+		r := Check(Input{Synthesis: src, Run: s, Reports: reports})
+		files++
+		claims += len(r.Claims)
+		grounded += r.Grounded
+		if r.Ungrounded() {
+			ungrounded++
+		}
+		lines := strings.Count(string(src), "\n") + 1
+		blockers := s.Counts.P0 + s.Counts.P1
+		perLine := map[int]int{}
+		for _, p := range r.Problems {
+			total[p.Kind]++
+			if p.Line < 0 || p.Line > lines {
+				t.Errorf("%s: problem at line %d outside 1..%d", path, p.Line, lines)
+			}
+			if p.Kind == MissingBlocker {
+				if p.Line != 0 {
+					t.Errorf("%s: missing blocker at line %d", path, p.Line)
+				}
+				continue
+			}
+			perLine[p.Line]++
+			if perLine[p.Line] > 3 {
+				t.Errorf("%s:%d: %d problems for one claim", path, p.Line, perLine[p.Line])
+			}
+			if _, ok := examples[p.Kind]; !ok {
+				examples[p.Kind] = cols[3] + ":" + itoa(p.Line) + ": " + quote(p.Claim) + ": " + p.Message
+			}
+		}
+		if r.Tally[MissingBlocker] > blockers {
+			t.Errorf("%s: %d missing blockers, the run has %d P0/P1", path, r.Tally[MissingBlocker], blockers)
+		}
+		if r.Grounded > len(r.Claims) {
+			t.Errorf("%s: %d grounded of %d claims", path, r.Grounded, len(r.Claims))
+		}
+	}
+	if files == 0 {
+		t.Fatal("no synthesis file in the corpus manifest")
+	}
+	t.Logf("%d syntheses verified (%d more beside no agent report), %d ungrounded; %d claims, %d hold",
+		files, empty, ungrounded, claims, grounded)
+	for _, k := range Kinds {
+		t.Logf("  %-16s %d", k, total[k])
+	}
+	for _, k := range Kinds {
+		if e, ok := examples[k]; ok {
+			t.Logf("  e.g. %s: %s", k, e)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,149 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+)
+
+// Text renders the result for people: one "path:line: kind: message" line
+// per problem (a missing blocker has no line), then a summary line.
+func (r *Result) Text(path string) []byte {
+	var b bytes.Buffer
+	for _, p := range r.Problems {
+		if p.Line > 0 {
+			fmt.Fprintf(&b, "%s:%d: %s: ", path, p.Line, p.Kind)
+		} else {
+			fmt.Fprintf(&b, "%s: %s: ", path, p.Kind)
+		}
+		if p.Claim != "" {
+			b.WriteString(quote(oneLine(p.Claim)) + ": ")
+		}
+		b.WriteString(oneLine(p.Message))
+		b.WriteByte('\n')
+	}
+	b.WriteString(r.summary())
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// summary is the one-line tally.
+func (r *Result) summary() string {
+	var parts []string
+	for _, k := range Kinds {
+		if n := r.Tally[k]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, n))
+		}
+	}
+	state := "grounded"
+	if r.Ungrounded() {
+		state = "ungrounded"
+	}
+	s := fmt.Sprintf("%s: %d claims, %d hold", state, len(r.Claims), r.Grounded)
+	if len(parts) > 0 {
+		s += "; " + strings.Join(parts, ", ")
+	}
+	return s
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// jsonResult is the --json document.
+type jsonResult struct {
+	Synthesis  string       `json:"synthesis"`
+	Run        string       `json:"run"`
+	Ungrounded bool         `json:"ungrounded"`
+	Claims     []Claim      `json:"claims"`
+	Grounded   int          `json:"grounded"`
+	Problems   []Problem    `json:"problems"`
+	Tally      map[Kind]int `json:"tally"`
+}
+
+// JSON renders the result as an indented JSON document naming the
+// synthesis file and the run directory.
+func (r *Result) JSON(path, run string) []byte {
+	doc := jsonResult{Synthesis: path, Run: run, Ungrounded: r.Ungrounded(), Claims: r.Claims,
+		Grounded: r.Grounded, Problems: r.Problems, Tally: r.Tally}
+	if doc.Claims == nil {
+		doc.Claims = []Claim{}
+	}
+	if doc.Problems == nil {
+		doc.Problems = []Problem{}
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		panic(err) // plain structs of strings and numbers: cannot fail
+	}
+	return append(out, '\n')
+}
+
+// sarifLevel: ungrounded claims are errors, unverifiable ones notes.
+func sarifLevel(k Kind) string {
+	if k == Unverifiable {
+		return "note"
+	}
+	return "error"
+}
+
+var kindHelp = map[Kind]string{
+	Invented:        "The synthesis states a finding that no agent of the run reported",
+	SeverityRaised:  "The synthesis rates a finding above every agent's severity (or an improvement as a finding)",
+	SeverityDropped: "The synthesis rates a finding below every agent's severity",
+	MissingBlocker:  "A P0/P1 finding of the run does not appear in the synthesis",
+	WrongCount:      "The synthesis's convergence count or agent list differs from the run's",
+	Unverifiable:    "An agent states the finding without a severity fluxwatch could read",
+}
+
+// SARIF renders the result as a SARIF 2.1.0 log (github.com/owenrumney/
+// go-sarif): one rule per kind, each problem a result at its line of the
+// synthesis file path (a missing blocker at the file).
+func (r *Result) SARIF(path, toolVersion string) ([]byte, error) {
+	rep := sarif.NewReport()
+	run := sarif.NewRunWithInformationURI("fluxwatch verify", "https://github.com/fluxwatch/fluxwatch")
+	if toolVersion != "" {
+		run.Tool.Driver.Version = &toolVersion
+	}
+	for _, k := range Kinds {
+		run.AddRule(string(k)).WithDescription(kindHelp[k]).WithName("Synthesis" + camel(string(k)))
+	}
+	for _, p := range r.Problems {
+		msg := oneLine(p.Message)
+		if p.Claim != "" {
+			msg = quote(oneLine(p.Claim)) + ": " + msg
+		}
+		res := run.CreateResultForRule(string(p.Kind)).
+			WithLevel(sarifLevel(p.Kind)).
+			WithMessage(sarif.NewTextMessage(msg))
+		if p.Finding != "" {
+			res.WithProperties(sarif.NewPropertyBag().Add("finding", p.Finding))
+		}
+		loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(path))
+		if p.Line > 0 {
+			loc.WithRegion(sarif.NewSimpleRegion(p.Line, p.Line))
+		}
+		res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+	}
+	rep.AddRun(run)
+	var b bytes.Buffer
+	if err := rep.PrettyWrite(&b); err != nil {
+		return nil, fmt.Errorf("encode SARIF: %w", err)
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// camel turns "severity-raised" into "SeverityRaised".
+func camel(s string) string {
+	var b strings.Builder
+	for w := range strings.SplitSeq(s, "-") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,115 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/tools/txtar"
+)
+
+// resultOf checks a golden archive.
+func resultOf(t *testing.T, name string) *Result {
+	t.Helper()
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", name+".txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, reports := runOf(t, a)
+	return Check(Input{Synthesis: file(a, "synthesis.md"), Run: s, Reports: reports})
+}
+
+// TestSARIF: the log validates against the SARIF 2.1.0 schema (the copy in
+// synth's testdata), has one result per problem at its line, errors for
+// ungrounded claims and notes for unverifiable ones.
+func TestSARIF(t *testing.T) {
+	schemaDoc, err := os.ReadFile("../synth/testdata/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"raised", "missing", "unverifiable", "clean"} {
+		r := resultOf(t, name)
+		data, err := r.SARIF("synthesis.md", "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s: SARIF does not validate: %v", name, err)
+		}
+		var log struct {
+			Runs []struct {
+				Results []struct {
+					RuleID    string `json:"ruleId"`
+					Level     string `json:"level"`
+					Locations []struct {
+						PhysicalLocation struct {
+							Region *struct {
+								StartLine int `json:"startLine"`
+							} `json:"region"`
+						} `json:"physicalLocation"`
+					} `json:"locations"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(data, &log); err != nil {
+			t.Fatal(err)
+		}
+		res := log.Runs[0].Results
+		if len(res) != len(r.Problems) {
+			t.Fatalf("%s: %d results for %d problems", name, len(res), len(r.Problems))
+		}
+		for i, p := range r.Problems {
+			got := res[i]
+			line := 0
+			if reg := got.Locations[0].PhysicalLocation.Region; reg != nil {
+				line = reg.StartLine
+			}
+			want := "error"
+			if p.Kind == Unverifiable {
+				want = "note"
+			}
+			if got.RuleID != string(p.Kind) || got.Level != want || line != p.Line {
+				t.Errorf("%s: result %d = %s %s line %d, want %s %s line %d", name, i, got.RuleID, got.Level, line, p.Kind, want, p.Line)
+			}
+		}
+	}
+}
+
+// TestJSON: the --json document names its inputs and carries the verdict,
+// every claim and every problem; empty lists are [] not null.
+func TestJSON(t *testing.T) {
+	var doc map[string]any
+	if err := json.Unmarshal(resultOf(t, "raised").JSON("s.md", "run"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["synthesis"] != "s.md" || doc["run"] != "run" || doc["ungrounded"] != true {
+		t.Errorf("document = %v", doc)
+	}
+	if n := len(doc["problems"].([]any)); n != 2 {
+		t.Errorf("%d problems, want 2", n)
+	}
+	clean := string(resultOf(t, "clean").JSON("s.md", "run"))
+	if !strings.Contains(clean, `"problems": []`) || !strings.Contains(clean, `"ungrounded": false`) {
+		t.Errorf("clean document:\n%s", clean)
+	}
+}

@@ -1,0 +1,141 @@
+package verify
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the want parts of testdata/golden/*.txtar")
+
+// runOf synthesises the agent reports of an archive (agents/NAME.md) the way
+// the watcher would, and returns them by name for Check.
+func runOf(t *testing.T, a *txtar.Archive) (*synth.Synthesis, map[string][]byte) {
+	t.Helper()
+	run := &synth.Run{Input: "run"}
+	reports := map[string][]byte{}
+	for _, f := range a.Files {
+		name, ok := strings.CutPrefix(f.Name, "agents/")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSuffix(name, ".md")
+		rep := parse.ReadReport(f.Data)
+		run.Agents = append(run.Agents, synth.Agent{Name: name, File: name + ".md", Status: rep.Status, Report: rep, Text: f.Data})
+		reports[name] = f.Data
+	}
+	sort.Slice(run.Agents, func(i, j int) bool { return run.Agents[i].Name < run.Agents[j].Name })
+	return synth.Synthesize(run, synth.Options{}), reports
+}
+
+func file(a *txtar.Archive, name string) []byte {
+	for _, f := range a.Files {
+		if f.Name == name {
+			return f.Data
+		}
+	}
+	return nil
+}
+
+// TestGolden checks each kind of error against its archive: the text
+// report (want) and the gate.
+func TestGolden(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/golden/*.txtar")
+	if len(paths) == 0 {
+		t.Fatal("no golden archives")
+	}
+	for _, p := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
+			a, err := txtar.ParseFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, reports := runOf(t, a)
+			r := Check(Input{Synthesis: file(a, "synthesis.md"), Run: s, Reports: reports})
+			got := r.Text("synthesis.md")
+			if *update {
+				for i := range a.Files {
+					if a.Files[i].Name == "want" {
+						a.Files[i].Data = got
+					}
+				}
+				if err := os.WriteFile(p, txtar.Format(a), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if want := file(a, "want"); !bytes.Equal(got, want) {
+				t.Errorf("got:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestGoldenKinds pins what each archive is about, so that a -update that
+// loses the point of a fixture fails.
+func TestGoldenKinds(t *testing.T) {
+	for _, tc := range []struct {
+		archive    string
+		kind       Kind // the kind the fixture shows; "" for none
+		ungrounded bool
+	}{
+		{"clean", "", false},
+		{"invented", Invented, true},
+		{"raised", SeverityRaised, true},
+		{"dropped", SeverityDropped, true},
+		{"missing", MissingBlocker, true},
+		{"count", WrongCount, true},
+		{"unverifiable", Unverifiable, false},
+	} {
+		t.Run(tc.archive, func(t *testing.T) {
+			a, err := txtar.ParseFile(filepath.Join("testdata/golden", tc.archive+".txtar"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, reports := runOf(t, a)
+			r := Check(Input{Synthesis: file(a, "synthesis.md"), Run: s, Reports: reports})
+			if got := r.Ungrounded(); got != tc.ungrounded {
+				t.Errorf("Ungrounded() = %v, want %v\n%s", got, tc.ungrounded, r.Text("synthesis.md"))
+			}
+			for _, k := range Kinds {
+				n := r.Tally[k]
+				switch {
+				case k == tc.kind && n == 0:
+					t.Errorf("no %s problem:\n%s", k, r.Text("synthesis.md"))
+				case k != tc.kind && n != 0:
+					t.Errorf("%d unexpected %s problems:\n%s", n, k, r.Text("synthesis.md"))
+				}
+			}
+		})
+	}
+}
+
+// TestOwnSummaryGrounded: fluxwatch's own summary.md of a run is a
+// synthesis that says exactly what the run says: verify finds nothing in
+// it. A claim parser that misreads summary.md's shapes (ID lead-ins,
+// convergence lists, the timeline table) fails here.
+func TestOwnSummaryGrounded(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/golden/*.txtar")
+	for _, p := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
+			a, err := txtar.ParseFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, reports := runOf(t, a)
+			md := synth.RenderMarkdown(s)
+			r := Check(Input{Synthesis: md, Run: s, Reports: reports})
+			if len(r.Problems) > 0 || len(r.Claims) < len(s.Findings) {
+				t.Errorf("%d claims for %d findings; problems:\n%s\n%s", len(r.Claims), len(s.Findings), r.Text("summary.md"), md)
+			}
+		})
+	}
+}
