@@ -16,7 +16,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// A README example is a fenced ```sh block of README.md. Each one runs, as
+// A README example is a fenced ```sh block of README.md or of a page of the
+// manual (docs/*.md). Each one runs, as
 // written, in a testscript whose work directory looks like a checkout of the
 // repository (testdata/example is there) and whose PATH holds fluxwatch, as
 // after `make install`. An HTML comment on the line right before the fence,
@@ -26,10 +27,11 @@ import (
 //	<!-- example: needs jq -->          skipped when jq is not installed
 //	<!-- example: not run: REASON -->   not run (it builds the tool, runs for minutes, …)
 //
-// Several are separated by ";". A block labelled bash, shell, console or zsh
+// Several are separated by ";"; "not run" comes last and its reason runs to
+// the end of the comment. A block labelled bash, shell, console or zsh
 // is an error: label it sh, so that it is run or says why not.
 
-// readmeExample is one ```sh block of README.md.
+// readmeExample is one ```sh block of a Markdown file.
 type readmeExample struct {
 	line   int    // line of the opening fence, from 1
 	script string // the block's text
@@ -38,10 +40,11 @@ type readmeExample struct {
 	needs  []string
 }
 
-// readmeExamples returns the ```sh blocks of a Markdown document in order,
-// with their markers. The error names the line of a block that is labelled
-// otherwise than sh, of a marker it does not know, or of a fence left open.
-func readmeExamples(md []byte) ([]readmeExample, error) {
+// readmeExamples returns the ```sh blocks of the Markdown document name in
+// order, with their markers. The error names the line of a block that is
+// labelled otherwise than sh, of a marker it does not know, or of a fence
+// left open.
+func readmeExamples(name string, md []byte) ([]readmeExample, error) {
 	var (
 		out    []readmeExample
 		prev   string // the previous line, for the marker
@@ -71,16 +74,16 @@ func readmeExamples(md []byte) ([]readmeExample, error) {
 			case "sh":
 				ex, err := exampleMarker(prev)
 				if err != nil {
-					return nil, fmt.Errorf("README.md:%d: %w", lineNo-1, err)
+					return nil, fmt.Errorf("%s:%d: %w", name, lineNo-1, err)
 				}
 				inSh, cur = true, ex
 				cur.line = lineNo
 				text.Reset()
 			case "bash", "shell", "console", "zsh", "shell-session":
-				return nil, fmt.Errorf("README.md:%d: a %s block: label shell examples sh, so that they are run (or say why not)", lineNo, lang)
+				return nil, fmt.Errorf("%s:%d: a %s block: label shell examples sh, so that they are run (or say why not)", name, lineNo, lang)
 			default:
 				if m, err := exampleMarker(prev); err != nil || m.notRun != "" || m.exit != 0 || len(m.needs) > 0 {
-					return nil, fmt.Errorf("README.md:%d: an example marker on a %q block, not a sh block", lineNo-1, lang)
+					return nil, fmt.Errorf("%s:%d: an example marker on a %q block, not a sh block", name, lineNo-1, lang)
 				}
 			}
 		case fence != "" && indent <= 3 && strings.HasPrefix(trimmed, fence) && strings.TrimSpace(strings.TrimLeft(trimmed, fence[:1])) == "":
@@ -99,7 +102,7 @@ func readmeExamples(md []byte) ([]readmeExample, error) {
 		return nil, err
 	}
 	if fence != "" {
-		return nil, fmt.Errorf("README.md: a fence left open at the end")
+		return nil, fmt.Errorf("%s: a fence left open at the end", name)
 	}
 	return out, nil
 }
@@ -116,15 +119,17 @@ func exampleMarker(line string) (readmeExample, error) {
 		return ex, fmt.Errorf("example marker %q: end it on its line with -->", s)
 	}
 	body := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "<!-- example:"), "-->"))
+	if i := strings.Index(body, "not run"); i >= 0 { // the reason is the rest, ";" and all
+		reason := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body[i+len("not run"):]), ":"))
+		if reason == "" {
+			return ex, fmt.Errorf("example marker %q: say why it is not run (not run: REASON)", s)
+		}
+		ex.notRun, body = reason, strings.TrimSuffix(strings.TrimSpace(body[:i]), ";")
+	}
 	for _, part := range strings.Split(body, ";") {
 		part = strings.TrimSpace(part)
 		switch {
-		case strings.HasPrefix(part, "not run"):
-			reason := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(part, "not run"), ":"))
-			if reason == "" {
-				return ex, fmt.Errorf("example marker %q: say why it is not run (not run: REASON)", s)
-			}
-			ex.notRun = reason
+		case part == "" && ex.notRun != "":
 		case strings.HasPrefix(part, "exit "):
 			n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(part, "exit ")))
 			if err != nil || n < 0 || n > 255 {
@@ -154,6 +159,8 @@ func TestReadmeExamplesParse(t *testing.T) {
 		{name: "other blocks are not examples", md: "```\nfluxwatch synth [DIR]\n```\n```json\n{}\n```\n````md\n```sh\ninner\n```\n````\n"},
 		{name: "a bash block is not covered", md: "```bash\nfluxwatch version\n```\n", wantErr: "README.md:1: a bash block"},
 		{name: "console too", md: "```console\n$ fluxwatch version\n```\n", wantErr: "a console block"},
+		{name: "a reason may hold a semicolon", md: "<!-- example: needs jq; not run: a step; see the test -->\n```sh\nx\n```\n",
+			want: []readmeExample{{line: 2, script: "x\n", notRun: "a step; see the test", needs: []string{"jq"}}}},
 		{name: "not run needs a reason", md: "<!-- example: not run -->\n```sh\nx\n```\n", wantErr: "say why"},
 		{name: "unknown marker", md: "<!-- example: sometimes -->\n```sh\nx\n```\n", wantErr: `unknown "sometimes"`},
 		{name: "marker on a yaml block", md: "<!-- example: exit 1 -->\n```yaml\nx: 1\n```\n", wantErr: "not a sh block"},
@@ -161,7 +168,7 @@ func TestReadmeExamplesParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readmeExamples([]byte(tt.md))
+			got, err := readmeExamples("README.md", []byte(tt.md))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
@@ -178,47 +185,58 @@ func TestReadmeExamplesParse(t *testing.T) {
 	}
 }
 
-// TestReadmeExamples runs every ```sh block of README.md, each in a fresh
-// work directory holding a copy of testdata/example, with fluxwatch on PATH.
-// It fails when a block fails (or ends with another status than its marker
-// says), and when README.md holds a shell block it cannot classify.
+// TestReadmeExamples runs every ```sh block of README.md and docs/*.md, each
+// in a fresh work directory holding a copy of testdata/example, with
+// fluxwatch on PATH. It fails when a block fails (or ends with another
+// status than its marker says), and when a file holds a shell block it
+// cannot classify.
 func TestReadmeExamples(t *testing.T) {
-	md, err := os.ReadFile("../../README.md")
+	files, err := filepath.Glob("../../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	examples, err := readmeExamples(md)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(examples) == 0 {
-		t.Fatal("README.md: no ```sh example found")
-	}
+	files = append([]string{"../../README.md"}, files...)
 	scripts := t.TempDir()
-	ran := 0
-	for _, ex := range examples {
-		if ex.notRun != "" {
-			t.Logf("README.md:%d: not run: %s", ex.line, ex.notRun)
-			continue
-		}
-		ran++
-		var s strings.Builder
-		fmt.Fprintf(&s, "# README.md:%d\n", ex.line)
-		for _, cmd := range ex.needs {
-			fmt.Fprintf(&s, "[!exec:%s] skip 'README.md:%d needs %s'\n", cmd, ex.line, cmd)
-		}
-		if ex.exit == 0 {
-			s.WriteString("exec sh -e example.sh\n")
-		} else {
-			fmt.Fprintf(&s, "exec sh -c 'sh -e example.sh; c=$?; [ $c -eq %d ] || { echo \"README.md:%d: exit $c, want %d\" >&2; exit 1; }'\n", ex.exit, ex.line, ex.exit)
-		}
-		fmt.Fprintf(&s, "-- example.sh --\n%s", ex.script)
-		name := filepath.Join(scripts, fmt.Sprintf("readme-%04d.txtar", ex.line))
-		if err := os.WriteFile(name, []byte(s.String()), 0o644); err != nil {
+	ran, all := 0, 0
+	for _, file := range files {
+		md, err := os.ReadFile(file)
+		if err != nil {
 			t.Fatal(err)
 		}
+		name := strings.TrimPrefix(filepath.ToSlash(file), "../../")
+		examples, err := readmeExamples(name, md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "README.md" && len(examples) == 0 {
+			t.Fatal("README.md: no ```sh example found")
+		}
+		all += len(examples)
+		for _, ex := range examples {
+			if ex.notRun != "" {
+				t.Logf("%s:%d: not run: %s", name, ex.line, ex.notRun)
+				continue
+			}
+			ran++
+			var s strings.Builder
+			fmt.Fprintf(&s, "# %s:%d\n", name, ex.line)
+			for _, cmd := range ex.needs {
+				fmt.Fprintf(&s, "[!exec:%s] skip '%s:%d needs %s'\n", cmd, name, ex.line, cmd)
+			}
+			if ex.exit == 0 {
+				s.WriteString("exec sh -e example.sh\n")
+			} else {
+				fmt.Fprintf(&s, "exec sh -c 'sh -e example.sh; c=$?; [ $c -eq %d ] || { echo \"%s:%d: exit $c, want %d\" >&2; exit 1; }'\n", ex.exit, name, ex.line, ex.exit)
+			}
+			fmt.Fprintf(&s, "-- example.sh --\n%s", ex.script)
+			script := strings.NewReplacer("/", "-", ".md", "").Replace(name)
+			path := filepath.Join(scripts, fmt.Sprintf("%s-%04d.txtar", script, ex.line))
+			if err := os.WriteFile(path, []byte(s.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
-	t.Logf("%d of %d README examples run", ran, len(examples))
+	t.Logf("%d of %d examples run", ran, all)
 	example, err := filepath.Abs("../../testdata/example")
 	if err != nil {
 		t.Fatal(err)
