@@ -8,7 +8,7 @@ STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build install run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline
+.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -16,6 +16,7 @@ help: ## list the targets
 build: ## build bin/fluxwatch
 	$(GO) build -o $(BIN) ./cmd/fluxwatch
 
+.PHONY: install
 install: ## go install fluxwatch into GOBIN (else GOPATH/bin, usually ~/go/bin): put it on PATH
 	$(GO) install ./cmd/fluxwatch
 
@@ -24,7 +25,7 @@ run: build ## synthesise the example run in testdata/example and print its summa
 	@echo
 	@cat bin/example/summary.md
 
-test: lint tools ## gofmt and vet checks, then every test with -race
+test: lint tools browser-tools ## gofmt and vet checks, then every test with -race
 	$(GO) test -race -count=1 ./...
 
 lint: ## fail on unformatted files or go vet findings
@@ -45,6 +46,7 @@ BENCH_RUNS ?= 5
 bench: build bench-tools ## Go benchmarks of the hot paths, then fluxwatch against jq, cat, wc -l and a shell pipeline (one table; a few minutes)
 	$(GO) test -short -run='^$$' -bench=. -benchmem ./parse ./bus ./synth ./watcher
 	$(GO) run ./internal/procbench -bin $(BIN) -shell scripts/shell-synth.sh -runs $(BENCH_RUNS)
+	$(GO) test -run='^$$' -bench=Render -benchmem ./page
 
 bench-tools: ## install jq (Debian) when missing, for make bench's comparisons
 	@command -v jq >/dev/null 2>&1 || { echo "installing jq"; \
@@ -77,9 +79,19 @@ golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./evidence/ -run 'Golden' -update
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
 	$(GO) test ./internal/termview/ -run 'TestLiveView' -update-view
+	$(GO) test ./page/ -run 'Golden' -update
 
 yaml-limits: ## time and measure peak RSS of fluxwatch on an alias bomb, dense YAML and 1 GiB of random bytes
 	$(GO) test -tags limits -count=1 -run TestYAMLLimitsProcess -v ./cmd/fluxwatch
+
+browser-tools: ## install Chromium (Debian) when missing, for the browser tests of the HTML page
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  command -v google-chrome >/dev/null 2>&1 || [ -n "$$FLUXWATCH_CHROMIUM" ] || { echo "installing chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core; }
+
+screenshot: browser-tools ## write docs/screenshot.png: the example run's page in headless Chromium
+	@mkdir -p docs
+	$(GO) test ./page -run '^TestScreenshot$$' -count=1 -args -screenshot=$(abspath docs/screenshot.png)
 
 tools: ## install the system tools the tests use when missing (flock from util-linux)
 	@command -v flock >/dev/null 2>&1 || { echo "installing util-linux for flock(1)"; \

@@ -223,7 +223,7 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 
 func agentResult(a *Agent) AgentResult {
 	file := a.File
-	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}}
+	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}, ModTime: a.ModTime.UTC()}
 	for _, d := range a.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
 	}

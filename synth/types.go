@@ -1,6 +1,10 @@
 package synth
 
-import "github.com/fluxwatch/fluxwatch/parse"
+import (
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+)
 
 // ProtocolVersion is the synthesis_protocol_version of findings.json.
 const ProtocolVersion = "1.0"
@@ -81,6 +85,12 @@ type AgentResult struct {
 	// (message_id, correlation_id, timestamp, …); null when it has none.
 	Envelope    map[string]string `json:"envelope"`
 	Diagnostics []Diagnostic      `json:"diagnostics"`
+	// ModTime is the file's modification time (when the report finished,
+	// or the .partial last grew); zero without a file. It is an input, so
+	// the synthesis stays deterministic, but findings.json leaves it out:
+	// its bytes never depend on modification times. The HTML page's
+	// timeline plots it.
+	ModTime time.Time `json:"-"`
 }
 
 // AgentCounts are an agent's findings per severity and its improvements.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/evidence"
+	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
@@ -46,6 +47,7 @@ type reportFlags struct {
 	sarif     string
 	rdjsonl   string
 	junit     string
+	html      string
 	maxLine   int
 	jobs      int
 	evidence  evidenceFlags
@@ -56,6 +58,7 @@ type synthFlags struct {
 	reportFlags
 	json        bool
 	annotations bool
+	format      string
 }
 
 // register adds the shared flags to fs.
@@ -70,6 +73,7 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`")
 	fs.StringVar(&f.rdjsonl, "rdjsonl", "", "also write reviewdog rdjsonl to `FILE`")
 	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
+	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML page to `FILE`")
 	fs.IntVar(&f.maxLine, "max-line", parse.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
 	f.evidence.register(fs)
@@ -88,6 +92,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	f.register(fs)
 	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
 	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
+	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: json (findings.json, as --json) or html (the page)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -96,6 +101,13 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	}
 	if fs.NArg() > 1 {
 		return usageErrorf("synth: want at most one directory, got %d arguments", fs.NArg())
+	}
+	switch f.format {
+	case "", "html":
+	case "json":
+		f.json = true
+	default:
+		return usageErrorf("synth: --format %q: want json or html", f.format)
 	}
 	dir := fs.Arg(0)
 	if dir == "" {
@@ -127,10 +139,16 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := githubOutputs(e, s, r.summary, dir, f.annotations, f.json); err != nil {
+	if err := githubOutputs(e, s, r.summary, dir, f.annotations, f.json || f.format == "html"); err != nil {
 		return usageErrorf("synth: %v", err)
 	}
 	switch {
+	case f.format == "html":
+		b, err := page.Render(s, f.pageOptions(s.Verdict, false))
+		if err != nil {
+			return exitError{exitInternal, fmt.Errorf("synth: %w", err)}
+		}
+		e.stdout.Write(b)
 	case f.json:
 		e.stdout.Write(r.findingsJSON)
 	case !f.quiet:
@@ -181,6 +199,7 @@ func (f *reportFlags) writeReports(s *synth.Synthesis, dir, out string) (rendere
 		{f.sarif, func() ([]byte, error) { return synth.RenderSARIF(s, dir) }},
 		{f.rdjsonl, func() ([]byte, error) { return synth.RenderRDJSONL(s, dir), nil }},
 		{f.junit, func() ([]byte, error) { return synth.RenderJUnit(s), nil }},
+		{f.html, func() ([]byte, error) { return page.Render(s, f.pageOptions(s.Verdict, false)) }},
 	}
 	for _, w := range files {
 		if w.path == "" {
@@ -263,6 +282,12 @@ func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error
 		opts.Reviewed = time.Unix(sec, 0).UTC()
 	}
 	return opts, scan, nil
+}
+
+// pageOptions are the options of the HTML page of a synthesis whose verdict
+// is v: the gate, and whether the page is the live one.
+func (f *reportFlags) pageOptions(v parse.Verdict, live bool) page.Options {
+	return page.Options{Gate: f.failOn, GateTripped: gateTripped(f.failOn, v), Live: live}
 }
 
 // gateTripped applies --fail-on (SPEC §7): an error verdict trips any gate.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/termview"
+	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -44,6 +45,8 @@ type watchFlags struct {
 	debounce      time.Duration
 	rescan        time.Duration
 	poll          time.Duration
+	serve         string
+	servePublic   bool
 }
 
 // watchMode is how watch shows changes.
@@ -73,6 +76,8 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	fs.DurationVar(&f.rescan, "rescan", watcher.DefaultRescan, "read the whole directory again every `D` (0: never)")
 	fs.DurationVar(&f.poll, "poll", 0, "read the directory every `D` instead of waiting for filesystem events (--poll alone: 500ms)")
 	fs.Lookup("poll").NoOptDefVal = watcher.DefaultPoll.String()
+	fs.StringVar(&f.serve, "serve", "", "serve the live HTML page on `ADDR` (127.0.0.1:0: a free port; a host-less :PORT is loopback) and print its URL on stderr")
+	fs.BoolVar(&f.servePublic, "serve-public", false, "let --serve bind an address other than loopback (the page is then open to the network)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -167,6 +172,26 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
+	var live *page.Server
+	if f.serve != "" {
+		ln, err := page.Listen(f.serve, f.servePublic)
+		if err != nil {
+			if errors.Is(err, page.ErrNotLoopback) {
+				return usageErrorf("watch: --serve %v: add --serve-public to open the page to the network", err)
+			}
+			return usageErrorf("watch: --serve %v", err)
+		}
+		live = page.NewServer(f.servePublic)
+		sctx, stop := context.WithCancel(ctx)
+		served := make(chan error, 1)
+		go func() { served <- live.Serve(sctx, ln) }()
+		defer func() { stop(); <-served }()
+		if f.servePublic && !page.IsLoopback(ln) {
+			fmt.Fprintf(e.stderr, "fluxwatch: warning: --serve-public: the live page of %s is open to anyone who can reach %s\n", dir, ln.Addr())
+		}
+		fmt.Fprintf(e.stderr, "fluxwatch: live page at %s\n", page.URL(ln))
+	}
+
 	differ := watcher.NewDiffer()
 	var final *synth.Synthesis
 	var summary []byte
@@ -182,6 +207,13 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: oneLine(err.Error())})
 			}
 			summary = r.summary
+			if live != nil && r.findingsJSON != nil {
+				b, err := page.Render(u.Synthesis, f.pageOptions(u.Synthesis.Verdict, true))
+				if err != nil {
+					return exitError{exitInternal, fmt.Errorf("watch: %w", err)}
+				}
+				live.Publish(b, r.findingsJSON)
+			}
 		}
 		events := differ.Diff(u)
 		switch mode {
