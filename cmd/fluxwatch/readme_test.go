@@ -13,6 +13,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -446,4 +447,111 @@ func headingAnchors(md []byte) map[string]bool {
 		anchors[a] = true
 	}
 	return anchors
+}
+
+// TestManualReports reads every ```markdown example of docs/reports.md as
+// an agent report and checks it is read as the comment on the line before
+// its fence says:
+//
+//	<!-- report: variant; P0 2, P1 1; IMP 1 -->    status; findings per severity; improvements
+//	<!-- report: not a report: REASON -->          a fragment (one line per form, …)
+//
+// so that the manual's examples of tolerated variants and of the prose
+// fallback say what the parser does. An example without a comment fails.
+func TestManualReports(t *testing.T) {
+	md, err := os.ReadFile("../../docs/reports.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, b := range markdownBlocks(md, "markdown") {
+		marker, ok := strings.CutPrefix(b.before, "<!-- report:")
+		marker, ok2 := strings.CutSuffix(strings.TrimSpace(marker), "-->")
+		if !ok || !ok2 {
+			t.Errorf("docs/reports.md:%d: a markdown example without <!-- report: … --> before it", b.line)
+			continue
+		}
+		marker = strings.TrimSpace(marker)
+		if reason, ok := strings.CutPrefix(marker, "not a report:"); ok {
+			if strings.TrimSpace(reason) == "" {
+				t.Errorf("docs/reports.md:%d: say why the example is not a report", b.line)
+			}
+			continue
+		}
+		checked++
+		parts := strings.Split(marker, ";")
+		want := strings.TrimSpace(parts[0])
+		wantCounts, wantImp := map[string]int{}, 0
+		for _, part := range parts[1:] {
+			for _, kv := range strings.Split(part, ",") {
+				var k string
+				var n int
+				if _, err := fmt.Sscanf(strings.TrimSpace(kv), "%s %d", &k, &n); err != nil {
+					t.Fatalf("docs/reports.md:%d: marker %q: %v", b.line-1, marker, err)
+				}
+				if k == "IMP" {
+					wantImp = n
+				} else {
+					wantCounts[k] = n
+				}
+			}
+		}
+		r := parse.ReadReport([]byte(b.text))
+		gotCounts := map[string]int{}
+		for sev, n := range r.Counts() {
+			gotCounts[string(sev)] = n
+		}
+		if string(r.Status) != want || fmt.Sprint(gotCounts) != fmt.Sprint(wantCounts) || len(r.Improvements) != wantImp {
+			t.Errorf("docs/reports.md:%d: read as %s, findings %v, %d improvements; the page says %s, %v, %d\n%s",
+				b.line, r.Status, gotCounts, len(r.Improvements), want, wantCounts, wantImp, b.text)
+		}
+	}
+	if checked < 8 {
+		t.Errorf("only %d examples of docs/reports.md checked", checked)
+	}
+}
+
+type mdBlock struct {
+	line   int    // of the opening fence
+	before string // the line before the fence, trimmed
+	text   string // the content, the fence's indentation removed
+}
+
+// markdownBlocks returns the fenced blocks of md whose info string starts
+// with lang, at any indentation and fence length (a longer fence holds
+// shorter ones).
+func markdownBlocks(md []byte, lang string) []mdBlock {
+	var (
+		out    []mdBlock
+		prev   string
+		fence  string
+		indent int
+		keep   bool
+		cur    mdBlock
+		text   strings.Builder
+	)
+	for i, line := range strings.Split(string(md), "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		ind := len(line) - len(trimmed)
+		switch {
+		case fence == "" && strings.HasPrefix(trimmed, "```"):
+			n := len(trimmed) - len(strings.TrimLeft(trimmed, "`"))
+			fence, indent = trimmed[:n], ind
+			info := strings.Fields(trimmed[n:])
+			keep = len(info) > 0 && info[0] == lang
+			cur = mdBlock{line: i + 1, before: strings.TrimSpace(prev)}
+			text.Reset()
+		case fence != "" && strings.TrimSpace(trimmed) == fence:
+			if keep {
+				cur.text = text.String()
+				out = append(out, cur)
+			}
+			fence = ""
+		case fence != "":
+			text.WriteString(line[min(indent, ind):])
+			text.WriteByte('\n')
+		}
+		prev = line
+	}
+	return out
 }
