@@ -126,7 +126,8 @@ func (p *planRun) parse(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (
 }
 
 func (p *planRun) store() (*plan.Store, error) {
-	root, err := plan.ResolveRoot(plan.RootOptions{Flag: p.planDir, Env: p.e.getenv("FLUXWATCH_PLAN_DIR")})
+	root, err := plan.ResolveRoot(plan.RootOptions{Flag: p.planDir, Env: p.e.getenv("FLUXWATCH_PLAN_DIR"),
+		Ceilings: p.e.getenv("GIT_CEILING_DIRECTORIES")})
 	if err != nil {
 		return nil, err
 	}
