@@ -19,6 +19,10 @@ help: ## list the targets
 build: ## build bin/fluxwatch
 	$(GO) build -o $(BIN) ./cmd/fluxwatch
 
+.PHONY: install
+install: ## go install fluxwatch into GOBIN (else GOPATH/bin, usually ~/go/bin): put it on PATH
+	$(GO) install ./cmd/fluxwatch
+
 run: build ## synthesise the example run in testdata/example and print its summary
 	./$(BIN) synth --out bin/example --repo $(EXAMPLE)/repo $(EXAMPLE)
 	@echo
