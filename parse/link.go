@@ -36,9 +36,9 @@ func (p *reportParser) linkDescriptions() {
 		if l.masked || (i >= lo && i < hi) {
 			continue
 		}
-		k := -1
+		k, own := -1, false
 		if j, ok := byLine[l.num]; ok && fs[j].Confidence == ConfidenceLow {
-			k = j // a prose finding's own block
+			k, own = j, true // a prose finding's own block
 		} else if id := blockID(l); id != "" {
 			if j, ok := byID[id]; ok && !linked[j] {
 				k = j
@@ -50,13 +50,16 @@ func (p *reportParser) linkDescriptions() {
 		linked[k] = true
 		end := blockEnd(p.lines, i)
 		var b strings.Builder
-		for _, bl := range p.lines[i:end] {
+		for n, bl := range p.lines[i:end] {
 			if b.Len()+len(bl.text) > maxDescription {
 				break
 			}
 			b.WriteString(bl.text)
 			b.WriteByte('\n')
-			if !bl.masked {
+			// The references of a prose list item or bold lead-in are
+			// already the finding's: the prose walk read them in the same
+			// text, and reading them again doubled the parse time.
+			if !bl.masked && !(n == 0 && own && l.level == 0) {
 				fs[k].FileRefs = mergeRefs(fs[k].FileRefs, fileRefs(bl.text))
 			}
 		}
