@@ -3,6 +3,7 @@ package parse
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -12,9 +13,9 @@ import (
 // The diagnostics carry no path; callers add it with WithPath.
 func ReadReport(data []byte) *Report {
 	r := &Report{Findings: []Finding{}, Improvements: []Improvement{}}
-	lines := splitLines(data)
+	src, lines := splitLines(data)
 	frontEnd := mask(lines)
-	p := &reportParser{r: r, lines: lines, frontEnd: frontEnd}
+	p := &reportParser{r: r, src: src, lines: lines, frontEnd: frontEnd}
 	p.run()
 	sortDiags(r.Diagnostics)
 	return r
@@ -22,6 +23,7 @@ func ReadReport(data []byte) *Report {
 
 type reportParser struct {
 	r        *Report
+	src      string // the report's text: lines are parts of it
 	lines    []line
 	frontEnd int
 	fm       frontMatter
@@ -188,7 +190,13 @@ func (p *reportParser) fencedIndex() *index {
 // takeIndex moves the index's items into the report.
 func (p *reportParser) takeIndex() {
 	r, ix := p.r, p.ix
-	r.Diagnostics = append(r.Diagnostics, ix.diags...)
+	if len(r.Diagnostics) == 0 {
+		r.Diagnostics = ix.diags // the index's own: no copy of a large list
+	} else {
+		r.Diagnostics = append(r.Diagnostics, ix.diags...)
+	}
+	ix.diags = nil
+	r.Findings = slices.Grow(r.Findings, len(ix.items))
 	seen := map[string]int{}
 	for _, it := range ix.items {
 		if it.id != "" {

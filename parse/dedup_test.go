@@ -152,3 +152,78 @@ func postingsFit(kept []Finding) bool {
 	}
 	return true
 }
+
+// splitPipesBuilder is the former splitPipes, which copied every field
+// through a strings.Builder: the reference of the one that slices.
+func splitPipesBuilder(s string) []string {
+	var fields []string
+	var b strings.Builder
+	tick := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '`':
+			tick = !tick
+		case c == '\\' && i+1 < len(s) && s[i+1] == '|':
+			b.WriteByte('|')
+			i++
+			continue
+		case c == '|' && !tick:
+			fields = append(fields, b.String())
+			b.Reset()
+			continue
+		}
+		b.WriteByte(c)
+	}
+	fields = append(fields, b.String())
+	if tick {
+		fields = strings.Split(s, "|")
+	}
+	return fields
+}
+
+func TestSplitPipesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "`\\| a"
+	for range 20000 {
+		b := make([]byte, r.IntN(14))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		s := string(b)
+		if got, want := splitPipes(s), splitPipesBuilder(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("splitPipes(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestDescriptionIsTheLines checks that a description taken as a part of
+// the report's text is the lines joined with newlines, with CRLF endings, a
+// BOM and a last line without a newline too.
+func TestDescriptionIsTheLines(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		var b strings.Builder
+		if r.IntN(4) == 0 {
+			b.WriteString("\ufeff")
+		}
+		for range r.IntN(8) {
+			b.WriteString([]string{"", "a", "- **[P1] x**", "  b c"}[r.IntN(4)])
+			b.WriteString([]string{"\n", "\r\n"}[r.IntN(2)])
+		}
+		b.WriteString([]string{"", "tail"}[r.IntN(2)])
+		src, lines := splitLines([]byte(b.String()))
+		if len(lines) == 0 {
+			continue
+		}
+		i := r.IntN(len(lines))
+		j := i + r.IntN(len(lines)-i)
+		var want strings.Builder
+		for _, l := range lines[i : j+1] {
+			want.WriteString(l.text + "\n")
+		}
+		if got := description(src, lines[i:j+1], want.Len()); got != want.String() {
+			t.Fatalf("description of lines %d–%d of %q = %q, want %q", i, j, b.String(), got, want.String())
+		}
+	}
+}
