@@ -158,11 +158,7 @@ func (l *Live) readBus(run *Run, rebase bool) {
 	segs, ok := l.appended(run)
 	switch {
 	case ok && rebase:
-		entries := map[string][]parse.Entry{}
-		for _, b := range run.Bus {
-			entries[b.Name] = b.Entries
-		}
-		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts, entries)
+		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts)
 	case !ok:
 		l.memo.forgetOrder()
 		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts, l.memo)
