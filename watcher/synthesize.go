@@ -26,6 +26,12 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	if err != nil {
 		return nil, err
 	}
+	return streamBus(run, dir, sc.opts.MaxLine, opts)
+}
+
+// streamBus synthesises run (whose bus files are listed, without entries),
+// decoding the bus files in dir as the synthesis reads them.
+func streamBus(run *synth.Run, dir string, maxLine int, opts synth.Options) (*synth.Synthesis, error) {
 	// Open the bus files first: their modification times count toward the
 	// reviewed time, which the synthesis needs before it reads any entry.
 	type busFile struct {
@@ -65,7 +71,7 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 		case !f.info.Mode().IsRegular():
 			return []parse.Diagnostic{diag(name, parse.LevelWarning, "not a regular file: skipped")}, nil
 		}
-		diags, err := decodeBus(f.fh, sc.opts.MaxLine, add)
+		diags, err := decodeBus(f.fh, maxLine, add)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.fh.Name(), err)
 		}
