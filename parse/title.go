@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -106,11 +105,6 @@ type Title struct {
 	runes []rune // nil when norm is ASCII: its bytes are its runes
 	n     int    // length in runes
 	hist  histogram
-	// grams are the bigrams of an ASCII norm, sorted: two strings within
-	// edit distance k share at least max(len)−1−2k of them (the q-gram
-	// lemma), which rules out in linear time the pairs of long titles the
-	// histogram lets through.
-	grams []uint16
 }
 
 // histogram counts the characters of a normalised title: a–z, 0–9, space,
@@ -171,27 +165,38 @@ func (t *Title) prepare() {
 	for i := 0; i < len(n); i++ {
 		t.hist.add(rune(n[i]))
 	}
-	if len(n) >= 2 {
-		t.grams = make([]uint16, len(n)-1)
-		for i := range t.grams {
-			t.grams[i] = uint16(n[i])<<8 | uint16(n[i+1])
-		}
-		slices.Sort(t.grams)
-	}
 }
 
-// sharedGrams returns the size of the multiset intersection of two sorted
-// lists of bigrams.
-func sharedGrams(a, b []uint16) int {
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			n, i, j = n+1, i+1, j+1
+// gramSymbol maps a byte of an ASCII title to one of 38 symbols: a–z, 0–9,
+// space, anything else.
+func gramSymbol(c byte) int {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return int(c - 'a')
+	case c >= '0' && c <= '9':
+		return 26 + int(c-'0')
+	case c == ' ':
+		return 36
+	}
+	return 37
+}
+
+// sharedGrams returns how many bigrams two ASCII strings share (the size of
+// the multiset intersection of their bigrams, bytes outside [a-z0-9 ]
+// counted as one symbol, which can only add to it). By the q-gram lemma two
+// strings within edit distance k share at least max(len)−1−2k bigrams: a
+// bound that rules out in linear time the pairs of long titles that the
+// histogram lets through.
+func sharedGrams(a, b string) int {
+	var count [38 * 38]uint16
+	for i := 0; i+1 < len(a); i++ {
+		count[gramSymbol(a[i])*38+gramSymbol(a[i+1])]++
+	}
+	n := 0
+	for i := 0; i+1 < len(b); i++ {
+		if g := &count[gramSymbol(b[i])*38+gramSymbol(b[i+1])]; *g > 0 {
+			*g--
+			n++
 		}
 	}
 	return n
@@ -256,7 +261,7 @@ func closeTitles(a, b *Title) bool {
 		return false
 	}
 	if a.runes == nil && b.runes == nil {
-		if need := long - 1 - 2*limit; need > 0 && sharedGrams(a.grams, b.grams) < need {
+		if need := long - 1 - 2*limit; need > 0 && long < 1<<16 && sharedGrams(a.norm, b.norm) < need {
 			return false
 		}
 		// A read-only view of the bytes: no copy per comparison.
