@@ -747,7 +747,9 @@ func (w *Watcher) mayDrop() bool {
 }
 
 // drop drops the entries held, which the synth.Live has read (it was just
-// updated): what the watcher keeps of the bus is then the Live's (bounded
+// updated; an update drops them once they are handOverBatch or more, a few
+// MB, so that a small run keeps its entries and its updates append to one
+// array): what the watcher keeps of the bus is then the Live's (bounded
 // timeline lists, running totals, per match key data, a few bytes an entry),
 // not every entry. It does nothing when the entries may not be dropped.
 func (w *Watcher) drop() {
@@ -787,6 +789,15 @@ func (w *Watcher) refill() {
 	if reread {
 		w.live.Rewind()
 	}
+}
+
+// held returns the number of bus entries held.
+func (w *Watcher) held() int {
+	n := 0
+	for _, b := range w.bus {
+		n += len(b.entries)
+	}
+	return n
 }
 
 // dropped reports whether entries were dropped from any bus file.
@@ -849,7 +860,9 @@ func (w *Watcher) emit(handle func(*Update) error, heartbeat bool) error {
 		w.refill()
 		w.live.Update(w.run())
 		w.last = w.live.Synthesis()
-		w.drop()
+		if w.held() >= handOverBatch {
+			w.drop()
+		}
 	}
 	return handle(w.update(w.last, heartbeat))
 }

@@ -599,8 +599,8 @@ func TestWatchDropsBusEntries(t *testing.T) {
 		h := startWatch(t, dir, Options{})
 		u := h.next()
 		checkMatchesScan(t, dir, u)
-		if held, dropped := h.held(); held != 0 || dropped != 50 {
-			t.Errorf("after the first read: %d entries held, %d dropped; want 0 and 50", held, dropped)
+		if held, dropped := h.held(); held >= handOverBatch || held+dropped != 50 || dropped == 0 {
+			t.Errorf("after the first read: %d entries held, %d dropped; want fewer than %d held of 50", held, dropped, handOverBatch)
 		}
 
 		h.appendBus("findings.jsonl", busLine("fd-d", "blocking", "Missing rate limit"))
@@ -615,8 +615,8 @@ func TestWatchDropsBusEntries(t *testing.T) {
 		time.Sleep(DefaultDebounce)
 		u = h.next()
 		checkMatchesScan(t, dir, u)
-		if held, dropped := h.held(); held != 0 || dropped != 51 {
-			t.Errorf("after a report: %d entries held, %d dropped; want 0 and 51", held, dropped)
+		if held, dropped := h.held(); held >= handOverBatch || held+dropped != 51 {
+			t.Errorf("after a report: %d entries held, %d dropped; want fewer than %d held of 51", held, dropped, handOverBatch)
 		}
 
 		// A second bus file, then an append to the first: the first is read
