@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -72,4 +73,75 @@ func TestDotfileRefsEverywhere(t *testing.T) {
 	if len(claims) != 2 || claims[0].Path != ".github/workflows/ci.yml" || claims[1].Path != ".npmrc" || claims[1].End != 4 {
 		t.Errorf("evidence claims = %+v; want .github/workflows/ci.yml:5 and .npmrc:3-4", claims)
 	}
+}
+
+// refRe is the reference fileRefs implements by hand: a refPath, a colon, a
+// line, an optional range end.
+var refRe = regexp.MustCompile(refPath + `:(\d{1,7})(?:\s?[-–]\s?(\d{1,7}))?\b`)
+
+// fileRefsRegexp is fileRefs as the regular expression finds references.
+func fileRefsRegexp(s string) []string {
+	var refs []string
+	seen := map[string]bool{}
+	for _, m := range refRe.FindAllStringSubmatchIndex(s, -1) {
+		path := s[m[2]:m[3]]
+		if m[2] >= 3 && strings.HasSuffix(s[:m[2]], "://") {
+			continue
+		}
+		ref := path + ":" + s[m[4]:m[5]]
+		if m[6] >= 0 && s[m[6]:m[7]] != s[m[4]:m[5]] {
+			ref += "-" + s[m[6]:m[7]]
+		}
+		if !seen[ref] {
+			seen[ref] = true
+			refs = append(refs, ref)
+		}
+	}
+	return refs
+}
+
+// refCases are inputs where the scanner could part from the expression:
+// boundaries, "@" and "+" inside paths, empty directories, extensions, line
+// lengths, ranges and their spaces, word boundaries, UTF-8, repeats.
+var refCases = []string{
+	"a.go:1", ":1", "a:1", ".a:1", "a.:1", "a..b.go:1", "./a.go:1", "../x/a.go:2", "/etc/a.conf:3",
+	"x//a.go:1", "a/b/:1", "a/.b:1", "a/.1:1", "a~/b.go:1", "~/b.go:1", "b~.go:1", "a.b~:1",
+	"x@a.go:1", "x+a.go:1", "@a.go:1", "+.env:1", "a~@b.go:1", "a~+b~+c.go:1", "x/y~@z/a.go:1",
+	"a.go:1@b.go:2", "a.go:1+b.go:2", "a.go:1-2:3", "a.go:1:2", "a.go:12345678", "a.go:1234567",
+	"a.go:1-12345678", "a.go:1 - 2", "a.go:1 -2", "a.go:1- 2", "a.go:1  -2", "a.go:1–2", "a.go:1 – 2",
+	"a.go:1-2x", "a.go:1-x", "a.go:1x", "a.go:1_", "a.go:1é", "é.env:1", "éa.go:1", "\xffa.go:1",
+	"a.abcdefghij:1", "a.abcdefghijk:1", "a.b1:1", "a.1b:1", "a.b_c:1", "a.go:1 a.go:1 a.go:1",
+	"a.go:01-1", "a.go:1-01", "a.go:3-3", "x:a.go:1", "x-a.go:1", "x.a.go:1", "x_a.go:1", "(a.go:1)",
+	"`a.go:1`", "http://a.go:1", "s://a.go:1", "a.go:\t1", "a.go:1\t-\t2", "a.go:1\v-2", "Makefile.am:4",
+}
+
+// TestFileRefsMatchesRegexp: the scanner finds what the expression finds.
+func TestFileRefsMatchesRegexp(t *testing.T) {
+	for _, in := range refCases {
+		for _, s := range []string{in, "see " + in, in + " and " + in, "x " + in + ", y"} {
+			if got, want := fileRefs(s), fileRefsRegexp(s); !slices.Equal(got, want) {
+				t.Errorf("fileRefs(%q) = %q; the expression finds %q", s, got, want)
+			}
+		}
+	}
+	// Many references on one line: past the linear duplicate check.
+	var b strings.Builder
+	for i := range 100 {
+		b.WriteString("f" + strings.Repeat("x", i%7) + ".go:" + string(rune('1'+i%9)) + " ")
+	}
+	if got, want := fileRefs(b.String()), fileRefsRegexp(b.String()); !slices.Equal(got, want) {
+		t.Errorf("many references: %q; the expression finds %q", got, want)
+	}
+}
+
+// FuzzFileRefs: on any input, the scanner and the expression agree.
+func FuzzFileRefs(f *testing.F) {
+	for _, in := range refCases {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := fileRefs(s), fileRefsRegexp(s); !slices.Equal(got, want) {
+			t.Fatalf("fileRefs(%q) = %q; the expression finds %q", s, got, want)
+		}
+	})
 }
