@@ -1,0 +1,39 @@
+package parse
+
+import (
+	"regexp"
+	"testing"
+)
+
+// tallyRe is the reference isTally reads by hand.
+var tallyRe = regexp.MustCompile(`(?i):\s*\d+\s*$|\bP[0-4]\s*:\s*\d+`)
+
+// tallyCases are titles where isTally could part from tallyRe: spaces of
+// every kind, digits after and before the colon, P in either case, the
+// word boundary before it.
+var tallyCases = []string{
+	"", ":", ":1", ": 1 ", "x:\t12\n", "x:1a", "x: a1", "12", "x 12", "x::3", "x :  3  ", "x:\v3",
+	"P1: 48, P2: 36", "p3 :7", "P5: 1", "xP1: 2", "_P1: 2", "(P1:2)", "P1:", "P1: x", "P1 :\t\t9",
+	"éP1: 3", "P1:é", "Race condition in the cache: path.go:12 is hot", "a.go:12-14", "P12: 3",
+}
+
+// TestIsTallyMatchesRegexp: the scanner answers what the expression answers.
+func TestIsTallyMatchesRegexp(t *testing.T) {
+	for _, s := range tallyCases {
+		if got, want := isTally(s), tallyRe.MatchString(s); got != want {
+			t.Errorf("isTally(%q) = %v; tallyRe says %v", s, got, want)
+		}
+	}
+}
+
+// FuzzIsTally: on any input, the scanner and the expression agree.
+func FuzzIsTally(f *testing.F) {
+	for _, s := range tallyCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := isTally(s), tallyRe.MatchString(s); got != want {
+			t.Fatalf("isTally(%q) = %v; tallyRe says %v", s, got, want)
+		}
+	})
+}
