@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzReadReport checks that the report parser never panics, keeps positions

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/tools/txtar"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzClaims: the claim parser never panics, every claim lies on a line of

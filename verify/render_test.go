@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/tools/txtar"
 )
 
 // resultOf checks a golden archive.

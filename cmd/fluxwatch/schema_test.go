@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/tools/txtar"
 )
 
 // TestGoldenFindingsValidate checks every expected findings.json of the
