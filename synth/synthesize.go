@@ -58,11 +58,7 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 // synthesizeBus completes s with the timeline tl read from run's bus: who
 // discovered each finding, the timeline, the diagnostics of the run.
 func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
-	for i, by := range tl.discoveredBy {
-		if by != nil {
-			s.Findings[i].DiscoveredBy = by
-		}
-	}
+	tl.annotate(s)
 	files := make([]string, 0, len(run.Bus))
 	for _, b := range run.Bus {
 		files = append(files, b.Name)
@@ -332,6 +328,7 @@ func mergedFinding(g []*src, m int) Finding {
 	f.Agents = sortedKeys(agents)
 	f.Convergence = len(f.Agents)
 	f.ConvergenceDisplay = strconv.Itoa(f.Convergence) + "/" + strconv.Itoa(m)
+	f.Independent, f.Primed = f.Convergence, []Priming{} // until a bus entry primes one
 	switch {
 	case allLow || f.Convergence <= 1:
 		f.Confidence = parse.ConfidenceLow
