@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // This file is the priming rule (independent vs primed agreement) and the
@@ -87,6 +89,7 @@ func (t *timeline) annotate(s *Synthesis) {
 			f.Primed, f.Independent = primed, f.Convergence-len(primed)
 		}
 	}
+	t.provenance(s)
 	s.Yield = t.yield(s)
 }
 
@@ -133,4 +136,66 @@ func (t *timeline) yield(s *Synthesis) []AgentYield {
 	}
 	slices.SortFunc(out, func(a, b AgentYield) int { return strings.Compare(a.Agent, b.Agent) })
 	return out
+}
+
+// sawProvenance notes the model and run id an entry of agent declares; the
+// first of each in bus order is kept.
+func (t *timeline) sawProvenance(agent, model, runID string) {
+	if t.busProv == nil {
+		t.busProv = map[string]*[2]string{}
+	}
+	p := t.busProv[agent]
+	if p == nil {
+		p = &[2]string{}
+		t.busProv[agent] = p
+	}
+	if p[0] == "" {
+		p[0] = model
+	}
+	if p[1] == "" {
+		p[1] = runID
+	}
+}
+
+// provenanceOf is what a report declares of itself, unknown fields nil.
+func provenanceOf(p parse.Provenance) Provenance {
+	known := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	return Provenance{Model: known(p.Model), PromptHash: known(p.PromptHash), ToolVersion: known(p.ToolVersion),
+		Commit: known(p.Commit), Started: known(p.Started), Finished: known(p.Finished), RunID: known(p.RunID)}
+}
+
+// provenance completes the agents' provenance of s with what their bus
+// records declare (a report's own word first) and gives each finding the
+// provenance of its agents. It does not modify the agents s shares.
+func (t *timeline) provenance(s *Synthesis) {
+	s.Agents = slices.Clone(s.Agents)
+	byName := map[string]Provenance{}
+	for i := range s.Agents {
+		a := &s.Agents[i]
+		if bp := t.busProv[a.Name]; bp != nil {
+			if a.Provenance.Model == nil && bp[0] != "" {
+				m := bp[0]
+				a.Provenance.Model = &m
+			}
+			if a.Provenance.RunID == nil && bp[1] != "" {
+				r := bp[1]
+				a.Provenance.RunID = &r
+			}
+		}
+		if a.Status != parse.StatusForeign {
+			byName[a.Name] = a.Provenance
+		}
+	}
+	for i := range s.Findings {
+		f := &s.Findings[i]
+		f.Provenance = make([]AgentProvenance, len(f.Agents))
+		for j, a := range f.Agents {
+			f.Provenance[j] = AgentProvenance{Agent: a, Provenance: byName[a]}
+		}
+	}
 }

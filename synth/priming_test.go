@@ -119,3 +119,39 @@ func TestPrimingLiveRebase(t *testing.T) {
 		t.Errorf("live after rebase differs from Synthesize:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestProvenance: a report's own word first, then its bus records; what
+// nobody declares stays unknown (null).
+func TestProvenance(t *testing.T) {
+	run := primingRun()
+	run.Agents[0].Report.Provenance = parse.Provenance{Model: "opus", Commit: "abc123"}
+	e := entry(bus.Notable, "fd-a", "Something else", 11*time.Minute)
+	e.Model, e.RunID = "haiku", "r-9"
+	run.Bus[0].Entries = append(run.Bus[0].Entries, e)
+	e = entry(bus.Notable, "fd-b", "Something else again", 12*time.Minute)
+	e.Model = "sonnet"
+	run.Bus[0].Entries = append(run.Bus[0].Entries, e)
+	s := Synthesize(run, Options{})
+	str := func(p *string) string {
+		if p == nil {
+			return "unknown"
+		}
+		return *p
+	}
+	got := map[string]string{}
+	for _, p := range s.Findings[0].Provenance {
+		got[p.Agent] = str(p.Model) + " " + str(p.Commit) + " " + str(p.RunID) + " " + str(p.PromptHash)
+	}
+	want := map[string]string{
+		"fd-a": "opus abc123 r-9 unknown",
+		"fd-b": "sonnet unknown unknown unknown",
+		"fd-c": "unknown unknown unknown unknown",
+		"fd-d": "unknown unknown unknown unknown",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("provenance %v, want %v", got, want)
+	}
+	if a := s.Agents[0]; a.Name != "fd-a" || str(a.Provenance.Model) != "opus" {
+		t.Errorf("agent %s provenance model %s", a.Name, str(a.Provenance.Model))
+	}
+}

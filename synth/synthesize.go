@@ -232,6 +232,7 @@ func agentResult(a *Agent) AgentResult {
 		return r
 	}
 	rep := a.Report
+	r.Provenance = provenanceOf(rep.Provenance)
 	if rep.DeclaredVerdict != "" {
 		v := rep.DeclaredVerdict
 		r.DeclaredVerdict = &v

@@ -304,7 +304,9 @@ type timeline struct {
 	adjustTotal, contraTotal int
 	stalls                   bounded[Stall]
 	perAgent                 map[string]*SeverityTally
-	stalled                  map[string]bool
+	// busProv is, by agent, the first model and run_id its entries declare.
+	busProv map[string]*[2]string
+	stalled map[string]bool
 	// discoveredBy is, by position in findings, the agent whose entry first
 	// matched the finding (nil for none yet).
 	discoveredBy []*string
@@ -384,6 +386,9 @@ func (t *timeline) add(segs []segment) {
 			if ta == nil {
 				ta = &SeverityTally{}
 				t.perAgent[e.Agent] = ta
+			}
+			if e.Model != "" || e.RunID != "" {
+				t.sawProvenance(e.Agent, e.Model, e.RunID)
 			}
 			// Only the latest n entries of the batch can stay in the list.
 			keep := seq-first > batch-t.n
@@ -490,6 +495,7 @@ func (m *busMemo) record(ref entryRef, blocking bool) {
 func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options, entries map[string][]bus.Entry) *timeline {
 	n := newTimeline(findings, completed, srcs, opts, t.memo)
 	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
+	n.busProv = t.busProv
 	n.entries, n.entryIDs = t.entries, t.entryIDs
 	n.entries.items = slices.Clone(t.entries.items)
 	for j := range n.entries.items {

@@ -116,8 +116,10 @@ type AgentResult struct {
 	Complete bool `json:"complete"`
 	// Envelope is the message envelope of the report's YAML front matter
 	// (message_id, correlation_id, timestamp, …); null when it has none.
-	Envelope    map[string]string `json:"envelope"`
-	Diagnostics []Diagnostic      `json:"diagnostics"`
+	Envelope map[string]string `json:"envelope"`
+	// Provenance is what is known of how the report was made.
+	Provenance  Provenance   `json:"provenance"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
 	// ModTime is the file's modification time (when the report finished,
 	// or the .partial last grew); zero without a file. It is an input, so
 	// the synthesis stays deterministic, but findings.json leaves it out:
@@ -181,9 +183,30 @@ type Finding struct {
 	// peer's matching bus entry could have reached them; Primed names the
 	// others, each with the entry that primed it (see the priming rule in
 	// the package documentation). Independent + len(Primed) = Convergence.
-	Independent int              `json:"independent"`
-	Primed      []Priming        `json:"primed"`
-	Evidence    *FindingEvidence `json:"evidence"`
+	Independent int       `json:"independent"`
+	Primed      []Priming `json:"primed"`
+	// Provenance is that of each agent in Agents, in that order.
+	Provenance []AgentProvenance `json:"provenance"`
+	Evidence   *FindingEvidence  `json:"evidence"`
+}
+
+// Provenance is what is known of how an agent's report was made: from its
+// front matter, else the run manifest, else (model and run_id) its bus
+// records. A null field is unknown: nothing is guessed.
+type Provenance struct {
+	Model       *string `json:"model"`
+	PromptHash  *string `json:"prompt_hash"`
+	ToolVersion *string `json:"tool_version"`
+	Commit      *string `json:"commit"`
+	Started     *string `json:"started"`
+	Finished    *string `json:"finished"`
+	RunID       *string `json:"run_id"`
+}
+
+// AgentProvenance is the provenance of one agent of a finding.
+type AgentProvenance struct {
+	Agent string `json:"agent"`
+	Provenance
 }
 
 // Priming: Agent reported a finding after By's matching bus entry Seq was
