@@ -104,7 +104,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	case !f.quiet && !stdoutIsData:
 		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(targets.Dir, "summary.md")))
 	}
-	if gateTripped(f.failOn, s.Verdict) {
+	if gateTripped(f.failOn, f.gateVerdict(s)) {
 		return exitError{code: exitGate}
 	}
 	return nil
