@@ -19,6 +19,10 @@ help: ## list the targets
 build: ## build bin/fluxwatch
 	$(GO) build -o $(BIN) ./cmd/fluxwatch
 
+.PHONY: install
+install: ## go install fluxwatch into GOBIN (else GOPATH/bin, usually ~/go/bin): put it on PATH
+	$(GO) install ./cmd/fluxwatch
+
 run: build ## synthesise the example run in testdata/example and print its summary
 	./$(BIN) synth --out bin/example --repo $(EXAMPLE)/repo $(EXAMPLE)
 	@echo
@@ -84,6 +88,10 @@ golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
 	$(GO) test ./internal/termview/ -run 'TestLiveView' -update-view
 	$(GO) test ./page/ -run 'Golden' -update
+
+.PHONY: baseline-stability
+baseline-stability: ## how many findings of a re-formatted rerun of every corpus run match as unchanged (needs ../shared)
+	$(GO) test ./cmd/fluxwatch -run '^TestCorpusBaselineStability$$' -count=1 -v -args -baseline.all
 
 yaml-limits: ## time and measure peak RSS of fluxwatch on an alias bomb, dense YAML and 1 GiB of random bytes
 	$(GO) test -tags limits -count=1 -run TestYAMLLimitsProcess -v ./cmd/fluxwatch

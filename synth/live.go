@@ -40,6 +40,9 @@ type Live struct {
 	srcs      []*src
 	findings  []Finding
 	evidence  *EvidenceTally
+	// The comparison with the baseline and the suppressions of findings.
+	baseline     *BaselineReport
+	suppressions *SuppressionReport
 
 	// The bus side, read against the report side.
 	tl   *timeline
@@ -90,6 +93,7 @@ func (l *Live) Update(run *Run) {
 		l.agents, l.completed = keys, completed
 		l.srcs = sourcesOf(completed)
 		l.findings = findingsOf(dedup(l.srcs, opts.Dedup), len(completed))
+		l.baseline, l.suppressions = judge(l.findings, opts)
 		if opts.Evidence != nil {
 			s.Findings = l.findings
 			l.evidence = checkEvidence(s, l.srcs, opts.Evidence, opts.EvidenceRepo)
@@ -108,6 +112,7 @@ func (l *Live) Update(run *Run) {
 		s.EvidenceNote = opts.EvidenceNote
 	}
 	s.Findings = l.findings
+	s.Baseline, s.Suppressions = l.baseline, l.suppressions
 	summarize(s, run, l.completed, opts)
 	l.base, l.run = s, run
 	l.readBus(run, rebase)
@@ -194,6 +199,6 @@ func (l *Live) Synthesis() *Synthesis {
 		files = append(files, b.Name)
 	}
 	s.Timeline = l.tl.snapshot(files)
-	s.Diagnostics = runDiagnostics(l.run)
+	s.Diagnostics = append(runDiagnostics(l.run), suppressionDiagnostics(s.Suppressions)...)
 	return &s
 }

@@ -117,6 +117,16 @@ type Options struct {
 	// ("--no-evidence", "not inside a git work tree"); summary.md shows it
 	// escaped like agent text (a code span in it is kept).
 	EvidenceNote string
+	// Baseline is an earlier synthesis to compare the findings with
+	// (--baseline): each finding is then new or unchanged, and the report
+	// lists the absent ones.
+	Baseline *Baseline
+	// Suppressions accept findings (.fluxwatch.yaml): a suppressed finding
+	// is kept and marked, and does not move the verdict.
+	Suppressions []Suppression
+	// Today is the date that suppressions expire against (the caller's
+	// clock, or SOURCE_DATE_EPOCH); zero: no entry expires.
+	Today time.Time
 }
 
 // DefaultMaxEntries is the default of Options.MaxEntries.

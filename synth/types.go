@@ -42,6 +42,10 @@ type Synthesis struct {
 	Evidence     *EvidenceTally `json:"evidence"`
 	EvidenceNote string         `json:"-"`
 	Diagnostics  []Diagnostic   `json:"diagnostics"`
+	// Baseline is the comparison with Options.Baseline; absent without one.
+	Baseline *BaselineReport `json:"baseline,omitempty"`
+	// Suppressions sums up Options.Suppressions; absent without any.
+	Suppressions *SuppressionReport `json:"suppressions,omitempty"`
 	// Yield is what each completed agent added, by agent name.
 	Yield []AgentYield `json:"yield"`
 }
@@ -188,6 +192,10 @@ type Finding struct {
 	// Provenance is that of each agent in Agents, in that order.
 	Provenance []AgentProvenance `json:"provenance"`
 	Evidence   *FindingEvidence  `json:"evidence"`
+	// Baseline compares the finding with Options.Baseline (absent without
+	// one); Suppressed is set when a suppression accepts it.
+	Baseline   *FindingBaseline `json:"baseline,omitempty"`
+	Suppressed *Suppressed      `json:"suppressed,omitempty"`
 }
 
 // Provenance is what is known of how an agent's report was made: from its
