@@ -102,5 +102,9 @@
 //     peers' blocking entries and the contradictions of its own blocking
 //     entries (the totals, not the listed ones); and, when its front matter
 //     states token use (tokens, total_tokens, usage.total_tokens or
-//     usage.input_tokens + output_tokens), the findings per 1,000 tokens.
+//     usage.input_tokens + output_tokens) or the run manifest does, the
+//     findings per 1,000 tokens.
+//   - Provenance: a report's front matter, then the run manifest
+//     (parse.ManifestFile: the agent's entry, then the run's), then for
+//     model and run_id the first of the agent's bus records that says.
 package synth

@@ -96,12 +96,17 @@ func (t *timeline) annotate(s *Synthesis) {
 // yield returns the yield of each completed agent of s (whose findings are
 // annotated), by agent name.
 func (t *timeline) yield(s *Synthesis) []AgentYield {
+	tokens := map[string]int64{}
+	for _, a := range s.Agents {
+		if a.Status.Completed() && a.tokens > 0 {
+			tokens[a.Name] = a.tokens
+		}
+	}
 	out := make([]AgentYield, len(t.acks.agents))
 	for i, ag := range t.acks.agents {
 		y := &out[i]
 		y.Agent, y.Adjusted, y.Contradicted = ag.a.Name, t.adjustedBy[i], t.contradictedOf[ag.a.Name]
-		if ag.a.Report != nil && ag.a.Report.Provenance.Tokens > 0 {
-			n := ag.a.Report.Provenance.Tokens
+		if n, ok := tokens[ag.a.Name]; ok {
 			y.Tokens = &n
 		}
 	}

@@ -164,7 +164,7 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	s.Agents = make([]AgentResult, 0, len(run.Agents)+len(opts.Expect)) // [] in findings.json, never null
 	for i := range run.Agents {
 		a := &run.Agents[i]
-		s.Agents = append(s.Agents, agentResult(a))
+		s.Agents = append(s.Agents, agentResult(a, run.Manifest))
 		switch {
 		case a.Status == parse.StatusForeign:
 			foreign[a.Name] = true
@@ -221,12 +221,17 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	return completed
 }
 
-func agentResult(a *Agent) AgentResult {
+func agentResult(a *Agent, manifest *parse.RunManifest) AgentResult {
 	file := a.File
 	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}, ModTime: a.ModTime.UTC()}
 	for _, d := range a.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
 	}
+	declared := manifest.For(a.Name)
+	if a.Report != nil {
+		declared = a.Report.Provenance.Or(declared) // the report's own word first
+	}
+	r.Provenance, r.tokens = provenanceOf(declared), declared.Tokens
 	if a.Report == nil {
 		r.Verdict = parse.Error
 		if a.Status.Completed() {
@@ -235,7 +240,6 @@ func agentResult(a *Agent) AgentResult {
 		return r
 	}
 	rep := a.Report
-	r.Provenance = provenanceOf(rep.Provenance)
 	if rep.DeclaredVerdict != "" {
 		v := rep.DeclaredVerdict
 		r.DeclaredVerdict = &v

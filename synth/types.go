@@ -124,6 +124,9 @@ type AgentResult struct {
 	// Provenance is what is known of how the report was made.
 	Provenance  Provenance   `json:"provenance"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
+	// tokens is the token use its report or the run manifest states (0:
+	// unstated), for the yield.
+	tokens int64
 	// ModTime is the file's modification time (when the report finished,
 	// or the .partial last grew); zero without a file. It is an input, so
 	// the synthesis stays deterministic, but findings.json leaves it out:
