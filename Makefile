@@ -49,10 +49,11 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	done
 
 BENCH_RUNS ?= 5
+SCALE_RUNS ?= 3
 
-bench: build bench-tools ## Go benchmarks of the hot paths, then fluxwatch against jq, cat, wc -l and a shell pipeline (one table; a few minutes)
+bench: build bench-tools ## Go benchmarks of the hot paths, fluxwatch against jq, cat, wc -l and a shell pipeline, then the 1×–8× scale table (a few minutes)
 	$(GO) test -short -run='^$$' -bench=. -benchmem ./parse ./bus ./synth ./watcher
-	$(GO) run ./internal/procbench -bin $(BIN) -shell scripts/shell-synth.sh -runs $(BENCH_RUNS)
+	$(GO) run ./internal/procbench -bin $(BIN) -shell scripts/shell-synth.sh -runs $(BENCH_RUNS) -scale full -scale-runs $(SCALE_RUNS)
 	$(GO) test -run='^$$' -bench=Render -benchmem ./page
 
 bench-tools: ## install jq (Debian) when missing, for make bench's comparisons

@@ -5,11 +5,12 @@ import (
 	"os"
 
 	"encoding/json"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )

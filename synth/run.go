@@ -58,8 +58,15 @@ type Agent struct {
 
 // BusFile is one bus file and its entries, in file order.
 type BusFile struct {
-	Name        string
-	Entries     []bus.Entry
+	Name    string
+	Entries []bus.Entry
+	// Dropped is the number of entries of the file before Entries: entries
+	// a [Live] read in an earlier Update and that its caller no longer holds
+	// (a watcher keeps only what it has not handed over, so that its memory
+	// does not grow with the bus). A Live reads them again only when the bus
+	// must be read from the start (see Live); then Dropped must be 0. 0 for
+	// Synthesize.
+	Dropped     int
 	Diagnostics []parse.Diagnostic
 }
 
