@@ -28,12 +28,25 @@ type firstMatch struct {
 func (t *timeline) sawMatch(p, seq int, agent string, timed bool, sec int64, nsec int) {
 	if t.firstBy == nil {
 		t.firstBy = make([][]firstMatch, len(t.findings))
+		t.firstSeen = make([]bitset, len(t.findings))
+		t.busAgents = map[string]int{}
 	}
-	for _, m := range t.firstBy[p] {
-		if m.agent == agent {
-			return
-		}
+	// By agent number, not by comparing names: a large bus matches a
+	// finding many times over.
+	a, ok := t.busAgents[agent]
+	if !ok {
+		a = len(t.busAgents)
+		t.busAgents[agent] = a
 	}
+	seen := t.firstSeen[p]
+	if seen.has(a) {
+		return
+	}
+	if a/64 >= len(seen) {
+		seen = append(seen, make(bitset, a/64+1-len(seen))...)
+	}
+	seen.add(a)
+	t.firstSeen[p] = seen
 	t.firstBy[p] = append(t.firstBy[p], firstMatch{seq: seq, agent: agent, timed: timed, sec: sec, nsec: nsec})
 }
 

@@ -354,6 +354,10 @@ type timeline struct {
 	// firstBy is, by position in findings, the first matching entry of
 	// each agent in bus order (see priming.go); nil before the first match.
 	firstBy [][]firstMatch
+	// firstSeen is, by position in findings, the set of bus agents (by
+	// number in busAgents) with an entry in firstBy.
+	firstSeen []bitset
+	busAgents map[string]int
 	// adjustedBy counts the adjustments of each completed agent (by index),
 	// contradictedOf the contradictions of each entry agent's entries.
 	adjustedBy     []int
