@@ -21,7 +21,6 @@
 package natsbus
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -46,6 +45,10 @@ const Scheme = "nats"
 // ErrRun is wrapped by the error of Open for a URL whose path is not one run
 // name.
 var ErrRun = errors.New("want nats://HOST:PORT/RUN with RUN made of letters, digits, '-' and '_'")
+
+// ErrOption is wrapped by the error of Open for a stream option of the
+// URL's query that is unknown or out of range.
+var ErrOption = errors.New("bad stream option")
 
 var runName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
@@ -158,7 +161,7 @@ func streamConfig(run string, q url.Values) (jetstream.StreamConfig, error) {
 			err = errors.New("unknown option (want max-age, max-bytes, max-msgs, replicas, storage or retention)")
 		}
 		if err != nil {
-			return cfg, fmt.Errorf("%s=%q: %w", k, v, err)
+			return cfg, fmt.Errorf("%w %s=%q: %v", ErrOption, k, v, err)
 		}
 	}
 	return cfg, nil
@@ -376,6 +379,7 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 		return fmt.Errorf("bus %s: consumer: %w", b.name, err)
 	}
 	defer it.Stop()
+	dec := bus.NewDecoder(b.maxLine)
 	for {
 		nctx, cancel := ctx, context.CancelFunc(func() {})
 		if idle > 0 {
@@ -397,7 +401,7 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 			return fmt.Errorf("bus %s: read: %w", b.name, err)
 		}
 		seq := md.Sequence.Stream
-		if err := b.deliver(m.Data(), seq, f, entry, diag); err != nil {
+		if err := b.deliver(dec, m.Data(), seq, f, entry, diag); err != nil {
 			return err
 		}
 		if !more(seq, md.NumPending) {
@@ -406,26 +410,23 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 	}
 }
 
-// deliver decodes one record (a canonical line) at sequence seq.
-func (b *Bus) deliver(data []byte, seq uint64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
+// deliver decodes one record (a canonical line) at sequence seq with dec,
+// which holds nothing between records: each ends with its newline.
+func (b *Bus) deliver(dec *bus.Decoder, data []byte, seq uint64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		data = append(data[:len(data):len(data)], '\n')
 	}
-	entries, diags, _ := bus.DecodeAll(bytes.NewReader(data), b.maxLine)
-	for _, d := range diags {
+	var err error
+	dec.Feed(data, func(e bus.Entry) {
+		e.Offset, e.Line = int64(seq), int(seq)
+		if err == nil && f.Match(e) {
+			err = entry(e)
+		}
+	}, func(d parse.Diagnostic) {
 		d.Path, d.Line = b.name, int(seq)
 		if diag != nil {
 			diag(d)
 		}
-	}
-	for _, e := range entries {
-		e.Offset, e.Line = int64(seq), int(seq)
-		if !f.Match(e) {
-			continue
-		}
-		if err := entry(e); err != nil {
-			return err
-		}
-	}
-	return nil
+	})
+	return err
 }

@@ -31,7 +31,7 @@ func startHub(t *testing.T, store, listen string) *hub.Hub {
 	return h
 }
 
-func open(t *testing.T, raw string, timeout time.Duration) *natsbus.Bus {
+func open(t testing.TB, raw string, timeout time.Duration) *natsbus.Bus {
 	t.Helper()
 	u, err := url.Parse(raw)
 	if err != nil {

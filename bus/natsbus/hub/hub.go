@@ -22,6 +22,10 @@ type Config struct {
 	// Store is the JetStream directory; "" keeps streams in a temporary
 	// directory of the server's choosing.
 	Store string
+	// NoSync lets the server fsync its store every two minutes (NATS's
+	// default) instead of before each acknowledgement. Off by default: an
+	// acknowledged record is durable, as on the file bus.
+	NoSync bool
 	// Ready bounds the wait for the server to accept connections; <= 0
 	// means 10 s.
 	Ready time.Duration
@@ -60,6 +64,7 @@ func Start(cfg Config) (*Hub, error) {
 		NoSigs:     true, // the command owns signals (SPEC §7)
 		NoLog:      true,
 		MaxPayload: 8 << 20,
+		SyncAlways: !cfg.NoSync,
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
