@@ -197,3 +197,64 @@ func TestMCPStream(t *testing.T) {
 		t.Errorf("fetch_peer_findings over the stream: %s", text)
 	}
 }
+
+// TestRelayFollow: a running relay copies a record written to either side
+// to the other within seconds, once, and returns when its context ends.
+func TestRelayFollow(t *testing.T) {
+	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Shutdown()
+	url := h.URL() + "/relay"
+	file := filepath.Join(t.TempDir(), "peer-findings.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e, _, errb := natsEnv("")
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"bus", "relay", file, url}, e) }()
+
+	b := busFlags{path: url}
+	stream, err := b.open(context.Background(), e, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	ent := func(agent string) bus.Entry {
+		return bus.Entry{Kind: bus.EntryFinding, Severity: "notable", Agent: agent, Category: "c", Summary: "from " + agent, FileRefs: []string{}}
+	}
+	if _, err := stream.Append(ctx, ent("fd-net")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bus.Append(file, ent("fd-shell"), bus.WriteOptions{NoSync: true}); err != nil {
+		t.Fatal(err)
+	}
+	count := func(bk bus.Backend) map[string]int {
+		n := map[string]int{}
+		bk.Read(context.Background(), 0, bus.Filter{}, func(e bus.Entry) error { n[e.Agent]++; return nil }, nil)
+		return n
+	}
+	fileBus := bus.NewFile(file, bus.Options{})
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		fs, ss := count(fileBus), count(stream)
+		if fs["fd-net"] == 1 && fs["fd-shell"] == 1 && ss["fd-net"] == 1 && ss["fd-shell"] == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 15 s: file %v, stream %v; want each record once on both (%s)", fs, ss, errb.String())
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // an echo would show by now
+	if fs, ss := count(fileBus), count(stream); len(fs) != 2 || fs["fd-net"]+fs["fd-shell"] != 2 || ss["fd-net"]+ss["fd-shell"] != 2 {
+		t.Errorf("echoed: file %v, stream %v", fs, ss)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("relay: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("relay did not return after its context ended")
+	}
+}
