@@ -247,10 +247,12 @@ func TestUnreachable(t *testing.T) {
 // was made gives Append an error within the timeout.
 func TestStalledAfterConnect(t *testing.T) {
 	h := startHub(t, t.TempDir(), "")
-	b := open(t, h.URL()+"/gone", 600*time.Millisecond)
-	if _, err := b.Append(context.Background(), entry("fd-d", bus.Blocking, 0)); err != nil {
+	// The stream is made with a timeout generous for a loaded machine;
+	// the bus under test, connected before the server goes, has 600 ms.
+	if _, err := open(t, h.URL()+"/gone", 10*time.Second).Append(context.Background(), entry("fd-d", bus.Blocking, 0)); err != nil {
 		t.Fatal(err)
 	}
+	b := open(t, h.URL()+"/gone", 600*time.Millisecond)
 	h.Shutdown()
 	start := time.Now()
 	_, err := b.Append(context.Background(), entry("fd-d", bus.Blocking, 1))
