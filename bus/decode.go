@@ -38,6 +38,10 @@ type Entry struct {
 	Priority parse.Severity `json:"priority,omitempty"`
 	// Kind is EntryFinding or EntryStall.
 	Kind string `json:"kind,omitempty"`
+	// Model and RunID are what the posting agent declares of itself: the
+	// model it runs on and its run; "" when the line does not say.
+	Model string `json:"model,omitempty"`
+	RunID string `json:"run_id,omitempty"`
 
 	// Title is the "title" of a hand-written line (Summary holds the title and
 	// the note); "" for the other shapes. Kept for matching against findings.
@@ -282,6 +286,8 @@ type busLine struct {
 	Title     string   `json:"title"`
 	Note      string   `json:"note"`
 	Priority  string   `json:"priority"`
+	Model     string   `json:"model"`
+	RunID     string   `json:"run_id"`
 }
 
 var noRefs = []string{}
@@ -319,6 +325,8 @@ func (d *Decoder) normalise(raw *busLine, n int, diag func(parse.Diagnostic)) (E
 		Timestamp: raw.Timestamp,
 		ID:        raw.ID,
 		Title:     raw.Title,
+		Model:     raw.Model,
+		RunID:     raw.RunID,
 	}
 	if e.Agent == "" {
 		e.Agent = raw.From

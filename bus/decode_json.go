@@ -63,6 +63,8 @@ const (
 	fTitle
 	fNote
 	fPriority
+	fModel
+	fRunID
 	nFields
 
 	fFileRefs = -1
@@ -102,6 +104,10 @@ func fieldOf(key []byte) int {
 		return fNote
 	case "priority":
 		return fPriority
+	case "model":
+		return fModel
+	case "run_id":
+		return fRunID
 	}
 	return fUnknown
 }
@@ -325,7 +331,7 @@ func (d *Decoder) fill(v *lineView, raw *busLine) bool {
 			continue
 		}
 		switch f {
-		case fSeverity, fAgent, fFrom, fCategory, fKind, fType, fTimestamp, fTS:
+		case fSeverity, fAgent, fFrom, fCategory, fKind, fType, fTimestamp, fTS, fModel, fRunID:
 			b, ok := d.checked(v.str[f], v.plain)
 			if !ok {
 				return false
@@ -405,6 +411,10 @@ func (raw *busLine) field(f int) *string {
 		return &raw.Note
 	case fPriority:
 		return &raw.Priority
+	case fModel:
+		return &raw.Model
+	case fRunID:
+		return &raw.RunID
 	}
 	panic("parse: no such bus field")
 }
@@ -462,7 +472,7 @@ func (d *Decoder) str(f int, b []byte) string {
 		case Notable:
 			return Notable
 		}
-	case fAgent, fFrom, fCategory, fKind, fType:
+	case fAgent, fFrom, fCategory, fKind, fType, fModel, fRunID:
 		// A direct-mapped cache of recent values before the map: most
 		// lines name an agent and a category seen a few lines before.
 		h := (len(b)*31 + int(b[len(b)-1])*7 + int(b[len(b)/2])) & (len(d.recent) - 1)

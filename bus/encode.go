@@ -34,6 +34,8 @@ func AppendLine(dst []byte, e Entry) []byte {
 		{`,"id":`, e.ID},
 		{`,"priority":`, string(e.Priority)},
 		{`,"kind":`, e.Kind},
+		{`,"model":`, e.Model},
+		{`,"run_id":`, e.RunID},
 	} {
 		if f.val != "" {
 			dst = append(dst, f.key...)

@@ -225,7 +225,7 @@ func newView(s *synth.Synthesis, opts Options) *view {
 	for i := range s.Findings {
 		f := &s.Findings[i]
 		r := findingRow{N: i + 1, Anchor: "f" + strconv.Itoa(i+1), Sev: string(f.Severity), ID: f.ID,
-			Title: f.Title, Section: f.Section, Conv: f.ConvergenceDisplay, Confidence: f.Confidence,
+			Title: f.Title, Section: f.Section, Conv: convText(f), Confidence: f.Confidence,
 			Sources: len(f.Sources)}
 		if m := len(s.AgentsCompleted); m > 0 {
 			r.ConvPct = min(100, f.Convergence*100/m)
@@ -397,4 +397,13 @@ func results(tl *synth.Timeline) []result {
 	}
 	more(n, tl.AdjustmentsTotal, "adjustments")
 	return rs
+}
+
+// convText is a finding's convergence, split when a peer's bus entry primed
+// some of its agents: "3/5 (2 independent)".
+func convText(f *synth.Finding) string {
+	if len(f.Primed) == 0 {
+		return f.ConvergenceDisplay
+	}
+	return f.ConvergenceDisplay + " (" + strconv.Itoa(f.Independent) + " independent)"
 }

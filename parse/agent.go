@@ -52,7 +52,7 @@ func (p *reportParser) run() {
 	if p.frontEnd > 0 {
 		p.fm = readFrontMatter(lines, p.frontEnd)
 		r.Diagnostics = append(r.Diagnostics, p.fm.diags...)
-		r.Envelope = p.fm.envelope
+		r.Envelope, r.Provenance = p.fm.envelope, p.fm.provenance
 	}
 	if isBlank(lines) {
 		r.Status = StatusError

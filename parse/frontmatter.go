@@ -3,6 +3,7 @@ package parse
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -16,7 +17,78 @@ type frontMatter struct {
 	findings    []Finding
 	improve     []Improvement
 	envelope    map[string]string
+	provenance  Provenance
 	diags       []Diagnostic
+}
+
+// Provenance is what a report declares of how it was made (front matter
+// keys in parentheses); "" or 0 when it does not say: unknown is never
+// guessed.
+type Provenance struct {
+	Model       string // model
+	PromptHash  string // prompt_hash (prompt_sha256)
+	ToolVersion string // tool_version (tool)
+	Commit      string // commit (git_commit)
+	Started     string // started (start_time, started_at)
+	Finished    string // finished (end_time, finished_at)
+	RunID       string // run_id
+	// Tokens is the token use: tokens (total_tokens), or a usage: mapping
+	// with total_tokens, else input_tokens + output_tokens; 0 when unstated
+	// or not a whole number.
+	Tokens int64
+}
+
+// provenanceKeys are the front matter keys of each Provenance field, the
+// preferred first.
+var provenanceKeys = []struct {
+	keys []string
+	set  func(*Provenance, string)
+}{
+	{[]string{"model"}, func(p *Provenance, v string) { p.Model = v }},
+	{[]string{"prompt_hash", "prompt_sha256"}, func(p *Provenance, v string) { p.PromptHash = v }},
+	{[]string{"tool_version", "tool"}, func(p *Provenance, v string) { p.ToolVersion = v }},
+	{[]string{"commit", "git_commit"}, func(p *Provenance, v string) { p.Commit = v }},
+	{[]string{"started", "start_time", "started_at"}, func(p *Provenance, v string) { p.Started = v }},
+	{[]string{"finished", "end_time", "finished_at"}, func(p *Provenance, v string) { p.Finished = v }},
+	{[]string{"run_id"}, func(p *Provenance, v string) { p.RunID = v }},
+}
+
+// readProvenance reads Provenance from the top-level scalars of front matter
+// and its usage: mapping (nil without one).
+func readProvenance(scalars map[string]string, usage *yaml.Node) Provenance {
+	var p Provenance
+	for _, pk := range provenanceKeys {
+		for _, k := range pk.keys {
+			if v := strings.TrimSpace(scalars[k]); v != "" {
+				pk.set(&p, v)
+				break
+			}
+		}
+	}
+	p.Tokens = tokenCount(scalars["tokens"], scalars["total_tokens"])
+	if p.Tokens == 0 && usage != nil {
+		u := mappingFields(usage)
+		if p.Tokens = tokenCount(field(u, "total_tokens", "tokens")); p.Tokens == 0 {
+			in, out := tokenCount(field(u, "input_tokens")), tokenCount(field(u, "output_tokens"))
+			if in > 0 && out > 0 {
+				p.Tokens = in + out
+			}
+		}
+	}
+	return p
+}
+
+// tokenCount returns the first of vs that is a positive whole number
+// (digits, "_" or "," grouping allowed), else 0.
+func tokenCount(vs ...string) int64 {
+	for _, v := range vs {
+		v = strings.NewReplacer(",", "", "_", "").Replace(strings.TrimSpace(v))
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err == nil && n > 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 // envelopeKeys mark front matter as a message envelope (SPEC §2.2).
@@ -51,6 +123,7 @@ func readFrontMatter(lines []line, end int) frontMatter {
 	off := lines[0].num // node lines are relative to the line after the first ---
 	root := doc.Content[0]
 	scalars := map[string]string{}
+	var usage *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if v.Kind == yaml.AliasNode || k.Kind == yaml.AliasNode {
@@ -67,6 +140,10 @@ func readFrontMatter(lines []line, end int) frontMatter {
 				fm.hasIssues = true
 				fm.readIssues(v, off)
 			}
+		case "usage":
+			if v.Kind == yaml.MappingNode {
+				usage = v
+			}
 		case "improvements":
 			if v.Kind == yaml.SequenceNode {
 				fm.hasIssues = true
@@ -77,6 +154,7 @@ func readFrontMatter(lines []line, end int) frontMatter {
 			scalars[k.Value] = v.Value
 		}
 	}
+	fm.provenance = readProvenance(scalars, usage)
 	for k := range scalars {
 		if envelopeKeys[k] {
 			fm.envelope = scalars

@@ -20,9 +20,10 @@ const (
 	KindOwn                    // summary.md or findings.json: fluxwatch's own reports
 	KindSpecialist             // findings/{specialist}.yaml
 	KindDesign                 // design/manifest.yaml
+	KindManifest               // run.json: the run manifest (provenance)
 )
 
-var kindNames = [...]string{"ignored", "report", "partial", "abort", "bus", "own", "specialist", "design"}
+var kindNames = [...]string{"ignored", "report", "partial", "abort", "bus", "own", "specialist", "design", "manifest"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -75,6 +76,8 @@ func ClassifyName(rel string) Name {
 		return Name{Kind: KindOwn}
 	case base == BusNames[0] || base == BusNames[1]:
 		return Name{Kind: KindBus}
+	case base == ManifestFile:
+		return Name{Kind: KindManifest}
 	case strings.Contains(base, ".md.partial.aborted-"):
 		stem := base[:strings.Index(base, ".md.partial.aborted-")]
 		return agentName(KindAbort, stem)

@@ -128,8 +128,10 @@ type Report struct {
 	Improvements []Improvement `json:"improvements"`
 	// Envelope is the message envelope of YAML front matter (message_id,
 	// correlation_id, timestamp, …), if the report has one.
-	Envelope    map[string]string `json:"-"`
-	Diagnostics []Diagnostic      `json:"diagnostics"`
+	Envelope map[string]string `json:"-"`
+	// Provenance is what its front matter declares of how it was made.
+	Provenance  Provenance   `json:"-"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
 }
 
 // Verdict returns the verdict computed from the report's findings (SPEC §2.2:

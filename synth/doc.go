@@ -83,4 +83,28 @@
 //     include it. An entry expires after its expires day, against
 //     [Options.Today] (never when Today is zero); expired and unused entries
 //     are warnings in the diagnostics of findings.json and in summary.md.
+//   - Independent vs primed agreement (priming.go): an agent B reporting a
+//     finding is primed by entry E when E is the first bus entry, in bus
+//     order (the files in reading order, then line order), that matches the
+//     finding (the matching of §5.5), was posted by another agent, and that
+//     B could have read: E's timestamp is strictly earlier than B's report
+//     modification time, or E has no timestamp (an entry that cannot be
+//     dated counts as readable, so independence is never overstated). B is
+//     independent when no such entry exists or when B posted a matching
+//     entry itself earlier in bus order. The rule uses the report's
+//     modification time, not when B began: an agent that finished after the
+//     entry could have read it. Convergence and the verdict are unchanged;
+//     findings.json carries "independent" and "primed" (each agent with the
+//     agent and number of the entry that primed it).
+//   - Agent yield: per completed agent, the merged findings it reported,
+//     split into unique (no other agent's report; never a primed one),
+//     independent agreements and primed repeats; its adjustments after
+//     peers' blocking entries and the contradictions of its own blocking
+//     entries (the totals, not the listed ones); and, when its front matter
+//     states token use (tokens, total_tokens, usage.total_tokens or
+//     usage.input_tokens + output_tokens) or the run manifest does, the
+//     findings per 1,000 tokens.
+//   - Provenance: a report's front matter, then the run manifest
+//     (parse.ManifestFile: the agent's entry, then the run's), then for
+//     model and run_id the first of the agent's bus records that says.
 package synth

@@ -190,11 +190,7 @@ func (l *Live) Synthesis() *Synthesis {
 	s.Findings = make([]Finding, len(l.findings))
 	copy(s.Findings, l.findings)
 	if l.tl != nil {
-		for i, by := range l.tl.discoveredBy {
-			if by != nil {
-				s.Findings[i].DiscoveredBy = by
-			}
-		}
+		l.tl.annotate(&s)
 	}
 	files := make([]string, 0, len(l.run.Bus))
 	for _, b := range l.run.Bus {

@@ -41,6 +41,7 @@ func RenderMarkdown(s *Synthesis) []byte {
 	mdImprovements(&w, s)
 	mdHeatMap(&w, s)
 	mdAgents(&w, s)
+	mdYield(&w, s)
 	mdDirectory(&w, s)
 	mdConflicts(&w, s)
 	mdTimeline(&w, s)
@@ -99,7 +100,7 @@ func mdKeyFindings(w *mdWriter, s *Synthesis) {
 				w.f("\n### %s\n\n", sev)
 				first = false
 			}
-			w.f("- %s (%s agents: %s)", findingLabel(f), f.ConvergenceDisplay, mdList(f.Agents, ", "))
+			w.f("- %s (%s agents: %s%s)", findingLabel(f), f.ConvergenceDisplay, mdList(f.Agents, ", "), mdPriming(f))
 			if f.Section != "" {
 				w.f(" — %s", mdText(f.Section))
 			}

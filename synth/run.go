@@ -25,6 +25,8 @@ type Run struct {
 	// Specialists are the findings/*.yaml files, Design design/manifest.yaml.
 	Specialists []SpecialistFile
 	Design      *DesignFile
+	// Manifest is the run manifest (parse.ManifestFile); nil without one.
+	Manifest *parse.RunManifest
 	// Diagnostics are about the directory rather than one file: ignored
 	// symlinks, superseded files, unreadable entries.
 	Diagnostics []parse.Diagnostic

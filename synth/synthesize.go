@@ -59,11 +59,7 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 // synthesizeBus completes s with the timeline tl read from run's bus: who
 // discovered each finding, the timeline, the diagnostics of the run.
 func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
-	for i, by := range tl.discoveredBy {
-		if by != nil {
-			s.Findings[i].DiscoveredBy = by
-		}
-	}
+	tl.annotate(s)
 	files := make([]string, 0, len(run.Bus))
 	for _, b := range run.Bus {
 		files = append(files, b.Name)
@@ -168,7 +164,7 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	s.Agents = make([]AgentResult, 0, len(run.Agents)+len(opts.Expect)) // [] in findings.json, never null
 	for i := range run.Agents {
 		a := &run.Agents[i]
-		s.Agents = append(s.Agents, agentResult(a))
+		s.Agents = append(s.Agents, agentResult(a, run.Manifest))
 		switch {
 		case a.Status == parse.StatusForeign:
 			foreign[a.Name] = true
@@ -225,12 +221,17 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	return completed
 }
 
-func agentResult(a *Agent) AgentResult {
+func agentResult(a *Agent, manifest *parse.RunManifest) AgentResult {
 	file := a.File
 	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}, ModTime: a.ModTime.UTC()}
 	for _, d := range a.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
 	}
+	declared := manifest.For(a.Name)
+	if a.Report != nil {
+		declared = a.Report.Provenance.Or(declared) // the report's own word first
+	}
+	r.Provenance, r.tokens = provenanceOf(declared), declared.Tokens
 	if a.Report == nil {
 		r.Verdict = parse.Error
 		if a.Status.Completed() {
@@ -335,6 +336,7 @@ func mergedFinding(g []*src, m int) Finding {
 	f.Agents = sortedKeys(agents)
 	f.Convergence = len(f.Agents)
 	f.ConvergenceDisplay = strconv.Itoa(f.Convergence) + "/" + strconv.Itoa(m)
+	f.Independent, f.Primed = f.Convergence, []Priming{} // until a bus entry primes one
 	switch {
 	case allLow || f.Convergence <= 1:
 		f.Confidence = parse.ConfidenceLow

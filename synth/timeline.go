@@ -168,8 +168,13 @@ type busMemo struct {
 	// again against new findings (rebase) reads only these.
 	firsts   []entryRef
 	hasFirst []bool // by key id
-	blocking []entryRef
-	recorded map[string]int
+	// firstAgent is the agent of the first entry of each key id; otherFirst
+	// the keys whose first entry of another agent was recorded too (the
+	// priming rule needs the first entry of each agent).
+	firstAgent []string
+	otherFirst map[keyAgent]bool
+	blocking   []entryRef
+	recorded   map[string]int
 }
 
 // entryRef is entry i of a bus file, number seq in the timeline, with match
@@ -190,6 +195,7 @@ type entryRef struct {
 func (m *busMemo) ref(file string, i int, seq int, id int32, e *bus.Entry) entryRef {
 	r := entryRef{file: file, i: i, id: id}
 	r.seq, r.agent = seq, m.intern(e.Agent)
+	r.timed, r.sec, r.nsec = !e.Time.IsZero(), e.Time.Unix(), e.Time.Nanosecond() // the priming rule's
 	if e.Severity == bus.Blocking {
 		r.blockingEntry = blockingOf(seq, e)
 		r.agent, r.blockingEntry.id, r.summary = m.intern(e.Agent), m.intern(e.ID), m.keys[id].summary
@@ -249,6 +255,7 @@ func newBusMemo(keepIDs bool) *busMemo {
 // seq): the bus is about to be read again from its first entry.
 func (m *busMemo) forgetOrder() {
 	m.firsts, m.hasFirst, m.blocking, m.recorded = nil, nil, nil, map[string]int{}
+	m.firstAgent, m.otherFirst = nil, nil
 }
 
 // id returns the match key id of e, entry i of file: called for each entry
@@ -338,11 +345,24 @@ type timeline struct {
 	adjustTotal, contraTotal int
 	stalls                   bounded[Stall]
 	perAgent                 map[string]*SeverityTally
-	stalled                  map[string]bool
+	// busProv is, by agent, the first model and run_id its entries declare.
+	busProv map[string]*[2]string
+	stalled map[string]bool
 	// discoveredBy is, by position in findings, the agent whose entry first
 	// matched the finding (nil for none yet).
 	discoveredBy []*string
-	scratch      [3]bitset // of blocking
+	// firstBy is, by position in findings, the first matching entry of
+	// each agent in bus order (see priming.go); nil before the first match.
+	firstBy [][]firstMatch
+	// firstSeen is, by position in findings, the set of bus agents (by
+	// number in busAgents) with an entry in firstBy.
+	firstSeen []bitset
+	busAgents map[string]int
+	// adjustedBy counts the adjustments of each completed agent (by index),
+	// contradictedOf the contradictions of each entry agent's entries.
+	adjustedBy     []int
+	contradictedOf map[string]int
+	scratch        [3]bitset // of blocking
 }
 
 // ackRecord is what the acknowledgement rule found for one blocking entry:
@@ -378,6 +398,7 @@ func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Optio
 		perAgent:     map[string]*SeverityTally{},
 		stalled:      map[string]bool{},
 		discoveredBy: make([]*string, len(findings)),
+		adjustedBy:   make([]int, len(completed)),
 	}
 }
 
@@ -410,6 +431,9 @@ func (t *timeline) add(segs []segment) {
 			if ta == nil {
 				ta = &SeverityTally{}
 				t.perAgent[e.Agent] = ta
+			}
+			if e.Model != "" || e.RunID != "" {
+				t.sawProvenance(e.Agent, e.Model, e.RunID)
 			}
 			// Only the latest n entries of the batch can stay in the list.
 			keep := seq-first > batch-t.n
@@ -455,6 +479,7 @@ func (t *timeline) add(segs []segment) {
 					agent := e.Agent
 					t.discoveredBy[p] = &agent
 				}
+				t.sawMatch(p, seq, e.Agent, !e.Time.IsZero(), e.Time.Unix(), e.Time.Nanosecond())
 			}
 			if keep {
 				t.entries.add(te)
@@ -468,14 +493,31 @@ func (t *timeline) add(segs []segment) {
 	}
 }
 
+// keyAgent is a match key id and an agent.
+type keyAgent struct {
+	id    int32
+	agent string
+}
+
 // record notes entry ref, not a stall, read for the first time: a first
 // entry of its key, a blocking entry.
 func (m *busMemo) record(ref entryRef, blocking bool) {
 	if int(ref.id) >= len(m.hasFirst) {
 		m.hasFirst = append(m.hasFirst, make([]bool, int(ref.id)+1-len(m.hasFirst))...)
 	}
-	if !m.hasFirst[ref.id] {
+	if int(ref.id) >= len(m.firstAgent) {
+		m.firstAgent = append(m.firstAgent, make([]string, int(ref.id)+1-len(m.firstAgent))...)
+	}
+	switch {
+	case !m.hasFirst[ref.id]:
 		m.hasFirst[ref.id] = true
+		m.firstAgent[ref.id] = ref.agent
+		m.firsts = append(m.firsts, ref)
+	case m.firstAgent[ref.id] != ref.agent && !m.otherFirst[keyAgent{ref.id, ref.agent}]:
+		if m.otherFirst == nil {
+			m.otherFirst = map[keyAgent]bool{}
+		}
+		m.otherFirst[keyAgent{ref.id, ref.agent}] = true
 		m.firsts = append(m.firsts, ref)
 	}
 	if blocking {
@@ -491,6 +533,7 @@ func (m *busMemo) record(ref entryRef, blocking bool) {
 func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options) *timeline {
 	n := newTimeline(findings, completed, srcs, opts, t.memo)
 	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
+	n.busProv = t.busProv
 	n.entries, n.entryIDs = t.entries, t.entryIDs
 	n.entries.items = slices.Clone(t.entries.items)
 	for j := range n.entries.items {
@@ -508,6 +551,7 @@ func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, o
 				agent := ref.agent
 				n.discoveredBy[p] = &agent
 			}
+			n.sawMatch(p, ref.seq, ref.agent, ref.timed, ref.sec, ref.nsec)
 		}
 	}
 	for _, ref := range n.memo.blocking {
@@ -561,6 +605,9 @@ func (t *timeline) blocking(e blockingEntry, r *entryMatch) {
 		return ackRecord{seq: e.seq, agent: e.agent, summary: e.summary, set: slices.Clone(set), r: r}
 	}
 	if nAdjust > 0 {
+		for _, a := range adjust.members() {
+			t.adjustedBy[a]++
+		}
 		t.adjustTotal += nAdjust
 		t.adjust.add(rec(adjust))
 	}
@@ -568,6 +615,10 @@ func (t *timeline) blocking(e blockingEntry, r *entryMatch) {
 		t.unack.add(rec(unack))
 	}
 	if nContra > 0 {
+		if t.contradictedOf == nil {
+			t.contradictedOf = map[string]int{}
+		}
+		t.contradictedOf[e.agent] += nContra
 		t.contraTotal += nContra
 		t.contra.add(rec(contra))
 	}

@@ -46,6 +46,39 @@ type Synthesis struct {
 	Baseline *BaselineReport `json:"baseline,omitempty"`
 	// Suppressions sums up Options.Suppressions; absent without any.
 	Suppressions *SuppressionReport `json:"suppressions,omitempty"`
+	// Yield is what each completed agent added, by agent name.
+	Yield []AgentYield `json:"yield"`
+}
+
+// AgentYield is what one completed agent added to the synthesis, so that an
+// orchestrator can drop agents that add nothing.
+type AgentYield struct {
+	Agent string `json:"agent"`
+	// Reported counts the merged findings it reported: Unique, those no
+	// other agent reported, Independent, those it shares with another agent
+	// and reported independently, and Primed, those it reported after a
+	// peer's matching bus entry (Finding.Primed; a primed finding is never
+	// counted unique), add up to it.
+	Reported    int `json:"reported"`
+	Unique      int `json:"unique"`
+	Independent int `json:"independent_agreements"`
+	Primed      int `json:"primed_repeats"`
+	// Adjusted counts its adjustments after peers' blocking entries;
+	// Contradicted the peers' reports that contradict its blocking entries
+	// (SPEC §5.5, the totals of Timeline's lists).
+	Adjusted     int `json:"adjusted"`
+	Contradicted int `json:"contradicted"`
+	// Tokens is the token use its report states; null when it states none.
+	// Per1kTokens is then null too.
+	Tokens      *int64      `json:"tokens"`
+	Per1kTokens *YieldPer1k `json:"per_1k_tokens"`
+}
+
+// YieldPer1k is an agent's yield per 1,000 tokens, rounded to 3 decimals.
+type YieldPer1k struct {
+	Reported    float64 `json:"reported"`
+	Unique      float64 `json:"unique"`
+	Independent float64 `json:"independent_agreements"`
 }
 
 // Counts are numbers of findings per severity.
@@ -88,8 +121,13 @@ type AgentResult struct {
 	Complete bool `json:"complete"`
 	// Envelope is the message envelope of the report's YAML front matter
 	// (message_id, correlation_id, timestamp, …); null when it has none.
-	Envelope    map[string]string `json:"envelope"`
-	Diagnostics []Diagnostic      `json:"diagnostics"`
+	Envelope map[string]string `json:"envelope"`
+	// Provenance is what is known of how the report was made.
+	Provenance  Provenance   `json:"provenance"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+	// tokens is the token use its report or the run manifest states (0:
+	// unstated), for the yield.
+	tokens int64
 	// ModTime is the file's modification time (when the report finished,
 	// or the .partial last grew); zero without a file. It is an input, so
 	// the synthesis stays deterministic, but findings.json leaves it out:
@@ -148,12 +186,47 @@ type Finding struct {
 	CoLocatedWith    []CoLocation              `json:"co_located_with"`
 	CrossReferences  []CrossReference          `json:"cross_references"`
 	// DiscoveredBy is the agent whose bus entry first matched the finding.
-	DiscoveredBy *string          `json:"discovered_by"`
-	Evidence     *FindingEvidence `json:"evidence"`
+	DiscoveredBy *string `json:"discovered_by"`
+	// Independent counts the agents that reported the finding before any
+	// peer's matching bus entry could have reached them; Primed names the
+	// others, each with the entry that primed it (see the priming rule in
+	// the package documentation). Independent + len(Primed) = Convergence.
+	Independent int       `json:"independent"`
+	Primed      []Priming `json:"primed"`
+	// Provenance is that of each agent in Agents, in that order.
+	Provenance []AgentProvenance `json:"provenance"`
+	Evidence   *FindingEvidence  `json:"evidence"`
 	// Baseline compares the finding with Options.Baseline (absent without
 	// one); Suppressed is set when a suppression accepts it.
 	Baseline   *FindingBaseline `json:"baseline,omitempty"`
 	Suppressed *Suppressed      `json:"suppressed,omitempty"`
+}
+
+// Provenance is what is known of how an agent's report was made: from its
+// front matter, else the run manifest, else (model and run_id) its bus
+// records. A null field is unknown: nothing is guessed.
+type Provenance struct {
+	Model       *string `json:"model"`
+	PromptHash  *string `json:"prompt_hash"`
+	ToolVersion *string `json:"tool_version"`
+	Commit      *string `json:"commit"`
+	Started     *string `json:"started"`
+	Finished    *string `json:"finished"`
+	RunID       *string `json:"run_id"`
+}
+
+// AgentProvenance is the provenance of one agent of a finding.
+type AgentProvenance struct {
+	Agent string `json:"agent"`
+	Provenance
+}
+
+// Priming: Agent reported a finding after By's matching bus entry Seq was
+// on the bus, so its agreement is not independent.
+type Priming struct {
+	Agent string `json:"agent"`
+	By    string `json:"by"`
+	Seq   int    `json:"seq"`
 }
 
 // Source is one agent's finding inside a merged finding.

@@ -113,6 +113,7 @@ type parsed struct {
 	diags      []parse.Diagnostic // about the file: positioned, Path = rel
 	specialist *parse.Specialist
 	design     *parse.DesignManifest
+	manifest   *parse.RunManifest
 	err        error // a read error: fails the scan
 	gone       bool  // vanished between listing and reading, or is no longer a regular file
 	why        error // when gone, why
@@ -328,6 +329,13 @@ func (s *Scanner) parse(f file, old *parsed) *parsed {
 			p.failed = "does not parse (" + err.Error() + ")"
 		}
 		p.design = m
+	case parse.KindManifest:
+		m, diags, err := parse.ReadRunManifest(data)
+		p.diags = parse.WithPath(diags, f.rel)
+		if err != nil {
+			p.failed = "does not parse (" + err.Error() + ")"
+		}
+		p.manifest = m
 	}
 	return p
 }
@@ -507,6 +515,10 @@ func (s *Scanner) assemble(run *synth.Run, files []file, results []*parsed) {
 		case parse.KindDesign:
 			touch(p.info.ModTime())
 			run.Design = &synth.DesignFile{File: f.rel, Manifest: p.design, Diagnostics: p.diags}
+		case parse.KindManifest:
+			touch(p.info.ModTime())
+			run.Manifest = p.manifest
+			run.Diagnostics = append(run.Diagnostics, p.diags...)
 		}
 	}
 	run.Newest = newest

@@ -475,7 +475,7 @@ func (w *Watcher) classify(ev fsnotify.Event) (act action, i int) {
 	switch parse.ClassifyName(rel).Kind {
 	case parse.KindBus:
 		return actBus, slices.Index(parse.BusNames, rel)
-	case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindSpecialist, parse.KindDesign:
+	case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindSpecialist, parse.KindDesign, parse.KindManifest:
 		return actFile, 0
 	}
 	return actIgnore, 0

@@ -179,6 +179,8 @@ func findingWrite(ctx context.Context, e *env, args []string) error {
 	flags.StringVar(&ent.Summary, "summary", "", "what is wrong and why it matters; - reads it from standard input (required)")
 	flags.StringArrayVar(&ent.FileRefs, "file-ref", nil, "PATH:LINE or PATH:START-END the finding is about (repeatable)")
 	flags.StringVar(&ent.Timestamp, "timestamp", "", "RFC 3339 time of the finding (default now)")
+	flags.StringVar(&ent.Model, "model", "", "the model you run on, for provenance (optional)")
+	flags.StringVar(&ent.RunID, "run-id", "", "your run id, for provenance (optional)")
 	flags.BoolVar(&noSync, "no-sync", false, "do not fdatasync the bus before exiting 0 (throwaway runs: the record may be lost in a crash)")
 	flags.BoolVar(&sync, "sync", true, "fdatasync the bus before exiting 0 (the default)")
 	flags.MarkHidden("sync") // kept for scripts written when syncing was opt-in

@@ -130,5 +130,23 @@ sometimes id and priority. Skip your own entries ("agent": "AGENT"). An entry wi
   findings, or dismiss it in one line when it does not apply.
 - When you adopt another agent's finding, cite that agent; do not present it as
   your own.
+
+### Declare how your report was made
+Begin your report with YAML front matter saying what you know, and leave out what
+you do not (never guess; unknown is shown as unknown):
+
+    ---
+    model: claude-sonnet-4
+    prompt_hash: sha256:9f2c...
+    tool_version: claude-code 2.1.0
+    commit: 0a1b2c3
+    started: 2026-11-20T10:00:00Z
+    finished: 2026-11-20T10:42:00Z
+    tokens: 48200
+    ---
+
+tokens is the total token use of your review (or a usage: mapping with total_tokens,
+or input_tokens and output_tokens). When you write to the bus, you may add
+--model and --run-id to say the same of each finding.
 `)
 }

@@ -111,7 +111,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(targets.Dir, "summary.md")))
 	}
 	newTripped := f.ci.judge(e, s, f.quiet)
-	if gateTripped(f.failOn, s.Verdict) || newTripped {
+	if gateTripped(f.failOn, f.gateVerdict(s)) || newTripped {
 		return exitError{code: exitGate}
 	}
 	return nil

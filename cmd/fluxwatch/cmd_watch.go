@@ -216,7 +216,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			}
 			summary = r.Summary
 			if live != nil && r.FindingsJSON != nil {
-				b, err := page.Render(u.Synthesis, f.pageOptions(u.Synthesis.Verdict, true))
+				b, err := page.Render(u.Synthesis, f.pageOptions(f.gateVerdict(u.Synthesis), true))
 				if err != nil {
 					return exitError{exitInternal, fmt.Errorf("watch: %w", err)}
 				}
@@ -281,7 +281,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if (mode == modeLines || mode == modeView) && !stdoutIsData {
 		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md")))
 	}
-	if newTripped := f.ci.judge(e, final, f.quiet); gateTripped(f.failOn, final.Verdict) || newTripped {
+	if newTripped := f.ci.judge(e, final, f.quiet); gateTripped(f.failOn, f.gateVerdict(final)) || newTripped {
 		return exitError{code: exitGate}
 	}
 	return nil

@@ -31,6 +31,7 @@ type reportFlags struct {
 	out       string
 	quiet     bool
 	failOn    string
+	minIndep  int
 	run       string
 	strictRun bool
 	expect    []string
@@ -85,6 +86,7 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write summary.md and findings.json into `DIR` (default: the run directory)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 	fs.StringVar(&f.failOn, "fail-on", "none", "exit 1 when the verdict is at least `LEVEL`: none, needs-changes or risky (error trips any gate)")
+	fs.IntVar(&f.minIndep, "min-independent", 0, "let --fail-on count only findings that at least `N` agents reported independently (not primed by a peer's bus entry)")
 	fs.StringVar(&f.run, "run", "", "synthesise run `RUN` (default: $FLUX_RUN_UUID, else the newest run)")
 	fs.BoolVar(&f.strictRun, "strict-run", false, "leave unscoped (legacy) reports out of the selected run")
 	fs.StringSliceVar(&f.expect, "expect", nil, "`AGENTS` launched (comma-separated): an expected agent without a report has failed")
@@ -129,6 +131,9 @@ func defaultRunDir(e *env, cmd string) (string, error) {
 func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error) {
 	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
 	scan := watcher.ScanOptions{StrictRun: f.strictRun, MaxLine: f.maxLine, Jobs: f.jobs}
+	if f.minIndep < 0 {
+		return opts, scan, usageErrorf("%s: --min-independent %d: want 0 or more", f.cmd, f.minIndep)
+	}
 	switch f.failOn {
 	case "none", "needs-changes", "risky":
 	default:
@@ -173,6 +178,12 @@ func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error
 		opts.Reviewed = time.Unix(sec, 0).UTC()
 	}
 	return opts, scan, nil
+}
+
+// gateVerdict is the verdict --fail-on applies to s: with --min-independent,
+// that of the findings enough agents reported independently.
+func (f *reportFlags) gateVerdict(s *synth.Synthesis) parse.Verdict {
+	return synth.GateVerdict(s, f.minIndep)
 }
 
 // gateTripped applies --fail-on (SPEC §7): an error verdict trips any gate.
@@ -264,7 +275,7 @@ func (f *reportFlags) pageOptions(v parse.Verdict, live bool) page.Options {
 // --fail-on). A rendering that fails is an internal error, a target that
 // cannot be written an input error naming it.
 func (f *reportFlags) writeReports(ctx context.Context, s *synth.Synthesis, t report.Targets) (report.Rendered, error) {
-	t.Page = f.pageOptions(s.Verdict, false)
+	t.Page = f.pageOptions(f.gateVerdict(s), false)
 	r, err := report.Write(ctx, s, t)
 	switch {
 	case errors.Is(err, report.ErrRender):

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -461,7 +462,11 @@ func (v *View) findingLines(s *synth.Synthesis, cols int) []string {
 	var lines []string
 	for _, f := range watcher.TopFindings(s, viewFindings) {
 		agents := clean(strings.Join(f.Agents, ", "))
-		text := fit(f.ConvergenceDisplay, 6) + " " + clean(f.Title)
+		conv := fit(f.ConvergenceDisplay, 6)
+		if len(f.Primed) > 0 { // the split only when a peer primed someone
+			conv = f.ConvergenceDisplay + " (" + strconv.Itoa(f.Independent) + " ind.)"
+		}
+		text := conv + " " + clean(f.Title)
 		if rest := cols - 5 - width(text); rest > 12 {
 			text += " · " + cut(agents, rest-3)
 		}
