@@ -10,14 +10,19 @@ STRESS_RECORDS ?= 5000
 STORM_LAUNCHES ?= 5000
 STORM_PARALLEL ?= 16
 STORM_KILL     ?= 10ms
+HUB_LAUNCHES   ?= 4000
+HUB_RESTARTS   ?= 4
 
-.PHONY: help build run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
+.PHONY: help build build-hub run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 build: ## build bin/fluxwatch
 	$(GO) build -o $(BIN) ./cmd/fluxwatch
+
+build-hub: ## build bin/fluxwatch with the embedded NATS server of `bus serve` (-tags hub; ~14 MB more)
+	$(GO) build -tags hub -o $(BIN) ./cmd/fluxwatch
 
 .PHONY: install
 install: ## go install fluxwatch into GOBIN (else GOPATH/bin, usually ~/go/bin): put it on PATH
@@ -30,6 +35,8 @@ run: build ## synthesise the example run in testdata/example and print its summa
 
 test: lint tools cross browser-tools ## gofmt and vet checks, the cross builds, then every test with -race
 	$(GO) test -race -count=1 ./...
+	$(GO) vet -tags hub ./cmd/fluxwatch
+	$(GO) test -race -count=1 -tags hub -run '^TestBusServe$$' ./cmd/fluxwatch
 
 cross: ## build for linux, darwin and windows (and vet for darwin): the tree must build on all three
 	@set -e; for os in linux darwin windows; do echo "GOOS=$$os go build ./..."; GOOS=$$os $(GO) build ./...; done
@@ -55,6 +62,7 @@ bench: build bench-tools ## Go benchmarks of the hot paths, fluxwatch against jq
 	$(GO) test -short -run='^$$' -bench=. -benchmem ./parse ./bus ./synth ./watcher
 	$(GO) run ./internal/procbench -bin $(BIN) -shell scripts/shell-synth.sh -runs $(BENCH_RUNS) -scale full -scale-runs $(SCALE_RUNS)
 	$(GO) test -run='^$$' -bench=Render -benchmem ./page
+	$(GO) test -run='^$$' -bench=. -benchtime=2000x ./bus/natsbus
 
 bench-tools: ## install jq (Debian) when missing, for make bench's comparisons
 	@command -v jq >/dev/null 2>&1 || { echo "installing jq"; \
@@ -115,6 +123,8 @@ stress: tools build ## bus stress: STRESS_PROCS writers x STRESS_RECORDS records
 	  -stress.bin=$(abspath $(BIN)) -stress.procs=$(STRESS_PROCS) -stress.shell=$(STRESS_SHELL) -stress.records=$(STRESS_RECORDS)
 	$(GO) test -run '^TestKillStorm$$' -count=1 -v -timeout 0 ./internal/busstress -args \
 	  -stress.bin=$(abspath $(BIN)) -storm.launches=$(STORM_LAUNCHES) -storm.parallel=$(STORM_PARALLEL) -storm.kill-every=$(STORM_KILL)
+	$(GO) test -run '^TestHubStorm$$' -count=1 -v -timeout 0 ./internal/busstress -args \
+	  -stress.bin=$(abspath $(BIN)) -hub.launches=$(HUB_LAUNCHES) -hub.restarts=$(HUB_RESTARTS)
 
 bigline: build ## read a bus holding one 200 MB line: prints the diagnostic, time and peak RSS
 	@command -v /usr/bin/time >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time; }

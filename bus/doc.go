@@ -28,6 +28,12 @@
 // (FIFO, socket, device, directory) at once, with an error wrapping
 // fsio.ErrNotRegular: nothing ever blocks on it.
 //
+// Backend is the bus as an interface (append, read from a position,
+// follow), for a command that may be given a file or a network stream:
+// FileBackend is this file bus behind it; the natsbus package is the
+// JetStream one. Schemes.Open chooses by the name's URL scheme, a path
+// being the file.
+//
 // It must never decide the layout of a run directory (which files are
 // buses is watcher's and parse.BusNames') or print.
 package bus

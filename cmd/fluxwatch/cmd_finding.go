@@ -17,14 +17,15 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 const findingUsage = `Usage:
-  fluxwatch finding write (--dir DIR | --bus PATH) --severity blocking|notable --agent NAME
+  fluxwatch finding write (--dir DIR | --bus PATH|URL) --severity blocking|notable --agent NAME
                           --category C --summary TEXT|- [--file-ref PATH:LINE]… [--timestamp T]
                           [--no-sync]
-  fluxwatch finding read  (--dir DIR | --bus PATH) [--severity blocking|notable|all] [--agent A]
+  fluxwatch finding read  (--dir DIR | --bus PATH|URL) [--severity blocking|notable|all] [--agent A]
                           [--since OFFSET] [--follow]
 
 write appends one finding to the peer-findings bus, safely beside other writers
@@ -33,6 +34,13 @@ read prints the bus as a JSON array of canonical entries ([] when there is none)
 with --follow, one JSON object a line as entries arrive, until interrupted. With
 --severity blocking or notable, lines in the canonical shape of the other
 severity are skipped without being decoded: they give no diagnostics.
+
+--bus nats://HOST:PORT/RUN (or $FLUXWATCH_BUS) uses the run's JetStream
+stream instead of a file: write exits 0 only after the server acknowledged
+the record, --since and "offset" are stream sequences, and a server that
+cannot be reached is an error within --bus-timeout. Credentials come from
+--nats-creds or $NATS_CREDS, $NATS_NKEY, $NATS_USER/$NATS_PASSWORD,
+$NATS_TOKEN, $NATS_CA, $NATS_CERT/$NATS_KEY, and are never printed.
 `
 
 // now is the clock of finding write's default timestamp.
@@ -45,7 +53,7 @@ func runFinding(ctx context.Context, e *env, args []string) error {
 	}
 	switch args[0] {
 	case "write":
-		return findingWrite(e, args[1:])
+		return findingWrite(ctx, e, args[1:])
 	case "read":
 		return findingRead(ctx, e, args[1:])
 	case "-h", "--help", "help":
@@ -78,12 +86,38 @@ func parseFlags(e *env, flags *flag.FlagSet, usage string, args []string) (done 
 type busFlags struct {
 	dir, path string
 	maxLine   int
+	creds     string
+	timeout   time.Duration
 }
 
 func (b *busFlags) register(flags *flag.FlagSet) {
 	flags.StringVar(&b.dir, "dir", "", "the output directory holding the bus (default $FLUX_OUTPUT_DIR)")
-	flags.StringVar(&b.path, "bus", "", "the bus file itself")
+	flags.StringVar(&b.path, "bus", "", "the bus file itself, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS)")
 	flags.IntVar(&b.maxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
+	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials file for a nats:// bus (default $NATS_CREDS)")
+	flags.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for a nats:// bus server before failing")
+}
+
+// busSchemes are the bus backends a --bus URL may name; a path is the file.
+var busSchemes = bus.Schemes{natsbus.Scheme: natsbus.Open}
+
+// resolve applies $FLUXWATCH_BUS when neither --bus nor --dir is given.
+// It is the one place that decides the bus a command uses before paths
+// or open.
+func (b *busFlags) resolve(e *env) {
+	if b.path == "" && b.dir == "" {
+		b.path = e.getenv("FLUXWATCH_BUS")
+	}
+}
+
+// remote reports whether the bus is a URL (nats://…), not a file.
+func (b *busFlags) remote() bool { return bus.IsURL(b.path) }
+
+// open opens the bus named by --bus (a URL or a file) as a bus.Backend. A
+// bus that cannot be reached is an error naming it without credentials.
+func (b *busFlags) open(ctx context.Context, e *env, noSync bool) (bus.Backend, error) {
+	return busSchemes.Open(ctx, b.path, bus.Options{MaxLine: b.maxLine, NoSync: noSync, Timeout: b.timeout,
+		Getenv: e.getenv, Creds: b.creds})
 }
 
 // paths returns the bus files named by the flags: the --bus file, or for a
@@ -133,7 +167,7 @@ func defaultBus(dir string) string {
 	return filepath.Join(dir, "findings.jsonl")
 }
 
-func findingWrite(e *env, args []string) error {
+func findingWrite(ctx context.Context, e *env, args []string) error {
 	flags := flag.NewFlagSet("finding write", flag.ContinueOnError)
 	var b busFlags
 	b.register(flags)
@@ -157,6 +191,7 @@ func findingWrite(e *env, args []string) error {
 	if flags.NArg() > 0 {
 		return usageErrorf("finding write: unexpected argument %q", flags.Arg(0))
 	}
+	b.resolve(e)
 	switch {
 	case b.dir != "" && b.path != "":
 		return usageErrorf("finding write: give --dir or --bus, not both")
@@ -183,6 +218,9 @@ func findingWrite(e *env, args []string) error {
 	}
 	if err := bus.Validate(ent); err != nil {
 		return usageErrorf("finding write: %v", err)
+	}
+	if b.remote() {
+		return findingWriteRemote(ctx, e, &b, ent, asJSON)
 	}
 	path := b.path
 	if path == "" {
@@ -224,6 +262,40 @@ func findingWrite(e *env, args []string) error {
 	return nil
 }
 
+// findingWriteRemote is finding write to a bus URL: exit 0 only after the
+// server acknowledged the record.
+func findingWriteRemote(ctx context.Context, e *env, b *busFlags, ent bus.Entry, asJSON bool) error {
+	bk, err := b.open(ctx, e, false)
+	if err != nil {
+		return busOpenError("finding write", err)
+	}
+	defer bk.Close()
+	seq, err := bk.Append(ctx, ent)
+	switch {
+	case errors.Is(err, bus.ErrInvalid):
+		return usageErrorf("finding write: %v", err)
+	case err != nil:
+		return fmt.Errorf("finding write: %w", err)
+	}
+	if asJSON {
+		j, _ := json.Marshal(struct {
+			Bus    string `json:"bus"`
+			Offset int64  `json:"offset"`
+		}{bk.String(), seq})
+		fmt.Fprintf(e.stdout, "%s\n", j)
+	}
+	return nil
+}
+
+// busOpenError maps an error of opening a bus URL: a URL that is wrong is
+// a usage error (exit 2); a server that cannot be reached is not.
+func busOpenError(cmd string, err error) error {
+	if errors.Is(err, bus.ErrScheme) || errors.Is(err, natsbus.ErrRun) || errors.Is(err, natsbus.ErrOption) {
+		return usageErrorf("%s: %v", cmd, err)
+	}
+	return fmt.Errorf("%s: %w", cmd, err)
+}
+
 // unwrapPath drops the op and path of a *fs.PathError, which the caller has
 // already named.
 func unwrapPath(err error) error {
@@ -263,6 +335,10 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 	if since < 0 {
 		return usageErrorf("finding read: --since %d: want an offset >= 0", since)
 	}
+	b.resolve(e)
+	if b.path != "" && b.dir != "" {
+		return usageErrorf("finding read: give --dir or --bus, not both")
+	}
 	paths, err := b.paths(e, "finding read")
 	if err != nil {
 		return err
@@ -295,6 +371,40 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 			buf = append(buf, '}')
 		}
 		return buf
+	}
+
+	if b.remote() {
+		bk, err := b.open(ctx, e, false)
+		if err != nil {
+			return busOpenError("finding read", err)
+		}
+		defer bk.Close()
+		if follow {
+			err := bk.Follow(ctx, since, f, func(ent bus.Entry) error {
+				w.Write(encode(ent))
+				w.WriteByte('\n')
+				return w.Flush()
+			}, diag)
+			if err != nil {
+				return fmt.Errorf("finding read: %w", err)
+			}
+			return w.Flush()
+		}
+		n := 0
+		_, err = bk.Read(ctx, since, f, func(ent bus.Entry) error {
+			if n == 0 {
+				w.WriteString("[\n")
+			} else {
+				w.WriteString(",\n")
+			}
+			n++
+			_, err := w.Write(encode(ent))
+			return err
+		}, diag)
+		if err != nil {
+			return fmt.Errorf("finding read: %w", err)
+		}
+		return endArray(w, n)
 	}
 
 	if follow {
@@ -336,6 +446,11 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 			return readError(err)
 		}
 	}
+	return endArray(w, n)
+}
+
+// endArray ends the JSON array of n entries of finding read.
+func endArray(w *bufio.Writer, n int) error {
 	if n == 0 {
 		w.WriteString("[]\n")
 	} else {

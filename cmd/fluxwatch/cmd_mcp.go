@@ -26,7 +26,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
-const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--call-timeout D]
+const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--call-timeout D] [--bus nats://HOST:PORT/RUN]
 
 Serves the Model Context Protocol on standard input and output, with two
 read-only tools: fetch_peer_findings {output_dir, severity_filter} and
@@ -34,7 +34,9 @@ get_synthesis {output_dir}. Every output_dir must lie under --root (default
 the working directory); the kernel resolves it inside the root, so a symlink
 cannot lead out. Requests are served concurrently: a call that has not
 answered within --call-timeout (default 30s) ends with a tool error, and a
-slow call never delays the others. Logs go to standard error only.
+slow call never delays the others. Logs go to standard error only. With
+--bus nats://HOST:PORT/RUN (or such a $FLUXWATCH_BUS), fetch_peer_findings
+reads that stream instead of the bus files of output_dir.
 `
 
 // synthesizeDir returns the current synthesis of the run in dir as
@@ -62,8 +64,27 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	var callTimeout time.Duration
 	flags.StringVar(&root, "root", ".", "the directory every output_dir must lie under")
 	flags.DurationVar(&callTimeout, "call-timeout", 30*time.Second, "how long a tool call may take before it ends with a tool error")
+	var b busFlags
+	flags.StringVar(&b.path, "bus", "", "a nats://HOST:PORT/RUN stream fetch_peer_findings reads (default $FLUXWATCH_BUS when a URL)")
+	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials file (default $NATS_CREDS)")
+	flags.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for the stream's server before failing")
 	if done, err := parseFlags(e, flags, mcpUsage, args); done {
 		return err
+	}
+	b.resolve(e)
+	var stream []bus.Backend
+	switch {
+	case b.path != "" && !b.remote():
+		if flags.Changed("bus") {
+			return usageErrorf("mcp: --bus %q: want nats://HOST:PORT/RUN (a file bus is read from output_dir)", b.path)
+		}
+	case b.path != "":
+		bk, err := b.open(ctx, e, false)
+		if err != nil {
+			return busOpenError("mcp", err)
+		}
+		defer bk.Close()
+		stream = append(stream, bk)
 	}
 	if flags.NArg() > 0 {
 		return usageErrorf("mcp: unexpected argument %q", flags.Arg(0))
@@ -71,7 +92,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if callTimeout <= 0 {
 		return usageErrorf("mcp: --call-timeout %v: want a duration above 0", callTimeout)
 	}
-	srv, err := newMCPServer(ctx, root, e.stderr, callTimeout)
+	srv, err := newMCPServer(ctx, root, e.stderr, callTimeout, stream...)
 	if err != nil {
 		return usageErrorf("mcp: %v", err)
 	}
@@ -126,9 +147,10 @@ const entrySchemaDoc = `Each finding is an object: ` +
 	`With severity_filter "all", agent events also appear: "kind": "stall" with "severity": "warn" means the agent stalled. ` +
 	`Entries come in the order they were written, which is the timeline.`
 
-// newMCPServer builds the server with its two tools, confined to root. Each
+// newMCPServer builds the server with its two tools, confined to root; with
+// a stream, fetch_peer_findings reads it instead of output_dir's bus. Each
 // call ends with a tool error after callTimeout, and at once when ctx ends.
-func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout time.Duration) (*mcp.Server, error) {
+func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout time.Duration, stream ...bus.Backend) (*mcp.Server, error) {
 	under, err := openMCPRoot(root)
 	if err != nil {
 		return nil, err
@@ -173,7 +195,19 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			return nil, fetchResult{}, fmt.Errorf("severity_filter %q: want blocking, notable or all", f.Severity)
 		}
 		out := fetchResult{Findings: []bus.Entry{}}
+		for _, bk := range stream {
+			_, err := bk.Read(ctx, 0, f, func(ent bus.Entry) error {
+				out.Findings = append(out.Findings, ent)
+				return nil
+			}, func(d parse.Diagnostic) { log.Warn("bus", "diagnostic", d.String()) })
+			if err != nil {
+				return nil, fetchResult{}, err
+			}
+		}
 		for _, name := range parse.BusNames {
+			if len(stream) > 0 {
+				break // the run's bus is the stream
+			}
 			path, err := busIn(dir, name)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // no bus under this name

@@ -11,17 +11,19 @@ import (
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
-const protocolUsage = `Usage: fluxwatch protocol --bus PATH --agent NAME [--command PATH]
+const protocolUsage = `Usage: fluxwatch protocol --bus PATH|URL --agent NAME [--command PATH]
 
 Prints the "Peer Findings Protocol" section to paste into the prompt of agent
 NAME: when to share a finding, the exact command to write one to the bus at
-PATH, and how to read and acknowledge the other agents' findings.
+PATH (or nats://HOST:PORT/RUN; default $FLUXWATCH_BUS), and how to read and
+acknowledge the other agents' findings. A URL holding credentials is
+refused: the prompt would show them; give agents NATS_CREDS instead.
 `
 
 func runProtocol(ctx context.Context, e *env, args []string) error {
 	flags := flag.NewFlagSet("protocol", flag.ContinueOnError)
 	var busPath, agent, command string
-	flags.StringVar(&busPath, "bus", "", "the bus file the agents share (required)")
+	flags.StringVar(&busPath, "bus", "", "the bus file the agents share, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS)")
 	flags.StringVar(&agent, "agent", "", "the name of the agent the prompt is for (required)")
 	flags.StringVar(&command, "command", "fluxwatch", "how the agent runs fluxwatch (a path, when it is not on PATH)")
 	if done, err := parseFlags(e, flags, protocolUsage, args); done {
@@ -30,9 +32,14 @@ func runProtocol(ctx context.Context, e *env, args []string) error {
 	if flags.NArg() > 0 {
 		return usageErrorf("protocol: unexpected argument %q", flags.Arg(0))
 	}
+	b := busFlags{path: busPath}
+	b.resolve(e)
+	busPath = b.path
 	switch {
 	case busPath == "":
 		return usageErrorf("protocol: --bus is required")
+	case b.remote() && strings.Contains(strings.SplitN(busPath, "/", 4)[2], "@"):
+		return usageErrorf("protocol: --bus holds credentials, which the prompt would show: pass them to agents in NATS_CREDS")
 	case agent == "":
 		return usageErrorf("protocol: --agent is required")
 	case strings.ContainsAny(busPath, "\x00\n\r"):

@@ -14,6 +14,7 @@
 //	watch [DIR]        keep the synthesis current while agents write (live view, --events)
 //	check PATH…        parse agent reports, bus and YAML files and print diagnostics
 //	finding write|read append to or read the peer-findings bus, safely beside other writers
+//	bus serve|relay    run a NATS JetStream hub (-tags hub), or mirror a file bus and a stream
 //	protocol           print the Peer Findings Protocol section for an agent's prompt
 //	mcp                serve fetch_peer_findings and get_synthesis over MCP on stdio
 //	plan …             manage specialist findings (write-finding, write-approach, refine, …)
@@ -23,6 +24,9 @@
 //	verify SYNTH RUN   check a synthesis written by someone else against the run (exit 1: ungrounded)
 //	demo [DIR]         write an example run (--agents: a large one; --live: agents at work)
 //	version            print the version
+//
+// --bus (finding, protocol, mcp) names a bus file or a JetStream stream,
+// nats://HOST:PORT/RUN ($FLUXWATCH_BUS); see docs/multi-machine.md.
 //
 // Run "fluxwatch COMMAND --help" for a command's flags. Without DIR, synth
 // and watch use $FLUX_OUTPUT_DIR or a recent feature directory (discover's

@@ -135,6 +135,7 @@ var commands = map[string]command{
 	"synth":    {"synthesise a run directory once and write its reports", runSynth},
 	"watch":    {"keep the synthesis current while agents write", runWatch},
 	"finding":  {"write to or read from the peer-findings bus", runFinding},
+	"bus":      {"serve a NATS bus hub, or relay a file bus to a stream", runBus},
 	"protocol": {"print the Peer Findings Protocol section for an agent prompt", runProtocol},
 	"mcp":      {"serve fetch_peer_findings and get_synthesis over MCP on stdio", runMCP},
 	"plan":     {"manage specialist findings (envoy plan)", runPlan},

@@ -1,0 +1,432 @@
+// Package natsbus is the peer-findings bus on NATS JetStream, for a run
+// whose agents do not share a filesystem. It is a bus.Backend, opened from a
+// URL nats://[USER:PASS@]HOST:PORT/RUN (Open, registered under "nats" by
+// the command).
+//
+// Design (issue 19): one stream per run, named FLUXWATCH_RUN, holding the
+// subjects fluxwatch.RUN.findings.<severity>; each record is its canonical
+// line (bus.Encode), so a stream and a file hold the same bytes. Append
+// publishes with a Nats-Msg-Id that is the SHA-256 of the line and returns
+// only after the server's acknowledgement (the record is stored), retrying
+// the same id until the timeout, so a retried write is stored once. The
+// stream sequence is the timeline order and the position of Read and
+// Follow; both read through an ordered consumer.
+//
+// The stream's limits come from the URL's query: max-age (a Go duration),
+// max-bytes, max-msgs, replicas, storage (file or memory) and retention
+// (limits or interest); the defaults keep everything on file for ever.
+// Credentials come from the URL, Options.Creds (--nats-creds) or the usual
+// variables NATS_CREDS, NATS_NKEY, NATS_USER, NATS_PASSWORD, NATS_TOKEN,
+// NATS_CA, NATS_CERT and NATS_KEY; none is ever part of a message.
+package natsbus
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+// Scheme is the URL scheme natsbus serves.
+const Scheme = "nats"
+
+// ErrRun is wrapped by the error of Open for a URL whose path is not one run
+// name.
+var ErrRun = errors.New("want nats://HOST:PORT/RUN with RUN made of letters, digits, '-' and '_'")
+
+// ErrOption is wrapped by the error of Open for a stream option of the
+// URL's query that is unknown or out of range.
+var ErrOption = errors.New("bad stream option")
+
+var runName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// Bus is a run's stream. Safe for concurrent use.
+type Bus struct {
+	name    string // the URL without credentials or query
+	run     string
+	stream  string
+	cfg     jetstream.StreamConfig
+	timeout time.Duration
+	maxLine int
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	made    atomic.Bool // the stream is known to exist
+}
+
+var _ bus.Backend = (*Bus)(nil)
+
+// Open connects to the server of u and returns the run's bus. It does not
+// create the stream: Append and Follow do when it is missing, and Read reads
+// a missing stream as empty. An unreachable server is an error within
+// opt.Timeout.
+func Open(ctx context.Context, u *url.URL, opt bus.Options) (bus.Backend, error) {
+	return OpenBus(ctx, u, opt)
+}
+
+// OpenBus is Open returning the concrete *Bus.
+func OpenBus(ctx context.Context, u *url.URL, opt bus.Options) (*Bus, error) {
+	run := u.Path
+	if len(run) > 0 && run[0] == '/' {
+		run = run[1:]
+	}
+	name := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+	if !runName.MatchString(run) {
+		return nil, fmt.Errorf("bus %s: %w", name, ErrRun)
+	}
+	cfg, err := streamConfig(run, u.Query())
+	if err != nil {
+		return nil, fmt.Errorf("bus %s: %w", name, err)
+	}
+	b := &Bus{name: name, run: run, stream: cfg.Name, cfg: cfg, timeout: opt.Timeout, maxLine: opt.MaxLine}
+	if b.timeout <= 0 {
+		b.timeout = bus.DefaultTimeout
+	}
+	if b.maxLine <= 0 {
+		b.maxLine = bus.DefaultMaxLine
+	}
+	server := (&url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host}).String()
+	nopts, err := connectOptions(opt, b.timeout)
+	if err != nil {
+		return nil, fmt.Errorf("bus %s: %w", name, err)
+	}
+	b.nc, err = nats.Connect(server, nopts...)
+	if err != nil {
+		return nil, fmt.Errorf("bus %s: connect: %w", name, err)
+	}
+	b.js, err = jetstream.New(b.nc)
+	if err != nil {
+		b.nc.Close()
+		return nil, fmt.Errorf("bus %s: %w", name, err)
+	}
+	return b, nil
+}
+
+// streamConfig is the stream of run with the limits of the URL's query.
+func streamConfig(run string, q url.Values) (jetstream.StreamConfig, error) {
+	cfg := jetstream.StreamConfig{
+		Name:        "FLUXWATCH_" + run,
+		Description: "fluxwatch peer-findings bus of run " + run,
+		Subjects:    []string{"fluxwatch." + run + ".findings.*"},
+		Storage:     jetstream.FileStorage,
+		Retention:   jetstream.LimitsPolicy,
+		Discard:     jetstream.DiscardOld,
+		Duplicates:  10 * time.Minute,
+	}
+	for k, vs := range q {
+		v := vs[len(vs)-1]
+		var err error
+		switch k {
+		case "max-age":
+			cfg.MaxAge, err = time.ParseDuration(v)
+			if err == nil && cfg.MaxAge > 0 && cfg.MaxAge < cfg.Duplicates {
+				cfg.Duplicates = cfg.MaxAge
+			}
+		case "max-bytes":
+			cfg.MaxBytes, err = strconv.ParseInt(v, 10, 64)
+		case "max-msgs":
+			cfg.MaxMsgs, err = strconv.ParseInt(v, 10, 64)
+		case "replicas":
+			cfg.Replicas, err = strconv.Atoi(v)
+		case "storage":
+			switch v {
+			case "file":
+				cfg.Storage = jetstream.FileStorage
+			case "memory":
+				cfg.Storage = jetstream.MemoryStorage
+			default:
+				err = errors.New("want file or memory")
+			}
+		case "retention":
+			switch v {
+			case "limits":
+				cfg.Retention = jetstream.LimitsPolicy
+			case "interest":
+				cfg.Retention = jetstream.InterestPolicy
+			default:
+				err = errors.New("want limits or interest")
+			}
+		default:
+			err = errors.New("unknown option (want max-age, max-bytes, max-msgs, replicas, storage or retention)")
+		}
+		if err != nil {
+			return cfg, fmt.Errorf("%w %s=%q: %v", ErrOption, k, v, err)
+		}
+	}
+	return cfg, nil
+}
+
+// connectOptions turns opt and the usual NATS variables into options of
+// nats.Connect. Reconnection is left on (a restarted server is found
+// again), but every request is bounded by the timeout.
+func connectOptions(opt bus.Options, timeout time.Duration) ([]nats.Option, error) {
+	getenv := opt.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	o := []nats.Option{
+		nats.Name("fluxwatch"),
+		nats.Timeout(timeout),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(100 * time.Millisecond),
+		// The default handlers print; fluxwatch reports errors itself.
+		nats.NoCallbacksAfterClientClose(),
+		nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}),
+	}
+	creds := opt.Creds
+	if creds == "" {
+		creds = getenv("NATS_CREDS")
+	}
+	if creds != "" {
+		o = append(o, nats.UserCredentials(creds))
+	}
+	if seed := getenv("NATS_NKEY"); seed != "" {
+		n, err := nats.NkeyOptionFromSeed(seed)
+		if err != nil {
+			return nil, errors.New("NATS_NKEY: cannot read the seed file")
+		}
+		o = append(o, n)
+	}
+	if user := getenv("NATS_USER"); user != "" {
+		o = append(o, nats.UserInfo(user, getenv("NATS_PASSWORD")))
+	}
+	if tok := getenv("NATS_TOKEN"); tok != "" {
+		o = append(o, nats.Token(tok))
+	}
+	if ca := getenv("NATS_CA"); ca != "" {
+		o = append(o, nats.RootCAs(ca))
+	}
+	if cert, key := getenv("NATS_CERT"), getenv("NATS_KEY"); cert != "" || key != "" {
+		o = append(o, nats.ClientCert(cert, key))
+	}
+	return o, nil
+}
+
+// String returns nats://HOST:PORT/RUN, without credentials or query.
+func (b *Bus) String() string { return b.name }
+
+// Stream returns the name of the run's stream.
+func (b *Bus) Stream() string { return b.stream }
+
+// Subject returns the subject of records of a severity.
+func (b *Bus) Subject(severity string) string { return "fluxwatch." + b.run + ".findings." + severity }
+
+// Close closes the connection.
+func (b *Bus) Close() error {
+	b.nc.Close()
+	return nil
+}
+
+// ensure creates the run's stream when it does not exist.
+func (b *Bus) ensure(ctx context.Context) (jetstream.Stream, error) {
+	s, err := b.js.Stream(ctx, b.stream)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		s, err = b.js.CreateStream(ctx, b.cfg)
+		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			s, err = b.js.Stream(ctx, b.stream)
+		}
+	}
+	if err != nil {
+		return nil, b.stalled(ctx, "stream "+b.stream, err)
+	}
+	b.made.Store(true)
+	return s, nil
+}
+
+// stalled words err of a request about what: a deadline is the server not
+// answering in time.
+func (b *Bus) stalled(ctx context.Context, what string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
+		return fmt.Errorf("bus %s: %s: no reply from the server within %v: %w", b.name, what, b.timeout, err)
+	}
+	return fmt.Errorf("bus %s: %s: %w", b.name, what, err)
+}
+
+// MsgID returns the Nats-Msg-Id of an encoded record: the hex SHA-256 of its
+// canonical line.
+func MsgID(line []byte) string {
+	sum := sha256.Sum256(line)
+	return hex.EncodeToString(sum[:])
+}
+
+// Append validates e and publishes its canonical line to
+// fluxwatch.RUN.findings.<severity>, returning the stream sequence once the
+// server acknowledged it (for a duplicate, the sequence of the stored copy).
+// Publishing is retried with the same Nats-Msg-Id until the timeout (or
+// ctx) ends, so a record is stored at most once whatever the retries.
+func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
+	if err := bus.Validate(e); err != nil {
+		return 0, err
+	}
+	line := bus.Encode(e)
+	if len(line)-1 > b.maxLine {
+		return 0, fmt.Errorf("%w: the record is %d bytes, over the limit of %d", bus.ErrInvalid, len(line)-1, b.maxLine)
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.timeout)
+	defer cancel()
+	if !b.made.Load() {
+		if _, err := b.ensure(ctx); err != nil {
+			return 0, err
+		}
+	}
+	msg := &nats.Msg{Subject: b.Subject(e.Severity), Data: line}
+	id := MsgID(line)
+	var last error
+	for {
+		attempt, stop := context.WithTimeout(ctx, b.timeout/4)
+		ack, err := b.js.PublishMsg(attempt, msg, jetstream.WithMsgID(id), jetstream.WithExpectStream(b.stream))
+		stop()
+		if err == nil {
+			return int64(ack.Sequence), nil
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return 0, fmt.Errorf("bus %s: publish: no reply from the server within %v: %w", b.name, b.timeout, last)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// Read reads the records stored when it is called, from stream sequence
+// since (0 or 1: the first), through an ordered consumer. A missing stream
+// is empty. It returns the sequence after the last record read.
+func (b *Bus) Read(ctx context.Context, since int64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) (int64, error) {
+	if since < 1 {
+		since = 1
+	}
+	ictx, cancel := context.WithTimeout(ctx, b.timeout)
+	s, err := b.js.Stream(ictx, b.stream)
+	cancel()
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return since, nil
+	}
+	if err != nil {
+		return since, b.stalled(ictx, "stream "+b.stream, err)
+	}
+	st := s.CachedInfo().State
+	last := st.LastSeq
+	if st.Msgs == 0 || last < uint64(since) {
+		return max(since, int64(last)+1), nil
+	}
+	next := since
+	// Filtered here, not by subject: the last record must come, whatever
+	// its severity, to know the snapshot is read.
+	err = b.consume(ctx, s, since, "", b.timeout, func(seq uint64, pending uint64) bool {
+		next = int64(seq) + 1
+		return seq < last && pending > 0
+	}, f, entry, diag)
+	return next, err
+}
+
+// Follow delivers the records from sequence since on, then each record as
+// it is stored, until ctx is done. It creates the stream when it is
+// missing, so it may start before the first writer.
+func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
+	if since < 1 {
+		since = 1
+	}
+	ictx, cancel := context.WithTimeout(ctx, b.timeout)
+	s, err := b.ensure(ictx)
+	cancel()
+	if err != nil {
+		return err
+	}
+	only := ""
+	switch f.Severity {
+	case bus.Blocking, bus.Notable:
+		only = f.Severity
+	}
+	err = b.consume(ctx, s, since, only, 0, func(uint64, uint64) bool { return true }, f, entry, diag)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// consume reads the stream from sequence since (only the subject of the
+// severity only, when not "") through an ordered consumer until more
+// returns false after a message, ctx is done, no message came for idle (>
+// 0), or an error.
+func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only string, idle time.Duration,
+	more func(seq, pending uint64) bool, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
+	cfg := jetstream.OrderedConsumerConfig{
+		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:   uint64(since),
+	}
+	if only != "" {
+		cfg.FilterSubjects = []string{b.Subject(only)}
+	}
+	cctx, cancel := context.WithTimeout(ctx, b.timeout)
+	c, err := s.OrderedConsumer(cctx, cfg)
+	cancel()
+	if err != nil {
+		return b.stalled(cctx, "consumer", err)
+	}
+	it, err := c.Messages()
+	if err != nil {
+		return fmt.Errorf("bus %s: consumer: %w", b.name, err)
+	}
+	defer it.Stop()
+	dec := bus.NewDecoder(b.maxLine)
+	for {
+		nctx, cancel := ctx, context.CancelFunc(func() {})
+		if idle > 0 {
+			nctx, cancel = context.WithTimeout(ctx, idle)
+		}
+		m, err := it.Next(jetstream.NextContext(nctx))
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if nctx.Err() != nil {
+				return fmt.Errorf("bus %s: read: no record from the server within %v", b.name, idle)
+			}
+			return fmt.Errorf("bus %s: read: %w", b.name, err)
+		}
+		md, err := m.Metadata()
+		if err != nil {
+			return fmt.Errorf("bus %s: read: %w", b.name, err)
+		}
+		seq := md.Sequence.Stream
+		if err := b.deliver(dec, m.Data(), seq, f, entry, diag); err != nil {
+			return err
+		}
+		if !more(seq, md.NumPending) {
+			return nil
+		}
+	}
+}
+
+// deliver decodes one record (a canonical line) at sequence seq with dec,
+// which holds nothing between records: each ends with its newline.
+func (b *Bus) deliver(dec *bus.Decoder, data []byte, seq uint64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		data = append(data[:len(data):len(data)], '\n')
+	}
+	var err error
+	dec.Feed(data, func(e bus.Entry) {
+		e.Offset, e.Line = int64(seq), int(seq)
+		if err == nil && f.Match(e) {
+			err = entry(e)
+		}
+	}, func(d parse.Diagnostic) {
+		d.Path, d.Line = b.name, int(seq)
+		if diag != nil {
+			diag(d)
+		}
+	})
+	return err
+}

@@ -1,0 +1,316 @@
+package natsbus_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+func startHub(t *testing.T, store, listen string) *hub.Hub {
+	t.Helper()
+	if listen == "" {
+		listen = "127.0.0.1:0"
+	}
+	h, err := hub.Start(hub.Config{Listen: listen, Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Shutdown)
+	return h
+}
+
+func open(t testing.TB, raw string, timeout time.Duration) *natsbus.Bus {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := natsbus.OpenBus(context.Background(), u, bus.Options{Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func entry(agent, sev string, n int) bus.Entry {
+	return bus.Entry{Kind: bus.EntryFinding, Severity: sev, Agent: agent, Category: "c",
+		Summary: fmt.Sprintf("finding %d of %s", n, agent), FileRefs: []string{}, Timestamp: "2026-11-25T04:00:00Z"}
+}
+
+func readAll(t *testing.T, b bus.Backend, since int64, f bus.Filter) ([]bus.Entry, int64) {
+	t.Helper()
+	var got []bus.Entry
+	next, err := b.Read(context.Background(), since, f, func(e bus.Entry) error {
+		got = append(got, e)
+		return nil
+	}, func(d parse.Diagnostic) { t.Errorf("diagnostic: %v", d) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, next
+}
+
+// TestAppendRead: records come back in stream order with their sequence as
+// position, the same canonical lines as a file would hold; a retried
+// record is stored once; Read from a position goes on after it; a severity
+// filter keeps only its records.
+func TestAppendRead(t *testing.T) {
+	h := startHub(t, t.TempDir(), "")
+	b := open(t, h.URL()+"/run-1", 0)
+	ctx := context.Background()
+
+	if got, next := readAll(t, b, 0, bus.Filter{}); len(got) != 0 || next != 1 {
+		t.Fatalf("missing stream: got %d entries, next %d; want none, 1", len(got), next)
+	}
+	var seqs []int64
+	for i := range 6 {
+		sev := bus.Blocking
+		if i%2 == 1 {
+			sev = bus.Notable
+		}
+		seq, err := b.Append(ctx, entry("fd-a", sev, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seqs = append(seqs, seq)
+	}
+	// The same record again (a retried write) is stored once.
+	dup, err := b.Append(ctx, entry("fd-a", bus.Blocking, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dup != seqs[0] {
+		t.Errorf("retried record: sequence %d, want the stored copy's %d", dup, seqs[0])
+	}
+	got, next := readAll(t, b, 0, bus.Filter{})
+	if len(got) != 6 || next != 7 {
+		t.Fatalf("got %d entries, next %d; want 6, 7", len(got), next)
+	}
+	for i, e := range got {
+		if e.Offset != seqs[i] || e.Summary != entry("fd-a", "", i).Summary {
+			t.Errorf("entry %d: seq %d %q, want seq %d in append order", i, e.Offset, e.Summary, seqs[i])
+		}
+		if line, want := string(bus.Encode(e)), string(bus.Encode(entry("fd-a", e.Severity, i))); line != want {
+			t.Errorf("entry %d: line %s, want %s", i, line, want)
+		}
+	}
+	rest, _ := readAll(t, b, 5, bus.Filter{})
+	if len(rest) != 2 || rest[0].Offset != 5 {
+		t.Errorf("Read from 5: %d entries starting at %v, want 2 from 5", len(rest), rest)
+	}
+	blocking, _ := readAll(t, b, 0, bus.Filter{Severity: bus.Notable})
+	if len(blocking) != 3 {
+		t.Errorf("notable only: %d entries, want 3", len(blocking))
+	}
+	if _, err := b.Append(ctx, bus.Entry{Kind: bus.EntryFinding, Severity: "bad", Agent: "x", Summary: "s"}); !errors.Is(err, bus.ErrInvalid) {
+		t.Errorf("invalid record: %v, want ErrInvalid", err)
+	}
+}
+
+// TestFollow: a follower started before the stream exists gets every
+// record once, in order, as they are stored, and ends when ctx does.
+func TestFollow(t *testing.T) {
+	h := startHub(t, t.TempDir(), "")
+	w := open(t, h.URL()+"/follow", 0)
+	r := open(t, h.URL()+"/follow", 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan bus.Entry, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- r.Follow(ctx, 0, bus.Filter{Severity: bus.Blocking}, func(e bus.Entry) error {
+			got <- e
+			return nil
+		}, nil)
+	}()
+	for i := range 20 {
+		sev := bus.Blocking
+		if i%4 == 3 {
+			sev = bus.Notable
+		}
+		if _, err := w.Append(context.Background(), entry("fd-b", sev, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var last int64
+	for n := 0; n < 15; n++ {
+		select {
+		case e := <-got:
+			if e.Offset <= last || e.Severity != bus.Blocking {
+				t.Fatalf("follow: entry %d at seq %d (%s) after %d", n, e.Offset, e.Severity, last)
+			}
+			last = e.Offset
+		case <-time.After(10 * time.Second):
+			t.Fatalf("follow: %d of 15 entries after 10 s", n)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Follow after cancel: %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Follow did not return after cancel")
+	}
+	if len(got) != 0 {
+		t.Errorf("follow: %d extra entries", len(got))
+	}
+}
+
+// TestRestart: a server restarted on its store keeps every acknowledged
+// record; a writer connected before the restart goes on writing.
+func TestRestart(t *testing.T) {
+	store := t.TempDir()
+	h := startHub(t, store, "")
+	addr := h.Addr()
+	b := open(t, "nats://"+addr+"/restart", 5*time.Second)
+	for i := range 10 {
+		if _, err := b.Append(context.Background(), entry("fd-c", bus.Notable, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Shutdown()
+	startHub(t, store, addr)
+	for i := 10; i < 20; i++ {
+		if _, err := b.Append(context.Background(), entry("fd-c", bus.Notable, i)); err != nil {
+			t.Fatalf("append %d after restart: %v", i, err)
+		}
+	}
+	got, _ := readAll(t, open(t, "nats://"+addr+"/restart", 0), 0, bus.Filter{})
+	if len(got) != 20 {
+		t.Fatalf("after restart: %d records, want 20", len(got))
+	}
+	for i, e := range got {
+		if e.Summary != entry("fd-c", "", i).Summary {
+			t.Errorf("record %d: %q", i, e.Summary)
+		}
+	}
+}
+
+// TestUnreachable: no server, and a server that accepts connections but
+// never speaks, both give an error within the timeout, never a hang.
+func TestUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+
+	stall, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stall.Close()
+	go func() {
+		for {
+			c, err := stall.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, silent
+		}
+	}()
+	for _, tc := range []struct{ name, addr string }{{"refused", closed}, {"stalled", stall.Addr().String()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, _ := url.Parse("nats://" + tc.addr + "/r")
+			start := time.Now()
+			_, err := natsbus.OpenBus(context.Background(), u, bus.Options{Timeout: 500 * time.Millisecond})
+			took := time.Since(start)
+			if err == nil {
+				t.Fatal("open succeeded")
+			}
+			if !strings.Contains(err.Error(), "nats://"+tc.addr+"/r") {
+				t.Errorf("error %q does not name the bus", err)
+			}
+			if took > 3*time.Second {
+				t.Errorf("error after %v, want within the 500ms timeout (+ slack)", took)
+			}
+		})
+	}
+}
+
+// TestStalledAfterConnect: a server that goes away after the connection
+// was made gives Append an error within the timeout.
+func TestStalledAfterConnect(t *testing.T) {
+	h := startHub(t, t.TempDir(), "")
+	// The stream is made with a timeout generous for a loaded machine;
+	// the bus under test, connected before the server goes, has 600 ms.
+	if _, err := open(t, h.URL()+"/gone", 10*time.Second).Append(context.Background(), entry("fd-d", bus.Blocking, 0)); err != nil {
+		t.Fatal(err)
+	}
+	b := open(t, h.URL()+"/gone", 600*time.Millisecond)
+	h.Shutdown()
+	start := time.Now()
+	_, err := b.Append(context.Background(), entry("fd-d", bus.Blocking, 1))
+	if err == nil || !strings.Contains(err.Error(), "no reply from the server within") {
+		t.Errorf("append to a stopped server: %v, want no reply within the timeout", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("error after %v, want within the timeout", took)
+	}
+	if _, err := b.Read(context.Background(), 0, bus.Filter{}, func(bus.Entry) error { return nil }, nil); err == nil {
+		t.Error("read from a stopped server succeeded")
+	}
+}
+
+// TestURL: the run name and the stream options are checked; credentials
+// never show in String or errors.
+func TestURL(t *testing.T) {
+	for _, raw := range []string{"nats://127.0.0.1:1/", "nats://127.0.0.1:1/a/b", "nats://127.0.0.1:1/a.b", "nats://127.0.0.1:1/a?max-age=x", "nats://127.0.0.1:1/a?bogus=1"} {
+		u, _ := url.Parse(raw)
+		if _, err := natsbus.OpenBus(context.Background(), u, bus.Options{Timeout: 200 * time.Millisecond}); err == nil {
+			t.Errorf("%s: opened", raw)
+		}
+	}
+	u, _ := url.Parse("nats://alice:s3cret@127.0.0.1:1/run")
+	_, err := natsbus.OpenBus(context.Background(), u, bus.Options{Timeout: 200 * time.Millisecond})
+	if err == nil || strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "alice") {
+		t.Errorf("error %v: want one without the credentials", err)
+	}
+	var s bus.Schemes = bus.Schemes{natsbus.Scheme: natsbus.Open}
+	if _, err := s.Open(context.Background(), "kafka://h/r", bus.Options{}); !errors.Is(err, bus.ErrScheme) {
+		t.Errorf("kafka://: %v, want ErrScheme", err)
+	}
+	if b, err := s.Open(context.Background(), "/tmp/x.jsonl", bus.Options{}); err != nil || b.String() != "/tmp/x.jsonl" {
+		t.Errorf("a path: %v %v, want the file bus", b, err)
+	}
+}
+
+// TestStreamLimits: the URL's query sets the stream's limits.
+func TestStreamLimits(t *testing.T) {
+	h := startHub(t, t.TempDir(), "")
+	b := open(t, h.URL()+"/lim?max-age=1h&max-msgs=100&storage=memory", 0)
+	if _, err := b.Append(context.Background(), entry("fd-e", bus.Blocking, 0)); err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(h.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := nc.JetStream()
+	si, err := js.StreamInfo(b.Stream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if si.Config.MaxAge != time.Hour || si.Config.MaxMsgs != 100 || si.Config.Storage != nats.MemoryStorage {
+		t.Errorf("stream config %+v", si.Config)
+	}
+	if want := []string{"fluxwatch.lim.findings.*"}; fmt.Sprint(si.Config.Subjects) != fmt.Sprint(want) {
+		t.Errorf("subjects %v, want %v", si.Config.Subjects, want)
+	}
+}
