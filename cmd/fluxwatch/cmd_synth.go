@@ -135,11 +135,12 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usageErrorf("synth: %v", err)
 	}
-	r, err := f.writeReports(s, dir, out)
+	ciDir := ciRunDir(e, f.evidence.repo, dir)
+	r, err := f.writeReports(s, ciDir, out)
 	if err != nil {
 		return err
 	}
-	if err := githubOutputs(e, s, r.summary, dir, f.annotations, f.json || f.format == "html"); err != nil {
+	if err := githubOutputs(e, s, r.summary, ciDir, f.annotations, f.json || f.format == "html"); err != nil {
 		return usageErrorf("synth: %v", err)
 	}
 	switch {
@@ -177,7 +178,8 @@ type rendered struct {
 // writeReports renders s and writes findings.json (first: a watcher of the
 // file sees the change as early as possible), summary.md and the --sarif,
 // --rdjsonl and --junit files, each atomically and only when its content
-// changed. dir is the run directory, out where the reports go (it exists).
+// changed. dir is the run directory relative to the repository top
+// (ciRunDir), out where the reports go (it exists).
 // Errors are exit errors: a rendering that fails is internal, a write that
 // fails an input error naming the file.
 func (f *reportFlags) writeReports(s *synth.Synthesis, dir, out string) (rendered, error) {
@@ -198,7 +200,7 @@ func (f *reportFlags) writeReports(s *synth.Synthesis, dir, out string) (rendere
 		{filepath.Join(out, "summary.md"), func() ([]byte, error) { return r.summary, nil }},
 		{f.sarif, func() ([]byte, error) { return synth.RenderSARIF(s, dir) }},
 		{f.rdjsonl, func() ([]byte, error) { return synth.RenderRDJSONL(s, dir), nil }},
-		{f.junit, func() ([]byte, error) { return synth.RenderJUnit(s), nil }},
+		{f.junit, func() ([]byte, error) { return synth.RenderJUnit(s, dir), nil }},
 		{f.html, func() ([]byte, error) { return page.Render(s, f.pageOptions(s.Verdict, false)) }},
 	}
 	for _, w := range files {

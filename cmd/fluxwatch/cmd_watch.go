@@ -196,9 +196,10 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	var final *synth.Synthesis
 	var summary []byte
 	first := true
+	ciDir := ciRunDir(e, f.evidence.repo, dir)
 	err = watcher.New(dir, wopts).Run(ctx, func(u *watcher.Update) error {
 		if !u.Heartbeat {
-			r, err := f.writeReports(u.Synthesis, dir, out)
+			r, err := f.writeReports(u.Synthesis, ciDir, out)
 			if err != nil {
 				if u.Final {
 					return err
@@ -262,7 +263,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if final == nil {
 		return exitError{exitInternal, errors.New("watch: ended without a final synthesis")}
 	}
-	if err := githubOutputs(e, final, summary, dir, false, mode == modeEvents); err != nil {
+	if err := githubOutputs(e, final, summary, ciDir, false, mode == modeEvents); err != nil {
 		return usageErrorf("watch: %v", err)
 	}
 	if mode == modeLines || mode == modeView {
