@@ -92,7 +92,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	f.register(fs)
 	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
 	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
-	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: json (findings.json, as --json) or html (the page)")
+	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: "+strings.Join(formatNames(), ", ")+" (json is --json, github the annotations)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -102,12 +102,11 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if fs.NArg() > 1 {
 		return usageErrorf("synth: want at most one directory, got %d arguments", fs.NArg())
 	}
-	switch f.format {
-	case "", "html":
-	case "json":
-		f.json = true
-	default:
-		return usageErrorf("synth: --format %q: want json or html", f.format)
+	if err := checkFormat("synth", f.format, f.json); err != nil {
+		return err
+	}
+	if f.json {
+		f.format = "json"
 	}
 	dir := fs.Arg(0)
 	if dir == "" {
@@ -140,18 +139,15 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := githubOutputs(e, s, r.summary, ciDir, f.annotations, f.json || f.format == "html"); err != nil {
+	// --format github prints the annotations itself: not twice.
+	if err := githubOutputs(e, s, r.summary, ciDir, f.annotations, f.format != "", f.format == "github"); err != nil {
 		return usageErrorf("synth: %v", err)
 	}
 	switch {
-	case f.format == "html":
-		b, err := page.Render(s, f.pageOptions(s.Verdict, false))
-		if err != nil {
-			return exitError{exitInternal, fmt.Errorf("synth: %w", err)}
+	case f.format != "":
+		if err := writeFormat(e, f.format, s, r, ciDir, &f.reportFlags); err != nil {
+			return err
 		}
-		e.stdout.Write(b)
-	case f.json:
-		e.stdout.Write(r.findingsJSON)
 	case !f.quiet:
 		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(out, "summary.md")))
 	}
@@ -406,10 +402,11 @@ func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`
 // githubOutputs writes what GitHub Actions reads (SPEC §6): annotations for the
 // top findings (on stdout, or on stderr when stdout carries data), the summary
 // appended to $GITHUB_STEP_SUMMARY and verdict= (and counts) to $GITHUB_OUTPUT.
-// annotations asks for them outside GitHub Actions too.
-func githubOutputs(e *env, s *synth.Synthesis, summary []byte, dir string, annotations, stdoutIsData bool) error {
+// annotations asks for them outside GitHub Actions too; annotated says they
+// are on stdout already (--format github).
+func githubOutputs(e *env, s *synth.Synthesis, summary []byte, dir string, annotations, stdoutIsData, annotated bool) error {
 	onActions := e.getenv("GITHUB_ACTIONS") == "true"
-	if onActions || annotations {
+	if (onActions || annotations) && !annotated {
 		w := e.stdout
 		if stdoutIsData {
 			w = e.stderr

@@ -263,7 +263,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if final == nil {
 		return exitError{exitInternal, errors.New("watch: ended without a final synthesis")}
 	}
-	if err := githubOutputs(e, final, summary, ciDir, false, mode == modeEvents); err != nil {
+	if err := githubOutputs(e, final, summary, ciDir, false, mode == modeEvents, false); err != nil {
 		return usageErrorf("watch: %v", err)
 	}
 	if mode == modeLines || mode == modeView {
