@@ -4,17 +4,25 @@ BIN      ?= bin/fluxwatch
 FUZZTIME ?= 30s
 EXAMPLE  ?= testdata/example
 
+# VERSION is stamped into the binary (fluxwatch version): it names the git
+# revision even where GOFLAGS=-buildvcs=false turns Go's own stamping off.
+VERSION  ?= $(shell git describe --always --dirty 2>/dev/null)
+LDFLAGS  ?= -X main.version=$(VERSION)
+
 STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
 
-.PHONY: help build run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
+.PHONY: help build man run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## build bin/fluxwatch
-	$(GO) build -o $(BIN) ./cmd/fluxwatch
+build: ## build bin/fluxwatch, stamped with git describe
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/fluxwatch
+
+man: build ## write the man pages into bin/man (man -l bin/man/fluxwatch.1)
+	./$(BIN) man bin/man
 
 run: build ## synthesise the example run in testdata/example and print its summary
 	./$(BIN) synth --out bin/example --repo $(EXAMPLE)/repo $(EXAMPLE)

@@ -42,7 +42,12 @@ func message(f Finding) string {
 	if f.Section != "" {
 		b.WriteString(" — " + oneLine(f.Section))
 	}
-	fmt.Fprintf(&b, " (%s agents: %s)", f.ConvergenceDisplay, strings.Join(f.Agents, ", "))
+	// "N/M agents", the noun in the number of M.
+	noun := "agents"
+	if strings.HasSuffix(f.ConvergenceDisplay, "/1") {
+		noun = "agent"
+	}
+	fmt.Fprintf(&b, " (%s %s: %s)", f.ConvergenceDisplay, noun, strings.Join(f.Agents, ", "))
 	return b.String()
 }
 
@@ -357,31 +362,16 @@ func junitSeconds(d time.Duration) string {
 // "findings" with one case per finding (P0 and P1 are failures; P2 and P3
 // pass, with the finding as output). dir is the run directory relative to
 // the repository top: an agent's case names its report under it, a
-// finding's case its location (as the other CI outputs do). An agent's time
-// is when its report was last written, counted from the first report of the
-// run (the agents' own durations are not known); the agents suite's time is
-// that span, and a finding takes no time.
+// finding's case its location (as the other CI outputs do). Every time
+// attribute is 0 and the timestamp is the review time: fluxwatch does not
+// know how long an agent ran, and like findings.json the report's bytes
+// never depend on modification times.
 func RenderJUnit(s *Synthesis, dir string) []byte {
-	agents := junitSuite{Name: "agents"}
-	var first, last time.Time
-	for _, a := range s.Agents {
-		if a.ModTime.IsZero() {
-			continue
-		}
-		if first.IsZero() || a.ModTime.Before(first) {
-			first = a.ModTime
-		}
-		if a.ModTime.After(last) {
-			last = a.ModTime
-		}
-	}
+	agents := junitSuite{Name: "agents", Time: junitSeconds(0)}
 	for _, a := range s.Agents {
 		c := junitCase{Name: a.Name, Classname: "fluxwatch.agents", Time: junitSeconds(0)}
 		if a.File != nil {
 			c.File = underDir(dir, *a.File)
-		}
-		if !a.ModTime.IsZero() {
-			c.Time = junitSeconds(a.ModTime.Sub(first))
 		}
 		switch a.Status {
 		case parse.StatusError:
@@ -403,7 +393,6 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 		agents.Cases = append(agents.Cases, c)
 		agents.Tests++
 	}
-	agents.Time = junitSeconds(last.Sub(first))
 	findings := junitSuite{Name: "findings", Time: junitSeconds(0)}
 	for _, f := range s.Findings {
 		name := f.Title

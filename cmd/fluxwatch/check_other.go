@@ -10,6 +10,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
 )
 
 // otherFile is a non-report input of check: a bus file or a YAML file. Its
@@ -57,8 +58,9 @@ func checkOther(path, kind string) (otherFile, error) {
 		if err != nil {
 			return o, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 		}
-		o.summary = fmt.Sprintf("bus, %d entries (blocking %d, notable %d, stall %d, unknown %d), %d diagnostics",
-			n, counts[parse.Blocking], counts[parse.Notable], counts["stall"], counts[parse.Unknown], len(o.diags))
+		o.summary = fmt.Sprintf("bus, %s (blocking %d, notable %d, stall %d, unknown %d), %s",
+			synth.Plural(n, "entry", "entries"), counts[parse.Blocking], counts[parse.Notable], counts["stall"], counts[parse.Unknown],
+			synth.Plural(len(o.diags), "diagnostic"))
 		return o, nil
 	}
 	data, err := readCapped(path, parse.MaxYAMLSize)
@@ -79,13 +81,13 @@ func checkOther(path, kind string) (otherFile, error) {
 		}
 	case "design":
 		m, ds, err := parse.ReadDesignManifest(data)
-		o.diags, o.summary = ds, fmt.Sprintf("design manifest, %d designs", len(m.Designs))
+		o.diags, o.summary = ds, "design manifest, "+synth.Plural(len(m.Designs), "design")
 		if err != nil {
 			o.summary += ", malformed"
 		}
 	default:
 		s, ds, err := parse.ReadSpecialist(data)
-		o.diags, o.summary = ds, fmt.Sprintf("specialist %q, %d approaches", s.Name, len(s.Approaches))
+		o.diags, o.summary = ds, fmt.Sprintf("specialist %q, %s", s.Name, synth.Plural(len(s.Approaches), "approach", "approaches"))
 		if err != nil {
 			o.summary += ", malformed"
 		}

@@ -56,15 +56,15 @@ type checkedClaim struct {
 }
 
 func runCheck(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs := e.newFlagSet("check")
 	fs.SetOutput(e.stderr)
 	asJSON := fs.Bool("json", false, "print the parsed reports as a JSON array")
 	quiet := fs.BoolP("quiet", "q", false, "print only the summary line of each report")
 	withEvidence := fs.Bool("evidence", false, "also check every evidence claim and file:line reference against the repository")
 	repo := fs.String("repo", "", "with --evidence: the repository in `DIR` (default: the git work tree holding each report)")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: fluxwatch check [--json] [-q] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\n\nFlags:")
-		fs.PrintDefaults()
+		fmt.Fprintln(e.stdout, "Usage: fluxwatch check [--json] [-q] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\n\nFlags:")
+		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -143,13 +143,13 @@ func printChecked(w io.Writer, reports []checked, quiet bool) {
 		if ev != nil && !quiet {
 			printClaims(w, r)
 		}
-		fmt.Fprintf(w, "%s: %s, %d findings (P0 %d, P1 %d, P2 %d, P3 %d), %d improvements, declared %s, verdict %s\n",
-			r.File, r.Status, len(r.Findings), counts[parse.P0], counts[parse.P1], counts[parse.P2], counts[parse.P3],
-			len(r.Improvements), declared, r.Verdict)
+		fmt.Fprintf(w, "%s: %s, %s (P0 %d, P1 %d, P2 %d, P3 %d), %s, declared %s, verdict %s\n",
+			r.File, r.Status, synth.Plural(len(r.Findings), "finding"), counts[parse.P0], counts[parse.P1], counts[parse.P2], counts[parse.P3],
+			synth.Plural(len(r.Improvements), "improvement"), declared, r.Verdict)
 		if ev != nil {
 			t := ev.tally
-			fmt.Fprintf(w, "%s: evidence against %s: %d claims (%d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped), %d ungrounded\n",
-				r.File, ev.Repo, t.Claims, t.Verified, t.Moved, t.Mismatch, t.MissingFile, t.OutOfRange, t.Skipped, t.Ungrounded)
+			fmt.Fprintf(w, "%s: evidence against %s: %s (%d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped), %d ungrounded\n",
+				r.File, ev.Repo, synth.Plural(t.Claims, "claim"), t.Verified, t.Moved, t.Mismatch, t.MissingFile, t.OutOfRange, t.Skipped, t.Ungrounded)
 		}
 	}
 }

@@ -132,7 +132,7 @@ func defaultBus(dir string) string {
 }
 
 func findingWrite(e *env, args []string) error {
-	flags := flag.NewFlagSet("finding write", flag.ContinueOnError)
+	flags := e.newFlagSet("finding write")
 	var b busFlags
 	b.register(flags)
 	var ent parse.Entry
@@ -222,7 +222,7 @@ func unwrapPath(err error) error {
 }
 
 func findingRead(ctx context.Context, e *env, args []string) error {
-	flags := flag.NewFlagSet("finding read", flag.ContinueOnError)
+	flags := e.newFlagSet("finding read")
 	var b busFlags
 	b.register(flags)
 	var f bus.Filter

@@ -66,7 +66,7 @@ type planRun struct {
 
 func runPlan(ctx context.Context, e *env, args []string) error {
 	p := &planRun{e: e}
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs := e.newFlagSet("plan")
 	fs.SetOutput(e.stderr)
 	fs.SetInterspersed(false)
 	fs.StringVar(&p.planDir, "plan-dir", "", "the plan root")

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -19,7 +17,7 @@ PATH, and how to read and acknowledge the other agents' findings.
 `
 
 func runProtocol(ctx context.Context, e *env, args []string) error {
-	flags := flag.NewFlagSet("protocol", flag.ContinueOnError)
+	flags := e.newFlagSet("protocol")
 	var busPath, agent, command string
 	flags.StringVar(&busPath, "bus", "", "the bus file the agents share (required)")
 	flags.StringVar(&agent, "agent", "", "the name of the agent the prompt is for (required)")

@@ -83,11 +83,11 @@ var runIDRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
 
 func runSynth(ctx context.Context, e *env, args []string) error {
 	f := synthFlags{reportFlags: reportFlags{cmd: "synth"}}
-	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
+	fs := e.newFlagSet("synth")
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, synthUsage)
-		fs.PrintDefaults()
+		fmt.Fprint(e.stdout, synthUsage)
+		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	f.register(fs)
 	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
@@ -302,10 +302,11 @@ func gateTripped(failOn string, v parse.Verdict) bool {
 func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
 	evidence := ""
 	if ev := s.Evidence; ev != nil && ev.Claims > 0 {
-		evidence = fmt.Sprintf("; evidence: %d/%d claims hold, %d ungrounded", ev.Verified+ev.Moved, ev.Claims, ev.Ungrounded)
+		evidence = fmt.Sprintf("; evidence: %d/%d %s hold, %d ungrounded", ev.Verified+ev.Moved, ev.Claims, synth.Noun(ev.Claims, "claim"), ev.Ungrounded)
 	}
-	return fmt.Sprintf("%s: %d/%d agents completed, %d failed; %d findings (P0 %d, P1 %d, P2 %d, P3 %d)%s → %s",
-		s.Verdict, len(s.AgentsCompleted), len(s.AgentsLaunched), len(s.AgentsFailed), s.Counts.Total(),
+	return fmt.Sprintf("%s: %d/%d %s completed, %d failed; %s (P0 %d, P1 %d, P2 %d, P3 %d)%s → %s",
+		s.Verdict, len(s.AgentsCompleted), len(s.AgentsLaunched), synth.Noun(len(s.AgentsLaunched), "agent"), len(s.AgentsFailed),
+		synth.Plural(s.Counts.Total(), "finding"),
 		s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3, evidence, summaryPath)
 }
 

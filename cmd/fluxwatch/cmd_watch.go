@@ -61,11 +61,11 @@ const (
 
 func runWatch(ctx context.Context, e *env, args []string) error {
 	f := watchFlags{reportFlags: reportFlags{cmd: "watch"}}
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fs := e.newFlagSet("watch")
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, watchUsage)
-		fs.PrintDefaults()
+		fmt.Fprint(e.stdout, watchUsage)
+		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	f.register(fs)
 	fs.BoolVar(&f.events, "events", false, "print NDJSON events on stdout (a hello record, then one event per change)")
