@@ -12,8 +12,11 @@ LDFLAGS  ?= -X main.version=$(VERSION)
 STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
+STORM_LAUNCHES ?= 5000
+STORM_PARALLEL ?= 16
+STORM_KILL     ?= 10ms
 
-.PHONY: help build man run test lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
+.PHONY: help build man run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -29,8 +32,12 @@ run: build ## synthesise the example run in testdata/example and print its summa
 	@echo
 	@cat bin/example/summary.md
 
-test: lint tools browser-tools ## gofmt and vet checks, then every test with -race
+test: lint tools cross browser-tools ## gofmt and vet checks, the cross builds, then every test with -race
 	$(GO) test -race -count=1 ./...
+
+cross: ## build for linux, darwin and windows (and vet for darwin): the tree must build on all three
+	@set -e; for os in linux darwin windows; do echo "GOOS=$$os go build ./..."; GOOS=$$os $(GO) build ./...; done
+	GOOS=darwin $(GO) vet ./...
 
 lint: ## fail on unformatted files or go vet findings
 	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './.git/*')); \
@@ -79,6 +86,7 @@ tmux: ## install tmux (Debian) when missing, to try watch beside demo --live in 
 
 golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./parse/ -run 'Golden' -update
+	$(GO) test ./bus/ -run 'Golden' -update
 	$(GO) test ./synth/ -run 'Golden' -update
 	$(GO) test ./evidence/ -run 'Golden' -update
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
@@ -101,9 +109,11 @@ tools: ## install the system tools the tests use when missing (flock from util-l
 	@command -v flock >/dev/null 2>&1 || { echo "installing util-linux for flock(1)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq util-linux; }
 
-stress: tools build ## bus stress: STRESS_PROCS writer processes (STRESS_SHELL of them shell) x STRESS_RECORDS records
+stress: tools build ## bus stress: STRESS_PROCS writers x STRESS_RECORDS records, then a kill storm of STORM_LAUNCHES writers
 	$(GO) test -run '^TestStress$$' -count=1 -v -timeout 0 ./internal/busstress -args \
 	  -stress.bin=$(abspath $(BIN)) -stress.procs=$(STRESS_PROCS) -stress.shell=$(STRESS_SHELL) -stress.records=$(STRESS_RECORDS)
+	$(GO) test -run '^TestKillStorm$$' -count=1 -v -timeout 0 ./internal/busstress -args \
+	  -stress.bin=$(abspath $(BIN)) -storm.launches=$(STORM_LAUNCHES) -storm.parallel=$(STORM_PARALLEL) -storm.kill-every=$(STORM_KILL)
 
 bigline: build ## read a bus holding one 200 MB line: prints the diagnostic, time and peak RSS
 	@command -v /usr/bin/time >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq time; }

@@ -15,32 +15,32 @@ import (
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
-func finding(agent, sev, summary string) parse.Entry {
-	return parse.Entry{Severity: sev, Agent: agent, Category: "c", Summary: summary,
+func finding(agent, sev, summary string) Entry {
+	return Entry{Severity: sev, Agent: agent, Category: "c", Summary: summary,
 		FileRefs: []string{"a.go:1"}, Timestamp: "2026-11-20T10:00:00Z"}
 }
 
 func TestValidate(t *testing.T) {
-	ok := finding("fd-a", parse.Blocking, "s")
+	ok := finding("fd-a", Blocking, "s")
 	tests := []struct {
 		name   string
-		change func(*parse.Entry)
+		change func(*Entry)
 		want   string // "" = valid
 	}{
-		{"valid", func(*parse.Entry) {}, ""},
-		{"notable", func(e *parse.Entry) { e.Severity = parse.Notable }, ""},
-		{"no timestamp", func(e *parse.Entry) { e.Timestamp = "" }, ""},
-		{"priority", func(e *parse.Entry) { e.Priority = parse.P1 }, ""},
-		{"severity", func(e *parse.Entry) { e.Severity = "P0" }, `severity "P0"`},
-		{"unknown severity", func(e *parse.Entry) { e.Severity = parse.Unknown }, `severity "unknown"`},
-		{"stall", func(e *parse.Entry) { e.Kind = parse.EntryStall }, `kind "stall"`},
-		{"no agent", func(e *parse.Entry) { e.Agent = "" }, "name is empty"},
-		{"traversal", func(e *parse.Entry) { e.Agent = "../x" }, `name contains ".."`},
-		{"blank summary", func(e *parse.Entry) { e.Summary = " \n" }, "summary is empty"},
-		{"timestamp", func(e *parse.Entry) { e.Timestamp = "now" }, "not RFC 3339"},
-		{"bad priority", func(e *parse.Entry) { e.Priority = "P9" }, `priority "P9"`},
-		{"empty ref", func(e *parse.Entry) { e.FileRefs = []string{""} }, "file ref is empty"},
-		{"newline ref", func(e *parse.Entry) { e.FileRefs = []string{"a\nb"} }, "line break"},
+		{"valid", func(*Entry) {}, ""},
+		{"notable", func(e *Entry) { e.Severity = Notable }, ""},
+		{"no timestamp", func(e *Entry) { e.Timestamp = "" }, ""},
+		{"priority", func(e *Entry) { e.Priority = parse.P1 }, ""},
+		{"severity", func(e *Entry) { e.Severity = "P0" }, `severity "P0"`},
+		{"unknown severity", func(e *Entry) { e.Severity = Unknown }, `severity "unknown"`},
+		{"stall", func(e *Entry) { e.Kind = EntryStall }, `kind "stall"`},
+		{"no agent", func(e *Entry) { e.Agent = "" }, "name is empty"},
+		{"traversal", func(e *Entry) { e.Agent = "../x" }, `name contains ".."`},
+		{"blank summary", func(e *Entry) { e.Summary = " \n" }, "summary is empty"},
+		{"timestamp", func(e *Entry) { e.Timestamp = "now" }, "not RFC 3339"},
+		{"bad priority", func(e *Entry) { e.Priority = "P9" }, `priority "P9"`},
+		{"empty ref", func(e *Entry) { e.FileRefs = []string{""} }, "file ref is empty"},
+		{"newline ref", func(e *Entry) { e.FileRefs = []string{"a\nb"} }, "line break"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +59,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestEncode(t *testing.T) {
-	e := finding("fd-a", parse.Notable, `a <b> & "c"`+"\nd")
+	e := finding("fd-a", Notable, `a <b> & "c"`+"\nd")
 	e.FileRefs = nil
 	got := string(Encode(e))
 	want := `{"severity":"notable","agent":"fd-a","category":"c","summary":"a <b> & \"c\"\nd","file_refs":[],"timestamp":"2026-11-20T10:00:00Z"}` + "\n"
@@ -68,11 +68,11 @@ func TestEncode(t *testing.T) {
 	}
 }
 
-func readAll(t *testing.T, path string, since int64) ([]parse.Entry, []parse.Diagnostic, int64) {
+func readAll(t *testing.T, path string, since int64) ([]Entry, []parse.Diagnostic, int64) {
 	t.Helper()
-	var es []parse.Entry
+	var es []Entry
 	var ds []parse.Diagnostic
-	next, err := Read(path, 0, since, func(e parse.Entry) error { es = append(es, e); return nil },
+	next, err := Read(path, 0, since, func(e Entry) error { es = append(es, e); return nil },
 		func(d parse.Diagnostic) { ds = append(ds, d) })
 	if err != nil {
 		t.Fatal(err)
@@ -86,8 +86,8 @@ func TestAppendRead(t *testing.T) {
 		t.Fatalf("missing bus: %v %v %d, want empty", es, ds, next)
 	}
 	var offsets []int64
-	for i, sev := range []string{parse.Blocking, parse.Notable, parse.Blocking} {
-		off, err := Append(path, finding(fmt.Sprintf("fd-%d", i), sev, fmt.Sprintf("finding %d", i)), WriteOptions{Sync: i == 0})
+	for i, sev := range []string{Blocking, Notable, Blocking} {
+		off, err := Append(path, finding(fmt.Sprintf("fd-%d", i), sev, fmt.Sprintf("finding %d", i)), WriteOptions{NoSync: i != 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,17 +114,17 @@ func TestAppendRead(t *testing.T) {
 func TestAppendRefusesAndWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "findings.jsonl")
-	if _, err := Append(path, finding("a/b", parse.Blocking, "s"), WriteOptions{}); !errors.Is(err, ErrInvalid) {
+	if _, err := Append(path, finding("a/b", Blocking, "s"), WriteOptions{}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("bad agent: err = %v", err)
 	}
-	if _, err := Append(path, finding("fd-a", parse.Blocking, strings.Repeat("x", 200)), WriteOptions{MaxLine: 100}); !errors.Is(err, ErrInvalid) ||
+	if _, err := Append(path, finding("fd-a", Blocking, strings.Repeat("x", 200)), WriteOptions{MaxLine: 100}); !errors.Is(err, ErrInvalid) ||
 		!strings.Contains(err.Error(), "over the 100-byte limit") {
 		t.Fatalf("too large: err = %v", err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("an invalid record created the bus: %v", err)
 	}
-	if _, err := Append(filepath.Join(dir, "missing", "findings.jsonl"), finding("fd-a", parse.Blocking, "s"), WriteOptions{}); !errors.Is(err, os.ErrNotExist) {
+	if _, err := Append(filepath.Join(dir, "missing", "findings.jsonl"), finding("fd-a", Blocking, "s"), WriteOptions{}); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing directory: err = %v", err)
 	}
 }
@@ -140,7 +140,7 @@ func TestAppendConcurrent(t *testing.T) {
 			for i := range each {
 				size := 100 + (w*each+i)*1303%(256<<10)
 				s := fmt.Sprintf("w%d-r%d-", w, i) + strings.Repeat(string(rune('a'+w)), size)
-				if _, err := Append(path, finding(fmt.Sprintf("fd-%d", w), parse.Notable, s), WriteOptions{}); err != nil {
+				if _, err := Append(path, finding(fmt.Sprintf("fd-%d", w), Notable, s), WriteOptions{}); err != nil {
 					t.Error(err)
 				}
 			}
@@ -172,7 +172,7 @@ func TestReadSince(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "findings.jsonl")
 	var offs []int64
 	for i := range 3 {
-		off, err := Append(path, finding("fd-a", parse.Notable, fmt.Sprint(i)), WriteOptions{})
+		off, err := Append(path, finding("fd-a", Notable, fmt.Sprint(i)), WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,17 +218,17 @@ func TestTail(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "peer-findings.jsonl")
 	tail := NewTail(path, 0)
-	var es []parse.Entry
+	var es []Entry
 	var ds []parse.Diagnostic
 	poll := func() {
 		t.Helper()
-		if err := tail.Poll(func(e parse.Entry) error { es = append(es, e); return nil },
+		if err := tail.Poll(func(e Entry) error { es = append(es, e); return nil },
 			func(d parse.Diagnostic) { ds = append(ds, d) }); err != nil {
 			t.Fatal(err)
 		}
 	}
 	poll() // missing: empty
-	line := Encode(finding("fd-a", parse.Blocking, "one"))
+	line := Encode(finding("fd-a", Blocking, "one"))
 	os.WriteFile(path, append(line, line[:10]...), 0o644)
 	poll()
 	if len(es) != 1 {
@@ -249,7 +249,7 @@ func TestTail(t *testing.T) {
 	}
 
 	// Truncated and rewritten shorter: read again from the start.
-	os.WriteFile(path, Encode(finding("fd-b", parse.Notable, "new")), 0o644)
+	os.WriteFile(path, Encode(finding("fd-b", Notable, "new")), 0o644)
 	poll()
 	if len(es) != 3 || es[2].Agent != "fd-b" || es[2].Line != 1 || len(ds) != 1 || !strings.Contains(ds[0].Message, "shrank") {
 		t.Fatalf("after truncation: entries %+v diagnostics %v", es, ds)
@@ -263,7 +263,7 @@ func TestTail(t *testing.T) {
 
 	// Replaced by a rename: read again from the start.
 	tmp := filepath.Join(dir, "tmp")
-	os.WriteFile(tmp, bytes.Repeat(Encode(finding("fd-c", parse.Notable, "replaced")), 2), 0o644)
+	os.WriteFile(tmp, bytes.Repeat(Encode(finding("fd-c", Notable, "replaced")), 2), 0o644)
 	os.Rename(tmp, path)
 	poll()
 	if len(es) != 5 || es[3].Agent != "fd-c" || len(ds) != 2 || !strings.Contains(ds[1].Message, "new inode") {
@@ -291,23 +291,23 @@ func TestFollow(t *testing.T) {
 			defer func() { useFsnotify = true }()
 			dir := t.TempDir()
 			a, b := filepath.Join(dir, "findings.jsonl"), filepath.Join(dir, "peer-findings.jsonl")
-			if _, err := Append(a, finding("fd-a", parse.Blocking, "before"), WriteOptions{}); err != nil {
+			if _, err := Append(a, finding("fd-a", Blocking, "before"), WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithCancel(context.Background())
-			got := make(chan parse.Entry, 10)
+			got := make(chan Entry, 10)
 			done := make(chan error)
 			go func() {
 				done <- Follow(ctx, []*Tail{NewTail(a, 0), NewTail(b, 0)}, 20*time.Millisecond,
-					func(e parse.Entry) error { got <- e; return nil }, nil)
+					func(e Entry) error { got <- e; return nil }, nil)
 			}()
 			want := []string{"before", "into b", "into a"}
 			for i, s := range want {
 				switch i {
 				case 1:
-					Append(b, finding("fd-b", parse.Notable, s), WriteOptions{})
+					Append(b, finding("fd-b", Notable, s), WriteOptions{})
 				case 2:
-					Append(a, finding("fd-a", parse.Notable, s), WriteOptions{})
+					Append(a, finding("fd-a", Notable, s), WriteOptions{})
 				}
 				select {
 				case e := <-got:
@@ -328,35 +328,65 @@ func TestFollow(t *testing.T) {
 
 func TestFollowStopsOnEntryError(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "findings.jsonl")
-	Append(path, finding("fd-a", parse.Blocking, "x"), WriteOptions{})
+	Append(path, finding("fd-a", Blocking, "x"), WriteOptions{})
 	stop := errors.New("stdout closed")
 	err := Follow(context.Background(), []*Tail{NewTail(path, 0)}, time.Hour,
-		func(parse.Entry) error { return stop }, nil)
+		func(Entry) error { return stop }, nil)
 	if !errors.Is(err, stop) {
 		t.Errorf("Follow = %v, want %v", err, stop)
 	}
 }
 
 func TestFilter(t *testing.T) {
-	stall := parse.Entry{Kind: parse.EntryStall, Severity: "warn", Agent: "fd-a"}
-	blocking := finding("fd-a", parse.Blocking, "s")
-	notable := finding("fd-b", parse.Notable, "s")
+	stall := Entry{Kind: EntryStall, Severity: "warn", Agent: "fd-a"}
+	blocking := finding("fd-a", Blocking, "s")
+	notable := finding("fd-b", Notable, "s")
 	tests := []struct {
 		f    Filter
 		want []bool // stall, blocking, notable
 	}{
 		{Filter{}, []bool{true, true, true}},
 		{Filter{Severity: All}, []bool{true, true, true}},
-		{Filter{Severity: parse.Blocking}, []bool{false, true, false}},
-		{Filter{Severity: parse.Notable}, []bool{false, false, true}},
+		{Filter{Severity: Blocking}, []bool{false, true, false}},
+		{Filter{Severity: Notable}, []bool{false, false, true}},
 		{Filter{Agent: "fd-a"}, []bool{true, true, false}},
-		{Filter{Severity: parse.Notable, Agent: "fd-a"}, []bool{false, false, false}},
+		{Filter{Severity: Notable, Agent: "fd-a"}, []bool{false, false, false}},
 	}
 	for _, tt := range tests {
-		for i, e := range []parse.Entry{stall, blocking, notable} {
+		for i, e := range []Entry{stall, blocking, notable} {
 			if got := tt.f.Match(e); got != tt.want[i] {
 				t.Errorf("%+v.Match(entry %d) = %v", tt.f, i, got)
 			}
 		}
+	}
+}
+
+// TestDecodeBatches: the entries come in file order, in batches of at most
+// BatchSize, the same as DecodeAll's, with the same diagnostics.
+func TestDecodeBatches(t *testing.T) {
+	var b bytes.Buffer
+	n := 2*BatchSize + 3
+	for i := range n {
+		b.Write(Encode(finding("fd-a", Notable, fmt.Sprintf("f%d", i))))
+		if i == 7 {
+			b.WriteString("not json\n")
+		}
+	}
+	b.WriteString(`{"sev`)
+	wantEs, wantDs, _ := DecodeAll(bytes.NewReader(b.Bytes()), 0)
+	var got []Entry
+	batches := 0
+	ds, err := DecodeBatches(bytes.NewReader(b.Bytes()), 0, func(batch []Entry) {
+		if len(batch) == 0 || len(batch) > BatchSize {
+			t.Errorf("a batch of %d entries", len(batch))
+		}
+		batches++
+		got = append(got, batch...)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if batches != 3 || len(got) != n || fmt.Sprint(got) != fmt.Sprint(wantEs) || fmt.Sprint(ds) != fmt.Sprint(wantDs) {
+		t.Errorf("%d batches, %d entries, diagnostics %v; want 3, %d and %v", batches, len(got), ds, n, wantDs)
 	}
 }

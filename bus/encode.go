@@ -2,17 +2,15 @@ package bus
 
 import (
 	"unicode/utf8"
-
-	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // AppendLine appends the canonical line of e (SPEC §3), newline included, to
 // dst and returns the extended slice. The line is byte for byte what
-// encoding/json writes for a parse.Entry without HTML escaping (the fuzz test
+// encoding/json writes for a Entry without HTML escaping (the fuzz test
 // FuzzAppendLine holds it to that), with nil file refs written as []; it is
 // made by hand because a reader that prints many entries spends most of its
 // time here otherwise.
-func AppendLine(dst []byte, e parse.Entry) []byte {
+func AppendLine(dst []byte, e Entry) []byte {
 	dst = append(dst, `{"severity":`...)
 	dst = appendString(dst, e.Severity)
 	dst = append(dst, `,"agent":`...)

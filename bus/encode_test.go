@@ -10,7 +10,7 @@ import (
 
 // jsonLine is what encoding/json writes for e: the definition AppendLine
 // must match.
-func jsonLine(t testing.TB, e parse.Entry) []byte {
+func jsonLine(t testing.TB, e Entry) []byte {
 	if e.FileRefs == nil {
 		e.FileRefs = []string{}
 	}
@@ -26,17 +26,17 @@ func jsonLine(t testing.TB, e parse.Entry) []byte {
 func TestAppendLine(t *testing.T) {
 	tests := []struct {
 		name string
-		e    parse.Entry
+		e    Entry
 	}{
-		{"canonical", parse.Entry{Severity: parse.Blocking, Agent: "fd-a", Category: "auth", Summary: "tokens leak",
+		{"canonical", Entry{Severity: Blocking, Agent: "fd-a", Category: "auth", Summary: "tokens leak",
 			FileRefs: []string{"a.go:12", "b.go:3-4"}, Timestamp: "2026-11-20T10:00:00Z"}},
-		{"no refs, nil", parse.Entry{Severity: parse.Notable, Agent: "fd-a", Summary: "s"}},
-		{"hand-written", parse.Entry{Severity: parse.Blocking, Agent: "fd-a", Summary: "t — n", ID: "SCM-01", Priority: parse.P0,
+		{"no refs, nil", Entry{Severity: Notable, Agent: "fd-a", Summary: "s"}},
+		{"hand-written", Entry{Severity: Blocking, Agent: "fd-a", Summary: "t — n", ID: "SCM-01", Priority: parse.P0,
 			Title: "not written", Line: 3, Offset: 9}},
-		{"stall", parse.Entry{Severity: "warn", Agent: "fd-a", Summary: "m", Kind: parse.EntryStall}},
-		{"escapes", parse.Entry{Severity: parse.Notable, Agent: "fd-a",
+		{"stall", Entry{Severity: "warn", Agent: "fd-a", Summary: "m", Kind: EntryStall}},
+		{"escapes", Entry{Severity: Notable, Agent: "fd-a",
 			Summary: "q\" b\\ \b\f\n\r\t \x00\x1f\x7f <&> é — 😀 \u2028\u2029 bad \xff\xc3 end"}},
-		{"empty", parse.Entry{}},
+		{"empty", Entry{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,7 +53,7 @@ func FuzzAppendLine(f *testing.F) {
 	f.Add("blocking", "fd-a", "auth", "summary", "a.go:1", "2026-11-20T10:00:00Z", "", "", "")
 	f.Add("notable", "fd-a", "", "q\" b\\ \b\f\n\r\t \x00 é \u2028 \xff", "", "", "SCM-01", "P0", "stall")
 	f.Fuzz(func(t *testing.T, sev, agent, cat, summary, ref, ts, id, pri, kind string) {
-		e := parse.Entry{Severity: sev, Agent: agent, Category: cat, Summary: summary, Timestamp: ts,
+		e := Entry{Severity: sev, Agent: agent, Category: cat, Summary: summary, Timestamp: ts,
 			ID: id, Priority: parse.Severity(pri), Kind: kind}
 		if ref != "" {
 			e.FileRefs = []string{ref, summary}
@@ -65,7 +65,7 @@ func FuzzAppendLine(f *testing.F) {
 }
 
 func BenchmarkAppendLine(b *testing.B) {
-	e := parse.Entry{Severity: parse.Blocking, Agent: "fd-agent-0042", Category: "concurrency",
+	e := Entry{Severity: Blocking, Agent: "fd-agent-0042", Category: "concurrency",
 		Summary: "Race condition in faxpwqwy eyamwjy ukipzab — two writers", FileRefs: []string{"internal/faxpwqwy/eyamwjy.go:346"},
 		Timestamp: "2026-11-20T09:00:00Z"}
 	b.Run("hand", func(b *testing.B) {

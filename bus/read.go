@@ -9,12 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -23,7 +22,7 @@ const (
 	All = "all"
 )
 
-// Filter selects entries: by severity (parse.Blocking or parse.Notable: the
+// Filter selects entries: by severity (Blocking or Notable: the
 // findings of that severity; "" or All: every entry, events and unknown
 // severities included) and by agent ("" for any).
 type Filter struct {
@@ -31,18 +30,18 @@ type Filter struct {
 	Agent    string
 }
 
-// only is the severity the filter keeps, for parse.BusDecoder.Only: the
+// only is the severity the filter keeps, for Decoder.Only: the
 // lines certainly of the other one need not be decoded.
 func (f Filter) only() string {
 	switch f.Severity {
-	case parse.Blocking, parse.Notable:
+	case Blocking, Notable:
 		return f.Severity
 	}
 	return ""
 }
 
 // Match reports whether e passes the filter.
-func (f Filter) Match(e parse.Entry) bool {
+func (f Filter) Match(e Entry) bool {
 	if f.Agent != "" && e.Agent != f.Agent {
 		return false
 	}
@@ -50,7 +49,7 @@ func (f Filter) Match(e parse.Entry) bool {
 	case "", All:
 		return true
 	}
-	return e.Kind == parse.EntryFinding && e.Severity == f.Severity
+	return e.Kind == EntryFinding && e.Severity == f.Severity
 }
 
 // Tail reads one bus file incrementally: each Poll decodes only the bytes
@@ -58,11 +57,9 @@ func (f Filter) Match(e parse.Entry) bool {
 type Tail struct {
 	path    string
 	maxLine int
-	dec     *parse.BusDecoder
-	pos     int64 // the next byte to read
-	ino     uint64
-	dev     uint64
-	seen    bool // the file existed at the last poll
+	dec     *Decoder
+	pos     int64       // the next byte to read
+	file    fs.FileInfo // the file at the last poll (nil: it did not exist), for os.SameFile
 	// skipLine: lines up to this one began before the offset given to StartAt; what
 	// they hold is left out.
 	skipLine int
@@ -73,7 +70,7 @@ type Tail struct {
 }
 
 // NewTail returns a Tail at the start of the bus at path. maxLine <= 0 means
-// parse.DefaultMaxLine.
+// DefaultMaxLine.
 func NewTail(path string, maxLine int) *Tail {
 	t := &Tail{path: path, maxLine: maxLine}
 	t.reset()
@@ -81,8 +78,8 @@ func NewTail(path string, maxLine int) *Tail {
 }
 
 // Only makes the tail skip, undecoded, the lines that are certainly findings
-// of a severity other than severity (parse.Blocking or parse.Notable;
-// anything else decodes every line): see parse.BusDecoder.Only. Poll may still hand over
+// of a severity other than severity (Blocking or Notable;
+// anything else decodes every line): see Decoder.Only. Poll may still hand over
 // entries of other severities and events: the caller filters them.
 func (t *Tail) Only(severity string) {
 	t.only = severity
@@ -99,6 +96,41 @@ func (t *Tail) Restarts() int { return t.restarts }
 // record still being written.
 func (t *Tail) Held() int64 { return t.dec.Held() }
 
+// Incomplete returns the info diagnostic about the bytes held after the last
+// complete line (a record still being written), with Path set; ok is false
+// when none are held.
+func (t *Tail) Incomplete() (d parse.Diagnostic, ok bool) {
+	d, ok = t.dec.Incomplete()
+	d.Path = t.path
+	return d, ok
+}
+
+// LinesAhead counts the lines of the file after the tail's offset when more
+// than over bytes are there, so that a caller can size the slice it keeps
+// the entries in once; else, or when the bus cannot be read, it returns 0.
+func (t *Tail) LinesAhead(over int64) int {
+	f, fi, err := Open(t.path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	off := t.dec.Offset()
+	if fi.Size()-off <= over {
+		return 0
+	}
+	buf := make([]byte, 256<<10)
+	n := 0
+	for off < fi.Size() {
+		k, err := f.ReadAt(buf[:min(int64(len(buf)), fi.Size()-off)], off)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		off += int64(k)
+		if err != nil {
+			break
+		}
+	}
+	return n
+}
+
 // Path returns the path of the bus file.
 func (t *Tail) Path() string { return t.path }
 
@@ -114,7 +146,7 @@ func (t *Tail) StartAt(since int64) error {
 	if since <= 0 {
 		return nil
 	}
-	f, err := os.Open(t.path)
+	f, _, err := Open(t.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -152,10 +184,9 @@ func (t *Tail) StartAt(since int64) error {
 }
 
 func (t *Tail) reset() {
-	t.dec = parse.NewBusDecoder(t.maxLine)
+	t.dec = NewDecoder(t.maxLine)
 	t.dec.Only(t.only)
-	t.dec.SetWorkers(runtime.GOMAXPROCS(0)) // a large read is decoded on every core
-	t.pos, t.skipLine, t.seen = 0, 0, false
+	t.pos, t.skipLine, t.file = 0, 0, nil
 }
 
 // Poll reads what was appended to the bus since the last Poll (or StartAt) and
@@ -165,7 +196,7 @@ func (t *Tail) reset() {
 // again from the start, after a warning. Poll stops at the first error that
 // entry returns and returns it (the Tail is then past entries it did not
 // hand over: start a new one to go on); other errors are the filesystem's.
-func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) error {
+func (t *Tail) Poll(entry func(Entry) error, diag func(parse.Diagnostic)) error {
 	restart := func() {
 		t.reset()
 		t.restarts++
@@ -181,29 +212,21 @@ func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) 
 			diag(dg)
 		}
 	}
-	f, err := os.Open(t.path)
+	f, fi, err := Open(t.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		if t.seen {
+		if t.file != nil {
 			report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus removed: reading again from the start when it comes back"})
 			restart()
 		}
 		return nil
 	}
 	if err != nil {
-		return err
+		return err // a *fs.PathError naming the file; fsio.ErrNotRegular for a FIFO and the like
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	var ino, dev uint64
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		ino, dev = st.Ino, uint64(st.Dev)
-	}
 	size := fi.Size()
 	switch {
-	case t.seen && (ino != t.ino || dev != t.dev):
+	case t.file != nil && !os.SameFile(t.file, fi):
 		report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus replaced (new inode): reading again from the start"})
 		restart()
 	case size < t.pos:
@@ -214,13 +237,13 @@ func (t *Tail) Poll(entry func(parse.Entry) error, diag func(parse.Diagnostic)) 
 		report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus rewritten: reading again from the start"})
 		restart()
 	}
-	t.ino, t.dev, t.seen = ino, dev, true
+	t.file = fi
 
 	if t.buf == nil {
 		t.buf = make([]byte, 1<<20)
 	}
 	t.err = nil
-	emit := func(e parse.Entry) {
+	emit := func(e Entry) {
 		if t.err != nil || e.Line <= t.skipLine {
 			return
 		}
@@ -252,20 +275,20 @@ func newlineAt(f *os.File, off int64) bool {
 // a missing bus is empty. It returns the offset just past the last complete
 // line read (where a later Read or Follow goes on), and the first error of
 // entry or of the filesystem.
-func Read(path string, maxLine int, since int64, entry func(parse.Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
+func Read(path string, maxLine int, since int64, entry func(Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
 	return ReadMatching(path, maxLine, since, Filter{}, entry, diag)
 }
 
 // ReadMatching is Read for the records that f matches. With a severity in f,
 // the lines that are certainly findings of the other severity are not
 // decoded (Tail.Only), and give no diagnostics.
-func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(parse.Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
+func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
 	t := NewTail(path, maxLine)
 	t.Only(f.only())
 	if err := t.StartAt(since); err != nil {
 		return 0, err
 	}
-	err = t.Poll(func(e parse.Entry) error {
+	err = t.Poll(func(e Entry) error {
 		if !f.Match(e) {
 			return nil
 		}
@@ -273,6 +296,81 @@ func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(pa
 	}, diag)
 	next, _ = t.Offset()
 	return next, err
+}
+
+// Open opens the bus at path for reading without blocking (fsio.Open), for
+// a caller that decodes it with a Decoder of its own. A path that is not a
+// regular file is refused with an error wrapping fsio.ErrNotRegular that
+// names it and what it is, also when the open itself failed on it (ENXIO
+// for a socket); a missing bus is an error wrapping fs.ErrNotExist.
+func Open(path string) (*os.File, fs.FileInfo, error) {
+	f, fi, err := fsio.Open(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fsio.ErrNotRegular) {
+		err = refineOpenError(path, err)
+	}
+	return f, fi, err
+}
+
+// ReadFile reads the whole bus at path at once: its entries in file order
+// and its diagnostics (with Path left empty), bytes after the last newline
+// included as an info diagnostic. It refuses a path that is not a regular
+// file (fsio.ErrNotRegular) without blocking on it; a missing bus is an
+// error wrapping fs.ErrNotExist.
+func ReadFile(path string, maxLine int) ([]Entry, []parse.Diagnostic, error) {
+	f, _, err := Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	entries, diags, err := DecodeAll(f, maxLine)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return entries, diags, nil
+}
+
+// BatchSize is the number of entries DecodeBatches hands over at once.
+const BatchSize = 4096
+
+// DecodeBatches decodes the bus in r to its end in a goroutine of its own
+// and calls add, in the caller's goroutine, with the entries in file order,
+// in batches of up to BatchSize that add must not keep (their arrays are
+// reused): decoding overlaps what add does, and memory does not grow with
+// the bus. It returns the diagnostics (Path left empty), an incomplete last
+// record included, and the error of r.
+func DecodeBatches(r io.Reader, maxLine int, add func([]Entry)) ([]parse.Diagnostic, error) {
+	// Three batch arrays go round: one being filled, one being read, one
+	// waiting in between.
+	full := make(chan []Entry, 1)
+	free := make(chan []Entry, 3)
+	for range 3 {
+		free <- make([]Entry, 0, BatchSize)
+	}
+	var diags []parse.Diagnostic
+	var err error
+	go func() {
+		defer close(full)
+		d := NewDecoder(maxLine)
+		batch := <-free
+		err = d.Decode(r, func(e Entry) {
+			batch = append(batch, e)
+			if len(batch) == BatchSize {
+				full <- batch
+				batch = <-free
+			}
+		}, func(dg parse.Diagnostic) { diags = append(diags, dg) })
+		if len(batch) > 0 {
+			full <- batch
+		}
+		if dg, ok := d.Incomplete(); ok && err == nil {
+			diags = append(diags, dg)
+		}
+	}()
+	for batch := range full {
+		add(batch)
+		free <- batch[:0]
+	}
+	return diags, err
 }
 
 // DefaultInterval is how often Follow polls when no filesystem event wakes it.
@@ -286,7 +384,7 @@ var useFsnotify = true
 // means DefaultInterval), until ctx is done. Where inotify is unavailable it
 // polls only. It returns nil when ctx is done, or the first error of entry or
 // of a Poll.
-func Follow(ctx context.Context, tails []*Tail, interval time.Duration, entry func(parse.Entry) error, diag func(parse.Diagnostic)) error {
+func Follow(ctx context.Context, tails []*Tail, interval time.Duration, entry func(Entry) error, diag func(parse.Diagnostic)) error {
 	if interval <= 0 {
 		interval = DefaultInterval
 	}

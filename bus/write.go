@@ -3,12 +3,13 @@ package bus
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -19,10 +20,12 @@ var ErrInvalid = errors.New("invalid record")
 // WriteOptions tune Append.
 type WriteOptions struct {
 	// MaxLine caps the size of the encoded line, newline excluded; <= 0 means
-	// parse.DefaultMaxLine, the longest line readers accept by default.
+	// DefaultMaxLine, the longest line readers accept by default.
 	MaxLine int
-	// Sync makes Append fsync the bus before it releases the lock.
-	Sync bool
+	// NoSync skips the fdatasync that makes an appended record durable
+	// before Append returns (SPEC §3: acknowledged means durable). For
+	// throwaway runs and tests only.
+	NoSync bool
 }
 
 func invalid(format string, a ...any) error {
@@ -34,11 +37,11 @@ func invalid(format string, a ...any) error {
 // non-empty summary, an RFC 3339 timestamp when one is given, a priority
 // P0–P3 when one is given, and file refs that are non-empty single lines.
 // Its errors wrap ErrInvalid.
-func Validate(e parse.Entry) error {
-	if e.Kind != parse.EntryFinding {
+func Validate(e Entry) error {
+	if e.Kind != EntryFinding {
 		return invalid("kind %q cannot be written; only findings can", e.Kind)
 	}
-	if e.Severity != parse.Blocking && e.Severity != parse.Notable {
+	if e.Severity != Blocking && e.Severity != Notable {
 		return invalid("severity %q: want blocking or notable", e.Severity)
 	}
 	if err := parse.ValidName(e.Agent); err != nil {
@@ -67,115 +70,156 @@ func Validate(e parse.Entry) error {
 }
 
 // Encode returns the canonical line of e (SPEC §3), newline included.
-func Encode(e parse.Entry) []byte { return AppendLine(nil, e) }
+func Encode(e Entry) []byte { return AppendLine(nil, e) }
 
 // Append validates e and appends its canonical line to the bus at path,
 // creating the file when it does not exist (its directory must). It returns
-// the offset of the line's first byte.
+// the offset of the line's first byte. When it returns nil the record is
+// durable (fdatasync, unless opt.NoSync) and every reader will read it once.
 //
-// It holds an exclusive flock on path+".lock" for the write, which is one
-// write(2) of the whole line on an O_APPEND descriptor; should the kernel
-// write less (a full disk), the partial line is cut off again before the lock
-// is released, so readers never see a torn record. Errors of validation wrap
-// ErrInvalid; the others are the filesystem's.
-func Append(path string, e parse.Entry, opt WriteOptions) (offset int64, err error) {
+// Under an exclusive lock on path+".lock" (fsio.Lock: the lock file and lock
+// the shell helper takes with flock -x), it looks at the last byte of the
+// bus: a writer killed mid-line leaves a fragment with no newline, which
+// Append ends with "\n" in the same write(2) as its own line, so that the
+// fragment becomes one invalid line for readers and never swallows the
+// record (SPEC §3). The bus is never truncated: readers hold offsets.
+//
+// A path that is not a regular file (a FIFO, socket, device or directory) is
+// refused at once with an error wrapping fsio.ErrNotRegular; nothing blocks
+// on it. Errors of validation wrap ErrInvalid; errors of opening or locking
+// are *fs.PathError naming the file; others are of writing or syncing.
+func Append(path string, e Entry, opt WriteOptions) (offset int64, err error) {
 	if err := Validate(e); err != nil {
 		return 0, err
 	}
 	line := Encode(e)
 	maxLine := opt.MaxLine
 	if maxLine <= 0 {
-		maxLine = parse.DefaultMaxLine
+		maxLine = DefaultMaxLine
 	}
 	if n := len(line) - 1; n > maxLine {
 		return 0, invalid("record is %d bytes, over the %d-byte limit of a bus line (--max-line)", n, maxLine)
 	}
+	if err := checkTarget(path); err != nil {
+		return 0, err
+	}
 
-	unlock, err := lock(path + ".lock")
+	unlock, err := fsio.Lock(path + ".lock")
 	if err != nil {
 		return 0, err
 	}
-	defer unlock()
-
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
+	f, offset, err := appendLocked(path, line)
+	unlock()
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return 0, err
-	}
-	offset = fi.Size()
-	if err := writeOnce(f, line); err != nil {
-		if terr := f.Truncate(offset); terr != nil {
-			return 0, fmt.Errorf("write %s: %w (and the partial line could not be removed: %v)", path, err, terr)
-		}
-		return 0, fmt.Errorf("write %s: %w", path, err)
-	}
-	if opt.Sync {
-		if err := f.Sync(); err != nil {
+	// The sync comes after the lock is released: the data is already in
+	// place, and other writers need not wait for this one's disk.
+	if !opt.NoSync {
+		if err := datasync(f); err != nil {
 			return 0, fmt.Errorf("sync %s: %w", path, err)
+		}
+		if offset == 0 {
+			// This write may have created the file: make its name durable too.
+			if err := syncDir(filepath.Dir(path)); err != nil {
+				return 0, fmt.Errorf("sync %s: %w", filepath.Dir(path), err)
+			}
 		}
 	}
 	return offset, f.Close()
 }
 
-// writeOnce writes b with a single write(2), retried only when the call was
-// interrupted before writing anything.
-func writeOnce(f *os.File, b []byte) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
+// checkTarget refuses a bus path that exists and is not a regular file, and
+// one whose directory is missing, before anything is opened or locked.
+func checkTarget(path string) error {
+	info, err := os.Stat(path)
+	switch {
+	case err == nil && !info.Mode().IsRegular():
+		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", fsio.ErrNotRegular, fsio.Kind(info.Mode()))}
+	case err == nil:
+		return nil
+	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	var n int
-	var werr error
-	if err := rc.Write(func(fd uintptr) bool {
-		for {
-			n, werr = unix.Write(int(fd), b)
-			if werr != unix.EINTR {
-				return true
-			}
-		}
-	}); err != nil {
-		return err
+	_, err = fsio.StatDir(filepath.Dir(path))
+	if pe, ok := err.(*fs.PathError); ok && errors.Is(err, fs.ErrNotExist) {
+		return &fs.PathError{Op: "open", Path: path, Err: pe.Err} // its directory is missing
 	}
-	if werr != nil {
-		return werr
-	}
-	if n != len(b) {
-		return fmt.Errorf("short write: %d of %d bytes", n, len(b))
-	}
-	return nil
+	return err
 }
 
-// lock takes an exclusive flock on the file at path, creating it, and returns
-// the function that releases it.
-func lock(path string) (unlock func(), err error) {
-	lf, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+// appendLocked appends line to the bus, ending a dangling fragment first. It
+// runs under the lock and returns the open file (for the sync) and the
+// offset of the line.
+func appendLocked(path string, line []byte) (*os.File, int64, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|appendFlags, 0o666)
 	if err != nil {
-		return nil, fmt.Errorf("lock: %w", err)
+		return nil, 0, refineOpenError(path, err)
 	}
-	rc, err := lf.SyscallConn()
+	info, err := f.Stat()
 	if err != nil {
-		lf.Close()
-		return nil, fmt.Errorf("lock: %w", err)
+		f.Close()
+		return nil, 0, err
 	}
-	var ferr error
-	if err := rc.Control(func(fd uintptr) {
-		for {
-			ferr = unix.Flock(int(fd), unix.LOCK_EX)
-			if ferr != unix.EINTR {
-				return
-			}
+	if !info.Mode().IsRegular() { // replaced since checkTarget
+		f.Close()
+		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", fsio.ErrNotRegular, fsio.Kind(info.Mode()))}
+	}
+	offset := info.Size()
+	if offset > 0 {
+		dangling, err := endsDangling(path, offset)
+		if err != nil {
+			f.Close()
+			return nil, 0, err
 		}
-	}); err != nil {
-		ferr = err
+		if dangling {
+			// One write: the newline that ends the fragment, then the line.
+			line = append([]byte{'\n'}, line...)
+			offset++
+		}
 	}
-	if ferr != nil {
-		lf.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, ferr)
+	if err := writeOnce(f, line); err != nil {
+		f.Close()
+		// A short write leaves a fragment: the next writer ends it.
+		return nil, 0, fmt.Errorf("write %s: %w", path, err)
 	}
-	// Closing the descriptor releases the lock.
-	return func() { lf.Close() }, nil
+	return f, offset, nil
+}
+
+// endsDangling reports whether the bus of the given size does not end in a
+// newline: a writer died mid-line.
+func endsDangling(path string, size int64) (bool, error) {
+	r, _, err := fsio.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	var b [1]byte
+	if _, err := r.ReadAt(b[:], size-1); err != nil {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return b[0] != '\n', nil
+}
+
+// refineOpenError names what path is when the open failed because it is not
+// a regular file (EISDIR; ENXIO for a FIFO with no reader or a socket).
+func refineOpenError(path string, err error) error {
+	if info, serr := os.Stat(path); serr == nil && !info.Mode().IsRegular() {
+		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", fsio.ErrNotRegular, fsio.Kind(info.Mode()))}
+	}
+	return err
+}
+
+// syncDir makes the entries of the directory at path durable.
+func syncDir(path string) error {
+	d, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !ignorableDirSyncError(err) {
+		return err
+	}
+	return nil
 }

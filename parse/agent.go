@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -10,8 +11,18 @@ import (
 // without a usable Findings Index is read by the conservative prose fallback,
 // and every deviation from the strict grammar is a diagnostic with its line.
 // The diagnostics carry no path; callers add it with WithPath.
+//
+// Data holding a NUL byte is not a report (a binary file, whatever its name):
+// it reads as an error report with one diagnostic at the NUL's line, so that
+// every reader — check, synth, watch, mcp — gives it the same verdict.
 func ReadReport(data []byte) *Report {
 	r := &Report{Findings: []Finding{}, Improvements: []Improvement{}}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		r.Status = StatusError
+		r.Diagnostics = []Diagnostic{diag(bytes.Count(data[:i], []byte{'\n'})+1, LevelError,
+			"binary file (NUL byte): not a report")}
+		return r
+	}
 	lines := splitLines(data)
 	frontEnd := mask(lines)
 	p := &reportParser{r: r, lines: lines, frontEnd: frontEnd}

@@ -1,6 +1,7 @@
-// Package parse reads what review agents write: agent reports (SPEC §2), lines
-// of the peer-findings bus (§3), specialist findings and manifests (§4.1), and
-// the names of files in an output directory (§1). It also holds the types
+// Package parse reads what review agents write: agent reports (SPEC §2),
+// specialist findings and manifests (§4.1), and the names of files in an
+// output directory (§1). The peer-findings bus (§3) is bus/'s: its format,
+// its file and its readers and writers live there. It also holds the types
 // that carry evidence claims from synth to a verifier and back (§5.7:
 // EvidenceClaim, ClaimResult and the Evidence statuses), so that package
 // evidence, which reads the repository, needs no import of synth.

@@ -389,3 +389,16 @@ func TestDelimitedID(t *testing.T) {
 		}
 	}
 }
+
+// TestReadReportNUL: data holding a NUL byte is not a report, whatever it
+// would parse to without it (parse/doc.go); the diagnostic names its line.
+func TestReadReportNUL(t *testing.T) {
+	data := []byte("### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens\nVerdict: needs-changes\nbin\x00ary\n")
+	r := ReadReport(data)
+	if r.Status != StatusError || r.Verdict() != Error || len(r.Findings) != 0 {
+		t.Fatalf("got status %s verdict %s, %d findings; want error, error, 0", r.Status, r.Verdict(), len(r.Findings))
+	}
+	if len(r.Diagnostics) != 1 || r.Diagnostics[0].Line != 4 || r.Diagnostics[0].Level != LevelError {
+		t.Fatalf("diagnostics %+v: want one error at line 4", r.Diagnostics)
+	}
+}

@@ -1,9 +1,9 @@
 package plan
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -221,7 +222,7 @@ func candidates(o Options) ([]Candidate, []string, error) {
 			return nil
 		}
 		c := Candidate{Directory: filepath.Dir(path), Modified: fi.ModTime().UTC().Format(time.RFC3339), mtime: fi.ModTime()}
-		data, err := readCapped(path, parse.MaxYAMLSize)
+		data, err := fsio.ReadFile(path, parse.MaxYAMLSize+1) // the reader refuses more than MaxYAMLSize
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("skipped %s: %v", path, err))
 			return nil
@@ -352,7 +353,7 @@ func Create(o Options, c CreateOptions) (Result, error) {
 	if err != nil {
 		return Result{}, ioError(err, "encode %s", ManifestName)
 	}
-	if err := writeAtomic(filepath.Join(dir, ManifestName), data); err != nil {
+	if _, err := fsio.WriteFile(context.Background(), filepath.Join(dir, ManifestName), data, 0o644); err != nil {
 		return Result{}, &Error{Type: ErrIO, Message: err.Error(), Err: err}
 	}
 	return Result{Directory: dir, Tier: 3, Source: "created"}, nil
@@ -368,15 +369,4 @@ func titleWords(slug string) string {
 		}
 	}
 	return strings.Join(words, " ")
-}
-
-// readCapped reads a whole file but at most limit+1 bytes of it (a reader
-// then refuses a file over limit).
-func readCapped(path string, limit int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, int64(limit)+1))
 }

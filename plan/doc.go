@@ -9,6 +9,22 @@
 // same directory, fsync, rename). Concurrent writers therefore never lose each
 // other's approaches, and a reader never sees a half-written file.
 //
+// Every file of the plan root is opened through an [os.Root] of it: a
+// symbolic link anywhere in a plan path (the specialist file, the lock file,
+// a findings/ or design/ directory) that leads outside the root is refused
+// (ErrUnsafePath), for reads and writes alike; a FIFO or other non-regular
+// file is refused without blocking. Writes and locks go through
+// internal/fsio (WriteFileIn, LockIn).
+//
+// Specialist names are names, not file names: "ok.yaml" is refused with a
+// suggestion to use "ok" (its file is findings/ok.yaml), rather than stored
+// as findings/ok.yaml.yaml or silently renamed.
+//
+// [GitTop] finds the top of the git work tree holding a directory (a .git
+// entry, never above $GIT_CEILING_DIRECTORIES), without running git: the one
+// answer to "which repository" for the plan root and for the evidence of
+// `synth`, `watch` and `check`.
+//
 // Errors returned by Store and by the discovery functions are *Error values
 // with a Type from the list of Err* constants, a message and a suggestion:
 // the error envelope of the command line.

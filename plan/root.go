@@ -2,6 +2,8 @@ package plan
 
 import (
 	"bytes"
+	"cmp"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -14,6 +16,8 @@ type RootOptions struct {
 	Env  string // the value of $FLUXWATCH_PLAN_DIR
 	// WorkDir is the directory git runs in; "" is the current directory.
 	WorkDir string
+	// Ceilings is $GIT_CEILING_DIRECTORIES: GitTop never goes up into one.
+	Ceilings string
 }
 
 var unsafeBranchChars = regexp.MustCompile(`[^A-Za-z0-9_-]`)
@@ -36,9 +40,12 @@ func ResolveRoot(o RootOptions) (string, error) {
 		return filepath.Clean(o.Env), nil
 	}
 	const suggestion = "pass --plan-dir DIR or set FLUXWATCH_PLAN_DIR, or run inside a git repository on a branch"
-	top, err := git(o.WorkDir, "rev-parse", "--show-toplevel")
-	if err != nil || top == "" {
-		return "", &Error{Type: ErrNoPlanRoot, Message: "no plan root: not inside a git work tree", Suggestion: suggestion, Err: err}
+	top, ok := GitTop(cmp.Or(o.WorkDir, "."), o.Ceilings)
+	if ok {
+		top, _ = filepath.Abs(top)
+	}
+	if !ok || top == "" {
+		return "", &Error{Type: ErrNoPlanRoot, Message: "no plan root: not inside a git work tree", Suggestion: suggestion}
 	}
 	branch, err := git(o.WorkDir, "branch", "--show-current")
 	if err != nil || branch == "" {
@@ -69,3 +76,43 @@ type gitError struct {
 
 func (g *gitError) Error() string { return "git: " + g.msg }
 func (g *gitError) Unwrap() error { return g.err }
+
+// GitTop returns the top of the git work tree holding dir: the nearest
+// directory at or above it with a .git entry (a directory, or a file in a
+// linked worktree or submodule). Like git, it never goes up into a directory
+// listed in ceilings ($GIT_CEILING_DIRECTORIES, colon-separated absolute
+// paths). When dir is relative the result is relative to the current
+// directory ("." or ".."), so that reports do not depend on where the tree
+// lives.
+func GitTop(dir, ceilings string) (string, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	stop := map[string]bool{}
+	for _, c := range filepath.SplitList(ceilings) {
+		if filepath.IsAbs(c) {
+			stop[filepath.Clean(c)] = true
+		}
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			if filepath.IsAbs(dir) {
+				return d, true
+			}
+			wd, err := os.Getwd()
+			if err != nil {
+				return d, true
+			}
+			if rel, err := filepath.Rel(wd, d); err == nil {
+				return rel, true
+			}
+			return d, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d || stop[parent] {
+			return "", false
+		}
+		d = parent
+	}
+}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -48,5 +49,44 @@ func TestResolveRoot(t *testing.T) {
 	gitCmd(t, repo, "checkout", "-q", "--detach")
 	if got, err := ResolveRoot(RootOptions{WorkDir: repo}); ErrorType(err) != ErrNoPlanRoot {
 		t.Errorf("detached HEAD: got %q, %v; want %s", got, err, ErrNoPlanRoot)
+	}
+}
+
+func TestGitTop(t *testing.T) {
+	base := t.TempDir()
+	for _, d := range []string{"a/.git", "a/b/c", "wt/sub"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A linked worktree has a .git file.
+	if err := os.WriteFile(filepath.Join(base, "wt", ".git"), []byte("gitdir: /elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		dir, ceilings, want string
+		ok                  bool
+	}{
+		{filepath.Join(base, "a", "b", "c"), "", filepath.Join(base, "a"), true},
+		{filepath.Join(base, "a"), "", filepath.Join(base, "a"), true},
+		{filepath.Join(base, "wt", "sub"), "", filepath.Join(base, "wt"), true},
+		// Never up into a ceiling: a/b/c may look at a/b but not at a.
+		{filepath.Join(base, "a", "b", "c"), filepath.Join(base, "a") + string(filepath.ListSeparator) + "/x", "", false},
+		{filepath.Join(base, "a", "b", "c"), filepath.Join(base, "a", "b", "c"), filepath.Join(base, "a"), true},
+		{base, filepath.Dir(base), "", false},
+	}
+	for _, tt := range tests {
+		got, ok := GitTop(tt.dir, tt.ceilings)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("GitTop(%s, %q) = %q, %v; want %q, %v", tt.dir, tt.ceilings, got, ok, tt.want, tt.ok)
+		}
+	}
+	// A relative directory gives a top relative to the working directory
+	// (when this repository is a git work tree: not in a source archive).
+	if _, err := os.Lstat(filepath.Join("..", ".git")); err != nil {
+		return
+	}
+	if got, ok := GitTop(".", ""); !ok || got != ".." {
+		t.Errorf("GitTop(.) in plan = %q, %v; want .. (this repository)", got, ok)
 	}
 }

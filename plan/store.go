@@ -1,9 +1,9 @@
 package plan
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -28,7 +29,9 @@ func (s *Store) File(name string) string { return filepath.Join(s.FindingsDir(),
 // ValidSpecialist checks a specialist name: names are data, not paths (SPEC
 // §1). On top of parse.ValidName it refuses names starting with "." (hidden
 // files, which the output-directory rules ignore) or "-" (taken for a flag),
-// and names longer than 128 bytes. The error is an *Error of type
+// names longer than 128 bytes, and names ending in .yaml or .yml: "ok.yaml"
+// is a file name typed for a specialist name, and taking it would store
+// findings/ok.yaml.yaml; the error suggests "ok". The error is an *Error of type
 // ErrInvalidSpecialist.
 func ValidSpecialist(name string) error {
 	err := parse.ValidName(name)
@@ -40,6 +43,11 @@ func ValidSpecialist(name string) error {
 		err = errors.New("name starts with '-'")
 	case len(name) > 128:
 		err = errors.New("name is longer than 128 bytes")
+	case strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml"):
+		stem := strings.TrimSuffix(strings.TrimSuffix(name, ".yaml"), ".yml")
+		return &Error{Type: ErrInvalidSpecialist, Err: errors.New("name ends in a YAML suffix"),
+			Message:    fmt.Sprintf("invalid specialist name %q: a specialist name, not a file name (it would be stored as %s.yaml)", name, name),
+			Suggestion: fmt.Sprintf("use %s: its findings are stored in findings/%s.yaml", stem, stem)}
 	}
 	if err != nil {
 		return &Error{Type: ErrInvalidSpecialist, Err: err,
@@ -106,7 +114,7 @@ func (s *Store) Read(name string) (*parse.Specialist, []parse.Diagnostic, error)
 // when there is none.
 func (s *Store) read(name string) (sp *parse.Specialist, diags []parse.Diagnostic, exists bool, err error) {
 	path := s.File(name)
-	data, err := s.readFile(path)
+	data, err := s.readFile(specialistRel(name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return &parse.Specialist{Name: name}, nil, false, nil
 	}
@@ -125,58 +133,75 @@ func (s *Store) read(name string) (sp *parse.Specialist, diags []parse.Diagnosti
 	return sp, diags, true, nil
 }
 
-// readFile reads a YAML file of the plan root. It does not follow a symlink
-// that leads outside the root (ErrUnsafePath), and refuses a file over
-// parse.MaxYAMLSize without reading it (ErrMalformedYAML). A missing file is
-// an error wrapping fs.ErrNotExist.
-func (s *Store) readFile(path string) ([]byte, error) {
-	fi, err := os.Lstat(path)
+// specialistRel is the name of a specialist's file inside the plan root.
+func specialistRel(name string) string { return filepath.Join("findings", name+".yaml") }
+
+// openRoot opens the plan root as an os.Root: every file of the plan is
+// opened through it, so no symbolic link, of a file or of a directory such
+// as findings/, leads outside it. With create, a missing root is made
+// first. A missing root is an error wrapping fs.ErrNotExist.
+func (s *Store) openRoot(create bool) (*os.Root, error) {
+	if create {
+		if err := os.MkdirAll(s.Root, 0o755); err != nil {
+			return nil, ioError(err, "create %s", s.Root)
+		}
+	}
+	root, err := os.OpenRoot(s.Root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	case err != nil:
+		return nil, ioError(err, "open %s", s.Root)
+	}
+	return root, nil
+}
+
+// refused is the error for rel inside the root that the root would not
+// open or lock (err): ErrUnsafePath when it exists outside, through a
+// symbolic link, else an I/O error naming it.
+func (s *Store) refused(err error, verb, rel string) error {
+	path := filepath.Join(s.Root, rel)
+	if _, serr := os.Stat(path); serr == nil && !errors.Is(err, fsio.ErrNotRegular) {
+		return newError(ErrUnsafePath, "replace the link with the file or directory itself",
+			"%s leads outside the plan root through a symbolic link; not followed", path)
+	}
+	return ioError(err, "%s %s", verb, path)
+}
+
+// readFile reads the YAML file rel of the plan root, inside the root
+// (ErrUnsafePath for a link out of it), without blocking, regular files only,
+// and refuses a file over parse.MaxYAMLSize (ErrMalformedYAML). A missing
+// file is an error wrapping fs.ErrNotExist.
+func (s *Store) readFile(rel string) ([]byte, error) {
+	root, err := s.openRoot(false)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, ioError(err, "read %s", path)
+		return nil, err
 	}
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		if !s.inside(path) {
-			return nil, newError(ErrUnsafePath, "replace the link with the file itself",
-				"%s is a symbolic link that leads outside the plan root; not followed", path)
+	defer root.Close()
+	path := filepath.Join(s.Root, rel)
+	f, info, err := fsio.OpenIn(root, rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if _, serr := os.Lstat(path); serr != nil {
+			return nil, err // missing, not a link out
 		}
-		if fi, err = os.Stat(path); err != nil {
-			return nil, ioError(err, "read %s", path)
-		}
-	}
-	if fi.Size() > parse.MaxYAMLSize {
-		d := parse.Diagnostic{Path: path, Level: parse.LevelError,
-			Message: fmt.Sprintf("file is %d bytes, over the %d-byte limit for YAML files", fi.Size(), parse.MaxYAMLSize)}
-		return nil, malformed([]parse.Diagnostic{d}, path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, ioError(err, "read %s", path)
+		return nil, s.refused(err, "read", rel)
+	case err != nil:
+		return nil, s.refused(err, "read", rel)
 	}
 	defer f.Close()
-	// The file may have grown since the stat; the reader refuses it then.
-	data, err := io.ReadAll(io.LimitReader(f, parse.MaxYAMLSize+1))
+	if info.Size() > parse.MaxYAMLSize {
+		d := parse.Diagnostic{Path: path, Level: parse.LevelError,
+			Message: fmt.Sprintf("file is %d bytes, over the %d-byte limit for YAML files", info.Size(), parse.MaxYAMLSize)}
+		return nil, malformed([]parse.Diagnostic{d}, path)
+	}
+	// The file may have grown since the stat: read one byte past the limit,
+	// and let the reader refuse it.
+	data, err := fsio.ReadAll(f, info.Size(), parse.MaxYAMLSize+1)
 	if err != nil {
 		return nil, ioError(err, "read %s", path)
 	}
 	return data, nil
-}
-
-// inside reports whether path, with its symbolic links resolved, lies in the
-// root (also resolved).
-func (s *Store) inside(path string) bool {
-	root, err := filepath.EvalSymlinks(s.Root)
-	if err != nil {
-		return false
-	}
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return false
-	}
-	rel, err := filepath.Rel(root, target)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // malformed is the ErrMalformedYAML for the file at path, naming the first
@@ -204,12 +229,18 @@ func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specia
 	if err := ValidSpecialist(name); err != nil {
 		return nil, false, err
 	}
-	if err := os.MkdirAll(s.FindingsDir(), 0o755); err != nil {
-		return nil, false, ioError(err, "create %s", s.FindingsDir())
-	}
-	unlock, err := lock(s.File(name) + ".lock")
+	root, err := s.openRoot(true)
 	if err != nil {
-		return nil, false, &Error{Type: ErrIO, Message: err.Error(), Err: err}
+		return nil, false, err
+	}
+	defer root.Close()
+	if err := root.MkdirAll("findings", 0o755); err != nil {
+		return nil, false, s.refused(err, "create", "findings")
+	}
+	rel := specialistRel(name)
+	unlock, err := fsio.LockIn(root, rel+".lock")
+	if err != nil {
+		return nil, false, s.refused(err, "lock", rel+".lock")
 	}
 	defer unlock()
 	sp, diags, existed, err := s.read(name)
@@ -229,7 +260,7 @@ func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specia
 	if err != nil {
 		return diags, existed, ioError(err, "encode %s", s.File(name))
 	}
-	if err := writeAtomic(s.File(name), data); err != nil {
+	if err := fsio.WriteFileIn(context.Background(), root, rel, data, 0o644); err != nil {
 		return diags, existed, &Error{Type: ErrIO, Message: err.Error(), Err: err}
 	}
 	return diags, existed, nil
@@ -646,10 +677,23 @@ type SpecialistFile struct {
 // The diagnostics are the files' warnings. Errors: ErrMalformedYAML naming
 // the first file that does not read, ErrIO.
 func (s *Store) All() ([]SpecialistFile, []parse.Diagnostic, error) {
-	entries, err := os.ReadDir(s.FindingsDir())
+	root, err := s.openRoot(false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer root.Close()
+	d, err := fsio.OpenDirIn(root, "findings")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, s.refused(err, "read", "findings")
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return nil, nil, ioError(err, "read %s", s.FindingsDir())
 	}
@@ -682,7 +726,7 @@ const DesignFile = "design/manifest.yaml"
 // none. Errors: ErrMalformedYAML, ErrIO.
 func (s *Store) DesignManifest() (m *parse.DesignManifest, diags []parse.Diagnostic, exists bool, err error) {
 	path := filepath.Join(s.Root, filepath.FromSlash(DesignFile))
-	data, err := s.readFile(path)
+	data, err := s.readFile(filepath.FromSlash(DesignFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return &parse.DesignManifest{}, nil, false, nil
 	}

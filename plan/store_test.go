@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -504,5 +506,78 @@ func TestOversizedFile(t *testing.T) {
 	_, _, err := s.Read("huge")
 	if errType(t, err) != ErrMalformedYAML || !strings.Contains(err.Error(), "file is 67108864 bytes, over the 1048576-byte limit") {
 		t.Errorf("oversized file: %v", err)
+	}
+}
+
+// A findings/ or design/ directory that is a link out of the root is not
+// followed: reads, writes and listings are refused, and nothing is read or
+// written outside.
+func TestSymlinkedDirectoryOutOfRoot(t *testing.T) {
+	s := newStore(t)
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.yaml"), []byte("specialist_name: secret\n"), 0o644)
+	os.WriteFile(filepath.Join(outside, "manifest.yaml"), []byte("designs: []\n"), 0o644)
+	os.MkdirAll(s.Root, 0o755)
+	if err := os.Symlink(outside, s.FindingsDir()); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	os.Symlink(outside, filepath.Join(s.Root, "design"))
+	if _, _, err := s.Read("secret"); errType(t, err) != ErrUnsafePath {
+		t.Errorf("read through findings/ out of the root: %v", err)
+	}
+	if _, err := s.WriteApproach("new", ApproachInput{Number: 1}); errType(t, err) != ErrUnsafePath {
+		t.Errorf("write through findings/ out of the root: %v", err)
+	}
+	if _, _, err := s.All(); errType(t, err) != ErrUnsafePath {
+		t.Errorf("list findings/ out of the root: %v", err)
+	}
+	if _, _, _, err := s.DesignManifest(); errType(t, err) != ErrUnsafePath {
+		t.Errorf("design/ out of the root: %v", err)
+	}
+	ents, _ := os.ReadDir(outside)
+	if len(ents) != 2 {
+		t.Errorf("outside the root now holds %d files", len(ents))
+	}
+}
+
+// A FIFO where a specialist file should be is refused at once.
+func TestFIFOSpecialistFile(t *testing.T) {
+	s := newStore(t)
+	os.MkdirAll(s.FindingsDir(), 0o755)
+	if err := mkfifo(s.File("pipe")); err != nil {
+		t.Skip("no mkfifo:", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, _, err := s.Read("pipe"); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "a FIFO") {
+			t.Errorf("err = %v, want one naming a FIFO", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading a FIFO specialist file blocked")
+	}
+}
+
+// "ok.yaml" is a file name typed for a specialist name: refused, with the
+// name to use, and nothing is written.
+func TestSpecialistNameWithYAMLSuffix(t *testing.T) {
+	s := newStore(t)
+	for _, name := range []string{"ok.yaml", "ok.yml"} {
+		_, err := s.WriteApproach(name, ApproachInput{Number: 1})
+		if errType(t, err) != ErrInvalidSpecialist {
+			t.Fatalf("%s: err = %v", name, err)
+		}
+		var e *Error
+		errors.As(err, &e)
+		if !strings.Contains(e.Suggestion, "use ok:") {
+			t.Errorf("%s: suggestion %q", name, e.Suggestion)
+		}
+	}
+	if _, err := os.Stat(s.FindingsDir()); err == nil {
+		ents, _ := os.ReadDir(s.FindingsDir())
+		if len(ents) != 0 {
+			t.Errorf("written: %v", ents)
+		}
 	}
 }

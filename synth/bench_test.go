@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
-	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -39,11 +39,11 @@ func generatedRun(b *testing.B, cfg demo.Config) *synth.Run {
 			b.Fatal(err)
 		}
 		defer fh.Close()
-		var entries []parse.Entry
+		var entries []bus.Entry
 		sc := bufio.NewScanner(fh)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for line := 1; sc.Scan(); line++ {
-			var e parse.Entry
+			var e bus.Entry
 			if json.Unmarshal(sc.Bytes(), &e) != nil {
 				continue
 			}

@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/tools/txtar"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected parts of testdata/golden/*.txtar")
@@ -31,8 +33,8 @@ type goldenRun struct {
 		Report  *parse.Report `json:"report"`
 	} `json:"agents"`
 	Bus []struct {
-		Name    string        `json:"name"`
-		Entries []parse.Entry `json:"entries"`
+		Name    string      `json:"name"`
+		Entries []bus.Entry `json:"entries"`
 	} `json:"bus"`
 	Specialists []SpecialistFile `json:"specialists"`
 	Expect      []string         `json:"expect"`

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -120,7 +121,7 @@ func (l *Live) readBus(run *Run, rebase bool) {
 	segs, ok := l.appended(run)
 	switch {
 	case ok && rebase:
-		entries := map[string][]parse.Entry{}
+		entries := map[string][]bus.Entry{}
 		for _, b := range run.Bus {
 			entries[b.Name] = b.Entries
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -20,7 +21,7 @@ type world struct {
 	r      *rand.Rand
 	clock  time.Time
 	agents map[string]synth.Agent // by name; absent: no file
-	bus    [2][]parse.Entry
+	bus    [2][]bus.Entry
 	spec   []synth.SpecialistFile
 	rewind bool // the bus was truncated since the last Update
 }
@@ -117,15 +118,15 @@ func (w *world) step() string {
 	}
 }
 
-func (w *world) entry() parse.Entry {
+func (w *world) entry() bus.Entry {
 	t := w.tick()
-	e := parse.Entry{Agent: w.pick(propAgents), Severity: w.pick([]string{"blocking", "notable", "blocking", "info"}),
+	e := bus.Entry{Agent: w.pick(propAgents), Severity: w.pick([]string{"blocking", "notable", "blocking", "info"}),
 		Summary: w.pick(propTitles), Category: "c", Timestamp: t.Format(time.RFC3339), Time: t, FileRefs: []string{}}
 	if w.r.IntN(2) == 0 {
 		e.FileRefs = append(e.FileRefs, w.pick(propRefs))
 	}
 	if w.r.IntN(10) == 0 {
-		e.Kind, e.Severity = parse.EntryStall, ""
+		e.Kind, e.Severity = bus.EntryStall, ""
 	}
 	if w.r.IntN(4) == 0 {
 		e.ID = "FD-" + fmt.Sprint(w.r.IntN(3))

@@ -3,6 +3,7 @@ package synth
 import (
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -56,7 +57,7 @@ type Agent struct {
 // BusFile is one bus file and its entries, in file order.
 type BusFile struct {
 	Name        string
-	Entries     []parse.Entry
+	Entries     []bus.Entry
 	Diagnostics []parse.Diagnostic
 }
 

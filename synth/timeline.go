@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -82,7 +83,7 @@ func newMatcher(srcs []*src, findings []Finding) *matcher {
 type matchKey struct{ summary, refs string }
 
 // keyOf returns the match key of e.
-func keyOf(e *parse.Entry) matchKey {
+func keyOf(e *bus.Entry) matchKey {
 	ck := matchKey{summary: e.Summary}
 	switch len(e.FileRefs) {
 	case 0:
@@ -95,7 +96,7 @@ func keyOf(e *parse.Entry) matchKey {
 }
 
 // match returns what e, whose match key has the given id, matches.
-func (m *matcher) match(e *parse.Entry, id int32) *entryMatch {
+func (m *matcher) match(e *bus.Entry, id int32) *entryMatch {
 	if int(id) < len(m.cache) && m.cache[id] != nil {
 		return m.cache[id]
 	}
@@ -191,7 +192,7 @@ type blockingEntry struct {
 	nsec               int
 }
 
-func blockingOf(seq int, e *parse.Entry) blockingEntry {
+func blockingOf(seq int, e *bus.Entry) blockingEntry {
 	return blockingEntry{seq: seq, agent: e.Agent, id: e.ID, summary: e.Summary,
 		timed: !e.Time.IsZero(), sec: e.Time.Unix(), nsec: e.Time.Nanosecond()}
 }
@@ -213,7 +214,7 @@ func (m *busMemo) forgetOrder() {
 
 // id returns the match key id of e, entry i of file: called for each entry
 // of a file in order, the first time it is read.
-func (m *busMemo) id(file string, i int, e *parse.Entry) int32 {
+func (m *busMemo) id(file string, i int, e *bus.Entry) int32 {
 	ids := m.ids[file]
 	if i < len(ids) {
 		return ids[i]
@@ -270,7 +271,7 @@ func (b *bounded[T]) snapshot() []T {
 type segment struct {
 	file    string
 	start   int
-	entries []parse.Entry
+	entries []bus.Entry
 }
 
 // timeline accumulates the bus side of a synthesis (SPEC §5.5) entry by
@@ -380,7 +381,7 @@ func (t *timeline) add(segs []segment) {
 					FileRefs: nonNil(e.FileRefs),
 				}
 			}
-			if e.Kind == parse.EntryStall {
+			if e.Kind == bus.EntryStall {
 				ta.Stalls++
 				t.perSeverity.Stalls++
 				t.stalled[e.Agent] = true
@@ -394,16 +395,16 @@ func (t *timeline) add(segs []segment) {
 			if i >= recordFrom {
 				ref := entryRef{file: sg.file, i: sg.start + i, id: id}
 				ref.seq = seq
-				if e.Severity == parse.Blocking {
+				if e.Severity == bus.Blocking {
 					ref.blockingEntry = blockingOf(seq, e)
 				}
-				t.memo.record(ref, e.Severity == parse.Blocking)
+				t.memo.record(ref, e.Severity == bus.Blocking)
 			}
 			switch e.Severity {
-			case parse.Blocking:
+			case bus.Blocking:
 				ta.Blocking++
 				t.perSeverity.Blocking++
-			case parse.Notable:
+			case bus.Notable:
 				ta.Notable++
 				t.perSeverity.Notable++
 			default:
@@ -424,7 +425,7 @@ func (t *timeline) add(segs []segment) {
 				t.entries.add(te)
 				t.entryIDs.add(id)
 			}
-			if e.Severity == parse.Blocking {
+			if e.Severity == bus.Blocking {
 				t.sets(e.FileRefs, r)
 				t.blocking(blockingOf(seq, e), r)
 			}
@@ -452,7 +453,7 @@ func (m *busMemo) record(ref entryRef, blocking bool) {
 // t's, the report side is made again from the entries the memo recorded, the
 // first of each match key and the blocking ones, rather than from every
 // entry. t must not be used afterwards.
-func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options, entries map[string][]parse.Entry) *timeline {
+func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options, entries map[string][]bus.Entry) *timeline {
 	n := newTimeline(findings, completed, srcs, opts, t.memo)
 	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
 	n.entries, n.entryIDs = t.entries, t.entryIDs
@@ -461,7 +462,7 @@ func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, o
 		te := &n.entries.items[j]
 		te.Finding = ""
 		if id := n.entryIDs.items[j]; id >= 0 {
-			if r := n.m.match(&parse.Entry{Summary: te.Summary, FileRefs: te.FileRefs}, id); r.finding >= 0 {
+			if r := n.m.match(&bus.Entry{Summary: te.Summary, FileRefs: te.FileRefs}, id); r.finding >= 0 {
 				te.Finding = n.findings[r.finding].Key
 			}
 		}
@@ -564,7 +565,7 @@ func (t *timeline) sets(refs []string, r *entryMatch) {
 			ms.safeOverlap.add(i)
 		}
 	}
-	ms.namedByRefs = k.naming(&parse.Entry{FileRefs: refs})
+	ms.namedByRefs = k.naming(&bus.Entry{FileRefs: refs})
 	r.sets = ms
 }
 
@@ -741,11 +742,11 @@ func newAcknowledger(completed []*Agent) *acknowledger {
 // blocking entries among es could need named (their agents, ids and file
 // refs) and that are not in known, the words looked for before, which it
 // extends.
-func (k *acknowledger) learn(es []parse.Entry, known map[string]struct{}) {
+func (k *acknowledger) learn(es []bus.Entry, known map[string]struct{}) {
 	needles := map[string]struct{}{}
 	for i := range es {
 		e := &es[i]
-		if e.Severity != parse.Blocking || e.Kind == parse.EntryStall {
+		if e.Severity != bus.Blocking || e.Kind == bus.EntryStall {
 			continue
 		}
 		k.needles(e, func(w string) {
@@ -803,7 +804,7 @@ const fewNeedles = 64
 
 // naming returns the completed agents whose reports name e's agent, its id or
 // one of its file refs.
-func (k *acknowledger) naming(e *parse.Entry) bitset {
+func (k *acknowledger) naming(e *bus.Entry) bitset {
 	var out bitset
 	add := func(w string) {
 		set := k.namers[w]
@@ -823,7 +824,7 @@ func (k *acknowledger) naming(e *parse.Entry) bitset {
 
 // needles calls f with each word whose mention acknowledges e: its agent, its
 // id, and each file ref as written, normalised, and as its file:line.
-func (k *acknowledger) needles(e *parse.Entry, f func(string)) {
+func (k *acknowledger) needles(e *bus.Entry, f func(string)) {
 	f(e.Agent)
 	if e.ID != "" {
 		f(e.ID)

@@ -5,11 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
-func entry(sev, agent, summary string, at time.Duration, refs ...string) parse.Entry {
-	e := parse.Entry{Severity: sev, Agent: agent, Summary: summary, FileRefs: refs}
+func entry(sev, agent, summary string, at time.Duration, refs ...string) bus.Entry {
+	e := bus.Entry{Severity: sev, Agent: agent, Summary: summary, FileRefs: refs}
 	if at >= 0 {
 		e.Time = t0.Add(at)
 		e.Timestamp = e.Time.Format(time.RFC3339)
@@ -41,19 +42,19 @@ func timelineRun() *Run {
 		finished(agentOf("fd-ids", parse.StatusValid), time.Hour, "We agree with SAF-01."),
 	}
 	bus := []BusFile{
-		{Name: "findings.jsonl", Entries: []parse.Entry{
-			entry(parse.Notable, "fd-arch", "Module boundaries blur", 2*time.Minute),
-			func() parse.Entry {
-				e := entry(parse.Blocking, "fd-safety", "Session tokens stored in localStorage", 10*time.Minute, "src/auth.ts:30")
+		{Name: "findings.jsonl", Entries: []bus.Entry{
+			entry(bus.Notable, "fd-arch", "Module boundaries blur", 2*time.Minute),
+			func() bus.Entry {
+				e := entry(bus.Blocking, "fd-safety", "Session tokens stored in localStorage", 10*time.Minute, "src/auth.ts:30")
 				e.ID = "SAF-01"
 				return e
 			}(),
-			{Kind: parse.EntryStall, Severity: "warn", Agent: "fd-slow", Summary: "no output for 5m", Timestamp: "2026-11-20T10:20:00+02:00"},
+			{Kind: bus.EntryStall, Severity: "warn", Agent: "fd-slow", Summary: "no output for 5m", Timestamp: "2026-11-20T10:20:00+02:00"},
 		}},
-		{Name: "peer-findings.jsonl", Entries: []parse.Entry{
+		{Name: "peer-findings.jsonl", Entries: []bus.Entry{
 			// No timestamp: checked for acknowledgement, never unacknowledged.
-			entry(parse.Blocking, "fd-ghost", "Unrelated blocking thing nobody mentions", -1),
-			entry(parse.Notable, "fd-perf", "Session tokens stored in localStorage", 20*time.Minute),
+			entry(bus.Blocking, "fd-ghost", "Unrelated blocking thing nobody mentions", -1),
+			entry(bus.Notable, "fd-perf", "Session tokens stored in localStorage", 20*time.Minute),
 		}},
 	}
 	return &Run{Agents: agents, Bus: bus}
@@ -112,9 +113,9 @@ func TestTimeline(t *testing.T) {
 
 func TestTimelineBounded(t *testing.T) {
 	run := timelineRun()
-	var many []parse.Entry
+	var many []bus.Entry
 	for i := range 1234 {
-		many = append(many, entry(parse.Notable, "fd-x", "note", time.Duration(i)*time.Second))
+		many = append(many, entry(bus.Notable, "fd-x", "note", time.Duration(i)*time.Second))
 	}
 	run.Bus = []BusFile{{Name: "findings.jsonl", Entries: many}}
 	tl := Synthesize(run, Options{MaxEntries: 100}).Timeline

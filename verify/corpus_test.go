@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -53,7 +53,7 @@ func TestCorpusSyntheses(t *testing.T) {
 		rd, ok := runs[dir]
 		if !ok {
 			// Several syntheses share a directory: synthesise it once.
-			s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{MaxLine: parse.DefaultMaxLine, Jobs: 2},
+			s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{MaxLine: bus.DefaultMaxLine, Jobs: 2},
 				synth.Options{EvidenceNote: "not checked"})
 			if err != nil {
 				t.Errorf("%s: synthesise: %v", dir, err)

@@ -33,7 +33,7 @@ func BenchmarkAppend(b *testing.B) {
 			defer f.Close()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
-				f.Write(bus.Encode(parse.Entry{Severity: parse.Blocking, Agent: "fd-agent-0001", Category: "auth",
+				f.Write(bus.Encode(bus.Entry{Severity: bus.Blocking, Agent: "fd-agent-0001", Category: "auth",
 					Summary: fmt.Sprintf("Appended finding %d", i), FileRefs: []string{"internal/x/y.go:12"},
 					Timestamp: "2026-11-20T09:50:00Z"}))
 				w.poll(busFile)

@@ -1,6 +1,19 @@
 // Package watcher owns the filesystem side of fluxwatch: it reads an output
 // directory by the layout of SPEC §1 into a [synth.Run], once or live.
 //
+// It is the one reader of a run directory for every command: synth and mcp
+// ([Synthesize]), watch ([Watcher]), and check ([Scan] for a directory,
+// [ReadAgent] for a named file). rundir.go holds the layout rules: names are
+// classified by parse.ClassifyName; the directory is opened as an [os.Root]
+// and every file inside it through that root (a symbolic link out of it is
+// refused by the kernel, with a diagnostic), without blocking, regular
+// files only (anything else is a diagnostic naming the file and what it
+// is), and read up to [DefaultMaxFile]. With [ScanOptions.RequireRun], a
+// directory that holds nothing of a run is refused ([ErrNoRun]).
+//
+// It must never write the reports (package report does) or render them,
+// nor decide what a report's bytes mean (package parse does).
+//
 // [Scanner.Scan] is the one-shot read behind `fluxwatch synth`: it lists the
 // directory (and its findings/ and design/ subdirectories), parses the files in
 // parallel with a bound, and assembles them in a fixed order. A Scanner

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -206,7 +207,7 @@ func (d *Differ) Diff(u *Update) []Event {
 	d.sources = sources
 
 	for _, e := range u.Appended {
-		if e.Kind == parse.EntryStall {
+		if e.Kind == bus.EntryStall {
 			add(Event{Type: EventStalled, Agent: e.Agent, File: e.File, Line: e.Line, Source: "bus", Message: e.Summary,
 				Timestamp: e.Timestamp})
 			continue

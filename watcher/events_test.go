@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -48,8 +49,8 @@ func TestDiffer(t *testing.T) {
 			want: []string{"agent_completed fd-b", "convergence_changed Tokens in localStorage 1→2", "converged needs-changes"}},
 		{name: "bus", agents: []synth.Agent{agentWith("fd-a", parse.StatusValid, tokens), agentWith("fd-b", parse.StatusValid, tokens)},
 			appended: []BusEntry{
-				{File: "findings.jsonl", Seq: 1, Entry: parse.Entry{Agent: "fd-a", Severity: parse.Blocking, Summary: "Tokens", Line: 1}},
-				{File: "findings.jsonl", Seq: 2, Entry: parse.Entry{Agent: "fd-c", Kind: parse.EntryStall, Severity: "warn", Summary: "no output", Line: 2}},
+				{File: "findings.jsonl", Seq: 1, Entry: bus.Entry{Agent: "fd-a", Severity: bus.Blocking, Summary: "Tokens", Line: 1}},
+				{File: "findings.jsonl", Seq: 2, Entry: bus.Entry{Agent: "fd-c", Kind: bus.EntryStall, Severity: "warn", Summary: "no output", Line: 2}},
 			},
 			stalled: []Stall{{Agent: "fd-d", File: "fd-d.md.partial", Idle: time.Minute}},
 			diags:   []parse.Diagnostic{{Path: "findings.jsonl", Level: parse.LevelWarning, Message: "bus shrank"}},

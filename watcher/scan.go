@@ -7,18 +7,18 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/sourcegraph/conc/pool"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
-	"github.com/sourcegraph/conc/pool"
 )
 
 // DefaultMaxFile is the default largest report or YAML file read.
@@ -30,7 +30,7 @@ type ScanOptions struct {
 	Run string
 	// StrictRun leaves unscoped files out of a selected run.
 	StrictRun bool
-	// MaxLine is the longest bus line read (<= 0: parse.DefaultMaxLine).
+	// MaxLine is the longest bus line read (<= 0: bus.DefaultMaxLine).
 	MaxLine int
 	// MaxFile caps report and YAML files (<= 0: DefaultMaxFile).
 	MaxFile int64
@@ -41,6 +41,10 @@ type ScanOptions struct {
 	// Run.Newest then leaves the bus files out too: the caller adds their
 	// modification times.
 	NoBus bool
+	// RequireRun makes the one-shot Synthesize refuse (ErrNoRun) a directory
+	// that holds nothing of a run (see isRun): for a run directory that was
+	// not named but defaulted to the current directory.
+	RequireRun bool
 	// KeepGood, when positive, lets a file caught mid-write keep its last good
 	// parse (SPEC §8): a report or .partial that turned empty, or a YAML file
 	// that stopped parsing, is read as it last parsed, with a warning, until
@@ -68,7 +72,7 @@ type Scanner struct {
 // NewScanner returns a Scanner with opts.
 func NewScanner(opts ScanOptions) *Scanner {
 	if opts.MaxLine <= 0 {
-		opts.MaxLine = parse.DefaultMaxLine
+		opts.MaxLine = bus.DefaultMaxLine
 	}
 	if opts.MaxFile <= 0 {
 		opts.MaxFile = DefaultMaxFile
@@ -86,8 +90,9 @@ func Scan(ctx context.Context, dir string, opts ScanOptions) (*synth.Run, error)
 
 // file is one candidate file of the directory.
 type file struct {
-	rel  string // slash-separated, relative to the directory
-	path string // what to open
+	rel  string   // slash-separated, relative to the directory
+	path string   // the file's path, for messages (and the bus)
+	root *os.Root // the run directory, to open rel in (nil: open path)
 	name parse.Name
 	info fs.FileInfo // of the file itself (after following an inside symlink)
 }
@@ -104,12 +109,13 @@ type parsed struct {
 	failedAt   time.Time // when failed, when this content was first read
 	report     *parse.Report
 	text       []byte
-	entries    []parse.Entry
+	entries    []bus.Entry
 	diags      []parse.Diagnostic // about the file: positioned, Path = rel
 	specialist *parse.Specialist
 	design     *parse.DesignManifest
 	err        error // a read error: fails the scan
-	gone       bool  // vanished between listing and reading
+	gone       bool  // vanished between listing and reading, or is no longer a regular file
+	why        error // when gone, why
 }
 
 func (p *parsed) fresh(info fs.FileInfo) bool {
@@ -145,7 +151,12 @@ func (s *Scanner) Expiry() time.Time { return s.expiry }
 // read as a directory or a file in it cannot be read; it names the path.
 func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 	run := &synth.Run{Input: dir}
-	files, err := s.list(dir, run)
+	root, err := openRunDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	files, err := list(root, dir, run)
 	if err != nil {
 		return nil, err
 	}
@@ -254,132 +265,6 @@ func (s *Scanner) effective(files []file, results []*parsed) []*parsed {
 	return out
 }
 
-// list finds the candidate files of dir: its top level, findings/*.yaml and
-// design/manifest.yaml, sorted by relative path.
-func (s *Scanner) list(dir string, run *synth.Run) ([]file, error) {
-	info, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
-	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("output directory %s: not a directory", dir)
-	}
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
-	}
-	root, err = filepath.Abs(root)
-	if err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
-	}
-	var files []file
-	var walk func(sub string) error
-	walk = func(sub string) error {
-		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(sub)))
-		if err != nil {
-			if sub != "" && errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return fmt.Errorf("read directory %s: %w", filepath.Join(dir, filepath.FromSlash(sub)), err)
-		}
-		for _, de := range entries {
-			rel := de.Name()
-			if sub != "" {
-				rel = sub + "/" + rel
-			}
-			path := filepath.Join(dir, filepath.FromSlash(rel))
-			info, err := de.Info()
-			if err != nil {
-				continue // vanished
-			}
-			symlink := info.Mode()&fs.ModeSymlink != 0
-			if sub == "" && (rel == "findings" || rel == "design") && (de.IsDir() || symlink) {
-				if symlink {
-					target, ok := inside(root, path)
-					if !ok {
-						run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning,
-							"symlink resolves outside the output directory: not followed"))
-						continue
-					}
-					if st, err := os.Stat(target); err != nil || !st.IsDir() {
-						continue
-					}
-				}
-				if err := walk(rel); err != nil {
-					return err
-				}
-				continue
-			}
-			if de.IsDir() {
-				continue
-			}
-			name := parse.ClassifyName(rel)
-			if name.Kind == parse.KindIgnored || name.Kind == parse.KindOwn {
-				if sub == "" {
-					if msg := badAgentName(rel); msg != "" {
-						run.Diagnostics = append(run.Diagnostics, diag(fmt.Sprintf("%q", rel), parse.LevelWarning, msg))
-					}
-				}
-				continue
-			}
-			if symlink {
-				target, ok := inside(root, path)
-				if !ok {
-					run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning,
-						"symlink resolves outside the output directory: not followed"))
-					continue
-				}
-				if info, err = os.Stat(target); err != nil {
-					continue // dangling
-				}
-			}
-			if !info.Mode().IsRegular() {
-				run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning, "not a regular file: skipped"))
-				continue
-			}
-			files = append(files, file{rel: rel, path: path, name: name, info: info})
-		}
-		return nil
-	}
-	if err := walk(""); err != nil {
-		return nil, err
-	}
-	slices.SortFunc(files, func(a, b file) int { return cmp.Compare(a.rel, b.rel) })
-	return files, nil
-}
-
-// inside resolves the symlink at path and reports whether it stays within
-// root.
-func inside(root, path string) (string, bool) {
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", false
-	}
-	target, err = filepath.Abs(target)
-	if err != nil {
-		return "", false
-	}
-	rel, err := filepath.Rel(root, target)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return target, true
-}
-
-// badAgentName explains why a name that looks like an agent file was
-// rejected (SPEC §1: names are data, not paths), or returns "".
-func badAgentName(base string) string {
-	for _, suffix := range []string{".md.partial", ".abort", ".md"} {
-		if stem, ok := strings.CutSuffix(base, suffix); ok {
-			if err := parse.ValidName(stem); err != nil && !strings.HasPrefix(stem, ".") {
-				return "agent name rejected: " + err.Error()
-			}
-			return ""
-		}
-	}
-	return ""
-}
-
 func diag(path string, level parse.Level, msg string) parse.Diagnostic {
 	return parse.Diagnostic{Path: path, Level: level, Message: msg}
 }
@@ -395,12 +280,13 @@ func (s *Scanner) parse(f file, old *parsed) *parsed {
 		}
 		return s.parseBus(f)
 	}
-	data, info, err := s.read(f)
+	data, info, err := read(f, s.opts.MaxFile)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		p.gone = true
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fsio.ErrNotRegular):
+		// The next Scan lists it again and says what it is now.
+		p.gone, p.why = true, named(f.path, err)
 		return p
-	case errors.Is(err, errTooLarge):
+	case errors.Is(err, fsio.ErrTooLarge):
 		p.diags = append(p.diags, diag(f.rel, parse.LevelError, fmt.Sprintf("file larger than %d bytes: not read", s.opts.MaxFile)))
 		return p
 	case err != nil:
@@ -491,131 +377,20 @@ func runComment(data []byte) string {
 	return ""
 }
 
-// parseBus streams a bus file through parse.ReadBus: the bus can hold
-// millions of lines, so it is never held in memory whole.
+// parseBus reads a bus file whole (bus.ReadFile): a bus that is not a
+// regular file is refused there, at once, and reported here.
 func (s *Scanner) parseBus(f file) *parsed {
 	p := &parsed{info: f.info}
-	fh, err := os.Open(f.path)
-	if errors.Is(err, fs.ErrNotExist) {
+	entries, diags, err := bus.ReadFile(f.path, s.opts.MaxLine)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		p.gone = true
-		return p
+	case err != nil:
+		p.err = fmt.Errorf("read bus: %w", err)
+	default:
+		p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
 	}
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	defer fh.Close()
-	info, err := fh.Stat()
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	if !info.Mode().IsRegular() {
-		p.diags = append(p.diags, diag(f.rel, parse.LevelWarning, "not a regular file: skipped"))
-		return p
-	}
-	p.info = info
-	// Count the lines first (a fast pass over the page cache) so that the
-	// entries are allocated once rather than grown and copied.
-	lines, err := countLines(fh)
-	if err == nil {
-		_, err = fh.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	d := parse.NewBusDecoder(s.opts.MaxLine)
-	d.SetWorkers(runtime.GOMAXPROCS(0))
-	entries := make([]parse.Entry, 0, lines)
-	var diags []parse.Diagnostic
-	err = d.Decode(fh, func(e parse.Entry) { entries = append(entries, e) },
-		func(dg parse.Diagnostic) { diags = append(diags, dg) })
-	if err != nil {
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
-		return p
-	}
-	if d.Held() > 0 {
-		diags = append(diags, incompleteRecord(d.Line(), d.Held()))
-	}
-	p.entries, p.diags = entries, parse.WithPath(diags, f.rel)
 	return p
-}
-
-// incompleteRecord is the diagnostic about held bytes after the last of
-// lines complete lines: a record still being written.
-func incompleteRecord(lines int, held int64) parse.Diagnostic {
-	return parse.Diagnostic{Line: lines + 1, Level: parse.LevelInfo,
-		Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", held)}
-}
-
-// countLines counts the newlines of r.
-func countLines(r io.Reader) (int, error) {
-	buf := make([]byte, 256<<10)
-	n := 0
-	for {
-		k, err := r.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-	}
-}
-
-var errTooLarge = errors.New("file too large")
-
-// read reads a report or YAML file, refusing non-regular files and files
-// over the cap.
-func (s *Scanner) read(f file) ([]byte, fs.FileInfo, error) {
-	fh, err := os.Open(f.path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer fh.Close()
-	info, err := fh.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("not a regular file")
-	}
-	if f.name.Kind == parse.KindAbort {
-		return nil, info, nil // an abort marker's content does not matter
-	}
-	data, err := readCapped(fh, info.Size(), s.opts.MaxFile)
-	if err != nil {
-		return nil, nil, err
-	}
-	return data, info, nil
-}
-
-// readCapped reads r to its end into a slice sized for size bytes (the size
-// the file had when stated: it may have grown since), or errTooLarge once it
-// holds more than limit. Unlike bytes.Buffer.ReadFrom, which doubles a
-// buffer that is full to the byte, a file that kept its size is read into
-// exactly size+1 bytes: a report is not held at twice its size while the run
-// is synthesised.
-func readCapped(r io.Reader, size, limit int64) ([]byte, error) {
-	data := make([]byte, 0, max(min(size, limit), 0)+1) // +1: room to see EOF
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)] // grown: let append choose the size
-		}
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if int64(len(data)) > limit {
-			return nil, errTooLarge
-		}
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 }
 
 // kindRank orders the files of one agent: the lowest rank wins.

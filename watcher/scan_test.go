@@ -2,7 +2,6 @@ package watcher
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -296,7 +295,7 @@ func TestScanOddFiles(t *testing.T) {
 	}
 	wantDiags := []string{
 		`"fd\x01bad.md": warning: agent name rejected: invalid name: name contains a control character`,
-		"fd-fifo.md: warning: not a regular file: skipped",
+		"fd-fifo.md: warning: not a regular file (a FIFO): skipped",
 	}
 	if !slices.Equal(got, wantDiags) {
 		t.Errorf("diagnostics =\n%q\nwant\n%q", got, wantDiags)
@@ -461,58 +460,4 @@ func hasWarning(ds []parse.Diagnostic, text string) bool {
 		}
 	}
 	return false
-}
-
-// TestReadCapped: a file read whole into size+1 bytes when it kept the size
-// it was stated with, and still whole when it grew since; over the limit it
-// is refused.
-func TestReadCapped(t *testing.T) {
-	for _, tc := range []struct {
-		name        string
-		content     string
-		size, limit int64
-		wantErr     bool
-		wantCap     int
-	}{
-		{"kept its size", "0123456789", 10, 100, false, 11},
-		{"grew since stat", "0123456789abcdef", 10, 100, false, -1},
-		{"shrank since stat", "0123", 10, 100, false, 11},
-		{"empty", "", 0, 100, false, 1},
-		{"at the limit", "0123456789", 10, 10, false, 11},
-		{"over the limit", "0123456789a", 11, 10, true, 0},
-		{"grew over the limit", "0123456789abc", 5, 10, true, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			// iotest.OneByteReader-like pieces exercise the loop.
-			r := &pieceReader{s: tc.content, n: 3}
-			got, err := readCapped(r, tc.size, tc.limit)
-			if tc.wantErr {
-				if err != errTooLarge {
-					t.Fatalf("err = %v, want errTooLarge", err)
-				}
-				return
-			}
-			if err != nil || string(got) != tc.content {
-				t.Fatalf("readCapped = %q, %v; want %q", got, err, tc.content)
-			}
-			if tc.wantCap >= 0 && cap(got) != tc.wantCap {
-				t.Errorf("cap = %d, want %d (no growth)", cap(got), tc.wantCap)
-			}
-		})
-	}
-}
-
-// pieceReader returns s n bytes at a time.
-type pieceReader struct {
-	s string
-	n int
-}
-
-func (r *pieceReader) Read(p []byte) (int, error) {
-	if r.s == "" {
-		return 0, io.EOF
-	}
-	k := copy(p[:min(len(p), r.n)], r.s)
-	r.s = r.s[k:]
-	return k, nil
 }

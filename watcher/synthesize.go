@@ -7,8 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -26,6 +27,9 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	if err != nil {
 		return nil, err
 	}
+	if scan.RequireRun && !isRun(run) {
+		return nil, noRun(dir)
+	}
 	// Open the bus files first: their modification times count toward the
 	// reviewed time, which the synthesis needs before it reads any entry.
 	type busFile struct {
@@ -38,18 +42,22 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 			f.fh.Close()
 		}
 	}()
+	root, err := openRunDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	refused := map[string]string{} // bus files that are not regular any more
 	for _, b := range run.Bus {
 		path := filepath.Join(dir, b.Name)
-		fh, err := os.Open(path)
-		if errors.Is(err, fs.ErrNotExist) {
+		fh, info, err := fsio.OpenIn(root, b.Name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			continue // gone since the listing: an empty bus
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		info, err := fh.Stat()
-		if err != nil {
-			fh.Close()
+		case errors.Is(err, fsio.ErrNotRegular):
+			refused[b.Name] = oneLine(err.Error())
+			continue
+		case err != nil:
 			return nil, fmt.Errorf("read %s: %w", path, err)
 		}
 		files[b.Name] = busFile{fh, info}
@@ -57,61 +65,18 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 			run.Newest = info.ModTime()
 		}
 	}
-	return synth.SynthesizeStream(run, opts, func(name string, add func([]parse.Entry)) ([]parse.Diagnostic, error) {
+	return synth.SynthesizeStream(run, opts, func(name string, add func([]bus.Entry)) ([]parse.Diagnostic, error) {
 		f, ok := files[name]
-		switch {
-		case !ok:
+		if !ok {
+			if why, ok := refused[name]; ok {
+				return []parse.Diagnostic{diag(name, parse.LevelWarning, why+": skipped")}, nil
+			}
 			return nil, nil
-		case !f.info.Mode().IsRegular():
-			return []parse.Diagnostic{diag(name, parse.LevelWarning, "not a regular file: skipped")}, nil
 		}
-		diags, err := decodeBus(f.fh, sc.opts.MaxLine, add)
+		diags, err := bus.DecodeBatches(f.fh, sc.opts.MaxLine, add)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.fh.Name(), err)
 		}
 		return parse.WithPath(diags, name), nil
 	})
-}
-
-// busBatch is the number of entries decodeBus hands over at once.
-const busBatch = 4096
-
-// decodeBus decodes the bus in fh to its end in a goroutine of its own and
-// calls add, in the caller's goroutine, with the entries in file order, in
-// batches that add must not keep (their arrays are reused). It returns the
-// diagnostics, an incomplete last record included.
-func decodeBus(fh *os.File, maxLine int, add func([]parse.Entry)) ([]parse.Diagnostic, error) {
-	// Three batch arrays go round: one being filled, one being read, one
-	// waiting in between.
-	full := make(chan []parse.Entry, 1)
-	free := make(chan []parse.Entry, 3)
-	for range 3 {
-		free <- make([]parse.Entry, 0, busBatch)
-	}
-	var diags []parse.Diagnostic
-	var err error
-	go func() {
-		defer close(full)
-		d := parse.NewBusDecoder(maxLine)
-		d.SetWorkers(runtime.GOMAXPROCS(0))
-		batch := <-free
-		err = d.Decode(fh, func(e parse.Entry) {
-			batch = append(batch, e)
-			if len(batch) == busBatch {
-				full <- batch
-				batch = <-free
-			}
-		}, func(dg parse.Diagnostic) { diags = append(diags, dg) })
-		if len(batch) > 0 {
-			full <- batch
-		}
-		if err == nil && d.Held() > 0 {
-			diags = append(diags, incompleteRecord(d.Line(), d.Held()))
-		}
-	}()
-	for batch := range full {
-		add(batch)
-		free <- batch[:0]
-	}
-	return diags, err
 }

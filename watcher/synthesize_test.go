@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -28,7 +29,7 @@ func TestSynthesizeStreams(t *testing.T) {
 		name  string
 		setup func(t *testing.T) string
 	}{
-		{"several batches", func(t *testing.T) string { return gen(t, 3*busBatch+17) }},
+		{"several batches", func(t *testing.T) string { return gen(t, 3*bus.BatchSize+17) }},
 		{"two bus files", func(t *testing.T) string {
 			dir := gen(t, 500)
 			write(t, dir, "peer-findings.jsonl", "not json\n"+

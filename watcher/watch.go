@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -98,7 +97,7 @@ type Update struct {
 type BusEntry struct {
 	File string
 	Seq  int
-	parse.Entry
+	bus.Entry
 }
 
 // Stall is an agent whose .partial has not changed for the stall timeout.
@@ -152,7 +151,7 @@ type Watcher struct {
 type busState struct {
 	name, path string
 	tail       *bus.Tail
-	entries    []parse.Entry
+	entries    []bus.Entry
 	diags      []parse.Diagnostic // the decoder's, positioned: part of the synthesis
 	present    bool
 	mod        time.Time
@@ -542,7 +541,7 @@ func (w *Watcher) watchDirs(src source) {
 			continue
 		}
 		if sub != "" {
-			if _, ok := inside(w.root(), path); !ok {
+			if !subdirInside(w.dir, sub) {
 				continue
 			}
 		}
@@ -552,17 +551,6 @@ func (w *Watcher) watchDirs(src source) {
 		}
 		w.watched[path] = true
 	}
-}
-
-func (w *Watcher) root() string {
-	root, err := filepath.EvalSymlinks(w.dir)
-	if err != nil {
-		return w.dir
-	}
-	if abs, err := filepath.Abs(root); err == nil {
-		return abs
-	}
-	return root
 }
 
 // rescan reads the directory again (files that did not change keep their
@@ -629,11 +617,11 @@ func (w *Watcher) poll(b *busState) bool {
 	}
 	restarts := b.tail.Restarts()
 	if len(b.entries) == 0 {
-		b.entries = make([]parse.Entry, 0, capacityFor(b))
+		b.entries = make([]bus.Entry, 0, capacityFor(b))
 	}
 	n0 := len(b.entries)
 	var decoded []parse.Diagnostic
-	err := b.tail.Poll(func(e parse.Entry) error {
+	err := b.tail.Poll(func(e bus.Entry) error {
 		b.entries = append(b.entries, e)
 		return nil
 	}, func(d parse.Diagnostic) {
@@ -690,25 +678,8 @@ func (w *Watcher) poll(b *busState) bool {
 // and copied, plus a quarter more for the appends to come (growing a slice of
 // a million entries copies them all: a pause on one append); else 0.
 func capacityFor(b *busState) int {
-	n := linesAfter(b)
+	n := b.tail.LinesAhead(1 << 20)
 	return n + n/4
-}
-
-// linesAfter counts the lines of b's file after the tail's offset when there
-// are many (over 1 MiB of them); else it returns 0.
-func linesAfter(b *busState) int {
-	off, _ := b.tail.Offset()
-	f, err := os.Open(b.path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size()-off < 1<<20 {
-		return 0
-	}
-	n, _ := countLines(io.NewSectionReader(f, off, fi.Size()-off))
-	return n
 }
 
 // run is the last scan with the bus as tailed.
@@ -723,9 +694,7 @@ func (w *Watcher) run() *synth.Run {
 			continue
 		}
 		diags := b.diags
-		if held := b.tail.Held(); held > 0 {
-			_, lines := b.tail.Offset()
-			d := incompleteRecord(lines, held)
+		if d, ok := b.tail.Incomplete(); ok {
 			d.Path = b.name
 			diags = append(slices.Clip(diags), d)
 		}

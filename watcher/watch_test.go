@@ -15,6 +15,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -477,10 +478,10 @@ func TestClassifyOwnWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"findings.json", "summary.md", "review.sarif"} {
-		if _, err := WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+		if _, err := fsio.WriteFile(context.Background(), filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := WriteFile(filepath.Join(dir, name), []byte("y"), 0o644); err != nil {
+		if _, err := fsio.WriteFile(context.Background(), filepath.Join(dir, name), []byte("y"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

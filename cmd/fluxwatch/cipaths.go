@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/fluxwatch/fluxwatch/plan"
 )
 
 // ciRunDir decides the one base every machine output (SARIF, rdjsonl,
@@ -16,7 +18,7 @@ import (
 func ciRunDir(e *env, repo, dir string) string {
 	base := repo
 	if base == "" {
-		top, ok := gitTop(dir, e.getenv("GIT_CEILING_DIRECTORIES"))
+		top, ok := plan.GitTop(dir, e.getenv("GIT_CEILING_DIRECTORIES"))
 		if !ok {
 			top = "."
 		}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,12 +17,10 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
 )
-
-// maxReportBytes caps the size of an agent report read by check (and by the
-// run reader): real reports are tens of KiB; a larger file is not a report.
-const maxReportBytes = 16 << 20
 
 // checked is one agent report as `check --json` prints it.
 type checked struct {
@@ -90,7 +89,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	var others []otherFile
 	var unreadable []error
 	for _, path := range fs.Args() {
-		rs, os, err := checkPath(path)
+		rs, os, err := checkPath(ctx, path)
 		reports = append(reports, rs...)
 		others = append(others, os...)
 		unreadable = append(unreadable, err...)
@@ -204,7 +203,7 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 		r := &reports[i]
 		repo := fixedRepo
 		if fixed == nil {
-			top, ok := gitTop(filepath.Dir(r.File), ceilings)
+			top, ok := plan.GitTop(filepath.Dir(r.File), ceilings)
 			if !ok {
 				errs = append(errs, fmt.Errorf("%s: not inside a git work tree: evidence not checked (pass --repo DIR)", r.File))
 				continue
@@ -263,10 +262,12 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 
 // checkPath reads one PATH. A file named *.jsonl is a bus, *.yaml a specialist
 // findings file (MANIFEST.yaml a feature manifest, design/manifest.yaml a
-// design manifest), anything else an agent report whatever its name. A
-// directory's entries are classified by SPEC §1: its reports, partials,
-// aborts, bus files, findings/*.yaml and design/manifest.yaml are read.
-func checkPath(path string) ([]checked, []otherFile, []error) {
+// design manifest), anything else an agent report whatever its name, read
+// and judged as synth would read it in a run (watcher.ReadAgent). A
+// directory is read as synth reads a run (watcher.Scan): its agents, with
+// the selected run's rules, then its bus, specialist and design files, and
+// the directory's own diagnostics (superseded, skipped and refused files).
+func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, []error{fmt.Errorf("%s: %w", path, unwrapPathError(err))}
@@ -283,85 +284,66 @@ func checkPath(path string) ([]checked, []otherFile, []error) {
 		if name.Kind != parse.KindReport && name.Kind != parse.KindPartial && name.Kind != parse.KindAbort {
 			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(filepath.Base(path))}
 		}
-		c, err := checkFile(path, name)
+		a, err := watcher.ReadAgent(path, name)
 		if err != nil {
 			return nil, nil, []error{err}
 		}
-		return []checked{c}, nil, nil
+		return []checked{checkedOf(path, a)}, nil, nil
 	}
-	rels, err := dirEntries(path)
+	run, err := watcher.Scan(ctx, path, watcher.ScanOptions{NoBus: true})
 	if err != nil {
-		return nil, nil, []error{fmt.Errorf("%s: %w", path, unwrapPathError(err))}
+		return nil, nil, []error{err}
 	}
 	var out []checked
+	for _, a := range run.Agents {
+		out = append(out, checkedOf(filepath.Join(path, filepath.FromSlash(a.File)), a))
+	}
 	var others []otherFile
 	var errs []error
-	for _, rel := range rels {
-		name := parse.ClassifyName(rel)
-		p := filepath.Join(path, filepath.FromSlash(rel))
-		switch name.Kind {
-		case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindBus, parse.KindSpecialist, parse.KindDesign:
-		default:
-			continue
+	if len(run.Diagnostics) > 0 {
+		o := otherFile{path: path, summary: "run directory, " + synth.Plural(len(run.Agents), "agent") + ", " + synth.Plural(len(run.Diagnostics), "diagnostic")}
+		for _, d := range run.Diagnostics {
+			d.Path = path + "/" + d.Path
+			o.diags = append(o.diags, d)
 		}
-		if !insideDir(path, p) {
-			errs = append(errs, fmt.Errorf("%s: symlink leaves the directory: not followed", p))
-			continue
-		}
-		var kind string
-		switch name.Kind {
-		case parse.KindBus:
-			kind = "bus"
-		case parse.KindSpecialist:
-			kind = "specialist"
-		case parse.KindDesign:
-			kind = "design"
-		}
-		if kind != "" {
-			o, err := checkOther(p, kind)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			others = append(others, o)
-			continue
-		}
-		c, err := checkFile(p, name)
+		others = append(others, o)
+	}
+	for _, b := range run.Bus {
+		o, err := checkOther(filepath.Join(path, b.Name), "bus")
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		out = append(out, c)
+		others = append(others, o)
+	}
+	for _, sp := range run.Specialists {
+		o := otherFile{path: filepath.Join(path, filepath.FromSlash(sp.File)), diags: withoutPath(sp.Diagnostics)}
+		if sp.Specialist == nil {
+			o.summary = fmt.Sprintf("specialist %q, malformed", sp.Name)
+		} else {
+			o.summary = fmt.Sprintf("specialist %q, %s", sp.Specialist.Name, synth.Plural(len(sp.Specialist.Approaches), "approach", "approaches"))
+		}
+		others = append(others, o)
+	}
+	if d := run.Design; d != nil {
+		o := otherFile{path: filepath.Join(path, filepath.FromSlash(d.File)), diags: withoutPath(d.Diagnostics)}
+		if d.Manifest == nil {
+			o.summary = "design manifest, malformed"
+		} else {
+			o.summary = "design manifest, " + synth.Plural(len(d.Manifest.Designs), "design")
+		}
+		others = append(others, o)
 	}
 	return out, others, errs
 }
 
-// dirEntries lists the slash-separated names of dir's files, and of the files
-// of its findings/ and design/ subdirectories.
-func dirEntries(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
+// withoutPath returns ds with their paths cleared: printOther names the file.
+func withoutPath(ds []parse.Diagnostic) []parse.Diagnostic {
+	out := slices.Clone(ds)
+	for i := range out {
+		out[i].Path = ""
 	}
-	var rels []string
-	for _, e := range ents {
-		if e.IsDir() {
-			if e.Name() == "findings" || e.Name() == "design" {
-				sub, err := os.ReadDir(filepath.Join(dir, e.Name()))
-				if err != nil {
-					return nil, err
-				}
-				for _, s := range sub {
-					if !s.IsDir() {
-						rels = append(rels, e.Name()+"/"+s.Name())
-					}
-				}
-			}
-			continue
-		}
-		rels = append(rels, e.Name())
-	}
-	return rels, nil
+	return out
 }
 
 // agentStem names the agent of a file check was given directly.
@@ -374,16 +356,6 @@ func agentStem(base string) string {
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
-func insideDir(dir, p string) bool {
-	rd, err1 := filepath.EvalSymlinks(dir)
-	rp, err2 := filepath.EvalSymlinks(p)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	rel, err := filepath.Rel(rd, rp)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
 func unwrapPathError(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -392,66 +364,31 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// readReportFile reads a report file with a size cap; a file over the cap, or
-// one that holds NUL bytes, is not a report: it comes back as an error status
-// with a diagnostic.
-func readReportFile(path string) (*parse.Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+// checkedOf is the agent a, read from file, as check prints it: the file's
+// diagnostics first, then the report's, by line.
+func checkedOf(file string, a synth.Agent) checked {
+	c := checked{
+		File: file, Agent: a.Name, Status: a.Status, Verdict: parse.Error,
+		Findings: []parse.Finding{}, Improvements: []parse.Improvement{},
+		Diagnostics: slices.Clone(a.Diagnostics),
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxReportBytes {
-		return notAReport(fmt.Sprintf("report larger than %d MiB: not parsed", maxReportBytes>>20)), nil
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxReportBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
-	}
-	switch {
-	case len(data) > maxReportBytes:
-		return notAReport(fmt.Sprintf("report larger than %d MiB: not parsed", maxReportBytes>>20)), nil
-	case bytes.IndexByte(data[:min(len(data), 64<<10)], 0) >= 0:
-		return notAReport("binary file (NUL bytes): not a report"), nil
-	}
-	return parse.ReadReport(data), nil
-}
-
-func notAReport(msg string) *parse.Report {
-	return &parse.Report{
-		Status: parse.StatusError, Findings: []parse.Finding{}, Improvements: []parse.Improvement{},
-		Diagnostics: []parse.Diagnostic{{Level: parse.LevelError, Message: msg}},
-	}
-}
-
-func checkFile(path string, name parse.Name) (checked, error) {
-	var r *parse.Report
-	if name.Kind == parse.KindAbort {
-		r = notAReport("aborted agent")
-	} else {
-		var err error
-		if r, err = readReportFile(path); err != nil {
-			return checked{}, err
+	if r := a.Report; r != nil {
+		c.Findings, c.Improvements, c.Envelope = r.Findings, r.Improvements, r.Envelope
+		c.Diagnostics = append(c.Diagnostics, r.Diagnostics...)
+		if a.Status != parse.StatusError {
+			c.Verdict = r.Verdict()
+		}
+		if r.DeclaredVerdict != "" {
+			v := string(r.DeclaredVerdict)
+			c.DeclaredVerdict = &v
 		}
 	}
-	switch {
-	case name.Kind == parse.KindPartial:
-		r.Status = parse.StatusPartial
-	case name.Run != "" && r.RunUUID != "" && !strings.EqualFold(name.Run, r.RunUUID):
-		r.Status = parse.StatusForeign
-		r.Diagnostics = append(r.Diagnostics, parse.Diagnostic{Line: 1, Level: parse.LevelWarning,
-			Message: fmt.Sprintf("run-uuid %s differs from the file name's run %s: foreign", r.RunUUID, name.Run)})
+	for i := range c.Diagnostics {
+		c.Diagnostics[i].Path = ""
 	}
-	c := checked{
-		File: path, Agent: name.Agent, Status: r.Status, Verdict: r.Verdict(),
-		Findings: r.Findings, Improvements: r.Improvements, Diagnostics: r.Diagnostics, Envelope: r.Envelope,
-	}
-	if r.DeclaredVerdict != "" {
-		v := string(r.DeclaredVerdict)
-		c.DeclaredVerdict = &v
-	}
+	slices.SortStableFunc(c.Diagnostics, func(x, y parse.Diagnostic) int { return cmp.Compare(x.Line, y.Line) })
 	if c.Diagnostics == nil {
 		c.Diagnostics = []parse.Diagnostic{}
 	}
-	return c, nil
+	return c
 }

@@ -23,10 +23,12 @@ import (
 const findingUsage = `Usage:
   fluxwatch finding write (--dir DIR | --bus PATH) --severity blocking|notable --agent NAME
                           --category C --summary TEXT|- [--file-ref PATH:LINE]… [--timestamp T]
+                          [--no-sync]
   fluxwatch finding read  (--dir DIR | --bus PATH) [--severity blocking|notable|all] [--agent A]
                           [--since OFFSET] [--follow]
 
-write appends one finding to the peer-findings bus, safely beside other writers.
+write appends one finding to the peer-findings bus, safely beside other writers
+(and after a writer killed mid-line), and exits 0 only once the record is on disk.
 read prints the bus as a JSON array of canonical entries ([] when there is none);
 with --follow, one JSON object a line as entries arrive, until interrupted. With
 --severity blocking or notable, lines in the canonical shape of the other
@@ -81,7 +83,7 @@ type busFlags struct {
 func (b *busFlags) register(flags *flag.FlagSet) {
 	flags.StringVar(&b.dir, "dir", "", "the output directory holding the bus (default $FLUX_OUTPUT_DIR)")
 	flags.StringVar(&b.path, "bus", "", "the bus file itself")
-	flags.IntVar(&b.maxLine, "max-line", parse.DefaultMaxLine, "the longest line (bytes) written or read")
+	flags.IntVar(&b.maxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
 }
 
 // paths returns the bus files named by the flags: the --bus file, or for a
@@ -135,15 +137,17 @@ func findingWrite(e *env, args []string) error {
 	flags := e.newFlagSet("finding write")
 	var b busFlags
 	b.register(flags)
-	var ent parse.Entry
-	var asJSON, sync bool
+	var ent bus.Entry
+	var asJSON, noSync, sync bool
 	flags.StringVar(&ent.Severity, "severity", "", "blocking or notable (required)")
 	flags.StringVar(&ent.Agent, "agent", "", "your agent name (required)")
 	flags.StringVar(&ent.Category, "category", "", "a short topic, like auth or data-loss (required)")
 	flags.StringVar(&ent.Summary, "summary", "", "what is wrong and why it matters; - reads it from standard input (required)")
 	flags.StringArrayVar(&ent.FileRefs, "file-ref", nil, "PATH:LINE or PATH:START-END the finding is about (repeatable)")
 	flags.StringVar(&ent.Timestamp, "timestamp", "", "RFC 3339 time of the finding (default now)")
-	flags.BoolVar(&sync, "sync", false, "fsync the bus after writing")
+	flags.BoolVar(&noSync, "no-sync", false, "do not fdatasync the bus before exiting 0 (throwaway runs: the record may be lost in a crash)")
+	flags.BoolVar(&sync, "sync", true, "fdatasync the bus before exiting 0 (the default)")
+	flags.MarkHidden("sync") // kept for scripts written when syncing was opt-in
 	flags.BoolVar(&asJSON, "json", false, `print {"bus":PATH,"offset":N} after writing`)
 	if done, err := parseFlags(e, flags, findingUsage, args); done {
 		return err
@@ -192,12 +196,19 @@ func findingWrite(e *env, args []string) error {
 		}
 		path = defaultBus(dir)
 	}
-	off, err := bus.Append(path, ent, bus.WriteOptions{MaxLine: b.maxLine, Sync: sync})
+	off, err := bus.Append(path, ent, bus.WriteOptions{MaxLine: b.maxLine, NoSync: noSync})
+	var pathErr *fs.PathError
 	switch {
 	case errors.Is(err, bus.ErrInvalid):
 		return usageErrorf("finding write: %v", err)
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrExist):
-		return usageErrorf("finding write: %s: %v", path, unwrapPath(err))
+	case errors.As(err, &pathErr):
+		// The bus or its lock cannot be opened: a FIFO or directory, no
+		// permission, no directory, a read-only filesystem. The error names
+		// the path (the bus, its directory or its lock file).
+		if pathErr.Path == path {
+			return usageErrorf("finding write: %s: %v", path, pathErr.Err)
+		}
+		return usageErrorf("finding write: %s: %v", path, err)
 	case err != nil:
 		return fmt.Errorf("finding write: %s: %w", path, err)
 	}
@@ -243,7 +254,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		return usageErrorf("finding read: unexpected argument %q", flags.Arg(0))
 	}
 	switch f.Severity {
-	case parse.Blocking, parse.Notable, bus.All:
+	case bus.Blocking, bus.Notable, bus.All:
 	default:
 		return usageErrorf("finding read: --severity %q: want blocking, notable or all", f.Severity)
 	}
@@ -271,7 +282,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	var buf []byte
-	encode := func(ent parse.Entry) []byte {
+	encode := func(ent bus.Entry) []byte {
 		buf = bus.AppendLine(buf[:0], ent)
 		buf = buf[:len(buf)-1] // the newline
 		if offsets {
@@ -293,7 +304,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 				return readError(err)
 			}
 		}
-		err := bus.Follow(ctx, tails, interval, func(ent parse.Entry) error {
+		err := bus.Follow(ctx, tails, interval, func(ent bus.Entry) error {
 			if !f.Match(ent) {
 				return nil
 			}
@@ -309,7 +320,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 
 	n := 0
 	for _, p := range paths {
-		_, err := bus.ReadMatching(p, b.maxLine, since, f, func(ent parse.Entry) error {
+		_, err := bus.ReadMatching(p, b.maxLine, since, f, func(ent bus.Entry) error {
 			if n == 0 {
 				w.WriteString("[\n")
 			} else {

@@ -109,7 +109,7 @@ type (
 		SeverityFilter string `json:"severity_filter,omitempty"`
 	}
 	fetchResult struct {
-		Findings []parse.Entry `json:"findings"`
+		Findings []bus.Entry `json:"findings"`
 	}
 	synthesisArgs struct {
 		OutputDir string `json:"output_dir"`
@@ -148,7 +148,7 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 	fetchIn.Properties["output_dir"].Description = "the run's output directory: absolute, or relative to the server's root; it must lie under the root"
 	sev := fetchIn.Properties["severity_filter"]
 	sev.Description = "which findings: blocking, notable, or all (the default; all also includes agent events such as stalls)"
-	sev.Enum = []any{parse.Blocking, parse.Notable, bus.All}
+	sev.Enum = []any{bus.Blocking, bus.Notable, bus.All}
 	sev.Default = json.RawMessage(`"all"`)
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "fetch_peer_findings",
@@ -167,11 +167,11 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 		defer dir.Close()
 		f := bus.Filter{Severity: in.SeverityFilter}
 		switch f.Severity {
-		case "", bus.All, parse.Blocking, parse.Notable:
+		case "", bus.All, bus.Blocking, bus.Notable:
 		default:
 			return nil, fetchResult{}, fmt.Errorf("severity_filter %q: want blocking, notable or all", f.Severity)
 		}
-		out := fetchResult{Findings: []parse.Entry{}}
+		out := fetchResult{Findings: []bus.Entry{}}
 		for _, name := range parse.BusNames {
 			path, err := busIn(dir, name)
 			if errors.Is(err, fs.ErrNotExist) {
@@ -184,7 +184,7 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			if err != nil {
 				return nil, fetchResult{}, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), unwrapPath(err))
 			}
-			_, err = bus.ReadMatching(path, 0, 0, f, func(ent parse.Entry) error {
+			_, err = bus.ReadMatching(path, 0, 0, f, func(ent bus.Entry) error {
 				out.Findings = append(out.Findings, ent)
 				return ctx.Err() // an abandoned call stops reading
 			}, func(d parse.Diagnostic) { log.Warn("bus", "diagnostic", d.String()) })

@@ -98,7 +98,7 @@ func badArgs(format string, a ...any) *plan.Error {
 // flags returns the flag set of the subcommand, with --plan-dir (it may be
 // given before or after the command).
 func (p *planRun) flags() *flag.FlagSet {
-	fs := flag.NewFlagSet("plan "+p.name, flag.ContinueOnError)
+	fs := p.e.newFlagSet("plan " + p.name)
 	fs.SetOutput(p.e.stderr)
 	fs.StringVar(&p.planDir, "plan-dir", p.planDir, "the plan root (default $FLUXWATCH_PLAN_DIR, else <git top level>/.claude/plans/<branch>)")
 	fs.Usage = func() {
@@ -126,7 +126,8 @@ func (p *planRun) parse(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (
 }
 
 func (p *planRun) store() (*plan.Store, error) {
-	root, err := plan.ResolveRoot(plan.RootOptions{Flag: p.planDir, Env: p.e.getenv("FLUXWATCH_PLAN_DIR")})
+	root, err := plan.ResolveRoot(plan.RootOptions{Flag: p.planDir, Env: p.e.getenv("FLUXWATCH_PLAN_DIR"),
+		Ceilings: p.e.getenv("GIT_CEILING_DIRECTORIES")})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/verify"
@@ -48,7 +49,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.strictRun, "strict-run", false, "leave unscoped (legacy) reports out of the selected run")
 	fs.StringSliceVar(&f.expect, "expect", nil, "`AGENTS` launched (comma-separated)")
 	fs.StringVar(&f.dedup, "dedup", "fuzzy", "merge findings by `MODE`: fuzzy or exact")
-	fs.IntVar(&f.maxLine, "max-line", parse.DefaultMaxLine, "skip bus lines longer than `BYTES`")
+	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
 	f.failOn = "none"
 	if err := fs.Parse(args); err != nil {
@@ -102,7 +103,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		}
 		if sarifPath == "-" {
 			e.stdout.Write(data)
-		} else if _, err := watcher.WriteFile(sarifPath, data, 0o644); err != nil {
+		} else if _, err := fsio.WriteFile(ctx, sarifPath, data, 0o644); err != nil {
 			return usageErrorf("verify: %v", err)
 		}
 	}

@@ -10,12 +10,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
-	flag "github.com/spf13/pflag"
 )
 
 const watchUsage = `Usage: fluxwatch watch [flags] [DIR]
@@ -31,6 +31,14 @@ until interrupted (SIGINT or SIGTERM: it writes the final reports and exits
 130 or 143) or, with --until-complete, until the run is complete. The final
 reports are those synth would write. Exit codes as for synth: 0, 1 when the
 --fail-on gate tripped, 2 a usage or input error, 3 an internal error.
+
+Unlike synth, watch starts on a directory that holds nothing of a run yet,
+the current directory included: an orchestrator starts it before its agents
+write their first file.
+
+A report target of "-" (standard output) is written once, with the final
+reports; it cannot be combined with --events. A device or FIFO target is
+written in place at every change, a symbolic link keeps being a link.
 
 Flags:
 `
@@ -61,13 +69,7 @@ const (
 
 func runWatch(ctx context.Context, e *env, args []string) error {
 	f := watchFlags{reportFlags: reportFlags{cmd: "watch"}}
-	fs := e.newFlagSet("watch")
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(e.stdout, watchUsage)
-		fmt.Fprint(e.stdout, fs.FlagUsages())
-	}
-	f.register(fs)
+	fs := f.flagSet(e, watchUsage)
 	fs.BoolVar(&f.events, "events", false, "print NDJSON events on stdout (a hello record, then one event per change)")
 	fs.BoolVar(&f.untilComplete, "until-complete", false, "exit once every --expect agent, or without --expect every agent started, has finished")
 	fs.DurationVar(&f.settle, "settle", 10*time.Second, "with --until-complete and no --expect: wait `D` after the last agent started")
@@ -78,14 +80,12 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	fs.Lookup("poll").NoOptDefVal = watcher.DefaultPoll.String()
 	fs.StringVar(&f.serve, "serve", "", "serve the live HTML page on `ADDR` (127.0.0.1:0: a free port; a host-less :PORT is loopback) and print its URL on stderr")
 	fs.BoolVar(&f.servePublic, "serve-public", false, "let --serve bind an address other than loopback (the page is then open to the network)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("watch: %v", err)
+	dir, _, err := f.parse(e, fs, args)
+	if errors.Is(err, errHelp) {
+		return nil
 	}
-	if fs.NArg() > 1 {
-		return usageErrorf("watch: want at most one directory, got %d arguments", fs.NArg())
+	if err != nil {
+		return err
 	}
 	for _, d := range []struct {
 		name string
@@ -93,13 +93,6 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}{{"settle", f.settle}, {"stall-timeout", f.stallTimeout}, {"debounce", f.debounce}, {"rescan", f.rescan}, {"poll", f.poll}} {
 		if d.v < 0 {
 			return usageErrorf("watch: --%s %v: want a duration of 0 or more", d.name, d.v)
-		}
-	}
-	dir := fs.Arg(0)
-	if dir == "" {
-		var err error
-		if dir, err = defaultRunDir(e, "watch"); err != nil {
-			return err
 		}
 	}
 	opts, scan, err := f.options(e)
@@ -111,14 +104,21 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		if err == nil {
-			err = errors.New("not a directory")
+			err = fmt.Errorf("not a directory (%s)", fsio.Kind(fi.Mode()))
 		}
 		return usageErrorf("watch: output directory %s: %v", dir, err)
 	}
-	out := f.outDir(dir)
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return usageErrorf("watch: %v", err)
+	targets := f.targets(e, dir)
+	data := ""
+	if f.events {
+		data = "--events"
 	}
+	stdoutIsData, err := f.stdoutTargets(targets, data)
+	if err != nil {
+		return err
+	}
+	every := targets
+	every.SkipStdout = true // written once, after the final update
 
 	mode := modeLines
 	switch {
@@ -196,10 +196,11 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	var final *synth.Synthesis
 	var summary []byte
 	first := true
-	ciDir := ciRunDir(e, f.evidence.repo, dir)
 	err = watcher.New(dir, wopts).Run(ctx, func(u *watcher.Update) error {
 		if !u.Heartbeat {
-			r, err := f.writeReports(u.Synthesis, ciDir, out)
+			wctx, cancel := writeContext(ctx)
+			r, err := f.writeReports(wctx, u.Synthesis, every)
+			cancel()
 			if err != nil {
 				if u.Final {
 					return err
@@ -207,13 +208,13 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 				// Keep watching: the next change writes them again.
 				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: oneLine(err.Error())})
 			}
-			summary = r.summary
-			if live != nil && r.findingsJSON != nil {
+			summary = r.Summary
+			if live != nil && r.FindingsJSON != nil {
 				b, err := page.Render(u.Synthesis, f.pageOptions(u.Synthesis.Verdict, true))
 				if err != nil {
 					return exitError{exitInternal, fmt.Errorf("watch: %w", err)}
 				}
-				live.Publish(b, r.findingsJSON)
+				live.Publish(b, r.FindingsJSON)
 			}
 		}
 		events := differ.Diff(u)
@@ -263,16 +264,35 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if final == nil {
 		return exitError{exitInternal, errors.New("watch: ended without a final synthesis")}
 	}
-	if err := githubOutputs(e, final, summary, ciDir, false, mode == modeEvents, false); err != nil {
+	wctx, cancel := writeContext(ctx)
+	defer cancel()
+	if _, err := f.writeReports(wctx, final, targets.StdoutOnly()); err != nil {
+		return err
+	}
+	if err := github(e, false, stdoutIsData || mode == modeEvents).Write(wctx, final, summary, targets.Base); err != nil {
 		return usageErrorf("watch: %v", err)
 	}
-	if mode == modeLines || mode == modeView {
-		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(out, "summary.md")))
+	if (mode == modeLines || mode == modeView) && !stdoutIsData {
+		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md")))
 	}
 	if gateTripped(f.failOn, final.Verdict) {
 		return exitError{code: exitGate}
 	}
 	return nil
+}
+
+// finalWrite bounds the writes of the final reports after a signal: a FIFO
+// target with no reader must not keep the process past it.
+const finalWrite = 500 * time.Millisecond
+
+// writeContext is the context of writing reports: ctx while it lasts; once a
+// signal ended it, the final reports are still written, for at most
+// finalWrite.
+func writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx.Err() == nil {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), finalWrite)
 }
 
 // orNever turns a flag's 0 ("never") into the watcher's negative.

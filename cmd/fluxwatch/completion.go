@@ -128,7 +128,7 @@ func completeWords(args []string) []string {
 		prev := strings.TrimLeft(before[len(before)-1], "-")
 		if strings.HasPrefix(before[len(before)-1], "--") {
 			if prev == "format" && len(path) > 0 && path[0] == "synth" {
-				return prefixed(formatNames(), cur)
+				return prefixed(formatNames, cur)
 			}
 			if v, ok := flagValues[prev]; ok {
 				return prefixed(v, cur)

@@ -25,7 +25,8 @@
 //
 // Run "fluxwatch COMMAND --help" for a command's flags. Without DIR, synth
 // and watch use $FLUX_OUTPUT_DIR or a recent feature directory (discover's
-// tiers 1–2), else the current directory.
+// tiers 1–2), else the current directory; synth refuses (exit 2) a current
+// directory that holds nothing of a run, watch starts on it and waits.
 //
 // Exit codes: 0 ok; 1 the --fail-on gate tripped (an error verdict trips any
 // gate); 2 a usage or input error, with a one-line message naming the file;

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
-	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // lockedBuffer is a bytes.Buffer safe for one writer and one reader.
@@ -39,12 +38,12 @@ func TestFindingReadFollow(t *testing.T) {
 	path := filepath.Join(dir, "peer-findings.jsonl")
 	write := func(sev, summary string) {
 		t.Helper()
-		if _, err := bus.Append(path, parse.Entry{Severity: sev, Agent: "fd-a", Category: "c", Summary: summary}, bus.WriteOptions{}); err != nil {
+		if _, err := bus.Append(path, bus.Entry{Severity: sev, Agent: "fd-a", Category: "c", Summary: summary}, bus.WriteOptions{NoSync: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write(parse.Blocking, "before")
-	write(parse.Notable, "skipped by the filter")
+	write(bus.Blocking, "before")
+	write(bus.Notable, "skipped by the filter")
 
 	var out, errb lockedBuffer
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
@@ -65,7 +64,7 @@ func TestFindingReadFollow(t *testing.T) {
 		}
 	}
 	waitFor(`"summary":"before"`)
-	write(parse.Blocking, "after")
+	write(bus.Blocking, "after")
 	waitFor(`"summary":"after"`)
 	cancel()
 	if err := <-done; err != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fluxwatch/fluxwatch/bus"
-	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // mcpSession connects the SDK's own client to a server rooted at root.
@@ -73,11 +72,11 @@ func TestMCPWithSDKClient(t *testing.T) {
 	os.Mkdir(empty, 0o755)
 	os.Mkdir(running, 0o755)
 	os.WriteFile(filepath.Join(running, "fd-perf.md.partial"), []byte("### Findings Index\n- P1 | PRF-001 | \"Q\" | N+1\n"), 0o644)
-	for _, e := range []parse.Entry{
-		{Severity: parse.Blocking, Agent: "fd-safety", Category: "auth", Summary: "tokens in <localStorage>", FileRefs: []string{"a.ts:1"}, Timestamp: "2026-11-20T10:00:00Z"},
-		{Severity: parse.Notable, Agent: "fd-perf", Category: "db", Summary: "N+1 query", FileRefs: []string{}},
+	for _, e := range []bus.Entry{
+		{Severity: bus.Blocking, Agent: "fd-safety", Category: "auth", Summary: "tokens in <localStorage>", FileRefs: []string{"a.ts:1"}, Timestamp: "2026-11-20T10:00:00Z"},
+		{Severity: bus.Notable, Agent: "fd-perf", Category: "db", Summary: "N+1 query", FileRefs: []string{}},
 	} {
-		if _, err := bus.Append(filepath.Join(run, "peer-findings.jsonl"), e, bus.WriteOptions{}); err != nil {
+		if _, err := bus.Append(filepath.Join(run, "peer-findings.jsonl"), e, bus.WriteOptions{NoSync: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -85,7 +84,7 @@ func TestMCPWithSDKClient(t *testing.T) {
 	outside := t.TempDir()
 	os.Symlink(outside, filepath.Join(root, "escape"))
 	// A bus that is a symlink out of its directory is not followed.
-	if _, err := bus.Append(filepath.Join(outside, "bus.jsonl"), parse.Entry{Severity: parse.Blocking, Agent: "x", Summary: "outside"}, bus.WriteOptions{}); err != nil {
+	if _, err := bus.Append(filepath.Join(outside, "bus.jsonl"), bus.Entry{Severity: bus.Blocking, Agent: "x", Summary: "outside"}, bus.WriteOptions{NoSync: true}); err != nil {
 		t.Fatal(err)
 	}
 	os.Symlink(filepath.Join(outside, "bus.jsonl"), filepath.Join(empty, "findings.jsonl"))
@@ -157,7 +156,7 @@ func TestMCPWithSDKClient(t *testing.T) {
 			sc, _ := json.Marshal(res.StructuredContent)
 			if tt.tool == "fetch_peer_findings" {
 				var out struct {
-					Findings []parse.Entry `json:"findings"`
+					Findings []bus.Entry `json:"findings"`
 				}
 				if err := json.Unmarshal(sc, &out); err != nil || len(out.Findings) != tt.count || out.Findings == nil {
 					t.Errorf("structured content %s: want %d findings (%v)", sc, tt.count, err)

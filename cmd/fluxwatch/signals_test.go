@@ -479,7 +479,6 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 // it does not wait for a writer (TestSignals checks that SIGTERM ends it
 // meanwhile whatever it does).
 func TestFindingReadFIFOBusRefused(t *testing.T) {
-	t.Skip("needs the bus refusal of branch h/B")
 	bin := fluxwatchBin(t)
 	dir := t.TempDir()
 	mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))

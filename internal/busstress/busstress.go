@@ -6,7 +6,14 @@
 // intact, none torn, none lost, and that the reader never returned a partial
 // record (SPEC §9, concurrency).
 //
-// `make stress` runs it at full size; a short run is part of `make test`.
+// Storm is the kill storm (SPEC §3 and §9, faults): writer processes, some
+// of them SIGKILLed while they write (aimed at the lock holder when it is
+// seen in /proc/locks) or dying mid-line on purpose, while `finding read
+// --follow` runs; every acknowledged record (exit 0 seen by the parent) must
+// be in the bus whole exactly once and printed by the follower exactly once.
+// Its accounting says what happened to every launch.
+//
+// `make stress` runs both at full size; short runs are part of `make test`.
 package busstress
 
 import (
@@ -87,7 +94,7 @@ func (c Config) size(r *rand.Rand) int {
 // record returns the entry writer w writes as its record n. Its summary
 // carries a header that lets Verify check it: "w=W n=N len=L crc=C|" then L
 // bytes of payload.
-func (c Config) record(w, n int) parse.Entry {
+func (c Config) record(w, n int) bus.Entry {
 	r := rand.New(rand.NewPCG(c.Seed, uint64(w)<<32|uint64(n)))
 	payload := make([]byte, c.size(r))
 	const letters = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\"\\'<>&é—"
@@ -97,11 +104,11 @@ func (c Config) record(w, n int) parse.Entry {
 		b.WriteRune(lb[r.IntN(len(lb))])
 	}
 	p := b.String()
-	sev := parse.Notable
+	sev := bus.Notable
 	if n%5 == 0 {
-		sev = parse.Blocking
+		sev = bus.Blocking
 	}
-	return parse.Entry{
+	return bus.Entry{
 		Severity:  sev,
 		Agent:     fmt.Sprintf("stress-w%03d", w),
 		Category:  "stress",
@@ -112,7 +119,7 @@ func (c Config) record(w, n int) parse.Entry {
 }
 
 // check returns the writer and record number of a correct record.
-func check(e parse.Entry) (w, n int, ok bool) {
+func check(e bus.Entry) (w, n int, ok bool) {
 	head, payload, found := strings.Cut(e.Summary, "|")
 	if !found {
 		return 0, 0, false
@@ -166,7 +173,7 @@ func Run(ctx context.Context, cfg Config, progress io.Writer) (Result, error) {
 		t := bus.NewTail(path, 0)
 		poll := func() {
 			res.Polls++
-			t.Poll(func(e parse.Entry) error {
+			t.Poll(func(e bus.Entry) error {
 				if _, _, ok := check(e); ok {
 					res.ReaderSeen++
 					seen.Add(1)
@@ -277,7 +284,7 @@ func verify(path string, cfg Config, res *Result) error {
 				res.Torn++ // bytes after the last newline: a record cut short
 				break
 			}
-			var e parse.Entry
+			var e bus.Entry
 			if json.Unmarshal(line, &e) != nil {
 				res.Torn++
 				continue

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -87,7 +88,7 @@ func Live(ctx context.Context, dir string, speed float64, say func(string)) erro
 		steps = append(steps, a.steps(dir)...)
 	}
 	busPath := filepath.Join(dir, "peer-findings.jsonl")
-	share := func(at time.Duration, e parse.Entry) {
+	share := func(at time.Duration, e bus.Entry) {
 		what := fmt.Sprintf("%s shares a %s finding: %s", e.Agent, e.Severity, e.Summary)
 		steps = append(steps, liveStep{at, what, func() error {
 			e.Timestamp = time.Now().UTC().Format(time.RFC3339)
@@ -95,20 +96,20 @@ func Live(ctx context.Context, dir string, speed float64, say func(string)) erro
 			return err
 		}})
 	}
-	share(4*s, parse.Entry{Severity: parse.Blocking, Agent: "fd-safety", Category: "auth",
+	share(4*s, bus.Entry{Severity: bus.Blocking, Agent: "fd-safety", Category: "auth",
 		Summary: "Session tokens stored in localStorage are readable by any script", FileRefs: []string{"web/src/session.ts:18"}})
-	share(5*s, parse.Entry{Severity: parse.Notable, Agent: "fd-architecture", Category: "module-boundaries",
+	share(5*s, bus.Entry{Severity: bus.Notable, Agent: "fd-architecture", Category: "module-boundaries",
 		Summary: "Auth middleware reaches into the billing package", FileRefs: []string{"api/middleware/auth.go:77"}})
-	share(7*s, parse.Entry{Severity: parse.Blocking, Agent: "fd-architecture", Category: "api", ID: "AR-002", Priority: parse.P1,
+	share(7*s, bus.Entry{Severity: bus.Blocking, Agent: "fd-architecture", Category: "api", ID: "AR-002", Priority: parse.P1,
 		Summary: "Login endpoint has no rate limiting", FileRefs: []string{"api/routes/login.go:40"}})
-	share(8*s, parse.Entry{Severity: parse.Blocking, Agent: "fd-safety", Category: "secrets",
+	share(8*s, bus.Entry{Severity: bus.Blocking, Agent: "fd-safety", Category: "secrets",
 		Summary: "Signing key committed in config/dev.env", FileRefs: []string{"config/dev.env:3"}})
-	share(12*s, parse.Entry{Severity: parse.Notable, Agent: "fd-correctness", Category: "concurrency",
+	share(12*s, bus.Entry{Severity: bus.Notable, Agent: "fd-correctness", Category: "concurrency",
 		Summary: "Refresh races with logout and resurrects the session", FileRefs: []string{"api/routes/refresh.go:52"}})
 	for _, f := range exampleFiles {
 		if f.name == "findings/frontend.yaml" {
 			steps = append(steps, liveStep{15 * s, "specialist frontend writes findings/frontend.yaml", func() error {
-				return writeNew(dir, f.name, f.body)
+				return writeNew(ctx, dir, f.name, f.body)
 			}})
 		}
 	}
@@ -197,16 +198,12 @@ func appendTo(path, text string) error {
 	return err
 }
 
-// writeNew writes dir/rel atomically (a temporary file renamed into place),
-// the way `fluxwatch plan` writes.
-func writeNew(dir, rel, content string) error {
+// writeNew writes dir/rel atomically, the way `fluxwatch plan` writes.
+func writeNew(ctx context.Context, dir, rel, content string) error {
 	path := filepath.Join(dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	_, err := fsio.WriteFile(ctx, path, []byte(content), 0o644)
+	return err
 }

@@ -14,6 +14,14 @@
 //     a device or FIFO (or a path under /dev or /proc, such as /dev/stdout) is
 //     written in place, never renamed over, and a FIFO with no reader waits
 //     only until the context ends.
+//   - [AppendFile] appends to a target such as $GITHUB_STEP_SUMMARY by the
+//     same rules: never blocking on the open, a FIFO or device written in
+//     place until the context ends, a directory refused by name.
+//   - [OpenDirIn] opens a directory inside an [os.Root] for listing, without
+//     blocking, and refuses anything else by name.
+//   - [WriteFileIn] replaces a regular file inside an [os.Root] the same
+//     atomic way, every step resolved inside the root; [LockIn] is [Lock]
+//     for a lock file inside a root.
 //   - [RemoveTemps] removes the temporary files of atomic writes still in
 //     flight: main calls it when a signal ends the process early, so that no
 //     partial output is left behind.

@@ -186,3 +186,119 @@ func TestLock(t *testing.T) {
 		}
 	})
 }
+
+// OpenDirIn lists a directory and refuses a FIFO at once, and a symbolic
+// link out of the root.
+func TestOpenDirIn(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	mkfifo(t, filepath.Join(dir, "findings"))
+	if err := os.Symlink(out, filepath.Join(dir, "design")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	within(t, 2*time.Second, "OpenDirIn(FIFO)", func() {
+		if _, err := OpenDirIn(root, "findings"); err == nil || !strings.Contains(err.Error(), "a FIFO") {
+			t.Errorf("err = %v, want one naming a FIFO", err)
+		}
+	})
+	if _, err := OpenDirIn(root, "design"); err == nil {
+		t.Error("a link out of the root was opened")
+	}
+	d, err := OpenDirIn(root, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+}
+
+// AppendFile appends to a regular file, creates a missing one, writes a FIFO
+// in place when it has a reader, gives up on one without a reader when the
+// context ends, and refuses a directory at once.
+func TestAppendFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "summary")
+	for _, s := range []string{"one\n", "two\n"} {
+		if err := AppendFile(context.Background(), path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != "one\ntwo\n" {
+		t.Errorf("got %q", b)
+	}
+	if err := AppendFile(context.Background(), dir, []byte("x"), 0o644); err == nil || !strings.Contains(err.Error(), "a directory") {
+		t.Errorf("directory: err = %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	mkfifo(t, fifo)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	within(t, 5*time.Second, "AppendFile(FIFO, no reader)", func() {
+		if err := AppendFile(ctx, fifo, []byte("x"), 0o644); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want the context's", err)
+		}
+	})
+	got := make(chan string, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- string(b)
+	}()
+	if err := AppendFile(context.Background(), fifo, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "hello" {
+		t.Errorf("reader got %q", s)
+	}
+}
+
+// WriteFileIn replaces a file inside the root and never follows a link out
+// of it: a findings/ directory linked outside is refused, its target left
+// alone; no temporary file is left behind.
+func TestWriteFileIn(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, data := range []string{"one", "two"} {
+		if err := WriteFileIn(context.Background(), root, "in/x.yaml", []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "in", "x.yaml")); string(b) != "two" {
+		t.Errorf("got %q", b)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "in")); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+	if err := WriteFileIn(context.Background(), root, "out/x.yaml", []byte("evil"), 0o644); err == nil {
+		t.Error("wrote through a link out of the root")
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("outside: %v", ents)
+	}
+	unlock, err := LockIn(root, "in/x.yaml.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if _, err := LockIn(root, "out/x.yaml.lock"); err == nil {
+		t.Error("locked through a link out of the root")
+	}
+}

@@ -19,10 +19,19 @@ import (
 // The shell helper takes the same lock with `flock -x FD` on the same file,
 // so fluxwatch and shell writers exclude each other.
 func Lock(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0o666)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|lockFlags, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
+	return lockFile(f, path)
+}
+
+// lockFlags open a lock file: never through a symbolic link, never blocking.
+const lockFlags = unix.O_NOFOLLOW | unix.O_NONBLOCK
+
+// lockFile takes the exclusive flock of the open lock file f (named path),
+// closing it on failure.
+func lockFile(f *os.File, path string) (unlock func(), err error) {
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		f.Close()
 		if err == nil {

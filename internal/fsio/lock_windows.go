@@ -17,6 +17,12 @@ func Lock(path string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
+	return lockFile(f, path)
+}
+
+const lockFlags = 0
+
+func lockFile(f *os.File, path string) (unlock func(), err error) {
 	ol := new(windows.Overlapped)
 	if err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol); err != nil {
 		f.Close()

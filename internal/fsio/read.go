@@ -65,6 +65,25 @@ func OpenIn(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
 	return checkRegular(f, name)
 }
 
+// OpenDirIn opens the directory name inside root for listing, without
+// blocking whatever name is (".": root itself). Anything but a directory is
+// closed again and refused with an error naming name and what it is.
+func OpenDirIn(root *os.Root, name string) (*os.File, error) {
+	f, err := root.OpenFile(name, readFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.IsDir() {
+		err = &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("not a directory (%s)", Kind(info.Mode()))}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 func checkRegular(f *os.File, path string) (*os.File, fs.FileInfo, error) {
 	info, err := f.Stat()
 	if err != nil {

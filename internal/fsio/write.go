@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -52,6 +54,35 @@ func WriteFile(ctx context.Context, path string, data []byte, perm fs.FileMode) 
 		return false, fmt.Errorf("write %s: %w", path, err)
 	}
 	return true, nil
+}
+
+// AppendFile appends data to the file at path, creating a missing one
+// (perm), for targets such as $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT. The
+// open never blocks: a FIFO, device or socket there is written in place as
+// WriteFile writes one (a FIFO with no reader is waited for only until ctx
+// ends), and a directory is an error naming path.
+func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
+	if info, err := os.Stat(path); err == nil && (!info.Mode().IsRegular() || special(path)) {
+		if info.IsDir() {
+			return fmt.Errorf("append %s: %s", path, Kind(info.Mode()))
+		}
+		return writeInPlace(ctx, path, data)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|writeNonblock, perm)
+	if noReader(err) {
+		return writeInPlace(ctx, path, data) // became a FIFO since the stat
+	}
+	if err != nil {
+		return fmt.Errorf("append %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append %s: %w", path, err)
+	}
+	return nil
 }
 
 // special reports whether path lies under /dev or /proc, where a name is a
@@ -152,21 +183,86 @@ func openWaiting(ctx context.Context, path string) (*os.File, error) {
 // replace writes data to a temporary file beside path, syncs it and renames
 // it over path, then syncs the directory. The temporary file is registered
 // for RemoveTemps while it exists.
-func replace(ctx context.Context, path string, data []byte, perm fs.FileMode) (err error) {
+func replace(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
+	return replaceIn(ctx, osPlace{}, path, data, perm)
+}
+
+// place is where replaceIn works: the file system (osPlace) or a root
+// (rootPlace). Names are paths, or names inside the root.
+type place interface {
+	createTemp(dir, pattern string) (f *os.File, name string, err error)
+	rename(from, to string) error
+	remove(name string) error
+	syncDir(dir string)
+	key(name string) string // the name RemoveTemps knows the file by
+}
+
+type osPlace struct{}
+
+func (osPlace) createTemp(dir, pattern string) (*os.File, string, error) {
+	f, err := createTemp(dir, pattern)
+	if err != nil {
+		return nil, "", err
+	}
+	return f, f.Name(), nil
+}
+func (osPlace) rename(from, to string) error { return os.Rename(from, to) }
+func (osPlace) remove(name string) error     { return os.Remove(name) }
+func (osPlace) syncDir(dir string)           { SyncDir(dir) }
+func (osPlace) key(name string) string       { return name }
+
+type rootPlace struct{ root *os.Root }
+
+func (p rootPlace) createTemp(dir, pattern string) (*os.File, string, error) {
+	prefix, suffix, _ := strings.Cut(pattern, "*")
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
+		f, err := registered(p.key(name), func() (*os.File, error) {
+			return p.root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		})
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", fmt.Errorf("create a temporary file in %s: too many tries", dir)
+}
+func (p rootPlace) rename(from, to string) error { return p.root.Rename(from, to) }
+func (p rootPlace) key(name string) string       { return filepath.Join(p.root.Name(), name) }
+func (p rootPlace) remove(name string) error     { return p.root.Remove(name) }
+func (p rootPlace) syncDir(dir string) {
+	if d, err := p.root.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// WriteFileIn replaces the regular file name inside root atomically with
+// data, as WriteFile replaces a regular file: a temporary file beside it,
+// fsync, rename, directory sync; every step resolved inside root, so no
+// symbolic link leads the write out of it. A name that is a symbolic link
+// is replaced by the file, not followed. Errors name the file.
+func WriteFileIn(ctx context.Context, root *os.Root, name string, data []byte, perm fs.FileMode) error {
+	if err := replaceIn(ctx, rootPlace{root}, name, data, perm); err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Join(root.Name(), name), err)
+	}
+	return nil
+}
+
+func replaceIn(ctx context.Context, p place, path string, data []byte, perm fs.FileMode) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := createTemp(dir, "."+base+".*.tmp")
+	tmp, name, err := p.createTemp(dir, "."+base+".*.tmp")
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
 	defer func() {
 		if err != nil {
-			os.Remove(name)
+			p.remove(name)
 		}
-		temps.forget(name)
+		temps.forget(p.key(name))
 	}()
 	if _, err = tmp.Write(data); err == nil {
 		err = tmp.Chmod(perm)
@@ -181,12 +277,12 @@ func replace(ctx context.Context, path string, data []byte, perm fs.FileMode) (e
 		err = ctx.Err() // a signal arrived: leave the old file as it was
 	}
 	if err == nil {
-		err = os.Rename(name, path)
+		err = p.rename(name, path)
 	}
 	if err != nil {
 		return err
 	}
-	SyncDir(dir)
+	p.syncDir(dir)
 	return nil
 }
 
@@ -202,19 +298,35 @@ func SyncDir(dir string) {
 // createTemp is os.CreateTemp, registering the file for RemoveTemps before
 // anything is written to it.
 func createTemp(dir, pattern string) (*os.File, error) {
+	var f *os.File
+	_, err := registered("", func() (*os.File, error) {
+		var err error
+		f, err = os.CreateTemp(dir, pattern)
+		return f, err
+	})
+	return f, err
+}
+
+// registered runs create under the lock of temps and registers the file it
+// makes (as name, or by its own name when name is ""), unless RemoveTemps
+// already ran.
+func registered(name string, create func() (*os.File, error)) (*os.File, error) {
 	temps.mu.Lock()
 	defer temps.mu.Unlock()
 	if temps.closed {
 		return nil, errors.New("the process is ending: no new output")
 	}
-	f, err := os.CreateTemp(dir, pattern)
+	f, err := create()
 	if err != nil {
 		return nil, err
+	}
+	if name == "" {
+		name = f.Name()
 	}
 	if temps.names == nil {
 		temps.names = map[string]bool{}
 	}
-	temps.names[f.Name()] = true
+	temps.names[name] = true
 	return f, nil
 }
 

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command procbench times fluxwatch against the tools it replaces, whole
 // process against whole process, on the same generated inputs, and prints one
 // table with ratios and the targets of SPEC §9 and issue 8 (make bench).

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -484,9 +485,9 @@ func (v *View) peerLines(s *synth.Synthesis, cols int) []string {
 		}
 		sev, color := e.Severity, ""
 		switch {
-		case e.Kind == parse.EntryStall:
+		case e.Kind == bus.EntryStall:
 			sev, color = "stall", sgrYellow
-		case sev == parse.Blocking:
+		case sev == bus.Blocking:
 			color = sgrRed
 		}
 		head := fmt.Sprintf(" #%-4d %s %s ", e.Seq, clock, fit(clean(e.Agent), 16))

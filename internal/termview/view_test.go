@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -37,10 +38,10 @@ func viewUpdate() *watcher.Update {
 			Report: &parse.Report{Status: parse.StatusPartial, Findings: []parse.Finding{f(parse.P1, "Q-1", "Auth", "Tokens")}}},
 		{Name: "fd-performance", File: "fd-performance.md", Status: parse.StatusError, Report: &parse.Report{Status: parse.StatusError},
 			Diagnostics: []parse.Diagnostic{{Level: parse.LevelError, Message: "error stub: the index says Verdict: error"}}},
-	}, Bus: []synth.BusFile{{Name: "peer-findings.jsonl", Entries: []parse.Entry{
-		{Severity: parse.Blocking, Agent: "fd-safety", Summary: "Session tokens stored in localStorage", Timestamp: "2026-11-20T10:00:20Z", Line: 1},
-		{Severity: parse.Notable, Agent: "fd-architecture", Summary: "Auth middleware\nreaches into billing", Timestamp: "2026-11-20T10:00:40Z", Line: 2},
-		{Kind: parse.EntryStall, Severity: "warn", Agent: "fd-quality", Summary: "no output for 5 minutes", Line: 3},
+	}, Bus: []synth.BusFile{{Name: "peer-findings.jsonl", Entries: []bus.Entry{
+		{Severity: bus.Blocking, Agent: "fd-safety", Summary: "Session tokens stored in localStorage", Timestamp: "2026-11-20T10:00:20Z", Line: 1},
+		{Severity: bus.Notable, Agent: "fd-architecture", Summary: "Auth middleware\nreaches into billing", Timestamp: "2026-11-20T10:00:40Z", Line: 2},
+		{Kind: bus.EntryStall, Severity: "warn", Agent: "fd-quality", Summary: "no output for 5 minutes", Line: 3},
 	}}}}
 	s := synth.Synthesize(run, synth.Options{Watching: true, Expect: []string{"fd-user-product"}})
 	return &watcher.Update{Time: base.Add(90 * time.Second), Started: base, Synthesis: s, Agents: map[string]watcher.AgentTimes{

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -75,8 +76,8 @@ func wideUpdate() *watcher.Update {
 			Report: &parse.Report{Status: parse.StatusValid, Findings: fs[5:]}, Text: []byte("nothing")},
 		{Name: "fd-sec", File: "fd-sec.md", Status: parse.StatusValid, ModTime: base.Add(3 * time.Minute),
 			Report: &parse.Report{Status: parse.StatusValid, Findings: fs[:1]}, Text: []byte("nothing")},
-	}, Bus: []synth.BusFile{{Name: "peer-findings.jsonl", Entries: []parse.Entry{
-		{Severity: parse.Blocking, Agent: "fd-sec", Summary: "トークン漏洩 🔑", Timestamp: "2026-11-20T10:00:20Z", Line: 1, Time: base.Add(20 * time.Second)},
+	}, Bus: []synth.BusFile{{Name: "peer-findings.jsonl", Entries: []bus.Entry{
+		{Severity: bus.Blocking, Agent: "fd-sec", Summary: "トークン漏洩 🔑", Timestamp: "2026-11-20T10:00:20Z", Line: 1, Time: base.Add(20 * time.Second)},
 	}}}}
 	s := synth.Synthesize(run, synth.Options{Watching: true})
 	return &watcher.Update{Time: base.Add(4 * time.Minute), Started: base, Synthesis: s, Agents: map[string]watcher.AgentTimes{}}

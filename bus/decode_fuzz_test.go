@@ -1,4 +1,4 @@
-package parse
+package bus
 
 import (
 	"bytes"
@@ -11,11 +11,13 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // busSeeds returns the inputs of the golden cases, whole and line by line.
 func busSeeds(t testing.TB) (files, lines [][]byte) {
-	paths, _ := filepath.Glob("testdata/bus/*.txtar")
+	paths, _ := filepath.Glob("testdata/decode/*.txtar")
 	for _, p := range paths {
 		ar, err := txtar.ParseFile(p)
 		if err != nil {
@@ -31,18 +33,18 @@ func busSeeds(t testing.TB) (files, lines [][]byte) {
 	return files, lines
 }
 
-// FuzzReadBus: no panic; every position inside the input and at a line start;
+// FuzzDecodeAll: no panic; every position inside the input and at a line start;
 // the same result whatever the pieces the input is fed in; memory held for an
 // incomplete line bounded by maxLine; an entry written back in canonical form
 // reads back the same.
-func FuzzReadBus(f *testing.F) {
+func FuzzDecodeAll(f *testing.F) {
 	files, _ := busSeeds(f)
 	for i, data := range files {
 		f.Add(data, uint16(i*37), uint8(i))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, maxLine16 uint16, chunk uint8) {
 		maxLine := int(maxLine16%512) + 1
-		es, ds, err := ReadBus(bytes.NewReader(data), maxLine)
+		es, ds, err := DecodeAll(bytes.NewReader(data), maxLine)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,13 +68,13 @@ func FuzzReadBus(f *testing.F) {
 		}
 
 		// Fed in pieces, with the held bytes bounded.
-		d := NewBusDecoder(maxLine)
+		d := NewDecoder(maxLine)
 		var pieces []Entry
 		var pdiags int
 		step := int(chunk%64) + 1
 		for p := data; len(p) > 0; {
 			n := min(step, len(p))
-			d.Feed(p[:n], func(e Entry) { pieces = append(pieces, e) }, func(Diagnostic) { pdiags++ })
+			d.Feed(p[:n], func(e Entry) { pieces = append(pieces, e) }, func(parse.Diagnostic) { pdiags++ })
 			p = p[n:]
 			if cap(d.held) > 2*maxLine+512 {
 				t.Fatalf("decoder holds %d bytes with maxLine %d", cap(d.held), maxLine)
@@ -85,33 +87,13 @@ func FuzzReadBus(f *testing.F) {
 			t.Fatalf("fed in pieces: %d diagnostics (held %d), whole: %d", pdiags, held, len(ds))
 		}
 
-		// Decoded by several goroutines, in the same pieces: the same entries
-		// and diagnostics, in the same order.
-		seq, par := NewBusDecoder(maxLine), NewBusDecoder(maxLine)
-		par.SetWorkers(3)
-		par.parallelMin = 1
-		var seqOut, parOut []any
-		for p := data; len(p) > 0; {
-			n := min(4*step, len(p))
-			seq.Feed(p[:n], func(e Entry) { seqOut = append(seqOut, e) }, func(dg Diagnostic) { seqOut = append(seqOut, dg) })
-			par.Feed(p[:n], func(e Entry) { parOut = append(parOut, e) }, func(dg Diagnostic) { parOut = append(parOut, dg) })
-			p = p[n:]
-		}
-		if !reflect.DeepEqual(seqOut, parOut) {
-			t.Fatalf("in parallel:\n%+v\nin sequence:\n%+v", parOut, seqOut)
-		}
-		if seq.Offset() != par.Offset() || seq.Line() != par.Line() || seq.Held() != par.Held() {
-			t.Fatalf("in parallel at offset %d line %d held %d, in sequence %d %d %d",
-				par.Offset(), par.Line(), par.Held(), seq.Offset(), seq.Line(), seq.Held())
-		}
-
 		// Canonical form reads back the same.
 		for _, e := range es {
 			line, err := json.Marshal(e)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, _, _ := ReadBus(bytes.NewReader(append(line, '\n')), len(line)+1)
+			back, _, _ := DecodeAll(bytes.NewReader(append(line, '\n')), len(line)+1)
 			if len(back) != 1 {
 				t.Fatalf("%s read back as %d entries", line, len(back))
 			}
@@ -151,7 +133,7 @@ func FuzzBusFastPath(f *testing.F) {
 		f.Add([]byte(`{"severity":"notable","agent":"fd-a","summary":"` + esc + `","file_refs":["` + esc + `"],"sum\u006dary":"k"}`))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		d := NewBusDecoder(0)
+		d := NewDecoder(0)
 		var fast, slow busLine
 		if !d.decodeFast(line, &fast) {
 			return
@@ -165,7 +147,7 @@ func FuzzBusFastPath(f *testing.F) {
 	})
 }
 
-// FuzzBusOnly holds the shortcut of BusDecoder.Only to the full decoder:
+// FuzzBusOnly holds the shortcut of Decoder.Only to the full decoder:
 // a line canonicalSeverity names a severity is, if it decodes at all, a
 // finding of exactly that severity; and a decoder told Only(s) returns
 // exactly the findings of severity s that a plain decoder returns.
@@ -188,7 +170,7 @@ func FuzzBusOnly(f *testing.F) {
 		if bytes.IndexByte(line, '\n') >= 0 {
 			return
 		}
-		all, _, _ := ReadBus(bytes.NewReader(append(line, '\n')), 0)
+		all, _, _ := DecodeAll(bytes.NewReader(append(line, '\n')), 0)
 		if sev := canonicalSeverity(line); sev != "" {
 			for _, e := range all {
 				if e.Kind != EntryFinding || e.Severity != sev {
@@ -197,7 +179,7 @@ func FuzzBusOnly(f *testing.F) {
 			}
 		}
 		for _, want := range []string{Blocking, Notable} {
-			d := NewBusDecoder(0)
+			d := NewDecoder(0)
 			d.Only(want)
 			var got []Entry
 			d.Feed(append(line, '\n'), func(e Entry) {
@@ -219,7 +201,7 @@ func FuzzBusOnly(f *testing.F) {
 }
 
 // decodeFast is the whole fast path: scan, then fill.
-func (d *BusDecoder) decodeFast(b []byte, raw *busLine) bool {
+func (d *Decoder) decodeFast(b []byte, raw *busLine) bool {
 	return scan(b, &d.view) && d.fill(&d.view, raw)
 }
 
@@ -272,7 +254,7 @@ func BenchmarkBusDecode(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				d := NewBusDecoder(0)
+				d := NewDecoder(0)
 				d.slow = c.slow
 				d.Only(c.only)
 				n := 0
@@ -307,7 +289,7 @@ func TestBusFastPathCovers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var raw busLine
-		if got := NewBusDecoder(0).decodeFast([]byte(tt.line), &raw); got != tt.fast {
+		if got := NewDecoder(0).decodeFast([]byte(tt.line), &raw); got != tt.fast {
 			t.Errorf("decodeFast(%s) = %v, want %v", tt.line, got, tt.fast)
 		}
 	}

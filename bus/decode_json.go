@@ -1,4 +1,4 @@
-package parse
+package bus
 
 import (
 	"bytes"
@@ -10,17 +10,19 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // decodeSlow decodes a line with encoding/json. On failure it returns the
 // diagnostic to give (its Line is left to the caller).
-func decodeSlow(b []byte, raw *busLine) (Diagnostic, bool) {
+func decodeSlow(b []byte, raw *busLine) (parse.Diagnostic, bool) {
 	*raw = busLine{}
 	err := json.Unmarshal(b, raw)
 	if err == nil {
-		return Diagnostic{}, true
+		return parse.Diagnostic{}, true
 	}
-	dg := Diagnostic{Level: LevelError}
+	dg := parse.Diagnostic{Level: parse.LevelError}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -106,7 +108,7 @@ func fieldOf(key []byte) int {
 
 // lineView is a line as scan found it: the bytes of each string field, not
 // yet checked or copied. Scanning a line costs no allocation, so that a line
-// the caller does not want (BusDecoder.Only) is dropped cheaply.
+// the caller does not want (Decoder.Only) is dropped cheaply.
 type lineView struct {
 	str  [nFields][]byte
 	set  uint32 // the fields of str that were given a string
@@ -220,21 +222,11 @@ func (v *lineView) string(b []byte, i int) (val []byte, end int, ok bool) {
 	if !v.plain {
 		return jsonString(b, i)
 	}
-	// Keys and most values are short: look at eight bytes at a time before
-	// calling IndexByte, whose set-up costs more than it saves on them.
-	j := i
-	for ; j+8 <= len(b) && j < i+32; j += 8 {
-		w := binary.LittleEndian.Uint64(b[j:]) ^ 0x2222222222222222 // '"' bytes become 0
-		if m := (w - 0x0101010101010101) & ^w & 0x8080808080808080; m != 0 {
-			j += bits.TrailingZeros64(m) / 8 // the lowest flagged byte is a zero byte
-			return b[i:j], j, true
-		}
-	}
-	k := bytes.IndexByte(b[j:], '"')
+	k := bytes.IndexByte(b[i:], '"')
 	if k < 0 {
 		return nil, 0, false
 	}
-	return b[i : j+k], j + k, true
+	return b[i : i+k], i + k, true
 }
 
 // checked reports whether s, a string of the line that fill will not see,
@@ -303,7 +295,7 @@ func (v *lineView) array(b []byte, i int) (int, bool) {
 // shared (str); the others of a line, its summary and file refs among them,
 // are copied into one string that each is a part of, and the file refs
 // slices of many lines share one array: a line costs about two allocations.
-func (d *BusDecoder) fill(v *lineView, raw *busLine) bool {
+func (d *Decoder) fill(v *lineView, raw *busLine) bool {
 	*raw = busLine{}
 	type part struct{ f, from, to int }
 	var parts [nFields + 16]part
@@ -367,7 +359,7 @@ func (d *BusDecoder) fill(v *lineView, raw *busLine) bool {
 
 // refs returns an empty slice with room for n file refs, cut from an array
 // that many lines share.
-func (d *BusDecoder) refs(n int) []string {
+func (d *Decoder) refs(n int) []string {
 	switch {
 	case n == 0:
 		return noRefs
@@ -420,7 +412,7 @@ func (raw *busLine) field(f int) *string {
 // checked returns b, the bytes of a string, checked as encoding/json checks
 // them when they are the unchecked bytes of a plain line: a control
 // character is an error, invalid UTF-8 becomes U+FFFD.
-func (d *BusDecoder) checked(b []byte, plain bool) ([]byte, bool) {
+func (d *Decoder) checked(b []byte, plain bool) ([]byte, bool) {
 	if plain {
 		ok, ascii := checkPlain(b)
 		if !ok {
@@ -461,7 +453,7 @@ func unknownKeyIsSafe(key []byte) bool {
 // str returns b as a string, sharing one copy of short values that repeat
 // from line to line (severities, agents, categories, kinds, and the last
 // timestamp: entries written in the same second share it).
-func (d *BusDecoder) str(f int, b []byte) string {
+func (d *Decoder) str(f int, b []byte) string {
 	switch f {
 	case fSeverity:
 		switch string(b) {
@@ -492,7 +484,7 @@ func (d *BusDecoder) str(f int, b []byte) string {
 }
 
 // intern1 returns b as a string, the same one for the same short value.
-func (d *BusDecoder) intern1(b []byte) string {
+func (d *Decoder) intern1(b []byte) string {
 	if s, ok := d.intern[string(b)]; ok {
 		return s
 	}

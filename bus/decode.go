@@ -1,12 +1,13 @@
-package parse
+package bus
 
 import (
 	"bytes"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // Bus severities (SPEC §3). Unknown is kept, with a diagnostic, for a line whose
@@ -33,8 +34,8 @@ type Entry struct {
 	FileRefs  []string `json:"file_refs"`
 	Timestamp string   `json:"timestamp,omitempty"`
 	// ID and Priority come from hand-written lines ("id":"SCM-01","severity":"P0").
-	ID       string   `json:"id,omitempty"`
-	Priority Severity `json:"priority,omitempty"`
+	ID       string         `json:"id,omitempty"`
+	Priority parse.Severity `json:"priority,omitempty"`
 	// Kind is EntryFinding or EntryStall.
 	Kind string `json:"kind,omitempty"`
 
@@ -52,38 +53,48 @@ type Entry struct {
 // DefaultMaxLine is the default longest bus line read (SPEC §3, --max-line).
 const DefaultMaxLine = 1 << 20
 
-// ReadBus reads a whole bus stream: every complete line (bytes after the last
+// DecodeAll reads a whole bus stream: every complete line (bytes after the last
 // newline are an incomplete record and are not parsed), normalised. Invalid
 // lines and lines longer than maxLine (<= 0 means DefaultMaxLine) are skipped
 // with a diagnostic; bytes after the last newline get an info diagnostic. The
 // error is non-nil only when r fails.
 //
-// ReadBus is the one-shot form of BusDecoder; memory beyond the returned
+// DecodeAll is the one-shot form of Decoder; memory beyond the returned
 // entries is bounded by maxLine whatever the input.
-func ReadBus(r io.Reader, maxLine int) (entries []Entry, diags []Diagnostic, err error) {
-	d := NewBusDecoder(maxLine)
+func DecodeAll(r io.Reader, maxLine int) (entries []Entry, diags []parse.Diagnostic, err error) {
+	d := NewDecoder(maxLine)
 	err = d.Decode(r,
 		func(e Entry) { entries = append(entries, e) },
-		func(dg Diagnostic) { diags = append(diags, dg) })
-	if err == nil && d.Held() > 0 {
-		diags = append(diags, Diagnostic{Line: d.Line() + 1, Level: LevelInfo,
-			Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", d.Held())})
+		func(dg parse.Diagnostic) { diags = append(diags, dg) })
+	if dg, ok := d.Incomplete(); ok && err == nil {
+		diags = append(diags, dg)
 	}
 	return entries, diags, err
 }
 
-// BusDecoder decodes a bus stream incrementally. Feed it bytes in any pieces:
+// Incomplete returns the info diagnostic about the bytes held after the
+// last complete line: a record still being written (SPEC §3: never parsed,
+// held until its newline arrives). ok is false when none are held.
+func (d *Decoder) Incomplete() (dg parse.Diagnostic, ok bool) {
+	if d.heldLen == 0 {
+		return parse.Diagnostic{}, false
+	}
+	return parse.Diagnostic{Line: d.line + 1, Level: parse.LevelInfo,
+		Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", d.heldLen)}, true
+}
+
+// Decoder decodes a bus stream incrementally. Feed it bytes in any pieces:
 // it decodes every line as soon as its newline arrives and holds the bytes of
 // an incomplete line (at most maxLine of them) until the rest comes. A line
 // longer than maxLine is counted and discarded as it streams past, then
 // reported with a diagnostic: memory stays bounded whatever the input.
 //
-// A tailer keeps one BusDecoder per bus file and feeds it only the bytes
+// A tailer keeps one Decoder per bus file and feeds it only the bytes
 // appended since the last read (the file position to read from is
 // Offset()+Held()); or it remembers Offset() and Line() and later starts a new
 // decoder there with Resume. The cost of a feed is proportional to the bytes
 // fed.
-type BusDecoder struct {
+type Decoder struct {
 	maxLine int
 	offset  int64 // offset of the first byte of the line being assembled
 	line    int   // complete lines consumed
@@ -94,11 +105,8 @@ type BusDecoder struct {
 
 	// only, when set, is the one severity the caller wants (see Only).
 	only string
-	view lineView      // scratch of the fast path
-	raw  busLine       // scratch of decodeLine
-	subs []*subDecoder // see SetWorkers
-	// parallelMin is the smallest Feed the subs share (tests lower it).
-	parallelMin int
+	view lineView // scratch of the fast path
+	raw  busLine  // scratch of decodeLine
 
 	intern map[string]string
 	recent [256]string // a cache in front of intern (str)
@@ -106,7 +114,7 @@ type BusDecoder struct {
 	// the array its file refs slice is cut from.
 	buf      []byte
 	refArena []string
-	names    map[string]error // ValidName of agents seen
+	names    map[string]error // parse.ValidName of agents seen
 	lastTS   string           // the last timestamp read (str)
 	// timeOf is the last timestamp parsed; time and timeErr are its parse.
 	timeOf  string
@@ -116,13 +124,13 @@ type BusDecoder struct {
 	slow bool
 }
 
-// NewBusDecoder returns a decoder at the start of a stream. maxLine <= 0 means
+// NewDecoder returns a decoder at the start of a stream. maxLine <= 0 means
 // DefaultMaxLine.
-func NewBusDecoder(maxLine int) *BusDecoder {
+func NewDecoder(maxLine int) *Decoder {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	return &BusDecoder{maxLine: maxLine, intern: map[string]string{}, names: map[string]error{}}
+	return &Decoder{maxLine: maxLine, intern: map[string]string{}, names: map[string]error{}}
 }
 
 // Only makes the decoder skip, without decoding them, the lines that are
@@ -133,7 +141,7 @@ func NewBusDecoder(maxLine int) *BusDecoder {
 // (see canonicalSeverity) with the other severity; every other line is
 // decoded as usual, so no entry of the wanted severity is ever lost. A
 // skipped line gives no diagnostic: it is not validated.
-func (d *BusDecoder) Only(severity string) {
+func (d *Decoder) Only(severity string) {
 	d.only = ""
 	if severity == Blocking || severity == Notable {
 		d.only = severity
@@ -143,43 +151,37 @@ func (d *BusDecoder) Only(severity string) {
 // Resume positions the decoder at offset, the first byte of line line+1 (that
 // is, line complete lines have been read before it), dropping any held bytes.
 // The next byte fed is taken to be the byte at offset.
-func (d *BusDecoder) Resume(offset int64, line int) {
+func (d *Decoder) Resume(offset int64, line int) {
 	d.offset, d.line = offset, line
 	d.held, d.heldLen, d.over = d.held[:0], 0, false
 }
 
 // Offset returns the offset just past the last complete line decoded: where a
 // tailer resumes.
-func (d *BusDecoder) Offset() int64 { return d.offset }
+func (d *Decoder) Offset() int64 { return d.offset }
 
 // Line returns the number of complete lines decoded (blank and skipped lines
 // included), counted from the start of the stream.
-func (d *BusDecoder) Line() int { return d.line }
+func (d *Decoder) Line() int { return d.line }
 
 // Held returns the number of bytes fed after Offset that do not yet form a
 // complete line.
-func (d *BusDecoder) Held() int64 { return d.heldLen }
+func (d *Decoder) Held() int64 { return d.heldLen }
 
 // Feed decodes every line that p completes, in order, calling entry for each
 // record and diag for each diagnostic (either may be nil). The bytes after the
-// last newline of p are held for the next Feed. With SetWorkers, a large p is
-// decoded by several goroutines; the calls come in the same order all the
-// same, from the caller's goroutine.
-func (d *BusDecoder) Feed(p []byte, entry func(Entry), diag func(Diagnostic)) {
+// last newline of p are held for the next Feed.
+func (d *Decoder) Feed(p []byte, entry func(Entry), diag func(parse.Diagnostic)) {
 	if entry == nil {
 		entry = func(Entry) {}
 	}
 	if diag == nil {
-		diag = func(Diagnostic) {}
-	}
-	if len(d.subs) > 1 && len(p) >= d.parallelMin {
-		d.feedParallel(p, entry, diag)
-		return
+		diag = func(parse.Diagnostic) {}
 	}
 	d.feed(p, entry, diag)
 }
 
-func (d *BusDecoder) feed(p []byte, entry func(Entry), diag func(Diagnostic)) {
+func (d *Decoder) feed(p []byte, entry func(Entry), diag func(parse.Diagnostic)) {
 	for len(p) > 0 {
 		nl := bytes.IndexByte(p, '\n')
 		if nl < 0 {
@@ -200,96 +202,9 @@ func (d *BusDecoder) feed(p []byte, entry func(Entry), diag func(Diagnostic)) {
 	}
 }
 
-// parallelMin is the smallest Feed that SetWorkers' goroutines share: below
-// it, starting them costs more than they save.
-const parallelMin = 128 << 10
-
-// SetWorkers lets Feed decode a large piece of input with n goroutines at
-// once (n <= 1: in the caller's goroutine only). The results are the same.
-func (d *BusDecoder) SetWorkers(n int) {
-	d.subs, d.parallelMin = nil, parallelMin
-	for range max(n, 1) {
-		d.subs = append(d.subs, &subDecoder{BusDecoder: NewBusDecoder(d.maxLine)})
-	}
-	if n <= 1 {
-		d.subs = nil
-	}
-}
-
-// subDecoder decodes one piece of a parallel Feed, keeping what it made for
-// the caller to hand over in order.
-type subDecoder struct {
-	*BusDecoder
-	items []busItem
-}
-
-// busItem is an entry or, when diag is set, a diagnostic.
-type busItem struct {
-	entry Entry
-	diag  *Diagnostic
-}
-
-// feedParallel is Feed for a large p: the complete lines of p are cut at line
-// ends into one piece per worker, each decoded by a sub-decoder of its own
-// from that piece's offset, with lines counted from 0; the items then go out
-// in order, their lines renumbered.
-func (d *BusDecoder) feedParallel(p []byte, entry func(Entry), diag func(Diagnostic)) {
-	if d.heldLen > 0 { // finish the held line first
-		nl := bytes.IndexByte(p, '\n')
-		if nl < 0 {
-			d.hold(p)
-			return
-		}
-		d.feed(p[:nl+1], entry, diag)
-		p = p[nl+1:]
-	}
-	last := bytes.LastIndexByte(p, '\n')
-	body, rest := p[:last+1], p[last+1:]
-	var wg sync.WaitGroup
-	used, off := 0, d.offset
-	for i, sub := range d.subs {
-		if len(body) == 0 {
-			break
-		}
-		cut := len(body)
-		if i < len(d.subs)-1 {
-			cut = len(body) / (len(d.subs) - i)
-			cut += bytes.IndexByte(body[cut:], '\n') + 1 // body ends with a newline
-		}
-		piece := body[:cut]
-		body = body[cut:]
-		sub.only, sub.slow = d.only, d.slow
-		sub.Resume(off, 0)
-		off += int64(len(piece))
-		sub.items = sub.items[:0]
-		wg.Go(func() {
-			sub.feed(piece, func(e Entry) { sub.items = append(sub.items, busItem{entry: e}) },
-				func(dg Diagnostic) { sub.items = append(sub.items, busItem{diag: &dg}) })
-		})
-		used++
-	}
-	wg.Wait()
-	for _, sub := range d.subs[:used] {
-		for i := range sub.items {
-			it := &sub.items[i]
-			if it.diag != nil {
-				it.diag.Line += d.line
-				diag(*it.diag)
-				continue
-			}
-			it.entry.Line += d.line
-			entry(it.entry)
-		}
-		d.line += sub.line
-		clear(sub.items) // let the strings go
-	}
-	d.offset = off
-	d.feed(rest, entry, diag) // no newline in it: held
-}
-
 // hold keeps b as part of the incomplete line, or only counts it once the
 // line is longer than maxLine.
-func (d *BusDecoder) hold(b []byte) {
+func (d *Decoder) hold(b []byte) {
 	d.heldLen += int64(len(b))
 	if d.over {
 		return
@@ -303,12 +218,12 @@ func (d *BusDecoder) hold(b []byte) {
 
 // endLine decodes one complete line of length n (newline excluded) whose
 // bytes are b (unless the line is over the limit) and advances the position.
-func (d *BusDecoder) endLine(b []byte, n int64, entry func(Entry), diag func(Diagnostic)) {
+func (d *Decoder) endLine(b []byte, n int64, entry func(Entry), diag func(parse.Diagnostic)) {
 	d.line++
 	start := d.offset
 	d.offset += n + 1
 	if n > int64(d.maxLine) {
-		diag(Diagnostic{Line: d.line, Level: LevelError,
+		diag(parse.Diagnostic{Line: d.line, Level: parse.LevelError,
 			Message: fmt.Sprintf("line of %d bytes is longer than the %d-byte limit (--max-line): skipped", n, d.maxLine)})
 		return
 	}
@@ -335,12 +250,8 @@ func isLineSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
 
 // Decode reads r to its end, feeding every byte to d (see Feed). Bytes after
 // the last newline stay held. The error is non-nil only when r fails.
-func (d *BusDecoder) Decode(r io.Reader, entry func(Entry), diag func(Diagnostic)) error {
-	size := 256 << 10
-	if len(d.subs) > 1 {
-		size = 1 << 20 // a piece per worker worth their start
-	}
-	buf := make([]byte, size)
+func (d *Decoder) Decode(r io.Reader, entry func(Entry), diag func(parse.Diagnostic)) error {
+	buf := make([]byte, 256<<10)
 	for {
 		n, err := r.Read(buf)
 		d.Feed(buf[:n], entry, diag)
@@ -378,7 +289,7 @@ var noRefs = []string{}
 // decodeLine decodes and normalises one non-blank line numbered n. ok is
 // false when the line is skipped; diag has then been told why, unless Only
 // skipped it.
-func (d *BusDecoder) decodeLine(b []byte, n int, diag func(Diagnostic)) (e Entry, ok bool) {
+func (d *Decoder) decodeLine(b []byte, n int, diag func(parse.Diagnostic)) (e Entry, ok bool) {
 	if d.only != "" {
 		if sev := canonicalSeverity(b); sev != "" && sev != d.only {
 			return Entry{}, false
@@ -396,9 +307,9 @@ func (d *BusDecoder) decodeLine(b []byte, n int, diag func(Diagnostic)) (e Entry
 }
 
 // normalise turns any shape of line into an Entry (SPEC §3).
-func (d *BusDecoder) normalise(raw *busLine, n int, diag func(Diagnostic)) (Entry, bool) {
-	warn := func(level Level, format string, a ...any) {
-		diag(Diagnostic{Line: n, Level: level, Message: fmt.Sprintf(format, a...)})
+func (d *Decoder) normalise(raw *busLine, n int, diag func(parse.Diagnostic)) (Entry, bool) {
+	warn := func(level parse.Level, format string, a ...any) {
+		diag(parse.Diagnostic{Line: n, Level: level, Message: fmt.Sprintf(format, a...)})
 	}
 	e := Entry{
 		Agent:     raw.Agent,
@@ -424,7 +335,7 @@ func (d *BusDecoder) normalise(raw *busLine, n int, diag func(Diagnostic)) (Entr
 		case EntryStall:
 			e.Kind = EntryStall
 		default:
-			warn(LevelWarning, "kind %q is neither a finding nor a stall: skipped", raw.Kind)
+			warn(parse.LevelWarning, "kind %q is neither a finding nor a stall: skipped", raw.Kind)
 			return Entry{}, false
 		}
 	}
@@ -441,17 +352,17 @@ func (d *BusDecoder) normalise(raw *busLine, n int, diag func(Diagnostic)) (Entr
 		}
 	}
 	if e.Agent == "" && strings.TrimSpace(e.Summary) == "" {
-		warn(LevelWarning, "not a bus record (no agent and no summary): skipped")
+		warn(parse.LevelWarning, "not a bus record (no agent and no summary): skipped")
 		return Entry{}, false
 	}
 	if e.Agent == "" {
-		warn(LevelWarning, "record has no agent")
+		warn(parse.LevelWarning, "record has no agent")
 	} else if err := d.validName(e.Agent); err != nil {
-		warn(LevelError, "agent %q: %v: skipped", e.Agent, err)
+		warn(parse.LevelError, "agent %q: %v: skipped", e.Agent, err)
 		return Entry{}, false
 	}
 	if strings.TrimSpace(e.Summary) == "" {
-		warn(LevelWarning, "record has no summary")
+		warn(parse.LevelWarning, "record has no summary")
 	}
 
 	sev := raw.Severity
@@ -481,7 +392,7 @@ func (d *BusDecoder) normalise(raw *busLine, n int, diag func(Diagnostic)) (Entr
 			d.time, d.timeErr = time.Parse(time.RFC3339, e.Timestamp)
 		}
 		if d.timeErr != nil {
-			warn(LevelInfo, "timestamp %q is not RFC 3339: not used for ordering", e.Timestamp)
+			warn(parse.LevelInfo, "timestamp %q is not RFC 3339: not used for ordering", e.Timestamp)
 		} else {
 			e.Time = d.time
 		}
@@ -489,12 +400,12 @@ func (d *BusDecoder) normalise(raw *busLine, n int, diag func(Diagnostic)) (Entr
 	return e, true
 }
 
-// validName is ValidName, remembered for the agents seen.
-func (d *BusDecoder) validName(name string) error {
+// validName is parse.ValidName, remembered for the agents seen.
+func (d *Decoder) validName(name string) error {
 	if err, ok := d.names[name]; ok {
 		return err
 	}
-	err := ValidName(name)
+	err := parse.ValidName(name)
 	if len(d.names) < 4096 {
 		d.names[name] = err
 	}
@@ -504,41 +415,41 @@ func (d *BusDecoder) validName(name string) error {
 // priorityOf returns the priority that s names when, in upper case, it is
 // P0–P3. No rune outside ASCII upper-cases to 'P' or a digit, so only "p0"
 // to "p3" and "P0" to "P3" do.
-func priorityOf(s string) (Severity, bool) {
+func priorityOf(s string) (parse.Severity, bool) {
 	if len(s) != 2 || (s[0] != 'p' && s[0] != 'P') || s[1] < '0' || s[1] > '3' {
 		return "", false
 	}
-	return Severity("P" + s[1:]), true
+	return parse.Severity("P" + s[1:]), true
 }
 
 // findingSeverity decides a finding's bus severity from the severity word
 // (lower case, "" when it was a priority), the hand-written "type" and the
 // priority.
-func findingSeverity(sev string, raw *busLine, pri Severity, warn func(Level, string, ...any)) string {
+func findingSeverity(sev string, raw *busLine, pri parse.Severity, warn func(parse.Level, string, ...any)) string {
 	typ := strings.ToLower(strings.TrimSpace(raw.Type))
 	switch {
 	case typ == Blocking || typ == Notable:
 		if (sev == Blocking || sev == Notable) && sev != typ {
-			warn(LevelWarning, "severity %q and type %q disagree: type used", raw.Severity, raw.Type)
+			warn(parse.LevelWarning, "severity %q and type %q disagree: type used", raw.Severity, raw.Type)
 		}
 		return typ
 	case typ != "":
-		warn(LevelWarning, "unknown type %q: severity kept as unknown", raw.Type)
+		warn(parse.LevelWarning, "unknown type %q: severity kept as unknown", raw.Type)
 		return Unknown
 	case sev == Blocking || sev == Notable:
 		return sev
 	case sev == "" && pri != "":
 		s := Notable
-		if pri == P0 {
+		if pri == parse.P0 {
 			s = Blocking
 		}
-		warn(LevelInfo, "priority %s without a type: read as %s", pri, s)
+		warn(parse.LevelInfo, "priority %s without a type: read as %s", pri, s)
 		return s
 	case sev == "":
-		warn(LevelWarning, "record has no severity: kept as unknown")
+		warn(parse.LevelWarning, "record has no severity: kept as unknown")
 		return Unknown
 	default:
-		warn(LevelWarning, "unknown severity %q: kept as unknown", raw.Severity)
+		warn(parse.LevelWarning, "unknown severity %q: kept as unknown", raw.Severity)
 		return Unknown
 	}
 }

@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
 // otherFile is a non-report input of check: a bus file or a YAML file. Its
@@ -44,11 +45,17 @@ func otherKind(path string) string {
 func checkOther(path, kind string) (otherFile, error) {
 	o := otherFile{path: path}
 	if kind == "bus" {
+		// Refuse a FIFO or device without blocking before bus.Read opens it.
+		fh, _, err := fsio.Open(path)
+		if err != nil {
+			return o, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		}
+		fh.Close()
 		counts := map[string]int{}
 		n := 0
-		_, err := bus.Read(path, parse.DefaultMaxLine, 0, func(e parse.Entry) error {
+		_, err = bus.Read(path, bus.DefaultMaxLine, 0, func(e bus.Entry) error {
 			n++
-			if e.Kind == parse.EntryStall {
+			if e.Kind == bus.EntryStall {
 				counts["stall"]++
 			} else {
 				counts[e.Severity]++
@@ -59,18 +66,18 @@ func checkOther(path, kind string) (otherFile, error) {
 			return o, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 		}
 		o.summary = fmt.Sprintf("bus, %s (blocking %d, notable %d, stall %d, unknown %d), %s",
-			synth.Plural(n, "entry", "entries"), counts[parse.Blocking], counts[parse.Notable], counts["stall"], counts[parse.Unknown],
+			synth.Plural(n, "entry", "entries"), counts[bus.Blocking], counts[bus.Notable], counts["stall"], counts[bus.Unknown],
 			synth.Plural(len(o.diags), "diagnostic"))
 		return o, nil
 	}
-	data, err := readCapped(path, parse.MaxYAMLSize)
-	if errors.Is(err, errTooBig) {
-		o.diags = []parse.Diagnostic{{Level: parse.LevelError, Message: fmt.Sprintf("larger than %d bytes: not read", parse.MaxYAMLSize)}}
+	data, err := fsio.ReadFile(path, watcher.DefaultMaxFile)
+	if errors.Is(err, fsio.ErrTooLarge) {
+		o.diags = []parse.Diagnostic{{Level: parse.LevelError, Message: fmt.Sprintf("file larger than %d bytes: not read", watcher.DefaultMaxFile)}}
 		o.summary = kind + " file, not read"
 		return o, nil
 	}
 	if err != nil {
-		return o, err
+		return o, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 	}
 	switch kind {
 	case "feature":
@@ -95,34 +102,13 @@ func checkOther(path, kind string) (otherFile, error) {
 	return o, nil
 }
 
-var errTooBig = errors.New("file too large")
-
-// readCapped reads at most limit bytes of path; a larger file is errTooBig
-// and is not read.
-func readCapped(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
-		return nil, errTooBig
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
-	}
-	if int64(len(data)) > limit {
-		return nil, errTooBig
-	}
-	return data, nil
-}
-
 func printOther(w io.Writer, files []otherFile, quiet bool) {
 	for _, o := range files {
 		if !quiet {
 			for _, d := range o.diags {
-				d.Path = o.path
+				if d.Path == "" {
+					d.Path = o.path
+				}
 				fmt.Fprintln(w, d.String())
 			}
 		}

@@ -1,8 +1,9 @@
-package parse
+package bus
 
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,17 +15,17 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/fluxwatch/fluxwatch/parse"
 )
 
-// The -update flag (update) is declared in report_test.go.
+var update = flag.Bool("update", false, "rewrite the expected parts of golden files")
 
 // renderBus renders what the decoder made of a stream, one line per entry and
 // per diagnostic, in the order they were produced.
-func renderBus(data []byte, maxLine int, chunk, workers int) string {
+func renderBus(data []byte, maxLine int, chunk int) string {
 	var b strings.Builder
-	d := NewBusDecoder(maxLine)
-	d.SetWorkers(workers)
-	d.parallelMin = 1
+	d := NewDecoder(maxLine)
 	entry := func(e Entry) {
 		j, err := json.Marshal(e)
 		if err != nil {
@@ -39,7 +40,7 @@ func renderBus(data []byte, maxLine int, chunk, workers int) string {
 		}
 		b.WriteByte('\n')
 	}
-	diag := func(dg Diagnostic) { fmt.Fprintf(&b, "diag %s\n", dg) }
+	diag := func(dg parse.Diagnostic) { fmt.Fprintf(&b, "diag %s\n", dg) }
 	if chunk <= 0 {
 		chunk = len(data) + 1
 	}
@@ -66,11 +67,11 @@ func goldenOptions(comment []byte) (maxLine int, noFinalNewline bool) {
 	return maxLine, noFinalNewline
 }
 
-// TestBusGolden runs every testdata/bus/*.txtar: the file "bus.jsonl" is fed to
+// TestBusGolden runs every testdata/decode/*.txtar: the file "bus.jsonl" is fed to
 // the decoder (whole, then one byte at a time, which must agree) and the
 // result compared with the file "want". -update rewrites "want".
 func TestBusGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/bus/*.txtar")
+	files, err := filepath.Glob("testdata/decode/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden files: %v", err)
 	}
@@ -94,12 +95,9 @@ func TestBusGolden(t *testing.T) {
 			if noNL {
 				input = bytes.TrimSuffix(input, []byte("\n"))
 			}
-			got := renderBus(input, maxLine, 0, 1)
-			if bytewise := renderBus(input, maxLine, 1, 1); bytewise != got {
+			got := renderBus(input, maxLine, 0)
+			if bytewise := renderBus(input, maxLine, 1); bytewise != got {
 				t.Errorf("fed byte by byte:\n%s\nfed whole:\n%s", bytewise, got)
-			}
-			if parallel := renderBus(input, maxLine, 0, 3); parallel != got {
-				t.Errorf("decoded by 3 goroutines:\n%s\nby one:\n%s", parallel, got)
 			}
 			if *update {
 				if wantIdx < 0 {
@@ -122,7 +120,7 @@ func TestBusGolden(t *testing.T) {
 	}
 }
 
-func TestReadBus(t *testing.T) {
+func TestDecodeAll(t *testing.T) {
 	tests := []struct {
 		name      string
 		in        string
@@ -150,7 +148,7 @@ func TestReadBus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			es, ds, err := ReadBus(strings.NewReader(tt.in), tt.maxLine)
+			es, ds, err := DecodeAll(strings.NewReader(tt.in), tt.maxLine)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,8 +183,8 @@ func (r *errReader) Read(p []byte) (int, error) {
 	return 0, io.ErrUnexpectedEOF
 }
 
-func TestReadBusReaderError(t *testing.T) {
-	es, _, err := ReadBus(&errReader{n: 2}, 0)
+func TestDecodeAllReaderError(t *testing.T) {
+	es, _, err := DecodeAll(&errReader{n: 2}, 0)
 	if err == nil || !strings.Contains(err.Error(), "read bus") {
 		t.Fatalf("err = %v, want a read bus error", err)
 	}
@@ -195,25 +193,25 @@ func TestReadBusReaderError(t *testing.T) {
 	}
 }
 
-// TestBusDecoderResume checks that a tailer can stop at Offset/Line and start
+// TestDecoderResume checks that a tailer can stop at Offset/Line and start
 // a new decoder there, and that a held line is completed by a later Feed.
-func TestBusDecoderResume(t *testing.T) {
+func TestDecoderResume(t *testing.T) {
 	l1 := "{\"severity\":\"blocking\",\"agent\":\"a\",\"summary\":\"one\"}\n"
 	l2 := "not json\n"
 	l3 := "{\"severity\":\"notable\",\"agent\":\"b\",\"summary\":\"three\"}\n"
 	all := l1 + l2 + l3
 
-	d := NewBusDecoder(0)
+	d := NewDecoder(0)
 	var got []Entry
-	var diags []Diagnostic
+	var diags []parse.Diagnostic
 	add := func(e Entry) { got = append(got, e) }
-	addD := func(dg Diagnostic) { diags = append(diags, dg) }
+	addD := func(dg parse.Diagnostic) { diags = append(diags, dg) }
 	d.Feed([]byte(l1+l2+l3[:10]), add, addD)
 	if d.Offset() != int64(len(l1+l2)) || d.Line() != 2 || d.Held() != 10 {
 		t.Fatalf("after first feed: offset %d line %d held %d", d.Offset(), d.Line(), d.Held())
 	}
 	// A new decoder resumed at the same place, fed the rest of the file.
-	r := NewBusDecoder(0)
+	r := NewDecoder(0)
 	r.Resume(d.Offset(), d.Line())
 	r.Feed([]byte(all[d.Offset():]), add, addD)
 	// The first decoder, fed only the appended bytes.
@@ -232,18 +230,18 @@ func TestBusDecoderResume(t *testing.T) {
 // TestBusLongLineBoundedMemory feeds a 64 MiB line in small pieces: the
 // decoder must skip it without holding more than maxLine bytes.
 func TestBusLongLineBoundedMemory(t *testing.T) {
-	d := NewBusDecoder(1024)
+	d := NewDecoder(1024)
 	chunk := bytes.Repeat([]byte("x"), 64<<10)
-	var diags []Diagnostic
+	var diags []parse.Diagnostic
 	for range 1024 {
-		d.Feed(chunk, nil, func(dg Diagnostic) { diags = append(diags, dg) })
+		d.Feed(chunk, nil, func(dg parse.Diagnostic) { diags = append(diags, dg) })
 		if cap(d.held) > 2048 {
 			t.Fatalf("decoder holds %d bytes of an over-long line", cap(d.held))
 		}
 	}
 	var got []Entry
 	d.Feed([]byte("\n{\"severity\":\"notable\",\"agent\":\"a\",\"summary\":\"s\"}\n"), func(e Entry) { got = append(got, e) },
-		func(dg Diagnostic) { diags = append(diags, dg) })
+		func(dg parse.Diagnostic) { diags = append(diags, dg) })
 	if len(diags) != 1 || !strings.Contains(diags[0].Message, "line of 67108864 bytes") {
 		t.Errorf("diagnostics %v, want one about a 67108864-byte line", diags)
 	}
@@ -276,7 +274,7 @@ func TestBusCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			es, ds, err := ReadBus(bytes.NewReader(data), 0)
+			es, ds, err := DecodeAll(bytes.NewReader(data), 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,7 +296,7 @@ func TestBusCorpus(t *testing.T) {
 					}
 				}
 				for _, d := range ds {
-					if d.Level != LevelInfo {
+					if d.Level != parse.LevelInfo {
 						t.Errorf("diagnostic on a known shape: %s", d)
 					}
 				}

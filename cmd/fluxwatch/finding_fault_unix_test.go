@@ -1,0 +1,123 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runWithin runs the command with args and returns its exit code and stderr,
+// failing the test when it has not ended after d: nothing may block on a
+// FIFO bus.
+func runWithin(t *testing.T, d time.Duration, args ...string) (code int, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*d)
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		err := run(ctx, args, e)
+		var msg bytes.Buffer
+		code := exitCode(err, &msg)
+		errb.Write(msg.Bytes())
+		done <- code
+	}()
+	select {
+	case code = <-done:
+		return code, errb.String()
+	case <-time.After(d):
+		t.Fatalf("%s: still running after %s (blocked on the bus?)", strings.Join(args, " "), d)
+		return 0, ""
+	}
+}
+
+// TestFindingFIFOBusRefused: finding write, read and read --follow refuse a
+// bus that is a FIFO at once, exit 2, with one line naming it (SPEC §3).
+func TestFindingFIFOBusRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "peer-findings.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	write := []string{"--severity", "blocking", "--agent", "fd-a", "--category", "c", "--summary", "s"}
+	for i, args := range [][]string{
+		append([]string{"finding", "write", "--bus", fifo}, write...),
+		append([]string{"finding", "write", "--dir", dir}, write...),
+		{"finding", "read", "--bus", fifo},
+		{"finding", "read", "--dir", dir},
+		{"finding", "read", "--bus", fifo, "--since", "10"},
+		{"finding", "read", "--bus", fifo, "--follow", "--interval", "10ms"},
+		{"finding", "read", "--dir", dir, "--follow", "--interval", "10ms"},
+	} {
+		t.Run(fmt.Sprintf("%s-%d", args[1], i), func(t *testing.T) {
+			code, stderr := runWithin(t, 2*time.Second, args...)
+			if code != exitUsage || !strings.Contains(stderr, fifo) || !strings.Contains(stderr, "a FIFO") ||
+				strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q: want exit 2 and one line naming %s as a FIFO", code, stderr, fifo)
+			}
+		})
+	}
+}
+
+// TestFindingWriteUnwritableBus: a bus that cannot be written is an input
+// error (exit 2) naming the path, not an internal one.
+func TestFindingWriteUnwritableBus(t *testing.T) {
+	dir := t.TempDir()
+	cases := map[string]string{
+		"missing directory": filepath.Join(dir, "missing", "findings.jsonl"),
+		"a directory":       dir,
+	}
+	if os.Geteuid() != 0 {
+		ro := filepath.Join(dir, "ro")
+		os.Mkdir(ro, 0o555)
+		cases["permission denied"] = filepath.Join(ro, "findings.jsonl")
+	}
+	if fi, err := os.Stat("/proc/version"); err == nil && fi.Mode().IsRegular() {
+		cases["read-only file"] = "/proc/version" // not writable even by root
+	}
+	for name, path := range cases {
+		t.Run(name, func(t *testing.T) {
+			code, stderr := runWithin(t, 5*time.Second, "finding", "write", "--bus", path, "--no-sync",
+				"--severity", "blocking", "--agent", "fd-a", "--category", "c", "--summary", "s")
+			if code != exitUsage || !strings.Contains(stderr, path) {
+				t.Errorf("exit %d, stderr %q: want exit 2 naming %s", code, stderr, path)
+			}
+		})
+	}
+}
+
+// TestMCPFetchFIFOBus: fetch_peer_findings on a run whose bus is a FIFO
+// answers with an error at once, and the server goes on serving.
+func TestMCPFetchFIFOBus(t *testing.T) {
+	root := t.TempDir()
+	run := filepath.Join(root, "run")
+	os.Mkdir(run, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(run, "peer-findings.jsonl"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	cs := mcpSession(t, root)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": run})
+		if !res.IsError || !strings.Contains(resultText(res), "a FIFO") {
+			t.Errorf("IsError = %v, text %q: want an error naming a FIFO", res.IsError, resultText(res))
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("fetch_peer_findings on a FIFO bus still running after 3 s")
+	}
+}

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/evidence"
+	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/plan"
+	"github.com/fluxwatch/fluxwatch/report"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
+	flag "github.com/spf13/pflag"
+)
+
+// This file is the output helper that synth and watch share: their common
+// flags, what they turn into (options, report targets, the gate), and the
+// one-line summary.
+
+// reportFlags are the flags that `synth` and `watch` share: what to read,
+// how to synthesise, where the reports go, the gate.
+type reportFlags struct {
+	cmd       string // the command, for messages
+	out       string
+	quiet     bool
+	failOn    string
+	run       string
+	strictRun bool
+	expect    []string
+	dedup     string
+	sarif     string
+	rdjsonl   string
+	junit     string
+	html      string
+	maxLine   int
+	jobs      int
+	evidence  evidenceFlags
+}
+
+// flagSet returns the flag set of the command f.cmd with the shared flags;
+// its usage prints usage, then the flags.
+func (f *reportFlags) flagSet(e *env, usage string) *flag.FlagSet {
+	fs := e.newFlagSet(f.cmd)
+	fs.Usage = func() {
+		fmt.Fprint(e.stdout, usage)
+		fmt.Fprint(e.stdout, fs.FlagUsages())
+	}
+	f.register(fs)
+	return fs
+}
+
+// errHelp ends a command that printed its usage for --help: exit 0.
+var errHelp = errors.New("help")
+
+// parse parses args and returns the run directory: the one argument, else
+// the default (implicit: discovery tiers 1-2, else "."). --help is errHelp.
+func (f *reportFlags) parse(e *env, fs *flag.FlagSet, args []string) (dir string, implicit bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return "", false, errHelp
+		}
+		return "", false, usageErrorf("%s: %v", f.cmd, err)
+	}
+	if fs.NArg() > 1 {
+		return "", false, usageErrorf("%s: want at most one directory, got %d arguments", f.cmd, fs.NArg())
+	}
+	if dir = fs.Arg(0); dir != "" {
+		return dir, false, nil
+	}
+	dir, err = defaultRunDir(e, f.cmd)
+	return dir, true, err
+}
+
+// register adds the shared flags to fs.
+func (f *reportFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.out, "out", "", "write summary.md and findings.json into `DIR` (default: the run directory)")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
+	fs.StringVar(&f.failOn, "fail-on", "none", "exit 1 when the verdict is at least `LEVEL`: none, needs-changes or risky (error trips any gate)")
+	fs.StringVar(&f.run, "run", "", "synthesise run `RUN` (default: $FLUX_RUN_UUID, else the newest run)")
+	fs.BoolVar(&f.strictRun, "strict-run", false, "leave unscoped (legacy) reports out of the selected run")
+	fs.StringSliceVar(&f.expect, "expect", nil, "`AGENTS` launched (comma-separated): an expected agent without a report has failed")
+	fs.StringVar(&f.dedup, "dedup", "fuzzy", "merge findings by `MODE`: fuzzy (key, title rule, shared file:line) or exact (key only)")
+	fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`")
+	fs.StringVar(&f.rdjsonl, "rdjsonl", "", "also write reviewdog rdjsonl to `FILE`")
+	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
+	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML page to `FILE`")
+	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
+	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
+	f.evidence.register(fs)
+}
+
+var runIDRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
+
+// outDir is where summary.md and findings.json go: --out, else the run
+// directory.
+func (f *reportFlags) outDir(dir string) string {
+	if f.out != "" {
+		return f.out
+	}
+	return dir
+}
+
+// defaultRunDir is the run directory when none is named: discovery tiers 1
+// and 2 (SPEC §4.3: $FLUX_OUTPUT_DIR, then a recent feature directory),
+// else the current directory. Several feature directories that fit equally
+// are an error: synthesising the wrong one would be worse.
+func defaultRunDir(e *env, cmd string) (string, error) {
+	dir, _, err := plan.DiscoverDir(plan.Options{EnvDir: e.getenv("FLUX_OUTPUT_DIR")})
+	switch {
+	case err == nil:
+		return dir, nil
+	case plan.ErrorType(err) == plan.ErrNotFound:
+		return ".", nil
+	}
+	return "", usageErrorf("%s: no DIR given and %v", cmd, err)
+}
+
+// options checks the flags and the environment and turns them into options.
+func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error) {
+	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
+	scan := watcher.ScanOptions{StrictRun: f.strictRun, MaxLine: f.maxLine, Jobs: f.jobs}
+	switch f.failOn {
+	case "none", "needs-changes", "risky":
+	default:
+		return opts, scan, usageErrorf("%s: --fail-on %q: want none, needs-changes or risky", f.cmd, f.failOn)
+	}
+	switch f.dedup {
+	case "fuzzy":
+	case "exact":
+		opts.Dedup = synth.DedupExact
+	default:
+		return opts, scan, usageErrorf("%s: --dedup %q: want fuzzy or exact", f.cmd, f.dedup)
+	}
+	scan.Run = f.run
+	source := "--run"
+	if scan.Run == "" {
+		scan.Run, source = e.getenv("FLUX_RUN_UUID"), "FLUX_RUN_UUID"
+	}
+	if scan.Run != "" && !runIDRe.MatchString(scan.Run) {
+		return opts, scan, usageErrorf("%s: %s %q: a run is a UUID ([0-9a-fA-F-]{8,})", f.cmd, source, scan.Run)
+	}
+	for _, name := range f.expect {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if err := parse.ValidName(name); err != nil {
+			return opts, scan, usageErrorf("%s: --expect %q: %v", f.cmd, name, err)
+		}
+		opts.Expect = append(opts.Expect, name)
+	}
+	if f.maxLine <= 0 {
+		return opts, scan, usageErrorf("%s: --max-line %d: want a positive number of bytes", f.cmd, f.maxLine)
+	}
+	if f.jobs <= 0 {
+		return opts, scan, usageErrorf("%s: --jobs %d: want at least 1", f.cmd, f.jobs)
+	}
+	if v := e.getenv("SOURCE_DATE_EPOCH"); v != "" {
+		sec, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || sec < 0 {
+			return opts, scan, usageErrorf("%s: SOURCE_DATE_EPOCH %q: want seconds since 1970", f.cmd, v)
+		}
+		opts.Reviewed = time.Unix(sec, 0).UTC()
+	}
+	return opts, scan, nil
+}
+
+// gateTripped applies --fail-on (SPEC §7): an error verdict trips any gate.
+func gateTripped(failOn string, v parse.Verdict) bool {
+	switch failOn {
+	case "needs-changes":
+		return v == parse.NeedsChanges || v == parse.Risky || v == parse.Error
+	case "risky":
+		return v == parse.Risky || v == parse.Error
+	}
+	return false
+}
+
+func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
+	evidence := ""
+	if ev := s.Evidence; ev != nil && ev.Claims > 0 {
+		evidence = fmt.Sprintf("; evidence: %d/%d %s hold, %d ungrounded", ev.Verified+ev.Moved, ev.Claims, synth.Noun(ev.Claims, "claim"), ev.Ungrounded)
+	}
+	return fmt.Sprintf("%s: %d/%d %s completed, %d failed; %s (P0 %d, P1 %d, P2 %d, P3 %d)%s → %s",
+		s.Verdict, len(s.AgentsCompleted), len(s.AgentsLaunched), synth.Noun(len(s.AgentsLaunched), "agent"), len(s.AgentsFailed),
+		synth.Plural(s.Counts.Total(), "finding"),
+		s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3, evidence, summaryPath)
+}
+
+// evidenceFlags are --repo and --no-evidence (SPEC §5.7), shared by synth and
+// watch: register them on the command's flag set, then call apply with the
+// run directory before synthesising.
+type evidenceFlags struct {
+	repo string
+	none bool
+}
+
+func (f *evidenceFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.repo, "repo", "", "check the agents' evidence against the repository in `DIR` (default: the git work tree holding the run directory)")
+	fs.BoolVar(&f.none, "no-evidence", false, "do not check the agents' evidence")
+}
+
+// apply sets opts.Evidence (a verifier that re-reads the cited files at each
+// synthesis), opts.EvidenceRepo and, when evidence is not checked,
+// opts.EvidenceNote, for the run in dir. A --repo that is not a readable
+// directory is a usage error; without --repo, a run directory outside any git
+// work tree is not checked, and the reports say so.
+func (f *evidenceFlags) apply(e *env, cmd, dir string, opts *synth.Options) error {
+	switch {
+	case f.none && f.repo != "":
+		return usageErrorf("%s: --repo and --no-evidence exclude each other", cmd)
+	case f.none:
+		opts.EvidenceNote = "--no-evidence"
+		return nil
+	}
+	repo := f.repo
+	if repo == "" {
+		top, ok := plan.GitTop(dir, e.getenv("GIT_CEILING_DIRECTORIES"))
+		if !ok {
+			opts.EvidenceNote = mdCode(dir) + " is not inside a git work tree; pass --repo DIR"
+			return nil
+		}
+		repo = top
+	}
+	v, err := evidence.Open(repo, evidence.Options{})
+	if err != nil {
+		if f.repo != "" {
+			return usageErrorf("%s: --repo: %v", cmd, err)
+		}
+		opts.EvidenceNote = "the git work tree " + mdCode(repo) + " cannot be read"
+		return nil
+	}
+	opts.Evidence, opts.EvidenceRepo = v, repo
+	return nil
+}
+
+// mdCode wraps s in backticks for summary.md.
+func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+
+// targets are the report targets of the flags for the run in dir: --out
+// (default: the run directory) and the --sarif, --rdjsonl, --junit and --html
+// files, any of which may be "-" for standard output. Their Base is the run
+// directory relative to the repository top (ciRunDir).
+func (f *reportFlags) targets(e *env, dir string) report.Targets {
+	return report.Targets{Dir: f.outDir(dir), SARIF: f.sarif, RDJSONL: f.rdjsonl, JUnit: f.junit, HTML: f.html,
+		Base: ciRunDir(e, f.evidence.repo, dir), Stdout: e.stdout}
+}
+
+// pageOptions are the options of the HTML page of a synthesis whose verdict
+// is v: the gate, and whether the page is the live one.
+func (f *reportFlags) pageOptions(v parse.Verdict, live bool) page.Options {
+	return page.Options{Gate: f.failOn, GateTripped: gateTripped(f.failOn, v), Live: live}
+}
+
+// writeReports writes the reports of s to t (the HTML page with the gate of
+// --fail-on). A rendering that fails is an internal error, a target that
+// cannot be written an input error naming it.
+func (f *reportFlags) writeReports(ctx context.Context, s *synth.Synthesis, t report.Targets) (report.Rendered, error) {
+	t.Page = f.pageOptions(s.Verdict, false)
+	r, err := report.Write(ctx, s, t)
+	switch {
+	case errors.Is(err, report.ErrRender):
+		return r, exitError{exitInternal, fmt.Errorf("%s: %w", f.cmd, err)}
+	case errors.Is(err, context.Canceled):
+		return r, err // a signal: main gives the status, and says nothing of it
+	case err != nil:
+		return r, usageErrorf("%s: %v", f.cmd, err)
+	}
+	return r, nil
+}
+
+// stdoutTargets checks that at most one thing uses standard output: the
+// report targets that are "-", and data the command prints there itself
+// (named by data, "" for none). It returns whether stdout carries data.
+func (f *reportFlags) stdoutTargets(t report.Targets, data string) (bool, error) {
+	names := t.OnStdout()
+	if data != "" {
+		names = append(names, data)
+	}
+	if len(names) > 1 {
+		return true, usageErrorf("%s: %s all want standard output: give files to all but one", f.cmd, strings.Join(names, ", "))
+	}
+	return len(names) == 1, nil
+}
+
+// github are the GitHub Actions targets (SPEC §6): on GitHub Actions, or with
+// annotations asked for, the annotations go to stdout (stderr when stdout
+// carries data); on GitHub Actions the summary and outputs go to the files
+// named by $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT.
+func github(e *env, annotations, stdoutIsData bool) report.GitHub {
+	var g report.GitHub
+	onActions := e.getenv("GITHUB_ACTIONS") == "true"
+	if onActions || annotations {
+		g.Annotations = e.stdout
+		if stdoutIsData {
+			g.Annotations = e.stderr
+		}
+	}
+	if onActions {
+		g.StepSummary, g.Output = e.getenv("GITHUB_STEP_SUMMARY"), e.getenv("GITHUB_OUTPUT")
+	}
+	return g
+}

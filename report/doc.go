@@ -1,0 +1,22 @@
+// Package report writes the renderings of one synthesis to their targets
+// (SPEC §6, §7): which rendering goes to which target, written how.
+//
+// [Write] renders findings.json and summary.md into the report directory and
+// the --sarif, --rdjsonl, --junit and --html files (the page of package
+// page); [GitHub] writes what GitHub
+// Actions reads (annotations, $GITHUB_STEP_SUMMARY, $GITHUB_OUTPUT). Every
+// target is one of:
+//
+//   - "-": standard output, the writer the caller passes;
+//   - a path, written by fsio.WriteFile: a regular (or missing) file is
+//     replaced atomically and only when its content changed, a symbolic link
+//     keeps being a link and its target is replaced, a device or FIFO (such
+//     as /dev/stdout) is written in place, and a FIFO with no reader is
+//     waited for only until the context ends;
+//   - for the GitHub files, an append by fsio.AppendFile, by the same rules.
+//
+// It owns the choice of renderings and the order of writing (findings.json
+// first, so a watcher of it sees a change early). It must never choose the
+// targets (cmd/fluxwatch does, from flags and environment), parse, or
+// synthesise.
+package report

@@ -1,0 +1,202 @@
+package report
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+// Stdout is the target that means standard output.
+const Stdout = "-"
+
+// ErrRender is wrapped by the errors of Write when a rendering fails (an
+// internal error); other errors are those of writing a target, and name it.
+var ErrRender = errors.New("render")
+
+// Targets says where the renderings of one synthesis go. An empty target is
+// not written; Stdout ("-") is written to the Stdout writer.
+type Targets struct {
+	// Dir receives findings.json and summary.md; Stdout prints summary.md
+	// there and writes no findings.json.
+	Dir                         string
+	SARIF, RDJSONL, JUnit, HTML string
+	// Page says how the HTML page is drawn (the gate, live or not).
+	Page page.Options
+	// Base is the run directory relative to the repository top: the
+	// renderings name an agent's report under it.
+	Base string
+	// Stdout is standard output, for the targets that are Stdout.
+	Stdout io.Writer
+	// SkipStdout leaves the Stdout targets out (a live watcher writes them
+	// only with its final synthesis).
+	SkipStdout bool
+}
+
+// OnStdout returns the names of the targets that are Stdout ("--out",
+// "--sarif", …), for a caller that lets only one thing use standard output.
+func (t Targets) OnStdout() []string {
+	var names []string
+	for _, x := range []struct{ name, target string }{
+		{"--out", t.Dir}, {"--sarif", t.SARIF}, {"--rdjsonl", t.RDJSONL}, {"--junit", t.JUnit}, {"--html", t.HTML},
+	} {
+		if x.target == Stdout {
+			names = append(names, x.name)
+		}
+	}
+	return names
+}
+
+// StdoutOnly returns t with only its Stdout targets: a live watcher writes
+// the files at every change and standard output once, at the end.
+func (t Targets) StdoutOnly() Targets {
+	for _, p := range []*string{&t.Dir, &t.SARIF, &t.RDJSONL, &t.JUnit, &t.HTML} {
+		if *p != Stdout {
+			*p = ""
+		}
+	}
+	t.SkipStdout = false
+	return t
+}
+
+// Rendered are the renderings of a synthesis that callers reuse.
+type Rendered struct {
+	FindingsJSON, Summary []byte
+}
+
+// Write renders s and writes findings.json (first: a watcher of the file sees
+// the change as early as possible), summary.md and the SARIF, rdjsonl and
+// JUnit reports to t, each file only when its content changed. A path's
+// missing directory is created. The error wraps ErrRender when a rendering
+// failed; otherwise it names the target that could not be written.
+func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error) {
+	var r Rendered
+	done := make(chan struct{})
+	go func() { // the two renderings only read s: make them side by side
+		defer close(done)
+		r.Summary = synth.RenderMarkdown(s)
+	}()
+	r.FindingsJSON = synth.RenderJSON(s)
+	<-done
+	type target struct {
+		path   string
+		render func() ([]byte, error)
+	}
+	same := func(b []byte) func() ([]byte, error) { return func() ([]byte, error) { return b, nil } }
+	var targets []target
+	switch t.Dir {
+	case "":
+	case Stdout:
+		targets = append(targets, target{Stdout, same(r.Summary)})
+	default:
+		targets = append(targets,
+			target{filepath.Join(t.Dir, "findings.json"), same(r.FindingsJSON)},
+			target{filepath.Join(t.Dir, "summary.md"), same(r.Summary)})
+	}
+	targets = append(targets,
+		target{t.SARIF, func() ([]byte, error) { return synth.RenderSARIF(s, t.Base) }},
+		target{t.RDJSONL, func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base), nil }},
+		target{t.JUnit, func() ([]byte, error) { return synth.RenderJUnit(s, t.Base), nil }},
+		target{t.HTML, func() ([]byte, error) { return page.Render(s, t.Page) }})
+	for _, x := range targets {
+		if x.path == "" || (x.path == Stdout && t.SkipStdout) {
+			continue
+		}
+		data, err := x.render()
+		if err != nil {
+			return r, fmt.Errorf("%w: %w", ErrRender, err)
+		}
+		if err := writeTarget(ctx, x.path, data, t.Stdout); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// writeTarget writes data to the target path: standard output for Stdout,
+// else by fsio.WriteFile's rules, its directory created when missing.
+func writeTarget(ctx context.Context, path string, data []byte, stdout io.Writer) error {
+	if path == Stdout {
+		if _, err := stdout.Write(data); err != nil {
+			return fmt.Errorf("write standard output: %w", err)
+		}
+		return nil
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if _, err := os.Stat(dir); err != nil {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := fsio.WriteFile(ctx, path, data, 0o644)
+	return err
+}
+
+// GitHub are the GitHub Actions targets (SPEC §6).
+type GitHub struct {
+	// Annotations receives the workflow annotations of the top findings
+	// (nil: none).
+	Annotations io.Writer
+	// StepSummary and Output are the paths of $GITHUB_STEP_SUMMARY and
+	// $GITHUB_OUTPUT ("": not written).
+	StepSummary, Output string
+}
+
+// Write prints the annotations of s (dir is the run directory), appends
+// summary to the step summary and verdict= with the counts to the output
+// file. The error names the file that could not be written.
+func (g GitHub) Write(ctx context.Context, s *synth.Synthesis, summary []byte, dir string) error {
+	if g.Annotations != nil {
+		if _, err := g.Annotations.Write(synth.RenderAnnotations(s, dir)); err != nil {
+			return fmt.Errorf("write annotations: %w", err)
+		}
+	}
+	if g.StepSummary != "" {
+		if err := fsio.AppendFile(ctx, g.StepSummary, summary, 0o644); err != nil {
+			return err
+		}
+	}
+	if g.Output != "" {
+		var b strings.Builder
+		for _, kv := range [][2]string{
+			{"verdict", string(s.Verdict)},
+			{"findings", strconv.Itoa(s.Counts.Total())},
+			{"p0", strconv.Itoa(s.Counts.P0)},
+			{"p1", strconv.Itoa(s.Counts.P1)},
+			{"agents-completed", strconv.Itoa(len(s.AgentsCompleted))},
+			{"agents-failed", strconv.Itoa(len(s.AgentsFailed))},
+		} {
+			b.WriteString(outputEntry(kv[0], kv[1]))
+		}
+		if err := fsio.AppendFile(ctx, g.Output, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// outputEntry formats one $GITHUB_OUTPUT entry: name=value, or the heredoc
+// form with a delimiter that does not occur in the value when the value
+// holds a line break.
+func outputEntry(name, value string) string {
+	if !strings.ContainsAny(value, "\r\n") {
+		return name + "=" + value + "\n"
+	}
+	sum := sha256.Sum256([]byte(value))
+	delim := "ghadelimiter_" + hex.EncodeToString(sum[:8])
+	for strings.Contains(value, delim) {
+		delim += "_"
+	}
+	return name + "<<" + delim + "\n" + value + "\n" + delim + "\n"
+}

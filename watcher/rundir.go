@@ -1,0 +1,239 @@
+package watcher
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+// This file holds the one reader of a run directory's layout (SPEC §1) that
+// check, synth, watch and mcp share: which files are candidates, and how
+// each is opened. Names are classified by parse.ClassifyName; every file is
+// opened through an os.Root of the directory (the kernel keeps it inside:
+// no check-then-open race), without blocking, regular files only, and read
+// up to DefaultMaxFile.
+
+// openRunDir opens the run directory dir as a root. A missing path, or one
+// that is not a directory (a file, a FIFO), is an error naming it.
+func openRunDir(dir string) (*os.Root, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("output directory %s: not a directory (%s)", dir, fsio.Kind(info.Mode()))
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	return root, nil
+}
+
+// list finds the candidate files of the run directory open as root (dir is
+// its path, for messages): its top level, findings/*.yaml and
+// design/manifest.yaml, sorted by relative path. A symbolic link that leaves
+// the directory and a file that is not regular are directory diagnostics.
+func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
+	var files []file
+	note := func(rel, msg string) {
+		run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning, msg))
+	}
+	var walk func(sub string) error
+	walk = func(sub string) error {
+		d, err := fsio.OpenDirIn(root, cmp.Or(sub, "."))
+		if err != nil {
+			if sub != "" {
+				note(sub, "not read: "+oneLine(err.Error()))
+				return nil
+			}
+			return fmt.Errorf("read directory %s: %w", dir, err)
+		}
+		entries, err := d.ReadDir(-1)
+		d.Close()
+		if err != nil {
+			return fmt.Errorf("read directory %s: %w", filepath.Join(dir, filepath.FromSlash(sub)), err)
+		}
+		for _, de := range entries {
+			rel := de.Name()
+			if sub != "" {
+				rel = sub + "/" + rel
+			}
+			info, err := de.Info()
+			if err != nil {
+				continue // vanished
+			}
+			if info.Mode()&fs.ModeSymlink != 0 {
+				// Follow the link inside the root only.
+				if info, err = root.Stat(rel); err != nil {
+					if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); !errors.Is(err, fs.ErrNotExist) {
+						note(rel, "symlink resolves outside the output directory: not followed")
+					}
+					continue // escaping, a loop, or dangling
+				}
+			}
+			if sub == "" && (rel == "findings" || rel == "design") && info.IsDir() {
+				if err := walk(rel); err != nil {
+					return err
+				}
+				continue
+			}
+			if info.IsDir() {
+				continue
+			}
+			name := parse.ClassifyName(rel)
+			if name.Kind == parse.KindIgnored || name.Kind == parse.KindOwn {
+				if sub == "" {
+					if msg := badAgentName(rel); msg != "" {
+						run.Diagnostics = append(run.Diagnostics, diag(fmt.Sprintf("%q", rel), parse.LevelWarning, msg))
+					}
+				}
+				continue
+			}
+			if !info.Mode().IsRegular() {
+				note(rel, "not a regular file ("+fsio.Kind(info.Mode())+"): skipped")
+				continue
+			}
+			files = append(files, file{rel: rel, path: filepath.Join(dir, filepath.FromSlash(rel)), root: root, name: name, info: info})
+		}
+		return nil
+	}
+	if err := walk(""); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(files, func(a, b file) int { return cmp.Compare(a.rel, b.rel) })
+	return files, nil
+}
+
+// subdirInside reports whether sub (findings or design) of dir is a
+// directory reached inside dir.
+func subdirInside(dir, sub string) bool {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	info, err := root.Stat(sub)
+	return err == nil && info.IsDir()
+}
+
+// badAgentName explains why a name that looks like an agent file was
+// rejected (SPEC §1: names are data, not paths), or returns "".
+func badAgentName(base string) string {
+	for _, suffix := range []string{".md.partial", ".abort", ".md"} {
+		if stem, ok := strings.CutSuffix(base, suffix); ok {
+			if err := parse.ValidName(stem); err != nil && !strings.HasPrefix(stem, ".") {
+				return "agent name rejected: " + err.Error()
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// read reads a report or YAML file: inside its root, without blocking,
+// regular files only (fsio.ErrNotRegular), at most maxFile bytes
+// (fsio.ErrTooLarge). An abort marker's content does not matter: it is not
+// read.
+func read(f file, maxFile int64) ([]byte, fs.FileInfo, error) {
+	var fh *os.File
+	var info fs.FileInfo
+	var err error
+	if f.root != nil {
+		fh, info, err = fsio.OpenIn(f.root, f.rel)
+	} else {
+		fh, info, err = fsio.Open(f.path)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	if f.name.Kind == parse.KindAbort {
+		return nil, info, nil
+	}
+	data, err := fsio.ReadAll(fh, info.Size(), maxFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, info, nil
+}
+
+// ReadAgent reads the agent file at path — a report, a .partial or an abort
+// marker, as name says — exactly as a Scan of a run directory reads and
+// judges it (the same cap, parse and status rules), for `fluxwatch check
+// FILE`. The file is the one the caller named: a symbolic link is followed.
+// The error names path when it is missing, not a regular file or unreadable.
+func ReadAgent(path string, name parse.Name) (synth.Agent, error) {
+	s := NewScanner(ScanOptions{})
+	f := file{rel: filepath.Base(path), path: path, name: name}
+	p := s.parse(f, nil)
+	switch {
+	case p.gone:
+		return synth.Agent{}, p.why
+	case p.err != nil:
+		return synth.Agent{}, p.err
+	}
+	f.info = p.info
+	a := agentOf(f, p)
+	a.File = path
+	if a.Report != nil && name.Run != "" && a.Report.RunUUID != "" && !strings.EqualFold(a.Report.RunUUID, name.Run) {
+		a.Status = parse.StatusForeign
+		a.Diagnostics = append(a.Diagnostics, diag("", parse.LevelInfo, foreignReason(f, p, name.Run, false)))
+	}
+	return a, nil
+}
+
+// named returns err as "path: what went wrong", without the operation and
+// name of an *fs.PathError, which may name the file relative to its root.
+func named(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// ErrNoRun is wrapped by the error of Synthesize with ScanOptions.RequireRun
+// for a directory that holds nothing of a run.
+var ErrNoRun = errors.New("no run directory")
+
+// noRun is the error for dir that holds nothing of a run: it says what was
+// looked for.
+func noRun(dir string) error {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return fmt.Errorf("%w: no agent reports (*.md with a Findings Index or verdict, *.md.partial, *.abort), "+
+		"bus (%s) or findings/*.yaml in %s; pass DIR or set FLUX_OUTPUT_DIR", ErrNoRun, strings.Join(parse.BusNames, ", "), dir)
+}
+
+// isRun reports whether run holds something only a review run holds: a bus,
+// a specialist or design file, a .partial or abort marker, a run-scoped
+// report, or a report the parser reads as an agent's (an index, a declared
+// verdict). A directory of ordinary Markdown (a README, a changelog) is not
+// a run: its files read as malformed reports.
+func isRun(run *synth.Run) bool {
+	if len(run.Bus) > 0 || len(run.Specialists) > 0 || run.Design != nil {
+		return true
+	}
+	for _, a := range run.Agents {
+		r := a.Report
+		switch {
+		case parse.ClassifyName(a.File).Kind != parse.KindReport, a.Run != "":
+			return true
+		case r == nil:
+		case r.Status == parse.StatusValid, r.Status == parse.StatusVariant, r.DeclaredVerdict != "":
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,164 @@
+//go:build unix
+
+package watcher
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+// within fails the test when f has not returned after d: the fault under
+// test is a read that blocks.
+func within(t *testing.T, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("%s still blocked after %v", what, d)
+	}
+}
+
+// A FIFO at every kind of path of a run directory is skipped with a
+// diagnostic naming it and what it is, at once: no reader blocks on it,
+// neither the one-shot synthesis (synth, mcp) nor the Scanner (watch).
+func TestRunDirFIFOAtEveryPath(t *testing.T) {
+	for _, rel := range []string{
+		"fd-a.md", "fd-a.md.partial", "fd-a.abort", "peer-findings.jsonl", "findings.jsonl",
+		"findings/front.yaml", "design/manifest.yaml",
+	} {
+		t.Run(rel, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "fd-ok.md", "### Findings Index\n- P2 | OK-001 | \"S\" | Fine\nVerdict: safe\n", 0)
+			path := filepath.Join(dir, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(path, 0o644); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			var s *synth.Synthesis
+			within(t, 5*time.Second, "Synthesize", func() {
+				var err error
+				s, err = Synthesize(context.Background(), dir, ScanOptions{}, synth.Options{})
+				if err != nil {
+					t.Errorf("Synthesize: %v", err)
+				}
+			})
+			if s == nil {
+				return
+			}
+			if len(s.AgentsCompleted) != 1 || s.AgentsCompleted[0] != "fd-ok" {
+				t.Errorf("completed = %v, want [fd-ok]", s.AgentsCompleted)
+			}
+			within(t, 5*time.Second, "Scan", func() {
+				run, err := Scan(context.Background(), dir, ScanOptions{})
+				if err != nil {
+					t.Fatalf("Scan: %v", err)
+				}
+				if !hasPathDiag(run.Diagnostics, rel, "not a regular file (a FIFO)") {
+					t.Errorf("diagnostics %v: want %s named as a FIFO", run.Diagnostics, rel)
+				}
+			})
+		})
+	}
+}
+
+func hasPathDiag(ds []parse.Diagnostic, path, text string) bool {
+	for _, d := range ds {
+		if d.Path == path && strings.Contains(d.Message, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// The run directory itself must be a directory: a FIFO or a file there is an
+// error naming it and what it is, returned at once.
+func TestRunDirNotADirectory(t *testing.T) {
+	dir := t.TempDir()
+	fifo, file := filepath.Join(dir, "fifo"), filepath.Join(dir, "file")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	write(t, dir, "file", "x", 0)
+	for path, kind := range map[string]string{fifo: "a FIFO", file: "a regular file"} {
+		within(t, 5*time.Second, "Synthesize("+kind+")", func() {
+			_, err := Synthesize(context.Background(), path, ScanOptions{}, synth.Options{})
+			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), kind) {
+				t.Errorf("err = %v, want one naming %s as %s", err, path, kind)
+			}
+		})
+	}
+}
+
+// A findings/ directory reached through a link inside the run directory is
+// read; one whose link leaves it is not, nor is a file linked out of a
+// findings/ directory inside.
+func TestRunDirSymlinkedDirectories(t *testing.T) {
+	outside, dir := t.TempDir(), t.TempDir()
+	write(t, outside, "evil.yaml", "specialist_name: evil\n", 0)
+	write(t, dir, "real/front.yaml", "specialist_name: front\n", 0)
+	write(t, dir, "design/x", "", 0)
+	if err := os.Symlink("real", filepath.Join(dir, "findings")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "evil.yaml"), filepath.Join(dir, "real", "evil.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "evil.yaml"), filepath.Join(dir, "design", "manifest.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	run, err := Scan(context.Background(), dir, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Specialists) != 1 || run.Specialists[0].Name != "front" {
+		t.Errorf("specialists = %+v, want only front", run.Specialists)
+	}
+	if run.Design != nil {
+		t.Errorf("read a design manifest linked out of the directory")
+	}
+	for _, rel := range []string{"findings/evil.yaml", "design/manifest.yaml"} {
+		if !hasPathDiag(run.Diagnostics, rel, "outside the output directory") {
+			t.Errorf("diagnostics %v: want %s not followed", run.Diagnostics, rel)
+		}
+	}
+}
+
+// ReadAgent (check FILE) judges a file as a Scan of its directory does: a
+// NUL byte makes it an error report, a FIFO is refused at once by name.
+func TestReadAgentAgreesWithScan(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "fd-bin.md", "### Findings Index\n- P1 | AR-001 | \"S\" | T\nVerdict: needs-changes\n\x00\n", 0)
+	run, err := Scan(context.Background(), dir, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ReadAgent(filepath.Join(dir, "fd-bin.md"), parse.ClassifyName("fd-bin.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Agents) != 1 || run.Agents[0].Status != a.Status || a.Status != parse.StatusError {
+		t.Errorf("scan %+v, ReadAgent %s: want both error", run.Agents, a.Status)
+	}
+	fifo := filepath.Join(dir, "fd-fifo.md")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	within(t, 5*time.Second, "ReadAgent(FIFO)", func() {
+		_, err := ReadAgent(fifo, parse.ClassifyName("fd-fifo.md"))
+		if err == nil || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "a FIFO") {
+			t.Errorf("err = %v, want one naming %s as a FIFO", err, fifo)
+		}
+	})
+}
