@@ -80,6 +80,8 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		}
 		return usageErrorf("synth: %v", err)
 	}
+	e.logger().Info("synthesised", "dir", dir, "base", targets.Base, "verdict", s.Verdict,
+		"agents", len(s.Agents), "findings", len(s.Findings), "evidence", s.Evidence != nil)
 	r, err := f.writeReports(ctx, s, targets)
 	if err != nil {
 		return err
