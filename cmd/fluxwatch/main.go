@@ -181,6 +181,7 @@ func run(ctx context.Context, args []string, e *env) error {
 	var sets []*flag.FlagSet
 	e.flagSets = &sets
 	log := e.logger().With("command", name)
+	e.log = log // the command's own logs name it too
 	log.Debug("start", "args", rest)
 	start := time.Now()
 	err = c.run(ctx, e, rest)
