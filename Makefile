@@ -27,6 +27,10 @@ build: ## build bin/fluxwatch, stamped with git describe
 man: build ## write the man pages into bin/man (man -l bin/man/fluxwatch.1)
 	./$(BIN) man bin/man
 
+.PHONY: install
+install: ## go install fluxwatch into GOBIN (else GOPATH/bin, usually ~/go/bin): put it on PATH
+	$(GO) install -ldflags '$(LDFLAGS)' ./cmd/fluxwatch
+
 run: build ## synthesise the example run in testdata/example and print its summary
 	./$(BIN) synth --out bin/example --repo $(EXAMPLE)/repo $(EXAMPLE)
 	@echo
@@ -53,10 +57,11 @@ fuzz: ## run every fuzz target for FUZZTIME each (default 30s)
 	done
 
 BENCH_RUNS ?= 5
+SCALE_RUNS ?= 3
 
-bench: build bench-tools ## Go benchmarks of the hot paths, then fluxwatch against jq, cat, wc -l and a shell pipeline (one table; a few minutes)
+bench: build bench-tools ## Go benchmarks of the hot paths, fluxwatch against jq, cat, wc -l and a shell pipeline, then the 1×–8× scale table (a few minutes)
 	$(GO) test -short -run='^$$' -bench=. -benchmem ./parse ./bus ./synth ./watcher
-	$(GO) run ./internal/procbench -bin $(BIN) -shell scripts/shell-synth.sh -runs $(BENCH_RUNS)
+	$(GO) run ./internal/procbench -bin $(BIN) -shell scripts/shell-synth.sh -runs $(BENCH_RUNS) -scale full -scale-runs $(SCALE_RUNS)
 	$(GO) test -run='^$$' -bench=Render -benchmem ./page
 
 bench-tools: ## install jq (Debian) when missing, for make bench's comparisons
@@ -92,6 +97,10 @@ golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
 	$(GO) test ./internal/termview/ -run 'TestLiveView' -update-view
 	$(GO) test ./page/ -run 'Golden' -update
+
+.PHONY: baseline-stability
+baseline-stability: ## how many findings of a re-formatted rerun of every corpus run match as unchanged (needs ../shared)
+	$(GO) test ./cmd/fluxwatch -run '^TestCorpusBaselineStability$$' -count=1 -v -args -baseline.all
 
 yaml-limits: ## time and measure peak RSS of fluxwatch on an alias bomb, dense YAML and 1 GiB of random bytes
 	$(GO) test -tags limits -count=1 -run TestYAMLLimitsProcess -v ./cmd/fluxwatch

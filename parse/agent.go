@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -23,9 +24,9 @@ func ReadReport(data []byte) *Report {
 			"binary file (NUL byte): not a report")}
 		return r
 	}
-	lines := splitLines(data)
+	src, lines := splitLines(data)
 	frontEnd := mask(lines)
-	p := &reportParser{r: r, lines: lines, frontEnd: frontEnd}
+	p := &reportParser{r: r, src: src, lines: lines, frontEnd: frontEnd}
 	p.run()
 	sortDiags(r.Diagnostics)
 	return r
@@ -33,6 +34,7 @@ func ReadReport(data []byte) *Report {
 
 type reportParser struct {
 	r        *Report
+	src      string // the report's text: lines are parts of it
 	lines    []line
 	frontEnd int
 	fm       frontMatter
@@ -199,7 +201,13 @@ func (p *reportParser) fencedIndex() *index {
 // takeIndex moves the index's items into the report.
 func (p *reportParser) takeIndex() {
 	r, ix := p.r, p.ix
-	r.Diagnostics = append(r.Diagnostics, ix.diags...)
+	if len(r.Diagnostics) == 0 {
+		r.Diagnostics = ix.diags // the index's own: no copy of a large list
+	} else {
+		r.Diagnostics = append(r.Diagnostics, ix.diags...)
+	}
+	ix.diags = nil
+	r.Findings = slices.Grow(r.Findings, len(ix.items))
 	seen := map[string]int{}
 	for _, it := range ix.items {
 		if it.id != "" {

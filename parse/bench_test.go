@@ -1,12 +1,14 @@
 package parse_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/internal/procbench/reportgen"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -55,5 +57,36 @@ func BenchmarkTitleMatches(b *testing.B) {
 	y := parse.NewTitle(strings.ToLower("Race conditions in session cache refresh"))
 	for b.Loop() {
 		x.Matches(&y)
+	}
+}
+
+// BenchmarkReadReportScale parses generated reports of every shape of
+// reportgen (strict index, the §2.2 variants, the prose forms) at 2, 4, 8
+// and 16 MiB, so that the time per byte can be compared across sizes: SPEC
+// §9 wants each doubling to cost at most ~2.2× the time. With -short the
+// sizes are 64 KiB and 128 KiB. cpu-ns/op is the CPU time of the process
+// (GC included) per parse: on a busy machine it varies less than ns/op.
+func BenchmarkReadReportScale(b *testing.B) {
+	sizes := []int{2 << 20, 4 << 20, 8 << 20, 16<<20 - 1024}
+	if testing.Short() {
+		sizes = []int{64 << 10, 128 << 10}
+	}
+	for _, shape := range reportgen.Shapes {
+		for _, size := range sizes {
+			b.Run(fmt.Sprintf("%s/%dKiB", shape, (size+1023)>>10), func(b *testing.B) {
+				data := reportgen.Report(shape, size)
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				var r *parse.Report
+				cpu := cpuTime()
+				for b.Loop() {
+					r = parse.ReadReport(data)
+				}
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+				if len(r.Findings) == 0 {
+					b.Fatalf("%s: no findings", shape)
+				}
+			})
+		}
 	}
 }

@@ -1,8 +1,11 @@
 package parse
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // sortDiags orders diagnostics by line, keeping the order of equal lines.
 func sortDiags(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Line < ds[j].Line })
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int { return cmp.Compare(a.Line, b.Line) })
 }

@@ -208,63 +208,117 @@ func sectionOf(stack []scope) string {
 // restates it; two findings side by side in one section are two findings,
 // however alike their titles ("Tasks created via IPC are SQLite-only" and
 // "Task mutations via IPC are SQLite-only" share half their keywords). The
-// first listing is kept, with the higher severity.
-// Candidates for the title rule are those sharing a keyword (or the exact
-// normalised title); a keyword shared by very many titles does not pick
-// candidates, so the cost stays near-linear on any input.
+// first listing is kept, with the higher severity; a finding that matches
+// several earlier ones joins the first of them.
+//
+// IDs and normalised titles are found through maps. For the title rule, a
+// report of up to exactDedupMax listed findings (every real one: the largest
+// in the corpus lists a few dozen) compares each finding with every kept one,
+// so the rule holds exactly. A larger report compares a finding only with the
+// kept findings that share one of its keywords, and a keyword once shared by
+// more than maxPosting kept titles is treated as a stop word, picking no
+// candidates: the cost per finding is bounded, so a 16 MiB report parses in
+// linear time, at the price of missing, in such a report, a restatement whose
+// title shares no rare keyword with the one it restates.
 func dedupProse(fs []Finding) []Finding {
-	out := fs[:0:0]
-	var titles []Title // titles[j] is out[j]'s, prepared once
-	byID := map[string]int{}
-	byKey := map[string]int{}
-	byWord := map[string][]int{}
-	const maxPosting = 16
+	return dedupProseBy(fs, len(fs) <= exactDedupMax)
+}
+
+func dedupProseBy(fs []Finding, exact bool) []Finding {
+	d := proseDedup{exact: exact, byID: map[string]int{}, byKey: map[string]int{}}
 	for _, f := range fs {
-		dup := -1
-		if j, ok := byID[f.ID]; ok && f.ID != "" {
-			dup = j
-		}
-		t := NewTitle(f.Title)
-		if j, ok := byKey[t.Norm()]; ok && dup < 0 {
-			dup = j
-		}
-		if dup < 0 {
-			seen := map[int]bool{}
-			for _, w := range t.Keywords() {
-				for _, j := range byWord[w] {
-					if !seen[j] {
-						seen[j] = true
-						if (dup < 0 || j < dup) && out[j].Section != f.Section && t.Matches(&titles[j]) {
-							dup = j
-						}
-					}
-				}
-			}
-		}
-		if dup < 0 {
-			j := len(out)
-			out = append(out, f)
-			titles = append(titles, t)
-			if f.ID != "" {
-				byID[f.ID] = j
-			}
-			byKey[t.Norm()] = j
-			for _, w := range t.Keywords() {
-				if len(byWord[w]) < maxPosting {
-					byWord[w] = append(byWord[w], j)
-				}
-			}
-			continue
-		}
-		g := &out[dup]
-		if f.Severity.Rank() < g.Severity.Rank() {
-			g.Severity = f.Severity
-		}
-		if g.ID == "" && f.ID != "" {
-			g.ID = f.ID
-			byID[f.ID] = dup
-		}
-		g.FileRefs = mergeRefs(g.FileRefs, f.FileRefs)
+		d.add(f)
 	}
-	return out
+	return d.out
+}
+
+const (
+	exactDedupMax = 1000
+	maxPosting    = 8
+)
+
+type proseDedup struct {
+	exact  bool
+	out    []Finding
+	titles []Title // titles[j] is out[j]'s, prepared once
+	byID   map[string]int
+	byKey  map[string]int
+	byWord map[string][]int32 // kept findings by keyword (not exact only)
+	stamp  []int32            // stamp[j] == round: out[j] already tried
+	round  int32
+}
+
+func (d *proseDedup) add(f Finding) {
+	dup := -1
+	if j, ok := d.byID[f.ID]; ok && f.ID != "" {
+		dup = j
+	}
+	t := NewTitle(f.Title)
+	if j, ok := d.byKey[t.Norm()]; ok && dup < 0 {
+		dup = j
+	}
+	if dup < 0 {
+		dup = d.fuzzy(&f, &t)
+	}
+	if dup < 0 {
+		j := len(d.out)
+		d.out = append(d.out, f)
+		d.titles = append(d.titles, t)
+		if f.ID != "" {
+			d.byID[f.ID] = j
+		}
+		d.byKey[t.Norm()] = j
+		if !d.exact {
+			d.stamp = append(d.stamp, 0)
+			if d.byWord == nil {
+				d.byWord = map[string][]int32{}
+			}
+			for _, w := range t.Keywords() {
+				if p := d.byWord[w]; len(p) <= maxPosting {
+					d.byWord[w] = append(p, int32(j))
+				}
+			}
+		}
+		return
+	}
+	g := &d.out[dup]
+	if f.Severity.Rank() < g.Severity.Rank() {
+		g.Severity = f.Severity
+	}
+	if g.ID == "" && f.ID != "" {
+		g.ID = f.ID
+		d.byID[f.ID] = dup
+	}
+	g.FileRefs = mergeRefs(g.FileRefs, f.FileRefs)
+}
+
+// fuzzy returns the first kept finding of another section whose title
+// matches t by the title rule, or -1.
+func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
+	if d.exact {
+		for j := range d.out {
+			if d.out[j].Section != f.Section && t.Matches(&d.titles[j]) {
+				return j
+			}
+		}
+		return -1
+	}
+	d.round++
+	dup := -1
+	for _, w := range t.Keywords() {
+		p := d.byWord[w]
+		if len(p) > maxPosting {
+			continue // a common word: it tells titles apart no more than "the"
+		}
+		for _, j := range p {
+			if d.stamp[j] == d.round || (dup >= 0 && int(j) >= dup) {
+				continue
+			}
+			d.stamp[j] = d.round
+			if d.out[j].Section != f.Section && t.Matches(&d.titles[j]) {
+				dup = int(j)
+			}
+		}
+	}
+	return dup
 }

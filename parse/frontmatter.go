@@ -155,7 +155,18 @@ func (fm *frontMatter) readImprovements(seq *yaml.Node, off int) {
 }
 
 func diag(line int, level Level, format string, a ...any) Diagnostic {
-	return Diagnostic{Line: line, Level: level, Message: fmt.Sprintf(format, a...)}
+	msg := format
+	switch {
+	case len(a) == 1 && format == "%s":
+		if s, ok := a[0].(string); ok {
+			msg = s // a fixed note: shared, not copied once per line
+			break
+		}
+		msg = fmt.Sprintf(format, a...)
+	case len(a) > 0 || strings.Contains(format, "%"):
+		msg = fmt.Sprintf(format, a...)
+	}
+	return Diagnostic{Line: line, Level: level, Message: msg}
 }
 
 func oneLineErr(err error) string {

@@ -258,34 +258,35 @@ var errorStubRe = regexp.MustCompile(`(?i)^agent failed to produce findings`)
 
 func isErrorStubLine(t string) bool { return errorStubRe.MatchString(t) }
 
-// splitPipes splits a pipe-separated line into trimmed fields. A '|' inside
-// backticks or escaped as \| does not split.
+// splitPipes splits a pipe-separated line into fields (not trimmed). A '|'
+// inside backticks or escaped as \| does not split. The fields are parts of
+// s, copied only when they hold an escape.
 func splitPipes(s string) []string {
-	var fields []string
-	var b strings.Builder
-	tick := false
+	if strings.Count(s, "`")%2 == 1 {
+		// An unbalanced backtick: split naively instead.
+		return strings.Split(s, "|")
+	}
+	fields := make([]string, 0, strings.Count(s, "|")+1)
+	start, tick, esc := 0, false, false
+	field := func(f string) string {
+		if esc {
+			return strings.ReplaceAll(f, `\|`, "|")
+		}
+		return f
+	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
+		switch c := s[i]; {
 		case c == '`':
 			tick = !tick
 		case c == '\\' && i+1 < len(s) && s[i+1] == '|':
-			b.WriteByte('|')
+			esc = true
 			i++
-			continue
 		case c == '|' && !tick:
-			fields = append(fields, b.String())
-			b.Reset()
-			continue
+			fields = append(fields, field(s[start:i]))
+			start, esc = i+1, false
 		}
-		b.WriteByte(c)
 	}
-	fields = append(fields, b.String())
-	if tick {
-		// An unbalanced backtick: split naively instead.
-		fields = strings.Split(s, "|")
-	}
-	return fields
+	return append(fields, field(s[start:]))
 }
 
 var smartQuotes = strings.NewReplacer("“", `"`, "”", `"`)

@@ -10,6 +10,9 @@ import (
 type line struct {
 	num  int    // 1-based line number
 	text string // the line without its newline (and without \r)
+	// start is the offset of text in the report's text, the string it is
+	// part of (see description).
+	start int
 	// masked lines are never read for findings: fenced code, <thinking>, HTML
 	// comments, YAML front matter.
 	masked bool
@@ -21,26 +24,31 @@ type line struct {
 }
 
 // splitLines splits data into lines, dropping a UTF-8 BOM and \r before \n.
-// Invalid UTF-8 is replaced so every string downstream is valid.
-func splitLines(data []byte) []line {
+// Invalid UTF-8 is replaced so every string downstream is valid. It returns
+// the text as one string too: the lines are parts of it.
+func splitLines(data []byte) (string, []line) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(data) {
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
 	s := string(data)
 	lines := make([]line, 0, strings.Count(s, "\n")+1)
-	for n := 1; len(s) > 0; n++ {
-		i := strings.IndexByte(s, '\n')
+	off := 0
+	for n := 1; off < len(s); n++ {
+		i := strings.IndexByte(s[off:], '\n')
+		start := off
 		var t string
 		if i < 0 {
-			t, s = s, ""
+			t = s[off:]
+			off = len(s)
 		} else {
-			t, s = s[:i], s[i+1:]
+			t = s[off : off+i]
+			off += i + 1
 		}
 		t = strings.TrimSuffix(t, "\r")
-		lines = append(lines, line{num: n, text: t})
+		lines = append(lines, line{num: n, text: t, start: start})
 	}
-	return lines
+	return s, lines
 }
 
 // mask marks the lines that are never read for findings. It returns the line

@@ -36,9 +36,9 @@ func (p *reportParser) linkDescriptions() {
 		if l.masked || (i >= lo && i < hi) {
 			continue
 		}
-		k := -1
+		k, own := -1, false
 		if j, ok := byLine[l.num]; ok && fs[j].Confidence == ConfidenceLow {
-			k = j // a prose finding's own block
+			k, own = j, true // a prose finding's own block
 		} else if id := blockID(l); id != "" {
 			if j, ok := byID[id]; ok && !linked[j] {
 				k = j
@@ -49,18 +49,23 @@ func (p *reportParser) linkDescriptions() {
 		}
 		linked[k] = true
 		end := blockEnd(p.lines, i)
-		var b strings.Builder
-		for _, bl := range p.lines[i:end] {
-			if b.Len()+len(bl.text) > maxDescription {
+		size, last := 0, i
+		for n, bl := range p.lines[i:end] {
+			if size+len(bl.text) > maxDescription {
 				break
 			}
-			b.WriteString(bl.text)
-			b.WriteByte('\n')
-			if !bl.masked {
+			size += len(bl.text) + 1
+			last = i + n
+			// The references of a prose list item or bold lead-in are
+			// already the finding's: the prose walk read them in the same
+			// text, and reading them again doubled the parse time.
+			if !bl.masked && !(n == 0 && own && l.level == 0) {
 				fs[k].FileRefs = mergeRefs(fs[k].FileRefs, fileRefs(bl.text))
 			}
 		}
-		fs[k].Description = b.String()
+		if size > 0 {
+			fs[k].Description = description(p.src, p.lines[i:last+1], size)
+		}
 		claims := evidenceClaims(p.lines, i, end)
 		for _, c := range claims {
 			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
@@ -73,6 +78,30 @@ func (p *reportParser) linkDescriptions() {
 			fs[i].FileRefs = []string{}
 		}
 	}
+}
+
+// description returns the text of ls, each line ending in a newline, size
+// bytes in all: a part of src, the report's text, when the lines lie there
+// as they are (no \r was dropped), so that descriptions do not copy the
+// report once more.
+func description(src string, ls []line, size int) string {
+	whole := true
+	for _, l := range ls {
+		if e := l.start + len(l.text); e >= len(src) || src[e] != '\n' {
+			whole = false
+			break
+		}
+	}
+	if whole {
+		return src[ls[0].start : ls[0].start+size]
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, l := range ls {
+		b.WriteString(l.text)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 var trailingIDRe = regexp.MustCompile(`\(([A-Z][A-Za-z0-9_.-]{0,31})\)\s*:?\s*$`)

@@ -339,7 +339,8 @@ func TestCorpusConformance(t *testing.T) {
 // checkPositions fails when a finding or diagnostic points outside the input.
 func checkPositions(t testing.TB, name string, data []byte, r *Report) {
 	t.Helper()
-	n := len(splitLines(data))
+	_, ls := splitLines(data)
+	n := len(ls)
 	for _, f := range r.Findings {
 		if f.Line < 1 || f.Line > n {
 			t.Errorf("%s: finding %q at line %d, input has %d lines", name, f.Title, f.Line, n)

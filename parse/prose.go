@@ -136,7 +136,18 @@ var (
 // legend, or only group words ("defects", "findings").
 func emptyTitle(s string) bool {
 	s = strings.TrimSpace(s)
-	return s == "" || countTitleRe.MatchString(s) || tallyRe.MatchString(s) || onlyGroupWords(s)
+	if s == "" {
+		return true
+	}
+	// countTitleRe can only match from a digit, "n", "t", "(" or a dash, and
+	// tallyRe needs a colon: skip the regexps on the other titles.
+	switch c := s[0] | 0x20; {
+	case c >= '0' && c <= '9', c == 'n', c == 't', s[0] == '(', s[0] == '-', s[0] == 0xe2:
+		if countTitleRe.MatchString(s) {
+			return true
+		}
+	}
+	return strings.IndexByte(s, ':') >= 0 && tallyRe.MatchString(s) || onlyGroupWords(s)
 }
 
 // onlyGroupWords reports whether s names a list rather than a finding.

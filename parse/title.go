@@ -3,6 +3,8 @@ package parse
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
+	"unsafe"
 )
 
 // The title rule of SPEC §5.2, shared by the prose fallback (a finding listed
@@ -95,12 +97,13 @@ func Keywords(norm string) []string {
 }
 
 // Title is a normalised title with what the title rule needs, computed once:
-// its keywords, its runes and a histogram of its characters. Build it with
-// NewTitle.
+// its keywords and a histogram of its characters (and its runes, when it is
+// not ASCII). Build it with NewTitle.
 type Title struct {
 	norm  string
 	kws   []string
-	runes []rune
+	runes []rune // nil when norm is ASCII: its bytes are its runes
+	n     int    // length in runes
 	hist  histogram
 }
 
@@ -109,21 +112,17 @@ type Title struct {
 // the edit distance of the strings, which rules most pairs out cheaply.
 type histogram [38]uint16
 
-func histogramOf(rs []rune) histogram {
-	var h histogram
-	for _, r := range rs {
-		switch {
-		case r >= 'a' && r <= 'z':
-			h[r-'a']++
-		case r >= '0' && r <= '9':
-			h[26+r-'0']++
-		case r == ' ':
-			h[36]++
-		default:
-			h[37]++
-		}
+func (h *histogram) add(r rune) {
+	switch {
+	case r >= 'a' && r <= 'z':
+		h[r-'a']++
+	case r >= '0' && r <= '9':
+		h[26+r-'0']++
+	case r == ' ':
+		h[36]++
+	default:
+		h[37]++
 	}
-	return h
 }
 
 // lowerBound returns a lower bound of the edit distance of two strings with
@@ -144,8 +143,63 @@ func (h *histogram) lowerBound(o *histogram) int {
 // NewTitle prepares s for the title rule.
 func NewTitle(s string) Title {
 	n := normalizeTitle(s)
-	rs := []rune(n)
-	return Title{norm: n, kws: Keywords(n), runes: rs, hist: histogramOf(rs)}
+	t := Title{norm: n, kws: Keywords(n)}
+	t.prepare()
+	return t
+}
+
+// prepare computes what the Levenshtein rule needs from t.norm.
+func (t *Title) prepare() {
+	n := t.norm
+	for i := 0; i < len(n); i++ {
+		if n[i] >= utf8.RuneSelf {
+			t.runes = []rune(n)
+			t.n = len(t.runes)
+			for _, r := range t.runes {
+				t.hist.add(r)
+			}
+			return
+		}
+	}
+	t.n = len(n)
+	for i := 0; i < len(n); i++ {
+		t.hist.add(rune(n[i]))
+	}
+}
+
+// gramSymbol maps a byte of an ASCII title to one of 38 symbols: a–z, 0–9,
+// space, anything else.
+func gramSymbol(c byte) int {
+	switch {
+	case c >= 'a' && c <= 'z':
+		return int(c - 'a')
+	case c >= '0' && c <= '9':
+		return 26 + int(c-'0')
+	case c == ' ':
+		return 36
+	}
+	return 37
+}
+
+// sharedGrams returns how many bigrams two ASCII strings share (the size of
+// the multiset intersection of their bigrams, bytes outside [a-z0-9 ]
+// counted as one symbol, which can only add to it). By the q-gram lemma two
+// strings within edit distance k share at least max(len)−1−2k bigrams: a
+// bound that rules out in linear time the pairs of long titles that the
+// histogram lets through.
+func sharedGrams(a, b string) int {
+	var count [38 * 38]uint16
+	for i := 0; i+1 < len(a); i++ {
+		count[gramSymbol(a[i])*38+gramSymbol(a[i+1])]++
+	}
+	n := 0
+	for i := 0; i+1 < len(b); i++ {
+		if g := &count[gramSymbol(b[i])*38+gramSymbol(b[i+1])]; *g > 0 {
+			*g--
+			n++
+		}
+	}
+	return n
 }
 
 // TitlesMatch reports whether two titles match by the title rule of SPEC
@@ -168,8 +222,10 @@ func (a *Title) Matches(b *Title) bool {
 	if a.norm == b.norm {
 		return true
 	}
-	if shared := sharedKeywords(a.kws, b.kws); shared >= 3 && 2*shared >= min(len(a.kws), len(b.kws)) {
-		return true
+	if len(a.kws) >= 3 && len(b.kws) >= 3 {
+		if shared := sharedKeywords(a.kws, b.kws); shared >= 3 && 2*shared >= min(len(a.kws), len(b.kws)) {
+			return true
+		}
 	}
 	return closeTitles(a, b)
 }
@@ -189,65 +245,90 @@ func sharedKeywords(a, b []string) int {
 
 // closeTitles reports whether the Levenshtein distance of two titles, divided
 // by the longer length in runes, is under 0.3. The length difference and the
-// histogram bound rule most pairs out before the banded computation.
+// histogram and bigram bounds rule most pairs out before the banded
+// computation.
 func closeTitles(a, b *Title) bool {
-	ra, rb := a.runes, b.runes
-	if len(ra) < len(rb) {
-		ra, rb = rb, ra
+	if a.n < b.n {
+		a, b = b, a
 	}
-	long := len(ra)
+	long := a.n
 	if long == 0 {
 		return true
 	}
 	// The largest distance that still matches: d/long < 0.3 ⇔ 10d < 3·long.
 	limit := (3*long - 1) / 10
-	if len(ra)-len(rb) > limit || a.hist.lowerBound(&b.hist) > limit {
+	if a.n-b.n > limit || a.hist.lowerBound(&b.hist) > limit {
 		return false
+	}
+	if a.runes == nil && b.runes == nil {
+		if need := long - 1 - 2*limit; need > 0 && long < 1<<16 && sharedGrams(a.norm, b.norm) < need {
+			return false
+		}
+		// A read-only view of the bytes: no copy per comparison.
+		return levenshteinWithin(unsafe.Slice(unsafe.StringData(a.norm), len(a.norm)),
+			unsafe.Slice(unsafe.StringData(b.norm), len(b.norm)), limit)
+	}
+	ra, rb := a.runes, b.runes
+	if ra == nil {
+		ra = []rune(a.norm)
+	}
+	if rb == nil {
+		rb = []rune(b.norm)
 	}
 	return levenshteinWithin(ra, rb, limit)
 }
 
 // levenshteinWithin reports whether the edit distance of a and b is at most
-// limit, computing only the band of the matrix that can stay within it.
-func levenshteinWithin(a, b []rune, limit int) bool {
+// limit, computing only the band of the matrix that can stay within it. Rows
+// of up to 127 cells live on the stack.
+func levenshteinWithin[E byte | rune](a, b []E, limit int) bool {
 	const inf = 1 << 30
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	var bufs [2][128]int32
+	var prev, cur []int32
+	if len(b) < len(bufs[0]) {
+		prev, cur = bufs[0][:len(b)+1], bufs[1][:len(b)+1]
+	} else {
+		prev, cur = make([]int32, len(b)+1), make([]int32, len(b)+1)
 	}
+	for j := range prev {
+		prev[j] = int32(j)
+	}
+	lim := int32(limit)
 	for i := 1; i <= len(a); i++ {
 		lo, hi := max(1, i-limit), min(len(b), i+limit)
-		for j := range cur {
-			cur[j] = inf
+		// Cells outside the band are "too far": only the two next to it are
+		// ever read.
+		cur[lo-1] = inf
+		if hi < len(b) {
+			cur[hi+1] = inf
 		}
 		if i <= limit {
-			cur[0] = i
+			cur[0] = int32(i)
 		}
-		best := cur[0]
+		best := cur[lo-1]
+		ai := a[i-1]
 		for j := lo; j <= hi; j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
+			v := prev[j-1]
+			if ai != b[j-1] {
+				v++
 			}
-			v := prev[j-1] + cost
-			if prev[j]+1 < v {
-				v = prev[j] + 1
+			if w := prev[j] + 1; w < v {
+				v = w
 			}
-			if cur[j-1]+1 < v {
-				v = cur[j-1] + 1
+			if w := cur[j-1] + 1; w < v {
+				v = w
 			}
 			cur[j] = v
 			if v < best {
 				best = v
 			}
 		}
-		if best > limit {
+		if best > lim {
 			return false
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(b)] <= limit
+	return prev[len(b)] <= lim
 }
 
 // Levenshtein returns the edit distance of a and b in runes.

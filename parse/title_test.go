@@ -112,9 +112,12 @@ func FuzzCloseStrings(f *testing.F) {
 // closeStrings reports (for the tests) whether the Levenshtein distance of a and b, divided by
 // the longer length, is under 0.3. Lengths are in runes.
 func closeStrings(a, b string) bool {
-	ta, tb := NewTitle(a), NewTitle(b)
-	ta.runes, tb.runes = []rune(a), []rune(b)
-	ta.hist, tb.hist = histogramOf(ta.runes), histogramOf(tb.runes)
+	raw := func(s string) Title {
+		t := Title{norm: s}
+		t.prepare()
+		return t
+	}
+	ta, tb := raw(a), raw(b)
 	return closeTitles(&ta, &tb)
 }
 

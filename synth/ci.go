@@ -132,6 +132,7 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 			props.Add("ungrounded", f.Evidence.Ungrounded)
 		}
 		res.WithProperties(props)
+		sarifBaseline(res, f)
 		for i, r := range f.FileRefs {
 			if i == maxLocations {
 				break
@@ -237,6 +238,19 @@ func empty(v any) bool {
 		return len(v) == 0
 	}
 	return false
+}
+
+// sarifBaseline adds to res the baselineState of f, when it was compared
+// with a baseline, and an external suppression with its reason when it is
+// suppressed. Absent baseline findings are not results: code-scanning
+// services would show them as open alerts; findings.json lists them.
+func sarifBaseline(res *sarif.Result, f Finding) {
+	if f.Baseline != nil {
+		res.WithBaselineState(f.Baseline.State)
+	}
+	if f.Suppressed != nil {
+		res.AddSuppression(sarif.NewSuppression().WithKind("external").WithJustification(f.Suppressed.Reason))
+	}
 }
 
 // rdjsonl is one line of reviewdog's rdjsonl format.

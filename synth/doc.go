@@ -65,4 +65,22 @@
 //     matter holding message_id, correlation_id, message_type or
 //     source_document) is "envelope" on the agent in findings.json and a line
 //     under "Message envelopes" in summary.md, the keys of SPEC §2.2 first.
+//   - Baseline (--baseline, [Options.Baseline]): each finding is new or
+//     unchanged against the findings of an earlier findings.json, and the
+//     baseline findings nothing matched are absent (listed in findings.json
+//     and summary.md, never SARIF results: code scanning would show them as
+//     open alerts). The matching rule is written once, on compareBaseline in
+//     baseline.go: fingerprint, then a shared source key, then the title rule
+//     of §5.2 in the same section or on the same file, one-to-one. The
+//     fingerprint (§6) hashes the representative's key and first file path;
+//     the two later passes hold a finding whose representative changed with
+//     the set of agents, whose file refs were lost in a re-formatted report,
+//     or whose title was re-worded.
+//   - Suppressions ([Options.Suppressions], .fluxwatch.yaml): a suppressed
+//     finding stays in every report, marked with its reason; it does not
+//     count toward the verdict (so no --fail-on gate trips on it) nor toward
+//     --fail-on-new, and it is left off Issues to Address. The counts still
+//     include it. An entry expires after its expires day, against
+//     [Options.Today] (never when Today is zero); expired and unused entries
+//     are warnings in the diagnostics of findings.json and in summary.md.
 package synth

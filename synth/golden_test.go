@@ -39,6 +39,11 @@ type goldenRun struct {
 	Specialists []SpecialistFile `json:"specialists"`
 	Expect      []string         `json:"expect"`
 	Dedup       string           `json:"dedup"`
+	// Baseline is the findings.json of an earlier run; Suppressions and
+	// Today (YYYY-MM-DD) the suppressions of a configuration.
+	Baseline     json.RawMessage `json:"baseline"`
+	Suppressions []Suppression   `json:"suppressions"`
+	Today        string          `json:"today"`
 }
 
 func loadGoldenRun(t *testing.T, data []byte) (*Run, Options) {
@@ -67,6 +72,21 @@ func loadGoldenRun(t *testing.T, data []byte) (*Run, Options) {
 	opts := Options{Expect: g.Expect, Generator: Generator{Name: "fluxwatch", Version: "test"}}
 	if g.Dedup == "exact" {
 		opts.Dedup = DedupExact
+	}
+	if g.Baseline != nil {
+		b, err := DecodeBaseline("old/findings.json", g.Baseline)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Baseline = b
+	}
+	opts.Suppressions = g.Suppressions
+	if g.Today != "" {
+		today, err := time.Parse(time.DateOnly, g.Today)
+		if err != nil {
+			t.Fatalf("today: %v", err)
+		}
+		opts.Today = today
 	}
 	return run, opts
 }

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -40,6 +39,9 @@ type Live struct {
 	srcs      []*src
 	findings  []Finding
 	evidence  *EvidenceTally
+	// The comparison with the baseline and the suppressions of findings.
+	baseline     *BaselineReport
+	suppressions *SuppressionReport
 
 	// The bus side, read against the report side.
 	tl   *timeline
@@ -90,6 +92,7 @@ func (l *Live) Update(run *Run) {
 		l.agents, l.completed = keys, completed
 		l.srcs = sourcesOf(completed)
 		l.findings = findingsOf(dedup(l.srcs, opts.Dedup), len(completed))
+		l.baseline, l.suppressions = judge(l.findings, opts)
 		if opts.Evidence != nil {
 			s.Findings = l.findings
 			l.evidence = checkEvidence(s, l.srcs, opts.Evidence, opts.EvidenceRepo)
@@ -108,6 +111,7 @@ func (l *Live) Update(run *Run) {
 		s.EvidenceNote = opts.EvidenceNote
 	}
 	s.Findings = l.findings
+	s.Baseline, s.Suppressions = l.baseline, l.suppressions
 	summarize(s, run, l.completed, opts)
 	l.base, l.run = s, run
 	l.readBus(run, rebase)
@@ -121,11 +125,7 @@ func (l *Live) readBus(run *Run, rebase bool) {
 	segs, ok := l.appended(run)
 	switch {
 	case ok && rebase:
-		entries := map[string][]bus.Entry{}
-		for _, b := range run.Bus {
-			entries[b.Name] = b.Entries
-		}
-		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts, entries)
+		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts)
 	case !ok:
 		l.memo.forgetOrder()
 		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts, l.memo)
@@ -141,8 +141,8 @@ func (l *Live) readBus(run *Run, rebase bool) {
 	}
 	l.read = l.read[:0]
 	for _, b := range run.Bus {
-		if len(b.Entries) > 0 {
-			l.read = append(l.read, busMark{b.Name, len(b.Entries)})
+		if n := b.Dropped + len(b.Entries); n > 0 {
+			l.read = append(l.read, busMark{b.Name, n})
 		}
 	}
 }
@@ -156,19 +156,22 @@ func (l *Live) appended(run *Run) (segs []segment, ok bool) {
 	}
 	i := 0
 	for _, b := range run.Bus {
-		if len(b.Entries) == 0 {
+		n := b.Dropped + len(b.Entries)
+		if n == 0 {
 			continue
 		}
 		switch {
 		case i < len(l.read):
 			old := l.read[i]
 			last := i == len(l.read)-1
-			if b.Name != old.name || len(b.Entries) < old.n || (!last && len(b.Entries) != old.n) {
+			if b.Name != old.name || n < old.n || (!last && n != old.n) || old.n < b.Dropped {
 				return nil, false
 			}
-			if len(b.Entries) > old.n {
-				segs = append(segs, segment{b.Name, old.n, b.Entries[old.n:]})
+			if n > old.n {
+				segs = append(segs, segment{b.Name, old.n, b.Entries[old.n-b.Dropped:]})
 			}
+		case b.Dropped > 0:
+			return nil, false
 		default:
 			segs = append(segs, segment{b.Name, 0, b.Entries})
 		}
@@ -198,6 +201,6 @@ func (l *Live) Synthesis() *Synthesis {
 		files = append(files, b.Name)
 	}
 	s.Timeline = l.tl.snapshot(files)
-	s.Diagnostics = runDiagnostics(l.run)
+	s.Diagnostics = append(runDiagnostics(l.run), suppressionDiagnostics(s.Suppressions)...)
 	return &s
 }

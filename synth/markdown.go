@@ -34,8 +34,10 @@ func (w *mdWriter) f(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 func RenderMarkdown(s *Synthesis) []byte {
 	var w mdWriter
 	mdHeader(&w, s)
+	mdBaseline(&w, s)
 	mdKeyFindings(&w, s)
 	mdIssues(&w, s)
+	mdSuppressions(&w, s)
 	mdImprovements(&w, s)
 	mdHeatMap(&w, s)
 	mdAgents(&w, s)
@@ -66,6 +68,9 @@ func mdHeader(w *mdWriter, s *Synthesis) {
 		s.Counts.Total(), s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3))
 	if len(s.Improvements) > 0 {
 		meta = append(meta, fmt.Sprintf("Improvements: %d", len(s.Improvements)))
+	}
+	if s.Suppressions != nil && s.Suppressions.Suppressed > 0 {
+		meta = append(meta, fmt.Sprintf("Suppressed: %d (accepted in the configuration; not counted in the verdict)", s.Suppressions.Suppressed))
 	}
 	for _, m := range meta {
 		w.f("- %s\n", m)
@@ -112,6 +117,9 @@ func mdKeyFindings(w *mdWriter, s *Synthesis) {
 			if f.DiscoveredBy != nil {
 				w.f(" · first on the bus: %s", mdText(*f.DiscoveredBy))
 			}
+			if f.Suppressed != nil {
+				w.f(" · suppressed")
+			}
 			w.f("\n")
 		}
 	}
@@ -122,7 +130,7 @@ func mdIssues(w *mdWriter, s *Synthesis) {
 	w.f("\n## Issues to Address\n\n")
 	n := 0
 	for _, f := range s.Findings {
-		if f.Severity.Rank() > 1 {
+		if f.Severity.Rank() > 1 || f.Suppressed != nil {
 			continue
 		}
 		n++

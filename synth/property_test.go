@@ -34,6 +34,20 @@ var (
 	propRefs = []string{"src/a.go:12", "src/a.go:12-14", "src/b.go:3", ".env:1", "src/c.go"}
 )
 
+// propBaseline and propSuppressions compare and accept some of the findings
+// the world makes: Live must mark them as Synthesize does.
+var (
+	propBaseline = &synth.Baseline{Path: "old/findings.json", Findings: []synth.Finding{
+		{Key: "auth:token leaks in logs", Fingerprint: "0123456789abcdef0123456789abcdef", Section: "Auth", Title: "Token leaks in logs"},
+		{Key: "api:race on shutdown", Fingerprint: "1123456789abcdef0123456789abcdef", Section: "API", Title: "Race on shutdown"},
+	}}
+	propSuppressions = []synth.Suppression{
+		{File: "c.yaml", Line: 2, Match: synth.SuppressionMatch{Severity: parse.P0, Title: "cache"}, Reason: "r"},
+		{File: "c.yaml", Line: 5, Match: synth.SuppressionMatch{File: "src/b.go"}, Reason: "r", Expires: "2026-01-01"},
+		{File: "c.yaml", Line: 8, Match: synth.SuppressionMatch{File: ".env"}, Reason: "r"},
+	}
+)
+
 func (w *world) tick() time.Time {
 	w.clock = w.clock.Add(time.Duration(1+w.r.IntN(90)) * time.Second)
 	return w.clock
@@ -166,6 +180,9 @@ func TestLiveAgainstReference(t *testing.T) {
 			Dedup: synth.Dedup(seed % 3 / 2), EvidenceNote: "not checked"}
 		if seed%3 == 0 {
 			opts.Evidence, opts.EvidenceRepo = oddLines{}, "repo"
+		}
+		if seed%4 == 1 {
+			opts.Baseline, opts.Suppressions, opts.Today = propBaseline, propSuppressions, time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
 		}
 		w := &world{r: rand.New(rand.NewPCG(uint64(seed), 7)), clock: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC),
 			agents: map[string]synth.Agent{}}

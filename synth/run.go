@@ -56,8 +56,15 @@ type Agent struct {
 
 // BusFile is one bus file and its entries, in file order.
 type BusFile struct {
-	Name        string
-	Entries     []bus.Entry
+	Name    string
+	Entries []bus.Entry
+	// Dropped is the number of entries of the file before Entries: entries
+	// a [Live] read in an earlier Update and that its caller no longer holds
+	// (a watcher keeps only what it has not handed over, so that its memory
+	// does not grow with the bus). A Live reads them again only when the bus
+	// must be read from the start (see Live); then Dropped must be 0. 0 for
+	// Synthesize.
+	Dropped     int
 	Diagnostics []parse.Diagnostic
 }
 
@@ -117,6 +124,16 @@ type Options struct {
 	// ("--no-evidence", "not inside a git work tree"); summary.md shows it
 	// escaped like agent text (a code span in it is kept).
 	EvidenceNote string
+	// Baseline is an earlier synthesis to compare the findings with
+	// (--baseline): each finding is then new or unchanged, and the report
+	// lists the absent ones.
+	Baseline *Baseline
+	// Suppressions accept findings (.fluxwatch.yaml): a suppressed finding
+	// is kept and marked, and does not move the verdict.
+	Suppressions []Suppression
+	// Today is the date that suppressions expire against (the caller's
+	// clock, or SOURCE_DATE_EPOCH); zero: no entry expires.
+	Today time.Time
 }
 
 // DefaultMaxEntries is the default of Options.MaxEntries.

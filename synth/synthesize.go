@@ -46,6 +46,7 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 	completed := accountAgents(s, run, opts)
 	srcs := sourcesOf(completed)
 	s.Findings = findingsOf(dedup(srcs, opts.Dedup), len(completed))
+	s.Baseline, s.Suppressions = judge(s.Findings, opts)
 	if opts.Evidence != nil {
 		s.Evidence = checkEvidence(s, srcs, opts.Evidence, opts.EvidenceRepo)
 	} else {
@@ -68,7 +69,7 @@ func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
 		files = append(files, b.Name)
 	}
 	s.Timeline = tl.snapshot(files)
-	s.Diagnostics = runDiagnostics(run)
+	s.Diagnostics = append(runDiagnostics(run), suppressionDiagnostics(s.Suppressions)...)
 	return s
 }
 
@@ -144,9 +145,11 @@ func summarize(s *Synthesis, run *Run, completed []*Agent, opts Options) {
 	case len(completed) == 0:
 		s.Verdict = parse.Error
 	default:
-		sevs := make([]parse.Severity, len(s.Findings))
-		for i, f := range s.Findings {
-			sevs[i] = f.Severity
+		sevs := make([]parse.Severity, 0, len(s.Findings))
+		for _, f := range s.Findings {
+			if f.Suppressed == nil { // an accepted finding does not count
+				sevs = append(sevs, f.Severity)
+			}
 		}
 		s.Verdict = parse.VerdictOf(sevs...)
 	}

@@ -154,6 +154,8 @@ func (m *matcher) match(e *bus.Entry, id int32) *entryMatch {
 // hashes their summaries again nor derives their words again.
 type busMemo struct {
 	keyIDs map[matchKey]int32
+	keys   []matchKey        // by id: what a rebase matches for an entry
+	names  map[string]string // agents and ids of recorded entries, interned
 	// ids are the key ids of the entries read, by file; nil when not kept
 	// (a one-shot synthesis reads each entry once: it keeps none of this).
 	ids     map[string][]int32
@@ -171,14 +173,51 @@ type busMemo struct {
 }
 
 // entryRef is entry i of a bus file, number seq in the timeline, with match
-// key id; for a blocking entry, with what the acknowledgement rule reads of
-// it (so that a rebase does not go back to the entry itself, which costs a
-// cache miss each in a large bus).
+// key id, its agent and, for a blocking entry, what the acknowledgement rule
+// reads of it: a rebase never goes back to the entry itself, which the
+// caller of a Live need not hold any more (a watcher keeps only the entries
+// not yet read), and whose strings would keep its whole bus line alive (the
+// strings here are interned or the match key's).
 type entryRef struct {
 	file string
 	i    int
 	id   int32
 	blockingEntry
+}
+
+// ref returns the entryRef of entry e, entry i of file, number seq, with
+// match key id.
+func (m *busMemo) ref(file string, i int, seq int, id int32, e *bus.Entry) entryRef {
+	r := entryRef{file: file, i: i, id: id}
+	r.seq, r.agent = seq, m.intern(e.Agent)
+	if e.Severity == bus.Blocking {
+		r.blockingEntry = blockingOf(seq, e)
+		r.agent, r.blockingEntry.id, r.summary = m.intern(e.Agent), m.intern(e.ID), m.keys[id].summary
+	}
+	return r
+}
+
+func (m *busMemo) intern(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := m.names[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	m.names[s] = s
+	return s
+}
+
+// entry returns what a rebase matches of the entries with match key id: an
+// entry with their summary and file refs.
+func (m *busMemo) entry(id int32) *bus.Entry {
+	k := m.keys[id]
+	e := &bus.Entry{Summary: k.summary}
+	if k.refs != "" {
+		e.FileRefs = strings.Split(k.refs, "\x00")
+	}
+	return e
 }
 
 // blockingEntry is what the acknowledgement rule reads of a blocking entry:
@@ -198,8 +237,8 @@ func blockingOf(seq int, e *bus.Entry) blockingEntry {
 }
 
 func newBusMemo(keepIDs bool) *busMemo {
-	m := &busMemo{keyIDs: map[matchKey]int32{}, known: map[string]struct{}{}, learned: map[string]int{},
-		recorded: map[string]int{}}
+	m := &busMemo{keyIDs: map[matchKey]int32{}, names: map[string]string{}, known: map[string]struct{}{},
+		learned: map[string]int{}, recorded: map[string]int{}}
 	if keepIDs {
 		m.ids = map[string][]int32{}
 	}
@@ -224,6 +263,7 @@ func (m *busMemo) id(file string, i int, e *bus.Entry) int32 {
 	if !ok {
 		id = int32(len(m.keyIDs))
 		m.keyIDs[ck] = id
+		m.keys = append(m.keys, ck)
 	}
 	if m.ids != nil && i == len(ids) {
 		m.ids[file] = append(ids, id)
@@ -393,12 +433,7 @@ func (t *timeline) add(segs []segment) {
 				continue
 			}
 			if i >= recordFrom {
-				ref := entryRef{file: sg.file, i: sg.start + i, id: id}
-				ref.seq = seq
-				if e.Severity == bus.Blocking {
-					ref.blockingEntry = blockingOf(seq, e)
-				}
-				t.memo.record(ref, e.Severity == bus.Blocking)
+				t.memo.record(t.memo.ref(sg.file, sg.start+i, seq, id, e), e.Severity == bus.Blocking)
 			}
 			switch e.Severity {
 			case bus.Blocking:
@@ -448,12 +483,12 @@ func (m *busMemo) record(ref entryRef, blocking bool) {
 	}
 }
 
-// rebase returns a timeline of the entries t read (entries holds them, by
-// file) against a new report side: the bus side (counts, entries, stalls) is
-// t's, the report side is made again from the entries the memo recorded, the
-// first of each match key and the blocking ones, rather than from every
-// entry. t must not be used afterwards.
-func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options, entries map[string][]bus.Entry) *timeline {
+// rebase returns a timeline of the entries t read against a new report
+// side: the bus side (counts, entries, stalls) is t's, the report side is
+// made again from what the memo recorded of the first entry of each match
+// key and of the blocking entries, rather than from every entry (which it
+// does not need: see entryRef). t must not be used afterwards.
+func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options) *timeline {
 	n := newTimeline(findings, completed, srcs, opts, t.memo)
 	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
 	n.entries, n.entryIDs = t.entries, t.entryIDs
@@ -468,18 +503,17 @@ func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, o
 		}
 	}
 	for _, ref := range n.memo.firsts {
-		e := &entries[ref.file][ref.i]
-		for _, p := range n.m.match(e, ref.id).findings {
+		for _, p := range n.m.match(n.memo.entry(ref.id), ref.id).findings {
 			if n.discoveredBy[p] == nil {
-				agent := e.Agent
+				agent := ref.agent
 				n.discoveredBy[p] = &agent
 			}
 		}
 	}
 	for _, ref := range n.memo.blocking {
-		r := n.m.match(&entries[ref.file][ref.i], ref.id) // the entry is read once per key at most
+		r := n.m.match(n.memo.entry(ref.id), ref.id) // made once per key at most
 		if r.sets == nil {
-			n.sets(entries[ref.file][ref.i].FileRefs, r)
+			n.sets(n.memo.entry(ref.id).FileRefs, r)
 		}
 		n.blocking(ref.blockingEntry, r)
 	}

@@ -42,6 +42,10 @@ type Synthesis struct {
 	Evidence     *EvidenceTally `json:"evidence"`
 	EvidenceNote string         `json:"-"`
 	Diagnostics  []Diagnostic   `json:"diagnostics"`
+	// Baseline is the comparison with Options.Baseline; absent without one.
+	Baseline *BaselineReport `json:"baseline,omitempty"`
+	// Suppressions sums up Options.Suppressions; absent without any.
+	Suppressions *SuppressionReport `json:"suppressions,omitempty"`
 }
 
 // Counts are numbers of findings per severity.
@@ -145,6 +149,10 @@ type Finding struct {
 	// DiscoveredBy is the agent whose bus entry first matched the finding.
 	DiscoveredBy *string          `json:"discovered_by"`
 	Evidence     *FindingEvidence `json:"evidence"`
+	// Baseline compares the finding with Options.Baseline (absent without
+	// one); Suppressed is set when a suppression accepts it.
+	Baseline   *FindingBaseline `json:"baseline,omitempty"`
+	Suppressed *Suppressed      `json:"suppressed,omitempty"`
 }
 
 // Source is one agent's finding inside a merged finding.

@@ -64,4 +64,11 @@
 //     into the synthesis as synth's do.
 //   - The final update (Ctrl-C, SIGTERM, --until-complete) is a one-shot
 //     synthesis: not watching, no last good parse kept.
+//   - The watcher holds only the bus entries its synth.Live has not read:
+//     after each update they are dropped (a long read hands them over every
+//     16,384), so that memory does not grow with the bus. With entries in
+//     both bus files nothing is dropped, and a file whose entries were
+//     dropped is read again from its start (its entries are not reported as
+//     appended again); the final update of a run whose entries were dropped
+//     reads the bus again, as Synthesize does.
 package watcher

@@ -30,6 +30,12 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	if scan.RequireRun && !isRun(run) {
 		return nil, noRun(dir)
 	}
+	return streamBus(run, dir, sc.opts.MaxLine, opts)
+}
+
+// streamBus synthesises run (whose bus files are listed, without entries),
+// decoding the bus files in dir as the synthesis reads them.
+func streamBus(run *synth.Run, dir string, maxLine int, opts synth.Options) (*synth.Synthesis, error) {
 	// Open the bus files first: their modification times count toward the
 	// reviewed time, which the synthesis needs before it reads any entry.
 	type busFile struct {
@@ -73,7 +79,7 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 			}
 			return nil, nil
 		}
-		diags, err := bus.DecodeBatches(f.fh, sc.opts.MaxLine, add)
+		diags, err := bus.DecodeBatches(f.fh, maxLine, add)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.fh.Name(), err)
 		}

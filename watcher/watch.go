@@ -152,9 +152,12 @@ type busState struct {
 	name, path string
 	tail       *bus.Tail
 	entries    []bus.Entry
-	diags      []parse.Diagnostic // the decoder's, positioned: part of the synthesis
-	present    bool
-	mod        time.Time
+	// dropped counts the entries read before entries: handed over to the
+	// synth.Live and no longer held (see drop).
+	dropped int
+	diags   []parse.Diagnostic // the decoder's, positioned: part of the synthesis
+	present bool
+	mod     time.Time
 }
 
 // agentState is what the watcher remembers of an agent between scans.
@@ -497,7 +500,23 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 	w.pollAll()
 	opts := w.opts.Synth
 	opts.Watching = false
-	u := w.update(synth.Synthesize(w.run(), opts), false)
+	var s *synth.Synthesis
+	if w.droppedAny() {
+		// The entries handed over are not held: read the bus again, as
+		// fluxwatch synth does.
+		run := w.run()
+		for i := range run.Bus {
+			run.Bus[i] = synth.BusFile{Name: run.Bus[i].Name}
+		}
+		var err error
+		if s, err = streamBus(run, w.dir, w.opts.Scan.MaxLine, opts); err != nil {
+			w.diag("", parse.LevelError, err.Error())
+			s = synth.Synthesize(w.run(), opts) // what is held, at least
+		}
+	} else {
+		s = synth.Synthesize(w.run(), opts)
+	}
+	u := w.update(s, false)
 	u.Final = true
 	err := handle(u)
 	if errors.Is(err, ErrStop) {
@@ -616,13 +635,22 @@ func (w *Watcher) poll(b *busState) bool {
 		return changed
 	}
 	restarts := b.tail.Restarts()
-	if len(b.entries) == 0 {
-		b.entries = make([]bus.Entry, 0, capacityFor(b))
+	if len(b.entries) == 0 && b.dropped == 0 {
+		b.entries = make([]bus.Entry, 0, w.capacityFor(b))
 	}
 	n0 := len(b.entries)
+	handed := false
 	var decoded []parse.Diagnostic
 	err := b.tail.Poll(func(e bus.Entry) error {
 		b.entries = append(b.entries, e)
+		// A long read (the first one of a large bus) hands its entries
+		// over as it goes, so as not to hold them all at once.
+		if len(b.entries) >= handOverBatch && !w.collect && b.tail.Restarts() == restarts && w.mayDrop() {
+			b.present = true // being read (its time is set after the read)
+			w.live.Update(w.run())
+			w.drop()
+			n0, handed = 0, true
+		}
 		return nil
 	}, func(d parse.Diagnostic) {
 		d.Path = b.name
@@ -635,22 +663,22 @@ func (w *Watcher) poll(b *busState) bool {
 	restarted := b.tail.Restarts() != restarts
 	if restarted {
 		// Read again from the start: the entries before this poll are stale.
-		b.entries, b.diags, n0 = slices.Clone(b.entries[n0:]), nil, 0
+		b.entries, b.diags, b.dropped, n0 = slices.Clone(b.entries[n0:]), nil, 0, 0
 		w.live.Rewind()
 	}
 	got := b.entries[n0:]
-	changed := restarted || len(got) > 0 || len(decoded) > 0
+	changed := restarted || handed || len(got) > 0 || len(decoded) > 0
 	if err != nil {
 		w.diag(b.name, parse.LevelError, "read: "+err.Error())
 	}
 	if w.collect {
-		seq := n0 // entries before the new ones, over the files in reading order
+		seq := b.dropped + n0 // entries before the new ones, over the files in reading order
 		for _, o := range w.bus {
 			if o == b {
 				break
 			}
 			if w.allowed[o.name] && o.present {
-				seq += len(o.entries)
+				seq += o.dropped + len(o.entries)
 			}
 		}
 		for i, e := range got {
@@ -676,10 +704,98 @@ func (w *Watcher) poll(b *busState) bool {
 // the tail's offset: the lines there when there are many (over 1 MiB of
 // them), counted, so that the entries are allocated once rather than grown
 // and copied, plus a quarter more for the appends to come (growing a slice of
-// a million entries copies them all: a pause on one append); else 0.
-func capacityFor(b *busState) int {
+// a million entries copies them all: a pause on one append); else 0. When the
+// entries are handed over as they are read, no more than a batch of them.
+func (w *Watcher) capacityFor(b *busState) int {
 	n := b.tail.LinesAhead(1 << 20)
-	return n + n/4
+	n += n / 4
+	if w.mayDrop() {
+		n = min(n, handOverBatch)
+	}
+	return n
+}
+
+// handOverBatch is the most entries a long read holds before handing them
+// over to the synth.Live (a variable for the tests).
+var handOverBatch = 1 << 14
+
+// mayDrop reports whether the entries handed over to the synth.Live may be
+// dropped: when at most one bus file holds entries. The Live then never
+// reads them again (it reads appended entries only, and rebases from its own
+// memo); with entries in both bus files, appends to the first make it read
+// the whole bus again.
+func (w *Watcher) mayDrop() bool {
+	n := 0
+	for _, b := range w.bus {
+		if b.dropped+len(b.entries) > 0 {
+			n++
+		}
+	}
+	return n <= 1
+}
+
+// drop drops the entries held, which the synth.Live has read (it was just
+// updated; an update drops them once they are handOverBatch or more, a few
+// MB, so that a small run keeps its entries and its updates append to one
+// array): what the watcher keeps of the bus is then the Live's (bounded
+// timeline lists, running totals, per match key data, a few bytes an entry),
+// not every entry. It does nothing when the entries may not be dropped.
+func (w *Watcher) drop() {
+	if !w.mayDrop() {
+		return
+	}
+	for _, b := range w.bus {
+		if len(b.entries) > 0 {
+			b.dropped += len(b.entries)
+			b.entries = nil // a Run made before keeps the entries it holds
+		}
+	}
+}
+
+// refill reads again from the start every bus file whose entries were
+// dropped, when they may no longer be (a second bus file holds entries):
+// the Live will read the whole bus again. A bus file with dropped entries
+// that is no longer listed is read from its start when it is again (the
+// Live forgets a file that goes).
+func (w *Watcher) refill() {
+	multi := !w.mayDrop()
+	reread := false
+	collect := w.collect
+	w.collect = false // entries reported before are not appended again
+	for _, b := range w.bus {
+		listed := w.allowed[b.name] && b.present
+		if b.dropped == 0 || listed && !multi {
+			continue
+		}
+		b.tail, b.entries, b.diags, b.dropped = bus.NewTail(b.path, w.opts.Scan.MaxLine), nil, nil, 0
+		if listed {
+			w.poll(b)
+			reread = true
+		}
+	}
+	w.collect = collect
+	if reread {
+		w.live.Rewind()
+	}
+}
+
+// held returns the number of bus entries held.
+func (w *Watcher) held() int {
+	n := 0
+	for _, b := range w.bus {
+		n += len(b.entries)
+	}
+	return n
+}
+
+// dropped reports whether entries were dropped from any bus file.
+func (w *Watcher) droppedAny() bool {
+	for _, b := range w.bus {
+		if b.dropped > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // run is the last scan with the bus as tailed.
@@ -698,7 +814,7 @@ func (w *Watcher) run() *synth.Run {
 			d.Path = b.name
 			diags = append(slices.Clip(diags), d)
 		}
-		run.Bus = append(run.Bus, synth.BusFile{Name: b.name, Entries: b.entries, Diagnostics: diags})
+		run.Bus = append(run.Bus, synth.BusFile{Name: b.name, Entries: b.entries, Dropped: b.dropped, Diagnostics: diags})
 		if b.mod.After(run.Newest) {
 			run.Newest = b.mod
 		}
@@ -710,8 +826,12 @@ func (w *Watcher) run() *synth.Run {
 // update.
 func (w *Watcher) emit(handle func(*Update) error, heartbeat bool) error {
 	if !heartbeat || w.last == nil {
+		w.refill()
 		w.live.Update(w.run())
 		w.last = w.live.Synthesis()
+		if w.held() >= handOverBatch {
+			w.drop()
+		}
 	}
 	return handle(w.update(w.last, heartbeat))
 }

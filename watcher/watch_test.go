@@ -40,6 +40,7 @@ type harness struct {
 	updates chan *Update
 	done    chan error
 	cancel  context.CancelFunc
+	w       *Watcher
 }
 
 func startWatch(t *testing.T, dir string, opts Options) *harness {
@@ -47,6 +48,7 @@ func startWatch(t *testing.T, dir string, opts Options) *harness {
 	h := &harness{t: t, dir: dir, src: &fakeSource{events: make(chan fsnotify.Event), errs: make(chan error)},
 		updates: make(chan *Update, 100), done: make(chan error, 1)}
 	w := New(dir, opts)
+	h.w = w
 	w.newSource = func() (source, error) { return h.src, nil }
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel = cancel
@@ -559,4 +561,95 @@ func deref2(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+// held is the number of bus entries the watcher holds, and the number it
+// dropped (handed over to its synth.Live). Read only while the watcher waits.
+func (h *harness) held() (held, dropped int) {
+	for _, b := range h.w.bus {
+		held += len(b.entries)
+		dropped += b.dropped
+	}
+	return held, dropped
+}
+
+// TestWatchDropsBusEntries: the watcher holds only the bus entries its
+// synthesis has not read (a long first read hands them over in batches), and
+// its syntheses stay those of a one-shot scan: after appends, after an agent
+// completes (the timeline is made again against new findings), once a second
+// bus file holds entries (the first is read again, its entries not reported
+// as appended again), and in the final update (the bus read again).
+func TestWatchDropsBusEntries(t *testing.T) {
+	defer func(n int) { handOverBatch = n }(handOverBatch)
+	handOverBatch = 7
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, "fd-a.md", report("P1 Tokens in localStorage", "P2 Missing rate limit"), 0)
+		var bus strings.Builder
+		for i := range 50 {
+			switch i % 5 {
+			case 0:
+				bus.WriteString(busLine(fmt.Sprintf("fd-%c", 'b'+i%3), "blocking", "Tokens in localStorage"))
+			case 1:
+				bus.WriteString(busLine("fd-b", "blocking", fmt.Sprintf("Race %d", i)))
+			default:
+				bus.WriteString(busLine("fd-c", "notable", fmt.Sprintf("Note %d", i)))
+			}
+		}
+		write(t, dir, "findings.jsonl", bus.String(), 0)
+		h := startWatch(t, dir, Options{})
+		u := h.next()
+		checkMatchesScan(t, dir, u)
+		if held, dropped := h.held(); held >= handOverBatch || held+dropped != 50 || dropped == 0 {
+			t.Errorf("after the first read: %d entries held, %d dropped; want fewer than %d held of 50", held, dropped, handOverBatch)
+		}
+
+		h.appendBus("findings.jsonl", busLine("fd-d", "blocking", "Missing rate limit"))
+		u = h.next()
+		checkMatchesScan(t, dir, u)
+		if len(u.Appended) != 1 || u.Appended[0].Seq != 51 {
+			t.Errorf("after an append: %+v", u.Appended)
+		}
+
+		// An agent completes: the findings merge again, the bus side stays.
+		h.write("fd-b.md", report("P0 Race 1", "P3 Tokens in localStorage")+"\nPer fd-c's finding.\n")
+		time.Sleep(DefaultDebounce)
+		u = h.next()
+		checkMatchesScan(t, dir, u)
+		if held, dropped := h.held(); held >= handOverBatch || held+dropped != 51 {
+			t.Errorf("after a report: %d entries held, %d dropped; want fewer than %d held of 51", held, dropped, handOverBatch)
+		}
+
+		// A second bus file, then an append to the first: the first is read
+		// again from the start, and only the new entry is appended.
+		h.appendBus("peer-findings.jsonl", busLine("fd-e", "blocking", "Race 1"))
+		checkMatchesScan(t, dir, h.next())
+		h.appendBus("findings.jsonl", busLine("fd-f", "notable", "Late note"))
+		u = h.next()
+		checkMatchesScan(t, dir, u)
+		if len(u.Appended) != 1 || u.Appended[0].Agent != "fd-f" || u.Appended[0].Seq != 52 {
+			t.Errorf("after an append to the first of two bus files: %+v", u.Appended)
+		}
+		if held, dropped := h.held(); held != 53 || dropped != 0 {
+			t.Errorf("with two bus files: %d entries held, %d dropped; want 53 and 0", held, dropped)
+		}
+
+		// One bus file again: entries are dropped again, and the final
+		// update reads the bus once more.
+		os.Remove(filepath.Join(dir, "peer-findings.jsonl"))
+		h.src.events <- fsnotify.Event{Name: filepath.Join(dir, "peer-findings.jsonl"), Op: fsnotify.Remove}
+		time.Sleep(DefaultDebounce)
+		checkMatchesScan(t, dir, h.next())
+		h.appendBus("findings.jsonl", busLine("fd-g", "blocking", "Tokens in localStorage"))
+		checkMatchesScan(t, dir, h.next())
+		if _, dropped := h.held(); dropped == 0 {
+			t.Errorf("one bus file again: no entry dropped")
+		}
+		h.cancel()
+		u = h.next()
+		if !u.Final {
+			t.Fatalf("no final update")
+		}
+		checkMatchesScan(t, dir, u)
+	})
 }

@@ -160,7 +160,7 @@ func TestCompleteWords(t *testing.T) {
 		{[]string{"sy"}, "synth"},
 		{[]string{"-v", "sy"}, "synth"},
 		{[]string{"--log-level", "debug", "wa"}, "watch"},
-		{[]string{"synth", "--fa"}, "--fail-on"},
+		{[]string{"synth", "--fail-on-"}, "--fail-on-new"},
 		{[]string{"synth", "--fail-on", ""}, "none needs-changes risky"},
 		{[]string{"synth", "--format", "s"}, "sarif"},
 		{[]string{"finding", ""}, "write read"},

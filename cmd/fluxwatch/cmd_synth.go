@@ -58,8 +58,14 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 
+	if err := f.ci.configure(e, &f.reportFlags); err != nil {
+		return err
+	}
 	opts, scanOpts, err := f.options(e)
 	if err != nil {
+		return err
+	}
+	if err := f.ci.synthOptions(ctx, "synth", scanOpts, &opts); err != nil {
 		return err
 	}
 	// Without DIR, a directory that holds nothing of a run is not one: say
@@ -97,7 +103,8 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	case !f.quiet && !stdoutIsData:
 		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(targets.Dir, "summary.md")))
 	}
-	if gateTripped(f.failOn, s.Verdict) {
+	newTripped := f.ci.judge(e, s, f.quiet)
+	if gateTripped(f.failOn, s.Verdict) || newTripped {
 		return exitError{code: exitGate}
 	}
 	return nil

@@ -95,8 +95,14 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			return usageErrorf("watch: --%s %v: want a duration of 0 or more", d.name, d.v)
 		}
 	}
+	if err := f.ci.configure(e, &f.reportFlags); err != nil {
+		return err
+	}
 	opts, scan, err := f.options(e)
 	if err != nil {
+		return err
+	}
+	if err := f.ci.synthOptions(ctx, "watch", scan, &opts); err != nil {
 		return err
 	}
 	if err := f.evidence.apply(e, "watch", dir, &opts); err != nil {
@@ -275,7 +281,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if (mode == modeLines || mode == modeView) && !stdoutIsData {
 		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md")))
 	}
-	if gateTripped(f.failOn, final.Verdict) {
+	if newTripped := f.ci.judge(e, final, f.quiet); gateTripped(f.failOn, final.Verdict) || newTripped {
 		return exitError{code: exitGate}
 	}
 	return nil

@@ -19,6 +19,7 @@
 //	plan …             manage specialist findings (write-finding, write-approach, refine, …)
 //	discover           find or create the feature directory
 //	schema             print the JSON Schema of findings.json
+//	config             print the effective configuration (.fluxwatch.yaml)
 //	verify SYNTH RUN   check a synthesis written by someone else against the run (exit 1: ungrounded)
 //	demo [DIR]         write an example run (--agents: a large one; --live: agents at work)
 //	version            print the version (the Makefile's stamp, else the build info)
@@ -37,8 +38,15 @@
 // tiers 1–2), else the current directory; synth refuses (exit 2) a current
 // directory that holds nothing of a run, watch starts on it and waits.
 //
-// Exit codes: 0 ok; 1 the --fail-on gate tripped (an error verdict trips any
-// gate); 2 a usage or input error, with a one-line message naming the file;
+// synth and watch read .fluxwatch.yaml (the working directory or above, up to
+// the git top; --config FILE): the gate, the outputs, the baseline, the
+// suppressions of accepted findings, the evidence repository and the agents
+// to expect. A flag given overrides the file. --baseline compares with an
+// earlier findings.json (or run directory); --fail-on-new SEVERITY trips the
+// gate on new, unsuppressed findings only.
+//
+// Exit codes: 0 ok; 1 the --fail-on or --fail-on-new gate tripped (an error
+// verdict trips any gate); 2 a usage or input error, with a one-line message naming the file;
 // 3 an internal error (and discover's ambiguous match); 130 after SIGINT and
 // 143 after SIGTERM (128 + the signal's number).
 //

@@ -138,6 +138,7 @@ type command struct {
 // commands lists every subcommand. Each lives in its own cmd_*.go file.
 var commands = map[string]command{
 	"check":    {"parse agent reports and print diagnostics", runCheck},
+	"config":   {"print the effective configuration (.fluxwatch.yaml)", runConfig},
 	"synth":    {"synthesise a run directory once and write its reports", runSynth},
 	"watch":    {"keep the synthesis current while agents write", runWatch},
 	"finding":  {"write to or read from the peer-findings bus", runFinding},

@@ -42,6 +42,7 @@ type reportFlags struct {
 	maxLine   int
 	jobs      int
 	evidence  evidenceFlags
+	ci        ciFlags // --config, --baseline, --fail-on-new (cmd_config.go)
 }
 
 // flagSet returns the flag set of the command f.cmd with the shared flags;
@@ -94,6 +95,7 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
 	f.evidence.register(fs)
+	f.ci.register(fs)
 }
 
 var runIDRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)

@@ -19,9 +19,16 @@
 //   - 1,000 agents with 10, 50 and 100 findings each: fluxwatch synth, to
 //     show that time grows linearly with the findings.
 //
+// Then the scale table (scale.go, -scale): each kind of input at 1×, 2×, 4×
+// and 8× its base size — reports of internal/procbench/reportgen's shapes
+// from 2 to 16 MiB (fluxwatch check), a bus of 125k to 1M lines (fluxwatch
+// watch --until-complete), 1,000 agents with 12 to 96 findings each
+// (fluxwatch synth) — with the ratios to 1× and the bars of SPEC §9 Scale.
+//
 // Usage:
 //
 //	go run ./internal/procbench [-bin bin/fluxwatch] [-shell scripts/shell-synth.sh] [-runs 5] [-work DIR]
+//	        [-scale full|tiny|only|off] [-scale-runs 3]
 //
 // It needs jq, awk, sort, uniq, cat and wc on $PATH (make bench installs jq).
 // The machine's load is printed before and after: figures taken on a busy
@@ -49,16 +56,22 @@ func main() {
 	shell := flag.String("shell", "scripts/shell-synth.sh", "the shell pipeline to compare synth with")
 	runs := flag.Int("runs", 5, "timed runs of each command (after one warm-up run)")
 	work := flag.String("work", "", "directory for the inputs and outputs (default: a temporary one, removed after)")
+	scale := flag.String("scale", "full", "the scale table: full (1×–8×), tiny (two small sizes), only (the full table and nothing else) or off")
+	scaleRuns := flag.Int("scale-runs", 3, "timed runs of each command of the scale table (after one warm-up run)")
 	flag.Parse()
-	if err := run(os.Stdout, *bin, *shell, *runs, *work); err != nil {
+	if err := run(os.Stdout, *bin, *shell, *runs, *work, *scale, *scaleRuns); err != nil {
 		fmt.Fprintln(os.Stderr, "procbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer, bin, shell string, runs int, work string) error {
-	if runs < 1 {
-		return errors.New("-runs must be at least 1")
+func run(w io.Writer, bin, shell string, runs int, work, scale string, scaleRuns int) error {
+	if runs < 1 || scaleRuns < 1 {
+		return errors.New("-runs and -scale-runs must be at least 1")
+	}
+	cfg, ok := map[string]scaleConfig{"full": fullScale, "only": fullScale, "tiny": tinyScale, "off": {}}[scale]
+	if !ok {
+		return fmt.Errorf("-scale %q: want full, tiny, only or off", scale)
 	}
 	for _, tool := range []string{"jq", "awk", "sort", "uniq", "cat", "wc"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -80,6 +93,9 @@ func run(w io.Writer, bin, shell string, runs int, work string) error {
 	}
 
 	fmt.Fprintf(w, "procbench: %d CPUs, load average %s; generating inputs in %s\n", runtime.NumCPU(), loadAverage(), work)
+	if scale == "only" {
+		return scaleTable(w, bin, cfg, scaleRuns, work)
+	}
 	inputs := map[string]string{}
 	for _, in := range []struct{ name, agents, findings, busLines string }{
 		{"bus1m", "64", "12", "1000000"},
@@ -139,6 +155,19 @@ func run(w io.Writer, bin, shell string, runs int, work string) error {
 	printTable(w, groups)
 	fmt.Fprintln(w)
 	printTargets(w, groups)
+	if scale == "off" {
+		return nil
+	}
+	fmt.Fprintln(w)
+	return scaleTable(w, bin, cfg, scaleRuns, work)
+}
+
+func scaleTable(w io.Writer, bin string, cfg scaleConfig, runs int, work string) error {
+	fmt.Fprintf(w, "scale table: median of %d runs after a warm-up; load average %s\n", runs, loadAverage())
+	if err := runScale(w, bin, cfg, runs, work); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "load average now %s\n", loadAverage())
 	return nil
 }
 

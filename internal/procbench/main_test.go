@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,5 +85,67 @@ func TestSize(t *testing.T) {
 	}
 	if got, err := size(filepath.Join(dir, "a")); got != 3 || err != nil {
 		t.Errorf("size(file) = %d, %v; want 3", got, err)
+	}
+}
+
+// TestScaleTiny runs the scale table at two small sizes with a fluxwatch
+// built for the test, so that the harness of make bench cannot rot: every
+// kind is measured at 1× and 2× and every bar is judged.
+func TestScaleTiny(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fluxwatch and runs it 28 times")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "fluxwatch")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/fluxwatch").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var b bytes.Buffer
+	if err := runScale(&b, bin, tinyScale, 1, dir); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"strict index report", "variant report: bold IDs", "prose report: severity groups",
+		"bus lines, 64 agents", "20 agents × findings", "2× (4000 lines)", "≤ 2.2× CPU time per doubling (mean 1×→8×; worst step): ",
+		"peak RSS ≤ 8× input + 64 MiB ((RSS−64 MiB)/input): "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scale table has no %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "  met") + strings.Count(out, "NOT met"); n != 14 {
+		t.Errorf("%d bars judged, want 14 (7 kinds × 2):\n%s", n, out)
+	}
+}
+
+// TestScaleBars: the scale bars follow the figures, both ways.
+func TestScaleBars(t *testing.T) {
+	row := func(in int64, cpu, wall float64, rss int64) *measured {
+		return &measured{inputBytes: in, cpu: time.Duration(cpu * 1e9), wall: time.Duration(wall * 1e9), rss: rss}
+	}
+	mib := int64(1 << 20)
+	linear := &scaleKind{name: "r", report: true, unit: "MiB", base: 2, rows: []*measured{
+		row(2*mib, 0.1, 0.2, 30e6), row(4*mib, 0.2, 0.4, 50e6), row(8*mib, 0.44, 0.8, 90e6), row(16*mib-1024, 0.9, 1.9, 190e6)}}
+	quadratic := &scaleKind{name: "q", report: true, unit: "MiB", base: 2, rows: []*measured{
+		row(2*mib, 0.1, 0.2, 30e6), row(4*mib, 0.4, 0.8, 50e6), row(8*mib, 1.6, 3.2, 90e6), row(16*mib-1024, 6.4, 12.8, 300e6)}}
+	bus := &scaleKind{name: "b", unit: "lines", base: 125000, rows: []*measured{
+		row(25e6, 1, 1, 60e6), row(50e6, 2, 2, 80e6), row(100e6, 4, 4, 120e6), row(200e6, 8, 8, 210e6)}}
+	const dbl, rss = "≤ 2.2× CPU time per doubling (mean 1×→8×; worst step): ", "peak RSS ≤ 8× input + 64 MiB ((RSS−64 MiB)/input): "
+	got := map[string]bool{}
+	for _, b := range scaleBars([]*scaleKind{linear, quadratic, bus}) {
+		got[b.bar] = b.met
+	}
+	want := map[string]bool{
+		dbl + "r": true, dbl + "q": false, dbl + "b": true,
+		rss + "r": true, rss + "q": false, rss + "b": true,
+		"16 MiB report parsed in < 2 s: r": true, "16 MiB report parsed in < 2 s: q": false,
+		"watch on a 1M-line bus < 200 MB peak RSS": false,
+	}
+	for bar, met := range want {
+		if g, ok := got[bar]; !ok || g != met {
+			t.Errorf("%s: met = %v (judged: %v), want %v", bar, g, ok, met)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d bars, want %d: %v", len(got), len(want), got)
 	}
 }

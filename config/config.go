@@ -1,0 +1,369 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"go.yaml.in/yaml/v3"
+)
+
+// Name is the file name Find looks for.
+const Name = ".fluxwatch.yaml"
+
+// MaxSize bounds the size of a configuration file.
+const MaxSize = 1 << 20
+
+// Config is the content of a .fluxwatch.yaml. The zero Config is the
+// configuration without a file: every setting at its default.
+type Config struct {
+	// Path is the file read, "" for none.
+	Path         string        `yaml:"-" json:"-"`
+	Gate         Gate          `yaml:"gate" json:"gate"`
+	Baseline     string        `yaml:"baseline,omitempty" json:"baseline,omitempty"`
+	Output       Output        `yaml:"output" json:"output"`
+	Evidence     Evidence      `yaml:"evidence" json:"evidence"`
+	Agents       Agents        `yaml:"agents" json:"agents"`
+	Suppressions []Suppression `yaml:"suppressions" json:"suppressions"`
+}
+
+// Gate is when synth and watch exit 1 (--fail-on, --fail-on-new).
+type Gate struct {
+	FailOn    string `yaml:"fail-on,omitempty" json:"fail-on,omitempty"`
+	FailOnNew string `yaml:"fail-on-new,omitempty" json:"fail-on-new,omitempty"`
+}
+
+// Output is where the reports go (--out, --sarif, --rdjsonl, --junit,
+// --html).
+type Output struct {
+	Out     string `yaml:"out,omitempty" json:"out,omitempty"`
+	SARIF   string `yaml:"sarif,omitempty" json:"sarif,omitempty"`
+	RDJSONL string `yaml:"rdjsonl,omitempty" json:"rdjsonl,omitempty"`
+	JUnit   string `yaml:"junit,omitempty" json:"junit,omitempty"`
+	HTML    string `yaml:"html,omitempty" json:"html,omitempty"`
+}
+
+// Evidence is how evidence is checked (--repo, --no-evidence).
+type Evidence struct {
+	Repo string `yaml:"repo,omitempty" json:"repo,omitempty"`
+	// Check false turns checking off; nil leaves the default (on).
+	Check *bool `yaml:"check,omitempty" json:"check,omitempty"`
+}
+
+// Agents are the agent rules (--expect, --strict-run, --dedup).
+type Agents struct {
+	Expect    []string `yaml:"expect,omitempty" json:"expect,omitempty"`
+	StrictRun *bool    `yaml:"strict-run,omitempty" json:"strict-run,omitempty"`
+	Dedup     string   `yaml:"dedup,omitempty" json:"dedup,omitempty"`
+}
+
+// Suppression is one entry of suppressions:. Line is where it starts.
+type Suppression struct {
+	Fingerprint string `yaml:"fingerprint,omitempty" json:"fingerprint,omitempty"`
+	Match       Match  `yaml:"match,omitempty" json:"match,omitzero"`
+	Reason      string `yaml:"reason" json:"reason"`
+	Expires     string `yaml:"expires,omitempty" json:"expires,omitempty"`
+	Line        int    `yaml:"-" json:"line"`
+}
+
+// Match is the match rule of a suppression.
+type Match struct {
+	Title    string `yaml:"title,omitempty" json:"title,omitempty"`
+	File     string `yaml:"file,omitempty" json:"file,omitempty"`
+	Severity string `yaml:"severity,omitempty" json:"severity,omitempty"`
+}
+
+// fields is the shape of a mapping: its keys and the shape of each value
+// (nil: a scalar or a list of scalars, checked by decoding).
+type fields map[string]any
+
+// listOf is the shape of a sequence of mappings.
+type listOf struct{ elem fields }
+
+// scalars is the shape of a list of plain values (one value is a list of
+// one).
+type scalars struct{}
+
+var shape = fields{
+	"gate":     fields{"fail-on": nil, "fail-on-new": nil},
+	"baseline": nil,
+	"output":   fields{"out": nil, "sarif": nil, "rdjsonl": nil, "junit": nil, "html": nil},
+	"evidence": fields{"repo": nil, "check": nil},
+	"agents":   fields{"expect": scalars{}, "strict-run": nil, "dedup": nil},
+	"suppressions": listOf{fields{
+		"fingerprint": nil, "reason": nil, "expires": nil,
+		"match": fields{"title": nil, "file": nil, "severity": nil},
+	}},
+}
+
+// Find returns the configuration file that applies in dir: the first
+// .fluxwatch.yaml in dir or a directory above it, up to and including top
+// (the top of the git work tree holding dir). With top "" (dir is in no
+// work tree) only dir itself is looked in. It returns "" when there is
+// none; the error is one of reading a directory entry.
+func Find(dir, top string) (string, error) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	stop := d
+	if top != "" {
+		if stop, err = filepath.Abs(top); err != nil {
+			return "", err
+		}
+	}
+	for {
+		p := filepath.Join(d, Name)
+		switch fi, err := os.Stat(p); {
+		case err == nil && fi.Mode().IsRegular():
+			return p, nil
+		case err == nil:
+			return "", fmt.Errorf("%s: not a regular file", p)
+		case !errors.Is(err, os.ErrNotExist):
+			return "", err
+		}
+		parent := filepath.Dir(d)
+		if d == stop || parent == d || !strings.HasPrefix(d, stop) {
+			return "", nil
+		}
+		d = parent
+	}
+}
+
+// Load reads and parses the configuration file path (see Parse). A file
+// that is not a regular file or is larger than MaxSize is an error.
+func Load(path string) (*Config, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("config %s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("config %s: larger than %d bytes", path, MaxSize)
+	}
+	return Parse(path, data)
+}
+
+// Parse parses data, the content of the configuration file path. Errors
+// name path and a line: YAML syntax, an unknown key, a mapping or list where
+// a value belongs (or the other way round), an alias, a value outside its
+// set, a suppression without a reason or otherwise invalid.
+func Parse(path string, data []byte) (*Config, error) {
+	c := &Config{Path: path}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		var n int
+		if _, scanErr := fmt.Sscanf(msg, "line %d:", &n); scanErr == nil {
+			_, rest, _ := strings.Cut(msg, ": ")
+			return nil, fmt.Errorf("%s:%d: %s", path, n, rest)
+		}
+		return nil, fmt.Errorf("%s: %s", path, msg)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return c, nil // an empty file
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return c, nil
+	}
+	if err := check(path, root, shape, ""); err != nil {
+		return nil, err
+	}
+	if err := root.Decode(c); err != nil {
+		return nil, decodeError(path, err)
+	}
+	if items := valueOf(root, "suppressions"); items != nil {
+		for i, n := range items.Content {
+			c.Suppressions[i].Line = n.Line
+		}
+	}
+	if err := c.validate(root); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// decodeError names path in a decoding error: "path:N: msg" for the first
+// "line N: msg" of a yaml.TypeError.
+func decodeError(path string, err error) error {
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg := te.Errors[0]
+		var n int
+		if _, scanErr := fmt.Sscanf(msg, "line %d:", &n); scanErr == nil {
+			_, rest, _ := strings.Cut(msg, ": ")
+			return fmt.Errorf("%s:%d: %s", path, n, rest)
+		}
+		return fmt.Errorf("%s: %s", path, msg)
+	}
+	return fmt.Errorf("%s: %v", path, err)
+}
+
+// check walks n against its shape: every key known, mappings and lists
+// where the shape has them, no aliases.
+func check(path string, n *yaml.Node, sh any, where string) error {
+	at := func(n *yaml.Node, format string, a ...any) error {
+		return fmt.Errorf("%s:%d: %s", path, n.Line, fmt.Sprintf(format, a...))
+	}
+	if n.Kind == yaml.AliasNode || n.Anchor != "" {
+		return at(n, "%s: YAML anchors and aliases are not allowed", orTop(where))
+	}
+	switch sh := sh.(type) {
+	case fields:
+		if n.Kind != yaml.MappingNode {
+			return at(n, "%s: want a mapping of %s", orTop(where), keyList(sh))
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			sub, ok := sh[k.Value]
+			if !ok || k.Kind != yaml.ScalarNode {
+				return at(k, "unknown key %q in %s (want %s)", k.Value, orTop(where), keyList(sh))
+			}
+			if err := check(path, v, sub, join(where, k.Value)); err != nil {
+				return err
+			}
+		}
+	case listOf:
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			return nil
+		}
+		if n.Kind != yaml.SequenceNode {
+			return at(n, "%s: want a list", where)
+		}
+		for i, item := range n.Content {
+			if err := check(path, item, sh.elem, fmt.Sprintf("%s[%d]", where, i+1)); err != nil {
+				return err
+			}
+		}
+	case scalars:
+		if n.Kind == yaml.MappingNode {
+			return at(n, "%s: want a list of values, not a mapping", where)
+		}
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode || c.Anchor != "" {
+				return at(c, "%s: want a list of plain values", where)
+			}
+		}
+	default:
+		if n.Kind != yaml.ScalarNode {
+			return at(n, "%s: want a single value", where)
+		}
+	}
+	return nil
+}
+
+func orTop(where string) string {
+	if where == "" {
+		return "the top level"
+	}
+	return where
+}
+
+func join(where, key string) string {
+	if where == "" {
+		return key
+	}
+	return where + "." + key
+}
+
+func keyList(f fields) string {
+	keys := make([]string, 0, len(f))
+	for k := range f {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
+}
+
+// valueOf returns the value of key in mapping n, nil when absent.
+func valueOf(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// validate checks the values of c; root is the document, for lines.
+func (c *Config) validate(root *yaml.Node) error {
+	line := func(keys ...string) int {
+		n := root
+		for _, k := range keys {
+			if v := valueOf(n, k); v != nil {
+				n = v
+			}
+		}
+		return n.Line
+	}
+	bad := func(l int, format string, a ...any) error {
+		return fmt.Errorf("%s:%d: %s", c.Path, l, fmt.Sprintf(format, a...))
+	}
+	switch c.Gate.FailOn {
+	case "", "none", "needs-changes", "risky":
+	default:
+		return bad(line("gate", "fail-on"), "gate.fail-on %q: want none, needs-changes or risky", c.Gate.FailOn)
+	}
+	switch c.Gate.FailOnNew {
+	case "", "none", "P0", "P1", "P2", "P3":
+	default:
+		return bad(line("gate", "fail-on-new"), "gate.fail-on-new %q: want none, P0, P1, P2 or P3", c.Gate.FailOnNew)
+	}
+	switch c.Agents.Dedup {
+	case "", "fuzzy", "exact":
+	default:
+		return bad(line("agents", "dedup"), "agents.dedup %q: want fuzzy or exact", c.Agents.Dedup)
+	}
+	for _, name := range c.Agents.Expect {
+		if err := parse.ValidName(name); err != nil {
+			return bad(line("agents", "expect"), "agents.expect %q: %v", name, err)
+		}
+	}
+	for _, s := range c.SynthSuppressions() {
+		if err := synth.ValidSuppression(&s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SynthSuppressions returns the suppressions for synth.Options, each named
+// by the file and line of its entry.
+func (c *Config) SynthSuppressions() []synth.Suppression {
+	out := make([]synth.Suppression, 0, len(c.Suppressions))
+	for _, s := range c.Suppressions {
+		out = append(out, synth.Suppression{
+			File: c.Path, Line: s.Line, Fingerprint: s.Fingerprint, Reason: s.Reason, Expires: s.Expires,
+			Match: synth.SuppressionMatch{Title: s.Match.Title, File: s.Match.File, Severity: parse.Severity(s.Match.Severity)},
+		})
+	}
+	return out
+}
+
+// Resolve returns p relative to the directory of the configuration file
+// when p is relative and there is a file; p itself otherwise. "" and "-"
+// (standard output) stay as they are.
+func (c *Config) Resolve(p string) string {
+	if p == "" || p == "-" || filepath.IsAbs(p) || c.Path == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(c.Path), p)
+}

@@ -1,0 +1,166 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const full = `# every key
+gate:
+  fail-on: needs-changes
+  fail-on-new: P1
+baseline: reviews/main/findings.json
+output:
+  out: review-out
+  sarif: fluxwatch.sarif
+  rdjsonl: fluxwatch.rdjsonl
+  junit: fluxwatch.xml
+evidence:
+  repo: .
+  check: false
+agents:
+  expect: [fd-safety, fd-architecture]
+  strict-run: true
+  dedup: exact
+suppressions:
+  - fingerprint: 23ee7a8151072506602eaaec6f45cd0e
+    reason: tokens move to cookies in 2.1
+    expires: 2026-12-31
+  - match: {title: "rate limit", file: "api/**", severity: P2}
+    reason: the gateway limits rates
+`
+
+func TestParseFull(t *testing.T) {
+	c, err := Parse("repo/.fluxwatch.yaml", []byte(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Gate.FailOn != "needs-changes" || c.Gate.FailOnNew != "P1" || c.Baseline != "reviews/main/findings.json" ||
+		c.Output.SARIF != "fluxwatch.sarif" || c.Output.JUnit != "fluxwatch.xml" || c.Evidence.Check == nil || *c.Evidence.Check ||
+		len(c.Agents.Expect) != 2 || c.Agents.StrictRun == nil || !*c.Agents.StrictRun || c.Agents.Dedup != "exact" {
+		t.Errorf("config = %+v", c)
+	}
+	if len(c.Suppressions) != 2 || c.Suppressions[0].Line != 19 || c.Suppressions[1].Line != 22 ||
+		c.Suppressions[1].Match.File != "api/**" || c.Suppressions[0].Expires != "2026-12-31" {
+		t.Errorf("suppressions = %+v", c.Suppressions)
+	}
+	s := c.SynthSuppressions()
+	if s[1].By() != "repo/.fluxwatch.yaml:22" || s[1].Match.Severity != "P2" {
+		t.Errorf("synth suppressions = %+v", s)
+	}
+	if got := c.Resolve("reviews/x.json"); got != filepath.Join("repo", "reviews/x.json") {
+		t.Errorf("Resolve = %q", got)
+	}
+	for _, p := range []string{"", "-", "/abs/x"} {
+		if got := c.Resolve(p); got != p {
+			t.Errorf("Resolve(%q) = %q", p, got)
+		}
+	}
+}
+
+func TestParseEmpty(t *testing.T) {
+	for _, data := range []string{"", "\n# nothing\n", "---\n", "~\n"} {
+		c, err := Parse("c.yaml", []byte(data))
+		if err != nil || c.Gate.FailOn != "" || len(c.Suppressions) != 0 {
+			t.Errorf("%q: %+v, %v; want the zero config", data, c, err)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, data string
+		want       string // the whole message's start: "c.yaml:LINE: …"
+	}{
+		{"unknown top key", "gate: {}\nbaselines: x\n", `c.yaml:2: unknown key "baselines" in the top level`},
+		{"unknown nested key", "gate:\n  fail-on: risky\n  fail_on_new: P1\n", `c.yaml:3: unknown key "fail_on_new" in gate (want fail-on, fail-on-new)`},
+		{"unknown key in a suppression", "suppressions:\n  - fingerprint: ab\n    reason: r\n    why: x\n", `c.yaml:4: unknown key "why" in suppressions[1]`},
+		{"unknown match key", "suppressions:\n  - match: {path: a}\n    reason: r\n", `c.yaml:2: unknown key "path" in suppressions[1].match`},
+		{"no reason", "suppressions:\n  - fingerprint: ab\n  - match: {title: x}\n", `c.yaml:2: suppression (fingerprint ab) has no reason`},
+		{"second without reason", "suppressions:\n  - fingerprint: ab\n    reason: ok\n  - match: {title: x}\n", `c.yaml:4: suppression (match title "x") has no reason`},
+		{"both", "suppressions:\n  - fingerprint: ab\n    match: {title: x}\n    reason: r\n", `c.yaml:2: suppression (fingerprint ab; match title "x") names both`},
+		{"bad expiry", "suppressions:\n  - fingerprint: ab\n    reason: r\n    expires: tomorrow\n", `c.yaml:2: suppression (fingerprint ab) expires "tomorrow"`},
+		{"bad regexp", "suppressions:\n  - match: {title: \"(\"}\n    reason: r\n", `c.yaml:2: suppression (match title "(") match.title`},
+		{"list where a value belongs", "gate:\n  fail-on: [risky]\n", `c.yaml:2: gate.fail-on: want a single value`},
+		{"mapping where a list belongs", "suppressions: {a: b}\n", `c.yaml:1: suppressions: want a list`},
+		{"scalar where a mapping belongs", "gate: risky\n", `c.yaml:1: gate: want a mapping of fail-on, fail-on-new`},
+		{"not a bool", "agents:\n  strict-run: maybe\n", "c.yaml:2: cannot unmarshal"},
+		{"bad fail-on", "gate:\n  fail-on: always\n", `c.yaml:2: gate.fail-on "always"`},
+		{"bad fail-on-new", "gate:\n  fail-on-new: high\n", `c.yaml:2: gate.fail-on-new "high"`},
+		{"bad dedup", "agents:\n  dedup: maybe\n", `c.yaml:2: agents.dedup "maybe"`},
+		{"bad agent name", "agents:\n  expect: [../x]\n", `c.yaml:2: agents.expect "../x"`},
+		{"syntax", "gate: [\n", "c.yaml:1: "},
+		{"alias", "gate: &g\n  fail-on: risky\nagents: *g\n", "c.yaml:1: gate: YAML anchors and aliases are not allowed"},
+		{"top is a list", "- a\n", "c.yaml:1: the top level: want a mapping"},
+		{"duplicate key", "baseline: a\nbaseline: b\n", "c.yaml:2: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("c.yaml", []byte(tt.data))
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("err = %v, want it to start with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFind(t *testing.T) {
+	top := t.TempDir()
+	sub := filepath.Join(top, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := Find(sub, top); p != "" || err != nil {
+		t.Errorf("no file: %q, %v", p, err)
+	}
+	topFile := filepath.Join(top, Name)
+	os.WriteFile(topFile, []byte("gate: {}\n"), 0o644)
+	if p, err := Find(sub, top); p != topFile || err != nil {
+		t.Errorf("from a subdirectory: %q, %v; want %q", p, err, topFile)
+	}
+	// Outside a work tree (top ""), only the directory itself counts.
+	if p, err := Find(sub, ""); p != "" || err != nil {
+		t.Errorf("outside a work tree: %q, %v; want none", p, err)
+	}
+	// The nearest file wins.
+	near := filepath.Join(top, "a", Name)
+	os.WriteFile(near, []byte("gate: {}\n"), 0o644)
+	if p, _ := Find(sub, top); p != near {
+		t.Errorf("nearest: %q, want %q", p, near)
+	}
+	// Never above the top.
+	inner := filepath.Join(top, "a")
+	os.Remove(near)
+	if p, _ := Find(sub, filepath.Join(top, "a")); p != "" {
+		t.Errorf("with top %s: %q, want none (the file above the top does not count)", inner, p)
+	}
+	// A directory of that name is an error, not skipped.
+	os.Remove(topFile)
+	os.Mkdir(topFile, 0o755)
+	if _, err := Find(sub, top); err == nil {
+		t.Errorf("a directory named %s: no error", Name)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, Name)
+	os.WriteFile(p, []byte(full), 0o644)
+	c, err := Load(p)
+	if err != nil || c.Path != p {
+		t.Fatalf("Load: %+v, %v", c, err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxSize)+"\n"), 0o644)
+	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("oversized: %v", err)
+	}
+	if _, err := Load(dir); err == nil {
+		t.Errorf("a directory: no error")
+	}
+	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
+		t.Errorf("missing: no error")
+	}
+}
