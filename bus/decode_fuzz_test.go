@@ -5,30 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // busSeeds returns the inputs of the golden cases, whole and line by line.
 func busSeeds(t testing.TB) (files, lines [][]byte) {
-	paths, _ := filepath.Glob("testdata/decode/*.txtar")
-	for _, p := range paths {
-		ar, err := txtar.ParseFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if f.Name == "bus.jsonl" {
-				files = append(files, f.Data)
-				lines = append(lines, bytes.Split(f.Data, []byte("\n"))...)
-			}
-		}
+	files = txtartest.Files(t, "testdata/decode/*.txtar", txtartest.Named("bus.jsonl"))
+	for _, f := range files {
+		lines = append(lines, bytes.Split(f, []byte("\n"))...)
 	}
 	return files, lines
 }

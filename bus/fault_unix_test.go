@@ -9,26 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
-
-// within fails the test when f has not returned after d: what is under test
-// must never block on a FIFO.
-func within(t *testing.T, d time.Duration, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("%s still blocked after %s", what, d)
-	}
-}
 
 // nonRegular makes a FIFO, a unix socket and a directory under the bus names
 // of fresh directories, and names /dev/null, a device.
@@ -36,9 +23,7 @@ func nonRegular(t *testing.T) map[string]string {
 	t.Helper()
 	paths := map[string]string{}
 	fifo := filepath.Join(t.TempDir(), "peer-findings.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testfault.Mkfifo(t, fifo)
 	paths["a FIFO"] = fifo
 	sockDir, err := os.MkdirTemp("", "bus") // short: socket paths are limited
 	if err != nil {
@@ -70,31 +55,31 @@ func TestNonRegularBusRefused(t *testing.T) {
 					t.Errorf("%s: err = %v, want ErrNotRegular naming %s and %q", what, err, path, kind)
 				}
 			}
-			within(t, 2*time.Second, "Append", func() {
+			testfault.Within(t, 2*time.Second, "Append", func() {
 				_, err := Append(path, finding("fd-a", Blocking, "s"), WriteOptions{})
 				check("Append", err)
 			})
 			if _, err := os.Stat(path + ".lock"); err == nil {
 				t.Errorf("Append made the lock file of a bus it refuses")
 			}
-			within(t, 2*time.Second, "Read", func() {
+			testfault.Within(t, 2*time.Second, "Read", func() {
 				_, err := Read(path, 0, 0, func(Entry) error { return nil }, nil)
 				check("Read", err)
 			})
-			within(t, 2*time.Second, "Read --since", func() {
+			testfault.Within(t, 2*time.Second, "Read --since", func() {
 				_, err := Read(path, 0, 10, func(Entry) error { return nil }, nil)
 				check("Read --since", err)
 			})
-			within(t, 2*time.Second, "Tail.Poll", func() {
+			testfault.Within(t, 2*time.Second, "Tail.Poll", func() {
 				check("Tail.Poll", NewTail(path, 0).Poll(func(Entry) error { return nil }, nil))
 			})
-			within(t, 2*time.Second, "Follow", func() {
+			testfault.Within(t, 2*time.Second, "Follow", func() {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				defer cancel()
 				check("Follow", Follow(ctx, []*Tail{NewTail(path, 0)}, 10*time.Millisecond, func(Entry) error { return nil },
 					func(parse.Diagnostic) {}))
 			})
-			within(t, 2*time.Second, "ReadFile", func() {
+			testfault.Within(t, 2*time.Second, "ReadFile", func() {
 				_, _, err := ReadFile(path, 0)
 				check("ReadFile", err)
 			})
@@ -121,9 +106,7 @@ func TestFollowRefusesFIFOAppearingLater(t *testing.T) {
 	}()
 	<-seen
 	os.Remove(path)
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testfault.Mkfifo(t, path)
 	select {
 	case err := <-errc:
 		if !errors.Is(err, fsio.ErrNotRegular) {

@@ -6,7 +6,7 @@ import (
 	"testing/fstest"
 
 	"github.com/fluxwatch/fluxwatch/parse"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzCheck checks a claim about a fuzzed file: no panic, a status of SPEC

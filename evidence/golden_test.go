@@ -11,7 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/fluxwatch/fluxwatch/parse"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite results.json in testdata/*.txtar")

@@ -16,7 +16,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite page.html in testdata/*.txtar")

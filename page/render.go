@@ -363,16 +363,7 @@ func refs(f *synth.Finding) []refRow {
 func severities(fs []synth.Finding) string {
 	var c synth.Counts
 	for _, f := range fs {
-		switch f.Severity {
-		case parse.P0:
-			c.P0++
-		case parse.P1:
-			c.P1++
-		case parse.P2:
-			c.P2++
-		default:
-			c.P3++
-		}
+		c.Add(f.Severity)
 	}
 	return fmt.Sprintf("P0 %d, P1 %d, P2 %d, P3 %d", c.P0, c.P1, c.P2, c.P3)
 }

@@ -2,29 +2,20 @@ package parse
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"golang.org/x/tools/txtar"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzReadReport checks that the report parser never panics, keeps positions
 // inside the input, and that its findings survive a round trip through the
 // strict grammar: FormatIndex then ReadReport gives the same records back.
 func FuzzReadReport(f *testing.F) {
-	files, _ := filepath.Glob("testdata/report/*.txtar")
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, a := range ar.Files {
-			if strings.HasSuffix(a.Name, ".md") {
-				f.Add(a.Data)
-			}
-		}
+	for _, b := range txtartest.Files(f, "testdata/report/*.txtar", func(n string) bool { return strings.HasSuffix(n, ".md") }) {
+		f.Add(b)
 	}
 	if b, err := os.ReadFile("testdata/report/strict.txtar"); err == nil {
 		f.Add(b)

@@ -23,13 +23,20 @@ func SeverityWord(tok string) (s Severity, ok bool) {
 	return s, c == sevFinding
 }
 
+// IsPLevel reports whether tok, exactly as written, is a P-level: a P (or p)
+// and digits, such as P1, p2 or P12. SeverityWord maps it; whether a
+// lower-case p counts as a marker is the caller's rule.
+func IsPLevel(tok string) bool {
+	return len(tok) >= 2 && (tok[0] == 'P' || tok[0] == 'p') && isDigits(tok[1:])
+}
+
 // severityToken classifies tok. slot says the token stands in the severity
 // column of an index line, where verdict and category words are also read
 // (NEEDS-CHANGES → P1, SAFE/YAGNI → P3, MED → P2).
 func severityToken(tok string, slot bool) (Severity, sevClass) {
 	t := strings.ToUpper(strings.Trim(strings.TrimSpace(stripBold(tok)), "[]()`*_:."))
 	t = strings.TrimSpace(t)
-	if len(t) >= 2 && t[0] == 'P' && isDigits(t[1:]) {
+	if IsPLevel(t) {
 		switch t[1:] {
 		case "0":
 			return P0, sevFinding

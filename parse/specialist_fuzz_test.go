@@ -3,25 +3,15 @@ package parse
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 )
 
 // addYAMLSeeds seeds f with the inputs of the golden cases named name.
 func addYAMLSeeds(f *testing.F, name string) {
-	files, _ := filepath.Glob("testdata/yaml/*.txtar")
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, af := range ar.Files {
-			if af.Name == name {
-				f.Add(af.Data)
-			}
-		}
+	for _, b := range txtartest.Files(f, "testdata/yaml/*.txtar", txtartest.Named(name)) {
+		f.Add(b)
 	}
 	f.Add(billionLaughs(9))
 	f.Add([]byte("a: &a [b, *a]\n"))

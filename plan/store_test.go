@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -544,9 +545,7 @@ func TestSymlinkedDirectoryOutOfRoot(t *testing.T) {
 func TestFIFOSpecialistFile(t *testing.T) {
 	s := newStore(t)
 	os.MkdirAll(s.FindingsDir(), 0o755)
-	if err := mkfifo(s.File("pipe")); err != nil {
-		t.Skip("no mkfifo:", err)
-	}
+	testfault.Mkfifo(t, s.File("pipe"))
 	done := make(chan error, 1)
 	go func() { _, _, err := s.Read("pipe"); done <- err }()
 	select {

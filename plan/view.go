@@ -31,6 +31,7 @@ func View(specialist string, a parse.Approach, siblings []parse.Approach, full b
 		Specialist:        specialist,
 		ApproachID:        a.ID(),
 		Number:            a.Number,
+		Variant:           variant(a),
 		IsVariant:         a.Variant != "",
 		Description:       a.Description,
 		RelevantFiles:     nonNil(a.RelevantFiles),
@@ -43,8 +44,6 @@ func View(specialist string, a parse.Approach, siblings []parse.Approach, full b
 		v.Answered = []parse.Answer{}
 	}
 	if a.Variant != "" {
-		l := a.Variant
-		v.Variant = &l
 		_, variants := ofNumber(siblings, a.Number)
 		v.Variants = ids(variants)
 	}
@@ -70,21 +69,26 @@ type SummaryView struct {
 
 // Summary returns the summary form of approach a of specialist.
 func Summary(specialist string, a parse.Approach) SummaryView {
-	v := SummaryView{
+	return SummaryView{
 		Specialist:        specialist,
 		ApproachID:        a.ID(),
 		Number:            a.Number,
+		Variant:           variant(a),
 		IsVariant:         a.Variant != "",
 		Description:       a.Description,
 		RelevantFiles:     nonNil(a.RelevantFiles),
 		PendingRefinement: a.PendingRefinement,
 		Unanswered:        len(a.Unanswered()),
 	}
-	if a.Variant != "" {
-		l := a.Variant
-		v.Variant = &l
+}
+
+// variant is a's variant letter, or nil (JSON null) when a is no variant.
+func variant(a parse.Approach) *string {
+	if a.Variant == "" {
+		return nil
 	}
-	return v
+	l := a.Variant
+	return &l
 }
 
 func nonNil(ss []string) []string {

@@ -1,7 +1,6 @@
 package synth
 
 import (
-	"bytes"
 	"os"
 
 	"encoding/json"
@@ -10,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -372,23 +370,8 @@ func validateSARIF(t *testing.T, data []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaDoc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sch.Validate(v); err != nil {
+	sch := schematest.Compile(t, "sarif-schema-2.1.0.json", schemaDoc)
+	if err := schematest.Validate(sch, data); err != nil {
 		t.Errorf("SARIF does not validate: %v", err)
 	}
 }

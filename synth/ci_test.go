@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"github.com/fluxwatch/fluxwatch/parse"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func ciSynthesis() *Synthesis {
@@ -33,23 +33,8 @@ func TestSARIFValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaDoc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("SARIF is not JSON: %v", err)
-	}
-	if err := sch.Validate(v); err != nil {
+	sch := schematest.Compile(t, "sarif-schema-2.1.0.json", schemaDoc)
+	if err := schematest.Validate(sch, data); err != nil {
 		t.Fatalf("SARIF does not validate against the 2.1.0 schema: %v", err)
 	}
 	// The schema must be able to fail.
@@ -57,8 +42,7 @@ func TestSARIFValidates(t *testing.T) {
 	json.Unmarshal(data, &m)
 	m["version"] = "2.0.0"
 	bad, _ := json.Marshal(m)
-	v, _ = jsonschema.UnmarshalJSON(bytes.NewReader(bad))
-	if sch.Validate(v) == nil {
+	if schematest.Validate(sch, bad) == nil {
 		t.Fatal("the SARIF schema accepts version 2.0.0")
 	}
 

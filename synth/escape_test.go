@@ -16,10 +16,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
-	"golang.org/x/tools/txtar"
 )
 
 func TestMdText(t *testing.T) {

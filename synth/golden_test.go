@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/tools/txtar"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -147,31 +148,14 @@ func TestGolden(t *testing.T) {
 // prints.
 func validateFindingsJSON(t *testing.T, data []byte) {
 	t.Helper()
-	sch := compileSchema(t)
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("findings.json is not JSON: %v", err)
-	}
-	if err := sch.Validate(v); err != nil {
+	if err := schematest.Validate(compileSchema(t), data); err != nil {
 		t.Errorf("findings.json does not validate against its schema: %v", err)
 	}
 }
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema()))
-	if err != nil {
-		t.Fatalf("schema: %v", err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("findings.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("findings.schema.json")
-	if err != nil {
-		t.Fatalf("compile schema: %v", err)
-	}
-	return sch
+	return schematest.Compile(t, "findings.schema.json", Schema())
 }
 
 func TestSchemaRejects(t *testing.T) {
@@ -192,8 +176,7 @@ func TestSchemaRejects(t *testing.T) {
 		}
 		mutate(m)
 		b, _ := json.Marshal(m)
-		v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-		if err := sch.Validate(v); err == nil {
+		if err := schematest.Validate(sch, b); err == nil {
 			t.Errorf("%s: the schema accepts it", name)
 		}
 	}

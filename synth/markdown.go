@@ -178,7 +178,7 @@ func mdHeatMap(w *mdWriter, s *Synthesis) {
 			h = &heat{name: f.Section}
 			bySection[k] = h
 		}
-		h.c.add(f.Severity)
+		h.c.Add(f.Severity)
 	}
 	// Hottest first: by P0, then P1, P2, P3 counts, then name.
 	keys := sortedKeys(bySection)

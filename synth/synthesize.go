@@ -137,7 +137,7 @@ func newSynthesis(run *Run, opts Options) *Synthesis {
 func summarize(s *Synthesis, run *Run, completed []*Agent, opts Options) {
 	s.Improvements = improvementsOf(completed)
 	for _, f := range s.Findings {
-		s.Counts.add(f.Severity)
+		s.Counts.Add(f.Severity)
 	}
 	switch {
 	case len(completed) == 0 && opts.Watching:
@@ -248,7 +248,7 @@ func agentResult(a *Agent) AgentResult {
 		r.Verdict = parse.Error
 	}
 	for _, f := range rep.Findings {
-		r.Counts.add(f.Severity)
+		r.Counts.Add(f.Severity)
 	}
 	r.Counts.Improvements = len(rep.Improvements)
 	r.Complete = rep.Complete

@@ -56,7 +56,8 @@ type Counts struct {
 	P3 int `json:"P3"`
 }
 
-func (c *Counts) add(s parse.Severity) {
+// Add counts one finding of severity s (P3 for anything below P2).
+func (c *Counts) Add(s parse.Severity) {
 	switch s {
 	case parse.P0:
 		c.P0++

@@ -302,7 +302,7 @@ func leadMarker(s string) (id string, sev parse.Severity, rest string, ok bool) 
 	if m := sevPrefixIDRe.FindStringSubmatch(tt); m != nil {
 		return tt, parse.Severity(m[1]), trimLead(after), true
 	}
-	if parse.IsFindingID(tt) || (tt != "" && isDigits(tt)) {
+	if parse.IsFindingID(tt) || isNumber(tt) {
 		if t2, a2 := splitToken(trimLead(after)); t2 != "" {
 			if sev, ok := tokenSeverity(t2); ok {
 				return tt, sev, trimLead(a2), true
@@ -341,24 +341,12 @@ func tokenSeverity(tok string) (parse.Severity, bool) {
 	if !ok {
 		return "", false
 	}
-	if len(tt) >= 2 && (tt[0] == 'P' || tt[0] == 'p') && isDigits(tt[1:]) {
+	if parse.IsPLevel(tt) {
 		return sev, tt[0] == 'P'
 	}
 	// A severity word: only when marked.
 	marked := tt == strings.ToUpper(tt) || strings.ContainsAny(tok, "[(*_") || strings.HasSuffix(tok, ":")
 	return sev, marked
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // itemClaim reads the claim of a heading or list item text. bare accepts a
@@ -431,8 +419,11 @@ func hasKeyword(title string) bool {
 // isLabel reports whether a bold lead-in is only a number or ID ("3.").
 func isLabel(s string) bool {
 	s = trimTok(strings.TrimSpace(s))
-	return isDigits(s) || parse.IsFindingID(s)
+	return isNumber(s) || parse.IsFindingID(s)
 }
+
+// isNumber reports whether s is one or more ASCII digits.
+func isNumber(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // leadBold returns the text of a bold span at the start of t and what
 // follows it.

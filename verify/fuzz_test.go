@@ -1,25 +1,19 @@
 package verify
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
-	"golang.org/x/tools/txtar"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 )
 
 // FuzzClaims: the claim parser never panics, every claim lies on a line of
 // the input, and a claim's title is bounded and, for valid UTF-8 input,
 // valid UTF-8.
 func FuzzClaims(f *testing.F) {
-	paths, _ := filepath.Glob("testdata/golden/*.txtar")
-	for _, p := range paths {
-		a, err := txtar.ParseFile(p)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(file(a, "synthesis.md"))
+	for _, b := range txtartest.Files(f, "testdata/golden/*.txtar", txtartest.Named("synthesis.md")) {
+		f.Add(b)
 	}
 	for _, s := range []string{
 		"| # | Finding | Agents |\n|---|---|---|\n| 1 | **x** | a, b |",

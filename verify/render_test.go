@@ -1,15 +1,14 @@
 package verify
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/tools/txtar"
+	"github.com/fluxwatch/fluxwatch/internal/schematest"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // resultOf checks a golden archive.
@@ -31,29 +30,14 @@ func TestSARIF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaDoc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := schematest.Compile(t, "sarif-schema-2.1.0.json", schemaDoc)
 	for _, name := range []string{"raised", "missing", "unverifiable", "clean"} {
 		r := resultOf(t, name)
 		data, err := r.SARIF("synthesis.md", "test")
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sch.Validate(v); err != nil {
+		if err := schematest.Validate(sch, data); err != nil {
 			t.Errorf("%s: SARIF does not validate: %v", name, err)
 		}
 		var log struct {

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
@@ -21,19 +21,7 @@ import (
 func TestFIFOBusNeverBlocks(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "fd-a.md", "### Findings Index\n- P1 | AR-001 | \"S\" | t\nVerdict: needs-changes\n", 0)
-	if err := syscall.Mkfifo(filepath.Join(dir, "peer-findings.jsonl"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	within := func(what string, f func()) {
-		t.Helper()
-		done := make(chan struct{})
-		go func() { defer close(done); f() }()
-		select {
-		case <-done:
-		case <-time.After(3 * time.Second):
-			t.Fatalf("%s: still blocked after 3 s on a FIFO bus", what)
-		}
-	}
+	testfault.Mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
 	mentions := func(what string, err error, s *synth.Synthesis, ds []synth.Diagnostic) {
 		t.Helper()
 		if err != nil {
@@ -49,7 +37,7 @@ func TestFIFOBusNeverBlocks(t *testing.T) {
 		}
 		t.Errorf("%s: no error and no diagnostic names the FIFO bus: %+v", what, ds)
 	}
-	within("Synthesize", func() {
+	testfault.Within(t, 3*time.Second, "Synthesize", func() {
 		s, err := Synthesize(context.Background(), dir, ScanOptions{}, synth.Options{})
 		var ds []synth.Diagnostic
 		if s != nil {
@@ -57,11 +45,11 @@ func TestFIFOBusNeverBlocks(t *testing.T) {
 		}
 		mentions("Synthesize", err, s, ds)
 	})
-	within("Scan with the bus", func() {
+	testfault.Within(t, 3*time.Second, "Scan with the bus", func() {
 		_, err := Scan(context.Background(), dir, ScanOptions{})
 		_ = err // refused or listed and skipped: either way, not blocked
 	})
-	within("Watcher", func() {
+	testfault.Within(t, 3*time.Second, "Watcher", func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		w := New(dir, Options{})

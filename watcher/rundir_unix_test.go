@@ -7,26 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
-
-// within fails the test when f has not returned after d: the fault under
-// test is a read that blocks.
-func within(t *testing.T, d time.Duration, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("%s still blocked after %v", what, d)
-	}
-}
 
 // A FIFO at every kind of path of a run directory is skipped with a
 // diagnostic naming it and what it is, at once: no reader blocks on it,
@@ -43,11 +30,9 @@ func TestRunDirFIFOAtEveryPath(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := syscall.Mkfifo(path, 0o644); err != nil {
-				t.Skipf("mkfifo: %v", err)
-			}
+			testfault.Mkfifo(t, path)
 			var s *synth.Synthesis
-			within(t, 5*time.Second, "Synthesize", func() {
+			testfault.Within(t, 5*time.Second, "Synthesize", func() {
 				var err error
 				s, err = Synthesize(context.Background(), dir, ScanOptions{}, synth.Options{})
 				if err != nil {
@@ -60,7 +45,7 @@ func TestRunDirFIFOAtEveryPath(t *testing.T) {
 			if len(s.AgentsCompleted) != 1 || s.AgentsCompleted[0] != "fd-ok" {
 				t.Errorf("completed = %v, want [fd-ok]", s.AgentsCompleted)
 			}
-			within(t, 5*time.Second, "Scan", func() {
+			testfault.Within(t, 5*time.Second, "Scan", func() {
 				run, err := Scan(context.Background(), dir, ScanOptions{})
 				if err != nil {
 					t.Fatalf("Scan: %v", err)
@@ -87,12 +72,10 @@ func hasPathDiag(ds []parse.Diagnostic, path, text string) bool {
 func TestRunDirNotADirectory(t *testing.T) {
 	dir := t.TempDir()
 	fifo, file := filepath.Join(dir, "fifo"), filepath.Join(dir, "file")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testfault.Mkfifo(t, fifo)
 	write(t, dir, "file", "x", 0)
 	for path, kind := range map[string]string{fifo: "a FIFO", file: "a regular file"} {
-		within(t, 5*time.Second, "Synthesize("+kind+")", func() {
+		testfault.Within(t, 5*time.Second, "Synthesize("+kind+")", func() {
 			_, err := Synthesize(context.Background(), path, ScanOptions{}, synth.Options{})
 			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), kind) {
 				t.Errorf("err = %v, want one naming %s as %s", err, path, kind)
@@ -152,10 +135,8 @@ func TestReadAgentAgreesWithScan(t *testing.T) {
 		t.Errorf("scan %+v, ReadAgent %s: want both error", run.Agents, a.Status)
 	}
 	fifo := filepath.Join(dir, "fd-fifo.md")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	within(t, 5*time.Second, "ReadAgent(FIFO)", func() {
+	testfault.Mkfifo(t, fifo)
+	testfault.Within(t, 5*time.Second, "ReadAgent(FIFO)", func() {
 		_, err := ReadAgent(fifo, parse.ClassifyName("fd-fifo.md"))
 		if err == nil || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "a FIFO") {
 			t.Errorf("err = %v, want one naming %s as a FIFO", err, fifo)

@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -278,9 +278,7 @@ func TestScanOddFiles(t *testing.T) {
 	write(t, dir, "findings/big.yaml/x", "", 0) // a directory named like a specialist file: skipped
 	write(t, dir, "fd-big.md", strings.Repeat("P2 x\n", 100), 0)
 	write(t, dir, "fd\x01bad.md", "P0 x\n", 0)
-	if err := syscall.Mkfifo(filepath.Join(dir, "fd-fifo.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfault.Mkfifo(t, filepath.Join(dir, "fd-fifo.md"))
 	run := scan(t, dir, ScanOptions{MaxFile: 64})
 	want := []agentStatus{{"fd-big", "fd-big.md", parse.StatusError}}
 	if got := statuses(run); !slices.Equal(got, want) {

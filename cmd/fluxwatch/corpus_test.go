@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // corpusRoot is ../shared/corpus seen from the repository root.
@@ -58,12 +58,7 @@ func TestCorpusSynth(t *testing.T) {
 	if _, err := os.Stat(corpusRoot); err != nil {
 		t.Skip("no ../shared/corpus beside the repository")
 	}
-	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(synth.Schema()))
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("findings.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch := c.MustCompile("findings.schema.json")
+	sch := schematest.Compile(t, "findings.schema.json", synth.Schema())
 
 	dirs := runDirs(t, corpusRoot)
 	if len(dirs) < 50 {
@@ -92,11 +87,7 @@ func TestCorpusSynth(t *testing.T) {
 			t.Errorf("%s: %v", rel, err)
 			continue
 		}
-		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err == nil {
-			err = sch.Validate(v)
-		}
-		if err != nil {
+		if err := schematest.Validate(sch, data); err != nil {
 			t.Errorf("%s: findings.json does not validate: %v", rel, err)
 			continue
 		}

@@ -10,9 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
 
 // runWithin runs the command with args and returns its exit code and stderr,
@@ -47,9 +48,7 @@ func runWithin(t *testing.T, d time.Duration, args ...string) (code int, stderr 
 func TestFindingFIFOBusRefused(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "peer-findings.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testfault.Mkfifo(t, fifo)
 	write := []string{"--severity", "blocking", "--agent", "fd-a", "--category", "c", "--summary", "s"}
 	for i, args := range [][]string{
 		append([]string{"finding", "write", "--bus", fifo}, write...),
@@ -103,9 +102,7 @@ func TestMCPFetchFIFOBus(t *testing.T) {
 	root := t.TempDir()
 	run := filepath.Join(root, "run")
 	os.Mkdir(run, 0o755)
-	if err := syscall.Mkfifo(filepath.Join(run, "peer-findings.jsonl"), 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	testfault.Mkfifo(t, filepath.Join(run, "peer-findings.jsonl"))
 	cs := mcpSession(t, root)
 	done := make(chan struct{})
 	go func() {

@@ -7,29 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// mkfifo makes a FIFO at path, skipping the test where that is impossible.
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-}
-
-// releaseFIFO opens the FIFO at path for writing without blocking and closes
-// it, so that a reader left blocked in open(2) on it (by code that does not
-// open it non-blockingly) sees end of file and its goroutine ends.
-func releaseFIFO(path string) {
-	if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-		f.Close()
-	}
-}
 
 // mcpRunDir makes root/name holding one agent report and a bus of one
 // finding.
@@ -64,8 +47,8 @@ func TestMCPFIFOBusRefused(t *testing.T) {
 	mcpRunDir(t, root, "run")
 	os.Mkdir(filepath.Join(root, "fifo"), 0o755)
 	fifo := filepath.Join(root, "fifo", "peer-findings.jsonl")
-	mkfifo(t, fifo)
-	t.Cleanup(func() { releaseFIFO(fifo) })
+	testfault.Mkfifo(t, fifo)
+	t.Cleanup(func() { testfault.ReleaseFIFO(fifo) })
 
 	cs := mcpSessionTimeout(t, root, time.Minute) // a wait would show as a timed-out test, not as a pass
 	res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": "fifo"})
@@ -88,8 +71,8 @@ func TestMCPBlockedCallDoesNotDelayOthers(t *testing.T) {
 	mcpRunDir(t, root, "run")
 	os.Mkdir(filepath.Join(root, "stuck"), 0o755)
 	fifo := filepath.Join(root, "stuck", "fd-b.md")
-	mkfifo(t, fifo)
-	t.Cleanup(func() { releaseFIFO(fifo) })
+	testfault.Mkfifo(t, fifo)
+	t.Cleanup(func() { testfault.ReleaseFIFO(fifo) })
 	os.Mkdir(filepath.Join(root, "slow"), 0o755)
 
 	old := synthesizeDir

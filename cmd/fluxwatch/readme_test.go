@@ -262,13 +262,18 @@ func setupExampleEnv(e *testscript.Env) {
 
 // copyTree copies the directory tree src to dst with the modification
 // times of its files, which decide the run's selection and acknowledgements.
+// src may be a symbolic link to the tree, as testdata/example is.
 func copyTree(dst, src string) error {
+	src, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return err
+	}
 	type stamp struct {
 		path string
 		info fs.FileInfo
 	}
 	var stamps []stamp
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

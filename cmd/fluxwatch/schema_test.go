@@ -1,32 +1,20 @@
 package main
 
 import (
-	"bytes"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"github.com/fluxwatch/fluxwatch/synth"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/tools/txtar"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // TestGoldenFindingsValidate checks every expected findings.json of the
 // testscript golden runs against the schema `fluxwatch schema` prints.
 func TestGoldenFindingsValidate(t *testing.T) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(synth.Schema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("findings.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("findings.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := schematest.Compile(t, "findings.schema.json", synth.Schema())
 	files, _ := filepath.Glob("testdata/script/*.txtar")
 	n := 0
 	for _, file := range files {
@@ -39,12 +27,7 @@ func TestGoldenFindingsValidate(t *testing.T) {
 				continue
 			}
 			n++
-			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(f.Data))
-			if err != nil {
-				t.Errorf("%s: %s: %v", file, f.Name, err)
-				continue
-			}
-			if err := sch.Validate(v); err != nil {
+			if err := schematest.Validate(sch, f.Data); err != nil {
 				t.Errorf("%s: %s does not validate: %v", file, f.Name, err)
 			}
 		}

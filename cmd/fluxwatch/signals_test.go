@@ -18,6 +18,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"golang.org/x/sys/unix"
 )
 
@@ -87,7 +88,7 @@ func startProc(t *testing.T, bin, dir string, env []string, args ...string) *pro
 // what it draws is read into p.stdout.
 func startProcTTY(t *testing.T, bin, dir string, env []string, args ...string) *proc {
 	t.Helper()
-	ptmx, pts := openPTY(t)
+	ptmx, pts := testfault.OpenPTY(t, 132, 43)
 	p := startProcOn(t, pts, bin, dir, append([]string{"TERM=xterm"}, env...), args...)
 	pts.Close() // the process holds it now
 	go io.Copy(&p.stdout, ptmx)
@@ -268,7 +269,7 @@ func TestSignals(t *testing.T) {
 		}},
 		{"synth --sarif FIFO, no reader", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
-			mkfifo(t, filepath.Join(dir, "out.sarif"))
+			testfault.Mkfifo(t, filepath.Join(dir, "out.sarif"))
 			p := startProc(t, bin, dir, nil, "synth", "-q", "--sarif", "out.sarif", "run")
 			p.busy(300 * time.Millisecond)
 			return p
@@ -321,13 +322,13 @@ func TestSignals(t *testing.T) {
 			return p
 		}},
 		{"finding read, FIFO bus", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
-			mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
+			testfault.Mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
 			p := startProc(t, bin, dir, nil, "finding", "read", "--bus", "peer-findings.jsonl")
 			p.busy(300 * time.Millisecond)
 			return p
 		}},
 		{"finding read --follow, FIFO bus", syscall.SIGINT, func(t *testing.T, dir string) *proc {
-			mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
+			testfault.Mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
 			p := startProc(t, bin, dir, nil, "finding", "read", "--follow", "--bus", "peer-findings.jsonl")
 			p.busy(300 * time.Millisecond)
 			return p
@@ -347,7 +348,7 @@ func TestSignals(t *testing.T) {
 			return p
 		}},
 		{"discover --task-file FIFO", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
-			mkfifo(t, filepath.Join(dir, "task"))
+			testfault.Mkfifo(t, filepath.Join(dir, "task"))
 			p := startProc(t, bin, dir, nil, "discover", "--task-file", "task", "--root", ".")
 			p.busy(300 * time.Millisecond)
 			return p
@@ -450,7 +451,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	bin := fluxwatchBin(t)
 	dir := t.TempDir()
 	smallRun(t, filepath.Join(dir, "run"))
-	mkfifo(t, filepath.Join(dir, "out.sarif"))
+	testfault.Mkfifo(t, filepath.Join(dir, "out.sarif"))
 	p := startProc(t, bin, dir, nil, "synth", "-q", "--sarif", "out.sarif", "run")
 	p.busy(300 * time.Millisecond)
 	sent := time.Now()
@@ -481,8 +482,8 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 func TestFindingReadFIFOBusRefused(t *testing.T) {
 	bin := fluxwatchBin(t)
 	dir := t.TempDir()
-	mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
-	t.Cleanup(func() { releaseFIFO(filepath.Join(dir, "peer-findings.jsonl")) })
+	testfault.Mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
+	t.Cleanup(func() { testfault.ReleaseFIFO(filepath.Join(dir, "peer-findings.jsonl")) })
 	for _, args := range [][]string{
 		{"finding", "read", "--bus", "peer-findings.jsonl"},
 		{"finding", "read", "--follow", "--bus", "peer-findings.jsonl"},

@@ -8,9 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
 
 // A FIFO report target with no reader must not keep synth or watch past the
@@ -29,9 +30,7 @@ func TestFIFOTargetWithoutReaderEndsWithSignal(t *testing.T) {
 				t.Fatal(err)
 			}
 			fifo := filepath.Join(dir, "nobody.sarif")
-			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-				t.Skipf("mkfifo: %v", err)
-			}
+			testfault.Mkfifo(t, fifo)
 			var stdout, stderr bytes.Buffer
 			e := &env{stdin: bytes.NewReader(nil), stdout: &stdout, stderr: &stderr,
 				getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"golang.org/x/sys/unix"
 )
 
@@ -37,7 +38,7 @@ func TestWatchKeysProcess(t *testing.T) {
 		{"SIGTERM", func(t *testing.T, ptmx *os.File, p *os.Process) { p.Signal(syscall.SIGTERM) }, 143},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ptmx, pts := openPTY(t)
+			ptmx, pts := testfault.OpenPTY(t, 132, 43)
 			before, err := unix.IoctlGetTermios(int(pts.Fd()), unix.TCGETS)
 			if err != nil {
 				t.Fatal(err)
@@ -86,7 +87,7 @@ func TestWatchKeysProcess(t *testing.T) {
 	}
 
 	t.Run("stdin a pipe", func(t *testing.T) {
-		ptmx, pts := openPTY(t)
+		ptmx, pts := testfault.OpenPTY(t, 132, 43)
 		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -329,23 +329,8 @@ func validateSARIF(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaDoc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("%s is not JSON: %v", path, err)
-	}
-	if err := sch.Validate(v); err != nil {
+	sch := schematest.Compile(t, "sarif-schema-2.1.0.json", schemaDoc)
+	if err := schematest.Validate(sch, data); err != nil {
 		t.Fatalf("%s does not validate against SARIF 2.1.0: %v", path, err)
 	}
 	var log struct {

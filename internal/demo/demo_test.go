@@ -11,13 +11,26 @@ import (
 	"testing"
 )
 
-// TestExampleMatchesTestdata keeps testdata/example (the run `make run`
-// synthesises) equal to what `fluxwatch demo` writes.
+// TestExampleMatchesTestdata: testdata/example at the top of the tree (the
+// run `make run` synthesises, a symbolic link to internal/demo/testdata/example)
+// holds exactly the files `fluxwatch demo` writes, and nothing else: a file
+// added to the directory but not to exampleFiles fails here.
 func TestExampleMatchesTestdata(t *testing.T) {
-	root := filepath.Join("..", "..", "testdata", "example")
+	link := filepath.Join("..", "..", "testdata", "example")
+	root, err := filepath.EvalSymlinks(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	here, err := os.Stat(filepath.Join("testdata", "example"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if there, err := os.Stat(root); err != nil || !os.SameFile(here, there) {
+		t.Fatalf("testdata/example is not internal/demo/testdata/example (%v): one copy of the example run", err)
+	}
 	want := ExampleFiles()
 	var got []string
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

@@ -13,27 +13,22 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-}
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
+)
 
 // A FIFO with no writer must be refused at once, not waited on.
 func TestOpenFIFORefusedWithoutBlocking(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "peer-findings.jsonl")
-	mkfifo(t, fifo)
-	within(t, 2*time.Second, "Open(FIFO)", func() {
+	testfault.Mkfifo(t, fifo)
+	testfault.Within(t, 2*time.Second, "Open(FIFO)", func() {
 		_, _, err := Open(fifo)
 		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "a FIFO") {
 			t.Errorf("err = %v, want ErrNotRegular naming a FIFO", err)
 		}
 	})
-	within(t, 2*time.Second, "ReadFile(FIFO)", func() {
+	testfault.Within(t, 2*time.Second, "ReadFile(FIFO)", func() {
 		if _, err := ReadFile(fifo, 1<<20); !errors.Is(err, ErrNotRegular) {
 			t.Errorf("err = %v", err)
 		}
@@ -43,7 +38,7 @@ func TestOpenFIFORefusedWithoutBlocking(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	within(t, 2*time.Second, "OpenIn(FIFO)", func() {
+	testfault.Within(t, 2*time.Second, "OpenIn(FIFO)", func() {
 		if _, _, err := OpenIn(root, "peer-findings.jsonl"); !errors.Is(err, ErrNotRegular) {
 			t.Errorf("err = %v", err)
 		}
@@ -58,7 +53,7 @@ func TestOpenSocketRefused(t *testing.T) {
 		t.Skipf("unix socket: %v", err)
 	}
 	defer l.Close()
-	within(t, 2*time.Second, "Open(socket)", func() {
+	testfault.Within(t, 2*time.Second, "Open(socket)", func() {
 		if _, _, err := Open(sock); err == nil {
 			t.Error("a socket was opened as a report")
 		}
@@ -86,7 +81,7 @@ func TestOpenInRefusesEscape(t *testing.T) {
 // A FIFO target with a reader receives the bytes, and stays a FIFO.
 func TestWriteFileFIFOWithReader(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "out.sarif")
-	mkfifo(t, fifo)
+	testfault.Mkfifo(t, fifo)
 	got := make(chan string, 1)
 	go func() {
 		f, err := os.Open(fifo) // blocks until the writer opens
@@ -99,7 +94,7 @@ func TestWriteFileFIFOWithReader(t *testing.T) {
 		got <- string(b)
 	}()
 	var err error
-	within(t, 5*time.Second, "WriteFile(FIFO with reader)", func() {
+	testfault.Within(t, 5*time.Second, "WriteFile(FIFO with reader)", func() {
 		_, err = WriteFile(context.Background(), fifo, []byte("payload"), 0o644)
 	})
 	if err != nil {
@@ -117,11 +112,11 @@ func TestWriteFileFIFOWithReader(t *testing.T) {
 // signal of SPEC §7).
 func TestWriteFileFIFONoReaderEndsWithContext(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "out.json")
-	mkfifo(t, fifo)
+	testfault.Mkfifo(t, fifo)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	var err error
-	within(t, 2*time.Second, "WriteFile(FIFO without reader)", func() {
+	testfault.Within(t, 2*time.Second, "WriteFile(FIFO without reader)", func() {
 		_, err = WriteFile(ctx, fifo, []byte("x"), 0o644)
 	})
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), fifo) {
@@ -133,7 +128,7 @@ func TestWriteFileFIFONoReaderEndsWithContext(t *testing.T) {
 // context ends that too.
 func TestWriteFileFIFOFullPipeEndsWithContext(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "out.json")
-	mkfifo(t, fifo)
+	testfault.Mkfifo(t, fifo)
 	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +136,7 @@ func TestWriteFileFIFOFullPipeEndsWithContext(t *testing.T) {
 	defer r.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
-	within(t, 3*time.Second, "WriteFile(full FIFO)", func() {
+	testfault.Within(t, 3*time.Second, "WriteFile(full FIFO)", func() {
 		_, err = WriteFile(ctx, fifo, make([]byte, 4<<20), 0o644)
 	})
 	if err == nil {
@@ -178,8 +173,8 @@ func TestLock(t *testing.T) {
 		t.Fatal("the second Lock never got the lock")
 	}
 	fifo := filepath.Join(dir, "fifo.lock")
-	mkfifo(t, fifo)
-	within(t, 2*time.Second, "Lock(FIFO)", func() {
+	testfault.Mkfifo(t, fifo)
+	testfault.Within(t, 2*time.Second, "Lock(FIFO)", func() {
 		if u, err := Lock(fifo); err == nil {
 			u()
 			t.Error("a FIFO was taken as a lock file")
@@ -191,7 +186,7 @@ func TestLock(t *testing.T) {
 // link out of the root.
 func TestOpenDirIn(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
-	mkfifo(t, filepath.Join(dir, "findings"))
+	testfault.Mkfifo(t, filepath.Join(dir, "findings"))
 	if err := os.Symlink(out, filepath.Join(dir, "design")); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +195,7 @@ func TestOpenDirIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	within(t, 2*time.Second, "OpenDirIn(FIFO)", func() {
+	testfault.Within(t, 2*time.Second, "OpenDirIn(FIFO)", func() {
 		if _, err := OpenDirIn(root, "findings"); err == nil || !strings.Contains(err.Error(), "a FIFO") {
 			t.Errorf("err = %v, want one naming a FIFO", err)
 		}
@@ -233,10 +228,10 @@ func TestAppendFile(t *testing.T) {
 		t.Errorf("directory: err = %v", err)
 	}
 	fifo := filepath.Join(dir, "fifo")
-	mkfifo(t, fifo)
+	testfault.Mkfifo(t, fifo)
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	within(t, 5*time.Second, "AppendFile(FIFO, no reader)", func() {
+	testfault.Within(t, 5*time.Second, "AppendFile(FIFO, no reader)", func() {
 		if err := AppendFile(ctx, fifo, []byte("x"), 0o644); !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("err = %v, want the context's", err)
 		}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestReadAllCap(t *testing.T) {
@@ -161,16 +160,4 @@ func TestRemoveTempsStopsNewOutput(t *testing.T) {
 		t.Fatal("a write after RemoveTemps succeeded")
 	}
 	assertNoTemps(t, dir)
-}
-
-// within fails the test when f has not returned after d.
-func within(t *testing.T, d time.Duration, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { f(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
-		t.Fatalf("%s: still blocked after %v", what, d)
-	}
 }

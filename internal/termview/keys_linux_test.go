@@ -3,42 +3,19 @@ package termview
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"golang.org/x/sys/unix"
 )
-
-// openPTY returns the two ends of a new pseudo-terminal, or skips.
-func openPTY(t *testing.T) (ptmx, pts *os.File) {
-	t.Helper()
-	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	t.Cleanup(func() { ptmx.Close() })
-	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Skipf("unlockpt: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Skipf("ptsname: %v", err)
-	}
-	pts, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("open pts: %v", err)
-	}
-	t.Cleanup(func() { pts.Close() })
-	return ptmx, pts
-}
 
 // TestKeysPTY: on a terminal, Keys switches off line buffering and echo
 // (so that one key press arrives without Enter), delivers the keys, and its
 // stop restores the mode the terminal had.
 func TestKeysPTY(t *testing.T) {
-	ptmx, pts := openPTY(t)
+	ptmx, pts := testfault.OpenPTY(t, 132, 43)
 	before, err := unix.IoctlGetTermios(int(pts.Fd()), ioctlGetTermios)
 	if err != nil {
 		t.Fatal(err)

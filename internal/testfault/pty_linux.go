@@ -1,4 +1,6 @@
-package main
+//go:build linux
+
+package testfault
 
 import (
 	"fmt"
@@ -8,10 +10,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openPTY opens a pseudo-terminal: the master side to read what a process
-// draws, the terminal side (132×43) to give it as its standard output. It
-// skips the test where there is none.
-func openPTY(t *testing.T) (ptmx, pts *os.File) {
+// OpenPTY opens a new pseudo-terminal of cols×rows: the master side ptmx to
+// read what a process draws and to type keys into, and the terminal side pts
+// to give it as its standard input or output. Both are closed when the test
+// ends. It skips the test where there are no pseudo-terminals.
+func OpenPTY(t testing.TB, cols, rows uint16) (ptmx, pts *os.File) {
 	t.Helper()
 	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
 	if err != nil {
@@ -30,6 +33,8 @@ func openPTY(t *testing.T) (ptmx, pts *os.File) {
 		t.Skipf("open pts: %v", err)
 	}
 	t.Cleanup(func() { pts.Close() })
-	unix.IoctlSetWinsize(int(pts.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: 132, Row: 43})
+	if err := unix.IoctlSetWinsize(int(pts.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: cols, Row: rows}); err != nil {
+		t.Skipf("set the terminal size: %v", err)
+	}
 	return ptmx, pts
 }

@@ -1,0 +1,27 @@
+//go:build unix
+
+package testfault
+
+import (
+	"os"
+	"syscall"
+	"testing"
+)
+
+// Mkfifo makes a FIFO (named pipe) at path with mode 0644, skipping the test
+// where that is impossible.
+func Mkfifo(t testing.TB, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+}
+
+// ReleaseFIFO opens the FIFO at path for writing without blocking and closes
+// it, so that a reader left blocked in open(2) on it (by code that does not
+// open it non-blockingly) sees end of file and its goroutine ends.
+func ReleaseFIFO(path string) {
+	if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		f.Close()
+	}
+}

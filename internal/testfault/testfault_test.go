@@ -1,0 +1,55 @@
+package testfault
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// Mkfifo makes a FIFO, not a regular file; ReleaseFIFO ends a reader blocked
+// in open(2) on it, which Within sees return.
+func TestMkfifoAndRelease(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pipe")
+	Mkfifo(t, path)
+	fi, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("mode = %v, want a FIFO", fi.Mode())
+	}
+	opened := make(chan struct{})
+	go func() {
+		if f, err := os.Open(path); err == nil { // blocks until a writer comes
+			f.Close()
+		}
+		close(opened)
+	}()
+	Within(t, 5*time.Second, "open(FIFO) after ReleaseFIFO", func() {
+		for {
+			ReleaseFIFO(path)
+			select {
+			case <-opened:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	})
+}
+
+// OpenPTY gives a terminal of the size asked for.
+func TestOpenPTYSize(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("pseudo-terminals are opened only on Linux")
+	}
+	_, pts := OpenPTY(t, 80, 24)
+	cols, rows, err := termSize(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cols != 80 || rows != 24 {
+		t.Errorf("size = %d×%d, want 80×24", cols, rows)
+	}
+}
