@@ -4,6 +4,11 @@ BIN      ?= bin/fluxwatch
 FUZZTIME ?= 30s
 EXAMPLE  ?= testdata/example
 
+# VERSION is stamped into the binary (fluxwatch version): it names the git
+# revision even where GOFLAGS=-buildvcs=false turns Go's own stamping off.
+VERSION  ?= $(shell git describe --always --dirty 2>/dev/null)
+LDFLAGS  ?= -X main.version=$(VERSION)
+
 STRESS_PROCS   ?= 32
 STRESS_SHELL   ?= 8
 STRESS_RECORDS ?= 5000
@@ -13,20 +18,23 @@ STORM_KILL     ?= 10ms
 HUB_LAUNCHES   ?= 4000
 HUB_RESTARTS   ?= 4
 
-.PHONY: help build build-hub run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
+.PHONY: help build build-hub man run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## build bin/fluxwatch
-	$(GO) build -o $(BIN) ./cmd/fluxwatch
+build: ## build bin/fluxwatch, stamped with git describe
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/fluxwatch
+
+man: build ## write the man pages into bin/man (man -l bin/man/fluxwatch.1)
+	./$(BIN) man bin/man
 
 build-hub: ## build bin/fluxwatch with the embedded NATS server of `bus serve` (-tags hub; ~14 MB more)
 	$(GO) build -tags hub -o $(BIN) ./cmd/fluxwatch
 
 .PHONY: install
 install: ## go install fluxwatch into GOBIN (else GOPATH/bin, usually ~/go/bin): put it on PATH
-	$(GO) install ./cmd/fluxwatch
+	$(GO) install -ldflags '$(LDFLAGS)' ./cmd/fluxwatch
 
 run: build ## synthesise the example run in testdata/example and print its summary
 	./$(BIN) synth --out bin/example --repo $(EXAMPLE)/repo $(EXAMPLE)

@@ -33,7 +33,8 @@ type Targets struct {
 	SARIF, RDJSONL, JUnit, HTML string
 	// Page says how the HTML page is drawn (the gate, live or not).
 	Page page.Options
-	// Base is the run directory: the renderings name files relative to it.
+	// Base is the run directory relative to the repository top: the
+	// renderings name an agent's report under it.
 	Base string
 	// Stdout is standard output, for the targets that are Stdout.
 	Stdout io.Writer
@@ -105,7 +106,7 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 	targets = append(targets,
 		target{t.SARIF, func() ([]byte, error) { return synth.RenderSARIF(s, t.Base) }},
 		target{t.RDJSONL, func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base), nil }},
-		target{t.JUnit, func() ([]byte, error) { return synth.RenderJUnit(s), nil }},
+		target{t.JUnit, func() ([]byte, error) { return synth.RenderJUnit(s, t.Base), nil }},
 		target{t.HTML, func() ([]byte, error) { return page.Render(s, t.Page) }})
 	for _, x := range targets {
 		if x.path == "" || (x.path == Stdout && t.SkipStdout) {

@@ -6,7 +6,9 @@ import (
 	"encoding/xml"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
@@ -40,13 +42,17 @@ func message(f Finding) string {
 	if f.Section != "" {
 		b.WriteString(" — " + oneLine(f.Section))
 	}
-	fmt.Fprintf(&b, " (%s agents: %s)", f.ConvergenceDisplay, strings.Join(f.Agents, ", "))
+	// "N/M agents", the noun in the number of M.
+	noun := "agents"
+	if strings.HasSuffix(f.ConvergenceDisplay, "/1") {
+		noun = "agent"
+	}
+	fmt.Fprintf(&b, " (%s %s: %s)", f.ConvergenceDisplay, noun, strings.Join(f.Agents, ", "))
 	return b.String()
 }
 
 // reportLocation is where a finding without file refs is: its
-// representative's line in its report, under dir (the output directory as
-// the user named it).
+// representative's line in its report, under dir.
 func reportLocation(dir string, f Finding) (string, int) {
 	file, line := f.Sources[0].Ref, 0
 	if i := strings.LastIndexByte(file, ':'); i > 0 {
@@ -54,10 +60,44 @@ func reportLocation(dir string, f Finding) (string, int) {
 			file, line = r.Path, r.Start
 		}
 	}
-	if dir != "" && dir != "." {
-		file = path.Join(strings.TrimSuffix(dir, "/"), file)
+	return underDir(dir, file), line
+}
+
+// underDir is file, a path relative to the run directory, as a path
+// relative to the repository top when dir is the run directory relative to
+// it.
+func underDir(dir, file string) string {
+	if dir == "" || dir == "." {
+		return file
 	}
-	return file, line
+	return path.Join(strings.TrimSuffix(dir, "/"), file)
+}
+
+// ciLocation is where the CI outputs (SARIF, rdjsonl, annotations, JUnit)
+// put a finding: its first file ref, which agents write relative to the
+// repository top, cleaned ("./a/../b.go" is "b.go"), else its line in the
+// agent's report. dir is the run directory relative to the repository top
+// (the caller decides the top: every CI output then names files from the
+// same base).
+func ciLocation(dir string, f Finding) Ref {
+	if len(f.FileRefs) == 0 {
+		var r Ref
+		r.Path, r.Start = reportLocation(dir, f)
+		r.End = r.Start
+		return r
+	}
+	return cleanRef(ParseRef(f.FileRefs[0]))
+}
+
+// cleanRef cleans r's path lexically; a path that is only "." stays as
+// written.
+func cleanRef(r Ref) Ref {
+	if r.Path != "" {
+		if c := path.Clean(r.Path); c != "." {
+			r.Path = c
+		}
+	}
+	return r
 }
 
 // RenderSARIF returns a SARIF 2.1.0 log of the findings, built with
@@ -72,9 +112,12 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 		run.Tool.Driver.Version = &v
 	}
 	for _, sev := range []parse.Severity{parse.P0, parse.P1, parse.P2, parse.P3} {
+		text, md := ruleHelp(sev)
 		run.AddRule(string(sev)).
 			WithDescription(fmt.Sprintf("A %s finding of the review agents (%s)", sev, sarifLevel(sev))).
-			WithName("ReviewFinding" + string(sev))
+			WithName("ReviewFinding" + string(sev)).
+			WithFullDescription(sarif.NewMultiformatMessageString().WithText(text)).
+			WithHelp(sarif.NewMultiformatMessageString().WithText(text + " " + convergenceHelp).WithMarkdown(md))
 	}
 	for _, f := range s.Findings {
 		res := run.CreateResultForRule(string(f.Severity)).
@@ -95,7 +138,7 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 			if i == maxLocations {
 				break
 			}
-			ref := ParseRef(r)
+			ref := cleanRef(ParseRef(r))
 			loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(ref.Path))
 			if ref.Start > 0 {
 				loc.WithRegion(sarif.NewSimpleRegion(ref.Start, ref.End))
@@ -112,12 +155,90 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 		}
 	}
 	rep.AddRun(run)
-	var b bytes.Buffer
-	if err := rep.PrettyWrite(&b); err != nil {
+	var raw bytes.Buffer
+	if err := rep.Write(&raw); err != nil {
 		return nil, fmt.Errorf("encode SARIF: %w", err)
 	}
-	b.WriteByte('\n')
+	return pruneSARIF(raw.Bytes())
+}
+
+// severityHelp says what each severity means, for the SARIF rules.
+var severityHelp = map[parse.Severity]string{
+	parse.P0: "P0: a blocking problem (a defect, a security hole, data loss) that must be fixed before merging; the verdict is at least risky.",
+	parse.P1: "P1: a serious problem that should be fixed before merging; the verdict is at least needs-changes.",
+	parse.P2: "P2: a problem worth fixing that does not block the merge on its own.",
+	parse.P3: "P3: a minor remark or a suggestion.",
+}
+
+// convergenceHelp says what the convergence of a result means.
+const convergenceHelp = "Each result carries its convergence, N/M agents: how many of the agents " +
+	"that completed reported the finding; the more agents independently found it, the more likely it is real. " +
+	"A finding several agents reported is merged into one result."
+
+// ruleHelp is the full description of the rule of severity sev, as text and
+// as Markdown.
+func ruleHelp(sev parse.Severity) (text, markdown string) {
+	text = severityHelp[sev] + " SARIF level: " + sarifLevel(sev) + "."
+	markdown = "**" + string(sev) + "** — " + strings.TrimPrefix(severityHelp[sev], string(sev)+": ") +
+		" SARIF level `" + sarifLevel(sev) + "`.\n\n" + convergenceHelp
+	return text, markdown
+}
+
+// pruneSARIF re-encodes a SARIF log without what go-sarif fills in that
+// says nothing: empty arrays and objects, and the -1 of an unset index, id
+// or offset. Keys come out sorted, so the log is deterministic.
+func pruneSARIF(raw []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("encode SARIF: %w", err)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(prune(v)); err != nil {
+		return nil, fmt.Errorf("encode SARIF: %w", err)
+	}
 	return b.Bytes(), nil
+}
+
+// unsetInts are the SARIF properties whose -1 means "not set" (rank: no
+// rank given).
+var unsetInts = map[string]bool{"index": true, "id": true, "byteOffset": true, "charOffset": true, "rank": true}
+
+func prune(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if n, ok := x.(json.Number); ok && unsetInts[k] && n == "-1" {
+				delete(v, k)
+				continue
+			}
+			x = prune(x)
+			if empty(x) {
+				delete(v, k)
+				continue
+			}
+			v[k] = x
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = prune(x)
+		}
+	}
+	return v
+}
+
+func empty(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		return len(v) == 0
+	case []any:
+		return len(v) == 0
+	}
+	return false
 }
 
 // sarifBaseline adds to res the baselineState of f, when it was compared
@@ -181,13 +302,7 @@ func RenderRDJSONL(s *Synthesis, dir string) []byte {
 		default:
 			d.Severity = "INFO"
 		}
-		var ref Ref
-		if len(f.FileRefs) > 0 {
-			ref = ParseRef(f.FileRefs[0])
-		} else {
-			ref.Path, ref.Start = reportLocation(dir, f)
-			ref.End = ref.Start
-		}
+		ref := ciLocation(dir, f)
 		d.Location.Path = ref.Path
 		if ref.Start > 0 {
 			d.Location.Range = &rdRange{Start: rdPosition{Line: ref.Start}}
@@ -206,28 +321,42 @@ func RenderRDJSONL(s *Synthesis, dir string) []byte {
 }
 
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	XMLName   xml.Name     `xml:"testsuites"`
+	Name      string       `xml:"name,attr"`
+	Tests     int          `xml:"tests,attr"`
+	Failures  int          `xml:"failures,attr"`
+	Errors    int          `xml:"errors,attr"`
+	Skipped   int          `xml:"skipped,attr"`
+	Time      string       `xml:"time,attr"`
+	Timestamp string       `xml:"timestamp,attr,omitempty"`
+	Suites    []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name      string      `xml:"name,attr"`
+	Tests     int         `xml:"tests,attr"`
+	Failures  int         `xml:"failures,attr"`
+	Errors    int         `xml:"errors,attr"`
+	Skipped   int         `xml:"skipped,attr"`
+	Time      string      `xml:"time,attr"`
+	Timestamp string      `xml:"timestamp,attr,omitempty"`
+	Cases     []junitCase `xml:"testcase"`
 }
 
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Time      string        `xml:"time,attr"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitProblem struct {
@@ -236,35 +365,58 @@ type junitProblem struct {
 	Text    string `xml:",chardata"`
 }
 
+// junitSeconds formats a duration as JUnit's time attribute: seconds with
+// millisecond precision.
+func junitSeconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
+}
+
 // RenderJUnit returns a JUnit XML report: a suite "agents" with one case per
-// agent (a failed agent is an error), and a suite "findings" with one case per
-// finding (P0 and P1 are failures; P2 and P3 pass, with the finding as
-// output).
-func RenderJUnit(s *Synthesis) []byte {
-	agents := junitSuite{Name: "agents"}
+// agent (a failed agent is an error; a foreign or partial one is skipped,
+// since its report was not read as a complete review), and a suite
+// "findings" with one case per finding (P0 and P1 are failures; P2 and P3
+// pass, with the finding as output). dir is the run directory relative to
+// the repository top: an agent's case names its report under it, a
+// finding's case its location (as the other CI outputs do). Every time
+// attribute is 0 and the timestamp is the review time: fluxwatch does not
+// know how long an agent ran, and like findings.json the report's bytes
+// never depend on modification times.
+func RenderJUnit(s *Synthesis, dir string) []byte {
+	agents := junitSuite{Name: "agents", Time: junitSeconds(0)}
 	for _, a := range s.Agents {
-		c := junitCase{Name: a.Name, Classname: "fluxwatch.agents"}
-		switch {
-		case a.Status == parse.StatusError:
+		c := junitCase{Name: a.Name, Classname: "fluxwatch.agents", Time: junitSeconds(0)}
+		if a.File != nil {
+			c.File = underDir(dir, *a.File)
+		}
+		switch a.Status {
+		case parse.StatusError:
 			msg := "agent failed"
 			if len(a.Diagnostics) > 0 {
 				msg = a.Diagnostics[len(a.Diagnostics)-1].Message
 			}
 			c.Error = &junitProblem{Message: msg, Type: string(a.Status)}
 			agents.Errors++
+		case parse.StatusForeign:
+			c.Skipped = &junitSkipped{Message: "foreign report: not written in the review format, read as prose"}
+			agents.Skipped++
+		case parse.StatusPartial:
+			c.Skipped = &junitSkipped{Message: "partial report: the agent has not finished"}
+			agents.Skipped++
 		default:
 			c.SystemOut = fmt.Sprintf("status %s, verdict %s", a.Status, a.Verdict)
 		}
 		agents.Cases = append(agents.Cases, c)
 		agents.Tests++
 	}
-	findings := junitSuite{Name: "findings"}
+	findings := junitSuite{Name: "findings", Time: junitSeconds(0)}
 	for _, f := range s.Findings {
 		name := f.Title
 		if f.ID != "" {
 			name = f.ID + ": " + f.Title
 		}
-		c := junitCase{Name: oneLine(name), Classname: "fluxwatch.findings." + string(f.Severity)}
+		ref := ciLocation(dir, f)
+		c := junitCase{Name: oneLine(name), Classname: "fluxwatch.findings." + string(f.Severity),
+			File: ref.Path, Line: ref.Start, Time: junitSeconds(0)}
 		text := message(f)
 		if len(f.FileRefs) > 0 {
 			text += "\n" + strings.Join(f.FileRefs, "\n")
@@ -278,11 +430,14 @@ func RenderJUnit(s *Synthesis) []byte {
 		findings.Cases = append(findings.Cases, c)
 		findings.Tests++
 	}
-	all := junitSuites{Name: "fluxwatch: " + string(s.Verdict), Suites: []junitSuite{agents, findings}}
-	for _, su := range all.Suites {
+	all := junitSuites{Name: "fluxwatch: " + string(s.Verdict), Suites: []junitSuite{agents, findings},
+		Time: agents.Time, Timestamp: strings.TrimSuffix(s.Reviewed, "Z")}
+	for i, su := range all.Suites {
+		all.Suites[i].Timestamp = all.Timestamp
 		all.Tests += su.Tests
 		all.Failures += su.Failures
 		all.Errors += su.Errors
+		all.Skipped += su.Skipped
 	}
 	var b bytes.Buffer
 	b.WriteString(xml.Header)
@@ -319,13 +474,7 @@ func RenderAnnotations(s *Synthesis, dir string) []byte {
 		default:
 			continue
 		}
-		var ref Ref
-		if len(f.FileRefs) > 0 {
-			ref = ParseRef(f.FileRefs[0])
-		} else {
-			ref.Path, ref.Start = reportLocation(dir, f)
-			ref.End = ref.Start
-		}
+		ref := ciLocation(dir, f)
 		props := []string{"file=" + EscapeProperty(ref.Path)}
 		if ref.Start > 0 {
 			props = append(props, fmt.Sprintf("line=%d", ref.Start))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -167,7 +168,7 @@ func TestRDJSONL(t *testing.T) {
 
 func TestJUnit(t *testing.T) {
 	s := ciSynthesis()
-	data := RenderJUnit(s)
+	data := RenderJUnit(s, "out")
 	var got junitSuites
 	if err := xml.Unmarshal(data, &got); err != nil {
 		t.Fatalf("JUnit is not XML: %v\n%s", err, data)
@@ -178,5 +179,146 @@ func TestJUnit(t *testing.T) {
 	want := s.Counts.P0 + s.Counts.P1
 	if got.Failures != want {
 		t.Errorf("failures = %d, want %d (the P0 and P1 findings)", got.Failures, want)
+	}
+}
+
+// ciRun has a foreign and a partial agent beside a valid one, finishing at
+// different times, and findings with and without file refs.
+func ciRun() *Synthesis {
+	valid := agentOf("fd-valid", parse.StatusValid,
+		fnd(parse.P1, "V-1", "S", "Refs already repo-relative", "./internal/a/../b.go:7-9"),
+		fnd(parse.P2, "V-2", "S", "No refs at all"))
+	foreign := agentOf("fd-foreign", parse.StatusForeign, fnd(parse.P3, "", "S", "Prose finding"))
+	foreign.ModTime = valid.ModTime.Add(90 * time.Second)
+	partial := agentOf("fd-partial", parse.StatusPartial)
+	partial.ModTime = valid.ModTime.Add(30 * time.Second)
+	return Synthesize(&Run{Agents: []Agent{valid, foreign, partial}}, Options{Generator: Generator{Name: "fluxwatch"}})
+}
+
+// Every CI output names the same file for a finding: its first ref cleaned,
+// or its report under the run directory relative to the repository top.
+func TestCILocationsShareBase(t *testing.T) {
+	s := ciRun()
+	const dir = "reviews/run1"
+	want := map[string]string{"V-1": "internal/b.go", "V-2": "reviews/run1/fd-valid.md"}
+
+	sarifLog, err := RenderSARIF(s, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Properties struct{ ID string } `json:"properties"`
+				Locations  []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(sarifLog, &log); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range log.Runs[0].Results {
+		if w, ok := want[r.Properties.ID]; ok && r.Locations[0].PhysicalLocation.ArtifactLocation.URI != w {
+			t.Errorf("SARIF %s at %q, want %q", r.Properties.ID, r.Locations[0].PhysicalLocation.ArtifactLocation.URI, w)
+		}
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(RenderRDJSONL(s, dir))), "\n") {
+		var d rdjsonl
+		json.Unmarshal([]byte(l), &d)
+		if w, ok := want[d.Code.Value]; ok && d.Location.Path != w {
+			t.Errorf("rdjsonl %s at %q, want %q", d.Code.Value, d.Location.Path, w)
+		}
+	}
+	ann := string(RenderAnnotations(s, dir))
+	for _, w := range want {
+		if !strings.Contains(ann, "file="+w+",") {
+			t.Errorf("annotations do not name %s:\n%s", w, ann)
+		}
+	}
+	var ju junitSuites
+	if err := xml.Unmarshal(RenderJUnit(s, dir), &ju); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ju.Suites[1].Cases {
+		id, _, _ := strings.Cut(c.Name, ":")
+		if w, ok := want[id]; ok && c.File != w {
+			t.Errorf("JUnit %s at %q, want %q", id, c.File, w)
+		}
+	}
+	if c := ju.Suites[0].Cases[0]; c.File != "reviews/run1/"+c.Name+".md" {
+		t.Errorf("JUnit agent %s: file %q", c.Name, c.File)
+	}
+}
+
+func TestJUnitSkipsForeignAndPartial(t *testing.T) {
+	s := ciRun()
+	var got junitSuites
+	if err := xml.Unmarshal(RenderJUnit(s, "."), &got); err != nil {
+		t.Fatal(err)
+	}
+	agents := got.Suites[0]
+	if agents.Skipped != 2 || got.Skipped != 2 {
+		t.Errorf("skipped: suite %d, all %d; want 2", agents.Skipped, got.Skipped)
+	}
+	times := map[string]string{}
+	for _, c := range agents.Cases {
+		times[c.Name] = c.Time
+		skipped := c.Name == "fd-foreign" || c.Name == "fd-partial"
+		if (c.Skipped != nil) != skipped {
+			t.Errorf("%s: skipped %v", c.Name, c.Skipped != nil)
+		}
+		if c.File != c.Name+".md" {
+			t.Errorf("%s: file %q", c.Name, c.File)
+		}
+	}
+	if times["fd-valid"] != "0.000" || times["fd-partial"] != "0.000" || times["fd-foreign"] != "0.000" || agents.Time != "0.000" {
+		t.Errorf("times %v, suite %s", times, agents.Time)
+	}
+	for _, c := range got.Suites[1].Cases {
+		if c.Time == "" || c.File == "" {
+			t.Errorf("finding case %q: time %q file %q", c.Name, c.Time, c.File)
+		}
+	}
+}
+
+func TestSARIFRulesAndNoEmptyArrays(t *testing.T) {
+	data, err := RenderSARIF(ciRun(), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"[]", "{}", ": -1"} {
+		if bytes.Contains(data, []byte(bad)) {
+			t.Errorf("SARIF holds %s", bad)
+		}
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID              string
+						FullDescription struct{ Text string } `json:"fullDescription"`
+						Help            struct{ Text, Markdown string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	rules := log.Runs[0].Tool.Driver.Rules
+	if len(rules) != 4 {
+		t.Fatalf("%d rules", len(rules))
+	}
+	for _, r := range rules {
+		if !strings.HasPrefix(r.FullDescription.Text, r.ID+": ") || !strings.Contains(r.Help.Text, "convergence") ||
+			!strings.Contains(r.Help.Markdown, "**"+r.ID+"**") {
+			t.Errorf("rule %s: %+v", r.ID, r)
+		}
 	}
 }

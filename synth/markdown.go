@@ -53,8 +53,8 @@ func RenderMarkdown(s *Synthesis) []byte {
 // mdHeader writes the title, the verdict and the run's facts.
 func mdHeader(w *mdWriter, s *Synthesis) {
 	w.f("# Review Summary\n\n")
-	w.f("**Verdict:** %s (%d/%d agents completed, %d failed)\n\n", s.Verdict,
-		len(s.AgentsCompleted), len(s.AgentsLaunched), len(s.AgentsFailed))
+	w.f("**Verdict:** %s (%d/%d %s completed, %d failed)\n\n", s.Verdict,
+		len(s.AgentsCompleted), len(s.AgentsLaunched), Noun(len(s.AgentsLaunched), "agent"), len(s.AgentsFailed))
 	var meta []string
 	if s.Input != "" {
 		meta = append(meta, "Input: "+mdCode(s.Input))
@@ -332,8 +332,8 @@ func mdTimeline(w *mdWriter, s *Synthesis) {
 		return
 	}
 	w.f("\n## Findings Timeline\n\n")
-	w.f("%d entries in %s (blocking %d, notable %d, unknown %d, stalls %d).",
-		tl.Total, mdList(tl.Files, ", "), tl.PerSeverity.Blocking, tl.PerSeverity.Notable,
+	w.f("%s in %s (blocking %d, notable %d, unknown %d, stalls %d).",
+		Plural(tl.Total, "entry", "entries"), mdList(tl.Files, ", "), tl.PerSeverity.Blocking, tl.PerSeverity.Notable,
 		tl.PerSeverity.Unknown, tl.PerSeverity.Stalls)
 	entries := tl.Entries
 	if len(entries) > SummaryEntries {
@@ -404,8 +404,8 @@ func mdSpecialists(w *mdWriter, s *Synthesis) {
 				w.f("| %s | %s | %s | %s | %s |\n", mdText(a.ID), mdText(a.Description), mdList(a.RelevantFiles, ", "),
 					mdText(a.PendingRefinement), mdList(a.UnansweredQuestions, "; "))
 			}
-			w.f("\n%d approaches, %d pending refinements, %d unanswered questions.\n",
-				len(sp.Approaches), sp.PendingRefinements, sp.UnansweredQuestions)
+			w.f("\n%s, %s, %s.\n", Plural(len(sp.Approaches), "approach", "approaches"),
+				Plural(sp.PendingRefinements, "pending refinement"), Plural(sp.UnansweredQuestions, "unanswered question"))
 		}
 		for _, d := range sp.Diagnostics {
 			d.File = sp.File
@@ -441,9 +441,9 @@ func mdEvidence(w *mdWriter, s *Synthesis) {
 		w.f("Checked%s: no finding cites a file:line.\n", repo)
 		return
 	}
-	w.f("Checked %d claims%s: %d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped; "+
-		"%d ungrounded P0/P1 findings.\n", ev.Claims, repo, ev.Verified, ev.Moved, ev.Mismatch, ev.MissingFile,
-		ev.OutOfRange, ev.Skipped, ev.Ungrounded)
+	w.f("Checked %s%s: %d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped; "+
+		"%d ungrounded P0/P1 %s.\n", Plural(ev.Claims, "claim"), repo, ev.Verified, ev.Moved, ev.Mismatch, ev.MissingFile,
+		ev.OutOfRange, ev.Skipped, ev.Ungrounded, Noun(ev.Ungrounded, "finding"))
 	if ev.MissingFile == ev.Claims {
 		w.f("\nNone of the cited files exists there: is it the repository the agents reviewed? (`--repo DIR`)\n")
 	}
@@ -496,7 +496,7 @@ func mdFailedClaims(w *mdWriter, findings []Finding) {
 		w.f("%s", r)
 	}
 	if failed > len(rows) {
-		w.f("\n… and %d more claims that did not verify (see findings.json).\n", failed-len(rows))
+		w.f("\n… and %d more %s that did not verify (see findings.json).\n", failed-len(rows), Noun(failed-len(rows), "claim"))
 	}
 }
 

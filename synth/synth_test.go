@@ -440,7 +440,7 @@ func TestEvidenceSeam(t *testing.T) {
 	md := string(RenderMarkdown(s))
 	for _, want := range []string{
 		"**A-2** Ungrounded (1/1 agents: a) — T · `gone.go`, `gone.go:9` · confidence low · **ungrounded**\n",
-		"Checked 9 claims against `repo`: 2 verified, 1 moved, 0 mismatch, 4 missing file, 0 out of range, 2 skipped; 1 ungrounded P0/P1 findings.\n",
+		"Checked 9 claims against `repo`: 2 verified, 1 moved, 0 mismatch, 4 missing file, 0 out of range, 2 skipped; 1 ungrounded P0/P1 finding.\n",
 		"**Ungrounded** (P0/P1 findings whose every claim failed):\n\n- P1 **A-2** Ungrounded (a)\n",
 		"| P1 A-7 | a | `moved.go:3-4` | moved | now at `moved.go:20-21` |\n",
 		"| P1 A-5 | a | `bin.dat:2` | skipped | binary file |\n",

@@ -316,8 +316,8 @@ func (e Event) Text() string {
 	case EventVerdictChanged:
 		fmt.Fprintf(&b, "verdict   %s → %s (%s)", e.From, e.Verdict, countsText(e.Counts))
 	case EventConverged:
-		fmt.Fprintf(&b, "converged %s: %d/%d agents completed, %d failed, %d findings", e.Verdict, deref(e.Completed),
-			deref(e.Launched), deref(e.Failed), deref(e.Findings))
+		fmt.Fprintf(&b, "converged %s: %d/%d %s completed, %d failed, %s", e.Verdict, deref(e.Completed),
+			deref(e.Launched), synth.Noun(deref(e.Launched), "agent"), deref(e.Failed), synth.Plural(deref(e.Findings), "finding"))
 	case EventStalled:
 		if e.Source == "bus" {
 			fmt.Fprintf(&b, "stalled   %s (bus: %s)", e.Agent, e.Message)

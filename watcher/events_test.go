@@ -114,7 +114,7 @@ func TestEventText(t *testing.T) {
 		{Event{Type: EventConvergenceChanged, Severity: "P1", Title: "Tokens", Agents: []string{"fd-a", "fd-b"}, FromConvergence: 1, Convergence: 2, ConvergenceDisplay: "2/3"},
 			"converge  P1 \"Tokens\": 1 → 2/3 agents (fd-a, fd-b)"},
 		{Event{Type: EventConverged, Verdict: parse.Safe, Launched: &three, Completed: &three, Failed: &one, Findings: &one},
-			"converged safe: 3/3 agents completed, 1 failed, 1 findings"},
+			"converged safe: 3/3 agents completed, 1 failed, 1 finding"},
 		{Event{Type: EventStalled, Agent: "fd-s", File: "fd-s.md.partial", Source: "timeout", IdleSeconds: 300},
 			"stalled   fd-s: fd-s.md.partial unchanged for 5m0s"},
 		{Event{Type: EventDiagnostic, File: "findings.jsonl", Line: 3, Level: parse.LevelError, Message: "invalid JSON"},

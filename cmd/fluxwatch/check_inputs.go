@@ -10,6 +10,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
@@ -64,8 +65,9 @@ func checkOther(path, kind string) (otherFile, error) {
 		if err != nil {
 			return o, fmt.Errorf("%s: %w", path, unwrapPathError(err))
 		}
-		o.summary = fmt.Sprintf("bus, %d entries (blocking %d, notable %d, stall %d, unknown %d), %d diagnostics",
-			n, counts[bus.Blocking], counts[bus.Notable], counts["stall"], counts[bus.Unknown], len(o.diags))
+		o.summary = fmt.Sprintf("bus, %s (blocking %d, notable %d, stall %d, unknown %d), %s",
+			synth.Plural(n, "entry", "entries"), counts[bus.Blocking], counts[bus.Notable], counts["stall"], counts[bus.Unknown],
+			synth.Plural(len(o.diags), "diagnostic"))
 		return o, nil
 	}
 	data, err := fsio.ReadFile(path, watcher.DefaultMaxFile)
@@ -86,13 +88,13 @@ func checkOther(path, kind string) (otherFile, error) {
 		}
 	case "design":
 		m, ds, err := parse.ReadDesignManifest(data)
-		o.diags, o.summary = ds, fmt.Sprintf("design manifest, %d designs", len(m.Designs))
+		o.diags, o.summary = ds, "design manifest, "+synth.Plural(len(m.Designs), "design")
 		if err != nil {
 			o.summary += ", malformed"
 		}
 	default:
 		s, ds, err := parse.ReadSpecialist(data)
-		o.diags, o.summary = ds, fmt.Sprintf("specialist %q, %d approaches", s.Name, len(s.Approaches))
+		o.diags, o.summary = ds, fmt.Sprintf("specialist %q, %s", s.Name, synth.Plural(len(s.Approaches), "approach", "approaches"))
 		if err != nil {
 			o.summary += ", malformed"
 		}

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"sync"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -48,7 +46,7 @@ func runBus(ctx context.Context, e *env, args []string) error {
 }
 
 func busRelay(ctx context.Context, e *env, args []string) error {
-	flags := flag.NewFlagSet("bus relay", flag.ContinueOnError)
+	flags := e.newFlagSet("bus relay")
 	var once bool
 	var direction string
 	var b busFlags

@@ -6,13 +6,11 @@ import (
 	"context"
 	"fmt"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
 )
 
 func busServe(ctx context.Context, e *env, args []string) error {
-	flags := flag.NewFlagSet("bus serve", flag.ContinueOnError)
+	flags := e.newFlagSet("bus serve")
 	var cfg hub.Config
 	flags.StringVar(&cfg.Store, "store", "", "the directory JetStream keeps streams in (default: a temporary one)")
 	flags.StringVar(&cfg.Listen, "listen", "127.0.0.1:4222", "HOST:PORT to listen on (port 0: any free one)")

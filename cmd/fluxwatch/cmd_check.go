@@ -55,15 +55,15 @@ type checkedClaim struct {
 }
 
 func runCheck(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs := e.newFlagSet("check")
 	fs.SetOutput(e.stderr)
 	asJSON := fs.Bool("json", false, "print the parsed reports as a JSON array")
 	quiet := fs.BoolP("quiet", "q", false, "print only the summary line of each report")
 	withEvidence := fs.Bool("evidence", false, "also check every evidence claim and file:line reference against the repository")
 	repo := fs.String("repo", "", "with --evidence: the repository in `DIR` (default: the git work tree holding each report)")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: fluxwatch check [--json] [-q] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\n\nFlags:")
-		fs.PrintDefaults()
+		fmt.Fprintln(e.stdout, "Usage: fluxwatch check [--json] [-q] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\n\nFlags:")
+		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -142,13 +142,13 @@ func printChecked(w io.Writer, reports []checked, quiet bool) {
 		if ev != nil && !quiet {
 			printClaims(w, r)
 		}
-		fmt.Fprintf(w, "%s: %s, %d findings (P0 %d, P1 %d, P2 %d, P3 %d), %d improvements, declared %s, verdict %s\n",
-			r.File, r.Status, len(r.Findings), counts[parse.P0], counts[parse.P1], counts[parse.P2], counts[parse.P3],
-			len(r.Improvements), declared, r.Verdict)
+		fmt.Fprintf(w, "%s: %s, %s (P0 %d, P1 %d, P2 %d, P3 %d), %s, declared %s, verdict %s\n",
+			r.File, r.Status, synth.Plural(len(r.Findings), "finding"), counts[parse.P0], counts[parse.P1], counts[parse.P2], counts[parse.P3],
+			synth.Plural(len(r.Improvements), "improvement"), declared, r.Verdict)
 		if ev != nil {
 			t := ev.tally
-			fmt.Fprintf(w, "%s: evidence against %s: %d claims (%d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped), %d ungrounded\n",
-				r.File, ev.Repo, t.Claims, t.Verified, t.Moved, t.Mismatch, t.MissingFile, t.OutOfRange, t.Skipped, t.Ungrounded)
+			fmt.Fprintf(w, "%s: evidence against %s: %s (%d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped), %d ungrounded\n",
+				r.File, ev.Repo, synth.Plural(t.Claims, "claim"), t.Verified, t.Moved, t.Mismatch, t.MissingFile, t.OutOfRange, t.Skipped, t.Ungrounded)
 		}
 	}
 }
@@ -301,7 +301,7 @@ func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []erro
 	var others []otherFile
 	var errs []error
 	if len(run.Diagnostics) > 0 {
-		o := otherFile{path: path, summary: fmt.Sprintf("run directory, %d agents, %d diagnostics", len(run.Agents), len(run.Diagnostics))}
+		o := otherFile{path: path, summary: "run directory, " + synth.Plural(len(run.Agents), "agent") + ", " + synth.Plural(len(run.Diagnostics), "diagnostic")}
 		for _, d := range run.Diagnostics {
 			d.Path = path + "/" + d.Path
 			o.diags = append(o.diags, d)
@@ -321,7 +321,7 @@ func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []erro
 		if sp.Specialist == nil {
 			o.summary = fmt.Sprintf("specialist %q, malformed", sp.Name)
 		} else {
-			o.summary = fmt.Sprintf("specialist %q, %d approaches", sp.Specialist.Name, len(sp.Specialist.Approaches))
+			o.summary = fmt.Sprintf("specialist %q, %s", sp.Specialist.Name, synth.Plural(len(sp.Specialist.Approaches), "approach", "approaches"))
 		}
 		others = append(others, o)
 	}
@@ -330,7 +330,7 @@ func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []erro
 		if d.Manifest == nil {
 			o.summary = "design manifest, malformed"
 		} else {
-			o.summary = fmt.Sprintf("design manifest, %d designs", len(d.Manifest.Designs))
+			o.summary = "design manifest, " + synth.Plural(len(d.Manifest.Designs), "design")
 		}
 		others = append(others, o)
 	}

@@ -200,11 +200,10 @@ Flags:
 `
 
 func runConfig(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("config", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := e.newFlagSet("config")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, configUsage)
-		fs.PrintDefaults()
+		fmt.Fprint(e.stdout, configUsage)
+		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	named := fs.String("config", "", "read the configuration `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON instead of YAML")

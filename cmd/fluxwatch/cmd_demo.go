@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"time"
@@ -31,11 +32,11 @@ Flags:
 `
 
 func runDemo(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs := e.newFlagSet("demo")
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, demoUsage)
-		fs.PrintDefaults()
+		fmt.Fprint(e.stdout, demoUsage)
+		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	var cfg demo.Config
 	fs.IntVar(&cfg.Agents, "agents", 0, "generate a run of `N` agents instead of the example")
@@ -44,11 +45,18 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the generated run: the same seed writes the same files")
 	live := fs.Bool("live", false, "simulate agents writing the example run over about 20 s")
 	speed := fs.Float64("speed", 1, "with --live: run `F` times faster")
+	quiet := fs.BoolP("quiet", "q", false, "print nothing but errors")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
 		return usageErrorf("demo: %v", err)
+	}
+	if *quiet {
+		// All demo prints on stdout is what it did and what to run next.
+		q := *e
+		q.stdout = io.Discard
+		e = &q
 	}
 	if fs.NArg() > 1 {
 		return usageErrorf("demo: want at most one directory, got %d arguments", fs.NArg())

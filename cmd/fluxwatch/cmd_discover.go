@@ -36,7 +36,7 @@ Flags:
 `
 
 func runDiscover(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("discover", flag.ContinueOnError)
+	fs := e.newFlagSet("discover")
 	fs.SetOutput(e.stderr)
 	var (
 		o    plan.Options

@@ -168,7 +168,7 @@ func defaultBus(dir string) string {
 }
 
 func findingWrite(ctx context.Context, e *env, args []string) error {
-	flags := flag.NewFlagSet("finding write", flag.ContinueOnError)
+	flags := e.newFlagSet("finding write")
 	var b busFlags
 	b.register(flags)
 	var ent bus.Entry
@@ -307,7 +307,7 @@ func unwrapPath(err error) error {
 }
 
 func findingRead(ctx context.Context, e *env, args []string) error {
-	flags := flag.NewFlagSet("finding read", flag.ContinueOnError)
+	flags := e.newFlagSet("finding read")
 	var b busFlags
 	b.register(flags)
 	var f bus.Filter

@@ -17,7 +17,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	flag "github.com/spf13/pflag"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
@@ -59,7 +58,7 @@ var synthesizeDir = func(ctx context.Context, dir string) ([]byte, error) {
 }
 
 func runMCP(ctx context.Context, e *env, args []string) error {
-	flags := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	flags := e.newFlagSet("mcp")
 	var root string
 	var callTimeout time.Duration
 	flags.StringVar(&root, "root", ".", "the directory every output_dir must lie under")

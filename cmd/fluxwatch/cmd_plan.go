@@ -66,7 +66,7 @@ type planRun struct {
 
 func runPlan(ctx context.Context, e *env, args []string) error {
 	p := &planRun{e: e}
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	fs := e.newFlagSet("plan")
 	fs.SetOutput(e.stderr)
 	fs.SetInterspersed(false)
 	fs.StringVar(&p.planDir, "plan-dir", "", "the plan root")
@@ -98,7 +98,7 @@ func badArgs(format string, a ...any) *plan.Error {
 // flags returns the flag set of the subcommand, with --plan-dir (it may be
 // given before or after the command).
 func (p *planRun) flags() *flag.FlagSet {
-	fs := flag.NewFlagSet("plan "+p.name, flag.ContinueOnError)
+	fs := p.e.newFlagSet("plan " + p.name)
 	fs.SetOutput(p.e.stderr)
 	fs.StringVar(&p.planDir, "plan-dir", p.planDir, "the plan root (default $FLUXWATCH_PLAN_DIR, else <git top level>/.claude/plans/<branch>)")
 	fs.Usage = func() {

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -21,7 +19,7 @@ refused: the prompt would show them; give agents NATS_CREDS instead.
 `
 
 func runProtocol(ctx context.Context, e *env, args []string) error {
-	flags := flag.NewFlagSet("protocol", flag.ContinueOnError)
+	flags := e.newFlagSet("protocol")
 	var busPath, agent, command string
 	flags.StringVar(&busPath, "bus", "", "the bus file the agents share, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS)")
 	flags.StringVar(&agent, "agent", "", "the name of the agent the prompt is for (required)")

@@ -10,10 +10,10 @@ import (
 )
 
 func runSchema(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("schema", flag.ContinueOnError)
+	fs := e.newFlagSet("schema")
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: fluxwatch schema\n\nPrints the JSON Schema (draft 2020-12) of findings.json.")
+		fmt.Fprintln(e.stdout, "Usage: fluxwatch schema\n\nPrints the JSON Schema (draft 2020-12) of findings.json.")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -44,7 +45,8 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	fs := f.flagSet(e, synthUsage)
 	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
 	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
-	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: json (findings.json, as --json) or html (the page, as --html -)")
+	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: "+strings.Join(formatNames, ", ")+
+		" (as --json, --annotations, or --F - and --out - for markdown)")
 	dir, implicit, err := f.parse(e, fs, args)
 	if errors.Is(err, errHelp) {
 		return nil
@@ -52,17 +54,8 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch f.format {
-	case "":
-	case "json":
-		f.json = true
-	case "html":
-		if f.html != "" && f.html != "-" {
-			return usageErrorf("synth: --format html and --html %s both want the page: give one", f.html)
-		}
-		f.html = "-"
-	default:
-		return usageErrorf("synth: --format %q: want json or html", f.format)
+	if err := f.applyFormat(); err != nil {
+		return err
 	}
 
 	if err := f.ci.configure(e, &f.reportFlags); err != nil {
@@ -79,11 +72,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	// what was looked for, and write nothing there.
 	scanOpts.RequireRun = implicit
 	targets := f.targets(e, dir)
-	data := ""
-	if f.json {
-		data = "--json"
-	}
-	stdoutIsData, err := f.stdoutTargets(targets, data)
+	stdoutIsData, err := f.stdoutTargets(targets, f.stdoutData())
 	if err != nil {
 		return err
 	}
@@ -97,11 +86,15 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		}
 		return usageErrorf("synth: %v", err)
 	}
+	e.logger().Info("synthesised", "dir", dir, "base", targets.Base, "verdict", s.Verdict,
+		"agents", len(s.Agents), "findings", len(s.Findings), "evidence", s.Evidence != nil)
 	r, err := f.writeReports(ctx, s, targets)
 	if err != nil {
 		return err
 	}
-	if err := github(e, f.annotations, stdoutIsData).Write(ctx, s, r.Summary, dir); err != nil {
+	// --format github: the annotations are what stdout carries.
+	gh := github(e, f.annotations, stdoutIsData && f.format != "github")
+	if err := gh.Write(ctx, s, r.Summary, targets.Base); err != nil {
 		return usageErrorf("synth: %v", err)
 	}
 	switch {

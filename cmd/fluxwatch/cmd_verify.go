@@ -36,11 +36,11 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	f := reportFlags{cmd: "verify"}
 	var jsonOut bool
 	var sarifPath string
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs := e.newFlagSet("verify")
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, verifyUsage)
-		fs.PrintDefaults()
+		fmt.Fprint(e.stdout, verifyUsage)
+		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	fs.BoolVar(&jsonOut, "json", false, "print the result as JSON")
 	fs.StringVar(&sarifPath, "sarif", "", "also write the problems as a SARIF 2.1.0 log to `FILE` (- for stdout)")

@@ -3,24 +3,85 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 )
 
-// version is set at build time with -ldflags "-X main.version=…"; otherwise the
-// module version from the build info is used.
+// version is set at build time by the Makefile, with -ldflags "-X
+// main.version=$(git describe --always --dirty)": it names the revision even
+// where GOFLAGS=-buildvcs=false turns Go's own stamping off.
 var version = ""
 
+// versionString is the version of this build: the -X stamp, else the
+// module's version or VCS revision from the build info, else the Go version.
 func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
+	bi, ok := debug.ReadBuildInfo()
+	return resolveVersion(version, bi, ok, runtime.Version())
 }
 
+// resolveVersion is the fallback chain of versionString, apart from the
+// process for tests: stamp; a released module version ("v1.2.3", with
+// "+dirty" when the tree was modified); "devel-REVISION[-dirty]" from the
+// VCS stamp; else "devel-" and the Go version. Never a bare "dev".
+func resolveVersion(stamp string, bi *debug.BuildInfo, ok bool, goVersion string) string {
+	if stamp != "" {
+		return stamp
+	}
+	if ok && bi != nil {
+		rev, dirty := "", false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			if dirty && rev != "" {
+				v += "+dirty"
+			}
+			return v
+		}
+		if rev != "" {
+			if len(rev) > 12 {
+				rev = rev[:12]
+			}
+			if dirty {
+				rev += "-dirty"
+			}
+			return "devel-" + rev
+		}
+	}
+	return "devel-" + goVersion
+}
+
+const versionUsage = `Usage: fluxwatch version
+
+Prints "fluxwatch VERSION", then the VCS revision, whether the tree was
+modified and the Go version when the build info has them. VERSION is the
+Makefile's stamp (git describe --always --dirty), else the module version,
+else devel-REVISION, else devel-GOVERSION.
+`
+
 func runVersion(ctx context.Context, e *env, args []string) error {
+	fs := e.newFlagSet("version")
+	fs.Usage = func() { fmt.Fprint(e.stdout, versionUsage) }
+	if err := parseHelp(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("version: want no arguments")
+	}
 	fmt.Fprintf(e.stdout, "fluxwatch %s\n", versionString())
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision", "vcs.modified", "vcs.time":
+				fmt.Fprintf(e.stdout, "%s: %s\n", s.Key, s.Value)
+			}
+		}
+	}
+	fmt.Fprintf(e.stdout, "go: %s\n", runtime.Version())
 	return nil
 }

@@ -275,7 +275,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if _, err := f.writeReports(wctx, final, targets.StdoutOnly()); err != nil {
 		return err
 	}
-	if err := github(e, false, stdoutIsData || mode == modeEvents).Write(wctx, final, summary, dir); err != nil {
+	if err := github(e, false, stdoutIsData || mode == modeEvents).Write(wctx, final, summary, targets.Base); err != nil {
 		return usageErrorf("watch: %v", err)
 	}
 	if (mode == modeLines || mode == modeView) && !stdoutIsData {

@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	fluxwatch COMMAND [flags] [args]
+//	fluxwatch [-q] [-v | --log-level LEVEL] [--log-format text|json] COMMAND [flags] [args]
 //
 // The commands are:
 //
@@ -23,12 +23,21 @@
 //	config             print the effective configuration (.fluxwatch.yaml)
 //	verify SYNTH RUN   check a synthesis written by someone else against the run (exit 1: ungrounded)
 //	demo [DIR]         write an example run (--agents: a large one; --live: agents at work)
-//	version            print the version
+//	version            print the version (the Makefile's stamp, else the build info)
+//	completion SHELL   print a completion script for bash, zsh or fish
+//	man DIR            write man pages for fluxwatch and every command
+//	help [COMMAND]     the commands, or one command's usage, flags and examples
 //
 // --bus (finding, protocol, mcp) names a bus file or a JetStream stream,
 // nats://HOST:PORT/RUN ($FLUXWATCH_BUS); see docs/multi-machine.md.
 //
-// Run "fluxwatch COMMAND --help" for a command's flags. Without DIR, synth
+// Run "fluxwatch help COMMAND" (or "fluxwatch COMMAND --help") for a
+// command's flags and examples, on stdout. A mistyped command or flag is a
+// usage error that suggests the nearest one. -q prints nothing but errors;
+// -v and --log-level write structured logs (log/slog, text or JSON) on
+// stderr. The command line is plain pflag, one flag set per command made
+// with env.newFlagSet, which lets help, completion and man pages list every
+// command's flags (cli.go). Without DIR, synth
 // and watch use $FLUX_OUTPUT_DIR or a recent feature directory (discover's
 // tiers 1–2), else the current directory; synth refuses (exit 2) a current
 // directory that holds nothing of a run, watch starts on it and waits.

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
+	flag "github.com/spf13/pflag"
 )
 
 func main() {
@@ -109,6 +110,12 @@ type env struct {
 	// terminalSize returns the columns and rows of the terminal w is (ok
 	// false when unknown).
 	terminalSize func(w io.Writer) (cols, rows int, ok bool)
+	// log is the structured logger of -v and --log-level (nil: none; use
+	// logger()).
+	log *slog.Logger
+	// flagSets, when set, collects the flag sets the command makes
+	// (newFlagSet).
+	flagSets *[]*flag.FlagSet
 }
 
 func newEnv() *env {
@@ -146,36 +153,59 @@ var commands = map[string]command{
 	"version":  {"print the version", runVersion},
 }
 
+// run runs the command line args (without the program name): global options,
+// then a command and its arguments.
 func run(ctx context.Context, args []string, e *env) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	g, args, err := parseGlobal(args)
+	if err != nil {
+		return usageError{err}
+	}
+	if e.log, err = g.logger(e.stderr); err != nil {
+		return usageError{err}
+	}
+	switch {
+	case g.version:
+		args = []string{"version"}
+	case g.help:
+		args = append([]string{"help"}, args...)
+	case len(args) == 0:
 		usage(e.stdout)
-		if len(args) == 0 {
-			return usageError{errors.New("no command given")}
-		}
-		return nil
+		return usageError{errors.New("no command given")}
 	}
-	if args[0] == "--version" {
-		args[0] = "version"
-	}
-	c, ok := commands[args[0]]
+	name, rest := args[0], args[1:]
+	c, ok := commands[name]
 	if !ok {
-		return usageErrorf("unknown command %q (run 'fluxwatch help')", args[0])
+		return unknownCommand(name)
 	}
-	return c.run(ctx, e, args[1:])
+	if g.quiet {
+		rest = quietArgs(name, rest)
+	}
+	var sets []*flag.FlagSet
+	e.flagSets = &sets
+	log := e.logger().With("command", name)
+	e.log = log // the command's own logs name it too
+	log.Debug("start", "args", rest)
+	start := time.Now()
+	err = c.run(ctx, e, rest)
+	if errors.Is(err, errHelpDone) {
+		err = nil
+	}
+	log.Debug("end", "elapsed", time.Since(start).Round(time.Microsecond).String(), "error", err)
+	if err == nil && name != "help" && isHelp(rest) {
+		printExamples(e.stdout, name)
+	}
+	return withFlagHint(err, sets)
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "fluxwatch watches parallel review agents and keeps one deterministic synthesis current.")
-	fmt.Fprintln(w, "\nUsage: fluxwatch COMMAND [flags] [args]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	fmt.Fprintln(w, "\nUsage: fluxwatch [global options] COMMAND [flags] [args]\n\nCommands:")
+	for _, n := range commandNames() {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "\nRun 'fluxwatch COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w)
+	fmt.Fprint(w, globalUsage)
+	fmt.Fprintln(w, "\nRun 'fluxwatch help COMMAND' (or 'fluxwatch COMMAND --help') for a command's flags and examples.")
 }
 
 // Exit codes (SPEC §7). A command ended by SIGINT or SIGTERM exits 128 + the

@@ -49,11 +49,10 @@ type reportFlags struct {
 // flagSet returns the flag set of the command f.cmd with the shared flags;
 // its usage prints usage, then the flags.
 func (f *reportFlags) flagSet(e *env, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet(f.cmd, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := e.newFlagSet(f.cmd)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, usage)
-		fs.PrintDefaults()
+		fmt.Fprint(e.stdout, usage)
+		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	f.register(fs)
 	return fs
@@ -200,10 +199,11 @@ func gateTripped(failOn string, v parse.Verdict) bool {
 func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
 	evidence := ""
 	if ev := s.Evidence; ev != nil && ev.Claims > 0 {
-		evidence = fmt.Sprintf("; evidence: %d/%d claims hold, %d ungrounded", ev.Verified+ev.Moved, ev.Claims, ev.Ungrounded)
+		evidence = fmt.Sprintf("; evidence: %d/%d %s hold, %d ungrounded", ev.Verified+ev.Moved, ev.Claims, synth.Noun(ev.Claims, "claim"), ev.Ungrounded)
 	}
-	return fmt.Sprintf("%s: %d/%d agents completed, %d failed; %d findings (P0 %d, P1 %d, P2 %d, P3 %d)%s → %s",
-		s.Verdict, len(s.AgentsCompleted), len(s.AgentsLaunched), len(s.AgentsFailed), s.Counts.Total(),
+	return fmt.Sprintf("%s: %d/%d %s completed, %d failed; %s (P0 %d, P1 %d, P2 %d, P3 %d)%s → %s",
+		s.Verdict, len(s.AgentsCompleted), len(s.AgentsLaunched), synth.Noun(len(s.AgentsLaunched), "agent"), len(s.AgentsFailed),
+		synth.Plural(s.Counts.Total(), "finding"),
 		s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3, evidence, summaryPath)
 }
 
@@ -259,10 +259,11 @@ func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`
 
 // targets are the report targets of the flags for the run in dir: --out
 // (default: the run directory) and the --sarif, --rdjsonl, --junit and --html
-// files, any of which may be "-" for standard output.
+// files, any of which may be "-" for standard output. Their Base is the run
+// directory relative to the repository top (ciRunDir).
 func (f *reportFlags) targets(e *env, dir string) report.Targets {
 	return report.Targets{Dir: f.outDir(dir), SARIF: f.sarif, RDJSONL: f.rdjsonl, JUnit: f.junit, HTML: f.html,
-		Base: dir, Stdout: e.stdout}
+		Base: ciRunDir(e, f.evidence.repo, dir), Stdout: e.stdout}
 }
 
 // pageOptions are the options of the HTML page of a synthesis whose verdict

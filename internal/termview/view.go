@@ -294,7 +294,7 @@ func (v *View) frame(u *watcher.Update, cols, rows int) []string {
 		out = append(out, items[:n]...)
 		left -= n
 	}
-	moreAgents := func(n int) string { return fmt.Sprintf(" … and %d more agents", n) }
+	moreAgents := func(n int) string { return fmt.Sprintf(" … and %d more %s", n, synth.Noun(n, "agent")) }
 	section(fmt.Sprintf("%-*s %-9s %3s %3s %3s %3s  %7s  %5s", agentWidth(cols), "AGENT", "STATUS", "P0", "P1", "P2", "P3", "ELAPSED", "ACK"), agents, 0, moreAgents)
 	if len(findings) > 0 {
 		section("TOP FINDINGS (by convergence)", findings, len(s.Findings)-len(findings), func(n int) string { return fmt.Sprintf(" … and %d more", n) })
