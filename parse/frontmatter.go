@@ -29,6 +29,7 @@ type Provenance struct {
 	PromptHash  string // prompt_hash (prompt_sha256)
 	ToolVersion string // tool_version (tool)
 	Commit      string // commit (git_commit)
+	Repository  string // repository (repository_url, repo_url): where Commit is
 	Started     string // started (start_time, started_at)
 	Finished    string // finished (end_time, finished_at)
 	RunID       string // run_id
@@ -48,6 +49,7 @@ var provenanceKeys = []struct {
 	{[]string{"prompt_hash", "prompt_sha256"}, func(p *Provenance, v string) { p.PromptHash = v }},
 	{[]string{"tool_version", "tool"}, func(p *Provenance, v string) { p.ToolVersion = v }},
 	{[]string{"commit", "git_commit"}, func(p *Provenance, v string) { p.Commit = v }},
+	{[]string{"repository", "repository_url", "repo_url"}, func(p *Provenance, v string) { p.Repository = v }},
 	{[]string{"started", "start_time", "started_at"}, func(p *Provenance, v string) { p.Started = v }},
 	{[]string{"finished", "end_time", "finished_at"}, func(p *Provenance, v string) { p.Finished = v }},
 	{[]string{"run_id"}, func(p *Provenance, v string) { p.RunID = v }},

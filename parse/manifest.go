@@ -45,6 +45,7 @@ func (p Provenance) Or(q Provenance) Provenance {
 	}
 	p.Model, p.PromptHash, p.ToolVersion = or(p.Model, q.Model), or(p.PromptHash, q.PromptHash), or(p.ToolVersion, q.ToolVersion)
 	p.Commit, p.Started, p.Finished, p.RunID = or(p.Commit, q.Commit), or(p.Started, q.Started), or(p.Finished, q.Finished), or(p.RunID, q.RunID)
+	p.Repository = or(p.Repository, q.Repository)
 	if p.Tokens == 0 {
 		p.Tokens = q.Tokens
 	}

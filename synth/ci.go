@@ -2,10 +2,12 @@ package synth
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -118,6 +120,10 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 			WithName("ReviewFinding" + string(sev)).
 			WithFullDescription(sarif.NewMultiformatMessageString().WithText(text)).
 			WithHelp(sarif.NewMultiformatMessageString().WithText(text + " " + convergenceHelp).WithMarkdown(md))
+	}
+	for _, vc := range versionControl(s) {
+		run.AddVersionControlProvenance(sarif.NewVersionControlDetails().
+			WithRepositoryURI(vc.repository).WithRevisionID(vc.commit))
 	}
 	for _, f := range s.Findings {
 		res := run.CreateResultForRule(string(f.Severity)).
@@ -511,4 +517,29 @@ func breakColons(s string) string {
 		s = strings.ReplaceAll(s, "::", ":\u200b:")
 	}
 	return s
+}
+
+// versionControl returns the distinct (repository, commit) pairs that the
+// agents of s declare (SARIF versionControlProvenance), sorted. An agent
+// that declares a commit without its repository adds nothing: SARIF needs
+// the repository, and fluxwatch never guesses it.
+func versionControl(s *Synthesis) []struct{ repository, commit string } {
+	type vc = struct{ repository, commit string }
+	seen := map[vc]bool{}
+	var out []vc
+	for _, a := range s.Agents {
+		p := a.Provenance
+		if p.Repository == nil || p.Commit == nil || a.Status == parse.StatusForeign {
+			continue
+		}
+		k := vc{*p.Repository, *p.Commit}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(a, b vc) int {
+		return cmp.Or(cmp.Compare(a.repository, b.repository), cmp.Compare(a.commit, b.commit))
+	})
+	return out
 }

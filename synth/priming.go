@@ -184,7 +184,7 @@ func provenanceOf(p parse.Provenance) Provenance {
 		return &s
 	}
 	return Provenance{Model: known(p.Model), PromptHash: known(p.PromptHash), ToolVersion: known(p.ToolVersion),
-		Commit: known(p.Commit), Started: known(p.Started), Finished: known(p.Finished), RunID: known(p.RunID)}
+		Commit: known(p.Commit), Repository: known(p.Repository), Started: known(p.Started), Finished: known(p.Finished), RunID: known(p.RunID)}
 }
 
 // provenance completes the agents' provenance of s with what their bus

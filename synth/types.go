@@ -210,6 +210,7 @@ type Provenance struct {
 	PromptHash  *string `json:"prompt_hash"`
 	ToolVersion *string `json:"tool_version"`
 	Commit      *string `json:"commit"`
+	Repository  *string `json:"repository"`
 	Started     *string `json:"started"`
 	Finished    *string `json:"finished"`
 	RunID       *string `json:"run_id"`

@@ -138,6 +138,7 @@ you do not (never guess; unknown is shown as unknown):
     prompt_hash: sha256:9f2c...
     tool_version: claude-code 2.1.0
     commit: 0a1b2c3
+    repository: https://github.com/acme/shop.git
     started: 2026-11-20T10:00:00Z
     finished: 2026-11-20T10:42:00Z
     tokens: 48200
