@@ -348,11 +348,38 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 	case bus.Blocking, bus.Notable:
 		only = f.Severity
 	}
-	err = b.consume(ctx, s, since, only, 0, func(uint64, uint64) bool { return true }, f, entry, diag)
-	if ctx.Err() != nil {
+	// A follower outlives trouble between it and the server: when reading
+	// fails (a consumer lost, a server restarting), it subscribes again from
+	// the record after the last one it saw, until ctx ends. An error of the
+	// caller's entry function ends it at once.
+	next := since
+	var stop error
+	wrapped := func(e bus.Entry) error {
+		if err := entry(e); err != nil {
+			stop = err
+			return err
+		}
 		return nil
 	}
-	return err
+	for {
+		err = b.consume(ctx, s, next, only, 0, func(seq, _ uint64) bool { next = int64(seq) + 1; return true }, f, wrapped, diag)
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case stop != nil:
+			return stop
+		case err == nil:
+			continue
+		}
+		if diag != nil {
+			diag(parse.Diagnostic{Path: b.name, Level: parse.LevelWarning, Message: fmt.Sprintf("follow: %v; reading again from record %d", err, next)})
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
 }
 
 // consume reads the stream from sequence since (only the subject of the

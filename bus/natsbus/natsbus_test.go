@@ -152,6 +152,8 @@ func TestFollow(t *testing.T) {
 				t.Fatalf("follow: entry %d at seq %d (%s) after %d", n, e.Offset, e.Severity, last)
 			}
 			last = e.Offset
+		case err := <-done:
+			t.Fatalf("follow ended after %d of 15 entries: %v", n, err)
 		case <-time.After(10 * time.Second):
 			t.Fatalf("follow: %d of 15 entries after 10 s", n)
 		}
