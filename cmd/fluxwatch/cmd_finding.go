@@ -373,6 +373,25 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		return buf
 	}
 
+	// Followed entries go out a line each, flushed at once; read entries as
+	// the elements of one JSON array (n of them so far).
+	line := func(ent bus.Entry) error {
+		w.Write(encode(ent))
+		w.WriteByte('\n')
+		return w.Flush()
+	}
+	n := 0
+	element := func(ent bus.Entry) error {
+		if n == 0 {
+			w.WriteString("[\n")
+		} else {
+			w.WriteString(",\n")
+		}
+		n++
+		_, err := w.Write(encode(ent))
+		return err
+	}
+
 	if b.remote() {
 		bk, err := b.open(ctx, e, false)
 		if err != nil {
@@ -380,27 +399,13 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		}
 		defer bk.Close()
 		if follow {
-			err := bk.Follow(ctx, since, f, func(ent bus.Entry) error {
-				w.Write(encode(ent))
-				w.WriteByte('\n')
-				return w.Flush()
-			}, diag)
+			err := bk.Follow(ctx, since, f, line, diag)
 			if err != nil {
 				return fmt.Errorf("finding read: %w", err)
 			}
 			return w.Flush()
 		}
-		n := 0
-		_, err = bk.Read(ctx, since, f, func(ent bus.Entry) error {
-			if n == 0 {
-				w.WriteString("[\n")
-			} else {
-				w.WriteString(",\n")
-			}
-			n++
-			_, err := w.Write(encode(ent))
-			return err
-		}, diag)
+		_, err = bk.Read(ctx, since, f, element, diag)
 		if err != nil {
 			return fmt.Errorf("finding read: %w", err)
 		}
@@ -420,9 +425,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 			if !f.Match(ent) {
 				return nil
 			}
-			w.Write(encode(ent))
-			w.WriteByte('\n')
-			return w.Flush()
+			return line(ent)
 		}, diag)
 		if err != nil {
 			return readError(err)
@@ -430,18 +433,8 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		return w.Flush()
 	}
 
-	n := 0
 	for _, p := range paths {
-		_, err := bus.ReadMatching(p, b.maxLine, since, f, func(ent bus.Entry) error {
-			if n == 0 {
-				w.WriteString("[\n")
-			} else {
-				w.WriteString(",\n")
-			}
-			n++
-			_, err := w.Write(encode(ent))
-			return err
-		}, diag)
+		_, err := bus.ReadMatching(p, b.maxLine, since, f, element, diag)
 		if err != nil {
 			return readError(err)
 		}
