@@ -3,6 +3,7 @@ package termview
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -53,24 +54,38 @@ func viewUpdate() *watcher.Update {
 }
 
 // TestLiveViewFrame compares frames of the live view with golden files: a
-// roomy terminal without colour, a small one with colour.
+// roomy terminal without colour, a small one with colour, and a run of CJK
+// and emoji text at 60, 80 and 120 columns. Every line stays within the
+// terminal's columns and rows; the wide run lists "… and N more" for the
+// findings it leaves out and shows each agent's acknowledgements.
 func TestLiveViewFrame(t *testing.T) {
 	local := time.Local
 	time.Local = time.UTC // clocks in the frame are local time
 	defer func() { time.Local = local }()
 	for _, tt := range []struct {
 		name       string
+		update     func() *watcher.Update
+		dir        string
 		cols, rows int
 		color      bool
+		events     bool // draw the first frame with the Differ's events
 	}{
-		{"roomy", 100, 40, false},
-		{"small-color", 60, 16, true},
+		{"roomy", viewUpdate, "runs/review", 100, 40, false, true},
+		{"small-color", viewUpdate, "runs/review", 60, 16, true, true},
+		{"wide-60", wideUpdate, "runs/レビュー", 60, 40, false, false},
+		{"wide-80", wideUpdate, "runs/レビュー", 80, 40, false, false},
+		{"wide-120", wideUpdate, "runs/レビュー", 120, 40, false, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			u := viewUpdate()
-			v := New(io.Discard, Options{Color: tt.color, Dir: "runs/review", Size: func() (int, int) { return tt.cols, tt.rows }})
-			v.Draw(u, watcher.NewDiffer().Diff(u)) // fills the recent events
-			got := []byte(strings.Join(v.frame(u, tt.cols, tt.rows), "\n") + "\n")
+			u := tt.update()
+			v := New(io.Discard, Options{Color: tt.color, Dir: tt.dir, Size: func() (int, int) { return tt.cols, tt.rows }})
+			var events []watcher.Event
+			if tt.events {
+				events = watcher.NewDiffer().Diff(u) // fills the recent events
+			}
+			v.Draw(u, events)
+			lines := v.frame(u, tt.cols, tt.rows)
+			got := []byte(strings.Join(lines, "\n") + "\n")
 			path := filepath.Join("testdata", "view", tt.name+".golden")
 			if *updateView {
 				os.MkdirAll(filepath.Dir(path), 0o755)
@@ -86,7 +101,6 @@ func TestLiveViewFrame(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("frame differs from %s (rerun with -update-view and review the diff):\n%s", path, got)
 			}
-			lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
 			if len(lines) > tt.rows {
 				t.Errorf("%d lines for %d rows", len(lines), tt.rows)
 			}
@@ -97,6 +111,9 @@ func TestLiveViewFrame(t *testing.T) {
 			}
 			if !tt.color && strings.Contains(string(got), "\x1b") {
 				t.Errorf("escape sequences without colour")
+			}
+			if n := len(u.Synthesis.Findings) - viewFindings; n > 0 && !strings.Contains(string(got), fmt.Sprintf("… and %d more", n)) {
+				t.Errorf("no \"… and %d more\" under the top findings:\n%s", n, got)
 			}
 		})
 	}
@@ -168,4 +185,116 @@ func TestElapsed(t *testing.T) {
 			t.Errorf("elapsed(%v) = %q, want %q", d, got, want)
 		}
 	}
+}
+
+// TestWidth: fit and cut measure display cells, so CJK and emoji (two
+// cells), combining marks (none) and ZWJ sequences (one glyph) never make a
+// line longer than asked.
+func TestWidth(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		w    int
+		fit  string
+		cuts string
+	}{
+		{"abc", 5, "abc  ", "abc"},
+		{"abcdef", 4, "abc…", "abc…"},
+		{"日本語のタイトル", 6, "日本… ", "日本…"},
+		{"日本語", 5, "日本…", "日本…"},
+		{"日本語", 4, "日… ", "日…"},
+		{"🔥 hot path", 6, "🔥 ho…", "🔥 ho…"},
+		{"e\u0301te\u0301", 4, "e\u0301te\u0301 ", "e\u0301te\u0301"},
+		{"👩‍💻 dev", 7, "👩‍💻 dev ", "👩‍💻 dev"},
+		{"x", 0, "", ""},
+	} {
+		if got := fit(tt.s, tt.w); got != tt.fit || width(got) != tt.w {
+			t.Errorf("fit(%q, %d) = %q (%d cells), want %q", tt.s, tt.w, got, width(got), tt.fit)
+		}
+		if got := cut(tt.s, tt.w); got != tt.cuts || width(got) > tt.w {
+			t.Errorf("cut(%q, %d) = %q (%d cells), want %q", tt.s, tt.w, got, width(got), tt.cuts)
+		}
+	}
+}
+
+// wideUpdate is a run whose titles, sections and agent names are CJK and
+// emoji, with more findings than the view lists, and a blocking peer
+// finding one agent acknowledged and one did not.
+func wideUpdate() *watcher.Update {
+	base := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	var fs []parse.Finding
+	titles := []string{
+		"セッショントークンが localStorage に保存されている",
+		"🔥 热路径中的锁竞争导致延迟飙升 🔥",
+		"데이터베이스 연결 풀이 고갈됨",
+		"👩‍💻 개발자 모드가 프로덕션에서 활성화됨",
+		"Cache eviction ignores pinned entries",
+		"日志中泄露了访问令牌",
+		"再試行ポリシーが無制限",
+		"🚀 Deploy script skips migrations",
+		"Rate limit missing on 登录 endpoint",
+		"Emoji in section 🧪 breaks nothing",
+		"Ünïcödé çömbïnïng ✓ marks",
+		"A twelfth finding",
+	}
+	for i, title := range titles {
+		fs = append(fs, parse.Finding{Severity: parse.Severity(fmt.Sprintf("P%d", i%4)), ID: fmt.Sprintf("W-%03d", i+1),
+			Section: "区域 " + fmt.Sprint(i), Title: title, Line: i + 2})
+	}
+	run := &synth.Run{Input: "runs/レビュー", Agents: []synth.Agent{
+		{Name: "fd-安全", File: "fd-安全.md", Status: parse.StatusValid, ModTime: base.Add(time.Minute),
+			Report: &parse.Report{Status: parse.StatusValid, Findings: fs[:7]}, Text: []byte("fd-sec said so")},
+		{Name: "fd-🧪-tests", File: "fd-🧪-tests.md", Status: parse.StatusValid, ModTime: base.Add(2 * time.Minute),
+			Report: &parse.Report{Status: parse.StatusValid, Findings: fs[5:]}, Text: []byte("nothing")},
+		{Name: "fd-sec", File: "fd-sec.md", Status: parse.StatusValid, ModTime: base.Add(3 * time.Minute),
+			Report: &parse.Report{Status: parse.StatusValid, Findings: fs[:1]}, Text: []byte("nothing")},
+	}, Bus: []synth.BusFile{{Name: "peer-findings.jsonl", Entries: []bus.Entry{
+		{Severity: bus.Blocking, Agent: "fd-sec", Summary: "トークン漏洩 🔑", Timestamp: "2026-11-20T10:00:20Z", Line: 1, Time: base.Add(20 * time.Second)},
+	}}}}
+	s := synth.Synthesize(run, synth.Options{Watching: true})
+	return &watcher.Update{Time: base.Add(4 * time.Minute), Started: base, Synthesis: s, Agents: map[string]watcher.AgentTimes{}}
+}
+
+// TestLiveViewHelp: ? shows the keys in place of the tables, and again
+// returns to them; after Close nothing is drawn.
+func TestLiveViewHelp(t *testing.T) {
+	var w bytes.Buffer
+	v := New(&w, Options{Dir: "d"})
+	u := viewUpdate()
+	v.Draw(u, nil)
+	w.Reset()
+	v.ToggleHelp()
+	if s := w.String(); !strings.Contains(s, "KEYS") || !strings.Contains(s, " q ") || strings.Contains(s, "TOP FINDINGS") {
+		t.Errorf("help frame = %q", s)
+	}
+	w.Reset()
+	v.ToggleHelp()
+	if s := w.String(); strings.Contains(s, "KEYS") || !strings.Contains(s, "TOP FINDINGS") {
+		t.Errorf("frame after help = %q", s)
+	}
+	v.Close()
+	w.Reset()
+	v.ToggleHelp()
+	v.Draw(u, nil)
+	if w.Len() != 0 {
+		t.Errorf("drawn after Close: %q", w.String())
+	}
+}
+
+// TestLiveViewConcurrentKeys: the key reader toggles help while the
+// watcher draws; under -race this shows the View's state is guarded.
+func TestLiveViewConcurrentKeys(t *testing.T) {
+	v := New(io.Discard, Options{Dir: "d"})
+	u := viewUpdate()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 200 {
+			v.ToggleHelp()
+		}
+	}()
+	for range 200 {
+		v.Draw(u, nil)
+	}
+	<-done
+	v.Close()
 }
