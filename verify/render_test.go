@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/internal/schematest"
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -40,22 +41,8 @@ func TestSARIF(t *testing.T) {
 		if err := schematest.Validate(sch, data); err != nil {
 			t.Errorf("%s: SARIF does not validate: %v", name, err)
 		}
-		var log struct {
-			Runs []struct {
-				Results []struct {
-					RuleID    string `json:"ruleId"`
-					Level     string `json:"level"`
-					Locations []struct {
-						PhysicalLocation struct {
-							Region *struct {
-								StartLine int `json:"startLine"`
-							} `json:"region"`
-						} `json:"physicalLocation"`
-					} `json:"locations"`
-				} `json:"results"`
-			} `json:"runs"`
-		}
-		if err := json.Unmarshal(data, &log); err != nil {
+		log, err := sarif.FromBytes(data)
+		if err != nil {
 			t.Fatal(err)
 		}
 		res := log.Runs[0].Results
@@ -64,16 +51,19 @@ func TestSARIF(t *testing.T) {
 		}
 		for i, p := range r.Problems {
 			got := res[i]
-			line := 0
-			if reg := got.Locations[0].PhysicalLocation.Region; reg != nil {
-				line = reg.StartLine
+			rule, line := "", 0
+			if got.RuleID != nil {
+				rule = *got.RuleID
+			}
+			if reg := got.Locations[0].PhysicalLocation.Region; reg != nil && reg.StartLine != nil {
+				line = *reg.StartLine
 			}
 			want := "error"
 			if p.Kind == Unverifiable {
 				want = "note"
 			}
-			if got.RuleID != string(p.Kind) || got.Level != want || line != p.Line {
-				t.Errorf("%s: result %d = %s %s line %d, want %s %s line %d", name, i, got.RuleID, got.Level, line, p.Kind, want, p.Line)
+			if rule != string(p.Kind) || got.Level != want || line != p.Line {
+				t.Errorf("%s: result %d = %s %s line %d, want %s %s line %d", name, i, rule, got.Level, line, p.Kind, want, p.Line)
 			}
 		}
 	}
