@@ -16,6 +16,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -71,53 +72,21 @@ func goldenOptions(comment []byte) (maxLine int, noFinalNewline bool) {
 // the decoder (whole, then one byte at a time, which must agree) and the
 // result compared with the file "want". -update rewrites "want".
 func TestBusGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/decode/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			maxLine, noNL := goldenOptions(ar.Comment)
-			var input []byte
-			wantIdx := -1
-			for i, f := range ar.Files {
-				switch f.Name {
-				case "bus.jsonl":
-					input = f.Data
-				case "want":
-					wantIdx = i
-				}
-			}
-			if noNL {
-				input = bytes.TrimSuffix(input, []byte("\n"))
-			}
-			got := renderBus(input, maxLine, 0)
-			if bytewise := renderBus(input, maxLine, 1); bytewise != got {
-				t.Errorf("fed byte by byte:\n%s\nfed whole:\n%s", bytewise, got)
-			}
-			if *update {
-				if wantIdx < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantIdx = len(ar.Files) - 1
-				}
-				ar.Files[wantIdx].Data = []byte(got)
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantIdx < 0 {
-				t.Fatalf("no \"want\" file (run with -update)")
-			}
-			if want := string(ar.Files[wantIdx].Data); got != want {
-				t.Errorf("got:\n%s\nwant:\n%s", got, want)
-			}
-		})
-	}
+	txtartest.Each(t, "testdata/decode/*.txtar", func(t *testing.T, path string, ar *txtar.Archive) {
+		maxLine, noNL := goldenOptions(ar.Comment)
+		var input []byte
+		if f := txtartest.File(ar, "bus.jsonl"); f != nil {
+			input = f.Data
+		}
+		if noNL {
+			input = bytes.TrimSuffix(input, []byte("\n"))
+		}
+		got := renderBus(input, maxLine, 0)
+		if bytewise := renderBus(input, maxLine, 1); bytewise != got {
+			t.Errorf("fed byte by byte:\n%s\nfed whole:\n%s", bytewise, got)
+		}
+		txtartest.Golden(t, path, ar, "want", []byte(got), *update)
+	})
 }
 
 func TestDecodeAll(t *testing.T) {

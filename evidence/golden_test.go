@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -26,22 +27,17 @@ type goldenResult struct {
 
 // goldenCase is a testdata/*.txtar archive: repo/PATH files (a literal \x00
 // in them is a NUL byte), claims.json (parse.Claim values), optional
-// options.json, and results.json, the expected results.
+// options.json, and results.json, the expected results (compared by
+// txtartest.Golden).
 type goldenCase struct {
-	ar     *txtar.Archive
 	repo   fstest.MapFS
 	claims []parse.Claim
 	opts   Options
-	want   []byte
 }
 
-func loadCase(t *testing.T, file string) goldenCase {
+func loadCase(t *testing.T, ar *txtar.Archive) goldenCase {
 	t.Helper()
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := goldenCase{ar: ar, repo: fstest.MapFS{}}
+	c := goldenCase{repo: fstest.MapFS{}}
 	for _, f := range ar.Files {
 		switch {
 		case strings.HasPrefix(f.Name, "repo/"):
@@ -59,8 +55,6 @@ func loadCase(t *testing.T, file string) goldenCase {
 				t.Fatalf("options.json: %v", err)
 			}
 			c.opts.MaxFile = o.MaxFile
-		case f.Name == "results.json":
-			c.want = f.Data
 		}
 	}
 	return c
@@ -78,48 +72,26 @@ func render(claims []parse.Claim, results []Result) []byte {
 // TestGolden checks each case against an in-memory repository (New) and the
 // same files on disk (Open, through os.Root): both must give results.json.
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob("testdata/*.txtar")
-	if len(files) == 0 {
-		t.Fatal("no golden cases")
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			c := loadCase(t, file)
-			got := render(c.claims, New(c.repo, c.opts).Check(c.claims))
-			if !bytes.Equal(got, c.want) {
-				if *update {
-					for i := range c.ar.Files {
-						if c.ar.Files[i].Name == "results.json" {
-							c.ar.Files[i].Data = got
-						}
-					}
-					if c.want == nil {
-						c.ar.Files = append(c.ar.Files, txtar.File{Name: "results.json", Data: got})
-					}
-					if err := os.WriteFile(file, txtar.Format(c.ar), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				} else {
-					t.Errorf("results differ from results.json\n--- got\n%s--- want\n%s", got, c.want)
-				}
-			}
-			dir := t.TempDir()
-			for name, f := range c.repo {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			v, err := Open(dir, c.opts)
-			if err != nil {
+	txtartest.Each(t, "testdata/*.txtar", func(t *testing.T, path string, ar *txtar.Archive) {
+		c := loadCase(t, ar)
+		got := render(c.claims, New(c.repo, c.opts).Check(c.claims))
+		txtartest.Golden(t, path, ar, "results.json", got, *update)
+		dir := t.TempDir()
+		for name, f := range c.repo {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if onDisk := render(c.claims, v.Check(c.claims)); !bytes.Equal(onDisk, got) {
-				t.Errorf("on disk (os.Root) the results differ from in memory\n--- disk\n%s--- memory\n%s", onDisk, got)
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				t.Fatal(err)
 			}
-		})
-	}
+		}
+		v, err := Open(dir, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if onDisk := render(c.claims, v.Check(c.claims)); !bytes.Equal(onDisk, got) {
+			t.Errorf("on disk (os.Root) the results differ from in memory\n--- disk\n%s--- memory\n%s", onDisk, got)
+		}
+	})
 }

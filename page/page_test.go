@@ -7,12 +7,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/evidence"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -101,15 +101,6 @@ func (fx *fixture) synthesize(t testing.TB) *synth.Synthesis {
 	return s
 }
 
-func (fx *fixture) file(name string) *txtar.File {
-	for i := range fx.archive.Files {
-		if fx.archive.Files[i].Name == name {
-			return &fx.archive.Files[i]
-		}
-	}
-	return nil
-}
-
 func render(t testing.TB, s *synth.Synthesis, opts page.Options) []byte {
 	t.Helper()
 	b, err := page.Render(s, opts)
@@ -121,48 +112,15 @@ func render(t testing.TB, s *synth.Synthesis, opts page.Options) []byte {
 
 var gateOpts = page.Options{Gate: "needs-changes", GateTripped: true}
 
-// TestGolden renders each fixture and compares with its page.html.
+// TestGolden renders each fixture and compares with its page.html (go test
+// ./page -run Golden -update rewrites it).
 func TestGolden(t *testing.T) {
 	for _, name := range []string{"basic", "xss"} {
 		t.Run(name, func(t *testing.T) {
 			fx := loadFixture(t, name)
-			got := render(t, fx.synthesize(t), gateOpts)
-			want := fx.file("page.html")
-			if want == nil {
-				t.Fatalf("%s: no page.html", fx.path)
-			}
-			if bytes.Equal(got, want.Data) {
-				return
-			}
-			if *update {
-				want.Data = got
-				if err := os.WriteFile(fx.path, txtar.Format(fx.archive), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			t.Errorf("%s: page differs from page.html (go test ./page -run Golden -update, then review the diff):\n%s",
-				fx.path, firstDiff(want.Data, got))
+			txtartest.Golden(t, fx.path, fx.archive, "page.html", render(t, fx.synthesize(t), gateOpts), *update)
 		})
 	}
-}
-
-// firstDiff shows the first line where got differs from want.
-func firstDiff(want, got []byte) string {
-	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return "line " + strconv.Itoa(i+1) + ":\nwant: " + wl + "\ngot:  " + gl
-		}
-	}
-	return ""
 }
 
 // TestDeterministic synthesises and renders the same run twice, from two
@@ -171,7 +129,7 @@ func TestDeterministic(t *testing.T) {
 	a := render(t, loadFixture(t, "basic").synthesize(t), gateOpts)
 	b := render(t, loadFixture(t, "basic").synthesize(t), gateOpts)
 	if !bytes.Equal(a, b) {
-		t.Fatalf("two renderings of the same run differ:\n%s", firstDiff(a, b))
+		t.Fatalf("two renderings of the same run differ:\n%s", txtartest.FirstDiff(a, b))
 	}
 	live := render(t, loadFixture(t, "basic").synthesize(t), page.Options{Live: true})
 	if !bytes.Equal(live, render(t, loadFixture(t, "basic").synthesize(t), page.Options{Live: true})) {

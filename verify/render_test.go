@@ -3,25 +3,12 @@ package verify
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
-	"github.com/rogpeppe/go-internal/txtar"
 )
-
-// resultOf checks a golden archive.
-func resultOf(t *testing.T, name string) *Result {
-	t.Helper()
-	a, err := txtar.ParseFile(filepath.Join("testdata/golden", name+".txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, reports := runOf(t, a)
-	return Check(Input{Synthesis: file(a, "synthesis.md"), Run: s, Reports: reports})
-}
 
 // TestSARIF: the log validates against the SARIF 2.1.0 schema (the copy in
 // synth's testdata), has one result per problem at its line, errors for

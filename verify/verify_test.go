@@ -1,14 +1,13 @@
 package verify
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -36,47 +35,30 @@ func runOf(t *testing.T, a *txtar.Archive) (*synth.Synthesis, map[string][]byte)
 	return synth.Synthesize(run, synth.Options{}), reports
 }
 
-func file(a *txtar.Archive, name string) []byte {
-	for _, f := range a.Files {
-		if f.Name == name {
-			return f.Data
-		}
+// checked checks the synthesis.md of archive a against the run of its
+// agent reports.
+func checked(t *testing.T, a *txtar.Archive) *Result {
+	t.Helper()
+	s, reports := runOf(t, a)
+	return Check(Input{Synthesis: txtartest.File(a, "synthesis.md").Data, Run: s, Reports: reports})
+}
+
+// resultOf checks the golden archive name.
+func resultOf(t *testing.T, name string) *Result {
+	t.Helper()
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", name+".txtar"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return nil
+	return checked(t, a)
 }
 
 // TestGolden checks each kind of error against its archive: the text
 // report (want) and the gate.
 func TestGolden(t *testing.T) {
-	paths, _ := filepath.Glob("testdata/golden/*.txtar")
-	if len(paths) == 0 {
-		t.Fatal("no golden archives")
-	}
-	for _, p := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
-			a, err := txtar.ParseFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, reports := runOf(t, a)
-			r := Check(Input{Synthesis: file(a, "synthesis.md"), Run: s, Reports: reports})
-			got := r.Text("synthesis.md")
-			if *update {
-				for i := range a.Files {
-					if a.Files[i].Name == "want" {
-						a.Files[i].Data = got
-					}
-				}
-				if err := os.WriteFile(p, txtar.Format(a), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if want := file(a, "want"); !bytes.Equal(got, want) {
-				t.Errorf("got:\n%s\nwant:\n%s", got, want)
-			}
-		})
-	}
+	txtartest.Each(t, "testdata/golden/*.txtar", func(t *testing.T, path string, a *txtar.Archive) {
+		txtartest.Golden(t, path, a, "want", checked(t, a).Text("synthesis.md"), *update)
+	})
 }
 
 // TestGoldenKinds pins what each archive is about, so that a -update that
@@ -96,12 +78,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"unverifiable", Unverifiable, false},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
-			a, err := txtar.ParseFile(filepath.Join("testdata/golden", tc.archive+".txtar"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, reports := runOf(t, a)
-			r := Check(Input{Synthesis: file(a, "synthesis.md"), Run: s, Reports: reports})
+			r := resultOf(t, tc.archive)
 			if got := r.Ungrounded(); got != tc.ungrounded {
 				t.Errorf("Ungrounded() = %v, want %v\n%s", got, tc.ungrounded, r.Text("synthesis.md"))
 			}
@@ -123,19 +100,12 @@ func TestGoldenKinds(t *testing.T) {
 // it. A claim parser that misreads summary.md's shapes (ID lead-ins,
 // convergence lists, the timeline table) fails here.
 func TestOwnSummaryGrounded(t *testing.T) {
-	paths, _ := filepath.Glob("testdata/golden/*.txtar")
-	for _, p := range paths {
-		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
-			a, err := txtar.ParseFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, reports := runOf(t, a)
-			md := synth.RenderMarkdown(s)
-			r := Check(Input{Synthesis: md, Run: s, Reports: reports})
-			if len(r.Problems) > 0 || len(r.Claims) < len(s.Findings) {
-				t.Errorf("%d claims for %d findings; problems:\n%s\n%s", len(r.Claims), len(s.Findings), r.Text("summary.md"), md)
-			}
-		})
-	}
+	txtartest.Each(t, "testdata/golden/*.txtar", func(t *testing.T, _ string, a *txtar.Archive) {
+		s, reports := runOf(t, a)
+		md := synth.RenderMarkdown(s)
+		r := Check(Input{Synthesis: md, Run: s, Reports: reports})
+		if len(r.Problems) > 0 || len(r.Claims) < len(s.Findings) {
+			t.Errorf("%d claims for %d findings; problems:\n%s\n%s", len(r.Claims), len(s.Findings), r.Text("summary.md"), md)
+		}
+	})
 }
