@@ -113,19 +113,14 @@ func (s *Store) Read(name string) (*parse.Specialist, []parse.Diagnostic, error)
 // read reads a specialist file; exists is false (and the specialist empty)
 // when there is none.
 func (s *Store) read(name string) (sp *parse.Specialist, diags []parse.Diagnostic, exists bool, err error) {
+	sp, diags, exists, err = readYAML(s, specialistRel(name), parse.ReadSpecialist)
+	if !exists {
+		sp.Name = name
+	}
+	if err != nil || !exists {
+		return sp, diags, exists, err
+	}
 	path := s.File(name)
-	data, err := s.readFile(specialistRel(name))
-	if errors.Is(err, fs.ErrNotExist) {
-		return &parse.Specialist{Name: name}, nil, false, nil
-	}
-	if err != nil {
-		return nil, nil, true, err
-	}
-	sp, diags, err = parse.ReadSpecialist(data)
-	diags = parse.WithPath(diags, path)
-	if err != nil {
-		return sp, diags, true, malformed(diags, path)
-	}
 	if sp.Name != "" && sp.Name != name {
 		diags = append(diags, parse.Diagnostic{Path: path, Level: parse.LevelWarning,
 			Message: fmt.Sprintf("specialist_name %q differs from the file name; the file name %q is used", sp.Name, name)})
@@ -725,20 +720,28 @@ const DesignFile = "design/manifest.yaml"
 // DesignManifest reads design/manifest.yaml; exists is false when there is
 // none. Errors: ErrMalformedYAML, ErrIO.
 func (s *Store) DesignManifest() (m *parse.DesignManifest, diags []parse.Diagnostic, exists bool, err error) {
-	path := filepath.Join(s.Root, filepath.FromSlash(DesignFile))
-	data, err := s.readFile(filepath.FromSlash(DesignFile))
+	return readYAML(s, filepath.FromSlash(DesignFile), parse.ReadDesignManifest)
+}
+
+// readYAML reads the file rel of the plan root and parses it with read,
+// naming the file in its diagnostics. exists is false, and the value a
+// zero T, when there is no such file; a file read cannot parse is
+// ErrMalformedYAML, with the value read made of it.
+func readYAML[T any](s *Store, rel string, read func([]byte) (*T, []parse.Diagnostic, error)) (v *T, diags []parse.Diagnostic, exists bool, err error) {
+	data, err := s.readFile(rel)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &parse.DesignManifest{}, nil, false, nil
+		return new(T), nil, false, nil
 	}
 	if err != nil {
 		return nil, nil, true, err
 	}
-	m, diags, err = parse.ReadDesignManifest(data)
+	path := filepath.Join(s.Root, rel)
+	v, diags, err = read(data)
 	diags = parse.WithPath(diags, path)
 	if err != nil {
-		return m, diags, true, malformed(diags, path)
+		return v, diags, true, malformed(diags, path)
 	}
-	return m, diags, true, nil
+	return v, diags, true, nil
 }
 
 // diagStrings formats diagnostics for the warnings of a result.
