@@ -2,13 +2,24 @@ package plan
 
 import "github.com/fluxwatch/fluxwatch/parse"
 
-// ApproachView is an approach as the plan commands print it.
-type ApproachView struct {
-	Specialist string  `json:"specialist,omitempty"`
+// Head is what names an approach in both printed forms, ApproachView and
+// SummaryView, where it is embedded: its fields print in their place.
+type Head struct {
 	ApproachID string  `json:"approach_id"`
 	Number     int     `json:"number"`
 	Variant    *string `json:"variant"` // null for a standalone approach
 	IsVariant  bool    `json:"is_variant"`
+}
+
+// headOf returns the Head of approach a.
+func headOf(a parse.Approach) Head {
+	return Head{ApproachID: a.ID(), Number: a.Number, Variant: variant(a), IsVariant: a.Variant != ""}
+}
+
+// ApproachView is an approach as the plan commands print it.
+type ApproachView struct {
+	Specialist string `json:"specialist,omitempty"`
+	Head
 	// Variants lists the ids of every variant of this number, on variants.
 	Variants      []string `json:"variants,omitempty"`
 	Description   string   `json:"description"`
@@ -29,10 +40,7 @@ type ApproachView struct {
 func View(specialist string, a parse.Approach, siblings []parse.Approach, full bool) ApproachView {
 	v := ApproachView{
 		Specialist:        specialist,
-		ApproachID:        a.ID(),
-		Number:            a.Number,
-		Variant:           variant(a),
-		IsVariant:         a.Variant != "",
+		Head:              headOf(a),
 		Description:       a.Description,
 		RelevantFiles:     nonNil(a.RelevantFiles),
 		Questions:         nonNil(a.Questions),
@@ -56,11 +64,8 @@ func View(specialist string, a parse.Approach, siblings []parse.Approach, full b
 
 // SummaryView is an approach in the list of get-findings without --full.
 type SummaryView struct {
-	Specialist        string   `json:"specialist"`
-	ApproachID        string   `json:"approach_id"`
-	Number            int      `json:"number"`
-	Variant           *string  `json:"variant"`
-	IsVariant         bool     `json:"is_variant"`
+	Specialist string `json:"specialist"`
+	Head
 	Description       string   `json:"description"`
 	RelevantFiles     []string `json:"relevant_files"`
 	PendingRefinement string   `json:"pending_refinement"`
@@ -71,10 +76,7 @@ type SummaryView struct {
 func Summary(specialist string, a parse.Approach) SummaryView {
 	return SummaryView{
 		Specialist:        specialist,
-		ApproachID:        a.ID(),
-		Number:            a.Number,
-		Variant:           variant(a),
-		IsVariant:         a.Variant != "",
+		Head:              headOf(a),
 		Description:       a.Description,
 		RelevantFiles:     nonNil(a.RelevantFiles),
 		PendingRefinement: a.PendingRefinement,
