@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -90,16 +91,30 @@ type listOf struct{ elem fields }
 // one).
 type scalars struct{}
 
-var shape = fields{
-	"gate":     fields{"fail-on": nil, "fail-on-new": nil},
-	"baseline": nil,
-	"output":   fields{"out": nil, "sarif": nil, "rdjsonl": nil, "junit": nil, "html": nil},
-	"evidence": fields{"repo": nil, "check": nil},
-	"agents":   fields{"expect": scalars{}, "strict-run": nil, "dedup": nil},
-	"suppressions": listOf{fields{
-		"fingerprint": nil, "reason": nil, "expires": nil,
-		"match": fields{"title": nil, "file": nil, "severity": nil},
-	}},
+// shape is the shape of a configuration file, read from the yaml tags of
+// Config: the structs are the one list of keys.
+var shape = shapeOf(reflect.TypeFor[Config]())
+
+// shapeOf returns the shape of a value of type t: a struct is the mapping
+// of its tagged fields, a slice of structs a listOf, another slice scalars,
+// anything else a value.
+func shapeOf(t reflect.Type) any {
+	switch t.Kind() {
+	case reflect.Struct:
+		f := fields{}
+		for i := range t.NumField() {
+			if key, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); key != "" && key != "-" {
+				f[key] = shapeOf(t.Field(i).Type)
+			}
+		}
+		return f
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Struct {
+			return listOf{shapeOf(t.Elem()).(fields)}
+		}
+		return scalars{}
+	}
+	return nil
 }
 
 // Find returns the configuration file that applies in dir: the first
@@ -169,13 +184,7 @@ func Parse(path string, data []byte) (*Config, error) {
 	c := &Config{Path: path}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		var n int
-		if _, scanErr := fmt.Sscanf(msg, "line %d:", &n); scanErr == nil {
-			_, rest, _ := strings.Cut(msg, ": ")
-			return nil, fmt.Errorf("%s:%d: %s", path, n, rest)
-		}
-		return nil, fmt.Errorf("%s: %s", path, msg)
+		return nil, atLine(path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return c, nil // an empty file
@@ -201,20 +210,25 @@ func Parse(path string, data []byte) (*Config, error) {
 	return c, nil
 }
 
-// decodeError names path in a decoding error: "path:N: msg" for the first
-// "line N: msg" of a yaml.TypeError.
+// decodeError names path in a decoding error, at the line of the first
+// error of a yaml.TypeError.
 func decodeError(path string, err error) error {
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg := te.Errors[0]
-		var n int
-		if _, scanErr := fmt.Sscanf(msg, "line %d:", &n); scanErr == nil {
-			_, rest, _ := strings.Cut(msg, ": ")
-			return fmt.Errorf("%s:%d: %s", path, n, rest)
-		}
-		return fmt.Errorf("%s: %s", path, msg)
+		return atLine(path, te.Errors[0])
 	}
 	return fmt.Errorf("%s: %v", path, err)
+}
+
+// atLine names path in a YAML error message: "path:N: msg" for "line N:
+// msg", "path: msg" for one without a line.
+func atLine(path, msg string) error {
+	var n int
+	if _, err := fmt.Sscanf(msg, "line %d:", &n); err == nil {
+		_, rest, _ := strings.Cut(msg, ": ")
+		return fmt.Errorf("%s:%d: %s", path, n, rest)
+	}
+	return fmt.Errorf("%s: %s", path, msg)
 }
 
 // check walks n against its shape: every key known, mappings and lists
