@@ -2,8 +2,10 @@ package verify
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -338,7 +340,7 @@ func judge(c *Claim, cd candidate, completed []string, support map[string]bool) 
 	case c.Count > len(support):
 		wrong = append(wrong, fmt.Sprintf("claims %d agents, the run has %d (%s)", c.Count, f.Convergence, strings.Join(f.Agents, ", ")))
 		if len(support) > f.Convergence {
-			wrong[0] += fmt.Sprintf("; at most %d agents say it in any words (%s)", len(support), strings.Join(sortedKeys(support), ", "))
+			wrong[0] += fmt.Sprintf("; at most %d agents say it in any words (%s)", len(support), strings.Join(slices.Sorted(maps.Keys(support)), ", "))
 		}
 	case c.Count > 0 && c.Count < f.Convergence:
 		wrong = append(wrong, fmt.Sprintf("claims %d agents, the run has %d (%s)", c.Count, f.Convergence, strings.Join(f.Agents, ", ")))
@@ -385,15 +387,6 @@ func resolve(name string, agents []string) (string, bool) {
 	return found, found != ""
 }
 
-func sortedKeys(m map[string]bool) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // attributionRe matches a parenthesised attribution or count ("(2/3
 // agents: architecture, quality)"): agent names are not what a claim says.
 var attributionRe = regexp.MustCompile(`\([^()]*\bagents?\b[^()]*\)`)
@@ -410,11 +403,7 @@ type paragraph map[string]bool
 // paragraphsOf splits each report into paragraphs (blank-line separated;
 // each list item and table row on its own), by agent, agents sorted.
 func paragraphsOf(reports map[string][]byte) []agentParagraphs {
-	names := make([]string, 0, len(reports))
-	for n := range reports {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(reports))
 	out := make([]agentParagraphs, 0, len(names))
 	for _, n := range names {
 		out = append(out, agentParagraphs{n, paragraphs(reports[n])})

@@ -3,6 +3,7 @@ package watcher
 import (
 	"bytes"
 	"context"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -21,11 +22,7 @@ import (
 // byte-identical.
 func TestDeterministicOutputs(t *testing.T) {
 	files := demo.ExampleFiles()
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(files))
 	first := t.TempDir()
 	if err := demo.Example(filepath.Join(first, "run")); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package watcher
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -163,7 +164,7 @@ func (d *Differ) Diff(u *Update) []Event {
 		}
 		agents[a.Name] = a
 	}
-	for _, name := range sortedNames(agents) {
+	for _, name := range slices.Sorted(maps.Keys(agents)) {
 		a := agents[name]
 		old, had := d.agents[name]
 		file := ""
@@ -269,15 +270,6 @@ func failReason(a synth.AgentResult) string {
 		}
 	}
 	return "error report"
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }
 
 // Text is e as one line for people: "HH:MM:SS type details" in local time.
