@@ -17,7 +17,9 @@ import (
 
 // A FIFO at every kind of path of a run directory is skipped with a
 // diagnostic naming it and what it is, at once: no reader blocks on it,
-// neither the one-shot synthesis (synth, mcp) nor the Scanner (watch).
+// neither the one-shot synthesis (synth, mcp), the Scanner, nor a Watcher
+// (watch), and none makes the bus's lock file beside it. Each fails by
+// timeout if anything blocks.
 func TestRunDirFIFOAtEveryPath(t *testing.T) {
 	for _, rel := range []string{
 		"fd-a.md", "fd-a.md.partial", "fd-a.abort", "peer-findings.jsonl", "findings.jsonl",
@@ -54,6 +56,26 @@ func TestRunDirFIFOAtEveryPath(t *testing.T) {
 					t.Errorf("diagnostics %v: want %s named as a FIFO", run.Diagnostics, rel)
 				}
 			})
+			testfault.Within(t, 5*time.Second, "Watcher", func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				got := make(chan *Update, 10)
+				go New(dir, Options{}).Run(ctx, func(u *Update) error {
+					select {
+					case got <- u:
+					default:
+					}
+					return nil
+				})
+				select {
+				case <-got:
+				case <-ctx.Done():
+					t.Errorf("Watcher: no update within 2 s of starting beside the FIFO")
+				}
+			})
+			if _, err := os.Stat(filepath.Join(dir, "peer-findings.jsonl.lock")); err == nil {
+				t.Errorf("a reader made the bus's lock file")
+			}
 		})
 	}
 }

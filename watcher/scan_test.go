@@ -160,35 +160,35 @@ func TestScanRunSelection(t *testing.T) {
 	write(t, dir, "fd-stamped.md", "<!-- run-uuid: "+old+" -->\nP0 stamped\n", time.Minute)
 	write(t, dir, "fd-liar."+cur+".md", "<!-- run-uuid: ffffffff-9999 -->\nP0 lies\n", time.Minute)
 
+	// Each file's status with the newest run selected, and with --run old.
+	files := []struct {
+		agent, file   string
+		newest, atOld parse.Status
+	}{
+		{"fd-a", "fd-a." + old + ".md", parse.StatusForeign, parse.StatusValid},
+		{"fd-a", "fd-a." + cur + ".md", parse.StatusValid, parse.StatusForeign},
+		{"fd-b", "fd-b." + old + ".md", parse.StatusForeign, parse.StatusValid},
+		{"fd-c", "fd-c." + cur + ".md.partial", parse.StatusPartial, parse.StatusForeign},
+		{"fd-legacy", "fd-legacy.md", parse.StatusValid, parse.StatusValid},
+		{"fd-liar", "fd-liar." + cur + ".md", parse.StatusForeign, parse.StatusForeign},
+		{"fd-stamped", "fd-stamped.md", parse.StatusForeign, parse.StatusValid},
+	}
 	run := scan(t, dir, ScanOptions{})
 	if run.ID != cur {
 		t.Fatalf("selected run %q, want the newest %q", run.ID, cur)
 	}
-	want := []agentStatus{
-		{"fd-a", "fd-a." + old + ".md", parse.StatusForeign},
-		{"fd-a", "fd-a." + cur + ".md", parse.StatusValid},
-		{"fd-b", "fd-b." + old + ".md", parse.StatusForeign},
-		{"fd-c", "fd-c." + cur + ".md.partial", parse.StatusPartial},
-		{"fd-legacy", "fd-legacy.md", parse.StatusValid},
-		{"fd-liar", "fd-liar." + cur + ".md", parse.StatusForeign},
-		{"fd-stamped", "fd-stamped.md", parse.StatusForeign},
-	}
-	if got := statuses(run); !slices.Equal(got, want) {
-		t.Errorf("agents =\n%v\nwant\n%v", got, want)
-	}
-
-	run = scan(t, dir, ScanOptions{Run: old})
-	want = []agentStatus{
-		{"fd-a", "fd-a." + old + ".md", parse.StatusValid},
-		{"fd-a", "fd-a." + cur + ".md", parse.StatusForeign},
-		{"fd-b", "fd-b." + old + ".md", parse.StatusValid},
-		{"fd-c", "fd-c." + cur + ".md.partial", parse.StatusForeign},
-		{"fd-legacy", "fd-legacy.md", parse.StatusValid},
-		{"fd-liar", "fd-liar." + cur + ".md", parse.StatusForeign},
-		{"fd-stamped", "fd-stamped.md", parse.StatusValid},
-	}
-	if got := statuses(run); !slices.Equal(got, want) {
-		t.Errorf("--run %s: agents =\n%v\nwant\n%v", old, got, want)
+	for _, sel := range []string{"", old} {
+		var want []agentStatus
+		for _, f := range files {
+			st := f.newest
+			if sel == old {
+				st = f.atOld
+			}
+			want = append(want, agentStatus{f.agent, f.file, st})
+		}
+		if got := statuses(scan(t, dir, ScanOptions{Run: sel})); !slices.Equal(got, want) {
+			t.Errorf("--run %q: agents =\n%v\nwant\n%v", sel, got, want)
+		}
 	}
 
 	run = scan(t, dir, ScanOptions{StrictRun: true})
