@@ -1,13 +1,26 @@
 package plan
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 )
 
+// wantStrings checks f(in) against want for each case; name is f's name in
+// the messages.
+func wantStrings(t *testing.T, name string, f func(string) string, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		if got := f(in); got != want {
+			t.Errorf("%s(%q) = %q, want %q", name, in, got, want)
+		}
+	}
+}
+
 func TestTokens(t *testing.T) {
-	cases := map[string]string{
+	sorted := func(s string) string { return strings.Join(slices.Sorted(maps.Keys(Tokens(s))), " ") }
+	wantStrings(t, "Tokens", sorted, map[string]string{
 		"The TanStack Router migration":    "migration router tanstack",
 		"tables, Tables; TABLE":            "table",
 		"process status analysis":          "analysis process status",
@@ -15,17 +28,7 @@ func TestTokens(t *testing.T) {
 		"rate-limiting for the public API": "api limiting public rate",
 		"über-Größe":                       "größe über",
 		"":                                 "",
-	}
-	for in, want := range cases {
-		var got []string
-		for tok := range Tokens(in) {
-			got = append(got, tok)
-		}
-		slices.Sort(got)
-		if g := strings.Join(got, " "); g != want {
-			t.Errorf("Tokens(%q) = %q, want %q", in, g, want)
-		}
-	}
+	})
 }
 
 func TestSimilarity(t *testing.T) {
@@ -50,6 +53,7 @@ func TestSimilarity(t *testing.T) {
 	}
 }
 
+// TestSlug: slugs of tasks; each wanted slug is lowercase kebab-case.
 func TestSlug(t *testing.T) {
 	cases := map[string]string{
 		"Migrate the app to TanStack Router; the migration touches every TanStack table": "migrate-tanstack-router",
@@ -60,13 +64,10 @@ func TestSlug(t *testing.T) {
 		"Überarbeitung der Suche 2026": "der-suche",
 		"supercalifragilisticexpialidocious word": "supercalifragilistic-word",
 	}
+	wantStrings(t, "Slug", Slug, cases)
 	for in, want := range cases {
-		got := Slug(in)
-		if got != want {
-			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
-		}
-		if !slugRe.MatchString(got) {
-			t.Errorf("Slug(%q) = %q is not kebab-case", in, got)
+		if !slugRe.MatchString(want) {
+			t.Errorf("Slug(%q): want %q is not kebab-case", in, want)
 		}
 	}
 }
