@@ -33,11 +33,7 @@ func TestOpenFIFORefusedWithoutBlocking(t *testing.T) {
 			t.Errorf("err = %v", err)
 		}
 	})
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := openRoot(t, dir)
 	testfault.Within(t, 2*time.Second, "OpenIn(FIFO)", func() {
 		if _, _, err := OpenIn(root, "peer-findings.jsonl"); !errors.Is(err, ErrNotRegular) {
 			t.Errorf("err = %v", err)
@@ -64,12 +60,8 @@ func TestOpenInRefusesEscape(t *testing.T) {
 	dir := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "secret.md")
 	os.WriteFile(outside, []byte("secret"), 0o644)
-	os.Symlink(outside, filepath.Join(dir, "link.md"))
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	symlink(t, outside, filepath.Join(dir, "link.md"))
+	root := openRoot(t, dir)
 	for _, name := range []string{"link.md", "../x.md", outside} {
 		if f, _, err := OpenIn(root, name); err == nil {
 			f.Close()
@@ -187,14 +179,8 @@ func TestLock(t *testing.T) {
 func TestOpenDirIn(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
 	testfault.Mkfifo(t, filepath.Join(dir, "findings"))
-	if err := os.Symlink(out, filepath.Join(dir, "design")); err != nil {
-		t.Fatal(err)
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	symlink(t, out, filepath.Join(dir, "design"))
+	root := openRoot(t, dir)
 	testfault.Within(t, 2*time.Second, "OpenDirIn(FIFO)", func() {
 		if _, err := OpenDirIn(root, "findings"); err == nil || !strings.Contains(err.Error(), "a FIFO") {
 			t.Errorf("err = %v, want one naming a FIFO", err)
@@ -263,14 +249,8 @@ func TestWriteFileIn(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "in"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
-		t.Fatal(err)
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	symlink(t, outside, filepath.Join(dir, "out"))
+	root := openRoot(t, dir)
 	for _, data := range []string{"one", "two"} {
 		if err := WriteFileIn(context.Background(), root, "in/x.yaml", []byte(data), 0o644); err != nil {
 			t.Fatal(err)
@@ -295,5 +275,24 @@ func TestWriteFileIn(t *testing.T) {
 	unlock()
 	if _, err := LockIn(root, "out/x.yaml.lock"); err == nil {
 		t.Error("locked through a link out of the root")
+	}
+}
+
+// openRoot opens dir as an os.Root, closed when the test ends.
+func openRoot(t *testing.T, dir string) *os.Root {
+	t.Helper()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	return root
+}
+
+// symlink makes link a symbolic link to target.
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
 	}
 }
