@@ -3,7 +3,6 @@ package plan
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,13 +14,6 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
-
-// Every test package accepts -update (make golden runs them all with it).
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the expected parts of golden files")
-	}
-}
 
 func newStore(t *testing.T) *Store {
 	t.Helper()
@@ -450,18 +442,14 @@ func TestParseApproachID(t *testing.T) {
 }
 
 func TestBranchDir(t *testing.T) {
-	for in, want := range map[string]string{
+	wantStrings(t, "BranchDir", BranchDir, map[string]string{
 		"main":           "main",
 		"feat/auth":      "feat-auth",
 		"user/x.y@z":     "user-x-y-z",
 		"fix_1-2":        "fix_1-2",
 		"../../etc":      "------etc",
 		"ünïcode/branch": "-n-code-branch",
-	} {
-		if got := BranchDir(in); got != want {
-			t.Errorf("BranchDir(%q) = %q, want %q", in, got, want)
-		}
-	}
+	})
 }
 
 func TestSymlinks(t *testing.T) {
