@@ -16,6 +16,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/fluxwatch/fluxwatch/internal/corpustest"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -222,10 +223,7 @@ func TestBusLongLineBoundedMemory(t *testing.T) {
 // TestBusCorpus reads every real bus file of ../shared/corpus: none may make
 // the reader fail, and the known shapes must come out whole.
 func TestBusCorpus(t *testing.T) {
-	root := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(root); err != nil {
-		t.Skip("../shared/corpus is absent")
-	}
+	root := corpustest.Root(t)
 	var files []string
 	filepath.WalkDir(root, func(path string, de os.DirEntry, err error) error {
 		if err == nil && !de.IsDir() && strings.HasSuffix(path, ".jsonl") {

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"path/filepath"
@@ -10,12 +9,10 @@ import (
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/corpustest"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
-
-// corpusRoot is ../shared/corpus seen from this package.
-const corpusRoot = "../../shared/corpus"
 
 // TestCorpusSyntheses verifies every Markdown synthesis of the shared corpus
 // (class "synthesis" in MANIFEST.tsv) against the run in its directory, as
@@ -24,11 +21,7 @@ const corpusRoot = "../../shared/corpus"
 // logs how many claims of each kind it flags, with examples. Skipped when
 // ../shared is absent.
 func TestCorpusSyntheses(t *testing.T) {
-	fh, err := os.Open(filepath.Join(corpusRoot, "MANIFEST.tsv"))
-	if err != nil {
-		t.Skip("no ../shared/corpus beside the repository")
-	}
-	defer fh.Close()
+	root := corpustest.Root(t)
 	type corpusRun struct {
 		s       *synth.Synthesis
 		reports map[string][]byte
@@ -37,13 +30,11 @@ func TestCorpusSyntheses(t *testing.T) {
 	total := map[Kind]int{}
 	var files, empty, claims, grounded, ungrounded int
 	examples := map[Kind]string{}
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if len(cols) < 6 || cols[5] != "synthesis" || !strings.HasSuffix(cols[3], ".md") {
+	for _, e := range corpustest.Manifest(t, root) {
+		if e.Class != "synthesis" || !strings.HasSuffix(e.Path, ".md") {
 			continue
 		}
-		path := filepath.Join(corpusRoot, cols[3])
+		path := filepath.Join(root, filepath.FromSlash(e.Path))
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
@@ -100,7 +91,7 @@ func TestCorpusSyntheses(t *testing.T) {
 				t.Errorf("%s:%d: %d problems for one claim", path, p.Line, perLine[p.Line])
 			}
 			if _, ok := examples[p.Kind]; !ok {
-				examples[p.Kind] = cols[3] + ":" + itoa(p.Line) + ": " + quote(p.Claim) + ": " + p.Message
+				examples[p.Kind] = e.Path + ":" + itoa(p.Line) + ": " + quote(p.Claim) + ": " + p.Message
 			}
 		}
 		if r.Tally[MissingBlocker] > blockers {
