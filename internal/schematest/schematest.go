@@ -10,6 +10,8 @@ package schematest
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -32,6 +34,19 @@ func Compile(t testing.TB, name string, doc []byte) *jsonschema.Schema {
 		t.Fatalf("compile schema %s: %v", name, err)
 	}
 	return sch
+}
+
+// CompileFile reads the JSON Schema document at path (such as
+// "../synth/testdata/sarif-schema-2.1.0.json") and compiles it under its
+// base name, failing the test when it cannot be read or is not a valid
+// schema.
+func CompileFile(t testing.TB, path string) *jsonschema.Schema {
+	t.Helper()
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("schema: %v", err)
+	}
+	return Compile(t, filepath.Base(path), doc)
 }
 
 // Validate reports whether data is JSON that sch accepts: nil, or an error
