@@ -2,7 +2,6 @@ package verify
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,11 +13,7 @@ import (
 // synth's testdata), has one result per problem at its line, errors for
 // ungrounded claims and notes for unverifiable ones.
 func TestSARIF(t *testing.T) {
-	schemaDoc, err := os.ReadFile("../synth/testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sch := schematest.Compile(t, "sarif-schema-2.1.0.json", schemaDoc)
+	sch := schematest.CompileFile(t, "../synth/testdata/sarif-schema-2.1.0.json")
 	for _, name := range []string{"raised", "missing", "unverifiable", "clean"} {
 		r := resultOf(t, name)
 		data, err := r.SARIF("synthesis.md", "test")
