@@ -15,6 +15,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -165,14 +166,11 @@ func TestFollow(t *testing.T) {
 		}
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Follow after cancel: %v", err)
+	testfault.Within(t, 2*time.Second, "Follow after cancel", func() {
+		if err := <-done; err != nil {
+			t.Errorf("Follow after cancel: %v", err)
 		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("Follow did not return after cancel")
-	}
+	})
 	if len(got) != 0 {
 		t.Errorf("follow: %d extra entries", len(got))
 	}
