@@ -142,7 +142,7 @@ func startFollower(ctx context.Context, src bus.Backend) (*follower, error) {
 			if ctx.Err() != nil {
 				return
 			}
-			f.diag(parse.Diagnostic{Path: src.String(), Level: parse.LevelWarning, Message: fmt.Sprintf("follow: %v; trying again", err)})
+			f.diag(parse.Diagnostic{Level: parse.LevelWarning, Message: fmt.Sprintf("follow: %v; trying again", err)})
 			select {
 			case <-ctx.Done():
 				return
@@ -192,7 +192,7 @@ func (f *follower) diag(d parse.Diagnostic) {
 		f.mu.Unlock()
 		return
 	default:
-		f.warned = d.Message
+		f.warned, d.Path = d.Message, "" // the message names the URL
 	}
 	f.diags = append(f.diags, d)
 	f.mu.Unlock()

@@ -675,7 +675,9 @@ func (w *Watcher) poll(b *busState) bool {
 		}
 		return nil
 	}, func(d parse.Diagnostic) {
-		d.Path = b.name
+		if d.Path != "" || w.opts.Bus == nil {
+			d.Path = b.name // (a follower's own warnings name the URL)
+		}
 		if d.Line == 0 {
 			w.diags = append(w.diags, d) // the tail's own: it read again from the start
 			return

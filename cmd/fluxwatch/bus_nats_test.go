@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,7 +18,19 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
+
+// startHub starts an embedded NATS server for the test.
+func startHub(t *testing.T) *hub.Hub {
+	t.Helper()
+	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Shutdown)
+	return h
+}
 
 // natsEnv is an env whose FLUXWATCH_BUS (and nothing else) is set.
 func natsEnv(busURL string) (*env, *lockedBuffer, *lockedBuffer) {
@@ -40,15 +55,11 @@ var natsFindings = []struct{ agent, sev, summary string }{
 
 // TestFindingNATS: finding write and read on FLUXWATCH_BUS=nats://…/RUN;
 // relay copies the stream into a file bus and a file's own records into
-// the stream, each once however often it runs; and synth over the relayed
-// stream writes byte-for-byte what it writes over the same records written
-// to the file directly.
+// the stream, each once however often it runs; and synth over the stream
+// (--bus, FLUXWATCH_BUS) or relayed writes byte-for-byte what it writes over
+// the same records written to the file directly.
 func TestFindingNATS(t *testing.T) {
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown()
+	h := startHub(t)
 	url := h.URL() + "/cmdtest"
 	ctx := context.Background()
 
@@ -88,15 +99,16 @@ func TestFindingNATS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	synth := func() string {
+	synthEnv := func(busURL string, args ...string) string {
 		t.Helper()
 		out := filepath.Join(t.TempDir(), "out")
-		e, _, errb := natsEnv("")
-		if err := run(ctx, []string{"synth", "--out", out, direct}, e); err != nil && !isExit(err) {
+		e, _, errb := natsEnv(busURL)
+		if err := run(ctx, append([]string{"synth", "--out", out, direct}, args...), e); err != nil && !isExit(err) {
 			t.Fatalf("synth: %v %s", err, errb.String())
 		}
 		return out
 	}
+	synth := func(args ...string) string { t.Helper(); return synthEnv("", args...) }
 	outFile := synth()
 	if err := os.Remove(busFile); err != nil {
 		t.Fatal(err)
@@ -108,22 +120,15 @@ func TestFindingNATS(t *testing.T) {
 			t.Fatalf("relay: %v %s", err, errb.String())
 		}
 	}
+	// synth --bus nats://… (and FLUXWATCH_BUS) reads the stream itself.
+	sameReports(t, "synth --bus nats://…", outFile, synth("--bus", url))
+	sameReports(t, "synth with FLUXWATCH_BUS", outFile, synthEnv(url))
 	relay()
 	relay() // copies nothing: every record is on both sides
 	if got, _ := os.ReadFile(busFile); string(got) != string(want) {
 		t.Errorf("relayed bus:\n%s\nwant the directly written one:\n%s", got, want)
 	}
-	outStream := synth()
-	for _, name := range []string{"summary.md", "findings.json"} {
-		a, errA := os.ReadFile(filepath.Join(outFile, name))
-		b, errB := os.ReadFile(filepath.Join(outStream, name))
-		if errA != nil || errB != nil {
-			t.Fatalf("%s: %v %v", name, errA, errB)
-		}
-		if string(a) != string(b) {
-			t.Errorf("%s differs between the file bus and the relayed stream:\n%s\n---\n%s", name, a, b)
-		}
-	}
+	sameReports(t, "the relayed stream", outFile, synth())
 
 	// A record only in the file goes to the stream, once.
 	if _, err := bus.Append(busFile, bus.Entry{Kind: bus.EntryFinding, Severity: "notable",
@@ -145,6 +150,22 @@ func TestFindingNATS(t *testing.T) {
 	}
 }
 
+// sameReports fails unless the directories a and b hold the same
+// summary.md and findings.json, byte for byte.
+func sameReports(t *testing.T, what, a, b string) {
+	t.Helper()
+	for _, name := range []string{"summary.md", "findings.json"} {
+		x, errA := os.ReadFile(filepath.Join(a, name))
+		y, errB := os.ReadFile(filepath.Join(b, name))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %s: %v %v", what, name, errA, errB)
+		}
+		if string(x) != string(y) {
+			t.Errorf("%s: %s differs from the file bus's:\n%s\n---\n%s", what, name, x, y)
+		}
+	}
+}
+
 // isExit reports whether err only carries an exit status (synth's
 // "findings found" status), not a failure.
 func isExit(err error) bool {
@@ -155,11 +176,7 @@ func isExit(err error) bool {
 // TestMCPStream: mcp --bus nats://… serves fetch_peer_findings from the
 // stream, filtered, whatever bus files output_dir holds.
 func TestMCPStream(t *testing.T) {
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown()
+	h := startHub(t)
 	b := busFlags{path: h.URL() + "/mcp"}
 	e, _, _ := natsEnv("")
 	stream, err := b.open(context.Background(), e, false)
@@ -201,11 +218,7 @@ func TestMCPStream(t *testing.T) {
 // TestRelayFollow: a running relay copies a record written to either side
 // to the other within seconds, once, and returns when its context ends.
 func TestRelayFollow(t *testing.T) {
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown()
+	h := startHub(t)
 	url := h.URL() + "/relay"
 	file := filepath.Join(t.TempDir(), "peer-findings.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -249,12 +262,122 @@ func TestRelayFollow(t *testing.T) {
 		t.Errorf("echoed: file %v, stream %v", fs, ss)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
+	testfault.Within(t, 5*time.Second, "relay after its context ended", func() {
+		if err := <-done; err != nil {
 			t.Errorf("relay: %v", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("relay did not return after its context ended")
+	})
+}
+
+// TestWatchStream: watch --bus nats://… as a process follows the stream
+// while records are published (by finding write processes at once, and by
+// this test); the final reports it writes at SIGINT are byte for byte those
+// of synth --bus over the same records. The run directory's own bus file
+// is not read by either.
+func TestWatchStream(t *testing.T) {
+	bin := fluxwatchBin(t)
+	url := startHub(t).URL() + "/watch"
+	dir := filepath.Join(t.TempDir(), "run")
+	smallRun(t, dir) // its peer-findings.jsonl is not read
+	env := []string{"SOURCE_DATE_EPOCH=1795000000", "FLUXWATCH_BUS="}
+	w := startProc(t, bin, dir, env, "watch", "--bus", url, dir)
+	w.fileExists(t, filepath.Join(dir, "findings.json"))
+
+	var writers []*proc
+	for i, f := range natsFindings {
+		writers = append(writers, startProc(t, bin, dir, env, "finding", "write", "--bus", url, "--agent", f.agent,
+			"--severity", f.sev, "--category", "c", "--summary", f.summary, "--timestamp", fmt.Sprintf("2026-11-25T04:00:0%dZ", i)))
+	}
+	for _, p := range writers {
+		<-p.done
+		if !p.cmd.ProcessState.Success() {
+			t.Fatalf("finding write: %v %s", p.cmd.ProcessState, p.stderr.String())
+		}
+	}
+	b := busFlags{path: url}
+	e, _, _ := natsEnv("")
+	stream, err := b.open(context.Background(), e, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	for i := range 20 {
+		if _, err := stream.Append(context.Background(), bus.Entry{Kind: bus.EntryFinding, Severity: "notable", Agent: "fd-net",
+			Category: "c", Summary: fmt.Sprintf("record %d", i), FileRefs: []string{}, Timestamp: "2026-11-25T04:01:00Z"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.waitFor(t, "findings.json with the 23 records", func() bool {
+		b, _ := os.ReadFile(filepath.Join(dir, "findings.json"))
+		return strings.Contains(string(b), `"total_entries": 23,`)
+	})
+	w.cmd.Process.Signal(os.Interrupt)
+	testfault.Within(t, signalBound, "watch after SIGINT", func() { <-w.done })
+	if code := w.cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("watch exited %d after SIGINT, want 130; stderr:\n%s", code, w.stderr.String())
+	}
+	if !strings.Contains(w.stderr.String(), "peer-findings.jsonl: not read") {
+		t.Errorf("watch did not warn that the directory's bus is not read: %q", w.stderr.String())
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	s := startProc(t, bin, dir, env, "synth", "-q", "--out", out, "--bus", url, dir)
+	<-s.done
+	if code := s.cmd.ProcessState.ExitCode(); code > 1 {
+		t.Fatalf("synth exited %d: %s", code, s.stderr.String())
+	}
+	sameReports(t, "watch --bus nats://…", out, dir)
+}
+
+// TestStreamServerGone: a server that is not there, or that never answers,
+// is one line naming the URL and exit 2 within --bus-timeout, for synth
+// and watch; a server stopped while watch follows it is a diagnostic, and
+// watch still ends within the signal bound, with its final reports.
+func TestStreamServerGone(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() { // accepts, never answers
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	dir := filepath.Join(t.TempDir(), "run")
+	smallRun(t, dir)
+	for _, url := range []string{"nats://127.0.0.1:1/gone", "nats://" + ln.Addr().String() + "/stalled"} {
+		for _, cmd := range []string{"synth", "watch"} {
+			e, _, errb := natsEnv("")
+			var err error
+			testfault.Within(t, 5*time.Second, cmd+" "+url, func() {
+				err = run(context.Background(), []string{cmd, "-q", "--bus-timeout", "1s", "--bus", url, dir}, e)
+			})
+			if code := exitCode(err, errb); code != exitUsage || !strings.Contains(err.Error(), url) {
+				t.Errorf("%s --bus %s: exit %d, %v; want 2 and an error naming the URL", cmd, url, code, err)
+			}
+		}
+	}
+
+	h := startHub(t)
+	url := h.URL() + "/stopped"
+	bin := fluxwatchBin(t)
+	w := startProc(t, bin, dir, []string{"FLUXWATCH_BUS=" + url}, "watch", "--bus-timeout", "1s", dir)
+	w.fileExists(t, filepath.Join(dir, "findings.json"))
+	os.Remove(filepath.Join(dir, "findings.json"))
+	h.Shutdown()
+	w.stdoutHas(t, url)
+	w.cmd.Process.Signal(syscall.SIGTERM)
+	start := time.Now()
+	testfault.Within(t, signalBound, "watch after SIGTERM, its server gone", func() { <-w.done })
+	t.Logf("watch ended %v after SIGTERM, its server gone", time.Since(start))
+	if code := w.cmd.ProcessState.ExitCode(); code != 143 {
+		t.Errorf("watch exited %d after SIGTERM, want 143; stderr:\n%s", code, w.stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "findings.json")); err != nil {
+		t.Errorf("no final findings.json: %v", err)
 	}
 }
