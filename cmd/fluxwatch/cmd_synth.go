@@ -58,8 +58,7 @@ type synthFlags struct {
 
 func runSynth(ctx context.Context, e *env, args []string) error {
 	f := synthFlags{reportFlags: reportFlags{cmd: "synth"}}
-	fs := f.flagSet(e, synthUsage)
-	f.bus.register(fs)
+	fs := f.bus.flagSet(e, &f.reportFlags, synthUsage)
 	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
 	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
 	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: "+strings.Join(formatNames, ", ")+
@@ -151,6 +150,14 @@ func prepare(ctx context.Context, e *env, f *reportFlags, b *synthBus, dir strin
 // directory's: --bus nats://HOST:PORT/RUN or a file, else $FLUXWATCH_BUS
 // when it is a URL (a path there is an agent's, for finding write).
 type synthBus struct{ busFlags }
+
+// flagSet is the flag set of synth or watch (f.cmd): the flags they share,
+// their bus's among them.
+func (b *synthBus) flagSet(e *env, f *reportFlags, usage string) *flag.FlagSet {
+	fs := f.flagSet(e, usage)
+	b.register(fs)
+	return fs
+}
 
 func (b *synthBus) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.path, "bus", "", "read the peer findings from `BUS`, nats://HOST:PORT/RUN or a file, not from DIR's bus files (default $FLUXWATCH_BUS when a URL)")

@@ -77,8 +77,7 @@ const (
 
 func runWatch(ctx context.Context, e *env, args []string) error {
 	f := watchFlags{reportFlags: reportFlags{cmd: "watch"}}
-	fs := f.flagSet(e, watchUsage)
-	f.bus.register(fs)
+	fs := f.bus.flagSet(e, &f.reportFlags, watchUsage)
 	fs.BoolVar(&f.events, "events", false, "print NDJSON events on stdout (a hello record, then one event per change)")
 	fs.BoolVar(&f.untilComplete, "until-complete", false, "exit once every --expect agent, or without --expect every agent started, has finished")
 	fs.DurationVar(&f.settle, "settle", 10*time.Second, "with --until-complete and no --expect: wait `D` after the last agent started")
