@@ -400,6 +400,7 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 	if err != nil {
 		return b.stalled(cctx, "consumer", err)
 	}
+	defer b.forget(c)
 	it, err := c.Messages()
 	if err != nil {
 		return fmt.Errorf("bus %s: consumer: %w", b.name, err)
@@ -440,6 +441,21 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 			return nil
 		}
 	}
+}
+
+// forget deletes the server's consumer behind c, which would otherwise
+// stay for the five minutes of an ordered consumer's inactivity threshold:
+// a server counts them, and refuses new ones past its limit (a thousand
+// reads in five minutes did). It waits a second at most: a server that
+// is gone drops it by itself.
+func (b *Bus) forget(c jetstream.Consumer) {
+	info := c.CachedInfo()
+	if info == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), min(b.timeout, time.Second))
+	defer cancel()
+	b.js.DeleteConsumer(ctx, b.stream, info.Name)
 }
 
 // errLost is the cause of the context of whileConnected once the

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
@@ -124,6 +125,44 @@ func TestAppendRead(t *testing.T) {
 	}
 	if _, err := b.Append(ctx, bus.Entry{Kind: bus.EntryFinding, Severity: "bad", Agent: "x", Summary: "s"}); !errors.Is(err, bus.ErrInvalid) {
 		t.Errorf("invalid record: %v, want ErrInvalid", err)
+	}
+}
+
+// TestReadLeavesNoConsumer: a Read deletes the server's consumer it read
+// through; left for the five minutes of their inactivity threshold, they
+// pile up until the server refuses new ones (a benchmark's thousands of
+// reads did).
+func TestReadLeavesNoConsumer(t *testing.T) {
+	h := startHub(t, t.TempDir(), "")
+	b := open(t, h.URL()+"/consumers", 0)
+	ctx := context.Background()
+	if _, err := b.Append(ctx, entry("fd-a", bus.Blocking, 0)); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		if got, _ := readAll(t, b, 0, bus.Filter{}); len(got) != 1 {
+			t.Fatalf("read %d records, want 1", len(got))
+		}
+	}
+	nc, err := nats.Connect(h.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := js.Stream(ctx, b.Stream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := info.State.Consumers; n != 0 {
+		t.Errorf("%d consumers left on the stream after 20 reads, want 0", n)
 	}
 }
 
