@@ -112,6 +112,11 @@ func TestStreamServerGone(t *testing.T) {
 			}
 		}
 	}
+	e, _, errb := natsEnv("nats://fd-user:s3cret@127.0.0.1:1/creds")
+	err = run(context.Background(), []string{"synth", "--bus-timeout", "1s", dir}, e)
+	if err == nil || strings.Contains(err.Error()+errb.String(), "s3cret") || !strings.Contains(err.Error(), "nats://127.0.0.1:1/creds") {
+		t.Errorf("synth with a password in FLUXWATCH_BUS: %v %s; want an error naming the URL without it", err, errb.String())
+	}
 
 	h := startHub(t)
 	url := h.URL() + "/stopped"
