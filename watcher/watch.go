@@ -60,6 +60,10 @@ type Options struct {
 	// started for Settle.
 	UntilComplete bool
 	Settle        time.Duration
+	// Bus, when set, is the run's bus instead of the directory's bus files
+	// (a stream, or a file elsewhere): read up to its last record at start
+	// (an error then ends Run), then followed (stream.go).
+	Bus bus.Backend
 }
 
 // Update is what the handler of Run receives after each change.
@@ -133,6 +137,7 @@ type Watcher struct {
 
 	scanned *synth.Run // the last successful scan (bus entries not filled in)
 	bus     []*busState
+	follow  *follower       // the tail of Options.Bus, the one bus when set
 	allowed map[string]bool // bus files the last scan listed
 	watched map[string]bool // directories watched
 	agents  map[string]*agentState
@@ -150,7 +155,7 @@ type Watcher struct {
 // busState is one bus file, tailed.
 type busState struct {
 	name, path string
-	tail       *bus.Tail
+	tail       tailer
 	entries    []bus.Entry
 	// dropped counts the entries read before entries: handed over to the
 	// synth.Live and no longer held (see drop).
@@ -197,6 +202,10 @@ func New(dir string, opts Options) *Watcher {
 		agents:  map[string]*agentState{},
 	}
 	w.newSource = w.fsnotifySource
+	if opts.Bus != nil {
+		w.bus = []*busState{{name: BusName(opts.Bus)}} // its tail is the follower Run starts
+		return w
+	}
 	for _, name := range parse.BusNames {
 		path := filepath.Join(dir, name)
 		w.bus = append(w.bus, &busState{name: name, path: path, tail: bus.NewTail(path, opts.Scan.MaxLine)})
@@ -254,6 +263,15 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 		src = noSource{}
 	}
 	defer src.Close()
+	var streamC <-chan struct{}
+	if w.opts.Bus != nil {
+		f, err := startFollower(ctx, w.opts.Bus)
+		if err != nil {
+			return err
+		}
+		defer f.stop()
+		w.follow, w.bus[0].tail, streamC = f, f, f.ready
+	}
 	w.watchDirs(src)
 	if err := w.rescan(ctx); err != nil {
 		if ctx.Err() != nil {
@@ -367,6 +385,8 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 			full = true
 		case <-heartbeatC:
 			heartbeat = true
+		case <-streamC:
+			busDirty[0] = true
 		case <-wake.C:
 		}
 
@@ -474,6 +494,9 @@ func (w *Watcher) classify(ev fsnotify.Event) (act action, i int) {
 	}
 	switch parse.ClassifyName(rel).Kind {
 	case parse.KindBus:
+		if w.opts.Bus != nil {
+			return actIgnore, 0 // the run's bus is elsewhere
+		}
 		return actBus, slices.Index(parse.BusNames, rel)
 	case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindSpecialist, parse.KindDesign, parse.KindManifest:
 		return actFile, 0
@@ -492,9 +515,8 @@ func (w *Watcher) stop(ctx context.Context, handle func(*Update) error, err erro
 // final reads the directory once more, with no last good parse kept, and
 // hands over the final update.
 func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
-	ctx = context.WithoutCancel(ctx)
 	w.scanner.opts.KeepGood = 0
-	if err := w.rescan(ctx); err != nil {
+	if err := w.rescan(context.WithoutCancel(ctx)); err != nil {
 		w.diag("", parse.LevelError, err.Error())
 	}
 	w.pollAll()
@@ -504,12 +526,8 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 	if w.droppedAny() {
 		// The entries handed over are not held: read the bus again, as
 		// fluxwatch synth does.
-		run := w.run()
-		for i := range run.Bus {
-			run.Bus[i] = synth.BusFile{Name: run.Bus[i].Name}
-		}
 		var err error
-		if s, err = streamBus(run, w.dir, w.opts.Scan.MaxLine, opts); err != nil {
+		if s, err = w.reread(ctx, w.run(), opts); err != nil {
 			w.diag("", parse.LevelError, err.Error())
 			s = synth.Synthesize(w.run(), opts) // what is held, at least
 		}
@@ -581,8 +599,12 @@ func (w *Watcher) rescan(ctx context.Context) error {
 	}
 	w.scanned = run
 	clear(w.allowed)
-	for _, b := range run.Bus {
-		w.allowed[b.Name] = true
+	if w.opts.Bus != nil {
+		w.allowed[w.bus[0].name] = true // the directory's bus files are not read
+	} else {
+		for _, b := range run.Bus {
+			w.allowed[b.Name] = true
+		}
 	}
 	now := time.Now()
 	seen := map[string]bool{}
@@ -653,7 +675,9 @@ func (w *Watcher) poll(b *busState) bool {
 		}
 		return nil
 	}, func(d parse.Diagnostic) {
-		d.Path = b.name
+		if d.Path != "" || w.opts.Bus == nil {
+			d.Path = b.name // (a follower's own warnings name the URL)
+		}
 		if d.Line == 0 {
 			w.diags = append(w.diags, d) // the tail's own: it read again from the start
 			return
@@ -686,15 +710,14 @@ func (w *Watcher) poll(b *busState) bool {
 		}
 	}
 	b.diags = append(b.diags, decoded...)
-	fi, err := os.Stat(b.path)
-	present := err == nil
-	if present != b.present || present && !fi.ModTime().Equal(b.mod) {
+	present, mod, err := w.presence(b)
+	if present != b.present || present && !mod.Equal(b.mod) {
 		changed = true
 	}
 	b.present = present
 	if present {
-		b.mod = fi.ModTime()
-	} else if !errors.Is(err, fs.ErrNotExist) {
+		b.mod = mod
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		w.diag(b.name, parse.LevelError, err.Error())
 	}
 	return changed

@@ -140,23 +140,9 @@ func streamConfig(run string, q url.Values) (jetstream.StreamConfig, error) {
 		case "replicas":
 			cfg.Replicas, err = strconv.Atoi(v)
 		case "storage":
-			switch v {
-			case "file":
-				cfg.Storage = jetstream.FileStorage
-			case "memory":
-				cfg.Storage = jetstream.MemoryStorage
-			default:
-				err = errors.New("want file or memory")
-			}
+			cfg.Storage, err = choose(v, "file", jetstream.FileStorage, "memory", jetstream.MemoryStorage)
 		case "retention":
-			switch v {
-			case "limits":
-				cfg.Retention = jetstream.LimitsPolicy
-			case "interest":
-				cfg.Retention = jetstream.InterestPolicy
-			default:
-				err = errors.New("want limits or interest")
-			}
+			cfg.Retention, err = choose(v, "limits", jetstream.LimitsPolicy, "interest", jetstream.InterestPolicy)
 		default:
 			err = errors.New("unknown option (want max-age, max-bytes, max-msgs, replicas, storage or retention)")
 		}
@@ -165,6 +151,18 @@ func streamConfig(run string, q url.Values) (jetstream.StreamConfig, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// choose is a, named an, or b, named bn, as v names it; else an error
+// naming both.
+func choose[T any](v, an string, a T, bn string, b T) (T, error) {
+	switch v {
+	case an:
+		return a, nil
+	case bn:
+		return b, nil
+	}
+	return a, fmt.Errorf("want %s or %s", an, bn)
 }
 
 // connectOptions turns opt and the usual NATS variables into options of
@@ -332,7 +330,8 @@ func (b *Bus) Read(ctx context.Context, since int64, f bus.Filter, entry func(bu
 
 // Follow delivers the records from sequence since on, then each record as
 // it is stored, until ctx is done. It creates the stream when it is
-// missing, so it may start before the first writer.
+// missing, so it may start before the first writer. A server that cannot
+// be reached when it starts is its error; later, a warning (diag).
 func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
 	if since < 1 {
 		since = 1
@@ -401,24 +400,31 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 	if err != nil {
 		return b.stalled(cctx, "consumer", err)
 	}
+	defer b.forget(c)
 	it, err := c.Messages()
 	if err != nil {
 		return fmt.Errorf("bus %s: consumer: %w", b.name, err)
 	}
 	defer it.Stop()
+	// A follower waiting for the next record hears of a lost connection at
+	// once, not when the server is back: it says so and subscribes again.
+	wait, lost := b.whileConnected(ctx)
+	defer lost(nil)
 	dec := bus.NewDecoder(b.maxLine)
 	for {
-		nctx, cancel := ctx, context.CancelFunc(func() {})
+		nctx, cancel := wait, context.CancelFunc(func() {})
 		if idle > 0 {
-			nctx, cancel = context.WithTimeout(ctx, idle)
+			nctx, cancel = context.WithTimeout(wait, idle)
 		}
 		m, err := it.Next(jetstream.NextContext(nctx))
 		cancel()
 		if err != nil {
-			if ctx.Err() != nil {
+			switch {
+			case ctx.Err() != nil:
 				return ctx.Err()
-			}
-			if nctx.Err() != nil {
+			case errors.Is(context.Cause(wait), errLost):
+				return fmt.Errorf("bus %s: read: %w", b.name, errLost)
+			case nctx.Err() != nil:
 				return fmt.Errorf("bus %s: read: no record from the server within %v", b.name, idle)
 			}
 			return fmt.Errorf("bus %s: read: %w", b.name, err)
@@ -435,6 +441,43 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 			return nil
 		}
 	}
+}
+
+// forget deletes the server's consumer behind c, which would otherwise
+// stay for the five minutes of an ordered consumer's inactivity threshold:
+// a server counts them, and refuses new ones past its limit (a thousand
+// reads in five minutes did). It waits a second at most: a server that
+// is gone drops it by itself.
+func (b *Bus) forget(c jetstream.Consumer) {
+	info := c.CachedInfo()
+	if info == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), min(b.timeout, time.Second))
+	defer cancel()
+	b.js.DeleteConsumer(ctx, b.stream, info.Name)
+}
+
+// errLost is the cause of the context of whileConnected once the
+// connection is lost.
+var errLost = errors.New("the connection to the server was lost")
+
+// whileConnected returns a context of ctx that ends (cause errLost) when the
+// connection to the server is lost, and its cancel, which must be called.
+func (b *Bus) whileConnected(ctx context.Context) (context.Context, context.CancelCauseFunc) {
+	wait, cancel := context.WithCancelCause(ctx)
+	ch := b.nc.StatusChanged(nats.DISCONNECTED, nats.RECONNECTING)
+	go func() {
+		defer b.nc.RemoveStatusListener(ch)
+		select {
+		case _, ok := <-ch:
+			if ok {
+				cancel(errLost)
+			}
+		case <-wait.Done():
+		}
+	}()
+	return wait, cancel
 }
 
 // deliver decodes one record (a canonical line) at sequence seq with dec,

@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -126,6 +128,44 @@ func TestAppendRead(t *testing.T) {
 	}
 }
 
+// TestReadLeavesNoConsumer: a Read deletes the server's consumer it read
+// through; left for the five minutes of their inactivity threshold, they
+// pile up until the server refuses new ones (a benchmark's thousands of
+// reads did).
+func TestReadLeavesNoConsumer(t *testing.T) {
+	h := startHub(t, t.TempDir(), "")
+	b := open(t, h.URL()+"/consumers", 0)
+	ctx := context.Background()
+	if _, err := b.Append(ctx, entry("fd-a", bus.Blocking, 0)); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		if got, _ := readAll(t, b, 0, bus.Filter{}); len(got) != 1 {
+			t.Fatalf("read %d records, want 1", len(got))
+		}
+	}
+	nc, err := nats.Connect(h.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := js.Stream(ctx, b.Stream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := info.State.Consumers; n != 0 {
+		t.Errorf("%d consumers left on the stream after 20 reads, want 0", n)
+	}
+}
+
 // TestFollow: a follower started before the stream exists gets every
 // record once, in order, as they are stored, and ends when ctx does.
 func TestFollow(t *testing.T) {
@@ -165,14 +205,11 @@ func TestFollow(t *testing.T) {
 		}
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Follow after cancel: %v", err)
+	testfault.Within(t, 2*time.Second, "Follow after cancel", func() {
+		if err := <-done; err != nil {
+			t.Errorf("Follow after cancel: %v", err)
 		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("Follow did not return after cancel")
-	}
+	})
 	if len(got) != 0 {
 		t.Errorf("follow: %d extra entries", len(got))
 	}

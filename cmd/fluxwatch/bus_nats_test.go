@@ -15,7 +15,19 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
+
+// startHub starts an embedded NATS server for the test.
+func startHub(t *testing.T) *hub.Hub {
+	t.Helper()
+	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Shutdown)
+	return h
+}
 
 // natsEnv is an env whose FLUXWATCH_BUS (and nothing else) is set.
 func natsEnv(busURL string) (*env, *lockedBuffer, *lockedBuffer) {
@@ -40,15 +52,11 @@ var natsFindings = []struct{ agent, sev, summary string }{
 
 // TestFindingNATS: finding write and read on FLUXWATCH_BUS=nats://…/RUN;
 // relay copies the stream into a file bus and a file's own records into
-// the stream, each once however often it runs; and synth over the relayed
-// stream writes byte-for-byte what it writes over the same records written
-// to the file directly.
+// the stream, each once however often it runs; and synth over the stream
+// (--bus, FLUXWATCH_BUS) or relayed writes byte-for-byte what it writes over
+// the same records written to the file directly.
 func TestFindingNATS(t *testing.T) {
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown()
+	h := startHub(t)
 	url := h.URL() + "/cmdtest"
 	ctx := context.Background()
 
@@ -88,15 +96,16 @@ func TestFindingNATS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	synth := func() string {
+	synthEnv := func(busURL string, args ...string) string {
 		t.Helper()
 		out := filepath.Join(t.TempDir(), "out")
-		e, _, errb := natsEnv("")
-		if err := run(ctx, []string{"synth", "--out", out, direct}, e); err != nil && !isExit(err) {
+		e, _, errb := natsEnv(busURL)
+		if err := run(ctx, append([]string{"synth", "--out", out, direct}, args...), e); err != nil && !isExit(err) {
 			t.Fatalf("synth: %v %s", err, errb.String())
 		}
 		return out
 	}
+	synth := func(args ...string) string { t.Helper(); return synthEnv("", args...) }
 	outFile := synth()
 	if err := os.Remove(busFile); err != nil {
 		t.Fatal(err)
@@ -108,22 +117,15 @@ func TestFindingNATS(t *testing.T) {
 			t.Fatalf("relay: %v %s", err, errb.String())
 		}
 	}
+	// synth --bus nats://… (and FLUXWATCH_BUS) reads the stream itself.
+	sameReports(t, "synth --bus nats://…", outFile, synth("--bus", url))
+	sameReports(t, "synth with FLUXWATCH_BUS", outFile, synthEnv(url))
 	relay()
 	relay() // copies nothing: every record is on both sides
 	if got, _ := os.ReadFile(busFile); string(got) != string(want) {
 		t.Errorf("relayed bus:\n%s\nwant the directly written one:\n%s", got, want)
 	}
-	outStream := synth()
-	for _, name := range []string{"summary.md", "findings.json"} {
-		a, errA := os.ReadFile(filepath.Join(outFile, name))
-		b, errB := os.ReadFile(filepath.Join(outStream, name))
-		if errA != nil || errB != nil {
-			t.Fatalf("%s: %v %v", name, errA, errB)
-		}
-		if string(a) != string(b) {
-			t.Errorf("%s differs between the file bus and the relayed stream:\n%s\n---\n%s", name, a, b)
-		}
-	}
+	sameReports(t, "the relayed stream", outFile, synth())
 
 	// A record only in the file goes to the stream, once.
 	if _, err := bus.Append(busFile, bus.Entry{Kind: bus.EntryFinding, Severity: "notable",
@@ -145,6 +147,22 @@ func TestFindingNATS(t *testing.T) {
 	}
 }
 
+// sameReports fails unless the directories a and b hold the same
+// summary.md and findings.json, byte for byte.
+func sameReports(t *testing.T, what, a, b string) {
+	t.Helper()
+	for _, name := range []string{"summary.md", "findings.json"} {
+		x, errA := os.ReadFile(filepath.Join(a, name))
+		y, errB := os.ReadFile(filepath.Join(b, name))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %s: %v %v", what, name, errA, errB)
+		}
+		if string(x) != string(y) {
+			t.Errorf("%s: %s differs from the file bus's:\n%s\n---\n%s", what, name, x, y)
+		}
+	}
+}
+
 // isExit reports whether err only carries an exit status (synth's
 // "findings found" status), not a failure.
 func isExit(err error) bool {
@@ -155,11 +173,7 @@ func isExit(err error) bool {
 // TestMCPStream: mcp --bus nats://… serves fetch_peer_findings from the
 // stream, filtered, whatever bus files output_dir holds.
 func TestMCPStream(t *testing.T) {
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown()
+	h := startHub(t)
 	b := busFlags{path: h.URL() + "/mcp"}
 	e, _, _ := natsEnv("")
 	stream, err := b.open(context.Background(), e, false)
@@ -201,11 +215,7 @@ func TestMCPStream(t *testing.T) {
 // TestRelayFollow: a running relay copies a record written to either side
 // to the other within seconds, once, and returns when its context ends.
 func TestRelayFollow(t *testing.T) {
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown()
+	h := startHub(t)
 	url := h.URL() + "/relay"
 	file := filepath.Join(t.TempDir(), "peer-findings.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -249,12 +259,9 @@ func TestRelayFollow(t *testing.T) {
 		t.Errorf("echoed: file %v, stream %v", fs, ss)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
+	testfault.Within(t, 5*time.Second, "relay after its context ended", func() {
+		if err := <-done; err != nil {
 			t.Errorf("relay: %v", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("relay did not return after its context ended")
-	}
+	})
 }

@@ -32,6 +32,13 @@ until interrupted (SIGINT or SIGTERM: it writes the final reports and exits
 reports are those synth would write. Exit codes as for synth: 0, 1 when the
 --fail-on gate tripped, 2 a usage or input error, 3 an internal error.
 
+With --bus nats://HOST:PORT/RUN (or such a $FLUXWATCH_BUS) the peer findings
+come from the run's JetStream stream, read up to its last record at start
+(a server that cannot be reached then is an error, exit 2, within
+--bus-timeout), then followed: each record updates the synthesis. A server
+lost later is a diagnostic, and watch goes on when it is back. Bus files in
+DIR are not read, as for synth; --bus FILE follows that bus file instead.
+
 Unlike synth, watch starts on a directory that holds nothing of a run yet,
 the current directory included: an orchestrator starts it before its agents
 write their first file.
@@ -46,6 +53,7 @@ Flags:
 // watchFlags are the flags of `fluxwatch watch`.
 type watchFlags struct {
 	reportFlags
+	bus           synthBus
 	events        bool
 	untilComplete bool
 	settle        time.Duration
@@ -69,7 +77,7 @@ const (
 
 func runWatch(ctx context.Context, e *env, args []string) error {
 	f := watchFlags{reportFlags: reportFlags{cmd: "watch"}}
-	fs := f.flagSet(e, watchUsage)
+	fs := f.bus.flagSet(e, &f.reportFlags, watchUsage)
 	fs.BoolVar(&f.events, "events", false, "print NDJSON events on stdout (a hello record, then one event per change)")
 	fs.BoolVar(&f.untilComplete, "until-complete", false, "exit once every --expect agent, or without --expect every agent started, has finished")
 	fs.DurationVar(&f.settle, "settle", 10*time.Second, "with --until-complete and no --expect: wait `D` after the last agent started")
@@ -95,24 +103,21 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			return usageErrorf("watch: --%s %v: want a duration of 0 or more", d.name, d.v)
 		}
 	}
-	if err := f.ci.configure(e, &f.reportFlags); err != nil {
-		return err
-	}
-	opts, scan, err := f.options(e)
-	if err != nil {
-		return err
-	}
-	if err := f.ci.synthOptions(ctx, "watch", scan, &opts); err != nil {
-		return err
-	}
-	if err := f.evidence.apply(e, "watch", dir, &opts); err != nil {
-		return err
-	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		if err == nil {
 			err = fmt.Errorf("not a directory (%s)", fsio.Kind(fi.Mode()))
 		}
 		return usageErrorf("watch: output directory %s: %v", dir, err)
+	}
+	opts, scan, src, err := prepare(ctx, e, &f.reportFlags, &f.bus, dir)
+	if err != nil {
+		return err
+	}
+	if src != nil {
+		defer src.Close()
+	}
+	if err := f.evidence.apply(e, "watch", dir, &opts); err != nil {
+		return err
 	}
 	targets := f.targets(e, dir)
 	data := ""
@@ -144,6 +149,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		StallTimeout:  f.stallTimeout,
 		UntilComplete: f.untilComplete,
 		Settle:        f.settle,
+		Bus:           src,
 	}
 	var view *termview.View
 	if mode == modeView {

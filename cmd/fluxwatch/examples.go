@@ -24,10 +24,12 @@ var examples = map[string]string{
   fluxwatch synth --format sarif run > review.sarif
   fluxwatch synth --format github --fail-on risky run
   fluxwatch synth -q --junit junit.xml --rdjsonl review.rdjsonl run
+  fluxwatch synth --bus nats://hub:4222/7c1e2f60 --nats-creds agent.creds --bus-timeout 10s run
 `,
 	"watch": `  fluxwatch watch .claude/features/login
   fluxwatch watch --until-complete --expect fd-safety,fd-quality run
   fluxwatch watch --events run | jq .
+  FLUXWATCH_BUS=nats://hub:4222/7c1e2f60 fluxwatch watch --until-complete run
   fluxwatch watch --serve 127.0.0.1:0 run
 `,
 	"finding": `  fluxwatch finding write --bus run/peer-findings.jsonl --agent fd-safety \

@@ -1,0 +1,296 @@
+package watcher
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
+	"github.com/fluxwatch/fluxwatch/synth"
+)
+
+// streamRun is a generated run without a bus and a stream of a hub that
+// holds no record yet: put appends the same records to the stream and to the
+// run's peer-findings.jsonl, which a run read from the stream ignores.
+type streamRun struct {
+	dir    string
+	hub    *hub.Hub
+	stream bus.Backend
+}
+
+func newStreamRun(t *testing.T) *streamRun {
+	t.Helper()
+	r := &streamRun{dir: filepath.Join(t.TempDir(), "run")}
+	if err := demo.Generate(r.dir, demo.Config{Agents: 4, Findings: 3, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Shutdown)
+	r.hub = h
+	r.stream = r.open(t, 5*time.Second)
+	return r
+}
+
+// open opens the run's stream with a timeout, by its URL as the command
+// does.
+func (r *streamRun) open(t *testing.T, timeout time.Duration) bus.Backend {
+	t.Helper()
+	schemes := bus.Schemes{natsbus.Scheme: natsbus.Open}
+	b, err := schemes.Open(context.Background(), r.hub.URL()+"/watchertest", bus.Options{Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// put appends n records, numbered from first, to the stream and the file.
+func (r *streamRun) put(t *testing.T, first, n int) {
+	t.Helper()
+	for i := first; i < first+n; i++ {
+		e := bus.Entry{Kind: bus.EntryFinding, Severity: []string{bus.Blocking, bus.Notable}[i%2],
+			Agent: fmt.Sprintf("fd-agent-%04d", i%4), Category: "c", Summary: fmt.Sprintf("record %d", i),
+			FileRefs: []string{}, Timestamp: "2026-11-20T10:00:00Z"}
+		if _, err := r.stream.Append(context.Background(), e); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := bus.Append(filepath.Join(r.dir, "peer-findings.jsonl"), e, bus.WriteOptions{NoSync: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// streamOpts synthesise with a fixed reviewed time: a bus file's time
+// counts toward it, a stream's does not.
+var streamOpts = synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: "test"},
+	Reviewed: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
+
+// reports are the bytes of findings.json and summary.md of s.
+func reports(s *synth.Synthesis) []byte {
+	return append(append(synth.RenderJSON(s), "\n---\n"...), synth.RenderMarkdown(s)...)
+}
+
+// TestSynthesizeFrom: a run whose bus is a stream synthesises byte for byte
+// as the same run whose peer-findings.jsonl holds the same records, an empty
+// stream as no bus; the directory's own bus files are not read.
+func TestSynthesizeFrom(t *testing.T) {
+	defer func(n int) { readBatch = n }(readBatch)
+	readBatch = 16
+	r := newStreamRun(t)
+	ctx := context.Background()
+	check := func(what string) {
+		t.Helper()
+		want, err := Synthesize(ctx, r.dir, ScanOptions{}, streamOpts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, r.dir, "findings.jsonl", `{"severity":"blocking","agent":"fd-file","summary":"not read"}`+"\n", 0)
+		defer os.Remove(filepath.Join(r.dir, "findings.jsonl"))
+		got, err := SynthesizeFrom(ctx, r.dir, r.stream, ScanOptions{}, streamOpts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := reports(got), reports(want); !bytes.Equal(g, w) {
+			t.Errorf("%s: the stream's reports differ from the file's:\n%s", what, firstDiff(g, w))
+		}
+	}
+	check("empty stream")
+	r.put(t, 0, 2*readBatch+5) // several batches
+	check("stream")
+}
+
+// TestWatchStream: a Watcher following a stream sees records appended while
+// it runs, and its final synthesis is SynthesizeFrom's over the same
+// records, also when it handed entries over and dropped them.
+func TestWatchStream(t *testing.T) {
+	defer func(n int) { handOverBatch = n }(handOverBatch)
+	handOverBatch = 64
+	r := newStreamRun(t)
+	r.put(t, 0, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	updates := make(chan *Update, 1000)
+	done := make(chan error, 1)
+	w := New(r.dir, Options{Synth: streamOpts, Bus: r.stream, Poll: time.Hour, Rescan: -1})
+	go func() { done <- w.Run(ctx, func(u *Update) error { updates <- u; return nil }) }()
+	total := func(u *Update) int {
+		if u.Synthesis.Timeline == nil {
+			return 0
+		}
+		return u.Synthesis.Timeline.Total
+	}
+	wait := func(n int) {
+		t.Helper()
+		for timeout := time.After(15 * time.Second); ; {
+			select {
+			case u := <-updates:
+				if total(u) == n {
+					return
+				}
+			case err := <-done:
+				t.Fatalf("Run ended: %v", err)
+			case <-timeout:
+				t.Fatalf("no update with %d records after 15 s", n)
+			}
+		}
+	}
+	wait(10)
+	r.put(t, 10, 200)
+	wait(210)
+	cancel()
+	var final *Update
+	for final == nil {
+		select {
+		case u := <-updates:
+			if u.Final {
+				final = u
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no final update")
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	want, err := SynthesizeFrom(context.Background(), r.dir, r.stream, ScanOptions{}, streamOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := reports(final.Synthesis), reports(want); !bytes.Equal(g, w) {
+		t.Errorf("the watcher's final reports differ from SynthesizeFrom's:\n%s", firstDiff(g, w))
+	}
+}
+
+// TestWatchStreamServerGone: a server that is not there is an error of Run
+// within the stream's timeout; one that stops while Run follows is a
+// warning, and Run still ends at once when its context does.
+func TestWatchStreamServerGone(t *testing.T) {
+	r := newStreamRun(t)
+	r.put(t, 0, 3)
+	stream := r.open(t, time.Second)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	updates := make(chan *Update, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- New(r.dir, Options{Synth: streamOpts, Bus: stream, Poll: time.Hour, Rescan: -1}).Run(ctx, func(u *Update) error {
+			updates <- u
+			return nil
+		})
+	}()
+	first := <-updates
+	if first.Synthesis.Timeline == nil || first.Synthesis.Timeline.Total != 3 {
+		t.Fatalf("first update: %+v, want the 3 records", first.Synthesis.Timeline)
+	}
+	r.hub.Shutdown()
+	var warned bool
+	for timeout := time.After(10 * time.Second); !warned; {
+		select {
+		case u := <-updates:
+			for _, d := range u.Diagnostics {
+				warned = warned || strings.Contains(d.Message, stream.String())
+			}
+		case <-timeout:
+			t.Fatal("no warning naming the stream 10 s after its server stopped")
+		}
+	}
+	cancel()
+	testfault.Within(t, 2*time.Second, "Run after its context ended, the server gone", func() {
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+
+	start := time.Now()
+	err := New(r.dir, Options{Synth: streamOpts, Bus: stream, Poll: time.Hour}).Run(context.Background(), func(*Update) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), stream.String()) {
+		t.Errorf("Run with the server gone: %v, want an error naming %s", err, stream)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Run took %v to fail with a 1 s timeout", took)
+	}
+}
+
+// BenchmarkAppendToReport: from the start of an append to a running Watcher
+// having rendered findings.json and summary.md with the record (what watch
+// then writes), for the run directory's bus file (fsnotify) and for a
+// stream of an embedded hub (--bus nats://…), both syncing before they
+// acknowledge; p50 and p99 over b.N appends to a 16-agent run.
+func BenchmarkAppendToReport(b *testing.B) {
+	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(h.Shutdown)
+	for _, name := range []string{"file", "stream"} {
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			if err := demo.Generate(dir, demo.Config{Agents: 16, Findings: 8, Seed: 1}); err != nil {
+				b.Fatal(err)
+			}
+			var sink bus.Backend = bus.NewFile(filepath.Join(dir, "peer-findings.jsonl"), bus.Options{})
+			opts := Options{Rescan: -1}
+			if name == "stream" {
+				schemes := bus.Schemes{natsbus.Scheme: natsbus.Open}
+				s, err := schemes.Open(context.Background(), fmt.Sprintf("%s/bench%d", h.URL(), time.Now().UnixNano()), bus.Options{Timeout: 30 * time.Second})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer s.Close()
+				sink, opts.Bus = s, s
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			rendered := make(chan int, 1024) // the records in each update rendered
+			done := make(chan error, 1)
+			go func() {
+				done <- New(dir, opts).Run(ctx, func(u *Update) error {
+					synth.RenderJSON(u.Synthesis)
+					synth.RenderMarkdown(u.Synthesis)
+					if u.Synthesis.Timeline != nil {
+						rendered <- u.Synthesis.Timeline.Total
+					}
+					return nil
+				})
+			}()
+			var lat []time.Duration
+			n := 0
+			for b.Loop() {
+				start := time.Now()
+				e := bus.Entry{Kind: bus.EntryFinding, Severity: bus.Blocking, Agent: "fd-agent-0001", Category: "auth",
+					Summary: fmt.Sprintf("appended finding %d", n), FileRefs: []string{"internal/x/y.go:12"}, Timestamp: "2026-11-20T09:50:00Z"}
+				if _, err := sink.Append(ctx, e); err != nil {
+					b.Fatal(err)
+				}
+				n++
+				for total := 0; total < n; {
+					select {
+					case total = <-rendered:
+					case err := <-done:
+						b.Fatalf("Run ended: %v", err)
+					}
+				}
+				lat = append(lat, time.Since(start))
+			}
+			cancel()
+			<-done
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
+}
