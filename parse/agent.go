@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -17,17 +16,25 @@ import (
 // it reads as an error report with one diagnostic at the NUL's line, so that
 // every reader — check, synth, watch, mcp — gives it the same verdict.
 func ReadReport(data []byte) *Report {
+	return ReadReportString(string(data))
+}
+
+// ReadReportString is ReadReport of a report held as a string. The findings'
+// strings are parts of text, which is not copied: a caller that reads a
+// report into memory once can hand it over without a second copy.
+func ReadReportString(text string) *Report {
 	r := &Report{Findings: []Finding{}, Improvements: []Improvement{}}
-	if i := bytes.IndexByte(data, 0); i >= 0 {
+	if i := strings.IndexByte(text, 0); i >= 0 {
 		r.Status = StatusError
-		r.Diagnostics = []Diagnostic{diag(bytes.Count(data[:i], []byte{'\n'})+1, LevelError,
+		r.Diagnostics = []Diagnostic{diag(strings.Count(text[:i], "\n")+1, LevelError,
 			"binary file (NUL byte): not a report")}
 		return r
 	}
-	src, lines := splitLines(data)
+	src, lines := splitLines(text)
 	frontEnd := mask(lines)
 	p := &reportParser{r: r, src: src, lines: lines, frontEnd: frontEnd}
 	p.run()
+	r.Diagnostics = p.diags.list()
 	sortDiags(r.Diagnostics)
 	return r
 }
@@ -40,10 +47,11 @@ type reportParser struct {
 	fm       frontMatter
 	ix       *index
 	vLine    int // the line of a verdict found outside the index and front matter
+	diags    diagList
 }
 
 func (p *reportParser) diag(line int, level Level, format string, a ...any) {
-	p.r.Diagnostics = append(p.r.Diagnostics, diag(line, level, format, a...))
+	p.diags.add(line, level, format, a...)
 }
 
 func (p *reportParser) run() {
@@ -51,7 +59,7 @@ func (p *reportParser) run() {
 	p.comments()
 	if p.frontEnd > 0 {
 		p.fm = readFrontMatter(lines, p.frontEnd)
-		r.Diagnostics = append(r.Diagnostics, p.fm.diags...)
+		p.diags.ds = append(p.diags.ds, p.fm.diags...)
 		r.Envelope, r.Provenance = p.fm.envelope, p.fm.provenance
 	}
 	if isBlank(lines) {
@@ -201,14 +209,10 @@ func (p *reportParser) fencedIndex() *index {
 // takeIndex moves the index's items into the report.
 func (p *reportParser) takeIndex() {
 	r, ix := p.r, p.ix
-	if len(r.Diagnostics) == 0 {
-		r.Diagnostics = ix.diags // the index's own: no copy of a large list
-	} else {
-		r.Diagnostics = append(r.Diagnostics, ix.diags...)
-	}
-	ix.diags = nil
+	p.diags.ds = append(p.diags.ds, ix.diags.list()...)
+	ix.diags = diagList{}
 	r.Findings = slices.Grow(r.Findings, len(ix.items))
-	seen := map[string]int{}
+	seen := make(map[string]int, len(ix.items))
 	for _, it := range ix.items {
 		if it.id != "" {
 			if prev, dup := seen[it.id]; dup {

@@ -212,7 +212,7 @@ func TestDescriptionIsTheLines(t *testing.T) {
 			b.WriteString([]string{"\n", "\r\n"}[r.IntN(2)])
 		}
 		b.WriteString([]string{"", "tail"}[r.IntN(2)])
-		src, lines := splitLines([]byte(b.String()))
+		src, lines := splitLines(b.String())
 		if len(lines) == 0 {
 			continue
 		}

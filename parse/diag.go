@@ -1,7 +1,10 @@
 package parse
 
 import (
+	"cmp"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -54,4 +57,98 @@ func WithPath(ds []Diagnostic, path string) []Diagnostic {
 		}
 	}
 	return ds
+}
+
+func diag(line int, level Level, format string, a ...any) Diagnostic {
+	msg := format
+	if s, ok := fixedNote(format, a); ok {
+		msg = s // shared, not copied once per line
+	} else if len(a) > 0 || strings.Contains(format, "%") {
+		msg = fmt.Sprintf(format, a...)
+	}
+	return Diagnostic{Line: line, Level: level, Message: msg}
+}
+
+// fixedNote returns the note of a diagnostic written as ("%s", note).
+func fixedNote(format string, a []any) (string, bool) {
+	if format != "%s" || len(a) != 1 {
+		return "", false
+	}
+	s, ok := a[0].(string)
+	return s, ok
+}
+
+// kindCap is how many diagnostics of one kind — one level and format — a
+// report lists line by line. A report of a few hundred lines never reaches
+// it; a generated one of 200,000 index lines, each without its bullet,
+// would otherwise carry 200,000 copies of one warning (SPEC §9 bounds a
+// report's memory). Past the cap, one more diagnostic counts the rest.
+const kindCap = 1000
+
+// diagList collects diagnostics, at most kindCap of each kind.
+type diagList struct {
+	ds    []Diagnostic
+	kinds map[diagKind]*overflow
+}
+
+type diagKind struct {
+	level  Level
+	format string
+}
+
+// overflow counts the diagnostics of one kind.
+type overflow struct {
+	n           int // all of them, listed or not
+	first, last int // lines of the first and last unlisted one
+}
+
+// add records a diagnostic of level at line, formatted only when it is
+// listed.
+func (l *diagList) add(line int, level Level, format string, a ...any) {
+	if l.kinds == nil {
+		l.kinds = map[diagKind]*overflow{}
+	}
+	k := diagKind{level, format}
+	if s, ok := fixedNote(format, a); ok {
+		k.format = s // "%s" and a fixed note: the note is the kind
+	}
+	o := l.kinds[k]
+	if o == nil {
+		o = &overflow{}
+		l.kinds[k] = o
+	}
+	o.n++
+	if o.n <= kindCap {
+		l.ds = append(l.ds, diag(line, level, format, a...))
+		return
+	}
+	if o.first == 0 {
+		o.first = line
+	}
+	o.last = line
+}
+
+// verbRe matches a formatting verb: the part of a kind's message that
+// differs from line to line.
+var verbRe = regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z]`)
+
+// list returns the diagnostics with one more for each kind over the cap,
+// at the line of its first unlisted diagnostic.
+func (l *diagList) list() []Diagnostic {
+	over := make([]diagKind, 0, len(l.kinds))
+	for k, o := range l.kinds {
+		if o.n > kindCap {
+			over = append(over, k)
+		}
+	}
+	slices.SortFunc(over, func(a, b diagKind) int {
+		return cmp.Or(cmp.Compare(l.kinds[a].first, l.kinds[b].first), cmp.Compare(a.level, b.level), cmp.Compare(a.format, b.format))
+	})
+	for _, k := range over {
+		o := l.kinds[k]
+		l.ds = append(l.ds, Diagnostic{Line: o.first, Level: k.level, Message: fmt.Sprintf(
+			"%s: %d more lines like this through line %d, not listed (the first %d are)",
+			verbRe.ReplaceAllString(k.format, "…"), o.n-kindCap, o.last, kindCap)})
+	}
+	return l.ds
 }

@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -232,21 +231,6 @@ func (fm *frontMatter) readImprovements(seq *yaml.Node, off int) {
 			Title: field(f, "title", "summary", "description"), Line: off + it.Line,
 		})
 	}
-}
-
-func diag(line int, level Level, format string, a ...any) Diagnostic {
-	msg := format
-	switch {
-	case len(a) == 1 && format == "%s":
-		if s, ok := a[0].(string); ok {
-			msg = s // a fixed note: shared, not copied once per line
-			break
-		}
-		msg = fmt.Sprintf(format, a...)
-	case len(a) > 0 || strings.Contains(format, "%"):
-		msg = fmt.Sprintf(format, a...)
-	}
-	return Diagnostic{Line: line, Level: level, Message: msg}
 }
 
 func oneLineErr(err error) string {

@@ -70,7 +70,7 @@ func FuzzEvidenceClaims(f *testing.F) {
 	}
 	f.Add([]byte("**Evidence**:\n- a.go line 3\n  ```\n  x\n  ```\n- b.go#L4-L2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, lines := splitLines(data)
+		_, lines := splitLines(string(data))
 		mask(lines)
 		input := string(data)
 		for _, c := range evidenceClaims(lines, 0, len(lines)) {

@@ -35,11 +35,17 @@ type item struct {
 	title   string
 	refs    []string
 	line    int
-	strict  bool     // the line is exactly `- Pn | ID | "Section" | Title`
-	notes   []string // deviations from the strict grammar, for diagnostics
-	noSev   bool     // a list item without a severity of its own (a group may give one)
-	desc    string   // text after the title on the same line
-	rawSev  string   // the severity as written, when it is not one
+	strict  bool   // the line is exactly `- Pn | ID | "Section" | Title`
+	noSev   bool   // a list item without a severity of its own (a group may give one)
+	rawSev  string // the severity as written, when it is not one
+}
+
+// noted is an item as read from its line, with its deviations from the
+// strict grammar: they become diagnostics when the index takes the item, and
+// only the item is kept (a large index holds one per line).
+type noted struct {
+	item
+	notes []string
 }
 
 // index is an index block as read.
@@ -52,7 +58,7 @@ type index struct {
 	vLine     int
 	vPlain    bool
 	errorStub bool
-	diags     []Diagnostic
+	diags     diagList
 	deviant   bool // any deviation from the strict grammar
 	blankAt   int  // a line that follows a blank line in the block, reported if an item comes
 }
@@ -67,7 +73,7 @@ func (it item) pending() bool { return it.class == sevNone }
 
 func (ix *index) deviation(line int, level Level, format string, a ...any) {
 	ix.deviant = true
-	ix.diags = append(ix.diags, diag(line, level, format, a...))
+	ix.diags.add(line, level, format, a...)
 }
 
 // readIndex reads the index block whose heading is lines[h].
@@ -139,7 +145,7 @@ loop:
 			}
 			if it, ok := detailSection(lines, i); ok && (detail || len(ix.items) == 0) {
 				detail = true
-				ix.add(it)
+				ix.add(noted{item: it})
 				ix.deviation(l.num, LevelWarning, "index entry written as a detail section, not an index line")
 				continue
 			}
@@ -224,15 +230,15 @@ func (ix *index) setVerdict(v string, line int, plain bool) {
 	}
 }
 
-func (ix *index) add(it item) {
+func (ix *index) add(it noted) {
 	if ix.blankAt > 0 {
-		ix.diags = append(ix.diags, diag(ix.blankAt, LevelInfo, "blank line inside the index"))
+		ix.diags.add(ix.blankAt, LevelInfo, "blank line inside the index")
 		ix.blankAt = 0
 	}
 	for _, n := range it.notes {
 		ix.deviation(it.line, LevelWarning, "%s", n)
 	}
-	ix.items = append(ix.items, it)
+	ix.items = append(ix.items, it.item)
 }
 
 // nextIsItem reports whether the next non-blank line after i is an index line.
@@ -311,10 +317,10 @@ func idToken(s string) bool {
 // pipeItem reads a pipe-form index line: `- SEV | ID | "Section" | Title [| extra…]`
 // and its tolerated variants (padding, unquoted section, bold fields, swapped
 // ID and severity, no bullet with a severity-prefixed bold ID, three fields).
-func pipeItem(text string, num int) (item, bool) {
+func pipeItem(text string, num int) (noted, bool) {
 	raw := strings.TrimSpace(text)
 	if strings.HasPrefix(raw, "|") || strings.Count(raw, "|") < 2 {
-		return item{}, false
+		return noted{}, false
 	}
 	var notes []string
 	bullet := false
@@ -345,9 +351,9 @@ func pipeItem(text string, num int) (item, bool) {
 		fields[i] = strings.TrimSpace(stripBold(tf))
 	}
 	if len(fields) < 3 {
-		return item{}, false
+		return noted{}, false
 	}
-	it := item{line: num}
+	it := noted{item: item{line: num}}
 	sevRaw := fields[0]
 	sev, class := severityToken(fields[0], true)
 	var rest []string
@@ -369,14 +375,14 @@ func pipeItem(text string, num int) (item, bool) {
 			it.id, rest = strings.Trim(fields[0], "`[]"), fields[1:]
 			notes = append(notes, "index line has no severity column: severity taken from the ID")
 		} else {
-			return item{}, false
+			return noted{}, false
 		}
 	}
 	it.class, it.sev = class, sev
 	quoted := false
 	switch len(rest) {
 	case 0:
-		return item{}, false
+		return noted{}, false
 	case 1:
 		it.section, it.title, quoted = splitSectionTitle(rest[0])
 		if it.section == "" {
@@ -394,7 +400,7 @@ func pipeItem(text string, num int) (item, bool) {
 		notes = append(notes, "section holds a Markdown heading")
 	}
 	if it.title == "" {
-		return item{}, false
+		return noted{}, false
 	}
 	if !quoted && it.section != "" && len(rest) > 1 {
 		notes = append(notes, "section is not quoted")
@@ -453,17 +459,17 @@ func groupLine(t string) (Severity, bool) {
 // `- [P0] path:12-14 — text`, `- P0 — Title`, `- P0: Title`,
 // `1. **[CRITICAL] F1: Title** — …`, `1. **P1: Title.** …`. A list item with
 // no severity of its own is returned with noSev set.
-func listEntry(text string, num int) (item, bool) {
+func listEntry(text string, num int) (noted, bool) {
 	k, indent, body := listItem(text)
 	if k == 0 || indent >= 2 || body == "" {
-		return item{}, false
+		return noted{}, false
 	}
 	p, ok := proseItem(body, true)
 	if !ok {
-		return item{}, false
+		return noted{}, false
 	}
-	it := item{class: p.class, sev: p.sev, id: p.id, section: p.section, title: p.title, line: num,
-		noSev: p.class == sevNone, desc: p.after}
+	it := noted{item: item{class: p.class, sev: p.sev, id: p.id, section: p.section, title: p.title, line: num,
+		noSev: p.class == sevNone}}
 	it.refs = fileRefs(body)
 	if refs := fileRefs(it.title); len(refs) == 1 && refs[0] == strings.TrimSpace(strings.Trim(it.title, "`")) && it.section != "" {
 		// `- [P0] path:12-14 — text`: the text is the title, the path a ref.

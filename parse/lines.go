@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,15 +22,14 @@ type line struct {
 	head string
 }
 
-// splitLines splits data into lines, dropping a UTF-8 BOM and \r before \n.
+// splitLines splits s into lines, dropping a UTF-8 BOM and \r before \n.
 // Invalid UTF-8 is replaced so every string downstream is valid. It returns
 // the text as one string too: the lines are parts of it.
-func splitLines(data []byte) (string, []line) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if !utf8.Valid(data) {
-		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+func splitLines(s string) (string, []line) {
+	s = strings.TrimPrefix(s, "\xef\xbb\xbf")
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	s := string(data)
 	lines := make([]line, 0, strings.Count(s, "\n")+1)
 	off := 0
 	for n := 1; off < len(s); n++ {

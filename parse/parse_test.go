@@ -339,7 +339,7 @@ func TestCorpusConformance(t *testing.T) {
 // checkPositions fails when a finding or diagnostic points outside the input.
 func checkPositions(t testing.TB, name string, data []byte, r *Report) {
 	t.Helper()
-	_, ls := splitLines(data)
+	_, ls := splitLines(string(data))
 	n := len(ls)
 	for _, f := range r.Findings {
 		if f.Line < 1 || f.Line > n {

@@ -81,10 +81,10 @@ func (c *tableCols) cell(row string, j int) string {
 }
 
 // row reads one table row as an index item.
-func (c *tableCols) row(row string, num int) (item, bool) {
+func (c *tableCols) row(row string, num int) (noted, bool) {
 	sevText := c.cell(row, c.sev)
 	sev, class := severityToken(sevText, true)
-	it := item{class: class, sev: sev, line: num, noSev: class == sevNone, rawSev: sevText}
+	it := noted{item: item{class: class, sev: sev, line: num, noSev: class == sevNone, rawSev: sevText}}
 	it.id = strings.Trim(c.cell(row, c.id), "`")
 	it.section, _ = unquote(c.cell(row, c.section))
 	it.title = c.cell(row, c.title)
@@ -93,7 +93,7 @@ func (c *tableCols) row(row string, num int) (item, bool) {
 		it.title = it.section
 	}
 	if it.title == "" {
-		return item{}, false
+		return noted{}, false
 	}
 	if class == sevImprovement {
 		it.notes = append(it.notes, "IMP row read as an improvement")

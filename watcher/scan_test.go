@@ -35,8 +35,8 @@ func write(t *testing.T, dir, rel, content string, at time.Duration) {
 
 // fakeReport reads a report the simple way: a first line "<!-- run-uuid: X -->"
 // sets RunUUID, a line "P1 title" is a finding, "ERROR" makes an error stub.
-func fakeReport(calls *atomic.Int32) func([]byte) *parse.Report {
-	return func(data []byte) *parse.Report {
+func fakeReport(calls *atomic.Int32) func(string) *parse.Report {
+	return func(data string) *parse.Report {
 		if calls != nil {
 			calls.Add(1)
 		}
