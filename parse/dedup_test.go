@@ -227,3 +227,28 @@ func TestDescriptionIsTheLines(t *testing.T) {
 		}
 	}
 }
+
+// TestDedupProseLetsTitlesGo: the keyword-candidate dedup lets go of each
+// title no open posting list holds; on listings whose keywords are shared
+// far past maxPosting (lists close early and often) it gives what keeping
+// every title gives.
+func TestDedupProseLetsTitlesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	vocab := make([]string, 60)
+	for i := range vocab {
+		b := make([]byte, 4+r.IntN(6))
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		vocab[i] = string(b)
+	}
+	for trial := range 40 {
+		fs := randomListings(r, 200+r.IntN(3000), vocab, true)
+		keepTitles = true
+		want := dedupProseBy(clone(fs), false)
+		keepTitles = false
+		if got := dedupProseBy(clone(fs), false); !reflect.DeepEqual(got, want) {
+			t.Fatalf("trial %d (%d listings): titles let go\n got %v\nwant %v", trial, len(fs), titlesOf(got), titlesOf(want))
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"hash/maphash"
+	"slices"
 	"strings"
 )
 
@@ -35,7 +37,8 @@ func proseFindings(lines []line) []Finding {
 			break
 		}
 	}
-	var out []Finding
+	// Sized once: growing a list of 200,000 findings holds two copies of it.
+	out := make([]Finding, 0, maxProseFindings(lines))
 	var stack []scope
 	inTable := false
 	for i, l := range lines {
@@ -129,7 +132,24 @@ func proseFindings(lines []line) []Finding {
 		out = append(out, Finding{Severity: p.sev, ID: p.id, Section: sectionOf(stack), Title: p.title,
 			Line: l.num, Confidence: ConfidenceLow, FileRefs: fileRefs(body)})
 	}
-	return dedupProse(out)
+	out = dedupProse(out)
+	if cap(out) > 2*len(out)+64 {
+		out = slices.Clone(out) // most candidate lines were none: let them go
+	}
+	return out
+}
+
+// maxProseFindings bounds the findings proseFindings can read from lines:
+// each is a heading, a list item or a bold lead-in.
+func maxProseFindings(lines []line) int {
+	n := 0
+	for _, l := range lines {
+		t := strings.TrimLeft(l.text, " \t")
+		if !l.masked && t != "" && (strings.IndexByte("#-*+", t[0]) >= 0 || '0' <= t[0] && t[0] <= '9') {
+			n++
+		}
+	}
+	return n
 }
 
 // headingProse reads a finding heading at lines[h] (rule 1), with the
@@ -225,10 +245,13 @@ func dedupProse(fs []Finding) []Finding {
 }
 
 func dedupProseBy(fs []Finding, exact bool) []Finding {
-	d := proseDedup{exact: exact, byID: map[string]int{}, byKey: map[string]int{}}
+	// The kept findings are written over fs as it is read: out[j] is never
+	// past the finding being read, so one list serves both.
+	d := proseDedup{exact: exact, out: fs[:0], byID: map[string]int{}, byKey: map[uint64][]int32{}, seed: maphash.MakeSeed()}
 	for _, f := range fs {
 		d.add(f)
 	}
+	clear(fs[len(d.out):]) // drop what the merged findings held
 	return d.out
 }
 
@@ -238,15 +261,33 @@ const (
 )
 
 type proseDedup struct {
-	exact  bool
-	out    []Finding
-	titles []Title // titles[j] is out[j]'s, prepared once
+	exact bool
+	out   []Finding
+	// titles[j] is out[j]'s title, prepared once; nil once no posting list
+	// holds out[j] (not exact only): no later finding is compared with it.
+	titles []*Title
 	byID   map[string]int
-	byKey  map[string]int
-	byWord map[string][]int32 // kept findings by keyword (not exact only)
-	stamp  []int32            // stamp[j] == round: out[j] already tried
+	// byKey finds kept findings by a hash of their normalised title; a hit
+	// is confirmed on the title itself.
+	byKey map[uint64][]int32
+	seed  maphash.Seed
+	// byWord numbers the keywords of kept titles (not exact only), and
+	// lists[byWord[w]] are the kept findings whose titles have w.
+	byWord map[string]int32
+	lists  [][]int32
+	words  []int32 // the list of each keyword of the title being added; -1: none yet
+	posts  []uint8 // posts[j]: the open posting lists holding out[j]
+	stamp  []int32 // stamp[j] == round: out[j] already tried
 	round  int32
 }
+
+// keepTitles keeps every title (a test's reference: letting titles go
+// must change no answer).
+var keepTitles = false
+
+// closed is the posting list of a keyword shared by more than maxPosting
+// kept titles: such a word picks no candidates (see dedupProse).
+var closed = make([]int32, maxPosting+1)
 
 func (d *proseDedup) add(f Finding) {
 	dup := -1
@@ -254,8 +295,9 @@ func (d *proseDedup) add(f Finding) {
 		dup = j
 	}
 	t := NewTitle(f.Title)
-	if j, ok := d.byKey[t.Norm()]; ok && dup < 0 {
-		dup = j
+	key := maphash.String(d.seed, t.Norm())
+	if dup < 0 {
+		dup = d.sameTitle(key, t.Norm())
 	}
 	if dup < 0 {
 		dup = d.fuzzy(&f, &t)
@@ -263,21 +305,13 @@ func (d *proseDedup) add(f Finding) {
 	if dup < 0 {
 		j := len(d.out)
 		d.out = append(d.out, f)
-		d.titles = append(d.titles, t)
+		d.titles = append(d.titles, &t)
 		if f.ID != "" {
 			d.byID[f.ID] = j
 		}
-		d.byKey[t.Norm()] = j
+		d.byKey[key] = append(d.byKey[key], int32(j))
 		if !d.exact {
-			d.stamp = append(d.stamp, 0)
-			if d.byWord == nil {
-				d.byWord = map[string][]int32{}
-			}
-			for _, w := range t.Keywords() {
-				if p := d.byWord[w]; len(p) <= maxPosting {
-					d.byWord[w] = append(p, int32(j))
-				}
-			}
+			d.post(j, &t)
 		}
 		return
 	}
@@ -292,12 +326,58 @@ func (d *proseDedup) add(f Finding) {
 	g.FileRefs = mergeRefs(g.FileRefs, f.FileRefs)
 }
 
+// sameTitle returns the first kept finding whose normalised title is norm,
+// or -1.
+func (d *proseDedup) sameTitle(key uint64, norm string) int {
+	for _, j := range d.byKey[key] {
+		if k := d.titles[j]; (k != nil && k.Norm() == norm) || (k == nil && normalizeTitle(d.out[j].Title) == norm) {
+			return int(j)
+		}
+	}
+	return -1
+}
+
+// post adds out[j] to the posting lists of its keywords, which fuzzy has
+// just looked up. A list that grows past maxPosting closes; a title no open
+// list holds is let go.
+func (d *proseDedup) post(j int, t *Title) {
+	d.stamp = append(d.stamp, 0)
+	d.posts = append(d.posts, 0)
+	for i, w := range t.Keywords() {
+		l := d.words[i]
+		if l < 0 {
+			l = int32(len(d.lists))
+			d.byWord[strings.Clone(w)] = l // not the whole title's text
+			d.lists = append(d.lists, nil)
+		}
+		p := d.lists[l]
+		if len(p) > maxPosting {
+			continue
+		}
+		p = append(p, int32(j))
+		d.posts[j]++
+		if len(p) <= maxPosting {
+			d.lists[l] = p
+			continue
+		}
+		d.lists[l] = closed
+		for _, k := range p {
+			if d.posts[k]--; d.posts[k] == 0 && int(k) != j && !keepTitles {
+				d.titles[k] = nil // out[j] may yet join a later list
+			}
+		}
+	}
+	if d.posts[j] == 0 && !keepTitles {
+		d.titles[j] = nil
+	}
+}
+
 // fuzzy returns the first kept finding of another section whose title
 // matches t by the title rule, or -1.
 func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 	if d.exact {
 		for j := range d.out {
-			if d.out[j].Section != f.Section && t.Matches(&d.titles[j]) {
+			if d.out[j].Section != f.Section && t.Matches(d.titles[j]) {
 				return j
 			}
 		}
@@ -305,8 +385,18 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 	}
 	d.round++
 	dup := -1
+	if d.byWord == nil {
+		d.byWord = map[string]int32{}
+	}
+	d.words = d.words[:0]
 	for _, w := range t.Keywords() {
-		p := d.byWord[w]
+		l, ok := d.byWord[w]
+		if !ok {
+			d.words = append(d.words, -1)
+			continue
+		}
+		d.words = append(d.words, l)
+		p := d.lists[l]
 		if len(p) > maxPosting {
 			continue // a common word: it tells titles apart no more than "the"
 		}
@@ -315,7 +405,7 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 				continue
 			}
 			d.stamp[j] = d.round
-			if d.out[j].Section != f.Section && t.Matches(&d.titles[j]) {
+			if d.out[j].Section != f.Section && t.Matches(d.titles[j]) {
 				dup = int(j)
 			}
 		}

@@ -3,6 +3,7 @@ package parse
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // proseParsed is what the start of a list item, bold lead-in or heading says.
@@ -193,7 +194,35 @@ func isTally(s string) bool {
 
 // onlyGroupWords reports whether s names a list rather than a finding.
 func onlyGroupWords(s string) bool {
-	return groupWordsRe.MatchString(stripParens(s))
+	s = stripParens(s)
+	return mayBeGroupWords(s) && groupWordsRe.MatchString(s)
+}
+
+// groupWords are the words of groupWordsRe, singular: a title of only such
+// words starts with one of them.
+var groupWords = []string{"finding", "issue", "item", "concern", "problem", "risk", "gap", "defect", "bug", "blocker",
+	"severity", "priority", "level", "and", "or", "found", "identified", "summary", "list", "only", "remaining",
+	"open", "new", "other"}
+
+// mayBeGroupWords is false for most titles groupWordsRe cannot match: those
+// whose first word, in ASCII letters, starts with none of groupWords. It
+// runs on every prose title, where the regexp alone was a tenth of the
+// parse of a large prose report; anything else is left to the regexp
+// (TestOnlyGroupWordsMatchesRegexp compares the two).
+func mayBeGroupWords(s string) bool {
+	n := 0
+	for n < len(s) && ('a' <= s[n]|0x20 && s[n]|0x20 <= 'z') {
+		n++
+	}
+	if n == 0 || n < len(s) && s[n] >= utf8.RuneSelf {
+		return true // no ASCII word first, or one that runs on into other letters
+	}
+	for _, w := range groupWords {
+		if len(w) <= n && strings.EqualFold(s[:len(w)], w) {
+			return true
+		}
+	}
+	return false
 }
 
 // stripParens drops parenthesised parts: "Findings (Blocking)" → "Findings".

@@ -37,3 +37,32 @@ func FuzzIsTally(f *testing.F) {
 		}
 	})
 }
+
+var groupWordCases = []string{
+	"", "Findings", "findings (2)", "Open issues and risks", "Issuesfound", "Risk", "riſk", "RIſK levels",
+	"Kelvin", "Critical findings", "Race in the cache", "Other", "Others", "orange", "12 items", "— Summary",
+	"Items — found", "ﬁndings", "Problems:", "Ordering", "Level 3", "Bugs & gaps", "gap/risk", "Findingsé",
+}
+
+// TestOnlyGroupWordsMatchesRegexp: the first-word filter never turns away a
+// title the expression matches.
+func TestOnlyGroupWordsMatchesRegexp(t *testing.T) {
+	for _, s := range groupWordCases {
+		if got, want := onlyGroupWords(s), groupWordsRe.MatchString(stripParens(s)); got != want {
+			t.Errorf("onlyGroupWords(%q) = %v; groupWordsRe says %v", s, got, want)
+		}
+	}
+}
+
+// FuzzOnlyGroupWords: on any input, the filtered test and the expression
+// agree.
+func FuzzOnlyGroupWords(f *testing.F) {
+	for _, s := range groupWordCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := onlyGroupWords(s), groupWordsRe.MatchString(stripParens(s)); got != want {
+			t.Fatalf("onlyGroupWords(%q) = %v; groupWordsRe says %v", s, got, want)
+		}
+	})
+}

@@ -16,25 +16,36 @@ import (
 // of spaces collapse to one and the ends are trimmed. Any white space counts
 // as a space.
 func Normalize(s string) string {
+	// Only ASCII letters and digits are kept: the loop reads bytes, and
+	// decodes a rune only to ask whether it is a space (normalizeRunes in
+	// title_test.go is the rune-by-rune reading it must equal).
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
-	for _, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			r += 'a' - 'A'
-		case r == '-' || unicode.IsSpace(r):
-			r = ' '
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			i += n
+			if unicode.IsSpace(r) {
+				space = b.Len() > 0
+			}
+			continue
 		}
+		i++
 		switch {
-		case r == ' ':
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c == '-' || c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
 			space = b.Len() > 0
-		case (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9'):
+			continue
+		}
+		if (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
 			if space {
 				b.WriteByte(' ')
 				space = false
 			}
-			b.WriteRune(r)
+			b.WriteByte(c)
 		}
 	}
 	return b.String()

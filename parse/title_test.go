@@ -1,6 +1,10 @@
 package parse
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode"
+)
 
 func TestNormalize(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -17,6 +21,45 @@ func TestNormalize(t *testing.T) {
 			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+}
+
+// normalizeRunes is Normalize read rune by rune, as SPEC §5.2 words it:
+// lower-case, '-' and white space to one space, only a–z and 0–9 kept.
+func normalizeRunes(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			r += 'a' - 'A'
+		case r == '-' || unicode.IsSpace(r):
+			r = ' '
+		}
+		switch {
+		case r == ' ':
+			space = b.Len() > 0
+		case (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9'):
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// FuzzNormalize: Normalize, which reads bytes, equals the rune-by-rune
+// reading on any input, invalid UTF-8 and non-ASCII spaces included.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"Session Tokens", "a\u00a0b\u0085c\u2003d", "x\xffy", "Tab\tsep-arated\r\n", "Ünïcode", "---"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Normalize(s), normalizeRunes(s); got != want {
+			t.Fatalf("Normalize(%q) = %q; rune by rune %q", s, got, want)
+		}
+	})
 }
 
 func TestKey(t *testing.T) {
