@@ -194,8 +194,9 @@ func isTally(s string) bool {
 
 // onlyGroupWords reports whether s names a list rather than a finding.
 func onlyGroupWords(s string) bool {
-	s = stripParens(s)
-	return mayBeGroupWords(s) && groupWordsRe.MatchString(s)
+	// The first word of s is that of stripParens(s) when s starts with one:
+	// the test comes first, so most titles are never copied.
+	return mayBeGroupWords(s) && groupWordsRe.MatchString(stripParens(s))
 }
 
 // groupWords are the words of groupWordsRe, singular: a title of only such

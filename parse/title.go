@@ -88,7 +88,7 @@ var stopWords = map[string]bool{
 // Keywords returns the distinct keywords of a normalised text, in order of
 // first appearance: its words less stop words and words under three letters.
 func Keywords(norm string) []string {
-	var kws []string
+	kws := make([]string, 0, strings.Count(norm, " ")+1) // one allocation, not four
 	for w := range strings.FieldsSeq(norm) {
 		if len(w) < 3 || stopWords[w] {
 			continue
