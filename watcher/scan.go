@@ -52,6 +52,10 @@ type ScanOptions struct {
 	// it parses again or has stayed unchanged for KeepGood. Then its failure
 	// shows, as in a one-shot scan. Zero: failures show at once.
 	KeepGood time.Duration
+	// Sized, when set, is told the total size of the files a Scan lists,
+	// before it reads them: one-shot commands set their memory budget by it
+	// (SPEC §9).
+	Sized func(bytes int64)
 }
 
 // Scanner reads output directories, remembering each file's parse so that a
@@ -161,6 +165,15 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 	files, err := list(root, dir, run)
 	if err != nil {
 		return nil, err
+	}
+	if s.opts.Sized != nil {
+		var n int64
+		for _, f := range files {
+			if f.info != nil {
+				n += f.info.Size()
+			}
+		}
+		s.opts.Sized(n)
 	}
 	results := make([]*parsed, len(files))
 	p := pool.New().WithMaxGoroutines(s.opts.Jobs)

@@ -16,6 +16,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/fluxwatch/fluxwatch/evidence"
+	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
@@ -284,13 +285,14 @@ func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []erro
 		if name.Kind != parse.KindReport && name.Kind != parse.KindPartial && name.Kind != parse.KindAbort {
 			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(filepath.Base(path))}
 		}
+		membudget.Add(fi.Size())
 		a, err := watcher.ReadAgent(path, name)
 		if err != nil {
 			return nil, nil, []error{err}
 		}
 		return []checked{checkedOf(path, a)}, nil, nil
 	}
-	run, err := watcher.Scan(ctx, path, watcher.ScanOptions{NoBus: true})
+	run, err := watcher.Scan(ctx, path, watcher.ScanOptions{NoBus: true, Sized: func(n int64) { membudget.Add(n) }})
 	if err != nil {
 		return nil, nil, []error{err}
 	}
