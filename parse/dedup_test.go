@@ -228,11 +228,13 @@ func TestDescriptionIsTheLines(t *testing.T) {
 	}
 }
 
-// TestDedupProseLetsTitlesGo: the keyword-candidate dedup lets go of each
-// title no open posting list holds; on listings whose keywords are shared
-// far past maxPosting (lists close early and often) it gives what keeping
-// every title gives.
-func TestDedupProseLetsTitlesGo(t *testing.T) {
+// TestDedupProseMakesOldTitlesAgain: the keyword-candidate dedup keeps the
+// prepared titles of the last titleWindow kept findings only, and makes an
+// older one again from its normalised text when it is compared with; on
+// listings whose keywords are shared past maxPosting (lists close early and
+// often) it gives what keeping every title gives.
+func TestDedupProseMakesOldTitlesAgain(t *testing.T) {
+	defer func(n int) { titleWindow = n }(titleWindow)
 	r := rand.New(rand.NewPCG(3, 4))
 	vocab := make([]string, 60)
 	for i := range vocab {
@@ -244,11 +246,12 @@ func TestDedupProseLetsTitlesGo(t *testing.T) {
 	}
 	for trial := range 40 {
 		fs := randomListings(r, 200+r.IntN(3000), vocab, true)
-		keepTitles = true
+		titleWindow = 1 << 30
 		want := dedupProseBy(clone(fs), false)
-		keepTitles = false
+		titleWindow = 1 + r.IntN(16)
 		if got := dedupProseBy(clone(fs), false); !reflect.DeepEqual(got, want) {
-			t.Fatalf("trial %d (%d listings): titles let go\n got %v\nwant %v", trial, len(fs), titlesOf(got), titlesOf(want))
+			t.Fatalf("trial %d (%d listings, window %d): titles made again\n got %v\nwant %v", trial, len(fs), titleWindow,
+				titlesOf(got), titlesOf(want))
 		}
 	}
 }

@@ -263,8 +263,12 @@ const (
 type proseDedup struct {
 	exact bool
 	out   []Finding
-	// titles[j] is out[j]'s title, prepared once; nil once no posting list
-	// holds out[j] (not exact only): no later finding is compared with it.
+	// norms[j] is out[j]'s normalised title. titles[j] is its title
+	// prepared for the title rule, kept for the last titleWindow kept
+	// findings and made again from norms[j] for an older one compared with:
+	// a prepared title is six times its text, and in a large report most
+	// are never compared again.
+	norms  []string
 	titles []*Title
 	byID   map[string]int
 	// byKey finds kept findings by a hash of their normalised title; a hit
@@ -276,14 +280,14 @@ type proseDedup struct {
 	byWord map[string]int32
 	lists  [][]int32
 	words  []int32 // the list of each keyword of the title being added; -1: none yet
-	posts  []uint8 // posts[j]: the open posting lists holding out[j]
 	stamp  []int32 // stamp[j] == round: out[j] already tried
 	round  int32
+	old    Title // an older kept title, made again
 }
 
-// keepTitles keeps every title (a test's reference: letting titles go
-// must change no answer).
-var keepTitles = false
+// titleWindow is how many of the last kept findings keep their prepared
+// titles (a variable for the test that makes it small).
+var titleWindow = 4096
 
 // closed is the posting list of a keyword shared by more than maxPosting
 // kept titles: such a word picks no candidates (see dedupProse).
@@ -305,7 +309,11 @@ func (d *proseDedup) add(f Finding) {
 	if dup < 0 {
 		j := len(d.out)
 		d.out = append(d.out, f)
+		d.norms = append(d.norms, t.Norm())
 		d.titles = append(d.titles, &t)
+		if j >= titleWindow {
+			d.titles[j-titleWindow] = nil
+		}
 		if f.ID != "" {
 			d.byID[f.ID] = j
 		}
@@ -326,11 +334,20 @@ func (d *proseDedup) add(f Finding) {
 	g.FileRefs = mergeRefs(g.FileRefs, f.FileRefs)
 }
 
+// title returns out[j]'s prepared title, valid until the next call.
+func (d *proseDedup) title(j int) *Title {
+	if t := d.titles[j]; t != nil {
+		return t
+	}
+	d.old = titleOfNorm(d.norms[j])
+	return &d.old
+}
+
 // sameTitle returns the first kept finding whose normalised title is norm,
 // or -1.
 func (d *proseDedup) sameTitle(key uint64, norm string) int {
 	for _, j := range d.byKey[key] {
-		if k := d.titles[j]; (k != nil && k.Norm() == norm) || (k == nil && normalizeTitle(d.out[j].Title) == norm) {
+		if d.norms[j] == norm {
 			return int(j)
 		}
 	}
@@ -338,11 +355,9 @@ func (d *proseDedup) sameTitle(key uint64, norm string) int {
 }
 
 // post adds out[j] to the posting lists of its keywords, which fuzzy has
-// just looked up. A list that grows past maxPosting closes; a title no open
-// list holds is let go.
+// just looked up. A list that grows past maxPosting closes.
 func (d *proseDedup) post(j int, t *Title) {
 	d.stamp = append(d.stamp, 0)
-	d.posts = append(d.posts, 0)
 	for i, w := range t.Keywords() {
 		l := d.words[i]
 		if l < 0 {
@@ -350,25 +365,12 @@ func (d *proseDedup) post(j int, t *Title) {
 			d.byWord[strings.Clone(w)] = l // not the whole title's text
 			d.lists = append(d.lists, nil)
 		}
-		p := d.lists[l]
-		if len(p) > maxPosting {
-			continue
+		switch p := d.lists[l]; {
+		case len(p) < maxPosting:
+			d.lists[l] = append(p, int32(j))
+		case len(p) == maxPosting:
+			d.lists[l] = closed
 		}
-		p = append(p, int32(j))
-		d.posts[j]++
-		if len(p) <= maxPosting {
-			d.lists[l] = p
-			continue
-		}
-		d.lists[l] = closed
-		for _, k := range p {
-			if d.posts[k]--; d.posts[k] == 0 && int(k) != j && !keepTitles {
-				d.titles[k] = nil // out[j] may yet join a later list
-			}
-		}
-	}
-	if d.posts[j] == 0 && !keepTitles {
-		d.titles[j] = nil
 	}
 }
 
@@ -377,7 +379,7 @@ func (d *proseDedup) post(j int, t *Title) {
 func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 	if d.exact {
 		for j := range d.out {
-			if d.out[j].Section != f.Section && t.Matches(d.titles[j]) {
+			if d.out[j].Section != f.Section && t.Matches(d.title(j)) {
 				return j
 			}
 		}
@@ -405,7 +407,7 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 				continue
 			}
 			d.stamp[j] = d.round
-			if d.out[j].Section != f.Section && t.Matches(d.titles[j]) {
+			if d.out[j].Section != f.Section && t.Matches(d.title(int(j))) {
 				dup = int(j)
 			}
 		}

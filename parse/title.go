@@ -153,7 +153,11 @@ func (h *histogram) lowerBound(o *histogram) int {
 
 // NewTitle prepares s for the title rule.
 func NewTitle(s string) Title {
-	n := normalizeTitle(s)
+	return titleOfNorm(normalizeTitle(s))
+}
+
+// titleOfNorm prepares a title from its normalised text.
+func titleOfNorm(n string) Title {
 	t := Title{norm: n, kws: Keywords(n)}
 	t.prepare()
 	return t
