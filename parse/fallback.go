@@ -63,7 +63,7 @@ func proseFindings(lines []line) []Finding {
 				out = append(out, f)
 				sc.finding = true
 			} else if parent != nil && l.level > parent.level && directlyUnder(stack, parent) {
-				title := cleanTitle(numberingRe.ReplaceAllString(l.head, ""))
+				title := cleanTitle(stripNumbering(l.head))
 				if !emptyTitle(title) {
 					id := ""
 					if lid, rest, ok := leadID(title); ok && startsSep(rest) {
@@ -170,7 +170,7 @@ func headingProse(lines []line, h int) (Finding, bool) {
 	case hasField && l.level > 1:
 		// A heading with a severity field under it: "## Finding 1: Title" +
 		// "**Severity:** P1".
-		title := cleanTitle(numberingRe.ReplaceAllString(l.head, ""))
+		title := cleanTitle(stripNumbering(l.head))
 		id := ""
 		if lid, rest, ok := leadID(title); ok && startsSep(rest) {
 			id, title = lid, cleanTitle(strings.TrimLeft(rest, sepChars))

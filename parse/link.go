@@ -106,6 +106,14 @@ func description(src string, ls []line, size int) string {
 
 var trailingIDRe = regexp.MustCompile(`\(([A-Z][A-Za-z0-9_.-]{0,31})\)\s*:?\s*$`)
 
+// trailingIDOf is trailingIDRe.FindStringSubmatch(t): a match holds a ')'.
+func trailingIDOf(t string) []string {
+	if strings.IndexByte(t, ')') < 0 {
+		return nil
+	}
+	return trailingIDRe.FindStringSubmatch(t)
+}
+
 // blockID returns the finding ID a block opens with: a heading, list item or
 // bold lead-in whose text, after any marker, starts with an ID — or a heading
 // that ends with "(ID)".
@@ -113,7 +121,7 @@ func blockID(l line) string {
 	t := strings.TrimSpace(l.text)
 	if l.level > 0 {
 		t = l.head
-		if m := trailingIDRe.FindStringSubmatch(t); m != nil && IsFindingID(m[1]) {
+		if m := trailingIDOf(t); m != nil && IsFindingID(m[1]) {
 			return m[1]
 		}
 	} else if k, indent, body := listItem(l.text); k != 0 {
@@ -124,7 +132,7 @@ func blockID(l line) string {
 	} else if !strings.HasPrefix(t, "**") {
 		return ""
 	}
-	t = strings.TrimSpace(numberingRe.ReplaceAllString(stripBold(t), ""))
+	t = strings.TrimSpace(stripNumbering(stripBold(t)))
 	if m, ok := markerAt(t, false); ok {
 		t = strings.TrimLeft(t[m.end:], sepChars)
 	}

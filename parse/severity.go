@@ -137,10 +137,19 @@ var (
 // as a token ("P1:", "P1 —", "[P1]", "**P1**", "(P1)", "P1 " + text) and a
 // severity word in brackets, parentheses or bold. bare also accepts a bare
 // severity word followed by ':' or a dash, as written right after an ID.
+// plevelAtStart is plevelAt.FindStringSubmatchIndex(t): a match starts
+// with '*', '_', '[', '(' or 'P'.
+func plevelAtStart(t string) []int {
+	if t == "" || strings.IndexByte("*_[(P", t[0]) < 0 {
+		return nil
+	}
+	return plevelAt.FindStringSubmatchIndex(t)
+}
+
 func markerAt(s string, bare bool) (marker, bool) {
 	lead := len(s) - len(strings.TrimLeft(s, " \t"))
 	t := s[lead:]
-	if m := plevelAt.FindStringSubmatchIndex(t); m != nil {
+	if m := plevelAtStart(t); m != nil {
 		end := m[1]
 		rest := t[end:]
 		// Not an ID (P1-1), a word (P2P) or a number (P10 is still P-level).
