@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -23,20 +24,43 @@ func ReadReport(data []byte) *Report {
 // strings are parts of text, which is not copied: a caller that reads a
 // report into memory once can hand it over without a second copy.
 func ReadReportString(text string) *Report {
-	r := &Report{Findings: []Finding{}, Improvements: []Improvement{}}
+	r, _ := ReadReportContext(context.Background(), text)
+	return r
+}
+
+// ReadReportContext is ReadReportString that gives up when ctx ends, with
+// ctx's error and no report.
+func ReadReportContext(ctx context.Context, text string) (r *Report, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			s, ok := x.(stopped)
+			if !ok {
+				panic(x)
+			}
+			r, err = nil, s.err
+		}
+	}()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var st *stop
+	if ctx.Done() != nil {
+		st = &stop{ctx: ctx}
+	}
+	r = &Report{Findings: []Finding{}, Improvements: []Improvement{}}
 	if i := strings.IndexByte(text, 0); i >= 0 {
 		r.Status = StatusError
 		r.Diagnostics = []Diagnostic{diag(strings.Count(text[:i], "\n")+1, LevelError,
 			"binary file (NUL byte): not a report")}
-		return r
+		return r, nil
 	}
 	src, lines := splitLines(text)
 	frontEnd := mask(lines)
-	p := &reportParser{r: r, src: src, lines: lines, frontEnd: frontEnd}
+	p := &reportParser{r: r, src: src, lines: lines, frontEnd: frontEnd, stop: st}
 	p.run()
 	r.Diagnostics = p.diags.list()
 	sortDiags(r.Diagnostics)
-	return r
+	return r, nil
 }
 
 type reportParser struct {
@@ -48,6 +72,7 @@ type reportParser struct {
 	ix       *index
 	vLine    int // the line of a verdict found outside the index and front matter
 	diags    diagList
+	stop     *stop
 }
 
 func (p *reportParser) diag(line int, level Level, format string, a ...any) {
@@ -77,7 +102,7 @@ func (p *reportParser) run() {
 		r.Improvements = append(r.Improvements, p.fm.improve...)
 		p.diag(1, LevelWarning, "legacy YAML front-matter index (issues:/improvements:)")
 	default:
-		found := proseFindings(lines)
+		found := proseFindings(p.stop, lines)
 		if len(found) == 0 {
 			if ix := p.fencedIndex(); ix != nil {
 				p.ix = ix
@@ -153,7 +178,7 @@ func (p *reportParser) findIndex() *index {
 		if !isIndexHeading(l) {
 			continue
 		}
-		ix := readIndex(p.lines, i, false)
+		ix := readIndex(p.stop, p.lines, i, false)
 		if found == nil {
 			if ix.usable() {
 				found = ix
@@ -175,7 +200,7 @@ func (p *reportParser) findIndex() *index {
 			continue
 		}
 		if it, ok := pipeItem(l.text, l.num); ok && it.class != sevNone && strings.HasPrefix(strings.TrimSpace(l.text), "-") {
-			ix := readIndexFrom(p.lines, i, 7, false)
+			ix := readIndexFrom(p.stop, p.lines, i, 7, false)
 			ix.kind = "headless"
 			if ix.usable() {
 				ix.deviation(l.num, LevelWarning, "index lines without a Findings Index heading")
@@ -194,7 +219,7 @@ func (p *reportParser) fencedIndex() *index {
 			continue
 		}
 		if lvl, head := heading(l.text); lvl > 0 && lvl <= 4 && indexHeadingRe.MatchString(head) {
-			ix := readIndex(p.lines, i, true)
+			ix := readIndex(p.stop, p.lines, i, true)
 			if len(ix.items) > 0 {
 				ix.kind = "fenced"
 				ix.errorStub = false

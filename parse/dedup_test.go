@@ -96,7 +96,7 @@ func TestDedupProseAllPairs(t *testing.T) {
 		n := 1 + r.IntN(120)
 		fs := randomListings(r, n, short, true)
 		want := dedupProseAllPairs(clone(fs))
-		if got := dedupProse(clone(fs)); !reflect.DeepEqual(got, want) {
+		if got := dedupProse(nil, clone(fs)); !reflect.DeepEqual(got, want) {
 			t.Fatalf("trial %d (%d listings): dedupProse\n got %v\nwant %v", trial, n, titlesOf(got), titlesOf(want))
 		}
 	}
@@ -115,7 +115,7 @@ func TestDedupProseAllPairs(t *testing.T) {
 		if !postingsFit(want) {
 			continue
 		}
-		if got := dedupProseBy(clone(fs), false); !reflect.DeepEqual(got, want) {
+		if got := dedupProseBy(nil, clone(fs), false); !reflect.DeepEqual(got, want) {
 			t.Fatalf("trial %d: keyword candidates\n got %v\nwant %v", trial, titlesOf(got), titlesOf(want))
 		}
 	}
@@ -247,9 +247,9 @@ func TestDedupProseMakesOldTitlesAgain(t *testing.T) {
 	for trial := range 40 {
 		fs := randomListings(r, 200+r.IntN(3000), vocab, true)
 		titleWindow = 1 << 30
-		want := dedupProseBy(clone(fs), false)
+		want := dedupProseBy(nil, clone(fs), false)
 		titleWindow = 1 + r.IntN(16)
-		if got := dedupProseBy(clone(fs), false); !reflect.DeepEqual(got, want) {
+		if got := dedupProseBy(nil, clone(fs), false); !reflect.DeepEqual(got, want) {
 			t.Fatalf("trial %d (%d listings, window %d): titles made again\n got %v\nwant %v", trial, len(fs), titleWindow,
 				titlesOf(got), titlesOf(want))
 		}

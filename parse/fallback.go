@@ -29,7 +29,7 @@ type scope struct {
 //
 // The same finding listed twice (same ID, or titles equal by the title rule
 // in another section) is counted once.
-func proseFindings(lines []line) []Finding {
+func proseFindings(st *stop, lines []line) []Finding {
 	fileNamesOne := false
 	for _, l := range lines {
 		if l.level > 0 && !l.masked && namesIssuesRe.MatchString(l.head) {
@@ -42,6 +42,7 @@ func proseFindings(lines []line) []Finding {
 	var stack []scope
 	inTable := false
 	for i, l := range lines {
+		st.tick()
 		if l.masked {
 			continue
 		}
@@ -132,7 +133,7 @@ func proseFindings(lines []line) []Finding {
 		out = append(out, Finding{Severity: p.sev, ID: p.id, Section: sectionOf(stack), Title: p.title,
 			Line: l.num, Confidence: ConfidenceLow, FileRefs: fileRefs(body)})
 	}
-	out = dedupProse(out)
+	out = dedupProse(st, out)
 	if cap(out) > 2*len(out)+64 {
 		out = slices.Clone(out) // most candidate lines were none: let them go
 	}
@@ -240,15 +241,16 @@ func sectionOf(stack []scope) string {
 // candidates: the cost per finding is bounded, so a 16 MiB report parses in
 // linear time, at the price of missing, in such a report, a restatement whose
 // title shares no rare keyword with the one it restates.
-func dedupProse(fs []Finding) []Finding {
-	return dedupProseBy(fs, len(fs) <= exactDedupMax)
+func dedupProse(st *stop, fs []Finding) []Finding {
+	return dedupProseBy(st, fs, len(fs) <= exactDedupMax)
 }
 
-func dedupProseBy(fs []Finding, exact bool) []Finding {
+func dedupProseBy(st *stop, fs []Finding, exact bool) []Finding {
 	// The kept findings are written over fs as it is read: out[j] is never
 	// past the finding being read, so one list serves both.
 	d := proseDedup{exact: exact, out: fs[:0], byID: map[string]int{}, byKey: map[uint64][]int32{}, seed: maphash.MakeSeed()}
 	for _, f := range fs {
+		st.tick()
 		d.add(f)
 	}
 	clear(fs[len(d.out):]) // drop what the merged findings held

@@ -77,7 +77,7 @@ func (ix *index) deviation(line int, level Level, format string, a ...any) {
 }
 
 // readIndex reads the index block whose heading is lines[h].
-func readIndex(lines []line, h int, allowMasked bool) *index {
+func readIndex(st *stop, lines []line, h int, allowMasked bool) *index {
 	level := lines[h].level
 	if allowMasked {
 		level, _ = heading(lines[h].text)
@@ -85,14 +85,14 @@ func readIndex(lines []line, h int, allowMasked bool) *index {
 	if level == 0 {
 		level = 7 // a bold pseudo-heading: any heading ends it
 	}
-	ix := readIndexFrom(lines, h+1, level, allowMasked)
+	ix := readIndexFrom(st, lines, h+1, level, allowMasked)
 	ix.kind, ix.start = "heading", h
 	return ix
 }
 
 // readIndexFrom reads index lines from lines[first] on; a heading of level
 // or above ends the block.
-func readIndexFrom(lines []line, first, level int, allowMasked bool) *index {
+func readIndexFrom(st *stop, lines []line, first, level int, allowMasked bool) *index {
 	ix := &index{start: first}
 	h := first - 1
 	var group *groupCtx
@@ -102,6 +102,7 @@ func readIndexFrom(lines []line, first, level int, allowMasked bool) *index {
 	i := first
 loop:
 	for ; i < len(lines); i++ {
+		st.tick()
 		l := lines[i]
 		if l.masked && !(allowMasked && l.fenced) {
 			if l.fenced && !allowMasked {

@@ -32,6 +32,7 @@ func (p *reportParser) linkDescriptions() {
 	}
 	linked := map[int]bool{}
 	for i := 0; i < len(p.lines); i++ {
+		p.stop.tick()
 		l := p.lines[i]
 		if l.masked || (i >= lo && i < hi) {
 			continue

@@ -2,6 +2,7 @@ package watcher
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -172,10 +173,10 @@ func read(f file, maxFile int64) ([]byte, fs.FileInfo, error) {
 // judges it (the same cap, parse and status rules), for `fluxwatch check
 // FILE`. The file is the one the caller named: a symbolic link is followed.
 // The error names path when it is missing, not a regular file or unreadable.
-func ReadAgent(path string, name parse.Name) (synth.Agent, error) {
+func ReadAgent(ctx context.Context, path string, name parse.Name) (synth.Agent, error) {
 	s := NewScanner(ScanOptions{})
 	f := file{rel: filepath.Base(path), path: path, name: name}
-	p := s.parse(f, nil)
+	p := s.parse(ctx, f, nil)
 	switch {
 	case p.gone:
 		return synth.Agent{}, p.why

@@ -149,7 +149,7 @@ func TestReadAgentAgreesWithScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ReadAgent(filepath.Join(dir, "fd-bin.md"), parse.ClassifyName("fd-bin.md"))
+	a, err := ReadAgent(context.Background(), filepath.Join(dir, "fd-bin.md"), parse.ClassifyName("fd-bin.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestReadAgentAgreesWithScan(t *testing.T) {
 	fifo := filepath.Join(dir, "fd-fifo.md")
 	testfault.Mkfifo(t, fifo)
 	testfault.Within(t, 5*time.Second, "ReadAgent(FIFO)", func() {
-		_, err := ReadAgent(fifo, parse.ClassifyName("fd-fifo.md"))
+		_, err := ReadAgent(context.Background(), fifo, parse.ClassifyName("fd-fifo.md"))
 		if err == nil || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "a FIFO") {
 			t.Errorf("err = %v, want one naming %s as a FIFO", err, fifo)
 		}

@@ -64,8 +64,8 @@ type ScanOptions struct {
 type Scanner struct {
 	opts  ScanOptions
 	cache map[string]*parsed
-	// readReport is parse.ReadReportString; tests replace it to count calls.
-	readReport func(string) *parse.Report
+	// readReport is parse.ReadReportContext; tests replace it to count calls.
+	readReport func(context.Context, string) (*parse.Report, error)
 	// expiry is the earliest time a kept good parse expires (zero: none).
 	expiry time.Time
 	// diags are the directory diagnostics of the last Scan; changed says
@@ -85,7 +85,7 @@ func NewScanner(opts ScanOptions) *Scanner {
 	if opts.Jobs <= 0 {
 		opts.Jobs = 8
 	}
-	return &Scanner{opts: opts, cache: map[string]*parsed{}, readReport: parse.ReadReportString}
+	return &Scanner{opts: opts, cache: map[string]*parsed{}, readReport: parse.ReadReportContext}
 }
 
 // Scan reads dir once with a new Scanner.
@@ -185,7 +185,7 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 		}
 		p.Go(func() {
 			if ctx.Err() == nil { // once cancelled, the files still queued are not read
-				results[i] = s.reparse(f, c)
+				results[i] = s.reparse(ctx, f, c)
 			}
 		})
 	}
@@ -231,11 +231,11 @@ func (s *Scanner) Changed() bool { return s.changed }
 // reparse reads f again. Content equal to the cached parse's keeps that
 // parse (only the file information is renewed); content that does not parse
 // remembers the last good parse.
-func (s *Scanner) reparse(f file, old *parsed) *parsed {
+func (s *Scanner) reparse(ctx context.Context, f file, old *parsed) *parsed {
 	if old != nil && (old.gone || old.err != nil) {
 		old = nil
 	}
-	p := s.parse(f, old)
+	p := s.parse(ctx, f, old)
 	if p.gone || p.err != nil || old == nil || p.sum == old.sum {
 		return p // new, unreadable, or the same content: old kept as it was
 	}
@@ -287,7 +287,7 @@ func diag(path string, level parse.Level, msg string) parse.Diagnostic {
 // parse reads and parses one file. When old (the file's cached parse, or
 // nil) was read from the same content, it is kept: only the file information
 // is renewed.
-func (s *Scanner) parse(f file, old *parsed) *parsed {
+func (s *Scanner) parse(ctx context.Context, f file, old *parsed) *parsed {
 	p := &parsed{info: f.info, readAt: time.Now()}
 	if f.name.Kind == parse.KindBus {
 		if s.opts.NoBus {
@@ -320,7 +320,11 @@ func (s *Scanner) parse(f file, old *parsed) *parsed {
 		if len(data) == 0 {
 			p.failed = "empty"
 		}
-		p.report = s.readReport(unsafeString(data))
+		p.report, err = s.readReport(ctx, unsafeString(data))
+		if err != nil {
+			p.report, p.err = nil, err // the scan ends: nothing is kept
+			return p
+		}
 		if p.report != nil && p.report.RunUUID == "" {
 			p.report.RunUUID = runComment(data)
 		}

@@ -35,13 +35,13 @@ func write(t *testing.T, dir, rel, content string, at time.Duration) {
 
 // fakeReport reads a report the simple way: a first line "<!-- run-uuid: X -->"
 // sets RunUUID, a line "P1 title" is a finding, "ERROR" makes an error stub.
-func fakeReport(calls *atomic.Int32) func(string) *parse.Report {
-	return func(data string) *parse.Report {
+func fakeReport(calls *atomic.Int32) func(context.Context, string) (*parse.Report, error) {
+	return func(_ context.Context, data string) (*parse.Report, error) {
 		if calls != nil {
 			calls.Add(1)
 		}
 		r := &parse.Report{Status: parse.StatusValid, Complete: true}
-		for i, line := range strings.Split(string(data), "\n") {
+		for i, line := range strings.Split(data, "\n") {
 			switch {
 			case strings.HasPrefix(line, "<!-- run-uuid: "):
 				r.RunUUID = strings.TrimSuffix(strings.TrimPrefix(line, "<!-- run-uuid: "), " -->")
@@ -51,7 +51,7 @@ func fakeReport(calls *atomic.Int32) func(string) *parse.Report {
 				r.Findings = append(r.Findings, parse.Finding{Severity: parse.Severity(line[:2]), Title: line[3:], Line: i + 1})
 			}
 		}
-		return r
+		return r, nil
 	}
 }
 

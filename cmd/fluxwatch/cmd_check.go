@@ -95,6 +95,9 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		others = append(others, os...)
 		unreadable = append(unreadable, err...)
 	}
+	if err := ctx.Err(); err != nil {
+		return err // a signal: main says nothing of the cancellation
+	}
 	sort.SliceStable(reports, func(i, j int) bool { return reports[i].File < reports[j].File })
 	if *withEvidence {
 		unreadable = append(unreadable, checkEvidence(reports, fixed, *repo, e.getenv("GIT_CEILING_DIRECTORIES"))...)
@@ -286,7 +289,7 @@ func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []erro
 			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(filepath.Base(path))}
 		}
 		membudget.Add(fi.Size())
-		a, err := watcher.ReadAgent(path, name)
+		a, err := watcher.ReadAgent(ctx, path, name)
 		if err != nil {
 			return nil, nil, []error{err}
 		}
