@@ -183,26 +183,17 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 			continue
 		}
 		launched[name] = true
+		missing := AgentResult{Name: name, Status: parse.StatusError, Verdict: parse.Error,
+			Diagnostics: []Diagnostic{{Level: parse.LevelError, Message: "expected agent wrote no report"}}}
 		if opts.Watching {
 			// Not failed yet: it may still start.
 			partial[name] = true
-			s.Agents = append(s.Agents, AgentResult{
-				Name:    name,
-				Status:  parse.StatusPartial,
-				Verdict: parse.Pending,
-				Diagnostics: []Diagnostic{{Level: parse.LevelInfo,
-					Message: "expected agent has not written a file yet"}},
-			})
-			continue
+			missing.Status, missing.Verdict = parse.StatusPartial, parse.Pending
+			missing.Diagnostics[0] = Diagnostic{Level: parse.LevelInfo, Message: "expected agent has not written a file yet"}
+		} else {
+			failed[name] = true
 		}
-		failed[name] = true
-		s.Agents = append(s.Agents, AgentResult{
-			Name:    name,
-			Status:  parse.StatusError,
-			Verdict: parse.Error,
-			Diagnostics: []Diagnostic{{Level: parse.LevelError,
-				Message: "expected agent wrote no report"}},
-		})
+		s.Agents = append(s.Agents, missing)
 	}
 	slices.SortFunc(s.Agents, func(a, b AgentResult) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(deref(a.File), deref(b.File)))

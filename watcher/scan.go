@@ -332,21 +332,9 @@ func (s *Scanner) parse(ctx context.Context, f file, old *parsed) *parsed {
 			p.text = data
 		}
 	case parse.KindSpecialist:
-		sp, diags, err := parse.ReadSpecialist(data)
-		p.diags = withError(parse.WithPath(diags, f.rel), f.rel, err)
-		if err != nil {
-			sp = nil
-			p.failed = "does not parse (" + err.Error() + ")"
-		}
-		p.specialist = sp
+		p.specialist = readYAML(p, f.rel, data, parse.ReadSpecialist)
 	case parse.KindDesign:
-		m, diags, err := parse.ReadDesignManifest(data)
-		p.diags = withError(parse.WithPath(diags, f.rel), f.rel, err)
-		if err != nil {
-			m = nil
-			p.failed = "does not parse (" + err.Error() + ")"
-		}
-		p.design = m
+		p.design = readYAML(p, f.rel, data, parse.ReadDesignManifest)
 	case parse.KindManifest:
 		m, diags, err := parse.ReadRunManifest(data)
 		p.diags = parse.WithPath(diags, f.rel)
@@ -356,6 +344,18 @@ func (s *Scanner) parse(ctx context.Context, f file, old *parsed) *parsed {
 		p.manifest = m
 	}
 	return p
+}
+
+// readYAML reads a specialist or design YAML file with read into p: its
+// diagnostics, and on an error no value and the failure.
+func readYAML[T any](p *parsed, rel string, data []byte, read func([]byte) (*T, []parse.Diagnostic, error)) *T {
+	v, diags, err := read(data)
+	p.diags = withError(parse.WithPath(diags, rel), rel, err)
+	if err != nil {
+		p.failed = "does not parse (" + err.Error() + ")"
+		return nil
+	}
+	return v
 }
 
 // withError adds err to the diagnostics of a YAML file unless they already
