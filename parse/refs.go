@@ -231,14 +231,7 @@ func refBoundary(b byte) bool {
 // mergeRefs appends the refs of b not already in a.
 func mergeRefs(a, b []string) []string {
 	for _, r := range b {
-		dup := false
-		for _, x := range a {
-			if x == r {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		if !slices.Contains(a, r) {
 			a = append(a, r)
 		}
 	}

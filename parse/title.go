@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -90,17 +91,7 @@ var stopWords = map[string]bool{
 func Keywords(norm string) []string {
 	kws := make([]string, 0, strings.Count(norm, " ")+1) // one allocation, not four
 	for w := range strings.FieldsSeq(norm) {
-		if len(w) < 3 || stopWords[w] {
-			continue
-		}
-		dup := false
-		for _, k := range kws {
-			if k == w {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		if len(w) >= 3 && !stopWords[w] && !slices.Contains(kws, w) {
 			kws = append(kws, w)
 		}
 	}

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -226,12 +227,7 @@ func fuzzyUnion(nodes []*node, uf unionFind) {
 			}
 		}
 	}
-	points := make([]string, 0, len(byPoint))
-	for p := range byPoint {
-		points = append(points, p)
-	}
-	slices.Sort(points)
-	for _, p := range points {
+	for _, p := range slices.Sorted(maps.Keys(byPoint)) {
 		l := byPoint[p]
 		for a := 0; a < len(l); a++ {
 			for b := a + 1; b < len(l); b++ {
