@@ -16,21 +16,26 @@ func (p *reportParser) linkDescriptions() {
 	if len(fs) == 0 {
 		return
 	}
+	// Line numbers run from 1 to len(p.lines): byLine[n] is 1 + the index
+	// of the (last) finding at line n, 0 for none; a slice, not a map, for a
+	// report of 200,000 findings.
 	byID := map[string]int{}
-	byLine := map[int]int{}
+	byLine := make([]int32, len(p.lines)+1)
 	for i, f := range fs {
 		if f.ID != "" {
 			if _, dup := byID[f.ID]; !dup {
 				byID[f.ID] = i
 			}
 		}
-		byLine[f.Line] = i
+		if f.Line >= 0 && f.Line < len(byLine) {
+			byLine[f.Line] = int32(i + 1)
+		}
 	}
 	lo, hi := -1, -1
 	if p.ix != nil && p.ix.kind != "fenced" {
 		lo, hi = p.ix.start, p.ix.end
 	}
-	linked := map[int]bool{}
+	linked := make([]bool, len(fs))
 	for i := 0; i < len(p.lines); i++ {
 		p.stop.tick()
 		l := p.lines[i]
@@ -38,7 +43,7 @@ func (p *reportParser) linkDescriptions() {
 			continue
 		}
 		k, own := -1, false
-		if j, ok := byLine[l.num]; ok && fs[j].Confidence == ConfidenceLow {
+		if j := int(byLine[l.num]) - 1; j >= 0 && fs[j].Confidence == ConfidenceLow {
 			k, own = j, true // a prose finding's own block
 		} else if id := blockID(l); id != "" {
 			if j, ok := byID[id]; ok && !linked[j] {
