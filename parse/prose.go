@@ -358,9 +358,19 @@ func headingFinding(text string) (proseParsed, bool) {
 // severityLineRe matches a "**Severity:** P0" / "**Severity: High**" field.
 var severityLineRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?severity(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*([A-Za-z0-9-]+)`)
 
+// severityLineOf is severityLineRe.FindStringSubmatch(t): a match holds
+// "everity" in ASCII letters of either case (none of them folds to a
+// non-ASCII letter).
+func severityLineOf(t string) []string {
+	if !containsFold(t, "everity") {
+		return nil
+	}
+	return severityLineRe.FindStringSubmatch(t)
+}
+
 // severityLine reads a severity field line.
 func severityLine(t string) (Severity, bool) {
-	m := severityLineRe.FindStringSubmatch(strings.TrimSpace(t))
+	m := severityLineOf(strings.TrimSpace(t))
 	if m == nil {
 		return "", false
 	}

@@ -3,6 +3,7 @@ package parse
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // sevClass says what a severity token stands for.
@@ -146,6 +147,25 @@ func plevelAtStart(t string) []int {
 	return plevelAt.FindStringSubmatchIndex(t)
 }
 
+// wrappedWordAtStart is wrappedWordAt.FindStringSubmatchIndex(t): a match
+// starts with '[', '(' or '*'.
+func wrappedWordAtStart(t string) []int {
+	if t == "" || strings.IndexByte("[(*", t[0]) < 0 {
+		return nil
+	}
+	return wrappedWordAt.FindStringSubmatchIndex(t)
+}
+
+// bareWordAtStart is bareWordAt.FindStringSubmatchIndex(t): a match starts
+// with the first letter of a severity word, in either case (no other
+// character folds to those).
+func bareWordAtStart(t string) []int {
+	if t == "" || t[0] < utf8.RuneSelf && strings.IndexByte("cbhmlinCBHMLIN", t[0]) < 0 {
+		return nil
+	}
+	return bareWordAt.FindStringSubmatchIndex(t)
+}
+
 func markerAt(s string, bare bool) (marker, bool) {
 	lead := len(s) - len(strings.TrimLeft(s, " \t"))
 	t := s[lead:]
@@ -160,7 +180,7 @@ func markerAt(s string, bare bool) (marker, bool) {
 			}
 		}
 	}
-	if m := wrappedWordAt.FindStringSubmatchIndex(t); m != nil {
+	if m := wrappedWordAtStart(t); m != nil {
 		word := ""
 		for g := 2; g < len(m); g += 2 {
 			if m[g] >= 0 {
@@ -171,7 +191,7 @@ func markerAt(s string, bare bool) (marker, bool) {
 		return marker{sev: sev, class: c, start: lead, end: lead + m[1]}, true
 	}
 	if bare {
-		if m := bareWordAt.FindStringSubmatchIndex(t); m != nil && isUpperWord(t[m[2]:m[3]]) {
+		if m := bareWordAtStart(t); m != nil && isUpperWord(t[m[2]:m[3]]) {
 			sev, c := severityToken(t[m[2]:m[3]], false)
 			return marker{sev: sev, class: c, start: lead, end: lead + m[3]}, true
 		}
