@@ -101,8 +101,10 @@ var idRe = regexp.MustCompile(`^[A-Z][A-Za-z]{0,11}(?:[-_.]?[A-Za-z0-9]{1,8}){0,
 // IsFindingID reports whether s looks like a finding ID: an upper-case letter,
 // letters, digits and -_. separators, at least one digit, at most 32 bytes.
 func IsFindingID(s string) bool {
-	return len(s) <= 32 && idRe.MatchString(s) && strings.ContainsAny(s, "0123456789") &&
-		!strings.HasSuffix(s, ".")
+	// The cheap tests first: most words a prose title starts with have no
+	// digit, and idRe needs an upper-case letter first.
+	return len(s) <= 32 && s != "" && 'A' <= s[0] && s[0] <= 'Z' && strings.ContainsAny(s, "0123456789") &&
+		!strings.HasSuffix(s, ".") && idRe.MatchString(s)
 }
 
 // strictIDRe is the spec's ID pattern; IDs off it are a diagnostic only.

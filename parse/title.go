@@ -86,12 +86,15 @@ var stopWords = map[string]bool{
 	"through": true, "during": true, "upon": true, "while": true,
 }
 
+// maxStopWord is the length of the longest stop word: a longer word is none.
+const maxStopWord = 7
+
 // Keywords returns the distinct keywords of a normalised text, in order of
 // first appearance: its words less stop words and words under three letters.
 func Keywords(norm string) []string {
 	kws := make([]string, 0, strings.Count(norm, " ")+1) // one allocation, not four
 	for w := range strings.FieldsSeq(norm) {
-		if len(w) >= 3 && !stopWords[w] && !slices.Contains(kws, w) {
+		if len(w) >= 3 && (len(w) > maxStopWord || !stopWords[w]) && !slices.Contains(kws, w) {
 			kws = append(kws, w)
 		}
 	}

@@ -186,3 +186,13 @@ func FuzzTitlesMatch(f *testing.F) {
 
 // FuzzSynthesize builds runs from fuzzed finding lines and checks that the
 // synthesis never panics, is deterministic, and keeps every severity.
+
+// TestMaxStopWord: no stop word is longer than maxStopWord, which lets
+// Keywords skip the map for longer words.
+func TestMaxStopWord(t *testing.T) {
+	for w := range stopWords {
+		if len(w) > maxStopWord {
+			t.Errorf("stop word %q is longer than maxStopWord (%d)", w, maxStopWord)
+		}
+	}
+}
