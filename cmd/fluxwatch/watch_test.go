@@ -17,6 +17,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsnotifytest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -336,14 +337,7 @@ func TestWatchAtomicReports(t *testing.T) {
 	stop := watchInProcess(t, func(string) string { return "" }, "-q", dir)
 	findings := filepath.Join(dir, "findings.json")
 	awaitFile(t, findings, 30*time.Second, "first report", json.Valid)
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
-		t.Skipf("no fsnotify: %v", err)
-	}
-	defer fw.Close()
-	if err := fw.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	fw := fsnotifytest.Watch(t, dir)
 
 	done := make(chan struct{})
 	type result struct {
