@@ -21,11 +21,8 @@ func TestWholeProcessSynth(t *testing.T) {
 	if os.Getenv("FLUXWATCH_BENCH") == "" {
 		t.Skip("set FLUXWATCH_BENCH=1 (make bench-synth)")
 	}
+	bin := buildFluxwatch(t)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "fluxwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
 	cases := []struct {
 		name string
 		args []string

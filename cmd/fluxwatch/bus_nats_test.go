@@ -30,8 +30,8 @@ func startHub(t *testing.T) *hub.Hub {
 }
 
 // natsEnv is an env whose FLUXWATCH_BUS (and nothing else) is set.
-func natsEnv(busURL string) (*env, *lockedBuffer, *lockedBuffer) {
-	var out, errb lockedBuffer
+func natsEnv(busURL string) (*env, *syncBuffer, *syncBuffer) {
+	var out, errb syncBuffer
 	return &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
 		getenv: func(k string) string {
 			switch k {

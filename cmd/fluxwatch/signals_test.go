@@ -30,8 +30,7 @@ var signalsBin = flag.String("signals.bin", "", "run TestSignals against this fl
 const signalBound = 3 * time.Second
 
 // fluxwatchBin returns the fluxwatch to run as a process: -signals.bin, or
-// the test binary itself under the name fluxwatch (TestMain then runs
-// mainStatus, as main does), without a build.
+// the test binary itself (testBinaryAsFluxwatch).
 func fluxwatchBin(t *testing.T) string {
 	t.Helper()
 	if *signalsBin != "" {
@@ -41,33 +40,7 @@ func fluxwatchBin(t *testing.T) string {
 		}
 		return abs
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skipf("no test binary to run: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "fluxwatch")
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
-// syncBuffer is a bytes.Buffer that a process writes while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	return testBinaryAsFluxwatch(t)
 }
 
 // proc is a fluxwatch process started by a signal case.

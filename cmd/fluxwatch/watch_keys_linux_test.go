@@ -22,10 +22,7 @@ func TestWatchKeysProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "fluxwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildFluxwatch(t)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens in localStorage\nVerdict: needs-changes\n"), 0o644)
 
@@ -115,15 +112,4 @@ func TestWatchKeysProcess(t *testing.T) {
 			t.Errorf("watch consumed its stdin: %q left", rest)
 		}
 	})
-}
-
-func waitFor(t *testing.T, out *syncBuffer, s string) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(out.String(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q in the output:\n%q", s, out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -27,7 +27,7 @@ var churnFor = flag.Duration("churn", 10*time.Second, "how long TestWatchChurn c
 // called; stop returns the command's error and what it printed.
 func watchInProcess(t *testing.T, getenv func(string) string, args ...string) (stop func() (error, string)) {
 	t.Helper()
-	var out, errb lockedBuffer
+	var out, errb syncBuffer
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: getenv,
 		isTerminal: func(io.Writer) bool { return false }}
 	ctx, cancel := context.WithCancel(context.Background())
