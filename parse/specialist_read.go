@@ -340,20 +340,17 @@ func ReadFeatureManifest(data []byte) (*FeatureManifest, []Diagnostic, error) {
 	m := &FeatureManifest{}
 	root := d.decode(data)
 	if root != nil && !isNull(root) {
+		strs := map[string]*string{
+			"feature_name": &m.FeatureName, "feature_slug": &m.FeatureSlug,
+			"created_at": &m.CreatedAt, "created_by": &m.CreatedBy,
+			"description": &m.Description, "status": &m.Status,
+		}
 		for _, f := range d.fields(root, "feature manifest") {
+			if p, ok := strs[f.key]; ok {
+				*p = d.str(f)
+				continue
+			}
 			switch f.key {
-			case "feature_name":
-				m.FeatureName = d.str(f)
-			case "feature_slug":
-				m.FeatureSlug = d.str(f)
-			case "created_at":
-				m.CreatedAt = d.str(f)
-			case "created_by":
-				m.CreatedBy = d.str(f)
-			case "description":
-				m.Description = d.str(f)
-			case "status":
-				m.Status = d.str(f)
 			case "agents_contributed":
 				m.AgentsContributed = d.records(f, "agent")
 			case "artifacts":
