@@ -2,7 +2,6 @@ package parse
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -251,14 +250,4 @@ func diag(line int, level Level, format string, a ...any) Diagnostic {
 
 func oneLineErr(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
