@@ -125,13 +125,21 @@ func (p *planRun) parse(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (
 	return true, nil
 }
 
-func (p *planRun) store() (*plan.Store, error) {
+// do opens the store (--plan-dir, else FLUXWATCH_PLAN_DIR, else the branch's
+// directory under the git top level) and runs f on it: the error envelope
+// when either fails, else the success envelope with f's data and its
+// warnings.
+func (p *planRun) do(f func(s *plan.Store) (data any, warnings []string, err error)) error {
 	root, err := plan.ResolveRoot(plan.RootOptions{Flag: p.planDir, Env: p.e.getenv("FLUXWATCH_PLAN_DIR"),
 		Ceilings: p.e.getenv("GIT_CEILING_DIRECTORIES")})
 	if err != nil {
-		return nil, err
+		return p.fail(err)
 	}
-	return &plan.Store{Root: root}, nil
+	data, warnings, err := f(&plan.Store{Root: root})
+	if err != nil {
+		return p.fail(err)
+	}
+	return p.ok(data, warnings)
 }
 
 type envelopeError struct {
@@ -243,15 +251,10 @@ func planWriteFinding(p *planRun, args []string) error {
 			approaches = []parse.Approach{}
 		}
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	res, err := s.WriteFinding(name, notesArg, approaches)
-	if err != nil {
-		return p.fail(err)
-	}
-	return p.ok(res, res.Warnings)
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		res, err := s.WriteFinding(name, notesArg, approaches)
+		return res, res.Warnings, err
+	})
 }
 
 func planWriteApproach(p *planRun, args []string) error {
@@ -295,15 +298,10 @@ func planWriteApproach(p *planRun, args []string) error {
 	in.Files = splitList(files, ",")
 	questions, _ := fs.GetString("questions")
 	in.Questions = splitList(questions, "|")
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	res, err := s.WriteApproach(name, in)
-	if err != nil {
-		return p.fail(err)
-	}
-	return p.ok(res, res.Warnings)
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		res, err := s.WriteApproach(name, in)
+		return res, res.Warnings, err
+	})
 }
 
 // nextVariant is the value of a --variant given without a letter.
@@ -350,15 +348,10 @@ func planClearApproach(p *planRun, args []string) error {
 	if err != nil {
 		return p.fail(err)
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	res, err := s.ClearApproach(name, n, variant)
-	if err != nil {
-		return p.fail(err)
-	}
-	return p.ok(res, res.Warnings)
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		res, err := s.ClearApproach(name, n, variant)
+		return res, res.Warnings, err
+	})
 }
 
 func planGetApproach(p *planRun, args []string) error {
@@ -370,23 +363,21 @@ func planGetApproach(p *planRun, args []string) error {
 	if err != nil {
 		return p.fail(err)
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	sp, as, diags, err := s.Approaches(name, n, variant)
-	if err != nil {
-		return p.fail(err)
-	}
-	views := make([]plan.ApproachView, len(as))
-	for i, a := range as {
-		views[i] = plan.View("", a, sp.Approaches, true)
-	}
-	return p.ok(struct {
-		Specialist string              `json:"specialist"`
-		Number     int                 `json:"number"`
-		Approaches []plan.ApproachView `json:"approaches"`
-	}{name, n, views}, diagLines(diags))
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		sp, as, diags, err := s.Approaches(name, n, variant)
+		if err != nil {
+			return nil, nil, err
+		}
+		views := make([]plan.ApproachView, len(as))
+		for i, a := range as {
+			views[i] = plan.View("", a, sp.Approaches, true)
+		}
+		return struct {
+			Specialist string              `json:"specialist"`
+			Number     int                 `json:"number"`
+			Approaches []plan.ApproachView `json:"approaches"`
+		}{name, n, views}, diagLines(diags), nil
+	})
 }
 
 func planRefine(p *planRun, args []string) error {
@@ -407,15 +398,10 @@ func planRefine(p *planRun, args []string) error {
 	if !set {
 		return p.fail(badArgs("plan refine: --text is required (an empty --text clears the refinement)"))
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	res, err := s.Refine(name, n, variant, text)
-	if err != nil {
-		return p.fail(err)
-	}
-	return p.ok(res, res.Warnings)
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		res, err := s.Refine(name, n, variant, text)
+		return res, res.Warnings, err
+	})
 }
 
 func planGetFindings(p *planRun, args []string) error {
@@ -424,45 +410,43 @@ func planGetFindings(p *planRun, args []string) error {
 	if ok, err := p.parse(fs, args, 0, 0); !ok {
 		return err
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	all, diags, err := s.All()
-	if err != nil {
-		return p.fail(err)
-	}
-	if *full {
-		type specialistView struct {
-			Specialist string              `json:"specialist"`
-			File       string              `json:"file"`
-			Notes      string              `json:"notes"`
-			Approaches []plan.ApproachView `json:"approaches"`
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		all, diags, err := s.All()
+		if err != nil {
+			return nil, nil, err
 		}
-		out := []specialistView{}
-		for _, f := range all {
-			v := specialistView{Specialist: f.Name, File: f.File, Notes: f.Specialist.Notes, Approaches: []plan.ApproachView{}}
-			for _, a := range f.Specialist.Approaches {
-				v.Approaches = append(v.Approaches, plan.View("", a, f.Specialist.Approaches, true))
+		if *full {
+			type specialistView struct {
+				Specialist string              `json:"specialist"`
+				File       string              `json:"file"`
+				Notes      string              `json:"notes"`
+				Approaches []plan.ApproachView `json:"approaches"`
 			}
-			out = append(out, v)
+			out := []specialistView{}
+			for _, f := range all {
+				v := specialistView{Specialist: f.Name, File: f.File, Notes: f.Specialist.Notes, Approaches: []plan.ApproachView{}}
+				for _, a := range f.Specialist.Approaches {
+					v.Approaches = append(v.Approaches, plan.View("", a, f.Specialist.Approaches, true))
+				}
+				out = append(out, v)
+			}
+			return struct {
+				Specialists []specialistView `json:"specialists"`
+			}{out}, diagLines(diags), nil
 		}
-		return p.ok(struct {
-			Specialists []specialistView `json:"specialists"`
-		}{out}, diagLines(diags))
-	}
-	names := []string{}
-	approaches := []plan.SummaryView{}
-	for _, f := range all {
-		names = append(names, f.Name)
-		for _, a := range f.Specialist.Approaches {
-			approaches = append(approaches, plan.Summary(f.Name, a))
+		names := []string{}
+		approaches := []plan.SummaryView{}
+		for _, f := range all {
+			names = append(names, f.Name)
+			for _, a := range f.Specialist.Approaches {
+				approaches = append(approaches, plan.Summary(f.Name, a))
+			}
 		}
-	}
-	return p.ok(struct {
-		Specialists []string           `json:"specialists"`
-		Approaches  []plan.SummaryView `json:"approaches"`
-	}{names, approaches}, diagLines(diags))
+		return struct {
+			Specialists []string           `json:"specialists"`
+			Approaches  []plan.SummaryView `json:"approaches"`
+		}{names, approaches}, diagLines(diags), nil
+	})
 }
 
 func planReadDesign(p *planRun, args []string) error {
@@ -470,36 +454,34 @@ func planReadDesign(p *planRun, args []string) error {
 	if ok, err := p.parse(fs, args, 0, 0); !ok {
 		return err
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	m, diags, exists, err := s.DesignManifest()
-	if err != nil {
-		return p.fail(err)
-	}
-	type designView struct {
-		ScreenshotFileName string `json:"screenshot_file_name"`
-		Description        string `json:"description"`
-		Path               string `json:"path,omitempty"`
-	}
-	warnings := diagLines(diags)
-	designs := []designView{}
-	for _, d := range m.Designs {
-		v := designView{ScreenshotFileName: d.ScreenshotFileName, Description: d.Description}
-		if parse.ValidName(d.ScreenshotFileName) == nil {
-			v.Path = filepath.Join(s.Root, "design", d.ScreenshotFileName)
-		} else if d.ScreenshotFileName != "" {
-			warnings = append(warnings, fmt.Sprintf("%s: screenshot_file_name %q is not a plain file name; no path given",
-				filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), d.ScreenshotFileName))
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		m, diags, exists, err := s.DesignManifest()
+		if err != nil {
+			return nil, nil, err
 		}
-		designs = append(designs, v)
-	}
-	return p.ok(struct {
-		Exists  bool         `json:"exists"`
-		File    string       `json:"file"`
-		Designs []designView `json:"designs"`
-	}{exists, filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), designs}, warnings)
+		type designView struct {
+			ScreenshotFileName string `json:"screenshot_file_name"`
+			Description        string `json:"description"`
+			Path               string `json:"path,omitempty"`
+		}
+		warnings := diagLines(diags)
+		designs := []designView{}
+		for _, d := range m.Designs {
+			v := designView{ScreenshotFileName: d.ScreenshotFileName, Description: d.Description}
+			if parse.ValidName(d.ScreenshotFileName) == nil {
+				v.Path = filepath.Join(s.Root, "design", d.ScreenshotFileName)
+			} else if d.ScreenshotFileName != "" {
+				warnings = append(warnings, fmt.Sprintf("%s: screenshot_file_name %q is not a plain file name; no path given",
+					filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), d.ScreenshotFileName))
+			}
+			designs = append(designs, v)
+		}
+		return struct {
+			Exists  bool         `json:"exists"`
+			File    string       `json:"file"`
+			Designs []designView `json:"designs"`
+		}{exists, filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), designs}, warnings, nil
+	})
 }
 
 func diagLines(diags []parse.Diagnostic) []string {
