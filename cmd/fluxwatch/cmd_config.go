@@ -207,11 +207,8 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	}
 	named := fs.String("config", "", "read the configuration `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON instead of YAML")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("config: %v", err)
+	if err := parseHelp(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("config: takes no arguments")
