@@ -1,9 +1,6 @@
 package synth
 
 import (
-	"os"
-
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -328,10 +325,6 @@ func TestBaselineSARIF(t *testing.T) {
 		Baseline:     baselineOf(t, reportRun([2]string{"fd-b", strictB})),
 		Suppressions: []Suppression{{File: "c.yaml", Line: 4, Match: SuppressionMatch{Title: "rate"}, Reason: "known, ticket 12"}},
 	})
-	data, err := RenderSARIF(s, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var log struct {
 		Runs []struct {
 			Results []struct {
@@ -342,9 +335,7 @@ func TestBaselineSARIF(t *testing.T) {
 			} `json:"results"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal(data, &log); err != nil {
-		t.Fatal(err)
-	}
+	data := sarifOf(t, s, "", &log)
 	var states []string
 	sup := 0
 	for _, r := range log.Runs[0].Results {
@@ -366,11 +357,7 @@ func TestBaselineSARIF(t *testing.T) {
 // validateSARIF checks data against the SARIF 2.1.0 schema.
 func validateSARIF(t *testing.T, data []byte) {
 	t.Helper()
-	schemaDoc, err := os.ReadFile("testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sch := schematest.Compile(t, "sarif-schema-2.1.0.json", schemaDoc)
+	sch := schematest.CompileFile(t, "testdata/sarif-schema-2.1.0.json")
 	if err := schematest.Validate(sch, data); err != nil {
 		t.Errorf("SARIF does not validate: %v", err)
 	}
