@@ -145,19 +145,11 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 				break
 			}
 			ref := cleanRef(ParseRef(r))
-			loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(ref.Path))
-			if ref.Start > 0 {
-				loc.WithRegion(sarif.NewSimpleRegion(ref.Start, ref.End))
-			}
-			res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+			res.AddLocation(SARIFLocation(ref.Path, ref.Start, ref.End))
 		}
 		if len(f.FileRefs) == 0 {
 			file, line := reportLocation(dir, f)
-			loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(file))
-			if line > 0 {
-				loc.WithRegion(sarif.NewSimpleRegion(line, line))
-			}
-			res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+			res.AddLocation(SARIFLocation(file, line, line))
 		}
 	}
 	rep.AddRun(run)
@@ -166,6 +158,16 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 		return nil, fmt.Errorf("encode SARIF: %w", err)
 	}
 	return pruneSARIF(raw.Bytes())
+}
+
+// SARIFLocation is the SARIF location of the file at path, at lines start
+// to end; a start of 0 names the file alone.
+func SARIFLocation(path string, start, end int) *sarif.Location {
+	loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(path))
+	if start > 0 {
+		loc.WithRegion(sarif.NewSimpleRegion(start, end))
+	}
+	return sarif.NewLocationWithPhysicalLocation(loc)
 }
 
 // severityHelp says what each severity means, for the SARIF rules.
