@@ -318,53 +318,65 @@ func splitList(s, sep string) []string {
 	return out
 }
 
-// target reads the NAME N [L] arguments; N may also be written N_L.
-func target(args []string) (name string, n int, variant string, err error) {
-	name = args[0]
-	if err := plan.ValidSpecialist(name); err != nil {
-		return "", 0, "", err
+// approachRef names an approach: specialist, number, variant ("" for none).
+type approachRef struct {
+	name    string
+	n       int
+	variant string
+}
+
+// parseTarget parses fs's flags and the NAME N [L] arguments; N may also be
+// written N_L. ok is false when the command is done, as for parse.
+func (p *planRun) parseTarget(fs *flag.FlagSet, args []string) (a approachRef, ok bool, err error) {
+	if ok, err := p.parse(fs, args, 2, 3); !ok {
+		return a, false, err
 	}
-	if n, variant, err = plan.ParseApproachID(args[1]); err != nil {
-		return "", 0, "", err
+	if a, err = target(fs.Args()); err != nil {
+		return a, false, p.fail(err)
+	}
+	return a, true, nil
+}
+
+func target(args []string) (a approachRef, err error) {
+	a.name = args[0]
+	if err := plan.ValidSpecialist(a.name); err != nil {
+		return approachRef{}, err
+	}
+	if a.n, a.variant, err = plan.ParseApproachID(args[1]); err != nil {
+		return approachRef{}, err
 	}
 	if len(args) == 3 {
-		if variant != "" {
-			return "", 0, "", badArgs("give the variant once: %s or %s %s", args[1], strings.Split(args[1], "_")[0], args[2])
+		if a.variant != "" {
+			return approachRef{}, badArgs("give the variant once: %s or %s %s", args[1], strings.Split(args[1], "_")[0], args[2])
 		}
-		variant = args[2]
-		if err := plan.ValidVariant(variant); err != nil {
-			return "", 0, "", err
+		a.variant = args[2]
+		if err := plan.ValidVariant(a.variant); err != nil {
+			return approachRef{}, err
 		}
 	}
-	return name, n, variant, nil
+	return a, nil
 }
 
 func planClearApproach(p *planRun, args []string) error {
 	fs := p.flags()
-	if ok, err := p.parse(fs, args, 2, 3); !ok {
+	ref, ok, err := p.parseTarget(fs, args)
+	if !ok {
 		return err
 	}
-	name, n, variant, err := target(fs.Args())
-	if err != nil {
-		return p.fail(err)
-	}
 	return p.do(func(s *plan.Store) (any, []string, error) {
-		res, err := s.ClearApproach(name, n, variant)
+		res, err := s.ClearApproach(ref.name, ref.n, ref.variant)
 		return res, res.Warnings, err
 	})
 }
 
 func planGetApproach(p *planRun, args []string) error {
 	fs := p.flags()
-	if ok, err := p.parse(fs, args, 2, 3); !ok {
+	ref, ok, err := p.parseTarget(fs, args)
+	if !ok {
 		return err
 	}
-	name, n, variant, err := target(fs.Args())
-	if err != nil {
-		return p.fail(err)
-	}
 	return p.do(func(s *plan.Store) (any, []string, error) {
-		sp, as, diags, err := s.Approaches(name, n, variant)
+		sp, as, diags, err := s.Approaches(ref.name, ref.n, ref.variant)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -376,7 +388,7 @@ func planGetApproach(p *planRun, args []string) error {
 			Specialist string              `json:"specialist"`
 			Number     int                 `json:"number"`
 			Approaches []plan.ApproachView `json:"approaches"`
-		}{name, n, views}, diagLines(diags), nil
+		}{ref.name, ref.n, views}, diagLines(diags), nil
 	})
 }
 
@@ -384,12 +396,9 @@ func planRefine(p *planRun, args []string) error {
 	fs := p.flags()
 	fs.String("text", "", "the revision asked of the specialist (empty clears it)")
 	fs.String("text-file", "", "read the text from a file (- for standard input)")
-	if ok, err := p.parse(fs, args, 2, 3); !ok {
+	ref, ok, err := p.parseTarget(fs, args)
+	if !ok {
 		return err
-	}
-	name, n, variant, err := target(fs.Args())
-	if err != nil {
-		return p.fail(err)
 	}
 	text, set, err := p.text(fs, "text")
 	if err != nil {
@@ -399,7 +408,7 @@ func planRefine(p *planRun, args []string) error {
 		return p.fail(badArgs("plan refine: --text is required (an empty --text clears the refinement)"))
 	}
 	return p.do(func(s *plan.Store) (any, []string, error) {
-		res, err := s.Refine(name, n, variant, text)
+		res, err := s.Refine(ref.name, ref.n, ref.variant, text)
 		return res, res.Warnings, err
 	})
 }
