@@ -48,6 +48,12 @@ const (
 
 func TestBaselineStates(t *testing.T) {
 	base := reportRun([2]string{"fd-a", strictA}, [2]string{"fd-b", strictB})
+	// sameFingerprints: every finding of base found again by its fingerprint.
+	sameFingerprints := map[string]string{
+		"Session tokens stored in localStorage":       "unchanged fingerprint",
+		"Missing rate limiting on the login endpoint": "unchanged fingerprint",
+		"Debug logging left on in production":         "unchanged fingerprint",
+	}
 	tests := []struct {
 		name string
 		run  *Run
@@ -58,31 +64,19 @@ func TestBaselineStates(t *testing.T) {
 		{
 			name: "rerun",
 			run:  reportRun([2]string{"fd-a", strictA}, [2]string{"fd-b", strictB}),
-			want: map[string]string{
-				"Session tokens stored in localStorage":       "unchanged fingerprint",
-				"Missing rate limiting on the login endpoint": "unchanged fingerprint",
-				"Debug logging left on in production":         "unchanged fingerprint",
-			},
+			want: sameFingerprints,
 		},
 		{
 			name: "agent order",
 			run:  reportRun([2]string{"fd-b", strictB}, [2]string{"fd-a", strictA}),
-			want: map[string]string{
-				"Session tokens stored in localStorage":       "unchanged fingerprint",
-				"Missing rate limiting on the login endpoint": "unchanged fingerprint",
-				"Debug logging left on in production":         "unchanged fingerprint",
-			},
+			want: sameFingerprints,
 		},
 		{
 			name: "lines moved in the reports and the code",
 			run: reportRun(
 				[2]string{"fd-a", "\n\n<!-- notes -->\n\n" + strings.ReplaceAll(strings.ReplaceAll(strictA, "auth.ts:12", "auth.ts:57"), "login.go:40-42", "login.go:90")},
 				[2]string{"fd-b", "\n" + strings.ReplaceAll(strictB, "auth.ts:12", "auth.ts:57-60")}),
-			want: map[string]string{
-				"Session tokens stored in localStorage":       "unchanged fingerprint",
-				"Missing rate limiting on the login endpoint": "unchanged fingerprint",
-				"Debug logging left on in production":         "unchanged fingerprint",
-			},
+			want: sameFingerprints,
 		},
 		{
 			name: "strict index as a table, file refs lost",
