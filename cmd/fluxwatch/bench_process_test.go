@@ -18,10 +18,7 @@ import (
 // runs only with FLUXWATCH_BENCH=1 (make bench-synth): timings are shown,
 // not asserted.
 func TestWholeProcessSynth(t *testing.T) {
-	if os.Getenv("FLUXWATCH_BENCH") == "" {
-		t.Skip("set FLUXWATCH_BENCH=1 (make bench-synth)")
-	}
-	bin := buildFluxwatch(t)
+	bin := benchFluxwatch(t, "bench-synth")
 	tmp := t.TempDir()
 	cases := []struct {
 		name string

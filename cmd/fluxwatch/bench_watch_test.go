@@ -30,11 +30,8 @@ import (
 // figures are shown, not asserted. WATCH_BENCH_APPENDS and
 // WATCH_BENCH_RENAMES set the number of samples (default 300 and 40).
 func TestWatchLatency(t *testing.T) {
-	if os.Getenv("FLUXWATCH_BENCH") == "" {
-		t.Skip("set FLUXWATCH_BENCH=1 (make bench-watch)")
-	}
+	bin := benchFluxwatch(t, "bench-watch")
 	appends, renames := envInt("WATCH_BENCH_APPENDS", 300), envInt("WATCH_BENCH_RENAMES", 40)
-	bin := buildFluxwatch(t)
 	tmp := t.TempDir()
 	fmt.Printf("%-14s %-22s %8s %8s %8s %8s\n", "bus", "latency", "samples", "p50 ms", "p99 ms", "max ms")
 	for _, lines := range []int{1_000, 1_000_000} {

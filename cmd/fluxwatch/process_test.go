@@ -55,6 +55,16 @@ func buildFluxwatch(t *testing.T) string {
 	return bin
 }
 
+// benchFluxwatch skips the test unless FLUXWATCH_BENCH is set (as the make
+// target does), else builds the real fluxwatch for it to measure.
+func benchFluxwatch(t *testing.T, target string) string {
+	t.Helper()
+	if os.Getenv("FLUXWATCH_BENCH") == "" {
+		t.Skipf("set FLUXWATCH_BENCH=1 (make %s)", target)
+	}
+	return buildFluxwatch(t)
+}
+
 // testBinaryAsFluxwatch returns a link named fluxwatch to the test binary
 // itself, which TestMain then runs as the fluxwatch command (mainStatus, as
 // main does): a process without a build.
