@@ -109,10 +109,8 @@ func (c *ciFlags) configure(e *env, f *reportFlags) error {
 	if !c.fs.Changed("strict-run") && cfg.Agents.StrictRun != nil {
 		f.strictRun = *cfg.Agents.StrictRun
 	}
-	switch c.failOnNew {
-	case "none", "P0", "P1", "P2", "P3":
-	default:
-		return usageErrorf("%s: --fail-on-new %q: want none, P0, P1, P2 or P3", f.cmd, c.failOnNew)
+	if err := config.CheckChoice("gate.fail-on-new", c.failOnNew); err != nil {
+		return usageErrorf("%s: --fail-on-new %q: %v", f.cmd, c.failOnNew, err)
 	}
 	if c.failOnNew != "none" && c.baseline == "" {
 		return usageErrorf("%s: --fail-on-new needs a baseline: --baseline FILE or baseline: in %s", f.cmd, config.Name)
