@@ -16,6 +16,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
@@ -104,7 +105,7 @@ func TestSynthesizeFrom(t *testing.T) {
 			t.Fatal(err)
 		}
 		if g, w := reports(got), reports(want); !bytes.Equal(g, w) {
-			t.Errorf("%s: the stream's reports differ from the file's:\n%s", what, firstDiff(g, w))
+			t.Errorf("%s: the stream's reports differ from the file's:\n%s", what, txtartest.FirstDiff(w, g))
 		}
 	}
 	check("empty stream")
@@ -170,7 +171,7 @@ func TestWatchStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	if g, w := reports(final.Synthesis), reports(want); !bytes.Equal(g, w) {
-		t.Errorf("the watcher's final reports differ from SynthesizeFrom's:\n%s", firstDiff(g, w))
+		t.Errorf("the watcher's final reports differ from SynthesizeFrom's:\n%s", txtartest.FirstDiff(w, g))
 	}
 }
 
