@@ -170,17 +170,25 @@ func isExit(err error) bool {
 	return errors.As(err, &x) && x.err == nil
 }
 
-// TestMCPStream: mcp --bus nats://… serves fetch_peer_findings from the
-// stream, filtered, whatever bus files output_dir holds.
-func TestMCPStream(t *testing.T) {
-	h := startHub(t)
-	b := busFlags{path: h.URL() + "/mcp"}
+// openStream opens the stream at url as the commands do, closed when the
+// test ends.
+func openStream(t *testing.T, url string) bus.Backend {
+	t.Helper()
 	e, _, _ := natsEnv("")
+	b := busFlags{path: url}
 	stream, err := b.open(context.Background(), e, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stream.Close()
+	t.Cleanup(func() { stream.Close() })
+	return stream
+}
+
+// TestMCPStream: mcp --bus nats://… serves fetch_peer_findings from the
+// stream, filtered, whatever bus files output_dir holds.
+func TestMCPStream(t *testing.T) {
+	h := startHub(t)
+	stream := openStream(t, h.URL()+"/mcp")
 	for _, f := range natsFindings {
 		if _, err := stream.Append(context.Background(), bus.Entry{Kind: bus.EntryFinding, Severity: f.sev, Agent: f.agent,
 			Category: "c", Summary: f.summary, FileRefs: []string{}}); err != nil {
@@ -224,12 +232,7 @@ func TestRelayFollow(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"bus", "relay", file, url}, e) }()
 
-	b := busFlags{path: url}
-	stream, err := b.open(context.Background(), e, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stream.Close()
+	stream := openStream(t, url)
 	ent := func(agent string) bus.Entry {
 		return bus.Entry{Kind: bus.EntryFinding, Severity: "notable", Agent: agent, Category: "c", Summary: "from " + agent, FileRefs: []string{}}
 	}
