@@ -129,11 +129,14 @@ func (p *proc) fileExists(t *testing.T, path string) {
 	p.waitFor(t, path, func() bool { _, err := os.Stat(path); return err == nil })
 }
 
-// busy waits d: the command is then in the middle of what the case gives it
-// (a parse of seconds, a wait that never ends by itself). Whether it really
-// was is checked afterwards: a command that finished first exits with its
-// own status, not 128+n.
-func (p *proc) busy(d time.Duration) { time.Sleep(d) }
+// busy waits 300 ms and returns p: the command is then in the middle of
+// what the case gives it (a parse of seconds, a wait that never ends by
+// itself). Whether it really was is checked afterwards: a command that
+// finished first exits with its own status, not 128+n.
+func (p *proc) busy() *proc {
+	time.Sleep(300 * time.Millisecond)
+	return p
+}
 
 // signalRow is one line of the time-to-exit table.
 type signalRow struct {
@@ -232,22 +235,16 @@ func TestSignals(t *testing.T) {
 	}{
 		{"synth huge prose report", both, func(t *testing.T, dir string) *proc {
 			hugeProse(t, filepath.Join(dir, "run", "fd-prose.md"))
-			p := startProc(t, bin, dir, nil, "synth", "-q", "run")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "synth", "-q", "run").busy()
 		}},
 		{"synth --sarif FIFO, no reader", term, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
 			testfault.Mkfifo(t, filepath.Join(dir, "out.sarif"))
-			p := startProc(t, bin, dir, nil, "synth", "-q", "--sarif", "out.sarif", "run")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "synth", "-q", "--sarif", "out.sarif", "run").busy()
 		}},
 		{"check huge prose report", term, func(t *testing.T, dir string) *proc {
 			hugeProse(t, filepath.Join(dir, "fd-prose.md"))
-			p := startProc(t, bin, dir, nil, "check", "fd-prose.md")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "check", "fd-prose.md").busy()
 		}},
 		{"watch", both, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
@@ -275,8 +272,7 @@ func TestSignals(t *testing.T) {
 			p := startProc(t, bin, dir, nil, "watch", "--events", "run")
 			p.stdoutHas(t, `"agent_completed"`)
 			hugeProse(t, filepath.Join(dir, "run", "fd-prose.md"))
-			p.busy(300 * time.Millisecond)
-			return p
+			return p.busy()
 		}},
 		{"finding read --follow", term, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
@@ -286,35 +282,25 @@ func TestSignals(t *testing.T) {
 		}},
 		{"finding read, FIFO bus", term, func(t *testing.T, dir string) *proc {
 			testfault.Mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
-			p := startProc(t, bin, dir, nil, "finding", "read", "--bus", "peer-findings.jsonl")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "finding", "read", "--bus", "peer-findings.jsonl").busy()
 		}},
 		{"finding read --follow, FIFO bus", intr, func(t *testing.T, dir string) *proc {
 			testfault.Mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
-			p := startProc(t, bin, dir, nil, "finding", "read", "--follow", "--bus", "peer-findings.jsonl")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "finding", "read", "--follow", "--bus", "peer-findings.jsonl").busy()
 		}},
 		{"finding write, bus locked", term, func(t *testing.T, dir string) *proc {
 			holdLock(t, filepath.Join(dir, "peer-findings.jsonl.lock"))
-			p := startProc(t, bin, dir, nil, "finding", "write", "--bus", "peer-findings.jsonl",
-				"--severity", "notable", "--agent", "fd-a", "--category", "c", "--summary", "s")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "finding", "write", "--bus", "peer-findings.jsonl",
+				"--severity", "notable", "--agent", "fd-a", "--category", "c", "--summary", "s").busy()
 		}},
 		{"plan, specialist locked", term, func(t *testing.T, dir string) *proc {
 			holdLock(t, filepath.Join(dir, "plan", "findings", "shared.yaml.lock"))
-			p := startProc(t, bin, dir, []string{"FLUXWATCH_PLAN_DIR=plan"},
-				"plan", "write-approach", "shared", "1", "--description", "d")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, []string{"FLUXWATCH_PLAN_DIR=plan"},
+				"plan", "write-approach", "shared", "1", "--description", "d").busy()
 		}},
 		{"discover --task-file FIFO", term, func(t *testing.T, dir string) *proc {
 			testfault.Mkfifo(t, filepath.Join(dir, "task"))
-			p := startProc(t, bin, dir, nil, "discover", "--task-file", "task", "--root", ".")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "discover", "--task-file", "task", "--root", ".").busy()
 		}},
 		{"demo --live", term, func(t *testing.T, dir string) *proc {
 			p := startProc(t, bin, dir, nil, "demo", "--live", "run")
@@ -333,8 +319,7 @@ func TestSignals(t *testing.T) {
 			io.WriteString(p.stdin, mcpHello)
 			p.stdoutHas(t, `"id":1,"result"`)
 			io.WriteString(p.stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_synthesis","arguments":{"output_dir":"run"}}}`+"\n")
-			p.busy(300 * time.Millisecond)
-			return p
+			return p.busy()
 		}},
 	}
 
@@ -412,7 +397,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	smallRun(t, filepath.Join(dir, "run"))
 	testfault.Mkfifo(t, filepath.Join(dir, "out.sarif"))
 	p := startProc(t, bin, dir, nil, "synth", "-q", "--sarif", "out.sarif", "run")
-	p.busy(300 * time.Millisecond)
+	p.busy()
 	sent := time.Now()
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	time.Sleep(20 * time.Millisecond)
