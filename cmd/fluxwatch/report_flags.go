@@ -59,17 +59,12 @@ func (f *reportFlags) flagSet(e *env, usage string) *flag.FlagSet {
 	return fs
 }
 
-// errHelp ends a command that printed its usage for --help: exit 0.
-var errHelp = errors.New("help")
-
 // parse parses args and returns the run directory: the one argument, else
-// the default (implicit: discovery tiers 1-2, else "."). --help is errHelp.
+// the default (implicit: discovery tiers 1-2, else "."). --help is
+// errHelpDone (parseHelp).
 func (f *reportFlags) parse(e *env, fs *flag.FlagSet, args []string) (dir string, implicit bool, err error) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return "", false, errHelp
-		}
-		return "", false, usageErrorf("%s: %v", f.cmd, err)
+	if err := parseHelp(fs, args); err != nil {
+		return "", false, err
 	}
 	if fs.NArg() > 1 {
 		return "", false, usageErrorf("%s: want at most one directory, got %d arguments", f.cmd, fs.NArg())
