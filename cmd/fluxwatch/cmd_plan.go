@@ -388,7 +388,7 @@ func planGetApproach(p *planRun, args []string) error {
 			Specialist string              `json:"specialist"`
 			Number     int                 `json:"number"`
 			Approaches []plan.ApproachView `json:"approaches"`
-		}{ref.name, ref.n, views}, diagLines(diags), nil
+		}{ref.name, ref.n, views}, plan.Warnings(diags), nil
 	})
 }
 
@@ -441,7 +441,7 @@ func planGetFindings(p *planRun, args []string) error {
 			}
 			return struct {
 				Specialists []specialistView `json:"specialists"`
-			}{out}, diagLines(diags), nil
+			}{out}, plan.Warnings(diags), nil
 		}
 		names := []string{}
 		approaches := []plan.SummaryView{}
@@ -454,7 +454,7 @@ func planGetFindings(p *planRun, args []string) error {
 		return struct {
 			Specialists []string           `json:"specialists"`
 			Approaches  []plan.SummaryView `json:"approaches"`
-		}{names, approaches}, diagLines(diags), nil
+		}{names, approaches}, plan.Warnings(diags), nil
 	})
 }
 
@@ -473,7 +473,7 @@ func planReadDesign(p *planRun, args []string) error {
 			Description        string `json:"description"`
 			Path               string `json:"path,omitempty"`
 		}
-		warnings := diagLines(diags)
+		warnings := plan.Warnings(diags)
 		designs := []designView{}
 		for _, d := range m.Designs {
 			v := designView{ScreenshotFileName: d.ScreenshotFileName, Description: d.Description}
@@ -491,12 +491,4 @@ func planReadDesign(p *planRun, args []string) error {
 			Designs []designView `json:"designs"`
 		}{exists, filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), designs}, warnings, nil
 	})
-}
-
-func diagLines(diags []parse.Diagnostic) []string {
-	var out []string
-	for _, d := range diags {
-		out = append(out, d.String())
-	}
-	return out
 }
