@@ -14,6 +14,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
@@ -35,12 +36,7 @@ func newStreamRun(t *testing.T) *streamRun {
 	if err := demo.Generate(r.dir, demo.Config{Agents: 4, Findings: 3, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Shutdown)
-	r.hub = h
+	r.hub = hubtest.Start(t, hub.Config{NoSync: true})
 	r.stream = r.open(t, 5*time.Second)
 	return r
 }
@@ -232,11 +228,7 @@ func TestWatchStreamServerGone(t *testing.T) {
 // stream of an embedded hub (--bus nats://…), both syncing before they
 // acknowledge; p50 and p99 over b.N appends to a 16-agent run.
 func BenchmarkAppendToReport(b *testing.B) {
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(h.Shutdown)
+	h := hubtest.Start(b, hub.Config{})
 	for _, name := range []string{"file", "stream"} {
 		b.Run(name, func(b *testing.B) {
 			dir := b.TempDir()

@@ -15,18 +15,13 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
 
 // startHub starts an embedded NATS server for the test.
 func startHub(t *testing.T) *hub.Hub {
-	t.Helper()
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Shutdown)
-	return h
+	return hubtest.Start(t, hub.Config{NoSync: true})
 }
 
 // natsEnv is an env whose FLUXWATCH_BUS (and nothing else) is set.
