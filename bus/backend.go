@@ -167,15 +167,9 @@ func (b *FileBackend) Read(_ context.Context, since int64, f Filter, entry func(
 
 // Follow is the package's Follow on a Tail of the file started at since.
 func (b *FileBackend) Follow(ctx context.Context, since int64, f Filter, entry func(Entry) error, diag func(parse.Diagnostic)) error {
-	t := NewTail(b.path, b.opt.MaxLine)
-	t.Only(f.only())
-	if err := t.StartAt(since); err != nil {
+	t, err := f.tail(b.path, b.opt.MaxLine, since)
+	if err != nil {
 		return err
 	}
-	return Follow(ctx, []*Tail{t}, b.opt.Interval, func(e Entry) error {
-		if !f.Match(e) {
-			return nil
-		}
-		return entry(e)
-	}, diag)
+	return Follow(ctx, []*Tail{t}, b.opt.Interval, f.pass(entry), diag)
 }

@@ -52,6 +52,27 @@ func (f Filter) Match(e Entry) bool {
 	return e.Kind == EntryFinding && e.Severity == f.Severity
 }
 
+// tail returns a Tail of the bus file at path started at since, decoding
+// only the lines f may keep.
+func (f Filter) tail(path string, maxLine int, since int64) (*Tail, error) {
+	t := NewTail(path, maxLine)
+	t.Only(f.only())
+	if err := t.StartAt(since); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// pass returns entry for the records f matches: the others are skipped.
+func (f Filter) pass(entry func(Entry) error) func(Entry) error {
+	return func(e Entry) error {
+		if !f.Match(e) {
+			return nil
+		}
+		return entry(e)
+	}
+}
+
 // Tail reads one bus file incrementally: each Poll decodes only the bytes
 // appended since the previous one. Not safe for concurrent use.
 type Tail struct {
@@ -283,17 +304,11 @@ func Read(path string, maxLine int, since int64, entry func(Entry) error, diag f
 // the lines that are certainly findings of the other severity are not
 // decoded (Tail.Only), and give no diagnostics.
 func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
-	t := NewTail(path, maxLine)
-	t.Only(f.only())
-	if err := t.StartAt(since); err != nil {
+	t, err := f.tail(path, maxLine, since)
+	if err != nil {
 		return 0, err
 	}
-	err = t.Poll(func(e Entry) error {
-		if !f.Match(e) {
-			return nil
-		}
-		return entry(e)
-	}, diag)
+	err = t.Poll(f.pass(entry), diag)
 	next, _ = t.Offset()
 	return next, err
 }

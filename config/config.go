@@ -327,20 +327,17 @@ func (c *Config) validate(root *yaml.Node) error {
 	bad := func(l int, format string, a ...any) error {
 		return fmt.Errorf("%s:%d: %s", c.Path, l, fmt.Sprintf(format, a...))
 	}
-	switch c.Gate.FailOn {
-	case "", "none", "needs-changes", "risky":
-	default:
-		return bad(line("gate", "fail-on"), "gate.fail-on %q: want none, needs-changes or risky", c.Gate.FailOn)
-	}
-	switch c.Gate.FailOnNew {
-	case "", "none", "P0", "P1", "P2", "P3":
-	default:
-		return bad(line("gate", "fail-on-new"), "gate.fail-on-new %q: want none, P0, P1, P2 or P3", c.Gate.FailOnNew)
-	}
-	switch c.Agents.Dedup {
-	case "", "fuzzy", "exact":
-	default:
-		return bad(line("agents", "dedup"), "agents.dedup %q: want fuzzy or exact", c.Agents.Dedup)
+	for _, e := range []struct{ key, value string }{
+		{"gate.fail-on", c.Gate.FailOn},
+		{"gate.fail-on-new", c.Gate.FailOnNew},
+		{"agents.dedup", c.Agents.Dedup},
+	} {
+		if e.value == "" {
+			continue
+		}
+		if err := CheckChoice(e.key, e.value); err != nil {
+			return bad(line(strings.Split(e.key, ".")...), "%s %q: %v", e.key, e.value, err)
+		}
 	}
 	for _, name := range c.Agents.Expect {
 		if err := parse.ValidName(name); err != nil {
@@ -353,6 +350,26 @@ func (c *Config) validate(root *yaml.Node) error {
 		}
 	}
 	return nil
+}
+
+// choices are the values of the settings that take one of a few words, by
+// key; the flags of the same names take the same.
+var choices = map[string][]string{
+	"gate.fail-on":     {"none", "needs-changes", "risky"},
+	"gate.fail-on-new": {"none", "P0", "P1", "P2", "P3"},
+	"agents.dedup":     {"fuzzy", "exact"},
+}
+
+// CheckChoice returns nil when value is one of the values of the setting
+// key ("gate.fail-on", "gate.fail-on-new" or "agents.dedup"), else an error
+// saying which it wants ("want fuzzy or exact").
+func CheckChoice(key, value string) error {
+	want := choices[key]
+	if slices.Contains(want, value) {
+		return nil
+	}
+	last := len(want) - 1
+	return fmt.Errorf("want %s or %s", strings.Join(want[:last], ", "), want[last])
 }
 
 // SynthSuppressions returns the suppressions for synth.Options, each named

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -117,13 +118,8 @@ func (v *Verifier) Check(claims []parse.Claim) []Result {
 		defer root.Close()
 		fsys = rootFS{root}
 	}
-	names := make([]string, 0, len(byPath))
-	for name := range byPath {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	p := pool.New().WithMaxGoroutines(v.opts.Jobs)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(byPath)) {
 		p.Go(func() {
 			// Each goroutine writes only the slots of its own file's claims.
 			v.checkFile(fsys, name, claims, byPath[name], results)

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -261,11 +262,7 @@ func newView(s *synth.Synthesis, opts Options) *view {
 			r.Discovered = *f.DiscoveredBy
 		}
 		if len(f.SeverityConflict) > 0 {
-			agents := make([]string, 0, len(f.SeverityConflict))
-			for a := range f.SeverityConflict {
-				agents = append(agents, a)
-			}
-			slices.Sort(agents)
+			agents := slices.Sorted(maps.Keys(f.SeverityConflict))
 			parts := make([]string, len(agents))
 			for j, a := range agents {
 				parts[j] = a + " " + string(f.SeverityConflict[a])

@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -235,14 +234,4 @@ func (fm *frontMatter) readImprovements(seq *yaml.Node, off int) {
 
 func oneLineErr(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -72,12 +73,7 @@ func ReadRunManifest(data []byte) (*RunManifest, []Diagnostic, error) {
 		if err := json.Unmarshal(raw, &agents); err != nil {
 			diags = append(diags, diag(1, LevelWarning, "run manifest: agents is not an object of objects: ignored"))
 		}
-		names := make([]string, 0, len(agents))
-		for name := range agents {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(agents)) {
 			if err := ValidName(name); err != nil {
 				diags = append(diags, diag(1, LevelWarning, "run manifest: agent %q: %v: ignored", name, err))
 				continue
@@ -92,13 +88,8 @@ func ReadRunManifest(data []byte) (*RunManifest, []Diagnostic, error) {
 // (of agent, "" for the run).
 func manifestProvenance(obj map[string]json.RawMessage, agent string, diags *[]Diagnostic) Provenance {
 	scalars := map[string]string{}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var usage *yaml.Node
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		raw := obj[k]
 		var s string
 		var n json.Number

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected parts of golden files")
@@ -54,50 +55,40 @@ func golden(r *Report) goldenReport {
 // NAME.md in it is a report, and NAME.json the expected parse. With -update
 // the .json parts are rewritten (the .md parts and comments are kept).
 func TestGoldenReports(t *testing.T) {
-	files, err := filepath.Glob("testdata/report/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden archives: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
+	txtartest.Each(t, "testdata/report/*.txtar", func(t *testing.T, file string, ar *txtar.Archive) {
+		want := map[string][]byte{}
+		for _, f := range ar.Files {
+			if strings.HasSuffix(f.Name, ".json") {
+				want[strings.TrimSuffix(f.Name, ".json")] = f.Data
+			}
+		}
+		var out []txtar.File
+		changed := false
+		for _, f := range ar.Files {
+			if strings.HasSuffix(f.Name, ".json") {
+				continue
+			}
+			out = append(out, f)
+			name := strings.TrimSuffix(f.Name, ".md")
+			got, err := json.MarshalIndent(golden(ReadReport(f.Data)), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string][]byte{}
-			for _, f := range ar.Files {
-				if strings.HasSuffix(f.Name, ".json") {
-					want[strings.TrimSuffix(f.Name, ".json")] = f.Data
+			got = append(got, '\n')
+			if !bytes.Equal(got, want[name]) {
+				if *update {
+					changed = true
+				} else {
+					t.Errorf("%s: parse differs from %s.json\n--- got\n%s--- want\n%s", f.Name, name, got, want[name])
 				}
 			}
-			var out []txtar.File
-			changed := false
-			for _, f := range ar.Files {
-				if strings.HasSuffix(f.Name, ".json") {
-					continue
-				}
-				out = append(out, f)
-				name := strings.TrimSuffix(f.Name, ".md")
-				got, err := json.MarshalIndent(golden(ReadReport(f.Data)), "", "  ")
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, '\n')
-				if !bytes.Equal(got, want[name]) {
-					if *update {
-						changed = true
-					} else {
-						t.Errorf("%s: parse differs from %s.json\n--- got\n%s--- want\n%s", f.Name, name, got, want[name])
-					}
-				}
-				out = append(out, txtar.File{Name: name + ".json", Data: got})
+			out = append(out, txtar.File{Name: name + ".json", Data: got})
+		}
+		if *update && changed {
+			ar.Files = out
+			if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			if *update && changed {
-				ar.Files = out
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
-	}
+		}
+	})
 }

@@ -19,28 +19,39 @@ func addYAMLSeeds(f *testing.F, name string) {
 	f.Add([]byte{})
 }
 
-// FuzzReadSpecialist: no panic, positions inside the input, an error exactly
-// when an error diagnostic is present, and read → encode → read → encode gives
-// the same bytes.
-func FuzzReadSpecialist(f *testing.F) {
-	addYAMLSeeds(f, "specialist.yaml")
+// fuzzYAMLRoundTrip fuzzes read, seeded with the golden inputs named seeds:
+// no panic, a record even on error, positions inside the input, an error
+// exactly when an error diagnostic is present, and a record read without
+// error encodes and reads back without error; same checks what the round
+// trip keeps of first (enc is its encoding).
+func fuzzYAMLRoundTrip[T any](f *testing.F, seeds string, read func([]byte) (*T, []Diagnostic, error),
+	encode func(*T) ([]byte, error), same func(t *testing.T, first, again *T, enc []byte)) {
+	addYAMLSeeds(f, seeds)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, diags, err := ReadSpecialist(data)
-		if s == nil {
-			t.Fatal("nil specialist")
+		r, diags, err := read(data)
+		if r == nil {
+			t.Fatal("nil record")
 		}
 		checkDiagPositions(t, data, diags, err)
 		if err != nil {
 			return
 		}
-		enc, err := EncodeSpecialist(s)
+		enc, err := encode(r)
 		if err != nil {
 			t.Fatalf("encode: %v", err)
 		}
-		s2, _, err := ReadSpecialist(enc)
+		r2, _, err := read(enc)
 		if err != nil {
 			t.Fatalf("re-read: %v\n%s", err, enc)
 		}
+		same(t, r, r2, enc)
+	})
+}
+
+// FuzzReadSpecialist: as fuzzYAMLRoundTrip, and read → encode → read →
+// encode gives the same bytes.
+func FuzzReadSpecialist(f *testing.F) {
+	fuzzYAMLRoundTrip(f, "specialist.yaml", ReadSpecialist, EncodeSpecialist, func(t *testing.T, _, s2 *Specialist, enc []byte) {
 		enc2, err := EncodeSpecialist(s2)
 		if err != nil {
 			t.Fatalf("re-encode: %v", err)
@@ -51,53 +62,20 @@ func FuzzReadSpecialist(f *testing.F) {
 	})
 }
 
-// FuzzReadDesignManifest: no panic, positions inside the input.
+// FuzzReadDesignManifest: as fuzzYAMLRoundTrip, and the designs read back
+// are as many.
 func FuzzReadDesignManifest(f *testing.F) {
-	addYAMLSeeds(f, "design.yaml")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, diags, err := ReadDesignManifest(data)
-		if m == nil {
-			t.Fatal("nil manifest")
-		}
-		checkDiagPositions(t, data, diags, err)
-		if err != nil {
-			return
-		}
-		enc, err := EncodeDesignManifest(m)
-		if err != nil {
-			t.Fatalf("encode: %v", err)
-		}
-		m2, _, err := ReadDesignManifest(enc)
-		if err != nil {
-			t.Fatalf("re-read: %v\n%s", err, enc)
-		}
+	fuzzYAMLRoundTrip(f, "design.yaml", ReadDesignManifest, EncodeDesignManifest, func(t *testing.T, m, m2 *DesignManifest, _ []byte) {
 		if len(m2.Designs) != len(m.Designs) {
 			t.Fatalf("%d designs read back as %d", len(m.Designs), len(m2.Designs))
 		}
 	})
 }
 
-// FuzzReadFeatureManifest: no panic, positions inside the input, and a
-// manifest read without error encodes and reads back to the same record.
+// FuzzReadFeatureManifest: as fuzzYAMLRoundTrip, and the manifest reads back
+// to the same record.
 func FuzzReadFeatureManifest(f *testing.F) {
-	addYAMLSeeds(f, "feature.yaml")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, diags, err := ReadFeatureManifest(data)
-		if m == nil {
-			t.Fatal("nil manifest")
-		}
-		checkDiagPositions(t, data, diags, err)
-		if err != nil {
-			return
-		}
-		enc, err := EncodeFeatureManifest(m)
-		if err != nil {
-			t.Fatalf("encode: %v", err)
-		}
-		m2, _, err := ReadFeatureManifest(enc)
-		if err != nil {
-			t.Fatalf("re-read: %v\n%s", err, enc)
-		}
+	fuzzYAMLRoundTrip(f, "feature.yaml", ReadFeatureManifest, EncodeFeatureManifest, func(t *testing.T, m, m2 *FeatureManifest, _ []byte) {
 		b1, _ := json.Marshal(m)
 		b2, _ := json.Marshal(m2)
 		if !bytes.Equal(b1, b2) {

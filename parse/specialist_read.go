@@ -43,15 +43,9 @@ func (d *yamlDoc) specialist(root *yaml.Node, s *Specialist) {
 		case "notes":
 			s.Notes = d.str(f)
 		case "approaches":
-			switch v := f.value; {
-			case isNull(v):
-			case v.Kind != yaml.SequenceNode:
-				d.errorf(f.rawValue, "approaches: want a list, got %s", kindName(v))
-			default:
-				for _, item := range v.Content {
-					if a, ok := d.approach(item); ok {
-						s.Approaches = append(s.Approaches, a)
-					}
+			for _, item := range d.items(f) {
+				if a, ok := d.approach(item); ok {
+					s.Approaches = append(s.Approaches, a)
 				}
 			}
 		default:
@@ -179,15 +173,7 @@ func (d *yamlDoc) variant(f yamlField) string {
 // question) or a mapping {question, answer}. A question with a non-empty
 // answer is addressed.
 func (d *yamlDoc) questions(f yamlField, a *Approach, addressed bool) {
-	v := f.value
-	switch {
-	case isNull(v):
-		return
-	case v.Kind != yaml.SequenceNode:
-		d.errorf(f.rawValue, "%s: want a list, got %s", f.key, kindName(v))
-		return
-	}
-	for _, item := range v.Content {
+	for _, item := range d.items(f) {
 		var q, ans string
 		switch it := deref(item); {
 		case it.Kind == yaml.ScalarNode && it.Tag != "!!null" && it.Tag != "!!binary":
@@ -297,32 +283,26 @@ func ReadDesignManifest(data []byte) (*DesignManifest, []Diagnostic, error) {
 				d.unknown(f, "design manifest")
 				continue
 			}
-			switch v := f.value; {
-			case isNull(v):
-			case v.Kind != yaml.SequenceNode:
-				d.errorf(f.rawValue, "designs: want a list, got %s", kindName(v))
-			default:
-				for _, item := range v.Content {
-					if deref(item).Kind != yaml.MappingNode {
-						d.errorf(item, "design: want a mapping, got %s", kindName(item))
-						continue
-					}
-					var des Design
-					for _, df := range d.fields(item, "design") {
-						switch df.key {
-						case "screenshot_file_name":
-							des.ScreenshotFileName = d.str(df)
-						case "description":
-							des.Description = d.str(df)
-						default:
-							d.unknown(df, "design")
-						}
-					}
-					if des.ScreenshotFileName == "" {
-						d.warnf(item, "design: no screenshot_file_name")
-					}
-					m.Designs = append(m.Designs, des)
+			for _, item := range d.items(f) {
+				if deref(item).Kind != yaml.MappingNode {
+					d.errorf(item, "design: want a mapping, got %s", kindName(item))
+					continue
 				}
+				var des Design
+				for _, df := range d.fields(item, "design") {
+					switch df.key {
+					case "screenshot_file_name":
+						des.ScreenshotFileName = d.str(df)
+					case "description":
+						des.Description = d.str(df)
+					default:
+						d.unknown(df, "design")
+					}
+				}
+				if des.ScreenshotFileName == "" {
+					d.warnf(item, "design: no screenshot_file_name")
+				}
+				m.Designs = append(m.Designs, des)
 			}
 		}
 	}
@@ -340,20 +320,17 @@ func ReadFeatureManifest(data []byte) (*FeatureManifest, []Diagnostic, error) {
 	m := &FeatureManifest{}
 	root := d.decode(data)
 	if root != nil && !isNull(root) {
+		strs := map[string]*string{
+			"feature_name": &m.FeatureName, "feature_slug": &m.FeatureSlug,
+			"created_at": &m.CreatedAt, "created_by": &m.CreatedBy,
+			"description": &m.Description, "status": &m.Status,
+		}
 		for _, f := range d.fields(root, "feature manifest") {
+			if p, ok := strs[f.key]; ok {
+				*p = d.str(f)
+				continue
+			}
 			switch f.key {
-			case "feature_name":
-				m.FeatureName = d.str(f)
-			case "feature_slug":
-				m.FeatureSlug = d.str(f)
-			case "created_at":
-				m.CreatedAt = d.str(f)
-			case "created_by":
-				m.CreatedBy = d.str(f)
-			case "description":
-				m.Description = d.str(f)
-			case "status":
-				m.Status = d.str(f)
 			case "agents_contributed":
 				m.AgentsContributed = d.records(f, "agent")
 			case "artifacts":
@@ -370,16 +347,8 @@ func ReadFeatureManifest(data []byte) (*FeatureManifest, []Diagnostic, error) {
 // records reads a list whose items are strings or mappings; a mapping gives
 // the string value of its key (other keys are free-form and not checked).
 func (d *yamlDoc) records(f yamlField, key string) []string {
-	v := f.value
-	switch {
-	case isNull(v):
-		return nil
-	case v.Kind != yaml.SequenceNode:
-		d.errorf(f.rawValue, "%s: want a list, got %s", f.key, kindName(v))
-		return nil
-	}
 	var out []string
-	for _, item := range v.Content {
+	for _, item := range d.items(f) {
 		switch it := deref(item); {
 		case it.Kind == yaml.ScalarNode && it.Tag != "!!null" && it.Tag != "!!binary":
 			out = append(out, it.Value)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 )
 
 // The -update flag rewrites the expected parts of golden files (make golden).
@@ -44,76 +46,66 @@ type yamlGolden struct {
 // manifest read without error also holds want.yaml, its re-encoding in the
 // §4.1 form. -update rewrites want.json and want.yaml.
 func TestYAMLGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/yaml/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
+	txtartest.Each(t, "testdata/yaml/*.txtar", func(t *testing.T, file string, ar *txtar.Archive) {
+		var input, kind string
+		for _, f := range ar.Files {
+			switch f.Name {
+			case "specialist.yaml", "design.yaml", "feature.yaml":
+				input, kind = string(f.Data), f.Name
 			}
-			var input, kind string
+		}
+		if kind == "" {
+			t.Fatal("no input file (specialist.yaml, design.yaml or feature.yaml)")
+		}
+		got, encoded := readGoldenInput(t, kind, []byte(input))
+		gotJSON, err := json.MarshalIndent(got, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotJSON = append(gotJSON, '\n')
+		want := map[string][]byte{"want.json": gotJSON}
+		if encoded != nil {
+			want["want.yaml"] = encoded
+		}
+		if updateGolden() {
+			var kept []txtar.File
 			for _, f := range ar.Files {
-				switch f.Name {
-				case "specialist.yaml", "design.yaml", "feature.yaml":
-					input, kind = string(f.Data), f.Name
-				}
-			}
-			if kind == "" {
-				t.Fatal("no input file (specialist.yaml, design.yaml or feature.yaml)")
-			}
-			got, encoded := readGoldenInput(t, kind, []byte(input))
-			gotJSON, err := json.MarshalIndent(got, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			gotJSON = append(gotJSON, '\n')
-			want := map[string][]byte{"want.json": gotJSON}
-			if encoded != nil {
-				want["want.yaml"] = encoded
-			}
-			if updateGolden() {
-				var kept []txtar.File
-				for _, f := range ar.Files {
-					if f.Name != "want.json" && f.Name != "want.yaml" {
-						kept = append(kept, f)
-					}
-				}
-				for _, name := range []string{"want.json", "want.yaml"} {
-					if data, ok := want[name]; ok {
-						kept = append(kept, txtar.File{Name: name, Data: data})
-					}
-				}
-				ar.Files = kept
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			found := map[string]bool{}
-			for _, f := range ar.Files {
-				w, ok := want[f.Name]
 				if f.Name != "want.json" && f.Name != "want.yaml" {
-					continue
-				}
-				found[f.Name] = true
-				if !ok {
-					t.Errorf("%s present but the reader returned an error; run with -update", f.Name)
-					continue
-				}
-				if !bytes.Equal(w, f.Data) {
-					t.Errorf("%s differs (run with -update to accept)\n--- got\n%s\n--- want\n%s", f.Name, w, f.Data)
+					kept = append(kept, f)
 				}
 			}
-			for name := range want {
-				if !found[name] {
-					t.Errorf("%s missing from the archive; run with -update", name)
+			for _, name := range []string{"want.json", "want.yaml"} {
+				if data, ok := want[name]; ok {
+					kept = append(kept, txtar.File{Name: name, Data: data})
 				}
 			}
-		})
-	}
+			ar.Files = kept
+			if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		found := map[string]bool{}
+		for _, f := range ar.Files {
+			w, ok := want[f.Name]
+			if f.Name != "want.json" && f.Name != "want.yaml" {
+				continue
+			}
+			found[f.Name] = true
+			if !ok {
+				t.Errorf("%s present but the reader returned an error; run with -update", f.Name)
+				continue
+			}
+			if !bytes.Equal(w, f.Data) {
+				t.Errorf("%s differs (run with -update to accept)\n--- got\n%s\n--- want\n%s", f.Name, w, f.Data)
+			}
+		}
+		for name := range want {
+			if !found[name] {
+				t.Errorf("%s missing from the archive; run with -update", name)
+			}
+		}
+	})
 }
 
 // readGoldenInput reads input with the reader kind names and, when it read

@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,12 +179,7 @@ func strSeq(ss []string) *yaml.Node {
 }
 
 func addExtra(n *yaml.Node, extra map[string]*yaml.Node) error {
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
 		v := extra[k]
 		if v == nil {
 			v = nullNode()

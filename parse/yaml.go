@@ -366,6 +366,19 @@ func (d *yamlDoc) str(f yamlField) string {
 	return v.Value
 }
 
+// items returns the items of the list f holds: none for null, none with an
+// error for anything but a list.
+func (d *yamlDoc) items(f yamlField) []*yaml.Node {
+	switch v := f.value; {
+	case isNull(v):
+		return nil
+	case v.Kind != yaml.SequenceNode:
+		d.errorf(f.rawValue, "%s: want a list, got %s", f.key, kindName(v))
+		return nil
+	}
+	return f.value.Content
+}
+
 // strList reads a list of strings. Null is an empty list; a single string is
 // read as a list of one, with a warning.
 func (d *yamlDoc) strList(f yamlField) []string {

@@ -426,7 +426,7 @@ func (s *Store) WriteApproach(name string, in ApproachInput) (WriteApproachResul
 		return nil
 	})
 	res.Updated = err == nil && !res.Created
-	res.Warnings = diagStrings(diags)
+	res.Warnings = Warnings(diags)
 	return res, err
 }
 
@@ -481,7 +481,7 @@ func (s *Store) WriteFinding(name string, notes *string, approaches []parse.Appr
 		return nil
 	})
 	res.Created = err == nil && !existed
-	res.Warnings = diagStrings(diags)
+	res.Warnings = Warnings(diags)
 	return res, err
 }
 
@@ -571,7 +571,7 @@ func (s *Store) ClearApproach(name string, n int, variant string) (ClearResult, 
 		res.RemainingCount = len(kept)
 		return nil
 	})
-	res.Warnings = diagStrings(diags)
+	res.Warnings = Warnings(diags)
 	return res, err
 }
 
@@ -630,7 +630,7 @@ func (s *Store) Refine(name string, n int, variant, text string) (RefineResult, 
 		}
 		return e
 	})
-	res.Warnings = diagStrings(diags)
+	res.Warnings = Warnings(diags)
 	return res, err
 }
 
@@ -744,8 +744,10 @@ func readYAML[T any](s *Store, rel string, read func([]byte) (*T, []parse.Diagno
 	return v, diags, true, nil
 }
 
-// diagStrings formats diagnostics for the warnings of a result.
-func diagStrings(diags []parse.Diagnostic) []string {
+// Warnings formats diagnostics as the warnings of a result, one
+// "path:line:col: message" each: what the write results hold, and what
+// `fluxwatch plan` prints for the reads.
+func Warnings(diags []parse.Diagnostic) []string {
 	var out []string
 	for _, d := range diags {
 		out = append(out, d.String())

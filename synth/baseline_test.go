@@ -1,9 +1,6 @@
 package synth
 
 import (
-	"os"
-
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -51,6 +48,12 @@ const (
 
 func TestBaselineStates(t *testing.T) {
 	base := reportRun([2]string{"fd-a", strictA}, [2]string{"fd-b", strictB})
+	// sameFingerprints: every finding of base found again by its fingerprint.
+	sameFingerprints := map[string]string{
+		"Session tokens stored in localStorage":       "unchanged fingerprint",
+		"Missing rate limiting on the login endpoint": "unchanged fingerprint",
+		"Debug logging left on in production":         "unchanged fingerprint",
+	}
 	tests := []struct {
 		name string
 		run  *Run
@@ -61,31 +64,19 @@ func TestBaselineStates(t *testing.T) {
 		{
 			name: "rerun",
 			run:  reportRun([2]string{"fd-a", strictA}, [2]string{"fd-b", strictB}),
-			want: map[string]string{
-				"Session tokens stored in localStorage":       "unchanged fingerprint",
-				"Missing rate limiting on the login endpoint": "unchanged fingerprint",
-				"Debug logging left on in production":         "unchanged fingerprint",
-			},
+			want: sameFingerprints,
 		},
 		{
 			name: "agent order",
 			run:  reportRun([2]string{"fd-b", strictB}, [2]string{"fd-a", strictA}),
-			want: map[string]string{
-				"Session tokens stored in localStorage":       "unchanged fingerprint",
-				"Missing rate limiting on the login endpoint": "unchanged fingerprint",
-				"Debug logging left on in production":         "unchanged fingerprint",
-			},
+			want: sameFingerprints,
 		},
 		{
 			name: "lines moved in the reports and the code",
 			run: reportRun(
 				[2]string{"fd-a", "\n\n<!-- notes -->\n\n" + strings.ReplaceAll(strings.ReplaceAll(strictA, "auth.ts:12", "auth.ts:57"), "login.go:40-42", "login.go:90")},
 				[2]string{"fd-b", "\n" + strings.ReplaceAll(strictB, "auth.ts:12", "auth.ts:57-60")}),
-			want: map[string]string{
-				"Session tokens stored in localStorage":       "unchanged fingerprint",
-				"Missing rate limiting on the login endpoint": "unchanged fingerprint",
-				"Debug logging left on in production":         "unchanged fingerprint",
-			},
+			want: sameFingerprints,
 		},
 		{
 			name: "strict index as a table, file refs lost",
@@ -328,10 +319,6 @@ func TestBaselineSARIF(t *testing.T) {
 		Baseline:     baselineOf(t, reportRun([2]string{"fd-b", strictB})),
 		Suppressions: []Suppression{{File: "c.yaml", Line: 4, Match: SuppressionMatch{Title: "rate"}, Reason: "known, ticket 12"}},
 	})
-	data, err := RenderSARIF(s, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var log struct {
 		Runs []struct {
 			Results []struct {
@@ -342,9 +329,7 @@ func TestBaselineSARIF(t *testing.T) {
 			} `json:"results"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal(data, &log); err != nil {
-		t.Fatal(err)
-	}
+	data := sarifOf(t, s, "", &log)
 	var states []string
 	sup := 0
 	for _, r := range log.Runs[0].Results {
@@ -366,11 +351,7 @@ func TestBaselineSARIF(t *testing.T) {
 // validateSARIF checks data against the SARIF 2.1.0 schema.
 func validateSARIF(t *testing.T, data []byte) {
 	t.Helper()
-	schemaDoc, err := os.ReadFile("testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sch := schematest.Compile(t, "sarif-schema-2.1.0.json", schemaDoc)
+	sch := schematest.CompileFile(t, "testdata/sarif-schema-2.1.0.json")
 	if err := schematest.Validate(sch, data); err != nil {
 		t.Errorf("SARIF does not validate: %v", err)
 	}

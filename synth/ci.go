@@ -145,19 +145,11 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 				break
 			}
 			ref := cleanRef(ParseRef(r))
-			loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(ref.Path))
-			if ref.Start > 0 {
-				loc.WithRegion(sarif.NewSimpleRegion(ref.Start, ref.End))
-			}
-			res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+			res.AddLocation(SARIFLocation(ref.Path, ref.Start, ref.End))
 		}
 		if len(f.FileRefs) == 0 {
 			file, line := reportLocation(dir, f)
-			loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(file))
-			if line > 0 {
-				loc.WithRegion(sarif.NewSimpleRegion(line, line))
-			}
-			res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+			res.AddLocation(SARIFLocation(file, line, line))
 		}
 	}
 	rep.AddRun(run)
@@ -166,6 +158,16 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 		return nil, fmt.Errorf("encode SARIF: %w", err)
 	}
 	return pruneSARIF(raw.Bytes())
+}
+
+// SARIFLocation is the SARIF location of the file at path, at lines start
+// to end; a start of 0 names the file alone.
+func SARIFLocation(path string, start, end int) *sarif.Location {
+	loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(path))
+	if start > 0 {
+		loc.WithRegion(sarif.NewSimpleRegion(start, end))
+	}
+	return sarif.NewLocationWithPhysicalLocation(loc)
 }
 
 // severityHelp says what each severity means, for the SARIF rules.
@@ -327,26 +329,33 @@ func RenderRDJSONL(s *Synthesis, dir string) []byte {
 }
 
 type junitSuites struct {
-	XMLName   xml.Name     `xml:"testsuites"`
-	Name      string       `xml:"name,attr"`
-	Tests     int          `xml:"tests,attr"`
-	Failures  int          `xml:"failures,attr"`
-	Errors    int          `xml:"errors,attr"`
-	Skipped   int          `xml:"skipped,attr"`
-	Time      string       `xml:"time,attr"`
-	Timestamp string       `xml:"timestamp,attr,omitempty"`
-	Suites    []junitSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	junitTally
+	Suites []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name      string      `xml:"name,attr"`
-	Tests     int         `xml:"tests,attr"`
-	Failures  int         `xml:"failures,attr"`
-	Errors    int         `xml:"errors,attr"`
-	Skipped   int         `xml:"skipped,attr"`
-	Time      string      `xml:"time,attr"`
-	Timestamp string      `xml:"timestamp,attr,omitempty"`
-	Cases     []junitCase `xml:"testcase"`
+	junitTally
+	Cases []junitCase `xml:"testcase"`
+}
+
+// junitTally is the attributes testsuites and testsuite share.
+type junitTally struct {
+	Name      string `xml:"name,attr"`
+	Tests     int    `xml:"tests,attr"`
+	Failures  int    `xml:"failures,attr"`
+	Errors    int    `xml:"errors,attr"`
+	Skipped   int    `xml:"skipped,attr"`
+	Time      string `xml:"time,attr"`
+	Timestamp string `xml:"timestamp,attr,omitempty"`
+}
+
+// add counts the cases of o in t.
+func (t *junitTally) add(o junitTally) {
+	t.Tests += o.Tests
+	t.Failures += o.Failures
+	t.Errors += o.Errors
+	t.Skipped += o.Skipped
 }
 
 type junitCase struct {
@@ -388,7 +397,7 @@ func junitSeconds(d time.Duration) string {
 // know how long an agent ran, and like findings.json the report's bytes
 // never depend on modification times.
 func RenderJUnit(s *Synthesis, dir string) []byte {
-	agents := junitSuite{Name: "agents", Time: junitSeconds(0)}
+	agents := junitSuite{junitTally: junitTally{Name: "agents", Time: junitSeconds(0)}}
 	for _, a := range s.Agents {
 		c := junitCase{Name: a.Name, Classname: "fluxwatch.agents", Time: junitSeconds(0)}
 		if a.File != nil {
@@ -414,7 +423,7 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 		agents.Cases = append(agents.Cases, c)
 		agents.Tests++
 	}
-	findings := junitSuite{Name: "findings", Time: junitSeconds(0)}
+	findings := junitSuite{junitTally: junitTally{Name: "findings", Time: junitSeconds(0)}}
 	for _, f := range s.Findings {
 		name := f.Title
 		if f.ID != "" {
@@ -436,14 +445,11 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 		findings.Cases = append(findings.Cases, c)
 		findings.Tests++
 	}
-	all := junitSuites{Name: "fluxwatch: " + string(s.Verdict), Suites: []junitSuite{agents, findings},
-		Time: agents.Time, Timestamp: strings.TrimSuffix(s.Reviewed, "Z")}
+	all := junitSuites{junitTally: junitTally{Name: "fluxwatch: " + string(s.Verdict), Time: agents.Time,
+		Timestamp: strings.TrimSuffix(s.Reviewed, "Z")}, Suites: []junitSuite{agents, findings}}
 	for i, su := range all.Suites {
 		all.Suites[i].Timestamp = all.Timestamp
-		all.Tests += su.Tests
-		all.Failures += su.Failures
-		all.Errors += su.Errors
-		all.Skipped += su.Skipped
+		all.add(su.junitTally)
 	}
 	var b bytes.Buffer
 	b.WriteString(xml.Header)

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -24,16 +23,26 @@ func ciSynthesis() *Synthesis {
 	return Synthesize(run, Options{Generator: Generator{Name: "fluxwatch", Version: "test"}})
 }
 
+// sarifOf renders s as SARIF under dir, decodes it into log and returns it,
+// failing the test when either fails.
+func sarifOf(t *testing.T, s *Synthesis, dir string, log any) []byte {
+	t.Helper()
+	data, err := RenderSARIF(s, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, log); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 func TestSARIFValidates(t *testing.T) {
 	data, err := RenderSARIF(ciSynthesis(), "out")
 	if err != nil {
 		t.Fatal(err)
 	}
-	schemaDoc, err := os.ReadFile("testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sch := schematest.Compile(t, "sarif-schema-2.1.0.json", schemaDoc)
+	sch := schematest.CompileFile(t, "testdata/sarif-schema-2.1.0.json")
 	if err := schematest.Validate(sch, data); err != nil {
 		t.Fatalf("SARIF does not validate against the 2.1.0 schema: %v", err)
 	}
@@ -202,10 +211,6 @@ func TestCILocationsShareBase(t *testing.T) {
 	const dir = "reviews/run1"
 	want := map[string]string{"V-1": "internal/b.go", "V-2": "reviews/run1/fd-valid.md"}
 
-	sarifLog, err := RenderSARIF(s, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var log struct {
 		Runs []struct {
 			Results []struct {
@@ -218,9 +223,7 @@ func TestCILocationsShareBase(t *testing.T) {
 			} `json:"results"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal(sarifLog, &log); err != nil {
-		t.Fatal(err)
-	}
+	sarifOf(t, s, dir, &log)
 	for _, r := range log.Runs[0].Results {
 		if w, ok := want[r.Properties.ID]; ok && r.Locations[0].PhysicalLocation.ArtifactLocation.URI != w {
 			t.Errorf("SARIF %s at %q, want %q", r.Properties.ID, r.Locations[0].PhysicalLocation.ArtifactLocation.URI, w)
@@ -286,15 +289,6 @@ func TestJUnitSkipsForeignAndPartial(t *testing.T) {
 }
 
 func TestSARIFRulesAndNoEmptyArrays(t *testing.T) {
-	data, err := RenderSARIF(ciRun(), ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []string{"[]", "{}", ": -1"} {
-		if bytes.Contains(data, []byte(bad)) {
-			t.Errorf("SARIF holds %s", bad)
-		}
-	}
 	var log struct {
 		Runs []struct {
 			Tool struct {
@@ -308,8 +302,11 @@ func TestSARIFRulesAndNoEmptyArrays(t *testing.T) {
 			}
 		}
 	}
-	if err := json.Unmarshal(data, &log); err != nil {
-		t.Fatal(err)
+	data := sarifOf(t, ciRun(), ".", &log)
+	for _, bad := range []string{"[]", "{}", ": -1"} {
+		if bytes.Contains(data, []byte(bad)) {
+			t.Errorf("SARIF holds %s", bad)
+		}
 	}
 	rules := log.Runs[0].Tool.Driver.Rules
 	if len(rules) != 4 {

@@ -8,15 +8,14 @@ import (
 	"bytes"
 	"encoding/xml"
 	"html"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
-	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
@@ -239,17 +238,8 @@ func FuzzMarkdownInert(f *testing.F) {
 // TestGoldenSummariesInert renders the summary.md of every golden case
 // through the GFM renderer.
 func TestGoldenSummariesInert(t *testing.T) {
-	files, _ := filepath.Glob("testdata/golden/*.txtar")
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if f.Name == "summary.md" {
-				checkInert(t, f.Data)
-			}
-		}
+	for _, summary := range txtartest.Files(t, "testdata/golden/*.txtar", txtartest.Named("summary.md")) {
+		checkInert(t, summary)
 	}
 }
 

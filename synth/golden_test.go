@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,6 +12,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/schematest"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -95,53 +94,18 @@ func loadGoldenRun(t *testing.T, data []byte) (*Run, Options) {
 // TestGolden synthesises each testdata/golden/*.txtar run.json and compares
 // findings.json and summary.md; -update rewrites them.
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob("testdata/golden/*.txtar")
-	if len(files) == 0 {
-		t.Fatal("no golden cases")
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var input []byte
-			for _, f := range ar.Files {
-				if f.Name == "run.json" {
-					input = f.Data
-				}
-			}
-			run, opts := loadGoldenRun(t, input)
-			s := Synthesize(run, opts)
-			got := map[string][]byte{"findings.json": RenderJSON(s), "summary.md": RenderMarkdown(s)}
-			validateFindingsJSON(t, got["findings.json"])
-			changed := false
-			for _, name := range []string{"findings.json", "summary.md"} {
-				i := -1
-				for j, f := range ar.Files {
-					if f.Name == name {
-						i = j
-					}
-				}
-				switch {
-				case i >= 0 && bytes.Equal(ar.Files[i].Data, got[name]):
-				case *update && i >= 0:
-					ar.Files[i].Data, changed = got[name], true
-				case *update:
-					ar.Files, changed = append(ar.Files, txtar.File{Name: name, Data: got[name]}), true
-				case i < 0:
-					t.Errorf("%s: no expected %s (run with -update)", file, name)
-				default:
-					t.Errorf("%s: %s differs:\n%s", file, name, firstDiff(ar.Files[i].Data, got[name]))
-				}
-			}
-			if changed {
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
-	}
+	txtartest.Each(t, "testdata/golden/*.txtar", func(t *testing.T, file string, ar *txtar.Archive) {
+		var input []byte
+		if f := txtartest.File(ar, "run.json"); f != nil {
+			input = f.Data
+		}
+		run, opts := loadGoldenRun(t, input)
+		s := Synthesize(run, opts)
+		findings := RenderJSON(s)
+		validateFindingsJSON(t, findings)
+		txtartest.Golden(t, file, ar, "findings.json", findings, *update)
+		txtartest.Golden(t, file, ar, "summary.md", RenderMarkdown(s), *update)
+	})
 }
 
 // validateFindingsJSON checks data against the schema that `fluxwatch schema`

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -91,7 +91,7 @@ func TestLiveMatchesSynthesize(t *testing.T) {
 			want := synth.RenderJSON(synth.Synthesize(run, opts))
 			if !bytes.Equal(got, want) {
 				t.Fatalf("watching=%v step %d (%d agents, bus %v): live synthesis differs from Synthesize:\n%s",
-					watching, step, nAgents, cut, firstDiff(got, want))
+					watching, step, nAgents, cut, txtartest.FirstDiff(want, got))
 			}
 			if step%10 == 0 {
 				s := live.Synthesis()
@@ -100,7 +100,7 @@ func TestLiveMatchesSynthesize(t *testing.T) {
 		}
 		for i, k := range earlier {
 			if got := synth.RenderJSON(k.s); !bytes.Equal(got, k.json) {
-				t.Fatalf("synthesis %d changed after later updates:\n%s", i, firstDiff(got, k.json))
+				t.Fatalf("synthesis %d changed after later updates:\n%s", i, txtartest.FirstDiff(k.json, got))
 			}
 		}
 	}
@@ -130,16 +130,6 @@ func TestLiveExpectedWhileWatching(t *testing.T) {
 			t.Errorf("watching=%v: expected agent = %+v; want status %s, verdict %s, no file", tt.watching, b, tt.status, tt.verdictOfExpected)
 		}
 	}
-}
-
-func firstDiff(a, b []byte) string {
-	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
-	for i := 0; i < len(la) && i < len(lb); i++ {
-		if !bytes.Equal(la[i], lb[i]) {
-			return "line " + strconv.Itoa(i+1) + ":\n  live: " + string(la[i]) + "\n  want: " + string(lb[i])
-		}
-	}
-	return "lengths differ: " + strconv.Itoa(len(la)) + " vs " + strconv.Itoa(len(lb)) + " lines"
 }
 
 // TestIndentJSON compares the indenter with json.Indent on awkward values.

@@ -28,6 +28,19 @@ type mdWriter struct{ bytes.Buffer }
 
 func (w *mdWriter) f(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 
+// once returns a function that writes heading the first time it is called
+// and nothing after: the heading of a section written only when it lists
+// something.
+func (w *mdWriter) once(heading string) func() {
+	done := false
+	return func() {
+		if !done {
+			w.WriteString(heading)
+			done = true
+		}
+	}
+}
+
 // RenderMarkdown returns summary.md (SPEC §6): one section after another, each
 // written by a function of its own. Agent-written text goes through mdText or
 // mdCode (escape.go) and nowhere else.
@@ -91,15 +104,12 @@ func mdKeyFindings(w *mdWriter, s *Synthesis) {
 		w.f("\nNo findings.\n")
 	}
 	for _, sev := range []parse.Severity{parse.P0, parse.P1, parse.P2, parse.P3} {
-		first := true
+		heading := w.once(fmt.Sprintf("\n### %s\n\n", sev))
 		for _, f := range s.Findings {
 			if f.Severity != sev {
 				continue
 			}
-			if first {
-				w.f("\n### %s\n\n", sev)
-				first = false
-			}
+			heading()
 			w.f("- %s (%s agents: %s%s)", findingLabel(f), f.ConvergenceDisplay, mdList(f.Agents, ", "), mdPriming(f))
 			if f.Section != "" {
 				w.f(" — %s", mdText(f.Section))
@@ -252,29 +262,23 @@ func mdAgentNotes(w *mdWriter, agents []AgentResult) {
 }
 
 func mdEnvelopes(w *mdWriter, agents []AgentResult) {
-	first := true
+	heading := w.once("\n### Message envelopes\n\n")
 	for _, a := range agents {
 		if len(a.Envelope) == 0 {
 			continue
 		}
-		if first {
-			w.f("\n### Message envelopes\n\n")
-			first = false
-		}
+		heading()
 		w.f("- %s: %s\n", mdText(a.Name), envelopeText(a.Envelope))
 	}
 }
 
 func mdAgentDiagnostics(w *mdWriter, agents []AgentResult) {
-	first := true
+	heading := w.once("\n### Diagnostics\n")
 	for _, a := range agents {
 		if len(a.Diagnostics) == 0 {
 			continue
 		}
-		if first {
-			w.f("\n### Diagnostics\n")
-			first = false
-		}
+		heading()
 		file := a.Name
 		if a.File != nil {
 			file = *a.File
@@ -308,15 +312,12 @@ func mdDirectory(w *mdWriter, s *Synthesis) {
 
 // mdConflicts writes the findings whose agents gave different severities.
 func mdConflicts(w *mdWriter, s *Synthesis) {
-	first := true
+	heading := w.once("\n## Conflicts\n\n")
 	for _, f := range s.Findings {
 		if f.SeverityConflict == nil {
 			continue
 		}
-		if first {
-			w.f("\n## Conflicts\n\n")
-			first = false
-		}
+		heading()
 		var parts []string
 		for _, a := range sortedKeys(f.SeverityConflict) {
 			parts = append(parts, fmt.Sprintf("%s %s", mdText(a), f.SeverityConflict[a]))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -200,7 +201,7 @@ func TestLiveAgainstReference(t *testing.T) {
 			want := synth.RenderJSON(synth.Synthesize(run, opts))
 			if !bytes.Equal(got, want) {
 				t.Fatalf("seed %d step %d: Live differs from Synthesize after %s:\n%s", seed, step,
-					strings.Join(events[max(0, len(events)-8):], ", "), firstDiff(got, want))
+					strings.Join(events[max(0, len(events)-8):], ", "), txtartest.FirstDiff(want, got))
 			}
 		}
 	}

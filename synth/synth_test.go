@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -299,7 +300,7 @@ func TestPropertyOrderIndependent(t *testing.T) {
 			want := RenderJSON(Synthesize(run, Options{Dedup: mode}))
 			got := RenderJSON(Synthesize(shuffled(r, run), Options{Dedup: mode}))
 			if !bytes.Equal(got, want) {
-				t.Fatalf("case %d: synthesis depends on input order:\n%s", i, firstDiff(want, got))
+				t.Fatalf("case %d: synthesis depends on input order:\n%s", i, txtartest.FirstDiff(want, got))
 			}
 		}
 	}
@@ -355,16 +356,6 @@ func TestPropertyErrorAgentChangesNoFinding(t *testing.T) {
 			t.Fatalf("case %d: an error agent changed the findings", i)
 		}
 	}
-}
-
-func firstDiff(a, b []byte) string {
-	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := range min(len(la), len(lb)) {
-		if la[i] != lb[i] {
-			return fmt.Sprintf("line %d:\nwant %s\ngot  %s", i+1, la[i], lb[i])
-		}
-	}
-	return fmt.Sprintf("lengths %d and %d", len(la), len(lb))
 }
 
 // fakeVerifier gives claims on good.go verified, on bin.dat skipped, on

@@ -19,10 +19,6 @@ func TestSARIFVersionControlProvenance(t *testing.T) {
 		{Name: "fd-d", Status: parse.StatusValid, Provenance: Provenance{Commit: str("ccc")}},
 		{Name: "fd-e", Status: parse.StatusForeign, Provenance: Provenance{Repository: str("https://other"), Commit: str("ddd")}},
 	}}
-	out, err := RenderSARIF(s, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var log struct {
 		Runs []struct {
 			VersionControlProvenance []struct {
@@ -31,9 +27,7 @@ func TestSARIFVersionControlProvenance(t *testing.T) {
 			} `json:"versionControlProvenance"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal(out, &log); err != nil {
-		t.Fatal(err)
-	}
+	sarifOf(t, s, ".", &log)
 	got := log.Runs[0].VersionControlProvenance
 	if len(got) != 2 || got[0].RevisionID != "aaa" || got[1].RevisionID != "bbb" || got[0].RepositoryURI != "https://example.com/r.git" {
 		t.Fatalf("versionControlProvenance = %+v; want r.git at aaa, then bbb", got)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"github.com/fluxwatch/fluxwatch/synth"
 )
 
 // Text renders the result for people: one "path:line: kind: message" line
@@ -122,11 +124,7 @@ func (r *Result) SARIF(path, toolVersion string) ([]byte, error) {
 		if p.Finding != "" {
 			res.WithProperties(sarif.NewPropertyBag().Add("finding", p.Finding))
 		}
-		loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(path))
-		if p.Line > 0 {
-			loc.WithRegion(sarif.NewSimpleRegion(p.Line, p.Line))
-		}
-		res.AddLocation(sarif.NewLocationWithPhysicalLocation(loc))
+		res.AddLocation(synth.SARIFLocation(path, p.Line, p.Line))
 	}
 	rep.AddRun(run)
 	var b bytes.Buffer

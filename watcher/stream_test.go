@@ -14,8 +14,10 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
@@ -34,12 +36,7 @@ func newStreamRun(t *testing.T) *streamRun {
 	if err := demo.Generate(r.dir, demo.Config{Agents: 4, Findings: 3, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Shutdown)
-	r.hub = h
+	r.hub = hubtest.Start(t, hub.Config{NoSync: true})
 	r.stream = r.open(t, 5*time.Second)
 	return r
 }
@@ -104,7 +101,7 @@ func TestSynthesizeFrom(t *testing.T) {
 			t.Fatal(err)
 		}
 		if g, w := reports(got), reports(want); !bytes.Equal(g, w) {
-			t.Errorf("%s: the stream's reports differ from the file's:\n%s", what, firstDiff(g, w))
+			t.Errorf("%s: the stream's reports differ from the file's:\n%s", what, txtartest.FirstDiff(w, g))
 		}
 	}
 	check("empty stream")
@@ -170,7 +167,7 @@ func TestWatchStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	if g, w := reports(final.Synthesis), reports(want); !bytes.Equal(g, w) {
-		t.Errorf("the watcher's final reports differ from SynthesizeFrom's:\n%s", firstDiff(g, w))
+		t.Errorf("the watcher's final reports differ from SynthesizeFrom's:\n%s", txtartest.FirstDiff(w, g))
 	}
 }
 
@@ -231,11 +228,7 @@ func TestWatchStreamServerGone(t *testing.T) {
 // stream of an embedded hub (--bus nats://…), both syncing before they
 // acknowledge; p50 and p99 over b.N appends to a 16-agent run.
 func BenchmarkAppendToReport(b *testing.B) {
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(h.Shutdown)
+	h := hubtest.Start(b, hub.Config{})
 	for _, name := range []string{"file", "stream"} {
 		b.Run(name, func(b *testing.B) {
 			dir := b.TempDir()

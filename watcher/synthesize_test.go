@@ -10,6 +10,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
@@ -60,23 +61,13 @@ func TestSynthesizeStreams(t *testing.T) {
 				t.Fatal(err)
 			}
 			if g, w := synth.RenderJSON(got), synth.RenderJSON(want); !bytes.Equal(g, w) {
-				t.Errorf("findings.json differs:\n%s", firstDiff(g, w))
+				t.Errorf("findings.json differs:\n%s", txtartest.FirstDiff(w, g))
 			}
 			if g, w := synth.RenderMarkdown(got), synth.RenderMarkdown(want); !bytes.Equal(g, w) {
-				t.Errorf("summary.md differs:\n%s", firstDiff(g, w))
+				t.Errorf("summary.md differs:\n%s", txtartest.FirstDiff(w, g))
 			}
 		})
 	}
-}
-
-// firstDiff shows where a and b first differ.
-func firstDiff(a, b []byte) string {
-	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	lo := max(0, i-200)
-	return "got:  …" + string(a[lo:min(len(a), i+200)]) + "\nwant: …" + string(b[lo:min(len(b), i+200)])
 }
 
 func TestSynthesizeErrors(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -905,12 +906,7 @@ func (w *Watcher) checkStalls(now time.Time) {
 	if w.opts.StallTimeout <= 0 {
 		return
 	}
-	names := make([]string, 0, len(w.agents))
-	for name := range w.agents {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(w.agents)) {
 		st := w.agents[name]
 		if !st.partial || st.stalled || now.Sub(st.changed) < w.opts.StallTimeout {
 			continue

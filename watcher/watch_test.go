@@ -16,6 +16,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/fsnotifytest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -471,14 +472,7 @@ func TestWatchSubdirectories(t *testing.T) {
 // fsnotify, and checks that none of them asks for a read.
 func TestClassifyOwnWrites(t *testing.T) {
 	dir := t.TempDir()
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
-		t.Skipf("no fsnotify here: %v", err)
-	}
-	defer fw.Close()
-	if err := fw.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	fw := fsnotifytest.Watch(t, dir)
 	for _, name := range []string{"findings.json", "summary.md", "review.sarif"} {
 		if _, err := fsio.WriteFile(context.Background(), filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
 )
 
 // backends returns the file bus and a stream of an embedded hub (same
@@ -19,11 +20,7 @@ func backends(b *testing.B) []struct {
 	bus  bus.Backend
 } {
 	b.Helper()
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(h.Shutdown)
+	h := hubtest.Start(b, hub.Config{})
 	file := bus.NewFile(filepath.Join(b.TempDir(), "peer-findings.jsonl"), bus.Options{Interval: 50 * time.Millisecond})
 	stream := open(b, fmt.Sprintf("%s/bench%d", h.URL(), time.Now().UnixNano()), 0)
 	return []struct {

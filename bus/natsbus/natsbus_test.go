@@ -16,22 +16,10 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
-
-func startHub(t *testing.T, store, listen string) *hub.Hub {
-	t.Helper()
-	if listen == "" {
-		listen = "127.0.0.1:0"
-	}
-	h, err := hub.Start(hub.Config{Listen: listen, Store: store})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Shutdown)
-	return h
-}
 
 func open(t testing.TB, raw string, timeout time.Duration) *natsbus.Bus {
 	t.Helper()
@@ -76,7 +64,7 @@ func readAll(t *testing.T, b bus.Backend, since int64, f bus.Filter) ([]bus.Entr
 // record is stored once; Read from a position goes on after it; a severity
 // filter keeps only its records.
 func TestAppendRead(t *testing.T) {
-	h := startHub(t, t.TempDir(), "")
+	h := hubtest.Start(t, hub.Config{})
 	b := open(t, h.URL()+"/run-1", 0)
 	ctx := context.Background()
 
@@ -133,7 +121,7 @@ func TestAppendRead(t *testing.T) {
 // pile up until the server refuses new ones (a benchmark's thousands of
 // reads did).
 func TestReadLeavesNoConsumer(t *testing.T) {
-	h := startHub(t, t.TempDir(), "")
+	h := hubtest.Start(t, hub.Config{})
 	b := open(t, h.URL()+"/consumers", 0)
 	ctx := context.Background()
 	if _, err := b.Append(ctx, entry("fd-a", bus.Blocking, 0)); err != nil {
@@ -169,7 +157,7 @@ func TestReadLeavesNoConsumer(t *testing.T) {
 // TestFollow: a follower started before the stream exists gets every
 // record once, in order, as they are stored, and ends when ctx does.
 func TestFollow(t *testing.T) {
-	h := startHub(t, t.TempDir(), "")
+	h := hubtest.Start(t, hub.Config{})
 	w := open(t, h.URL()+"/follow", 0)
 	r := open(t, h.URL()+"/follow", 0)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -219,7 +207,7 @@ func TestFollow(t *testing.T) {
 // record; a writer connected before the restart goes on writing.
 func TestRestart(t *testing.T) {
 	store := t.TempDir()
-	h := startHub(t, store, "")
+	h := hubtest.Start(t, hub.Config{Store: store})
 	addr := h.Addr()
 	b := open(t, "nats://"+addr+"/restart", 5*time.Second)
 	for i := range 10 {
@@ -228,7 +216,7 @@ func TestRestart(t *testing.T) {
 		}
 	}
 	h.Shutdown()
-	startHub(t, store, addr)
+	hubtest.Start(t, hub.Config{Listen: addr, Store: store})
 	for i := 10; i < 20; i++ {
 		if _, err := b.Append(context.Background(), entry("fd-c", bus.Notable, i)); err != nil {
 			t.Fatalf("append %d after restart: %v", i, err)
@@ -291,7 +279,7 @@ func TestUnreachable(t *testing.T) {
 // TestStalledAfterConnect: a server that goes away after the connection
 // was made gives Append an error within the timeout.
 func TestStalledAfterConnect(t *testing.T) {
-	h := startHub(t, t.TempDir(), "")
+	h := hubtest.Start(t, hub.Config{})
 	// The stream is made with a timeout generous for a loaded machine;
 	// the bus under test, connected before the server goes, has 600 ms.
 	if _, err := open(t, h.URL()+"/gone", 10*time.Second).Append(context.Background(), entry("fd-d", bus.Blocking, 0)); err != nil {
@@ -337,7 +325,7 @@ func TestURL(t *testing.T) {
 
 // TestStreamLimits: the URL's query sets the stream's limits.
 func TestStreamLimits(t *testing.T) {
-	h := startHub(t, t.TempDir(), "")
+	h := hubtest.Start(t, hub.Config{})
 	b := open(t, h.URL()+"/lim?max-age=1h&max-msgs=100&storage=memory", 0)
 	if _, err := b.Append(context.Background(), entry("fd-e", bus.Blocking, 0)); err != nil {
 		t.Fatal(err)

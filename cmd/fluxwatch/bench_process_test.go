@@ -18,14 +18,8 @@ import (
 // runs only with FLUXWATCH_BENCH=1 (make bench-synth): timings are shown,
 // not asserted.
 func TestWholeProcessSynth(t *testing.T) {
-	if os.Getenv("FLUXWATCH_BENCH") == "" {
-		t.Skip("set FLUXWATCH_BENCH=1 (make bench-synth)")
-	}
+	bin := benchFluxwatch(t, "bench-synth")
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "fluxwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
 	cases := []struct {
 		name string
 		args []string

@@ -18,6 +18,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsnotifytest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -29,28 +30,16 @@ import (
 // figures are shown, not asserted. WATCH_BENCH_APPENDS and
 // WATCH_BENCH_RENAMES set the number of samples (default 300 and 40).
 func TestWatchLatency(t *testing.T) {
-	if os.Getenv("FLUXWATCH_BENCH") == "" {
-		t.Skip("set FLUXWATCH_BENCH=1 (make bench-watch)")
-	}
+	bin := benchFluxwatch(t, "bench-watch")
 	appends, renames := envInt("WATCH_BENCH_APPENDS", 300), envInt("WATCH_BENCH_RENAMES", 40)
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "fluxwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
 	fmt.Printf("%-14s %-22s %8s %8s %8s %8s\n", "bus", "latency", "samples", "p50 ms", "p99 ms", "max ms")
 	for _, lines := range []int{1_000, 1_000_000} {
 		dir := filepath.Join(tmp, fmt.Sprintf("run%d", lines))
 		if out, err := exec.Command(bin, "demo", "--agents", "64", "--findings", "12", "--bus-lines", strconv.Itoa(lines), dir).CombinedOutput(); err != nil {
 			t.Fatalf("demo: %v\n%s", err, out)
 		}
-		fw, err := fsnotify.NewWatcher()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := fw.Add(dir); err != nil {
-			t.Fatal(err)
-		}
+		fw := fsnotifytest.Watch(t, dir)
 		cmd := exec.Command(bin, "watch", "-q", dir)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr

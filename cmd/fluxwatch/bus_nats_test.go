@@ -15,23 +15,18 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
 
 // startHub starts an embedded NATS server for the test.
 func startHub(t *testing.T) *hub.Hub {
-	t.Helper()
-	h, err := hub.Start(hub.Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Shutdown)
-	return h
+	return hubtest.Start(t, hub.Config{NoSync: true})
 }
 
 // natsEnv is an env whose FLUXWATCH_BUS (and nothing else) is set.
-func natsEnv(busURL string) (*env, *lockedBuffer, *lockedBuffer) {
-	var out, errb lockedBuffer
+func natsEnv(busURL string) (*env, *syncBuffer, *syncBuffer) {
+	var out, errb syncBuffer
 	return &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
 		getenv: func(k string) string {
 			switch k {
@@ -170,17 +165,25 @@ func isExit(err error) bool {
 	return errors.As(err, &x) && x.err == nil
 }
 
-// TestMCPStream: mcp --bus nats://… serves fetch_peer_findings from the
-// stream, filtered, whatever bus files output_dir holds.
-func TestMCPStream(t *testing.T) {
-	h := startHub(t)
-	b := busFlags{path: h.URL() + "/mcp"}
+// openStream opens the stream at url as the commands do, closed when the
+// test ends.
+func openStream(t *testing.T, url string) bus.Backend {
+	t.Helper()
 	e, _, _ := natsEnv("")
+	b := busFlags{path: url}
 	stream, err := b.open(context.Background(), e, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stream.Close()
+	t.Cleanup(func() { stream.Close() })
+	return stream
+}
+
+// TestMCPStream: mcp --bus nats://… serves fetch_peer_findings from the
+// stream, filtered, whatever bus files output_dir holds.
+func TestMCPStream(t *testing.T) {
+	h := startHub(t)
+	stream := openStream(t, h.URL()+"/mcp")
 	for _, f := range natsFindings {
 		if _, err := stream.Append(context.Background(), bus.Entry{Kind: bus.EntryFinding, Severity: f.sev, Agent: f.agent,
 			Category: "c", Summary: f.summary, FileRefs: []string{}}); err != nil {
@@ -224,12 +227,7 @@ func TestRelayFollow(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"bus", "relay", file, url}, e) }()
 
-	b := busFlags{path: url}
-	stream, err := b.open(context.Background(), e, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stream.Close()
+	stream := openStream(t, url)
 	ent := func(agent string) bus.Entry {
 		return bus.Entry{Kind: bus.EntryFinding, Severity: "notable", Agent: agent, Category: "c", Summary: "from " + agent, FileRefs: []string{}}
 	}

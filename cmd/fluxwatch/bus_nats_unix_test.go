@@ -45,13 +45,7 @@ func TestWatchStream(t *testing.T) {
 			t.Fatalf("finding write: %v %s", p.cmd.ProcessState, p.stderr.String())
 		}
 	}
-	b := busFlags{path: url}
-	e, _, _ := natsEnv("")
-	stream, err := b.open(context.Background(), e, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stream.Close()
+	stream := openStream(t, url)
 	for i := range 20 {
 		if _, err := stream.Append(context.Background(), bus.Entry{Kind: bus.EntryFinding, Severity: "notable", Agent: "fd-net",
 			Category: "c", Summary: fmt.Sprintf("record %d", i), FileRefs: []string{}, Timestamp: "2026-11-25T04:01:00Z"}); err != nil {

@@ -158,11 +158,67 @@ func (e *env) newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
+// parseHelp parses args with fs, a flag set of newFlagSet named after the
+// command: errHelpDone after --help (its usage printed), a usage error
+// naming the command otherwise.
+func parseHelp(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelpDone // pflag printed the usage
+		}
+		return usageErrorf("%s: %v", fs.Name(), err)
+	}
+	return nil
+}
+
+// subcommand is a command under another: finding write, bus serve.
+type subcommand struct {
+	name string
+	run  func(ctx context.Context, e *env, args []string) error
+}
+
+func subcommandNames(subs []subcommand) []string {
+	names := make([]string, len(subs))
+	for i, s := range subs {
+		names[i] = s.name
+	}
+	return names
+}
+
+// runSubcommand runs the subcommand of cmd that args name, among subs. With
+// none it prints usage on stderr and returns a usage error; help prints
+// usage on stdout.
+func runSubcommand(ctx context.Context, e *env, args []string, cmd, usage string, subs []subcommand) error {
+	want := strings.Join(subcommandNames(subs), " or ")
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, usage)
+		return usageErrorf("%s: want %s", cmd, want)
+	}
+	for _, s := range subs {
+		if args[0] == s.name {
+			return s.run(ctx, e, args[1:])
+		}
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(e.stdout, usage)
+		return nil
+	}
+	return usageErrorf("%s: unknown subcommand %q (want %s)", cmd, args[0], want)
+}
+
+// errHelpDone ends a command after its --help; run treats it as success.
+var errHelpDone = helpDone{}
+
+type helpDone struct{}
+
+func (helpDone) Error() string { return "help printed" }
+
 // subcommands lists the subcommands of the commands that have some, for
 // completion and man pages.
 var subcommands = map[string][]string{
-	"finding": {"write", "read"},
-	"bus":     {"serve", "relay"},
+	"finding": subcommandNames(findingCommands),
+	"bus":     subcommandNames(busCommands),
 	"plan":    planOrder,
 	"help":    nil,
 }

@@ -28,21 +28,10 @@ record once. Records that are not findings (stall events) stay where they
 are. With --once it copies what is there and exits.
 `
 
+var busCommands = []subcommand{{"serve", busServe}, {"relay", busRelay}}
+
 func runBus(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, busUsage)
-		return usageErrorf("bus: want serve or relay")
-	}
-	switch args[0] {
-	case "serve":
-		return busServe(ctx, e, args[1:])
-	case "relay":
-		return busRelay(ctx, e, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprint(e.stdout, busUsage)
-		return nil
-	}
-	return usageErrorf("bus: unknown subcommand %q (want serve or relay)", args[0])
+	return runSubcommand(ctx, e, args, "bus", busUsage, busCommands)
 }
 
 func busRelay(ctx context.Context, e *env, args []string) error {

@@ -109,10 +109,8 @@ func (c *ciFlags) configure(e *env, f *reportFlags) error {
 	if !c.fs.Changed("strict-run") && cfg.Agents.StrictRun != nil {
 		f.strictRun = *cfg.Agents.StrictRun
 	}
-	switch c.failOnNew {
-	case "none", "P0", "P1", "P2", "P3":
-	default:
-		return usageErrorf("%s: --fail-on-new %q: want none, P0, P1, P2 or P3", f.cmd, c.failOnNew)
+	if err := config.CheckChoice("gate.fail-on-new", c.failOnNew); err != nil {
+		return usageErrorf("%s: --fail-on-new %q: %v", f.cmd, c.failOnNew, err)
 	}
 	if c.failOnNew != "none" && c.baseline == "" {
 		return usageErrorf("%s: --fail-on-new needs a baseline: --baseline FILE or baseline: in %s", f.cmd, config.Name)
@@ -207,11 +205,8 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	}
 	named := fs.String("config", "", "read the configuration `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON instead of YAML")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("config: %v", err)
+	if err := parseHelp(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("config: takes no arguments")

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/demo"
-	flag "github.com/spf13/pflag"
 )
 
 const demoUsage = `Usage: fluxwatch demo [flags] [DIR]
@@ -46,11 +45,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	live := fs.Bool("live", false, "simulate agents writing the example run over about 20 s")
 	speed := fs.Float64("speed", 1, "with --live: run `F` times faster")
 	quiet := fs.BoolP("quiet", "q", false, "print nothing but errors")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("demo: %v", err)
+	if err := parseHelp(fs, args); err != nil {
+		return err
 	}
 	if *quiet {
 		// All demo prints on stdout is what it did and what to run next.

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/fluxwatch/fluxwatch/plan"
 )
 
@@ -57,11 +55,8 @@ func runDiscover(ctx context.Context, e *env, args []string) error {
 		fs.SetOutput(e.stdout)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("discover: %v", err)
+	if err := parseHelp(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("discover: unexpected argument %q (the task goes in --task)", fs.Arg(0))

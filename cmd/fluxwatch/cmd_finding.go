@@ -46,21 +46,10 @@ $NATS_TOKEN, $NATS_CA, $NATS_CERT/$NATS_KEY, and are never printed.
 // now is the clock of finding write's default timestamp.
 var now = time.Now
 
+var findingCommands = []subcommand{{"write", findingWrite}, {"read", findingRead}}
+
 func runFinding(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, findingUsage)
-		return usageErrorf("finding: want write or read")
-	}
-	switch args[0] {
-	case "write":
-		return findingWrite(ctx, e, args[1:])
-	case "read":
-		return findingRead(ctx, e, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprint(e.stdout, findingUsage)
-		return nil
-	}
-	return usageErrorf("finding: unknown subcommand %q (want write or read)", args[0])
+	return runSubcommand(ctx, e, args, "finding", findingUsage, findingCommands)
 }
 
 // parseFlags parses args with fs, printing usage for --help. done is true

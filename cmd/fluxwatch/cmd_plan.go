@@ -125,13 +125,21 @@ func (p *planRun) parse(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (
 	return true, nil
 }
 
-func (p *planRun) store() (*plan.Store, error) {
+// do opens the store (--plan-dir, else FLUXWATCH_PLAN_DIR, else the branch's
+// directory under the git top level) and runs f on it: the error envelope
+// when either fails, else the success envelope with f's data and its
+// warnings.
+func (p *planRun) do(f func(s *plan.Store) (data any, warnings []string, err error)) error {
 	root, err := plan.ResolveRoot(plan.RootOptions{Flag: p.planDir, Env: p.e.getenv("FLUXWATCH_PLAN_DIR"),
 		Ceilings: p.e.getenv("GIT_CEILING_DIRECTORIES")})
 	if err != nil {
-		return nil, err
+		return p.fail(err)
 	}
-	return &plan.Store{Root: root}, nil
+	data, warnings, err := f(&plan.Store{Root: root})
+	if err != nil {
+		return p.fail(err)
+	}
+	return p.ok(data, warnings)
 }
 
 type envelopeError struct {
@@ -243,15 +251,10 @@ func planWriteFinding(p *planRun, args []string) error {
 			approaches = []parse.Approach{}
 		}
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	res, err := s.WriteFinding(name, notesArg, approaches)
-	if err != nil {
-		return p.fail(err)
-	}
-	return p.ok(res, res.Warnings)
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		res, err := s.WriteFinding(name, notesArg, approaches)
+		return res, res.Warnings, err
+	})
 }
 
 func planWriteApproach(p *planRun, args []string) error {
@@ -295,15 +298,10 @@ func planWriteApproach(p *planRun, args []string) error {
 	in.Files = splitList(files, ",")
 	questions, _ := fs.GetString("questions")
 	in.Questions = splitList(questions, "|")
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	res, err := s.WriteApproach(name, in)
-	if err != nil {
-		return p.fail(err)
-	}
-	return p.ok(res, res.Warnings)
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		res, err := s.WriteApproach(name, in)
+		return res, res.Warnings, err
+	})
 }
 
 // nextVariant is the value of a --variant given without a letter.
@@ -320,85 +318,87 @@ func splitList(s, sep string) []string {
 	return out
 }
 
-// target reads the NAME N [L] arguments; N may also be written N_L.
-func target(args []string) (name string, n int, variant string, err error) {
-	name = args[0]
-	if err := plan.ValidSpecialist(name); err != nil {
-		return "", 0, "", err
+// approachRef names an approach: specialist, number, variant ("" for none).
+type approachRef struct {
+	name    string
+	n       int
+	variant string
+}
+
+// parseTarget parses fs's flags and the NAME N [L] arguments; N may also be
+// written N_L. ok is false when the command is done, as for parse.
+func (p *planRun) parseTarget(fs *flag.FlagSet, args []string) (a approachRef, ok bool, err error) {
+	if ok, err := p.parse(fs, args, 2, 3); !ok {
+		return a, false, err
 	}
-	if n, variant, err = plan.ParseApproachID(args[1]); err != nil {
-		return "", 0, "", err
+	if a, err = target(fs.Args()); err != nil {
+		return a, false, p.fail(err)
+	}
+	return a, true, nil
+}
+
+func target(args []string) (a approachRef, err error) {
+	a.name = args[0]
+	if err := plan.ValidSpecialist(a.name); err != nil {
+		return approachRef{}, err
+	}
+	if a.n, a.variant, err = plan.ParseApproachID(args[1]); err != nil {
+		return approachRef{}, err
 	}
 	if len(args) == 3 {
-		if variant != "" {
-			return "", 0, "", badArgs("give the variant once: %s or %s %s", args[1], strings.Split(args[1], "_")[0], args[2])
+		if a.variant != "" {
+			return approachRef{}, badArgs("give the variant once: %s or %s %s", args[1], strings.Split(args[1], "_")[0], args[2])
 		}
-		variant = args[2]
-		if err := plan.ValidVariant(variant); err != nil {
-			return "", 0, "", err
+		a.variant = args[2]
+		if err := plan.ValidVariant(a.variant); err != nil {
+			return approachRef{}, err
 		}
 	}
-	return name, n, variant, nil
+	return a, nil
 }
 
 func planClearApproach(p *planRun, args []string) error {
 	fs := p.flags()
-	if ok, err := p.parse(fs, args, 2, 3); !ok {
+	ref, ok, err := p.parseTarget(fs, args)
+	if !ok {
 		return err
 	}
-	name, n, variant, err := target(fs.Args())
-	if err != nil {
-		return p.fail(err)
-	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	res, err := s.ClearApproach(name, n, variant)
-	if err != nil {
-		return p.fail(err)
-	}
-	return p.ok(res, res.Warnings)
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		res, err := s.ClearApproach(ref.name, ref.n, ref.variant)
+		return res, res.Warnings, err
+	})
 }
 
 func planGetApproach(p *planRun, args []string) error {
 	fs := p.flags()
-	if ok, err := p.parse(fs, args, 2, 3); !ok {
+	ref, ok, err := p.parseTarget(fs, args)
+	if !ok {
 		return err
 	}
-	name, n, variant, err := target(fs.Args())
-	if err != nil {
-		return p.fail(err)
-	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	sp, as, diags, err := s.Approaches(name, n, variant)
-	if err != nil {
-		return p.fail(err)
-	}
-	views := make([]plan.ApproachView, len(as))
-	for i, a := range as {
-		views[i] = plan.View("", a, sp.Approaches, true)
-	}
-	return p.ok(struct {
-		Specialist string              `json:"specialist"`
-		Number     int                 `json:"number"`
-		Approaches []plan.ApproachView `json:"approaches"`
-	}{name, n, views}, diagLines(diags))
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		sp, as, diags, err := s.Approaches(ref.name, ref.n, ref.variant)
+		if err != nil {
+			return nil, nil, err
+		}
+		views := make([]plan.ApproachView, len(as))
+		for i, a := range as {
+			views[i] = plan.View("", a, sp.Approaches, true)
+		}
+		return struct {
+			Specialist string              `json:"specialist"`
+			Number     int                 `json:"number"`
+			Approaches []plan.ApproachView `json:"approaches"`
+		}{ref.name, ref.n, views}, plan.Warnings(diags), nil
+	})
 }
 
 func planRefine(p *planRun, args []string) error {
 	fs := p.flags()
 	fs.String("text", "", "the revision asked of the specialist (empty clears it)")
 	fs.String("text-file", "", "read the text from a file (- for standard input)")
-	if ok, err := p.parse(fs, args, 2, 3); !ok {
+	ref, ok, err := p.parseTarget(fs, args)
+	if !ok {
 		return err
-	}
-	name, n, variant, err := target(fs.Args())
-	if err != nil {
-		return p.fail(err)
 	}
 	text, set, err := p.text(fs, "text")
 	if err != nil {
@@ -407,15 +407,10 @@ func planRefine(p *planRun, args []string) error {
 	if !set {
 		return p.fail(badArgs("plan refine: --text is required (an empty --text clears the refinement)"))
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	res, err := s.Refine(name, n, variant, text)
-	if err != nil {
-		return p.fail(err)
-	}
-	return p.ok(res, res.Warnings)
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		res, err := s.Refine(ref.name, ref.n, ref.variant, text)
+		return res, res.Warnings, err
+	})
 }
 
 func planGetFindings(p *planRun, args []string) error {
@@ -424,45 +419,43 @@ func planGetFindings(p *planRun, args []string) error {
 	if ok, err := p.parse(fs, args, 0, 0); !ok {
 		return err
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	all, diags, err := s.All()
-	if err != nil {
-		return p.fail(err)
-	}
-	if *full {
-		type specialistView struct {
-			Specialist string              `json:"specialist"`
-			File       string              `json:"file"`
-			Notes      string              `json:"notes"`
-			Approaches []plan.ApproachView `json:"approaches"`
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		all, diags, err := s.All()
+		if err != nil {
+			return nil, nil, err
 		}
-		out := []specialistView{}
-		for _, f := range all {
-			v := specialistView{Specialist: f.Name, File: f.File, Notes: f.Specialist.Notes, Approaches: []plan.ApproachView{}}
-			for _, a := range f.Specialist.Approaches {
-				v.Approaches = append(v.Approaches, plan.View("", a, f.Specialist.Approaches, true))
+		if *full {
+			type specialistView struct {
+				Specialist string              `json:"specialist"`
+				File       string              `json:"file"`
+				Notes      string              `json:"notes"`
+				Approaches []plan.ApproachView `json:"approaches"`
 			}
-			out = append(out, v)
+			out := []specialistView{}
+			for _, f := range all {
+				v := specialistView{Specialist: f.Name, File: f.File, Notes: f.Specialist.Notes, Approaches: []plan.ApproachView{}}
+				for _, a := range f.Specialist.Approaches {
+					v.Approaches = append(v.Approaches, plan.View("", a, f.Specialist.Approaches, true))
+				}
+				out = append(out, v)
+			}
+			return struct {
+				Specialists []specialistView `json:"specialists"`
+			}{out}, plan.Warnings(diags), nil
 		}
-		return p.ok(struct {
-			Specialists []specialistView `json:"specialists"`
-		}{out}, diagLines(diags))
-	}
-	names := []string{}
-	approaches := []plan.SummaryView{}
-	for _, f := range all {
-		names = append(names, f.Name)
-		for _, a := range f.Specialist.Approaches {
-			approaches = append(approaches, plan.Summary(f.Name, a))
+		names := []string{}
+		approaches := []plan.SummaryView{}
+		for _, f := range all {
+			names = append(names, f.Name)
+			for _, a := range f.Specialist.Approaches {
+				approaches = append(approaches, plan.Summary(f.Name, a))
+			}
 		}
-	}
-	return p.ok(struct {
-		Specialists []string           `json:"specialists"`
-		Approaches  []plan.SummaryView `json:"approaches"`
-	}{names, approaches}, diagLines(diags))
+		return struct {
+			Specialists []string           `json:"specialists"`
+			Approaches  []plan.SummaryView `json:"approaches"`
+		}{names, approaches}, plan.Warnings(diags), nil
+	})
 }
 
 func planReadDesign(p *planRun, args []string) error {
@@ -470,42 +463,32 @@ func planReadDesign(p *planRun, args []string) error {
 	if ok, err := p.parse(fs, args, 0, 0); !ok {
 		return err
 	}
-	s, err := p.store()
-	if err != nil {
-		return p.fail(err)
-	}
-	m, diags, exists, err := s.DesignManifest()
-	if err != nil {
-		return p.fail(err)
-	}
-	type designView struct {
-		ScreenshotFileName string `json:"screenshot_file_name"`
-		Description        string `json:"description"`
-		Path               string `json:"path,omitempty"`
-	}
-	warnings := diagLines(diags)
-	designs := []designView{}
-	for _, d := range m.Designs {
-		v := designView{ScreenshotFileName: d.ScreenshotFileName, Description: d.Description}
-		if parse.ValidName(d.ScreenshotFileName) == nil {
-			v.Path = filepath.Join(s.Root, "design", d.ScreenshotFileName)
-		} else if d.ScreenshotFileName != "" {
-			warnings = append(warnings, fmt.Sprintf("%s: screenshot_file_name %q is not a plain file name; no path given",
-				filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), d.ScreenshotFileName))
+	return p.do(func(s *plan.Store) (any, []string, error) {
+		m, diags, exists, err := s.DesignManifest()
+		if err != nil {
+			return nil, nil, err
 		}
-		designs = append(designs, v)
-	}
-	return p.ok(struct {
-		Exists  bool         `json:"exists"`
-		File    string       `json:"file"`
-		Designs []designView `json:"designs"`
-	}{exists, filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), designs}, warnings)
-}
-
-func diagLines(diags []parse.Diagnostic) []string {
-	var out []string
-	for _, d := range diags {
-		out = append(out, d.String())
-	}
-	return out
+		type designView struct {
+			ScreenshotFileName string `json:"screenshot_file_name"`
+			Description        string `json:"description"`
+			Path               string `json:"path,omitempty"`
+		}
+		warnings := plan.Warnings(diags)
+		designs := []designView{}
+		for _, d := range m.Designs {
+			v := designView{ScreenshotFileName: d.ScreenshotFileName, Description: d.Description}
+			if parse.ValidName(d.ScreenshotFileName) == nil {
+				v.Path = filepath.Join(s.Root, "design", d.ScreenshotFileName)
+			} else if d.ScreenshotFileName != "" {
+				warnings = append(warnings, fmt.Sprintf("%s: screenshot_file_name %q is not a plain file name; no path given",
+					filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), d.ScreenshotFileName))
+			}
+			designs = append(designs, v)
+		}
+		return struct {
+			Exists  bool         `json:"exists"`
+			File    string       `json:"file"`
+			Designs []designView `json:"designs"`
+		}{exists, filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), designs}, warnings, nil
+	})
 }

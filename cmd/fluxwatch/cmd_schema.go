@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/fluxwatch/fluxwatch/synth"
-	flag "github.com/spf13/pflag"
 )
 
 func runSchema(ctx context.Context, e *env, args []string) error {
@@ -15,11 +13,8 @@ func runSchema(ctx context.Context, e *env, args []string) error {
 	fs.Usage = func() {
 		fmt.Fprintln(e.stdout, "Usage: fluxwatch schema\n\nPrints the JSON Schema (draft 2020-12) of findings.json.")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("schema: %v", err)
+	if err := parseHelp(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("schema: takes no arguments")

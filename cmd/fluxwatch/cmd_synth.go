@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,9 +63,6 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: "+strings.Join(formatNames, ", ")+
 		" (as --json, --annotations, or --F - and --out - for markdown)")
 	dir, implicit, err := f.parse(e, fs, args)
-	if errors.Is(err, errHelp) {
-		return nil
-	}
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/verify"
 	"github.com/fluxwatch/fluxwatch/watcher"
-	flag "github.com/spf13/pflag"
 )
 
 const verifyUsage = `Usage: fluxwatch verify [flags] SYNTHESIS.md RUN
@@ -52,11 +50,8 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
 	f.failOn = "none"
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageErrorf("verify: %v", err)
+	if err := parseHelp(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() != 2 {
 		return usageErrorf("verify: want SYNTHESIS.md and RUN, got %d arguments", fs.NArg())

@@ -89,9 +89,6 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.serve, "serve", "", "serve the live HTML page on `ADDR` (127.0.0.1:0: a free port; a host-less :PORT is loopback) and print its URL on stderr")
 	fs.BoolVar(&f.servePublic, "serve-public", false, "let --serve bind an address other than loopback (the page is then open to the network)")
 	dir, _, err := f.parse(e, fs, args)
-	if errors.Is(err, errHelp) {
-		return nil
-	}
 	if err != nil {
 		return err
 	}

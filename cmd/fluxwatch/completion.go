@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	flag "github.com/spf13/pflag"
 )
 
 // The completion scripts ask the program itself what comes next
@@ -66,26 +64,6 @@ func runCompletion(ctx context.Context, e *env, args []string) error {
 	fmt.Fprint(e.stdout, script)
 	return nil
 }
-
-// parseHelp parses args with fs for the small commands of the command line
-// itself: errHelpDone after --help (its usage printed), a usage error
-// naming the command otherwise.
-func parseHelp(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return errHelpDone // pflag printed the usage
-		}
-		return usageErrorf("%s: %v", fs.Name(), err)
-	}
-	return nil
-}
-
-// errHelpDone ends a command after its --help; run treats it as success.
-var errHelpDone = helpDone{}
-
-type helpDone struct{}
-
-func (helpDone) Error() string { return "help printed" }
 
 // flagValues are the values that complete after a flag.
 var flagValues = map[string][]string{

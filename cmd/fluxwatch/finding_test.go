@@ -1,35 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 )
-
-// lockedBuffer is a bytes.Buffer safe for one writer and one reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestFindingReadFollow: --follow prints the entries already there, then each
 // new one as NDJSON, filtered, until the context ends; it exits 0.
@@ -45,7 +24,7 @@ func TestFindingReadFollow(t *testing.T) {
 	write(bus.Blocking, "before")
 	write(bus.Notable, "skipped by the filter")
 
-	var out, errb lockedBuffer
+	var out, errb syncBuffer
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
 		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -53,19 +32,9 @@ func TestFindingReadFollow(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"finding", "read", "--dir", dir, "--follow", "--severity", "blocking", "--interval", "20ms"}, e)
 	}()
-	waitFor := func(want string) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(out.String(), want) {
-			if time.Now().After(deadline) {
-				t.Fatalf("waited for %q; output so far:\n%s", want, out.String())
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-	waitFor(`"summary":"before"`)
+	waitFor(t, &out, `"summary":"before"`)
 	write(bus.Blocking, "after")
-	waitFor(`"summary":"after"`)
+	waitFor(t, &out, `"summary":"after"`)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("follow ended with %v", err)

@@ -20,11 +20,7 @@ import (
 // wall time and the peak RSS of each run. Bars (issue 2): a diagnostic within
 // 5 s and under 200 MB peak RSS.
 func TestYAMLLimitsProcess(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "fluxwatch")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildFluxwatch(t)
 	var bomb strings.Builder
 	bomb.WriteString(`a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]` + "\n")
 	for i, l := range "bcdefghij" {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/config"
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -58,17 +59,12 @@ func (f *reportFlags) flagSet(e *env, usage string) *flag.FlagSet {
 	return fs
 }
 
-// errHelp ends a command that printed its usage for --help: exit 0.
-var errHelp = errors.New("help")
-
 // parse parses args and returns the run directory: the one argument, else
-// the default (implicit: discovery tiers 1-2, else "."). --help is errHelp.
+// the default (implicit: discovery tiers 1-2, else "."). --help is
+// errHelpDone (parseHelp).
 func (f *reportFlags) parse(e *env, fs *flag.FlagSet, args []string) (dir string, implicit bool, err error) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return "", false, errHelp
-		}
-		return "", false, usageErrorf("%s: %v", f.cmd, err)
+	if err := parseHelp(fs, args); err != nil {
+		return "", false, err
 	}
 	if fs.NArg() > 1 {
 		return "", false, usageErrorf("%s: want at most one directory, got %d arguments", f.cmd, fs.NArg())
@@ -133,17 +129,14 @@ func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error
 	if f.minIndep < 0 {
 		return opts, scan, usageErrorf("%s: --min-independent %d: want 0 or more", f.cmd, f.minIndep)
 	}
-	switch f.failOn {
-	case "none", "needs-changes", "risky":
-	default:
-		return opts, scan, usageErrorf("%s: --fail-on %q: want none, needs-changes or risky", f.cmd, f.failOn)
+	if err := config.CheckChoice("gate.fail-on", f.failOn); err != nil {
+		return opts, scan, usageErrorf("%s: --fail-on %q: %v", f.cmd, f.failOn, err)
 	}
-	switch f.dedup {
-	case "fuzzy":
-	case "exact":
+	if err := config.CheckChoice("agents.dedup", f.dedup); err != nil {
+		return opts, scan, usageErrorf("%s: --dedup %q: %v", f.cmd, f.dedup, err)
+	}
+	if f.dedup == "exact" {
 		opts.Dedup = synth.DedupExact
-	default:
-		return opts, scan, usageErrorf("%s: --dedup %q: want fuzzy or exact", f.cmd, f.dedup)
 	}
 	scan.Run = f.run
 	source := "--run"

@@ -2,11 +2,11 @@ package main
 
 import (
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/internal/schematest"
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -15,13 +15,8 @@ import (
 // testscript golden runs against the schema `fluxwatch schema` prints.
 func TestGoldenFindingsValidate(t *testing.T) {
 	sch := schematest.Compile(t, "findings.schema.json", synth.Schema())
-	files, _ := filepath.Glob("testdata/script/*.txtar")
 	n := 0
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
+	txtartest.Each(t, "testdata/script/*.txtar", func(t *testing.T, file string, ar *txtar.Archive) {
 		for _, f := range ar.Files {
 			if path.Base(f.Name) != "findings.json" || !strings.HasPrefix(f.Name, "want/") {
 				continue
@@ -31,7 +26,7 @@ func TestGoldenFindingsValidate(t *testing.T) {
 				t.Errorf("%s: %s does not validate: %v", file, f.Name, err)
 			}
 		}
-	}
+	})
 	if n < 2 {
 		t.Fatalf("found %d golden findings.json files, want at least 2", n)
 	}

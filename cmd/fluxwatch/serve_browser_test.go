@@ -32,15 +32,7 @@ var liveURL = regexp.MustCompile(`live page at (http://\S+)`)
 
 func startServe(t *testing.T, dir, addr string) *watchProcess {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "fluxwatch")
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "watch", "-q", "--no-evidence", "--serve", addr, dir)
+	cmd := exec.Command(testBinaryAsFluxwatch(t), "watch", "-q", "--no-evidence", "--serve", addr, dir)
 	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0", "NO_COLOR=1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

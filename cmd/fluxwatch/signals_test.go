@@ -30,8 +30,7 @@ var signalsBin = flag.String("signals.bin", "", "run TestSignals against this fl
 const signalBound = 3 * time.Second
 
 // fluxwatchBin returns the fluxwatch to run as a process: -signals.bin, or
-// the test binary itself under the name fluxwatch (TestMain then runs
-// mainStatus, as main does), without a build.
+// the test binary itself (testBinaryAsFluxwatch).
 func fluxwatchBin(t *testing.T) string {
 	t.Helper()
 	if *signalsBin != "" {
@@ -41,33 +40,7 @@ func fluxwatchBin(t *testing.T) string {
 		}
 		return abs
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skipf("no test binary to run: %v", err)
-	}
-	bin := filepath.Join(t.TempDir(), "fluxwatch")
-	if err := os.Symlink(exe, bin); err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
-// syncBuffer is a bytes.Buffer that a process writes while the test reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	return testBinaryAsFluxwatch(t)
 }
 
 // proc is a fluxwatch process started by a signal case.
@@ -156,11 +129,14 @@ func (p *proc) fileExists(t *testing.T, path string) {
 	p.waitFor(t, path, func() bool { _, err := os.Stat(path); return err == nil })
 }
 
-// busy waits d: the command is then in the middle of what the case gives it
-// (a parse of seconds, a wait that never ends by itself). Whether it really
-// was is checked afterwards: a command that finished first exits with its
-// own status, not 128+n.
-func (p *proc) busy(d time.Duration) { time.Sleep(d) }
+// busy waits 300 ms and returns p: the command is then in the middle of
+// what the case gives it (a parse of seconds, a wait that never ends by
+// itself). Whether it really was is checked afterwards: a command that
+// finished first exits with its own status, not 128+n.
+func (p *proc) busy() *proc {
+	time.Sleep(300 * time.Millisecond)
+	return p
+}
 
 // signalRow is one line of the time-to-exit table.
 type signalRow struct {
@@ -248,51 +224,35 @@ func TestSignals(t *testing.T) {
 		t.Skip("runs processes for about 20 s")
 	}
 	bin := fluxwatchBin(t)
+	term, intr := []syscall.Signal{syscall.SIGTERM}, []syscall.Signal{syscall.SIGINT}
+	both := []syscall.Signal{syscall.SIGTERM, syscall.SIGINT}
 	cases := []struct {
 		name string
-		sig  syscall.Signal
+		sigs []syscall.Signal
 		// run starts the command in dir and returns once it is in the
 		// state to interrupt.
 		run func(t *testing.T, dir string) *proc
 	}{
-		{"synth huge prose report", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"synth huge prose report", both, func(t *testing.T, dir string) *proc {
 			hugeProse(t, filepath.Join(dir, "run", "fd-prose.md"))
-			p := startProc(t, bin, dir, nil, "synth", "-q", "run")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "synth", "-q", "run").busy()
 		}},
-		{"synth huge prose report", syscall.SIGINT, func(t *testing.T, dir string) *proc {
-			hugeProse(t, filepath.Join(dir, "run", "fd-prose.md"))
-			p := startProc(t, bin, dir, nil, "synth", "-q", "run")
-			p.busy(300 * time.Millisecond)
-			return p
-		}},
-		{"synth --sarif FIFO, no reader", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"synth --sarif FIFO, no reader", term, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
 			testfault.Mkfifo(t, filepath.Join(dir, "out.sarif"))
-			p := startProc(t, bin, dir, nil, "synth", "-q", "--sarif", "out.sarif", "run")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "synth", "-q", "--sarif", "out.sarif", "run").busy()
 		}},
-		{"check huge prose report", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"check huge prose report", term, func(t *testing.T, dir string) *proc {
 			hugeProse(t, filepath.Join(dir, "fd-prose.md"))
-			p := startProc(t, bin, dir, nil, "check", "fd-prose.md")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "check", "fd-prose.md").busy()
 		}},
-		{"watch", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"watch", both, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
 			p := startProc(t, bin, dir, nil, "watch", "run")
 			p.stdoutHas(t, "completed fd-a")
 			return p
 		}},
-		{"watch", syscall.SIGINT, func(t *testing.T, dir string) *proc {
-			smallRun(t, filepath.Join(dir, "run"))
-			p := startProc(t, bin, dir, nil, "watch", "run")
-			p.stdoutHas(t, "completed fd-a")
-			return p
-		}},
-		{"watch, live view on a terminal", syscall.SIGINT, func(t *testing.T, dir string) *proc {
+		{"watch, live view on a terminal", intr, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
 			p := startProcTTY(t, bin, dir, nil, "watch", "run")
 			p.stdoutHas(t, "fd-a")
@@ -301,83 +261,65 @@ func TestSignals(t *testing.T) {
 			}
 			return p
 		}},
-		{"watch --events", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"watch --events", term, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
 			p := startProc(t, bin, dir, nil, "watch", "--events", "run")
 			p.stdoutHas(t, `"agent_completed"`)
 			return p
 		}},
-		{"watch, a huge report arriving", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"watch, a huge report arriving", term, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
 			p := startProc(t, bin, dir, nil, "watch", "--events", "run")
 			p.stdoutHas(t, `"agent_completed"`)
 			hugeProse(t, filepath.Join(dir, "run", "fd-prose.md"))
-			p.busy(300 * time.Millisecond)
-			return p
+			return p.busy()
 		}},
-		{"finding read --follow", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"finding read --follow", term, func(t *testing.T, dir string) *proc {
 			smallRun(t, filepath.Join(dir, "run"))
 			p := startProc(t, bin, dir, nil, "finding", "read", "--follow", "--dir", "run")
 			p.stdoutHas(t, `"agent":"fd-b"`)
 			return p
 		}},
-		{"finding read, FIFO bus", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"finding read, FIFO bus", term, func(t *testing.T, dir string) *proc {
 			testfault.Mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
-			p := startProc(t, bin, dir, nil, "finding", "read", "--bus", "peer-findings.jsonl")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "finding", "read", "--bus", "peer-findings.jsonl").busy()
 		}},
-		{"finding read --follow, FIFO bus", syscall.SIGINT, func(t *testing.T, dir string) *proc {
+		{"finding read --follow, FIFO bus", intr, func(t *testing.T, dir string) *proc {
 			testfault.Mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
-			p := startProc(t, bin, dir, nil, "finding", "read", "--follow", "--bus", "peer-findings.jsonl")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "finding", "read", "--follow", "--bus", "peer-findings.jsonl").busy()
 		}},
-		{"finding write, bus locked", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"finding write, bus locked", term, func(t *testing.T, dir string) *proc {
 			holdLock(t, filepath.Join(dir, "peer-findings.jsonl.lock"))
-			p := startProc(t, bin, dir, nil, "finding", "write", "--bus", "peer-findings.jsonl",
-				"--severity", "notable", "--agent", "fd-a", "--category", "c", "--summary", "s")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "finding", "write", "--bus", "peer-findings.jsonl",
+				"--severity", "notable", "--agent", "fd-a", "--category", "c", "--summary", "s").busy()
 		}},
-		{"plan, specialist locked", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"plan, specialist locked", term, func(t *testing.T, dir string) *proc {
 			holdLock(t, filepath.Join(dir, "plan", "findings", "shared.yaml.lock"))
-			p := startProc(t, bin, dir, []string{"FLUXWATCH_PLAN_DIR=plan"},
-				"plan", "write-approach", "shared", "1", "--description", "d")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, []string{"FLUXWATCH_PLAN_DIR=plan"},
+				"plan", "write-approach", "shared", "1", "--description", "d").busy()
 		}},
-		{"discover --task-file FIFO", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"discover --task-file FIFO", term, func(t *testing.T, dir string) *proc {
 			testfault.Mkfifo(t, filepath.Join(dir, "task"))
-			p := startProc(t, bin, dir, nil, "discover", "--task-file", "task", "--root", ".")
-			p.busy(300 * time.Millisecond)
-			return p
+			return startProc(t, bin, dir, nil, "discover", "--task-file", "task", "--root", ".").busy()
 		}},
-		{"demo --live", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"demo --live", term, func(t *testing.T, dir string) *proc {
 			p := startProc(t, bin, dir, nil, "demo", "--live", "run")
 			p.stdoutHas(t, "live demo in run")
 			return p
 		}},
-		{"mcp, idle", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"mcp, idle", both, func(t *testing.T, dir string) *proc {
 			p := startProc(t, bin, dir, nil, "mcp")
 			io.WriteString(p.stdin, mcpHello)
 			p.stdoutHas(t, `"id":1,"result"`)
 			return p
 		}},
-		{"mcp, idle", syscall.SIGINT, func(t *testing.T, dir string) *proc {
-			p := startProc(t, bin, dir, nil, "mcp")
-			io.WriteString(p.stdin, mcpHello)
-			p.stdoutHas(t, `"id":1,"result"`)
-			return p
-		}},
-		{"mcp, get_synthesis of a huge report", syscall.SIGTERM, func(t *testing.T, dir string) *proc {
+		{"mcp, get_synthesis of a huge report", term, func(t *testing.T, dir string) *proc {
 			hugeProse(t, filepath.Join(dir, "run", "fd-prose.md"))
 			p := startProc(t, bin, dir, nil, "mcp")
 			io.WriteString(p.stdin, mcpHello)
 			p.stdoutHas(t, `"id":1,"result"`)
 			io.WriteString(p.stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_synthesis","arguments":{"output_dir":"run"}}}`+"\n")
-			p.busy(300 * time.Millisecond)
-			return p
+			return p.busy()
 		}},
 	}
 
@@ -387,45 +329,47 @@ func TestSignals(t *testing.T) {
 
 	var rows []signalRow
 	for _, c := range cases {
-		name := fmt.Sprintf("%s/%s", c.name, unix.SignalName(c.sig))
-		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			p := c.run(t, dir)
-			select {
-			case <-p.done:
-				if mayRefuse[c.name] && p.cmd.ProcessState.ExitCode() == exitUsage {
-					rows = append(rows, signalRow{name, c.sig, -2, exitUsage})
-					t.Logf("refused at once, before the signal: %s", strings.TrimSpace(p.stderr.String()))
-					return
+		for _, sig := range c.sigs {
+			name := fmt.Sprintf("%s/%s", c.name, unix.SignalName(sig))
+			t.Run(name, func(t *testing.T) {
+				dir := t.TempDir()
+				p := c.run(t, dir)
+				select {
+				case <-p.done:
+					if mayRefuse[c.name] && p.cmd.ProcessState.ExitCode() == exitUsage {
+						rows = append(rows, signalRow{name, sig, -2, exitUsage})
+						t.Logf("refused at once, before the signal: %s", strings.TrimSpace(p.stderr.String()))
+						return
+					}
+					t.Fatalf("exited (%v) before the signal: nothing was interrupted; stdout:\n%s\nstderr:\n%s",
+						p.cmd.ProcessState, p.stdout.String(), p.stderr.String())
+				default:
 				}
-				t.Fatalf("exited (%v) before the signal: nothing was interrupted; stdout:\n%s\nstderr:\n%s",
-					p.cmd.ProcessState, p.stdout.String(), p.stderr.String())
-			default:
-			}
-			sent := time.Now()
-			if err := p.cmd.Process.Signal(c.sig); err != nil {
-				t.Fatal(err)
-			}
-			select {
-			case <-p.done:
-			case <-time.After(signalBound):
-				rows = append(rows, signalRow{name, c.sig, -1, -1})
-				t.Fatalf("still running %v after %s; stderr:\n%s", signalBound, unix.SignalName(c.sig), p.stderr.String())
-			}
-			took := time.Since(sent)
-			status := p.cmd.ProcessState.ExitCode()
-			rows = append(rows, signalRow{name, c.sig, took, status})
-			t.Logf("exit %d %v after %s", status, took.Round(time.Millisecond), unix.SignalName(c.sig))
-			if want := 128 + int(c.sig); status != want {
-				t.Errorf("exit status %d (%v), want %d; stderr:\n%s", status, p.cmd.ProcessState, want, p.stderr.String())
-			}
-			if left := temps(dir); len(left) > 0 {
-				t.Errorf("temporary files left behind: %v", left)
-			}
-			if strings.Contains(p.stderr.String(), "context canceled") {
-				t.Errorf("stderr reports the cancellation as an error:\n%s", p.stderr.String())
-			}
-		})
+				sent := time.Now()
+				if err := p.cmd.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case <-p.done:
+				case <-time.After(signalBound):
+					rows = append(rows, signalRow{name, sig, -1, -1})
+					t.Fatalf("still running %v after %s; stderr:\n%s", signalBound, unix.SignalName(sig), p.stderr.String())
+				}
+				took := time.Since(sent)
+				status := p.cmd.ProcessState.ExitCode()
+				rows = append(rows, signalRow{name, sig, took, status})
+				t.Logf("exit %d %v after %s", status, took.Round(time.Millisecond), unix.SignalName(sig))
+				if want := 128 + int(sig); status != want {
+					t.Errorf("exit status %d (%v), want %d; stderr:\n%s", status, p.cmd.ProcessState, want, p.stderr.String())
+				}
+				if left := temps(dir); len(left) > 0 {
+					t.Errorf("temporary files left behind: %v", left)
+				}
+				if strings.Contains(p.stderr.String(), "context canceled") {
+					t.Errorf("stderr reports the cancellation as an error:\n%s", p.stderr.String())
+				}
+			})
+		}
 	}
 
 	var b strings.Builder
@@ -453,7 +397,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	smallRun(t, filepath.Join(dir, "run"))
 	testfault.Mkfifo(t, filepath.Join(dir, "out.sarif"))
 	p := startProc(t, bin, dir, nil, "synth", "-q", "--sarif", "out.sarif", "run")
-	p.busy(300 * time.Millisecond)
+	p.busy()
 	sent := time.Now()
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	time.Sleep(20 * time.Millisecond)
@@ -483,7 +427,6 @@ func TestFindingReadFIFOBusRefused(t *testing.T) {
 	bin := fluxwatchBin(t)
 	dir := t.TempDir()
 	testfault.Mkfifo(t, filepath.Join(dir, "peer-findings.jsonl"))
-	t.Cleanup(func() { testfault.ReleaseFIFO(filepath.Join(dir, "peer-findings.jsonl")) })
 	for _, args := range [][]string{
 		{"finding", "read", "--bus", "peer-findings.jsonl"},
 		{"finding", "read", "--follow", "--bus", "peer-findings.jsonl"},

@@ -22,10 +22,7 @@ func TestWatchKeysProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "fluxwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildFluxwatch(t)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens in localStorage\nVerdict: needs-changes\n"), 0o644)
 
@@ -43,15 +40,7 @@ func TestWatchKeysProcess(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(bin, "watch", "--no-evidence", dir)
-			cmd.Env = append(os.Environ(), "TERM=xterm", "NO_COLOR=1", "FLUX_OUTPUT_DIR=", "FLUX_RUN_UUID=")
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = pts, pts, pts
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			out := &syncBuffer{}
-			go io.Copy(out, ptmx)
-			waitFor(t, out, "\x1b[?1049h") // the live view is up
+			cmd, out := startLiveView(t, bin, dir, pts, ptmx, pts)
 			// The keys are read once the terminal is in cbreak mode.
 			deadline := time.Now().Add(10 * time.Second)
 			for {
@@ -94,15 +83,7 @@ func TestWatchKeysProcess(t *testing.T) {
 		}
 		defer r.Close()
 		w.Write([]byte("q?orchestrator data\n"))
-		cmd := exec.Command(bin, "watch", "--no-evidence", dir)
-		cmd.Env = append(os.Environ(), "TERM=xterm", "NO_COLOR=1", "FLUX_OUTPUT_DIR=", "FLUX_RUN_UUID=")
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = r, pts, pts
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		out := &syncBuffer{}
-		go io.Copy(out, ptmx)
-		waitFor(t, out, "\x1b[?1049h")
+		cmd, _ := startLiveView(t, bin, dir, r, ptmx, pts)
 		time.Sleep(300 * time.Millisecond) // time enough to misread stdin
 		cmd.Process.Signal(syscall.SIGTERM)
 		cmd.Wait()
@@ -117,13 +98,19 @@ func TestWatchKeysProcess(t *testing.T) {
 	})
 }
 
-func waitFor(t *testing.T, out *syncBuffer, s string) {
+// startLiveView starts bin watch on dir with stdin, and the terminal pts as
+// stdout and stderr, and returns once the live view is up (the alternate
+// screen) with what the terminal ptmx shows, still growing.
+func startLiveView(t *testing.T, bin, dir string, stdin, ptmx, pts *os.File) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(out.String(), s) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q in the output:\n%q", s, out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	cmd := exec.Command(bin, "watch", "--no-evidence", dir)
+	cmd.Env = append(os.Environ(), "TERM=xterm", "NO_COLOR=1", "FLUX_OUTPUT_DIR=", "FLUX_RUN_UUID=")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, pts, pts
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
+	out := &syncBuffer{}
+	go io.Copy(out, ptmx)
+	waitFor(t, out, "\x1b[?1049h")
+	return cmd, out
 }

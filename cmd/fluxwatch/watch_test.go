@@ -17,6 +17,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsnotifytest"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -26,7 +27,7 @@ var churnFor = flag.Duration("churn", 10*time.Second, "how long TestWatchChurn c
 // called; stop returns the command's error and what it printed.
 func watchInProcess(t *testing.T, getenv func(string) string, args ...string) (stop func() (error, string)) {
 	t.Helper()
-	var out, errb lockedBuffer
+	var out, errb syncBuffer
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: getenv,
 		isTerminal: func(io.Writer) bool { return false }}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -336,14 +337,7 @@ func TestWatchAtomicReports(t *testing.T) {
 	stop := watchInProcess(t, func(string) string { return "" }, "-q", dir)
 	findings := filepath.Join(dir, "findings.json")
 	awaitFile(t, findings, 30*time.Second, "first report", json.Valid)
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
-		t.Skipf("no fsnotify: %v", err)
-	}
-	defer fw.Close()
-	if err := fw.Add(dir); err != nil {
-		t.Fatal(err)
-	}
+	fw := fsnotifytest.Watch(t, dir)
 
 	done := make(chan struct{})
 	type result struct {

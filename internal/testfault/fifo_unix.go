@@ -9,12 +9,15 @@ import (
 )
 
 // Mkfifo makes a FIFO (named pipe) at path with mode 0644, skipping the test
-// where that is impossible.
+// where that is impossible. When the test ends it releases the FIFO
+// ([ReleaseFIFO]), so that no goroutine of the code under test stays
+// blocked in open(2) on it.
 func Mkfifo(t testing.TB, path string) {
 	t.Helper()
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
+	t.Cleanup(func() { ReleaseFIFO(path) })
 }
 
 // ReleaseFIFO opens the FIFO at path for writing without blocking and closes

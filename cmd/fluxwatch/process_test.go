@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer that a goroutine or a process writes while
+// the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitFor polls out every 10 ms until it holds s, failing after 20 s with
+// what it holds.
+func waitFor(t *testing.T, out *syncBuffer, s string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), s) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the output:\n%q", s, out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// buildFluxwatch builds the real fluxwatch (no test hooks, no -race) into a
+// temporary directory and returns its path, for the tests that measure or
+// drive the binary as users run it.
+func buildFluxwatch(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "fluxwatch")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// benchFluxwatch skips the test unless FLUXWATCH_BENCH is set (as the make
+// target does), else builds the real fluxwatch for it to measure.
+func benchFluxwatch(t *testing.T, target string) string {
+	t.Helper()
+	if os.Getenv("FLUXWATCH_BENCH") == "" {
+		t.Skipf("set FLUXWATCH_BENCH=1 (make %s)", target)
+	}
+	return buildFluxwatch(t)
+}
+
+// testBinaryAsFluxwatch returns a link named fluxwatch to the test binary
+// itself, which TestMain then runs as the fluxwatch command (mainStatus, as
+// main does): a process without a build.
+func testBinaryAsFluxwatch(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("no test binary to run: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "fluxwatch")
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
