@@ -2,6 +2,7 @@ package parse
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -103,6 +104,13 @@ func readIndexFrom(st *stop, lines []line, first, level int, allowMasked bool) *
 loop:
 	for ; i < len(lines); i++ {
 		st.tick()
+		if n := len(ix.items); n >= 4096 && n == cap(ix.items) {
+			// A large index: room for the lines up to the next heading, up
+			// to four times what it holds, rather than growing (and copying)
+			// the list by a quarter at a time; what is never filled stays
+			// within four times what was read.
+			ix.items = slices.Grow(ix.items, min(linesToHeading(lines, i), 4*n))
+		}
 		l := lines[i]
 		if l.masked && !(allowMasked && l.fenced) {
 			if l.fenced && !allowMasked {
@@ -240,6 +248,15 @@ func (ix *index) add(it noted) {
 		ix.deviation(it.line, LevelWarning, "%s", n)
 	}
 	ix.items = append(ix.items, it.item)
+}
+
+// linesToHeading counts the lines from lines[i] to the next heading.
+func linesToHeading(lines []line, i int) int {
+	n := 0
+	for ; i < len(lines) && lines[i].level == 0; i++ {
+		n++
+	}
+	return n
 }
 
 // nextIsItem reports whether the next non-blank line after i is an index line.
