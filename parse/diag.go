@@ -105,12 +105,28 @@ type overflow struct {
 // add records a diagnostic of level at line, formatted only when it is
 // listed.
 func (l *diagList) add(line int, level Level, format string, a ...any) {
-	if l.kinds == nil {
-		l.kinds = map[diagKind]*overflow{}
-	}
 	k := diagKind{level, format}
 	if s, ok := fixedNote(format, a); ok {
 		k.format = s // "%s" and a fixed note: the note is the kind
+	}
+	if l.count(k, line) {
+		l.ds = append(l.ds, diag(line, level, format, a...))
+	}
+}
+
+// addNote records a diagnostic whose message is note itself: the note is
+// its kind. (add would box the note into an argument list on every line.)
+func (l *diagList) addNote(line int, level Level, note string) {
+	if l.count(diagKind{level, note}, line) {
+		l.ds = append(l.ds, Diagnostic{Line: line, Level: level, Message: note})
+	}
+}
+
+// count counts a diagnostic of kind k at line and reports whether it is
+// listed: whether fewer than kindCap of its kind came before it.
+func (l *diagList) count(k diagKind, line int) bool {
+	if l.kinds == nil {
+		l.kinds = map[diagKind]*overflow{}
 	}
 	o := l.kinds[k]
 	if o == nil {
@@ -119,13 +135,13 @@ func (l *diagList) add(line int, level Level, format string, a ...any) {
 	}
 	o.n++
 	if o.n <= kindCap {
-		l.ds = append(l.ds, diag(line, level, format, a...))
-		return
+		return true
 	}
 	if o.first == 0 {
 		o.first = line
 	}
 	o.last = line
+	return false
 }
 
 // verbRe matches a formatting verb: the part of a kind's message that

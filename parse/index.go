@@ -245,7 +245,8 @@ func (ix *index) add(it noted) {
 		ix.blankAt = 0
 	}
 	for _, n := range it.notes {
-		ix.deviation(it.line, LevelWarning, "%s", n)
+		ix.deviant = true
+		ix.diags.addNote(it.line, LevelWarning, n)
 	}
 	ix.items = append(ix.items, it.item)
 }

@@ -63,7 +63,10 @@ func severityToken(tok string, slot bool) (Severity, sevClass) {
 	if !slot {
 		return "", sevNone
 	}
-	switch strings.ReplaceAll(strings.ReplaceAll(t, "_", "-"), " ", "-") {
+	if strings.ContainsAny(t, "_ ") {
+		t = strings.ReplaceAll(strings.ReplaceAll(t, "_", "-"), " ", "-")
+	}
+	switch t {
 	case "MED":
 		return P2, sevFinding
 	case "NEEDS-CHANGES", "NEEDS-ATTENTION", "MUST-FIX":
@@ -71,7 +74,7 @@ func severityToken(tok string, slot bool) (Severity, sevClass) {
 	case "SAFE", "YAGNI":
 		return P3, sevFinding
 	}
-	if improvementIDRe.MatchString(t) {
+	if strings.HasPrefix(t, "IMP") && improvementIDRe.MatchString(t) {
 		return "", sevImprovement // "IMP-1" written in the severity slot
 	}
 	return "", sevNone
