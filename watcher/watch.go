@@ -513,11 +513,24 @@ func (w *Watcher) stop(ctx context.Context, handle func(*Update) error, err erro
 	return err
 }
 
+// finalScanAfterSignal bounds the last rescan after a signal.
+const finalScanAfterSignal = 400 * time.Millisecond
+
 // final reads the directory once more, with no last good parse kept, and
 // hands over the final update.
 func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 	w.scanner.opts.KeepGood = 0
-	if err := w.rescan(context.WithoutCancel(ctx)); err != nil {
+	sctx := context.WithoutCancel(ctx)
+	if ctx.Err() != nil {
+		// A signal: the final reports must be out within SPEC §7's second,
+		// so a rescan still parsing a huge report gives way to the last one.
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(sctx, finalScanAfterSignal)
+		defer cancel()
+	}
+	if err := w.rescan(sctx); errors.Is(err, context.DeadlineExceeded) {
+		w.diag("", parse.LevelWarning, "the last rescan was cut short by the signal: these reports are those of the scan before it")
+	} else if err != nil {
 		w.diag("", parse.LevelError, err.Error())
 	}
 	w.pollAll()
