@@ -139,10 +139,6 @@ var (
 	bareWordAt = regexp.MustCompile(`^(?i)(` + severityWords + `)(?:\s*(?::|—|–|-\s)|\s*$)`)
 )
 
-// markerAt reads a marker at the start of s (after spaces). It accepts P0–P3
-// as a token ("P1:", "P1 —", "[P1]", "**P1**", "(P1)", "P1 " + text) and a
-// severity word in brackets, parentheses or bold. bare also accepts a bare
-// severity word followed by ':' or a dash, as written right after an ID.
 // plevelAtStart is plevelAt.FindStringSubmatchIndex(t): a match starts
 // with '*', '_', '[', '(' or 'P'.
 func plevelAtStart(t string) []int {
@@ -171,6 +167,10 @@ func bareWordAtStart(t string) []int {
 	return bareWordAt.FindStringSubmatchIndex(t)
 }
 
+// markerAt reads a marker at the start of s (after spaces). It accepts P0–P3
+// as a token ("P1:", "P1 —", "[P1]", "**P1**", "(P1)", "P1 " + text) and a
+// severity word in brackets, parentheses or bold. bare also accepts a bare
+// severity word followed by ':' or a dash, as written right after an ID.
 func markerAt(s string, bare bool) (marker, bool) {
 	lead := len(s) - len(strings.TrimLeft(s, " \t"))
 	t := s[lead:]
