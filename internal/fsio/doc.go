@@ -13,7 +13,8 @@
 //     changed; a symbolic link keeps being a link and its target is replaced;
 //     a device or FIFO (or a path under /dev or /proc, such as /dev/stdout) is
 //     written in place, never renamed over, and a FIFO with no reader waits
-//     only until the context ends.
+//     only until the context ends. [WriteFileFunc] is the same for content
+//     streamed by a function, compared with the file's as it is written.
 //   - [AppendFile] appends to a target such as $GITHUB_STEP_SUMMARY by the
 //     same rules: never blocking on the open, a FIFO or device written in
 //     place until the context ends, a directory refused by name.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,15 +48,44 @@ func TestReadFileRefusesDirectory(t *testing.T) {
 	}
 }
 
+// writers are WriteFile and WriteFileFunc, the second fed in pieces of
+// three bytes: every rule of an output target holds for both.
+var writers = []struct {
+	name  string
+	write func(ctx context.Context, path string, data []byte) (bool, error)
+}{
+	{"WriteFile", func(ctx context.Context, path string, data []byte) (bool, error) {
+		return WriteFile(ctx, path, data, 0o644)
+	}},
+	{"WriteFileFunc", func(ctx context.Context, path string, data []byte) (bool, error) {
+		return WriteFileFunc(ctx, path, 0o644, func(w io.Writer) error {
+			for d := data; len(d) > 0; {
+				n := min(3, len(d))
+				if _, err := w.Write(d[:n]); err != nil {
+					return err
+				}
+				d = d[n:]
+			}
+			return nil
+		})
+	}},
+}
+
 func TestWriteFileRegular(t *testing.T) {
+	for _, wr := range writers {
+		t.Run(wr.name, func(t *testing.T) { testWriteFileRegular(t, wr.write) })
+	}
+}
+
+func testWriteFileRegular(t *testing.T, WriteFile func(context.Context, string, []byte) (bool, error)) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "summary.md")
-	changed, err := WriteFile(ctx, path, []byte("one"), 0o644)
+	changed, err := WriteFile(ctx, path, []byte("one"))
 	if err != nil || !changed {
 		t.Fatalf("first write: changed=%v err=%v", changed, err)
 	}
 	before, _ := os.Stat(path)
-	changed, err = WriteFile(ctx, path, []byte("one"), 0o644)
+	changed, err = WriteFile(ctx, path, []byte("one"))
 	if err != nil || changed {
 		t.Fatalf("same content: changed=%v err=%v, want false nil", changed, err)
 	}
@@ -62,7 +93,7 @@ func TestWriteFileRegular(t *testing.T) {
 	if !os.SameFile(before, after) {
 		t.Fatal("an unchanged report was replaced")
 	}
-	if changed, err = WriteFile(ctx, path, []byte("two"), 0o644); err != nil || !changed {
+	if changed, err = WriteFile(ctx, path, []byte("two")); err != nil || !changed {
 		t.Fatalf("new content: changed=%v err=%v", changed, err)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "two" {
@@ -72,6 +103,12 @@ func TestWriteFileRegular(t *testing.T) {
 }
 
 func TestWriteFileKeepsSymlink(t *testing.T) {
+	for _, wr := range writers {
+		t.Run(wr.name, func(t *testing.T) { testWriteFileKeepsSymlink(t, wr.write) })
+	}
+}
+
+func testWriteFileKeepsSymlink(t *testing.T, WriteFile func(context.Context, string, []byte) (bool, error)) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	real := filepath.Join(dir, "out", "real.json")
@@ -87,7 +124,7 @@ func TestWriteFileKeepsSymlink(t *testing.T) {
 				t.Fatal(err)
 			}
 			data := []byte("new " + tc.name)
-			if _, err := WriteFile(ctx, tc.link, data, 0o644); err != nil {
+			if _, err := WriteFile(ctx, tc.link, data); err != nil {
 				t.Fatal(err)
 			}
 			if fi, err := os.Lstat(tc.link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
@@ -101,7 +138,7 @@ func TestWriteFileKeepsSymlink(t *testing.T) {
 	t.Run("dangling", func(t *testing.T) {
 		link := filepath.Join(dir, "dangling.json")
 		os.Symlink("out/new.json", link)
-		if _, err := WriteFile(ctx, link, []byte("x"), 0o644); err != nil {
+		if _, err := WriteFile(ctx, link, []byte("x")); err != nil {
 			t.Fatal(err)
 		}
 		if fi, _ := os.Lstat(link); fi.Mode()&fs.ModeSymlink == 0 {
@@ -119,13 +156,72 @@ func TestWriteFileDevice(t *testing.T) {
 	if _, err := os.Stat("/dev/null"); err != nil {
 		t.Skip("no /dev/null")
 	}
-	changed, err := WriteFile(context.Background(), "/dev/null", []byte("into the void"), 0o644)
-	if err != nil || !changed {
-		t.Fatalf("changed=%v err=%v", changed, err)
+	for _, wr := range writers {
+		changed, err := wr.write(context.Background(), "/dev/null", []byte("into the void"))
+		if err != nil || !changed {
+			t.Fatalf("%s: changed=%v err=%v", wr.name, changed, err)
+		}
+		if fi, err := os.Lstat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+			t.Fatalf("%s: /dev/null is no longer a device: %v %v", wr.name, fi.Mode(), err)
+		}
 	}
-	if fi, err := os.Lstat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
-		t.Fatalf("/dev/null is no longer a device: %v %v", fi.Mode(), err)
+}
+
+// WriteFileFunc compares what it writes with the file as it writes:
+// changed must be exactly "the bytes differ", whatever the two lengths and
+// wherever they first differ, and an unchanged file keeps its inode.
+func TestWriteFileFuncChangedIsContentDiffers(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("0123456789abcdef"), bufferSize/16*2+5) // more than two buffers
+	contents := [][]byte{
+		{}, []byte("a"), []byte("ab"), []byte("b"), big, big[:len(big)-1], big[1:],
+		append(bytes.Clone(big), 'x'), append(append(bytes.Clone(big[:bufferSize]), 'X'), big[bufferSize+1:]...),
 	}
+	for i, old := range contents {
+		for j, data := range contents {
+			path := filepath.Join(dir, fmt.Sprintf("f%d-%d.json", i, j))
+			if err := os.WriteFile(path, old, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := os.Stat(path)
+			changed, err := writers[1].write(ctx, path, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := !bytes.Equal(old, data); changed != want {
+				t.Errorf("old %d, new %d: changed = %v, want %v", i, j, changed, want)
+			}
+			if b, _ := os.ReadFile(path); !bytes.Equal(b, data) {
+				t.Errorf("old %d, new %d: the file holds %d bytes, want %d", i, j, len(b), len(data))
+			}
+			after, _ := os.Stat(path)
+			if same := os.SameFile(before, after); same == changed {
+				t.Errorf("old %d, new %d: changed = %v but same file = %v", i, j, changed, same)
+			}
+		}
+	}
+	assertNoTemps(t, dir)
+}
+
+// A write function that fails leaves the old file as it was, no temporary
+// file behind, and its error in WriteFileFunc's, which names the file.
+func TestWriteFileFuncError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "findings.json")
+	os.WriteFile(path, []byte("old"), 0o644)
+	boom := errors.New("boom")
+	_, err := WriteFileFunc(context.Background(), path, 0o644, func(w io.Writer) error {
+		w.Write(bytes.Repeat([]byte("n"), 3*bufferSize))
+		return boom
+	})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("err = %v, want boom naming %s", err, path)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Fatalf("the old file holds %q", b)
+	}
+	assertNoTemps(t, dir)
 }
 
 func assertNoTemps(t *testing.T, dir string) {

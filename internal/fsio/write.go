@@ -1,6 +1,7 @@
 package fsio
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -32,6 +33,22 @@ func errorsIs(err, target error) bool { return errors.Is(err, target) }
 //
 // Errors name the file.
 func WriteFile(ctx context.Context, path string, data []byte, perm fs.FileMode) (changed bool, err error) {
+	return writeTarget(ctx, path, perm, writeBytes(data), func(target string) (bool, error) { return holds(target, data) })
+}
+
+// WriteFileFunc is WriteFile for content too large to hold in memory at
+// once: write writes it, once, to the writer it is given (buffered), and an
+// error it returns is the write's. A regular file is compared with the
+// content as it is written, and left alone when it already held exactly
+// that: the temporary file is removed again without being synced.
+func WriteFileFunc(ctx context.Context, path string, perm fs.FileMode, write func(io.Writer) error) (changed bool, err error) {
+	return writeTarget(ctx, path, perm, write, nil)
+}
+
+// writeTarget is WriteFile and WriteFileFunc: same, when given, tells before
+// anything is written whether the target already holds the content;
+// otherwise the content is compared with the target's as it is written.
+func writeTarget(ctx context.Context, path string, perm fs.FileMode, write func(io.Writer) error, same func(target string) (bool, error)) (changed bool, err error) {
 	info, err := os.Stat(path) // follows links: what would a write reach?
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -39,21 +56,28 @@ func WriteFile(ctx context.Context, path string, data []byte, perm fs.FileMode) 
 	case err != nil:
 		return false, fmt.Errorf("write %s: %w", path, err)
 	case !info.Mode().IsRegular() || special(path):
-		return true, writeInPlace(ctx, path, data)
+		return true, writeInPlace(ctx, path, write)
 	}
 	target, err := resolve(path)
 	if err != nil {
 		return false, fmt.Errorf("write %s: %w", path, err)
 	}
-	if same, err := holds(target, data); err != nil {
-		return false, fmt.Errorf("write %s: %w", path, err)
-	} else if same {
-		return false, nil
+	var old io.Reader
+	if same != nil {
+		if same, err := same(target); err != nil {
+			return false, fmt.Errorf("write %s: %w", path, err)
+		} else if same {
+			return false, nil
+		}
+	} else if f, _, err := Open(target); err == nil {
+		defer f.Close()
+		old = f
 	}
-	if err := replace(ctx, target, data, perm); err != nil {
+	changed, err = replaceIn(ctx, osPlace{}, target, perm, write, old)
+	if err != nil {
 		return false, fmt.Errorf("write %s: %w", path, err)
 	}
-	return true, nil
+	return changed, nil
 }
 
 // AppendFile appends data to the file at path, creating a missing one
@@ -66,11 +90,11 @@ func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode)
 		if info.IsDir() {
 			return fmt.Errorf("append %s: %s", path, Kind(info.Mode()))
 		}
-		return writeInPlace(ctx, path, data)
+		return writeInPlace(ctx, path, writeBytes(data))
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|writeNonblock, perm)
 	if noReader(err) {
-		return writeInPlace(ctx, path, data) // became a FIFO since the stat
+		return writeInPlace(ctx, path, writeBytes(data)) // became a FIFO since the stat
 	}
 	if err != nil {
 		return fmt.Errorf("append %s: %w", path, err)
@@ -124,9 +148,9 @@ func resolve(path string) (string, error) {
 }
 
 // writeInPlace opens path for writing without creating, truncating or
-// renaming anything and writes data. The open of a FIFO with no reader, and a
-// write that a full pipe blocks, end when ctx does.
-func writeInPlace(ctx context.Context, path string, data []byte) error {
+// renaming anything and writes to it what write writes. The open of a FIFO
+// with no reader, and a write that a full pipe blocks, end when ctx does.
+func writeInPlace(ctx context.Context, path string, write func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|writeNonblock, 0)
 	if noReader(err) {
 		f, err = openWaiting(ctx, path)
@@ -143,7 +167,10 @@ func writeInPlace(ctx context.Context, path string, data []byte) error {
 		case <-done:
 		}
 	}()
-	_, err = f.Write(data)
+	bw := bufio.NewWriterSize(f, bufferSize)
+	if err = write(bw); err == nil {
+		err = bw.Flush()
+	}
 	if cerr := f.Close(); err == nil && !errors.Is(cerr, os.ErrClosed) {
 		err = cerr
 	}
@@ -178,13 +205,6 @@ func openWaiting(ctx context.Context, path string) (*os.File, error) {
 		}()
 		return nil, fmt.Errorf("waiting for a reader of the FIFO: %w", ctx.Err())
 	}
-}
-
-// replace writes data to a temporary file beside path, syncs it and renames
-// it over path, then syncs the directory. The temporary file is registered
-// for RemoveTemps while it exists.
-func replace(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
-	return replaceIn(ctx, osPlace{}, path, data, perm)
 }
 
 // place is where replaceIn works: the file system (osPlace) or a root
@@ -243,28 +263,47 @@ func (p rootPlace) syncDir(dir string) {
 // symbolic link leads the write out of it. A name that is a symbolic link
 // is replaced by the file, not followed. Errors name the file.
 func WriteFileIn(ctx context.Context, root *os.Root, name string, data []byte, perm fs.FileMode) error {
-	if err := replaceIn(ctx, rootPlace{root}, name, data, perm); err != nil {
+	if _, err := replaceIn(ctx, rootPlace{root}, name, perm, writeBytes(data), nil); err != nil {
 		return fmt.Errorf("write %s: %w", filepath.Join(root.Name(), name), err)
 	}
 	return nil
 }
 
-func replaceIn(ctx context.Context, p place, path string, data []byte, perm fs.FileMode) (err error) {
+// replaceIn writes what write writes to a temporary file beside path, syncs
+// it and renames it over path, then syncs the directory. The temporary file
+// is registered for RemoveTemps while it exists. old, when not nil, is what
+// path holds: the content is compared with it as it is written, and when it
+// is the same the temporary file is removed and path left alone (changed is
+// false).
+func replaceIn(ctx context.Context, p place, path string, perm fs.FileMode, write func(io.Writer) error, old io.Reader) (changed bool, err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	tmp, name, err := p.createTemp(dir, "."+base+".*.tmp")
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer func() {
-		if err != nil {
+		if err != nil || !changed {
 			p.remove(name)
 		}
 		temps.forget(p.key(name))
 	}()
-	if _, err = tmp.Write(data); err == nil {
+	bw := bufio.NewWriterSize(tmp, bufferSize)
+	var w io.Writer = bw
+	var cmp *comparer
+	if old != nil {
+		cmp = &comparer{w: bw, old: old}
+		w = cmp
+	}
+	if err = write(w); err == nil {
+		err = bw.Flush()
+	}
+	if err == nil && cmp != nil && cmp.same() {
+		return false, tmp.Close()
+	}
+	if err == nil {
 		err = tmp.Chmod(perm)
 	}
 	if err == nil {
@@ -280,10 +319,54 @@ func replaceIn(ctx context.Context, p place, path string, data []byte, perm fs.F
 		err = p.rename(name, path)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	p.syncDir(dir)
-	return nil
+	return true, nil
+}
+
+// bufferSize is the buffer between a streamed content and its file.
+const bufferSize = 256 << 10
+
+// writeBytes returns a write function that writes data.
+func writeBytes(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
+}
+
+// comparer passes what is written on to w and compares it with what old
+// holds, piece by piece, until the first difference.
+type comparer struct {
+	w    io.Writer
+	old  io.Reader
+	buf  []byte
+	diff bool // what was written differs from old's start
+}
+
+func (c *comparer) Write(p []byte) (int, error) {
+	for q := p; !c.diff && len(q) > 0; {
+		if c.buf == nil {
+			c.buf = make([]byte, bufferSize)
+		}
+		n := min(len(q), len(c.buf))
+		m, _ := io.ReadFull(c.old, c.buf[:n])
+		c.diff = m < n || !bytes.Equal(c.buf[:n], q[:n])
+		q = q[n:]
+	}
+	return c.w.Write(p)
+}
+
+// same reports whether old held exactly what was written: the same bytes,
+// and nothing after them.
+func (c *comparer) same() bool {
+	if c.diff {
+		return false
+	}
+	var one [1]byte
+	_, err := io.ReadFull(c.old, one[:])
+	return err == io.EOF
 }
 
 // SyncDir makes a rename in dir durable. It is best effort: some file
