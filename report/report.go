@@ -41,6 +41,10 @@ type Targets struct {
 	// SkipStdout leaves the Stdout targets out (a live watcher writes them
 	// only with its final synthesis).
 	SkipStdout bool
+	// KeepJSON has Write render findings.json in memory and return it in
+	// Rendered (a live page serves it); otherwise findings.json is streamed
+	// to its file and never held whole.
+	KeepJSON bool
 }
 
 // OnStdout returns the names of the targets that are Stdout ("--out",
@@ -70,6 +74,7 @@ func (t Targets) StdoutOnly() Targets {
 }
 
 // Rendered are the renderings of a synthesis that callers reuse.
+// FindingsJSON is there only when Targets.KeepJSON asked for it.
 type Rendered struct {
 	FindingsJSON, Summary []byte
 }
@@ -86,48 +91,63 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 		defer close(done)
 		r.Summary = synth.RenderMarkdown(s)
 	}()
-	r.FindingsJSON = synth.RenderJSON(s)
+	if t.KeepJSON {
+		r.FindingsJSON = synth.RenderJSON(s)
+	}
 	<-done
 	type target struct {
 		path   string
 		render func() ([]byte, error)
+		stream func(io.Writer) error // instead of render: content too large to hold
 	}
 	same := func(b []byte) func() ([]byte, error) { return func() ([]byte, error) { return b, nil } }
 	var targets []target
 	switch t.Dir {
 	case "":
 	case Stdout:
-		targets = append(targets, target{Stdout, same(r.Summary)})
+		targets = append(targets, target{path: Stdout, render: same(r.Summary)})
 	default:
-		targets = append(targets,
-			target{filepath.Join(t.Dir, "findings.json"), same(r.FindingsJSON)},
-			target{filepath.Join(t.Dir, "summary.md"), same(r.Summary)})
+		findings := target{path: filepath.Join(t.Dir, "findings.json"), render: same(r.FindingsJSON)}
+		if !t.KeepJSON {
+			findings = target{path: findings.path, stream: func(w io.Writer) error { return synth.WriteJSON(w, s) }}
+		}
+		targets = append(targets, findings, target{path: filepath.Join(t.Dir, "summary.md"), render: same(r.Summary)})
 	}
 	targets = append(targets,
-		target{t.SARIF, func() ([]byte, error) { return synth.RenderSARIF(s, t.Base) }},
-		target{t.RDJSONL, func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base), nil }},
-		target{t.JUnit, func() ([]byte, error) { return synth.RenderJUnit(s, t.Base), nil }},
-		target{t.HTML, func() ([]byte, error) { return page.Render(s, t.Page) }})
+		target{path: t.SARIF, render: func() ([]byte, error) { return synth.RenderSARIF(s, t.Base) }},
+		target{path: t.RDJSONL, render: func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base), nil }},
+		target{path: t.JUnit, render: func() ([]byte, error) { return synth.RenderJUnit(s, t.Base), nil }},
+		target{path: t.HTML, render: func() ([]byte, error) { return page.Render(s, t.Page) }})
 	for _, x := range targets {
 		if x.path == "" || (x.path == Stdout && t.SkipStdout) {
 			continue
 		}
-		data, err := x.render()
-		if err != nil {
-			return r, fmt.Errorf("%w: %w", ErrRender, err)
+		var data []byte
+		if x.stream == nil {
+			var err error
+			if data, err = x.render(); err != nil {
+				return r, fmt.Errorf("%w: %w", ErrRender, err)
+			}
 		}
-		if err := writeTarget(ctx, x.path, data, t.Stdout); err != nil {
+		if err := writeTarget(ctx, x.path, data, x.stream, t.Stdout); err != nil {
 			return r, err
 		}
 	}
 	return r, nil
 }
 
-// writeTarget writes data to the target path: standard output for Stdout,
-// else by fsio.WriteFile's rules, its directory created when missing.
-func writeTarget(ctx context.Context, path string, data []byte, stdout io.Writer) error {
+// writeTarget writes data, or what stream writes when it is not nil, to the
+// target path: standard output for Stdout, else by fsio.WriteFile's rules
+// (fsio.WriteFileFunc's for a stream), its directory created when missing.
+func writeTarget(ctx context.Context, path string, data []byte, stream func(io.Writer) error, stdout io.Writer) error {
 	if path == Stdout {
-		if _, err := stdout.Write(data); err != nil {
+		var err error
+		if stream != nil {
+			err = stream(stdout)
+		} else {
+			_, err = stdout.Write(data)
+		}
+		if err != nil {
 			return fmt.Errorf("write standard output: %w", err)
 		}
 		return nil
@@ -139,7 +159,12 @@ func writeTarget(ctx context.Context, path string, data []byte, stdout io.Writer
 			}
 		}
 	}
-	_, err := fsio.WriteFile(ctx, path, data, 0o644)
+	var err error
+	if stream != nil {
+		_, err = fsio.WriteFileFunc(ctx, path, 0o644, stream)
+	} else {
+		_, err = fsio.WriteFile(ctx, path, data, 0o644)
+	}
 	return err
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,8 +21,14 @@ func synthesis(t *testing.T) *synth.Synthesis {
 
 // Each rendering goes to its target: the directory's two files, "-" to
 // standard output, nothing for an empty target; a symbolic link target stays
-// a link.
+// a link. findings.json is the same streamed or kept.
 func TestWriteTargets(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprint("KeepJSON=", keep), func(t *testing.T) { testWriteTargets(t, keep) })
+	}
+}
+
+func testWriteTargets(t *testing.T, keepJSON bool) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	real := filepath.Join(dir, "real.sarif")
@@ -31,11 +38,17 @@ func TestWriteTargets(t *testing.T) {
 	}
 	var stdout bytes.Buffer
 	s := synthesis(t)
-	r, err := Write(context.Background(), s, Targets{Dir: out, SARIF: link, JUnit: Stdout, Base: dir, Stdout: &stdout})
+	r, err := Write(context.Background(), s, Targets{Dir: out, SARIF: link, JUnit: Stdout, Base: dir, Stdout: &stdout, KeepJSON: keepJSON})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string][]byte{"findings.json": r.FindingsJSON, "summary.md": r.Summary} {
+	if kept := r.FindingsJSON != nil; kept != keepJSON {
+		t.Errorf("Rendered holds findings.json: %v, want %v", kept, keepJSON)
+	}
+	if keepJSON && !bytes.Equal(r.FindingsJSON, synth.RenderJSON(s)) {
+		t.Error("the kept findings.json is not RenderJSON's")
+	}
+	for name, want := range map[string][]byte{"findings.json": synth.RenderJSON(s), "summary.md": r.Summary} {
 		if got, err := os.ReadFile(filepath.Join(out, name)); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: %v, content equal %v", name, err, bytes.Equal(got, want))
 		}

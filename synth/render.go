@@ -3,48 +3,54 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 )
 
 // RenderJSON returns findings.json: s as indented JSON with a final newline
 // (what a json.Encoder with SetIndent("", "  ") and no HTML escaping
-// writes).
+// writes), as WriteJSON writes it.
 //
-// It holds one full copy, the indented one. Findings are most of the file
-// (96,000 of them made 140 MB of compact and indented JSON held at once):
-// the rest of s is encoded and indented around a null in their place, and
-// each finding is encoded and indented on its own into the output.
+// The buffer is sized from a sample of the findings, with a margin, so it
+// is never copied to grow: pages of it that are never written are never
+// touched, so they add nothing to the resident set.
 func RenderJSON(s *Synthesis) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	encode := func(v any) []byte {
-		b.Reset()
-		if err := enc.Encode(v); err != nil {
-			// Every field of a Synthesis is a plain value: encoding cannot fail.
-			panic("synth: encode findings.json: " + err.Error())
-		}
-		return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-	}
-	if len(s.Findings) == 0 {
-		compact := encode(s)
-		out := indentJSON(make([]byte, 0, 2*len(compact)+1), compact, 0)
-		return append(out, '\n')
-	}
+	var enc jsonEncoder
 	rest := *s
 	rest.Findings = nil
-	skeleton := bytes.Clone(encode(&rest))
-	at := topLevelValue(skeleton, "findings")
-	// Room for the skeleton and the findings as a sample of them measures,
-	// with a margin: pages of it that are never written are never touched,
-	// so they add nothing to the resident set.
+	skeleton := len(enc.encode(&rest))
 	n := len(s.Findings)
 	sample, per := 0, 0
 	for i := 0; i < n; i += max(1, n/64) {
-		per += len(encode(&s.Findings[i]))
+		per += len(enc.encode(&s.Findings[i]))
 		sample++
 	}
-	out := make([]byte, 0, 2*len(skeleton)+2*(per/sample+64)*n)
+	b := bytes.NewBuffer(make([]byte, 0, 2*skeleton+2*(per/max(sample, 1)+64)*n+4096))
+	WriteJSON(b, s) // a bytes.Buffer takes every write
+	return b.Bytes()
+}
 
+// WriteJSON writes findings.json to w, a finding at a time: findings.json
+// of 96,000 findings is 86 MB, six times the reports it comes from, and
+// `synth` streams it to its file rather than hold it. The rest of s is
+// encoded and indented around a null in the findings' place, and each
+// finding is encoded and indented on its own. The error is w's.
+func WriteJSON(w io.Writer, s *Synthesis) error {
+	var enc jsonEncoder
+	var out []byte
+	flush := func() error {
+		_, err := w.Write(out)
+		out = out[:0]
+		return err
+	}
+	if len(s.Findings) == 0 {
+		out = indentJSON(out, enc.encode(s), 0)
+		out = append(out, '\n')
+		return flush()
+	}
+	rest := *s
+	rest.Findings = nil
+	skeleton := bytes.Clone(enc.encode(&rest))
+	at := topLevelValue(skeleton, "findings")
 	out = indentJSON(out, skeleton[:at], 0)
 	out = append(out, '[')
 	for i := range s.Findings {
@@ -52,11 +58,38 @@ func RenderJSON(s *Synthesis) []byte {
 			out = append(out, ',')
 		}
 		out = append(out, "\n    "...)
-		out = indentJSON(out, encode(&s.Findings[i]), 2)
+		out = indentJSON(out, enc.encode(&s.Findings[i]), 2)
+		if len(out) >= 64<<10 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 	}
 	out = append(out, "\n  ]"...)
 	out = indentJSON(out, skeleton[at+len("null"):], 1)
-	return append(out, '\n')
+	out = append(out, '\n')
+	return flush()
+}
+
+// jsonEncoder encodes values as compact JSON without HTML escaping, into
+// one buffer it reuses.
+type jsonEncoder struct {
+	b   bytes.Buffer
+	enc *json.Encoder
+}
+
+// encode returns v as compact JSON, valid until the next call.
+func (e *jsonEncoder) encode(v any) []byte {
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.b)
+		e.enc.SetEscapeHTML(false)
+	}
+	e.b.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		// Every field of a Synthesis is a plain value: encoding cannot fail.
+		panic("synth: encode findings.json: " + err.Error())
+	}
+	return bytes.TrimSuffix(e.b.Bytes(), []byte("\n"))
 }
 
 // topLevelValue returns the index in src, compact JSON of an object, of the

@@ -3,7 +3,9 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -28,7 +30,7 @@ func renderJSONPlain(s *Synthesis) []byte {
 func TestRenderJSONMatchesEncoder(t *testing.T) {
 	awkward := []string{"", `"findings":null`, `\"`, `\\`, `<a href="x">&</a>`, "ü — \u2028", "{[,:]}", "\x01\t"}
 	run := "run-1"
-	for _, n := range []int{-1, 0, 1, 2, 9} { // -1: nil
+	for _, n := range []int{-1, 0, 1, 2, 9, 2000} { // -1: nil; 2000: WriteJSON writes in pieces
 		s := &Synthesis{ProtocolVersion: "1", Input: `"findings":null`, Run: &run, Verdict: parse.Verdict("needs-changes")}
 		if n >= 0 {
 			s.Findings = []Finding{}
@@ -43,8 +45,49 @@ func TestRenderJSONMatchesEncoder(t *testing.T) {
 			s.Findings = append(s.Findings, f)
 		}
 		s.AgentsLaunched = []string{`findings`, "a"}
-		if got, want := RenderJSON(s), renderJSONPlain(s); !bytes.Equal(got, want) {
+		want := renderJSONPlain(s)
+		if got := RenderJSON(s); !bytes.Equal(got, want) {
 			t.Errorf("%d findings: RenderJSON differs from the encoder:\n%s\nwant\n%s", len(s.Findings), got, want)
 		}
+		var w pieces
+		if err := WriteJSON(&w, s); err != nil || !bytes.Equal(w.b, want) {
+			t.Errorf("%d findings: WriteJSON (err %v) differs from the encoder:\n%s\nwant\n%s", len(s.Findings), err, w.b, want)
+		}
+		if n == 2000 && w.writes < 2 {
+			t.Errorf("WriteJSON wrote %d bytes in %d piece: it holds the whole file", len(w.b), w.writes)
+		}
+	}
+}
+
+// pieces is a writer that counts its writes; it fails once it has failAt
+// writes (when failAt > 0).
+type pieces struct {
+	b              []byte
+	writes, failAt int
+}
+
+var errPieces = errors.New("disk full")
+
+func (w *pieces) Write(p []byte) (int, error) {
+	if w.failAt > 0 && w.writes >= w.failAt {
+		return 0, errPieces
+	}
+	w.writes++
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// WriteJSON stops at the first error of its writer and returns it.
+func TestWriteJSONError(t *testing.T) {
+	s := &Synthesis{Findings: make([]Finding, 3000)}
+	for i := range s.Findings {
+		s.Findings[i] = Finding{ID: fmt.Sprint(i), Title: strings.Repeat("t", 100)}
+	}
+	w := pieces{failAt: 1}
+	if err := WriteJSON(&w, s); !errors.Is(err, errPieces) {
+		t.Fatalf("err = %v, want the writer's", err)
+	}
+	if w.writes != 1 {
+		t.Fatalf("WriteJSON went on for %d writes after the writer failed", w.writes-1)
 	}
 }

@@ -113,7 +113,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case f.json:
-		e.stdout.Write(r.FindingsJSON)
+		synth.WriteJSON(e.stdout, s)
 	case !f.quiet && !stdoutIsData:
 		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(targets.Dir, "summary.md")))
 	}

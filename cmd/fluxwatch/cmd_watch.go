@@ -191,6 +191,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			return usageErrorf("watch: --serve %v", err)
 		}
 		live = page.NewServer(f.servePublic)
+		every.KeepJSON = true // the page serves findings.json
 		sctx, stop := context.WithCancel(ctx)
 		served := make(chan error, 1)
 		go func() { served <- live.Serve(sctx, ln) }()
