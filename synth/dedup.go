@@ -5,32 +5,56 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 // src is one finding of one completed agent, ready for dedup.
+//
+// It holds no prepared title: sources with one key share their node's (a
+// synthesis of 96,000 findings held 96,000 prepared titles, 30 MB, at its
+// peak).
 type src struct {
-	agent   string
-	file    string // the agent's report file
-	f       *parse.Finding
-	key     string
-	section string // normalised
-	title   parse.Title
-	refs    []Ref
-	node    int    // index of its key in the dedup nodes
-	merged  string // key of the merged finding holding it
+	agent  string
+	file   string // the agent's report file
+	f      *parse.Finding
+	key    string // parse.Key: normalised section ":" normalised title
+	refs   []srcRef
+	node   int    // index of its key in the dedup nodes
+	merged string // key of the merged finding holding it
 }
 
-func newSrc(agent, file string, f *parse.Finding) *src {
-	s := &src{agent: agent, file: file, f: f, section: parse.Normalize(f.Section), title: parse.NewTitle(f.Title)}
-	s.key = s.section + ":" + s.title.Norm()
+func newSrc(agent, file string, f *parse.Finding) src {
+	s := src{agent: agent, file: file, f: f, key: parse.Key(f.Section, f.Title)}
 	for _, r := range f.FileRefs {
 		if ref := ParseRef(r); ref.Path != "" {
-			s.refs = append(s.refs, ref)
+			if !ref.writes(r) {
+				r = ref.String()
+			}
+			if s.refs == nil {
+				s.refs = make([]srcRef, 0, len(f.FileRefs))
+			}
+			s.refs = append(s.refs, srcRef{ref, r})
 		}
 	}
 	return s
+}
+
+// srcRef is a reference of a source, with its text as Ref.String writes it:
+// the finding's own text when it is written that way already.
+type srcRef struct {
+	Ref
+	text string
+}
+
+// fileRefs returns the texts of s's references, for its Source.
+func (s *src) fileRefs() []string {
+	texts := make([]string, len(s.refs))
+	for i, r := range s.refs {
+		texts[i] = r.text
+	}
+	return texts
 }
 
 // compareSrc orders the sources of a merged finding; the first is its
@@ -53,9 +77,24 @@ func compareSrc(a, b *src) int {
 // node is one distinct key: all sources with that key merge exactly.
 type node struct {
 	key     string
-	section string
-	title   parse.Title
+	section string       // normalised: the key up to its first colon
+	title   *parse.Title // prepared when first asked for (prepared)
 	srcs    []*src
+}
+
+// norm is the node's normalised title: its key after the section.
+func (n *node) norm() string { return n.key[len(n.section)+1:] }
+
+// prepared returns the node's title prepared for the title rule, from any
+// of its sources (they share its normalised text). The timeline's matcher
+// compares a few bus entries with a few candidate nodes: it prepares those,
+// not every node.
+func (n *node) prepared() *parse.Title {
+	if n.title == nil {
+		t := parse.NewTitle(n.srcs[0].f.Title)
+		n.title = &t
+	}
+	return n.title
 }
 
 // unionFind is a disjoint-set forest over node indexes.
@@ -96,8 +135,11 @@ func nodesOf(srcs []*src) []*node {
 	byKey := map[string]*node{}
 	for _, s := range srcs {
 		n := byKey[s.key]
-		if n == nil {
-			n = &node{key: s.key, section: s.section, title: s.title}
+		if n != nil {
+			s.key = n.key // one copy of a key for all its sources
+		} else {
+			section, _, _ := strings.Cut(s.key, ":") // a normalised section has no colon
+			n = &node{key: s.key, section: section}
 			byKey[s.key] = n
 		}
 		n.srcs = append(n.srcs, s)
@@ -115,15 +157,15 @@ func nodesOf(srcs []*src) []*node {
 	return nodes
 }
 
-// blockKeys are the candidate blocks of a title: one per keyword, by its
-// first four letters (so "deadlock" and "deadlocks" meet), or a single block
-// for a title without keywords.
-func blockKeys(t *parse.Title) []string {
-	if len(t.Keywords()) == 0 {
+// blockKeys are the candidate blocks of a title with the keywords kws: one
+// per keyword, by its first four letters (so "deadlock" and "deadlocks"
+// meet), or a single block for a title without keywords.
+func blockKeys(kws []string) []string {
+	if len(kws) == 0 {
 		return []string{""}
 	}
-	keys := make([]string, 0, len(t.Keywords()))
-	for _, k := range t.Keywords() {
+	keys := make([]string, 0, len(kws))
+	for _, k := range kws {
 		keys = append(keys, k[:min(4, len(k))])
 	}
 	return keys
@@ -192,7 +234,7 @@ func fuzzyUnion(nodes []*node, uf unionFind) {
 	bl := blocks{}
 	keys := make([][]string, len(nodes))
 	for i, n := range nodes {
-		keys[i] = blockKeys(&n.title)
+		keys[i] = blockKeys(n.prepared().Keywords())
 		for _, k := range keys[i] {
 			bl.add(n.section+"\x00"+k, i)
 		}
@@ -206,7 +248,7 @@ func fuzzyUnion(nodes []*node, uf unionFind) {
 					continue
 				}
 				seen[j] = i + 1
-				if uf.find(i) != uf.find(j) && n.title.Matches(&nodes[j].title) {
+				if uf.find(i) != uf.find(j) && n.prepared().Matches(nodes[j].prepared()) {
 					uf.union(i, j)
 				}
 			}
@@ -235,7 +277,7 @@ func fuzzyUnion(nodes []*node, uf unionFind) {
 				if nodes[i].section == nodes[j].section || uf.find(i) == uf.find(j) {
 					continue
 				}
-				if nodes[i].title.Matches(&nodes[j].title) {
+				if nodes[i].prepared().Matches(nodes[j].prepared()) {
 					uf.union(i, j)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 func FuzzParseRef(f *testing.F) {
-	for _, s := range []string{"a.go:12", "./x/y.ts:3-9", "`p:1`", "C:/x", "a:0", ":", "a.go:9-3", "a.go:12:3"} {
+	for _, s := range []string{"a.go:12", "./x/y.ts:3-9", "`p:1`", "C:/x", "a:0", ":", "a.go:9-3", "a.go:12:3", "a.go:012", "a.go:3-3", "a.go:3-03"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -20,6 +20,12 @@ func FuzzParseRef(f *testing.F) {
 		// Formatting and reading again is stable.
 		if again := ParseRef(r.String()); again != r {
 			t.Fatalf("ParseRef(%q) = %+v, but its String %q reads as %+v", s, r, r.String(), again)
+		}
+		// writes is String compared, without the string.
+		for _, text := range []string{s, r.String(), r.String() + "0", strings.TrimSuffix(r.String(), "1")} {
+			if got, want := r.writes(text), r.String() == text; got != want {
+				t.Fatalf("%+v.writes(%q) = %v, want %v", r, text, got, want)
+			}
 		}
 	})
 }

@@ -56,6 +56,21 @@ func (r Ref) String() string {
 	return r.Path + ":" + strconv.Itoa(r.Start)
 }
 
+// writes reports whether s is exactly r.String(), without making that
+// string: a reference already written the canonical way is kept as it is.
+func (r Ref) writes(s string) bool {
+	rest, ok := strings.CutPrefix(s, r.Path)
+	if !ok || r.Start == 0 {
+		return ok && rest == ""
+	}
+	var b [48]byte
+	t := strconv.AppendInt(append(b[:0], ':'), int64(r.Start), 10)
+	if r.End > r.Start {
+		t = strconv.AppendInt(append(t, '-'), int64(r.End), 10)
+	}
+	return rest == string(t)
+}
+
 // point is the "file:line" of a reference (its path and first line), or ""
 // for a reference without a line.
 func (r Ref) point() string {

@@ -261,7 +261,8 @@ func sourcesOf(completed []*Agent) []*src {
 			continue
 		}
 		for i := range a.Report.Findings {
-			srcs = append(srcs, newSrc(a.Name, a.File, &a.Report.Findings[i]))
+			s := newSrc(a.Name, a.File, &a.Report.Findings[i])
+			srcs = append(srcs, &s)
 		}
 	}
 	return srcs
@@ -304,10 +305,8 @@ func mergedFinding(g []*src, m int) Finding {
 	refs := map[string]Ref{}
 	allLow := true
 	for _, s := range g {
-		fileRefs := make([]string, 0, len(s.refs))
 		for _, r := range s.refs {
-			fileRefs = append(fileRefs, r.String())
-			refs[r.String()] = r
+			refs[r.text] = r.Ref
 		}
 		conf := s.f.Confidence
 		if conf == "" {
@@ -318,7 +317,7 @@ func mergedFinding(g []*src, m int) Finding {
 		}
 		f.Sources = append(f.Sources, Source{
 			Agent: s.agent, ID: s.f.ID, Severity: s.f.Severity, Ref: sourceRef(s.file, s.f.Line),
-			Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: fileRefs,
+			Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: s.fileRefs(),
 		})
 		if old, ok := agents[s.agent]; !ok || s.f.Severity.Rank() < old.Rank() {
 			agents[s.agent] = s.f.Severity
@@ -377,10 +376,10 @@ func crossReferences(g []*src) []CrossReference {
 			byKey[s.key] = locs
 		}
 		for _, r := range s.refs {
-			if locs[r.String()] == nil {
-				locs[r.String()] = map[string]bool{}
+			if locs[r.text] == nil {
+				locs[r.text] = map[string]bool{}
 			}
-			locs[r.String()][s.agent] = true
+			locs[r.text][s.agent] = true
 		}
 	}
 	merged := map[string]map[string]bool{}

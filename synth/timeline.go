@@ -61,7 +61,7 @@ func newMatcher(srcs []*src, findings []Finding) *matcher {
 		pos:     map[string]int{},
 	}
 	for i, n := range m.nodes {
-		for _, b := range blockKeys(&n.title) {
+		for _, b := range blockKeys(parse.Keywords(n.norm())) {
 			m.blocks.add(b, i)
 		}
 		for _, s := range n.srcs {
@@ -108,13 +108,13 @@ func (m *matcher) match(e *bus.Entry, id int32) *entryMatch {
 	if e.Summary != "" {
 		t := parse.NewTitle(e.Summary)
 		m.round++
-		for _, b := range m.blocks.probe("", blockKeys(&t)) {
+		for _, b := range m.blocks.probe("", blockKeys(t.Keywords())) {
 			for _, i := range m.blocks[b] {
 				if m.stamp[i] == m.round {
 					continue
 				}
 				m.stamp[i] = m.round
-				if t.Matches(&m.nodes[i].title) {
+				if t.Matches(m.nodes[i].prepared()) {
 					hits = append(hits, m.nodes[i].srcs...)
 				}
 			}
