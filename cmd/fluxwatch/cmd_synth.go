@@ -10,6 +10,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -76,6 +77,10 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	}
 	if src != nil {
 		defer src.Close()
+	} else {
+		// Hold the process to SPEC §9's memory for what it reads. A bus
+		// stream's size is not known beforehand: with one, no limit.
+		scanOpts.Sized = func(n int64) { membudget.Add(n) }
 	}
 	// Without DIR, a directory that holds nothing of a run is not one: say
 	// what was looked for, and write nothing there.
