@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,9 +74,7 @@ func TestCorpusSynth(t *testing.T) {
 		}
 		out := t.TempDir()
 		var stdout, stderr bytes.Buffer
-		e := &env{stdin: bytes.NewReader(nil), stdout: &stdout, stderr: &stderr,
-			getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
-		code := exitCode(run(context.Background(), []string{"synth", "-q", "--fail-on", "risky", "--repo", repo, "--out", out, dir}, e), &stderr)
+		code := exitCode(run(context.Background(), []string{"synth", "-q", "--fail-on", "risky", "--repo", repo, "--out", out, dir}, bareEnv(&stdout, &stderr)), &stderr)
 		if code != exitOK && code != exitGate {
 			t.Errorf("%s: exit %d: %s", rel, code, stderr.String())
 			continue

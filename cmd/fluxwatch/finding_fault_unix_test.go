@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,8 +21,7 @@ import (
 func runWithin(t *testing.T, d time.Duration, args ...string) (code int, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
+	e := bareEnv(&out, &errb)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*d)
 	defer cancel()
 	done := make(chan int, 1)
