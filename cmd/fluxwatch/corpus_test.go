@@ -9,13 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/internal/corpustest"
 	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
-
-// corpusRoot is ../shared/corpus seen from the repository root.
-const corpusRoot = "../../../shared/corpus"
 
 // runDirs returns every directory under root holding at least one agent file
 // (report, partial or abort) by the names of SPEC §1.
@@ -54,12 +52,10 @@ func runDirs(t *testing.T, root string) []string {
 // are tallied consistently and never move the verdict. Skipped when
 // ../shared is absent.
 func TestCorpusSynth(t *testing.T) {
-	if _, err := os.Stat(corpusRoot); err != nil {
-		t.Skip("no ../shared/corpus beside the repository")
-	}
+	root := corpustest.Root(t)
 	sch := schematest.Compile(t, "findings.schema.json", synth.Schema())
 
-	dirs := runDirs(t, corpusRoot)
+	dirs := runDirs(t, root)
 	if len(dirs) < 50 {
 		t.Fatalf("found %d run directories in the corpus, want at least 50", len(dirs))
 	}
@@ -67,10 +63,10 @@ func TestCorpusSynth(t *testing.T) {
 	var total synth.EvidenceTally
 	empty := t.TempDir()
 	for _, dir := range dirs {
-		rel, _ := filepath.Rel(corpusRoot, dir)
+		rel, _ := filepath.Rel(root, dir)
 		repo := empty
 		if parts := strings.Split(filepath.ToSlash(rel), "/"); len(parts) > 2 && parts[0] == "flux-drive" {
-			repo = filepath.Join(corpusRoot, parts[0], parts[1])
+			repo = filepath.Join(root, parts[0], parts[1])
 		}
 		out := t.TempDir()
 		var stdout, stderr bytes.Buffer
