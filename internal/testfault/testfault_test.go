@@ -1,6 +1,8 @@
 package testfault
 
 import (
+	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -51,5 +53,18 @@ func TestOpenPTYSize(t *testing.T) {
 	}
 	if cols != 80 || rows != 24 {
 		t.Errorf("size = %d×%d, want 80×24", cols, rows)
+	}
+}
+
+// SilentServer accepts a connection and sends nothing on it.
+func TestSilentServer(t *testing.T) {
+	c, err := net.DialTimeout("tcp", SilentServer(t), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, err := c.Read(make([]byte, 1)); n != 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("read %d bytes, %v; want nothing until the deadline", n, err)
 	}
 }
