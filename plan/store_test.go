@@ -532,7 +532,6 @@ func TestSymlinkedDirectoryOutOfRoot(t *testing.T) {
 // A FIFO where a specialist file should be is refused at once.
 func TestFIFOSpecialistFile(t *testing.T) {
 	s := newStore(t)
-	os.MkdirAll(s.FindingsDir(), 0o755)
 	testfault.Mkfifo(t, s.File("pipe"))
 	done := make(chan error, 1)
 	go func() { _, _, err := s.Read("pipe"); done <- err }()

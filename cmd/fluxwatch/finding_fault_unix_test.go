@@ -99,7 +99,6 @@ func TestFindingWriteUnwritableBus(t *testing.T) {
 func TestMCPFetchFIFOBus(t *testing.T) {
 	root := t.TempDir()
 	run := filepath.Join(root, "run")
-	os.Mkdir(run, 0o755)
 	testfault.Mkfifo(t, filepath.Join(run, "peer-findings.jsonl"))
 	cs := mcpSession(t, root)
 	done := make(chan struct{})

@@ -10,10 +10,11 @@ import (
 	"time"
 )
 
-// Mkfifo makes a FIFO, not a regular file; ReleaseFIFO ends a reader blocked
-// in open(2) on it, which Within sees return.
+// Mkfifo makes a FIFO, not a regular file, in a directory it makes;
+// ReleaseFIFO ends a reader blocked in open(2) on it, which Within sees
+// return.
 func TestMkfifoAndRelease(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pipe")
+	path := filepath.Join(t.TempDir(), "run", "pipe")
 	Mkfifo(t, path)
 	fi, err := os.Lstat(path)
 	if err != nil {
