@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -69,10 +67,9 @@ func TestCorpusSynth(t *testing.T) {
 			repo = filepath.Join(root, parts[0], parts[1])
 		}
 		out := t.TempDir()
-		var stdout, stderr bytes.Buffer
-		code := exitCode(run(context.Background(), []string{"synth", "-q", "--fail-on", "risky", "--repo", repo, "--out", out, dir}, bareEnv(&stdout, &stderr)), &stderr)
+		_, stderr, code := runIn(t, "synth", "-q", "--fail-on", "risky", "--repo", repo, "--out", out, dir)
 		if code != exitOK && code != exitGate {
-			t.Errorf("%s: exit %d: %s", rel, code, stderr.String())
+			t.Errorf("%s: exit %d: %s", rel, code, stderr)
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(out, "findings.json"))
