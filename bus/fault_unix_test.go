@@ -107,12 +107,9 @@ func TestFollowRefusesFIFOAppearingLater(t *testing.T) {
 	<-seen
 	os.Remove(path)
 	testfault.Mkfifo(t, path)
-	select {
-	case err := <-errc:
-		if !errors.Is(err, fsio.ErrNotRegular) {
+	testfault.Within(t, 5*time.Second, "Follow after the bus became a FIFO", func() {
+		if err := <-errc; !errors.Is(err, fsio.ErrNotRegular) {
 			t.Errorf("err = %v, want ErrNotRegular", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Follow still running 5 s after the bus became a FIFO")
-	}
+	})
 }

@@ -28,11 +28,7 @@ func TestRunDirFIFOAtEveryPath(t *testing.T) {
 		t.Run(rel, func(t *testing.T) {
 			dir := t.TempDir()
 			write(t, dir, "fd-ok.md", "### Findings Index\n- P2 | OK-001 | \"S\" | Fine\nVerdict: safe\n", 0)
-			path := filepath.Join(dir, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			testfault.Mkfifo(t, path)
+			testfault.Mkfifo(t, filepath.Join(dir, filepath.FromSlash(rel)))
 			var s *synth.Synthesis
 			testfault.Within(t, 5*time.Second, "Synthesize", func() {
 				var err error

@@ -243,21 +243,8 @@ func TestUnreachable(t *testing.T) {
 	closed := ln.Addr().String()
 	ln.Close()
 
-	stall, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stall.Close()
-	go func() {
-		for {
-			c, err := stall.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // held open, silent
-		}
-	}()
-	for _, tc := range []struct{ name, addr string }{{"refused", closed}, {"stalled", stall.Addr().String()}} {
+	stalled := testfault.SilentServer(t)
+	for _, tc := range []struct{ name, addr string }{{"refused", closed}, {"stalled", stalled}} {
 		t.Run(tc.name, func(t *testing.T) {
 			u, _ := url.Parse("nats://" + tc.addr + "/r")
 			start := time.Now()

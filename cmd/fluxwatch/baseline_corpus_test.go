@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/corpustest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -153,9 +154,7 @@ var baselineAll = flag.Bool("baseline.all", false, "TestCorpusBaselineStability:
 // takes every 8th run (make test runs it under -race); -baseline.all takes
 // them all. Skipped when ../shared is absent.
 func TestCorpusBaselineStability(t *testing.T) {
-	if _, err := os.Stat(corpusRoot); err != nil {
-		t.Skip("no ../shared/corpus beside the repository")
-	}
+	root := corpustest.Root(t)
 	scan := watcher.ScanOptions{MaxLine: bus.DefaultMaxLine, Jobs: 4}
 	synthesize := func(dir string, opts synth.Options) *synth.Synthesis {
 		s, err := watcher.Synthesize(context.Background(), dir, scan, opts)
@@ -170,7 +169,7 @@ func TestCorpusBaselineStability(t *testing.T) {
 	for _, sc := range scenarios {
 		totals[sc] = &tally{}
 	}
-	dirs := runDirs(t, corpusRoot)
+	dirs := runDirs(t, root)
 	step, minRuns, minLines := 8, 10, 40
 	if *baselineAll {
 		step, minRuns, minLines = 1, 80, 300
@@ -179,7 +178,7 @@ func TestCorpusBaselineStability(t *testing.T) {
 		if i%step != 0 {
 			continue
 		}
-		rel, _ := filepath.Rel(corpusRoot, dir)
+		rel, _ := filepath.Rel(root, dir)
 		orig := t.TempDir()
 		copyRun(t, dir, orig, nil, nil)
 		base := synthesize(orig, synth.Options{})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,16 +26,17 @@ func startHub(t *testing.T) *hub.Hub {
 // natsEnv is an env whose FLUXWATCH_BUS (and nothing else) is set.
 func natsEnv(busURL string) (*env, *syncBuffer, *syncBuffer) {
 	var out, errb syncBuffer
-	return &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-		getenv: func(k string) string {
-			switch k {
-			case "FLUXWATCH_BUS":
-				return busURL
-			case "SOURCE_DATE_EPOCH":
-				return "1795000000"
-			}
-			return ""
-		}, isTerminal: func(io.Writer) bool { return false }}, &out, &errb
+	e := bareEnv(&out, &errb)
+	e.getenv = func(k string) string {
+		switch k {
+		case "FLUXWATCH_BUS":
+			return busURL
+		case "SOURCE_DATE_EPOCH":
+			return "1795000000"
+		}
+		return ""
+	}
+	return e, &out, &errb
 }
 
 var natsFindings = []struct{ agent, sev, summary string }{

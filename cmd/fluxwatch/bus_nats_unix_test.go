@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,23 +77,9 @@ func TestWatchStream(t *testing.T) {
 // and watch; a server stopped while watch follows it is a diagnostic, and
 // watch still ends within the signal bound, with its final reports.
 func TestStreamServerGone(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() { // accepts, never answers
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close()
-		}
-	}()
 	dir := filepath.Join(t.TempDir(), "run")
 	smallRun(t, dir)
-	for _, url := range []string{"nats://127.0.0.1:1/gone", "nats://" + ln.Addr().String() + "/stalled"} {
+	for _, url := range []string{"nats://127.0.0.1:1/gone", "nats://" + testfault.SilentServer(t) + "/stalled"} {
 		for _, cmd := range []string{"synth", "watch"} {
 			e, _, errb := natsEnv("")
 			var err error
@@ -107,7 +92,7 @@ func TestStreamServerGone(t *testing.T) {
 		}
 	}
 	e, _, errb := natsEnv("nats://fd-user:s3cret@127.0.0.1:1/creds")
-	err = run(context.Background(), []string{"synth", "--bus-timeout", "1s", dir}, e)
+	err := run(context.Background(), []string{"synth", "--bus-timeout", "1s", dir}, e)
 	if err == nil || strings.Contains(err.Error()+errb.String(), "s3cret") || !strings.Contains(err.Error(), "nats://127.0.0.1:1/creds") {
 		t.Errorf("synth with a password in FLUXWATCH_BUS: %v %s; want an error naming the URL without it", err, errb.String())
 	}

@@ -232,9 +232,8 @@ func commandFlags(path []string) []*flag.Flag {
 		return nil
 	}
 	var sets []*flag.FlagSet
-	e := &env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard,
-		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false },
-		terminalSize: func(io.Writer) (int, int, bool) { return 0, 0, false }, flagSets: &sets}
+	e := bareEnv(io.Discard, io.Discard)
+	e.flagSets = &sets
 	args := append(append([]string(nil), path[1:]...), "--help")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // nothing may run: --help returns before any work

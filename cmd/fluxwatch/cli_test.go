@@ -3,19 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
 )
-
-func cliEnv(stdout, stderr *bytes.Buffer) *env {
-	return &env{stdin: strings.NewReader(""), stdout: stdout, stderr: stderr,
-		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false },
-		terminalSize: func(io.Writer) (int, int, bool) { return 0, 0, false }}
-}
 
 // helpPaths are every command and subcommand whose help can be asked for.
 func helpPaths() [][]string {
@@ -38,7 +31,7 @@ func TestHelpEveryCommand(t *testing.T) {
 	for _, p := range helpPaths() {
 		for _, args := range [][]string{append(p, "--help"), append(p, "-h"), append([]string{"help"}, p...)} {
 			var out, errb bytes.Buffer
-			err := run(context.Background(), args, cliEnv(&out, &errb))
+			err := run(context.Background(), args, bareEnv(&out, &errb))
 			if err != nil {
 				t.Errorf("%q: %v", args, err)
 			}
@@ -124,7 +117,7 @@ func TestResolveVersion(t *testing.T) {
 func TestManPages(t *testing.T) {
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
-	if err := run(context.Background(), []string{"man", dir}, cliEnv(&out, &errb)); err != nil {
+	if err := run(context.Background(), []string{"man", dir}, bareEnv(&out, &errb)); err != nil {
 		t.Fatal(err, errb.String())
 	}
 	top, err := os.ReadFile(filepath.Join(dir, "fluxwatch.1"))

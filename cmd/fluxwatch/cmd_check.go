@@ -274,7 +274,7 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, []error{fmt.Errorf("%s: %w", path, unwrapPathError(err))}
+		return nil, nil, []error{fmt.Errorf("%s: %w", path, unwrapPath(err))}
 	}
 	if !fi.IsDir() {
 		if kind := otherKind(path); kind != "" {
@@ -359,14 +359,6 @@ func agentStem(base string) string {
 		}
 	}
 	return strings.TrimSuffix(base, filepath.Ext(base))
-}
-
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // checkedOf is the agent a, read from file, as check prints it: the file's

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,16 +32,12 @@ func TestPlanExitCodes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			e := &env{
-				stdin:  strings.NewReader(""),
-				stdout: &stdout, stderr: &stderr,
-				getenv: func(k string) string {
-					if k == "FLUXWATCH_PLAN_DIR" {
-						return c.planDir
-					}
-					return ""
-				},
-				isTerminal: func(io.Writer) bool { return false },
+			e := bareEnv(&stdout, &stderr)
+			e.getenv = func(k string) string {
+				if k == "FLUXWATCH_PLAN_DIR" {
+					return c.planDir
+				}
+				return ""
 			}
 			code := exitCode(run(context.Background(), c.args, e), &stderr)
 			if code != c.wantCode {

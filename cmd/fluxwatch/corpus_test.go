@@ -1,22 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/internal/corpustest"
 	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
-
-// corpusRoot is ../shared/corpus seen from the repository root.
-const corpusRoot = "../../../shared/corpus"
 
 // runDirs returns every directory under root holding at least one agent file
 // (report, partial or abort) by the names of SPEC §1.
@@ -55,12 +50,10 @@ func runDirs(t *testing.T, root string) []string {
 // are tallied consistently and never move the verdict. Skipped when
 // ../shared is absent.
 func TestCorpusSynth(t *testing.T) {
-	if _, err := os.Stat(corpusRoot); err != nil {
-		t.Skip("no ../shared/corpus beside the repository")
-	}
+	root := corpustest.Root(t)
 	sch := schematest.Compile(t, "findings.schema.json", synth.Schema())
 
-	dirs := runDirs(t, corpusRoot)
+	dirs := runDirs(t, root)
 	if len(dirs) < 50 {
 		t.Fatalf("found %d run directories in the corpus, want at least 50", len(dirs))
 	}
@@ -68,18 +61,15 @@ func TestCorpusSynth(t *testing.T) {
 	var total synth.EvidenceTally
 	empty := t.TempDir()
 	for _, dir := range dirs {
-		rel, _ := filepath.Rel(corpusRoot, dir)
+		rel, _ := filepath.Rel(root, dir)
 		repo := empty
 		if parts := strings.Split(filepath.ToSlash(rel), "/"); len(parts) > 2 && parts[0] == "flux-drive" {
-			repo = filepath.Join(corpusRoot, parts[0], parts[1])
+			repo = filepath.Join(root, parts[0], parts[1])
 		}
 		out := t.TempDir()
-		var stdout, stderr bytes.Buffer
-		e := &env{stdin: bytes.NewReader(nil), stdout: &stdout, stderr: &stderr,
-			getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
-		code := exitCode(run(context.Background(), []string{"synth", "-q", "--fail-on", "risky", "--repo", repo, "--out", out, dir}, e), &stderr)
+		_, stderr, code := runIn(t, "synth", "-q", "--fail-on", "risky", "--repo", repo, "--out", out, dir)
 		if code != exitOK && code != exitGate {
-			t.Errorf("%s: exit %d: %s", rel, code, stderr.String())
+			t.Errorf("%s: exit %d: %s", rel, code, stderr)
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(out, "findings.json"))

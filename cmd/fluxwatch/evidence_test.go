@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,8 +228,6 @@ func TestEvidenceOwnSource(t *testing.T) {
 func runIn(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	e := &env{stdin: bytes.NewReader(nil), stdout: &stdout, stderr: &stderr,
-		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
-	code := exitCode(run(context.Background(), args, e), &stderr)
+	code := exitCode(run(context.Background(), args, bareEnv(&stdout, &stderr)), &stderr)
 	return stdout.String(), stderr.String(), code
 }

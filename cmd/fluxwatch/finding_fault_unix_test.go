@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,25 +21,13 @@ import (
 func runWithin(t *testing.T, d time.Duration, args ...string) (code int, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
+	e := bareEnv(&out, &errb)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*d)
 	defer cancel()
-	done := make(chan int, 1)
-	go func() {
-		err := run(ctx, args, e)
-		var msg bytes.Buffer
-		code := exitCode(err, &msg)
-		errb.Write(msg.Bytes())
-		done <- code
-	}()
-	select {
-	case code = <-done:
-		return code, errb.String()
-	case <-time.After(d):
-		t.Fatalf("%s: still running after %s (blocked on the bus?)", strings.Join(args, " "), d)
-		return 0, ""
-	}
+	testfault.Within(t, d, strings.Join(args, " "), func() {
+		code = exitCode(run(ctx, args, e), &errb)
+	})
+	return code, errb.String()
 }
 
 // TestFindingFIFOBusRefused: finding write, read and read --follow refuse a
@@ -101,20 +88,12 @@ func TestFindingWriteUnwritableBus(t *testing.T) {
 func TestMCPFetchFIFOBus(t *testing.T) {
 	root := t.TempDir()
 	run := filepath.Join(root, "run")
-	os.Mkdir(run, 0o755)
 	testfault.Mkfifo(t, filepath.Join(run, "peer-findings.jsonl"))
 	cs := mcpSession(t, root)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	testfault.Within(t, 3*time.Second, "fetch_peer_findings on a FIFO bus", func() {
 		res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": run})
 		if !res.IsError || !strings.Contains(resultText(res), "a FIFO") {
 			t.Errorf("IsError = %v, text %q: want an error naming a FIFO", res.IsError, resultText(res))
 		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Second):
-		t.Fatal("fetch_peer_findings on a FIFO bus still running after 3 s")
-	}
+	})
 }

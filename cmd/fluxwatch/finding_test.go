@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,8 +24,7 @@ func TestFindingReadFollow(t *testing.T) {
 	write(bus.Notable, "skipped by the filter")
 
 	var out, errb syncBuffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
-		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
+	e := bareEnv(&out, &errb)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {

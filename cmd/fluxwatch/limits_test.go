@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fluxwatch/fluxwatch/internal/cmdtest"
 )
 
 // TestYAMLLimitsProcess is `make yaml-limits`: it builds fluxwatch and runs
@@ -20,7 +22,7 @@ import (
 // wall time and the peak RSS of each run. Bars (issue 2): a diagnostic within
 // 5 s and under 200 MB peak RSS.
 func TestYAMLLimitsProcess(t *testing.T) {
-	bin := buildFluxwatch(t)
+	bin := cmdtest.Build(t)
 	var bomb strings.Builder
 	bomb.WriteString(`a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]` + "\n")
 	for i, l := range "bcdefghij" {

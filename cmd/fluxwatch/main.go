@@ -129,6 +129,15 @@ func newEnv() *env {
 	}
 }
 
+// bareEnv is an environment with an empty standard input, no variables and
+// no terminal, writing to stdout and stderr: the one a command runs in for
+// its own help, man pages and flags, and the one the tests run it in.
+func bareEnv(stdout, stderr io.Writer) *env {
+	return &env{stdin: strings.NewReader(""), stdout: stdout, stderr: stderr,
+		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false },
+		terminalSize: func(io.Writer) (int, int, bool) { return 0, 0, false }}
+}
+
 // command is one subcommand of fluxwatch.
 type command struct {
 	summary string

@@ -46,10 +46,7 @@ func runMan(ctx context.Context, e *env, args []string) error {
 // commandHelp returns what `fluxwatch help NAME` prints.
 func commandHelp(ctx context.Context, name string) string {
 	var b bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &b, stderr: io.Discard,
-		getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false },
-		terminalSize: func(io.Writer) (int, int, bool) { return 0, 0, false }}
-	run(ctx, []string{"help", name}, e)
+	run(ctx, []string{"help", name}, bareEnv(&b, io.Discard))
 	return b.String()
 }
 

@@ -27,13 +27,6 @@ func mcpRunDir(t *testing.T, root, name string) string {
 	return dir
 }
 
-// fifoIn makes root/dir a directory holding a FIFO named name.
-func fifoIn(t *testing.T, root, dir, name string) {
-	t.Helper()
-	os.Mkdir(filepath.Join(root, dir), 0o755)
-	testfault.Mkfifo(t, filepath.Join(root, dir, name))
-}
-
 // asyncCall starts a tool call and returns the channel its result comes on.
 func asyncCall(cs *mcp.ClientSession, name string, args map[string]any) <-chan *mcp.CallToolResult {
 	ch := make(chan *mcp.CallToolResult, 1)
@@ -52,7 +45,7 @@ func asyncCall(cs *mcp.ClientSession, name string, args map[string]any) <-chan *
 func TestMCPFIFOBusRefused(t *testing.T) {
 	root := t.TempDir()
 	mcpRunDir(t, root, "run")
-	fifoIn(t, root, "fifo", "peer-findings.jsonl")
+	testfault.Mkfifo(t, filepath.Join(root, "fifo", "peer-findings.jsonl"))
 
 	cs := mcpSessionTimeout(t, root, time.Minute) // a wait would show as a timed-out test, not as a pass
 	res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": "fifo"})
@@ -73,7 +66,7 @@ func TestMCPFIFOBusRefused(t *testing.T) {
 func TestMCPBlockedCallDoesNotDelayOthers(t *testing.T) {
 	root := t.TempDir()
 	mcpRunDir(t, root, "run")
-	fifoIn(t, root, "stuck", "fd-b.md")
+	testfault.Mkfifo(t, filepath.Join(root, "stuck", "fd-b.md"))
 	os.Mkdir(filepath.Join(root, "slow"), 0o755)
 
 	old := synthesizeDir

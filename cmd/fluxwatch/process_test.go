@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fluxwatch/fluxwatch/internal/cmdtest"
 )
 
 // syncBuffer is a bytes.Buffer that a goroutine or a process writes while
@@ -43,18 +44,6 @@ func waitFor(t *testing.T, out *syncBuffer, s string) {
 	}
 }
 
-// buildFluxwatch builds the real fluxwatch (no test hooks, no -race) into a
-// temporary directory and returns its path, for the tests that measure or
-// drive the binary as users run it.
-func buildFluxwatch(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "fluxwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // benchFluxwatch skips the test unless FLUXWATCH_BENCH is set (as the make
 // target does), else builds the real fluxwatch for it to measure.
 func benchFluxwatch(t *testing.T, target string) string {
@@ -62,7 +51,7 @@ func benchFluxwatch(t *testing.T, target string) string {
 	if os.Getenv("FLUXWATCH_BENCH") == "" {
 		t.Skipf("set FLUXWATCH_BENCH=1 (make %s)", target)
 	}
-	return buildFluxwatch(t)
+	return cmdtest.Build(t)
 }
 
 // testBinaryAsFluxwatch returns a link named fluxwatch to the test binary

@@ -402,11 +402,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	time.Sleep(20 * time.Millisecond)
 	p.cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case <-p.done:
-	case <-time.After(signalBound):
-		t.Fatalf("still running %v after two signals", signalBound)
-	}
+	testfault.Within(t, signalBound, "after two signals", func() { <-p.done })
 	took := time.Since(sent)
 	t.Logf("exit %d %v after the first signal", p.cmd.ProcessState.ExitCode(), took.Round(time.Millisecond))
 	if took >= signalGrace {
@@ -432,11 +428,8 @@ func TestFindingReadFIFOBusRefused(t *testing.T) {
 		{"finding", "read", "--follow", "--bus", "peer-findings.jsonl"},
 	} {
 		p := startProc(t, bin, dir, nil, args...)
-		select {
-		case <-p.done:
-		case <-time.After(10 * time.Second): // a wait shows as this failure, not as a slow pass
-			t.Fatalf("%v: still waiting on the FIFO after 10s", args)
-		}
+		// A wait shows as this failure, not as a slow pass.
+		testfault.Within(t, 10*time.Second, fmt.Sprint(args, " on the FIFO"), func() { <-p.done })
 		if got := p.cmd.ProcessState.ExitCode(); got != exitUsage || !strings.Contains(p.stderr.String(), "peer-findings.jsonl") {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming the FIFO", args, got, p.stderr.String())
 		}

@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,8 +31,7 @@ func TestFIFOTargetWithoutReaderEndsWithSignal(t *testing.T) {
 			fifo := filepath.Join(dir, "nobody.sarif")
 			testfault.Mkfifo(t, fifo)
 			var stdout, stderr bytes.Buffer
-			e := &env{stdin: bytes.NewReader(nil), stdout: &stdout, stderr: &stderr,
-				getenv: func(string) string { return "" }, isTerminal: func(io.Writer) bool { return false }}
+			e := bareEnv(&stdout, &stderr)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() { done <- run(ctx, []string{cmd, "--no-evidence", "--sarif", fifo, runDir}, e) }()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/internal/corpustest"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -23,13 +24,11 @@ import (
 // split it logs is the one of agents that all finished after the bus: the
 // most primed the rule can make of these runs.
 func TestCorpusPriming(t *testing.T) {
-	if _, err := os.Stat(corpusRoot); err != nil {
-		t.Skip("no ../shared/corpus beside the repository")
-	}
+	root := corpustest.Root(t)
 	var runs, findings, shared, independent, primed int
 	var best *synth.Synthesis
 	bestRel := ""
-	for _, dir := range runDirs(t, corpusRoot) {
+	for _, dir := range runDirs(t, root) {
 		if !hasBus(dir) {
 			continue
 		}
@@ -59,7 +58,7 @@ func TestCorpusPriming(t *testing.T) {
 		findings += len(s.Findings)
 		independent += ind
 		primed += pr
-		rel, _ := filepath.Rel(corpusRoot, dir)
+		rel, _ := filepath.Rel(root, dir)
 		t.Logf("%s: %d findings, %d agreements independent, %d primed", rel, len(s.Findings), ind, pr)
 		if best == nil || len(s.Findings) > len(best.Findings) {
 			best, bestRel = s, rel

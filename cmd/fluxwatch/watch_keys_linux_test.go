@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/cmdtest"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"golang.org/x/sys/unix"
 )
@@ -22,7 +23,7 @@ func TestWatchKeysProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildFluxwatch(t)
+	bin := cmdtest.Build(t)
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens in localStorage\nVerdict: needs-changes\n"), 0o644)
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -28,8 +27,8 @@ var churnFor = flag.Duration("churn", 10*time.Second, "how long TestWatchChurn c
 func watchInProcess(t *testing.T, getenv func(string) string, args ...string) (stop func() (error, string)) {
 	t.Helper()
 	var out, errb syncBuffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: getenv,
-		isTerminal: func(io.Writer) bool { return false }}
+	e := bareEnv(&out, &errb)
+	e.getenv = getenv
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, append([]string{"watch"}, args...), e) }()
@@ -51,8 +50,8 @@ func watchInProcess(t *testing.T, getenv func(string) string, args ...string) (s
 func synthOnce(t *testing.T, getenv func(string) string, out string, args ...string) []byte {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: getenv,
-		isTerminal: func(io.Writer) bool { return false }}
+	e := bareEnv(&stdout, &stderr)
+	e.getenv = getenv
 	if err := run(context.Background(), append([]string{"synth", "-q", "--out", out}, args...), e); err != nil {
 		t.Fatalf("synth: %v\n%s", err, stderr.String())
 	}

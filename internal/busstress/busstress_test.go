@@ -5,9 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/fluxwatch/fluxwatch/internal/cmdtest"
 )
 
 var (
@@ -18,20 +19,23 @@ var (
 	dir     = flag.String("stress.dir", "", "where to write the bus (default: a temporary directory)")
 )
 
+// fluxwatchBin returns the binary under test: -stress.bin, or one built
+// from this module.
+func fluxwatchBin(t *testing.T) string {
+	t.Helper()
+	if *bin != "" {
+		return *bin
+	}
+	return cmdtest.Build(t)
+}
+
 // TestStress runs the whole stress at the size the flags say. Its defaults
 // make the short run of `make test`; `make stress` runs 32 × 5,000.
 func TestStress(t *testing.T) {
-	cfg := Config{Bin: *bin, Dir: *dir, Procs: *procs, Shell: *shell, Records: *records,
+	cfg := Config{Bin: fluxwatchBin(t), Dir: *dir, Procs: *procs, Shell: *shell, Records: *records,
 		MinSize: 100, MaxSize: 256 << 10, Seed: 2026}
 	if cfg.Dir == "" {
 		cfg.Dir = t.TempDir()
-	}
-	if cfg.Bin == "" {
-		cfg.Bin = filepath.Join(t.TempDir(), "fluxwatch")
-		build := exec.Command("go", "build", "-o", cfg.Bin, "github.com/fluxwatch/fluxwatch/cmd/fluxwatch")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("build fluxwatch: %v\n%s", err, out)
-		}
 	}
 	res, err := Run(context.Background(), cfg, os.Stdout)
 	fmt.Printf("busstress: %d writer processes (%d fluxwatch, %d shell) x %d records\nbusstress: %s\n",

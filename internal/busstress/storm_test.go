@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,21 +22,6 @@ var (
 	stormKill     = flag.Duration("storm.kill-every", 40*time.Millisecond, "kill storm: how often a running writer is SIGKILLed")
 	stormFixed    = flag.Bool("storm.fixed-helper", false, "kill storm: shell writers end a fragment first, as finding write does")
 )
-
-// fluxwatchBin returns the binary under test: -stress.bin, or one built
-// from this module.
-func fluxwatchBin(t *testing.T) string {
-	t.Helper()
-	if *bin != "" {
-		return *bin
-	}
-	path := filepath.Join(t.TempDir(), "fluxwatch")
-	build := exec.Command("go", "build", "-o", path, "github.com/fluxwatch/fluxwatch/cmd/fluxwatch")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build fluxwatch: %v\n%s", err, out)
-	}
-	return path
-}
 
 // TestKillStorm: writer processes (finding write and the shell helper) with
 // records up to 256 KiB, a random one SIGKILLed every few milliseconds —

@@ -5,11 +5,12 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fluxwatch/fluxwatch/internal/cmdtest"
 )
 
 func TestMedian(t *testing.T) {
@@ -95,13 +96,8 @@ func TestScaleTiny(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds fluxwatch and runs it 28 times")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "fluxwatch")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/fluxwatch").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	var b bytes.Buffer
-	if err := runScale(&b, bin, tinyScale, 1, dir); err != nil {
+	if err := runScale(&b, cmdtest.Build(t), tinyScale, 1, t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -1,6 +1,8 @@
 package testfault
 
 import (
+	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -8,10 +10,11 @@ import (
 	"time"
 )
 
-// Mkfifo makes a FIFO, not a regular file; ReleaseFIFO ends a reader blocked
-// in open(2) on it, which Within sees return.
+// Mkfifo makes a FIFO, not a regular file, in a directory it makes;
+// ReleaseFIFO ends a reader blocked in open(2) on it, which Within sees
+// return.
 func TestMkfifoAndRelease(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pipe")
+	path := filepath.Join(t.TempDir(), "run", "pipe")
 	Mkfifo(t, path)
 	fi, err := os.Lstat(path)
 	if err != nil {
@@ -51,5 +54,18 @@ func TestOpenPTYSize(t *testing.T) {
 	}
 	if cols != 80 || rows != 24 {
 		t.Errorf("size = %d×%d, want 80×24", cols, rows)
+	}
+}
+
+// SilentServer accepts a connection and sends nothing on it.
+func TestSilentServer(t *testing.T) {
+	c, err := net.DialTimeout("tcp", SilentServer(t), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, err := c.Read(make([]byte, 1)); n != 0 || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("read %d bytes, %v; want nothing until the deadline", n, err)
 	}
 }
