@@ -136,7 +136,7 @@ func checkTarget(path string) error {
 	info, err := os.Stat(path)
 	switch {
 	case err == nil && !info.Mode().IsRegular():
-		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", fsio.ErrNotRegular, fsio.Kind(info.Mode()))}
+		return fsio.NotRegular(path, info.Mode())
 	case err == nil:
 		return nil
 	case !errors.Is(err, fs.ErrNotExist):
@@ -164,7 +164,7 @@ func appendLocked(path string, line []byte) (*os.File, int64, error) {
 	}
 	if !info.Mode().IsRegular() { // replaced since checkTarget
 		f.Close()
-		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", fsio.ErrNotRegular, fsio.Kind(info.Mode()))}
+		return nil, 0, fsio.NotRegular(path, info.Mode())
 	}
 	offset := info.Size()
 	if offset > 0 {
@@ -206,7 +206,7 @@ func endsDangling(path string, size int64) (bool, error) {
 // a regular file (EISDIR; ENXIO for a FIFO with no reader or a socket).
 func refineOpenError(path string, err error) error {
 	if info, serr := os.Stat(path); serr == nil && !info.Mode().IsRegular() {
-		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", fsio.ErrNotRegular, fsio.Kind(info.Mode()))}
+		return fsio.NotRegular(path, info.Mode())
 	}
 	return err
 }

@@ -35,7 +35,7 @@ func lockFile(f *os.File, path string) (unlock func(), err error) {
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		f.Close()
 		if err == nil {
-			err = notRegular(path, info.Mode())
+			err = NotRegular(path, info.Mode())
 		}
 		return nil, fmt.Errorf("lock: %w", err)
 	}

@@ -38,8 +38,9 @@ func Kind(m fs.FileMode) string {
 	return "an irregular file"
 }
 
-// notRegular returns the error for path whose mode m is not regular.
-func notRegular(path string, m fs.FileMode) error {
+// NotRegular returns the error for path whose mode m is not regular: it
+// wraps ErrNotRegular and names path and what it is ("a FIFO").
+func NotRegular(path string, m fs.FileMode) error {
 	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(m))}
 }
 
@@ -92,7 +93,7 @@ func checkRegular(f *os.File, path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, notRegular(path, info.Mode())
+		return nil, nil, NotRegular(path, info.Mode())
 	}
 	return f, info, nil
 }
