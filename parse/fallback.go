@@ -249,12 +249,94 @@ func dedupProseBy(st *stop, fs []Finding, exact bool) []Finding {
 	// The kept findings are written over fs as it is read: out[j] is never
 	// past the finding being read, so one list serves both.
 	d := proseDedup{exact: exact, out: fs[:0], byID: map[string]int{}, byKey: map[uint64][]int32{}, seed: maphash.MakeSeed()}
-	for _, f := range fs {
+	// The normalised titles are made first, so that the keywords of one
+	// title only (most, in a large report: a file path in a title makes a
+	// word of its own) can be told before any is posted. The kept ones are
+	// written over norms as it is read, like out over fs.
+	norms := make([]string, len(fs))
+	for i := range fs {
 		st.tick()
-		d.add(f)
+		norms[i] = normalizeTitle(fs[i].Title)
+	}
+	if !exact {
+		d.once = newOnceSketch(norms)
+	}
+	d.norms = norms[:0]
+	for i, f := range fs {
+		st.tick()
+		d.add(f, norms[i])
 	}
 	clear(fs[len(d.out):]) // drop what the merged findings held
+	clear(norms[len(d.norms):])
 	return d.out
+}
+
+// onceSketch tells, of the words of a list of normalised titles, some that
+// stand in one title only: such a word never finds a candidate, so it is
+// neither looked up nor posted. Each word counts, up to two, in a slot
+// picked by its hash; a slot that counts one holds one word of one title.
+// A word that shares its slot with another counts as shared: it is looked
+// up, as every word would be, so the sketch changes no result, only the
+// number of words in byWord.
+type onceSketch struct {
+	bits []uint64 // two bits a slot
+	mask uint64
+}
+
+// onceSlots is how many slots a sketch has per title (a variable for the
+// test that makes slots collide).
+var onceSlots = 16
+
+func newOnceSketch(norms []string) onceSketch {
+	n := 64
+	for n < onceSlots*len(norms) {
+		n *= 2
+	}
+	s := onceSketch{bits: make([]uint64, n/32), mask: uint64(n - 1)}
+	for _, norm := range norms {
+		for len(norm) > 0 {
+			w := norm
+			if i := strings.IndexByte(norm, ' '); i >= 0 {
+				w, norm = norm[:i], norm[i+1:]
+			} else {
+				norm = ""
+			}
+			if len(w) >= 3 {
+				s.count(w)
+			}
+		}
+	}
+	return s
+}
+
+func (s *onceSketch) slot(w string) (*uint64, uint) {
+	h := wordHash(w) & s.mask
+	return &s.bits[h/32], uint(h%32) * 2
+}
+
+func (s *onceSketch) count(w string) {
+	p, sh := s.slot(w)
+	if (*p>>sh)&3 < 2 {
+		*p += 1 << sh
+	}
+}
+
+// once reports whether w stands in one title only.
+func (s *onceSketch) once(w string) bool {
+	p, sh := s.slot(w)
+	return (*p>>sh)&3 == 1
+}
+
+// wordHash is FNV-1a with a final mix, so that its low bits pick slots well.
+func wordHash(w string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(w); i++ {
+		h = (h ^ uint64(w[i])) * 1099511628211
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
 }
 
 const (
@@ -281,11 +363,15 @@ type proseDedup struct {
 	// lists[byWord[w]] are the kept findings whose titles have w.
 	byWord map[string]int32
 	lists  [][]int32
-	words  []int32 // the list of each keyword of the title being added; -1: none yet
+	words  []int32 // the list of each keyword of the title being added; -1: none yet, oneTitle
 	stamp  []int32 // stamp[j] == round: out[j] already tried
 	round  int32
 	old    Title // an older kept title, made again
+	once   onceSketch
 }
+
+// oneTitle in words marks a keyword of the title being added only.
+const oneTitle = -2
 
 // titleWindow is how many of the last kept findings keep their prepared
 // titles (a variable for the test that makes it small).
@@ -295,12 +381,13 @@ var titleWindow = 4096
 // kept titles: such a word picks no candidates (see dedupProse).
 var closed = make([]int32, maxPosting+1)
 
-func (d *proseDedup) add(f Finding) {
+// add adds f, whose normalised title is norm.
+func (d *proseDedup) add(f Finding, norm string) {
 	dup := -1
 	if j, ok := d.byID[f.ID]; ok && f.ID != "" {
 		dup = j
 	}
-	t := NewTitle(f.Title)
+	t := titleOfNorm(norm)
 	key := maphash.String(d.seed, t.Norm())
 	if dup < 0 {
 		dup = d.sameTitle(key, t.Norm())
@@ -362,9 +449,12 @@ func (d *proseDedup) post(j int, t *Title) {
 	d.stamp = append(d.stamp, 0)
 	for i, w := range t.Keywords() {
 		l := d.words[i]
+		if l == oneTitle {
+			continue
+		}
 		if l < 0 {
 			l = int32(len(d.lists))
-			d.byWord[strings.Clone(w)] = l // not the whole title's text
+			d.byWord[w] = l // w is a part of norms[j], kept anyway
 			d.lists = append(d.lists, nil)
 		}
 		switch p := d.lists[l]; {
@@ -394,6 +484,10 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 	}
 	d.words = d.words[:0]
 	for _, w := range t.Keywords() {
+		if d.once.once(w) {
+			d.words = append(d.words, oneTitle)
+			continue
+		}
 		l, ok := d.byWord[w]
 		if !ok {
 			d.words = append(d.words, -1)
