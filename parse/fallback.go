@@ -347,14 +347,16 @@ const (
 type proseDedup struct {
 	exact bool
 	out   []Finding
-	// norms[j] is out[j]'s normalised title. titles[j] is its title
-	// prepared for the title rule, kept for the last titleWindow kept
+	// norms[j] is out[j]'s normalised title. ring[j%titleWindow] is its
+	// title prepared for the title rule, kept for the last titleWindow kept
 	// findings and made again from norms[j] for an older one compared with:
 	// a prepared title is six times its text, and in a large report most
-	// are never compared again.
-	norms  []string
-	titles []*Title
-	byID   map[string]int
+	// are never compared again. A slot of ring, like cur and old, keeps its
+	// keyword list's array from title to title.
+	norms []string
+	ring  []Title
+	cur   Title // the title being added
+	byID  map[string]int
 	// byKey finds kept findings by a hash of their normalised title; a hit
 	// is confirmed on the title itself.
 	byKey map[uint64][]int32
@@ -387,28 +389,29 @@ func (d *proseDedup) add(f Finding, norm string) {
 	if j, ok := d.byID[f.ID]; ok && f.ID != "" {
 		dup = j
 	}
-	t := titleOfNorm(norm)
+	t := &d.cur
+	t.setNorm(norm)
 	key := maphash.String(d.seed, t.Norm())
 	if dup < 0 {
 		dup = d.sameTitle(key, t.Norm())
 	}
 	if dup < 0 {
-		dup = d.fuzzy(&f, &t)
+		dup = d.fuzzy(&f, t)
 	}
 	if dup < 0 {
 		j := len(d.out)
 		d.out = append(d.out, f)
 		d.norms = append(d.norms, t.Norm())
-		d.titles = append(d.titles, &t)
-		if j >= titleWindow {
-			d.titles[j-titleWindow] = nil
+		if len(d.ring) < titleWindow {
+			d.ring = append(d.ring, Title{})
 		}
+		d.ring[j%titleWindow].copyFrom(t)
 		if f.ID != "" {
 			d.byID[f.ID] = j
 		}
 		d.byKey[key] = append(d.byKey[key], int32(j))
 		if !d.exact {
-			d.post(j, &t)
+			d.post(j, t)
 		}
 		return
 	}
@@ -425,10 +428,10 @@ func (d *proseDedup) add(f Finding, norm string) {
 
 // title returns out[j]'s prepared title, valid until the next call.
 func (d *proseDedup) title(j int) *Title {
-	if t := d.titles[j]; t != nil {
-		return t
+	if j >= len(d.out)-titleWindow {
+		return &d.ring[j%titleWindow]
 	}
-	d.old = titleOfNorm(d.norms[j])
+	d.old.setNorm(d.norms[j])
 	return &d.old
 }
 

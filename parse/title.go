@@ -152,9 +152,42 @@ func NewTitle(s string) Title {
 
 // titleOfNorm prepares a title from its normalised text.
 func titleOfNorm(n string) Title {
-	t := Title{norm: n, kws: Keywords(n)}
-	t.prepare()
+	var t Title
+	t.setNorm(n)
 	return t
+}
+
+// setNorm makes t the title prepared from the normalised text n, keeping
+// the array of t's keyword list.
+func (t *Title) setNorm(n string) {
+	*t = Title{norm: n, kws: appendKeywords(t.kws[:0], n)}
+	t.prepare()
+}
+
+// copyFrom makes t a copy of o, keeping the array of t's keyword list.
+func (t *Title) copyFrom(o *Title) {
+	kws := append(t.kws[:0], o.kws...)
+	*t = *o
+	t.kws = kws
+}
+
+// appendKeywords appends the keywords of n, a text normalised by
+// normalizeTitle, to kws: Keywords(n), but into kws and reading words
+// between single spaces, the only white space normalised text has.
+func appendKeywords(kws []string, n string) []string {
+	base := len(kws)
+	for n != "" {
+		w := n
+		if i := strings.IndexByte(n, ' '); i >= 0 {
+			w, n = n[:i], n[i+1:]
+		} else {
+			n = ""
+		}
+		if len(w) >= 3 && (len(w) > maxStopWord || !stopWords[w]) && !slices.Contains(kws[base:], w) {
+			kws = append(kws, w)
+		}
+	}
+	return kws
 }
 
 // prepare computes what the Levenshtein rule needs from t.norm.
