@@ -487,13 +487,15 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 	}
 	d.words = d.words[:0]
 	for _, w := range t.Keywords() {
-		if d.once.once(w) {
-			d.words = append(d.words, oneTitle)
-			continue
-		}
+		// A word of one title is never in byWord: the sketch is read only
+		// for a word byWord lacks, and answers whether to post it.
 		l, ok := d.byWord[w]
 		if !ok {
-			d.words = append(d.words, -1)
+			if d.once.once(w) {
+				d.words = append(d.words, oneTitle)
+			} else {
+				d.words = append(d.words, -1)
+			}
 			continue
 		}
 		d.words = append(d.words, l)
