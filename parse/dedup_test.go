@@ -316,10 +316,12 @@ func dedupProseKeywordsPlain(fs []Finding) []Finding {
 }
 
 // TestDedupProseKeywordsPlain compares the keyword-candidate dedup, which
-// neither looks up nor posts a word its sketch finds in one title only, with
-// the plain reading that posts every keyword: on listings with words of one
-// title (a file path, a typo) and lists that close, with a sketch of many
-// slots and with one of very few, whose slots are all shared.
+// neither looks up nor posts a word its sketch finds in one title only, nor
+// looks up or keys a title of one finding only, with the plain reading that
+// posts every keyword and keys every title: on listings with words of one
+// title (a file path, a typo), restated titles and lists that close, with
+// sketches of many slots and with ones of very few, whose slots are all
+// shared.
 func TestDedupProseKeywordsPlain(t *testing.T) {
 	defer func(n int) { onceSlots = n }(onceSlots)
 	r := rand.New(rand.NewPCG(7, 8))

@@ -249,17 +249,23 @@ func dedupProseBy(st *stop, fs []Finding, exact bool) []Finding {
 	// The kept findings are written over fs as it is read: out[j] is never
 	// past the finding being read, so one list serves both.
 	d := proseDedup{exact: exact, out: fs[:0], byID: map[string]int{}, byKey: map[uint64][]int32{}, seed: maphash.MakeSeed()}
-	// The normalised titles are made first, so that the keywords of one
-	// title only (most, in a large report: a file path in a title makes a
-	// word of its own) can be told before any is posted. The kept ones are
-	// written over norms as it is read, like out over fs.
+	// The normalised titles are made first, so that the titles and the
+	// keywords of one finding only (most, in a large report: a file path in
+	// a title makes a word of its own) can be told before any is kept. The
+	// kept ones are written over norms as it is read, like out over fs.
 	norms := make([]string, len(fs))
+	if !exact {
+		// A quarter the slots for titles: a sketch that fits in a cache
+		// was measured faster than fewer shared slots.
+		d.once, d.onceTitle = newOnceSketch(onceSlots*len(fs)), newOnceSketch(onceSlots*len(fs)/4)
+	}
 	for i := range fs {
 		st.tick()
 		norms[i] = normalizeTitle(fs[i].Title)
-	}
-	if !exact {
-		d.once = newOnceSketch(norms)
+		if !exact {
+			d.onceTitle.count(maphash.String(d.seed, norms[i]))
+			d.once.countWords(norms[i])
+		}
 	}
 	d.norms = norms[:0]
 	for i, f := range fs {
@@ -271,13 +277,14 @@ func dedupProseBy(st *stop, fs []Finding, exact bool) []Finding {
 	return d.out
 }
 
-// onceSketch tells, of the words of a list of normalised titles, some that
-// stand in one title only: such a word never finds a candidate, so it is
-// neither looked up nor posted. Each word counts, up to two, in a slot
-// picked by its hash; a slot that counts one holds one word of one title.
-// A word that shares its slot with another counts as shared: it is looked
-// up, as every word would be, so the sketch changes no result, only the
-// number of words in byWord.
+// onceSketch tells, of the words of a list of normalised titles (or of the
+// titles themselves), some that stand in one title only: such a word never
+// finds a candidate, so it is neither looked up nor posted; such a title is
+// equal to no other, so it is neither looked up nor keyed. Each counts, up
+// to two, in a slot picked by its hash; a slot that counts one holds one
+// word of one title. One that shares its slot with another counts as shared
+// and is looked up, as every one would be: the sketch changes no result,
+// only the size of byWord and byKey.
 type onceSketch struct {
 	bits []uint64 // two bits a slot
 	mask uint64
@@ -287,43 +294,46 @@ type onceSketch struct {
 // test that makes slots collide).
 var onceSlots = 16
 
-func newOnceSketch(norms []string) onceSketch {
-	n := 64
-	for n < onceSlots*len(norms) {
-		n *= 2
+// newOnceSketch returns a sketch of at least n slots.
+func newOnceSketch(n int) onceSketch {
+	m := 64
+	for m < n {
+		m *= 2
 	}
-	s := onceSketch{bits: make([]uint64, n/32), mask: uint64(n - 1)}
-	for _, norm := range norms {
-		for len(norm) > 0 {
-			w := norm
-			if i := strings.IndexByte(norm, ' '); i >= 0 {
-				w, norm = norm[:i], norm[i+1:]
-			} else {
-				norm = ""
-			}
-			if len(w) >= 3 {
-				s.count(w)
-			}
-		}
-	}
-	return s
+	return onceSketch{bits: make([]uint64, m/32), mask: uint64(m - 1)}
 }
 
-func (s *onceSketch) slot(w string) (*uint64, uint) {
-	h := wordHash(w) & s.mask
+// countWords counts the words of a normalised title that can be keywords.
+func (s *onceSketch) countWords(norm string) {
+	for len(norm) > 0 {
+		w := norm
+		if i := strings.IndexByte(norm, ' '); i >= 0 {
+			w, norm = norm[:i], norm[i+1:]
+		} else {
+			norm = ""
+		}
+		if len(w) >= 3 {
+			s.count(wordHash(w))
+		}
+	}
+}
+
+func (s *onceSketch) slot(h uint64) (*uint64, uint) {
+	h &= s.mask
 	return &s.bits[h/32], uint(h%32) * 2
 }
 
-func (s *onceSketch) count(w string) {
-	p, sh := s.slot(w)
+// count counts one more with hash h.
+func (s *onceSketch) count(h uint64) {
+	p, sh := s.slot(h)
 	if (*p>>sh)&3 < 2 {
 		*p += 1 << sh
 	}
 }
 
-// once reports whether w stands in one title only.
-func (s *onceSketch) once(w string) bool {
-	p, sh := s.slot(w)
+// once reports whether the one with hash h stands in one title only.
+func (s *onceSketch) once(h uint64) bool {
+	p, sh := s.slot(h)
 	return (*p>>sh)&3 == 1
 }
 
@@ -369,7 +379,9 @@ type proseDedup struct {
 	stamp  []int32 // stamp[j] == round: out[j] already tried
 	round  int32
 	old    Title // an older kept title, made again
-	once   onceSketch
+	// once and onceTitle tell the words and the titles of one finding
+	// only (not exact only).
+	once, onceTitle onceSketch
 }
 
 // oneTitle in words marks a keyword of the title being added only.
@@ -392,7 +404,9 @@ func (d *proseDedup) add(f Finding, norm string) {
 	t := &d.cur
 	t.setNorm(norm)
 	key := maphash.String(d.seed, t.Norm())
-	if dup < 0 {
+	// A title of one finding only: no kept one has it, none to come will.
+	single := !d.exact && d.onceTitle.once(key)
+	if dup < 0 && !single {
 		dup = d.sameTitle(key, t.Norm())
 	}
 	if dup < 0 {
@@ -409,7 +423,9 @@ func (d *proseDedup) add(f Finding, norm string) {
 		if f.ID != "" {
 			d.byID[f.ID] = j
 		}
-		d.byKey[key] = append(d.byKey[key], int32(j))
+		if !single {
+			d.byKey[key] = append(d.byKey[key], int32(j))
+		}
 		if !d.exact {
 			d.post(j, t)
 		}
@@ -491,7 +507,7 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 		// for a word byWord lacks, and answers whether to post it.
 		l, ok := d.byWord[w]
 		if !ok {
-			if d.once.once(w) {
+			if d.once.once(wordHash(w)) {
 				d.words = append(d.words, oneTitle)
 			} else {
 				d.words = append(d.words, -1)
