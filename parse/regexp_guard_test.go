@@ -11,6 +11,7 @@ var guardCases = []string{
 	"Title (C1):", "no paren", "(x) y", "Ｐ1", "é", "*x", "_y", "[z", "(w",
 	"[HIGH] x", "(critical)", "**Major** y", "CRITICAL: x", "low - y", "Nit", "**Severity:** P1", "- severity: high",
 	"__SEVERITY__: low", "ſeverity: P2", "Severity P1", "* **severity**:**P0**",
+	"Title (P1)", "Title (high) :", "x (P1). ", "x (P1).:", "(a) (LOW)\t\n", "(P1) x", "((P2))", "x (BLOC\u212aER)", "x (`a.go:1`)",
 }
 
 // guards pairs each guarded call with its regexp alone.
@@ -24,6 +25,7 @@ var guards = []struct {
 	{"plevelAtStart", func(s string) any { return plevelAtStart(s) }, func(s string) any { return plevelAt.FindStringSubmatchIndex(s) }},
 	{"wrappedWordAtStart", func(s string) any { return wrappedWordAtStart(s) }, func(s string) any { return wrappedWordAt.FindStringSubmatchIndex(s) }},
 	{"bareWordAtStart", func(s string) any { return bareWordAtStart(s) }, func(s string) any { return bareWordAt.FindStringSubmatchIndex(s) }},
+	{"parenMarkerAt", func(s string) any { return parenMarkerAt(s) }, func(s string) any { return parenMarkerRe.FindStringSubmatchIndex(s) }},
 	{"severityLineOf", func(s string) any { return severityLineOf(s) }, func(s string) any { return severityLineRe.FindStringSubmatch(s) }},
 }
 

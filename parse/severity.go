@@ -219,9 +219,43 @@ func isWordByte(c byte) bool {
 // "(Low Risk)". Trailing ':' or '.' after it is allowed.
 var parenMarkerRe = regexp.MustCompile(`(?i)\((P[0-9]|` + severityWords + `)\)\s*[:.]?\s*$`)
 
+// parenMarkerAt is parenMarkerRe.FindStringSubmatchIndex(s), run from the
+// last '(' only, and only when a marker can follow it: a match ends s with
+// ')' and then white space and at most one ':' or '.', and its marker holds
+// no '('. The regexp, run on every prose item, cost 400 ns on a line that
+// ends with a parenthesised path.
+func parenMarkerAt(s string) []int {
+	e := len(s)
+	for e > 0 && isRegexpSpace(s[e-1]) {
+		e--
+	}
+	if e > 0 && (s[e-1] == ':' || s[e-1] == '.') {
+		e--
+	}
+	for e > 0 && isRegexpSpace(s[e-1]) {
+		e--
+	}
+	if e == 0 || s[e-1] != ')' {
+		return nil
+	}
+	k := strings.LastIndexByte(s[:e], '(')
+	// The marker starts with P or the first letter of a severity word, in
+	// either case: no other character folds to those.
+	if k < 0 || k+1 >= e-1 || strings.IndexByte("pPcCbBhHmMlLiInN", s[k+1]) < 0 {
+		return nil
+	}
+	m := parenMarkerRe.FindStringSubmatchIndex(s[k:])
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += k
+		}
+	}
+	return m
+}
+
 // trailingMarker reads a parenthesised marker at the end of s.
 func trailingMarker(s string) (marker, bool) {
-	m := parenMarkerRe.FindStringSubmatchIndex(s)
+	m := parenMarkerAt(s)
 	if m == nil {
 		return marker{}, false
 	}
