@@ -11,6 +11,7 @@ var guardCases = []string{
 	"Title (C1):", "no paren", "(x) y", "Ｐ1", "é", "*x", "_y", "[z", "(w",
 	"[HIGH] x", "(critical)", "**Major** y", "CRITICAL: x", "low - y", "Nit", "**Severity:** P1", "- severity: high",
 	"__SEVERITY__: low", "ſeverity: P2", "Severity P1", "* **severity**:**P0**",
+	"Iſsue 3", "iſsue 4: x", "OBSERVATION 1", "Concern #2", "Problem 1.2", "Item 7", "Gx 1", "Fz 2", "F",
 	"Title (P1)", "Title (high) :", "x (P1). ", "x (P1).:", "(a) (LOW)\t\n", "(P1) x", "((P2))", "x (BLOC\u212aER)", "x (`a.go:1`)",
 }
 
