@@ -467,11 +467,11 @@ func groupLine(t string) (Severity, bool) {
 	if !strings.HasPrefix(t, "**") {
 		return "", false
 	}
-	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stripBold(t)), ":"))
-	if strings.HasSuffix(strings.TrimSpace(t), "**") || strings.HasSuffix(strings.TrimSpace(t), "**:") {
-		return groupHeading(inner, true)
+	if !strings.HasSuffix(strings.TrimSpace(t), "**") && !strings.HasSuffix(strings.TrimSpace(t), "**:") {
+		return "", false // before stripBold copies the line (groupLineCopying)
 	}
-	return "", false
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stripBold(t)), ":"))
+	return groupHeading(inner, true)
 }
 
 // listEntry reads a list-form index line: `- [P0] Title — Section`,

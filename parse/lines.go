@@ -187,7 +187,11 @@ func cleanHeading(s string) string {
 
 // isRule reports whether s is a thematic break (---, ***, ___).
 func isRule(s string) bool {
-	t := strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+	t := strings.TrimSpace(s)
+	if t == "" || t[0] != '-' && t[0] != '*' && t[0] != '_' {
+		return false // without copying every line of a report (isRuleCopying)
+	}
+	t = strings.ReplaceAll(t, " ", "")
 	if len(t) < 3 {
 		return false
 	}
