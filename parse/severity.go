@@ -107,7 +107,41 @@ func IsFindingID(s string) bool {
 	// The cheap tests first: most words a prose title starts with have no
 	// digit, and idRe needs an upper-case letter first.
 	return len(s) <= 32 && s != "" && 'A' <= s[0] && s[0] <= 'Z' && strings.ContainsAny(s, "0123456789") &&
-		!strings.HasSuffix(s, ".") && idRe.MatchString(s)
+		!strings.HasSuffix(s, ".") && idMatch(s)
+}
+
+// idMatch is idRe.MatchString(s), read in one pass (FuzzRegexpGuards
+// compares the two): s is runs of letters and digits between single
+// separators, the first starting with an upper-case letter; the letters
+// that open it, up to twelve, are the head, and each run (the first less
+// its head) takes one group per eight characters, at most four in all.
+func idMatch(s string) bool {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	groups, run, head, first := 0, 0, 0, true
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '-' || s[i] == '_' || s[i] == '.' {
+			if run == 0 {
+				return false // a separator last or after another
+			}
+			if first {
+				run, first = run-head, false
+			}
+			groups += (run + 7) / 8
+			run = 0
+			continue
+		}
+		c := s[i]
+		if !isASCIILetter(c) && (c < '0' || c > '9') {
+			return false
+		}
+		if first && run == head && head < 12 && isASCIILetter(c) {
+			head++
+		}
+		run++
+	}
+	return groups <= 4
 }
 
 // strictIDRe is the spec's ID pattern; IDs off it are a diagnostic only.
