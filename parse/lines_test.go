@@ -56,3 +56,32 @@ func TestLineTestsWithoutCopies(t *testing.T) {
 		}
 	}
 }
+
+// unquoteReplacing is the former unquote, which ran the smart-quote
+// replacer on every text: the reference of unquote.
+func unquoteReplacing(s string) (string, bool) {
+	s = smartQuotes.Replace(strings.TrimSpace(s))
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return s[1 : len(s)-1], true
+	}
+	return s, false
+}
+
+// TestUnquoteReference compares unquote with unquoteReplacing on random
+// texts of quotes, smart quotes, other three-byte characters and spaces.
+func TestUnquoteReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	parts := []string{`"`, "“", "”", "—", "…", " ", "\t", "x", "API", "\xe2", "\xe2\x80"}
+	for range 50000 {
+		var b strings.Builder
+		for range r.IntN(7) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		s := b.String()
+		gs, gok := unquote(s)
+		ws, wok := unquoteReplacing(s)
+		if gs != ws || gok != wok {
+			t.Fatalf("unquote(%q) = %q %v, want %q %v", s, gs, gok, ws, wok)
+		}
+	}
+}
