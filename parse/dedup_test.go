@@ -255,3 +255,96 @@ func TestDedupProseMakesOldTitlesAgain(t *testing.T) {
 		}
 	}
 }
+
+// dedupProseKeywordsPlain is the plain reading of the keyword-candidate
+// dedup of a large report: a finding joins the kept finding with its ID,
+// else the one with its normalised title, else the first kept finding of
+// another section whose title matches by the title rule among those that
+// share with it a keyword shared by at most maxPosting kept titles. Every
+// keyword of every kept title is posted.
+func dedupProseKeywordsPlain(fs []Finding) []Finding {
+	var out []Finding
+	posted := map[string][]int{}
+	for _, f := range fs {
+		dup := -1
+		for j := range out {
+			if f.ID != "" && out[j].ID == f.ID {
+				dup = j
+				break
+			}
+		}
+		t := NewTitle(f.Title)
+		for j := range out {
+			if dup < 0 && normalizeTitle(out[j].Title) == t.Norm() {
+				dup = j
+				break
+			}
+		}
+		if dup < 0 {
+			cands := map[int]bool{}
+			for _, w := range t.Keywords() {
+				if p := posted[w]; len(p) <= maxPosting {
+					for _, j := range p {
+						cands[j] = true
+					}
+				}
+			}
+			for j := range out {
+				if cands[j] && out[j].Section != f.Section && TitlesMatch(out[j].Title, f.Title) {
+					dup = j
+					break
+				}
+			}
+		}
+		if dup < 0 {
+			for _, w := range t.Keywords() {
+				posted[w] = append(posted[w], len(out))
+			}
+			out = append(out, f)
+			continue
+		}
+		g := &out[dup]
+		if f.Severity.Rank() < g.Severity.Rank() {
+			g.Severity = f.Severity
+		}
+		if g.ID == "" && f.ID != "" {
+			g.ID = f.ID
+		}
+		g.FileRefs = mergeRefs(g.FileRefs, f.FileRefs)
+	}
+	return out
+}
+
+// TestDedupProseKeywordsPlain compares the keyword-candidate dedup, which
+// neither looks up nor posts a word its sketch finds in one title only, nor
+// looks up or keys a title of one finding only, with the plain reading that
+// posts every keyword and keys every title: on listings with words of one
+// title (a file path, a typo), restated titles and lists that close, with
+// sketches of many slots and with ones of very few, whose slots are all
+// shared.
+func TestDedupProseKeywordsPlain(t *testing.T) {
+	defer func(n int) { onceSlots = n }(onceSlots)
+	r := rand.New(rand.NewPCG(7, 8))
+	vocab := make([]string, 40)
+	for i := range vocab {
+		b := make([]byte, 3+r.IntN(6))
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		vocab[i] = string(b)
+	}
+	for trial := range 200 {
+		fs := randomListings(r, 1+r.IntN(400), vocab, true)
+		for i := range fs {
+			if r.IntN(2) == 0 { // a word of its own, as a path makes
+				fs[i].Title += fmt.Sprintf(" (`src/%s/x%d.go:%d`)", vocab[r.IntN(len(vocab))], i, r.IntN(9))
+			}
+		}
+		want := dedupProseKeywordsPlain(clone(fs))
+		onceSlots = []int{16, 1, 0}[trial%3]
+		if got := dedupProseBy(nil, clone(fs), false); !reflect.DeepEqual(got, want) {
+			t.Fatalf("trial %d (%d listings, %d slots a title): keyword candidates\n got %v\nwant %v", trial, len(fs),
+				onceSlots, titlesOf(got), titlesOf(want))
+		}
+	}
+}

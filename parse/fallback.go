@@ -249,12 +249,104 @@ func dedupProseBy(st *stop, fs []Finding, exact bool) []Finding {
 	// The kept findings are written over fs as it is read: out[j] is never
 	// past the finding being read, so one list serves both.
 	d := proseDedup{exact: exact, out: fs[:0], byID: map[string]int{}, byKey: map[uint64][]int32{}, seed: maphash.MakeSeed()}
-	for _, f := range fs {
+	// The normalised titles are made first, so that the titles and the
+	// keywords of one finding only (most, in a large report: a file path in
+	// a title makes a word of its own) can be told before any is kept. The
+	// kept ones are written over norms as it is read, like out over fs.
+	norms := make([]string, len(fs))
+	if !exact {
+		// A quarter the slots for titles: a sketch that fits in a cache
+		// was measured faster than fewer shared slots.
+		d.once, d.onceTitle = newOnceSketch(onceSlots*len(fs)), newOnceSketch(onceSlots*len(fs)/4)
+	}
+	for i := range fs {
 		st.tick()
-		d.add(f)
+		norms[i] = normalizeTitle(fs[i].Title)
+		if !exact {
+			d.onceTitle.count(maphash.String(d.seed, norms[i]))
+			d.once.countWords(norms[i])
+		}
+	}
+	d.norms = norms[:0]
+	for i, f := range fs {
+		st.tick()
+		d.add(f, norms[i])
 	}
 	clear(fs[len(d.out):]) // drop what the merged findings held
+	clear(norms[len(d.norms):])
 	return d.out
+}
+
+// onceSketch tells, of the words of a list of normalised titles (or of the
+// titles themselves), some that stand in one title only: such a word never
+// finds a candidate, so it is neither looked up nor posted; such a title is
+// equal to no other, so it is neither looked up nor keyed. Each counts, up
+// to two, in a slot picked by its hash; a slot that counts one holds one
+// word of one title. One that shares its slot with another counts as shared
+// and is looked up, as every one would be: the sketch changes no result,
+// only the size of byWord and byKey.
+type onceSketch struct {
+	bits []uint64 // two bits a slot
+	mask uint64
+}
+
+// onceSlots is how many slots a sketch has per title (a variable for the
+// test that makes slots collide).
+var onceSlots = 16
+
+// newOnceSketch returns a sketch of at least n slots.
+func newOnceSketch(n int) onceSketch {
+	m := 64
+	for m < n {
+		m *= 2
+	}
+	return onceSketch{bits: make([]uint64, m/32), mask: uint64(m - 1)}
+}
+
+// countWords counts the words of a normalised title that can be keywords.
+func (s *onceSketch) countWords(norm string) {
+	for len(norm) > 0 {
+		w := norm
+		if i := strings.IndexByte(norm, ' '); i >= 0 {
+			w, norm = norm[:i], norm[i+1:]
+		} else {
+			norm = ""
+		}
+		if len(w) >= 3 {
+			s.count(wordHash(w))
+		}
+	}
+}
+
+func (s *onceSketch) slot(h uint64) (*uint64, uint) {
+	h &= s.mask
+	return &s.bits[h/32], uint(h%32) * 2
+}
+
+// count counts one more with hash h.
+func (s *onceSketch) count(h uint64) {
+	p, sh := s.slot(h)
+	if (*p>>sh)&3 < 2 {
+		*p += 1 << sh
+	}
+}
+
+// once reports whether the one with hash h stands in one title only.
+func (s *onceSketch) once(h uint64) bool {
+	p, sh := s.slot(h)
+	return (*p>>sh)&3 == 1
+}
+
+// wordHash is FNV-1a with a final mix, so that its low bits pick slots well.
+func wordHash(w string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(w); i++ {
+		h = (h ^ uint64(w[i])) * 1099511628211
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
 }
 
 const (
@@ -265,14 +357,16 @@ const (
 type proseDedup struct {
 	exact bool
 	out   []Finding
-	// norms[j] is out[j]'s normalised title. titles[j] is its title
-	// prepared for the title rule, kept for the last titleWindow kept
+	// norms[j] is out[j]'s normalised title. ring[j%titleWindow] is its
+	// title prepared for the title rule, kept for the last titleWindow kept
 	// findings and made again from norms[j] for an older one compared with:
 	// a prepared title is six times its text, and in a large report most
-	// are never compared again.
-	norms  []string
-	titles []*Title
-	byID   map[string]int
+	// are never compared again. A slot of ring, like cur and old, keeps its
+	// keyword list's array from title to title.
+	norms []string
+	ring  []Title
+	cur   Title // the title being added
+	byID  map[string]int
 	// byKey finds kept findings by a hash of their normalised title; a hit
 	// is confirmed on the title itself.
 	byKey map[uint64][]int32
@@ -281,11 +375,17 @@ type proseDedup struct {
 	// lists[byWord[w]] are the kept findings whose titles have w.
 	byWord map[string]int32
 	lists  [][]int32
-	words  []int32 // the list of each keyword of the title being added; -1: none yet
+	words  []int32 // the list of each keyword of the title being added; -1: none yet, oneTitle
 	stamp  []int32 // stamp[j] == round: out[j] already tried
 	round  int32
 	old    Title // an older kept title, made again
+	// once and onceTitle tell the words and the titles of one finding
+	// only (not exact only).
+	once, onceTitle onceSketch
 }
+
+// oneTitle in words marks a keyword of the title being added only.
+const oneTitle = -2
 
 // titleWindow is how many of the last kept findings keep their prepared
 // titles (a variable for the test that makes it small).
@@ -295,33 +395,39 @@ var titleWindow = 4096
 // kept titles: such a word picks no candidates (see dedupProse).
 var closed = make([]int32, maxPosting+1)
 
-func (d *proseDedup) add(f Finding) {
+// add adds f, whose normalised title is norm.
+func (d *proseDedup) add(f Finding, norm string) {
 	dup := -1
 	if j, ok := d.byID[f.ID]; ok && f.ID != "" {
 		dup = j
 	}
-	t := NewTitle(f.Title)
+	t := &d.cur
+	t.setNorm(norm)
 	key := maphash.String(d.seed, t.Norm())
-	if dup < 0 {
+	// A title of one finding only: no kept one has it, none to come will.
+	single := !d.exact && d.onceTitle.once(key)
+	if dup < 0 && !single {
 		dup = d.sameTitle(key, t.Norm())
 	}
 	if dup < 0 {
-		dup = d.fuzzy(&f, &t)
+		dup = d.fuzzy(&f, t)
 	}
 	if dup < 0 {
 		j := len(d.out)
 		d.out = append(d.out, f)
 		d.norms = append(d.norms, t.Norm())
-		d.titles = append(d.titles, &t)
-		if j >= titleWindow {
-			d.titles[j-titleWindow] = nil
+		if len(d.ring) < titleWindow {
+			d.ring = append(d.ring, Title{})
 		}
+		d.ring[j%titleWindow].copyFrom(t)
 		if f.ID != "" {
 			d.byID[f.ID] = j
 		}
-		d.byKey[key] = append(d.byKey[key], int32(j))
+		if !single {
+			d.byKey[key] = append(d.byKey[key], int32(j))
+		}
 		if !d.exact {
-			d.post(j, &t)
+			d.post(j, t)
 		}
 		return
 	}
@@ -338,10 +444,10 @@ func (d *proseDedup) add(f Finding) {
 
 // title returns out[j]'s prepared title, valid until the next call.
 func (d *proseDedup) title(j int) *Title {
-	if t := d.titles[j]; t != nil {
-		return t
+	if j >= len(d.out)-titleWindow {
+		return &d.ring[j%titleWindow]
 	}
-	d.old = titleOfNorm(d.norms[j])
+	d.old.setNorm(d.norms[j])
 	return &d.old
 }
 
@@ -362,9 +468,12 @@ func (d *proseDedup) post(j int, t *Title) {
 	d.stamp = append(d.stamp, 0)
 	for i, w := range t.Keywords() {
 		l := d.words[i]
+		if l == oneTitle {
+			continue
+		}
 		if l < 0 {
 			l = int32(len(d.lists))
-			d.byWord[strings.Clone(w)] = l // not the whole title's text
+			d.byWord[w] = l // w is a part of norms[j], kept anyway
 			d.lists = append(d.lists, nil)
 		}
 		switch p := d.lists[l]; {
@@ -394,9 +503,15 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 	}
 	d.words = d.words[:0]
 	for _, w := range t.Keywords() {
+		// A word of one title is never in byWord: the sketch is read only
+		// for a word byWord lacks, and answers whether to post it.
 		l, ok := d.byWord[w]
 		if !ok {
-			d.words = append(d.words, -1)
+			if d.once.once(wordHash(w)) {
+				d.words = append(d.words, oneTitle)
+			} else {
+				d.words = append(d.words, -1)
+			}
 			continue
 		}
 		d.words = append(d.words, l)

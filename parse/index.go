@@ -318,7 +318,10 @@ var smartQuotes = strings.NewReplacer("“", `"`, "”", `"`)
 
 // unquote removes one pair of quotes around s and reports whether it had them.
 func unquote(s string) (string, bool) {
-	s = smartQuotes.Replace(strings.TrimSpace(s))
+	s = strings.TrimSpace(s)
+	if strings.IndexByte(s, 0xe2) >= 0 { // the first byte of “ and ”
+		s = smartQuotes.Replace(s) // which copies s even when it has none
+	}
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		return s[1 : len(s)-1], true
 	}
@@ -467,11 +470,11 @@ func groupLine(t string) (Severity, bool) {
 	if !strings.HasPrefix(t, "**") {
 		return "", false
 	}
-	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stripBold(t)), ":"))
-	if strings.HasSuffix(strings.TrimSpace(t), "**") || strings.HasSuffix(strings.TrimSpace(t), "**:") {
-		return groupHeading(inner, true)
+	if !strings.HasSuffix(strings.TrimSpace(t), "**") && !strings.HasSuffix(strings.TrimSpace(t), "**:") {
+		return "", false // before stripBold copies the line (groupLineCopying)
 	}
-	return "", false
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stripBold(t)), ":"))
+	return groupHeading(inner, true)
 }
 
 // listEntry reads a list-form index line: `- [P0] Title — Section`,

@@ -187,15 +187,24 @@ func cleanHeading(s string) string {
 
 // isRule reports whether s is a thematic break (---, ***, ___).
 func isRule(s string) bool {
-	t := strings.ReplaceAll(strings.TrimSpace(s), " ", "")
-	if len(t) < 3 {
+	// Three or more of one of '-', '*', '_', spaces between them allowed:
+	// read in place, not by removing the spaces of every line that starts
+	// with one (isRuleCopying in lines_test.go).
+	t := strings.TrimSpace(s)
+	if t == "" || t[0] != '-' && t[0] != '*' && t[0] != '_' {
 		return false
 	}
-	c := t[0]
-	if c != '-' && c != '*' && c != '_' {
-		return false
+	n := 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case t[0]:
+			n++
+		case ' ':
+		default:
+			return false
+		}
 	}
-	return strings.Trim(t, t[:1]) == ""
+	return n >= 3
 }
 
 // stripBold removes ** emphasis markers from s. (__ is left alone: it is

@@ -18,15 +18,11 @@ func (p *reportParser) linkDescriptions() {
 	}
 	// Line numbers run from 1 to len(p.lines): byLine[n] is 1 + the index
 	// of the (last) finding at line n, 0 for none; a slice, not a map, for a
-	// report of 200,000 findings.
-	byID := map[string]int{}
+	// report of 200,000 findings. byID is made at the first block that
+	// opens with an ID: an index of 200,000 IDs with no prose has none.
+	var byID map[string]int
 	byLine := make([]int32, len(p.lines)+1)
 	for i, f := range fs {
-		if f.ID != "" {
-			if _, dup := byID[f.ID]; !dup {
-				byID[f.ID] = i
-			}
-		}
 		if f.Line >= 0 && f.Line < len(byLine) {
 			byLine[f.Line] = int32(i + 1)
 		}
@@ -46,6 +42,9 @@ func (p *reportParser) linkDescriptions() {
 		if j := int(byLine[l.num]) - 1; j >= 0 && fs[j].Confidence == ConfidenceLow {
 			k, own = j, true // a prose finding's own block
 		} else if id := blockID(l); id != "" {
+			if byID == nil {
+				byID = findingsByID(fs)
+			}
 			if j, ok := byID[id]; ok && !linked[j] {
 				k = j
 			}
@@ -84,6 +83,19 @@ func (p *reportParser) linkDescriptions() {
 			fs[i].FileRefs = []string{}
 		}
 	}
+}
+
+// findingsByID maps each ID of fs to its first finding.
+func findingsByID(fs []Finding) map[string]int {
+	byID := map[string]int{}
+	for i, f := range fs {
+		if f.ID != "" {
+			if _, dup := byID[f.ID]; !dup {
+				byID[f.ID] = i
+			}
+		}
+	}
+	return byID
 }
 
 // description returns the text of ls, each line ending in a newline, size

@@ -46,9 +46,11 @@ func stripNumbering(s string) string {
 
 // wordIDAt is wordIDRe.FindStringSubmatchIndex(s): a match starts with the
 // first letter of one of its words, in either case (no other letter folds
-// to those).
+// to those), then that word's second letter, in either case or non-ASCII
+// ('ſ' folds to 's').
 func wordIDAt(s string) []int {
-	if s == "" || s[0] < utf8.RuneSelf && strings.IndexByte("fFiIgGcCpPrRoO", s[0]) < 0 {
+	if len(s) < 2 || s[0] < utf8.RuneSelf && strings.IndexByte("fFiIgGcCpPrRoO", s[0]) < 0 ||
+		s[1] < utf8.RuneSelf && strings.IndexByte("iIsSaAoOrRtTbB", s[1]) < 0 {
 		return nil
 	}
 	return wordIDRe.FindStringSubmatchIndex(s)

@@ -2,6 +2,8 @@ package parse
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -11,6 +13,10 @@ var guardCases = []string{
 	"Title (C1):", "no paren", "(x) y", "Ｐ1", "é", "*x", "_y", "[z", "(w",
 	"[HIGH] x", "(critical)", "**Major** y", "CRITICAL: x", "low - y", "Nit", "**Severity:** P1", "- severity: high",
 	"__SEVERITY__: low", "ſeverity: P2", "Severity P1", "* **severity**:**P0**",
+	"Iſsue 3", "iſsue 4: x", "OBSERVATION 1", "Concern #2", "Problem 1.2", "Item 7", "Gx 1", "Fz 2", "F",
+	"SEC-1", "SAF-01", "P1-1", "C1", "ARCH-001", "FD-UP-001", "SAFE-W1-001", "GS-I1", "R-02-b", "Q1", "ABCDEFGHIJKLMN1",
+	"A123456789", "A-1-2-3-4-5", "A1-", "A--1", "A.b_c-d", "Abcdefghijkl123456781234567812345678", "A1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6",
+	"Title (P1)", "Title (high) :", "x (P1). ", "x (P1).:", "(a) (LOW)\t\n", "(P1) x", "((P2))", "x (BLOC\u212aER)", "x (`a.go:1`)",
 }
 
 // guards pairs each guarded call with its regexp alone.
@@ -24,6 +30,8 @@ var guards = []struct {
 	{"plevelAtStart", func(s string) any { return plevelAtStart(s) }, func(s string) any { return plevelAt.FindStringSubmatchIndex(s) }},
 	{"wrappedWordAtStart", func(s string) any { return wrappedWordAtStart(s) }, func(s string) any { return wrappedWordAt.FindStringSubmatchIndex(s) }},
 	{"bareWordAtStart", func(s string) any { return bareWordAtStart(s) }, func(s string) any { return bareWordAt.FindStringSubmatchIndex(s) }},
+	{"idMatch", func(s string) any { return idMatch(s) }, func(s string) any { return idRe.MatchString(s) }},
+	{"parenMarkerAt", func(s string) any { return parenMarkerAt(s) }, func(s string) any { return parenMarkerRe.FindStringSubmatchIndex(s) }},
 	{"severityLineOf", func(s string) any { return severityLineOf(s) }, func(s string) any { return severityLineRe.FindStringSubmatch(s) }},
 }
 
@@ -40,4 +48,41 @@ func FuzzRegexpGuards(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestIDMatchRandom compares idMatch with idRe on random strings of the
+// characters an ID is made of, and a few it is not, up to 40 bytes: runs
+// long and short, separators doubled, first and last.
+func TestIDMatchRandom(t *testing.T) {
+	// A head of n letters, then runs of digits or letters: where the head
+	// ends decides how many groups the rest takes.
+	for n := 1; n <= 14; n++ {
+		for m := 0; m <= 40; m++ {
+			for _, sep := range []string{"", "-", "-1", "-abcdefgh", "_12345678.9"} {
+				s := "A" + strings.Repeat("b", n-1) + strings.Repeat("1", m) + sep
+				if idMatch(s) != idRe.MatchString(s) {
+					t.Fatalf("idMatch(%q) = %v; idRe says %v", s, idMatch(s), idRe.MatchString(s))
+				}
+				s = "A" + strings.Repeat("b", n-1) + strings.Repeat("c", m) + sep
+				if idMatch(s) != idRe.MatchString(s) {
+					t.Fatalf("idMatch(%q) = %v; idRe says %v", s, idMatch(s), idRe.MatchString(s))
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	const alphabet = "AZabz0199-_. é"
+	for range 300000 {
+		b := make([]byte, r.IntN(41))
+		for i := range b {
+			if r.IntN(3) == 0 {
+				b[i] = "Aa1-"[r.IntN(4)]
+			} else {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			}
+		}
+		if s := string(b); idMatch(s) != idRe.MatchString(s) {
+			t.Fatalf("idMatch(%q) = %v; idRe says %v", s, idMatch(s), idRe.MatchString(s))
+		}
+	}
 }

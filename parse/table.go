@@ -72,22 +72,24 @@ func tableHeader(lines []line, i int) (tableCols, bool) {
 	return c, true
 }
 
-func (c *tableCols) cell(row string, j int) string {
-	cells := tableCells(row)
+// cellOf returns cells[j] without bold markers, "" when there is no column j.
+func cellOf(cells []string, j int) string {
 	if j < 0 || j >= len(cells) {
 		return ""
 	}
 	return strings.TrimSpace(stripBold(cells[j]))
 }
 
-// row reads one table row as an index item.
+// row reads one table row as an index item. The row is split into cells
+// once (tableRowSplitEach in table_test.go splits it for each cell read).
 func (c *tableCols) row(row string, num int) (noted, bool) {
-	sevText := c.cell(row, c.sev)
+	cells := tableCells(row)
+	sevText := cellOf(cells, c.sev)
 	sev, class := severityToken(sevText, true)
 	it := noted{item: item{class: class, sev: sev, line: num, noSev: class == sevNone, rawSev: sevText}}
-	it.id = strings.Trim(c.cell(row, c.id), "`")
-	it.section, _ = unquote(c.cell(row, c.section))
-	it.title = c.cell(row, c.title)
+	it.id = strings.Trim(cellOf(cells, c.id), "`")
+	it.section, _ = unquote(cellOf(cells, c.section))
+	it.title = cellOf(cells, c.title)
 	if it.title == "" {
 		// No title column: the section (Area) names the finding.
 		it.title = it.section
@@ -101,15 +103,15 @@ func (c *tableCols) row(row string, num int) (noted, bool) {
 		it.notes = append(it.notes, "severity "+quoteWord(sevText)+" read as "+string(sev))
 	}
 	refText := it.section + " " + it.title
-	if f := strings.Trim(c.cell(row, c.file), "`"); f != "" {
-		if l := strings.ReplaceAll(c.cell(row, c.lines), "–", "-"); l != "" && !strings.Contains(f, ":") {
+	if f := strings.Trim(cellOf(cells, c.file), "`"); f != "" {
+		if l := strings.ReplaceAll(cellOf(cells, c.lines), "–", "-"); l != "" && !strings.Contains(f, ":") {
 			refText += " " + f + ":" + strings.ReplaceAll(l, " ", "")
 		} else {
 			refText += " " + f
 		}
 	}
 	// Then the other cells: a reference anywhere in the row counts (SPEC §2.4).
-	for j, cell := range tableCells(row) {
+	for j, cell := range cells {
 		if j != c.section && j != c.title && j != c.file && j != c.lines {
 			refText += " " + cell
 		}

@@ -20,8 +20,7 @@ func Normalize(s string) string {
 	// Only ASCII letters and digits are kept: the loop reads bytes, and
 	// decodes a rune only to ask whether it is a space (normalizeRunes in
 	// title_test.go is the rune-by-rune reading it must equal).
-	var b strings.Builder
-	b.Grow(len(s))
+	b := make([]byte, 0, len(s))
 	space := false
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -29,28 +28,44 @@ func Normalize(s string) string {
 			r, n := utf8.DecodeRuneInString(s[i:])
 			i += n
 			if unicode.IsSpace(r) {
-				space = b.Len() > 0
+				space = len(b) > 0
 			}
 			continue
 		}
 		i++
-		switch {
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		case c == '-' || c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
-			space = b.Len() > 0
-			continue
-		}
-		if (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
+		switch o := normByte[c]; o {
+		case 0:
+		case ' ':
+			space = len(b) > 0
+		default:
 			if space {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 				space = false
 			}
-			b.WriteByte(c)
+			b = append(b, o)
 		}
 	}
-	return b.String()
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b)) // b is not written again
 }
+
+// normByte is what Normalize makes of an ASCII byte: a letter lower-cased,
+// a digit itself, ' ' for '-' and white space, 0 for any other (dropped).
+var normByte = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			t[c] = byte(c)
+		case c >= 'A' && c <= 'Z':
+			t[c] = byte(c) + 'a' - 'A'
+		case c == '-' || c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			t[c] = ' '
+		}
+	}
+	return t
+}()
 
 // normalizeTitle is Normalize, except that a title with nothing left after
 // normalisation keeps its lower-cased, space-collapsed text, so that two
@@ -152,9 +167,42 @@ func NewTitle(s string) Title {
 
 // titleOfNorm prepares a title from its normalised text.
 func titleOfNorm(n string) Title {
-	t := Title{norm: n, kws: Keywords(n)}
-	t.prepare()
+	var t Title
+	t.setNorm(n)
 	return t
+}
+
+// setNorm makes t the title prepared from the normalised text n, keeping
+// the array of t's keyword list.
+func (t *Title) setNorm(n string) {
+	*t = Title{norm: n, kws: appendKeywords(t.kws[:0], n)}
+	t.prepare()
+}
+
+// copyFrom makes t a copy of o, keeping the array of t's keyword list.
+func (t *Title) copyFrom(o *Title) {
+	kws := append(t.kws[:0], o.kws...)
+	*t = *o
+	t.kws = kws
+}
+
+// appendKeywords appends the keywords of n, a text normalised by
+// normalizeTitle, to kws: Keywords(n), but into kws and reading words
+// between single spaces, the only white space normalised text has.
+func appendKeywords(kws []string, n string) []string {
+	base := len(kws)
+	for n != "" {
+		w := n
+		if i := strings.IndexByte(n, ' '); i >= 0 {
+			w, n = n[:i], n[i+1:]
+		} else {
+			n = ""
+		}
+		if len(w) >= 3 && (len(w) > maxStopWord || !stopWords[w]) && !slices.Contains(kws[base:], w) {
+			kws = append(kws, w)
+		}
+	}
+	return kws
 }
 
 // prepare computes what the Levenshtein rule needs from t.norm.

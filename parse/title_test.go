@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -182,6 +183,43 @@ func FuzzTitlesMatch(f *testing.F) {
 			t.Fatalf("Normalize is not idempotent on %q", a)
 		}
 	})
+}
+
+// FuzzTitleKeywords: the keyword list of a prepared title, split at single
+// spaces into a reused array, is Keywords of its normalised text, which
+// splits at any white space; and a Title made again over another keeps
+// nothing of it.
+func FuzzTitleKeywords(f *testing.F) {
+	for _, s := range []string{"The parser should use the lexer: the lexer", "a\u00a0b\u0085c\u2003d", "日本語 の\u3000タイトル",
+		"x\xffy", "Race race RACE condition", "Tab\tsep-arated\r\n"} {
+		f.Add(s, "Session tokens stored in localStorage")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		var reused Title
+		for _, s := range []string{b, a} {
+			n := normalizeTitle(s)
+			reused.setNorm(n)
+			want := Keywords(n)
+			if got := reused.Keywords(); !slices.Equal(got, want) {
+				t.Fatalf("keywords of %q = %q; Keywords %q", s, got, want)
+			}
+			fresh := Title{norm: n, kws: want}
+			fresh.prepare()
+			if !equalTitles(&reused, &fresh) {
+				t.Fatalf("title %q made over another = %+v; made afresh %+v", s, reused, fresh)
+			}
+			var c Title
+			c.setNorm(normalizeTitle(b + " " + a))
+			c.copyFrom(&reused)
+			if !equalTitles(&c, &fresh) {
+				t.Fatalf("copy of title %q = %+v; made afresh %+v", s, c, fresh)
+			}
+		}
+	})
+}
+
+func equalTitles(a, b *Title) bool {
+	return a.norm == b.norm && slices.Equal(a.kws, b.kws) && slices.Equal(a.runes, b.runes) && a.n == b.n && a.hist == b.hist
 }
 
 // FuzzSynthesize builds runs from fuzzed finding lines and checks that the

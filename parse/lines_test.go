@@ -1,0 +1,87 @@
+package parse
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// isRuleCopying is the former isRule, which removed the spaces of every
+// line before looking at its first character: the reference of isRule.
+func isRuleCopying(s string) bool {
+	t := strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+	if len(t) < 3 {
+		return false
+	}
+	c := t[0]
+	if c != '-' && c != '*' && c != '_' {
+		return false
+	}
+	return strings.Trim(t, t[:1]) == ""
+}
+
+// groupLineCopying is the former groupLine, which stripped the bold of
+// every line that starts bold before testing how it ends: the reference of
+// groupLine.
+func groupLineCopying(t string) (Severity, bool) {
+	if !strings.HasPrefix(t, "**") {
+		return "", false
+	}
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stripBold(t)), ":"))
+	if strings.HasSuffix(strings.TrimSpace(t), "**") || strings.HasSuffix(strings.TrimSpace(t), "**:") {
+		return groupHeading(inner, true)
+	}
+	return "", false
+}
+
+// TestLineTestsWithoutCopies compares isRule and groupLine with the
+// readings that copied each line first, on random lines of rule, bold,
+// severity and white-space pieces.
+func TestLineTestsWithoutCopies(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	parts := []string{"-", "*", "_", " ", "\t", "\u00a0", "**", ":", "P1", "High", "Critical", "findings", "x", "—", "**P2-1**", "\r"}
+	for range 50000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		s := b.String()
+		if got, want := isRule(s), isRuleCopying(s); got != want {
+			t.Fatalf("isRule(%q) = %v, want %v", s, got, want)
+		}
+		gs, gok := groupLine(s)
+		ws, wok := groupLineCopying(s)
+		if gs != ws || gok != wok {
+			t.Fatalf("groupLine(%q) = %q %v, want %q %v", s, gs, gok, ws, wok)
+		}
+	}
+}
+
+// unquoteReplacing is the former unquote, which ran the smart-quote
+// replacer on every text: the reference of unquote.
+func unquoteReplacing(s string) (string, bool) {
+	s = smartQuotes.Replace(strings.TrimSpace(s))
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return s[1 : len(s)-1], true
+	}
+	return s, false
+}
+
+// TestUnquoteReference compares unquote with unquoteReplacing on random
+// texts of quotes, smart quotes, other three-byte characters and spaces.
+func TestUnquoteReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	parts := []string{`"`, "“", "”", "—", "…", " ", "\t", "x", "API", "\xe2", "\xe2\x80"}
+	for range 50000 {
+		var b strings.Builder
+		for range r.IntN(7) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		s := b.String()
+		gs, gok := unquote(s)
+		ws, wok := unquoteReplacing(s)
+		if gs != ws || gok != wok {
+			t.Fatalf("unquote(%q) = %q %v, want %q %v", s, gs, gok, ws, wok)
+		}
+	}
+}
