@@ -81,15 +81,21 @@ func cellOf(cells []string, j int) string {
 }
 
 // row reads one table row as an index item. The row is split into cells
-// once (tableRowSplitEach in table_test.go splits it for each cell read).
+// once (table_test.go's reference splits it for each cell read).
 func (c *tableCols) row(row string, num int) (noted, bool) {
 	cells := tableCells(row)
-	sevText := cellOf(cells, c.sev)
+	return c.rowOf(func(j int) string { return cellOf(cells, j) }, cells, num)
+}
+
+// rowOf reads the row whose cells are cells as an index item; cell returns
+// column j's text without bold markers ("" when there is none).
+func (c *tableCols) rowOf(cell func(j int) string, cells []string, num int) (noted, bool) {
+	sevText := cell(c.sev)
 	sev, class := severityToken(sevText, true)
 	it := noted{item: item{class: class, sev: sev, line: num, noSev: class == sevNone, rawSev: sevText}}
-	it.id = strings.Trim(cellOf(cells, c.id), "`")
-	it.section, _ = unquote(cellOf(cells, c.section))
-	it.title = cellOf(cells, c.title)
+	it.id = strings.Trim(cell(c.id), "`")
+	it.section, _ = unquote(cell(c.section))
+	it.title = cell(c.title)
 	if it.title == "" {
 		// No title column: the section (Area) names the finding.
 		it.title = it.section
@@ -103,8 +109,8 @@ func (c *tableCols) row(row string, num int) (noted, bool) {
 		it.notes = append(it.notes, "severity "+quoteWord(sevText)+" read as "+string(sev))
 	}
 	refText := it.section + " " + it.title
-	if f := strings.Trim(cellOf(cells, c.file), "`"); f != "" {
-		if l := strings.ReplaceAll(cellOf(cells, c.lines), "–", "-"); l != "" && !strings.Contains(f, ":") {
+	if f := strings.Trim(cell(c.file), "`"); f != "" {
+		if l := strings.ReplaceAll(cell(c.lines), "–", "-"); l != "" && !strings.Contains(f, ":") {
 			refText += " " + f + ":" + strings.ReplaceAll(l, " ", "")
 		} else {
 			refText += " " + f

@@ -17,40 +17,7 @@ func tableRowSplitEach(c *tableCols, row string, num int) (noted, bool) {
 		}
 		return strings.TrimSpace(stripBold(cells[j]))
 	}
-	sevText := cell(c.sev)
-	sev, class := severityToken(sevText, true)
-	it := noted{item: item{class: class, sev: sev, line: num, noSev: class == sevNone, rawSev: sevText}}
-	it.id = strings.Trim(cell(c.id), "`")
-	it.section, _ = unquote(cell(c.section))
-	it.title = cell(c.title)
-	if it.title == "" {
-		// No title column: the section (Area) names the finding.
-		it.title = it.section
-	}
-	if it.title == "" {
-		return noted{}, false
-	}
-	if class == sevImprovement {
-		it.notes = append(it.notes, "IMP row read as an improvement")
-	} else if class == sevFinding && sevText != string(sev) {
-		it.notes = append(it.notes, "severity "+quoteWord(sevText)+" read as "+string(sev))
-	}
-	refText := it.section + " " + it.title
-	if f := strings.Trim(cell(c.file), "`"); f != "" {
-		if l := strings.ReplaceAll(cell(c.lines), "–", "-"); l != "" && !strings.Contains(f, ":") {
-			refText += " " + f + ":" + strings.ReplaceAll(l, " ", "")
-		} else {
-			refText += " " + f
-		}
-	}
-	// Then the other cells: a reference anywhere in the row counts (SPEC §2.4).
-	for j, cell := range tableCells(row) {
-		if j != c.section && j != c.title && j != c.file && j != c.lines {
-			refText += " " + cell
-		}
-	}
-	it.refs = fileRefs(refText)
-	return it, true
+	return c.rowOf(cell, tableCells(row), num)
 }
 
 // TestTableRowSplitOnce compares the table row reader with the reference
