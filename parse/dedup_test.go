@@ -39,14 +39,7 @@ func dedupProseAllPairs(fs []Finding) []Finding {
 			out = append(out, f)
 			continue
 		}
-		g := &out[dup]
-		if f.Severity.Rank() < g.Severity.Rank() {
-			g.Severity = f.Severity
-		}
-		if g.ID == "" && f.ID != "" {
-			g.ID = f.ID
-		}
-		g.FileRefs = mergeRefs(g.FileRefs, f.FileRefs)
+		mergeProse(&out[dup], f)
 	}
 	return out
 }
@@ -303,14 +296,7 @@ func dedupProseKeywordsPlain(fs []Finding) []Finding {
 			out = append(out, f)
 			continue
 		}
-		g := &out[dup]
-		if f.Severity.Rank() < g.Severity.Rank() {
-			g.Severity = f.Severity
-		}
-		if g.ID == "" && f.ID != "" {
-			g.ID = f.ID
-		}
-		g.FileRefs = mergeRefs(g.FileRefs, f.FileRefs)
+		mergeProse(&out[dup], f)
 	}
 	return out
 }

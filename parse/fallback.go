@@ -431,15 +431,24 @@ func (d *proseDedup) add(f Finding, norm string) {
 		}
 		return
 	}
-	g := &d.out[dup]
+	if mergeProse(&d.out[dup], f) {
+		d.byID[f.ID] = dup
+	}
+}
+
+// mergeProse merges f into g, the finding it repeats: the higher severity,
+// g's ID or else f's, the references of both. It reports whether g took
+// f's ID.
+func mergeProse(g *Finding, f Finding) (tookID bool) {
 	if f.Severity.Rank() < g.Severity.Rank() {
 		g.Severity = f.Severity
 	}
 	if g.ID == "" && f.ID != "" {
 		g.ID = f.ID
-		d.byID[f.ID] = dup
+		tookID = true
 	}
 	g.FileRefs = mergeRefs(g.FileRefs, f.FileRefs)
+	return tookID
 }
 
 // title returns out[j]'s prepared title, valid until the next call.
