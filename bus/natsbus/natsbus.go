@@ -467,6 +467,13 @@ var errLost = errors.New("the connection to the server was lost")
 func (b *Bus) whileConnected(ctx context.Context) (context.Context, context.CancelCauseFunc) {
 	wait, cancel := context.WithCancelCause(ctx)
 	ch := b.nc.StatusChanged(nats.DISCONNECTED, nats.RECONNECTING)
+	if b.nc.Status() != nats.CONNECTED {
+		// Lost before the listener was there: no change is coming to
+		// say so (it stays RECONNECTING until the server is back).
+		b.nc.RemoveStatusListener(ch)
+		cancel(errLost)
+		return wait, cancel
+	}
 	go func() {
 		defer b.nc.RemoveStatusListener(ch)
 		select {
