@@ -313,6 +313,78 @@ func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(En
 	return next, err
 }
 
+// ReadMatchingAhead is ReadMatching with the reading and decoding in a
+// goroutine of its own, a batch of records ahead of the caller: entry and
+// diag are still called in file order, on the caller's goroutine, while the
+// next lines decode. It is for a caller whose entry does real work (finding
+// read encodes and prints each record): on two cores the two halves run
+// side by side. An error of entry ends the reading, as in ReadMatching, and
+// nothing is called after it; next is then where the reading stopped, which
+// may be past that record.
+func ReadMatchingAhead(path string, maxLine int, since int64, f Filter, entry func(Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
+	type item struct {
+		e    Entry
+		d    parse.Diagnostic
+		diag bool
+	}
+	const batchLen = 256
+	batches := make(chan []item, 4)
+	stop := make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(batches)
+		batch := make([]item, 0, batchLen)
+		send := func() bool { // false: the caller stopped, the batch is dropped
+			select {
+			case batches <- batch:
+				batch = make([]item, 0, batchLen)
+				return true
+			case <-stop:
+				batch = batch[:0]
+				return false
+			}
+		}
+		next, readErr = ReadMatching(path, maxLine, since, f, func(e Entry) error {
+			batch = append(batch, item{e: e})
+			if len(batch) >= batchLen && !send() {
+				return errStopped
+			}
+			return nil
+		}, func(d parse.Diagnostic) {
+			batch = append(batch, item{d: d, diag: true})
+			if len(batch) >= batchLen {
+				send()
+			}
+		})
+		if len(batch) > 0 {
+			send() // what came before an error of the file too
+		}
+	}()
+	for b := range batches {
+		for _, it := range b {
+			switch {
+			case err != nil:
+				// Draining: the reader stops at its next batch.
+			case it.diag:
+				if diag != nil {
+					diag(it.d)
+				}
+			default:
+				if err = entry(it.e); err != nil {
+					close(stop)
+				}
+			}
+		}
+	}
+	if err != nil {
+		return next, err
+	}
+	return next, readErr
+}
+
+// errStopped ends a ReadMatchingAhead reader whose caller stopped.
+var errStopped = errors.New("the caller stopped reading")
+
 // Open opens the bus at path for reading without blocking (fsio.Open), for
 // a caller that decodes it with a Decoder of its own. A path that is not a
 // regular file is refused with an error wrapping fsio.ErrNotRegular that

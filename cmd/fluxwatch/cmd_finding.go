@@ -423,7 +423,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 	}
 
 	for _, p := range paths {
-		_, err := bus.ReadMatching(p, b.maxLine, since, f, element, diag)
+		_, err := bus.ReadMatchingAhead(p, b.maxLine, since, f, element, diag)
 		if err != nil {
 			return readError(err)
 		}
