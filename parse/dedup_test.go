@@ -44,6 +44,24 @@ func dedupProseAllPairs(fs []Finding) []Finding {
 	return out
 }
 
+// randomWords returns n random lower-case words of least letters and up to
+// extra-1 more.
+func randomWords(r *rand.Rand, n, least, extra int) []string {
+	words := make([]string, n)
+	for i := range words {
+		size := least
+		if extra > 0 {
+			size += r.IntN(extra)
+		}
+		b := make([]byte, size)
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		words[i] = string(b)
+	}
+	return words
+}
+
 // randomListings returns n prose findings whose titles are drawn from a
 // small vocabulary (so that many share keywords, some match by the keyword
 // rule, some by the Levenshtein rule: with typos set, restatements have a
@@ -94,14 +112,7 @@ func TestDedupProseAllPairs(t *testing.T) {
 		}
 	}
 	// Long distinct words and no typos: a match always shares a keyword.
-	long := make([]string, 400)
-	for i := range long {
-		b := make([]byte, 12)
-		for j := range b {
-			b[j] = byte('a' + r.IntN(26))
-		}
-		long[i] = string(b)
-	}
+	long := randomWords(r, 400, 12, 0)
 	for trial := range 100 {
 		fs := randomListings(r, 1+r.IntN(60), long, false)
 		want := dedupProseAllPairs(clone(fs))
@@ -229,14 +240,7 @@ func TestDescriptionIsTheLines(t *testing.T) {
 func TestDedupProseMakesOldTitlesAgain(t *testing.T) {
 	defer func(n int) { titleWindow = n }(titleWindow)
 	r := rand.New(rand.NewPCG(3, 4))
-	vocab := make([]string, 60)
-	for i := range vocab {
-		b := make([]byte, 4+r.IntN(6))
-		for j := range b {
-			b[j] = byte('a' + r.IntN(26))
-		}
-		vocab[i] = string(b)
-	}
+	vocab := randomWords(r, 60, 4, 6)
 	for trial := range 40 {
 		fs := randomListings(r, 200+r.IntN(3000), vocab, true)
 		titleWindow = 1 << 30
@@ -311,14 +315,7 @@ func dedupProseKeywordsPlain(fs []Finding) []Finding {
 func TestDedupProseKeywordsPlain(t *testing.T) {
 	defer func(n int) { onceSlots = n }(onceSlots)
 	r := rand.New(rand.NewPCG(7, 8))
-	vocab := make([]string, 40)
-	for i := range vocab {
-		b := make([]byte, 3+r.IntN(6))
-		for j := range b {
-			b[j] = byte('a' + r.IntN(26))
-		}
-		vocab[i] = string(b)
-	}
+	vocab := randomWords(r, 40, 3, 6)
 	for trial := range 200 {
 		fs := randomListings(r, 1+r.IntN(400), vocab, true)
 		for i := range fs {
