@@ -107,13 +107,7 @@ const maxStopWord = 7
 // Keywords returns the distinct keywords of a normalised text, in order of
 // first appearance: its words less stop words and words under three letters.
 func Keywords(norm string) []string {
-	kws := make([]string, 0, strings.Count(norm, " ")+1) // one allocation, not four
-	for w := range strings.FieldsSeq(norm) {
-		if len(w) >= 3 && (len(w) > maxStopWord || !stopWords[w]) && !slices.Contains(kws, w) {
-			kws = append(kws, w)
-		}
-	}
-	return kws
+	return appendKeywords(make([]string, 0, strings.Count(norm, " ")+1), norm) // one allocation, not four
 }
 
 // Title is a normalised title with what the title rule needs, computed once:
@@ -187,8 +181,9 @@ func (t *Title) copyFrom(o *Title) {
 }
 
 // appendKeywords appends the keywords of n, a text normalised by
-// normalizeTitle, to kws: Keywords(n), but into kws and reading words
-// between single spaces, the only white space normalised text has.
+// normalizeTitle, to kws, reading words between single spaces: the only
+// white space normalised text has (keywordsOfFields in title_test.go splits
+// at any white space, the reference it must equal).
 func appendKeywords(kws []string, n string) []string {
 	base := len(kws)
 	for n != "" {
