@@ -15,57 +15,59 @@ import (
 // touched, so they add nothing to the resident set.
 func RenderJSON(s *Synthesis) []byte {
 	var enc jsonEncoder
-	rest := *s
-	rest.Findings = nil
-	skeleton := len(enc.encode(&rest))
+	skeleton := enc.skeleton(s)
 	n := len(s.Findings)
 	sample, per := 0, 0
 	for i := 0; i < n; i += max(1, n/64) {
 		per += len(enc.encode(&s.Findings[i]))
 		sample++
 	}
-	b := bytes.NewBuffer(make([]byte, 0, 2*skeleton+2*(per/max(sample, 1)+64)*n+4096))
-	WriteJSON(b, s) // a bytes.Buffer takes every write
+	b := bytes.NewBuffer(make([]byte, 0, 2*len(skeleton)+2*(per/max(sample, 1)+64)*n+4096))
+	writeJSON(b, s, &enc, skeleton) // a bytes.Buffer takes every write
 	return b.Bytes()
 }
 
 // WriteJSON writes findings.json to w, a finding at a time: findings.json
 // of 96,000 findings is 86 MB, six times the reports it comes from, and
-// `synth` streams it to its file rather than hold it. The rest of s is
-// encoded and indented around a null in the findings' place, and each
-// finding is encoded and indented on its own. The error is w's.
+// `synth` streams it to its file rather than hold it. The error is w's.
 func WriteJSON(w io.Writer, s *Synthesis) error {
 	var enc jsonEncoder
+	return writeJSON(w, s, &enc, enc.skeleton(s))
+}
+
+// writeJSON writes findings.json to w: skeleton, the rest of s (enc's
+// skeleton), indented around its findings, each encoded and indented on
+// its own.
+func writeJSON(w io.Writer, s *Synthesis, enc *jsonEncoder, skeleton []byte) error {
 	var out []byte
 	flush := func() error {
 		_, err := w.Write(out)
 		out = out[:0]
 		return err
 	}
-	if len(s.Findings) == 0 {
-		out = indentJSON(out, enc.encode(s), 0)
-		out = append(out, '\n')
-		return flush()
-	}
-	rest := *s
-	rest.Findings = nil
-	skeleton := bytes.Clone(enc.encode(&rest))
 	at := topLevelValue(skeleton, "findings")
 	out = indentJSON(out, skeleton[:at], 0)
-	out = append(out, '[')
-	for i := range s.Findings {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, "\n    "...)
-		out = indentJSON(out, enc.encode(&s.Findings[i]), 2)
-		if len(out) >= 64<<10 {
-			if err := flush(); err != nil {
-				return err
+	switch {
+	case s.Findings == nil:
+		out = append(out, "null"...)
+	case len(s.Findings) == 0:
+		out = append(out, "[]"...)
+	default:
+		out = append(out, '[')
+		for i := range s.Findings {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, "\n    "...)
+			out = indentJSON(out, enc.encode(&s.Findings[i]), 2)
+			if len(out) >= 64<<10 {
+				if err := flush(); err != nil {
+					return err
+				}
 			}
 		}
+		out = append(out, "\n  ]"...)
 	}
-	out = append(out, "\n  ]"...)
 	out = indentJSON(out, skeleton[at+len("null"):], 1)
 	out = append(out, '\n')
 	return flush()
@@ -76,6 +78,14 @@ func WriteJSON(w io.Writer, s *Synthesis) error {
 type jsonEncoder struct {
 	b   bytes.Buffer
 	enc *json.Encoder
+}
+
+// skeleton returns s encoded with null in its findings' place: a copy,
+// valid after later calls.
+func (e *jsonEncoder) skeleton(s *Synthesis) []byte {
+	rest := *s
+	rest.Findings = nil
+	return bytes.Clone(e.encode(&rest))
 }
 
 // encode returns v as compact JSON, valid until the next call.
