@@ -215,15 +215,17 @@ func (t *Tail) reset() {
 // diagnostic (with Path set). A missing file is an empty bus. A file that
 // shrank, was replaced (another inode) or rewritten under the tail is read
 // again from the start, after a warning. Poll stops at the first error that
-// entry returns and returns it (the Tail is then past entries it did not
-// hand over: start a new one to go on); other errors are the filesystem's.
+// entry returns and returns it, and calls neither entry nor diag after it
+// (the Tail is then past entries it did not hand over: start a new one to go
+// on); other errors are the filesystem's.
 func (t *Tail) Poll(entry func(Entry) error, diag func(parse.Diagnostic)) error {
+	t.err = nil
 	restart := func() {
 		t.reset()
 		t.restarts++
 	}
 	report := func(dg parse.Diagnostic) {
-		if dg.Line > 0 && dg.Line <= t.skipLine {
+		if t.err != nil || dg.Line > 0 && dg.Line <= t.skipLine {
 			return
 		}
 		if dg.Path == "" {
@@ -263,7 +265,6 @@ func (t *Tail) Poll(entry func(Entry) error, diag func(parse.Diagnostic)) error 
 	if t.buf == nil {
 		t.buf = make([]byte, 1<<20)
 	}
-	t.err = nil
 	emit := func(e Entry) {
 		if t.err != nil || e.Line <= t.skipLine {
 			return
@@ -302,7 +303,8 @@ func Read(path string, maxLine int, since int64, entry func(Entry) error, diag f
 
 // ReadMatching is Read for the records that f matches. With a severity in f,
 // the lines that are certainly findings of the other severity are not
-// decoded (Tail.Only), and give no diagnostics.
+// decoded (Tail.Only), and give no diagnostics. After an error of entry
+// nothing more is called.
 func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
 	t, err := f.tail(path, maxLine, since)
 	if err != nil {
@@ -320,7 +322,7 @@ func ReadMatching(path string, maxLine int, since int64, f Filter, entry func(En
 // read encodes and prints each record): on two cores the two halves run
 // side by side. An error of entry ends the reading, as in ReadMatching, and
 // nothing is called after it; next is then where the reading stopped, which
-// may be past that record.
+// may be past that record (ReadMatching's too is past it).
 func ReadMatchingAhead(path string, maxLine int, since int64, f Filter, entry func(Entry) error, diag func(parse.Diagnostic)) (next int64, err error) {
 	type item struct {
 		e    Entry
