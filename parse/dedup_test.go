@@ -16,19 +16,7 @@ import (
 func dedupProseAllPairs(fs []Finding) []Finding {
 	var out []Finding
 	for _, f := range fs {
-		dup := -1
-		for j := range out {
-			if f.ID != "" && out[j].ID == f.ID {
-				dup = j
-				break
-			}
-		}
-		for j := range out {
-			if dup < 0 && normalizeTitle(out[j].Title) == normalizeTitle(f.Title) {
-				dup = j
-				break
-			}
-		}
+		dup := keptWithIDOrTitle(out, f)
 		for j := range out {
 			if dup < 0 && out[j].Section != f.Section && TitlesMatch(out[j].Title, f.Title) {
 				dup = j
@@ -42,6 +30,23 @@ func dedupProseAllPairs(fs []Finding) []Finding {
 		mergeProse(&out[dup], f)
 	}
 	return out
+}
+
+// keptWithIDOrTitle is the first step of the plain readings of the prose
+// dedup: the index in out of the kept finding with f's ID, else of the one
+// with f's normalised title, else -1.
+func keptWithIDOrTitle(out []Finding, f Finding) int {
+	for j := range out {
+		if f.ID != "" && out[j].ID == f.ID {
+			return j
+		}
+	}
+	for j := range out {
+		if normalizeTitle(out[j].Title) == normalizeTitle(f.Title) {
+			return j
+		}
+	}
+	return -1
 }
 
 // randomWords returns n random lower-case words of least letters and up to
@@ -263,20 +268,8 @@ func dedupProseKeywordsPlain(fs []Finding) []Finding {
 	var out []Finding
 	posted := map[string][]int{}
 	for _, f := range fs {
-		dup := -1
-		for j := range out {
-			if f.ID != "" && out[j].ID == f.ID {
-				dup = j
-				break
-			}
-		}
+		dup := keptWithIDOrTitle(out, f)
 		t := NewTitle(f.Title)
-		for j := range out {
-			if dup < 0 && normalizeTitle(out[j].Title) == t.Norm() {
-				dup = j
-				break
-			}
-		}
 		if dup < 0 {
 			cands := map[int]bool{}
 			for _, w := range t.Keywords() {
