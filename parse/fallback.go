@@ -304,17 +304,11 @@ func newOnceSketch(n int) onceSketch {
 }
 
 // countWords counts the words of a normalised title that can be keywords.
+// Stop words count too: a slot they share with a keyword only makes it
+// shared.
 func (s *onceSketch) countWords(norm string) {
-	for len(norm) > 0 {
-		w := norm
-		if i := strings.IndexByte(norm, ' '); i >= 0 {
-			w, norm = norm[:i], norm[i+1:]
-		} else {
-			norm = ""
-		}
-		if len(w) >= 3 {
-			s.count(wordHash(w))
-		}
+	for w := range longWords(norm) {
+		s.count(wordHash(w))
 	}
 }
 

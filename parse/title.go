@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -186,18 +187,32 @@ func (t *Title) copyFrom(o *Title) {
 // at any white space, the reference it must equal).
 func appendKeywords(kws []string, n string) []string {
 	base := len(kws)
-	for n != "" {
-		w := n
-		if i := strings.IndexByte(n, ' '); i >= 0 {
-			w, n = n[:i], n[i+1:]
-		} else {
-			n = ""
-		}
-		if len(w) >= 3 && (len(w) > maxStopWord || !stopWords[w]) && !slices.Contains(kws[base:], w) {
+	for w := range longWords(n) {
+		if (len(w) > maxStopWord || !stopWords[w]) && !slices.Contains(kws[base:], w) {
 			kws = append(kws, w)
 		}
 	}
 	return kws
+}
+
+// longWords yields the words of n, a text normalised by normalizeTitle,
+// that are long enough to be keywords (three bytes or more), reading words
+// between single spaces: the only white space normalised text has. A word
+// that stands twice is yielded twice.
+func longWords(n string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for n != "" {
+			w := n
+			if i := strings.IndexByte(n, ' '); i >= 0 {
+				w, n = n[:i], n[i+1:]
+			} else {
+				n = ""
+			}
+			if len(w) >= 3 && !yield(w) {
+				return
+			}
+		}
+	}
 }
 
 // prepare computes what the Levenshtein rule needs from t.norm.
