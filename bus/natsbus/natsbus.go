@@ -18,6 +18,11 @@
 // Credentials come from the URL, Options.Creds (--nats-creds) or the usual
 // variables NATS_CREDS, NATS_NKEY, NATS_USER, NATS_PASSWORD, NATS_TOKEN,
 // NATS_CA, NATS_CERT and NATS_KEY; none is ever part of a message.
+//
+// It owns the stream side only. It must never define a record's format
+// (bus.Encode and bus.Decoder do, for a file and a stream alike), never link
+// the server (package hub does), and never put a credential in a message,
+// an error or String.
 package natsbus
 
 import (

@@ -4,6 +4,9 @@
 // Without Chromium a test fails when $CI is "true" (CI must run it: `make
 // test` installs Chromium through `make browser-tools`) and skips otherwise,
 // saying how to install it.
+//
+// Only _test.go files import it. It must never fetch a browser or reach the
+// network: Chromium comes from Debian's package, installed by the Makefile.
 package browsertest
 
 import (

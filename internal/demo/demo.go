@@ -2,6 +2,11 @@
 // ships in testdata/example (Example) and large generated runs for
 // benchmarks and tests (Generate). Both are deterministic: the same call
 // writes the same bytes and the same modification times.
+//
+// It writes only below the directory it is given. It plays the agents, as
+// they would write: it must never parse a run (watcher does), so that a demo
+// run tests fluxwatch's readers instead of agreeing with them by
+// construction.
 package demo
 
 import (

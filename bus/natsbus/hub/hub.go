@@ -2,6 +2,8 @@
 // `fluxwatch bus serve` and of the tests of natsbus: one binary for a team
 // that has no NATS server of its own. It is a package of its own so that a
 // program using only the client (natsbus) does not link the server.
+// It must never read or write records itself: what is stored is natsbus's
+// business, through the server's own client interface.
 package hub
 
 import (

@@ -8,6 +8,8 @@
 // search sees many candidates) without being equal; one item in sixteen
 // restates an earlier title in another section (a summary list), which the
 // prose fallback counts once.
+//
+// It is for benchmarks and tests only: the command must never import it.
 package reportgen
 
 import (
