@@ -426,3 +426,22 @@ func quietArgs(name string, args []string) []string {
 	}
 	return args
 }
+
+// parseFlags parses args with fs, printing usage for --help. done is true
+// when the command should stop with err (nil after --help).
+func parseFlags(e *env, flags *flag.FlagSet, usage string, args []string) (done bool, err error) {
+	flags.SetOutput(io.Discard) // one line of error, below, not pflag's usage dump
+	flags.Usage = func() {
+		fmt.Fprint(flags.Output(), usage)
+		fmt.Fprintf(flags.Output(), "\nFlags:\n%s", flags.FlagUsages())
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			flags.SetOutput(e.stdout)
+			flags.Usage()
+			return true, nil
+		}
+		return true, usageErrorf("%s: %v (see --help)", flags.Name(), err)
+	}
+	return false, nil
+}

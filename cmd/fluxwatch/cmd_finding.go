@@ -14,10 +14,7 @@ import (
 	"strings"
 	"time"
 
-	flag "github.com/spf13/pflag"
-
 	"github.com/fluxwatch/fluxwatch/bus"
-	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -50,110 +47,6 @@ var findingCommands = []subcommand{{"write", findingWrite}, {"read", findingRead
 
 func runFinding(ctx context.Context, e *env, args []string) error {
 	return runSubcommand(ctx, e, args, "finding", findingUsage, findingCommands)
-}
-
-// parseFlags parses args with fs, printing usage for --help. done is true
-// when the command should stop with err (nil after --help).
-func parseFlags(e *env, flags *flag.FlagSet, usage string, args []string) (done bool, err error) {
-	flags.SetOutput(io.Discard) // one line of error, below, not pflag's usage dump
-	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), usage)
-		fmt.Fprintf(flags.Output(), "\nFlags:\n%s", flags.FlagUsages())
-	}
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			flags.SetOutput(e.stdout)
-			flags.Usage()
-			return true, nil
-		}
-		return true, usageErrorf("%s: %v (see --help)", flags.Name(), err)
-	}
-	return false, nil
-}
-
-// busFlags are the flags that name a bus.
-type busFlags struct {
-	dir, path string
-	maxLine   int
-	creds     string
-	timeout   time.Duration
-}
-
-func (b *busFlags) register(flags *flag.FlagSet) {
-	flags.StringVar(&b.dir, "dir", "", "the output directory holding the bus (default $FLUX_OUTPUT_DIR)")
-	flags.StringVar(&b.path, "bus", "", "the bus file itself, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS)")
-	flags.IntVar(&b.maxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
-	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials file for a nats:// bus (default $NATS_CREDS)")
-	flags.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for a nats:// bus server before failing")
-}
-
-// busSchemes are the bus backends a --bus URL may name; a path is the file.
-var busSchemes = bus.Schemes{natsbus.Scheme: natsbus.Open}
-
-// resolve applies $FLUXWATCH_BUS when neither --bus nor --dir is given.
-// It is the one place that decides the bus a command uses before paths
-// or open.
-func (b *busFlags) resolve(e *env) {
-	if b.path == "" && b.dir == "" {
-		b.path = e.getenv("FLUXWATCH_BUS")
-	}
-}
-
-// remote reports whether the bus is a URL (nats://…), not a file.
-func (b *busFlags) remote() bool { return bus.IsURL(b.path) }
-
-// open opens the bus named by --bus (a URL or a file) as a bus.Backend. A
-// bus that cannot be reached is an error naming it without credentials.
-func (b *busFlags) open(ctx context.Context, e *env, noSync bool) (bus.Backend, error) {
-	return busSchemes.Open(ctx, b.path, bus.Options{MaxLine: b.maxLine, NoSync: noSync, Timeout: b.timeout,
-		Getenv: e.getenv, Creds: b.creds})
-}
-
-// paths returns the bus files named by the flags: the --bus file, or for a
-// directory the bus names that exist in it (SPEC §1: findings.jsonl, then
-// peer-findings.jsonl), or, when none does yet, the one a writer would create.
-func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
-	if b.path != "" && b.dir != "" {
-		return nil, usageErrorf("%s: give --dir or --bus, not both", cmd)
-	}
-	if b.path != "" {
-		return []string{b.path}, nil
-	}
-	dir := b.dir
-	if dir == "" {
-		dir = e.getenv("FLUX_OUTPUT_DIR")
-	}
-	if dir == "" {
-		return nil, usageErrorf("%s: name the bus with --dir DIR or --bus PATH", cmd)
-	}
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return nil, usageErrorf("%s: output directory: %v", cmd, err)
-	}
-	if !fi.IsDir() {
-		return nil, usageErrorf("%s: %s is not a directory", cmd, dir)
-	}
-	var found []string
-	for _, name := range parse.BusNames {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err == nil {
-			found = append(found, p)
-		}
-	}
-	if len(found) == 0 {
-		found = []string{defaultBus(dir)}
-	}
-	return found, nil
-}
-
-// defaultBus is the bus a writer appends to in dir: peer-findings.jsonl when
-// it exists, else findings.jsonl.
-func defaultBus(dir string) string {
-	p := filepath.Join(dir, "peer-findings.jsonl")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	return filepath.Join(dir, "findings.jsonl")
 }
 
 func findingWrite(ctx context.Context, e *env, args []string) error {
@@ -274,25 +167,6 @@ func findingWriteRemote(ctx context.Context, e *env, b *busFlags, ent bus.Entry,
 		fmt.Fprintf(e.stdout, "%s\n", j)
 	}
 	return nil
-}
-
-// busOpenError maps an error of opening a bus URL: a URL that is wrong is
-// a usage error (exit 2); a server that cannot be reached is not.
-func busOpenError(cmd string, err error) error {
-	if errors.Is(err, bus.ErrScheme) || errors.Is(err, natsbus.ErrRun) || errors.Is(err, natsbus.ErrOption) {
-		return usageErrorf("%s: %v", cmd, err)
-	}
-	return fmt.Errorf("%s: %w", cmd, err)
-}
-
-// unwrapPath drops the op and path of a *fs.PathError, which the caller has
-// already named.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 func findingRead(ctx context.Context, e *env, args []string) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -140,25 +139,6 @@ func (p *planRun) do(f func(s *plan.Store) (data any, warnings []string, err err
 		return p.fail(err)
 	}
 	return p.ok(data, warnings)
-}
-
-type envelopeError struct {
-	Type       string `json:"type"`
-	Message    string `json:"message"`
-	Suggestion string `json:"suggestion"`
-}
-
-type envelope struct {
-	Status string         `json:"status"`
-	Data   any            `json:"data,omitempty"`
-	Error  *envelopeError `json:"error,omitempty"`
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // ok prints the success envelope, and the warnings on stderr.

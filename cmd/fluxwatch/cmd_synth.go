@@ -3,15 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
-	flag "github.com/spf13/pflag"
-
-	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/membudget"
-	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -127,73 +122,4 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 		return exitError{code: exitGate}
 	}
 	return nil
-}
-
-// prepare is what synth and watch do before they read the run in dir: the
-// configuration and the options of f, and the bus of b when it is not dir's
-// own (nil then); the caller closes it.
-func prepare(ctx context.Context, e *env, f *reportFlags, b *synthBus, dir string) (synth.Options, watcher.ScanOptions, bus.Backend, error) {
-	if err := f.ci.configure(e, f); err != nil {
-		return synth.Options{}, watcher.ScanOptions{}, nil, err
-	}
-	opts, scan, err := f.options(e)
-	if err != nil {
-		return opts, scan, nil, err
-	}
-	if err := f.ci.synthOptions(ctx, f.cmd, scan, &opts); err != nil {
-		return opts, scan, nil, err
-	}
-	src, err := b.open(ctx, e, f, dir)
-	return opts, scan, src, err
-}
-
-// synthBus names the bus of synth and watch when it is not the run
-// directory's: --bus nats://HOST:PORT/RUN or a file, else $FLUXWATCH_BUS
-// when it is a URL (a path there is an agent's, for finding write).
-type synthBus struct{ busFlags }
-
-// flagSet is the flag set of synth or watch (f.cmd): the flags they share,
-// their bus's among them.
-func (b *synthBus) flagSet(e *env, f *reportFlags, usage string) *flag.FlagSet {
-	fs := f.flagSet(e, usage)
-	b.register(fs)
-	return fs
-}
-
-func (b *synthBus) register(fs *flag.FlagSet) {
-	fs.StringVar(&b.path, "bus", "", "read the peer findings from `BUS`, nats://HOST:PORT/RUN or a file, not from DIR's bus files (default $FLUXWATCH_BUS when a URL)")
-	fs.StringVar(&b.creds, "nats-creds", "", "a NATS credentials `FILE` for a nats:// bus (default $NATS_CREDS)")
-	fs.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for a nats:// bus server before failing")
-}
-
-// open opens the bus named (nil when none is: dir's bus files are read). A
-// bus that cannot be opened or reached is an input error (exit 2) naming it
-// without credentials. Unless -q, it warns of bus files in dir, which are
-// not read.
-func (b *synthBus) open(ctx context.Context, e *env, f *reportFlags, dir string) (bus.Backend, error) {
-	if b.path == "" && bus.IsURL(e.getenv("FLUXWATCH_BUS")) {
-		b.path = e.getenv("FLUXWATCH_BUS")
-	}
-	if b.path == "" {
-		return nil, nil
-	}
-	if b.timeout <= 0 {
-		return nil, usageErrorf("%s: --bus-timeout %v: want a duration above 0", f.cmd, b.timeout)
-	}
-	if _, err := os.Stat(b.path); !bus.IsURL(b.path) && f.cmd == "synth" && err != nil {
-		return nil, usageErrorf("%s: --bus: %v", f.cmd, err) // watch waits for it to appear
-	}
-	b.maxLine = f.maxLine
-	src, err := b.busFlags.open(ctx, e, false)
-	if err != nil {
-		return nil, usageErrorf("%s: %v", f.cmd, err)
-	}
-	named, _ := os.Stat(b.path)
-	for _, name := range parse.BusNames {
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && !f.quiet && (named == nil || !os.SameFile(fi, named)) {
-			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: not read: the run's bus is %s (--bus)\n", p, src)
-		}
-	}
-	return src, nil
 }

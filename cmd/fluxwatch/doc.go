@@ -68,4 +68,16 @@
 // does) and ? shows the keys; stdin that is not a terminal is never read.
 //
 // Colour is used only on a terminal and never when NO_COLOR is set.
+//
+// The package is wiring: flags, calling the packages that do the work,
+// choosing output targets and exit codes. Each command is in cmd_NAME.go
+// (with the files of its own, as check_inputs.go for check, format.go for
+// synth's --format and mcp_stdio.go for mcp). A command calls no other
+// command's helpers; what several share is in a file of its own: main.go
+// (the command table, env, errors and exit codes), cli.go (global options,
+// flag sets, help, subcommands), report_flags.go (the output flags and
+// targets of synth and watch, and what they do before reading a run),
+// ci_flags.go (.fluxwatch.yaml, --baseline, --fail-on-new), bus_flags.go
+// (the flags that name and open a bus), envelope.go (the JSON of plan and
+// discover) and version.go.
 package main

@@ -44,7 +44,7 @@ type reportFlags struct {
 	maxLine   int
 	jobs      int
 	evidence  evidenceFlags
-	ci        ciFlags // --config, --baseline, --fail-on-new (cmd_config.go)
+	ci        ciFlags // --config, --baseline, --fail-on-new (ci_flags.go)
 }
 
 // flagSet returns the flag set of the command f.cmd with the shared flags;
@@ -313,4 +313,22 @@ func github(e *env, annotations, stdoutIsData bool) report.GitHub {
 		g.StepSummary, g.Output = e.getenv("GITHUB_STEP_SUMMARY"), e.getenv("GITHUB_OUTPUT")
 	}
 	return g
+}
+
+// prepare is what synth and watch do before they read the run in dir: the
+// configuration and the options of f, and the bus of b when it is not dir's
+// own (nil then); the caller closes it.
+func prepare(ctx context.Context, e *env, f *reportFlags, b *synthBus, dir string) (synth.Options, watcher.ScanOptions, bus.Backend, error) {
+	if err := f.ci.configure(e, f); err != nil {
+		return synth.Options{}, watcher.ScanOptions{}, nil, err
+	}
+	opts, scan, err := f.options(e)
+	if err != nil {
+		return opts, scan, nil, err
+	}
+	if err := f.ci.synthOptions(ctx, f.cmd, scan, &opts); err != nil {
+		return opts, scan, nil, err
+	}
+	src, err := b.open(ctx, e, f, dir)
+	return opts, scan, src, err
 }

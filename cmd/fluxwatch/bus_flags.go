@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus"
+	"github.com/fluxwatch/fluxwatch/parse"
+	flag "github.com/spf13/pflag"
+)
+
+// This file holds the flags that name a bus and open it, shared by every
+// command that reads or writes one: finding, bus, protocol and mcp
+// (busFlags), synth and watch (synthBus).
+
+// busFlags are the flags that name a bus.
+type busFlags struct {
+	dir, path string
+	maxLine   int
+	creds     string
+	timeout   time.Duration
+}
+
+func (b *busFlags) register(flags *flag.FlagSet) {
+	flags.StringVar(&b.dir, "dir", "", "the output directory holding the bus (default $FLUX_OUTPUT_DIR)")
+	flags.StringVar(&b.path, "bus", "", "the bus file itself, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS)")
+	flags.IntVar(&b.maxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
+	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials file for a nats:// bus (default $NATS_CREDS)")
+	flags.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for a nats:// bus server before failing")
+}
+
+// busSchemes are the bus backends a --bus URL may name; a path is the file.
+var busSchemes = bus.Schemes{natsbus.Scheme: natsbus.Open}
+
+// resolve applies $FLUXWATCH_BUS when neither --bus nor --dir is given.
+// It is the one place that decides the bus a command uses before paths
+// or open.
+func (b *busFlags) resolve(e *env) {
+	if b.path == "" && b.dir == "" {
+		b.path = e.getenv("FLUXWATCH_BUS")
+	}
+}
+
+// remote reports whether the bus is a URL (nats://…), not a file.
+func (b *busFlags) remote() bool { return bus.IsURL(b.path) }
+
+// open opens the bus named by --bus (a URL or a file) as a bus.Backend. A
+// bus that cannot be reached is an error naming it without credentials.
+func (b *busFlags) open(ctx context.Context, e *env, noSync bool) (bus.Backend, error) {
+	return busSchemes.Open(ctx, b.path, bus.Options{MaxLine: b.maxLine, NoSync: noSync, Timeout: b.timeout,
+		Getenv: e.getenv, Creds: b.creds})
+}
+
+// paths returns the bus files named by the flags: the --bus file, or for a
+// directory the bus names that exist in it (SPEC §1: findings.jsonl, then
+// peer-findings.jsonl), or, when none does yet, the one a writer would create.
+func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
+	if b.path != "" && b.dir != "" {
+		return nil, usageErrorf("%s: give --dir or --bus, not both", cmd)
+	}
+	if b.path != "" {
+		return []string{b.path}, nil
+	}
+	dir := b.dir
+	if dir == "" {
+		dir = e.getenv("FLUX_OUTPUT_DIR")
+	}
+	if dir == "" {
+		return nil, usageErrorf("%s: name the bus with --dir DIR or --bus PATH", cmd)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, usageErrorf("%s: output directory: %v", cmd, err)
+	}
+	if !fi.IsDir() {
+		return nil, usageErrorf("%s: %s is not a directory", cmd, dir)
+	}
+	var found []string
+	for _, name := range parse.BusNames {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err == nil {
+			found = append(found, p)
+		}
+	}
+	if len(found) == 0 {
+		found = []string{defaultBus(dir)}
+	}
+	return found, nil
+}
+
+// busOpenError maps an error of opening a bus URL: a URL that is wrong is
+// a usage error (exit 2); a server that cannot be reached is not.
+func busOpenError(cmd string, err error) error {
+	if errors.Is(err, bus.ErrScheme) || errors.Is(err, natsbus.ErrRun) || errors.Is(err, natsbus.ErrOption) {
+		return usageErrorf("%s: %v", cmd, err)
+	}
+	return fmt.Errorf("%s: %w", cmd, err)
+}
+
+// synthBus names the bus of synth and watch when it is not the run
+// directory's: --bus nats://HOST:PORT/RUN or a file, else $FLUXWATCH_BUS
+// when it is a URL (a path there is an agent's, for finding write).
+type synthBus struct{ busFlags }
+
+// flagSet is the flag set of synth or watch (f.cmd): the flags they share,
+// their bus's among them.
+func (b *synthBus) flagSet(e *env, f *reportFlags, usage string) *flag.FlagSet {
+	fs := f.flagSet(e, usage)
+	b.register(fs)
+	return fs
+}
+
+func (b *synthBus) register(fs *flag.FlagSet) {
+	fs.StringVar(&b.path, "bus", "", "read the peer findings from `BUS`, nats://HOST:PORT/RUN or a file, not from DIR's bus files (default $FLUXWATCH_BUS when a URL)")
+	fs.StringVar(&b.creds, "nats-creds", "", "a NATS credentials `FILE` for a nats:// bus (default $NATS_CREDS)")
+	fs.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for a nats:// bus server before failing")
+}
+
+// open opens the bus named (nil when none is: dir's bus files are read). A
+// bus that cannot be opened or reached is an input error (exit 2) naming it
+// without credentials. Unless -q, it warns of bus files in dir, which are
+// not read.
+func (b *synthBus) open(ctx context.Context, e *env, f *reportFlags, dir string) (bus.Backend, error) {
+	if b.path == "" && bus.IsURL(e.getenv("FLUXWATCH_BUS")) {
+		b.path = e.getenv("FLUXWATCH_BUS")
+	}
+	if b.path == "" {
+		return nil, nil
+	}
+	if b.timeout <= 0 {
+		return nil, usageErrorf("%s: --bus-timeout %v: want a duration above 0", f.cmd, b.timeout)
+	}
+	if _, err := os.Stat(b.path); !bus.IsURL(b.path) && f.cmd == "synth" && err != nil {
+		return nil, usageErrorf("%s: --bus: %v", f.cmd, err) // watch waits for it to appear
+	}
+	b.maxLine = f.maxLine
+	src, err := b.busFlags.open(ctx, e, false)
+	if err != nil {
+		return nil, usageErrorf("%s: %v", f.cmd, err)
+	}
+	named, _ := os.Stat(b.path)
+	for _, name := range parse.BusNames {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && !f.quiet && (named == nil || !os.SameFile(fi, named)) {
+			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: not read: the run's bus is %s (--bus)\n", p, src)
+		}
+	}
+	return src, nil
+}
+
+// defaultBus is the bus a writer appends to in dir: peer-findings.jsonl when
+// it exists, else findings.jsonl.
+func defaultBus(dir string) string {
+	p := filepath.Join(dir, "peer-findings.jsonl")
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	return filepath.Join(dir, "findings.jsonl")
+}
