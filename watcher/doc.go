@@ -54,6 +54,10 @@
 //     so that a file left broken is reported and the watcher's findings.json
 //     ends equal to synth's. A report that parses into fewer findings is not a
 //     failure: it is read as it is.
+//   - A file that cannot be read (no permission, an I/O error) is a failed
+//     agent with a diagnostic while watching, final update included
+//     ([ScanOptions.Unreadable]), and read again at every Scan; one-shot
+//     commands exit 2 on it.
 //   - Reports and YAML files are read 50 ms after the last event about them
 //     (the debounce), and at least every 500 ms while events keep coming; bus
 //     appends are read at once. A bus file that appears, or is a symbolic link,

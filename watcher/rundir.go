@@ -163,7 +163,7 @@ func read(f file, maxFile int64) ([]byte, fs.FileInfo, error) {
 	}
 	data, err := fsio.ReadAll(fh, info.Size(), maxFile)
 	if err != nil {
-		return nil, nil, err
+		return nil, info, err
 	}
 	return data, info, nil
 }
@@ -196,11 +196,7 @@ func ReadAgent(ctx context.Context, path string, name parse.Name) (synth.Agent, 
 // named returns err as "path: what went wrong", without the operation and
 // name of an *fs.PathError, which may name the file relative to its root.
 func named(path string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return fmt.Errorf("%s: %w", path, err)
+	return fmt.Errorf("%s: %w", path, fsio.Cause(err))
 }
 
 // ErrNoRun is wrapped by the error of Synthesize with ScanOptions.RequireRun

@@ -152,6 +152,18 @@ func TestReadAgentAgreesWithScan(t *testing.T) {
 	if len(run.Agents) != 1 || run.Agents[0].Status != a.Status || a.Status != parse.StatusError {
 		t.Errorf("scan %+v, ReadAgent %s: want both error", run.Agents, a.Status)
 	}
+	// One byte over the cap: an error report with the cap's diagnostic
+	// (ReadAgent used to crash on it: no file information to date it by).
+	big := "### Findings Index\n- P0 | AR-002 | \"S\" | T\nVerdict: risky\n"
+	big += strings.Repeat("a", DefaultMaxFile+1-len(big))
+	write(t, dir, "fd-big.md", big, 0)
+	a, err = ReadAgent(context.Background(), filepath.Join(dir, "fd-big.md"), parse.ClassifyName("fd-big.md"))
+	if err != nil || a.Status != parse.StatusError || len(a.Diagnostics) != 1 || !strings.Contains(a.Diagnostics[0].Message, "larger than") {
+		t.Errorf("ReadAgent of %d bytes: %s %+v, %v; want error status, the cap's diagnostic", len(big), a.Status, a.Diagnostics, err)
+	}
+	if a.ModTime.IsZero() {
+		t.Error("ReadAgent of a file too large: no modification time")
+	}
 	fifo := filepath.Join(dir, "fd-fifo.md")
 	testfault.Mkfifo(t, fifo)
 	testfault.Within(t, 5*time.Second, "ReadAgent(FIFO)", func() {

@@ -52,6 +52,12 @@ type ScanOptions struct {
 	// it parses again or has stayed unchanged for KeepGood. Then its failure
 	// shows, as in a one-shot scan. Zero: failures show at once.
 	KeepGood time.Duration
+	// Unreadable makes a file that cannot be opened or read (no permission,
+	// an I/O error) a failed agent with a diagnostic, read again at every
+	// Scan, instead of the error of the Scan: the watcher goes on with the
+	// rest of the run. One-shot commands leave it false: an input they
+	// cannot read is their error (exit 2, docs/ci.md).
+	Unreadable bool
 	// Sized, when set, is told the total size of the files a Scan lists,
 	// before it reads them: one-shot commands set their memory budget by it
 	// (SPEC §9).
@@ -119,14 +125,15 @@ type parsed struct {
 	specialist *parse.Specialist
 	design     *parse.DesignManifest
 	manifest   *parse.RunManifest
-	err        error // a read error: fails the scan
+	err        error // a read error or the context's: fails the scan
 	gone       bool  // vanished between listing and reading, or is no longer a regular file
 	why        error // when gone, why
+	unreadable bool  // it could not be opened or read: read again at every Scan
 }
 
 func (p *parsed) fresh(info fs.FileInfo) bool {
-	return p != nil && p.info.Size() == info.Size() && p.info.ModTime().Equal(info.ModTime()) && os.SameFile(p.info, info) &&
-		!p.racy()
+	return p != nil && !p.unreadable && p.info.Size() == info.Size() && p.info.ModTime().Equal(info.ModTime()) &&
+		os.SameFile(p.info, info) && !p.racy()
 }
 
 // same reports whether q is p read again with nothing changed.
@@ -154,7 +161,8 @@ func (p *parsed) racy() bool {
 func (s *Scanner) Expiry() time.Time { return s.expiry }
 
 // Scan reads dir (SPEC §1) into a Run. The error is non-nil when dir cannot be
-// read as a directory or a file in it cannot be read; it names the path.
+// read as a directory or a file in it cannot be read (unless
+// ScanOptions.Unreadable); it names the path.
 func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 	run := &synth.Run{Input: dir}
 	root, err := openRunDir(dir)
@@ -302,10 +310,22 @@ func (s *Scanner) parse(ctx context.Context, f file, old *parsed) *parsed {
 		p.gone, p.why = true, named(f.path, err)
 		return p
 	case errors.Is(err, fsio.ErrTooLarge):
+		if info != nil {
+			p.info = info
+		}
 		p.diags = append(p.diags, diag(f.rel, parse.LevelError, fmt.Sprintf("file larger than %d bytes: not read", s.opts.MaxFile)))
 		return p
+	case err != nil && !s.opts.Unreadable:
+		p.err = fmt.Errorf("read %s: %w", f.path, fsio.Cause(err))
+		return p
 	case err != nil:
-		p.err = fmt.Errorf("read %s: %w", f.path, err)
+		// An agent that failed, as one too large is; while it stays
+		// unreadable its last good parse is kept for KeepGood.
+		if info != nil {
+			p.info = info
+		}
+		p.unreadable, p.failed = true, "cannot be read ("+fsio.Cause(err).Error()+")"
+		p.diags = append(p.diags, diag(f.rel, parse.LevelError, p.failed))
 		return p
 	}
 	p.info = info
@@ -580,7 +600,10 @@ func better(a file, pa *parsed, b file, pb *parsed) bool {
 
 // agentOf makes the Agent of a chosen file with its status (SPEC §2.5).
 func agentOf(f file, p *parsed) synth.Agent {
-	a := synth.Agent{Name: f.name.Agent, File: f.rel, Run: f.name.Run, ModTime: p.info.ModTime(), Report: p.report}
+	a := synth.Agent{Name: f.name.Agent, File: f.rel, Run: f.name.Run, Report: p.report}
+	if p.info != nil { // nil for a named file that could not be opened
+		a.ModTime = p.info.ModTime()
+	}
 	for _, d := range p.diags {
 		d.Path = ""
 		a.Diagnostics = append(a.Diagnostics, d)
@@ -596,7 +619,7 @@ func agentOf(f file, p *parsed) synth.Agent {
 		switch {
 		case p.report == nil:
 			a.Status = parse.StatusError
-		case p.info.Size() == 0 && p.report.Status != parse.StatusError:
+		case p.info != nil && p.info.Size() == 0 && p.report.Status != parse.StatusError:
 			a.Status = parse.StatusError
 			a.Diagnostics = append(a.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: "empty report"})
 		default:

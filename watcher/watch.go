@@ -192,6 +192,7 @@ func New(dir string, opts Options) *Watcher {
 		opts.Scan.KeepGood = 0
 	}
 	opts.Scan.NoBus = true
+	opts.Scan.Unreadable = true // one file that cannot be read must not stop the watch
 	opts.Synth.Watching = true
 	w := &Watcher{
 		dir:     dir,

@@ -48,7 +48,7 @@ func checkOther(path, kind string) (otherFile, error) {
 		// Refuse a FIFO or device without blocking before bus.Read opens it.
 		fh, _, err := fsio.Open(path)
 		if err != nil {
-			return o, fmt.Errorf("%s: %w", path, unwrapPath(err))
+			return o, fmt.Errorf("%s: %w", path, fsio.Cause(err))
 		}
 		fh.Close()
 		counts := map[string]int{}
@@ -63,7 +63,7 @@ func checkOther(path, kind string) (otherFile, error) {
 			return nil
 		}, func(d parse.Diagnostic) { o.diags = append(o.diags, d) })
 		if err != nil {
-			return o, fmt.Errorf("%s: %w", path, unwrapPath(err))
+			return o, fmt.Errorf("%s: %w", path, fsio.Cause(err))
 		}
 		o.summary = fmt.Sprintf("bus, %s (blocking %d, notable %d, stall %d, unknown %d), %s",
 			synth.Plural(n, "entry", "entries"), counts[bus.Blocking], counts[bus.Notable], counts["stall"], counts[bus.Unknown],
@@ -77,7 +77,7 @@ func checkOther(path, kind string) (otherFile, error) {
 		return o, nil
 	}
 	if err != nil {
-		return o, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return o, fmt.Errorf("%s: %w", path, fsio.Cause(err))
 	}
 	switch kind {
 	case "feature":

@@ -16,6 +16,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/fluxwatch/fluxwatch/evidence"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
@@ -274,7 +275,7 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, []error{fmt.Errorf("%s: %w", path, unwrapPath(err))}
+		return nil, nil, []error{fmt.Errorf("%s: %w", path, fsio.Cause(err))}
 	}
 	if !fi.IsDir() {
 		if kind := otherKind(path); kind != "" {

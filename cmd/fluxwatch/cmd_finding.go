@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -114,7 +115,7 @@ func findingWrite(ctx context.Context, e *env, args []string) error {
 			if err == nil {
 				err = errors.New("not a directory")
 			}
-			return usageErrorf("finding write: output directory %s: %v", dir, unwrapPath(err))
+			return usageErrorf("finding write: output directory %s: %v", dir, fsio.Cause(err))
 		}
 		path = defaultBus(dir)
 	}

@@ -216,7 +216,7 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 				continue
 			}
 			if err != nil {
-				return nil, fetchResult{}, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), unwrapPath(err))
+				return nil, fetchResult{}, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err))
 			}
 			_, err = bus.ReadMatching(path, 0, 0, f, func(ent bus.Entry) error {
 				out.Findings = append(out.Findings, ent)
@@ -329,14 +329,14 @@ func openMCPRoot(root string) (*mcpRoot, error) {
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fmt.Errorf("--root %s: %w", root, unwrapPath(err))
+		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
 	}
 	r, err := os.OpenRoot(real)
 	if err != nil {
-		return nil, fmt.Errorf("--root %s: %w", root, unwrapPath(err))
+		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
 	}
 	_, err = r.Stat("..")
-	return &mcpRoot{root: r, abs: abs, real: real, escapes: unwrapPath(err)}, nil
+	return &mcpRoot{root: r, abs: abs, real: real, escapes: fsio.Cause(err)}, nil
 }
 
 // dir opens output_dir (absolute, or relative to the root) as an os.Root of
@@ -367,7 +367,7 @@ func (m *mcpRoot) dir(outputDir string) (*os.Root, error) {
 	case errors.Is(err, syscall.ENOTDIR):
 		return nil, fmt.Errorf("output_dir %s is not a directory", outputDir)
 	case err != nil:
-		return nil, fmt.Errorf("output_dir %s: %v", outputDir, unwrapPath(err))
+		return nil, fmt.Errorf("output_dir %s: %v", outputDir, fsio.Cause(err))
 	}
 	return d, nil
 }

@@ -151,3 +151,15 @@ func StatDir(path string) (fs.FileInfo, error) {
 	}
 	return info, nil
 }
+
+// Cause drops the operation and path of an *fs.PathError in err, for a
+// message that names the file its own way (relative to a root, or already
+// said): "permission denied" rather than "open fd-a.md: permission denied".
+// Any other error is returned as it is.
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
