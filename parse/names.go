@@ -106,6 +106,16 @@ func agentName(k Kind, stem string) Name {
 	return Name{Kind: k, Agent: agent, Run: run}
 }
 
+// NeverAgentOutput reports whether a file of this base name is never read as
+// an agent's, wherever it is: fluxwatch's own reports (summary.md,
+// findings.json) and the names SPEC §1 lists as not agent output (editor,
+// temporary and lock files, dotfiles, syntheses, triage, input, reactions).
+// check FILE skips such a file, as a Scan of its directory does.
+func NeverAgentOutput(base string) bool {
+	lower := strings.ToLower(base)
+	return ignoredBase(base) || lower == "summary.md" || lower == "findings.json"
+}
+
 // ignoredBase reports whether a base name is one SPEC §1 lists as not agent
 // output, plus the synthesis-report names seen in real output directories.
 func ignoredBase(base string) bool {

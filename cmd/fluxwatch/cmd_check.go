@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	flag "github.com/spf13/pflag"
@@ -267,8 +268,10 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 
 // checkPath reads one PATH. A file named *.jsonl is a bus, *.yaml a specialist
 // findings file (MANIFEST.yaml a feature manifest, design/manifest.yaml a
-// design manifest), anything else an agent report whatever its name, read
-// and judged as synth would read it in a run (watcher.ReadAgent). A
+// design manifest); a name a run never reads as an agent's
+// (parse.NeverAgentOutput) is not read, and one a run rejects is rejected
+// as there; anything else is an agent report whatever its name, read and
+// judged as synth would read it in a run (watcher.ReadAgent). A
 // directory is read as synth reads a run (watcher.Scan): its agents, with
 // the selected run's rules, then its bus, specialist and design files, and
 // the directory's own diagnostics (superseded, skipped and refused files).
@@ -285,9 +288,21 @@ func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []erro
 			}
 			return nil, []otherFile{o}, nil
 		}
-		name := parse.ClassifyName(filepath.Base(path))
+		base := filepath.Base(path)
+		if parse.NeverAgentOutput(base) {
+			// The same answer as for the file in a run: not read.
+			return nil, []otherFile{{path: path, summary: "not agent output: not read"}}, nil
+		}
+		name := parse.ClassifyName(base)
 		if name.Kind != parse.KindReport && name.Kind != parse.KindPartial && name.Kind != parse.KindAbort {
-			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(filepath.Base(path))}
+			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(base)}
+		}
+		if err := parse.ValidName(name.Agent); err != nil {
+			// As a run's Scan says it (SPEC §1: rejected everywhere), the
+			// name quoted so that it cannot reach the terminal raw.
+			quoted := filepath.Join(filepath.Dir(path), strconv.Quote(base))
+			return nil, []otherFile{{path: quoted, summary: "not read",
+				diags: []parse.Diagnostic{{Level: parse.LevelWarning, Message: "agent name rejected: " + err.Error()}}}}, nil
 		}
 		membudget.Add(fi.Size())
 		a, err := watcher.ReadAgent(ctx, path, name)
