@@ -172,8 +172,11 @@ func read(f file, maxFile int64) ([]byte, fs.FileInfo, error) {
 // marker, as name says — exactly as a Scan of a run directory reads and
 // judges it (the same cap, parse and status rules), for `fluxwatch check
 // FILE`. The file is the one the caller named: a symbolic link is followed.
-// The error names path when it is missing, not a regular file or unreadable.
-func ReadAgent(ctx context.Context, path string, name parse.Name) (synth.Agent, error) {
+// With opts.Run (and opts.StrictRun) it is foreign when a Scan selecting
+// that run would call it so; without, only when its run-uuid comment and
+// its name disagree. The error names path when it is missing, not a
+// regular file or unreadable.
+func ReadAgent(ctx context.Context, path string, name parse.Name, opts ScanOptions) (synth.Agent, error) {
 	s := NewScanner(ScanOptions{})
 	f := file{rel: filepath.Base(path), path: path, name: name}
 	p := s.parse(ctx, f, nil)
@@ -186,9 +189,9 @@ func ReadAgent(ctx context.Context, path string, name parse.Name) (synth.Agent, 
 	f.info = p.info
 	a := agentOf(f, p)
 	a.File = path
-	if a.Report != nil && name.Run != "" && a.Report.RunUUID != "" && !strings.EqualFold(a.Report.RunUUID, name.Run) {
+	if why := foreignReason(f, p, opts.Run, opts.StrictRun); why != "" {
 		a.Status = parse.StatusForeign
-		a.Diagnostics = append(a.Diagnostics, diag("", parse.LevelInfo, foreignReason(f, p, name.Run, false)))
+		a.Diagnostics = append(a.Diagnostics, diag("", parse.LevelInfo, why))
 	}
 	return a, nil
 }

@@ -145,7 +145,7 @@ func TestReadAgentAgreesWithScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := ReadAgent(context.Background(), filepath.Join(dir, "fd-bin.md"), parse.ClassifyName("fd-bin.md"))
+	a, err := ReadAgent(context.Background(), filepath.Join(dir, "fd-bin.md"), parse.ClassifyName("fd-bin.md"), ScanOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestReadAgentAgreesWithScan(t *testing.T) {
 	big := "### Findings Index\n- P0 | AR-002 | \"S\" | T\nVerdict: risky\n"
 	big += strings.Repeat("a", DefaultMaxFile+1-len(big))
 	write(t, dir, "fd-big.md", big, 0)
-	a, err = ReadAgent(context.Background(), filepath.Join(dir, "fd-big.md"), parse.ClassifyName("fd-big.md"))
+	a, err = ReadAgent(context.Background(), filepath.Join(dir, "fd-big.md"), parse.ClassifyName("fd-big.md"), ScanOptions{})
 	if err != nil || a.Status != parse.StatusError || len(a.Diagnostics) != 1 || !strings.Contains(a.Diagnostics[0].Message, "larger than") {
 		t.Errorf("ReadAgent of %d bytes: %s %+v, %v; want error status, the cap's diagnostic", len(big), a.Status, a.Diagnostics, err)
 	}
@@ -167,7 +167,7 @@ func TestReadAgentAgreesWithScan(t *testing.T) {
 	fifo := filepath.Join(dir, "fd-fifo.md")
 	testfault.Mkfifo(t, fifo)
 	testfault.Within(t, 5*time.Second, "ReadAgent(FIFO)", func() {
-		_, err := ReadAgent(context.Background(), fifo, parse.ClassifyName("fd-fifo.md"))
+		_, err := ReadAgent(context.Background(), fifo, parse.ClassifyName("fd-fifo.md"), ScanOptions{})
 		if err == nil || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "a FIFO") {
 			t.Errorf("err = %v, want one naming %s as a FIFO", err, fifo)
 		}

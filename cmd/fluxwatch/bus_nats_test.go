@@ -195,7 +195,7 @@ func TestMCPStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs strings.Builder
-	srv, err := newMCPServer(context.Background(), root, &logs, 10*time.Second, stream)
+	srv, err := newMCPServer(context.Background(), root, &logs, 10*time.Second, "", stream)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,8 +64,10 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	quiet := fs.BoolP("quiet", "q", false, "print only the summary line of each report")
 	withEvidence := fs.Bool("evidence", false, "also check every evidence claim and file:line reference against the repository")
 	repo := fs.String("repo", "", "with --evidence: the repository in `DIR` (default: the git work tree holding each report)")
+	runFlag := fs.String("run", "", "judge reports as of run `RUN`, as synth does (default: $FLUX_RUN_UUID, else a directory's newest run)")
+	strictRun := fs.Bool("strict-run", false, "leave unscoped (legacy) reports out of the selected run")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stdout, "Usage: fluxwatch check [--json] [-q] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\n\nFlags:")
+		fmt.Fprintln(e.stdout, "Usage: fluxwatch check [--json] [-q] [--run RUN [--strict-run]] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\n\nFlags:")
 		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	if err := fs.Parse(args); err != nil {
@@ -88,11 +90,16 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		}
 		fixed = v
 	}
+	run, err := selectRun(e, "check", *runFlag)
+	if err != nil {
+		return err
+	}
+	scan := watcher.ScanOptions{Run: run, StrictRun: *strictRun}
 	var reports []checked
 	var others []otherFile
 	var unreadable []error
 	for _, path := range fs.Args() {
-		rs, os, err := checkPath(ctx, path)
+		rs, os, err := checkPath(ctx, path, scan)
 		reports = append(reports, rs...)
 		others = append(others, os...)
 		unreadable = append(unreadable, err...)
@@ -275,7 +282,7 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 // directory is read as synth reads a run (watcher.Scan): its agents, with
 // the selected run's rules, then its bus, specialist and design files, and
 // the directory's own diagnostics (superseded, skipped and refused files).
-func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []error) {
+func checkPath(ctx context.Context, path string, scan watcher.ScanOptions) ([]checked, []otherFile, []error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, []error{fmt.Errorf("%s: %w", path, fsio.Cause(err))}
@@ -305,13 +312,14 @@ func checkPath(ctx context.Context, path string) ([]checked, []otherFile, []erro
 				diags: []parse.Diagnostic{{Level: parse.LevelWarning, Message: "agent name rejected: " + err.Error()}}}}, nil
 		}
 		membudget.Add(fi.Size())
-		a, err := watcher.ReadAgent(ctx, path, name)
+		a, err := watcher.ReadAgent(ctx, path, name, scan)
 		if err != nil {
 			return nil, nil, []error{err}
 		}
 		return []checked{checkedOf(path, a)}, nil, nil
 	}
-	run, err := watcher.Scan(ctx, path, watcher.ScanOptions{NoBus: true, Sized: func(n int64) { membudget.Add(n) }})
+	scan.NoBus, scan.Sized = true, func(n int64) { membudget.Add(n) }
+	run, err := watcher.Scan(ctx, path, scan)
 	if err != nil {
 		return nil, nil, []error{err}
 	}

@@ -25,7 +25,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
-const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--call-timeout D] [--bus nats://HOST:PORT/RUN]
+const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--run RUN] [--call-timeout D] [--bus nats://HOST:PORT/RUN]
 
 Serves the Model Context Protocol on standard input and output, with two
 read-only tools: fetch_peer_findings {output_dir, severity_filter} and
@@ -35,21 +35,24 @@ cannot lead out. Requests are served concurrently: a call that has not
 answered within --call-timeout (default 30s) ends with a tool error, and a
 slow call never delays the others. Logs go to standard error only. With
 --bus nats://HOST:PORT/RUN (or such a $FLUXWATCH_BUS), fetch_peer_findings
-reads that stream instead of the bus files of output_dir.
+reads that stream instead of the bus files of output_dir. get_synthesis
+reads the run --run or $FLUX_RUN_UUID names, as synth does, else the newest.
 `
 
 // synthesizeDir returns the current synthesis of the run in dir as
 // findings.json bytes. It reads the directory the way synth does and writes
 // nothing (the MCP server is read-only). While an agent is still writing, the
 // synthesis is the live one of watch: pending until an agent completes.
-// Evidence is not checked here. Tests replace it.
-var synthesizeDir = func(ctx context.Context, dir string) ([]byte, error) {
+// run selects the run as synth's --run does ("": the newest). Evidence is
+// not checked here. Tests replace it.
+var synthesizeDir = func(ctx context.Context, dir, run string) ([]byte, error) {
 	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
-	s, err := watcher.Synthesize(ctx, dir, watcher.ScanOptions{}, opts)
+	scan := watcher.ScanOptions{Run: run}
+	s, err := watcher.Synthesize(ctx, dir, scan, opts)
 	if err == nil && len(s.AgentsPartial) > 0 {
 		// Agents are still writing: the live synthesis, as watch has it.
 		opts.Watching = true
-		s, err = watcher.Synthesize(ctx, dir, watcher.ScanOptions{}, opts)
+		s, err = watcher.Synthesize(ctx, dir, scan, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -63,6 +66,8 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	var callTimeout time.Duration
 	flags.StringVar(&root, "root", ".", "the directory every output_dir must lie under")
 	flags.DurationVar(&callTimeout, "call-timeout", 30*time.Second, "how long a tool call may take before it ends with a tool error")
+	var run string
+	flags.StringVar(&run, "run", "", "get_synthesis reads run `RUN`, as synth --run does (default: $FLUX_RUN_UUID, else the newest run)")
 	var b busFlags
 	flags.StringVar(&b.path, "bus", "", "a nats://HOST:PORT/RUN stream fetch_peer_findings reads (default $FLUXWATCH_BUS when a URL)")
 	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials file (default $NATS_CREDS)")
@@ -91,7 +96,11 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if callTimeout <= 0 {
 		return usageErrorf("mcp: --call-timeout %v: want a duration above 0", callTimeout)
 	}
-	srv, err := newMCPServer(ctx, root, e.stderr, callTimeout, stream...)
+	run, err := selectRun(e, "mcp", run)
+	if err != nil {
+		return err
+	}
+	srv, err := newMCPServer(ctx, root, e.stderr, callTimeout, run, stream...)
 	if err != nil {
 		return usageErrorf("mcp: %v", err)
 	}
@@ -149,7 +158,7 @@ const entrySchemaDoc = `Each finding is an object: ` +
 // newMCPServer builds the server with its two tools, confined to root; with
 // a stream, fetch_peer_findings reads it instead of output_dir's bus. Each
 // call ends with a tool error after callTimeout, and at once when ctx ends.
-func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout time.Duration, stream ...bus.Backend) (*mcp.Server, error) {
+func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout time.Duration, run string, stream ...bus.Backend) (*mcp.Server, error) {
 	under, err := openMCPRoot(root)
 	if err != nil {
 		return nil, err
@@ -260,7 +269,7 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			return nil, nil, err
 		}
 		dir.Close()
-		data, err := synthesizeDir(ctx, filepath.Clean(dir.Name()))
+		data, err := synthesizeDir(ctx, filepath.Clean(dir.Name()), run)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -25,7 +25,7 @@ func mcpSession(t *testing.T, root string) *mcp.ClientSession {
 func mcpSessionTimeout(t *testing.T, root string, callTimeout time.Duration) *mcp.ClientSession {
 	t.Helper()
 	var logs bytes.Buffer
-	srv, err := newMCPServer(context.Background(), root, &logs, callTimeout)
+	srv, err := newMCPServer(context.Background(), root, &logs, callTimeout, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestMCPSynthesisSeam(t *testing.T) {
 	old := synthesizeDir
 	defer func() { synthesizeDir = old }()
 	var got string
-	synthesizeDir = func(ctx context.Context, dir string) ([]byte, error) {
+	synthesizeDir = func(ctx context.Context, dir, run string) ([]byte, error) {
 		got = dir
 		return []byte(`{"verdict":"safe"}`), nil
 	}

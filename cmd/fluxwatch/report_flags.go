@@ -98,6 +98,21 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 
 var runIDRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
 
+// selectRun is the run a command reads in a run directory (SPEC §1): --run
+// (flagged), else $FLUX_RUN_UUID, else "" (the newest). A value that is not
+// a run is a usage error naming where it came from. synth, watch, verify,
+// check and mcp all choose the run here.
+func selectRun(e *env, cmd, flagged string) (string, error) {
+	run, source := flagged, "--run"
+	if run == "" {
+		run, source = e.getenv("FLUX_RUN_UUID"), "FLUX_RUN_UUID"
+	}
+	if run != "" && !runIDRe.MatchString(run) {
+		return "", usageErrorf("%s: %s %q: a run is a UUID ([0-9a-fA-F-]{8,})", cmd, source, run)
+	}
+	return run, nil
+}
+
 // outDir is where summary.md and findings.json go: --out, else the run
 // directory.
 func (f *reportFlags) outDir(dir string) string {
@@ -138,14 +153,11 @@ func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error
 	if f.dedup == "exact" {
 		opts.Dedup = synth.DedupExact
 	}
-	scan.Run = f.run
-	source := "--run"
-	if scan.Run == "" {
-		scan.Run, source = e.getenv("FLUX_RUN_UUID"), "FLUX_RUN_UUID"
+	run, err := selectRun(e, f.cmd, f.run)
+	if err != nil {
+		return opts, scan, err
 	}
-	if scan.Run != "" && !runIDRe.MatchString(scan.Run) {
-		return opts, scan, usageErrorf("%s: %s %q: a run is a UUID ([0-9a-fA-F-]{8,})", f.cmd, source, scan.Run)
-	}
+	scan.Run = run
 	for _, name := range f.expect {
 		name = strings.TrimSpace(name)
 		if name == "" {
