@@ -336,6 +336,18 @@ func idToken(s string) bool {
 		(len(s) <= 12 && strings.ContainsAny(s, "0123456789") && s[0] >= 'A' && s[0] <= 'Z'))
 }
 
+// oneToken reports whether s is one short token: no white space, no quote.
+func oneToken(s string) bool {
+	s = strings.Trim(s, "`[]")
+	return s != "" && len(s) <= 32 && !strings.ContainsAny(s, " \t\"“”")
+}
+
+// quotedField reports whether s is a quoted field ("Section").
+func quotedField(s string) bool {
+	_, quoted := unquote(s)
+	return quoted
+}
+
 // pipeItem reads a pipe-form index line: `- SEV | ID | "Section" | Title [| extra…]`
 // and its tolerated variants (padding, unquoted section, bold fields, swapped
 // ID and severity, no bullet with a severity-prefixed bold ID, three fields).
@@ -383,6 +395,11 @@ func pipeItem(text string, num int) (noted, bool) {
 	case class != sevNone && (fields[1] == "-" || fields[1] == "—"):
 		rest = fields[2:] // an ID column that says "no ID"
 	case class != sevNone && idToken(fields[1]):
+		it.id, rest = strings.Trim(fields[1], "`[]"), fields[2:]
+	case class != sevNone && len(fields) >= 4 && oneToken(fields[1]) && quotedField(fields[2]):
+		// An ID off every pattern (sec-001, X) still fills the ID column
+		// when a quoted section follows it: SPEC §2.5 makes such an ID a
+		// diagnostic only, and reading it as the section lost the title.
 		it.id, rest = strings.Trim(fields[1], "`[]"), fields[2:]
 	case class != sevNone:
 		rest = fields[1:]
