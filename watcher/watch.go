@@ -254,8 +254,10 @@ func (w *Watcher) fsnotifySource() (source, error) {
 // update after each change until ctx is done or handle returns ErrStop; then
 // it reads the directory once more and calls handle with the final update.
 // handle runs on Run's goroutine: while it runs, events wait. Run returns nil
-// after the final update, the error of a handle call other than ErrStop, or
-// an error naming the directory when it cannot be read at start.
+// after the final update, the error of a handle call other than ErrStop,
+// an error naming the directory when it cannot be read at start, or
+// ErrNotRead (and no final update) when ctx ends before the directory was
+// first read.
 func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 	w.started = time.Now()
 	src, err := w.newSource()
@@ -514,6 +516,11 @@ func (w *Watcher) stop(ctx context.Context, handle func(*Update) error, err erro
 	return err
 }
 
+// ErrNotRead is the error of a Watcher stopped before its first Scan of the
+// directory finished: it hands over no final update, so that no report of
+// an unread run replaces one already written.
+var ErrNotRead = errors.New("stopped before the directory was first read: no reports written")
+
 // finalScanAfterSignal bounds the last rescan after a signal.
 const finalScanAfterSignal = 400 * time.Millisecond
 
@@ -533,6 +540,12 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 		w.diag("", parse.LevelWarning, "the last rescan was cut short by the signal: these reports are those of the scan before it")
 	} else if err != nil {
 		w.diag("", parse.LevelError, err.Error())
+	}
+	if w.scanned == nil {
+		// No scan has finished (a signal during the first one of a large
+		// run): a synthesis of nothing would replace good reports with an
+		// empty one. Nothing is handed over, and nothing is written.
+		return ErrNotRead
 	}
 	w.pollAll()
 	opts := w.opts.Synth

@@ -395,6 +395,40 @@ func TestWatchFinal(t *testing.T) {
 	})
 }
 
+// A signal during the first read of a large run (the first Scan still
+// parsing, the final one cut short too) hands over no final update: a
+// synthesis of nothing would replace good reports with an empty one.
+func TestWatchStoppedBeforeFirstRead(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "fd-a.md", "### Findings Index\n- P1 | AR-001 | \"S\" | T\nVerdict: needs-changes\n", 0)
+	w := New(dir, Options{})
+	parsing := make(chan struct{}, 1)
+	w.scanner.readReport = func(ctx context.Context, _ string) (*parse.Report, error) {
+		select {
+		case parsing <- struct{}{}:
+		default:
+		}
+		<-ctx.Done() // a report too large to parse before the signal
+		return nil, ctx.Err()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var updates []*Update
+	go func() {
+		done <- w.Run(ctx, func(u *Update) error { updates = append(updates, u); return nil })
+	}()
+	<-parsing
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRead) || len(updates) != 0 {
+			t.Errorf("Run = %v after %d updates, want ErrNotRead and none", err, len(updates))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run still running 5 s after the signal")
+	}
+}
+
 func TestWatchRescanAndOverflow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		dir := t.TempDir()
