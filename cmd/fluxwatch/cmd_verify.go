@@ -91,6 +91,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		reports[a.Name] = data
 	}
 	r := verify.Check(verify.Input{Synthesis: src, Run: s, Reports: reports})
+	sarifPath = stdoutTarget(sarifPath)
 	if sarifPath != "" {
 		data, err := r.SARIF(path, versionString())
 		if err != nil {

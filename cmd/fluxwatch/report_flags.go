@@ -12,6 +12,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/config"
 	"github.com/fluxwatch/fluxwatch/evidence"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
@@ -267,8 +268,20 @@ func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`
 // files, any of which may be "-" for standard output. Their Base is the run
 // directory relative to the repository top (ciRunDir).
 func (f *reportFlags) targets(e *env, dir string) report.Targets {
-	return report.Targets{Dir: f.outDir(dir), SARIF: f.sarif, RDJSONL: f.rdjsonl, JUnit: f.junit, HTML: f.html,
-		Base: ciRunDir(e, f.evidence.repo, dir), Stdout: e.stdout}
+	return report.Targets{Dir: stdoutTarget(f.outDir(dir)), SARIF: stdoutTarget(f.sarif), RDJSONL: stdoutTarget(f.rdjsonl),
+		JUnit: stdoutTarget(f.junit), HTML: stdoutTarget(f.html), Base: ciRunDir(e, f.evidence.repo, dir), Stdout: e.stdout}
+}
+
+// stdoutTarget is a report target as written: "-" for a name of standard
+// output (/dev/stdout, /dev/fd/1, a link to one), so that it is written
+// through the command's stdout and counted as one of its users (a second
+// description of fd 1, at its own offset, would overwrite what the command
+// prints there); other targets as given.
+func stdoutTarget(p string) string {
+	if p != "" && p != report.Stdout && fsio.NamesStdout(p) {
+		return report.Stdout
+	}
+	return p
 }
 
 // pageOptions are the options of the HTML page of a synthesis whose verdict

@@ -5,7 +5,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -48,5 +50,51 @@ func TestFIFOTargetWithoutReaderEndsWithSignal(t *testing.T) {
 				t.Errorf("the FIFO target was replaced: %v %v", info.Mode(), err)
 			}
 		})
+	}
+}
+
+// /dev/stdout (or a link to it) as a report target is standard output, as
+// "-" is: with stdout a regular file the report arrives whole, after
+// nothing (the summary line is not printed over it), and it counts as one
+// user of stdout. Before, the report went through a second description of
+// the file at offset 0, and the summary line overwrote its start.
+func TestDevStdoutTargetIsStdout(t *testing.T) {
+	if _, err := os.Stat("/dev/stdout"); err != nil {
+		t.Skip("no /dev/stdout")
+	}
+	bin := testBinaryAsFluxwatch(t)
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "run")
+	os.Mkdir(runDir, 0o755)
+	report := "### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens\nVerdict: needs-changes\n"
+	if err := os.WriteFile(filepath.Join(runDir, "fd-a.md"), []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "out.sarif")
+	os.Symlink("/dev/stdout", link)
+	synth := func(args ...string) ([]byte, error) {
+		out := filepath.Join(dir, "stdout.txt")
+		f, err := os.Create(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, append([]string{"synth", "--no-evidence", "--out", filepath.Join(dir, "o")}, args...)...)
+		cmd.Stdout, cmd.Env = f, append(os.Environ(), "NO_COLOR=1")
+		err = cmd.Run()
+		f.Close()
+		data, _ := os.ReadFile(out)
+		return data, err
+	}
+	for _, target := range []string{"/dev/stdout", link} {
+		data, err := synth("--sarif", target, runDir)
+		var doc struct {
+			Version string `json:"version"`
+		}
+		if err != nil || json.Unmarshal(data, &doc) != nil || doc.Version != "2.1.0" {
+			t.Errorf("--sarif %s: %v; stdout is not the SARIF log alone:\n%.200s", target, err, data)
+		}
+	}
+	if _, err := synth("--json", "--sarif", "/dev/stdout", runDir); err == nil {
+		t.Error("--json --sarif /dev/stdout: want a usage error (two users of stdout)")
 	}
 }

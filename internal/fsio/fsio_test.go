@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -135,6 +136,30 @@ func testWriteFileKeepsSymlink(t *testing.T, WriteFile func(context.Context, str
 			}
 		})
 	}
+	t.Run("dotdot through a linked directory", func(t *testing.T) {
+		// d -> deep/x/y, and d/link.json -> ../real.json: the kernel takes
+		// ".." from deep/x/y, the link's real directory, not from d's
+		// textual parent, so the file replaced is deep/x/real.json.
+		deep := filepath.Join(dir, "deep", "x")
+		if err := os.MkdirAll(filepath.Join(deep, "y"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(deep, "real.json"), []byte("old"), 0o644)
+		os.Symlink("deep/x/y", filepath.Join(dir, "d"))
+		os.Symlink("../real.json", filepath.Join(deep, "y", "link.json"))
+		if _, err := WriteFile(ctx, filepath.Join(dir, "d", "link.json"), []byte("through")); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(deep, "real.json")); string(b) != "through" {
+			t.Errorf("deep/x/real.json holds %q, want the new content", b)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, "real.json")); err == nil {
+			t.Error("a file was created at the link's textual parent")
+		}
+		if fi, err := os.Lstat(filepath.Join(deep, "y", "link.json")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("the link was replaced: %v", err)
+		}
+	})
 	t.Run("dangling", func(t *testing.T) {
 		link := filepath.Join(dir, "dangling.json")
 		os.Symlink("out/new.json", link)
@@ -163,6 +188,51 @@ func TestWriteFileDevice(t *testing.T) {
 		}
 		if fi, err := os.Lstat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
 			t.Fatalf("%s: /dev/null is no longer a device: %v %v", wr.name, fi.Mode(), err)
+		}
+	}
+}
+
+// A regular file under /dev (a tmpfs such as /dev/shm) is replaced as any
+// file is: only a descriptor's name (/dev/stdout, /dev/fd/N) is written in
+// place. Before, every path under /dev was opened for appending, so a
+// second write doubled the report.
+func TestWriteFileRegularUnderDev(t *testing.T) {
+	dir, err := os.MkdirTemp("/dev/shm", "fsio-test-")
+	if err != nil {
+		t.Skipf("no writable /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, wr := range writers {
+		path := filepath.Join(dir, wr.name+".json")
+		for _, data := range []string{"first", "second"} {
+			if _, err := wr.write(context.Background(), path, []byte(data)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b, _ := os.ReadFile(path); string(b) != "second" {
+			t.Errorf("%s: %s holds %q, want %q", wr.name, path, b, "second")
+		}
+	}
+}
+
+// NamesStdout knows standard output by every name the system gives it,
+// through links too, and nothing else.
+func TestNamesStdout(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd/1"); err != nil {
+		t.Skip("no /proc")
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "out.sarif")
+	os.Symlink("/dev/stdout", link)
+	file := filepath.Join(dir, "file.sarif")
+	os.WriteFile(file, nil, 0o644)
+	for path, want := range map[string]bool{
+		"/dev/stdout": true, "/dev/fd/1": true, "/proc/self/fd/1": true,
+		"/proc/" + strconv.Itoa(os.Getpid()) + "/fd/1": true, link: true,
+		"/dev/stderr": false, "/dev/fd/2": false, "/dev/null": false, file: false, filepath.Join(dir, "missing"): false,
+	} {
+		if got := NamesStdout(path); got != want {
+			t.Errorf("NamesStdout(%s) = %v, want %v", path, got, want)
 		}
 	}
 }

@@ -109,15 +109,74 @@ func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode)
 	return nil
 }
 
-// special reports whether path lies under /dev or /proc, where a name is a
-// view of something else (a descriptor, a terminal) and must never be
-// replaced by a regular file, whatever it resolves to.
+// special reports whether path is, or reaches through symbolic links, a
+// descriptor's name (/dev/stdout, /dev/stderr, /dev/stdin, /dev/fd/N,
+// /proc/PID/fd/N): a view of an open file that must never be replaced by a
+// regular file, whatever it resolves to. A regular file elsewhere under
+// /dev or /proc (/dev/shm/x) is a file like any other.
 func special(path string) bool {
-	abs, err := filepath.Abs(path)
-	if err != nil {
+	return linkChain(path, func(abs string) bool {
+		switch {
+		case abs == "/dev/stdout" || abs == "/dev/stderr" || abs == "/dev/stdin",
+			strings.HasPrefix(abs, "/dev/fd/"):
+			return true
+		case strings.HasPrefix(abs, "/proc/"):
+			parts := strings.Split(abs, "/") // "", "proc", PID, "fd", N
+			return len(parts) == 5 && parts[3] == "fd"
+		}
 		return false
+	})
+}
+
+// NamesStdout reports whether path names this process's standard output
+// (/dev/stdout, /dev/fd/1, /proc/self/fd/1, /proc/PID/fd/1), directly or
+// through symbolic links: a report target there is standard output, as
+// "-" is, and shares it with what else the command prints.
+func NamesStdout(path string) bool {
+	self := "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/1"
+	return linkChain(path, func(abs string) bool {
+		return abs == "/dev/stdout" || abs == "/dev/fd/1" || abs == "/proc/self/fd/1" || abs == self
+	})
+}
+
+// linkChain calls is with the absolute form of path and of each path its
+// symbolic links lead to (at most 40, as the kernel follows), until is
+// returns true (then so does linkChain) or the chain ends.
+func linkChain(path string, is func(abs string) bool) bool {
+	for range 40 {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return false
+		}
+		if is(abs) {
+			return true
+		}
+		next, ok := readLink(abs)
+		if !ok {
+			return false
+		}
+		path = next
 	}
-	return strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")
+	return false
+}
+
+// readLink returns the path the symbolic link at path leads to, a relative
+// link taken from the link's real directory (its parents' links resolved,
+// as the kernel does: "../x" from a directory reached through a link is
+// not the textual parent), and ok false when path is not a link.
+func readLink(path string) (string, bool) {
+	link, err := os.Readlink(path)
+	if err != nil {
+		return "", false
+	}
+	if filepath.IsAbs(link) {
+		return link, true
+	}
+	dir := filepath.Dir(path)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return filepath.Join(dir, link), true
 }
 
 // resolve follows the symbolic links of path's last element (at most 40, as
@@ -135,14 +194,11 @@ func resolve(path string) (string, error) {
 		if info.Mode()&fs.ModeSymlink == 0 {
 			return path, nil
 		}
-		link, err := os.Readlink(path)
-		if err != nil {
-			return "", err
+		next, ok := readLink(path)
+		if !ok {
+			return "", fmt.Errorf("readlink %s: not a link any more", path)
 		}
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(path), link)
-		}
-		path = link
+		path = next
 	}
 	return "", errors.New("too many levels of symbolic links")
 }
