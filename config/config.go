@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"go.yaml.in/yaml/v3"
@@ -155,24 +155,15 @@ func Find(dir, top string) (string, error) {
 // Load reads and parses the configuration file path (see Parse). A file
 // that is not a regular file or is larger than MaxSize is an error.
 func Load(path string) (*Config, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("config %s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(fh, MaxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
-	}
-	if len(data) > MaxSize {
+	// Never blocks: a FIFO is refused before anything waits for a writer.
+	data, err := fsio.ReadFile(path, MaxSize)
+	switch {
+	case errors.Is(err, fsio.ErrTooLarge):
 		return nil, fmt.Errorf("config %s: larger than %d bytes", path, MaxSize)
+	case errors.Is(err, fsio.ErrNotRegular):
+		return nil, fmt.Errorf("config %s: %w", path, fsio.Cause(err)) // "not a regular file (a FIFO)"
+	case err != nil:
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	return Parse(path, data)
 }

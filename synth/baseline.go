@@ -1,8 +1,10 @@
 package synth
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,23 +41,30 @@ type Baseline struct {
 }
 
 // DecodeBaseline decodes the findings.json data of an earlier synthesis
-// named path. Its error says what is wrong with the data; a findings.json
-// of another synthesis protocol is an error.
+// named path. Its error names path (and the line, for JSON that does not
+// decode) and says what is wrong with the data; a findings.json of another
+// synthesis protocol is an error, found before its findings are decoded
+// (a large file of something else costs no more than reading it).
 func DecodeBaseline(path string, data []byte) (*Baseline, error) {
+	var head struct {
+		Protocol string `json:"synthesis_protocol_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, jsonError(path, data, err)
+	}
+	if head.Protocol != ProtocolVersion {
+		return nil, fmt.Errorf("%s: synthesis_protocol_version %q, want %q (is it a findings.json?)", path, head.Protocol, ProtocolVersion)
+	}
 	var s struct {
-		Protocol string    `json:"synthesis_protocol_version"`
 		Reviewed string    `json:"reviewed"`
 		Findings []Finding `json:"findings"`
 	}
 	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("baseline %s: %w", path, err)
-	}
-	if s.Protocol != ProtocolVersion {
-		return nil, fmt.Errorf("baseline %s: synthesis_protocol_version %q, want %q (is it a findings.json?)", path, s.Protocol, ProtocolVersion)
+		return nil, jsonError(path, data, err)
 	}
 	for i, f := range s.Findings {
 		if f.Fingerprint == "" {
-			return nil, fmt.Errorf("baseline %s: finding %d (%q) has no fingerprint", path, i+1, f.Key)
+			return nil, fmt.Errorf("%s: finding %d (%q) has no fingerprint", path, i+1, f.Key)
 		}
 	}
 	return &Baseline{Path: path, Reviewed: s.Reviewed, Findings: s.Findings}, nil
@@ -294,4 +303,25 @@ func NewAtOrAbove(s *Synthesis, min parse.Severity) []Finding {
 // compareAbsent orders absent findings like findings: severity, then key.
 func compareAbsent(a, b AbsentFinding) int {
 	return cmp.Or(cmp.Compare(a.Severity.Rank(), b.Severity.Rank()), cmp.Compare(a.Key, b.Key))
+}
+
+// jsonError is err, an error of decoding the JSON data of path, as
+// "path:line: what": the line of the offset a syntax or type error gives,
+// and encoding/json's words without its Go type names.
+func jsonError(path string, data []byte, err error) error {
+	var off int64 = -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+		err = fmt.Errorf("%s holds a JSON %s where another kind of value belongs", cmp.Or(typ.Field, "the document"), typ.Value)
+	}
+	if off < 0 || off > int64(len(data)) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	return fmt.Errorf("%s:%d: %w", path, line, err)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/config"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
@@ -143,7 +144,7 @@ func (c *ciFlags) synthOptions(ctx context.Context, cmd string, scan watcher.Sca
 func readBaseline(ctx context.Context, path string, scan watcher.ScanOptions, opts synth.Options) (*synth.Baseline, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, fsio.Cause(err))
 	}
 	file := path
 	if fi.IsDir() {
@@ -158,12 +159,21 @@ func readBaseline(ctx context.Context, path string, scan watcher.ScanOptions, op
 			return synth.DecodeBaseline(path, synth.RenderJSON(s))
 		}
 	}
-	data, err := os.ReadFile(file)
+	// Never blocks and never grows without bound: a FIFO or device
+	// (/dev/zero) is refused at once, a file over maxBaseline too.
+	data, err := fsio.ReadFile(file, maxBaseline)
+	if errors.Is(err, fsio.ErrTooLarge) {
+		return nil, fmt.Errorf("%s: larger than %d bytes", file, maxBaseline)
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", file, fsio.Cause(err))
 	}
 	return synth.DecodeBaseline(file, data)
 }
+
+// maxBaseline caps a baseline findings.json: 1 GiB, some 15 times the
+// findings.json of 1,000 agents × 50 findings.
+const maxBaseline = 1 << 30
 
 // judge reports the expired and unused suppressions of s on stderr (unless
 // quiet) and applies --fail-on-new: it returns whether a new, unsuppressed
