@@ -83,7 +83,9 @@ type Rendered struct {
 // the change as early as possible), summary.md and the SARIF, rdjsonl and
 // JUnit reports to t, each file only when its content changed. A path's
 // missing directory is created. The error wraps ErrRender when a rendering
-// failed; otherwise it names the target that could not be written.
+// failed; otherwise it names the target that could not be written. Under
+// fsio.WithoutWaiting a FIFO target with no reader is passed over, the
+// other targets written, and the error wraps fsio.ErrNoReader.
 func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error) {
 	var r Rendered
 	done := make(chan struct{})
@@ -118,6 +120,7 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 		target{path: t.RDJSONL, render: func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base), nil }},
 		target{path: t.JUnit, render: func() ([]byte, error) { return synth.RenderJUnit(s, t.Base), nil }},
 		target{path: t.HTML, render: func() ([]byte, error) { return page.Render(s, t.Page) }})
+	var unread []error // FIFOs with no reader (fsio.WithoutWaiting): the others are still written
 	for _, x := range targets {
 		if x.path == "" || (x.path == Stdout && t.SkipStdout) {
 			continue
@@ -129,11 +132,13 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 				return r, fmt.Errorf("%w: %w", ErrRender, err)
 			}
 		}
-		if err := writeTarget(ctx, x.path, data, x.stream, t.Stdout); err != nil {
+		if err := writeTarget(ctx, x.path, data, x.stream, t.Stdout); errors.Is(err, fsio.ErrNoReader) {
+			unread = append(unread, err)
+		} else if err != nil {
 			return r, err
 		}
 	}
-	return r, nil
+	return r, errors.Join(unread...)
 }
 
 // writeTarget writes data, or what stream writes when it is not nil, to the

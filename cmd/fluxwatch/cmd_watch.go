@@ -45,7 +45,9 @@ write their first file.
 
 A report target of "-" (standard output) is written once, with the final
 reports; it cannot be combined with --events. A device or FIFO target is
-written in place at every change, a symbolic link keeps being a link.
+written in place at every change (a FIFO only when it has a reader: the
+watch never waits for one, but the final reports do, until interrupted), a
+symbolic link keeps being a link.
 
 Flags:
 `
@@ -206,17 +208,32 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	var final *synth.Synthesis
 	var summary []byte
 	first := true
+	unread := false // a FIFO target had no reader at the last change (said once)
 	err = watcher.New(dir, wopts).Run(ctx, func(u *watcher.Update) error {
 		if !u.Heartbeat {
 			wctx, cancel := writeContext(ctx)
+			if !u.Final {
+				// A FIFO target with no reader is passed over at a change,
+				// not waited for: the watch, its events and its other
+				// reports go on. The final reports wait for a reader.
+				wctx = fsio.WithoutWaiting(wctx)
+			}
 			r, err := f.writeReports(wctx, u.Synthesis, every)
 			cancel()
-			if err != nil {
-				if u.Final {
-					return err
+			switch {
+			case err != nil && u.Final:
+				return err
+			case errors.Is(err, fsio.ErrNoReader):
+				if !unread {
+					u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelWarning,
+						Message: oneLine(err.Error()) + " (at each change until it has one; the final reports wait for it)"})
 				}
+				unread = true
+			case err != nil:
 				// Keep watching: the next change writes them again.
 				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: oneLine(err.Error())})
+			default:
+				unread = false
 			}
 			summary = r.Summary
 			if live != nil && r.FindingsJSON != nil {

@@ -302,7 +302,7 @@ func (f *reportFlags) writeReports(ctx context.Context, s *synth.Synthesis, t re
 	case errors.Is(err, context.Canceled):
 		return r, err // a signal: main gives the status, and says nothing of it
 	case err != nil:
-		return r, usageErrorf("%s: %v", f.cmd, err)
+		return r, usageErrorf("%s: %w", f.cmd, err) // %w: a watcher tells fsio.ErrNoReader
 	}
 	return r, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,5 +97,48 @@ func TestDevStdoutTargetIsStdout(t *testing.T) {
 	}
 	if _, err := synth("--json", "--sarif", "/dev/stdout", runDir); err == nil {
 		t.Error("--json --sarif /dev/stdout: want a usage error (two users of stdout)")
+	}
+}
+
+// A FIFO report target with no reader does not hold up watch: the events,
+// the other reports and the bus go on at every change, with one warning,
+// and the final reports are what waits for a reader. Before, the first
+// write blocked the loop: not even the hello record came out.
+func TestWatchFIFOTargetWithoutReaderKeepsWatching(t *testing.T) {
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "run")
+	os.Mkdir(runDir, 0o755)
+	report := func(agent, sev string) []byte {
+		return []byte("### Findings Index\n- " + sev + " | AR-001 | \"Auth\" | Found by " + agent + "\nVerdict: needs-changes\n")
+	}
+	if err := os.WriteFile(filepath.Join(runDir, "fd-a.md"), report("fd-a", "P1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "r.sarif")
+	testfault.Mkfifo(t, fifo)
+	var stdout, stderr syncBuffer
+	e := bareEnv(&stdout, &stderr)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"watch", "--events", "--no-evidence", "--out", filepath.Join(dir, "out"), "--sarif", fifo, runDir}, e)
+	}()
+	waitFor(t, &stdout, `"agent":"fd-a"`)
+	if err := os.WriteFile(filepath.Join(runDir, "fd-b.md"), report("fd-b", "P0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, &stdout, `"agent":"fd-b"`)
+	waitFor(t, &stdout, `a FIFO with no reader`)
+	if n := strings.Count(stdout.String(), "a FIFO with no reader"); n != 1 {
+		t.Errorf("the warning came %d times, want once", n)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "out", "summary.md")); err != nil || !bytes.Contains(b, []byte("Found by fd-b")) {
+		t.Errorf("summary.md was not rewritten at the change: %v", err)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("watch still running 5 s after the signal")
 	}
 }

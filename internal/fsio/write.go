@@ -203,12 +203,30 @@ func resolve(path string) (string, error) {
 	return "", errors.New("too many levels of symbolic links")
 }
 
+// ErrNoReader is wrapped by the error of a write to a FIFO that has no
+// reader, under a context marked by WithoutWaiting.
+var ErrNoReader = errors.New("a FIFO with no reader: not written")
+
+type noWaitKey struct{}
+
+// WithoutWaiting returns ctx marked so that a write to a FIFO with no
+// reader fails at once (ErrNoReader) instead of waiting for one until ctx
+// ends: for a live watcher's writes at every change, which must not hold
+// up the watch (its final reports wait, under a plain context).
+func WithoutWaiting(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noWaitKey{}, true)
+}
+
 // writeInPlace opens path for writing without creating, truncating or
 // renaming anything and writes to it what write writes. The open of a FIFO
-// with no reader, and a write that a full pipe blocks, end when ctx does.
+// with no reader, and a write that a full pipe blocks, end when ctx does;
+// under WithoutWaiting the open does not wait.
 func writeInPlace(ctx context.Context, path string, write func(io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|writeNonblock, 0)
 	if noReader(err) {
+		if ctx.Value(noWaitKey{}) != nil {
+			return fmt.Errorf("write %s: %w", path, ErrNoReader)
+		}
 		f, err = openWaiting(ctx, path)
 	}
 	if err != nil {
