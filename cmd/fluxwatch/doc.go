@@ -58,7 +58,8 @@
 // doing. The command is told first (its context ends: watch writes its final
 // reports, finding read --follow and mcp stop, a wait on a lock or a FIFO
 // ends); one that has not returned 750 ms later is not waited for, and a
-// second signal ends the process at once. Either way the temporary files of
+// second signal (not the first one's echo within 100 ms, as GNU timeout
+// sends it) ends the process at once. Either way the temporary files of
 // report writes still in flight are removed, so no partial output is left,
 // and the exit status is 130 or 143 — also when the command returned by
 // itself because of the signal. A command that had finished before the

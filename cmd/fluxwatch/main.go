@@ -27,6 +27,12 @@ func main() {
 // ends within 1 s of the signal, whatever it is doing).
 const signalGrace = 750 * time.Millisecond
 
+// signalEcho is how soon a repeat of the first signal counts as the same
+// one: GNU timeout signals the child and then its whole process group, so
+// a command run under it gets SIGTERM twice within microseconds. Only a
+// second signal after this, or another signal, ends the process at once.
+const signalEcho = 100 * time.Millisecond
+
 // mainStatus runs the command in args and returns the process's exit status.
 // The first SIGINT or SIGTERM cancels the command's context; a command that
 // has not returned signalGrace later (or at a second signal) is not waited
@@ -56,9 +62,14 @@ func mainStatus(args []string, e *env) int {
 		mu.Unlock()
 		cancel()
 		t := time.NewTimer(signalGrace)
+		first := time.Now()
+	wait:
 		select {
 		case <-t.C:
-		case <-sigs:
+		case again := <-sigs:
+			if again == sig && time.Since(first) < signalEcho {
+				goto wait // the same signal twice at once (GNU timeout sends two): one
+			}
 		}
 		fsio.RemoveTemps()
 		os.Exit(status)
