@@ -10,6 +10,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	flag "github.com/spf13/pflag"
 )
@@ -83,6 +84,9 @@ func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
 	var found []string
 	for _, name := range parse.BusNames {
 		p := filepath.Join(dir, name)
+		if err := fsio.LinkInside(dir, name); err != nil {
+			return nil, usageErrorf("%s: %v", cmd, err) // SPEC §1: not followed out of the run
+		}
 		if _, err := os.Stat(p); err == nil {
 			found = append(found, p)
 		}

@@ -118,6 +118,9 @@ func findingWrite(ctx context.Context, e *env, args []string) error {
 			return usageErrorf("finding write: output directory %s: %v", dir, fsio.Cause(err))
 		}
 		path = defaultBus(dir)
+		if err := fsio.LinkInside(dir, filepath.Base(path)); err != nil {
+			return usageErrorf("finding write: %v", err) // SPEC §1: not followed out of the run
+		}
 	}
 	off, err := bus.Append(path, ent, bus.WriteOptions{MaxLine: b.maxLine, NoSync: noSync})
 	var pathErr *fs.PathError

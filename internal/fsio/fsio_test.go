@@ -327,3 +327,48 @@ func TestRemoveTempsStopsNewOutput(t *testing.T) {
 	}
 	assertNoTemps(t, dir)
 }
+
+// LinkInside refuses exactly the links that lead (or would lead) out of the
+// directory's real path, relative or absolute, dangling or not, and loops.
+func TestLinkInside(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "run")
+	for _, d := range []string{filepath.Join(dir, "sub"), filepath.Join(top, "outside")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "sub", "in.jsonl"), nil, 0o644)
+	os.WriteFile(filepath.Join(top, "outside", "out.jsonl"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "plain.jsonl"), nil, 0o644)
+	os.Symlink("run", filepath.Join(top, "alias")) // the directory reached through a link
+	for name, target := range map[string]string{
+		"rel-in":         "sub/in.jsonl",
+		"abs-in":         filepath.Join(dir, "sub", "in.jsonl"),
+		"dangling-in":    "sub/new.jsonl",
+		"rel-out":        "../outside/out.jsonl",
+		"abs-out":        filepath.Join(top, "outside", "out.jsonl"),
+		"dangling-out":   "../outside/new.jsonl",
+		"dotdot-back-in": "../run/sub/in.jsonl",
+		"loop":           "loop",
+		"chain-to-out":   "rel-out",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{dir, filepath.Join(top, "alias")} {
+		for name, want := range map[string]string{
+			"plain.jsonl": "", "missing.jsonl": "", "rel-in": "", "abs-in": "", "dangling-in": "", "dotdot-back-in": "",
+			"rel-out": "outside", "abs-out": "outside", "dangling-out": "outside", "chain-to-out": "outside", "loop": "loop",
+		} {
+			err := LinkInside(d, name)
+			switch {
+			case want == "" && err != nil:
+				t.Errorf("LinkInside(%s, %s) = %v, want nil", d, name, err)
+			case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+				t.Errorf("LinkInside(%s, %s) = %v, want an error saying %q", d, name, err, want)
+			}
+		}
+	}
+}

@@ -552,3 +552,40 @@ func holds(path string, data []byte) (bool, error) {
 		}
 	}
 }
+
+// ErrOutside is wrapped by the error of LinkInside for a symbolic link that
+// leads out of its directory.
+var ErrOutside = errors.New("symlink resolves outside the output directory: not followed")
+
+// LinkInside returns nil unless dir/name is a symbolic link that leads, or
+// (dangling) would lead, out of dir (its real path): SPEC §1's links that
+// resolve outside OUTPUT_DIR are not followed, by the writers and readers
+// that take a path in dir (the bus of finding write and finding read
+// --dir; a run directory's readers open through an os.Root instead). A
+// link loop is an error too. The check is by name: the caller then opens
+// dir/name itself, so that a lock file next to it keeps its name.
+func LinkInside(dir, name string) error {
+	path := filepath.Join(dir, name)
+	if info, err := os.Lstat(path); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	realDir, _ = filepath.Abs(realDir)
+	var last string
+	steps := 0
+	linkChain(path, func(abs string) bool { last, steps = abs, steps+1; return false })
+	if steps >= 40 {
+		return &fs.PathError{Op: "open", Path: path, Err: errors.New("symlink loop: not followed")}
+	}
+	targetDir, err := filepath.EvalSymlinks(filepath.Dir(last))
+	if err == nil {
+		targetDir, err = filepath.Abs(targetDir)
+	}
+	if err != nil || (targetDir != realDir && !strings.HasPrefix(targetDir, realDir+string(filepath.Separator))) {
+		return &fs.PathError{Op: "open", Path: path, Err: ErrOutside}
+	}
+	return nil
+}
