@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -89,6 +90,16 @@ func Encode(e Entry) []byte { return AppendLine(nil, e) }
 // on it. Errors of validation wrap ErrInvalid; errors of opening or locking
 // are *fs.PathError naming the file; others are of writing or syncing.
 func Append(path string, e Entry, opt WriteOptions) (offset int64, err error) {
+	return AppendContext(context.Background(), path, e, opt)
+}
+
+// AppendContext is Append for a caller that can be interrupted: when ctx
+// has ended by the time the lock is held (a signal while another writer
+// held it), nothing is written and the error is ctx's. A record is thus
+// written only when its writer can still acknowledge it: a writer that
+// exits on the signal never leaves behind a record its caller, seeing the
+// failure, would write again.
+func AppendContext(ctx context.Context, path string, e Entry, opt WriteOptions) (offset int64, err error) {
 	if err := Validate(e); err != nil {
 		return 0, err
 	}
@@ -106,6 +117,10 @@ func Append(path string, e Entry, opt WriteOptions) (offset int64, err error) {
 
 	unlock, err := fsio.Lock(path + ".lock")
 	if err != nil {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		unlock()
 		return 0, err
 	}
 	f, offset, err := appendLocked(path, line)

@@ -122,7 +122,7 @@ func findingWrite(ctx context.Context, e *env, args []string) error {
 			return usageErrorf("finding write: %v", err) // SPEC §1: not followed out of the run
 		}
 	}
-	off, err := bus.Append(path, ent, bus.WriteOptions{MaxLine: b.maxLine, NoSync: noSync})
+	off, err := bus.AppendContext(ctx, path, ent, bus.WriteOptions{MaxLine: b.maxLine, NoSync: noSync})
 	var pathErr *fs.PathError
 	switch {
 	case errors.Is(err, bus.ErrInvalid):

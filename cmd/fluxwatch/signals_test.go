@@ -194,8 +194,9 @@ func smallRun(t *testing.T, dir string) {
 }
 
 // holdLock takes the exclusive flock of path from this process (another
-// process than the command's) until the test ends.
-func holdLock(t *testing.T, path string) {
+// process than the command's) until the test ends, or until the function
+// it returns is called.
+func holdLock(t *testing.T, path string) (release func()) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -208,6 +209,7 @@ func holdLock(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
+	return func() { f.Close() }
 }
 
 const mcpHello = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}
@@ -440,6 +442,30 @@ func TestSignalEchoIsOneSignal(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(dir, "out", "findings.json"))
 	if err != nil || !regexp.MustCompile(`"agents_failed": \[\s*"ghost"`).Match(data) {
 		t.Errorf("no final reports (ghost failed) after the echoed signal: %v\n%.600s", err, data)
+	}
+}
+
+// finding write interrupted while another writer holds the lock, which is
+// then released within the grace: it writes nothing, since it exits with
+// the signal's status and its caller, seeing a failure, writes the record
+// again. Before, it appended, printed its acknowledgement and exited 130.
+func TestFindingWriteSignalledWhileLockedWritesNothing(t *testing.T) {
+	bin := fluxwatchBin(t)
+	dir := t.TempDir()
+	busPath := filepath.Join(dir, "run", "peer-findings.jsonl")
+	release := holdLock(t, busPath+".lock")
+	p := startProc(t, bin, dir, nil, "finding", "write", "--bus", busPath, "--json",
+		"--severity", "notable", "--agent", "fd-a", "--category", "db", "--summary", "N+1")
+	p.busy()
+	p.cmd.Process.Signal(syscall.SIGINT)
+	time.Sleep(100 * time.Millisecond)
+	release()
+	testfault.Within(t, signalBound, "after the signal", func() { <-p.done })
+	if got := p.cmd.ProcessState.ExitCode(); got != 130 {
+		t.Errorf("exit status %d, want 130", got)
+	}
+	if data, _ := os.ReadFile(busPath); len(data) > 0 || p.stdout.String() != "" {
+		t.Errorf("a signalled writer wrote %q and acknowledged %q, want neither", data, p.stdout.String())
 	}
 }
 
