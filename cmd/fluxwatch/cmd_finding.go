@@ -249,6 +249,12 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 	}
 	n := 0
 	element := func(ent bus.Entry) error {
+		if err := ctx.Err(); err != nil {
+			// A signal: stop between two records, and print what is
+			// buffered, so that the output ends at a record's end.
+			w.Flush()
+			return err
+		}
 		if n == 0 {
 			w.WriteString("[\n")
 		} else {
