@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -211,6 +212,56 @@ func TestReadSince(t *testing.T) {
 		if tt.since <= offs[2] && next != offs[2]+(offs[2]-offs[1]) {
 			t.Errorf("since %d: next = %d, want the end of the last complete line", tt.since, next)
 		}
+	}
+}
+
+// A tail started past the end of a bus that ends with a whole line is at
+// the end: every record appended after it is read, the first included
+// (it used to be skipped, as if since fell inside it); past the end of a
+// bus whose last line is still being written, that line is left out.
+func TestTailStartPastEnd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "findings.jsonl")
+	if _, err := Append(path, finding("fd-a", Notable, "old"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	poll := func(tl *Tail) []string {
+		var got []string
+		if err := tl.Poll(func(e Entry) error { got = append(got, e.Summary); return nil }, nil); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	tl := NewTail(path, 0)
+	if err := tl.StartAt(100000); err != nil {
+		t.Fatal(err)
+	}
+	if got := poll(tl); len(got) != 0 {
+		t.Fatalf("before any append: %v", got)
+	}
+	for _, s := range []string{"new1", "new2"} {
+		if _, err := Append(path, finding("fd-a", Notable, s), WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := poll(tl); !slices.Equal(got, []string{"new1", "new2"}) {
+		t.Errorf("after the appends: %v, want new1 and new2", got)
+	}
+
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"severity":"notable","agent":"fd-a","summary":"torn`) // being written
+	f.Close()
+	tl = NewTail(path, 0)
+	if err := tl.StartAt(100000); err != nil {
+		t.Fatal(err)
+	}
+	f, _ = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`"}` + "\n")
+	f.Close()
+	if _, err := Append(path, finding("fd-a", Notable, "after"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := poll(tl); !slices.Equal(got, []string{"after"}) {
+		t.Errorf("past a line being written: %v, want only the record after it", got)
 	}
 }
 

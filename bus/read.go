@@ -195,10 +195,12 @@ func (t *Tail) StartAt(since int64) error {
 		}
 	}
 	// Start at the line holding since (or at since, a line start); when since
-	// is inside that line, it began before since and is left out.
+	// is inside that line, it began before since and is left out. A since
+	// past the end of a file that ends with a whole line is the end: the
+	// next line appended is the first read.
 	t.pos = lastNL + 1
 	t.dec.Resume(t.pos, lines)
-	if t.pos < since {
+	if t.pos < since && t.pos != off {
 		t.skipLine = lines + 1
 	}
 	return nil
