@@ -395,11 +395,7 @@ var errStopped = errors.New("the caller stopped reading")
 // names it and what it is, also when the open itself failed on it (ENXIO
 // for a socket); a missing bus is an error wrapping fs.ErrNotExist.
 func Open(path string) (*os.File, fs.FileInfo, error) {
-	f, fi, err := fsio.Open(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fsio.ErrNotRegular) {
-		err = refineOpenError(path, err)
-	}
-	return f, fi, err
+	return fsio.Open(path)
 }
 
 // ReadFile reads the whole bus at path at once: its entries in file order

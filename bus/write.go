@@ -170,7 +170,7 @@ func checkTarget(path string) error {
 func appendLocked(path string, line []byte) (*os.File, int64, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|appendFlags, 0o666)
 	if err != nil {
-		return nil, 0, refineOpenError(path, err)
+		return nil, 0, fsio.RefineOpenError(path, os.Stat, err)
 	}
 	info, err := f.Stat()
 	if err != nil {
@@ -215,15 +215,6 @@ func endsDangling(path string, size int64) (bool, error) {
 		return false, fmt.Errorf("read %s: %w", path, err)
 	}
 	return b[0] != '\n', nil
-}
-
-// refineOpenError names what path is when the open failed because it is not
-// a regular file (EISDIR; ENXIO for a FIFO with no reader or a socket).
-func refineOpenError(path string, err error) error {
-	if info, serr := os.Stat(path); serr == nil && !info.Mode().IsRegular() {
-		return fsio.NotRegular(path, info.Mode())
-	}
-	return err
 }
 
 // syncDir makes the entries of the directory at path durable.

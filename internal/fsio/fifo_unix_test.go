@@ -296,3 +296,28 @@ func symlink(t *testing.T, target, link string) {
 		t.Fatal(err)
 	}
 }
+
+// A socket makes open(2) fail (ENXIO) before anything can be stated: Open
+// and OpenIn still say what the path is, as for a FIFO, not "no such
+// device or address".
+func TestOpenSocketSaysSocket(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Skipf("no unix socket: %v", err)
+	}
+	defer l.Close()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	_, _, err1 := Open(path)
+	_, _, err2 := OpenIn(root, "s.jsonl")
+	for _, err := range []error{err1, err2} {
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "(a socket)") {
+			t.Errorf("err = %v, want not a regular file (a socket)", err)
+		}
+	}
+}

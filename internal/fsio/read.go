@@ -47,11 +47,12 @@ func NotRegular(path string, m fs.FileMode) error {
 // Open opens the regular file at path for reading, without blocking whatever
 // the path is, and returns it with its FileInfo. A path that is not a regular
 // file is closed again and refused with an *fs.PathError wrapping
-// ErrNotRegular; other errors are os.OpenFile's and Stat's.
+// ErrNotRegular, also when the open itself failed on it (ENXIO for a
+// socket); other errors are os.OpenFile's and Stat's.
 func Open(path string) (*os.File, fs.FileInfo, error) {
 	f, err := os.OpenFile(path, readFlags, 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, RefineOpenError(path, os.Stat, err)
 	}
 	return checkRegular(f, path)
 }
@@ -61,9 +62,23 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 func OpenIn(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
 	f, err := root.OpenFile(name, readFlags, 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, RefineOpenError(name, root.Stat, err)
 	}
 	return checkRegular(f, name)
+}
+
+// RefineOpenError is err, an error of opening path, or the error saying
+// what path is when it is not a regular file (a socket makes open fail
+// with "no such device or address", a directory opened for writing with
+// "is a directory"): stat looks at it.
+func RefineOpenError(path string, stat func(string) (fs.FileInfo, error), err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if info, serr := stat(path); serr == nil && !info.Mode().IsRegular() {
+		return NotRegular(path, info.Mode())
+	}
+	return err
 }
 
 // OpenDirIn opens the directory name inside root for listing, without
