@@ -82,17 +82,29 @@ func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
 		return nil, usageErrorf("%s: %s is not a directory", cmd, dir)
 	}
 	var found []string
+	var skipped []error
 	for _, name := range parse.BusNames {
 		p := filepath.Join(dir, name)
 		if err := fsio.LinkInside(dir, name); err != nil {
 			return nil, usageErrorf("%s: %v", cmd, err) // SPEC §1: not followed out of the run
 		}
-		if _, err := os.Stat(p); err == nil {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && !fi.Mode().IsRegular():
+			// As synth skips it: the other name may hold the bus.
+			skipped = append(skipped, fsio.NotRegular(p, fi.Mode()))
+		case err == nil:
 			found = append(found, p)
 		}
 	}
-	if len(found) == 0 {
+	switch {
+	case len(found) == 0 && len(skipped) > 0:
+		return nil, usageErrorf("%s: %v", cmd, skipped[0])
+	case len(found) == 0:
 		found = []string{defaultBus(dir)}
+	}
+	for _, err := range skipped {
+		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %v: skipped\n", cmd, err)
 	}
 	return found, nil
 }

@@ -212,6 +212,8 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 				return nil, fetchResult{}, err
 			}
 		}
+		var skipped []error
+		read := 0
 		for _, name := range parse.BusNames {
 			if len(stream) > 0 {
 				break // the run's bus is the stream
@@ -224,6 +226,13 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 				log.Warn("bus skipped: a symlink out of its directory", "path", filepath.Join(dir.Name(), name))
 				continue
 			}
+			if errors.Is(err, fsio.ErrNotRegular) {
+				// Skipped, as finding read --dir skips it, when the other
+				// name holds the bus; refused when none does.
+				skipped = append(skipped, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err)))
+				continue
+			}
+			read++
 			if err != nil {
 				return nil, fetchResult{}, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err))
 			}
@@ -234,6 +243,12 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			if err != nil {
 				return nil, fetchResult{}, err
 			}
+		}
+		if len(skipped) > 0 && read == 0 {
+			return nil, fetchResult{}, skipped[0]
+		}
+		for _, err := range skipped {
+			log.Warn("bus skipped", "error", err.Error())
 		}
 		var text strings.Builder
 		text.WriteByte('[')
