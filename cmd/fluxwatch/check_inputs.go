@@ -45,23 +45,26 @@ func otherKind(path string) string {
 func checkOther(path, kind string) (otherFile, error) {
 	o := otherFile{path: path}
 	if kind == "bus" {
-		// Refuse a FIFO or device without blocking before bus.Read opens it.
-		fh, _, err := fsio.Open(path)
+		// Read as synth reads a run's bus (DecodeBatches): the same entries
+		// and diagnostics, the bytes after the last newline included. A
+		// FIFO or device is refused without blocking.
+		fh, _, err := bus.Open(path)
 		if err != nil {
 			return o, fmt.Errorf("%s: %w", path, fsio.Cause(err))
 		}
-		fh.Close()
+		defer fh.Close()
 		counts := map[string]int{}
 		n := 0
-		_, err = bus.Read(path, bus.DefaultMaxLine, 0, func(e bus.Entry) error {
-			n++
-			if e.Kind == bus.EntryStall {
-				counts["stall"]++
-			} else {
-				counts[e.Severity]++
+		o.diags, err = bus.DecodeBatches(fh, bus.DefaultMaxLine, func(batch []bus.Entry) {
+			for _, e := range batch {
+				n++
+				if e.Kind == bus.EntryStall {
+					counts["stall"]++
+				} else {
+					counts[e.Severity]++
+				}
 			}
-			return nil
-		}, func(d parse.Diagnostic) { o.diags = append(o.diags, d) })
+		})
 		if err != nil {
 			return o, fmt.Errorf("%s: %w", path, fsio.Cause(err))
 		}
