@@ -266,17 +266,29 @@ func (w *Watcher) reread(ctx context.Context, run *synth.Run, opts synth.Options
 	for i := range run.Bus {
 		run.Bus[i] = synth.BusFile{Name: run.Bus[i].Name}
 	}
-	if w.opts.Bus == nil {
-		return streamBus(run, w.dir, w.opts.Scan.MaxLine, opts)
-	}
+	// After a signal, the reading again has what is left of its second.
 	rctx, cancel := context.WithoutCancel(ctx), context.CancelFunc(func() {})
-	if ctx.Err() != nil {
-		rctx, cancel = context.WithTimeout(rctx, 500*time.Millisecond)
+	if ctx.Err() != nil && !w.finalBy.IsZero() {
+		rctx, cancel = context.WithDeadline(rctx, w.finalBy)
 	}
 	defer cancel()
+	if w.opts.Bus == nil {
+		s, err := streamBus(rctx, run, w.dir, w.opts.Scan.MaxLine, opts)
+		if err != nil && rctx.Err() != nil {
+			err = fmt.Errorf("%w: %w", ErrBusNotReread, rctx.Err())
+		}
+		return s, err
+	}
 	s, _, err := readBackend(rctx, run, w.opts.Bus, opts)
 	if err == nil && rctx.Err() != nil {
-		err = errors.New("reading the bus again: " + rctx.Err().Error())
+		err = fmt.Errorf("%w: %w", ErrBusNotReread, rctx.Err())
 	}
 	return s, err
 }
+
+// ErrBusNotReread is wrapped by the error of a watcher whose final update
+// needed the bus read again (it had handed entries over) and could not read
+// it within the signal's time: it hands over no final update, so the
+// reports of the last change stay, whole, rather than a synthesis of part
+// of the bus.
+var ErrBusNotReread = errors.New("stopped while reading the bus again: the reports are those of the last change")

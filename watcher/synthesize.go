@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -30,12 +31,12 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	if scan.RequireRun && !isRun(run) {
 		return nil, noRun(dir)
 	}
-	return streamBus(run, dir, sc.opts.MaxLine, opts)
+	return streamBus(ctx, run, dir, sc.opts.MaxLine, opts)
 }
 
 // streamBus synthesises run (whose bus files are listed, without entries),
 // decoding the bus files in dir as the synthesis reads them.
-func streamBus(run *synth.Run, dir string, maxLine int, opts synth.Options) (*synth.Synthesis, error) {
+func streamBus(ctx context.Context, run *synth.Run, dir string, maxLine int, opts synth.Options) (*synth.Synthesis, error) {
 	// Open the bus files first: their modification times count toward the
 	// reviewed time, which the synthesis needs before it reads any entry.
 	type busFile struct {
@@ -79,10 +80,24 @@ func streamBus(run *synth.Run, dir string, maxLine int, opts synth.Options) (*sy
 			}
 			return nil, nil
 		}
-		diags, err := bus.DecodeBatches(f.fh, maxLine, add)
+		diags, err := bus.DecodeBatches(ctxReader{ctx, f.fh}, maxLine, add)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.fh.Name(), err)
 		}
 		return parse.WithPath(diags, name), nil
 	})
+}
+
+// ctxReader reads r until ctx ends: a read of a large bus stops at the
+// signal, between two of its reads, with ctx's error.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

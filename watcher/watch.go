@@ -130,6 +130,8 @@ type AgentTimes struct {
 type Watcher struct {
 	dir  string
 	opts Options
+	// finalBy, after a signal, is when the final update's reading must end.
+	finalBy time.Time
 
 	scanner *Scanner
 	live    *synth.Live
@@ -521,8 +523,12 @@ func (w *Watcher) stop(ctx context.Context, handle func(*Update) error, err erro
 // an unread run replaces one already written.
 var ErrNotRead = errors.New("stopped before the directory was first read: no reports written")
 
-// finalScanAfterSignal bounds the last rescan after a signal.
+// finalScanAfterSignal bounds the last rescan after a signal, and
+// finalAfterSignal all the reading of the final update (the rescan, then
+// the bus read again): main ends the process 750 ms after the signal.
 const finalScanAfterSignal = 400 * time.Millisecond
+
+var finalAfterSignal = 600 * time.Millisecond // a variable for the test that cuts it
 
 // final reads the directory once more, with no last good parse kept, and
 // hands over the final update.
@@ -530,6 +536,7 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 	w.scanner.opts.KeepGood = 0
 	sctx := context.WithoutCancel(ctx)
 	if ctx.Err() != nil {
+		w.finalBy = time.Now().Add(finalAfterSignal)
 		// A signal: the final reports must be out within SPEC §7's second,
 		// so a rescan still parsing a huge report gives way to the last one.
 		var cancel context.CancelFunc
@@ -555,7 +562,9 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 		// The entries handed over are not held: read the bus again, as
 		// fluxwatch synth does.
 		var err error
-		if s, err = w.reread(ctx, w.run(), opts); err != nil {
+		if s, err = w.reread(ctx, w.run(), opts); errors.Is(err, ErrBusNotReread) {
+			return err
+		} else if err != nil {
 			w.diag("", parse.LevelError, err.Error())
 			s = synth.Synthesize(w.run(), opts) // what is held, at least
 		}

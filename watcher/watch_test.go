@@ -429,6 +429,47 @@ func TestWatchStoppedBeforeFirstRead(t *testing.T) {
 	}
 }
 
+// After a signal, a watcher that handed bus entries over reads the bus
+// again for its final update only within what is left of the second: cut
+// short (here: no time at all), it hands over no final update and says
+// why, so that the reports of the last change stay whole; in time, the
+// final update comes as before.
+func TestWatchFinalRereadCutBySignal(t *testing.T) {
+	defer func(n int, d time.Duration) { handOverBatch, finalAfterSignal = n, d }(handOverBatch, finalAfterSignal)
+	handOverBatch = 7
+	for _, budget := range []time.Duration{0, 5 * time.Second} {
+		finalAfterSignal = budget
+		dir := t.TempDir()
+		write(t, dir, "fd-a.md", report("P1 Tokens in localStorage"), 0)
+		var bus strings.Builder
+		for i := range 50 {
+			bus.WriteString(busLine("fd-b", "notable", fmt.Sprintf("Note %d", i)))
+		}
+		write(t, dir, "findings.jsonl", bus.String(), 0)
+		w := New(dir, Options{})
+		ctx, cancel := context.WithCancel(context.Background())
+		updates := make(chan *Update, 10)
+		done := make(chan error, 1)
+		go func() { done <- w.Run(ctx, func(u *Update) error { updates <- u; return nil }) }()
+		<-updates
+		if !w.droppedAny() {
+			t.Fatal("no entries handed over: the case tests nothing")
+		}
+		cancel()
+		err := <-done
+		var final bool
+		for len(updates) > 0 {
+			final = final || (<-updates).Final
+		}
+		switch {
+		case budget == 0 && (!errors.Is(err, ErrBusNotReread) || final):
+			t.Errorf("no time left: Run = %v, final update %v; want ErrBusNotReread and none", err, final)
+		case budget > 0 && (err != nil || !final):
+			t.Errorf("in time: Run = %v, final update %v; want the final update", err, final)
+		}
+	}
+}
+
 func TestWatchRescanAndOverflow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		dir := t.TempDir()
