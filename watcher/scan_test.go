@@ -459,3 +459,12 @@ func hasWarning(ds []parse.Diagnostic, text string) bool {
 	}
 	return false
 }
+
+func hasPathDiag(ds []parse.Diagnostic, path, text string) bool {
+	for _, d := range ds {
+		if d.Path == path && strings.Contains(d.Message, text) {
+			return true
+		}
+	}
+	return false
+}
