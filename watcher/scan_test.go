@@ -468,3 +468,34 @@ func hasPathDiag(ds []parse.Diagnostic, path, text string) bool {
 	}
 	return false
 }
+
+// A .partial renamed to its .md between the listing and its reading (the
+// agent finished meanwhile) is not left out of the Run: the directory is
+// listed again, and the files already read are not read again.
+func TestScanRenamedWhileRead(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "fd-a.md", "P1 a\n", 0)
+	write(t, dir, "fd-b.md.partial", "P2 b\n", 0)
+	var calls atomic.Int32
+	s := NewScanner(ScanOptions{Jobs: 1}) // fd-a.md is read first, then fd-b.md.partial
+	read := fakeReport(&calls)
+	s.readReport = func(ctx context.Context, data string) (*parse.Report, error) {
+		if calls.Load() == 0 { // the agent of fd-b finishes while fd-a is read
+			if err := os.Rename(filepath.Join(dir, "fd-b.md.partial"), filepath.Join(dir, "fd-b.md")); err != nil {
+				t.Error(err)
+			}
+		}
+		return read(ctx, data)
+	}
+	run, err := s.Scan(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []agentStatus{{"fd-a", "fd-a.md", parse.StatusValid}, {"fd-b", "fd-b.md", parse.StatusValid}}
+	if got := statuses(run); !slices.Equal(got, want) {
+		t.Errorf("agents = %v, want %v", got, want)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("%d reports parsed, want 2: fd-a.md once, fd-b.md", n)
+	}
+}
