@@ -88,10 +88,16 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 				}
 				continue
 			}
+			name := parse.ClassifyName(rel)
 			if info.IsDir() {
+				switch name.Kind {
+				case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindBus:
+					if sub == "" { // a directory named as an agent file or the bus: said, as a FIFO is
+						note(rel, "not a regular file ("+fsio.Kind(info.Mode())+"): skipped")
+					}
+				}
 				continue
 			}
-			name := parse.ClassifyName(rel)
 			if name.Kind == parse.KindIgnored || name.Kind == parse.KindOwn {
 				if sub == "" {
 					if msg := badAgentName(rel); msg != "" {

@@ -272,8 +272,10 @@ func TestScanSymlinks(t *testing.T) {
 
 func TestScanOddFiles(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "fd-dir.md"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"fd-dir.md", "fd-dir2.md.partial", "fd-dir3.abort", "peer-findings.jsonl", "other", "design"} {
+		if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	write(t, dir, "findings/big.yaml/x", "", 0) // a directory named like a specialist file: skipped
 	write(t, dir, "fd-big.md", strings.Repeat("P2 x\n", 100), 0)
@@ -293,7 +295,11 @@ func TestScanOddFiles(t *testing.T) {
 	}
 	wantDiags := []string{
 		`"fd\x01bad.md": warning: agent name rejected: invalid name: name contains a control character`,
+		"fd-dir.md: warning: not a regular file (a directory): skipped",
+		"fd-dir2.md.partial: warning: not a regular file (a directory): skipped",
+		"fd-dir3.abort: warning: not a regular file (a directory): skipped",
 		"fd-fifo.md: warning: not a regular file (a FIFO): skipped",
+		"peer-findings.jsonl: warning: not a regular file (a directory): skipped",
 	}
 	if !slices.Equal(got, wantDiags) {
 		t.Errorf("diagnostics =\n%q\nwant\n%q", got, wantDiags)
