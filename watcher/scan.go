@@ -102,6 +102,7 @@ func Scan(ctx context.Context, dir string, opts ScanOptions) (*synth.Run, error)
 // file is one candidate file of the directory.
 type file struct {
 	rel  string   // slash-separated, relative to the directory
+	open string   // where rel's symbolic links lead, in root ("": rel itself)
 	path string   // the file's path, for messages (and the bus)
 	root *os.Root // the run directory, to open rel in (nil: open path)
 	name parse.Name
