@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -49,9 +50,11 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 	note := func(rel, msg string) {
 		run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning, msg))
 	}
-	var walk func(sub string) error
-	walk = func(sub string) error {
-		d, err := fsio.OpenDirIn(root, cmp.Or(sub, "."))
+	// walk lists sub, whose path in root (its target, when a symbolic
+	// link leads there) is at.
+	var walk func(sub, at string) error
+	walk = func(sub, at string) error {
+		d, err := fsio.OpenDirIn(root, cmp.Or(at, "."))
 		if err != nil {
 			if sub != "" {
 				note(sub, "not read: "+oneLine(err.Error()))
@@ -65,9 +68,9 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 			return fmt.Errorf("read directory %s: %w", filepath.Join(dir, filepath.FromSlash(sub)), err)
 		}
 		for _, de := range entries {
-			rel := de.Name()
+			rel, open := de.Name(), de.Name()
 			if sub != "" {
-				rel = sub + "/" + rel
+				rel, open = sub+"/"+rel, at+"/"+open
 			}
 			info, err := de.Info()
 			if err != nil {
@@ -75,23 +78,30 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 			}
 			if info.Mode()&fs.ModeSymlink != 0 {
 				// Follow the link inside the root only.
-				if info, err = root.Stat(rel); err != nil {
-					if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); !errors.Is(err, fs.ErrNotExist) {
-						note(rel, "symlink resolves outside the output directory: not followed")
+				var msg string
+				if open, info, msg = resolve(root, dir, open); info == nil {
+					if msg != "" {
+						note(rel, msg)
 					}
 					continue // escaping, a loop, or dangling
 				}
 			}
 			if sub == "" && (rel == "findings" || rel == "design") && info.IsDir() {
-				if err := walk(rel); err != nil {
+				if err := walk(rel, open); err != nil {
 					return err
 				}
 				continue
 			}
+			name := parse.ClassifyName(rel)
 			if info.IsDir() {
+				switch name.Kind {
+				case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindBus:
+					if sub == "" { // a directory named as an agent file or the bus: said, as a FIFO is
+						note(rel, "not a regular file ("+fsio.Kind(info.Mode())+"): skipped")
+					}
+				}
 				continue
 			}
-			name := parse.ClassifyName(rel)
 			if name.Kind == parse.KindIgnored || name.Kind == parse.KindOwn {
 				if sub == "" {
 					if msg := badAgentName(rel); msg != "" {
@@ -104,11 +114,15 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 				note(rel, "not a regular file ("+fsio.Kind(info.Mode())+"): skipped")
 				continue
 			}
-			files = append(files, file{rel: rel, path: filepath.Join(dir, filepath.FromSlash(rel)), root: root, name: name, info: info})
+			f := file{rel: rel, path: filepath.Join(dir, filepath.FromSlash(rel)), root: root, name: name, info: info}
+			if open != rel {
+				f.open = open
+			}
+			files = append(files, f)
 		}
 		return nil
 	}
-	if err := walk(""); err != nil {
+	if err := walk("", ""); err != nil {
 		return nil, err
 	}
 	slices.SortFunc(files, func(a, b file) int { return cmp.Compare(a.rel, b.rel) })
@@ -123,8 +137,51 @@ func subdirInside(dir, sub string) bool {
 		return false
 	}
 	defer root.Close()
-	info, err := root.Stat(sub)
-	return err == nil && info.IsDir()
+	_, info, _ := resolve(root, dir, sub)
+	return info != nil && info.IsDir()
+}
+
+// resolve follows name, a path in the run directory open as root (dir is
+// its path), through symbolic links that stay inside the directory. It
+// returns the path in root to open, name itself or where its links lead,
+// with the FileInfo of what is there. A path not followed has a nil
+// FileInfo and a message saying why: a link out of the directory, a loop;
+// none when it is dangling.
+//
+// An absolute link, or one through a directory named by an absolute link,
+// is refused by root even when it leads inside: it is resolved here, and
+// its target opened through root by its path there. Nothing outside the
+// directory is read, even when a link changes between this and the open:
+// root still refuses what leaves it.
+func resolve(root *os.Root, dir, name string) (string, fs.FileInfo, string) {
+	if info, err := root.Stat(name); err == nil {
+		return name, info, ""
+	}
+	path := filepath.Join(dir, filepath.FromSlash(name))
+	_, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil, ""
+	case errors.Is(err, syscall.ELOOP):
+		return "", nil, "symlink loop: not followed"
+	case err != nil:
+		return "", nil, "symlink not followed: " + oneLine(fsio.Cause(err).Error())
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil, "symlink not followed: " + oneLine(err.Error())
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", nil, "symlink not followed: " + oneLine(err.Error())
+	}
+	if rel, err := filepath.Rel(realDir, target); err == nil && filepath.IsLocal(rel) {
+		rel = filepath.ToSlash(rel)
+		if info, err := root.Stat(rel); err == nil {
+			return rel, info, ""
+		}
+	}
+	return "", nil, "symlink resolves outside the output directory: not followed"
 }
 
 // badAgentName explains why a name that looks like an agent file was
@@ -150,7 +207,7 @@ func read(f file, maxFile int64) ([]byte, fs.FileInfo, error) {
 	var info fs.FileInfo
 	var err error
 	if f.root != nil {
-		fh, info, err = fsio.OpenIn(f.root, f.rel)
+		fh, info, err = fsio.OpenIn(f.root, cmp.Or(f.open, f.rel))
 	} else {
 		fh, info, err = fsio.Open(f.path)
 	}

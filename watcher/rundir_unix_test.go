@@ -76,15 +76,6 @@ func TestRunDirFIFOAtEveryPath(t *testing.T) {
 	}
 }
 
-func hasPathDiag(ds []parse.Diagnostic, path, text string) bool {
-	for _, d := range ds {
-		if d.Path == path && strings.Contains(d.Message, text) {
-			return true
-		}
-	}
-	return false
-}
-
 // The run directory itself must be a directory: a FIFO or a file there is an
 // error naming it and what it is, returned at once.
 func TestRunDirNotADirectory(t *testing.T) {

@@ -102,6 +102,7 @@ func Scan(ctx context.Context, dir string, opts ScanOptions) (*synth.Run, error)
 // file is one candidate file of the directory.
 type file struct {
 	rel  string   // slash-separated, relative to the directory
+	open string   // where rel's symbolic links lead, in root ("": rel itself)
 	path string   // the file's path, for messages (and the bus)
 	root *os.Root // the run directory, to open rel in (nil: open path)
 	name parse.Name
@@ -136,6 +137,14 @@ func (p *parsed) fresh(info fs.FileInfo) bool {
 		os.SameFile(p.info, info) && !p.racy()
 }
 
+// unchanged reports whether the file p was read from still has the size,
+// modification time and identity of info. Unlike fresh it trusts a recent
+// modification time: p was read moments ago, within the same Scan.
+func (p *parsed) unchanged(info fs.FileInfo) bool {
+	return p != nil && !p.unreadable && info != nil && p.info != nil && p.info.Size() == info.Size() &&
+		p.info.ModTime().Equal(info.ModTime()) && os.SameFile(p.info, info)
+}
+
 // same reports whether q is p read again with nothing changed.
 func (p *parsed) same(q *parsed) bool {
 	return p != nil && q != nil && !p.gone && !q.gone && p.sum == q.sum && p.failed == q.failed &&
@@ -164,42 +173,47 @@ func (s *Scanner) Expiry() time.Time { return s.expiry }
 // read as a directory or a file in it cannot be read (unless
 // ScanOptions.Unreadable); it names the path.
 func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
-	run := &synth.Run{Input: dir}
 	root, err := openRunDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	files, err := list(root, dir, run)
-	if err != nil {
-		return nil, err
-	}
-	if s.opts.Sized != nil {
-		var n int64
-		for _, f := range files {
-			if f.info != nil {
-				n += f.info.Size()
+	var run *synth.Run
+	var files []file
+	var results []*parsed
+	var read map[string]*parsed // this Scan's parses, by rel, for the next listing
+	for listing := 1; ; listing++ {
+		run = &synth.Run{Input: dir}
+		files, err = list(root, dir, run)
+		if err != nil {
+			return nil, err
+		}
+		if s.opts.Sized != nil && listing == 1 {
+			var n int64
+			for _, f := range files {
+				if f.info != nil {
+					n += f.info.Size()
+				}
+			}
+			s.opts.Sized(n)
+		}
+		if results, err = s.readAll(ctx, files, read); err != nil {
+			return nil, err
+		}
+		if listing == maxListings || !slices.ContainsFunc(results, func(p *parsed) bool { return p.gone }) ||
+			slices.ContainsFunc(results, func(p *parsed) bool { return p.err != nil }) {
+			break
+		}
+		// A file vanished between the listing and its reading: most often a
+		// .partial renamed to its .md, the completion signal. List again, so
+		// that the agent is not left out of this Run; the files read stay
+		// read.
+		read = map[string]*parsed{}
+		for i, f := range files {
+			if !results[i].gone && results[i].err == nil {
+				read[f.rel] = results[i]
 			}
 		}
-		s.opts.Sized(n)
-	}
-	results := make([]*parsed, len(files))
-	p := pool.New().WithMaxGoroutines(s.opts.Jobs)
-	for i, f := range files {
-		c := s.cache[f.rel]
-		if c.fresh(f.info) {
-			results[i] = c
-			continue
-		}
-		p.Go(func() {
-			if ctx.Err() == nil { // once cancelled, the files still queued are not read
-				results[i] = s.reparse(ctx, f, c)
-			}
-		})
-	}
-	p.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
 	}
 	seen := map[string]bool{}
 	changed := false
@@ -228,6 +242,39 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 	}
 	s.diags, s.changed = run.Diagnostics, changed
 	return run, nil
+}
+
+// maxListings bounds the listings of one Scan: a file that vanished
+// between the listing and its reading makes the directory listed again.
+const maxListings = 3
+
+// readAll reads and parses files, reusing a cached parse that is fresh, or
+// one read earlier in this Scan (read) of a file that has not changed
+// since.
+func (s *Scanner) readAll(ctx context.Context, files []file, read map[string]*parsed) ([]*parsed, error) {
+	results := make([]*parsed, len(files))
+	p := pool.New().WithMaxGoroutines(s.opts.Jobs)
+	for i, f := range files {
+		if r := read[f.rel]; r != nil && r.unchanged(f.info) {
+			results[i] = r
+			continue
+		}
+		c := s.cache[f.rel]
+		if c.fresh(f.info) {
+			results[i] = c
+			continue
+		}
+		p.Go(func() {
+			if ctx.Err() == nil { // once cancelled, the files still queued are not read
+				results[i] = s.reparse(ctx, f, c)
+			}
+		})
+	}
+	p.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return results, nil
 }
 
 // Changed reports whether the last Scan found anything different from the

@@ -235,45 +235,68 @@ func TestScanOneFilePerAgent(t *testing.T) {
 	}
 }
 
+// Symbolic links are followed while they stay inside the directory, also
+// absolute ones (which os.Root refuses) and a directory reached by one; a
+// link out of it, also one through a directory linked out, is not, nor a
+// loop, each said so.
 func TestScanSymlinks(t *testing.T) {
 	outside := t.TempDir()
 	write(t, outside, "secret.md", "P0 from outside\n", 0)
 	write(t, outside, "findings/evil.yaml", "specialist_name: evil\n", 0)
 	dir := t.TempDir()
 	write(t, dir, "fd-real.md", "P2 real\n", 0)
+	write(t, dir, "real-design/manifest.yaml", "designs: []\n", 0)
 	for link, target := range map[string]string{
 		"fd-out.md":  filepath.Join(outside, "secret.md"),
 		"fd-in.md":   "fd-real.md",
+		"fd-abs.md":  filepath.Join(dir, "fd-real.md"),
 		"findings":   filepath.Join(outside, "findings"),
+		"design":     filepath.Join(dir, "real-design"),
 		"fd-loop.md": "fd-loop.md",
+		"out":        outside,
+		"fd-via.md":  filepath.Join(dir, "out", "secret.md"),
 	} {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	run := scan(t, dir, ScanOptions{})
-	want := []agentStatus{{"fd-in", "fd-in.md", parse.StatusValid}, {"fd-real", "fd-real.md", parse.StatusValid}}
+	want := []agentStatus{
+		{"fd-abs", "fd-abs.md", parse.StatusValid},
+		{"fd-in", "fd-in.md", parse.StatusValid},
+		{"fd-real", "fd-real.md", parse.StatusValid},
+	}
 	if got := statuses(run); !slices.Equal(got, want) {
 		t.Errorf("agents = %v, want %v", got, want)
 	}
 	if len(run.Specialists) != 0 {
 		t.Errorf("followed a findings/ symlink out of the directory")
 	}
-	var outsideDiags int
-	for _, d := range run.Diagnostics {
-		if strings.Contains(d.Message, "outside the output directory") {
-			outsideDiags++
-		}
+	if run.Design == nil || run.Design.File != "design/manifest.yaml" {
+		t.Errorf("design = %+v, want design/manifest.yaml read through its absolute link", run.Design)
 	}
-	if outsideDiags != 3 {
-		t.Errorf("diagnostics = %v, want 3 symlinks not followed (fd-out.md, findings, fd-loop.md)", run.Diagnostics)
+	var got []string
+	for _, d := range run.Diagnostics {
+		got = append(got, d.String())
+	}
+	wantDiags := []string{
+		"fd-loop.md: warning: symlink loop: not followed",
+		"fd-out.md: warning: symlink resolves outside the output directory: not followed",
+		"fd-via.md: warning: symlink resolves outside the output directory: not followed",
+		"findings: warning: symlink resolves outside the output directory: not followed",
+		"out: warning: symlink resolves outside the output directory: not followed",
+	}
+	if !slices.Equal(got, wantDiags) {
+		t.Errorf("diagnostics =\n%q\nwant\n%q", got, wantDiags)
 	}
 }
 
 func TestScanOddFiles(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "fd-dir.md"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"fd-dir.md", "fd-dir2.md.partial", "fd-dir3.abort", "peer-findings.jsonl", "other", "design"} {
+		if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	write(t, dir, "findings/big.yaml/x", "", 0) // a directory named like a specialist file: skipped
 	write(t, dir, "fd-big.md", strings.Repeat("P2 x\n", 100), 0)
@@ -293,7 +316,11 @@ func TestScanOddFiles(t *testing.T) {
 	}
 	wantDiags := []string{
 		`"fd\x01bad.md": warning: agent name rejected: invalid name: name contains a control character`,
+		"fd-dir.md: warning: not a regular file (a directory): skipped",
+		"fd-dir2.md.partial: warning: not a regular file (a directory): skipped",
+		"fd-dir3.abort: warning: not a regular file (a directory): skipped",
 		"fd-fifo.md: warning: not a regular file (a FIFO): skipped",
+		"peer-findings.jsonl: warning: not a regular file (a directory): skipped",
 	}
 	if !slices.Equal(got, wantDiags) {
 		t.Errorf("diagnostics =\n%q\nwant\n%q", got, wantDiags)
@@ -458,4 +485,44 @@ func hasWarning(ds []parse.Diagnostic, text string) bool {
 		}
 	}
 	return false
+}
+
+func hasPathDiag(ds []parse.Diagnostic, path, text string) bool {
+	for _, d := range ds {
+		if d.Path == path && strings.Contains(d.Message, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// A .partial renamed to its .md between the listing and its reading (the
+// agent finished meanwhile) is not left out of the Run: the directory is
+// listed again, and the files already read are not read again.
+func TestScanRenamedWhileRead(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "fd-a.md", "P1 a\n", 0)
+	write(t, dir, "fd-b.md.partial", "P2 b\n", 0)
+	var calls atomic.Int32
+	s := NewScanner(ScanOptions{Jobs: 1}) // fd-a.md is read first, then fd-b.md.partial
+	read := fakeReport(&calls)
+	s.readReport = func(ctx context.Context, data string) (*parse.Report, error) {
+		if calls.Load() == 0 { // the agent of fd-b finishes while fd-a is read
+			if err := os.Rename(filepath.Join(dir, "fd-b.md.partial"), filepath.Join(dir, "fd-b.md")); err != nil {
+				t.Error(err)
+			}
+		}
+		return read(ctx, data)
+	}
+	run, err := s.Scan(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []agentStatus{{"fd-a", "fd-a.md", parse.StatusValid}, {"fd-b", "fd-b.md", parse.StatusValid}}
+	if got := statuses(run); !slices.Equal(got, want) {
+		t.Errorf("agents = %v, want %v", got, want)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("%d reports parsed, want 2: fd-a.md once, fd-b.md", n)
+	}
 }

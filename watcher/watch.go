@@ -140,9 +140,10 @@ type Watcher struct {
 
 	scanned *synth.Run // the last successful scan (bus entries not filled in)
 	bus     []*busState
-	follow  *follower       // the tail of Options.Bus, the one bus when set
-	allowed map[string]bool // bus files the last scan listed
-	watched map[string]bool // directories watched
+	follow  *follower              // the tail of Options.Bus, the one bus when set
+	allowed map[string]bool        // bus files the last scan listed
+	watched map[string]*watchedDir // directories watched (or once watched), by path
+	self    string                 // dir's absolute path, as events from its parent name it
 	agents  map[string]*agentState
 	started time.Time
 	retryAt time.Time        // after a failed scan: no timed rescan before
@@ -166,6 +167,12 @@ type busState struct {
 	diags   []parse.Diagnostic // the decoder's, positioned: part of the synthesis
 	present bool
 	mod     time.Time
+}
+
+// watchedDir is the directory watched at a path.
+type watchedDir struct {
+	info fs.FileInfo // which directory: its identity
+	live bool        // watched now; false once removed or renamed away
 }
 
 // agentState is what the watcher remembers of an agent between scans.
@@ -202,7 +209,7 @@ func New(dir string, opts Options) *Watcher {
 		scanner: NewScanner(opts.Scan),
 		live:    synth.NewLive(opts.Synth),
 		allowed: map[string]bool{},
-		watched: map[string]bool{},
+		watched: map[string]*watchedDir{},
 		agents:  map[string]*agentState{},
 	}
 	w.newSource = w.fsnotifySource
@@ -221,6 +228,7 @@ func New(dir string, opts Options) *Watcher {
 // polling. Tests feed events by hand.
 type source interface {
 	Add(dir string) error
+	Remove(dir string) error
 	Events() <-chan fsnotify.Event
 	Errors() <-chan error
 	Close() error
@@ -229,6 +237,7 @@ type source interface {
 type fsSource struct{ w *fsnotify.Watcher }
 
 func (s fsSource) Add(dir string) error          { return s.w.Add(dir) }
+func (s fsSource) Remove(dir string) error       { return s.w.Remove(dir) }
 func (s fsSource) Events() <-chan fsnotify.Event { return s.w.Events }
 func (s fsSource) Errors() <-chan error          { return s.w.Errors }
 func (s fsSource) Close() error                  { return s.w.Close() }
@@ -237,6 +246,7 @@ func (s fsSource) Close() error                  { return s.w.Close() }
 type noSource struct{}
 
 func (noSource) Add(string) error              { return nil }
+func (noSource) Remove(string) error           { return nil }
 func (noSource) Events() <-chan fsnotify.Event { return nil }
 func (noSource) Errors() <-chan error          { return nil }
 func (noSource) Close() error                  { return nil }
@@ -278,6 +288,7 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 		defer f.stop()
 		w.follow, w.bus[0].tail, streamC = f, f, f.ready
 	}
+	w.watchParent(src)
 	w.watchDirs(src)
 	if err := w.rescan(ctx); err != nil {
 		if ctx.Err() != nil {
@@ -328,8 +339,18 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 	note := func(ev fsnotify.Event) {
 		switch act, i := w.classify(ev); act {
 		case actSubdir:
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				w.forget(src, filepath.Join(w.dir, filepath.Base(ev.Name)))
+			}
 			w.watchDirs(src)
 			dirty(time.Now())
+		case actDir:
+			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				w.forget(src, filepath.Clean(w.dir))
+			}
+			if w.watchDirs(src) {
+				dirty(time.Now()) // gone, back, or another directory: read it
+			}
 		case actBus:
 			if fi, err := os.Lstat(ev.Name); err == nil && (!fi.Mode().IsRegular() || !w.allowed[parse.BusNames[i]]) {
 				scanDue = time.Now() // new, or a symlink: the scan decides whether it is read
@@ -404,9 +425,7 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 		changed := false
 		if full || due {
 			scanDue, firstDirty = time.Time{}, time.Time{}
-			if full {
-				w.watchDirs(src)
-			}
+			w.watchDirs(src) // a directory removed and made again is watched again
 			if err := w.rescan(ctx); err != nil {
 				if ctx.Err() != nil {
 					return w.final(ctx, handle)
@@ -481,22 +500,26 @@ const (
 	actIgnore action = iota // not an input: fluxwatch's own writes, temporary files, …
 	actBus                  // a bus file: tail it
 	actFile                 // a report, .partial, abort marker or YAML file: read it after the debounce
-	actSubdir               // findings/ or design/ appeared: watch it
+	actSubdir               // findings/ or design/ came or went: watch it, read it
+	actDir                  // the directory itself went, came or was replaced: watch it again
 )
 
 // classify says what ev asks for; for actBus, i is the bus file's index in
 // parse.BusNames.
 func (w *Watcher) classify(ev fsnotify.Event) (act action, i int) {
+	if w.self != "" && filepath.Clean(ev.Name) == w.self {
+		return actDir, 0
+	}
 	rel, err := filepath.Rel(w.dir, ev.Name)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+	if err == nil && rel == "." {
+		return actDir, 0
+	}
+	if err != nil || strings.HasPrefix(rel, "..") {
 		return actIgnore, 0
 	}
 	rel = filepath.ToSlash(rel)
 	if rel == "findings" || rel == "design" {
-		if ev.Has(fsnotify.Create) {
-			return actSubdir, 0
-		}
-		return actFile, 0 // removed or renamed: its files are gone
+		return actSubdir, 0
 	}
 	switch parse.ClassifyName(rel).Kind {
 	case parse.KindBus:
@@ -600,30 +623,71 @@ func (w *Watcher) deadline(scanDue time.Time) time.Time {
 	return next
 }
 
+// watchParent watches the directory holding dir, for the events of dir's
+// own entry there: removed, renamed, made again. Without it (a parent that
+// cannot be watched) a directory made again is found by the next scan.
+func (w *Watcher) watchParent(src source) {
+	abs, err := filepath.Abs(w.dir)
+	if err != nil {
+		return
+	}
+	parent := filepath.Dir(abs)
+	if parent == abs {
+		return // the root of the filesystem
+	}
+	if err := src.Add(parent); err != nil {
+		return
+	}
+	w.self = abs
+}
+
 // watchDirs watches the directory and its findings/ and design/
-// subdirectories that exist and are not watched yet.
-func (w *Watcher) watchDirs(src source) {
+// subdirectories that exist, and reports whether it changed what it
+// watches. A directory is known by its identity, not its path: one made
+// again at a watched path (an orchestrator recreates the run directory
+// between runs) is watched again, with an info diagnostic.
+func (w *Watcher) watchDirs(src source) bool {
+	changed := false
 	for _, sub := range []string{"", "findings", "design"} {
 		path := filepath.Join(w.dir, sub)
-		if w.watched[path] {
-			if _, err := os.Stat(path); err != nil {
-				delete(w.watched, path) // gone: watch it again when it is back
-			}
+		old := w.watched[path]
+		fi, err := os.Stat(path)
+		ok := err == nil && fi.IsDir() && (sub == "" || subdirInside(w.dir, sub))
+		if old != nil && old.live && ok && os.SameFile(old.info, fi) {
 			continue
 		}
-		if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+		if old != nil && old.live {
+			w.forget(src, path)
+			changed = true
+		}
+		if !ok {
 			continue
 		}
-		if sub != "" {
-			if !subdirInside(w.dir, sub) {
-				continue
-			}
-		}
+		// Also when it cannot be watched: said once, read every rescan.
+		w.watched[path] = &watchedDir{info: fi, live: true}
 		if err := src.Add(path); err != nil {
 			w.diag(sub, parse.LevelWarning, "cannot watch the directory ("+err.Error()+"): it is read every rescan")
 			continue
 		}
-		w.watched[path] = true
+		if old != nil {
+			msg := "removed or replaced: watching the directory now at its path"
+			if sub == "" {
+				msg = "output directory " + msg
+			}
+			w.diag(sub, parse.LevelInfo, msg)
+		}
+		changed = true
+	}
+	return changed
+}
+
+// forget stops watching the directory at path, which was removed or renamed
+// (its inode may be reused at once by a new directory there, so its
+// identity alone does not tell).
+func (w *Watcher) forget(src source, path string) {
+	if d := w.watched[path]; d != nil && d.live {
+		src.Remove(path) // an error: the system dropped the watch itself
+		d.live = false
 	}
 }
 

@@ -23,12 +23,14 @@ import (
 
 // fakeSource hands the watcher the events a test sends.
 type fakeSource struct {
-	events chan fsnotify.Event
-	errs   chan error
-	added  []string
+	events  chan fsnotify.Event
+	errs    chan error
+	added   []string
+	removed []string
 }
 
 func (f *fakeSource) Add(dir string) error          { f.added = append(f.added, dir); return nil }
+func (f *fakeSource) Remove(dir string) error       { f.removed = append(f.removed, dir); return nil }
 func (f *fakeSource) Events() <-chan fsnotify.Event { return f.events }
 func (f *fakeSource) Errors() <-chan error          { return f.errs }
 func (f *fakeSource) Close() error                  { return nil }
@@ -721,4 +723,120 @@ func TestWatchDropsBusEntries(t *testing.T) {
 		}
 		checkMatchesScan(t, dir, u)
 	})
+}
+
+// A run directory, or its findings/, removed or renamed and made again at
+// the same path is watched again at once (the events of its entry in the
+// parent, or of the directory itself, say so), and a directory that
+// replaced the one watched gets an info diagnostic.
+func TestWatchDirectoryReplaced(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "run")
+		write(t, dir, "fd-a.md", report("P1 Old run"), 0)
+		write(t, dir, "findings/x", "", 0)
+		h := startWatch(t, dir, Options{Rescan: -1})
+		h.next()
+		count := func(paths []string, path string) int {
+			n := 0
+			for _, p := range paths {
+				if p == path {
+					n++
+				}
+			}
+			return n
+		}
+
+		if err := os.Rename(dir, dir+".old"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		h.src.events <- fsnotify.Event{Name: dir, Op: fsnotify.Rename}
+		h.src.events <- fsnotify.Event{Name: dir, Op: fsnotify.Create}
+		time.Sleep(DefaultDebounce)
+		var diags []parse.Diagnostic
+		u := h.next()
+		for {
+			diags = append(diags, u.Diagnostics...)
+			if len(h.updates) == 0 {
+				break
+			}
+			u = h.next()
+		}
+		if got := count(h.src.added, dir); got != 2 || count(h.src.removed, dir) != 1 {
+			t.Errorf("watched %v, removed %v: want %s watched again", h.src.added, h.src.removed, dir)
+		}
+		if !hasPathDiag(diags, "", "output directory removed or replaced") {
+			t.Errorf("diagnostics %v: want the replaced directory said", diags)
+		}
+		if statusOf(u.Synthesis, "fd-a") != "" {
+			t.Errorf("the renamed run's fd-a is still in the synthesis")
+		}
+
+		findings := filepath.Join(dir, "findings")
+		for range 2 { // made, then removed and made again (its inode may be reused)
+			os.RemoveAll(findings)
+			if err := os.Mkdir(findings, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			h.src.events <- fsnotify.Event{Name: findings, Op: fsnotify.Remove}
+			h.src.events <- fsnotify.Event{Name: findings, Op: fsnotify.Create}
+			time.Sleep(DefaultDebounce)
+			synctest.Wait()
+			for len(h.updates) > 0 {
+				<-h.updates
+			}
+		}
+		if got := count(h.src.added, findings); got != 3 { // the old run's, the new one's, and again
+			t.Errorf("watched %v: want findings/ watched again after it was made again", h.src.added)
+		}
+	})
+}
+
+// With real filesystem events and no rescan: after `rm -rf DIR; mkdir DIR`
+// a report written into the new directory is seen at once.
+func TestWatchDirectoryRecreatedEvents(t *testing.T) {
+	fsnotifytest.Watch(t, t.TempDir()) // skips where the system gives no watcher
+	dir := filepath.Join(t.TempDir(), "run")
+	write(t, dir, "fd-a.md", report("P1 Old run"), 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	updates := make(chan *Update, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- New(dir, Options{Rescan: -1, Debounce: time.Millisecond}).Run(ctx, func(u *Update) error {
+			updates <- u
+			return nil
+		})
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitFor := func(what string, ok func(*Update) bool) {
+		t.Helper()
+		timeout := time.After(10 * time.Second)
+		for {
+			select {
+			case u := <-updates:
+				if ok(u) {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("no update within 10 s: %s", what)
+			}
+		}
+	}
+	waitFor("the first", func(u *Update) bool { return statusOf(u.Synthesis, "fd-a") == parse.StatusValid })
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("fd-a gone", func(u *Update) bool { return statusOf(u.Synthesis, "fd-a") == "" })
+	if err := os.WriteFile(filepath.Join(dir, "fd-z1.md"), []byte(report("P1 New run")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("fd-z1 written into the new directory", func(u *Update) bool { return statusOf(u.Synthesis, "fd-z1") == parse.StatusValid })
 }
