@@ -265,6 +265,47 @@ func TestTailStartPastEnd(t *testing.T) {
 	}
 }
 
+// A bus rewritten in place (or removed and made again, which may reuse the
+// inode number) that has grown past the tail's offset by its next poll is
+// read again from the start, with a warning, even when a line ends at that
+// offset in the new content too: every record of the new content is read.
+// Before, only the lines past the old offset were, the others lost.
+func TestTailRewrittenInPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "findings.jsonl")
+	line := func(s string) string {
+		return `{"severity":"notable","agent":"fd-n","summary":"` + s + `"}` + "\n"
+	}
+	os.WriteFile(path, []byte(line("A1")+line("A2")), 0o644)
+	tl := NewTail(path, 0)
+	poll := func() (got []string, warned bool) {
+		err := tl.Poll(func(e Entry) error { got = append(got, e.Summary); return nil },
+			func(d parse.Diagnostic) { warned = warned || strings.Contains(d.Message, "rewritten") })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, warned
+	}
+	if got, _ := poll(); !slices.Equal(got, []string{"A1", "A2"}) {
+		t.Fatalf("first poll: %v", got)
+	}
+	// Same line lengths: a newline stands where the old offset was.
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	f.WriteString(line("B1") + line("B2") + line("B3"))
+	f.Close()
+	if got, warned := poll(); !warned || !slices.Equal(got, []string{"B1", "B2", "B3"}) {
+		t.Errorf("after the rewrite: %v, warned %v; want B1, B2, B3 and a warning", got, warned)
+	}
+	if got, warned := poll(); warned || len(got) != 0 {
+		t.Errorf("nothing changed: %v, warned %v", got, warned)
+	}
+	if _, err := Append(path, finding("fd-a", Notable, "C"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, warned := poll(); warned || !slices.Equal(got, []string{"C"}) {
+		t.Errorf("an append: %v, warned %v; want C alone", got, warned)
+	}
+}
+
 func TestTail(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "peer-findings.jsonl")

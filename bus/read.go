@@ -88,6 +88,12 @@ type Tail struct {
 	only     string // see Only
 	err      error  // the first error of the entry callback
 	restarts int    // times Poll went back to the start of the file
+	// end holds the last bytes (at most 64) before the decoder's offset as
+	// the last Poll read them, endN how many: the next Poll reads them again
+	// to tell a file rewritten in place (or removed and made again under
+	// the same inode number) that has grown past the offset meanwhile.
+	end  [64]byte
+	endN int
 }
 
 // NewTail returns a Tail at the start of the bus at path. maxLine <= 0 means
@@ -209,7 +215,7 @@ func (t *Tail) StartAt(since int64) error {
 func (t *Tail) reset() {
 	t.dec = NewDecoder(t.maxLine)
 	t.dec.Only(t.only)
-	t.pos, t.skipLine, t.file = 0, 0, nil
+	t.pos, t.skipLine, t.file, t.endN = 0, 0, nil, 0
 }
 
 // Poll reads what was appended to the bus since the last Poll (or StartAt) and
@@ -258,7 +264,7 @@ func (t *Tail) Poll(entry func(Entry) error, diag func(parse.Diagnostic)) error 
 		report(parse.Diagnostic{Level: parse.LevelWarning,
 			Message: fmt.Sprintf("bus shrank from %d to %d bytes: reading again from the start", t.pos, size)})
 		restart()
-	case t.dec.Offset() > 0 && !newlineAt(f, t.dec.Offset()-1):
+	case t.dec.Offset() > 0 && !t.sameEnd(f):
 		report(parse.Diagnostic{Level: parse.LevelWarning, Message: "bus rewritten: reading again from the start"})
 		restart()
 	}
@@ -284,13 +290,30 @@ func (t *Tail) Poll(entry func(Entry) error, diag func(parse.Diagnostic)) error 
 			return err // a *fs.PathError: it names the file
 		}
 	}
+	off := t.dec.Offset()
+	n := int(min(off, int64(len(t.end))))
+	t.endN, _ = f.ReadAt(t.end[:n], off-int64(n))
 	return t.err
 }
 
-func newlineAt(f *os.File, off int64) bool {
-	var b [1]byte
-	n, _ := f.ReadAt(b[:], off)
-	return n == 1 && b[0] == '\n'
+// sameEnd reports whether f still holds, just before the decoder's offset,
+// the bytes the last Poll saw there (a newline at least, when it saw none:
+// after StartAt).
+func (t *Tail) sameEnd(f *os.File) bool {
+	off := t.dec.Offset()
+	var b [64]byte
+	n := t.endN
+	if n == 0 {
+		n = 1 // not read yet: the line end before the offset
+	}
+	if int64(n) > off {
+		return false
+	}
+	got, _ := f.ReadAt(b[:n], off-int64(n))
+	if t.endN == 0 {
+		return got == 1 && b[0] == '\n'
+	}
+	return got == n && bytes.Equal(b[:n], t.end[:n])
 }
 
 // Read reads a snapshot of the bus at path: the complete lines present when
