@@ -81,7 +81,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	// what was looked for, and write nothing there.
 	scanOpts.RequireRun = implicit
 	targets := f.targets(e, dir)
-	stdoutIsData, err := f.stdoutTargets(targets, f.stdoutData())
+	stdoutIsData, err := f.checkTargets(targets, dir, f.stdoutData())
 	if err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if f.events {
 		data = "--events"
 	}
-	stdoutIsData, err := f.stdoutTargets(targets, data)
+	stdoutIsData, err := f.checkTargets(targets, dir, data)
 	if err != nil {
 		return err
 	}

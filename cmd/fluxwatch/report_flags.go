@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -307,10 +310,13 @@ func (f *reportFlags) writeReports(ctx context.Context, s *synth.Synthesis, t re
 	return r, nil
 }
 
-// stdoutTargets checks that at most one thing uses standard output: the
-// report targets that are "-", and data the command prints there itself
-// (named by data, "" for none). It returns whether stdout carries data.
-func (f *reportFlags) stdoutTargets(t report.Targets, data string) (bool, error) {
+// checkTargets checks the report targets t of the run in dir before
+// anything is read or written: at most one thing uses standard output (the
+// targets that are "-", and data the command prints there itself, named by
+// data, "" for none); no two targets are one file; no target is an input
+// of the run (an agent report, the bus, a specialist file), which it would
+// destroy. It returns whether stdout carries data.
+func (f *reportFlags) checkTargets(t report.Targets, dir, data string) (bool, error) {
 	names := t.OnStdout()
 	if data != "" {
 		names = append(names, data)
@@ -318,7 +324,47 @@ func (f *reportFlags) stdoutTargets(t report.Targets, data string) (bool, error)
 	if len(names) > 1 {
 		return true, usageErrorf("%s: %s all want standard output: give files to all but one", f.cmd, strings.Join(names, ", "))
 	}
+	type named struct{ flag, path string }
+	var files []named
+	if t.Dir != "" && t.Dir != report.Stdout {
+		files = append(files, named{"--out", filepath.Join(t.Dir, "findings.json")}, named{"--out", filepath.Join(t.Dir, "summary.md")})
+	}
+	for _, x := range []named{{"--sarif", t.SARIF}, {"--rdjsonl", t.RDJSONL}, {"--junit", t.JUnit}, {"--html", t.HTML}} {
+		if x.path != "" && x.path != report.Stdout {
+			files = append(files, x)
+		}
+	}
+	runDir, _ := filepath.Abs(dir)
+	for i, a := range files {
+		abs, _ := filepath.Abs(a.path)
+		if rel, err := filepath.Rel(runDir, abs); err == nil && filepath.IsLocal(rel) {
+			switch parse.ClassifyName(filepath.ToSlash(rel)).Kind {
+			case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindBus, parse.KindSpecialist, parse.KindDesign, parse.KindManifest:
+				return false, usageErrorf("%s: %s %s: an input of the run in %s; give another path", f.cmd, a.flag, a.path, dir)
+			}
+		}
+		for _, b := range files[:i] {
+			if sameTarget(a.path, b.path) {
+				return false, usageErrorf("%s: %s %s and %s %s are one file: give each its own", f.cmd, b.flag, b.path, a.flag, a.path)
+			}
+		}
+	}
 	return len(names) == 1, nil
+}
+
+// sameTarget reports whether two report targets are one file: the same
+// path, or two names of one existing file (a link, a hard link). A device
+// (/dev/null) takes any number of reports.
+func sameTarget(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	if err1 == nil && ia.Mode()&fs.ModeDevice != 0 {
+		return false
+	}
+	if fsio.Target(a) == fsio.Target(b) {
+		return true
+	}
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
 
 // github are the GitHub Actions targets (SPEC §6): on GitHub Actions, or with

@@ -589,3 +589,16 @@ func LinkInside(dir, name string) error {
 	}
 	return nil
 }
+
+// Target is the file a write to path replaces: path with the symbolic links
+// of its last element followed (to where they lead, existing or not), made
+// absolute. Two report targets with one Target are one file.
+func Target(path string) string {
+	if t, err := resolve(path); err == nil {
+		path = t
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path
+}
