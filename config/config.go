@@ -1,8 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -175,7 +177,16 @@ func Load(path string) (*Config, error) {
 func Parse(path string, data []byte) (*Config, error) {
 	c := &Config{Path: path}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, atLine(path, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	// One file, one configuration: a second document (after ---) would
+	// be silently ignored, and it is read strictly.
+	var more yaml.Node
+	if err := dec.Decode(&more); err == nil {
+		return nil, fmt.Errorf("%s:%d: a second YAML document: the file holds one configuration", path, more.Line)
+	} else if !errors.Is(err, io.EOF) {
 		return nil, atLine(path, strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {

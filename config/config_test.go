@@ -103,6 +103,8 @@ func TestParseErrors(t *testing.T) {
 		{"alias", "gate: &g\n  fail-on: risky\nagents: *g\n", "c.yaml:1: gate: YAML anchors and aliases are not allowed"},
 		{"top is a list", "- a\n", "c.yaml:1: the top level: want a mapping"},
 		{"duplicate key", "baseline: a\nbaseline: b\n", "c.yaml:2: "},
+		{"second document", "gate:\n  fail-on: risky\n---\nbogus: 1\n", "c.yaml:3: a second YAML document"},
+		{"bad second document", "gate:\n  fail-on: risky\n---\n[\n", "c.yaml:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
