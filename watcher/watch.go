@@ -721,7 +721,13 @@ func (w *Watcher) rescan(ctx context.Context) error {
 		}
 		partial := a.Status == parse.StatusPartial
 		if partial && (!a.ModTime.Equal(st.mod) || a.File != st.file || !st.partial) {
+			// Idle since the file last changed: its modification time, not
+			// when the watcher first saw it (a .partial an hour old at start
+			// has been idle an hour), unless that time is in the future.
 			st.changed, st.stalled = now, false
+			if !a.ModTime.IsZero() && a.ModTime.Before(now) {
+				st.changed = a.ModTime
+			}
 		}
 		switch {
 		case partial:

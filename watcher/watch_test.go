@@ -332,6 +332,28 @@ func TestWatchStall(t *testing.T) {
 	})
 }
 
+// A .partial that has not grown for an hour when the watch starts is idle
+// for an hour, not since the watch first saw it: it stalls at once.
+func TestWatchStallCountsFromModTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, "fd-old.md.partial", "### Findings Index\n", 0)
+		old := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(filepath.Join(dir, "fd-old.md.partial"), old, old); err != nil {
+			t.Fatal(err)
+		}
+		h := startWatch(t, dir, Options{StallTimeout: 5 * time.Second, Rescan: -1})
+		u := h.next()
+		if len(u.Stalled) == 0 {
+			time.Sleep(time.Millisecond) // the stall may come as the next update, at once
+			u = h.next()
+		}
+		if len(u.Stalled) != 1 || u.Stalled[0].Agent != "fd-old" || u.Stalled[0].Idle < time.Hour {
+			t.Errorf("an hour-old .partial at start: stalled %+v, want fd-old idle an hour", u.Stalled)
+		}
+	})
+}
+
 func TestWatchUntilComplete(t *testing.T) {
 	t.Run("expect", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
