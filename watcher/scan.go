@@ -542,6 +542,13 @@ func (s *Scanner) assemble(run *synth.Run, files []file, results []*parsed) {
 		}
 	}
 	run.ID = selected
+	if s.opts.Run != "" && len(newestOf) > 0 && newestOf[strings.ToLower(selected)].IsZero() {
+		// Files of other runs, none of this one: say so, or the verdict
+		// silently comes from the unscoped files alone.
+		run.Diagnostics = append(run.Diagnostics, diag("", parse.LevelWarning,
+			fmt.Sprintf("no report names the selected run %s (the directory holds files of %s): only unscoped files are read",
+				selected, synth.Plural(len(newestOf), "other run"))))
+	}
 
 	newest := time.Time{}
 	touch := func(t time.Time) {

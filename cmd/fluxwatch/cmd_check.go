@@ -332,7 +332,7 @@ func checkPath(ctx context.Context, path string, scan watcher.ScanOptions) ([]ch
 	if len(run.Diagnostics) > 0 {
 		o := otherFile{path: path, summary: "run directory, " + synth.Plural(len(run.Agents), "agent") + ", " + synth.Plural(len(run.Diagnostics), "diagnostic")}
 		for _, d := range run.Diagnostics {
-			d.Path = path + "/" + d.Path
+			d.Path = strings.TrimSuffix(path+"/"+d.Path, "/") // "": the directory itself
 			o.diags = append(o.diags, d)
 		}
 		others = append(others, o)
