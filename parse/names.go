@@ -107,13 +107,28 @@ func agentName(k Kind, stem string) Name {
 }
 
 // NeverAgentOutput reports whether a file of this base name is never read as
-// an agent's, wherever it is: fluxwatch's own reports (summary.md,
+// an agent's in a run directory: fluxwatch's own reports (summary.md,
 // findings.json) and the names SPEC §1 lists as not agent output (editor,
 // temporary and lock files, dotfiles, syntheses, triage, input, reactions).
-// check FILE skips such a file, as a Scan of its directory does.
 func NeverAgentOutput(base string) bool {
 	lower := strings.ToLower(base)
 	return ignoredBase(base) || lower == "summary.md" || lower == "findings.json"
+}
+
+// DottedAgentFile reports whether base is an agent file's name but for a dot
+// in its stem that is not {agent}.{RUN} (gpt-4.1.md, fd-a.notes.md): a name
+// a run leaves out (KindIgnored), and says it leaves out, since it may hold
+// a report.
+func DottedAgentFile(base string) bool {
+	if NeverAgentOutput(base) || ClassifyName(base).Kind != KindIgnored {
+		return false
+	}
+	for _, suffix := range []string{".md.partial", ".abort", ".md"} {
+		if stem, ok := strings.CutSuffix(base, suffix); ok {
+			return strings.Contains(stem, ".") && ValidName(stem) == nil
+		}
+	}
+	return false
 }
 
 // ignoredBase reports whether a base name is one SPEC §1 lists as not agent

@@ -106,6 +106,10 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 				if sub == "" {
 					if msg := badAgentName(rel); msg != "" {
 						run.Diagnostics = append(run.Diagnostics, diag(fmt.Sprintf("%q", rel), parse.LevelWarning, msg))
+					} else if parse.DottedAgentFile(rel) {
+						// gpt-4.1.md: a report by its look, not read (docs/run-directory.md);
+						// said, so that its findings are not lost without a word.
+						note(rel, "not read: a dotted name is neither AGENT.md nor AGENT.RUN.md (RUN: 8 or more hex digits and dashes)")
 					}
 				}
 				continue

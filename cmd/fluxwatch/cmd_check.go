@@ -275,10 +275,10 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 
 // checkPath reads one PATH. A file named *.jsonl is a bus, *.yaml a specialist
 // findings file (MANIFEST.yaml a feature manifest, design/manifest.yaml a
-// design manifest); a name a run never reads as an agent's
-// (parse.NeverAgentOutput) is not read, and one a run rejects is rejected
-// as there; anything else is an agent report whatever its name, read and
-// judged as synth would read it in a run (watcher.ReadAgent). A
+// design manifest); a name holding a control character is rejected as a
+// run rejects it; anything else named alone is an agent report whatever its
+// name (a run ignores some names, SPEC §1: named, the file is read), read
+// and judged as synth would read it in a run (watcher.ReadAgent). A
 // directory is read as synth reads a run (watcher.Scan): its agents, with
 // the selected run's rules, then its bus, specialist and design files, and
 // the directory's own diagnostics (superseded, skipped and refused files).
@@ -296,10 +296,6 @@ func checkPath(ctx context.Context, path string, scan watcher.ScanOptions) ([]ch
 			return nil, []otherFile{o}, nil
 		}
 		base := filepath.Base(path)
-		if parse.NeverAgentOutput(base) {
-			// The same answer as for the file in a run: not read.
-			return nil, []otherFile{{path: path, summary: "not agent output: not read"}}, nil
-		}
 		name := parse.ClassifyName(base)
 		if name.Kind != parse.KindReport && name.Kind != parse.KindPartial && name.Kind != parse.KindAbort {
 			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(base)}
