@@ -46,11 +46,7 @@ func TestCheckFileRejectsControlCharacterName(t *testing.T) {
 func TestConfigAndBaselineNeverWait(t *testing.T) {
 	dir := t.TempDir()
 	runDir := filepath.Join(dir, "run")
-	os.Mkdir(runDir, 0o755)
-	report := "### Findings Index\n- P1 | AR-001 | \"Auth\" | T\nVerdict: needs-changes\n"
-	if err := os.WriteFile(filepath.Join(runDir, "fd-a.md"), []byte(report), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	smallRun(t, runDir)
 	fifo := filepath.Join(dir, "input.fifo")
 	testfault.Mkfifo(t, fifo)
 	out := filepath.Join(dir, "out")

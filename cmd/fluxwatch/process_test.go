@@ -69,3 +69,13 @@ func testBinaryAsFluxwatch(t *testing.T) string {
 	}
 	return bin
 }
+
+// smallRun writes a run directory with one completed report.
+func smallRun(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\n- P1 | A-1 | \"Auth\" | Tokens in localStorage\nVerdict: needs-changes\n<!-- flux-drive:complete -->\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "peer-findings.jsonl"), []byte(`{"severity":"notable","agent":"fd-b","category":"db","summary":"N+1","file_refs":[]}`+"\n"), 0o644)
+}

@@ -183,16 +183,6 @@ var hugeProseData = sync.OnceValue(func() []byte {
 	return b.Bytes()
 })
 
-// smallRun writes a run directory with one completed report.
-func smallRun(t *testing.T, dir string) {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\n- P1 | A-1 | \"Auth\" | Tokens in localStorage\nVerdict: needs-changes\n<!-- flux-drive:complete -->\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "peer-findings.jsonl"), []byte(`{"severity":"notable","agent":"fd-b","category":"db","summary":"N+1","file_refs":[]}`+"\n"), 0o644)
-}
-
 // holdLock takes the exclusive flock of path from this process (another
 // process than the command's) until the test ends, or until the function
 // it returns is called.

@@ -24,13 +24,7 @@ func TestFIFOTargetWithoutReaderEndsWithSignal(t *testing.T) {
 		t.Run(cmd, func(t *testing.T) {
 			dir := t.TempDir()
 			runDir := filepath.Join(dir, "run")
-			if err := os.Mkdir(runDir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			report := "### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens\nVerdict: needs-changes\n"
-			if err := os.WriteFile(filepath.Join(runDir, "fd-a.md"), []byte(report), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			smallRun(t, runDir)
 			fifo := filepath.Join(dir, "nobody.sarif")
 			testfault.Mkfifo(t, fifo)
 			var stdout, stderr bytes.Buffer
@@ -66,11 +60,7 @@ func TestDevStdoutTargetIsStdout(t *testing.T) {
 	bin := testBinaryAsFluxwatch(t)
 	dir := t.TempDir()
 	runDir := filepath.Join(dir, "run")
-	os.Mkdir(runDir, 0o755)
-	report := "### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens\nVerdict: needs-changes\n"
-	if err := os.WriteFile(filepath.Join(runDir, "fd-a.md"), []byte(report), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	smallRun(t, runDir)
 	link := filepath.Join(dir, "out.sarif")
 	os.Symlink("/dev/stdout", link)
 	synth := func(args ...string) ([]byte, error) {
