@@ -22,14 +22,17 @@ type line struct {
 	head string
 }
 
-// splitLines splits s into lines, dropping a UTF-8 BOM and \r before \n.
-// Invalid UTF-8 is replaced so every string downstream is valid. It returns
-// the text as one string too: the lines are parts of it.
+// splitLines splits s into lines, dropping a UTF-8 BOM and \r before \n;
+// a \r alone ends a line too (old Mac line ends: without it such a report
+// is one line, and its findings are lost). Invalid UTF-8 is replaced so
+// every string downstream is valid. It returns the text as one string too:
+// the lines are parts of it.
 func splitLines(s string) (string, []line) {
 	s = strings.TrimPrefix(s, "\xef\xbb\xbf")
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
+	s = loneCRs(s)
 	lines := make([]line, 0, strings.Count(s, "\n")+1)
 	off := 0
 	for n := 1; off < len(s); n++ {
@@ -235,4 +238,28 @@ func listItem(s string) (kind byte, indent int, text string) {
 		return '1', indent, strings.TrimSpace(t[n+2:])
 	}
 	return 0, 0, ""
+}
+
+// loneCRs returns s with each \r that no \n follows made a \n: byte for
+// byte, so offsets into s stay those of the text as read. s itself when it
+// has none (no copy).
+func loneCRs(s string) string {
+	i := strings.IndexByte(s, '\r')
+	for i >= 0 && i+1 < len(s) && s[i+1] == '\n' {
+		j := strings.IndexByte(s[i+1:], '\r')
+		if j < 0 {
+			return s
+		}
+		i += 1 + j
+	}
+	if i < 0 {
+		return s
+	}
+	b := []byte(s)
+	for k := i; k < len(b); k++ {
+		if b[k] == '\r' && (k+1 == len(b) || b[k+1] != '\n') {
+			b[k] = '\n'
+		}
+	}
+	return string(b)
 }

@@ -85,3 +85,26 @@ func TestUnquoteReference(t *testing.T) {
 		}
 	}
 }
+
+// loneCRsPlain is the plain reading of loneCRs: every \r that no \n
+// follows becomes \n.
+func loneCRsPlain(s string) string {
+	b := []byte(s)
+	for i := range b {
+		if b[i] == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
+			b[i] = '\n'
+		}
+	}
+	return string(b)
+}
+
+func FuzzLoneCRs(f *testing.F) {
+	for _, s := range []string{"", "a", "\r", "\r\n", "a\rb", "a\r\nb\rc\r", "\r\r\n\n\r", "x\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := loneCRs(s), loneCRsPlain(s); got != want {
+			t.Errorf("loneCRs(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
