@@ -372,3 +372,18 @@ func TestLinkInside(t *testing.T) {
 		}
 	}
 }
+
+// A write whose temporary file cannot be made (the target's directory is
+// missing: a dangling link into it) names the file being written, never
+// the temporary one beside it.
+func TestWriteFileErrorNamesTarget(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "x.sarif")
+	os.Symlink("nope/new.sarif", link)
+	for _, wr := range writers {
+		_, err := wr.write(context.Background(), link, []byte("x"))
+		if err == nil || strings.Contains(err.Error(), ".tmp") || !strings.Contains(err.Error(), filepath.Join(dir, "nope", "new.sarif")) {
+			t.Errorf("%s: err = %v, want one naming nope/new.sarif and no temporary file", wr.name, err)
+		}
+	}
+}

@@ -356,7 +356,9 @@ func replaceIn(ctx context.Context, p place, path string, perm fs.FileMode, writ
 	}
 	tmp, name, err := p.createTemp(dir, "."+base+".*.tmp")
 	if err != nil {
-		return false, err
+		// Name the file being written, not the temporary one beside it:
+		// "open nope/.new.sarif.123.tmp" said nothing the user wrote.
+		return false, &fs.PathError{Op: "create", Path: path, Err: Cause(err)}
 	}
 	defer func() {
 		if err != nil || !changed {
