@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/fluxwatch/fluxwatch/internal/corpustest"
 )
 
 func TestSeverityWords(t *testing.T) {
@@ -238,22 +240,12 @@ func TestValidName(t *testing.T) {
 	}
 }
 
-// corpusDir is ../shared/corpus from the repository root; conformance tests
-// skip when it is absent (a fresh clone has none).
-func corpusDir(t testing.TB) string {
-	dir := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
-		t.Skip("../shared/corpus is absent")
-	}
-	return dir
-}
-
 // TestCorpusConformance parses every Markdown file of the shared corpus: none
 // may panic, positions stay inside the file, and every file the manifest
 // classes index-ok comes out valid with as many findings and improvements as
 // it has index lines.
 func TestCorpusConformance(t *testing.T) {
-	dir := corpusDir(t)
+	dir := corpustest.Root(t)
 	class := map[string]string{}
 	f, err := os.Open(filepath.Join(dir, "MANIFEST.tsv"))
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/fluxwatch/fluxwatch/internal/corpustest"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 )
 
@@ -341,9 +342,9 @@ func TestApproachUnanswered(t *testing.T) {
 // specialist_name or approaches reads as a specialist file, every one holding
 // designs as a design manifest, without errors.
 func TestEnvoyCorpus(t *testing.T) {
-	root := filepath.Join("..", "..", "shared", "corpus", "envoy")
+	root := filepath.Join(corpustest.Root(t), "envoy")
 	if _, err := os.Stat(root); err != nil {
-		t.Skip("corpus not present:", err)
+		t.Skip("no envoy examples in the corpus:", err)
 	}
 	var checked int
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
