@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Kind is what a file in an output directory is (SPEC §1).
@@ -161,7 +163,9 @@ var ErrBadName = errors.New("invalid name")
 
 // ValidName checks an agent or specialist name: names are data, not paths
 // (SPEC §1). It rejects the empty name, ".", "..", and names holding '/', '\',
-// "..", NUL or control characters. The error wraps ErrBadName.
+// "..", NUL or control characters, invisible formatting characters (bidi
+// overrides, zero-width, line separators) or bytes that are not UTF-8. The
+// error wraps ErrBadName.
 func ValidName(name string) error {
 	switch {
 	case name == "":
@@ -171,9 +175,17 @@ func ValidName(name string) error {
 	case strings.ContainsAny(name, `/\`):
 		return fmt.Errorf("%w: %s", ErrBadName, "name contains a path separator")
 	}
+	if !utf8.ValidString(name) {
+		return fmt.Errorf("%w: %s", ErrBadName, "name is not valid UTF-8")
+	}
 	for _, r := range name {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		switch {
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
 			return fmt.Errorf("%w: %s", ErrBadName, "name contains a control character")
+		case unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
+			// Bidi overrides, zero-width and line separators: they change
+			// how a terminal or a page shows the text around the name.
+			return fmt.Errorf("%w: name contains an invisible formatting character (%U)", ErrBadName, r)
 		}
 	}
 	return nil

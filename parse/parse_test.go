@@ -228,7 +228,8 @@ func TestClassifyName(t *testing.T) {
 }
 
 func TestValidName(t *testing.T) {
-	for _, bad := range []string{"", ".", "..", "../x", "a/b", `a\b`, "a\x00b", "a\nb", "x..y"} {
+	for _, bad := range []string{"", ".", "..", "../x", "a/b", `a\b`, "a\x00b", "a\nb", "x..y",
+		"fd-\u202egpj.md", "a\u200bb", "a\u2028b", "a\ufeffb", "a\xffb"} {
 		if ValidName(bad) == nil {
 			t.Errorf("ValidName(%q) accepted a bad name", bad)
 		}
