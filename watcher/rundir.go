@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -161,31 +160,20 @@ func resolve(root *os.Root, dir, name string) (string, fs.FileInfo, string) {
 	if info, err := root.Stat(name); err == nil {
 		return name, info, ""
 	}
-	path := filepath.Join(dir, filepath.FromSlash(name))
-	_, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", nil, ""
-	case errors.Is(err, syscall.ELOOP):
-		return "", nil, "symlink loop: not followed"
-	case err != nil:
-		return "", nil, "symlink not followed: " + oneLine(fsio.Cause(err).Error())
-	}
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", nil, "symlink not followed: " + oneLine(err.Error())
-	}
-	realDir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return "", nil, "symlink not followed: " + oneLine(err.Error())
-	}
-	if rel, err := filepath.Rel(realDir, target); err == nil && filepath.IsLocal(rel) {
-		rel = filepath.ToSlash(rel)
-		if info, err := root.Stat(rel); err == nil {
+	rel, err := fsio.ResolveIn(dir, filepath.FromSlash(name))
+	if err == nil {
+		var info fs.FileInfo
+		if info, err = root.Stat(rel); err == nil {
 			return rel, info, ""
 		}
 	}
-	return "", nil, "symlink resolves outside the output directory: not followed"
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", nil, "" // dangling
+	case errors.Is(err, fsio.ErrOutside), errors.Is(err, fsio.ErrLinkLoop):
+		return "", nil, err.Error()
+	}
+	return "", nil, "symlink not followed: " + oneLine(fsio.Cause(err).Error())
 }
 
 // badAgentName explains why a name that looks like an agent file was

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 func errorsIs(err, target error) bool { return errors.Is(err, target) }
@@ -188,6 +189,9 @@ func resolve(path string) (string, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return path, nil
 		}
+		if errors.Is(err, syscall.ELOOP) {
+			return "", ErrLinkLoop // a loop in a directory on the way
+		}
 		if err != nil {
 			return "", err
 		}
@@ -200,7 +204,7 @@ func resolve(path string) (string, error) {
 		}
 		path = next
 	}
-	return "", errors.New("too many levels of symbolic links")
+	return "", ErrLinkLoop
 }
 
 // ErrNoReader is wrapped by the error of a write to a FIFO that has no
@@ -555,39 +559,64 @@ func holds(path string, data []byte) (bool, error) {
 	}
 }
 
-// ErrOutside is wrapped by the error of LinkInside for a symbolic link that
-// leads out of its directory.
-var ErrOutside = errors.New("symlink resolves outside the output directory: not followed")
+// ErrOutside is the error of ResolveIn (and LinkInside) for a name whose
+// symbolic links lead out of its directory; ErrLinkLoop for one whose links
+// never end.
+var (
+	ErrOutside  = errors.New("symlink resolves outside the output directory: not followed")
+	ErrLinkLoop = errors.New("symlink loop: not followed")
+)
 
-// LinkInside returns nil unless dir/name is a symbolic link that leads, or
-// (dangling) would lead, out of dir (its real path): SPEC §1's links that
-// resolve outside OUTPUT_DIR are not followed, by the writers and readers
-// that take a path in dir (the bus of finding write and finding read
-// --dir; a run directory's readers open through an os.Root instead). A
-// link loop is an error too. The check is by name: the caller then opens
-// dir/name itself, so that a lock file next to it keeps its name.
-func LinkInside(dir, name string) error {
-	path := filepath.Join(dir, name)
-	if info, err := os.Lstat(path); err != nil || info.Mode()&fs.ModeSymlink == 0 {
-		return nil
-	}
+// ResolveIn is the one rule of SPEC §1's "symlinks that resolve outside
+// OUTPUT_DIR are not followed": it returns where name (a path in dir) leads
+// through its symbolic links, relative to dir's real path and
+// slash-separated; the file there need not exist (a dangling link), its
+// directory must. A name that leads out of dir is ErrOutside, one whose
+// links loop ErrLinkLoop; a missing directory on the way wraps
+// fs.ErrNotExist.
+func ResolveIn(dir, name string) (string, error) {
 	realDir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return &fs.PathError{Op: "open", Path: path, Err: err}
+	if err == nil {
+		realDir, err = filepath.Abs(realDir)
 	}
-	realDir, _ = filepath.Abs(realDir)
-	var last string
-	steps := 0
-	linkChain(path, func(abs string) bool { last, steps = abs, steps+1; return false })
-	if steps >= 40 {
-		return &fs.PathError{Op: "open", Path: path, Err: errors.New("symlink loop: not followed")}
+	if err != nil {
+		return "", err
+	}
+	last, err := resolve(filepath.Join(dir, name))
+	if err != nil {
+		return "", err
 	}
 	targetDir, err := filepath.EvalSymlinks(filepath.Dir(last))
 	if err == nil {
 		targetDir, err = filepath.Abs(targetDir)
 	}
-	if err != nil || (targetDir != realDir && !strings.HasPrefix(targetDir, realDir+string(filepath.Separator))) {
-		return &fs.PathError{Op: "open", Path: path, Err: ErrOutside}
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(realDir, filepath.Join(targetDir, filepath.Base(last)))
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", ErrOutside
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// LinkInside returns nil unless dir/name is a symbolic link that leads, or
+// (dangling) would lead, out of dir or nowhere (ResolveIn), for the writers
+// and readers that take a path in dir (the bus of finding write and finding
+// read --dir; a run directory's readers open through an os.Root and ask
+// ResolveIn for the links it refuses). The check is by name: the caller
+// then opens dir/name itself, so that a lock file next to it keeps its
+// name.
+func LinkInside(dir, name string) error {
+	path := filepath.Join(dir, name)
+	if info, err := os.Lstat(path); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	if _, err := ResolveIn(dir, name); err != nil {
+		if !errors.Is(err, ErrLinkLoop) {
+			err = ErrOutside // a missing directory on the way too: it is not this one
+		}
+		return &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	return nil
 }
