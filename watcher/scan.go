@@ -133,8 +133,7 @@ type parsed struct {
 }
 
 func (p *parsed) fresh(info fs.FileInfo) bool {
-	return p != nil && !p.unreadable && p.info.Size() == info.Size() && p.info.ModTime().Equal(info.ModTime()) &&
-		os.SameFile(p.info, info) && !p.racy()
+	return p.unchanged(info) && !p.racy()
 }
 
 // unchanged reports whether the file p was read from still has the size,
@@ -351,15 +350,15 @@ func (s *Scanner) parse(ctx context.Context, f file, old *parsed) *parsed {
 		return s.parseBus(f)
 	}
 	data, info, err := read(f, s.opts.MaxFile)
+	if info != nil {
+		p.info = info // as opened, also when it could not be read whole
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fsio.ErrNotRegular):
 		// The next Scan lists it again and says what it is now.
 		p.gone, p.why = true, named(f.path, err)
 		return p
 	case errors.Is(err, fsio.ErrTooLarge):
-		if info != nil {
-			p.info = info
-		}
 		p.diags = append(p.diags, diag(f.rel, parse.LevelError, fmt.Sprintf("file larger than %d bytes: not read", s.opts.MaxFile)))
 		return p
 	case err != nil && !s.opts.Unreadable:
@@ -368,14 +367,10 @@ func (s *Scanner) parse(ctx context.Context, f file, old *parsed) *parsed {
 	case err != nil:
 		// An agent that failed, as one too large is; while it stays
 		// unreadable its last good parse is kept for KeepGood.
-		if info != nil {
-			p.info = info
-		}
 		p.unreadable, p.failed = true, "cannot be read ("+fsio.Cause(err).Error()+")"
 		p.diags = append(p.diags, diag(f.rel, parse.LevelError, p.failed))
 		return p
 	}
-	p.info = info
 	p.sum = sha256.Sum256(data)
 	if old != nil && old.sum == p.sum && f.name.Kind != parse.KindAbort {
 		kept := *old
