@@ -79,6 +79,15 @@ func statuses(run *synth.Run) []agentStatus {
 	return out
 }
 
+// diagLines returns each diagnostic as its one line, in order.
+func diagLines(ds []parse.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.String())
+	}
+	return out
+}
+
 func TestScanLayout(t *testing.T) {
 	dir := t.TempDir()
 	for rel, content := range map[string]string{
@@ -225,10 +234,7 @@ func TestScanOneFilePerAgent(t *testing.T) {
 	if got := statuses(run); !slices.Equal(got, want) {
 		t.Errorf("agents = %v, want %v", got, want)
 	}
-	var msgs []string
-	for _, d := range run.Diagnostics {
-		msgs = append(msgs, d.String())
-	}
+	msgs := diagLines(run.Diagnostics)
 	wantMsgs := []string{"fd-a.md.partial: info: superseded by fd-a.md", "fd-b.md.partial: info: superseded by fd-b.abort"}
 	if !slices.Equal(msgs, wantMsgs) {
 		t.Errorf("diagnostics = %q, want %q", msgs, wantMsgs)
@@ -275,10 +281,7 @@ func TestScanSymlinks(t *testing.T) {
 	if run.Design == nil || run.Design.File != "design/manifest.yaml" {
 		t.Errorf("design = %+v, want design/manifest.yaml read through its absolute link", run.Design)
 	}
-	var got []string
-	for _, d := range run.Diagnostics {
-		got = append(got, d.String())
-	}
+	got := diagLines(run.Diagnostics)
 	wantDiags := []string{
 		"fd-loop.md: warning: symlink loop: not followed",
 		"fd-out.md: warning: symlink resolves outside the output directory: not followed",
@@ -310,10 +313,7 @@ func TestScanOddFiles(t *testing.T) {
 	if d := run.Agents[0].Diagnostics; len(d) != 1 || !strings.Contains(d[0].Message, "larger than 64 bytes") {
 		t.Errorf("big file diagnostics = %v", d)
 	}
-	var got []string
-	for _, d := range run.Diagnostics {
-		got = append(got, d.String())
-	}
+	got := diagLines(run.Diagnostics)
 	wantDiags := []string{
 		`"fd\x01bad.md": warning: agent name rejected: invalid name: name contains a control character`,
 		"fd-dir.md: warning: not a regular file (a directory): skipped",
