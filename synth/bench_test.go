@@ -2,6 +2,7 @@ package synth_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -74,6 +76,34 @@ func benchSynth(b *testing.B, cfg demo.Config) {
 // agents and a 200k-line bus (synthesis and rendering, not reading).
 func BenchmarkSynthesize64Agents200kBus(b *testing.B) {
 	benchSynth(b, demo.Config{Agents: 64, Findings: 12, BusLines: 200_000, Seed: 1})
+}
+
+// BenchmarkSynthesize64Agents200kUniqueBus is the same size with a bus whose
+// 200k summaries are all different, as agents that each word their own
+// findings write them: the timeline matches every entry, where the demo
+// bus's repeated summaries are matched once each.
+func BenchmarkSynthesize64Agents200kUniqueBus(b *testing.B) {
+	run := generatedRun(b, demo.Config{Agents: 64, Findings: 12, BusLines: 0, Seed: 1})
+	var lines bytes.Buffer
+	sevs := []string{"blocking", "notable"}
+	for i := range 200_000 {
+		fmt.Fprintf(&lines, `{"severity":%q,"agent":"fd-agent-%04d","summary":"Finding %d: null check missing in handler %d",`+
+			`"file_refs":["src/f%d.go:%d"],"timestamp":"2026-11-20T10:00:00Z"}`+"\n", sevs[i%2], i%64, i, i%97, i%500, i%90+1)
+	}
+	var entries []bus.Entry
+	err := bus.NewDecoder(1<<20).Decode(&lines, func(e bus.Entry) { entries = append(entries, e) }, func(d parse.Diagnostic) {
+		b.Fatalf("bench bus: %v", d)
+	})
+	if err != nil || len(entries) != 200_000 {
+		b.Fatalf("bench bus: %d entries, %v", len(entries), err)
+	}
+	run.Bus = []synth.BusFile{{Name: "peer-findings.jsonl", Entries: entries}}
+	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: "bench"}}
+	for b.Loop() {
+		s := synth.Synthesize(run, opts)
+		synth.RenderJSON(s)
+		synth.RenderMarkdown(s)
+	}
 }
 
 // BenchmarkSynthesizeFindings shows how the synthesis grows with the number
