@@ -218,8 +218,9 @@ func malformed(diags []parse.Diagnostic, path string) *Error {
 // writes the result back atomically in the SPEC §4.1 form, approaches sorted
 // (by number; the standalone, then variants A, B, …). With mustExist, a
 // missing file is ErrNotFound. A malformed file is ErrMalformedYAML and is left
-// untouched; so is every file when change fails. It returns the file's
-// warnings and whether the file existed.
+// untouched; so is every file when change fails, and when the result would
+// be over parse.MaxYAMLSize (ErrInvalidArguments: no read would accept it).
+// It returns the file's warnings and whether the file existed.
 func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specialist) error) (diags []parse.Diagnostic, existed bool, err error) {
 	if err := ValidSpecialist(name); err != nil {
 		return nil, false, err
@@ -254,6 +255,12 @@ func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specia
 	data, err := parse.EncodeSpecialist(sp)
 	if err != nil {
 		return diags, existed, ioError(err, "encode %s", s.File(name))
+	}
+	if len(data) > parse.MaxYAMLSize {
+		// Written, it would be a file that no read accepts.
+		return diags, existed, newError(ErrInvalidArguments,
+			"shorten the notes or the approaches' context, or clear approaches with clear-approach",
+			"%s would be %d bytes, over the %d-byte limit for YAML files; nothing was changed", s.File(name), len(data), parse.MaxYAMLSize)
 	}
 	if err := fsio.WriteFileIn(context.Background(), root, rel, data, 0o644); err != nil {
 		return diags, existed, &Error{Type: ErrIO, Message: err.Error(), Err: err}
