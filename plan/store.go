@@ -152,15 +152,16 @@ func (s *Store) openRoot(create bool) (*os.Root, error) {
 }
 
 // refused is the error for rel inside the root that the root would not
-// open or lock (err): ErrUnsafePath when it exists outside, through a
-// symbolic link, else an I/O error naming it.
+// open or lock (err): ErrUnsafePath when rel leads out of the root through
+// a symbolic link (fsio.ResolveIn), else an I/O error naming it and saying
+// why (not a regular file, permission denied, …).
 func (s *Store) refused(err error, verb, rel string) error {
 	path := filepath.Join(s.Root, rel)
-	if _, serr := os.Stat(path); serr == nil && !errors.Is(err, fsio.ErrNotRegular) {
+	if _, rerr := fsio.ResolveIn(s.Root, rel); errors.Is(rerr, fsio.ErrOutside) {
 		return newError(ErrUnsafePath, "replace the link with the file or directory itself",
 			"%s leads outside the plan root through a symbolic link; not followed", path)
 	}
-	return ioError(err, "%s %s", verb, path)
+	return ioError(fsio.Cause(err), "%s %s", verb, path)
 }
 
 // readFile reads the YAML file rel of the plan root, inside the root

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -43,5 +45,33 @@ func TestCreateOverYAMLLimitRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(root); err == nil {
 		t.Error("a directory was created")
+	}
+}
+
+// A file of the plan that is there but cannot be used (a FIFO where
+// findings/ should be, a directory where the lock file should be) is named
+// with what it is, not called a symbolic link out of the root.
+func TestRefusedNamesTheCause(t *testing.T) {
+	s := newStore(t)
+	testfault.Mkfifo(t, s.FindingsDir())
+	testfault.Within(t, 5*time.Second, "a FIFO findings/", func() {
+		for what, err := range map[string]error{
+			"read":  func() error { _, _, err := s.Read("fe"); return err }(),
+			"write": func() error { _, err := s.WriteApproach("fe", ApproachInput{Number: 1}); return err }(),
+			"list":  func() error { _, _, err := s.All(); return err }(),
+		} {
+			if errType(t, err) == ErrUnsafePath || err == nil || !strings.Contains(err.Error(), s.FindingsDir()) {
+				t.Errorf("%s with findings/ a FIFO: %v, want an error naming it, not a link", what, err)
+			}
+		}
+	})
+
+	s = newStore(t)
+	if err := os.MkdirAll(s.File("fe")+".lock", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.WriteApproach("fe", ApproachInput{Number: 1})
+	if errType(t, err) == ErrUnsafePath || err == nil || !strings.Contains(err.Error(), "fe.yaml.lock") {
+		t.Errorf("write with a directory as its lock file: %v, want an error naming it, not a link", err)
 	}
 }
