@@ -11,6 +11,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 )
@@ -172,7 +173,10 @@ func (p *planRun) fail(err error) error {
 }
 
 // text returns the value of a text flag or of its -file variant ("-" reads
-// standard input); set is false when neither was given.
+// standard input; a FIFO such as <(cmd) is read as it comes); set is false
+// when neither was given. A file is read up to parse.MaxYAMLSize, the most a
+// findings file holds: a larger one (/dev/zero) is refused without being
+// held in memory.
 func (p *planRun) text(fs *flag.FlagSet, name string) (value string, set bool, err error) {
 	fileFlag := name + "-file"
 	switch {
@@ -183,13 +187,7 @@ func (p *planRun) text(fs *flag.FlagSet, name string) (value string, set bool, e
 		return v, true, nil
 	case fs.Changed(fileFlag):
 		path, _ := fs.GetString(fileFlag)
-		var data []byte
-		var err error
-		if path == "-" {
-			data, err = io.ReadAll(p.e.stdin)
-		} else {
-			data, err = os.ReadFile(path)
-		}
+		data, err := readInput(p.e.stdin, path, parse.MaxYAMLSize)
 		if err != nil {
 			return "", false, badArgs("plan %s: --%s: %v", p.name, fileFlag, err)
 		}
@@ -471,4 +469,32 @@ func planReadDesign(p *planRun, args []string) error {
 			Designs []designView `json:"designs"`
 		}{exists, filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), designs}, warnings, nil
 	})
+}
+
+// readInput reads the input file path whole ("-": stdin), at most limit
+// bytes: a larger input is an error naming it (fsio.ErrTooLarge), read no
+// further than limit+1 bytes. Unlike fsio.ReadFile it reads what is not a
+// regular file too (a pipe, <(cmd)): the user named it as the input.
+func readInput(stdin io.Reader, path string, limit int64) ([]byte, error) {
+	if path == "-" {
+		data, err := fsio.ReadAll(stdin, 0, limit)
+		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		return data, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var size int64
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	data, err := fsio.ReadAll(f, size, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
 }
