@@ -18,6 +18,19 @@ import (
 // Store is the specialist findings of one plan root.
 type Store struct {
 	Root string // the plan root: findings/ and design/ live here
+	// Context, when not nil, is the life of the changes: one that ends
+	// (a signal) while a change waits for its file's lock, or before its
+	// file is renamed into place, leaves the file as it was, and the change
+	// fails with the context's error.
+	Context context.Context
+}
+
+// ctx returns s.Context, or context.Background() when it is nil.
+func (s *Store) ctx() context.Context {
+	if s.Context != nil {
+		return s.Context
+	}
+	return context.Background()
 }
 
 // FindingsDir returns the directory of the specialist files.
@@ -219,9 +232,10 @@ func malformed(diags []parse.Diagnostic, path string) *Error {
 // writes the result back atomically in the SPEC §4.1 form, approaches sorted
 // (by number; the standalone, then variants A, B, …). With mustExist, a
 // missing file is ErrNotFound. A malformed file is ErrMalformedYAML and is left
-// untouched; so is every file when change fails, and when the result would
-// be over parse.MaxYAMLSize (ErrInvalidArguments: no read would accept it).
-// It returns the file's warnings and whether the file existed.
+// untouched; so is every file when change fails, when the result would be
+// over parse.MaxYAMLSize (ErrInvalidArguments: no read would accept it), and
+// when s.Context ends first (its error, not an *Error). It returns the
+// file's warnings and whether the file existed.
 func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specialist) error) (diags []parse.Diagnostic, existed bool, err error) {
 	if err := ValidSpecialist(name); err != nil {
 		return nil, false, err
@@ -240,6 +254,9 @@ func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specia
 		return nil, false, s.refused(err, "lock", rel+".lock")
 	}
 	defer unlock()
+	if err := s.ctx().Err(); err != nil {
+		return nil, false, err // a signal while the lock was awaited: nothing is changed
+	}
 	sp, diags, existed, err := s.read(name)
 	if err != nil {
 		return diags, existed, err
@@ -263,7 +280,10 @@ func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specia
 			"shorten the notes or the approaches' context, or clear approaches with clear-approach",
 			"%s would be %d bytes, over the %d-byte limit for YAML files; nothing was changed", s.File(name), len(data), parse.MaxYAMLSize)
 	}
-	if err := fsio.WriteFileIn(context.Background(), root, rel, data, 0o644); err != nil {
+	if err := fsio.WriteFileIn(s.ctx(), root, rel, data, 0o644); err != nil {
+		if ctxErr := s.ctx().Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return diags, existed, ctxErr
+		}
 		return diags, existed, &Error{Type: ErrIO, Message: err.Error(), Err: err}
 	}
 	return diags, existed, nil

@@ -58,6 +58,7 @@ func planUsage(w io.Writer) {
 // planRun is one run of `fluxwatch plan`: the environment and the plan root
 // flag given before the command.
 type planRun struct {
+	ctx     context.Context // ends at a signal: a change not yet made is not made
 	e       *env
 	name    string // the subcommand
 	cmd     planCommand
@@ -65,7 +66,7 @@ type planRun struct {
 }
 
 func runPlan(ctx context.Context, e *env, args []string) error {
-	p := &planRun{e: e}
+	p := &planRun{ctx: ctx, e: e}
 	fs := e.newFlagSet("plan")
 	fs.SetOutput(e.stderr)
 	fs.SetInterspersed(false)
@@ -128,14 +129,18 @@ func (p *planRun) parse(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (
 // do opens the store (--plan-dir, else FLUXWATCH_PLAN_DIR, else the branch's
 // directory under the git top level) and runs f on it: the error envelope
 // when either fails, else the success envelope with f's data and its
-// warnings.
+// warnings. A change that a signal stopped prints nothing: it was not made,
+// and main exits with the signal's status.
 func (p *planRun) do(f func(s *plan.Store) (data any, warnings []string, err error)) error {
 	root, err := plan.ResolveRoot(plan.RootOptions{Flag: p.planDir, Env: p.e.getenv("FLUXWATCH_PLAN_DIR"),
 		Ceilings: p.e.getenv("GIT_CEILING_DIRECTORIES")})
 	if err != nil {
 		return p.fail(err)
 	}
-	data, warnings, err := f(&plan.Store{Root: root})
+	data, warnings, err := f(&plan.Store{Root: root, Context: p.ctx})
+	if err != nil && p.ctx.Err() != nil && errors.Is(err, p.ctx.Err()) {
+		return err
+	}
 	if err != nil {
 		return p.fail(err)
 	}
