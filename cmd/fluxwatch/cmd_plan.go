@@ -174,7 +174,11 @@ func (p *planRun) fail(err error) error {
 	if p.name != "" {
 		prefix += " " + p.name
 	}
-	return exitError{code, fmt.Errorf("%s: %s", prefix, pe.Message)}
+	msg := pe.Message
+	if !strings.HasPrefix(msg, prefix+": ") { // badArgs messages name the command already
+		msg = prefix + ": " + msg
+	}
+	return exitError{code, errors.New(msg)}
 }
 
 // text returns the value of a text flag or of its -file variant ("-" reads
