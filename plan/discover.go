@@ -201,9 +201,16 @@ func candidates(o Options) ([]Candidate, []string, error) {
 		stale int
 	)
 	now := o.Now()
-	err := filepath.WalkDir(o.Root, func(path string, d fs.DirEntry, err error) error {
+	walkRoot := o.Root
+	if fi, err := os.Lstat(o.Root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// WalkDir does not follow a link, not even the root: start inside
+		// the directory it leads to, the paths still under o.Root. Links
+		// below the root are not followed.
+		walkRoot = o.Root + string(filepath.Separator)
+	}
+	err := filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if path == o.Root && errors.Is(err, fs.ErrNotExist) {
+			if path == walkRoot && errors.Is(err, fs.ErrNotExist) {
 				return fs.SkipAll
 			}
 			notes = append(notes, fmt.Sprintf("skipped %s: %v", path, err))
