@@ -201,9 +201,16 @@ func candidates(o Options) ([]Candidate, []string, error) {
 		stale int
 	)
 	now := o.Now()
-	err := filepath.WalkDir(o.Root, func(path string, d fs.DirEntry, err error) error {
+	walkRoot := o.Root
+	if fi, err := os.Lstat(o.Root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// WalkDir does not follow a link, not even the root: start inside
+		// the directory it leads to, the paths still under o.Root. Links
+		// below the root are not followed.
+		walkRoot = o.Root + string(filepath.Separator)
+	}
+	err := filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if path == o.Root && errors.Is(err, fs.ErrNotExist) {
+			if path == walkRoot && errors.Is(err, fs.ErrNotExist) {
 				return fs.SkipAll
 			}
 			notes = append(notes, fmt.Sprintf("skipped %s: %v", path, err))
@@ -300,7 +307,8 @@ type CreateOptions struct {
 // MANIFEST.yaml holding feature_name, feature_slug, created_at (UTC, RFC 3339),
 // created_by, description (the task, without its feature_directory: line),
 // status in-progress, and empty agents_contributed and artifacts. Errors:
-// ErrInvalidArguments for a slug that is not lowercase kebab-case, ErrIO.
+// ErrInvalidArguments for a slug that is not lowercase kebab-case or a
+// manifest that would be over parse.MaxYAMLSize (nothing is created), ErrIO.
 func Create(o Options, c CreateOptions) (Result, error) {
 	o = o.withDefaults()
 	task := strings.TrimSpace(featureDirRe.ReplaceAllString(o.Task, ""))
@@ -324,6 +332,25 @@ func Create(o Options, c CreateOptions) (Result, error) {
 		description = name
 	}
 	now := o.Now()
+	m := &parse.FeatureManifest{
+		FeatureName:       name,
+		FeatureSlug:       slug,
+		CreatedAt:         now.UTC().Format(time.RFC3339),
+		CreatedBy:         by,
+		Description:       description,
+		Status:            "in-progress",
+		AgentsContributed: []string{},
+		Artifacts:         []string{},
+	}
+	data, err := parse.EncodeFeatureManifest(m)
+	if err != nil {
+		return Result{}, ioError(err, "encode %s", ManifestName)
+	}
+	if len(data) > parse.MaxYAMLSize {
+		// Written, it would be a manifest that discovery skips.
+		return Result{}, newError(ErrInvalidArguments, "shorten the task; nothing was created",
+			"the %s would be %d bytes, over the %d-byte limit for YAML files", ManifestName, len(data), parse.MaxYAMLSize)
+	}
 	if err := os.MkdirAll(o.Root, 0o755); err != nil {
 		return Result{}, ioError(err, "create %s", o.Root)
 	}
@@ -338,20 +365,6 @@ func Create(o Options, c CreateOptions) (Result, error) {
 			return Result{}, ioError(err, "create %s", dir)
 		}
 		dir = filepath.Join(o.Root, fmt.Sprintf("%s-%d", base, i))
-	}
-	m := &parse.FeatureManifest{
-		FeatureName:       name,
-		FeatureSlug:       slug,
-		CreatedAt:         now.UTC().Format(time.RFC3339),
-		CreatedBy:         by,
-		Description:       description,
-		Status:            "in-progress",
-		AgentsContributed: []string{},
-		Artifacts:         []string{},
-	}
-	data, err := parse.EncodeFeatureManifest(m)
-	if err != nil {
-		return Result{}, ioError(err, "encode %s", ManifestName)
 	}
 	if _, err := fsio.WriteFile(context.Background(), filepath.Join(dir, ManifestName), data, 0o644); err != nil {
 		return Result{}, &Error{Type: ErrIO, Message: err.Error(), Err: err}

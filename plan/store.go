@@ -18,6 +18,19 @@ import (
 // Store is the specialist findings of one plan root.
 type Store struct {
 	Root string // the plan root: findings/ and design/ live here
+	// Context, when not nil, is the life of the changes: one that ends
+	// (a signal) while a change waits for its file's lock, or before its
+	// file is renamed into place, leaves the file as it was, and the change
+	// fails with the context's error.
+	Context context.Context
+}
+
+// ctx returns s.Context, or context.Background() when it is nil.
+func (s *Store) ctx() context.Context {
+	if s.Context != nil {
+		return s.Context
+	}
+	return context.Background()
 }
 
 // FindingsDir returns the directory of the specialist files.
@@ -152,15 +165,16 @@ func (s *Store) openRoot(create bool) (*os.Root, error) {
 }
 
 // refused is the error for rel inside the root that the root would not
-// open or lock (err): ErrUnsafePath when it exists outside, through a
-// symbolic link, else an I/O error naming it.
+// open or lock (err): ErrUnsafePath when rel leads out of the root through
+// a symbolic link (fsio.ResolveIn), else an I/O error naming it and saying
+// why (not a regular file, permission denied, …).
 func (s *Store) refused(err error, verb, rel string) error {
 	path := filepath.Join(s.Root, rel)
-	if _, serr := os.Stat(path); serr == nil && !errors.Is(err, fsio.ErrNotRegular) {
+	if _, rerr := fsio.ResolveIn(s.Root, rel); errors.Is(rerr, fsio.ErrOutside) {
 		return newError(ErrUnsafePath, "replace the link with the file or directory itself",
 			"%s leads outside the plan root through a symbolic link; not followed", path)
 	}
-	return ioError(err, "%s %s", verb, path)
+	return ioError(fsio.Cause(err), "%s %s", verb, path)
 }
 
 // readFile reads the YAML file rel of the plan root, inside the root
@@ -218,8 +232,10 @@ func malformed(diags []parse.Diagnostic, path string) *Error {
 // writes the result back atomically in the SPEC §4.1 form, approaches sorted
 // (by number; the standalone, then variants A, B, …). With mustExist, a
 // missing file is ErrNotFound. A malformed file is ErrMalformedYAML and is left
-// untouched; so is every file when change fails. It returns the file's
-// warnings and whether the file existed.
+// untouched; so is every file when change fails, when the result would be
+// over parse.MaxYAMLSize (ErrInvalidArguments: no read would accept it), and
+// when s.Context ends first (its error, not an *Error). It returns the
+// file's warnings and whether the file existed.
 func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specialist) error) (diags []parse.Diagnostic, existed bool, err error) {
 	if err := ValidSpecialist(name); err != nil {
 		return nil, false, err
@@ -238,6 +254,9 @@ func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specia
 		return nil, false, s.refused(err, "lock", rel+".lock")
 	}
 	defer unlock()
+	if err := s.ctx().Err(); err != nil {
+		return nil, false, err // a signal while the lock was awaited: nothing is changed
+	}
 	sp, diags, existed, err := s.read(name)
 	if err != nil {
 		return diags, existed, err
@@ -255,7 +274,16 @@ func (s *Store) update(name string, mustExist bool, change func(sp *parse.Specia
 	if err != nil {
 		return diags, existed, ioError(err, "encode %s", s.File(name))
 	}
-	if err := fsio.WriteFileIn(context.Background(), root, rel, data, 0o644); err != nil {
+	if len(data) > parse.MaxYAMLSize {
+		// Written, it would be a file that no read accepts.
+		return diags, existed, newError(ErrInvalidArguments,
+			"shorten the notes or the approaches' context, or clear approaches with clear-approach",
+			"%s would be %d bytes, over the %d-byte limit for YAML files; nothing was changed", s.File(name), len(data), parse.MaxYAMLSize)
+	}
+	if err := fsio.WriteFileIn(s.ctx(), root, rel, data, 0o644); err != nil {
+		if ctxErr := s.ctx().Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return diags, existed, ctxErr
+		}
 		return diags, existed, &Error{Type: ErrIO, Message: err.Error(), Err: err}
 	}
 	return diags, existed, nil

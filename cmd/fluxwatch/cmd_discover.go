@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 )
 
@@ -64,16 +64,12 @@ func runDiscover(ctx context.Context, e *env, args []string) error {
 	switch {
 	case fs.Changed("task") && fs.Changed("task-file"):
 		return usageErrorf("discover: give --task or --task-file, not both")
-	case *taskFile == "-":
-		data, err := io.ReadAll(e.stdin)
-		if err != nil {
-			return usageErrorf("discover: read the task from standard input: %v", err)
-		}
-		o.Task = string(data)
 	case *taskFile != "":
-		data, err := os.ReadFile(*taskFile)
+		// At most what a manifest holds: the task becomes a created
+		// directory's description, and /dev/zero is not held in memory.
+		data, err := readInput(e.stdin, *taskFile, parse.MaxYAMLSize)
 		if err != nil {
-			return usageErrorf("discover: %v", err)
+			return usageErrorf("discover: --task-file: %v", err)
 		}
 		o.Task = string(data)
 	default:

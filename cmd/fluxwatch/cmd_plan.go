@@ -11,6 +11,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 )
@@ -57,6 +58,7 @@ func planUsage(w io.Writer) {
 // planRun is one run of `fluxwatch plan`: the environment and the plan root
 // flag given before the command.
 type planRun struct {
+	ctx     context.Context // ends at a signal: a change not yet made is not made
 	e       *env
 	name    string // the subcommand
 	cmd     planCommand
@@ -64,7 +66,7 @@ type planRun struct {
 }
 
 func runPlan(ctx context.Context, e *env, args []string) error {
-	p := &planRun{e: e}
+	p := &planRun{ctx: ctx, e: e}
 	fs := e.newFlagSet("plan")
 	fs.SetOutput(e.stderr)
 	fs.SetInterspersed(false)
@@ -127,14 +129,18 @@ func (p *planRun) parse(fs *flag.FlagSet, args []string, minArgs, maxArgs int) (
 // do opens the store (--plan-dir, else FLUXWATCH_PLAN_DIR, else the branch's
 // directory under the git top level) and runs f on it: the error envelope
 // when either fails, else the success envelope with f's data and its
-// warnings.
+// warnings. A change that a signal stopped prints nothing: it was not made,
+// and main exits with the signal's status.
 func (p *planRun) do(f func(s *plan.Store) (data any, warnings []string, err error)) error {
 	root, err := plan.ResolveRoot(plan.RootOptions{Flag: p.planDir, Env: p.e.getenv("FLUXWATCH_PLAN_DIR"),
 		Ceilings: p.e.getenv("GIT_CEILING_DIRECTORIES")})
 	if err != nil {
 		return p.fail(err)
 	}
-	data, warnings, err := f(&plan.Store{Root: root})
+	data, warnings, err := f(&plan.Store{Root: root, Context: p.ctx})
+	if err != nil && p.ctx.Err() != nil && errors.Is(err, p.ctx.Err()) {
+		return err
+	}
 	if err != nil {
 		return p.fail(err)
 	}
@@ -168,11 +174,18 @@ func (p *planRun) fail(err error) error {
 	if p.name != "" {
 		prefix += " " + p.name
 	}
-	return exitError{code, fmt.Errorf("%s: %s", prefix, pe.Message)}
+	msg := pe.Message
+	if !strings.HasPrefix(msg, prefix+": ") { // badArgs messages name the command already
+		msg = prefix + ": " + msg
+	}
+	return exitError{code, errors.New(msg)}
 }
 
 // text returns the value of a text flag or of its -file variant ("-" reads
-// standard input); set is false when neither was given.
+// standard input; a FIFO such as <(cmd) is read as it comes); set is false
+// when neither was given. A file is read up to parse.MaxYAMLSize, the most a
+// findings file holds: a larger one (/dev/zero) is refused without being
+// held in memory.
 func (p *planRun) text(fs *flag.FlagSet, name string) (value string, set bool, err error) {
 	fileFlag := name + "-file"
 	switch {
@@ -183,13 +196,7 @@ func (p *planRun) text(fs *flag.FlagSet, name string) (value string, set bool, e
 		return v, true, nil
 	case fs.Changed(fileFlag):
 		path, _ := fs.GetString(fileFlag)
-		var data []byte
-		var err error
-		if path == "-" {
-			data, err = io.ReadAll(p.e.stdin)
-		} else {
-			data, err = os.ReadFile(path)
-		}
+		data, err := readInput(p.e.stdin, path, parse.MaxYAMLSize)
 		if err != nil {
 			return "", false, badArgs("plan %s: --%s: %v", p.name, fileFlag, err)
 		}
@@ -471,4 +478,32 @@ func planReadDesign(p *planRun, args []string) error {
 			Designs []designView `json:"designs"`
 		}{exists, filepath.Join(s.Root, filepath.FromSlash(plan.DesignFile)), designs}, warnings, nil
 	})
+}
+
+// readInput reads the input file path whole ("-": stdin), at most limit
+// bytes: a larger input is an error naming it (fsio.ErrTooLarge), read no
+// further than limit+1 bytes. Unlike fsio.ReadFile it reads what is not a
+// regular file too (a pipe, <(cmd)): the user named it as the input.
+func readInput(stdin io.Reader, path string, limit int64) ([]byte, error) {
+	if path == "-" {
+		data, err := fsio.ReadAll(stdin, 0, limit)
+		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		return data, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var size int64
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	data, err := fsio.ReadAll(f, size, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
 }
