@@ -76,8 +76,9 @@
 // synth's --format and mcp_stdio.go for mcp). A command calls no other
 // command's helpers; what several share is in a file of its own: main.go
 // (the command table, env, errors and exit codes), cli.go (global options,
-// flag sets, help, subcommands), report_flags.go (the output flags and
-// targets of synth and watch, and what they do before reading a run),
+// flag sets, help, subcommands, a flag's input file), report_flags.go (the
+// output flags and targets of synth and watch, and what they do before
+// reading a run),
 // ci_flags.go (.fluxwatch.yaml, --baseline, --fail-on-new), bus_flags.go
 // (the flags that name and open a bus), envelope.go (the JSON of plan and
 // discover) and version.go.
