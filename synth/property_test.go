@@ -206,3 +206,56 @@ func TestLiveAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+// TestPrematchAgainstOneGoroutine: entries matched ahead on several
+// goroutines (prematch) give findings.json byte for byte as matching each
+// entry in turn does, for a one-shot synthesis and for a Live whose agents
+// complete after a large bus was read (a rebase matches its keys again). The
+// buses are large enough to be shared out, their summaries mostly distinct
+// (titles of the findings, restated, with numbers) and some repeated.
+func TestPrematchAgainstOneGoroutine(t *testing.T) {
+	seeds := 12
+	if testing.Short() {
+		seeds = 4
+	}
+	for seed := range seeds {
+		opts := synth.Options{MaxEntries: 1 + seed%9, Watching: seed%2 == 0, Dedup: synth.Dedup(seed % 3 / 2)}
+		w := &world{r: rand.New(rand.NewPCG(uint64(seed), 11)), clock: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC),
+			agents: map[string]synth.Agent{}}
+		for range 30 {
+			w.step()
+		}
+		for range 1500 + w.r.IntN(1500) {
+			e := w.entry()
+			switch w.r.IntN(3) {
+			case 0: // a summary of its own, close to a finding's title or not
+				e.Summary = fmt.Sprintf("%s %d", w.pick(propTitles), w.r.IntN(100000))
+			case 1:
+				e.Summary = fmt.Sprintf("entry %d about %s", w.r.IntN(100000), w.pick(propRefs))
+			}
+			f := w.r.IntN(2)
+			w.bus[f] = append(w.bus[f], e)
+		}
+		run := w.run()
+		restore := synth.SetPrematchWorkers(1)
+		want := synth.RenderJSON(synth.Synthesize(run, opts))
+		restore()
+
+		restore = synth.SetPrematchWorkers(4)
+		got := synth.RenderJSON(synth.Synthesize(run, opts))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: Synthesize with prematch differs:\n%s", seed, txtartest.FirstDiff(want, got))
+		}
+		// A Live that read the bus before its agents completed.
+		early := *run
+		early.Agents = nil
+		live := synth.NewLive(opts)
+		live.Update(&early)
+		live.Update(run)
+		got = synth.RenderJSON(live.Synthesis())
+		restore()
+		if !bytes.Equal(got, want) {
+			t.Fatalf("seed %d: Live with prematch differs:\n%s", seed, txtartest.FirstDiff(want, got))
+		}
+	}
+}

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"cmp"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/sourcegraph/conc"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -51,6 +54,8 @@ type matcher struct {
 	cache   []*entryMatch  // by match key id (busMemo)
 	stamp   []int
 	round   int
+	// prepared: every node's title is made (see prematch).
+	prepared bool
 }
 
 func newMatcher(srcs []*src, findings []Finding) *matcher {
@@ -97,23 +102,37 @@ func keyOf(e *bus.Entry) matchKey {
 
 // match returns what e, whose match key has the given id, matches.
 func (m *matcher) match(e *bus.Entry, id int32) *entryMatch {
-	if int(id) < len(m.cache) && m.cache[id] != nil {
-		return m.cache[id]
+	m.grow(id)
+	if r := m.cache[id]; r != nil {
+		return r
 	}
+	r := m.compute(e, m.stamp, &m.round)
+	m.cache[id] = r
+	return r
+}
+
+// grow makes the cache hold match key id.
+func (m *matcher) grow(id int32) {
 	if int(id) >= len(m.cache) {
 		m.cache = slices.Grow(m.cache, int(id)+1-len(m.cache))[:int(id)+1]
 	}
+}
+
+// compute returns what e matches. stamp and round mark the nodes compared
+// for e: each goroutine computing has its own. compute changes nothing of m
+// but the titles of nodes not prepared yet (see prematch).
+func (m *matcher) compute(e *bus.Entry, stamp []int, round *int) *entryMatch {
 	r := &entryMatch{finding: -1}
 	var hits []*src
 	if e.Summary != "" {
 		t := parse.NewTitle(e.Summary)
-		m.round++
+		*round++
 		for _, b := range m.blocks.probe("", blockKeys(t.Keywords())) {
 			for _, i := range m.blocks[b] {
-				if m.stamp[i] == m.round {
+				if stamp[i] == *round {
 					continue
 				}
-				m.stamp[i] = m.round
+				stamp[i] = *round
 				if t.Matches(m.nodes[i].prepared()) {
 					hits = append(hits, m.nodes[i].srcs...)
 				}
@@ -142,9 +161,71 @@ func (m *matcher) match(e *bus.Entry, id int32) *entryMatch {
 			r.finding = r.findings[0]
 		}
 	}
-	m.cache[id] = r
 	return r
 }
+
+// prematchWorkers is how many goroutines prematch uses; below 2 it leaves
+// every match to match. Tests set it.
+var prematchWorkers = runtime.GOMAXPROCS(0)
+
+// prematchMin is the fewest entries to match that prematch shares out.
+const prematchMin = 256
+
+// prematch makes, on several goroutines, what match would make for each
+// entry of es whose match key (ids, by entry) has no match yet, each key
+// once. What an entry matches depends on its match key and the findings
+// only, so which goroutine makes it, and when, changes nothing: match then
+// finds it made. A nil entry is passed over (a stall: never matched).
+func (m *matcher) prematch(es []*bus.Entry, ids []int32) {
+	if prematchWorkers < 2 {
+		return
+	}
+	var todo []int
+	for i, e := range es {
+		if e == nil {
+			continue
+		}
+		m.grow(ids[i])
+		if m.cache[ids[i]] == nil {
+			m.cache[ids[i]] = pending // each key once
+			todo = append(todo, i)
+		}
+	}
+	// The nodes' titles are made lazily; goroutines may only read them, so
+	// all are made first, which pays when there are not many more nodes
+	// than entries to match.
+	if len(todo) < prematchMin || !m.prepared && len(m.nodes) > 4*len(todo) {
+		for _, i := range todo {
+			m.cache[ids[i]] = nil // left to match
+		}
+		return
+	}
+	if !m.prepared {
+		for _, n := range m.nodes {
+			n.prepared()
+		}
+		m.prepared = true
+	}
+	made := make([]*entryMatch, len(todo))
+	workers := min(prematchWorkers, (len(todo)+prematchMin-1)/prematchMin)
+	var wg conc.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(todo)/workers, (w+1)*len(todo)/workers
+		wg.Go(func() {
+			stamp, round := make([]int, len(m.nodes)), 0
+			for j := lo; j < hi; j++ {
+				made[j] = m.compute(es[todo[j]], stamp, &round)
+			}
+		})
+	}
+	wg.Wait()
+	for j, i := range todo {
+		m.cache[ids[i]] = made[j]
+	}
+}
+
+// pending marks, in the cache, a match key prematch is making.
+var pending = &entryMatch{}
 
 // busMemo is what a Live remembers of the bus entries it read, across the
 // timelines it builds for them while they stay the same (until Rewind): the
@@ -413,6 +494,21 @@ func (t *timeline) add(segs []segment) {
 			t.memo.learned[sg.file] = sg.start + len(sg.entries)
 		}
 	}
+	// The match key id of every entry, that ids stay in step; the entries'
+	// matches are made ahead, on several goroutines (see prematch).
+	ids := make([]int32, 0, batch)
+	es := make([]*bus.Entry, 0, batch)
+	for _, sg := range segs {
+		for i := range sg.entries {
+			e := &sg.entries[i]
+			ids = append(ids, t.memo.id(sg.file, sg.start+i, e))
+			if e.Kind == bus.EntryStall {
+				e = nil
+			}
+			es = append(es, e)
+		}
+	}
+	t.m.prematch(es, ids)
 	first := t.total // entries read before this batch
 	for _, sg := range segs {
 		// Entries from recordFrom on are read for the first time since the
@@ -424,7 +520,7 @@ func (t *timeline) add(segs []segment) {
 		}
 		for i := range sg.entries {
 			e := &sg.entries[i]
-			id := t.memo.id(sg.file, sg.start+i, e) // every entry, that ids stay in step
+			id := ids[t.total-first]
 			t.total++
 			seq := t.total
 			ta := t.perAgent[e.Agent]
@@ -545,8 +641,14 @@ func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, o
 			}
 		}
 	}
-	for _, ref := range n.memo.firsts {
-		for _, p := range n.m.match(n.memo.entry(ref.id), ref.id).findings {
+	firsts := make([]*bus.Entry, len(n.memo.firsts))
+	ids := make([]int32, len(n.memo.firsts))
+	for i, ref := range n.memo.firsts {
+		firsts[i], ids[i] = n.memo.entry(ref.id), ref.id
+	}
+	n.m.prematch(firsts, ids)
+	for i, ref := range n.memo.firsts {
+		for _, p := range n.m.match(firsts[i], ref.id).findings {
 			if n.discoveredBy[p] == nil {
 				agent := ref.agent
 				n.discoveredBy[p] = &agent
