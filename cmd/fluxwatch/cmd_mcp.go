@@ -355,7 +355,7 @@ func openMCPRoot(root string) (*mcpRoot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
 	}
-	r, err := os.OpenRoot(real)
+	r, err := os.OpenRoot(dirOnly(real))
 	if err != nil {
 		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
 	}
@@ -384,16 +384,28 @@ func (m *mcpRoot) dir(outputDir string) (*os.Root, error) {
 	if rel == "" || (rel != "." && !filepath.IsLocal(rel)) {
 		return nil, outside
 	}
-	d, err := m.root.OpenRoot(rel) // d.Name() is filepath.Join(m.real, rel)
+	d, err := m.root.OpenRoot(dirOnly(rel)) // filepath.Clean(d.Name()) is filepath.Join(m.real, rel)
 	switch {
 	case errors.Is(err, m.escapes):
 		return nil, outside
 	case errors.Is(err, syscall.ENOTDIR):
+		if info, serr := m.root.Stat(rel); serr == nil && !info.IsDir() {
+			return nil, fmt.Errorf("output_dir %s is not a directory (%s)", outputDir, fsio.Kind(info.Mode()))
+		}
 		return nil, fmt.Errorf("output_dir %s is not a directory", outputDir)
 	case err != nil:
 		return nil, fmt.Errorf("output_dir %s: %v", outputDir, fsio.Cause(err))
 	}
 	return d, nil
+}
+
+// dirOnly is path with "/." added, for os.OpenRoot and Root.OpenRoot: they
+// open the last element of a path as it is (not with O_DIRECTORY), so that
+// a FIFO there would block the open until a writer comes; through "/." the
+// kernel resolves the element as a directory and refuses anything else at
+// once (ENOTDIR), without a check first and an open later.
+func dirOnly(path string) string {
+	return path + string(filepath.Separator) + "."
 }
 
 // busIn checks the bus file name in dir without blocking — fsio.OpenIn
