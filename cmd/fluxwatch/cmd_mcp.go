@@ -106,8 +106,9 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	// At end of input, answers still being computed get up to one call's
 	// deadline (and a little more to be written).
-	stdio := newMCPStdio(e.stdin, e.stdout, callTimeout+time.Second)
-	t := &mcp.IOTransport{Reader: stdio, Writer: nopWriteCloser{stdio}}
+	stdio := newMCPStdio(e.stdin, e.stdout, slog.New(slog.NewTextHandler(e.stderr, nil)), callTimeout+time.Second)
+	// stdio hands over one message of at most maxMessage bytes at a time.
+	t := &mcp.IOTransport{Reader: stdio, Writer: nopWriteCloser{stdio}, MaxLineLength: -1}
 	// srv.Run, without its error log when ctx ends: a signal is no error.
 	ss, err := srv.Connect(ctx, t, nil)
 	if err != nil {
