@@ -147,3 +147,49 @@ func TestMCPFIFOOutputDirRefused(t *testing.T) {
 		t.Errorf("mcp --root FIFO: exit %d, stderr %q; want exit 2 naming it", code, stderr)
 	}
 }
+
+// fetch_peer_findings reads the bus file it checked, not its path again: a
+// bus swapped back and forth between a file and a symlink out of the root
+// (an agent can write in output_dir) is refused or read from inside, never
+// read from outside. The old code read the outside file on 3-4% of the
+// calls here (a quarter of them with the swapper in a process of its own).
+func TestMCPBusSwappedForSymlinkOut(t *testing.T) {
+	root := t.TempDir()
+	run := mcpRunDir(t, root, "run")
+	outside := filepath.Join(t.TempDir(), "findings.jsonl")
+	os.WriteFile(outside, []byte(`{"severity":"blocking","agent":"fd-x","category":"c","summary":"OUTSIDE","file_refs":[]}`+"\n"), 0o644)
+	inside := filepath.Join(run, "inside.jsonl")
+	os.Link(filepath.Join(run, "peer-findings.jsonl"), inside)
+	bus := filepath.Join(run, "findings.jsonl")
+
+	stop := make(chan struct{})
+	swapped := make(chan struct{})
+	go func() {
+		defer close(swapped)
+		link, file := filepath.Join(run, "link.tmp"), filepath.Join(run, "file.tmp")
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			os.Symlink(outside, link)
+			os.Rename(link, bus)
+			os.Link(inside, file)
+			os.Rename(file, bus)
+		}
+	}()
+	cs := mcpSession(t, root)
+	calls, outsideRead := 0, 0
+	for start := time.Now(); time.Since(start) < 2*time.Second; calls++ {
+		res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": "run"})
+		if strings.Contains(resultText(res), "OUTSIDE") {
+			outsideRead++
+		}
+	}
+	close(stop)
+	<-swapped
+	if outsideRead > 0 {
+		t.Errorf("%d calls of %d answered with the bus outside the root", outsideRead, calls)
+	}
+}
