@@ -29,6 +29,10 @@ type Server struct {
 	version  uint64
 	page     []byte
 	findings []byte
+	// event is page as the event stream sends it, made once at Publish and
+	// shared by every stream: a client that does not read holds no copy
+	// of its own.
+	event []byte
 	// changed is closed, and replaced, at each Publish.
 	changed chan struct{}
 	// stop is closed when Serve ends: open event streams end.
@@ -55,6 +59,7 @@ func (s *Server) Publish(page, findingsJSON []byte) {
 	}
 	s.version++
 	s.page, s.findings = page, findingsJSON
+	s.event = sseEvent("page", s.version, page)
 	close(s.changed)
 	s.changed = make(chan struct{})
 }
@@ -65,6 +70,14 @@ func (s *Server) current() (page, findings []byte, version uint64, changed <-cha
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.page, s.findings, s.version, s.changed
+}
+
+// currentEvent returns the current page as an event (nil before the first
+// Publish), its version and a channel closed at the next Publish.
+func (s *Server) currentEvent() (event []byte, version uint64, changed <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.event, s.version, s.changed
 }
 
 // firstWait is how long a request made before the first Publish waits for it.
@@ -160,9 +173,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	keepalive := time.NewTicker(15 * time.Second)
 	defer keepalive.Stop()
 	for {
-		page, _, version, changed := s.current()
-		if page != nil && version != sent {
-			if _, err := w.Write(sseEvent("page", version, page)); err != nil {
+		event, version, changed := s.currentEvent()
+		if event != nil && version != sent {
+			if _, err := w.Write(event); err != nil {
 				return
 			}
 			rc.Flush()

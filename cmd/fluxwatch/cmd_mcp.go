@@ -106,8 +106,9 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	// At end of input, answers still being computed get up to one call's
 	// deadline (and a little more to be written).
-	stdio := newMCPStdio(e.stdin, e.stdout, callTimeout+time.Second)
-	t := &mcp.IOTransport{Reader: stdio, Writer: nopWriteCloser{stdio}}
+	stdio := newMCPStdio(e.stdin, e.stdout, slog.New(slog.NewTextHandler(e.stderr, nil)), callTimeout+time.Second)
+	// stdio hands over one message of at most maxMessage bytes at a time.
+	t := &mcp.IOTransport{Reader: stdio, Writer: nopWriteCloser{stdio}, MaxLineLength: -1}
 	// srv.Run, without its error log when ctx ends: a signal is no error.
 	ss, err := srv.Connect(ctx, t, nil)
 	if err != nil {
@@ -218,12 +219,13 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			if len(stream) > 0 {
 				break // the run's bus is the stream
 			}
-			path, err := busIn(dir, name)
+			path := filepath.Join(dir.Name(), name) // Join cleans
+			file, size, err := busIn(dir, name)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // no bus under this name
 			}
 			if errors.Is(err, under.escapes) {
-				log.Warn("bus skipped: a symlink out of its directory", "path", filepath.Join(dir.Name(), name))
+				log.Warn("bus skipped: a symlink out of its directory", "path", path)
 				continue
 			}
 			if errors.Is(err, fsio.ErrNotRegular) {
@@ -236,12 +238,24 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			if err != nil {
 				return nil, fetchResult{}, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err))
 			}
-			_, err = bus.ReadMatching(path, 0, 0, f, func(ent bus.Entry) error {
-				out.Findings = append(out.Findings, ent)
-				return ctx.Err() // an abandoned call stops reading
-			}, func(d parse.Diagnostic) { log.Warn("bus", "diagnostic", d.String()) })
+			// The file opened inside dir is the one read, not its path
+			// again: a bus replaced meanwhile by a symlink out of the root
+			// is never read. Its complete lines as it was opened.
+			dec := bus.NewDecoder(0)
+			dec.Only(f.Severity)
+			err = dec.Decode(ctxReader{ctx, io.LimitReader(file, size)}, func(ent bus.Entry) {
+				if f.Match(ent) {
+					out.Findings = append(out.Findings, ent)
+				}
+			}, func(d parse.Diagnostic) {
+				if d.Path == "" {
+					d.Path = path
+				}
+				log.Warn("bus", "diagnostic", d.String())
+			})
+			file.Close()
 			if err != nil {
-				return nil, fetchResult{}, err
+				return nil, fetchResult{}, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), err)
 			}
 		}
 		if len(skipped) > 0 && read == 0 {
@@ -355,7 +369,7 @@ func openMCPRoot(root string) (*mcpRoot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
 	}
-	r, err := os.OpenRoot(real)
+	r, err := os.OpenRoot(dirOnly(real))
 	if err != nil {
 		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
 	}
@@ -384,11 +398,14 @@ func (m *mcpRoot) dir(outputDir string) (*os.Root, error) {
 	if rel == "" || (rel != "." && !filepath.IsLocal(rel)) {
 		return nil, outside
 	}
-	d, err := m.root.OpenRoot(rel) // d.Name() is filepath.Join(m.real, rel)
+	d, err := m.root.OpenRoot(dirOnly(rel)) // filepath.Clean(d.Name()) is filepath.Join(m.real, rel)
 	switch {
 	case errors.Is(err, m.escapes):
 		return nil, outside
 	case errors.Is(err, syscall.ENOTDIR):
+		if info, serr := m.root.Stat(rel); serr == nil && !info.IsDir() {
+			return nil, fmt.Errorf("output_dir %s is not a directory (%s)", outputDir, fsio.Kind(info.Mode()))
+		}
 		return nil, fmt.Errorf("output_dir %s is not a directory", outputDir)
 	case err != nil:
 		return nil, fmt.Errorf("output_dir %s: %v", outputDir, fsio.Cause(err))
@@ -396,14 +413,36 @@ func (m *mcpRoot) dir(outputDir string) (*os.Root, error) {
 	return d, nil
 }
 
-// busIn checks the bus file name in dir without blocking — fsio.OpenIn
-// refuses at once a FIFO, a device or a symlink out of dir — and returns the
-// path to read it by. The caller reads it under its call's deadline.
-func busIn(dir *os.Root, name string) (string, error) {
-	f, _, err := fsio.OpenIn(dir, name)
+// dirOnly is path with "/." added, for os.OpenRoot and Root.OpenRoot: they
+// open the last element of a path as it is (not with O_DIRECTORY), so that
+// a FIFO there would block the open until a writer comes; through "/." the
+// kernel resolves the element as a directory and refuses anything else at
+// once (ENOTDIR), without a check first and an open later.
+func dirOnly(path string) string {
+	return path + string(filepath.Separator) + "."
+}
+
+// busIn opens the bus file name in dir without blocking — fsio.OpenIn
+// refuses at once a FIFO, a device or a symlink out of dir — and returns it
+// with its size. The caller reads it under its call's deadline, and closes
+// it.
+func busIn(dir *os.Root, name string) (*os.File, int64, error) {
+	f, info, err := fsio.OpenIn(dir, name)
 	if err != nil {
-		return "", err
+		return nil, 0, err
 	}
-	f.Close()
-	return filepath.Join(dir.Name(), name), nil // Join cleans
+	return f, info.Size(), nil
+}
+
+// ctxReader reads r until ctx ends: an abandoned call stops reading.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

@@ -116,3 +116,80 @@ func TestMCPBlockedCallDoesNotDelayOthers(t *testing.T) {
 		t.Errorf("get_synthesis after the blocked calls: IsError %v, %q", res.IsError, resultText(res))
 	}
 }
+
+// An output_dir that is a FIFO, or a symlink to one, is refused at once
+// with a tool error naming it (os.Root would wait in open(2) for a writer
+// until the call's deadline); so is a --root that is a FIFO, at start.
+func TestMCPFIFOOutputDirRefused(t *testing.T) {
+	root := t.TempDir()
+	mcpRunDir(t, root, "run")
+	testfault.Mkfifo(t, filepath.Join(root, "fifo"))
+	os.Symlink("fifo", filepath.Join(root, "link"))
+
+	cs := mcpSessionTimeout(t, root, 5*time.Second) // longer than Within: a wait shows as its failure
+	for _, tool := range []string{"fetch_peer_findings", "get_synthesis"} {
+		for _, dir := range []string{"fifo", "link"} {
+			testfault.Within(t, 3*time.Second, tool+" on a FIFO output_dir", func() {
+				res := callTool(t, cs, tool, map[string]any{"output_dir": dir})
+				if text := resultText(res); !res.IsError || !strings.Contains(text, "output_dir "+dir+" is not a directory (a FIFO)") {
+					t.Errorf("%s %s: IsError %v, %q; want a tool error naming it as a FIFO", tool, dir, res.IsError, text)
+				}
+			})
+		}
+	}
+	res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": "run"})
+	if res.IsError || !strings.Contains(resultText(res), `"agent":"fd-a"`) {
+		t.Errorf("fetch on a normal dir after the FIFOs: IsError %v, %q", res.IsError, resultText(res))
+	}
+
+	code, stderr := runWithin(t, 3*time.Second, "mcp", "--root", filepath.Join(root, "fifo"))
+	if code != exitUsage || !strings.Contains(stderr, "--root "+filepath.Join(root, "fifo")+": not a directory") {
+		t.Errorf("mcp --root FIFO: exit %d, stderr %q; want exit 2 naming it", code, stderr)
+	}
+}
+
+// fetch_peer_findings reads the bus file it checked, not its path again: a
+// bus swapped back and forth between a file and a symlink out of the root
+// (an agent can write in output_dir) is refused or read from inside, never
+// read from outside. The old code read the outside file on 3-4% of the
+// calls here (a quarter of them with the swapper in a process of its own).
+func TestMCPBusSwappedForSymlinkOut(t *testing.T) {
+	root := t.TempDir()
+	run := mcpRunDir(t, root, "run")
+	outside := filepath.Join(t.TempDir(), "findings.jsonl")
+	os.WriteFile(outside, []byte(`{"severity":"blocking","agent":"fd-x","category":"c","summary":"OUTSIDE","file_refs":[]}`+"\n"), 0o644)
+	inside := filepath.Join(run, "inside.jsonl")
+	os.Link(filepath.Join(run, "peer-findings.jsonl"), inside)
+	bus := filepath.Join(run, "findings.jsonl")
+
+	stop := make(chan struct{})
+	swapped := make(chan struct{})
+	go func() {
+		defer close(swapped)
+		link, file := filepath.Join(run, "link.tmp"), filepath.Join(run, "file.tmp")
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			os.Symlink(outside, link)
+			os.Rename(link, bus)
+			os.Link(inside, file)
+			os.Rename(file, bus)
+		}
+	}()
+	cs := mcpSession(t, root)
+	calls, outsideRead := 0, 0
+	for start := time.Now(); time.Since(start) < 2*time.Second; calls++ {
+		res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": "run"})
+		if strings.Contains(resultText(res), "OUTSIDE") {
+			outsideRead++
+		}
+	}
+	close(stop)
+	<-swapped
+	if outsideRead > 0 {
+		t.Errorf("%d calls of %d answered with the bus outside the root", outsideRead, calls)
+	}
+}
