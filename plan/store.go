@@ -154,7 +154,7 @@ func (s *Store) openRoot(create bool) (*os.Root, error) {
 			return nil, ioError(err, "create %s", s.Root)
 		}
 	}
-	root, err := os.OpenRoot(s.Root)
+	root, err := fsio.OpenRoot(s.Root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, err

@@ -26,18 +26,15 @@ import (
 // openRunDir opens the run directory dir as a root. A missing path, or one
 // that is not a directory (a file, a FIFO), is an error naming it.
 func openRunDir(dir string) (*os.Root, error) {
-	info, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
+	root, err := fsio.OpenRoot(dir)
+	var pe *fs.PathError
+	switch {
+	case err == nil:
+		return root, nil
+	case errors.As(err, &pe) && pe.Op == "open" && pe.Path == dir:
+		return nil, fmt.Errorf("output directory %s: %v", dir, pe.Err) // not a directory (a FIFO)
 	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("output directory %s: not a directory (%s)", dir, fsio.Kind(info.Mode()))
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
-	}
-	return root, nil
+	return nil, fmt.Errorf("output directory: %w", err)
 }
 
 // list finds the candidate files of the run directory open as root (dir is
@@ -135,7 +132,7 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 // subdirInside reports whether sub (findings or design) of dir is a
 // directory reached inside dir.
 func subdirInside(dir, sub string) bool {
-	root, err := os.OpenRoot(dir)
+	root, err := fsio.OpenRoot(dir)
 	if err != nil {
 		return false
 	}

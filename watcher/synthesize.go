@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -80,24 +79,10 @@ func streamBus(ctx context.Context, run *synth.Run, dir string, maxLine int, opt
 			}
 			return nil, nil
 		}
-		diags, err := bus.DecodeBatches(ctxReader{ctx, f.fh}, maxLine, add)
+		diags, err := bus.DecodeBatches(fsio.ContextReader(ctx, f.fh), maxLine, add)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", f.fh.Name(), err)
 		}
 		return parse.WithPath(diags, name), nil
 	})
-}
-
-// ctxReader reads r until ctx ends: a read of a large bus stops at the
-// signal, between two of its reads, with ctx's error.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }

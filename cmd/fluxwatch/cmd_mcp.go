@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -243,7 +242,7 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			// is never read. Its complete lines as it was opened.
 			dec := bus.NewDecoder(0)
 			dec.Only(f.Severity)
-			err = dec.Decode(ctxReader{ctx, io.LimitReader(file, size)}, func(ent bus.Entry) {
+			err = dec.Decode(fsio.ContextReader(ctx, io.LimitReader(file, size)), func(ent bus.Entry) {
 				if f.Match(ent) {
 					out.Findings = append(out.Findings, ent)
 				}
@@ -369,7 +368,7 @@ func openMCPRoot(root string) (*mcpRoot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
 	}
-	r, err := os.OpenRoot(dirOnly(real))
+	r, err := fsio.OpenRoot(real)
 	if err != nil {
 		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
 	}
@@ -398,28 +397,14 @@ func (m *mcpRoot) dir(outputDir string) (*os.Root, error) {
 	if rel == "" || (rel != "." && !filepath.IsLocal(rel)) {
 		return nil, outside
 	}
-	d, err := m.root.OpenRoot(dirOnly(rel)) // filepath.Clean(d.Name()) is filepath.Join(m.real, rel)
+	d, err := fsio.OpenRootIn(m.root, rel) // filepath.Clean(d.Name()) is filepath.Join(m.real, rel)
 	switch {
 	case errors.Is(err, m.escapes):
 		return nil, outside
-	case errors.Is(err, syscall.ENOTDIR):
-		if info, serr := m.root.Stat(rel); serr == nil && !info.IsDir() {
-			return nil, fmt.Errorf("output_dir %s is not a directory (%s)", outputDir, fsio.Kind(info.Mode()))
-		}
-		return nil, fmt.Errorf("output_dir %s is not a directory", outputDir)
 	case err != nil:
 		return nil, fmt.Errorf("output_dir %s: %v", outputDir, fsio.Cause(err))
 	}
 	return d, nil
-}
-
-// dirOnly is path with "/." added, for os.OpenRoot and Root.OpenRoot: they
-// open the last element of a path as it is (not with O_DIRECTORY), so that
-// a FIFO there would block the open until a writer comes; through "/." the
-// kernel resolves the element as a directory and refuses anything else at
-// once (ENOTDIR), without a check first and an open later.
-func dirOnly(path string) string {
-	return path + string(filepath.Separator) + "."
 }
 
 // busIn opens the bus file name in dir without blocking — fsio.OpenIn
@@ -432,17 +417,4 @@ func busIn(dir *os.Root, name string) (*os.File, int64, error) {
 		return nil, 0, err
 	}
 	return f, info.Size(), nil
-}
-
-// ctxReader reads r until ctx ends: an abandoned call stops reading.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }

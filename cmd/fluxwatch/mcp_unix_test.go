@@ -131,7 +131,7 @@ func TestMCPFIFOOutputDirRefused(t *testing.T) {
 		for _, dir := range []string{"fifo", "link"} {
 			testfault.Within(t, 3*time.Second, tool+" on a FIFO output_dir", func() {
 				res := callTool(t, cs, tool, map[string]any{"output_dir": dir})
-				if text := resultText(res); !res.IsError || !strings.Contains(text, "output_dir "+dir+" is not a directory (a FIFO)") {
+				if text := resultText(res); !res.IsError || !strings.Contains(text, "output_dir "+dir+": not a directory (a FIFO)") {
 					t.Errorf("%s %s: IsError %v, %q; want a tool error naming it as a FIFO", tool, dir, res.IsError, text)
 				}
 			})

@@ -19,7 +19,11 @@
 //     same rules: never blocking on the open, a FIFO or device written in
 //     place until the context ends, a directory refused by name.
 //   - [OpenDirIn] opens a directory inside an [os.Root] for listing, without
-//     blocking, and refuses anything else by name.
+//     blocking, and refuses anything else by name. [OpenRoot] and
+//     [OpenRootIn] open a directory as an [os.Root] the same way (os.OpenRoot
+//     alone waits on a FIFO), without a check first that a swap could outrun.
+//   - [ContextReader] stops a long read between two reads when its context
+//     ends (a signal, an abandoned call).
 //   - [WriteFileIn] replaces a regular file inside an [os.Root] the same
 //     atomic way, every step resolved inside the root; [LockIn] is [Lock]
 //     for a lock file inside a root.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -307,5 +308,67 @@ func TestOpenSocketSaysSocket(t *testing.T) {
 		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "(a socket)") {
 			t.Errorf("err = %v, want not a regular file (a socket)", err)
 		}
+	}
+}
+
+// OpenRoot and OpenRootIn refuse at once what is not a directory — a FIFO
+// with no writer, which os.OpenRoot would wait on, a file — naming it and
+// what it is; they open a directory, also through a symbolic link, and say
+// a missing one is missing.
+func TestOpenRootNeverBlocks(t *testing.T) {
+	dir := t.TempDir()
+	testfault.Mkfifo(t, filepath.Join(dir, "fifo"))
+	os.WriteFile(filepath.Join(dir, "file"), nil, 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	os.Symlink("sub", filepath.Join(dir, "link"))
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, tc := range []struct{ name, want string }{
+		{"fifo", "fifo: not a directory (a FIFO)"},
+		{"file", "file: not a directory (a regular file)"},
+		{"missing", "missing: no such file or directory"},
+		{"sub", ""},
+		{"link", ""},
+	} {
+		testfault.Within(t, 2*time.Second, "OpenRoot("+tc.name+")", func() {
+			r1, err1 := OpenRoot(filepath.Join(dir, tc.name))
+			r2, err2 := OpenRootIn(root, tc.name)
+			for i, err := range []error{err1, err2} {
+				switch {
+				case tc.want == "" && err != nil:
+					t.Errorf("%s (%d): %v", tc.name, i, err)
+				case tc.want != "" && (err == nil || !strings.HasSuffix(err.Error(), tc.want)):
+					t.Errorf("%s (%d): err = %v, want it to end in %q", tc.name, i, err, tc.want)
+				}
+			}
+			for _, r := range []*os.Root{r1, r2} {
+				if r != nil {
+					if _, err := r.Stat("."); err != nil {
+						t.Errorf("%s: %v", tc.name, err)
+					}
+					r.Close()
+				}
+			}
+		})
+	}
+	if _, err := OpenRoot(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing: err = %v, want fs.ErrNotExist", err)
+	}
+}
+
+// ContextReader stops reading once its context ends, with its error.
+func TestContextReader(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := ContextReader(ctx, strings.NewReader("abcdef"))
+	buf := make([]byte, 3)
+	if n, err := r.Read(buf); n != 3 || err != nil {
+		t.Fatalf("Read = %d, %v", n, err)
+	}
+	cancel()
+	if n, err := r.Read(buf); n != 0 || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Read after cancel = %d, %v; want 0, context.Canceled", n, err)
 	}
 }

@@ -1,11 +1,13 @@
 package fsio
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // ErrNotRegular is wrapped by the errors of Open, OpenIn and ReadFile for a
@@ -152,6 +154,69 @@ func ReadAll(r io.Reader, size, limit int64) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// OpenRoot opens the directory at path as an [os.Root], without blocking
+// whatever path is, and without a check before the open that a swap could
+// outrun. os.OpenRoot opens the last element of a path as it is, so a FIFO
+// there waits for a writer; it is opened here as "path/.", which the kernel
+// resolves as a directory, refusing anything else at once. Then path is
+// stated to say why: a missing path is Stat's error, anything but a
+// directory an *fs.PathError naming path and what it is ("not a directory
+// (a FIFO)"). The root's Name() is path with "/." after it: clean it, or
+// join to it, for a path to show.
+func OpenRoot(path string) (*os.Root, error) {
+	r, err := os.OpenRoot(dirOnly(path))
+	if err != nil {
+		return nil, refineDirError(path, os.Stat, err)
+	}
+	return r, nil
+}
+
+// OpenRootIn is OpenRoot for the directory name inside root, resolved by
+// root (no "..", no absolute path, no symbolic link out of it).
+func OpenRootIn(root *os.Root, name string) (*os.Root, error) {
+	r, err := root.OpenRoot(dirOnly(name))
+	if err != nil {
+		return nil, refineDirError(name, root.Stat, err)
+	}
+	return r, nil
+}
+
+func dirOnly(path string) string { return path + string(filepath.Separator) + "." }
+
+// refineDirError is err, an error of opening path as a directory, said of
+// path (not of path/.), or the error saying what path is when stat finds
+// it is not a directory.
+func refineDirError(path string, stat func(string) (fs.FileInfo, error), err error) error {
+	info, serr := stat(path)
+	switch {
+	case serr != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(serr, fs.ErrNotExist)):
+		return serr
+	case serr == nil && !info.IsDir():
+		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("not a directory (%s)", Kind(info.Mode()))}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+	}
+	return err
+}
+
+// ContextReader reads r until ctx ends, then fails with ctx's error: a long
+// read stops at a signal, or at an abandoned call, between two reads.
+func ContextReader(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // StatDir returns the FileInfo of the directory at path (symbolic links
