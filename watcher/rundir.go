@@ -37,6 +37,19 @@ func openRunDir(dir string) (*os.Root, error) {
 	return nil, fmt.Errorf("output directory: %w", err)
 }
 
+// openRun returns the run directory dir open as a root: given when not nil
+// (done then leaves it open), else opened by openRunDir (done closes it).
+func openRun(dir string, given *os.Root) (root *os.Root, done func(), err error) {
+	if given != nil {
+		return given, func() {}, nil
+	}
+	root, err = openRunDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return root, func() { root.Close() }, nil
+}
+
 // list finds the candidate files of the run directory open as root (dir is
 // its path, for messages): its top level, findings/*.yaml and
 // design/manifest.yaml, sorted by relative path. A symbolic link that leaves

@@ -62,6 +62,12 @@ type ScanOptions struct {
 	// before it reads them: one-shot commands set their memory budget by it
 	// (SPEC §9).
 	Sized func(bytes int64)
+	// Root, when set, is the run directory already open, by a caller that
+	// confined it (mcp, under its --root): Scan and Synthesize read through
+	// it and never open the directory by its path again, which a symbolic
+	// link swapped in meanwhile could send elsewhere. The dir they are given
+	// then only names it. The caller closes it.
+	Root *os.Root
 }
 
 // Scanner reads output directories, remembering each file's parse so that a
@@ -172,11 +178,11 @@ func (s *Scanner) Expiry() time.Time { return s.expiry }
 // read as a directory or a file in it cannot be read (unless
 // ScanOptions.Unreadable); it names the path.
 func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
-	root, err := openRunDir(dir)
+	root, done, err := openRun(dir, s.opts.Root)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
+	defer done()
 	var run *synth.Run
 	var files []file
 	var results []*parsed

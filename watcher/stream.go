@@ -273,7 +273,7 @@ func (w *Watcher) reread(ctx context.Context, run *synth.Run, opts synth.Options
 	}
 	defer cancel()
 	if w.opts.Bus == nil {
-		s, err := streamBus(rctx, run, w.dir, w.opts.Scan.MaxLine, opts)
+		s, err := streamBus(rctx, run, w.dir, w.opts.Scan.Root, w.opts.Scan.MaxLine, opts)
 		if err != nil && rctx.Err() != nil {
 			err = fmt.Errorf("%w: %w", ErrBusNotReread, rctx.Err())
 		}

@@ -30,12 +30,13 @@ func Synthesize(ctx context.Context, dir string, scan ScanOptions, opts synth.Op
 	if scan.RequireRun && !isRun(run) {
 		return nil, noRun(dir)
 	}
-	return streamBus(ctx, run, dir, sc.opts.MaxLine, opts)
+	return streamBus(ctx, run, dir, scan.Root, sc.opts.MaxLine, opts)
 }
 
 // streamBus synthesises run (whose bus files are listed, without entries),
-// decoding the bus files in dir as the synthesis reads them.
-func streamBus(ctx context.Context, run *synth.Run, dir string, maxLine int, opts synth.Options) (*synth.Synthesis, error) {
+// decoding the bus files in dir (open as given, when not nil) as the
+// synthesis reads them.
+func streamBus(ctx context.Context, run *synth.Run, dir string, given *os.Root, maxLine int, opts synth.Options) (*synth.Synthesis, error) {
 	// Open the bus files first: their modification times count toward the
 	// reviewed time, which the synthesis needs before it reads any entry.
 	type busFile struct {
@@ -48,11 +49,11 @@ func streamBus(ctx context.Context, run *synth.Run, dir string, maxLine int, opt
 			f.fh.Close()
 		}
 	}()
-	root, err := openRunDir(dir)
+	root, done, err := openRun(dir, given)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
+	defer done()
 	refused := map[string]string{} // bus files that are not regular any more
 	for _, b := range run.Bus {
 		path := filepath.Join(dir, b.Name)

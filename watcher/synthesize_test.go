@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,5 +74,58 @@ func TestSynthesizeStreams(t *testing.T) {
 func TestSynthesizeErrors(t *testing.T) {
 	if _, err := Synthesize(context.Background(), filepath.Join(t.TempDir(), "missing"), ScanOptions{}, synth.Options{}); err == nil {
 		t.Error("a missing directory gave no error")
+	}
+}
+
+// TestSynthesizeThroughGivenRoot: with ScanOptions.Root, Synthesize reads
+// the directory it was given open, never its path again. Here the path is
+// swapped for a symbolic link to another run after the open: the reports
+// and the bus read are still those of the directory opened (mcp's
+// get_synthesis confines output_dir so, under its --root).
+func TestSynthesizeThroughGivenRoot(t *testing.T) {
+	base := t.TempDir()
+	dir, other := filepath.Join(base, "run"), filepath.Join(base, "other")
+	report := func(d, title string) {
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "fd-a.md"), []byte("### Findings Index\n- P1 | A-1 | \"S\" | "+title+"\nVerdict: needs-changes\n"), 0o644)
+		os.WriteFile(filepath.Join(d, "peer-findings.jsonl"),
+			[]byte(`{"severity":"blocking","agent":"fd-a","summary":"`+title+` on the bus"}`+"\n"), 0o644)
+	}
+	report(dir, "Inside thing")
+	report(other, "Other thing")
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if err := os.Rename(dir, dir+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, dir); err != nil {
+		t.Fatal(err)
+	}
+	titles := func(s *synth.Synthesis) string {
+		var out []string
+		for _, f := range s.Findings {
+			out = append(out, f.Title)
+		}
+		for _, e := range s.Timeline.Entries {
+			out = append(out, e.Summary)
+		}
+		return strings.Join(out, "; ")
+	}
+	s, err := Synthesize(context.Background(), dir, ScanOptions{Root: root}, synth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := titles(s), "Inside thing; Inside thing on the bus"; got != want {
+		t.Errorf("through the root: %q, want %q", got, want)
+	}
+	s, err = Synthesize(context.Background(), dir, ScanOptions{}, synth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := titles(s), "Other thing; Other thing on the bus"; got != want {
+		t.Errorf("by the path: %q, want %q", got, want)
 	}
 }

@@ -38,15 +38,16 @@ reads that stream instead of the bus files of output_dir. get_synthesis
 reads the run --run or $FLUX_RUN_UUID names, as synth does, else the newest.
 `
 
-// synthesizeDir returns the current synthesis of the run in dir as
-// findings.json bytes. It reads the directory the way synth does and writes
+// synthesizeDir returns the current synthesis of the run in dir, open as
+// root, as findings.json bytes. It reads the directory the way synth does,
+// through root only (never by the path dir, which names it), and writes
 // nothing (the MCP server is read-only). While an agent is still writing, the
 // synthesis is the live one of watch: pending until an agent completes.
 // run selects the run as synth's --run does ("": the newest). Evidence is
 // not checked here. Tests replace it.
-var synthesizeDir = func(ctx context.Context, dir, run string) ([]byte, error) {
+var synthesizeDir = func(ctx context.Context, root *os.Root, dir, run string) ([]byte, error) {
 	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
-	scan := watcher.ScanOptions{Run: run}
+	scan := watcher.ScanOptions{Run: run, Root: root}
 	s, err := watcher.Synthesize(ctx, dir, scan, opts)
 	if err == nil && len(s.AgentsPartial) > 0 {
 		// Agents are still writing: the live synthesis, as watch has it.
@@ -296,8 +297,8 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 		if err != nil {
 			return nil, nil, err
 		}
-		dir.Close()
-		data, err := synthesizeDir(ctx, filepath.Clean(dir.Name()), run)
+		defer dir.Close()
+		data, err := synthesizeDir(ctx, dir, filepath.Clean(dir.Name()), run)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -174,7 +174,7 @@ func TestMCPSynthesisSeam(t *testing.T) {
 	old := synthesizeDir
 	defer func() { synthesizeDir = old }()
 	var got string
-	synthesizeDir = func(ctx context.Context, dir, run string) ([]byte, error) {
+	synthesizeDir = func(ctx context.Context, r *os.Root, dir, run string) ([]byte, error) {
 		got = dir
 		return []byte(`{"verdict":"safe"}`), nil
 	}

@@ -73,12 +73,12 @@ func TestMCPBlockedCallDoesNotDelayOthers(t *testing.T) {
 	t.Cleanup(func() { synthesizeDir = old })
 	entered := make(chan struct{}, 1)
 	slow, _ := filepath.EvalSymlinks(filepath.Join(root, "slow"))
-	synthesizeDir = func(ctx context.Context, dir, run string) ([]byte, error) {
+	synthesizeDir = func(ctx context.Context, r *os.Root, dir, run string) ([]byte, error) {
 		if dir == slow {
 			entered <- struct{}{}
 			select {} // a synthesis that never ends and ignores ctx: only the deadline ends its call
 		}
-		return old(ctx, dir, run)
+		return old(ctx, r, dir, run)
 	}
 
 	const deadline = time.Second
