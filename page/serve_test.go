@@ -247,6 +247,23 @@ func TestServeEvents(t *testing.T) {
 	}
 }
 
+// stopWithin cancels a server's context and wants Serve (done gets its
+// error) to end within d without an error; it returns how long it took.
+func stopWithin(t *testing.T, d time.Duration, cancel func(), done <-chan error) time.Duration {
+	t.Helper()
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(d):
+		t.Fatalf("Serve still running %v after its context ended", d)
+	}
+	return time.Since(start)
+}
+
 // TestServeShutdown: cancelling the context (what SIGTERM does in the
 // command) ends Serve within a second, open event streams included.
 func TestServeShutdown(t *testing.T) {
@@ -257,16 +274,7 @@ func TestServeShutdown(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	start := time.Now()
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve: %v", err)
-		}
-	case <-time.After(time.Second):
-		t.Fatal("Serve still running 1 s after its context ended")
-	}
+	took := stopWithin(t, time.Second, cancel, done)
 	for _, s := range streams {
 		if _, err := s.next(time.Second); err == nil {
 			t.Fatal("an event stream got an event after shutdown")
@@ -275,7 +283,7 @@ func TestServeShutdown(t *testing.T) {
 	if _, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		t.Error("the listener still accepts after shutdown")
 	}
-	t.Logf("Serve returned %v after cancel", time.Since(start))
+	t.Logf("Serve returned %v after cancel", took)
 }
 
 // TestServeBeforeFirstPublish: a browser opened on the printed URL before

@@ -435,18 +435,13 @@ func TestSignalEchoIsOneSignal(t *testing.T) {
 	}
 }
 
-// finding write interrupted while another writer holds the lock, which is
-// then released within the grace: it writes nothing, since it exits with
-// the signal's status and its caller, seeing a failure, writes the record
-// again. Before, it appended, printed its acknowledgement and exited 130.
-func TestFindingWriteSignalledWhileLockedWritesNothing(t *testing.T) {
-	bin := fluxwatchBin(t)
-	dir := t.TempDir()
-	busPath := filepath.Join(dir, "run", "peer-findings.jsonl")
-	release := holdLock(t, busPath+".lock")
-	p := startProc(t, bin, dir, nil, "finding", "write", "--bus", busPath, "--json",
-		"--severity", "notable", "--agent", "fd-a", "--category", "db", "--summary", "N+1")
-	p.busy()
+// signalWhileLocked runs fluxwatch with args in dir while another process
+// holds the lock file lock, interrupts it (SIGINT) once it is busy, then
+// releases the lock: it must exit within signalBound with status 130.
+func signalWhileLocked(t *testing.T, lock, dir string, env []string, args ...string) *proc {
+	t.Helper()
+	release := holdLock(t, lock)
+	p := startProc(t, fluxwatchBin(t), dir, env, args...).busy()
 	p.cmd.Process.Signal(syscall.SIGINT)
 	time.Sleep(100 * time.Millisecond)
 	release()
@@ -454,6 +449,18 @@ func TestFindingWriteSignalledWhileLockedWritesNothing(t *testing.T) {
 	if got := p.cmd.ProcessState.ExitCode(); got != 130 {
 		t.Errorf("exit status %d, want 130", got)
 	}
+	return p
+}
+
+// finding write interrupted while another writer holds the lock, which is
+// then released within the grace: it writes nothing, since it exits with
+// the signal's status and its caller, seeing a failure, writes the record
+// again. Before, it appended, printed its acknowledgement and exited 130.
+func TestFindingWriteSignalledWhileLockedWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	busPath := filepath.Join(dir, "run", "peer-findings.jsonl")
+	p := signalWhileLocked(t, busPath+".lock", dir, nil, "finding", "write", "--bus", busPath, "--json",
+		"--severity", "notable", "--agent", "fd-a", "--category", "db", "--summary", "N+1")
 	if data, _ := os.ReadFile(busPath); len(data) > 0 || p.stdout.String() != "" {
 		t.Errorf("a signalled writer wrote %q and acknowledged %q, want neither", data, p.stdout.String())
 	}
