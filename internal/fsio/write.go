@@ -98,14 +98,14 @@ func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode)
 		return writeInPlace(ctx, path, writeBytes(data)) // became a FIFO since the stat
 	}
 	if err != nil {
-		return fmt.Errorf("append %s: %w", path, err)
+		return fmt.Errorf("append %s: %w", path, unname(err, path))
 	}
 	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("append %s: %w", path, err)
+		return fmt.Errorf("append %s: %w", path, unname(err, path))
 	}
 	return nil
 }
@@ -234,7 +234,7 @@ func writeInPlace(ctx context.Context, path string, write func(io.Writer) error)
 		f, err = openWaiting(ctx, path)
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, unname(err, path))
 	}
 	done := make(chan struct{})
 	defer close(done)
@@ -256,9 +256,26 @@ func writeInPlace(ctx context.Context, path string, write func(io.Writer) error)
 		return fmt.Errorf("write %s: %w", path, ctx.Err())
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, unname(err, path))
 	}
 	return nil
+}
+
+// unname returns the cause of err when err is the error of an operation on
+// one of names (a *fs.PathError): the caller's message names the target
+// already, and a temporary file's name says nothing the user wrote. Before,
+// a full disk read "write /dev/full: write /dev/full: no space left on
+// device", or named .summary.md.123.tmp. Other errors are returned as
+// they are.
+func unname(err error, names ...string) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		for _, n := range names {
+			if pe.Path == n {
+				return pe.Err
+			}
+		}
+	}
+	return err
 }
 
 // openWaiting opens a FIFO for writing, waiting for a reader until ctx ends.
@@ -399,7 +416,7 @@ func replaceIn(ctx context.Context, p place, path string, perm fs.FileMode, writ
 		err = p.rename(name, path)
 	}
 	if err != nil {
-		return false, err
+		return false, unname(err, name, tmp.Name())
 	}
 	p.syncDir(dir)
 	return true, nil

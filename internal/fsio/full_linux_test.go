@@ -1,0 +1,81 @@
+package fsio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// A full device written in place (/dev/full: ENOSPC) is an error that names
+// the target once and keeps its cause: "write /dev/full: no space left on
+// device". Before, it read "write /dev/full: write /dev/full: …", and
+// AppendFile's "append X: open X: …" the same way.
+func TestWriteFullDeviceNamesItOnce(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	ctx := context.Background()
+	_, werr := WriteFile(ctx, "/dev/full", []byte("report\n"), 0o644)
+	aerr := AppendFile(ctx, "/dev/full", []byte("verdict=safe\n"), 0o644)
+	for _, err := range []error{werr, aerr} {
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Fatalf("got %v, want ENOSPC", err)
+		}
+		if n := strings.Count(err.Error(), "/dev/full"); n != 1 {
+			t.Errorf("%q names /dev/full %d times, want once", err, n)
+		}
+	}
+}
+
+// An atomic replace that runs out of space mid-write (a small tmpfs) leaves
+// the old report whole and no temporary file, and its error names the
+// report, not the temporary file beside it. Skipped where tmpfs cannot be
+// mounted (not root, no mount namespace).
+func TestWriteFileOutOfSpaceKeepsOld(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs: %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
+	ctx := context.Background()
+	path := filepath.Join(dir, "findings.json")
+	old := bytes.Repeat([]byte("o"), 16<<10)
+	if _, err := WriteFile(ctx, path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat([]byte("n"), 128<<10) // more than the file system holds
+	for name, write := range map[string]func() error{
+		"WriteFile": func() error { _, err := WriteFile(ctx, path, big, 0o644); return err },
+		"WriteFileFunc": func() error {
+			_, err := WriteFileFunc(ctx, path, 0o644, func(w io.Writer) error {
+				_, err := w.Write(big)
+				return err
+			})
+			return err
+		},
+	} {
+		err := write()
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Fatalf("%s: got %v, want ENOSPC", name, err)
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "write "+path+": ") || strings.Contains(msg, ".tmp") {
+			t.Errorf("%s: %q: want it to name %s and no temporary file", name, msg, path)
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, old) {
+			t.Errorf("%s: the old report is %d bytes, want it whole (%d)", name, len(got), len(old))
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			t.Errorf("%s: left %v, want findings.json alone", name, names)
+		}
+	}
+}
