@@ -293,11 +293,8 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	wctx, cancel := writeContext(ctx)
 	defer cancel()
-	if _, err := f.writeReports(wctx, final, targets.StdoutOnly()); err != nil {
+	if err := f.writeOutputs(wctx, final, targets.StdoutOnly(), github(e, false, stdoutIsData || mode == modeEvents), summary); err != nil {
 		return err
-	}
-	if err := github(e, false, stdoutIsData || mode == modeEvents).Write(wctx, final, summary, targets.Base); err != nil {
-		return usageErrorf("watch: %v", err)
 	}
 	if (mode == modeLines || mode == modeView) && !stdoutIsData {
 		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md")))
