@@ -109,9 +109,13 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case f.json:
-		synth.WriteJSON(e.stdout, s)
+		err = writeStdout("synth", synth.WriteJSON(e.stdout, s))
 	case !f.quiet && !stdoutIsData:
-		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(targets.Dir, "summary.md")))
+		_, err = fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(targets.Dir, "summary.md")))
+		err = writeStdout("synth", err)
+	}
+	if err != nil {
+		return err
 	}
 	newTripped := f.ci.judge(e, s, f.quiet)
 	if gateTripped(f.failOn, f.gateVerdict(s)) || newTripped {

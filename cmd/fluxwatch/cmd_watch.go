@@ -209,6 +209,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	var summary []byte
 	first := true
 	unread := false // a FIFO target had no reader at the last change (said once)
+	var lost error  // a write of the events or lines to stdout failed: the watch ends
 	err = watcher.New(dir, wopts).Run(ctx, func(u *watcher.Update) error {
 		if !u.Heartbeat {
 			wctx, cancel := writeContext(ctx)
@@ -245,6 +246,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			}
 		}
 		events := differ.Diff(u)
+		var out []byte
 		switch mode {
 		case modeEvents:
 			var b bytes.Buffer
@@ -260,7 +262,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			for _, ev := range events {
 				enc.Encode(ev)
 			}
-			e.stdout.Write(b.Bytes())
+			out = b.Bytes()
 		case modeView:
 			view.Draw(u, events)
 		case modeLines:
@@ -269,11 +271,23 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 				b.WriteString(ev.Text())
 				b.WriteByte('\n')
 			}
-			e.stdout.Write(b.Bytes())
+			out = b.Bytes()
 		}
 		first = false
 		if u.Final {
 			final = u.Synthesis
+		}
+		if len(out) > 0 && lost == nil {
+			if _, err := e.stdout.Write(out); err != nil {
+				// Nobody gets the events any more (a full disk, a
+				// terminal gone; a closed pipe is SIGPIPE): end the watch
+				// with its final reports, and say so (exit 2), rather
+				// than watch on for no one.
+				lost = err
+				if !u.Final {
+					return watcher.ErrStop
+				}
+			}
 		}
 		return nil
 	})
@@ -293,11 +307,16 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	wctx, cancel := writeContext(ctx)
 	defer cancel()
-	if err := f.writeOutputs(wctx, final, targets.StdoutOnly(), github(e, false, stdoutIsData || mode == modeEvents), summary); err != nil {
+	if err := f.writeOutputs(wctx, final, targets.StdoutOnly(), github(e, false, stdoutIsData || mode == modeEvents || lost != nil), summary); err != nil {
 		return err
 	}
+	if lost != nil {
+		return writeStdout("watch", lost)
+	}
 	if (mode == modeLines || mode == modeView) && !stdoutIsData {
-		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md")))
+		if _, err := fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md"))); err != nil {
+			return writeStdout("watch", err)
+		}
 	}
 	if newTripped := f.ci.judge(e, final, f.quiet); gateTripped(f.failOn, f.gateVerdict(final)) || newTripped {
 		return exitError{code: exitGate}

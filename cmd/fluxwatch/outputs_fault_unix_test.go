@@ -9,11 +9,43 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
+
+// failingWriter is a standard output that cannot be written: a full disk
+// (ENOSPC), a terminal gone (EIO). A closed pipe is SIGPIPE for a real
+// process; TestSynthClosedPipeWritesFilesFirst runs one.
+type failingWriter struct{ err error }
+
+func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }
+
+// What synth prints on standard output itself (--json: findings.json, the
+// one-line summary) is an output: one that cannot be written exits 2 naming
+// standard output, as a report target that cannot be written does. Before,
+// `fluxwatch synth --json >/dev/full` exited 0 with nothing written.
+func TestSynthStdoutWriteErrorExits2(t *testing.T) {
+	for _, args := range [][]string{nil, {"--json"}} {
+		t.Run(strings.Join(append([]string{"synth"}, args...), " "), func(t *testing.T) {
+			dir := t.TempDir()
+			smallRun(t, filepath.Join(dir, "run"))
+			var stderr bytes.Buffer
+			e := bareEnv(failingWriter{syscall.ENOSPC}, &stderr)
+			argv := append(append([]string{"synth", "--no-evidence", "--out", filepath.Join(dir, "out")}, args...), filepath.Join(dir, "run"))
+			code := exitCode(run(context.Background(), argv, e), &stderr)
+			if code != exitUsage || !strings.Contains(stderr.String(), "write standard output: no space left on device") {
+				t.Fatalf("exit %d, stderr %q; want 2 naming standard output", code, stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out", "summary.md")); err != nil {
+				t.Errorf("the reports were not written: %v", err)
+			}
+		})
+	}
+}
 
 // The files come before standard output: with stdout a pipe whose reader
 // is gone (synth … | head -c 10), SIGPIPE ends the process at its first
@@ -46,6 +78,32 @@ func TestSynthClosedPipeWritesFilesFirst(t *testing.T) {
 		if info, err := os.Stat(p); err != nil || info.Size() == 0 {
 			t.Errorf("%s not written before standard output: %v", filepath.Base(p), err)
 		}
+	}
+}
+
+// watch --events with a standard output that cannot be written ends (exit
+// 2, naming standard output) after writing its final reports, instead of
+// watching on for nobody. Before, the write errors were dropped and the
+// watch ran until interrupted, then exited 0.
+func TestWatchEventsStdoutWriteErrorEnds(t *testing.T) {
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "run")
+	smallRun(t, runDir)
+	var stderr bytes.Buffer
+	e := bareEnv(failingWriter{syscall.EIO}, &stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	err := run(ctx, []string{"watch", "--no-evidence", "--events", "--out", filepath.Join(dir, "out"), runDir}, e)
+	code := exitCode(err, &stderr)
+	if ctx.Err() != nil {
+		t.Fatalf("watch ran on for %v with a stdout that fails (exit %d, stderr %q)", time.Since(start), code, stderr.String())
+	}
+	if code != exitUsage || !strings.Contains(stderr.String(), "watch: write standard output: input/output error") {
+		t.Fatalf("exit %d, stderr %q; want 2 naming standard output", code, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "findings.json")); err != nil {
+		t.Errorf("the reports were not written: %v", err)
 	}
 }
 

@@ -436,6 +436,16 @@ func hasFiles(t report.Targets) bool {
 	return false
 }
 
+// writeStdout is a write of what a command prints on standard output
+// itself (--json, the one-line summary, events): an error there is an
+// output that cannot be written (exit 2), not something to pass over.
+func writeStdout(cmd string, err error) error {
+	if err != nil {
+		return usageErrorf("%s: write standard output: %w", cmd, fsio.Cause(err))
+	}
+	return nil
+}
+
 // prepare is what synth and watch do before they read the run in dir: the
 // configuration and the options of f, and the bus of b when it is not dir's
 // own (nil then); the caller closes it.
