@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
@@ -31,6 +33,9 @@ until interrupted (SIGINT or SIGTERM: it writes the final reports and exits
 130 or 143) or, with --until-complete, until the run is complete. The final
 reports are those synth would write. Exit codes as for synth: 0, 1 when the
 --fail-on gate tripped, 2 a usage or input error, 3 an internal error.
+When its events or lines cannot be written (a full disk: exit 2), or the
+pipe they go to has lost its reader (| head -1: exit 141, as SIGPIPE gives),
+it ends too, after writing the final reports.
 
 With --bus nats://HOST:PORT/RUN (or such a $FLUXWATCH_BUS) the peer findings
 come from the run's JetStream stream, read up to its last record at start
@@ -183,6 +188,23 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
+	// Events or lines on a pipe whose reader has gone (watch --events |
+	// head -1): end the watch with its final reports now, as SIGPIPE would
+	// at the next change, but with the files and the GitHub outputs whole.
+	var readerGone atomic.Bool
+	if mode == modeEvents || mode == modeLines {
+		if gone := termview.ReaderGone(ctx, e.stdout); gone != nil {
+			go func() {
+				select {
+				case <-gone:
+					readerGone.Store(true)
+					quit()
+				case <-ctx.Done():
+				}
+			}()
+		}
+	}
+
 	var live *page.Server
 	if f.serve != "" {
 		ln, err := page.Listen(f.serve, f.servePublic)
@@ -277,6 +299,9 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		if u.Final {
 			final = u.Synthesis
 		}
+		if lost == nil && readerGone.Load() {
+			lost = syscall.EPIPE
+		}
 		if len(out) > 0 && lost == nil {
 			if _, err := e.stdout.Write(out); err != nil {
 				// Nobody gets the events any more (a full disk, a
@@ -294,6 +319,9 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if view != nil {
 		view.Close()
 	}
+	if lost == nil && readerGone.Load() {
+		lost = syscall.EPIPE
+	}
 	if err != nil {
 		var x exitError
 		var u usageError
@@ -310,6 +338,9 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if err := f.writeOutputs(wctx, final, targets.StdoutOnly(), github(e, false, stdoutIsData || mode == modeEvents || lost != nil), summary); err != nil {
 		return err
 	}
+	if errors.Is(lost, syscall.EPIPE) {
+		return exitError{code: sigpipeStatus} // as a process SIGPIPE ended: no message
+	}
 	if lost != nil {
 		return writeStdout("watch", lost)
 	}
@@ -323,6 +354,10 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	return nil
 }
+
+// sigpipeStatus is the status of watch when the reader of its events went
+// away: that of a process SIGPIPE ended, 128 + 13.
+const sigpipeStatus = 128 + 13
 
 // finalWrite bounds the writes of the final reports after a signal: a FIFO
 // target with no reader must not keep the process past it.

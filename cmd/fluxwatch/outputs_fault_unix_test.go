@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -136,5 +137,49 @@ func TestSynthGitHubFIFOSignalIsCancellation(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out", "summary.md")); err != nil {
 		t.Errorf("the reports were not written before the step summary: %v", err)
+	}
+}
+
+// watch --events | head -1: once the reader of its events has gone, watch
+// ends within a second (status 141, as SIGPIPE gives, and no message)
+// with its final reports and GitHub outputs written. Before, it watched on
+// until the next change, when SIGPIPE killed it mid-way (or until
+// interrupted, on a run that had finished).
+func TestWatchEventsReaderGoneEnds(t *testing.T) {
+	bin := testBinaryAsFluxwatch(t)
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "run")
+	smallRun(t, runDir)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	output := filepath.Join(dir, "output")
+	cmd := exec.Command(bin, "watch", "--no-evidence", "--events", "--out", filepath.Join(dir, "out"), runDir)
+	cmd.Stdout = w
+	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=true", "GITHUB_OUTPUT="+output)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"hello"`) {
+		t.Fatalf("first line %q, %v; want the hello record", line, err)
+	}
+	r.Close() // head -1 exits
+	start := time.Now()
+	testfault.Within(t, 3*time.Second, "watch after its reader went", func() { err = cmd.Wait() })
+	t.Logf("watch ended %v after its reader: %v, stderr %q", time.Since(start), err, stderr.String())
+	if code := cmd.ProcessState.ExitCode(); code != sigpipeStatus {
+		t.Errorf("exit %d, want %d", code, sigpipeStatus)
+	}
+	if strings.Contains(stderr.String(), "fluxwatch:") {
+		t.Errorf("stderr %q: want no message, as for SIGPIPE", stderr.String())
+	}
+	if data, err := os.ReadFile(output); err != nil || !strings.Contains(string(data), "verdict=") {
+		t.Errorf("$GITHUB_OUTPUT not written: %q %v", data, err)
 	}
 }
