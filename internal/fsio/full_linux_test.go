@@ -79,3 +79,27 @@ func TestWriteFileOutOfSpaceKeepsOld(t *testing.T) {
 		}
 	}
 }
+
+// An append that runs out of space ($GITHUB_STEP_SUMMARY on a full disk)
+// leaves the file as it was: no half a summary on the job's page, no cut
+// "verdict=" line. Before, the first 4 KiB of a 693 KB summary stayed
+// appended.
+func TestAppendFileOutOfSpaceAddsNothing(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs: %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
+	path := filepath.Join(dir, "step-summary.md")
+	old := []byte("# an earlier step\n")
+	if err := os.WriteFile(path, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := AppendFile(context.Background(), path, bytes.Repeat([]byte("s"), 128<<10), 0o644)
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("got %v, want ENOSPC", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, old) {
+		t.Errorf("the file holds %d bytes after the failed append, want the %d it held", len(got), len(old))
+	}
+}

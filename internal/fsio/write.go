@@ -82,8 +82,8 @@ func writeTarget(ctx context.Context, path string, perm fs.FileMode, write func(
 }
 
 // AppendFile appends data to the file at path, creating a missing one
-// (perm), for targets such as $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT. The
-// open never blocks: a FIFO, device or socket there is written in place as
+// (perm), for targets such as $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT: all
+// of data, or (a regular file, a full disk) nothing. The open never blocks: a FIFO, device or socket there is written in place as
 // WriteFile writes one (a FIFO with no reader is waited for only until ctx
 // ends), and a directory is an error naming path.
 func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
@@ -100,7 +100,16 @@ func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode)
 	if err != nil {
 		return fmt.Errorf("append %s: %w", path, unname(err, path))
 	}
-	_, err = f.Write(data)
+	size := int64(-1)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	if _, err = f.Write(data); err != nil && size >= 0 {
+		// A full disk took part of it: cut that off again, so that the
+		// file holds no half entry (half a summary on the job's page, a
+		// cut "verdict=" line that the next step's outputs would run on).
+		f.Truncate(size)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
