@@ -103,3 +103,37 @@ func TestAppendFileOutOfSpaceAddsNothing(t *testing.T) {
 		t.Errorf("the file holds %d bytes after the failed append, want the %d it held", len(got), len(old))
 	}
 }
+
+// A report's mode is the user's: a new one is created as the umask allows
+// (umask 077: 0600, as touch makes it), and a replaced one keeps the mode
+// it was given (chmod 600 summary.md stays private). Before, every write
+// made it 0644: a review's findings became readable by all on the next
+// synth.
+func TestWriteFileModeIsTheUsers(t *testing.T) {
+	old := syscall.Umask(0o077) // no test in this package runs in parallel
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	ctx := context.Background()
+	fresh, kept := filepath.Join(dir, "findings.json"), filepath.Join(dir, "summary.md")
+	for _, p := range []string{fresh, kept} {
+		if _, err := WriteFile(ctx, p, []byte("1"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	syscall.Umask(0o022)
+	if err := os.Chmod(kept, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteFile(ctx, kept, []byte("2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := WriteFileFunc(ctx, fresh, 0o644, func(w io.Writer) error { _, err := w.Write([]byte("2")); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]os.FileMode{fresh: 0o600, kept: 0o640} {
+		if info, err := os.Stat(p); err != nil || info.Mode().Perm() != want {
+			t.Errorf("%s: mode %v (%v), want %v", filepath.Base(p), info.Mode().Perm(), err, want)
+		}
+	}
+}
