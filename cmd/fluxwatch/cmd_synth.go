@@ -102,20 +102,20 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	}
 	e.logger().Info("synthesised", "dir", dir, "base", targets.Base, "verdict", s.Verdict,
 		"agents", len(s.Agents), "findings", len(s.Findings), "evidence", s.Evidence != nil)
-	r, err := f.writeReports(ctx, s, targets)
-	if err != nil {
-		return err
-	}
 	// --format github: the annotations are what stdout carries.
 	gh := github(e, f.annotations, stdoutIsData && f.format != "github")
-	if err := gh.Write(ctx, s, r.Summary, targets.Base); err != nil {
-		return usageErrorf("synth: %v", err)
+	if err := f.writeOutputs(ctx, s, targets, gh, nil); err != nil {
+		return err
 	}
 	switch {
 	case f.json:
-		synth.WriteJSON(e.stdout, s)
+		err = writeStdout("synth", synth.WriteJSON(e.stdout, s))
 	case !f.quiet && !stdoutIsData:
-		fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(targets.Dir, "summary.md")))
+		_, err = fmt.Fprintln(e.stdout, oneLineSummary(s, filepath.Join(targets.Dir, "summary.md")))
+		err = writeStdout("synth", err)
+	}
+	if err != nil {
+		return err
 	}
 	newTripped := f.ci.judge(e, s, f.quiet)
 	if gateTripped(f.failOn, f.gateVerdict(s)) || newTripped {

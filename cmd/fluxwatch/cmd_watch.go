@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
@@ -31,6 +33,9 @@ until interrupted (SIGINT or SIGTERM: it writes the final reports and exits
 130 or 143) or, with --until-complete, until the run is complete. The final
 reports are those synth would write. Exit codes as for synth: 0, 1 when the
 --fail-on gate tripped, 2 a usage or input error, 3 an internal error.
+When its events or lines cannot be written (a full disk: exit 2), or the
+pipe they go to has lost its reader (| head -1: exit 141, as SIGPIPE gives),
+it ends too, after writing the final reports.
 
 With --bus nats://HOST:PORT/RUN (or such a $FLUXWATCH_BUS) the peer findings
 come from the run's JetStream stream, read up to its last record at start
@@ -183,6 +188,23 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		}
 	}
 
+	// Events or lines on a pipe whose reader has gone (watch --events |
+	// head -1): end the watch with its final reports now, as SIGPIPE would
+	// at the next change, but with the files and the GitHub outputs whole.
+	var readerGone atomic.Bool
+	if mode == modeEvents || mode == modeLines {
+		if gone := termview.ReaderGone(ctx, e.stdout); gone != nil {
+			go func() {
+				select {
+				case <-gone:
+					readerGone.Store(true)
+					quit()
+				case <-ctx.Done():
+				}
+			}()
+		}
+	}
+
 	var live *page.Server
 	if f.serve != "" {
 		ln, err := page.Listen(f.serve, f.servePublic)
@@ -209,6 +231,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	var summary []byte
 	first := true
 	unread := false // a FIFO target had no reader at the last change (said once)
+	var lost error  // a write of the events or lines to stdout failed: the watch ends
 	err = watcher.New(dir, wopts).Run(ctx, func(u *watcher.Update) error {
 		if !u.Heartbeat {
 			wctx, cancel := writeContext(ctx)
@@ -245,6 +268,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			}
 		}
 		events := differ.Diff(u)
+		var out []byte
 		switch mode {
 		case modeEvents:
 			var b bytes.Buffer
@@ -260,7 +284,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			for _, ev := range events {
 				enc.Encode(ev)
 			}
-			e.stdout.Write(b.Bytes())
+			out = b.Bytes()
 		case modeView:
 			view.Draw(u, events)
 		case modeLines:
@@ -269,16 +293,34 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 				b.WriteString(ev.Text())
 				b.WriteByte('\n')
 			}
-			e.stdout.Write(b.Bytes())
+			out = b.Bytes()
 		}
 		first = false
 		if u.Final {
 			final = u.Synthesis
 		}
+		if lost == nil && readerGone.Load() {
+			lost = syscall.EPIPE
+		}
+		if len(out) > 0 && lost == nil {
+			if _, err := e.stdout.Write(out); err != nil {
+				// Nobody gets the events any more (a full disk, a
+				// terminal gone; a closed pipe is SIGPIPE): end the watch
+				// with its final reports, and say so (exit 2), rather
+				// than watch on for no one.
+				lost = err
+				if !u.Final {
+					return watcher.ErrStop
+				}
+			}
+		}
 		return nil
 	})
 	if view != nil {
 		view.Close()
+	}
+	if lost == nil && readerGone.Load() {
+		lost = syscall.EPIPE
 	}
 	if err != nil {
 		var x exitError
@@ -293,20 +335,29 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	wctx, cancel := writeContext(ctx)
 	defer cancel()
-	if _, err := f.writeReports(wctx, final, targets.StdoutOnly()); err != nil {
+	if err := f.writeOutputs(wctx, final, targets.StdoutOnly(), github(e, false, stdoutIsData || mode == modeEvents || lost != nil), summary); err != nil {
 		return err
 	}
-	if err := github(e, false, stdoutIsData || mode == modeEvents).Write(wctx, final, summary, targets.Base); err != nil {
-		return usageErrorf("watch: %v", err)
+	if errors.Is(lost, syscall.EPIPE) {
+		return exitError{code: sigpipeStatus} // as a process SIGPIPE ended: no message
+	}
+	if lost != nil {
+		return writeStdout("watch", lost)
 	}
 	if (mode == modeLines || mode == modeView) && !stdoutIsData {
-		fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md")))
+		if _, err := fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md"))); err != nil {
+			return writeStdout("watch", err)
+		}
 	}
 	if newTripped := f.ci.judge(e, final, f.quiet); gateTripped(f.failOn, f.gateVerdict(final)) || newTripped {
 		return exitError{code: exitGate}
 	}
 	return nil
 }
+
+// sigpipeStatus is the status of watch when the reader of its events went
+// away: that of a process SIGPIPE ended, 128 + 13.
+const sigpipeStatus = 128 + 13
 
 // finalWrite bounds the writes of the final reports after a signal: a FIFO
 // target with no reader must not keep the process past it.

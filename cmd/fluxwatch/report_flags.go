@@ -386,6 +386,66 @@ func github(e *env, annotations, stdoutIsData bool) report.GitHub {
 	return g
 }
 
+// writeOutputs writes the outputs of s: the report files of t, the files
+// of g ($GITHUB_STEP_SUMMARY, $GITHUB_OUTPUT), then what goes to standard
+// output: the targets of t that are "-", then g's annotations. Files first,
+// so that a reader of stdout that goes away early (| head: SIGPIPE ends the
+// process) leaves every file written. summary is s's summary.md when the
+// caller has it (nil: rendered here).
+func (f *reportFlags) writeOutputs(ctx context.Context, s *synth.Synthesis, t report.Targets, g report.GitHub, summary []byte) error {
+	if hasFiles(t) {
+		files := t
+		files.SkipStdout = true
+		r, err := f.writeReports(ctx, s, files)
+		if err != nil {
+			return err
+		}
+		summary = r.Summary
+	}
+	if summary == nil && g.StepSummary != "" {
+		summary = synth.RenderMarkdown(s)
+	}
+	// A step summary that cannot be written is the error, but the job
+	// still gets the rest: the report on stdout, the annotations.
+	ghFiles := g
+	ghFiles.Annotations = nil
+	var first error
+	if err := ghFiles.Write(ctx, s, summary, t.Base); err != nil {
+		first = usageErrorf("%s: %w", f.cmd, err) // %w: a signal that ended a wait for a FIFO says nothing
+	}
+	if len(t.OnStdout()) > 0 && ctx.Err() == nil {
+		if _, err := f.writeReports(ctx, s, t.StdoutOnly()); err != nil && first == nil {
+			first = err
+		}
+	}
+	if ctx.Err() == nil {
+		if err := (report.GitHub{Annotations: g.Annotations}).Write(ctx, s, summary, t.Base); err != nil && first == nil {
+			first = usageErrorf("%s: %w", f.cmd, err)
+		}
+	}
+	return first
+}
+
+// hasFiles reports whether t has a target that is not standard output.
+func hasFiles(t report.Targets) bool {
+	for _, p := range []string{t.Dir, t.SARIF, t.RDJSONL, t.JUnit, t.HTML} {
+		if p != "" && p != report.Stdout {
+			return true
+		}
+	}
+	return false
+}
+
+// writeStdout is a write of what a command prints on standard output
+// itself (--json, the one-line summary, events): an error there is an
+// output that cannot be written (exit 2), not something to pass over.
+func writeStdout(cmd string, err error) error {
+	if err != nil {
+		return usageErrorf("%s: write standard output: %w", cmd, fsio.Cause(err))
+	}
+	return nil
+}
+
 // prepare is what synth and watch do before they read the run in dir: the
 // configuration and the options of f, and the bus of b when it is not dir's
 // own (nil then); the caller closes it.

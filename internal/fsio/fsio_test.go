@@ -310,7 +310,7 @@ func TestRemoveTempsStopsNewOutput(t *testing.T) {
 	saved := temps.closed
 	defer func() { temps.mu.Lock(); temps.closed = saved; temps.mu.Unlock() }()
 	dir := t.TempDir()
-	f, err := createTemp(dir, ".x.*.tmp")
+	f, _, err := osPlace{}.createTemp(dir, ".x.*.tmp", 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}

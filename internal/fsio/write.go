@@ -82,8 +82,8 @@ func writeTarget(ctx context.Context, path string, perm fs.FileMode, write func(
 }
 
 // AppendFile appends data to the file at path, creating a missing one
-// (perm), for targets such as $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT. The
-// open never blocks: a FIFO, device or socket there is written in place as
+// (perm), for targets such as $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT: all
+// of data, or (a regular file, a full disk) nothing. The open never blocks: a FIFO, device or socket there is written in place as
 // WriteFile writes one (a FIFO with no reader is waited for only until ctx
 // ends), and a directory is an error naming path.
 func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
@@ -98,14 +98,23 @@ func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode)
 		return writeInPlace(ctx, path, writeBytes(data)) // became a FIFO since the stat
 	}
 	if err != nil {
-		return fmt.Errorf("append %s: %w", path, err)
+		return fmt.Errorf("append %s: %w", path, unname(err, path))
 	}
-	_, err = f.Write(data)
+	size := int64(-1)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	if _, err = f.Write(data); err != nil && size >= 0 {
+		// A full disk took part of it: cut that off again, so that the
+		// file holds no half entry (half a summary on the job's page, a
+		// cut "verdict=" line that the next step's outputs would run on).
+		f.Truncate(size)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("append %s: %w", path, err)
+		return fmt.Errorf("append %s: %w", path, unname(err, path))
 	}
 	return nil
 }
@@ -234,7 +243,7 @@ func writeInPlace(ctx context.Context, path string, write func(io.Writer) error)
 		f, err = openWaiting(ctx, path)
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, unname(err, path))
 	}
 	done := make(chan struct{})
 	defer close(done)
@@ -256,9 +265,26 @@ func writeInPlace(ctx context.Context, path string, write func(io.Writer) error)
 		return fmt.Errorf("write %s: %w", path, ctx.Err())
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, unname(err, path))
 	}
 	return nil
+}
+
+// unname returns the cause of err when err is the error of an operation on
+// one of names (a *fs.PathError): the caller's message names the target
+// already, and a temporary file's name says nothing the user wrote. Before,
+// a full disk read "write /dev/full: write /dev/full: no space left on
+// device", or named .summary.md.123.tmp. Other errors are returned as
+// they are.
+func unname(err error, names ...string) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		for _, n := range names {
+			if pe.Path == n {
+				return pe.Err
+			}
+		}
+	}
+	return err
 }
 
 // openWaiting opens a FIFO for writing, waiting for a reader until ctx ends.
@@ -288,7 +314,12 @@ func openWaiting(ctx context.Context, path string) (*os.File, error) {
 // place is where replaceIn works: the file system (osPlace) or a root
 // (rootPlace). Names are paths, or names inside the root.
 type place interface {
-	createTemp(dir, pattern string) (f *os.File, name string, err error)
+	// createTemp creates a new file named by pattern in dir with perm, as
+	// the umask lets it: the mode a new target gets.
+	createTemp(dir, pattern string, perm fs.FileMode) (f *os.File, name string, err error)
+	// perm is the permission of the regular file name, ok false when
+	// there is none: a replaced report keeps the mode it was given.
+	perm(name string) (perm fs.FileMode, ok bool)
 	rename(from, to string) error
 	remove(name string) error
 	syncDir(dir string)
@@ -297,12 +328,17 @@ type place interface {
 
 type osPlace struct{}
 
-func (osPlace) createTemp(dir, pattern string) (*os.File, string, error) {
-	f, err := createTemp(dir, pattern)
-	if err != nil {
-		return nil, "", err
+func (osPlace) createTemp(dir, pattern string, perm fs.FileMode) (*os.File, string, error) {
+	return tempName(dir, pattern, func(name string) (string, func() (*os.File, error)) {
+		return name, func() (*os.File, error) { return os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm) }
+	})
+}
+func (osPlace) perm(name string) (fs.FileMode, bool) {
+	info, err := os.Lstat(name)
+	if err != nil || !info.Mode().IsRegular() {
+		return 0, false
 	}
-	return f, f.Name(), nil
+	return info.Mode().Perm(), true
 }
 func (osPlace) rename(from, to string) error { return os.Rename(from, to) }
 func (osPlace) remove(name string) error     { return os.Remove(name) }
@@ -311,19 +347,17 @@ func (osPlace) key(name string) string       { return name }
 
 type rootPlace struct{ root *os.Root }
 
-func (p rootPlace) createTemp(dir, pattern string) (*os.File, string, error) {
-	prefix, suffix, _ := strings.Cut(pattern, "*")
-	for range 100 {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
-		f, err := registered(p.key(name), func() (*os.File, error) {
-			return p.root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-		})
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, name, err
+func (p rootPlace) createTemp(dir, pattern string, perm fs.FileMode) (*os.File, string, error) {
+	return tempName(dir, pattern, func(name string) (string, func() (*os.File, error)) {
+		return p.key(name), func() (*os.File, error) { return p.root.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm) }
+	})
+}
+func (p rootPlace) perm(name string) (fs.FileMode, bool) {
+	info, err := p.root.Lstat(name)
+	if err != nil || !info.Mode().IsRegular() {
+		return 0, false
 	}
-	return nil, "", fmt.Errorf("create a temporary file in %s: too many tries", dir)
+	return info.Mode().Perm(), true
 }
 func (p rootPlace) rename(from, to string) error { return p.root.Rename(from, to) }
 func (p rootPlace) key(name string) string       { return filepath.Join(p.root.Name(), name) }
@@ -358,7 +392,8 @@ func replaceIn(ctx context.Context, p place, path string, perm fs.FileMode, writ
 	if dir == "" {
 		dir = "."
 	}
-	tmp, name, err := p.createTemp(dir, "."+base+".*.tmp")
+	keep, replaces := p.perm(path)
+	tmp, name, err := p.createTemp(dir, "."+base+".*.tmp", perm)
 	if err != nil {
 		// Name the file being written, not the temporary one beside it:
 		// "open nope/.new.sarif.123.tmp" said nothing the user wrote.
@@ -383,8 +418,8 @@ func replaceIn(ctx context.Context, p place, path string, perm fs.FileMode, writ
 	if err == nil && cmp != nil && cmp.same() {
 		return false, tmp.Close()
 	}
-	if err == nil {
-		err = tmp.Chmod(perm)
+	if err == nil && replaces {
+		err = tmp.Chmod(keep) // chmod 600 summary.md stays so: not the default perm again
 	}
 	if err == nil {
 		err = tmp.Sync()
@@ -399,7 +434,7 @@ func replaceIn(ctx context.Context, p place, path string, perm fs.FileMode, writ
 		err = p.rename(name, path)
 	}
 	if err != nil {
-		return false, err
+		return false, unname(err, name, tmp.Name())
 	}
 	p.syncDir(dir)
 	return true, nil
@@ -458,16 +493,22 @@ func SyncDir(dir string) {
 	}
 }
 
-// createTemp is os.CreateTemp, registering the file for RemoveTemps before
-// anything is written to it.
-func createTemp(dir, pattern string) (*os.File, error) {
-	var f *os.File
-	_, err := registered("", func() (*os.File, error) {
-		var err error
-		f, err = os.CreateTemp(dir, pattern)
-		return f, err
-	})
-	return f, err
+// tempName creates a file in dir named by pattern, its "*" a random number
+// tried again while the name is taken: open(name) gives the name RemoveTemps
+// knows the file by and the create, which it runs registered before
+// anything is written to the file.
+func tempName(dir, pattern string, open func(name string) (string, func() (*os.File, error))) (*os.File, string, error) {
+	prefix, suffix, _ := strings.Cut(pattern, "*")
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
+		key, create := open(name)
+		f, err := registered(key, create)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", fmt.Errorf("create a temporary file in %s: too many tries", dir)
 }
 
 // registered runs create under the lock of temps and registers the file it

@@ -22,3 +22,6 @@ var ErrNotTerminal = errors.New("not a terminal")
 func Keys(ctx context.Context, in *os.File) (keys <-chan byte, stop func(), err error) {
 	return nil, func() {}, ErrNotTerminal
 }
+
+// ReaderGone never tells off Unix systems: nil.
+func ReaderGone(ctx context.Context, w io.Writer) <-chan struct{} { return nil }
