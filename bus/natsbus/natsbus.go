@@ -326,7 +326,7 @@ func (b *Bus) Read(ctx context.Context, since int64, f bus.Filter, entry func(bu
 	next := since
 	// Filtered here, not by subject: the last record must come, whatever
 	// its severity, to know the snapshot is read.
-	err = b.consume(ctx, s, since, "", b.timeout, func(seq uint64, pending uint64) bool {
+	err = b.consume(ctx, s, since, "", b.timeout, nil, func(seq uint64, pending uint64) bool {
 		next = int64(seq) + 1
 		return seq < last && pending > 0
 	}, f, entry, diag)
@@ -336,7 +336,11 @@ func (b *Bus) Read(ctx context.Context, since int64, f bus.Filter, entry func(bu
 // Follow delivers the records from sequence since on, then each record as
 // it is stored, until ctx is done. It creates the stream when it is
 // missing, so it may start before the first writer. A server that cannot
-// be reached when it starts is its error; later, a warning (diag).
+// be reached when it starts is its error; later, a warning (diag), once
+// until the server answers again. A stream deleted under it is waited for;
+// a stream made again (deleted and created, or a server restarted on a new
+// store) is read again from its first record, with a warning: its
+// sequences are not the old stream's.
 func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
 	if since < 1 {
 		since = 1
@@ -347,6 +351,7 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 	if err != nil {
 		return err
 	}
+	created := s.CachedInfo().Created
 	only := ""
 	switch f.Severity {
 	case bus.Blocking, bus.Notable:
@@ -365,8 +370,34 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 		}
 		return nil
 	}
+	warned := false // a warning was given since the server last answered
+	warn := func(msg string, always bool) {
+		if diag != nil && (always || !warned) {
+			diag(parse.Diagnostic{Path: b.name, Level: parse.LevelWarning, Message: msg})
+		}
+		warned = true
+	}
+	// same reports whether the stream is still the one read (nil), and
+	// else why not: deleted (jetstream.ErrStreamNotFound), made again
+	// (errRemade), or the server's silence.
+	same := func(ctx context.Context) error {
+		ictx, cancel := context.WithTimeout(ctx, b.timeout)
+		defer cancel()
+		cur, err := b.js.Stream(ictx, b.stream)
+		switch {
+		case err != nil:
+			return err
+		case !cur.CachedInfo().Created.Equal(created):
+			return errRemade
+		}
+		warned = false
+		return nil
+	}
 	for {
-		err = b.consume(ctx, s, next, only, 0, func(seq, _ uint64) bool { next = int64(seq) + 1; return true }, f, wrapped, diag)
+		err = b.consume(ctx, s, next, only, 0, same, func(seq, _ uint64) bool {
+			next, warned = int64(seq)+1, false
+			return true
+		}, f, wrapped, diag)
 		switch {
 		case ctx.Err() != nil:
 			return nil
@@ -375,8 +406,28 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 		case err == nil:
 			continue
 		}
-		if diag != nil {
-			diag(parse.Diagnostic{Path: b.name, Level: parse.LevelWarning, Message: fmt.Sprintf("follow: %v; reading again from record %d", err, next)})
+		if !errors.Is(err, errRemade) && !errors.Is(err, jetstream.ErrStreamNotFound) {
+			warn(fmt.Sprintf("follow: %v; reading again from record %d", err, next), false)
+		}
+		// Before reading again: is it the same stream?
+		ictx, cancel := context.WithTimeout(ctx, b.timeout)
+		cur, err := b.js.Stream(ictx, b.stream)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case errors.Is(err, jetstream.ErrStreamNotFound):
+			warn(fmt.Sprintf("follow: the stream %s was deleted; waiting for it to be made again", b.stream), false)
+		case err != nil:
+			warn(fmt.Sprintf("follow: %v; reading again from record %d", b.stalled(ictx, "stream "+b.stream, err), next), false)
+		case !cur.CachedInfo().Created.Equal(created):
+			s, created, next = cur, cur.CachedInfo().Created, 1
+			warn(fmt.Sprintf("follow: the stream %s was made again: reading it from its first record", b.stream), true)
+			warned = false
+			continue
+		default:
+			s = cur
+			continue
 		}
 		select {
 		case <-ctx.Done():
@@ -386,15 +437,30 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 	}
 }
 
+// errRemade is the error of a follower whose stream was deleted and made
+// again.
+var errRemade = errors.New("the stream was made again")
+
+// checkEvery is how often a follower waiting for a record makes sure its
+// stream is still the one it reads (a variable for tests).
+var checkEvery = time.Second
+
 // consume reads the stream from sequence since (only the subject of the
 // severity only, when not "") through an ordered consumer until more
 // returns false after a message, ctx is done, no message came for idle (>
-// 0), or an error.
+// 0), or an error. With same (a follower), it calls same every checkEvery
+// without a message, and before a message of a consumer that the ordered
+// consumer made again by itself; an error of same ends it.
 func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only string, idle time.Duration,
-	more func(seq, pending uint64) bool, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
+	same func(context.Context) error, more func(seq, pending uint64) bool, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
 	cfg := jetstream.OrderedConsumerConfig{
 		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
 		OptStartSeq:   uint64(since),
+		// Once only: a consumer that cannot be made again (its stream
+		// deleted, the server gone) is an error of Next, which the
+		// caller words and handles, rather than retries for ever that
+		// no context bounds.
+		MaxResetAttempts: 1,
 	}
 	if only != "" {
 		cfg.FilterSubjects = []string{b.Subject(only)}
@@ -416,10 +482,17 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 	wait, lost := b.whileConnected(ctx)
 	defer lost(nil)
 	dec := bus.NewDecoder(b.maxLine)
+	consumer := ""
+	if info := c.CachedInfo(); info != nil {
+		consumer = info.Name
+	}
 	for {
 		nctx, cancel := wait, context.CancelFunc(func() {})
-		if idle > 0 {
+		switch {
+		case idle > 0:
 			nctx, cancel = context.WithTimeout(wait, idle)
+		case same != nil:
+			nctx, cancel = context.WithTimeout(wait, checkEvery)
 		}
 		m, err := it.Next(jetstream.NextContext(nctx))
 		cancel()
@@ -429,6 +502,11 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 				return ctx.Err()
 			case errors.Is(context.Cause(wait), errLost):
 				return fmt.Errorf("bus %s: read: %w", b.name, errLost)
+			case nctx.Err() != nil && same != nil:
+				if err := same(wait); err != nil {
+					return err
+				}
+				continue
 			case nctx.Err() != nil:
 				return fmt.Errorf("bus %s: read: no record from the server within %v", b.name, idle)
 			}
@@ -437,6 +515,16 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 		md, err := m.Metadata()
 		if err != nil {
 			return fmt.Errorf("bus %s: read: %w", b.name, err)
+		}
+		if md.Consumer != consumer {
+			if same != nil {
+				// Made again by the ordered consumer: perhaps on a
+				// stream made again, whose sequences are not ours.
+				if err := same(wait); err != nil {
+					return err
+				}
+			}
+			consumer = md.Consumer
 		}
 		seq := md.Sequence.Stream
 		if err := b.deliver(dec, m.Data(), seq, f, entry, diag); err != nil {
