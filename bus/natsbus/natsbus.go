@@ -34,6 +34,7 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -54,6 +55,10 @@ var ErrRun = errors.New("want nats://HOST:PORT/RUN with RUN made of letters, dig
 // ErrOption is wrapped by the error of Open for a stream option of the
 // URL's query that is unknown or out of range.
 var ErrOption = errors.New("bad stream option")
+
+// ErrAddress is wrapped by the error of Open for a URL whose HOST:PORT is
+// not an address: no host, or a port that is not a number from 1 to 65535.
+var ErrAddress = errors.New("want nats://HOST:PORT/RUN with a host and a port from 1 to 65535")
 
 var runName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
@@ -90,6 +95,9 @@ func OpenBus(ctx context.Context, u *url.URL, opt bus.Options) (*Bus, error) {
 	if !runName.MatchString(run) {
 		return nil, fmt.Errorf("bus %s: %w", name, ErrRun)
 	}
+	if err := checkAddress(u); err != nil {
+		return nil, fmt.Errorf("bus %s: %w", name, err)
+	}
 	cfg, err := streamConfig(run, u.Query())
 	if err != nil {
 		return nil, fmt.Errorf("bus %s: %w", name, err)
@@ -116,6 +124,22 @@ func OpenBus(ctx context.Context, u *url.URL, opt bus.Options) (*Bus, error) {
 		return nil, fmt.Errorf("bus %s: %w", name, err)
 	}
 	return b, nil
+}
+
+// checkAddress checks the HOST:PORT of u, where a port may be left out
+// (4222): without it, nats.Connect would look up a host named "nats" (no
+// host) or fail at dialling, as a server that cannot be reached.
+func checkAddress(u *url.URL) error {
+	if u.Hostname() == "" {
+		return fmt.Errorf("%w: no host", ErrAddress)
+	}
+	if !strings.HasSuffix(u.Host, ":") && u.Port() == "" {
+		return nil
+	}
+	if n, err := strconv.Atoi(u.Port()); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("%w: port %q", ErrAddress, u.Port())
+	}
+	return nil
 }
 
 // streamConfig is the stream of run with the limits of the URL's query.
