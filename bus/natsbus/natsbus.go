@@ -317,6 +317,9 @@ func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
 		if err == nil {
 			return int64(ack.Sequence), nil
 		}
+		if final(err) {
+			return 0, fmt.Errorf("bus %s: publish: %w", b.name, err)
+		}
 		last = err
 		select {
 		case <-ctx.Done():
@@ -324,6 +327,23 @@ func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// final reports whether an error of publishing is the server's (or the
+// client's) answer for good, which retrying cannot change: a record over
+// the server's max_payload, an error of the JetStream API other than its
+// being unavailable for now (503), a permission refused. Anything else (no
+// reply, no responders, a connection lost) is retried.
+func final(err error) bool {
+	var api *jetstream.APIError
+	switch {
+	case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, nats.ErrBadSubject), errors.Is(err, nats.ErrPermissionViolation),
+		errors.Is(err, nats.ErrAuthorization), errors.Is(err, nats.ErrConnectionClosed):
+		return true
+	case errors.As(err, &api):
+		return api.Code != 503
+	}
+	return false
 }
 
 // Read reads the records stored when it is called, from stream sequence

@@ -1,0 +1,44 @@
+package natsbus_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+)
+
+// TestAppendRefused: a record the server refuses for good (over its
+// max_payload, 1 MiB on a stock nats-server, while --max-line allows 1 MiB
+// of line) is an error at once, saying why, not retried until the timeout
+// and then worded "no reply from the server" (before: 3 s, that wording).
+func TestAppendRefused(t *testing.T) {
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true,
+		StoreDir: t.TempDir(), NoSigs: true, NoLog: true, MaxPayload: 64 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server not ready")
+	}
+	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+	b := open(t, "nats://"+srv.Addr().String()+"/refused", 3*time.Second)
+	if _, err := b.Append(context.Background(), entry("fd-a", bus.Notable, 0)); err != nil {
+		t.Fatal(err)
+	}
+	big := entry("fd-a", bus.Notable, 1)
+	big.Summary = strings.Repeat("x", 100<<10)
+	start := time.Now()
+	_, err = b.Append(context.Background(), big)
+	took := time.Since(start)
+	if err == nil || strings.Contains(err.Error(), "no reply") || !strings.Contains(err.Error(), "maximum payload") {
+		t.Errorf("a record over the server's max_payload: %v; want an error naming the limit", err)
+	}
+	if took > time.Second {
+		t.Errorf("error after %v, want at once", took)
+	}
+}
