@@ -60,6 +60,11 @@ var ErrOption = errors.New("bad stream option")
 // not an address: no host, or a port that is not a number from 1 to 65535.
 var ErrAddress = errors.New("want nats://HOST:PORT/RUN with a host and a port from 1 to 65535")
 
+// ErrNoReply is wrapped by the error of a request the server did not
+// answer within the timeout: a server away, or too busy; trying again
+// later may succeed.
+var ErrNoReply = errors.New("no reply from the server")
+
 var runName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // Bus is a run's stream. Safe for concurrent use.
@@ -275,7 +280,7 @@ func (b *Bus) ensure(ctx context.Context) (jetstream.Stream, error) {
 // answering in time.
 func (b *Bus) stalled(ctx context.Context, what string, err error) error {
 	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
-		return fmt.Errorf("bus %s: %s: no reply from the server within %v: %w", b.name, what, b.timeout, err)
+		return fmt.Errorf("bus %s: %s: %w within %v: %w", b.name, what, ErrNoReply, b.timeout, err)
 	}
 	return fmt.Errorf("bus %s: %s: %w", b.name, what, err)
 }
@@ -323,7 +328,7 @@ func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
 		last = err
 		select {
 		case <-ctx.Done():
-			return 0, fmt.Errorf("bus %s: publish: no reply from the server within %v: %w", b.name, b.timeout, last)
+			return 0, fmt.Errorf("bus %s: publish: %w within %v: %w", b.name, ErrNoReply, b.timeout, last)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
