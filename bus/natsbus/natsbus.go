@@ -31,6 +31,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -119,8 +120,12 @@ func OpenBus(ctx context.Context, u *url.URL, opt bus.Options) (*Bus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bus %s: %w", name, err)
 	}
-	b.nc, err = nats.Connect(server, nopts...)
+	b.nc, err = connect(ctx, server, nopts)
 	if err != nil {
+		var ne net.Error
+		if errors.Is(err, nats.ErrTimeout) || errors.As(err, &ne) && ne.Timeout() {
+			return nil, fmt.Errorf("bus %s: connect: %w within %v: %w", name, ErrNoReply, b.timeout, err)
+		}
 		return nil, fmt.Errorf("bus %s: connect: %w", name, err)
 	}
 	b.js, err = jetstream.New(b.nc)
@@ -129,6 +134,31 @@ func OpenBus(ctx context.Context, u *url.URL, opt bus.Options) (*Bus, error) {
 		return nil, fmt.Errorf("bus %s: %w", name, err)
 	}
 	return b, nil
+}
+
+// connect is nats.Connect, which takes no context, ended by ctx: a
+// connection made after ctx ended is closed.
+func connect(ctx context.Context, server string, opts []nats.Option) (*nats.Conn, error) {
+	type result struct {
+		nc  *nats.Conn
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		nc, err := nats.Connect(server, opts...)
+		done <- result{nc, err}
+	}()
+	select {
+	case r := <-done:
+		return r.nc, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-done; r.nc != nil {
+				r.nc.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
 }
 
 // checkAddress checks the HOST:PORT of u, where a port may be left out

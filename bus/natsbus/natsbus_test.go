@@ -452,3 +452,24 @@ func TestFollowServerAway(t *testing.T) {
 		t.Fatal("no record after the server came back")
 	}
 }
+
+// TestOpenInterrupted: Open ends when its context does, even while the
+// server it dials never answers: a SIGINT during the connection ends the
+// command at once (before, Open waited the whole timeout, and only the
+// command's last-resort exit at 750 ms kept SIGINT within its second).
+func TestOpenInterrupted(t *testing.T) {
+	u, _ := url.Parse("nats://" + testfault.SilentServer(t) + "/r")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	var err error
+	testfault.Within(t, 6*time.Second, "Open", func() {
+		_, err = natsbus.OpenBus(ctx, u, bus.Options{Timeout: 5 * time.Second})
+	})
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("Open returned %v after its context ended, want at once", took-100*time.Millisecond)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Open: %v, want context.Canceled", err)
+	}
+}

@@ -172,7 +172,8 @@ func (b *synthBus) open(ctx context.Context, e *env, f *reportFlags, dir string)
 	b.maxLine = f.maxLine
 	src, err := b.busFlags.open(ctx, e, false)
 	if err != nil {
-		return nil, usageErrorf("%s: %v", f.cmd, err)
+		// Wrapped: an open ended by a signal is not an error to print.
+		return nil, usageError{fmt.Errorf("%s: %w", f.cmd, err)}
 	}
 	named, _ := os.Stat(b.path)
 	for _, name := range parse.BusNames {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -30,5 +31,31 @@ func TestBusURLMalformed(t *testing.T) {
 				t.Errorf("%s %s: exit %d, %q; want 2 and no password", args[0], url, code, errb.String())
 			}
 		}
+	}
+}
+
+// TestBusConnectInterrupted: a signal while a command connects to a server
+// that never answers ends it at once, and the error it returns is the
+// cancellation (not printed), for synth and watch as for finding.
+func TestBusConnectInterrupted(t *testing.T) {
+	url := "nats://" + testfault.SilentServer(t) + "/x"
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"finding", "write", "--agent", "fd-a", "--severity", "notable", "--category", "c", "--summary", "s", "--bus", url},
+		{"bus", "relay", "peer-findings.jsonl", url},
+		{"watch", "-q", "--bus", url, dir},
+		{"synth", "-q", "--bus", url, dir},
+	} {
+		e, _, _ := natsEnv("")
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(100*time.Millisecond, cancel)
+		var err error
+		testfault.Within(t, 6*time.Second, args[0], func() {
+			err = run(ctx, append(args, "--bus-timeout", "5s"), e)
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s interrupted while connecting: %v, want context.Canceled", args[0], err)
+		}
+		cancel()
 	}
 }
