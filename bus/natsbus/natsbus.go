@@ -36,6 +36,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -79,6 +80,13 @@ type Bus struct {
 	nc      *nats.Conn
 	js      jetstream.JetStream
 	made    atomic.Bool // the stream is known to exist
+
+	// refusal wakes a publish when the server refused one (a
+	// permissions violation, reported apart from any reply); denied holds
+	// the refusals, by subject.
+	refusal chan struct{}
+	mu      sync.Mutex
+	denied  map[string]error
 }
 
 var _ bus.Backend = (*Bus)(nil)
@@ -120,6 +128,8 @@ func OpenBus(ctx context.Context, u *url.URL, opt bus.Options) (*Bus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bus %s: %w", name, err)
 	}
+	b.refusal, b.denied = make(chan struct{}, 1), map[string]error{}
+	nopts = append(nopts, nats.ErrorHandler(b.asyncError))
 	b.nc, err = connect(ctx, server, nopts)
 	if err != nil {
 		var ne net.Error
@@ -242,9 +252,9 @@ func connectOptions(opt bus.Options, timeout time.Duration) ([]nats.Option, erro
 		nats.Timeout(timeout),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(100 * time.Millisecond),
-		// The default handlers print; fluxwatch reports errors itself.
+		// The default handlers print; fluxwatch reports errors itself
+		// (the error handler is the Bus's: asyncError).
 		nats.NoCallbacksAfterClientClose(),
-		nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}),
 	}
 	creds := opt.Creds
 	if creds == "" {
@@ -346,11 +356,26 @@ func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
 	id := MsgID(line)
 	var last error
 	for {
+		if refused := b.refused(msg.Subject); refused != nil {
+			return 0, fmt.Errorf("bus %s: publish: %w", b.name, refused)
+		}
 		attempt, stop := context.WithTimeout(ctx, b.timeout/4)
+		// A refusal of the server comes apart from the reply (which then
+		// never comes): it ends the attempt.
+		go func() {
+			select {
+			case <-b.refusal:
+				stop()
+			case <-attempt.Done():
+			}
+		}()
 		ack, err := b.js.PublishMsg(attempt, msg, jetstream.WithMsgID(id), jetstream.WithExpectStream(b.stream))
 		stop()
 		if err == nil {
 			return int64(ack.Sequence), nil
+		}
+		if refused := b.refused(msg.Subject); refused != nil {
+			continue
 		}
 		if final(err) {
 			return 0, fmt.Errorf("bus %s: publish: %w", b.name, err)
@@ -362,6 +387,37 @@ func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// asyncError is the connection's handler of errors the server sends apart
+// from any reply: a permissions violation for a publish is kept, by
+// subject, for Append to report. Others are dropped (the default handler
+// prints; fluxwatch reports errors itself).
+func (b *Bus) asyncError(_ *nats.Conn, _ *nats.Subscription, err error) {
+	if !errors.Is(err, nats.ErrPermissionViolation) {
+		return
+	}
+	// "nats: permissions violation: Permissions Violation for Publish to "SUBJECT""
+	const to = "for publish to "
+	msg := err.Error()
+	i := strings.Index(strings.ToLower(msg), to)
+	if i < 0 {
+		return
+	}
+	b.mu.Lock()
+	b.denied[strings.Trim(msg[i+len(to):], `"`)] = err
+	b.mu.Unlock()
+	select {
+	case b.refusal <- struct{}{}:
+	default:
+	}
+}
+
+// refused returns the server's refusal of publishing to subject, or nil.
+func (b *Bus) refused(subject string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.denied[subject]
 }
 
 // final reports whether an error of publishing is the server's (or the

@@ -42,3 +42,40 @@ func TestAppendRefused(t *testing.T) {
 		t.Errorf("error after %v, want at once", took)
 	}
 }
+
+// TestAppendDenied: a user the server does not allow to publish to the
+// run's subjects gets that error at once, naming the subject; before, the
+// server's refusal (sent apart from any reply) was dropped, and Append
+// waited the whole timeout and then blamed "no reply from the server".
+func TestAppendDenied(t *testing.T) {
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, JetStream: true,
+		StoreDir: t.TempDir(), NoSigs: true, NoLog: true, Users: []*server.User{
+			{Username: "admin", Password: "a"},
+			{Username: "reader", Password: "r", Permissions: &server.Permissions{
+				Publish:   &server.SubjectPermission{Allow: []string{"$JS.API.>"}},
+				Subscribe: &server.SubjectPermission{Allow: []string{">"}},
+			}},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server not ready")
+	}
+	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+	if _, err := open(t, "nats://admin:a@"+srv.Addr().String()+"/denied", 0).Append(context.Background(), entry("fd-a", bus.Notable, 0)); err != nil {
+		t.Fatal(err)
+	}
+	b := open(t, "nats://reader:r@"+srv.Addr().String()+"/denied", 3*time.Second)
+	start := time.Now()
+	_, err = b.Append(context.Background(), entry("fd-a", bus.Notable, 1))
+	took := time.Since(start)
+	if err == nil || strings.Contains(err.Error(), "no reply") || !strings.Contains(err.Error(), "permissions violation") ||
+		!strings.Contains(err.Error(), "fluxwatch.denied.findings.notable") {
+		t.Errorf("publish denied: %v; want the permissions violation, naming the subject", err)
+	}
+	if took > time.Second {
+		t.Errorf("error after %v, want at once", took)
+	}
+}
