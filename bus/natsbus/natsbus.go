@@ -316,11 +316,15 @@ func (b *Bus) ensure(ctx context.Context) (jetstream.Stream, error) {
 	return s, nil
 }
 
-// stalled words err of a request about what: a deadline is the server not
-// answering in time.
+// stalled words err of a request about what: a deadline (of ctx, even
+// cancelled since) is the server not answering in time; no responders is a
+// server without JetStream (or whose JetStream is not ready yet).
 func (b *Bus) stalled(ctx context.Context, what string, err error) error {
-	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
 		return fmt.Errorf("bus %s: %s: %w within %v: %w", b.name, what, ErrNoReply, b.timeout, err)
+	case errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrJetStreamNotEnabled):
+		return fmt.Errorf("bus %s: %s: no JetStream on the server, or not ready yet (a nats-server needs -js): %w", b.name, what, err)
 	}
 	return fmt.Errorf("bus %s: %s: %w", b.name, what, err)
 }

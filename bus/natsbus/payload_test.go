@@ -79,3 +79,29 @@ func TestAppendDenied(t *testing.T) {
 		t.Errorf("error after %v, want at once", took)
 	}
 }
+
+// TestNoJetStream: a server without JetStream (a plain nats-server) is
+// said to be one, at once, by Append, Read and Follow; before, Read and
+// Follow's consumer worded any failed request as "no reply from the
+// server within 2s", at once, for the context they had just cancelled.
+func TestNoJetStream(t *testing.T) {
+	srv, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoSigs: true, NoLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server not ready")
+	}
+	t.Cleanup(func() { srv.Shutdown(); srv.WaitForShutdown() })
+	b := open(t, "nats://"+srv.Addr().String()+"/plain", 2*time.Second)
+	ctx := context.Background()
+	_, errAppend := b.Append(ctx, entry("fd-a", bus.Notable, 0))
+	_, errRead := b.Read(ctx, 0, bus.Filter{}, func(bus.Entry) error { return nil }, nil)
+	errFollow := b.Follow(ctx, 0, bus.Filter{}, func(bus.Entry) error { return nil }, nil)
+	for name, err := range map[string]error{"append": errAppend, "read": errRead, "follow": errFollow} {
+		if err == nil || strings.Contains(err.Error(), "no reply") || !strings.Contains(err.Error(), "JetStream") {
+			t.Errorf("%s: %v; want an error saying the server has no JetStream", name, err)
+		}
+	}
+}
