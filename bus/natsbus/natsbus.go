@@ -373,7 +373,10 @@ func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
 			case <-attempt.Done():
 			}
 		}()
-		ack, err := b.js.PublishMsg(attempt, msg, jetstream.WithMsgID(id), jetstream.WithExpectStream(b.stream))
+		// No retry of the library's on no responders: this loop retries,
+		// after making the stream again.
+		ack, err := b.js.PublishMsg(attempt, msg, jetstream.WithMsgID(id), jetstream.WithExpectStream(b.stream),
+			jetstream.WithRetryAttempts(0))
 		stop()
 		if err == nil {
 			return int64(ack.Sequence), nil
@@ -383,6 +386,12 @@ func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
 		}
 		if final(err) {
 			return 0, fmt.Errorf("bus %s: publish: %w", b.name, err)
+		}
+		if errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) {
+			// No stream takes the subject: deleted since it was made
+			// (or the server's JetStream is not ready yet). Make it
+			// again, as a first Append does.
+			b.ensure(ctx)
 		}
 		last = err
 		select {
@@ -525,7 +534,7 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 		cur, err := b.js.Stream(ictx, b.stream)
 		switch {
 		case err != nil:
-			return err
+			return b.stalled(ictx, "stream "+b.stream, err)
 		case !cur.CachedInfo().Created.Equal(created):
 			return errRemade
 		}

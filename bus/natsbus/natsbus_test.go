@@ -473,3 +473,33 @@ func TestOpenInterrupted(t *testing.T) {
 		t.Errorf("Open: %v, want context.Canceled", err)
 	}
 }
+
+// TestAppendStreamDeleted: a Bus that made its stream and appended to it
+// (a running relay) makes it again when it was deleted meanwhile, as a
+// first Append does; before, it published into no stream until its
+// timeout and said "no reply from the server", again at every retry.
+func TestAppendStreamDeleted(t *testing.T) {
+	h := hubtest.Start(t, hub.Config{NoSync: true})
+	b := open(t, h.URL()+"/deleted", 2*time.Second)
+	ctx := context.Background()
+	if _, err := b.Append(ctx, entry("fd-a", bus.Notable, 0)); err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(h.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	if err := js.DeleteStream(ctx, b.Stream()); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	seq, err := b.Append(ctx, entry("fd-a", bus.Notable, 1))
+	if err != nil || seq != 1 {
+		t.Fatalf("append after the stream was deleted: %d, %v; want record 1 of a new stream", seq, err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("append took %v, want at once", took)
+	}
+}
