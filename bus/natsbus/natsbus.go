@@ -31,9 +31,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -55,6 +58,15 @@ var ErrRun = errors.New("want nats://HOST:PORT/RUN with RUN made of letters, dig
 // URL's query that is unknown or out of range.
 var ErrOption = errors.New("bad stream option")
 
+// ErrAddress is wrapped by the error of Open for a URL whose HOST:PORT is
+// not an address: no host, or a port that is not a number from 1 to 65535.
+var ErrAddress = errors.New("want nats://HOST:PORT/RUN with a host and a port from 1 to 65535")
+
+// ErrNoReply is wrapped by the error of a request the server did not
+// answer within the timeout: a server away, or too busy; trying again
+// later may succeed.
+var ErrNoReply = errors.New("no reply from the server")
+
 var runName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // Bus is a run's stream. Safe for concurrent use.
@@ -68,6 +80,13 @@ type Bus struct {
 	nc      *nats.Conn
 	js      jetstream.JetStream
 	made    atomic.Bool // the stream is known to exist
+
+	// refusal wakes a publish when the server refused one (a
+	// permissions violation, reported apart from any reply); denied holds
+	// the refusals, by subject.
+	refusal chan struct{}
+	mu      sync.Mutex
+	denied  map[string]error
 }
 
 var _ bus.Backend = (*Bus)(nil)
@@ -90,6 +109,9 @@ func OpenBus(ctx context.Context, u *url.URL, opt bus.Options) (*Bus, error) {
 	if !runName.MatchString(run) {
 		return nil, fmt.Errorf("bus %s: %w", name, ErrRun)
 	}
+	if err := checkAddress(u); err != nil {
+		return nil, fmt.Errorf("bus %s: %w", name, err)
+	}
 	cfg, err := streamConfig(run, u.Query())
 	if err != nil {
 		return nil, fmt.Errorf("bus %s: %w", name, err)
@@ -106,8 +128,14 @@ func OpenBus(ctx context.Context, u *url.URL, opt bus.Options) (*Bus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bus %s: %w", name, err)
 	}
-	b.nc, err = nats.Connect(server, nopts...)
+	b.refusal, b.denied = make(chan struct{}, 1), map[string]error{}
+	nopts = append(nopts, nats.ErrorHandler(b.asyncError))
+	b.nc, err = connect(ctx, server, nopts)
 	if err != nil {
+		var ne net.Error
+		if errors.Is(err, nats.ErrTimeout) || errors.As(err, &ne) && ne.Timeout() {
+			return nil, fmt.Errorf("bus %s: connect: %w within %v: %w", name, ErrNoReply, b.timeout, err)
+		}
 		return nil, fmt.Errorf("bus %s: connect: %w", name, err)
 	}
 	b.js, err = jetstream.New(b.nc)
@@ -116,6 +144,47 @@ func OpenBus(ctx context.Context, u *url.URL, opt bus.Options) (*Bus, error) {
 		return nil, fmt.Errorf("bus %s: %w", name, err)
 	}
 	return b, nil
+}
+
+// connect is nats.Connect, which takes no context, ended by ctx: a
+// connection made after ctx ended is closed.
+func connect(ctx context.Context, server string, opts []nats.Option) (*nats.Conn, error) {
+	type result struct {
+		nc  *nats.Conn
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		nc, err := nats.Connect(server, opts...)
+		done <- result{nc, err}
+	}()
+	select {
+	case r := <-done:
+		return r.nc, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-done; r.nc != nil {
+				r.nc.Close()
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
+// checkAddress checks the HOST:PORT of u, where a port may be left out
+// (4222): without it, nats.Connect would look up a host named "nats" (no
+// host) or fail at dialling, as a server that cannot be reached.
+func checkAddress(u *url.URL) error {
+	if u.Hostname() == "" {
+		return fmt.Errorf("%w: no host", ErrAddress)
+	}
+	if !strings.HasSuffix(u.Host, ":") && u.Port() == "" {
+		return nil
+	}
+	if n, err := strconv.Atoi(u.Port()); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("%w: port %q", ErrAddress, u.Port())
+	}
+	return nil
 }
 
 // streamConfig is the stream of run with the limits of the URL's query.
@@ -183,9 +252,9 @@ func connectOptions(opt bus.Options, timeout time.Duration) ([]nats.Option, erro
 		nats.Timeout(timeout),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(100 * time.Millisecond),
-		// The default handlers print; fluxwatch reports errors itself.
+		// The default handlers print; fluxwatch reports errors itself
+		// (the error handler is the Bus's: asyncError).
 		nats.NoCallbacksAfterClientClose(),
-		nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}),
 	}
 	creds := opt.Creds
 	if creds == "" {
@@ -247,11 +316,15 @@ func (b *Bus) ensure(ctx context.Context) (jetstream.Stream, error) {
 	return s, nil
 }
 
-// stalled words err of a request about what: a deadline is the server not
-// answering in time.
+// stalled words err of a request about what: a deadline (of ctx, even
+// cancelled since) is the server not answering in time; no responders is a
+// server without JetStream (or whose JetStream is not ready yet).
 func (b *Bus) stalled(ctx context.Context, what string, err error) error {
-	if errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || errors.Is(err, nats.ErrTimeout) {
-		return fmt.Errorf("bus %s: %s: no reply from the server within %v: %w", b.name, what, b.timeout, err)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
+		return fmt.Errorf("bus %s: %s: %w within %v: %w", b.name, what, ErrNoReply, b.timeout, err)
+	case errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrJetStreamNotEnabled):
+		return fmt.Errorf("bus %s: %s: no JetStream on the server, or not ready yet (a nats-server needs -js): %w", b.name, what, err)
 	}
 	return fmt.Errorf("bus %s: %s: %w", b.name, what, err)
 }
@@ -287,19 +360,94 @@ func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
 	id := MsgID(line)
 	var last error
 	for {
+		if refused := b.refused(msg.Subject); refused != nil {
+			return 0, fmt.Errorf("bus %s: publish: %w", b.name, refused)
+		}
 		attempt, stop := context.WithTimeout(ctx, b.timeout/4)
-		ack, err := b.js.PublishMsg(attempt, msg, jetstream.WithMsgID(id), jetstream.WithExpectStream(b.stream))
+		// A refusal of the server comes apart from the reply (which then
+		// never comes): it ends the attempt.
+		go func() {
+			select {
+			case <-b.refusal:
+				stop()
+			case <-attempt.Done():
+			}
+		}()
+		// No retry of the library's on no responders: this loop retries,
+		// after making the stream again.
+		ack, err := b.js.PublishMsg(attempt, msg, jetstream.WithMsgID(id), jetstream.WithExpectStream(b.stream),
+			jetstream.WithRetryAttempts(0))
 		stop()
 		if err == nil {
 			return int64(ack.Sequence), nil
 		}
+		if refused := b.refused(msg.Subject); refused != nil {
+			continue
+		}
+		if final(err) {
+			return 0, fmt.Errorf("bus %s: publish: %w", b.name, err)
+		}
+		if errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) {
+			// No stream takes the subject: deleted since it was made
+			// (or the server's JetStream is not ready yet). Make it
+			// again, as a first Append does.
+			b.ensure(ctx)
+		}
 		last = err
 		select {
 		case <-ctx.Done():
-			return 0, fmt.Errorf("bus %s: publish: no reply from the server within %v: %w", b.name, b.timeout, last)
+			return 0, fmt.Errorf("bus %s: publish: %w within %v: %w", b.name, ErrNoReply, b.timeout, last)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// asyncError is the connection's handler of errors the server sends apart
+// from any reply: a permissions violation for a publish is kept, by
+// subject, for Append to report. Others are dropped (the default handler
+// prints; fluxwatch reports errors itself).
+func (b *Bus) asyncError(_ *nats.Conn, _ *nats.Subscription, err error) {
+	if !errors.Is(err, nats.ErrPermissionViolation) {
+		return
+	}
+	// "nats: permissions violation: Permissions Violation for Publish to "SUBJECT""
+	const to = "for publish to "
+	msg := err.Error()
+	i := strings.Index(strings.ToLower(msg), to)
+	if i < 0 {
+		return
+	}
+	b.mu.Lock()
+	b.denied[strings.Trim(msg[i+len(to):], `"`)] = err
+	b.mu.Unlock()
+	select {
+	case b.refusal <- struct{}{}:
+	default:
+	}
+}
+
+// refused returns the server's refusal of publishing to subject, or nil.
+func (b *Bus) refused(subject string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.denied[subject]
+}
+
+// final reports whether an error of publishing is the server's (or the
+// client's) answer for good, which retrying cannot change: a record over
+// the server's max_payload, an error of the JetStream API other than its
+// being unavailable for now (503), a permission refused. Anything else (no
+// reply, no responders, a connection lost) is retried.
+func final(err error) bool {
+	var api *jetstream.APIError
+	switch {
+	case errors.Is(err, nats.ErrMaxPayload), errors.Is(err, nats.ErrBadSubject), errors.Is(err, nats.ErrPermissionViolation),
+		errors.Is(err, nats.ErrAuthorization), errors.Is(err, nats.ErrConnectionClosed):
+		return true
+	case errors.As(err, &api):
+		return api.Code != 503
+	}
+	return false
 }
 
 // Read reads the records stored when it is called, from stream sequence
@@ -326,7 +474,7 @@ func (b *Bus) Read(ctx context.Context, since int64, f bus.Filter, entry func(bu
 	next := since
 	// Filtered here, not by subject: the last record must come, whatever
 	// its severity, to know the snapshot is read.
-	err = b.consume(ctx, s, since, "", b.timeout, func(seq uint64, pending uint64) bool {
+	err = b.consume(ctx, s, since, "", b.timeout, nil, func(seq uint64, pending uint64) bool {
 		next = int64(seq) + 1
 		return seq < last && pending > 0
 	}, f, entry, diag)
@@ -336,7 +484,11 @@ func (b *Bus) Read(ctx context.Context, since int64, f bus.Filter, entry func(bu
 // Follow delivers the records from sequence since on, then each record as
 // it is stored, until ctx is done. It creates the stream when it is
 // missing, so it may start before the first writer. A server that cannot
-// be reached when it starts is its error; later, a warning (diag).
+// be reached when it starts is its error; later, a warning (diag), once
+// until the server answers again. A stream deleted under it is waited for;
+// a stream made again (deleted and created, or a server restarted on a new
+// store) is read again from its first record, with a warning: its
+// sequences are not the old stream's.
 func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
 	if since < 1 {
 		since = 1
@@ -347,6 +499,7 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 	if err != nil {
 		return err
 	}
+	created := s.CachedInfo().Created
 	only := ""
 	switch f.Severity {
 	case bus.Blocking, bus.Notable:
@@ -365,8 +518,34 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 		}
 		return nil
 	}
+	warned := false // a warning was given since the server last answered
+	warn := func(msg string, always bool) {
+		if diag != nil && (always || !warned) {
+			diag(parse.Diagnostic{Path: b.name, Level: parse.LevelWarning, Message: msg})
+		}
+		warned = true
+	}
+	// same reports whether the stream is still the one read (nil), and
+	// else why not: deleted (jetstream.ErrStreamNotFound), made again
+	// (errRemade), or the server's silence.
+	same := func(ctx context.Context) error {
+		ictx, cancel := context.WithTimeout(ctx, b.timeout)
+		defer cancel()
+		cur, err := b.js.Stream(ictx, b.stream)
+		switch {
+		case err != nil:
+			return b.stalled(ictx, "stream "+b.stream, err)
+		case !cur.CachedInfo().Created.Equal(created):
+			return errRemade
+		}
+		warned = false
+		return nil
+	}
 	for {
-		err = b.consume(ctx, s, next, only, 0, func(seq, _ uint64) bool { next = int64(seq) + 1; return true }, f, wrapped, diag)
+		err = b.consume(ctx, s, next, only, 0, same, func(seq, _ uint64) bool {
+			next, warned = int64(seq)+1, false
+			return true
+		}, f, wrapped, diag)
 		switch {
 		case ctx.Err() != nil:
 			return nil
@@ -375,8 +554,28 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 		case err == nil:
 			continue
 		}
-		if diag != nil {
-			diag(parse.Diagnostic{Path: b.name, Level: parse.LevelWarning, Message: fmt.Sprintf("follow: %v; reading again from record %d", err, next)})
+		if !errors.Is(err, errRemade) && !errors.Is(err, jetstream.ErrStreamNotFound) {
+			warn(fmt.Sprintf("follow: %v; reading again from record %d", err, next), false)
+		}
+		// Before reading again: is it the same stream?
+		ictx, cancel := context.WithTimeout(ctx, b.timeout)
+		cur, err := b.js.Stream(ictx, b.stream)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case errors.Is(err, jetstream.ErrStreamNotFound):
+			warn(fmt.Sprintf("follow: the stream %s was deleted; waiting for it to be made again", b.stream), false)
+		case err != nil:
+			warn(fmt.Sprintf("follow: %v; reading again from record %d", b.stalled(ictx, "stream "+b.stream, err), next), false)
+		case !cur.CachedInfo().Created.Equal(created):
+			s, created, next = cur, cur.CachedInfo().Created, 1
+			warn(fmt.Sprintf("follow: the stream %s was made again: reading it from its first record", b.stream), true)
+			warned = false
+			continue
+		default:
+			s = cur
+			continue
 		}
 		select {
 		case <-ctx.Done():
@@ -386,15 +585,30 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 	}
 }
 
+// errRemade is the error of a follower whose stream was deleted and made
+// again.
+var errRemade = errors.New("the stream was made again")
+
+// checkEvery is how often a follower waiting for a record makes sure its
+// stream is still the one it reads (a variable for tests).
+var checkEvery = time.Second
+
 // consume reads the stream from sequence since (only the subject of the
 // severity only, when not "") through an ordered consumer until more
 // returns false after a message, ctx is done, no message came for idle (>
-// 0), or an error.
+// 0), or an error. With same (a follower), it calls same every checkEvery
+// without a message, and before a message of a consumer that the ordered
+// consumer made again by itself; an error of same ends it.
 func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only string, idle time.Duration,
-	more func(seq, pending uint64) bool, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
+	same func(context.Context) error, more func(seq, pending uint64) bool, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
 	cfg := jetstream.OrderedConsumerConfig{
 		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
 		OptStartSeq:   uint64(since),
+		// Once only: a consumer that cannot be made again (its stream
+		// deleted, the server gone) is an error of Next, which the
+		// caller words and handles, rather than retries for ever that
+		// no context bounds.
+		MaxResetAttempts: 1,
 	}
 	if only != "" {
 		cfg.FilterSubjects = []string{b.Subject(only)}
@@ -416,10 +630,17 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 	wait, lost := b.whileConnected(ctx)
 	defer lost(nil)
 	dec := bus.NewDecoder(b.maxLine)
+	consumer := ""
+	if info := c.CachedInfo(); info != nil {
+		consumer = info.Name
+	}
 	for {
 		nctx, cancel := wait, context.CancelFunc(func() {})
-		if idle > 0 {
+		switch {
+		case idle > 0:
 			nctx, cancel = context.WithTimeout(wait, idle)
+		case same != nil:
+			nctx, cancel = context.WithTimeout(wait, checkEvery)
 		}
 		m, err := it.Next(jetstream.NextContext(nctx))
 		cancel()
@@ -429,6 +650,11 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 				return ctx.Err()
 			case errors.Is(context.Cause(wait), errLost):
 				return fmt.Errorf("bus %s: read: %w", b.name, errLost)
+			case nctx.Err() != nil && same != nil:
+				if err := same(wait); err != nil {
+					return err
+				}
+				continue
 			case nctx.Err() != nil:
 				return fmt.Errorf("bus %s: read: no record from the server within %v", b.name, idle)
 			}
@@ -437,6 +663,16 @@ func (b *Bus) consume(ctx context.Context, s jetstream.Stream, since int64, only
 		md, err := m.Metadata()
 		if err != nil {
 			return fmt.Errorf("bus %s: read: %w", b.name, err)
+		}
+		if md.Consumer != consumer {
+			if same != nil {
+				// Made again by the ordered consumer: perhaps on a
+				// stream made again, whose sequences are not ours.
+				if err := same(wait); err != nil {
+					return err
+				}
+			}
+			consumer = md.Consumer
 		}
 		seq := md.Sequence.Stream
 		if err := b.deliver(dec, m.Data(), seq, f, entry, diag); err != nil {

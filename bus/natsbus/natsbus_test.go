@@ -334,3 +334,172 @@ func TestStreamLimits(t *testing.T) {
 		t.Errorf("subjects %v, want %v", si.Config.Subjects, want)
 	}
 }
+
+// TestFollowStreamRemade: a stream deleted and made again under a follower
+// (an operator's `nats stream rm`, a hub's store wiped) is read again from
+// its first record, with a warning: before, the follower waited for the
+// old stream's next sequence and silently lost the new stream's records.
+func TestFollowStreamRemade(t *testing.T) {
+	h := hubtest.Start(t, hub.Config{NoSync: true})
+	u := h.URL() + "/remade"
+	w := open(t, u, 0)
+	ctx := context.Background()
+	for i := range 3 {
+		if _, err := w.Append(ctx, entry("fd-old", bus.Notable, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := open(t, u, 2*time.Second)
+	fctx, cancel := context.WithCancel(ctx)
+	got := make(chan bus.Entry, 100)
+	diags := make(chan parse.Diagnostic, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- r.Follow(fctx, 0, bus.Filter{}, func(e bus.Entry) error { got <- e; return nil },
+			func(d parse.Diagnostic) { diags <- d })
+	}()
+	next := func(what string) bus.Entry {
+		t.Helper()
+		select {
+		case e := <-got:
+			return e
+		case <-time.After(4 * time.Second):
+			t.Fatalf("follow: no %s after 4 s", what)
+		}
+		return bus.Entry{}
+	}
+	for i := range 3 {
+		next(fmt.Sprintf("old record %d", i))
+	}
+	nc, err := nats.Connect(h.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	if err := js.DeleteStream(ctx, w.Stream()); err != nil {
+		t.Fatal(err)
+	}
+	w2 := open(t, u, 0) // a new writer: it makes the stream again
+	for i := range 2 {
+		if _, err := w2.Append(ctx, entry("fd-new", bus.Notable, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 2 {
+		if e := next(fmt.Sprintf("new record %d", i)); e.Agent != "fd-new" || e.Offset != int64(i+1) {
+			t.Errorf("after the stream was made again: %s at %d, want fd-new at %d", e.Agent, e.Offset, i+1)
+		}
+	}
+	var warned bool
+	for len(diags) > 0 {
+		if d := <-diags; strings.Contains(d.Message, "made again") {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Error("no warning that the stream was made again")
+	}
+	cancel()
+	testfault.Within(t, 2*time.Second, "Follow after cancel", func() { <-done })
+	if len(got) != 0 {
+		t.Errorf("%d records more than written", len(got))
+	}
+}
+
+// TestFollowServerAway: a follower whose server stops says so once, not
+// again while the server stays away (before: a warning each second), and
+// goes on after the last record it read when the server is back.
+func TestFollowServerAway(t *testing.T) {
+	store := t.TempDir()
+	h := hubtest.Start(t, hub.Config{Store: store, NoSync: true})
+	addr := h.Addr()
+	u := "nats://" + addr + "/away"
+	ctx := context.Background()
+	if _, err := open(t, u, 0).Append(ctx, entry("fd-a", bus.Notable, 0)); err != nil {
+		t.Fatal(err)
+	}
+	r := open(t, u, 300*time.Millisecond)
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	got := make(chan bus.Entry, 100)
+	diags := make(chan parse.Diagnostic, 100)
+	go r.Follow(fctx, 0, bus.Filter{}, func(e bus.Entry) error { got <- e; return nil }, func(d parse.Diagnostic) { diags <- d })
+	select {
+	case <-got:
+	case <-time.After(4 * time.Second):
+		t.Fatal("no first record")
+	}
+	h.Shutdown()
+	time.Sleep(2500 * time.Millisecond)
+	var msgs []string
+	for len(diags) > 0 {
+		msgs = append(msgs, (<-diags).Message)
+	}
+	if len(msgs) != 1 {
+		t.Errorf("%d warnings while the server was away, want 1: %q", len(msgs), msgs)
+	}
+	hubtest.Start(t, hub.Config{Listen: addr, Store: store, NoSync: true})
+	if _, err := open(t, u, 0).Append(ctx, entry("fd-a", bus.Notable, 1)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case e := <-got:
+		if e.Offset != 2 {
+			t.Errorf("after the server came back: record %d, want 2", e.Offset)
+		}
+	case <-time.After(4 * time.Second):
+		t.Fatal("no record after the server came back")
+	}
+}
+
+// TestOpenInterrupted: Open ends when its context does, even while the
+// server it dials never answers: a SIGINT during the connection ends the
+// command at once (before, Open waited the whole timeout, and only the
+// command's last-resort exit at 750 ms kept SIGINT within its second).
+func TestOpenInterrupted(t *testing.T) {
+	u, _ := url.Parse("nats://" + testfault.SilentServer(t) + "/r")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	var err error
+	testfault.Within(t, 6*time.Second, "Open", func() {
+		_, err = natsbus.OpenBus(ctx, u, bus.Options{Timeout: 5 * time.Second})
+	})
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("Open returned %v after its context ended, want at once", took-100*time.Millisecond)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Open: %v, want context.Canceled", err)
+	}
+}
+
+// TestAppendStreamDeleted: a Bus that made its stream and appended to it
+// (a running relay) makes it again when it was deleted meanwhile, as a
+// first Append does; before, it published into no stream until its
+// timeout and said "no reply from the server", again at every retry.
+func TestAppendStreamDeleted(t *testing.T) {
+	h := hubtest.Start(t, hub.Config{NoSync: true})
+	b := open(t, h.URL()+"/deleted", 2*time.Second)
+	ctx := context.Background()
+	if _, err := b.Append(ctx, entry("fd-a", bus.Notable, 0)); err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(h.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	if err := js.DeleteStream(ctx, b.Stream()); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	seq, err := b.Append(ctx, entry("fd-a", bus.Notable, 1))
+	if err != nil || seq != 1 {
+		t.Fatalf("append after the stream was deleted: %d, %v; want record 1 of a new stream", seq, err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("append took %v, want at once", took)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -53,6 +54,15 @@ func (b *busFlags) remote() bool { return bus.IsURL(b.path) }
 // open opens the bus named by --bus (a URL or a file) as a bus.Backend. A
 // bus that cannot be reached is an error naming it without credentials.
 func (b *busFlags) open(ctx context.Context, e *env, noSync bool) (bus.Backend, error) {
+	if b.remote() {
+		if _, err := url.Parse(b.path); err != nil {
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err // ue.URL may hold a password
+			}
+			return nil, fmt.Errorf("bus URL: %w: %w", errBusURL, err)
+		}
+	}
 	return busSchemes.Open(ctx, b.path, bus.Options{MaxLine: b.maxLine, NoSync: noSync, Timeout: b.timeout,
 		Getenv: e.getenv, Creds: b.creds})
 }
@@ -109,10 +119,15 @@ func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
 	return found, nil
 }
 
+// errBusURL is wrapped by the error of opening a bus URL that does not
+// parse as one.
+var errBusURL = errors.New("not a URL")
+
 // busOpenError maps an error of opening a bus URL: a URL that is wrong is
 // a usage error (exit 2); a server that cannot be reached is not.
 func busOpenError(cmd string, err error) error {
-	if errors.Is(err, bus.ErrScheme) || errors.Is(err, natsbus.ErrRun) || errors.Is(err, natsbus.ErrOption) {
+	if errors.Is(err, bus.ErrScheme) || errors.Is(err, natsbus.ErrRun) || errors.Is(err, natsbus.ErrOption) ||
+		errors.Is(err, natsbus.ErrAddress) || errors.Is(err, errBusURL) {
 		return usageErrorf("%s: %v", cmd, err)
 	}
 	return fmt.Errorf("%s: %w", cmd, err)
@@ -157,7 +172,8 @@ func (b *synthBus) open(ctx context.Context, e *env, f *reportFlags, dir string)
 	b.maxLine = f.maxLine
 	src, err := b.busFlags.open(ctx, e, false)
 	if err != nil {
-		return nil, usageErrorf("%s: %v", f.cmd, err)
+		// Wrapped: an open ended by a signal is not an error to print.
+		return nil, usageError{fmt.Errorf("%s: %w", f.cmd, err)}
 	}
 	named, _ := os.Stat(b.path)
 	for _, name := range parse.BusNames {

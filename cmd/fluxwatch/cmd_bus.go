@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -82,6 +84,7 @@ type relay struct {
 
 	mu   sync.Mutex
 	seen map[[32]byte]bool
+	away map[bus.Backend]bool // a side that did not answer, said once
 }
 
 // mark records e as present and reports whether it was new.
@@ -102,10 +105,42 @@ func (r *relay) copyTo(ctx context.Context, dst bus.Backend) func(bus.Entry) err
 		if e.Kind != bus.EntryFinding || bus.Validate(e) != nil || !r.mark(e) {
 			return nil
 		}
-		if _, err := dst.Append(ctx, e); err != nil {
+		return r.append(ctx, dst, e)
+	}
+}
+
+// append appends e to dst. A server that does not answer (away, or
+// restarting) is waited for, with a warning once, until ctx ends: a
+// running relay outlives a restart of its hub, and the record, marked as
+// seen already, is not lost. Any other error ends the relay.
+func (r *relay) append(ctx context.Context, dst bus.Backend, e bus.Entry) error {
+	for {
+		_, err := dst.Append(ctx, e)
+		if err == nil || ctx.Err() != nil {
+			r.mu.Lock()
+			delete(r.away, dst)
+			r.mu.Unlock()
+			return nil
+		}
+		if !errors.Is(err, natsbus.ErrNoReply) {
 			return fmt.Errorf("bus relay: to %s: %w", dst, err)
 		}
-		return nil
+		r.mu.Lock()
+		said := r.away[dst]
+		if r.away == nil {
+			r.away = map[bus.Backend]bool{}
+		}
+		r.away[dst] = true
+		r.mu.Unlock()
+		if !said {
+			r.diag(parse.Diagnostic{Path: dst.String(), Level: parse.LevelWarning,
+				Message: fmt.Sprintf("relay: %v; copying again when it answers", err)})
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(250 * time.Millisecond):
+		}
 	}
 }
 

@@ -7,7 +7,6 @@
 package hub
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -72,17 +71,46 @@ func Start(cfg Config) (*Hub, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hub: %w", err)
 	}
+	// The server says why it cannot start (its address taken, its store
+	// not writable) only to its logger, then never becomes ready: the
+	// logger hands the reason over, so that Start fails at once, saying it.
+	fatal := make(chan string, 1)
+	srv.SetLogger(fatalLogger(fatal), false, false)
 	go srv.Start()
 	ready := cfg.Ready
 	if ready <= 0 {
 		ready = 10 * time.Second
 	}
-	if !srv.ReadyForConnections(ready) {
-		srv.Shutdown()
-		return nil, errors.New("hub: the server did not accept connections in time (address in use?)")
+	for deadline := time.Now().Add(ready); !srv.ReadyForConnections(20 * time.Millisecond); {
+		select {
+		case why := <-fatal:
+			srv.Shutdown()
+			return nil, fmt.Errorf("hub: %s: %s", listen, why)
+		default:
+		}
+		if time.Now().After(deadline) {
+			srv.Shutdown()
+			return nil, fmt.Errorf("hub: %s: the server did not accept connections within %v", listen, ready)
+		}
 	}
 	return &Hub{srv: srv}, nil
 }
+
+// fatalLogger is the server's logger: it drops everything but the
+// first fatal error, which it sends on its channel.
+type fatalLogger chan<- string
+
+func (l fatalLogger) Fatalf(format string, v ...any) {
+	select {
+	case l <- fmt.Sprintf(format, v...):
+	default:
+	}
+}
+func (fatalLogger) Noticef(string, ...any) {}
+func (fatalLogger) Warnf(string, ...any)   {}
+func (fatalLogger) Errorf(string, ...any)  {}
+func (fatalLogger) Debugf(string, ...any)  {}
+func (fatalLogger) Tracef(string, ...any)  {}
 
 // Addr returns the HOST:PORT the hub listens on.
 func (h *Hub) Addr() string {

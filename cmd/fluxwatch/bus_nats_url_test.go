@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
+)
+
+// TestBusURLMalformed: a nats:// URL whose address is not one (a port out
+// of range, no host, an unclosed IPv6 bracket) is a usage error (exit 2) at
+// once, for every command taking --bus, never a lookup of a host named
+// "nats" or an internal error (exit 3, as before); the message never holds
+// the password.
+func TestBusURLMalformed(t *testing.T) {
+	for _, url := range []string{"nats://127.0.0.1:99999/x", "nats:///x", "nats://u:s3cret@:4222/x", "nats://[::1/x", "nats://127.0.0.1:0/x", "nats://127.0.0.1:/x"} {
+		for _, args := range [][]string{
+			{"finding", "write", "--agent", "fd-a", "--severity", "notable", "--category", "c", "--summary", "s", "--bus", url},
+			{"finding", "read", "--bus", url},
+			{"bus", "relay", "--once", "peer-findings.jsonl", url},
+		} {
+			e, _, errb := natsEnv("")
+			var err error
+			testfault.Within(t, 3*time.Second, strings.Join(args, " "), func() {
+				err = run(context.Background(), append(args, "--bus-timeout", "1s"), e)
+			})
+			if code := exitCode(err, errb); code != exitUsage || strings.Contains(errb.String(), "s3cret") {
+				t.Errorf("%s %s: exit %d, %q; want 2 and no password", args[0], url, code, errb.String())
+			}
+		}
+	}
+}
+
+// TestBusConnectInterrupted: a signal while a command connects to a server
+// that never answers ends it at once, and the error it returns is the
+// cancellation (not printed), for synth and watch as for finding.
+func TestBusConnectInterrupted(t *testing.T) {
+	url := "nats://" + testfault.SilentServer(t) + "/x"
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"finding", "write", "--agent", "fd-a", "--severity", "notable", "--category", "c", "--summary", "s", "--bus", url},
+		{"bus", "relay", "peer-findings.jsonl", url},
+		{"watch", "-q", "--bus", url, dir},
+		{"synth", "-q", "--bus", url, dir},
+	} {
+		e, _, _ := natsEnv("")
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(100*time.Millisecond, cancel)
+		var err error
+		testfault.Within(t, 6*time.Second, args[0], func() {
+			err = run(ctx, append(args, "--bus-timeout", "5s"), e)
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s interrupted while connecting: %v, want context.Canceled", args[0], err)
+		}
+		cancel()
+	}
+}
