@@ -102,10 +102,14 @@ type follower struct {
 	mu      sync.Mutex
 	entries []bus.Entry
 	diags   []parse.Diagnostic
-	next    int64  // the position after the last record read
-	seen    bool   // a record was read: the bus exists
-	warned  string // the last warning of the follower, not repeated
-	stopped func()
+	next    int64 // the position after the last record read
+	seen    bool  // a record was read: the bus exists
+	// restarts counts the times the backend read again from its start (a
+	// stream deleted and made again: its positions go back), as handed
+	// over by Poll; restarting, those not handed over yet.
+	restarts, restarting int
+	warned               string // the last warning of the follower, not repeated
+	stopped              func()
 }
 
 // tailer is what the watcher reads a bus through: a file's bus.Tail or a
@@ -174,6 +178,12 @@ func (f *follower) stop() {
 
 func (f *follower) entry(e bus.Entry) error {
 	f.mu.Lock()
+	if f.seen && e.Offset > 0 && e.Offset < f.next {
+		// Read again from the start: the records not handed over yet
+		// are the old stream's.
+		f.restarting++
+		f.entries = nil
+	}
 	f.entries = append(f.entries, e)
 	f.seen, f.next = true, e.Offset+1
 	f.mu.Unlock()
@@ -211,6 +221,7 @@ func (f *follower) Poll(entry func(bus.Entry) error, diag func(parse.Diagnostic)
 	f.mu.Lock()
 	entries, diags := f.entries, f.diags
 	f.entries, f.diags = nil, nil
+	f.restarts, f.restarting = f.restarts+f.restarting, 0
 	if len(entries) > 0 {
 		f.warned = "" // reading again: a later trouble is news
 	}
@@ -233,8 +244,13 @@ func (f *follower) exists() bool {
 	return f.seen
 }
 
-// Restarts is 0: a backend is never read again from its start.
-func (f *follower) Restarts() int { return 0 }
+// Restarts returns how many times the backend read again from its start,
+// as of the last Poll: the watcher then drops what it read before.
+func (f *follower) Restarts() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.restarts
+}
 
 // Incomplete is never: a backend hands over whole records.
 func (f *follower) Incomplete() (parse.Diagnostic, bool) { return parse.Diagnostic{}, false }

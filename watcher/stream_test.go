@@ -18,6 +18,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
@@ -285,5 +286,92 @@ func BenchmarkAppendToReport(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 		})
+	}
+}
+
+// remadeBackend is a stream that is deleted and made again while followed:
+// Read gives records 1-3; Follow gives record 4, then, once remade is
+// closed, the new stream's records 1-2, as natsbus's Follow does.
+type remadeBackend struct{ remade chan struct{} }
+
+func (b *remadeBackend) rec(off int64, summary string) bus.Entry {
+	return bus.Entry{Kind: bus.EntryFinding, Severity: bus.Notable, Agent: "fd-agent-0001", Category: "c",
+		Summary: summary, FileRefs: []string{}, Timestamp: "2026-11-20T10:00:00Z", Offset: off}
+}
+
+func (b *remadeBackend) Append(context.Context, bus.Entry) (int64, error) { return 0, nil }
+func (b *remadeBackend) String() string                                   { return "nats://test/remade" }
+func (b *remadeBackend) Close() error                                     { return nil }
+
+func (b *remadeBackend) Read(ctx context.Context, since int64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) (int64, error) {
+	for i := int64(1); i <= 3; i++ {
+		if err := entry(b.rec(i, fmt.Sprintf("old record %d", i))); err != nil {
+			return 0, err
+		}
+	}
+	return 4, nil
+}
+
+func (b *remadeBackend) Follow(ctx context.Context, since int64, f bus.Filter, entry func(bus.Entry) error, diag func(parse.Diagnostic)) error {
+	entry(b.rec(4, "old record 4"))
+	select {
+	case <-b.remade:
+	case <-ctx.Done():
+		return nil
+	}
+	diag(parse.Diagnostic{Level: parse.LevelWarning, Message: "follow: the stream was made again: reading it from its first record"})
+	entry(b.rec(1, "new record 1"))
+	entry(b.rec(2, "new record 2"))
+	<-ctx.Done()
+	return nil
+}
+
+// TestWatchStreamRemade: a stream deleted and made again is read again from
+// its first record by its backend; the watcher then holds the new stream's
+// records only, as a synth of it would, not the old ones beside them.
+func TestWatchStreamRemade(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := demo.Generate(dir, demo.Config{Agents: 4, Findings: 3, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	src := &remadeBackend{remade: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	updates := make(chan *Update, 1000)
+	done := make(chan error, 1)
+	w := New(dir, Options{Synth: streamOpts, Bus: src, Poll: time.Hour, Rescan: -1})
+	go func() { done <- w.Run(ctx, func(u *Update) error { updates <- u; return nil }) }()
+	summaries := func(u *Update) string {
+		var out []string
+		if tl := u.Synthesis.Timeline; tl != nil {
+			for _, e := range tl.Entries {
+				out = append(out, e.Summary)
+			}
+			out = append(out, fmt.Sprint(tl.Total))
+		}
+		return strings.Join(out, ", ")
+	}
+	wait := func(want string) {
+		t.Helper()
+		var last string
+		for timeout := time.After(10 * time.Second); ; {
+			select {
+			case u := <-updates:
+				if last = summaries(u); last == want {
+					return
+				}
+			case err := <-done:
+				t.Fatalf("Run ended: %v", err)
+			case <-timeout:
+				t.Fatalf("no update with %q after 10 s; the last: %q", want, last)
+			}
+		}
+	}
+	wait("old record 1, old record 2, old record 3, old record 4, 4")
+	close(src.remade)
+	wait("new record 1, new record 2, 2")
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
