@@ -54,14 +54,7 @@ func TestSynthStdoutWriteErrorExits2(t *testing.T) {
 // $GITHUB_OUTPUT are written. Before, `--out -` printed summary.md first
 // and the process died with none of them.
 func TestSynthClosedPipeWritesFilesFirst(t *testing.T) {
-	bin := testBinaryAsFluxwatch(t)
-	dir := t.TempDir()
-	runDir := filepath.Join(dir, "run")
-	smallRun(t, runDir)
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, dir, runDir, r, w := pipedRun(t)
 	r.Close() // the reader is gone before the first write
 	sarif, step, output := filepath.Join(dir, "r.sarif"), filepath.Join(dir, "step.md"), filepath.Join(dir, "output")
 	cmd := exec.Command(bin, "synth", "--no-evidence", "--out", "-", "--sarif", sarif, runDir)
@@ -69,6 +62,7 @@ func TestSynthClosedPipeWritesFilesFirst(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=true", "GITHUB_STEP_SUMMARY="+step, "GITHUB_OUTPUT="+output)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	var err error
 	testfault.Within(t, 10*time.Second, "synth with a closed stdout", func() { err = cmd.Run() })
 	w.Close()
 	t.Logf("synth: %v, stderr %q", err, stderr.String())
@@ -146,14 +140,7 @@ func TestSynthGitHubFIFOSignalIsCancellation(t *testing.T) {
 // until the next change, when SIGPIPE killed it mid-way (or until
 // interrupted, on a run that had finished).
 func TestWatchEventsReaderGoneEnds(t *testing.T) {
-	bin := testBinaryAsFluxwatch(t)
-	dir := t.TempDir()
-	runDir := filepath.Join(dir, "run")
-	smallRun(t, runDir)
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin, dir, runDir, r, w := pipedRun(t)
 	output := filepath.Join(dir, "output")
 	cmd := exec.Command(bin, "watch", "--no-evidence", "--events", "--out", filepath.Join(dir, "out"), runDir)
 	cmd.Stdout = w
@@ -182,4 +169,18 @@ func TestWatchEventsReaderGoneEnds(t *testing.T) {
 	if data, err := os.ReadFile(output); err != nil || !strings.Contains(string(data), "verdict=") {
 		t.Errorf("$GITHUB_OUTPUT not written: %q %v", data, err)
 	}
+}
+
+// pipedRun returns the fluxwatch binary, a temporary directory holding a
+// small run (runDir) and a pipe for the command's standard output.
+func pipedRun(t *testing.T) (bin, dir, runDir string, r, w *os.File) {
+	t.Helper()
+	bin, dir = testBinaryAsFluxwatch(t), t.TempDir()
+	runDir = filepath.Join(dir, "run")
+	smallRun(t, runDir)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin, dir, runDir, r, w
 }
