@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path"
 	"slices"
@@ -97,6 +98,7 @@ func (o Options) withDefaults() Options {
 	if o.MaxFile <= 0 {
 		o.MaxFile = DefaultMaxFile
 	}
+	o.MaxFile = min(o.MaxFile, math.MaxInt32-1) // the line index holds int32 offsets
 	if o.Jobs <= 0 {
 		o.Jobs = 8
 	}
