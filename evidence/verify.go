@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/sourcegraph/conc/pool"
 )
@@ -50,48 +51,12 @@ func New(fsys fs.FS, opts Options) *Verifier {
 // [os.Root]. The error names dir when it is not a directory that can be read
 // (and says what it is instead: "not a directory (a FIFO)").
 func Open(dir string, opts Options) (*Verifier, error) {
-	r, err := openRoot(dir)
+	r, err := fsio.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("repository: %w", err)
 	}
 	r.Close()
 	return &Verifier{dir: dir, opts: opts.withDefaults()}, nil
-}
-
-// openRoot opens the directory dir as an os.Root without blocking, whatever
-// dir is now. os.OpenRoot opens the last element of a path as it is, so a
-// FIFO there (given as --repo, or swapped in for the repository after Open)
-// would wait for a writer forever; "dir/." is resolved by the kernel as a
-// directory and anything else is refused at once. (internal/fsio.OpenRoot
-// does the same; evidence may not import it.) The error names dir.
-func openRoot(dir string) (*os.Root, error) {
-	r, err := os.OpenRoot(dir + string(os.PathSeparator) + ".")
-	if err == nil {
-		return r, nil
-	}
-	if info, serr := os.Stat(dir); serr == nil && !info.IsDir() {
-		return nil, &fs.PathError{Op: "open", Path: dir, Err: fmt.Errorf("not a directory (%s)", kindOf(info.Mode()))}
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return nil, &fs.PathError{Op: "open", Path: dir, Err: pe.Err}
-	}
-	return nil, err
-}
-
-// kindOf names what a file of mode m is, for a message.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
-		return "a device"
-	case m.IsRegular():
-		return "a regular file"
-	}
-	return "an irregular file"
 }
 
 func (o Options) withDefaults() Options {
@@ -145,7 +110,7 @@ func (v *Verifier) Check(claims []parse.Claim) []Result {
 	}
 	fsys := v.fsys
 	if fsys == nil {
-		root, err := openRoot(v.dir)
+		root, err := fsio.OpenRoot(v.dir)
 		if err != nil {
 			for _, idx := range byPath {
 				for _, i := range idx {
