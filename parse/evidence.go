@@ -190,11 +190,11 @@ func evidenceRefs(s string) []string {
 			found[j], found[j-1] = found[j-1], found[j]
 		}
 	}
-	var refs []string
-	for _, f := range found {
-		refs = mergeRefs(refs, []string{f.ref})
+	refs := make([]string, len(found))
+	for i, f := range found {
+		refs[i] = f.ref
 	}
-	return refs
+	return mergeRefs(nil, refs)
 }
 
 // claimOf splits "path:12" or "path:12-14" into a claim.

@@ -55,6 +55,7 @@ func (p *reportParser) linkDescriptions() {
 		linked[k] = true
 		end := blockEnd(p.lines, i)
 		size, last := 0, i
+		var refs []string // the block's, merged into the finding's at once
 		for n, bl := range p.lines[i:end] {
 			if size+len(bl.text) > maxDescription {
 				break
@@ -65,7 +66,7 @@ func (p *reportParser) linkDescriptions() {
 			// already the finding's: the prose walk read them in the same
 			// text, and reading them again doubled the parse time.
 			if !bl.masked && !(n == 0 && own && l.level == 0) {
-				fs[k].FileRefs = mergeRefs(fs[k].FileRefs, fileRefs(bl.text))
+				refs = append(refs, fileRefs(bl.text)...)
 			}
 		}
 		if size > 0 {
@@ -74,8 +75,9 @@ func (p *reportParser) linkDescriptions() {
 		claims := evidenceClaims(p.lines, i, end)
 		for _, c := range claims {
 			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
-			fs[k].FileRefs = mergeRefs(fs[k].FileRefs, []string{c.Ref()})
+			refs = append(refs, c.Ref())
 		}
+		fs[k].FileRefs = mergeRefs(fs[k].FileRefs, refs)
 		fs[k].Evidence = append(fs[k].Evidence, claims...)
 	}
 	for i := range fs {

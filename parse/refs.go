@@ -228,10 +228,25 @@ func refBoundary(b byte) bool {
 	return b == '@' || b == '+' || b != ':' && !isRefPathByte(b)
 }
 
-// mergeRefs appends the refs of b not already in a.
+// mergeRefs appends the refs of b not already in a (nor earlier in b), in
+// b's order. Past a few refs it looks them up in a set, so that merging n
+// refs costs O(n), not O(n²): a finding can cite 100k files (SPEC §9).
 func mergeRefs(a, b []string) []string {
+	if len(b)*(len(a)+len(b)) <= 64 { // at most 64 comparisons
+		for _, r := range b {
+			if !slices.Contains(a, r) {
+				a = append(a, r)
+			}
+		}
+		return a
+	}
+	seen := make(map[string]struct{}, len(a)+len(b))
+	for _, r := range a {
+		seen[r] = struct{}{}
+	}
 	for _, r := range b {
-		if !slices.Contains(a, r) {
+		if _, ok := seen[r]; !ok {
+			seen[r] = struct{}{}
 			a = append(a, r)
 		}
 	}

@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
@@ -144,4 +146,34 @@ func FuzzFileRefs(f *testing.F) {
 			t.Fatalf("fileRefs(%q) = %q; the expression finds %q", s, got, want)
 		}
 	})
+}
+
+// TestMergeRefsIsPlain holds mergeRefs, which looks refs up in a set past a
+// few, to the plain reading: each ref of b not in a nor earlier in b is
+// appended, in b's order (a's own repeats kept).
+func TestMergeRefsIsPlain(t *testing.T) {
+	plain := func(a, b []string) []string {
+		for _, r := range b {
+			if !slices.Contains(a, r) {
+				a = append(a, r)
+			}
+		}
+		return a
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	refs := func(n, kinds int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("src/f%d.go:%d", r.IntN(kinds), 1+r.IntN(3))
+		}
+		return out
+	}
+	for trial := range 500 {
+		kinds := 1 + r.IntN(40)
+		a, b := refs(r.IntN(30), kinds), refs(r.IntN(60), kinds)
+		want := plain(slices.Clone(a), b)
+		if got := mergeRefs(slices.Clone(a), b); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: mergeRefs(%q, %q) = %q, want %q", trial, a, b, got, want)
+		}
+	}
 }
