@@ -123,14 +123,12 @@ func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
 // parse as one.
 var errBusURL = errors.New("not a URL")
 
-// busOpenError maps an error of opening a bus URL: a URL that is wrong is
-// a usage error (exit 2); a server that cannot be reached is not.
+// busOpenError is the error of a bus that cannot be opened: a URL that is
+// wrong or a server that cannot be reached is an input error (exit 2), as
+// synth and watch say it. It wraps err: an open ended by a signal is not an
+// error to print.
 func busOpenError(cmd string, err error) error {
-	if errors.Is(err, bus.ErrScheme) || errors.Is(err, natsbus.ErrRun) || errors.Is(err, natsbus.ErrOption) ||
-		errors.Is(err, natsbus.ErrAddress) || errors.Is(err, errBusURL) {
-		return usageErrorf("%s: %v", cmd, err)
-	}
-	return fmt.Errorf("%s: %w", cmd, err)
+	return usageError{fmt.Errorf("%s: %w", cmd, err)}
 }
 
 // synthBus names the bus of synth and watch when it is not the run
@@ -172,8 +170,7 @@ func (b *synthBus) open(ctx context.Context, e *env, f *reportFlags, dir string)
 	b.maxLine = f.maxLine
 	src, err := b.busFlags.open(ctx, e, false)
 	if err != nil {
-		// Wrapped: an open ended by a signal is not an error to print.
-		return nil, usageError{fmt.Errorf("%s: %w", f.cmd, err)}
+		return nil, busOpenError(f.cmd, err)
 	}
 	named, _ := os.Stat(b.path)
 	for _, name := range parse.BusNames {

@@ -59,3 +59,27 @@ func TestBusConnectInterrupted(t *testing.T) {
 		cancel()
 	}
 }
+
+// TestBusUnreachable: a server that cannot be reached is an input error
+// (exit 2) naming the URL, for finding write and read, bus relay and mcp as
+// for synth and watch; finding write and read said it with exit 3 before
+// (an internal error), synth with 2.
+func TestBusUnreachable(t *testing.T) {
+	url := "nats://" + testfault.SilentServer(t) + "/x"
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"finding", "write", "--agent", "fd-a", "--severity", "notable", "--category", "c", "--summary", "s", "--bus", url},
+		{"finding", "read", "--bus", url},
+		{"bus", "relay", "--once", "peer-findings.jsonl", url},
+		{"synth", "-q", "--bus", url, dir},
+	} {
+		e, _, errb := natsEnv("")
+		var err error
+		testfault.Within(t, 5*time.Second, args[0], func() {
+			err = run(context.Background(), append(args, "--bus-timeout", "300ms"), e)
+		})
+		if code := exitCode(err, errb); code != exitUsage || !strings.Contains(errb.String(), "/x") {
+			t.Errorf("%s %s with the server silent: exit %d, %q; want 2 naming the URL", args[0], args[1], code, errb.String())
+		}
+	}
+}
