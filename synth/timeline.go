@@ -444,6 +444,9 @@ type timeline struct {
 	adjustedBy     []int
 	contradictedOf map[string]int
 	scratch        [3]bitset // of blocking
+	// slab is where blocking's records take their sets from: one allocation
+	// for many records (most of which the bounded lists drop again).
+	slab []uint64
 }
 
 // ackRecord is what the acknowledgement rule found for one blocking entry:
@@ -704,11 +707,13 @@ func (t *timeline) blocking(e blockingEntry, r *entryMatch) {
 	}
 	t.scratch = [3]bitset{adjust, unack, contra}
 	rec := func(set bitset) ackRecord {
-		return ackRecord{seq: e.seq, agent: e.agent, summary: e.summary, set: slices.Clone(set), r: r}
+		return ackRecord{seq: e.seq, agent: e.agent, summary: e.summary, set: t.keep(set), r: r}
 	}
 	if nAdjust > 0 {
-		for _, a := range adjust.members() {
-			t.adjustedBy[a]++
+		for w, word := range adjust {
+			for ; word != 0; word &= word - 1 {
+				t.adjustedBy[w*64+bits.TrailingZeros64(word)]++
+			}
 		}
 		t.adjustTotal += nAdjust
 		t.adjust.add(rec(adjust))
@@ -724,6 +729,17 @@ func (t *timeline) blocking(e blockingEntry, r *entryMatch) {
 		t.contraTotal += nContra
 		t.contra.add(rec(contra))
 	}
+}
+
+// keep returns a copy of set that a record holds, cut from t.slab.
+func (t *timeline) keep(set bitset) bitset {
+	if len(t.slab) < len(set) {
+		t.slab = make([]uint64, max(1024, len(set)))
+	}
+	out := bitset(t.slab[:len(set):len(set)])
+	t.slab = t.slab[len(set):]
+	copy(out, set)
+	return out
 }
 
 // sets makes the agent sets of r the first time a blocking entry matching it,
