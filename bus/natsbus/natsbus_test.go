@@ -371,15 +371,7 @@ func TestFollowStreamRemade(t *testing.T) {
 	for i := range 3 {
 		next(fmt.Sprintf("old record %d", i))
 	}
-	nc, err := nats.Connect(h.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	if err := js.DeleteStream(ctx, w.Stream()); err != nil {
-		t.Fatal(err)
-	}
+	deleteStream(t, h.URL(), w.Stream())
 	w2 := open(t, u, 0) // a new writer: it makes the stream again
 	for i := range 2 {
 		if _, err := w2.Append(ctx, entry("fd-new", bus.Notable, i)); err != nil {
@@ -485,15 +477,7 @@ func TestAppendStreamDeleted(t *testing.T) {
 	if _, err := b.Append(ctx, entry("fd-a", bus.Notable, 0)); err != nil {
 		t.Fatal(err)
 	}
-	nc, err := nats.Connect(h.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
-	if err := js.DeleteStream(ctx, b.Stream()); err != nil {
-		t.Fatal(err)
-	}
+	deleteStream(t, h.URL(), b.Stream())
 	start := time.Now()
 	seq, err := b.Append(ctx, entry("fd-a", bus.Notable, 1))
 	if err != nil || seq != 1 {
@@ -501,5 +485,20 @@ func TestAppendStreamDeleted(t *testing.T) {
 	}
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("append took %v, want at once", took)
+	}
+}
+
+// deleteStream deletes the stream named on the server at url, as another
+// client of it would.
+func deleteStream(t *testing.T, url, stream string) {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	if err := js.DeleteStream(context.Background(), stream); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -22,13 +22,9 @@ func TestBusURLMalformed(t *testing.T) {
 			{"finding", "read", "--bus", url},
 			{"bus", "relay", "--once", "peer-findings.jsonl", url},
 		} {
-			e, _, errb := natsEnv("")
-			var err error
-			testfault.Within(t, 3*time.Second, strings.Join(args, " "), func() {
-				err = run(context.Background(), append(args, "--bus-timeout", "1s"), e)
-			})
-			if code := exitCode(err, errb); code != exitUsage || strings.Contains(errb.String(), "s3cret") {
-				t.Errorf("%s %s: exit %d, %q; want 2 and no password", args[0], url, code, errb.String())
+			code, stderr := runBusWithin(t, 3*time.Second, append(args, "--bus-timeout", "1s"))
+			if code != exitUsage || strings.Contains(stderr, "s3cret") {
+				t.Errorf("%s %s: exit %d, %q; want 2 and no password", args[0], url, code, stderr)
 			}
 		}
 	}
@@ -73,13 +69,19 @@ func TestBusUnreachable(t *testing.T) {
 		{"bus", "relay", "--once", "peer-findings.jsonl", url},
 		{"synth", "-q", "--bus", url, dir},
 	} {
-		e, _, errb := natsEnv("")
-		var err error
-		testfault.Within(t, 5*time.Second, args[0], func() {
-			err = run(context.Background(), append(args, "--bus-timeout", "300ms"), e)
-		})
-		if code := exitCode(err, errb); code != exitUsage || !strings.Contains(errb.String(), "/x") {
-			t.Errorf("%s %s with the server silent: exit %d, %q; want 2 naming the URL", args[0], args[1], code, errb.String())
+		code, stderr := runBusWithin(t, 5*time.Second, append(args, "--bus-timeout", "300ms"))
+		if code != exitUsage || !strings.Contains(stderr, "/x") {
+			t.Errorf("%s %s with the server silent: exit %d, %q; want 2 naming the URL", args[0], args[1], code, stderr)
 		}
 	}
+}
+
+// runBusWithin runs fluxwatch with args, which must end within d, and
+// returns its exit status and standard error.
+func runBusWithin(t *testing.T, d time.Duration, args []string) (int, string) {
+	t.Helper()
+	e, _, errb := natsEnv("")
+	var err error
+	testfault.Within(t, d, strings.Join(args, " "), func() { err = run(context.Background(), args, e) })
+	return exitCode(err, errb), errb.String()
 }
