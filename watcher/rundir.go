@@ -27,12 +27,11 @@ import (
 // that is not a directory (a file, a FIFO), is an error naming it.
 func openRunDir(dir string) (*os.Root, error) {
 	root, err := fsio.OpenRoot(dir)
-	var pe *fs.PathError
 	switch {
 	case err == nil:
 		return root, nil
-	case errors.As(err, &pe) && pe.Op == "open" && pe.Path == dir:
-		return nil, fmt.Errorf("output directory %s: %v", dir, pe.Err) // not a directory (a FIFO)
+	case errors.Is(err, fsio.ErrNotDir):
+		return nil, fmt.Errorf("output directory %s: %w", dir, fsio.Cause(err)) // not a directory (a FIFO)
 	}
 	return nil, fmt.Errorf("output directory: %w", err)
 }

@@ -107,9 +107,9 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			return usageErrorf("watch: --%s %v: want a duration of 0 or more", d.name, d.v)
 		}
 	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		if err == nil {
-			err = fmt.Errorf("not a directory (%s)", fsio.Kind(fi.Mode()))
+	if _, err := fsio.StatDir(dir); err != nil {
+		if errors.Is(err, fsio.ErrNotDir) {
+			err = fsio.Cause(err) // the message names dir already
 		}
 		return usageErrorf("watch: output directory %s: %v", dir, err)
 	}

@@ -342,6 +342,8 @@ func TestOpenRootNeverBlocks(t *testing.T) {
 					t.Errorf("%s (%d): %v", tc.name, i, err)
 				case tc.want != "" && (err == nil || !strings.HasSuffix(err.Error(), tc.want)):
 					t.Errorf("%s (%d): err = %v, want it to end in %q", tc.name, i, err, tc.want)
+				case strings.Contains(tc.want, "not a directory") && !errors.Is(err, ErrNotDir):
+					t.Errorf("%s (%d): err = %v, want it to wrap ErrNotDir", tc.name, i, err)
 				}
 			}
 			for _, r := range []*os.Root{r1, r2} {

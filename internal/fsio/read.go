@@ -19,6 +19,10 @@ var ErrNotRegular = errors.New("not a regular file")
 // over the cap.
 var ErrTooLarge = errors.New("file too large")
 
+// ErrNotDir is wrapped by the errors of OpenRoot, OpenRootIn, OpenDirIn and
+// StatDir for a path that exists but is not a directory (NotDir).
+var ErrNotDir = errors.New("not a directory")
+
 // Kind names what a file mode is, for messages: "a regular file", "a
 // directory", "a FIFO", "a socket", "a device", "a symbolic link" or "an
 // irregular file".
@@ -44,6 +48,12 @@ func Kind(m fs.FileMode) string {
 // wraps ErrNotRegular and names path and what it is ("a FIFO").
 func NotRegular(path string, m fs.FileMode) error {
 	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(m))}
+}
+
+// NotDir returns the error for path whose mode m is not a directory: it
+// wraps ErrNotDir and names path and what it is ("a FIFO").
+func NotDir(path string, m fs.FileMode) error {
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotDir, Kind(m))}
 }
 
 // Open opens the regular file at path for reading, without blocking whatever
@@ -93,7 +103,7 @@ func OpenDirIn(root *os.Root, name string) (*os.File, error) {
 	}
 	info, err := f.Stat()
 	if err == nil && !info.IsDir() {
-		err = &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("not a directory (%s)", Kind(info.Mode()))}
+		err = NotDir(name, info.Mode())
 	}
 	if err != nil {
 		f.Close()
@@ -194,7 +204,7 @@ func refineDirError(path string, stat func(string) (fs.FileInfo, error), err err
 	case serr != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(serr, fs.ErrNotExist)):
 		return serr
 	case serr == nil && !info.IsDir():
-		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("not a directory (%s)", Kind(info.Mode()))}
+		return NotDir(path, info.Mode())
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -227,7 +237,7 @@ func StatDir(path string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	if !info.IsDir() {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("not a directory (%s)", Kind(info.Mode()))}
+		return nil, NotDir(path, info.Mode())
 	}
 	return info, nil
 }

@@ -83,9 +83,10 @@ func writeTarget(ctx context.Context, path string, perm fs.FileMode, write func(
 
 // AppendFile appends data to the file at path, creating a missing one
 // (perm), for targets such as $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT: all
-// of data, or (a regular file, a full disk) nothing. The open never blocks: a FIFO, device or socket there is written in place as
-// WriteFile writes one (a FIFO with no reader is waited for only until ctx
-// ends), and a directory is an error naming path.
+// of data, or (a regular file, a full disk) nothing. The open never blocks:
+// a FIFO, device or socket there is written in place as WriteFile writes
+// one (a FIFO with no reader is waited for only until ctx ends), and a
+// directory is an error naming path.
 func AppendFile(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
 	if info, err := os.Stat(path); err == nil && (!info.Mode().IsRegular() || special(path)) {
 		if info.IsDir() {
