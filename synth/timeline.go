@@ -111,6 +111,14 @@ func (m *matcher) match(e *bus.Entry, id int32) *entryMatch {
 	return r
 }
 
+// made returns what match made for match key id, or nil.
+func (m *matcher) made(id int32) *entryMatch {
+	if int(id) < len(m.cache) {
+		return m.cache[id]
+	}
+	return nil
+}
+
 // grow makes the cache hold match key id.
 func (m *matcher) grow(id int32) {
 	if int(id) >= len(m.cache) {
@@ -660,9 +668,13 @@ func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, o
 		}
 	}
 	for _, ref := range n.memo.blocking {
-		r := n.m.match(n.memo.entry(ref.id), ref.id) // made once per key at most
-		if r.sets == nil {
-			n.sets(n.memo.entry(ref.id).FileRefs, r)
+		// The entry is made again (refs split) only for a key whose
+		// match or sets are not made yet: once per key at most.
+		r := n.m.made(ref.id)
+		if r == nil || r.sets == nil {
+			e := n.memo.entry(ref.id)
+			r = n.m.match(e, ref.id)
+			n.sets(e.FileRefs, r)
 		}
 		n.blocking(ref.blockingEntry, r)
 	}
