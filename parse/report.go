@@ -61,15 +61,20 @@ const (
 	StatusValid     Status = "valid"
 	StatusVariant   Status = "variant"
 	StatusMalformed Status = "malformed"
-	StatusError     Status = "error"
-	StatusPartial   Status = "partial"
-	StatusForeign   Status = "foreign"
+	// StatusUnreadable is a report read by the general reader (SPEC §2.3)
+	// that names severities, or states P0/P1 counts or a verdict, that its
+	// findings do not account for: never silently safe, so every gate trips
+	// on it unless the operator allows unreadable reports.
+	StatusUnreadable Status = "unreadable"
+	StatusError      Status = "error"
+	StatusPartial    Status = "partial"
+	StatusForeign    Status = "foreign"
 )
 
 // Completed reports whether an agent with status s counts as completed (M):
-// valid, variant and malformed reports do.
+// valid, variant, malformed and unreadable reports do.
 func (s Status) Completed() bool {
-	return s == StatusValid || s == StatusVariant || s == StatusMalformed
+	return s == StatusValid || s == StatusVariant || s == StatusMalformed || s == StatusUnreadable
 }
 
 // Confidence of a finding as parsed: high from an index, low from prose.

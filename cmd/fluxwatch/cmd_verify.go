@@ -7,7 +7,6 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
-	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/verify"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -81,7 +80,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	}
 	reports := map[string][]byte{}
 	for _, a := range s.Agents {
-		if a.File == nil || !completed(a.Status) {
+		if a.File == nil || !a.Status.Completed() {
 			continue
 		}
 		data, err := fsio.ReadFile(filepath.Join(dir, *a.File), maxSynthesis)
@@ -113,9 +112,4 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		return exitError{code: exitGate}
 	}
 	return nil
-}
-
-// completed reports whether an agent status counts as completed (SPEC §2.5).
-func completed(s parse.Status) bool {
-	return s == parse.StatusValid || s == parse.StatusVariant || s == parse.StatusMalformed
 }
