@@ -129,10 +129,32 @@ func (p *reportParser) run() {
 	}
 	if prose && r.Status == StatusMalformed {
 		p.diag(0, LevelWarning, "malformed index: no usable Findings Index, prose fallback found %d finding(s) (confidence low)", len(r.Findings))
+		if v := r.Verdict(); worseVerdict(r.DeclaredVerdict, v) {
+			r.Status = StatusUnreadable
+			p.diag(p.verdictLineNum(), LevelError, "declared verdict %s is worse than the %s computed from what was read: the report could not be fully read", r.DeclaredVerdict, v)
+		}
 	}
 	if !r.Complete {
 		p.diag(0, LevelInfo, "no <!-- flux-drive:complete --> sentinel")
 	}
+}
+
+// worseVerdict reports whether the declared verdict d is worse than the
+// computed verdict v (SPEC §2.3 "never silently safe"): risky is worse than
+// needs-changes, which is worse than safe. Other declared words are not.
+func worseVerdict(d, v Verdict) bool {
+	rank := func(v Verdict) int {
+		switch v {
+		case Safe:
+			return 1
+		case NeedsChanges:
+			return 2
+		case Risky:
+			return 3
+		}
+		return 0
+	}
+	return rank(d) > 0 && rank(d) > rank(v)
 }
 
 func isBlank(lines []line) bool {
