@@ -23,10 +23,9 @@ var assets embed.FS
 
 // Options say how to render the page.
 type Options struct {
-	// Gate is the --fail-on level (none, needs-changes or risky) and
-	// GateTripped whether the verdict trips it; the banner shows both.
-	Gate        string
-	GateTripped bool
+	// Gate is the operator's gate; the banner shows it and whether it
+	// trips (Gate.Judge decides), and why. The zero Gate is no gate.
+	Gate synth.Gate
 	// Live adds the script that keeps the page current from the event
 	// stream of a [Server]. Without it the page holds no script at all.
 	Live bool
@@ -194,13 +193,13 @@ func newView(s *synth.Synthesis, opts Options) *view {
 	v.Title = "fluxwatch · " + string(s.Verdict) + " · " + s.Input
 	v.Headline = fmt.Sprintf("%d/%d agents completed, %d failed · %s", len(s.AgentsCompleted),
 		len(s.AgentsLaunched), len(s.AgentsFailed), plural(s.Counts.Total(), "finding"))
-	switch {
-	case opts.Gate == "" || opts.Gate == "none":
+	switch d := opts.Gate.Judge(s); {
+	case !opts.Gate.Set():
 		v.Gate, v.GateOK = "no gate (--fail-on none)", true
-	case opts.GateTripped:
-		v.Gate = "gate --fail-on " + opts.Gate + ": tripped"
+	case d.Tripped:
+		v.Gate = "gate " + opts.Gate.String() + ": tripped (" + strings.Join(d.Reasons(), ", ") + ")"
 	default:
-		v.Gate, v.GateOK = "gate --fail-on "+opts.Gate+": passes", true
+		v.Gate, v.GateOK = "gate "+opts.Gate.String()+": passes", true
 	}
 
 	for i, a := range s.Agents {

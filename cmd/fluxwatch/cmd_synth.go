@@ -117,9 +117,5 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	newTripped := f.ci.judge(e, s, f.quiet)
-	if gateTripped(f.failOn, f.gateVerdict(s)) || newTripped {
-		return exitError{code: exitGate}
-	}
-	return nil
+	return f.judge(e, s)
 }
