@@ -130,28 +130,7 @@ func TestUnreadableSARIF(t *testing.T) {
 	if err := schematest.Validate(schematest.CompileFile(t, "testdata/sarif-schema-2.1.0.json"), data); err != nil {
 		t.Fatalf("SARIF does not validate: %v", err)
 	}
-	var log struct {
-		Runs []struct {
-			Tool struct {
-				Driver struct{ Rules []struct{ ID string } }
-			}
-			Results []struct {
-				RuleID              string `json:"ruleId"`
-				Level               string `json:"level"`
-				Message             struct{ Text string }
-				PartialFingerprints map[string]string `json:"partialFingerprints"`
-				Properties          map[string]any    `json:"properties"`
-				Locations           []struct {
-					PhysicalLocation struct {
-						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
-						Region           *struct {
-							StartLine int `json:"startLine"`
-						} `json:"region"`
-					} `json:"physicalLocation"`
-				} `json:"locations"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
+	var log sarifLog
 	if err := json.Unmarshal(data, &log); err != nil {
 		t.Fatal(err)
 	}
