@@ -98,20 +98,43 @@ type unreadAgent struct {
 func unreadAgents(s *Synthesis, dir string) []unreadAgent {
 	var out []unreadAgent
 	for _, a := range s.Agents {
-		if a.Status != parse.StatusUnreadable {
-			continue
+		if a.Status == parse.StatusUnreadable {
+			out = append(out, unreadOf(a, dir))
 		}
-		u := unreadAgent{agent: a.Name, file: a.Name, reasons: a.UnreadReasons()}
-		if a.File != nil {
-			u.file = underDir(dir, *a.File)
+	}
+	return out
+}
+
+// unreadOf is agent a, unreadable, its report under dir.
+func unreadOf(a AgentResult, dir string) unreadAgent {
+	u := unreadAgent{agent: a.Name, file: a.Name, reasons: a.UnreadReasons()}
+	if a.File != nil {
+		u.file = underDir(dir, *a.File)
+	}
+	for i, d := range u.reasons {
+		u.reasons[i].File = u.file
+		if u.line == 0 && d.Line > 0 {
+			u.line = d.Line
 		}
-		for i, d := range u.reasons {
-			u.reasons[i].File = u.file
-			if u.line == 0 && d.Line > 0 {
-				u.line = d.Line
-			}
+	}
+	return u
+}
+
+// maxReasons bounds the reasons a CI output lists of one unreadable report
+// (a large report may give one per line it could not account for);
+// findings.json has them all.
+const maxReasons = 20
+
+// reasonLines are the first maxReasons reasons of u as "file:line: error:
+// message", then how many more.
+func (u unreadAgent) reasonLines() []string {
+	var out []string
+	for i, d := range u.reasons {
+		if i == maxReasons {
+			out = append(out, fmt.Sprintf("… and %d more (see findings.json)", len(u.reasons)-i))
+			break
 		}
-		out = append(out, u)
+		out = append(out, oneLine(d.String()))
 	}
 	return out
 }
@@ -219,16 +242,12 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 		}
 	}
 	for _, u := range unread {
-		reasons := make([]string, len(u.reasons))
-		for i, d := range u.reasons {
-			reasons[i] = d.String()
-		}
 		run.CreateResultForRule(unreadRule).
 			WithLevel("error").
 			WithMessage(sarif.NewTextMessage(u.message())).
 			WithPartialFingerprints(map[string]string{FingerprintKey: fingerprint(unreadRule+":"+u.agent, "")}).
 			WithProperties(sarif.NewPropertyBag().Add("agent", u.agent).Add("status", string(parse.StatusUnreadable)).
-				Add("reasons", reasons)).
+				Add("reasons", u.reasonLines()).Add("reasons_total", len(u.reasons))).
 			AddLocation(SARIFLocation(u.file, u.line, u.line))
 	}
 	rep.AddRun(run)
@@ -509,11 +528,8 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 			c.Skipped = &junitSkipped{Message: "partial report: the agent has not finished"}
 			agents.Skipped++
 		case parse.StatusUnreadable:
-			text := []string{fmt.Sprintf("status %s, verdict %s from what was read", a.Status, a.Verdict)}
-			for _, d := range a.UnreadReasons() {
-				d.File = c.File
-				text = append(text, oneLine(d.String()))
-			}
+			text := append([]string{fmt.Sprintf("status %s, verdict %s from what was read", a.Status, a.Verdict)},
+				unreadOf(a, dir).reasonLines()...)
 			c.Failure = &junitProblem{Message: "the report could not be fully read: its findings count, but the verdict may be too low", Type: unreadRule,
 				Text: strings.Join(text, "\n")}
 			agents.Failures++

@@ -226,3 +226,28 @@ func TestUnreadableAnnotationsAndRDJSONL(t *testing.T) {
 		t.Errorf("%d lines for %d findings; last %+v", n, len(s.Findings), last)
 	}
 }
+
+// TestUnreadCIReasonsBounded: a report with thousands of lines that gave no
+// finding lists the first ones in SARIF and JUnit, and how many more.
+func TestUnreadCIReasonsBounded(t *testing.T) {
+	a := unreadableAgent("audit")
+	for i := range 5000 {
+		a.Report.Diagnostics = append(a.Report.Diagnostics, parse.Diagnostic{Line: 20 + i, Level: parse.LevelError, Message: "P1 here gave no finding"})
+	}
+	s := Synthesize(&Run{Agents: []Agent{a}}, Options{})
+	var log sarifLog
+	sarifOf(t, s, ".", &log)
+	res := log.Runs[0].Results
+	props := res[len(res)-1].Properties // after the one finding
+	if reasons, _ := props["reasons"].([]any); len(reasons) != maxReasons+1 || props["reasons_total"] != float64(5002) ||
+		reasons[maxReasons] != "… and 4982 more (see findings.json)" {
+		t.Errorf("SARIF reasons: %d listed, total %v: %v", len(reasons), props["reasons_total"], props)
+	}
+	var ju junitSuites
+	if err := xml.Unmarshal(RenderJUnit(s, "."), &ju); err != nil {
+		t.Fatal(err)
+	}
+	if text := ju.Suites[0].Cases[0].Failure.Text; strings.Count(text, "\n") != maxReasons+1 || !strings.HasSuffix(text, "… and 4982 more (see findings.json)") {
+		t.Errorf("JUnit failure text of %d lines:\n%.300s", strings.Count(text, "\n")+1, text)
+	}
+}
