@@ -35,7 +35,16 @@ func (a AgentResult) UnreadReasons() []Diagnostic {
 	if a.Status != parse.StatusUnreadable {
 		return nil
 	}
-	var out []Diagnostic
+	n := 0
+	for _, d := range a.Diagnostics {
+		if d.Level == parse.LevelError {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Diagnostic, 0, n) // a large report may have one a line
 	for _, d := range a.Diagnostics {
 		if d.Level == parse.LevelError {
 			out = append(out, d)
