@@ -232,13 +232,21 @@ func (f *reportFlags) judge(e *env, s *synth.Synthesis) error {
 }
 
 // unreadFiles names the reports of s that could not be fully read: their
-// files in the run directory.
+// files in the run directory, the first five, then how many more (the
+// reports list them all).
 func unreadFiles(s *synth.Synthesis) []string {
 	var files []string
+	n := 0
 	for _, a := range s.Agents {
-		if a.Status == parse.StatusUnreadable && a.File != nil {
+		if a.Status != parse.StatusUnreadable || a.File == nil {
+			continue
+		}
+		if n++; n <= 5 {
 			files = append(files, *a.File)
 		}
+	}
+	if n > 5 {
+		files = append(files, fmt.Sprintf("and %d more", n-5))
 	}
 	return files
 }
