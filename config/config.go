@@ -37,10 +37,14 @@ type Config struct {
 	Suppressions []Suppression `yaml:"suppressions" json:"suppressions"`
 }
 
-// Gate is when synth and watch exit 1 (--fail-on, --fail-on-new).
+// Gate is when synth and watch exit 1 (--fail-on, --fail-on-new,
+// --allow-unreadable).
 type Gate struct {
 	FailOn    string `yaml:"fail-on,omitempty" json:"fail-on,omitempty"`
 	FailOnNew string `yaml:"fail-on-new,omitempty" json:"fail-on-new,omitempty"`
+	// AllowUnreadable true lets the gate pass reports that could not be
+	// fully read; nil leaves the default (false: they trip it).
+	AllowUnreadable *bool `yaml:"allow-unreadable,omitempty" json:"allow-unreadable,omitempty"`
 }
 
 // Output is where the reports go (--out, --sarif, --rdjsonl, --junit,

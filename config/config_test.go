@@ -11,6 +11,7 @@ const full = `# every key
 gate:
   fail-on: needs-changes
   fail-on-new: P1
+  allow-unreadable: true
 baseline: reviews/main/findings.json
 output:
   out: review-out
@@ -39,15 +40,16 @@ func TestParseFull(t *testing.T) {
 	}
 	if c.Gate.FailOn != "needs-changes" || c.Gate.FailOnNew != "P1" || c.Baseline != "reviews/main/findings.json" ||
 		c.Output.SARIF != "fluxwatch.sarif" || c.Output.JUnit != "fluxwatch.xml" || c.Evidence.Check == nil || *c.Evidence.Check ||
-		len(c.Agents.Expect) != 2 || c.Agents.StrictRun == nil || !*c.Agents.StrictRun || c.Agents.Dedup != "exact" {
+		len(c.Agents.Expect) != 2 || c.Agents.StrictRun == nil || !*c.Agents.StrictRun || c.Agents.Dedup != "exact" ||
+		c.Gate.AllowUnreadable == nil || !*c.Gate.AllowUnreadable {
 		t.Errorf("config = %+v", c)
 	}
-	if len(c.Suppressions) != 2 || c.Suppressions[0].Line != 19 || c.Suppressions[1].Line != 22 ||
+	if len(c.Suppressions) != 2 || c.Suppressions[0].Line != 20 || c.Suppressions[1].Line != 23 ||
 		c.Suppressions[1].Match.File != "api/**" || c.Suppressions[0].Expires != "2026-12-31" {
 		t.Errorf("suppressions = %+v", c.Suppressions)
 	}
 	s := c.SynthSuppressions()
-	if s[1].By() != "repo/.fluxwatch.yaml:22" || s[1].Match.Severity != "P2" {
+	if s[1].By() != "repo/.fluxwatch.yaml:23" || s[1].Match.Severity != "P2" {
 		t.Errorf("synth suppressions = %+v", s)
 	}
 	if got := c.Resolve("reviews/x.json"); got != filepath.Join("repo", "reviews/x.json") {
@@ -75,7 +77,7 @@ func TestParseErrors(t *testing.T) {
 		want       string // the whole message's start: "c.yaml:LINE: …"
 	}{
 		{"unknown top key", "gate: {}\nbaselines: x\n", `c.yaml:2: unknown key "baselines" in the top level`},
-		{"unknown nested key", "gate:\n  fail-on: risky\n  fail_on_new: P1\n", `c.yaml:3: unknown key "fail_on_new" in gate (want fail-on, fail-on-new)`},
+		{"unknown nested key", "gate:\n  fail-on: risky\n  fail_on_new: P1\n", `c.yaml:3: unknown key "fail_on_new" in gate (want allow-unreadable, fail-on, fail-on-new)`},
 		{"unknown key in a suppression", "suppressions:\n  - fingerprint: ab\n    reason: r\n    why: x\n", `c.yaml:4: unknown key "why" in suppressions[1]`},
 		{"unknown match key", "suppressions:\n  - match: {path: a}\n    reason: r\n", `c.yaml:2: unknown key "path" in suppressions[1].match`},
 		{"no reason", "suppressions:\n  - fingerprint: ab\n  - match: {title: x}\n", `c.yaml:2: suppression (fingerprint ab) has no reason`},
@@ -85,7 +87,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad regexp", "suppressions:\n  - match: {title: \"(\"}\n    reason: r\n", `c.yaml:2: suppression (match title "(") match.title`},
 		{"list where a value belongs", "gate:\n  fail-on: [risky]\n", `c.yaml:2: gate.fail-on: want a single value`},
 		{"mapping where a list belongs", "suppressions: {a: b}\n", `c.yaml:1: suppressions: want a list`},
-		{"scalar where a mapping belongs", "gate: risky\n", `c.yaml:1: gate: want a mapping of fail-on, fail-on-new`},
+		{"scalar where a mapping belongs", "gate: risky\n", `c.yaml:1: gate: want a mapping of allow-unreadable, fail-on, fail-on-new`},
 		// The keys of every mapping, as read from Config's yaml tags.
 		{"keys of the top level", "- a\n", "c.yaml:1: the top level: want a mapping of agents, baseline, evidence, gate, output, suppressions"},
 		{"keys of output", "output: x\n", "c.yaml:1: output: want a mapping of html, junit, out, rdjsonl, sarif"},

@@ -15,6 +15,7 @@
 //	gate:
 //	  fail-on: needs-changes      # none | needs-changes | risky
 //	  fail-on-new: P1             # none | P0..P3: only new findings at or above
+//	  allow-unreadable: false     # true: reports not fully read do not trip the gate
 //	baseline: reviews/main/findings.json
 //	output:
 //	  out: review-out             # summary.md and findings.json

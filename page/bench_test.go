@@ -7,6 +7,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -37,7 +38,7 @@ func BenchmarkRender(b *testing.B) {
 			}
 			var size int
 			for b.Loop() {
-				out, err := page.Render(s, page.Options{Gate: "needs-changes", GateTripped: true})
+				out, err := page.Render(s, page.Options{Gate: synth.Gate{FailOn: parse.NeedsChanges}})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -18,6 +18,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/browsertest"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	fwpage "github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -286,7 +287,7 @@ func TestScreenshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Input = "example"
-	url, _ := writePage(t, s, fwpage.Options{Gate: "needs-changes", GateTripped: true})
+	url, _ := writePage(t, s, fwpage.Options{Gate: synth.Gate{FailOn: parse.NeedsChanges}})
 	ctx := browsertest.New(t, 40*time.Second)
 	do(t, ctx, chromedp.EmulateViewport(1100, 1500), chromedp.Navigate(url))
 	png := run(t, ctx, chromedp.CaptureScreenshot())

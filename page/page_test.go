@@ -14,6 +14,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -110,7 +111,7 @@ func render(t testing.TB, s *synth.Synthesis, opts page.Options) []byte {
 	return b
 }
 
-var gateOpts = page.Options{Gate: "needs-changes", GateTripped: true}
+var gateOpts = page.Options{Gate: synth.Gate{FailOn: parse.NeedsChanges}}
 
 // TestGolden renders each fixture and compares with its page.html (go test
 // ./page -run Golden -update rewrites it).

@@ -23,10 +23,9 @@ var assets embed.FS
 
 // Options say how to render the page.
 type Options struct {
-	// Gate is the --fail-on level (none, needs-changes or risky) and
-	// GateTripped whether the verdict trips it; the banner shows both.
-	Gate        string
-	GateTripped bool
+	// Gate is the operator's gate; the banner shows it and whether it
+	// trips (Gate.Judge decides), and why. The zero Gate is no gate.
+	Gate synth.Gate
 	// Live adds the script that keeps the page current from the event
 	// stream of a [Server]. Without it the page holds no script at all.
 	Live bool
@@ -90,10 +89,13 @@ type view struct {
 	Title    string
 	Verdict  string
 	Headline string
-	Counts   []chip
-	Gate     string
-	GateOK   bool
-	Run      string
+	// Unread says that reports could not be fully read, and which; ""
+	// when every report was read.
+	Unread string
+	Counts []chip
+	Gate   string
+	GateOK bool
+	Run    string
 
 	Agents, AgentsMore []agentRow
 	AgentsFailed       int
@@ -125,10 +127,13 @@ type agentRow struct {
 	synth.AgentResult
 	Declared string
 	Written  string
-	// Diags are the first maxDiagnostics diagnostics, DiagsMore the number
-	// left out.
+	// Diags are the first maxDiagnostics diagnostics (the reasons an
+	// unreadable report could not be fully read first), DiagsMore the
+	// number left out. Unread is set for an unreadable agent: its
+	// diagnostics show unfolded.
 	Diags     []synth.Diagnostic
 	DiagsMore int
+	Unread    bool
 }
 
 type findingRow struct {
@@ -191,20 +196,29 @@ func newView(s *synth.Synthesis, opts Options) *view {
 	if s.Run != nil {
 		v.Run = *s.Run
 	}
-	v.Title = "fluxwatch · " + string(s.Verdict) + " · " + s.Input
+	v.Title = "fluxwatch · " + synth.VerdictText(s) + " · " + s.Input
 	v.Headline = fmt.Sprintf("%d/%d agents completed, %d failed · %s", len(s.AgentsCompleted),
 		len(s.AgentsLaunched), len(s.AgentsFailed), plural(s.Counts.Total(), "finding"))
-	switch {
-	case opts.Gate == "" || opts.Gate == "none":
+	if note := synth.UnreadNote(len(s.AgentsUnreadable)); note != "" {
+		v.Unread = note + ": " + names(s.AgentsUnreadable) + " — the verdict counts what was read and may be too low"
+	}
+	switch d := opts.Gate.Judge(s); {
+	case !opts.Gate.Set():
 		v.Gate, v.GateOK = "no gate (--fail-on none)", true
-	case opts.GateTripped:
-		v.Gate = "gate --fail-on " + opts.Gate + ": tripped"
+	case d.Tripped:
+		v.Gate = "gate " + opts.Gate.String() + ": tripped (" + strings.Join(d.Reasons(), ", ") + ")"
 	default:
-		v.Gate, v.GateOK = "gate --fail-on "+opts.Gate+": passes", true
+		v.Gate, v.GateOK = "gate "+opts.Gate.String()+": passes", true
 	}
 
 	for i, a := range s.Agents {
 		r := agentRow{AgentResult: a, Diags: a.Diagnostics}
+		if a.Status == parse.StatusUnreadable {
+			r.Unread = true
+			r.Diags = append(a.UnreadReasons(), slices.DeleteFunc(slices.Clone(a.Diagnostics), func(d synth.Diagnostic) bool {
+				return d.Level == parse.LevelError
+			})...)
+		}
 		if len(r.Diags) > maxDiagnostics {
 			r.Diags, r.DiagsMore = r.Diags[:maxDiagnostics], len(r.Diags)-maxDiagnostics
 		}

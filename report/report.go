@@ -206,6 +206,7 @@ func (g GitHub) Write(ctx context.Context, s *synth.Synthesis, summary []byte, d
 			{"p1", strconv.Itoa(s.Counts.P1)},
 			{"agents-completed", strconv.Itoa(len(s.AgentsCompleted))},
 			{"agents-failed", strconv.Itoa(len(s.AgentsFailed))},
+			{"agents-unreadable", strconv.Itoa(len(s.AgentsUnreadable))},
 		} {
 			b.WriteString(outputEntry(kv[0], kv[1]))
 		}

@@ -144,3 +144,38 @@ func BenchmarkRenderMarkdown(b *testing.B) {
 	}
 	b.ReportMetric(float64(n), "bytes")
 }
+
+// BenchmarkRenderUnreadable shows every rendering of a run whose reports
+// could not be fully read, each with 200 reasons (a large report gives one
+// a line it could not account for), at 1×, 2×, 4× and 8× the agents: the
+// time per agent should stay flat (summary.md, SARIF and JUnit list a
+// bounded number of reasons each).
+func BenchmarkRenderUnreadable(b *testing.B) {
+	for _, n := range []int{250, 500, 1000, 2000} {
+		b.Run(fmt.Sprintf("agents=%d", n), func(b *testing.B) {
+			run := &synth.Run{}
+			for i := range n {
+				rep := &parse.Report{Status: parse.StatusUnreadable, DeclaredVerdict: parse.Risky,
+					Findings: []parse.Finding{{Severity: parse.P3, Title: fmt.Sprintf("Note %d", i), Line: 2, Confidence: parse.ConfidenceLow}}}
+				for l := range 200 {
+					rep.Diagnostics = append(rep.Diagnostics, parse.Diagnostic{Line: 3 + l, Level: parse.LevelError, Message: `P1 "HIGH" here gave no finding`})
+				}
+				name := fmt.Sprintf("audit-%04d", i)
+				run.Agents = append(run.Agents, synth.Agent{Name: name, File: name + ".md", Status: parse.StatusUnreadable, Report: rep})
+			}
+			opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: "bench"}}
+			for b.Loop() {
+				s := synth.Synthesize(run, opts)
+				synth.RenderJSON(s)
+				synth.RenderMarkdown(s)
+				if _, err := synth.RenderSARIF(s, "run"); err != nil {
+					b.Fatal(err)
+				}
+				synth.RenderJUnit(s, "run")
+				synth.RenderRDJSONL(s, "run")
+				synth.RenderAnnotations(s, "run")
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/agent")
+		})
+	}
+}

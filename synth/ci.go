@@ -75,6 +75,84 @@ func underDir(dir, file string) string {
 	return path.Join(strings.TrimSuffix(dir, "/"), file)
 }
 
+// unreadRule is the SARIF rule, and the JUnit failure type, of a report
+// that could not be fully read.
+const unreadRule = "unreadable"
+
+// unreadHelp says what an unreadable report means, for the SARIF rule.
+const unreadHelp = "The agent's report names severities, P0/P1 counts or a verdict that the findings read from it do not " +
+	"account for. Its findings count, but what was not read may be worse, so the verdict may be too low; every gate " +
+	"trips on it unless --allow-unreadable. The result stands at the first line that was not accounted for."
+
+// unreadAgent is an agent whose report could not be fully read, as the CI
+// outputs show it: its report under the run directory, at the line of its
+// first reason.
+type unreadAgent struct {
+	agent, file string
+	line        int
+	reasons     []Diagnostic
+}
+
+// unreadAgents returns the unreadable agents of s, by name, their reports
+// under dir (the run directory relative to the repository top).
+func unreadAgents(s *Synthesis, dir string) []unreadAgent {
+	var out []unreadAgent
+	for _, a := range s.Agents {
+		if a.Status == parse.StatusUnreadable {
+			out = append(out, unreadOf(a, dir))
+		}
+	}
+	return out
+}
+
+// unreadOf is agent a, unreadable, its report under dir.
+func unreadOf(a AgentResult, dir string) unreadAgent {
+	u := unreadAgent{agent: a.Name, file: a.Name, reasons: a.UnreadReasons()}
+	if a.File != nil {
+		u.file = underDir(dir, *a.File)
+	}
+	for i, d := range u.reasons {
+		u.reasons[i].File = u.file
+		if u.line == 0 && d.Line > 0 {
+			u.line = d.Line
+		}
+	}
+	return u
+}
+
+// maxReasons bounds the reasons a CI output lists of one unreadable report
+// (a large report may give one per line it could not account for);
+// findings.json has them all.
+const maxReasons = 20
+
+// reasonLines are the first maxReasons reasons of u as "file:line: error:
+// message", then how many more.
+func (u unreadAgent) reasonLines() []string {
+	var out []string
+	for i, d := range u.reasons {
+		if i == maxReasons {
+			out = append(out, fmt.Sprintf("… and %d more (see findings.json)", len(u.reasons)-i))
+			break
+		}
+		out = append(out, oneLine(d.String()))
+	}
+	return out
+}
+
+// message is the one-line text of u for CI outputs.
+func (u unreadAgent) message() string {
+	var b strings.Builder
+	b.WriteString("The report of agent " + oneLine(u.agent) + " could not be fully read")
+	if len(u.reasons) > 0 {
+		b.WriteString(": " + oneLine(u.reasons[0].Message))
+		if n := len(u.reasons) - 1; n > 0 {
+			fmt.Fprintf(&b, " (and %d more)", n)
+		}
+	}
+	b.WriteString("; its findings count, but the verdict may be too low")
+	return b.String()
+}
+
 // ciLocation is where the CI outputs (SARIF, rdjsonl, annotations, JUnit)
 // put a finding: its first file ref, which agents write relative to the
 // repository top, cleaned ("./a/../b.go" is "b.go"), else its line in the
@@ -106,6 +184,9 @@ func cleanRef(r Ref) Ref {
 // github.com/owenrumney/go-sarif. Rules are the severities P0–P3; each finding
 // is one result located at its file refs (or, without any, at its line in the
 // agent's report under dir), with its fingerprint in partialFingerprints.
+// Each report that could not be fully read is an error result of the rule
+// "unreadable" (there only when one is), at its report's first line that
+// was not accounted for, so that a reader of the CI run sees it.
 func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 	rep := sarif.NewReport()
 	run := sarif.NewRunWithInformationURI(s.Generator.Name, "https://github.com/fluxwatch/fluxwatch")
@@ -120,6 +201,14 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 			WithName("ReviewFinding" + string(sev)).
 			WithFullDescription(sarif.NewMultiformatMessageString().WithText(text)).
 			WithHelp(sarif.NewMultiformatMessageString().WithText(text + " " + convergenceHelp).WithMarkdown(md))
+	}
+	unread := unreadAgents(s, dir)
+	if len(unread) > 0 {
+		run.AddRule(unreadRule).
+			WithDescription("An agent report that fluxwatch could not fully read (error)").
+			WithName("UnreadableReport").
+			WithFullDescription(sarif.NewMultiformatMessageString().WithText(unreadHelp)).
+			WithHelp(sarif.NewMultiformatMessageString().WithText(unreadHelp).WithMarkdown("**unreadable** — " + unreadHelp))
 	}
 	for _, vc := range versionControl(s) {
 		run.AddVersionControlProvenance(sarif.NewVersionControlDetails().
@@ -151,6 +240,15 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 			file, line := reportLocation(dir, f)
 			res.AddLocation(SARIFLocation(file, line, line))
 		}
+	}
+	for _, u := range unread {
+		run.CreateResultForRule(unreadRule).
+			WithLevel("error").
+			WithMessage(sarif.NewTextMessage(u.message())).
+			WithPartialFingerprints(map[string]string{FingerprintKey: fingerprint(unreadRule+":"+u.agent, "")}).
+			WithProperties(sarif.NewPropertyBag().Add("agent", u.agent).Add("status", string(parse.StatusUnreadable)).
+				Add("reasons", u.reasonLines()).Add("reasons_total", len(u.reasons))).
+			AddLocation(SARIFLocation(u.file, u.line, u.line))
 	}
 	rep.AddRun(run)
 	var raw bytes.Buffer
@@ -295,7 +393,8 @@ type rdCode struct {
 
 // RenderRDJSONL returns the findings in reviewdog's rdjsonl format: one JSON
 // object a line, at the finding's first file ref (or its line in the agent's
-// report under dir).
+// report under dir); then an ERROR, code "unreadable", for each report that
+// could not be fully read.
 func RenderRDJSONL(s *Synthesis, dir string) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -320,6 +419,16 @@ func RenderRDJSONL(s *Synthesis, dir string) []byte {
 		}
 		if d.Code.Value == "" {
 			d.Code.Value = f.Fingerprint
+		}
+		if err := enc.Encode(d); err != nil {
+			panic("synth: encode rdjsonl: " + err.Error())
+		}
+	}
+	for _, u := range unreadAgents(s, dir) {
+		d := rdjsonl{Message: u.message(), Severity: "ERROR", Source: rdSource{Name: s.Generator.Name},
+			Code: rdCode{Value: unreadRule}, Location: rdLocation{Path: u.file}}
+		if u.line > 0 {
+			d.Location.Range = &rdRange{Start: rdPosition{Line: u.line}}
 		}
 		if err := enc.Encode(d); err != nil {
 			panic("synth: encode rdjsonl: " + err.Error())
@@ -387,8 +496,9 @@ func junitSeconds(d time.Duration) string {
 }
 
 // RenderJUnit returns a JUnit XML report: a suite "agents" with one case per
-// agent (a failed agent is an error; a foreign or partial one is skipped,
-// since its report was not read as a complete review), and a suite
+// agent (a failed agent is an error; an unreadable one a failure, with the
+// reasons; a foreign or partial one is skipped, since its report was not
+// read as a complete review), and a suite
 // "findings" with one case per finding (P0 and P1 are failures; P2 and P3
 // pass, with the finding as output). dir is the run directory relative to
 // the repository top: an agent's case names its report under it, a
@@ -417,6 +527,12 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 		case parse.StatusPartial:
 			c.Skipped = &junitSkipped{Message: "partial report: the agent has not finished"}
 			agents.Skipped++
+		case parse.StatusUnreadable:
+			text := append([]string{fmt.Sprintf("status %s, verdict %s from what was read", a.Status, a.Verdict)},
+				unreadOf(a, dir).reasonLines()...)
+			c.Failure = &junitProblem{Message: "the report could not be fully read: its findings count, but the verdict may be too low", Type: unreadRule,
+				Text: strings.Join(text, "\n")}
+			agents.Failures++
 		default:
 			c.SystemOut = fmt.Sprintf("status %s, verdict %s", a.Status, a.Verdict)
 		}
@@ -445,7 +561,7 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 		findings.Cases = append(findings.Cases, c)
 		findings.Tests++
 	}
-	all := junitSuites{junitTally: junitTally{Name: "fluxwatch: " + string(s.Verdict), Time: agents.Time,
+	all := junitSuites{junitTally: junitTally{Name: "fluxwatch: " + VerdictText(s), Time: agents.Time,
 		Timestamp: strings.TrimSuffix(s.Reviewed, "Z")}, Suites: []junitSuite{agents, findings}}
 	for i, su := range all.Suites {
 		all.Suites[i].Timestamp = all.Timestamp
@@ -467,7 +583,8 @@ const maxAnnotations = 10
 
 // RenderAnnotations returns GitHub Actions workflow commands for the top
 // findings: P0/P1 as ::error, P2 as ::warning (P3 none), at most 10 of each,
-// most severe and most convergent first. Agent text is escaped so that it can
+// most severe and most convergent first, after an ::error for each report
+// that could not be fully read (counted in the 10). Agent text is escaped so that it can
 // never end the command or start another (see EscapeData, EscapeProperty).
 // GitHub shows an annotation's title and message as plain text, never as
 // Markdown or HTML, so agent text is put on one line and otherwise kept as
@@ -476,6 +593,20 @@ const maxAnnotations = 10
 func RenderAnnotations(s *Synthesis, dir string) []byte {
 	var b bytes.Buffer
 	errs, warns := 0, 0
+	// A report that could not be fully read comes first: what it did not
+	// give may be worse than every finding below.
+	for _, u := range unreadAgents(s, dir) {
+		if errs == maxAnnotations {
+			break
+		}
+		errs++
+		props := []string{"file=" + EscapeProperty(u.file)}
+		if u.line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", u.line))
+		}
+		props = append(props, "title="+EscapeProperty("Report could not be fully read: "+u.agent))
+		fmt.Fprintf(&b, "::error %s::%s\n", strings.Join(props, ","), EscapeData(u.message()))
+	}
 	for _, f := range s.Findings {
 		cmd := ""
 		switch {

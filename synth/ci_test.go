@@ -23,6 +23,33 @@ func ciSynthesis() *Synthesis {
 	return Synthesize(run, Options{Generator: Generator{Name: "fluxwatch", Version: "test"}})
 }
 
+// sarifLog is what the tests read of a SARIF log: the rules and results of
+// its runs.
+type sarifLog struct {
+	Runs []struct {
+		Tool struct {
+			Driver struct{ Rules []struct{ ID string } }
+		}
+		Results []struct {
+			RuleID              string `json:"ruleId"`
+			Level               string `json:"level"`
+			Message             struct{ Text string }
+			PartialFingerprints map[string]string `json:"partialFingerprints"`
+			Properties          map[string]any    `json:"properties"`
+			Locations           []struct {
+				PhysicalLocation struct {
+					ArtifactLocation struct {
+						URI string `json:"uri"`
+					} `json:"artifactLocation"`
+					Region *struct {
+						StartLine int `json:"startLine"`
+					} `json:"region"`
+				} `json:"physicalLocation"`
+			} `json:"locations"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
 // sarifOf renders s as SARIF under dir, decodes it into log and returns it,
 // failing the test when either fails.
 func sarifOf(t *testing.T, s *Synthesis, dir string, log any) []byte {
@@ -55,25 +82,7 @@ func TestSARIFValidates(t *testing.T) {
 		t.Fatal("the SARIF schema accepts version 2.0.0")
 	}
 
-	var log struct {
-		Runs []struct {
-			Results []struct {
-				RuleID              string            `json:"ruleId"`
-				Level               string            `json:"level"`
-				PartialFingerprints map[string]string `json:"partialFingerprints"`
-				Locations           []struct {
-					PhysicalLocation struct {
-						ArtifactLocation struct {
-							URI string `json:"uri"`
-						} `json:"artifactLocation"`
-						Region *struct {
-							StartLine int `json:"startLine"`
-						} `json:"region"`
-					} `json:"physicalLocation"`
-				} `json:"locations"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
+	var log sarifLog
 	if err := json.Unmarshal(data, &log); err != nil {
 		t.Fatal(err)
 	}

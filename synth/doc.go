@@ -104,6 +104,16 @@
 //     states token use (tokens, total_tokens, usage.total_tokens or
 //     usage.input_tokens + output_tokens) or the run manifest does, the
 //     findings per 1,000 tokens.
+//   - Never silently safe (SPEC §2.3): an unreadable agent is completed and
+//     what was read of it counts, so the verdict is computed as for a
+//     malformed one; findings.json names it in agents_unreadable, and
+//     every rendering for people writes the verdict with the note
+//     [UnreadNote] ("safe — 1 report could not be fully read", after any
+//     verdict: what was not read may be worse). SARIF, rdjsonl, JUnit and
+//     the annotations carry it as an error at the report's first line not
+//     accounted for. The gate is [Gate.Judge], the one place where any gate
+//     is decided: a gate that is set trips on an unreadable agent unless
+//     AllowUnreadable; no gate trips on nothing.
 //   - Provenance: a report's front matter, then the run manifest
 //     (parse.ManifestFile: the agent's entry, then the run's), then for
 //     model and run_id the first of the agent's bus records that says.

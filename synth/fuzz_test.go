@@ -33,6 +33,7 @@ func FuzzParseRef(f *testing.F) {
 func FuzzSynthesize(f *testing.F) {
 	f.Add("P1|S|Session tokens stored|a.go:1\nP0|s|session token stored|a.go:1\nP3|T|x|b.go:2")
 	f.Add("P2||||\nP2|||a:1|")
+	f.Add("P3|S|a|\nP3|S|b|\nP3|S|c|\nP3|S|d|\nP3|S|e|\nP3|S|f|\nP3|S|g, not fully read|") // agent g: unreadable
 	f.Fuzz(func(t *testing.T, spec string) {
 		if len(spec) > 4000 {
 			return
@@ -47,7 +48,11 @@ func FuzzSynthesize(f *testing.F) {
 			if sev.Rank() > 3 {
 				sev = parse.P3
 			}
-			agents = append(agents, agentOf(string(rune('a'+i%7)), parse.StatusValid,
+			status := parse.StatusValid
+			if i%7 == 6 { // agent g could not be fully read
+				status = parse.StatusUnreadable
+			}
+			agents = append(agents, agentOf(string(rune('a'+i%7)), status,
 				fnd(sev, "X-1", parts[1], parts[2], strings.Fields(parts[3])...)))
 		}
 		// Several findings of one agent: merge the agents of the same name.
@@ -80,6 +85,17 @@ func FuzzSynthesize(f *testing.F) {
 		}
 		if parse.VerdictOf(want...) != parse.VerdictOf(got...) {
 			t.Fatalf("merging changed the verdict: %v → %v", want, got)
+		}
+		// Never silently safe: an unreadable agent trips every gate and is
+		// written beside the verdict.
+		_, unread := byName["g"]
+		for _, g := range []Gate{{FailOn: parse.Risky}, {FailOn: parse.NeedsChanges, MinIndependent: 2}, {FailOnNew: parse.P0}} {
+			if d := g.Judge(s); unread && !d.Tripped {
+				t.Fatalf("gate %s passes a run with an unreadable agent", g)
+			}
+		}
+		if unread != (VerdictText(s) != string(s.Verdict)) || unread != (len(s.AgentsUnreadable) == 1) {
+			t.Fatalf("unreadable %v, verdict text %q, agents_unreadable %v", unread, VerdictText(s), s.AgentsUnreadable)
 		}
 	})
 }

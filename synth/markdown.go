@@ -66,7 +66,7 @@ func RenderMarkdown(s *Synthesis) []byte {
 // mdHeader writes the title, the verdict and the run's facts.
 func mdHeader(w *mdWriter, s *Synthesis) {
 	w.f("# Review Summary\n\n")
-	w.f("**Verdict:** %s (%d/%d %s completed, %d failed)\n\n", s.Verdict,
+	w.f("**Verdict:** %s (%d/%d %s completed, %d failed)\n\n", VerdictText(s),
 		len(s.AgentsCompleted), len(s.AgentsLaunched), Noun(len(s.AgentsLaunched), "agent"), len(s.AgentsFailed))
 	var meta []string
 	if s.Input != "" {
@@ -94,6 +94,10 @@ func mdHeader(w *mdWriter, s *Synthesis) {
 	}
 	if len(s.AgentsPartial) > 0 {
 		w.f("- Still writing (not counted): %s\n", mdList(s.AgentsPartial, ", "))
+	}
+	if len(s.AgentsUnreadable) > 0 {
+		w.f("- Could not be fully read: %s — the verdict counts what was read and may be too low (see Agent Reports); "+
+			"every gate trips on an unreadable report unless `--allow-unreadable`\n", mdList(s.AgentsUnreadable, ", "))
 	}
 }
 
@@ -245,6 +249,8 @@ func mdAgentNotes(w *mdWriter, agents []AgentResult) {
 		switch a.Status {
 		case parse.StatusMalformed:
 			notes = append(notes, fmt.Sprintf("Agent %s produced malformed index — using prose fallback.", mdText(a.Name)))
+		case parse.StatusUnreadable:
+			notes = append(notes, unreadNote(a, file))
 		case parse.StatusError:
 			notes = append(notes, fmt.Sprintf("Agent %s failed (%s).", mdText(a.Name), mdText(file)))
 		case parse.StatusForeign:
@@ -259,6 +265,24 @@ func mdAgentNotes(w *mdWriter, agents []AgentResult) {
 			w.f("- %s\n", n)
 		}
 	}
+}
+
+// unreadNote says that agent a, whose report is file, could not be fully
+// read, and why: its reasons as sub-items, at most summaryDiagnostics.
+func unreadNote(a AgentResult, file string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Agent %s could not be fully read (%s): the findings read count (confidence low), "+
+		"what was not read may be worse.", mdText(a.Name), mdCode(file))
+	reasons := a.UnreadReasons()
+	for i, d := range reasons {
+		if i == summaryDiagnostics {
+			fmt.Fprintf(&b, "\n  - … and %d more (see findings.json)", len(reasons)-i)
+			break
+		}
+		d.File = file
+		fmt.Fprintf(&b, "\n  - %s", mdCode(d.String()))
+	}
+	return b.String()
 }
 
 func mdEnvelopes(w *mdWriter, agents []AgentResult) {

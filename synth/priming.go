@@ -217,21 +217,3 @@ func (t *timeline) provenance(s *Synthesis) {
 		}
 	}
 }
-
-// GateVerdict is the verdict a gate (--fail-on) applies when it asks for at
-// least minIndependent independent agents (--min-independent): the verdict
-// of the findings that that many agents reported independently. The
-// verdict of s itself never changes; an error or pending verdict, or
-// minIndependent <= 0, is s.Verdict.
-func GateVerdict(s *Synthesis, minIndependent int) parse.Verdict {
-	if minIndependent <= 0 || s.Verdict == parse.Error || s.Verdict == parse.Pending {
-		return s.Verdict
-	}
-	var sevs []parse.Severity
-	for _, f := range s.Findings {
-		if f.Independent >= minIndependent {
-			sevs = append(sevs, f.Severity)
-		}
-	}
-	return parse.VerdictOf(sevs...)
-}

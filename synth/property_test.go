@@ -63,6 +63,10 @@ func (w *world) report(name string) (*parse.Report, []byte) {
 	rep := &parse.Report{Status: parse.StatusValid, Complete: true, Diagnostics: []parse.Diagnostic{}}
 	if w.r.IntN(5) == 0 {
 		rep.Status = parse.StatusMalformed
+		if w.r.IntN(2) == 0 { // agents_unreadable, kept by Live as by Synthesize
+			rep.Status = parse.StatusUnreadable
+			rep.Diagnostics = append(rep.Diagnostics, parse.Diagnostic{Line: 1, Level: parse.LevelError, Message: "not read"})
+		}
 	}
 	for i := range w.r.IntN(4) {
 		f := parse.Finding{Severity: parse.Severity(fmt.Sprintf("P%d", w.r.IntN(4))), Section: w.pick(propSections),

@@ -203,8 +203,12 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	})
 	s.AgentsLaunched = sortedKeys(launched)
 	s.AgentsCompleted = make([]string, len(completed))
+	s.AgentsUnreadable = []string{}
 	for i, a := range completed {
 		s.AgentsCompleted[i] = a.Name
+		if a.Status == parse.StatusUnreadable {
+			s.AgentsUnreadable = append(s.AgentsUnreadable, a.Name)
+		}
 	}
 	s.AgentsFailed = sortedKeys(failed)
 	s.AgentsForeign = sortedKeys(foreign)
@@ -355,10 +359,17 @@ func mergedFinding(g []*src, m int) Finding {
 	if len(sorted) > 0 {
 		first = sorted[0].Path
 	}
-	sum := sha256.Sum256([]byte(f.Key + "\x00" + first))
-	f.Fingerprint = hex.EncodeToString(sum[:16])
+	f.Fingerprint = fingerprint(f.Key, first)
 	f.CrossReferences = crossReferences(g)
 	return f
+}
+
+// fingerprint is the fingerprint of SPEC §6 of a finding whose key is key
+// and whose first file path is path ("" for none): a hash of the two,
+// stable across runs and line shifts.
+func fingerprint(key, path string) string {
+	sum := sha256.Sum256([]byte(key + "\x00" + path))
+	return hex.EncodeToString(sum[:16])
 }
 
 func compareRef(a, b Ref) int {

@@ -30,6 +30,11 @@ type Synthesis struct {
 	AgentsFailed    []string `json:"agents_failed"`
 	AgentsForeign   []string `json:"agents_foreign"`
 	AgentsPartial   []string `json:"agents_partial"`
+	// AgentsUnreadable are the completed agents whose reports could not be
+	// fully read (status unreadable, SPEC §2.3 "never silently safe"): the
+	// verdict counts what was read of them, and every gate trips on them
+	// unless the operator allows them (Gate.AllowUnreadable).
+	AgentsUnreadable []string `json:"agents_unreadable"`
 
 	Findings     []Finding     `json:"findings"`
 	Improvements []Improvement `json:"improvements"`

@@ -90,13 +90,15 @@ type Event struct {
 	// (the run's)
 	Counts *synth.Counts `json:"counts,omitempty"`
 
-	// converged
-	Launched  *int `json:"agents_launched,omitempty"`
-	Completed *int `json:"agents_completed,omitempty"`
-	Failed    *int `json:"agents_failed,omitempty"`
-	Findings  *int `json:"findings,omitempty"`
+	// converged (Unreadable only when a report could not be fully read)
+	Launched   *int `json:"agents_launched,omitempty"`
+	Completed  *int `json:"agents_completed,omitempty"`
+	Failed     *int `json:"agents_failed,omitempty"`
+	Unreadable *int `json:"agents_unreadable,omitempty"`
+	Findings   *int `json:"findings,omitempty"`
 
-	// agent_failed
+	// agent_failed: why it failed; agent_completed with status unreadable:
+	// why the report could not be fully read (its first reason, at Line).
 	Reason string `json:"reason,omitempty"`
 
 	// stalled: Source is "timeout" (the .partial did not change for the
@@ -174,10 +176,17 @@ func (d *Differ) Diff(u *Update) []Event {
 		if a.File != nil && (!had || old.File == nil) {
 			add(Event{Type: EventAgentStarted, Agent: name, File: file, Status: a.Status})
 		}
+		// A report rewritten so that it reads, or no longer reads, in full
+		// completes again: its status is news.
+		unread := a.Status == parse.StatusUnreadable
 		switch {
-		case a.Status.Completed() && (!had || !old.Status.Completed()):
+		case a.Status.Completed() && (!had || !old.Status.Completed() || unread != (old.Status == parse.StatusUnreadable)):
 			counts := a.Counts.Counts
-			add(Event{Type: EventAgentCompleted, Agent: name, File: file, Status: a.Status, Verdict: a.Verdict, Counts: &counts})
+			e := Event{Type: EventAgentCompleted, Agent: name, File: file, Status: a.Status, Verdict: a.Verdict, Counts: &counts}
+			if r := a.UnreadReasons(); len(r) > 0 {
+				e.Line, e.Reason = r[0].Line, r[0].Message
+			}
+			add(e)
 		case a.Status == parse.StatusError && (!had || old.Status != parse.StatusError):
 			add(Event{Type: EventAgentFailed, Agent: name, File: file, Status: a.Status, Reason: failReason(a)})
 		}
@@ -243,8 +252,12 @@ func (d *Differ) Diff(u *Update) []Event {
 	if conv && !d.converged {
 		counts := s.Counts
 		launched, completed, failed, findings := len(s.AgentsLaunched), len(s.AgentsCompleted), len(s.AgentsFailed), len(s.Findings)
-		add(Event{Type: EventConverged, Verdict: s.Verdict, Counts: &counts, Launched: &launched, Completed: &completed,
-			Failed: &failed, Findings: &findings})
+		e := Event{Type: EventConverged, Verdict: s.Verdict, Counts: &counts, Launched: &launched, Completed: &completed,
+			Failed: &failed, Findings: &findings}
+		if n := len(s.AgentsUnreadable); n > 0 {
+			e.Unreadable = &n
+		}
+		add(e)
 	}
 	d.converged = conv
 	d.prev = s
@@ -288,6 +301,15 @@ func (e Event) Text() string {
 		fmt.Fprintf(&b, "started   %s (%s)", e.Agent, e.File)
 	case EventAgentCompleted:
 		fmt.Fprintf(&b, "completed %s: %s, %s (%s)", e.Agent, e.Status, e.Verdict, countsText(e.Counts))
+		if e.Status == parse.StatusUnreadable {
+			b.WriteString(" — could not be fully read")
+			if e.Line > 0 {
+				fmt.Fprintf(&b, ": line %d", e.Line)
+			}
+			if e.Reason != "" {
+				fmt.Fprintf(&b, ": %s", e.Reason)
+			}
+		}
 	case EventAgentFailed:
 		fmt.Fprintf(&b, "failed    %s: %s", e.Agent, e.Reason)
 	case EventFindingAdded:
@@ -308,7 +330,11 @@ func (e Event) Text() string {
 	case EventVerdictChanged:
 		fmt.Fprintf(&b, "verdict   %s → %s (%s)", e.From, e.Verdict, countsText(e.Counts))
 	case EventConverged:
-		fmt.Fprintf(&b, "converged %s: %d/%d %s completed, %d failed, %s", e.Verdict, deref(e.Completed),
+		verdict := string(e.Verdict)
+		if n := deref(e.Unreadable); n > 0 {
+			verdict += " — " + synth.UnreadNote(n)
+		}
+		fmt.Fprintf(&b, "converged %s: %d/%d %s completed, %d failed, %s", verdict, deref(e.Completed),
 			deref(e.Launched), synth.Noun(deref(e.Launched), "agent"), deref(e.Failed), synth.Plural(deref(e.Findings), "finding"))
 	case EventStalled:
 		if e.Source == "bus" {

@@ -83,6 +83,66 @@ func TestDiffer(t *testing.T) {
 	}
 }
 
+// TestDifferUnreadable: an agent whose report could not be fully read
+// completes with that status and its first reason; a report rewritten so
+// that it reads in full, or no longer does, completes again; converged
+// counts the unreadable agents.
+func TestDifferUnreadable(t *testing.T) {
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	unread := agentWith("audit", parse.StatusUnreadable)
+	unread.Report.Diagnostics = []parse.Diagnostic{
+		{Level: parse.LevelWarning, Message: "prose fallback"},
+		{Line: 7, Level: parse.LevelError, Message: "declared verdict risky is worse than what was read"},
+		{Line: 9, Level: parse.LevelError, Message: "P0 here gave no finding"},
+	}
+	d := NewDiffer()
+	var events []Event
+	for i, agents := range [][]synth.Agent{
+		{agentWith("audit", parse.StatusPartial)},
+		{unread},
+		{unread}, // nothing new
+		{agentWith("audit", parse.StatusMalformed)},
+		{unread},
+	} {
+		s := synth.Synthesize(&synth.Run{Agents: agents}, synth.Options{Watching: true})
+		events = append(events, d.Diff(&Update{Time: at.Add(time.Duration(i) * time.Second), Synthesis: s})...)
+	}
+	var completed, converged []Event
+	for _, e := range events {
+		switch e.Type {
+		case EventAgentCompleted:
+			completed = append(completed, e)
+		case EventConverged:
+			converged = append(converged, e)
+		}
+	}
+	if len(completed) != 3 {
+		t.Fatalf("%d agent_completed events, want 3 (unreadable, malformed, unreadable again): %+v", len(completed), completed)
+	}
+	for i, want := range []parse.Status{parse.StatusUnreadable, parse.StatusMalformed, parse.StatusUnreadable} {
+		if completed[i].Status != want {
+			t.Errorf("agent_completed %d: status %s, want %s", i, completed[i].Status, want)
+		}
+	}
+	if e := completed[0]; e.Line != 7 || e.Reason != "declared verdict risky is worse than what was read" || e.File != "audit.md" {
+		t.Errorf("agent_completed of an unreadable report: line %d, reason %q, file %q", e.Line, e.Reason, e.File)
+	}
+	if e := completed[1]; e.Reason != "" || e.Line != 0 {
+		t.Errorf("agent_completed of a malformed report carries a reason: %+v", e)
+	}
+	b, err := json.Marshal(completed[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"file":"audit.md","line":7,"status":"unreadable","verdict":"safe"`) ||
+		!strings.Contains(string(b), `"reason":"declared verdict risky is worse than what was read"`) {
+		t.Errorf("agent_completed = %s", b)
+	}
+	if len(converged) != 1 || converged[0].Unreadable == nil || *converged[0].Unreadable != 1 {
+		t.Errorf("converged events %+v, want one with agents_unreadable 1", converged)
+	}
+}
+
 // pick is the field of an event that names what it is about.
 func pick(e Event) string {
 	switch e.Type {
@@ -115,6 +175,11 @@ func TestEventText(t *testing.T) {
 			"converge  P1 \"Tokens\": 1 → 2/3 agents (fd-a, fd-b)"},
 		{Event{Type: EventConverged, Verdict: parse.Safe, Launched: &three, Completed: &three, Failed: &one, Findings: &one},
 			"converged safe: 3/3 agents completed, 1 failed, 1 finding"},
+		{Event{Type: EventAgentCompleted, Agent: "audit", Status: parse.StatusUnreadable, Verdict: parse.Safe, Counts: &synth.Counts{},
+			Line: 7, Reason: "declared verdict risky is worse than what was read"},
+			"completed audit: unreadable, safe (P0 0, P1 0, P2 0, P3 0) — could not be fully read: line 7: declared verdict risky is worse than what was read"},
+		{Event{Type: EventConverged, Verdict: parse.Safe, Launched: &three, Completed: &three, Failed: &one, Unreadable: &one, Findings: &one},
+			"converged safe — 1 report could not be fully read: 3/3 agents completed, 1 failed, 1 finding"},
 		{Event{Type: EventStalled, Agent: "fd-s", File: "fd-s.md.partial", Source: "timeout", IdleSeconds: 300},
 			"stalled   fd-s: fd-s.md.partial unchanged for 5m0s"},
 		{Event{Type: EventDiagnostic, File: "findings.jsonl", Line: 3, Level: parse.LevelError, Message: "invalid JSON"},

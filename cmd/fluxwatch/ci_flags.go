@@ -10,7 +10,6 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/config"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
-	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -108,6 +107,9 @@ func (c *ciFlags) configure(e *env, f *reportFlags) error {
 	if !c.fs.Changed("strict-run") && cfg.Agents.StrictRun != nil {
 		f.strictRun = *cfg.Agents.StrictRun
 	}
+	if !c.fs.Changed("allow-unreadable") && cfg.Gate.AllowUnreadable != nil {
+		f.allowUnread = *cfg.Gate.AllowUnreadable
+	}
 	if err := config.CheckChoice("gate.fail-on-new", c.failOnNew); err != nil {
 		return usageErrorf("%s: --fail-on-new %q: %v", f.cmd, c.failOnNew, err)
 	}
@@ -175,22 +177,15 @@ func readBaseline(ctx context.Context, path string, scan watcher.ScanOptions, op
 // findings.json of 1,000 agents × 50 findings.
 const maxBaseline = 1 << 30
 
-// judge reports the expired and unused suppressions of s on stderr (unless
-// quiet) and applies --fail-on-new: it returns whether a new, unsuppressed
-// finding at or above the level trips the gate.
-func (c *ciFlags) judge(e *env, s *synth.Synthesis, quiet bool) bool {
-	if s.Suppressions != nil && !quiet {
-		for _, d := range s.Diagnostics {
-			if d.File == c.cfg.Path && c.cfg.Path != "" {
-				fmt.Fprintf(e.stderr, "fluxwatch: %s\n", d)
-			}
+// report prints the expired and unused suppressions of s on stderr (unless
+// quiet).
+func (c *ciFlags) report(e *env, s *synth.Synthesis, quiet bool) {
+	if s.Suppressions == nil || quiet {
+		return
+	}
+	for _, d := range s.Diagnostics {
+		if d.File == c.cfg.Path && c.cfg.Path != "" {
+			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", d)
 		}
 	}
-	if c.failOnNew == "none" || c.failOnNew == "" {
-		return false
-	}
-	if s.Verdict == parse.Error {
-		return true // an error verdict trips any gate
-	}
-	return len(synth.NewAtOrAbove(s, parse.Severity(c.failOnNew))) > 0
 }

@@ -155,9 +155,15 @@ func printChecked(w io.Writer, reports []checked, quiet bool) {
 		if ev != nil && !quiet {
 			printClaims(w, r)
 		}
-		fmt.Fprintf(w, "%s: %s, %s (P0 %d, P1 %d, P2 %d, P3 %d), %s, declared %s, verdict %s\n",
+		// An unreadable report's verdict is that of what was read: never
+		// a plain "safe" (SPEC §2.3); its error lines above say why.
+		unread := ""
+		if r.Status == parse.StatusUnreadable {
+			unread = " — could not be fully read"
+		}
+		fmt.Fprintf(w, "%s: %s, %s (P0 %d, P1 %d, P2 %d, P3 %d), %s, declared %s, verdict %s%s\n",
 			r.File, r.Status, synth.Plural(len(r.Findings), "finding"), counts[parse.P0], counts[parse.P1], counts[parse.P2], counts[parse.P3],
-			synth.Plural(len(r.Improvements), "improvement"), declared, r.Verdict)
+			synth.Plural(len(r.Improvements), "improvement"), declared, r.Verdict, unread)
 		if ev != nil {
 			t := ev.tally
 			fmt.Fprintf(w, "%s: evidence against %s: %s (%d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped), %d ungrounded\n",

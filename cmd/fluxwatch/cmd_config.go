@@ -58,6 +58,10 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 		off := false
 		eff.Agents.StrictRun = &off
 	}
+	if eff.Gate.AllowUnreadable == nil {
+		off := false
+		eff.Gate.AllowUnreadable = &off
+	}
 	if eff.Suppressions == nil {
 		eff.Suppressions = []config.Suppression{}
 	}

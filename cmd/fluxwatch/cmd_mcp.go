@@ -287,6 +287,8 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 		Title: "Get the synthesis of a review run",
 		Description: "Return the current synthesis of a review run (its findings.json, as fluxwatch synth and watch write it): " +
 			"\"verdict\" (safe, needs-changes, risky, error or pending), the agents with their status and counts, " +
+			"\"agents_unreadable\" (the completed agents whose reports could not be fully read: the verdict counts what was " +
+			"read of them and may be too low, so never take a verdict as safe while this list is not empty), " +
 			"deduplicated \"findings\" (id, severity P0-P3, section, title, the agents that reported it, convergence N/M, " +
 			"confidence, file_refs) and the \"timeline\" of peer findings (who acknowledged, adjusted or contradicted them). " +
 			"The text result is that JSON document; the structured result is the same object. Read-only.",

@@ -17,7 +17,9 @@ Reads the review run in DIR (default: discovery tiers 1-2, that is
 $FLUX_OUTPUT_DIR or a recent .claude/features directory, else the current
 directory), writes summary.md and findings.json into DIR (or --out) and exits
 by the verdict gate: 0 ok, 1 the --fail-on gate tripped, 2 a usage or input
-error, 3 an internal error.
+error, 3 an internal error. A report that could not be fully read trips any
+gate (--fail-on, --fail-on-new) unless --allow-unreadable; with no gate, a
+warning on stderr says that nothing trips on it.
 
 Without DIR, the current directory must hold something of a run: an agent
 report with a Findings Index or verdict (or a run-scoped one), a .partial or
@@ -117,9 +119,5 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	newTripped := f.ci.judge(e, s, f.quiet)
-	if gateTripped(f.failOn, f.gateVerdict(s)) || newTripped {
-		return exitError{code: exitGate}
-	}
-	return nil
+	return f.judge(e, s)
 }

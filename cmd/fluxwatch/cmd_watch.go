@@ -260,7 +260,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			}
 			summary = r.Summary
 			if live != nil && r.FindingsJSON != nil {
-				b, err := page.Render(u.Synthesis, f.pageOptions(f.gateVerdict(u.Synthesis), true))
+				b, err := page.Render(u.Synthesis, f.pageOptions(true))
 				if err != nil {
 					return exitError{exitInternal, fmt.Errorf("watch: %w", err)}
 				}
@@ -349,10 +349,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			return writeStdout("watch", err)
 		}
 	}
-	if newTripped := f.ci.judge(e, final, f.quiet); gateTripped(f.failOn, f.gateVerdict(final)) || newTripped {
-		return exitError{code: exitGate}
-	}
-	return nil
+	return f.judge(e, final)
 }
 
 // sigpipeStatus is the status of watch when the reader of its events went

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,12 +94,15 @@ func TestCorpusSynth(t *testing.T) {
 		if err := json.Unmarshal(data, &s); err != nil {
 			t.Fatal(err)
 		}
-		want, completed := parse.Safe, 0
+		want, completed, unread := parse.Safe, 0, 0
 		for _, a := range s.Agents {
 			if !a.Status.Completed() {
 				continue
 			}
 			completed++
+			if a.Status == parse.StatusUnreadable {
+				unread++
+			}
 			switch {
 			case a.Counts.P0 > 0:
 				want = parse.Risky
@@ -112,8 +116,9 @@ func TestCorpusSynth(t *testing.T) {
 		if s.Verdict != want {
 			t.Errorf("%s: verdict %s, but the completed reports' severities imply %s", rel, s.Verdict, want)
 		}
-		if (code == exitGate) != (want == parse.Risky || want == parse.Error) {
-			t.Errorf("%s: exit %d for verdict %s with --fail-on risky", rel, code, s.Verdict)
+		// A report that could not be fully read trips the gate too (SPEC §2.3).
+		if (code == exitGate) != (want == parse.Risky || want == parse.Error || unread > 0) {
+			t.Errorf("%s: exit %d for verdict %s, %d unreadable, with --fail-on risky", rel, code, s.Verdict, unread)
 		}
 		verdicts[s.Verdict]++
 		if ev := s.Evidence; ev == nil {
@@ -146,4 +151,76 @@ func TestCorpusSynth(t *testing.T) {
 	}
 	t.Logf("%d run directories: %v", len(dirs), verdicts)
 	t.Logf("evidence: %+v", total)
+}
+
+// TestCorpusNeverSilentlySafe: every report of both shared corpora alone in
+// a run (the home corpus's reports, and ../shared/corpus-wild's files by
+// other authors): whatever status the reader gives it, one that could not
+// be fully read trips every gate (--fail-on risky, even when the verdict is
+// safe) and not with --allow-unreadable, and its summary.md, SARIF and
+// one-line summary say so; one that was read in full never says it.
+// Skipped when ../shared is absent. The figures it prints are how many
+// reports the reader could not fully read.
+func TestCorpusNeverSilentlySafe(t *testing.T) {
+	root := corpustest.Root(t)
+	var files []string
+	for _, e := range corpustest.Manifest(t, root) {
+		if strings.HasSuffix(e.Path, ".md") && parse.ClassifyName(filepath.Base(e.Path)).Kind == parse.KindReport {
+			files = append(files, filepath.Join(root, filepath.FromSlash(e.Path)))
+		}
+	}
+	wild := filepath.Join(filepath.Dir(root), "corpus-wild")
+	if fs, err := filepath.Glob(filepath.Join(wild, "*", "*")); err == nil {
+		files = append(files, fs...)
+	}
+	unread, read := 0, 0
+	for i, file := range files {
+		run := filepath.Join(t.TempDir(), "run")
+		if err := os.MkdirAll(run, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The file alone, under a report's name (SPEC §1).
+		if err := os.WriteFile(filepath.Join(run, fmt.Sprintf("agent-%d.md", i)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		stdout, _, code := runIn(t, "synth", "--fail-on", "risky", "--no-evidence", "--sarif", filepath.Join(out, "r.sarif"), "--out", out, run)
+		rel, _ := filepath.Rel(filepath.Dir(root), file)
+		js, err := os.ReadFile(filepath.Join(out, "findings.json"))
+		if err != nil {
+			t.Errorf("%s: exit %d, %v", rel, code, err)
+			continue
+		}
+		var s struct {
+			Verdict          parse.Verdict `json:"verdict"`
+			AgentsUnreadable []string      `json:"agents_unreadable"`
+		}
+		if err := json.Unmarshal(js, &s); err != nil {
+			t.Fatal(err)
+		}
+		summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+		sarif, _ := os.ReadFile(filepath.Join(out, "r.sarif"))
+		said := strings.Contains(string(summary), "**Verdict:** "+string(s.Verdict)+" — 1 report could not be fully read (") &&
+			strings.Contains(stdout, " — 1 report could not be fully read: ") && strings.Contains(string(sarif), `"ruleId": "unreadable"`)
+		if len(s.AgentsUnreadable) == 0 {
+			read++
+			if strings.Contains(string(summary)+stdout, "could not be fully read") {
+				t.Errorf("%s: read in full, yet the reports say it could not be", rel)
+			}
+			continue
+		}
+		unread++
+		if code != exitGate || !said {
+			t.Errorf("%s: unreadable, verdict %s: exit %d with --fail-on risky (want %d), said so in every report: %v", rel, s.Verdict, code, exitGate, said)
+		}
+		_, _, code = runIn(t, "synth", "-q", "--fail-on", "risky", "--allow-unreadable", "--no-evidence", "--out", out, run)
+		if want := map[bool]int{true: exitGate, false: exitOK}[s.Verdict == parse.Risky]; code != want {
+			t.Errorf("%s: unreadable, verdict %s: exit %d with --allow-unreadable, want %d", rel, s.Verdict, code, want)
+		}
+	}
+	t.Logf("%d reports alone in a run: %d could not be fully read (every one trips the gate), %d read in full", len(files), unread, read)
 }

@@ -50,7 +50,8 @@
 // gate on new, unsuppressed findings only.
 //
 // Exit codes: 0 ok; 1 the --fail-on or --fail-on-new gate tripped (an error
-// verdict trips any gate); 2 a usage or input error, with a one-line message naming the file;
+// verdict trips any gate, and so does a report that could not be fully read
+// unless --allow-unreadable); 2 a usage or input error, with a one-line message naming the file;
 // 3 an internal error (and discover's ambiguous match); 130 after SIGINT and
 // 143 after SIGTERM (128 + the signal's number).
 //

@@ -72,6 +72,10 @@ func TestMCPWithSDKClient(t *testing.T) {
 	os.Mkdir(empty, 0o755)
 	os.Mkdir(running, 0o755)
 	os.WriteFile(filepath.Join(running, "fd-perf.md.partial"), []byte("### Findings Index\n- P1 | PRF-001 | \"Q\" | N+1\n"), 0o644)
+	// A report that could not be fully read: prose declaring risky, no finding.
+	unread := filepath.Join(root, "unread")
+	os.Mkdir(unread, 0o755)
+	os.WriteFile(filepath.Join(unread, "audit.md"), []byte("# Audit\n\nThe session store leaks tokens.\n\n**Verdict:** risky\n"), 0o644)
 	for _, e := range []bus.Entry{
 		{Severity: bus.Blocking, Agent: "fd-safety", Category: "auth", Summary: "tokens in <localStorage>", FileRefs: []string{"a.ts:1"}, Timestamp: "2026-11-20T10:00:00Z"},
 		{Severity: bus.Notable, Agent: "fd-perf", Category: "db", Summary: "N+1 query", FileRefs: []string{}},
@@ -131,6 +135,7 @@ func TestMCPWithSDKClient(t *testing.T) {
 		{"synthesis", "get_synthesis", map[string]any{"output_dir": "run"}, false, `"verdict": "risky"`, 0},
 		{"no agents", "get_synthesis", map[string]any{"output_dir": "empty"}, false, `"verdict": "error"`, 0},
 		{"still writing", "get_synthesis", map[string]any{"output_dir": "running"}, false, `"verdict": "pending"`, 0},
+		{"not fully read", "get_synthesis", map[string]any{"output_dir": "unread"}, false, "\"agents_unreadable\": [\n    \"audit\"\n  ]", 0},
 		{"synthesis outside", "get_synthesis", map[string]any{"output_dir": outside}, true, "outside the server's root", 0},
 	}
 	for _, tt := range tests {
@@ -161,7 +166,7 @@ func TestMCPWithSDKClient(t *testing.T) {
 				if err := json.Unmarshal(sc, &out); err != nil || len(out.Findings) != tt.count || out.Findings == nil {
 					t.Errorf("structured content %s: want %d findings (%v)", sc, tt.count, err)
 				}
-			} else if !strings.Contains(string(sc), strings.ReplaceAll(tt.text, " ", "")) {
+			} else if !strings.Contains(string(sc), strings.NewReplacer(" ", "", "\n", "").Replace(tt.text)) {
 				t.Errorf("structured content %s, want it to hold %s", sc, tt.text)
 			}
 		})

@@ -32,23 +32,24 @@ import (
 // reportFlags are the flags that `synth` and `watch` share: what to read,
 // how to synthesise, where the reports go, the gate.
 type reportFlags struct {
-	cmd       string // the command, for messages
-	out       string
-	quiet     bool
-	failOn    string
-	minIndep  int
-	run       string
-	strictRun bool
-	expect    []string
-	dedup     string
-	sarif     string
-	rdjsonl   string
-	junit     string
-	html      string
-	maxLine   int
-	jobs      int
-	evidence  evidenceFlags
-	ci        ciFlags // --config, --baseline, --fail-on-new (ci_flags.go)
+	cmd         string // the command, for messages
+	out         string
+	quiet       bool
+	failOn      string
+	minIndep    int
+	allowUnread bool
+	run         string
+	strictRun   bool
+	expect      []string
+	dedup       string
+	sarif       string
+	rdjsonl     string
+	junit       string
+	html        string
+	maxLine     int
+	jobs        int
+	evidence    evidenceFlags
+	ci          ciFlags // --config, --baseline, --fail-on-new (ci_flags.go)
 }
 
 // flagSet returns the flag set of the command f.cmd with the shared flags;
@@ -86,6 +87,7 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
 	fs.StringVar(&f.failOn, "fail-on", "none", "exit 1 when the verdict is at least `LEVEL`: none, needs-changes or risky (error trips any gate)")
 	fs.IntVar(&f.minIndep, "min-independent", 0, "let --fail-on count only findings that at least `N` agents reported independently (not primed by a peer's bus entry)")
+	fs.BoolVar(&f.allowUnread, "allow-unreadable", false, "let the gate pass reports that could not be fully read (without it, any gate trips on them)")
 	fs.StringVar(&f.run, "run", "", "synthesise run `RUN` (default: $FLUX_RUN_UUID, else the newest run)")
 	fs.BoolVar(&f.strictRun, "strict-run", false, "leave unscoped (legacy) reports out of the selected run")
 	fs.StringSliceVar(&f.expect, "expect", nil, "`AGENTS` launched (comma-separated): an expected agent without a report has failed")
@@ -188,21 +190,65 @@ func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error
 	return opts, scan, nil
 }
 
-// gateVerdict is the verdict --fail-on applies to s: with --min-independent,
-// that of the findings enough agents reported independently.
-func (f *reportFlags) gateVerdict(s *synth.Synthesis) parse.Verdict {
-	return synth.GateVerdict(s, f.minIndep)
+// gate is the gate of the flags (--fail-on, --fail-on-new,
+// --min-independent, --allow-unreadable), checked by options and
+// ciFlags.configure: synth.Gate.Judge decides it, for the exit status and
+// the page alike.
+func (f *reportFlags) gate() synth.Gate {
+	g := synth.Gate{MinIndependent: f.minIndep, AllowUnreadable: f.allowUnread}
+	if f.failOn != "none" {
+		g.FailOn = parse.Verdict(f.failOn)
+	}
+	if f.ci.failOnNew != "none" {
+		g.FailOnNew = parse.Severity(f.ci.failOnNew)
+	}
+	return g
 }
 
-// gateTripped applies --fail-on (SPEC §7): an error verdict trips any gate.
-func gateTripped(failOn string, v parse.Verdict) bool {
-	switch failOn {
-	case "needs-changes":
-		return v == parse.NeedsChanges || v == parse.Risky || v == parse.Error
-	case "risky":
-		return v == parse.Risky || v == parse.Error
+// judge ends synth and watch: it reports the configuration's expired and
+// unused suppressions, decides the gate on s and says on stderr (unless
+// -q) what it did with reports that could not be fully read: a gate trips
+// on them unless --allow-unreadable; without a gate there is nothing to
+// trip, and a warning says so. A tripped gate is exit 1.
+func (f *reportFlags) judge(e *env, s *synth.Synthesis) error {
+	f.ci.report(e, s, f.quiet)
+	g := f.gate()
+	d := g.Judge(s)
+	if n := len(s.AgentsUnreadable); n > 0 && !f.quiet {
+		what := synth.UnreadNote(n) + " (" + strings.Join(unreadFiles(s), ", ") + ")"
+		switch {
+		case len(d.Unreadable) > 0:
+			fmt.Fprintf(e.stderr, "fluxwatch: gate %s tripped: %s; --allow-unreadable lets the gate pass %s\n",
+				g, what, synth.Noun(n, "it", "them"))
+		case !g.Set() && !g.AllowUnreadable:
+			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: the verdict counts what was read and may be too low; "+
+				"no gate is set (--fail-on none), so nothing trips on %s\n", what, synth.Noun(n, "it", "them"))
+		}
 	}
-	return false
+	if d.Tripped {
+		return exitError{code: exitGate}
+	}
+	return nil
+}
+
+// unreadFiles names the reports of s that could not be fully read: their
+// files in the run directory, the first five, then how many more (the
+// reports list them all).
+func unreadFiles(s *synth.Synthesis) []string {
+	var files []string
+	n := 0
+	for _, a := range s.Agents {
+		if a.Status != parse.StatusUnreadable || a.File == nil {
+			continue
+		}
+		if n++; n <= 5 {
+			files = append(files, *a.File)
+		}
+	}
+	if n > 5 {
+		files = append(files, fmt.Sprintf("and %d more", n-5))
+	}
+	return files
 }
 
 func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
@@ -211,7 +257,7 @@ func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
 		evidence = fmt.Sprintf("; evidence: %d/%d %s hold, %d ungrounded", ev.Verified+ev.Moved, ev.Claims, synth.Noun(ev.Claims, "claim"), ev.Ungrounded)
 	}
 	return fmt.Sprintf("%s: %d/%d %s completed, %d failed; %s (P0 %d, P1 %d, P2 %d, P3 %d)%s → %s",
-		s.Verdict, len(s.AgentsCompleted), len(s.AgentsLaunched), synth.Noun(len(s.AgentsLaunched), "agent"), len(s.AgentsFailed),
+		synth.VerdictText(s), len(s.AgentsCompleted), len(s.AgentsLaunched), synth.Noun(len(s.AgentsLaunched), "agent"), len(s.AgentsFailed),
 		synth.Plural(s.Counts.Total(), "finding"),
 		s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3, evidence, summaryPath)
 }
@@ -287,17 +333,17 @@ func stdoutTarget(p string) string {
 	return p
 }
 
-// pageOptions are the options of the HTML page of a synthesis whose verdict
-// is v: the gate, and whether the page is the live one.
-func (f *reportFlags) pageOptions(v parse.Verdict, live bool) page.Options {
-	return page.Options{Gate: f.failOn, GateTripped: gateTripped(f.failOn, v), Live: live}
+// pageOptions are the options of the HTML page: the gate, and whether the
+// page is the live one.
+func (f *reportFlags) pageOptions(live bool) page.Options {
+	return page.Options{Gate: f.gate(), Live: live}
 }
 
 // writeReports writes the reports of s to t (the HTML page with the gate of
 // --fail-on). A rendering that fails is an internal error, a target that
 // cannot be written an input error naming it.
 func (f *reportFlags) writeReports(ctx context.Context, s *synth.Synthesis, t report.Targets) (report.Rendered, error) {
-	t.Page = f.pageOptions(f.gateVerdict(s), false)
+	t.Page = f.pageOptions(false)
 	r, err := report.Write(ctx, s, t)
 	switch {
 	case errors.Is(err, report.ErrRender):

@@ -243,7 +243,14 @@ func (v *View) frame(u *watcher.Update, cols, rows int) []string {
 	// provisional, matching the table's "reported" row and ~ cells.
 	status := fmt.Sprintf("  %d/%d completed · %d failed · %d running",
 		len(s.AgentsCompleted), len(s.AgentsLaunched), len(s.AgentsFailed), running)
-	head = append(head, "Verdict: "+v.paint(verdictColor(s.Verdict), verdict)+cut(status, cols-9-len(verdict)))
+	// A report that could not be fully read is said beside the verdict:
+	// never a plain SAFE (SPEC §2.3).
+	unread := ""
+	if note := synth.UnreadNote(len(s.AgentsUnreadable)); note != "" {
+		unread = cut(" — "+note, cols-9-len(verdict))
+	}
+	head = append(head, "Verdict: "+v.paint(verdictColor(s.Verdict), verdict)+v.paint(sgrYellow, unread)+
+		cut(status, cols-9-len(verdict)-width(unread)))
 	found := fmt.Sprintf("Findings: %d (P0 %d · P1 %d · P2 %d · P3 %d)",
 		s.Counts.Total(), s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3)
 	if reported.Total() != s.Counts.Total() {
@@ -295,7 +302,7 @@ func (v *View) frame(u *watcher.Update, cols, rows int) []string {
 		left -= n
 	}
 	moreAgents := func(n int) string { return fmt.Sprintf(" … and %d more %s", n, synth.Noun(n, "agent")) }
-	section(fmt.Sprintf("%-*s %-9s %3s %3s %3s %3s  %7s  %5s", agentWidth(cols), "AGENT", "STATUS", "P0", "P1", "P2", "P3", "ELAPSED", "ACK"), agents, 0, moreAgents)
+	section(fmt.Sprintf("%-*s %-10s %3s %3s %3s %3s  %7s  %5s", agentWidth(cols), "AGENT", "STATUS", "P0", "P1", "P2", "P3", "ELAPSED", "ACK"), agents, 0, moreAgents)
 	if len(findings) > 0 {
 		section("TOP FINDINGS (by convergence)", findings, len(s.Findings)-len(findings), func(n int) string { return fmt.Sprintf(" … and %d more", n) })
 	} else if left >= 3 {
@@ -326,7 +333,7 @@ func helpLines(cols int) []string {
 	return lines
 }
 
-func agentWidth(cols int) int { return min(max(cols-47, 12), 28) }
+func agentWidth(cols int) int { return min(max(cols-48, 12), 28) }
 
 func (v *View) agentLines(u *watcher.Update, cols int) []string {
 	s := u.Synthesis
@@ -354,6 +361,8 @@ func (v *View) agentLines(u *watcher.Update, cols int) []string {
 			label, color = "failed", sgrRed
 		case a.Status == parse.StatusMalformed:
 			color = sgrYellow
+		case a.Status == parse.StatusUnreadable:
+			color = sgrRed
 		}
 		// Elapsed since the watcher first saw the agent: "-" for one that
 		// had finished before (first seen finished) or has no file.
@@ -378,16 +387,20 @@ func (v *View) agentLines(u *watcher.Update, cols int) []string {
 				ackColor = sgrRed
 			}
 		}
-		line := fit(clean(a.Name), aw) + " " + v.paint(color, fit(label, 9)) + " " + v.counts(a.Counts.Counts, mark) +
+		line := fit(clean(a.Name), aw) + " " + v.paint(color, fit(label, 10)) + " " + v.counts(a.Counts.Counts, mark) +
 			fmt.Sprintf("  %7s  ", took) + v.paint(ackColor, fmt.Sprintf("%5s", ack))
-		// The columns take aw+42 cells; a note gets what is left.
-		if note, room := agentNote(a), cols-aw-42-2; note != "" && room > 8 {
-			line += "  " + v.paint(sgrDim, cut(note, room))
+		// The columns take aw+43 cells; a note gets what is left.
+		if note, room := agentNote(a), cols-aw-43-2; note != "" && room > 8 {
+			noteColor := sgrDim
+			if a.Status == parse.StatusUnreadable {
+				noteColor = sgrYellow
+			}
+			line += "  " + v.paint(noteColor, cut(clean(note), room))
 		}
 		lines = append(lines, line)
 	}
 	if len(lines) > 1 {
-		lines = append(lines, v.paint(sgrDim, fit("reported (completed)", aw+11))+v.counts(reported, ""))
+		lines = append(lines, v.paint(sgrDim, fit("reported (completed)", aw+12))+v.counts(reported, ""))
 	}
 	return lines
 }
@@ -439,7 +452,7 @@ func acknowledgements(s *synth.Synthesis) map[string]ackTally {
 }
 
 // agentNote is a short remark on an agent: why it failed, that its counts
-// are provisional.
+// are provisional, that its report could not be fully read and why.
 func agentNote(a synth.AgentResult) string {
 	switch a.Status {
 	case parse.StatusPartial:
@@ -454,6 +467,16 @@ func agentNote(a synth.AgentResult) string {
 		}
 	case parse.StatusMalformed:
 		return "prose fallback"
+	case parse.StatusUnreadable:
+		// The status says it; the note says where and why, as far as
+		// the row goes.
+		if r := a.UnreadReasons(); len(r) > 0 {
+			if r[0].Line > 0 {
+				return fmt.Sprintf("line %d: %s", r[0].Line, r[0].Message)
+			}
+			return r[0].Message
+		}
+		return "could not be fully read"
 	}
 	return ""
 }

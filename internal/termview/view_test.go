@@ -75,6 +75,8 @@ func TestLiveViewFrame(t *testing.T) {
 		{"wide-60", wideUpdate, "runs/レビュー", 60, 40, false, false},
 		{"wide-80", wideUpdate, "runs/レビュー", 80, 40, false, false},
 		{"wide-120", wideUpdate, "runs/レビュー", 120, 40, false, false},
+		{"unreadable", unreadUpdate, "runs/review", 100, 30, false, false},
+		{"unreadable-small-color", unreadUpdate, "runs/review", 60, 16, true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			u := tt.update()
@@ -116,6 +118,52 @@ func TestLiveViewFrame(t *testing.T) {
 				t.Errorf("no \"… and %d more\" under the top findings:\n%s", n, got)
 			}
 		})
+	}
+}
+
+// unreadUpdate is a finished safe run, one of whose two reports could not
+// be fully read (SPEC §2.3 "never silently safe").
+func unreadUpdate() *watcher.Update {
+	base := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	run := &synth.Run{Input: "runs/review", Agents: []synth.Agent{
+		{Name: "fd-quality", File: "fd-quality.md", Status: parse.StatusValid, ModTime: base.Add(time.Minute),
+			Report: &parse.Report{Status: parse.StatusValid, Findings: []parse.Finding{
+				{Severity: parse.P3, ID: "QA-1", Section: "Style", Title: "Error messages use mixed wording", Line: 2}}}},
+		{Name: "security-audit", File: "security-audit.md", Status: parse.StatusUnreadable, ModTime: base.Add(2 * time.Minute),
+			Report: &parse.Report{Status: parse.StatusUnreadable, DeclaredVerdict: parse.Risky, Diagnostics: []parse.Diagnostic{
+				{Level: parse.LevelWarning, Message: "malformed index: prose fallback"},
+				{Line: 9, Level: parse.LevelError, Message: "P0 \"CRITICAL\"\x1b[2J here gave no finding"}}}},
+	}}
+	s := synth.Synthesize(run, synth.Options{})
+	return &watcher.Update{Time: base.Add(3 * time.Minute), Started: base, Final: true, Synthesis: s, Agents: map[string]watcher.AgentTimes{
+		"fd-quality":     {FirstSeen: base, Done: base.Add(time.Minute)},
+		"security-audit": {FirstSeen: base, Done: base.Add(2 * time.Minute)},
+	}}
+}
+
+// TestLiveViewUnreadable: the live view never shows a plain SAFE for a run
+// with a report it could not fully read: the verdict line says so, the
+// agent's status is unreadable, and its note gives the reason, with the
+// control characters of agent text made harmless.
+func TestLiveViewUnreadable(t *testing.T) {
+	v := New(io.Discard, Options{Dir: "runs/review"})
+	u := unreadUpdate()
+	frame := strings.Join(v.frame(u, 120, 30), "\n")
+	for _, want := range []string{
+		"Verdict: SAFE — 1 report could not be fully read  2/2 completed",
+		"security-audit               unreadable",
+		`  line 9: P0 "CRITICAL" [2J here gave no finding`,
+	} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("no %q in the frame:\n%s", want, frame)
+		}
+	}
+	if strings.Contains(frame, "\x1b") {
+		t.Errorf("an escape sequence of agent text reached the frame:\n%q", frame)
+	}
+	clean := viewUpdate()
+	if frame := strings.Join(v.frame(clean, 100, 30), "\n"); strings.Contains(frame, "could not be fully read") {
+		t.Errorf("a run read in full says a report could not be fully read:\n%s", frame)
 	}
 }
 
