@@ -117,6 +117,18 @@ func corpusCheck(t *testing.T, path string, agents []string) (*Result, *synth.Sy
 		}
 		dir = tmp
 	}
+	s, reports := runDir(t, dir)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Check(Input{Synthesis: src, Run: s, Reports: reports}), s
+}
+
+// runDir synthesises the run of a directory as `fluxwatch verify` does and
+// reads its completed agents' reports.
+func runDir(t *testing.T, dir string) (*synth.Synthesis, map[string][]byte) {
+	t.Helper()
 	s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{MaxLine: bus.DefaultMaxLine, Jobs: 2},
 		synth.Options{EvidenceNote: "not checked"})
 	if err != nil {
@@ -130,11 +142,7 @@ func corpusCheck(t *testing.T, path string, agents []string) (*Result, *synth.Sy
 			}
 		}
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Check(Input{Synthesis: src, Run: s, Reports: reports}), s
+	return s, reports
 }
 
 // sourceOf reports whether a finding of the run has a source from report
@@ -197,7 +205,8 @@ func (t *tally) String() string {
 // shared corpus (testdata/corpus-labels.jsonl) and prints, per synthesis and
 // in total (the tuning part and the held-out part apart), the errors found,
 // missed and the false flags (a held-out synthesis shows in the totals only,
-// so that tuning the rules does not look at it): a problem that trips the gate on a line
+// so that tuning the rules does not look at it; VERIFY_TUNING=1 hides
+// those too): a problem that trips the gate on a line
 // labelled grounded, unverifiable, dropped or not labelled at all, or a
 // missing blocker that is not a labelled one. Skipped without ../shared.
 func TestLabelledSyntheses(t *testing.T) {
@@ -246,7 +255,7 @@ func TestLabelledSyntheses(t *testing.T) {
 			switch {
 			case p.Kind == MissingBlocker:
 				blockers = append(blockers, p)
-			case p.Kind != Unverifiable:
+			case !p.Kind.Note():
 				flagged[p.Line] = append(flagged[p.Line], p.Kind)
 			}
 		}
@@ -329,7 +338,20 @@ func TestLabelledSyntheses(t *testing.T) {
 		}
 	}
 	t.Logf("tuning:   %v", totals[false])
-	t.Logf("held out: %v", totals[true])
+	if os.Getenv("VERIFY_TUNING") == "" {
+		t.Logf("held out: %v", totals[true])
+	}
+	// Floors under today's figures on the whole set (not the issue's
+	// targets of 90% found and 10% false flags, which verify does not
+	// reach): a change that loses ground fails here.
+	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
+		falseFlags: totals[false].falseFlags + totals[true].falseFlags}
+	if 2*all.found < all.errors {
+		t.Errorf("found %d of %d errors, want at least half", all.found, all.errors)
+	}
+	if 4*all.falseFlags > all.errors {
+		t.Errorf("%d false flags for %d errors, want at most a quarter", all.falseFlags, all.errors)
+	}
 }
 
 func lineOrRef(l hlabel) string {
