@@ -200,7 +200,7 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 				}
 			}
 		}
-		r.blocks.add(j, wordSet(text))
+		r.blocks.add(j, words(text))
 	}
 	return r
 }
@@ -695,7 +695,7 @@ func (r *run) unmatched(c *Claim, m matched) []Problem {
 	ws := words(c.Title)
 	said := 0 // the claim's words the best paragraph holds
 	if bi := slices.Index(m.scores, m.best); bi >= 0 && m.where[bi] >= 0 {
-		said = overlap(words(c.Title+" "+withoutAttribution(c.Text)), keys(r.reports.paras[m.where[bi]]))
+		said = r.reports.overlapWith(m.where[bi], words(c.Title+" "+withoutAttribution(c.Text)))
 	}
 	if (m.best >= invented && said >= 2) || len(ws) < 4 || len(r.reports.names) == 0 {
 		msg := "no finding of the run matches it"
@@ -706,15 +706,6 @@ func (r *run) unmatched(c *Claim, m matched) []Problem {
 	}
 	return []Problem{{Kind: Invented, Message: fmt.Sprintf(
 		"no finding of the run matches it, and no agent's report says anything like it (the closest holds %.0f%% of its words)", 100*m.best)}}
-}
-
-// keys returns the words of a paragraph.
-func keys(p paragraph) []string {
-	out := make([]string, 0, len(p))
-	for w := range p {
-		out = append(out, w)
-	}
-	return out
 }
 
 // bestIndex returns the index of the agent whose report scored best, or

@@ -51,17 +51,6 @@ var generic = map[string]bool{
 	"issues": true, "finding": true, "findings": true,
 }
 
-// paragraph is the word set of one paragraph of a report.
-type paragraph map[string]bool
-
-func wordSet(s string) paragraph {
-	p := paragraph{}
-	for _, w := range words(s) {
-		p[w] = true
-	}
-	return p
-}
-
 // stem folds a plural into its singular and strips -ing and -ed, crudely
 // ("conditions" → "condition", "categories" → "category", "compressed" →
 // "compress", "mapping" and "mapped" → "mapp"): the same on both sides of
@@ -81,14 +70,14 @@ func stem(w string) string {
 }
 
 // paragraphs splits a text into paragraphs (blank-line separated; each list
-// item, table row and heading on its own), with the line each starts at.
-func paragraphs(src []byte) (out []paragraph, at []int32) {
+// item, table row and heading on its own) and calls f with each one's words
+// and the line it starts at.
+func paragraphs(src []byte, f func(ws []string, line int32)) {
 	var cur []string
 	start := 0
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, wordSet(strings.Join(cur, " ")))
-			at = append(at, int32(start))
+			f(words(strings.Join(cur, " ")), int32(start))
 			cur = cur[:0]
 		}
 	}
@@ -98,8 +87,7 @@ func paragraphs(src []byte) (out []paragraph, at []int32) {
 		t := strings.TrimSpace(l)
 		if _, item := listItem(t); item || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "#") {
 			flush()
-			out = append(out, wordSet(t))
-			at = append(at, int32(n))
+			f(words(t), int32(n))
 			continue
 		}
 		if t == "" {
@@ -112,22 +100,25 @@ func paragraphs(src []byte) (out []paragraph, at []int32) {
 		cur = append(cur, t)
 	}
 	flush()
-	return out, at
 }
 
-// holds reports whether a paragraph restates words: at least three of them
-// (all, when there are fewer) and at least three in ten.
-func (p paragraph) holds(ws []string) bool {
-	if len(ws) == 0 {
+// holds reports whether paragraph i restates words (their IDs, -1 for a
+// word no paragraph has): at least three of them (all, when there are
+// fewer) and at least three in ten.
+func (c *corpus) holds(i int32, ids []int32) bool {
+	if len(ids) == 0 {
 		return false
 	}
+	p := c.paras[i]
 	n := 0
-	for _, k := range ws {
-		if p[k] {
-			n++
+	for _, id := range ids {
+		if id >= 0 {
+			if _, ok := slices.BinarySearch(p, uint32(id)); ok {
+				n++
+			}
 		}
 	}
-	return n >= holdsNeed(len(ws))
+	return n >= holdsNeed(len(ids))
 }
 
 // holdsNeed is how many of n words a paragraph must hold (holds).
@@ -138,17 +129,19 @@ func holdsNeed(n int) int { return max(min(3, n), (3*n+9)/10) }
 // trying each one: a paragraph that holds need of n words holds at least
 // one of any n-need+1 of them, so only the paragraphs holding one of the
 // n-need+1 rarest are tried. Trying every paragraph for every claim made a
-// synthesis of 1,000 claims against a 4.7 MB report take 80 s.
+// synthesis of 1,000 claims against a 4.7 MB report take 80 s. Words are
+// numbered and a paragraph is the sorted numbers of its words: a map per
+// paragraph took three times the memory.
 type corpus struct {
-	paras  []paragraph
-	lines  []int32            // lines[i]: the line paragraph i starts at (0: unknown)
-	owners []int              // owners[i]: whose paragraph i is, an index into names
-	names  []string           // the agents, sorted
-	posts  map[string][]int32 // word → the paragraphs holding it, ascending
-	seen   []uint32           // seen[i] == gen: paragraph i was tried in this search
+	vocab  map[string]uint32 // word → its number
+	paras  [][]uint32        // each paragraph's word numbers, ascending
+	lines  []int32           // lines[i]: the line paragraph i starts at (0: unknown)
+	owners []int             // owners[i]: whose paragraph i is, an index into names
+	names  []string          // the owners (agents, findings)
+	posts  [][]int32         // word number → the paragraphs holding it, ascending
+	df     []int32           // word number → the owners holding it (weigh)
+	seen   []uint32          // seen[i] == gen: paragraph i was tried in this search
 	gen    uint32
-	// df counts, per word, the agents whose reports hold it (weigh).
-	df map[string]int
 	// acc, cnt and hit are weigh's per-paragraph sums and word counts and
 	// the paragraphs it touched.
 	acc []float64
@@ -156,22 +149,49 @@ type corpus struct {
 	hit []int32
 }
 
-func newCorpus() *corpus { return &corpus{posts: map[string][]int32{}, df: map[string]int{}} }
+func newCorpus() *corpus { return &corpus{vocab: map[string]uint32{}} }
 
-func (c *corpus) add(owner int, p paragraph) { c.addAt(owner, p, 0) }
+// add adds a paragraph of an owner, as its words.
+func (c *corpus) add(owner int, ws []string) { c.addAt(owner, ws, 0) }
 
-func (c *corpus) addAt(owner int, p paragraph, line int32) {
+func (c *corpus) addAt(owner int, ws []string, line int32) {
 	i := int32(len(c.paras))
+	p := make([]uint32, 0, len(ws))
+	for _, w := range ws {
+		id, ok := c.vocab[w]
+		if !ok {
+			id = uint32(len(c.posts))
+			c.vocab[w] = id
+			c.posts = append(c.posts, nil)
+			c.df = append(c.df, 0)
+		}
+		p = append(p, id)
+	}
+	slices.Sort(p)
+	p = slices.Compact(p)
 	c.paras = append(c.paras, p)
 	c.lines = append(c.lines, line)
 	c.owners = append(c.owners, owner)
-	for w := range p {
-		posts := c.posts[w]
+	for _, id := range p {
+		posts := c.posts[id]
 		if len(posts) == 0 || c.owners[posts[len(posts)-1]] != owner {
-			c.df[w]++
+			c.df[id]++
 		}
-		c.posts[w] = append(posts, i)
+		c.posts[id] = append(posts, i)
 	}
+}
+
+// ids returns the numbers of words (-1 for a word no paragraph has).
+func (c *corpus) ids(ws []string) []int32 {
+	out := make([]int32, len(ws))
+	for i, w := range ws {
+		if id, ok := c.vocab[w]; ok {
+			out[i] = int32(id)
+		} else {
+			out[i] = -1
+		}
+	}
+	return out
 }
 
 func (c *corpus) owner(i int) string { return c.names[c.owners[i]] }
@@ -187,10 +207,8 @@ func paragraphsOf(reports map[string][]byte) *corpus {
 		}
 	}) {
 		c.names = append(c.names, n)
-		ps, at := paragraphs(reports[n])
-		for i, p := range ps {
-			c.addAt(len(c.names)-1, p, at[i])
-		}
+		owner := len(c.names) - 1
+		paragraphs(reports[n], func(ws []string, line int32) { c.addAt(owner, ws, line) })
 	}
 	return c
 }
@@ -201,18 +219,21 @@ func (c *corpus) each(ws []string, f func(i int) bool) {
 	if len(ws) == 0 {
 		return
 	}
+	ids := c.ids(ws)
 	type word struct {
 		n     int // how many of ws it stands for
 		posts []int32
 	}
-	byStem := map[string]*word{}
+	byID := map[int32]*word{}
 	var list []*word
-	for _, k := range ws {
-		s := stem(k)
-		w := byStem[s]
+	for _, id := range ids {
+		w := byID[id]
 		if w == nil {
-			w = &word{posts: c.posts[s]}
-			byStem[s] = w
+			w = &word{}
+			if id >= 0 {
+				w.posts = c.posts[id]
+			}
+			byID[id] = w
 			list = append(list, w)
 		}
 		w.n++
@@ -230,7 +251,7 @@ func (c *corpus) each(ws []string, f func(i int) bool) {
 				continue
 			}
 			c.seen[i] = c.gen
-			if c.paras[i].holds(ws) && !f(int(i)) {
+			if c.holds(i, ids) && !f(int(i)) {
 				return
 			}
 		}
@@ -256,6 +277,19 @@ func (c *corpus) any(ws []string) bool {
 		return false
 	})
 	return found
+}
+
+// overlapWith counts the words of ws paragraph i holds.
+func (c *corpus) overlapWith(i int, ws []string) int {
+	n := 0
+	for _, id := range c.ids(ws) {
+		if id >= 0 {
+			if _, ok := slices.BinarySearch(c.paras[i], uint32(id)); ok {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // weigh scores how much of ws each agent's report says: for each agent,
@@ -286,14 +320,14 @@ func (c *corpus) weighN(ws []string) (by []float64, where, held []int, best floa
 	total := 0.0
 	c.hit = c.hit[:0]
 	for _, w := range ws {
-		df := c.df[w]
-		if df == 0 {
+		id, ok := c.vocab[w]
+		if !ok {
 			total += math.Ln2 // as little as a word every owner uses
 			continue
 		}
-		wt := math.Log(1 + agents/float64(df))
+		wt := math.Log(1 + agents/float64(c.df[id]))
 		total += wt
-		for _, i := range c.posts[w] {
+		for _, i := range c.posts[id] {
 			if c.acc[i] == 0 {
 				c.hit = append(c.hit, i)
 			}
@@ -314,13 +348,13 @@ func (c *corpus) weighN(ws []string) (by []float64, where, held []int, best floa
 	return by, where, held, best
 }
 
-// synthesisLines returns the word sets of a synthesis's lines.
+// synthesisLines returns the words of a synthesis's lines.
 func synthesisLines(src []byte) *corpus {
 	c := newCorpus()
 	c.names = []string{"synthesis"}
 	for l := range strings.SplitSeq(string(src), "\n") {
 		if strings.TrimSpace(l) != "" {
-			c.add(0, wordSet(l))
+			c.add(0, words(l))
 		}
 	}
 	return c
