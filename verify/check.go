@@ -277,7 +277,9 @@ func Check(in Input) *Result {
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
-		if present[j] || f == nil || f.Severity.Rank() > 1 || restated(cd, lines) {
+		if present[j] || f == nil || f.Severity.Rank() > 1 || restated(cd, lines) || len(words(f.Title)) < 2 {
+			// A title of one word ("Rank #1") is more likely a misread
+			// line than a finding: too little to say whether it appears.
 			continue
 		}
 		res.Problems = append(res.Problems, Problem{

@@ -106,7 +106,8 @@
 // claim matches it, no line names its agent and holds most of a line's
 // words of its title (three, or two and two in five, more than for any
 // other of that agent's findings), no line holds three of its title's words
-// and three in ten.
+// and three in ten. A blocker whose title has a single word is not
+// reported: more likely a misread line than a finding.
 //
 // What it cannot see: a paraphrase that shares few words with what an
 // agent wrote (a missing blocker that was in fact stated, an agent that in
