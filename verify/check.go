@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -16,19 +15,22 @@ import (
 // Kind is the kind of a problem with a synthesis.
 type Kind string
 
-// The kinds of problem, in the order the report lists them. Unverifiable is
-// a note; the others are ungrounded claims.
+// The kinds of problem, in the order the report lists them. The first four
+// are wrong claims and trip the gate; the last two are notes.
 const (
 	Invented        Kind = "invented"
 	SeverityRaised  Kind = "severity-raised"
-	SeverityDropped Kind = "severity-dropped"
 	MissingBlocker  Kind = "missing-blocker"
 	WrongCount      Kind = "wrong-count"
+	SeverityDropped Kind = "severity-dropped"
 	Unverifiable    Kind = "unverifiable"
 )
 
 // Kinds lists every kind, in report order.
-var Kinds = []Kind{Invented, SeverityRaised, SeverityDropped, MissingBlocker, WrongCount, Unverifiable}
+var Kinds = []Kind{Invented, SeverityRaised, MissingBlocker, WrongCount, SeverityDropped, Unverifiable}
+
+// Note reports whether a kind is a note (listed, never an error).
+func (k Kind) Note() bool { return k == Unverifiable || k == SeverityDropped }
 
 // Problem is one thing a synthesis says that the run does not bear out.
 type Problem struct {
@@ -48,9 +50,9 @@ type Input struct {
 	Synthesis []byte
 	// Run is fluxwatch's synthesis of the run it claims to summarise.
 	Run *synth.Synthesis
-	// Reports are the completed agents' report texts by agent name: a claim
-	// that matches no finding but that a report states is unverifiable, not
-	// invented. Nil: every such claim is invented.
+	// Reports are the completed agents' report texts by agent name: what
+	// an agent said in any words, beyond the findings fluxwatch read. Nil:
+	// only the findings count.
 	Reports map[string][]byte
 }
 
@@ -66,24 +68,53 @@ type Result struct {
 	Tally map[Kind]int `json:"tally"`
 }
 
-// Ungrounded reports whether any problem other than unverifiable was found:
-// the gate trips.
+// Ungrounded reports whether any problem other than a note was found: the
+// gate trips.
 func (r *Result) Ungrounded() bool {
 	for _, p := range r.Problems {
-		if p.Kind != Unverifiable {
+		if !p.Kind.Note() {
 			return true
 		}
 	}
 	return false
 }
 
-// candidate is one run finding or improvement with its prepared titles.
+// Thresholds of the word rules (see weigh): an agent whose best paragraph
+// holds at most lowSay of a claim's weight said nothing like it; at least
+// saySome, it said it in its own words; a claim some report holds at least
+// grounded of is said in the run.
+const (
+	lowSay   = 0.25
+	saySome  = 0.5
+	grounded = 0.6
+	invented = 0.25
+	// plausible: a finding whose block holds this much of a claim's words
+	// may be what it states.
+	plausible = 0.4
+	// stated: a claim whose words a finding's block holds this much of,
+	// and clearly more than any other's, states that finding.
+	stated = 0.6
+	// far: an agent whose report holds less than this share of what the
+	// report that says most of a claim holds says little of it.
+	far = 0.5
+	// silent: an agent whose report holds less than this share of what
+	// the report that says most of a claim holds, and of the claim's own
+	// words, says nothing of it.
+	silent = 0.15
+	// maybeSay: an agent whose report holds this much of a claim's words
+	// may say it; a count is wrong only beyond those.
+	maybeSay = 0.2
+)
+
+// candidate is one run finding or improvement with what matching needs.
 type candidate struct {
 	f      *synth.Finding     // nil for an improvement
 	imp    *synth.Improvement // nil for a finding
 	titles []parse.Title
-	kws    map[string]bool
+	raw    []string // the titles as written
+	words  map[string]bool
 	refs   []synth.Ref
+	agents []string
 }
 
 func (c *candidate) key() string {
@@ -93,76 +124,199 @@ func (c *candidate) key() string {
 	return c.imp.Key
 }
 
+// run is the run a synthesis is checked against, indexed.
+type run struct {
+	s       *synth.Synthesis
+	cands   []candidate
+	ids     map[string][]idEntry // upper-cased ID → where
+	agents  *agentIndex
+	reports *corpus
+	// blocks holds, per candidate, the words of its titles and of what its
+	// agents wrote about it (block).
+	blocks *corpus
+	// byAgentSev: agent + " " + severity → the findings with such a source.
+	byAgentSev map[string][]int
+	// files: agent → its report's file name.
+	files map[string]string
+}
+
+// idEntry is one source of a finding with a given ID.
+type idEntry struct {
+	cand  int
+	agent string
+}
+
+func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
+	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}}
+	for _, a := range s.Agents {
+		if a.File != nil {
+			r.files[a.Name] = *a.File
+		}
+	}
+	agentIDs := map[string][]string{}
+	for i := range s.Findings {
+		f := &s.Findings[i]
+		c := candidate{f: f, words: map[string]bool{}, agents: f.Agents}
+		c.add(f.Title)
+		for _, src := range f.Sources {
+			c.add(src.Title)
+			if src.ID != "" {
+				r.addID(src.ID, len(r.cands), src.Agent)
+				agentIDs[src.Agent] = append(agentIDs[src.Agent], src.ID)
+			}
+			k := src.Agent + " " + string(src.Severity)
+			if l := r.byAgentSev[k]; len(l) == 0 || l[len(l)-1] != len(r.cands) {
+				r.byAgentSev[k] = append(l, len(r.cands))
+			}
+		}
+		for _, ref := range f.FileRefs {
+			c.refs = append(c.refs, synth.ParseRef(ref))
+		}
+		r.cands = append(r.cands, c)
+	}
+	for i := range s.Improvements {
+		imp := &s.Improvements[i]
+		c := candidate{imp: imp, words: map[string]bool{}, agents: imp.Agents}
+		c.add(imp.Title)
+		if imp.ID != "" {
+			for _, a := range imp.Agents {
+				r.addID(imp.ID, len(r.cands), a)
+			}
+		}
+		r.cands = append(r.cands, c)
+	}
+	r.agents = newAgentIndex(s.AgentsCompleted, agentIDs, reports)
+	r.reports = paragraphsOf(reports)
+	r.blocks = newCorpus()
+	rl := reportLines{}
+	for j := range r.cands {
+		cd := &r.cands[j]
+		r.blocks.names = append(r.blocks.names, cd.key())
+		text := strings.Join(cd.raw, " ")
+		if cd.f != nil {
+			for _, src := range cd.f.Sources {
+				if _, ok := reports[src.Agent]; ok {
+					text += " " + block(rl.of(src.Agent, reports), src.Ref, src.ID)
+				}
+			}
+		}
+		r.blocks.add(j, words(text))
+	}
+	return r
+}
+
+func (r *run) addID(id string, cand int, agent string) {
+	for _, x := range expandID(id) {
+		k := strings.ToUpper(x)
+		r.ids[k] = append(r.ids[k], idEntry{cand, agent})
+	}
+}
+
+func (c *candidate) add(title string) {
+	t := parse.NewTitle(title)
+	for i := range c.titles {
+		if c.titles[i].Norm() == t.Norm() {
+			return
+		}
+	}
+	c.titles = append(c.titles, t)
+	c.raw = append(c.raw, title)
+	for _, w := range words(title) {
+		c.words[w] = true
+	}
+}
+
+// shares counts the words of ws a candidate's titles hold.
+func (c *candidate) shares(ws []string) int {
+	n := 0
+	for _, w := range ws {
+		if c.words[w] {
+			n++
+		}
+	}
+	return n
+}
+
 // Check verifies a synthesis against the run (see the package documentation
 // for the rules). It is pure and deterministic.
 func Check(in Input) *Result {
-	r := &Result{Claims: Claims(in.Synthesis), Tally: map[Kind]int{}}
+	res := &Result{Claims: Claims(in.Synthesis), Tally: map[Kind]int{}}
 	for _, k := range Kinds {
-		r.Tally[k] = 0
+		res.Tally[k] = 0
 	}
 	if in.Run == nil {
 		in.Run = &synth.Synthesis{}
 	}
-	cands := candidates(in.Run)
-	agents := in.Run.AgentsCompleted
-	matched := make([]bool, len(cands))
-	reports := paragraphsOf(in.Reports)
-	for i := range r.Claims {
-		c := &r.Claims[i]
-		j := match(c, cands)
-		var ps []Problem
-		switch {
-		case j < 0:
-			kind, msg := Invented, "no finding of the run matches it, and no agent's report states it"
-			by := supportedBy(keywordsOf(c.Title), reports)
-			if by == "" {
-				by = supportedBy(keywordsOf(attributionRe.ReplaceAllString(c.Text, " ")), reports)
-			}
-			if by != "" {
-				kind, msg = Unverifiable, "no finding of the run matches it; "+by+"'s report states it without a severity fluxwatch could read"
-			}
-			ps = append(ps, Problem{Kind: kind, Message: msg})
-		default:
-			matched[j] = true
-			ps = append(ps, judge(c, cands[j], agents, supporters(c, cands, reports))...)
+	r := newRun(in.Run, in.Reports)
+	present := make([]bool, len(r.cands))
+	for i := range res.Claims {
+		c := &res.Claims[i]
+		m := r.match(c)
+		for _, j := range m.cands {
+			present[j] = true
+			trace(j, "claim %d matches it", c.Line)
 		}
-		if len(ps) == 0 {
-			r.Grounded++
+		for _, j := range m.weak {
+			present[j] = true
+			trace(j, "claim %d states it in other words", c.Line)
+		}
+		ps := r.judge(c, m)
+		if len(ps) == 0 || allNotes(ps) && !hasKind(ps, Unverifiable) {
+			res.Grounded++
 		}
 		for _, p := range ps {
 			p.Line, p.Claim = c.Line, c.Title
-			if j >= 0 {
-				p.Finding = cands[j].key()
+			if len(m.cands) > 0 && p.Finding == "" {
+				p.Finding = r.cands[m.cands[0]].key()
 			}
-			r.Problems = append(r.Problems, p)
+			res.Problems = append(res.Problems, p)
 		}
 	}
+	r.cited(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
-	for j, cd := range cands {
+	for j := range r.cands {
+		cd := &r.cands[j]
 		f := cd.f
-		if matched[j] || f == nil || f.Severity.Rank() > 1 {
+		if present[j] || f == nil || f.Severity.Rank() > 1 || restated(cd, lines) || len(words(f.Title)) < 2 {
+			// A title of one word ("Rank #1") is more likely a misread
+			// line than a finding: too little to say whether it appears.
 			continue
 		}
-		if restated(cd, lines) {
-			continue
-		}
-		r.Problems = append(r.Problems, Problem{
+		res.Problems = append(res.Problems, Problem{
 			Kind:    MissingBlocker,
-			Message: fmt.Sprintf("the run's %s %s (%s agents: %s) does not appear", f.Severity, label(f), f.ConvergenceDisplay, strings.Join(f.Agents, ", ")),
+			Message: fmt.Sprintf("the run's %s %s (%s; %s agents) is neither cited by ID nor stated anywhere in the synthesis", f.Severity, label(f), sourceRefs(f, 3), f.ConvergenceDisplay),
 			Finding: f.Key,
 		})
 	}
-	sort.SliceStable(r.Problems, func(a, b int) bool {
-		pa, pb := r.Problems[a], r.Problems[b]
+	sort.SliceStable(res.Problems, func(a, b int) bool {
+		pa, pb := res.Problems[a], res.Problems[b]
 		if pa.Line != pb.Line {
 			return pa.Line < pb.Line
 		}
 		return kindRank(pa.Kind) < kindRank(pb.Kind)
 	})
-	for _, p := range r.Problems {
-		r.Tally[p.Kind]++
+	for _, p := range res.Problems {
+		res.Tally[p.Kind]++
 	}
-	return r
+	return res
+}
+
+func allNotes(ps []Problem) bool {
+	for _, p := range ps {
+		if !p.Kind.Note() {
+			return false
+		}
+	}
+	return true
+}
+
+func hasKind(ps []Problem, k Kind) bool {
+	for _, p := range ps {
+		if p.Kind == k {
+			return true
+		}
+	}
+	return false
 }
 
 func kindRank(k Kind) int {
@@ -183,76 +337,324 @@ func label(f *synth.Finding) string {
 
 func quote(s string) string { return "\u201c" + s + "\u201d" }
 
-// candidates prepares the run's findings, then its improvements.
-func candidates(s *synth.Synthesis) []candidate {
-	var cs []candidate
-	for i := range s.Findings {
-		f := &s.Findings[i]
-		c := candidate{f: f, kws: map[string]bool{}}
-		c.add(f.Title)
-		for _, src := range f.Sources {
-			c.add(src.Title)
+// sourceRefs lists where the agents wrote a finding ("fd-a.md:12"), at
+// most n.
+func sourceRefs(f *synth.Finding, n int) string {
+	var parts []string
+	for _, s := range f.Sources {
+		if len(parts) == n {
+			parts = append(parts, "…")
+			break
 		}
-		for _, r := range f.FileRefs {
-			c.refs = append(c.refs, synth.ParseRef(r))
-		}
-		cs = append(cs, c)
+		parts = append(parts, s.Ref)
 	}
-	for i := range s.Improvements {
-		imp := &s.Improvements[i]
-		c := candidate{imp: imp, kws: map[string]bool{}}
-		c.add(imp.Title)
-		cs = append(cs, c)
-	}
-	return cs
+	return strings.Join(parts, ", ")
 }
 
-func (c *candidate) add(title string) {
-	t := parse.NewTitle(title)
-	for i := range c.titles {
-		if c.titles[i].Norm() == t.Norm() {
-			return
-		}
-	}
-	c.titles = append(c.titles, t)
-	for _, k := range t.Keywords() {
-		c.kws[k] = true
-	}
+// matched is what a claim was matched to.
+type matched struct {
+	cands []int // the findings (and improvements) it states, best first
+	// mismatch are the IDs the claim gives an agent that another agent
+	// reported.
+	mismatch []idMismatch
+	// named are the agents the claim names, resolved.
+	named []string
+	// weak are the findings whose blocks hold the claim's words: what it
+	// states in other words (never judged for severity).
+	weak []int
+	// blockScores are the candidates' block scores for the claim.
+	blockScores []float64
+	// scores are the agents' word scores for the claim (weigh), with the
+	// paragraph of each; best the highest.
+	scores []float64
+	where  []int
+	held   []int // words of the claim the paragraph of each holds
+	best   float64
 }
 
-// match returns the index of the candidate a claim matches, or -1.
-func match(c *Claim, cands []candidate) int {
+// idMismatch is an ID a claim attributes to an agent that did not report
+// it, while another did.
+type idMismatch struct {
+	agent, id string
+	holders   []idEntry
+}
+
+// match finds what a claim states: the findings it cites by ID (a cited ID
+// that exists settles it), those an agent it names rates at the severity it
+// gives, those whose titles match its title by the title rule, those
+// sharing a file:line and a word, and, for an agent it names, that agent's
+// finding its words best fit.
+func (r *run) match(c *Claim) matched {
+	var m matched
+	add := func(j int) {
+		if !slices.Contains(m.cands, j) {
+			m.cands = append(m.cands, j)
+		}
+	}
+	for _, l := range c.Agents {
+		if a, ok := r.agents.resolve(l); ok && !slices.Contains(m.named, a) {
+			m.named = append(m.named, a)
+		}
+	}
+	tw := words(c.Title)
+	all := words(c.Title + " " + withoutAttribution(c.Text) + " " + c.body)
+	// Cited IDs.
+	for _, at := range c.attrib {
+		agent, resolved := "", false
+		if at.label != "" {
+			agent, resolved = r.agents.resolve(at.label)
+		}
+		for _, id := range at.ids {
+			es := r.ids[strings.ToUpper(id)]
+			if len(es) == 0 {
+				continue
+			}
+			var keep []idEntry
+			switch {
+			case resolved:
+				for _, e := range es {
+					if e.agent == agent {
+						keep = append(keep, e)
+					}
+				}
+				if len(keep) == 0 {
+					m.mismatch = append(m.mismatch, idMismatch{agent, id, es})
+					continue
+				}
+			case len(m.named) > 0 && at.label == "":
+				for _, e := range es {
+					if slices.Contains(m.named, e.agent) {
+						keep = append(keep, e)
+					}
+				}
+				if len(keep) == 0 && distinct(es) == 1 {
+					if at.lead && len(m.named) == 1 && r.titleMatches(c.Title, es[0].cand) {
+						// "**D-06: Title** (fd-quality)" where fd-decisions
+						// reported D-06: the ID given to the wrong agent.
+						m.mismatch = append(m.mismatch, idMismatch{m.named[0], id, es})
+					}
+					if !at.lead || len(m.mismatch) > 0 {
+						keep = es
+					}
+				}
+			default:
+				keep = es
+			}
+			if d := distinct(keep); (at.lead && !(resolved && len(keep) > 0)) || d > 1 {
+				// The synthesis's own numbering can look like an agent's
+				// ID (P1-2 is one of several agents' IDs): the title must
+				// agree, more so when several findings have the ID.
+				var agree []idEntry
+				for _, e := range keep {
+					if n := r.cands[e.cand].shares(all); (d == 1 && n > 0) || (d > 1 && 2*r.cands[e.cand].shares(tw) >= max(len(tw), 3)) {
+						agree = append(agree, e)
+					}
+				}
+				keep = agree
+			}
+			for _, e := range keep {
+				add(e.cand)
+			}
+		}
+		// An agent named with a severity ("fd-a (P0)") and no ID: its finding
+		// of that severity the claim's words fit.
+		if resolved && at.sev != "" && len(at.ids) == 0 {
+			bestJ, bestN := -1, 0
+			for _, j := range r.byAgentSev[agent+" "+string(at.sev)] {
+				if n := r.cands[j].shares(all); n > bestN {
+					bestJ, bestN = j, n
+				}
+			}
+			if bestJ >= 0 {
+				add(bestJ)
+			}
+		}
+	}
+	// The title rule: the findings whose titles match the claim's and
+	// share most keywords with it; then a shared file:line and word.
 	ct := parse.NewTitle(c.Title)
 	var refs []synth.Ref
-	for _, r := range c.FileRefs {
-		refs = append(refs, synth.ParseRef(r))
+	for _, ref := range c.FileRefs {
+		refs = append(refs, synth.ParseRef(ref))
 	}
-	best, bestShared, bestTitle := -1, -1, false
-	for j := range cands {
-		cd := &cands[j]
-		shared := 0
-		for _, k := range ct.Keywords() {
-			if cd.kws[k] {
-				shared++
-			}
-		}
-		byTitle := false
+	var byTitle []int
+	bestShared := -1
+	for j := range r.cands {
+		cd := &r.cands[j]
+		shared := -1
 		for i := range cd.titles {
 			if ct.Matches(&cd.titles[i]) {
-				byTitle = true
-				break
+				shared = max(shared, overlap(ct.Keywords(), cd.titles[i].Keywords()))
 			}
 		}
-		if !byTitle && (shared == 0 || !refsOverlap(refs, cd.refs)) {
-			continue
+		switch {
+		case shared > bestShared:
+			byTitle, bestShared = []int{j}, shared
+		case shared == bestShared && shared >= 0:
+			byTitle = append(byTitle, j)
 		}
-		// A title match beats a file-ref match; then more shared keywords;
-		// then a finding over an improvement (findings come first).
-		if best < 0 || (byTitle && !bestTitle) || (byTitle == bestTitle && shared > bestShared) {
-			best, bestShared, bestTitle = j, shared, byTitle
+		if len(refs) > 0 && cd.shares(tw) > 0 && refsOverlap(refs, cd.refs) {
+			add(j)
 		}
 	}
-	return best
+	if bestShared >= 0 {
+		for _, j := range byTitle {
+			add(j)
+		}
+	}
+	// An agent it names that none of these is from: that agent's finding
+	// its words fit best, when they fit at least half of the title's words.
+	if len(tw) > 0 {
+		for _, a := range m.named {
+			if r.covers(m.cands, a) {
+				continue
+			}
+			bestJ, bestN := -1, 0
+			for j := range r.cands {
+				if !slices.Contains(r.cands[j].agents, a) {
+					continue
+				}
+				if n := r.cands[j].shares(tw); n > bestN {
+					bestJ, bestN = j, n
+				}
+			}
+			if bestJ >= 0 && 2*bestN >= len(tw) && (bestN >= 2 || len(tw) <= 2) {
+				add(bestJ)
+			}
+		}
+	}
+	// What it states in other words: the one finding whose block holds
+	// most of its words, clearly more than any other.
+	bs, _, _ := r.blocks.weigh(all)
+	m.blockScores = bs
+	if len(all) >= 3 {
+		bestJ, best, second := -1, 0.0, 0.0
+		for j, v := range bs {
+			if r.cands[j].f == nil {
+				continue // an improvement's block is only its title
+			}
+			switch {
+			case v > best:
+				bestJ, best, second = j, v, best
+			case v > second:
+				second = v
+			}
+		}
+		if bestJ >= 0 && best >= stated && best >= 1.25*second && !slices.Contains(m.cands, bestJ) {
+			m.weak = append(m.weak, bestJ)
+		}
+	}
+	// An agent it names that none of these is from, whose finding's block
+	// holds much of its words, clearly more than its other findings'.
+	for _, a := range m.named {
+		if r.covers(append(slices.Clone(m.cands), m.weak...), a) {
+			continue
+		}
+		bestJ, best, second := -1, 0.0, 0.0
+		for j, v := range bs {
+			if cd := &r.cands[j]; cd.f == nil || !slices.Contains(cd.agents, a) {
+				continue
+			}
+			switch {
+			case v > best:
+				bestJ, best, second = j, v, best
+			case v > second:
+				second = v
+			}
+		}
+		if bestJ >= 0 && best >= plausible && best >= 1.2*second {
+			m.weak = append(m.weak, bestJ)
+		}
+	}
+	// Each agent's report scored on the claim's title alone and with what
+	// it says besides: the better of the two.
+	m.scores, m.where, m.held, m.best = r.reports.weighN(all)
+	t, w, h, b := r.reports.weighN(tw)
+	for i := range m.scores {
+		if t[i] > m.scores[i] {
+			m.scores[i], m.where[i], m.held[i] = t[i], w[i], h[i]
+		}
+	}
+	m.best = max(m.best, b)
+	// A paragraph that holds one word of a claim of several says nothing
+	// of it ("needs-changes" and "change").
+	if len(tw) >= 3 {
+		for i := range m.scores {
+			if m.held[i] < 2 {
+				m.scores[i] = 0
+			}
+		}
+		m.best = slices.Max(append(slices.Clone(m.scores), 0))
+	}
+	return m
+}
+
+// agentsOf returns the distinct agents of some candidates.
+func (r *run) agentsOf(cands []int) []string {
+	var out []string
+	for _, j := range cands {
+		for _, a := range r.cands[j].agents {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// titleMatches reports whether a title matches a candidate's by the title
+// rule.
+func (r *run) titleMatches(title string, j int) bool {
+	t := parse.NewTitle(title)
+	for i := range r.cands[j].titles {
+		if t.Matches(&r.cands[j].titles[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// covers reports whether some of the candidates are from agent a.
+func (r *run) covers(cands []int, a string) bool {
+	for _, j := range cands {
+		if slices.Contains(r.cands[j].agents, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// attributionRe matches what a claim's text says of who reported it: a
+// parenthesised count or list of agents ("(2/3 agents: a, b)", "(fd-a,
+// fd-b)"), or a "flagged by …" tail.
+var attributionRe = regexp.MustCompile(`\([^()]*(?:\bagents?\b|\b[a-z][a-z0-9]*-[a-z0-9-]+)[^()]*\)|(?i)\b(?:flagged|found|raised|reported|confirmed)\s+by\b.*$`)
+
+// withoutAttribution returns a claim's text less its attributions: the
+// names of agents are not what it says.
+func withoutAttribution(t string) string {
+	return attributionRe.ReplaceAllString(t, " ")
+}
+
+// overlap counts the words of a that b holds.
+func overlap(a, b []string) int {
+	n := 0
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			n++
+		}
+	}
+	return n
+}
+
+// distinct counts the different findings of some ID entries.
+func distinct(es []idEntry) int {
+	var seen []int
+	for _, e := range es {
+		if !slices.Contains(seen, e.cand) {
+			seen = append(seen, e.cand)
+		}
+	}
+	return len(seen)
 }
 
 // refsOverlap reports whether a claim's refs and a finding's share a file
@@ -271,327 +673,395 @@ func refsOverlap(a, b []synth.Ref) bool {
 	return false
 }
 
-// supporters are the agents that said what a claim says: those of every
-// finding it matches (the run may keep apart, as two findings, what one
-// synthesis line merges) and those whose report has a paragraph restating
-// its title. A count is wrong only beyond them.
-func supporters(c *Claim, cands []candidate, reports *corpus) map[string]bool {
-	set := map[string]bool{}
-	ct := parse.NewTitle(c.Title)
-	for j := range cands {
-		cd := &cands[j]
-		if cd.f == nil {
-			continue
-		}
-		for i := range cd.titles {
-			if ct.Matches(&cd.titles[i]) {
-				for _, a := range cd.f.Agents {
-					set[a] = true
-				}
-				break
-			}
-		}
-	}
-	reports.each(ct.Keywords(), func(i int) bool {
-		set[reports.owner(i)] = true
-		return true
-	})
-	return set
-}
-
-// judge checks a matched claim's severity and counts; support are the
-// agents that said it (see supporters).
-func judge(c *Claim, cd candidate, completed []string, support map[string]bool) []Problem {
+// judge returns a claim's problems: its severity against the agents', the
+// agents it names and counts against those that said it, and, when it
+// matches nothing, whether any agent said it at all.
+func (r *run) judge(c *Claim, m matched) []Problem {
 	var ps []Problem
-	if cd.imp != nil {
-		if c.Severity != "" && c.Severity.Rank() <= 2 {
-			ps = append(ps, Problem{Kind: SeverityRaised, Message: fmt.Sprintf(
-				"states %s, but the run has it only as an improvement of %s", c.Severity, strings.Join(cd.imp.Agents, ", "))})
-		}
-		return ps
+	if len(m.cands) == 0 && len(m.weak) == 0 {
+		return r.unmatched(c, m)
 	}
-	f := cd.f
-	if c.Severity != "" {
-		hi, lo := f.Severity, f.Severity
-		for _, s := range f.Sources {
-			if s.Severity.Rank() > lo.Rank() {
-				lo = s.Severity
-			}
-		}
-		switch {
-		case c.Severity.Rank() < hi.Rank():
-			ps = append(ps, Problem{Kind: SeverityRaised, Message: fmt.Sprintf(
-				"states %s, but no agent rated it above %s (%s)", c.Severity, hi, sourceSeverities(f))})
-		case c.Severity.Rank() > lo.Rank():
-			ps = append(ps, Problem{Kind: SeverityDropped, Message: fmt.Sprintf(
-				"states %s, but every agent rated it %s or higher (%s)", c.Severity, lo, sourceSeverities(f))})
-		}
+	if p, ok := r.severity(c, m); ok {
+		ps = append(ps, p)
 	}
-	for _, a := range f.Agents {
-		support[a] = true
-	}
-	var wrong []string
-	switch {
-	case c.Count > len(support):
-		wrong = append(wrong, fmt.Sprintf("claims %d agents, the run has %d (%s)", c.Count, f.Convergence, strings.Join(f.Agents, ", ")))
-		if len(support) > f.Convergence {
-			wrong[0] += fmt.Sprintf("; at most %d agents say it in any words (%s)", len(support), strings.Join(slices.Sorted(maps.Keys(support)), ", "))
-		}
-	case c.Count > 0 && c.Count < f.Convergence:
-		wrong = append(wrong, fmt.Sprintf("claims %d agents, the run has %d (%s)", c.Count, f.Convergence, strings.Join(f.Agents, ", ")))
-	}
-	if c.Of > 0 && c.Of != len(completed) {
-		wrong = append(wrong, fmt.Sprintf("counts against %d agents, the run completed %d", c.Of, len(completed)))
-	}
-	for _, name := range c.Agents {
-		a, ok := resolve(name, completed)
-		if ok && !support[a] {
-			wrong = append(wrong, fmt.Sprintf("names %s, which did not report it", a))
-		}
-	}
-	if len(wrong) > 0 {
-		ps = append(ps, Problem{Kind: WrongCount, Message: strings.Join(wrong, "; ")})
+	if p, ok := r.agentsAndCount(c, m); ok {
+		ps = append(ps, p)
 	}
 	return ps
 }
 
-func sourceSeverities(f *synth.Finding) string {
-	parts := make([]string, 0, len(f.Sources))
-	for _, s := range f.Sources {
-		parts = append(parts, s.Agent+" "+string(s.Severity))
+// unmatched judges a claim that matches no finding of the run: an agent's
+// report says it in other words (unverifiable: the synthesis or the reader
+// cannot tie it to a finding), or none does (invented).
+func (r *run) unmatched(c *Claim, m matched) []Problem {
+	ws := words(c.Title)
+	said := 0 // the claim's words the best paragraph holds
+	if bi := slices.Index(m.scores, m.best); bi >= 0 && m.where[bi] >= 0 {
+		said = r.reports.overlapWith(m.where[bi], words(c.Title+" "+withoutAttribution(c.Text)))
 	}
-	return strings.Join(parts, ", ")
+	if (m.best >= invented && said >= 2) || len(ws) < 4 || len(r.reports.names) == 0 {
+		msg := "no finding of the run matches it"
+		if who := r.bestPlace(m); who != "" {
+			msg += "; " + who + " says something like it, in no finding fluxwatch could tie it to"
+		}
+		return []Problem{{Kind: Unverifiable, Message: msg}}
+	}
+	return []Problem{{Kind: Invented, Message: fmt.Sprintf(
+		"no finding of the run matches it, and no agent's report says anything like it (the closest holds %.0f%% of its words)", 100*m.best)}}
 }
 
-// resolve maps a name a synthesis uses to a run agent: the same name, or the
-// only agent whose hyphenated name holds it as whole words ("quality" →
-// "fd-v2-quality", "code-simplicity" → "code-simplicity-reviewer").
-func resolve(name string, agents []string) (string, bool) {
-	found := ""
-	for _, a := range agents {
-		if a == name {
-			return a, true
+// bestIndex returns the index of the agent whose report scored best, or
+// -1 when none scored.
+func bestIndex(m matched) int {
+	bi := -1
+	for i, s := range m.scores {
+		if s > 0 && (bi < 0 || s > m.scores[bi]) {
+			bi = i
 		}
-		if strings.Contains("-"+a+"-", "-"+name+"-") {
-			if found != "" {
-				return "", false
+	}
+	return bi
+}
+
+// bestPlace names the place of the agent's report that scored best
+// ("fd-a.md:12"), or the agent.
+func (r *run) bestPlace(m matched) string {
+	bi := bestIndex(m)
+	if bi < 0 {
+		return ""
+	}
+	a := r.reports.names[bi]
+	if p := m.where[bi]; p >= 0 && r.reports.lines[p] > 0 {
+		if f := r.files[a]; f != "" {
+			return fmt.Sprintf("%s:%d", f, r.reports.lines[p])
+		}
+	}
+	return a
+}
+
+// bestAgent names the agent whose report scored best.
+func (r *run) bestAgent(m matched) string {
+	if bi := bestIndex(m); bi >= 0 {
+		return r.reports.names[bi]
+	}
+	return ""
+}
+
+// severity compares a claim's severity with the agents': above every
+// agent's is wrong (an improvement counts below P2), below every agent's is
+// a note.
+func (r *run) severity(c *Claim, m matched) (Problem, bool) {
+	if c.Severity == "" || len(m.cands) == 0 {
+		return Problem{}, false
+	}
+	hi, lo := 4, -1 // ranks: best and worst of the sources
+	var srcs []string
+	onlyImp := true
+	// What it states in other words counts too: a checklist item "Add a
+	// report template" matches the agent's improvement by its title and
+	// its P0 finding by what the agent wrote about it.
+	for _, j := range append(slices.Clone(m.cands), m.weak...) {
+		cd := &r.cands[j]
+		if cd.imp != nil {
+			srcs = append(srcs, fmt.Sprintf("%s offers it as an improvement", strings.Join(cd.imp.Agents, ", ")))
+			continue
+		}
+		onlyImp = false
+		for _, s := range cd.f.Sources {
+			hi = min(hi, s.Severity.Rank())
+			lo = max(lo, s.Severity.Rank())
+			srcs = append(srcs, fmt.Sprintf("%s rates %s %s", s.Ref, idOr(s.ID, "it"), s.Severity))
+		}
+	}
+	if len(srcs) > 4 {
+		srcs = append(srcs[:4], "…")
+	}
+	rank := c.Severity.Rank()
+	if rank < hi || onlyImp {
+		// Raised only when nothing the claim may also state is rated as
+		// high: a finding of that severity whose block holds much of its
+		// words, or more agents than the findings it matched (it merges
+		// findings the title rule did not tie to it).
+		var impAgents []string
+		if onlyImp {
+			// An improvement is often the fix of its agent's own finding:
+			// stated as that finding's severity, it is not raised if the
+			// agent has such a finding the claim's words fit at all.
+			for _, j := range m.cands {
+				impAgents = append(impAgents, r.cands[j].agents...)
 			}
-			found = a
 		}
-	}
-	return found, found != ""
-}
-
-// attributionRe matches a parenthesised attribution or count ("(2/3
-// agents: architecture, quality)"): agent names are not what a claim says.
-var attributionRe = regexp.MustCompile(`\([^()]*\bagents?\b[^()]*\)`)
-
-// keywordsOf returns the keywords of a title.
-func keywordsOf(title string) []string {
-	t := parse.NewTitle(title)
-	return t.Keywords()
-}
-
-// paragraph is the keyword set of one paragraph of a report.
-type paragraph map[string]bool
-
-// paragraphsOf splits each report into paragraphs (blank-line separated;
-// each list item and table row on its own), agents sorted by name.
-func paragraphsOf(reports map[string][]byte) *corpus {
-	c := newCorpus()
-	for _, n := range slices.Sorted(maps.Keys(reports)) {
-		c.names = append(c.names, n)
-		for _, p := range paragraphs(reports[n]) {
-			c.add(len(c.names)-1, p)
-		}
-	}
-	return c
-}
-
-func paragraphs(src []byte) []paragraph {
-	var out []paragraph
-	var cur []string
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, wordSet(strings.Join(cur, " ")))
-			cur = cur[:0]
-		}
-	}
-	for l := range strings.SplitSeq(string(src), "\n") {
-		t := strings.TrimSpace(l)
-		if _, item := listItem(t); item || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "#") {
-			flush()
-			out = append(out, wordSet(t))
-			continue
-		}
-		if t == "" {
-			flush()
-			continue
-		}
-		cur = append(cur, t)
-	}
-	flush()
-	return out
-}
-
-func wordSet(s string) paragraph {
-	p := paragraph{}
-	for w := range strings.FieldsSeq(parse.Normalize(s)) {
-		p[stem(w)] = true
-	}
-	return p
-}
-
-// stem folds a plural into its singular, crudely ("conditions" →
-// "condition", "categories" → "category"), for the restatement rule only:
-// matching claims to findings is the title rule's alone.
-func stem(w string) string {
-	switch {
-	case len(w) > 5 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
-}
-
-// holds reports whether a paragraph restates keywords: at least three of
-// them (all, when there are fewer) and at least half, plurals folded.
-func (p paragraph) holds(kws []string) bool {
-	if len(kws) == 0 {
-		return false
-	}
-	n := 0
-	for _, k := range kws {
-		if p[stem(k)] {
-			n++
-		}
-	}
-	return n >= holdsNeed(len(kws))
-}
-
-// holdsNeed is how many of n keywords a paragraph must hold (holds).
-func holdsNeed(n int) int { return max(min(3, n), (n+1)/2) }
-
-// corpus is a set of paragraphs (of the agents' reports, or the lines of
-// the synthesis) indexed by word, to find those that restate keywords
-// without trying each one: a paragraph that holds need of n keywords holds
-// at least one of any n-need+1 of them, so only the paragraphs holding one
-// of the n-need+1 rarest are tried. Trying every paragraph for every claim
-// made a synthesis of 1,000 claims against a 4.7 MB report take 80 s.
-type corpus struct {
-	paras  []paragraph
-	owners []int              // owners[i]: whose paragraph i is, an index into names
-	names  []string           // the agents, sorted
-	posts  map[string][]int32 // word → the paragraphs holding it, ascending
-	seen   []uint32           // seen[i] == gen: paragraph i was tried in this search
-	gen    uint32
-}
-
-func newCorpus() *corpus { return &corpus{posts: map[string][]int32{}} }
-
-func (c *corpus) add(owner int, p paragraph) {
-	i := int32(len(c.paras))
-	c.paras = append(c.paras, p)
-	c.owners = append(c.owners, owner)
-	for w := range p {
-		c.posts[w] = append(c.posts[w], i)
-	}
-}
-
-func (c *corpus) owner(i int) string { return c.names[c.owners[i]] }
-
-// each calls f with every paragraph (its index) that holds kws, until f
-// returns false.
-func (c *corpus) each(kws []string, f func(i int) bool) {
-	if len(kws) == 0 {
-		return
-	}
-	type word struct {
-		n     int // how many of kws it stands for
-		posts []int32
-	}
-	byStem := map[string]*word{}
-	var words []*word
-	for _, k := range kws {
-		s := stem(k)
-		w := byStem[s]
-		if w == nil {
-			w = &word{posts: c.posts[s]}
-			byStem[s] = w
-			words = append(words, w)
-		}
-		w.n++
-	}
-	slices.SortStableFunc(words, func(a, b *word) int { return len(a.posts) - len(b.posts) })
-	if len(c.seen) < len(c.paras) {
-		c.seen = make([]uint32, len(c.paras))
-		c.gen = 0
-	}
-	if c.gen++; c.gen == 0 {
-		clear(c.seen)
-		c.gen = 1
-	}
-	cover := len(kws) - holdsNeed(len(kws)) + 1
-	for _, w := range words {
-		if cover <= 0 {
-			break
-		}
-		cover -= w.n
-		for _, i := range w.posts {
-			if c.seen[i] == c.gen {
+		for j, v := range m.blockScores {
+			cd := &r.cands[j]
+			if cd.f == nil || cd.f.Severity.Rank() > rank {
 				continue
 			}
-			c.seen[i] = c.gen
-			if c.paras[i].holds(kws) && !f(int(i)) {
+			if v >= plausible || (v >= maybeSay && slices.ContainsFunc(cd.agents, func(a string) bool { return slices.Contains(impAgents, a) })) {
+				return Problem{}, false
+			}
+		}
+		if c.Count > 0 && c.Count > len(r.agentsOf(m.cands)) {
+			return Problem{}, false
+		}
+	}
+	for _, a := range m.named {
+		if !r.covers(m.cands, a) {
+			// It also says what an agent it names reported, unmatched:
+			// too little is known of that to call the severity wrong.
+			if rank < hi || onlyImp {
+				return Problem{}, false
+			}
+		}
+	}
+	switch {
+	case onlyImp && rank <= 2:
+		return Problem{Kind: SeverityRaised, Message: fmt.Sprintf("says %s; %s, and no agent rates it a finding", c.Severity, strings.Join(srcs, "; "))}, true
+	case !onlyImp && rank < hi:
+		return Problem{Kind: SeverityRaised, Message: fmt.Sprintf("says %s; %s, and no agent rates it higher", c.Severity, strings.Join(srcs, "; "))}, true
+	case !onlyImp && rank > lo && lo <= 1:
+		return Problem{Kind: SeverityDropped, Message: fmt.Sprintf("says %s; %s, and no agent rates it lower", c.Severity, strings.Join(srcs, "; "))}, true
+	}
+	return Problem{}, false
+}
+
+func idOr(id, alt string) string {
+	if id == "" {
+		return alt
+	}
+	return id
+}
+
+// agentsAndCount checks the agents a claim names and the count it claims
+// against those that said it: the agents of the findings it states, those
+// with a finding whose block holds much of its words, and those whose
+// reports say it in their own words. An agent it names that did none of
+// these, and whose report says far less of it than the report that says
+// most, did not report it; a count above every agent that says anything
+// like it is too high.
+func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
+	support := map[string]string{} // agent → where it says it
+	note := func(a, where string) {
+		if _, ok := support[a]; !ok {
+			support[a] = where
+		}
+	}
+	for _, j := range append(slices.Clone(m.cands), m.weak...) {
+		cd := &r.cands[j]
+		if cd.f != nil {
+			for _, s := range cd.f.Sources {
+				note(s.Agent, s.Ref)
+			}
+		} else {
+			for _, a := range cd.imp.Agents {
+				note(a, a+" (an improvement)")
+			}
+		}
+	}
+	for j, v := range m.blockScores {
+		if cd := &r.cands[j]; v >= plausible && cd.f != nil {
+			for _, s := range cd.f.Sources {
+				note(s.Agent, s.Ref)
+			}
+		}
+	}
+	for i, s := range m.scores {
+		if s >= saySome {
+			note(r.reports.names[i], r.reports.names[i]+" (in its own words)")
+		}
+	}
+	var wrong []string
+	for _, x := range m.mismatch {
+		var who []string
+		for _, e := range x.holders {
+			if !slices.Contains(who, e.agent) {
+				who = append(who, e.agent)
+			}
+		}
+		wrong = append(wrong, fmt.Sprintf("gives %s to %s, but %s reported it", x.id, x.agent, strings.Join(who, ", ")))
+	}
+	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
+	for _, a := range m.named {
+		if _, ok := support[a]; ok || !grounded || mismatched(m, a) {
+			continue
+		}
+		i := slices.Index(r.reports.names, a)
+		if i < 0 || m.scores[i] >= silent*m.best {
+			continue // no report to read, or it says something like it
+		}
+		wrong = append(wrong, fmt.Sprintf("names %s, which has no finding like it and whose report says nothing like it (%.0f%% of its words at most, against %.0f%% in %s)",
+			a, 100*m.scores[i], 100*m.best, r.bestAgent(m)))
+	}
+	if c.Count > len(m.named) && grounded {
+		// More agents than it names (or it names none): the others must
+		// say something like it somewhere.
+		lenient := map[string]bool{}
+		for _, a := range m.named {
+			lenient[a] = true
+		}
+		for a := range support {
+			lenient[a] = true
+		}
+		for i, s := range m.scores {
+			if s >= maybeSay {
+				lenient[r.reports.names[i]] = true
+			}
+		}
+		if c.Count > len(lenient) {
+			wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and no other agent's report says anything like it", c.Count, sayers(support)))
+		}
+	}
+	if c.Of > 0 && len(r.s.AgentsLaunched) > 0 && c.Of > len(r.s.AgentsLaunched) {
+		wrong = append(wrong, fmt.Sprintf("counts against %d agents; the run launched %d", c.Of, len(r.s.AgentsLaunched)))
+	}
+	if len(wrong) == 0 {
+		return Problem{}, false
+	}
+	return Problem{Kind: WrongCount, Message: strings.Join(wrong, "; ")}, true
+}
+
+func mismatched(m matched, agent string) bool {
+	for _, x := range m.mismatch {
+		if x.agent == agent {
+			return true
+		}
+	}
+	return false
+}
+
+// sayers describes the agents that say a claim.
+func sayers(support map[string]string) string {
+	if len(support) == 0 {
+		return "no agent says it"
+	}
+	var parts []string
+	for _, a := range slices.Sorted(func(yield func(string) bool) {
+		for a := range support {
+			if !yield(a) {
 				return
 			}
 		}
+	}) {
+		parts = append(parts, support[a])
 	}
-}
-
-// any reports whether some paragraph holds kws.
-func (c *corpus) any(kws []string) bool {
-	found := false
-	c.each(kws, func(int) bool {
-		found = true
-		return false
-	})
-	return found
-}
-
-// supportedBy returns the first agent (by name) a paragraph of whose report
-// restates kws, or "".
-func supportedBy(kws []string, reports *corpus) string {
-	first := -1
-	reports.each(kws, func(i int) bool {
-		if o := reports.owners[i]; first < 0 || o < first {
-			first = o
-		}
-		return first > 0
-	})
-	if first < 0 {
-		return ""
+	n := len(support)
+	verb := "say"
+	if n == 1 {
+		verb = "says"
 	}
-	return reports.names[first]
+	return fmt.Sprintf("%d %s it (%s)", n, verb, strings.Join(parts, ", "))
 }
 
-// synthesisLines returns the keyword sets of a synthesis's lines.
-func synthesisLines(src []byte) *corpus {
-	c := newCorpus()
+// cited marks the findings the synthesis cites anywhere: by ID (an ID
+// given to an agent counts for that agent's finding; an ID several
+// findings share needs a word of the line to agree), or by an agent's name
+// and a severity that agent gave one finding only ("fd-a (P0)").
+func (r *run) cited(src []byte, present []bool) {
 	for l := range strings.SplitSeq(string(src), "\n") {
-		if strings.TrimSpace(l) != "" {
-			c.add(0, wordSet(l))
+		if !strings.ContainsAny(l, "0123456789") {
+			continue
+		}
+		_, atts := citations(l)
+		lw := words(l)
+		for _, at := range atts {
+			agent, resolved := "", false
+			if at.label != "" {
+				agent, resolved = r.agents.resolve(at.label)
+			}
+			for _, id := range at.ids {
+				es := r.ids[strings.ToUpper(id)]
+				if resolved {
+					for _, e := range es {
+						if e.agent == agent {
+							present[e.cand] = true
+							trace(e.cand, "line %q cites %s of %s", l, id, agent)
+						}
+					}
+					continue
+				}
+				for _, e := range es {
+					if distinct(es) == 1 || r.cands[e.cand].shares(lw) > 0 {
+						present[e.cand] = true
+						trace(e.cand, "line %q cites %s", l, id)
+					}
+				}
+			}
+		}
+		r.mentions(l, lw, present)
+		for _, m := range agentSevRe.FindAllStringSubmatch(l, -1) {
+			agent, ok := r.agents.resolve(m[1])
+			if !ok {
+				continue
+			}
+			sev, _ := parse.SeverityWord(m[2])
+			if js := r.byAgentSev[agent+" "+string(sev)]; len(js) == 1 {
+				present[js[0]] = true
+				trace(js[0], "line %q names %s with %s", l, agent, sev)
+			}
 		}
 	}
-	return c
 }
+
+// mentions marks the finding of an agent a line names that the line is
+// about: the agent's finding whose titles hold most of the line's words
+// (its attributions left out), at least three of them, or two and two in
+// five, and more than any other of its findings.
+func (r *run) mentions(l string, lw []string, present []bool) {
+	if !strings.Contains(l, "-") {
+		return
+	}
+	var named []string
+	for _, tok := range strings.FieldsFunc(l, func(r rune) bool {
+		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']'
+	}) {
+		tok = strings.Trim(tok, ".+")
+		if strings.Contains(tok, "-") && agentNameRe.MatchString(tok) {
+			if a, ok := r.agents.resolve(tok); ok && !slices.Contains(named, a) {
+				named = append(named, a)
+			}
+		}
+	}
+	if len(named) == 0 {
+		return
+	}
+	lw = words(withoutAttribution(l))
+	for _, a := range named {
+		best, second, bestJ := 0, 0, -1
+		for j := range r.cands {
+			cd := &r.cands[j]
+			if cd.f == nil || !slices.Contains(cd.agents, a) {
+				continue
+			}
+			switch n := cd.shares(lw); {
+			case n > best:
+				best, second, bestJ = n, best, j
+			case n > second:
+				second = n
+			}
+		}
+		if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(lw)) {
+			present[bestJ] = true
+			trace(bestJ, "line %q names %s and holds its title's words", l, a)
+		}
+	}
+}
+
+// tracePresent, when set (by tests), hears why each finding counts as
+// present in the synthesis.
+var tracePresent func(cand int, why string)
+
+func trace(j int, format string, args ...any) {
+	if tracePresent != nil {
+		tracePresent(j, fmt.Sprintf(format, args...))
+	}
+}
+
+// agentSevRe finds an agent name given a severity: "fd-a (P0)", "fd-a P1:".
+var agentSevRe = regexp.MustCompile(`\b([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3])\b`)
 
 // restated reports whether some line of the synthesis restates one of a
 // finding's titles.
-func restated(cd candidate, lines *corpus) bool {
-	for i := range cd.titles {
-		if lines.any(cd.titles[i].Keywords()) {
+func restated(cd *candidate, lines *corpus) bool {
+	for _, t := range cd.raw {
+		if lines.any(words(t)) {
 			return true
 		}
 	}

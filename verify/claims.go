@@ -2,6 +2,7 @@ package verify
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,156 +14,378 @@ import (
 type Claim struct {
 	// Line is the claim's line in the synthesis, from 1.
 	Line int `json:"line"`
-	// ID is the label the synthesis gives it ("P0-1", "3"), if any.
+	// ID is the label the synthesis gives it at its start ("P0-1", "3"),
+	// if any: its own numbering, or an agent's ID it cites.
 	ID    string `json:"id,omitempty"`
 	Title string `json:"title"`
 	// Text is the whole line, trimmed.
 	Text string `json:"text"`
-	// Severity is "" when the claim states none.
+	// Severity is "" when the claim states none, its own or its group's.
 	Severity parse.Severity `json:"severity,omitempty"`
 	// Count is the convergence it claims (0: none); Of the agents it counts
 	// against ("N/M"; 0: none).
 	Count int `json:"count,omitempty"`
 	Of    int `json:"of,omitempty"`
-	// Agents are the agents it names as reporting it.
-	Agents   []string `json:"agents,omitempty"`
+	// Agents are the names and labels it gives the agents it attributes
+	// the finding to, as written.
+	Agents []string `json:"agents,omitempty"`
+	// Cites are the finding IDs it cites, as written (ID included).
+	Cites    []string `json:"cites,omitempty"`
 	FileRefs []string `json:"file_refs,omitempty"`
+
+	// attrib pairs an agent label with the IDs and severity the claim
+	// gives that agent's finding ("fd-safety SEC-7", "fd-a (P0)", a table
+	// column headed by an agent); an empty label: the IDs stand alone.
+	attrib []attribution
+	// body is the prose that follows a heading or bold lead-in claim, up to
+	// maxBody bytes: what the synthesis says of it in more words.
+	body string
+}
+
+// attribution is what a claim says one agent reported.
+type attribution struct {
+	label string // as written; "" for IDs cited without an agent
+	ids   []string
+	sev   parse.Severity
+	lead  bool // the ID is the claim's own label, at its start
 }
 
 // maxTitle bounds a claim's title in runes: a claim is a line, not a page.
 const maxTitle = 300
 
+// maxText bounds a claim's Text in bytes, and maxBody its body.
+const (
+	maxText = 2000
+	maxBody = 1200
+)
+
+// reader is the state of Claims' line loop.
+type reader struct {
+	text  string
+	pos   int // byte offset of the next line
+	n     int // number of the line last read
+	out   []Claim
+	fence string
+
+	skipLvl  int            // level of a skipped section; 0: none
+	group    parse.Severity // severity of the innermost severity group
+	groupLvl int            // its heading level; 0: none (-1: a bold group line)
+	labelLvl int            // level of a plain group label heading (no severity) over a list; 0: none
+	claimLvl int            // level of the current finding heading; 0: none
+	block    int            // index in out of the claim whose block this is; -1: none
+	table    *tableCols
+}
+
+// line returns the line at byte offset p and the offset of the next one.
+func (r *reader) lineAt(p int) (string, int) {
+	if j := strings.IndexByte(r.text[p:], '\n'); j >= 0 {
+		return r.text[p : p+j], p + j + 1
+	}
+	return r.text[p:], len(r.text) + 1
+}
+
 // Claims returns the claims of a synthesis, in line order (see the package
 // documentation for what a claim is). It never fails: text that states no
 // claim gives none.
 func Claims(src []byte) []Claim {
-	var (
-		claims   []Claim
-		fence    string
-		group    parse.Severity // severity of the current group heading
-		groupLvl int            // its level; 0: none
-		skipLvl  int            // level of a skipped section; 0: none
-		claimLvl int            // level of the current finding heading; 0: none
-		table    *tableCols
-	)
 	// The lines are read one at a time rather than split into a slice at
 	// once: a synthesis of 60 MB of newlines took a 960 MB slice of them.
-	text := string(src)
-	lineAt := func(p int) (line string, next int) {
-		if j := strings.IndexByte(text[p:], '\n'); j >= 0 {
-			return text[p : p+j], p + j + 1
-		}
-		return text[p:], len(text) + 1
-	}
-	for pos, n := 0, 0; pos <= len(text); {
+	r := &reader{text: string(src), block: -1}
+	r.skipFrontMatter()
+	for r.pos <= len(r.text) {
 		var line string
-		line, pos = lineAt(pos)
+		line, r.pos = r.lineAt(r.pos)
+		r.n++
+		r.step(strings.TrimSpace(strings.TrimRight(line, "\r")))
+	}
+	return r.out
+}
+
+// skipFrontMatter steps over YAML front matter: its lists name agents and
+// counts, they state no claim.
+func (r *reader) skipFrontMatter() {
+	first, next := r.lineAt(0)
+	if strings.TrimSpace(first) != "---" {
+		return
+	}
+	for p, n := next, 1; p <= len(r.text); {
+		var l string
+		l, p = r.lineAt(p)
 		n++
-		s := strings.TrimRight(line, "\r")
-		t := strings.TrimSpace(s)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
+		if t := strings.TrimSpace(l); t == "---" || t == "..." {
+			r.pos, r.n = p, n
+			return
 		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
-			continue
+	}
+}
+
+// step reads one trimmed line.
+func (r *reader) step(t string) {
+	if r.fence != "" {
+		if strings.HasPrefix(t, r.fence) {
+			r.fence = ""
 		}
-		if !strings.HasPrefix(t, "|") {
-			table = nil
+		return
+	}
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		r.fence = t[:3]
+		return
+	}
+	if !strings.HasPrefix(t, "|") {
+		r.table = nil
+	}
+	if lvl, text := heading(t); lvl > 0 {
+		r.heading(lvl, text, t)
+		return
+	}
+	if r.skipLvl > 0 || t == "" {
+		if t == "" && r.groupLvl < 0 {
+			r.endBoldGroup()
 		}
-		if lvl, text := heading(t); lvl > 0 {
-			table = nil
-			if skipLvl > 0 && lvl <= skipLvl {
-				skipLvl = 0
-			}
-			if groupLvl > 0 && lvl <= groupLvl {
-				group, groupLvl = "", 0
-			}
-			if claimLvl > 0 && lvl <= claimLvl {
-				claimLvl = 0
-			}
-			if skipLvl > 0 {
-				continue
-			}
-			if skippedSection(text) {
-				skipLvl = lvl
-				continue
-			}
-			if sev, ok := groupHeading(text); ok {
-				group, groupLvl = sev, lvl
-				continue
-			}
-			c, ok := itemClaim(text, false)
-			if !ok && groupLvl > 0 && lvl > groupLvl {
-				c, ok = itemClaim(text, true)
-			}
-			if ok {
-				if c.Severity == "" {
-					c.Severity = group
-				}
-				c.Line, c.Text = n, clip(t)
-				claims = append(claims, c)
-				claimLvl = lvl
-			}
-			continue
+		return
+	}
+	switch {
+	case strings.HasPrefix(t, "|"):
+		r.tableRow(t)
+	case isRule(t):
+		r.block = -1
+	default:
+		if text, ok := listItem(t); ok {
+			r.item(text, t)
+			return
 		}
-		if skipLvl > 0 {
+		r.paragraph(t)
+	}
+}
+
+func isRule(t string) bool {
+	return len(t) >= 3 && strings.Trim(t, "-*_ ") == ""
+}
+
+// heading reads a heading line.
+func (r *reader) heading(lvl int, text, t string) {
+	r.table = nil
+	r.block = -1
+	if r.groupLvl < 0 {
+		r.endBoldGroup()
+	}
+	if r.skipLvl > 0 && lvl <= r.skipLvl {
+		r.skipLvl = 0
+	}
+	if r.groupLvl > 0 && lvl <= r.groupLvl {
+		r.group, r.groupLvl = "", 0
+	}
+	if r.labelLvl > 0 && lvl <= r.labelLvl {
+		r.labelLvl = 0
+	}
+	if r.claimLvl > 0 && lvl <= r.claimLvl {
+		r.claimLvl = 0
+	}
+	if r.skipLvl > 0 {
+		return
+	}
+	if skippedSection(text) {
+		r.skipLvl = lvl
+		return
+	}
+	if sev, ok := groupHeading(text); ok {
+		r.group, r.groupLvl = sev, lvl
+		return
+	}
+	c, ok := itemClaim(text, false)
+	list := r.listFollows()
+	if list && !(ok && (c.Count > 0 || len(c.Cites) > 0)) {
+		// A label over a list: its items are the claims. With a severity
+		// marker it is a group; without, it keeps the group it is in.
+		if ok && c.Severity != "" {
+			r.group, r.groupLvl = c.Severity, lvl
+		} else {
+			r.labelLvl = lvl
+		}
+		return
+	}
+	if !ok && r.groupLvl > 0 && lvl > r.groupLvl {
+		c, ok = itemClaim(text, true)
+	}
+	if !ok {
+		return
+	}
+	if c.Severity == "" {
+		c.Severity = r.group
+	}
+	r.add(c, t)
+	r.claimLvl = lvl
+	r.block = len(r.out) - 1
+}
+
+// listFollows reports whether the next line that is not blank is a list
+// item or a table row that is not a field of a finding: the heading above
+// it labels a list.
+func (r *reader) listFollows() bool {
+	for p := r.pos; p <= len(r.text); {
+		l, next := r.lineAt(p)
+		t := strings.TrimSpace(l)
+		p = next
+		if t == "" {
 			continue
 		}
 		if strings.HasPrefix(t, "|") {
-			if table == nil {
-				if pos <= len(text) {
-					if sep, after := lineAt(pos); isSeparatorRow(sep) {
-						table = newTable(cells(t))
-						pos, n = after, n+1 // the separator row
-					}
-				}
-				continue
-			}
-			if c, ok := table.row(cells(t), group); ok && (claimLvl == 0 || c.Severity != group) {
-				c.Line, c.Text = n, clip(t)
-				claims = append(claims, c)
-			}
-			continue
+			return true
 		}
 		text, ok := listItem(t)
-		if !ok {
-			continue
-		}
-		c, ok := itemClaim(text, false)
-		if !ok {
-			if claimLvl > 0 || groupLvl == 0 {
-				continue
-			}
-			// An item directly under a severity group heading.
-			if c, ok = itemClaim(text, true); !ok {
-				continue
-			}
-		}
-		if c.Severity == "" {
-			if claimLvl > 0 && c.Count == 0 {
-				continue // a detail of the finding heading above
-			}
-			c.Severity = group
-		}
-		c.Line, c.Text = n, clip(t)
-		claims = append(claims, c)
+		return ok && !isField(text)
 	}
-	return claims
+	return false
 }
 
-// maxText bounds a claim's Text in bytes.
-const maxText = 2000
+// tallyRe matches a tally: a severity or a label and a count ("P0
+// Blockers: 1 (…)", "**Critical:** 0", "Findings: 8 (P0: 1, …)").
+var tallyRe = regexp.MustCompile(`(?i)^(?:\*\*|__)?(?:P[0-3]|critical|high|medium|low|blocking|important)\b[^:]{0,30}:(?:\*\*|__)?\s*\d+\b|^(?:\*\*|__)?[A-Za-z][A-Za-z ]{0,30}:(?:\*\*|__)?\s*\d+\b|\(P[0-3]:\s*\d`)
+
+// item reads a bullet, numbered item or checkbox.
+func (r *reader) item(text, t string) {
+	if tallyRe.MatchString(text) {
+		return
+	}
+	if isField(text) {
+		r.field(text)
+		return
+	}
+	c, ok := itemClaim(text, false)
+	if !ok {
+		if r.claimLvl > 0 {
+			r.detail(text) // a detail of the finding heading above
+			return
+		}
+		if r.groupLvl == 0 {
+			return
+		}
+		// An item directly under a severity group heading.
+		if c, ok = itemClaim(text, true); !ok {
+			return
+		}
+	}
+	if c.Severity == "" {
+		if r.claimLvl > 0 && c.Count == 0 && len(c.Agents) == 0 {
+			r.detail(text) // a detail of the finding heading above
+			return
+		}
+		c.Severity = r.group
+	}
+	r.add(c, t)
+	r.block = -1
+}
+
+// paragraph reads a line of prose: a bold lead-in that states a finding
+// (**[P1-A]** Title, **fd-a NEW-P0: Title**) is a claim; an attribution
+// line (**Sources:** …, *fd-a*) belongs to the claim above; the rest is
+// body text of the claim above, or context.
+func (r *reader) paragraph(t string) {
+	if g, ok := boldGroup(t); ok {
+		r.group, r.groupLvl = g, -1
+		r.block = -1
+		return
+	}
+	if strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__") {
+		if isField(t) {
+			r.field(t)
+			return
+		}
+		if c, ok := itemClaim(t, false); ok {
+			if c.Severity == "" {
+				c.Severity = r.group
+			}
+			r.add(c, t)
+			r.block = len(r.out) - 1
+			return
+		}
+	}
+	if r.block >= 0 {
+		if a, ok := italicAttribution(t); ok {
+			r.attach(a)
+			return
+		}
+		c := &r.out[r.block]
+		if len(c.body) < maxBody {
+			c.body = clipTo(c.body+" "+t, maxBody)
+		}
+	}
+}
+
+// detail adds a detail item to the body of the claim whose block this is.
+func (r *reader) detail(text string) {
+	if r.block >= 0 {
+		if c := &r.out[r.block]; len(c.body) < maxBody {
+			c.body = clipTo(c.body+" "+text, maxBody)
+		}
+	}
+}
+
+// field reads a field of a finding ("**Sources:** fd-a (P0), fd-b"): an
+// attribution field gives the claim above its agents, IDs and counts.
+func (r *reader) field(text string) {
+	if r.block < 0 {
+		return
+	}
+	label, value := fieldParts(text)
+	if !attributionFields[parse.Normalize(label)] {
+		r.detail(value)
+		return
+	}
+	c := parseAttribution(value)
+	r.attach(c)
+}
+
+// attach merges what an attribution line says into the claim of the block.
+func (r *reader) attach(a Claim) {
+	c := &r.out[r.block]
+	c.Agents = appendNew(c.Agents, a.Agents...)
+	c.Cites = appendNew(c.Cites, a.Cites...)
+	c.attrib = append(c.attrib, a.attrib...)
+	if c.Count == 0 {
+		c.Count, c.Of = a.Count, a.Of
+	}
+	c.FileRefs = appendNew(c.FileRefs, a.FileRefs...)
+}
+
+// endBoldGroup closes a group opened by a bold line at the blank line
+// after its list.
+func (r *reader) endBoldGroup() {
+	r.group, r.groupLvl = "", 0
+}
+
+// tableRow reads a table row: the header when no table is open (and the
+// next line is a separator), else a row.
+func (r *reader) tableRow(t string) {
+	if r.table == nil {
+		if r.pos <= len(r.text) {
+			if sep, after := r.lineAt(r.pos); isSeparatorRow(sep) {
+				r.table = newTable(cells(t))
+				r.pos, r.n = after, r.n+1 // the separator row
+			}
+		}
+		return
+	}
+	if c, ok := r.table.row(cells(t), r.group); ok {
+		r.add(c, t)
+	}
+	r.block = -1
+}
+
+// add appends a claim, with its line and text.
+func (r *reader) add(c Claim, t string) {
+	c.Line, c.Text = r.n, clip(t)
+	r.out = append(r.out, c)
+}
 
 // clip bounds s to maxText bytes, at a rune boundary.
-func clip(s string) string {
-	if len(s) <= maxText {
+func clip(s string) string { return clipTo(s, maxText) }
+
+func clipTo(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	i := maxText
+	i := n
 	for i > 0 && !utf8.RuneStart(s[i]) {
 		i--
 	}
@@ -211,15 +434,20 @@ func cells(t string) []string {
 }
 
 // skippedSection reports whether a heading starts a section whose items are
-// not findings: improvements, verdicts, the individual agent reports.
+// not findings: improvements, verdicts, the individual agent reports, the
+// bus timeline, actions and recommendations, files and costs, praise.
 func skippedSection(text string) bool {
 	n := parse.Normalize(numberRe.ReplaceAllString(strings.TrimSpace(strings.ReplaceAll(text, "**", "")), ""))
-	for _, w := range []string{"improvement", "agent report", "individual agent", "timeline"} {
+	for _, w := range []string{"improvement", "agent report", "individual agent", "individual report", "timeline",
+		"heat map", "recommended", "recommendation", "next step", "fix sequence", "action", "token saving",
+		"what works", "worth preserving", "files reviewed", "files referenced",
+		"files affected", "severity tally", "severity count", "severity summary"} {
 		if strings.Contains(n, w) {
 			return true
 		}
 	}
-	for _, w := range []string{"verdict", "agent summar", "nice to have", "strengths", "what works", "positive"} {
+	for _, w := range []string{"verdict summary", "verdicts", "agent summar", "nice to have", "files", "positive", "strength", "implementation priority",
+		"implementation notes", "cost", "discourse", "sycophancy", "beads", "comparison"} {
 		if strings.HasPrefix(n, w) {
 			return true
 		}
@@ -227,46 +455,90 @@ func skippedSection(text string) bool {
 	return false
 }
 
-// groupWords are the words that make "P1 …" or "Critical …" a severity
-// group heading rather than a finding.
+// groupWords are the words a severity group heading holds beside its
+// severity ("P1 — Should Fix (14 deduplicated)", "Critical Findings (P0)",
+// "P0 Findings (1) — Blocking"); a heading of nothing else is a group.
 var groupWords = map[string]bool{
 	"findings": true, "finding": true, "issues": true, "issue": true, "blockers": true,
 	"blocking": true, "severity": true, "priority": true, "items": true, "concerns": true,
-	"problems": true, "risks": true, "gaps": true, "fixes": true, "important": true,
-	"recommendations": true, "must": true, "should": true, "bugs": true, "defects": true,
+	"problems": true, "risks": true, "gaps": true, "fixes": true, "fix": true, "important": true,
+	"critical": true, "high": true, "medium": true, "low": true, "minor": true, "major": true,
+	"moderate": true, "must": true, "should": true, "nice": true, "to": true, "have": true,
+	"bugs": true, "defects": true, "key": true, "selected": true, "deduplicated": true,
+	"total": true, "new": true, "remaining": true, "other": true, "polish": true, "consider": true,
+	"needs": true, "attention": true, "and": true, "recommendations": true, "p0": true, "p1": true,
+	"p2": true, "p3": true, "s": true, "blocker": true, "severe": true, "cluster": true,
 }
 
-// triageWords are the texts before a parenthesised marker that make a
-// heading a group ("Important (P1)", "Must fix (P0)").
-var triageWords = map[string]bool{
-	"critical": true, "important": true, "blocking": true, "blockers": true, "must fix": true,
-	"should fix": true, "high": true, "medium": true, "low": true, "minor": true, "major": true,
-	"high priority": true, "medium priority": true, "low priority": true, "critical issues": true,
-	"important issues": true, "minor issues": true, "nice to fix": true, "consider": true,
-}
-
-// groupHeading reports whether a heading is a severity group and which.
+// groupHeading reports whether a heading is a severity group and which: a
+// severity marker (P1, a severity word, "(P1)") and beside it only group
+// words, counts and parenthesised asides.
 func groupHeading(text string) (parse.Severity, bool) {
-	plain := strings.TrimSpace(strings.ReplaceAll(text, "**", ""))
+	plain := strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(text, "**", ""), "__", ""))
 	plain = strings.TrimSpace(numberRe.ReplaceAllString(plain, ""))
-	if m := trailingMarkerRe.FindStringSubmatchIndex(plain); m != nil {
-		before := parse.Normalize(plain[:m[0]])
-		if sev, ok := parse.SeverityWord(plain[m[2]:m[3]]); ok && (before == "" || triageWords[before] || isSeverityWord(firstWord(before))) {
-			return sev, true
+	sev := parse.Severity("")
+	var rest []string
+	depth := 0
+	var paren []string
+	for _, w := range strings.FieldsFunc(plain, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '/' || r == ',' || r == ':' || r == '+'
+	}) {
+		open := strings.Count(w, "(") + strings.Count(w, "[")
+		close := strings.Count(w, ")") + strings.Count(w, "]")
+		tok := strings.Trim(w, "()[]—–-.:;*_`🔴🟠🟡🟢🔵⚪🚨⛔")
+		if s, ok := groupSeverity(tok); ok {
+			if sev == "" || s.Rank() < sev.Rank() {
+				sev = s
+			}
+		} else if tok != "" {
+			if depth > 0 || open > 0 {
+				paren = append(paren, tok)
+			} else {
+				rest = append(rest, tok)
+			}
+		}
+		depth += open - close
+		if depth < 0 {
+			depth = 0
 		}
 	}
-	w := firstWord(plain)
-	sev, ok := parse.SeverityWord(w)
-	if !ok {
+	_ = paren // an aside in parentheses says what the group is about
+	if sev == "" {
 		return "", false
 	}
-	rest := strings.TrimSpace(plain[len(w):])
-	rest = strings.TrimLeft(rest, ":—–- ")
-	rn := parse.Normalize(rest)
-	if rn == "" || strings.HasPrefix(rest, "(") || groupWords[firstWord(rn)] {
-		return sev, true
+	for _, w := range rest {
+		lw := strings.ToLower(w)
+		if !groupWords[lw] && !isNumber(lw) {
+			return "", false
+		}
 	}
-	return "", false
+	return sev, true
+}
+
+// groupSeverity reads one token of a group heading as a severity: a
+// P-level, a P-level range ("P0-P1"), or a severity word.
+func groupSeverity(tok string) (parse.Severity, bool) {
+	if tok == "" {
+		return "", false
+	}
+	if a, b, ok := strings.Cut(tok, "-"); ok && parse.IsPLevel(a) && parse.IsPLevel(b) {
+		s, _ := parse.SeverityWord(a)
+		return s, true
+	}
+	if strings.HasSuffix(tok, "s") && parse.IsPLevel(tok[:len(tok)-1]) { // "P1s"
+		tok = tok[:len(tok)-1]
+	}
+	return parse.SeverityWord(tok)
+}
+
+// boldGroup reads a bold line that labels a group of findings under it
+// ("**Critical (Must Fix):**", "**High (Strong Recommendation):**").
+func boldGroup(t string) (parse.Severity, bool) {
+	b, after, ok := leadBold(t)
+	if !ok || strings.TrimSpace(strings.Trim(after, ":")) != "" {
+		return "", false
+	}
+	return groupHeading(strings.TrimSuffix(strings.TrimSpace(b), ":"))
 }
 
 var numberRe = regexp.MustCompile(`^\d{1,3}[.)]\s+`)
@@ -279,20 +551,26 @@ func firstWord(s string) string {
 	return s
 }
 
-func isSeverityWord(w string) bool {
-	_, ok := parse.SeverityWord(w)
-	return ok
-}
-
 var (
 	// trailingMarkerRe: an exact parenthesised or bracketed marker at the end.
 	trailingMarkerRe = regexp.MustCompile(`(?i)[(\[]\s*(P[0-3]|critical|blocker|high|major|medium|moderate|low|minor)\s*[)\]]\s*[.:]?\s*$`)
-	// inlineMarkerRe: an exact parenthesised or bracketed P-level anywhere.
+	// inlineMarkerRe: an exact parenthesised or bracketed P-level anywhere,
 	// or one that opens a parenthesised list: "(P0, 3/5 agents)".
-	inlineMarkerRe = regexp.MustCompile(`[(\[]\s*(P[0-3])\s*(?:[)\]]|[,;]\s)`)
+	inlineMarkerRe = regexp.MustCompile(`[(\[]\s*(P[0-3])\s*(?:[)\]]|[,;:]\s)`)
 	// sevPrefixIDRe: an ID whose prefix is a severity (P1-3, P0.2).
 	sevPrefixIDRe = regexp.MustCompile(`^(P[0-3])[-.][A-Za-z0-9]{1,6}$`)
+	// sevInIDRe: a P-level inside an ID (NEW-P0, SEC-P1-2), SPEC §2.3.
+	sevInIDRe = regexp.MustCompile(`(?:^|[-_.])(P[0-3])(?:$|[-_.])`)
 )
+
+// idSeverity returns the severity an ID carries: its P-level prefix (P1-3)
+// or a P-level part (NEW-P0, SEC-P1-2).
+func idSeverity(id string) (parse.Severity, bool) {
+	if m := sevInIDRe.FindStringSubmatch(id); m != nil {
+		return parse.Severity(m[1]), true
+	}
+	return "", false
+}
 
 // leadMarker reads a severity marker (and an ID) at the start of s. It
 // returns the rest of s after them. Severity words count only when marked
@@ -304,15 +582,18 @@ func leadMarker(s string) (id string, sev parse.Severity, rest string, ok bool) 
 	tok, after := splitToken(s)
 	if sev, ok := tokenSeverity(tok); ok {
 		rest = after
-		// "[P1] AR-001: Title"
-		if t2, a2 := splitToken(rest); strings.HasSuffix(t2, ":") && parse.IsFindingID(trimTok(t2)) {
+		// "[P1] AR-001: Title", "P1 — AR-001 Title"
+		r := trimLead(rest)
+		if t2, a2 := splitToken(r); parse.IsFindingID(trimTok(t2)) && !isSeverityWord(trimTok(t2)) {
 			id, rest = trimTok(t2), a2
 		}
 		return id, sev, trimLead(rest), true
 	}
 	tt := trimTok(tok)
-	if m := sevPrefixIDRe.FindStringSubmatch(tt); m != nil {
-		return tt, parse.Severity(m[1]), trimLead(after), true
+	if parse.IsFindingID(tt) {
+		if sev, ok := idSeverity(tt); ok {
+			return tt, sev, trimLead(after), true
+		}
 	}
 	if parse.IsFindingID(tt) || isNumber(tt) {
 		if t2, a2 := splitToken(trimLead(after)); t2 != "" {
@@ -343,6 +624,11 @@ func trimLead(s string) string {
 	return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s), ":—–-|*_ "))
 }
 
+func isSeverityWord(w string) bool {
+	_, ok := parse.SeverityWord(w)
+	return ok
+}
+
 // tokenSeverity reads one token as a severity marker.
 func tokenSeverity(tok string) (parse.Severity, bool) {
 	tt := trimTok(tok)
@@ -361,14 +647,30 @@ func tokenSeverity(tok string) (parse.Severity, bool) {
 	return sev, marked
 }
 
-// itemClaim reads the claim of a heading or list item text. bare accepts a
-// text without any marker or count (an item under a group heading).
+// itemClaim reads the claim of a heading, list item or bold lead-in. bare
+// accepts a text without any marker or count (an item under a group
+// heading).
 func itemClaim(text string, bare bool) (Claim, bool) {
 	var c Claim
 	t := strings.TrimSpace(text)
 	var title string
 	if bold, after, ok := leadBold(t); ok {
-		if id, sev, rest, ok := leadMarker(bold); ok {
+		if agent, sev, pid, rest, ok := agentLeadID(bold); ok {
+			// "**fd-a (P0):** quote", "**fd-a (P0-2):** quote", "**fd-a NEW-P0: Title**"
+			c.Agents, c.Severity, c.ID = []string{agent}, sev, pid
+			id, s2, r2, ok := leadMarker(rest)
+			if ok {
+				c.ID, rest = id, r2
+				if c.Severity == "" {
+					c.Severity = s2
+				}
+			}
+			title = rest
+			if strings.TrimSpace(title) == "" {
+				title = after
+			}
+			c.attrib = append(c.attrib, attribution{label: agent, sev: c.Severity, ids: nonEmpty(c.ID)})
+		} else if id, sev, rest, ok := leadMarker(bold); ok {
 			c.ID, c.Severity, title = id, sev, rest
 			if title == "" {
 				title = after
@@ -384,9 +686,16 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 			} else {
 				title = after
 			}
+			if s, ok := idSeverity(c.ID); ok && c.Severity == "" {
+				c.Severity = s
+			}
 		} else {
 			title = bold
 		}
+	} else if agent, sev, rest, ok := agentLead(t); ok {
+		// "fd-a: what it said", "fd-a (P1): what it said"
+		c.Agents, c.Severity, title = []string{agent}, sev, rest
+		c.attrib = append(c.attrib, attribution{label: agent, sev: sev})
 	} else if id, sev, rest, ok := leadMarker(t); ok {
 		c.ID, c.Severity, title = id, sev, rest
 		if b, _, ok := leadBold(title); ok {
@@ -403,23 +712,172 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 		}
 	}
 	c.Count, c.Of = counts(t)
-	c.Agents = namedAgents(t)
-	if c.Agents == nil {
-		if m := parenAgentsRe.FindStringSubmatch(t); m != nil {
-			if names := agentList(m[1]); len(names) > 0 && strings.Contains(m[1], "-") {
-				c.Agents = names
+	c.Agents = appendNew(c.Agents, namedAgents(t)...)
+	for _, m := range parenAgentsRe.FindAllStringSubmatch(t, 16) {
+		if names := agentList(m[1]); len(names) > 0 && strings.Contains(m[1], "-") {
+			c.Agents = appendNew(c.Agents, names...)
+		}
+	}
+	// "(fd-billing BIL-1, fd-ops)", "(AUTH-1, fd-auth)": who, and their IDs.
+	for _, m := range parenGroupRe.FindAllStringSubmatch(t, 16) {
+		if !kebabRe.MatchString(m[1]) {
+			continue
+		}
+		a := parseAttribution(m[1])
+		for _, name := range a.Agents {
+			if agentNameRe.MatchString(name) && strings.Contains(name, "-") {
+				c.Agents = appendNew(c.Agents, name)
 			}
 		}
 	}
+	// "(fd-architecture: 1/5)", "(simplicity + fd-architecture: 2/5)"
+	for _, m := range parenCountRe.FindAllStringSubmatch(t, 4) {
+		if names := agentList(m[1]); len(names) > 0 {
+			c.Agents = appendNew(c.Agents, names...)
+		}
+		if c.Count == 0 {
+			c.Count, c.Of = number(m[2]), number(m[3])
+		}
+	}
+	if c.ID != "" {
+		c.Cites = append(c.Cites, c.ID)
+		if len(c.attrib) == 0 || len(c.attrib[0].ids) == 0 {
+			c.attrib = append(c.attrib, attribution{ids: []string{c.ID}, lead: true})
+		}
+	}
+	cites, att := citations(t)
+	c.Cites = appendNew(c.Cites, cites...)
+	for _, a := range att {
+		if a.label == "" && c.ID != "" {
+			// The claim's own label is not a citation of itself.
+			a.ids = slices.DeleteFunc(a.ids, func(id string) bool { return id == c.ID })
+			if len(a.ids) == 0 {
+				continue
+			}
+		}
+		c.attrib = append(c.attrib, a)
+	}
 	c.FileRefs = fileRefs(t)
-	c.Title = cleanTitle(convPrefixRe.ReplaceAllString(title, ""))
+	// "**D-06: Title**": an ID before the title, its own label or the
+	// agent's it cites.
+	if c.ID == "" {
+		if tok, rest := splitToken(strings.ReplaceAll(title, "**", "")); strings.HasSuffix(tok, ":") && isID(trimTok(tok)) && rest != "" {
+			c.ID, title = trimTok(tok), rest
+			c.Cites = appendNew(c.Cites, expandID(c.ID)...)
+			if s, ok := idSeverity(c.ID); ok && c.Severity == "" {
+				c.Severity = s
+			}
+			for i := range c.attrib {
+				if c.attrib[i].label == "" {
+					c.attrib[i].ids = slices.DeleteFunc(c.attrib[i].ids, func(id string) bool { return id == c.ID })
+				}
+			}
+			c.attrib = append(c.attrib, attribution{ids: expandID(c.ID), lead: true})
+		}
+	}
+	c.Title = cleanTitle(labelPrefix(convPrefixRe.ReplaceAllString(title, "")))
 	if !hasKeyword(c.Title) {
 		return c, false
 	}
-	if c.Severity == "" && c.Count == 0 && !bare {
+	if c.Severity == "" && c.Count == 0 && !bare && len(c.attrib) == 0 {
+		return c, false
+	}
+	if c.Severity == "" && c.Count == 0 && !bare && !citesAgent(c) && !hasCitation(c) {
 		return c, false
 	}
 	return c, true
+}
+
+// citesAgent reports whether a claim attributes itself to an agent.
+func citesAgent(c Claim) bool {
+	for _, a := range c.attrib {
+		if a.label != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCitation reports whether a claim cites a finding ID other than its own
+// label.
+func hasCitation(c Claim) bool {
+	for _, a := range c.attrib {
+		if len(a.ids) > 0 && !a.lead {
+			return true
+		}
+	}
+	return false
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// appendNew appends the strings of add not yet in list.
+func appendNew(list []string, add ...string) []string {
+	for _, s := range add {
+		found := false
+		for _, x := range list {
+			if x == s {
+				found = true
+				break
+			}
+		}
+		if !found {
+			list = append(list, s)
+		}
+	}
+	return list
+}
+
+// agentLead reads an agent name at the start of a lead-in ("fd-a (P0):",
+// "fd-a NEW-P0:", "fd-a:"): the agent, a severity, and what follows.
+func agentLead(s string) (agent string, sev parse.Severity, rest string, ok bool) {
+	agent, sev, _, rest, ok = agentLeadID(s)
+	return
+}
+
+// agentLeadID is agentLead with the ID the lead-in gives ("fd-a (P0-2):").
+func agentLeadID(s string) (agent string, sev parse.Severity, id, rest string, ok bool) {
+	s = strings.TrimSpace(s)
+	tok, after := splitToken(s)
+	name := strings.Trim(tok, "*_`:")
+	if !agentNameRe.MatchString(name) || !strings.ContainsAny(name, "-_") {
+		return "", "", "", s, false
+	}
+	rest = after
+	if strings.HasSuffix(tok, ":") {
+		return name, "", "", trimLead(rest), true
+	}
+	// "(P0):" or "(P0, 3 agents):"
+	if strings.HasPrefix(rest, "(") {
+		if j := strings.Index(rest, ")"); j > 0 {
+			inner := rest[1:j]
+			for _, w := range strings.FieldsFunc(inner, func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+				if s, ok := parse.SeverityWord(w); ok && sev == "" {
+					sev = s
+				} else if isID(w) && id == "" {
+					id = w
+				}
+			}
+			if s2, ok := idSeverity(id); ok && sev == "" {
+				sev = s2
+			}
+			rest = strings.TrimSpace(rest[j+1:])
+			if strings.HasPrefix(rest, ":") || rest == "" || strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "-") {
+				return name, sev, id, trimLead(rest), true
+			}
+			return "", "", "", s, false
+		}
+	}
+	// "fd-a NEW-P0: Title"
+	if t2, _ := splitToken(rest); strings.HasSuffix(t2, ":") && parse.IsFindingID(trimTok(t2)) {
+		return name, "", "", rest, true
+	}
+	return "", "", "", s, false
 }
 
 // hasKeyword reports whether a title holds a word to match on: "+ P1-C"
@@ -450,6 +908,198 @@ func leadBold(t string) (string, string, bool) {
 	return "", "", false
 }
 
+// attributionFields are the fields of a finding that say who reported it.
+var attributionFields = map[string]bool{
+	"source": true, "sources": true, "agent": true, "agents": true, "attribution": true,
+	"reported by": true, "flagged by": true, "found by": true, "raised by": true,
+	"confirmed by": true, "convergence": true, "who flagged it": true, "reviewers": true,
+}
+
+// isField reports whether an item or line is a field of a finding:
+// "**Location**: …", "**Fix:** …", "Severity: P1" — a short label and a
+// colon, the label holding no severity, ID or agent name.
+func isField(text string) bool {
+	label, _ := fieldParts(text)
+	if label == "" {
+		return false
+	}
+	if len(strings.Fields(label)) > 4 {
+		return false
+	}
+	for _, w := range strings.Fields(label) {
+		w = trimTok(w)
+		if isSeverityWord(w) || parse.IsFindingID(w) || (agentNameRe.MatchString(w) && strings.Contains(w, "-")) {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldLabelRe reads "**Label:** value", "**Label**: value" and "Label: value".
+var fieldLabelRe = regexp.MustCompile(`^(?:\*\*|__)?([A-Za-z][A-Za-z /'&-]{0,40}?)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.*)$`)
+
+// fieldParts splits a field into its label and value ("" label: no field).
+func fieldParts(text string) (string, string) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "**") && !strings.HasPrefix(t, "__") {
+		return "", ""
+	}
+	m := fieldLabelRe.FindStringSubmatch(t)
+	if m == nil {
+		return "", ""
+	}
+	return strings.TrimSpace(m[1]), m[2]
+}
+
+// parseAttribution reads an attribution value ("fd-a (P0), fd-b (Concern
+// 1)", "fd-murano: MUR-1, MUR-2 | 2/4 agents") into a claim's agents,
+// citations and count.
+func parseAttribution(v string) Claim {
+	var c Claim
+	c.Count, c.Of = counts(v + " agents")
+	if c.Count == 0 {
+		c.Count, c.Of = counts(v)
+	}
+	for _, part := range splitAttribution(v) {
+		name, sev, ids := attributionPart(part)
+		if name != "" {
+			c.Agents = appendNew(c.Agents, name)
+		}
+		c.Cites = appendNew(c.Cites, ids...)
+		if name != "" || len(ids) > 0 {
+			c.attrib = append(c.attrib, attribution{label: name, ids: ids, sev: sev})
+		}
+	}
+	return c
+}
+
+// splitAttribution splits a list of attributions at commas, semicolons,
+// "+" and "and" outside parentheses.
+func splitAttribution(v string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			if depth > 0 {
+				depth--
+			}
+		case ',', ';', '+', '|':
+			if depth == 0 {
+				parts = append(parts, v[start:i])
+				start = i + 1
+			}
+		}
+	}
+	parts = append(parts, v[start:])
+	var out []string
+	for _, p := range parts {
+		for q := range strings.SplitSeq(p, " and ") {
+			if q = strings.TrimSpace(q); q != "" {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+// attributionPart reads one attribution: an agent label, a severity and
+// IDs in parentheses or after a colon ("fd-a (P0)", "fd-murano: MUR-1",
+// "fd-b (P0 findings 1 and 2)"), or IDs alone.
+func attributionPart(p string) (name string, sev parse.Severity, ids []string) {
+	p = strings.Trim(strings.TrimSpace(p), "*_`.")
+	head, tail := p, ""
+	if i := strings.IndexAny(p, "(:"); i >= 0 {
+		head, tail = strings.TrimSpace(p[:i]), p[i:]
+	}
+	head = strings.Trim(head, "*_` ")
+	for _, w := range strings.FieldsFunc(tail, func(r rune) bool {
+		return r == ' ' || r == ',' || r == '(' || r == ')' || r == ':' || r == '/' || r == ';'
+	}) {
+		w = trimTok(w)
+		if s, ok := parse.SeverityWord(w); ok && sev == "" {
+			sev = s
+			continue
+		}
+		if parse.IsFindingID(w) {
+			ids = append(ids, expandID(w)...)
+		}
+	}
+	if parse.IsFindingID(head) && !strings.ContainsAny(head, " ") && strings.ToUpper(head) == head {
+		return "", sev, append(expandID(head), ids...)
+	}
+	if head != "" && len(head) <= 60 && !strings.ContainsAny(head, ".!?") && len(strings.Fields(head)) <= 4 {
+		// A name or a short label ("fd-a", "Dogon", "fd-quality"), possibly
+		// followed by its ID ("fd-safety SEC-7").
+		fs := strings.Fields(head)
+		if len(fs) > 1 && parse.IsFindingID(trimTok(fs[len(fs)-1])) {
+			ids = append(expandID(trimTok(fs[len(fs)-1])), ids...)
+			head = strings.Join(fs[:len(fs)-1], " ")
+		}
+		if hasLetters(head) && !isCountWord(head) {
+			name = head
+		}
+	}
+	return name, sev, ids
+}
+
+func hasLetters(s string) bool {
+	for _, r := range s {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// isCountWord reports whether a label is a count or a word about agents,
+// not a name: "2/4 agents", "all", "agents".
+func isCountWord(s string) bool {
+	n := parse.Normalize(s)
+	if n == "" {
+		return true
+	}
+	for _, w := range strings.Fields(n) {
+		if !isNumber(w) && w != "agents" && w != "agent" && w != "all" && w != "both" && w != "of" &&
+			w != "independently" && w != "reviewers" && w != "tracks" && w != "track" {
+			return false
+		}
+	}
+	return true
+}
+
+// italicAttribution reads a line that is only an attribution in italics:
+// "*fd-supply-chain*", "*(fd-murano: MUR-1, MUR-2 | 2/4 agents)*",
+// "*fd-trading-desk + fd-systems (corroborating)*".
+func italicAttribution(t string) (Claim, bool) {
+	if !(strings.HasPrefix(t, "*") && strings.HasSuffix(t, "*")) || strings.HasPrefix(t, "**") {
+		return Claim{}, false
+	}
+	inner := strings.TrimSpace(strings.Trim(t, "*_"))
+	inner = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(inner, "("), ")"))
+	c := parseAttribution(inner)
+	for _, a := range c.Agents {
+		if !strings.ContainsAny(a, "-_") {
+			return Claim{}, false
+		}
+	}
+	return c, len(c.Agents) > 0
+}
+
+// labelPrefixRe matches a short numbered label before a colon ("Convergent
+// finding 2 (3/3): …", "Convergence Point 1: …"): the title follows it.
+var labelPrefixRe = regexp.MustCompile(`^\s*(?:\*\*)?[A-Za-z][A-Za-z -]{0,30}?\s\d{1,3}(?:\s*\([^)]*\))?(?:\*\*)?\s*:\s*(\S.*)$`)
+
+// labelPrefix drops such a label.
+func labelPrefix(s string) string {
+	if m := labelPrefixRe.FindStringSubmatch(s); m != nil && hasKeyword(m[1]) {
+		return m[1]
+	}
+	return s
+}
+
 // titleCutRe finds where a title ends: a dash separator or a parenthesis
 // that attributes or counts.
 var titleCutRe = regexp.MustCompile(` [—–] | - |\s\((?:\d|[Pp][0-3]\b|[^)]*\bagents?\b)|\s\[[Pp][0-3]\]`)
@@ -477,7 +1127,8 @@ var (
 	convPrefixRe = regexp.MustCompile(`(?i)^\s*convergence:?\s*\d{1,3}\s*/\s*\d{1,3}\s*[:—–-]?\s*`)
 	convRe       = regexp.MustCompile(`(?i)\bconvergence:?\s*(\d{1,3})\s*/\s*(\d{1,3})\b`)
 	parenNRe     = regexp.MustCompile(`(?i)\((\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
-	byNRe        = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,3}|all \d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:agents?|reviewers?)\b`)
+	byNRe        = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,3}|all \d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
+	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all \d{1,2}|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flagged|found|identified|raised|reported|noted|agreed|converged)\b`)
 	ofRe         = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:agents?|reviewers?)\b`)
 	numberWords  = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 )
@@ -492,14 +1143,15 @@ func number(s string) int {
 }
 
 // counts reads a claimed convergence: "3/5 agents", "Convergence 3/5",
-// "(2 agents)", "confirmed by 3 agents", "2 of 4 agents".
+// "(2 agents)", "confirmed by 3 agents", "2 of 4 agents", "three agents
+// independently flagged".
 func counts(t string) (n, of int) {
 	for _, re := range []*regexp.Regexp{fractionRe, convRe, ofRe} {
 		if m := re.FindStringSubmatch(t); m != nil {
 			return number(m[1]), number(m[2])
 		}
 	}
-	for _, re := range []*regexp.Regexp{parenNRe, byNRe} {
+	for _, re := range []*regexp.Regexp{parenNRe, byNRe, nAgentsRe} {
 		if m := re.FindStringSubmatch(t); m != nil {
 			return number(m[1]), 0
 		}
@@ -507,13 +1159,24 @@ func counts(t string) (n, of int) {
 	return 0, 0
 }
 
+// parenCountRe finds a parenthesised count with or without the agents
+// that make it: "(2/5)", "(fd-architecture: 1/5)", "(a + fd-b: 2/5)".
+var parenCountRe = regexp.MustCompile(`\((?:([a-z][a-z0-9_, +-]*?)\s*:\s*)?(\d{1,2})\s*/\s*(\d{1,2})\)`)
+
+// parenGroupRe finds a parenthesised group; kebabRe an agent-like name in
+// it.
+var (
+	parenGroupRe = regexp.MustCompile(`\(([^()]{1,200})\)`)
+	kebabRe      = regexp.MustCompile(`(?:^|[\s,(+])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:$|[\s,):;+])`)
+)
+
 // parenAgentsRe finds a parenthesised list that may name agents:
 // "(fd-user-experience, concurrency-reviewer)".
-var parenAgentsRe = regexp.MustCompile(`\(([a-z][a-z0-9_, -]*)\)`)
+var parenAgentsRe = regexp.MustCompile(`\(([a-z][a-z0-9_, +-]*)\)`)
 
 // agentsRe finds a list of agent names: "(2/3 agents: a, b)", "flagged by
 // fd-a, fd-b", "Agents: a, b".
-var agentsRe = regexp.MustCompile(`(?i)(?:\bagents?\s*:|\b(?:flagged|found|raised|reported|identified)\s+by\s*:?)\s*([^()\n;]+)`)
+var agentsRe = regexp.MustCompile(`(?i)(?:\bagents?\s*:|\b(?:flagged|found|raised|reported|identified|confirmed)\s+by\s*:?)\s*([^()\n;|]+)`)
 
 // namedAgents returns the agent names a text attributes a claim to.
 func namedAgents(t string) []string {
@@ -528,7 +1191,7 @@ func namedAgents(t string) []string {
 // (lower-case words joined by '-' or '_'); a list holding anything else
 // ("three agents independently") is no list.
 func agentList(s string) []string {
-	s = strings.NewReplacer(" and ", ",", " & ", ",", "`", "").Replace(s)
+	s = strings.NewReplacer(" and ", ",", " & ", ",", " + ", ",", "`", "").Replace(s)
 	var names []string
 	for p := range strings.SplitSeq(s, ",") {
 		p = strings.Trim(strings.TrimSpace(p), ".:*_")

@@ -1,17 +1,14 @@
 package verify
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/corpustest"
 	"github.com/fluxwatch/fluxwatch/synth"
-	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
 // TestCorpusSyntheses verifies every Markdown synthesis of the shared corpus
@@ -44,20 +41,8 @@ func TestCorpusSyntheses(t *testing.T) {
 		rd, ok := runs[dir]
 		if !ok {
 			// Several syntheses share a directory: synthesise it once.
-			s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{MaxLine: bus.DefaultMaxLine, Jobs: 2},
-				synth.Options{EvidenceNote: "not checked"})
-			if err != nil {
-				t.Errorf("%s: synthesise: %v", dir, err)
-				continue
-			}
-			rd = corpusRun{s, map[string][]byte{}}
-			for _, a := range s.Agents {
-				if a.File != nil {
-					if data, err := os.ReadFile(filepath.Join(dir, *a.File)); err == nil {
-						rd.reports[a.Name] = data
-					}
-				}
-			}
+			s, reports := runDir(t, dir)
+			rd = corpusRun{s, reports}
 			runs[dir] = rd
 		}
 		s, reports := rd.s, rd.reports

@@ -1,55 +1,117 @@
 // Package verify is the grounding gate behind `fluxwatch verify`: it checks
 // a synthesis written by someone else (an LLM synthesis agent, a person)
-// against the synthesis fluxwatch computes from the same run.
+// against the synthesis fluxwatch computes from the same run, and against
+// what the agents' reports say in their own words.
 //
-// It is pure. [Claims] reads the claims a synthesis Markdown makes — findings
-// with a severity, convergence counts ("3/5 agents", "(2 agents)", "flagged
-// by fd-a, fd-b") — each with its line; [Check] matches them to the run's
-// findings and returns a [Result] of positioned [Problem]s. Renderers
-// ([Result.Text], [Result.JSON], [Result.SARIF]) turn it into bytes.
+// It is pure. [Claims] reads the claims a synthesis Markdown makes, each
+// with its line; [Check] ties them to the run's findings and returns a
+// [Result] of positioned [Problem]s. Renderers ([Result.Text],
+// [Result.JSON], [Result.SARIF]) turn it into bytes. docs/verify.md is the
+// user's account of the same rules.
 //
-// What a synthesis may claim, and how each claim is judged:
-//   - A claim matches a run finding by the title rule of SPEC §5.2
-//     (parse.Title, against the finding's title and every source's title), or
-//     by a shared file:line (same base name, overlapping lines) together with
-//     a shared title keyword. Several matches: the one sharing most keywords,
-//     then the first in the run's order.
-//   - severity-raised: the claim's severity is higher than every agent gave
-//     the finding, or it restates an improvement (an IMP row) as P0–P2.
-//   - severity-dropped: the claim's severity is lower than every agent gave
-//     the finding.
-//   - wrong-count: a claimed convergence N is below the number of agents
-//     that reported the finding, or above the number of agents that said it
-//     in any words (those of every finding the claim matches, and those
-//     whose report restates it, as in the last rule: the run may keep apart
-//     what a synthesis merges); a claimed M ("N/M") differs from the
-//     completed agents; or the claim names an agent of the run that said no
-//     such thing.
-//     Names resolve to run agents exactly, or as the unique agent whose
-//     hyphenated name holds NAME as whole words ("quality" →
-//     "fd-v2-quality").
-//   - missing-blocker: a P0/P1 finding of the run that no claim matches and
-//     whose title no line of the synthesis restates (its keywords, as in the
-//     next rule).
-//   - invented / unverifiable: a claim that matches no finding is
-//     unverifiable when some paragraph of an agent's report holds its
-//     keywords (at least three, or all when it has fewer, and at least half;
-//     plurals folded):
-//     the agent said it without a severity fluxwatch could read. Otherwise it
-//     is invented.
+// # What a claim is
 //
-// unverifiable is a note; every other kind is an ungrounded claim and trips
-// the gate ([Result.Ungrounded]).
+// A claim is a statement the synthesis makes about a finding: a table row,
+// a bullet, a numbered item, a bold lead-in or a heading that states a
+// finding — with a severity of its own ("P1", "[HIGH]", an ID such as
+// P1-3 or NEW-P0), or the severity of the group it stands under, or a
+// convergence count, or an attribution to an agent or an agent's finding
+// ID. Everything else is context:
+//   - group headings ("### P1 — Should Fix (14 deduplicated)", "## Critical
+//     Findings (P0)": a severity marker and group words only) give the
+//     claims under them their severity; a heading over a list is a label
+//     of that list, not a claim;
+//   - tallies ("P0 Blockers: 1", "Findings: 8 (P0: 1, …)"), front matter,
+//     verdict tables, sections of improvements, recommendations, actions,
+//     files, costs and praise, and code blocks;
+//   - the fields of a finding ("**Location**:", "**Fix**:"); an
+//     attribution field ("**Sources:** fd-a (P0), fd-b (Concern 1)",
+//     "*(fd-a: A-1, A-2 | 2/4 agents)*") gives the claim above it its
+//     agents, IDs and count, and its prose is the claim's body.
 //
-// What counts as a claim: a heading, list item or table row that carries a
-// severity (its own marker — P0–P3 bare, or a severity word of SPEC §2.2 in
-// brackets, bold, parentheses, capitals or before a colon; an ID with a
-// severity prefix such as P1-3 — or that of the severity group heading it
-// stands under: "## P0 Findings", "### Critical (P0)", "## High Priority"),
-// or a convergence count. A list item under a finding heading is that
-// finding's detail, not a claim, unless it carries a marker of its own.
-// Sections about improvements, verdicts, the individual agent reports or the
-// bus timeline, and fenced code blocks, are not read; nor are tables with a
-// Verdict or Status column. A table's Agents column (plural) attributes; an
-// Agent column (one per row, as in a timeline) does not.
+// # Tying a claim to findings
+//
+// The synthesis is read for everything it gives, in this order:
+//   - cited IDs ("ST-04", "fd-safety SEC-7", "P1-ACQ-01" → ACQ-01,
+//     "ARCH-01/3/6", a table's ID column, a column headed by an agent): a
+//     cited ID that exists settles the match. An ID at the start of a claim
+//     may be the synthesis's own numbering (P1-2 is also an ID of several
+//     agents): it counts only when the title agrees with the finding, or
+//     the agent the claim names holds it;
+//   - an agent named with a severity ("fd-a (P0)"): that agent's finding of
+//     that severity the claim's words fit;
+//   - the title rule of SPEC §5.2 (parse.Title.Matches): the findings whose
+//     titles match the claim's and share most keywords with it;
+//   - a shared file:line (same base name, overlapping lines) and a word;
+//   - for an agent the claim names that none of these is from, that
+//     agent's finding whose title holds at least half of the claim's
+//     title's words.
+//
+// Beyond those, a claim may state a finding in other words: the finding
+// whose block (what its agent wrote about it: the lines its source points
+// at and the section headed by its ID) holds at least 60% of the claim's
+// words, weighted, and clearly more than any other finding's. Such a
+// match counts for presence and for who said it, never for severity.
+//
+// Agent names resolve to the run's completed agents by the first of these
+// rules that one agent fits (two fitting agents: no resolution, no
+// guess): the name (any case); its words less "fd" and version words;
+// its words in order, each equal, a plural or an abbreviation of four
+// letters or more ("fd-arch" → fd-architecture, "vision-gap" →
+// fd-ux-vision-delivery-gap, "Cache Coherence" →
+// fd-cache-coherence-invalidation); the prefix of its finding IDs ("ACQ"
+// → the agent whose IDs are ACQ-01 …); the words of its report's first
+// heading.
+//
+// # Word rules
+//
+// What a report says "in any words" is weighed, not matched: texts are
+// split into words at every non-alphanumeric character (stop words, words
+// under three letters and checklist verbs dropped, plurals, -ed and -ing
+// folded); a word weighs ln(1 + agents/agents using it), so words every
+// report uses count little; an agent's score for a claim is the share of
+// the claim's weight its best paragraph holds (at least two of the
+// claim's words, when it has three or more).
+//
+// # Outcomes
+//
+// A claim is grounded, wrong or unverifiable. Wrong, and tripping the
+// gate ([Result.Ungrounded]):
+//   - severity-raised: the claim's severity is above every severity the
+//     agents gave the findings it states (an improvement counts below P2),
+//     and no finding of that severity has a block holding 40% of its words
+//     (25% for a finding of the improvement's own agent: an improvement is
+//     often the fix of its agent's finding), and it does not count more
+//     agents than the findings it matched come from;
+//   - wrong-count: it gives an agent an ID another agent reported; or it
+//     names an agent that has no finding it states and whose report holds
+//     under 15% of what the report that says most of it holds; or it
+//     counts more agents than it names and more than every agent whose
+//     report holds 20% of its words;
+//     a count "N/M" with M above the agents launched is wrong too;
+//   - invented: it matches no finding, and no report's best paragraph
+//     holds a quarter of its words, two of them at least (claims of three
+//     words or fewer are never called invented).
+//
+// Notes, listed but never failing the gate:
+//   - unverifiable: it matches no finding, but a report says something like
+//     it (or it says too little to tell);
+//   - severity-dropped: its severity is below every agent's, and they rated
+//     it a blocker.
+//
+// missing-blocker: a P0/P1 finding of the run that the synthesis neither
+// cites by ID (anywhere, tallies and skipped sections included; an ID
+// several findings share needs a word of the line to agree), nor names by
+// its agent and a severity that agent gave one finding only, nor states: no
+// claim matches it, no line names its agent and holds most of a line's
+// words of its title (three, or two and two in five, more than for any
+// other of that agent's findings), no line holds three of its title's words
+// and three in ten. A blocker whose title has a single word is not
+// reported: more likely a misread line than a finding.
+//
+// What it cannot see: a paraphrase that shares few words with what an
+// agent wrote (a missing blocker that was in fact stated, an agent that in
+// fact said it), an agent credited for a finding it mentions only in
+// passing, a merge of two different defects under one title, and a
+// severity the reader of a prose report could not read (parse's rules).
 package verify

@@ -84,21 +84,21 @@ func (r *Result) JSON(path, run string) []byte {
 	return append(out, '\n')
 }
 
-// sarifLevel: ungrounded claims are errors, unverifiable ones notes.
+// sarifLevel: wrong claims are errors, notes notes.
 func sarifLevel(k Kind) string {
-	if k == Unverifiable {
+	if k.Note() {
 		return "note"
 	}
 	return "error"
 }
 
 var kindHelp = map[Kind]string{
-	Invented:        "The synthesis states a finding that no agent of the run reported",
+	Invented:        "The synthesis states a finding no agent's report says anything like",
 	SeverityRaised:  "The synthesis rates a finding above every agent's severity (or an improvement as a finding)",
-	SeverityDropped: "The synthesis rates a finding below every agent's severity",
-	MissingBlocker:  "A P0/P1 finding of the run does not appear in the synthesis",
-	WrongCount:      "The synthesis's convergence count or agent list differs from the run's",
-	Unverifiable:    "An agent states the finding without a severity fluxwatch could read",
+	SeverityDropped: "The synthesis rates a blocker below every agent's severity (a note)",
+	MissingBlocker:  "A P0/P1 finding of the run is neither cited by ID nor stated anywhere in the synthesis",
+	WrongCount:      "The synthesis names an agent that did not report the finding, or counts more agents than said it",
+	Unverifiable:    "The synthesis says too little to tie the claim to a finding, though an agent says something like it (a note)",
 }
 
 // SARIF renders the result as a SARIF 2.1.0 log (github.com/owenrumney/

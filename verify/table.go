@@ -9,35 +9,53 @@ import (
 // tableCols are the columns of a Markdown table of findings, by what their
 // headers name; -1 when absent.
 type tableCols struct {
-	id, title, severity, agents, file int
+	id, title, severity, agents, agent, file, count int
+	// others are the columns no header word names: in a convergence map
+	// each is headed by an agent and holds the IDs it gave the finding.
+	others []int
+	header []string
+	// none: the table states no claims (agents and their verdicts, actions).
+	none bool
 }
 
-// newTable reads a table's header row. A table without a title column
-// (a verdict table, an agent table) states no claims: its row method
-// returns false.
+// newTable reads a table's header row.
 func newTable(header []string) *tableCols {
-	t := &tableCols{-1, -1, -1, -1, -1}
+	t := &tableCols{id: -1, title: -1, severity: -1, agents: -1, agent: -1, file: -1, count: -1, header: header}
+	verdict := false
 	for i, h := range header {
 		n := parse.Normalize(strings.ReplaceAll(h, "**", ""))
 		switch {
-		case n == "verdict" || n == "status":
-			// A table of agents and their verdicts, not of findings.
-			t.title = -1
-			return t
-		case n == "" && strings.Contains(h, "#"), n == "id", n == "ref":
+		case n == "verdict" || n == "decision":
+			verdict = true
+		case n == "action" || n == "fix" || n == "fix complexity" || n == "minimal fix" || n == "lines changed" ||
+			n == "status" || n == "type" || n == "rationale" || n == "domain" || n == "domain mechanism" ||
+			n == "theme" || n == "specialty" || n == "track" || n == "tier" || n == "section" || n == "category" ||
+			n == "blast radius loc" || n == "vision extraction phase" || n == "lens" || n == "new" ||
+			n == "dedup" || n == "north star impact" || n == "aspect" || n == "confidence" || n == "impact" ||
+			n == "why" || n == "key addition" || n == "notes" || n == "report":
+		case n == "" && strings.Contains(h, "#"), n == "id", n == "ref", n == "addition":
 			set(&t.id, i)
-		case n == "severity" || n == "sev" || n == "priority" || n == "level":
+		case n == "severity" || n == "sev" || n == "priority" || n == "level" || n == "p":
 			set(&t.severity, i)
 		case n == "agents" || n == "agent s" || n == "flagged by" || n == "reported by" || n == "found by" ||
-			n == "source" || n == "sources" || n == "convergence" || n == "reviewers":
+			n == "source" || n == "sources" || n == "reviewers" || n == "confirmed by" || n == "agents reporting":
 			set(&t.agents, i)
+		case n == "agent" || n == "reviewer":
+			set(&t.agent, i)
+		case n == "convergence" || n == "count" || n == "agreement":
+			set(&t.count, i)
 		case n == "file" || n == "files" || n == "location" || n == "where":
 			set(&t.file, i)
 		case n == "finding" || n == "title" || n == "issue" || n == "problem" || n == "gap" ||
-			n == "risk" || n == "concern" || n == "description" || n == "summary" || n == "findings":
+			n == "risk" || n == "concern" || n == "description" || n == "summary" || n == "findings" ||
+			n == "diagnosis" || n == "specific gap" || n == "one line summary" || n == "key finding":
 			set(&t.title, i)
+		default:
+			t.others = append(t.others, i)
 		}
 	}
+	// A table of agents and their verdicts states no findings.
+	t.none = t.title < 0 || (verdict && t.agent >= 0)
 	return t
 }
 
@@ -50,7 +68,7 @@ func set(col *int, i int) {
 // row reads one table row as a claim; group is the severity of the group
 // heading the table stands under.
 func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
-	if t.title < 0 || t.title >= len(cs) {
+	if t.none || t.title >= len(cs) {
 		return Claim{}, false
 	}
 	cell := func(i int) string {
@@ -60,7 +78,13 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 		return cs[i]
 	}
 	var c Claim
-	c.ID = trimTok(strings.ReplaceAll(cell(t.id), "**", ""))
+	if id := trimTok(strings.ReplaceAll(cell(t.id), "**", "")); isID(id) {
+		c.ID = id
+		c.Cites = append(c.Cites, expandID(id)...)
+		c.attrib = append(c.attrib, attribution{ids: expandID(id)})
+	} else if isNumber(id) {
+		c.ID = id
+	}
 	if t.severity >= 0 {
 		for _, tok := range strings.Fields(cell(t.severity)) {
 			if sev, ok := parse.SeverityWord(trimTok(tok)); ok {
@@ -73,30 +97,77 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 	if b, _, ok := leadBold(title); ok {
 		title = b
 	}
-	if c.Severity == "" {
-		if _, sev, rest, ok := leadMarker(title); ok {
-			c.Severity, title = sev, rest
+	if id, sev, rest, ok := leadMarker(title); ok {
+		if c.Severity == "" {
+			c.Severity = sev
 		}
+		title = rest
+		if id != "" && c.ID == "" {
+			c.ID = id
+		}
+	}
+	if isID(trimTok(title)) {
+		// "| fd-a | RXN-02 | P0 |": the finding named by its ID alone.
+		c.Cites = appendNew(c.Cites, expandID(trimTok(title))...)
 	}
 	if c.Severity == "" {
 		c.Severity = group
 	}
 	c.Title = cleanTitle(title)
-	if a := cell(t.agents); a != "" {
+	if t.title >= 0 && isID(trimTok(cell(t.title))) && !hasKeyword(c.Title) {
+		c.Title = trimTok(cell(t.title))
+	}
+	agentText := cell(t.agents)
+	if agentText == "" && t.count >= 0 {
+		agentText = cell(t.count)
+	}
+	if a := agentText; a != "" {
 		plain := strings.ReplaceAll(a, "**", "")
 		c.Count, c.Of = counts(plain + " agents")
+		att := parseAttribution(plain)
 		if c.Count == 0 {
 			f := strings.Fields(plain)
-			if n := number(f[0]); n > 0 && (len(f) == 1 || strings.HasPrefix(strings.ToLower(f[1]), "agent")) {
+			if n := number(strings.Trim(f[0], "*")); n > 0 && (len(f) == 1 || strings.HasPrefix(strings.ToLower(f[1]), "agent")) {
 				c.Count = n
-			} else if names := agentList(plain); names != nil {
-				c.Agents = names
-				c.Count = len(names)
+			} else if len(att.Agents) > 0 {
+				c.Count = len(att.Agents)
 			}
 		}
+		if t.agents >= 0 {
+			c.Agents = appendNew(c.Agents, att.Agents...)
+			c.Cites = appendNew(c.Cites, att.Cites...)
+			c.attrib = append(c.attrib, att.attrib...)
+		}
+	}
+	if t.agents >= 0 && t.count >= 0 && c.Count == 0 {
+		c.Count, c.Of = counts(strings.ReplaceAll(cell(t.count), "**", "") + " agents")
+	}
+	if a := strings.Trim(strings.ReplaceAll(cell(t.agent), "**", ""), " `"); a != "" && !isCountWord(a) {
+		c.Agents = appendNew(c.Agents, a)
+		c.attrib = append(c.attrib, attribution{label: a, ids: c.Cites, sev: c.Severity})
+	}
+	// A column headed by an agent holds the IDs that agent gave it.
+	for _, i := range t.others {
+		var ids []string
+		for _, tok := range strings.FieldsFunc(cell(i), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+			ids = append(ids, expandID(trimTok(tok))...)
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		label := strings.TrimSpace(strings.ReplaceAll(t.header[i], "**", ""))
+		c.Agents = appendNew(c.Agents, label)
+		c.Cites = appendNew(c.Cites, ids...)
+		c.attrib = append(c.attrib, attribution{label: label, ids: ids})
 	}
 	c.FileRefs = fileRefs(strings.Join(cs, " "))
-	if !hasKeyword(c.Title) || (c.Severity == "" && c.Count == 0) {
+	if !hasKeyword(c.Title) && len(c.Cites) == 0 {
+		return c, false
+	}
+	if c.Title == "" {
+		return c, false
+	}
+	if c.Severity == "" && c.Count == 0 && len(c.Cites) == 0 && len(c.Agents) == 0 {
 		return c, false
 	}
 	return c, true

@@ -72,10 +72,12 @@ func TestGoldenKinds(t *testing.T) {
 		{"clean", "", false},
 		{"invented", Invented, true},
 		{"raised", SeverityRaised, true},
-		{"dropped", SeverityDropped, true},
+		{"dropped", SeverityDropped, false},
 		{"missing", MissingBlocker, true},
 		{"count", WrongCount, true},
 		{"unverifiable", Unverifiable, false},
+		{"cited", "", false},
+		{"wrongagent", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)

@@ -15,13 +15,16 @@ const verifyUsage = `Usage: fluxwatch verify [flags] SYNTHESIS.md RUN
 
 Checks a synthesis written by someone else (an LLM synthesis agent, a
 person) against the run in directory RUN, synthesised as 'fluxwatch synth'
-would: every finding it states must match a finding of the run at the same
-severity or one an agent gave, every P0/P1 of the run must appear, and the
-convergence counts it claims must match. Prints each ungrounded claim
-(invented, severity-raised, severity-dropped, missing-blocker, wrong-count)
-with its line, and unverifiable ones (an agent says it without a severity)
-as notes. Exit codes: 0 grounded, 1 ungrounded claims, 2 a usage or input
-error, 3 an internal error.
+would. Each claim (a table row, bullet, numbered item or finding heading
+that states a finding) is grounded, wrong or unverifiable: wrong when it
+rates a finding above every agent (severity-raised), names an agent that did
+not report it or counts more agents than said it (wrong-count), or states
+what no agent said (invented). A P0/P1 of the run that the synthesis neither
+cites by ID nor states in words is a missing-blocker. Wrong claims and
+missing blockers are printed with their evidence and trip the gate;
+unverifiable claims and lowered severities (severity-dropped) are notes.
+See docs/verify.md. Exit codes: 0 no wrong claim, 1 wrong claims or missing
+blockers, 2 a usage or input error, 3 an internal error.
 
 Flags:
 `

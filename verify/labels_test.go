@@ -1,0 +1,369 @@
+package verify
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/corpustest"
+	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
+)
+
+// A hlabel is one judgement of testdata/corpus-labels.jsonl: what a careful
+// reader found, by reading the agents' reports, about one line of a real
+// synthesis of the shared corpus (or, for a missing blocker, about one
+// finding of an agent that the synthesis leaves out). The file holds paths
+// into the corpus, line numbers, outcomes and short notes; no corpus text.
+type hlabel struct {
+	// Synthesis is the synthesis's path in the corpus.
+	Synthesis string `json:"synthesis"`
+	// Agents, on a record of its own, lists the reports the synthesis was
+	// written from when its directory also holds reports of another run.
+	Agents []string `json:"agents"`
+	// Line is the claim's line (0 for a missing blocker).
+	Line int `json:"line"`
+	// Outcome is what the line is:
+	//   grounded   the agents said it;
+	//   unverifiable the synthesis says too little to tell;
+	//   raised     wrong: a severity above every agent's;
+	//   count      wrong: an agent count or an agent named that does not
+	//              bear it out;
+	//   invented   wrong: no agent said anything like it;
+	//   missing    an agent's P0/P1 that the synthesis never states;
+	//   dropped    a severity below every agent's, all of them blockers:
+	//              a note, not an error;
+	//   ignore     a line neither claim nor context (a restated
+	//              action, a resolved prior finding): any verdict on it
+	//              is left uncounted.
+	Outcome string `json:"outcome"`
+	// Report names the missing finding: "agent-file.md#ID" or
+	// "agent-file.md:LINE".
+	Report string `json:"report"`
+	// Holdout labels were not looked at while tuning the rules.
+	Holdout bool   `json:"holdout"`
+	Note    string `json:"note"`
+}
+
+// errorOutcome reports whether an outcome is an error the gate must trip on.
+func errorOutcome(o string) bool {
+	switch o {
+	case "raised", "count", "invented", "missing":
+		return true
+	}
+	return false
+}
+
+// labelKind is the problem kind that reports each error outcome.
+var labelKind = map[string]Kind{
+	"raised": SeverityRaised, "count": WrongCount, "invented": Invented, "missing": MissingBlocker,
+}
+
+// readLabels reads testdata/corpus-labels.jsonl.
+func readLabels(t *testing.T) (labels []hlabel, agents map[string][]string) {
+	t.Helper()
+	fh, err := os.Open("testdata/corpus-labels.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	agents = map[string][]string{}
+	sc := bufio.NewScanner(fh)
+	for n := 1; sc.Scan(); n++ {
+		var l hlabel
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("corpus-labels.jsonl:%d: %v", n, err)
+		}
+		switch {
+		case l.Agents != nil:
+			agents[l.Synthesis] = l.Agents
+		case l.Outcome == "":
+			t.Fatalf("corpus-labels.jsonl:%d: no outcome", n)
+		default:
+			labels = append(labels, l)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return labels, agents
+}
+
+// corpusCheck verifies a synthesis of the corpus the way `fluxwatch verify`
+// does: the run of its directory synthesised as `synth` would, the agents'
+// report texts beside it. With agents, only those reports make the run
+// (they are copied to a directory of their own).
+func corpusCheck(t *testing.T, path string, agents []string) (*Result, *synth.Synthesis) {
+	t.Helper()
+	dir := filepath.Dir(path)
+	if agents != nil {
+		tmp := t.TempDir()
+		for _, a := range agents {
+			data, err := os.ReadFile(filepath.Join(dir, a))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(tmp, a), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dir = tmp
+	}
+	s, reports := runDir(t, dir)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Check(Input{Synthesis: src, Run: s, Reports: reports}), s
+}
+
+// runDir synthesises the run of a directory as `fluxwatch verify` does and
+// reads its completed agents' reports.
+func runDir(t *testing.T, dir string) (*synth.Synthesis, map[string][]byte) {
+	t.Helper()
+	s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{MaxLine: bus.DefaultMaxLine, Jobs: 2},
+		synth.Options{EvidenceNote: "not checked"})
+	if err != nil {
+		t.Fatalf("%s: synthesise: %v", dir, err)
+	}
+	reports := map[string][]byte{}
+	for _, a := range s.Agents {
+		if a.File != nil && a.Status.Completed() {
+			if data, err := os.ReadFile(filepath.Join(dir, *a.File)); err == nil {
+				reports[a.Name] = data
+			}
+		}
+	}
+	return s, reports
+}
+
+// sourceOf reports whether a finding of the run has a source from report
+// file ref ("file.md#ID" or "file.md:LINE").
+func sourceOf(s *synth.Synthesis, key, ref string) bool {
+	file, id, byID := strings.Cut(ref, "#")
+	line := 0
+	if !byID {
+		var n string
+		file, n, _ = strings.Cut(ref, ":")
+		line, _ = strconv.Atoi(n)
+	}
+	for i := range s.Findings {
+		f := &s.Findings[i]
+		if f.Key != key {
+			continue
+		}
+		for _, src := range f.Sources {
+			rfile, rline, _ := strings.Cut(src.Ref, ":")
+			if filepath.Base(rfile) != file {
+				continue
+			}
+			if n, _ := strconv.Atoi(rline); (byID && src.ID == id) || (!byID && n == line) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tally counts verify's verdicts against the labels of some syntheses.
+type tally struct {
+	syntheses, claims, errors, found, missed, falseFlags, clean, cleanPass int
+	byKind                                                                 map[string][3]int // found, missed, kind right
+}
+
+func (t *tally) String() string {
+	pct := func(a, b int) string {
+		if b == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
+	}
+	s := fmt.Sprintf("%d syntheses, %d labelled lines, %d errors: found %d (%s), missed %d, false flags %d (%s of the errors); error-free syntheses passing: %d/%d",
+		t.syntheses, t.claims, t.errors, t.found, pct(t.found, t.errors), t.missed, t.falseFlags, pct(t.falseFlags, t.errors), t.cleanPass, t.clean)
+	for _, k := range slices.Sorted(func(yield func(string) bool) {
+		for k := range t.byKind {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		v := t.byKind[k]
+		s += fmt.Sprintf("\n    %-8s found %d (of which reported as its kind %d), missed %d", k, v[0], v[2], v[1])
+	}
+	return s
+}
+
+// TestLabelledSyntheses runs verify on the hand-labelled syntheses of the
+// shared corpus (testdata/corpus-labels.jsonl) and prints, per synthesis and
+// in total (the tuning part and the held-out part apart), the errors found,
+// missed and the false flags (a held-out synthesis shows in the totals only,
+// so that tuning the rules does not look at it; VERIFY_TUNING=1 hides
+// those too): a problem that trips the gate on a line
+// labelled grounded, unverifiable, dropped or not labelled at all, or a
+// missing blocker that is not a labelled one. Skipped without ../shared.
+func TestLabelledSyntheses(t *testing.T) {
+	root := corpustest.Root(t)
+	labels, agents := readLabels(t)
+	bySynth := map[string][]hlabel{}
+	var order []string
+	for _, l := range labels {
+		if _, ok := bySynth[l.Synthesis]; !ok {
+			order = append(order, l.Synthesis)
+		}
+		bySynth[l.Synthesis] = append(bySynth[l.Synthesis], l)
+	}
+	totals := map[bool]*tally{false: {byKind: map[string][3]int{}}, true: {byKind: map[string][3]int{}}}
+	for _, name := range order {
+		ls := bySynth[name]
+		path := filepath.Join(root, filepath.FromSlash(name))
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		lines := strings.Count(string(src), "\n") + 1
+		r, s := corpusCheck(t, path, agents[name])
+		tot := totals[ls[0].Holdout]
+		tot.syntheses++
+		byLine := map[int]hlabel{}
+		for _, l := range ls {
+			if l.Holdout != ls[0].Holdout {
+				t.Errorf("%s: held out and not held out", name)
+			}
+			if l.Line < 0 || l.Line > lines || (l.Line == 0) != (l.Outcome == "missing") {
+				t.Errorf("%s:%d: %s hlabel at a line the synthesis does not have", name, l.Line, l.Outcome)
+			}
+			if l.Line > 0 {
+				if _, dup := byLine[l.Line]; dup {
+					t.Errorf("%s:%d: labelled twice", name, l.Line)
+				}
+				byLine[l.Line] = l
+			}
+		}
+		var errs, found, missed, falseFlags int
+		var notes []string
+		flagged := map[int][]Kind{}
+		var blockers []Problem
+		for _, p := range r.Problems {
+			switch {
+			case p.Kind == MissingBlocker:
+				blockers = append(blockers, p)
+			case !p.Kind.Note():
+				flagged[p.Line] = append(flagged[p.Line], p.Kind)
+			}
+		}
+		count := func(l hlabel, hit bool, kindRight bool) {
+			v := tot.byKind[l.Outcome]
+			if hit {
+				v[0]++
+				if kindRight {
+					v[2]++
+				}
+			} else {
+				v[1]++
+			}
+			tot.byKind[l.Outcome] = v
+		}
+		usedBlocker := make([]bool, len(blockers))
+		for _, l := range ls {
+			if l.Outcome != "ignore" {
+				tot.claims++
+			}
+			if !errorOutcome(l.Outcome) {
+				continue
+			}
+			errs++
+			hit, kindRight := false, false
+			if l.Outcome == "missing" {
+				for i, p := range blockers {
+					if !usedBlocker[i] && sourceOf(s, p.Finding, l.Report) {
+						usedBlocker[i], hit, kindRight = true, true, true
+						break
+					}
+				}
+			} else if ks := flagged[l.Line]; len(ks) > 0 {
+				hit, kindRight = true, slices.Contains(ks, labelKind[l.Outcome])
+			}
+			count(l, hit, kindRight)
+			if hit {
+				found++
+			} else {
+				missed++
+				notes = append(notes, fmt.Sprintf("missed %s %s: %s", lineOrRef(l), l.Outcome, l.Note))
+			}
+		}
+		for _, line := range slices.Sorted(func(yield func(int) bool) {
+			for n := range flagged {
+				if !yield(n) {
+					return
+				}
+			}
+		}) {
+			l, ok := byLine[line]
+			if ok && (errorOutcome(l.Outcome) || l.Outcome == "ignore") {
+				continue
+			}
+			falseFlags++
+			notes = append(notes, fmt.Sprintf("false flag at %d (%s): %v", line, cmp(ok, l.Outcome, "unlabelled"), flagged[line]))
+		}
+		for i, p := range blockers {
+			if !usedBlocker[i] {
+				falseFlags++
+				notes = append(notes, "false missing blocker: "+p.Message)
+			}
+		}
+		tot.errors += errs
+		tot.found += found
+		tot.missed += missed
+		tot.falseFlags += falseFlags
+		if errs == 0 {
+			tot.clean++
+			if !r.Ungrounded() {
+				tot.cleanPass++
+			}
+		}
+		if ls[0].Holdout {
+			continue // held out: only its totals are printed, below
+		}
+		t.Logf("%s: %d errors, found %d, missed %d, false flags %d", name, errs, found, missed, falseFlags)
+		for _, n := range notes {
+			t.Logf("    %s", n)
+		}
+	}
+	t.Logf("tuning:   %v", totals[false])
+	if os.Getenv("VERIFY_TUNING") == "" {
+		t.Logf("held out: %v", totals[true])
+	}
+	// Floors under today's figures on the whole set (not the issue's
+	// targets of 90% found and 10% false flags, which verify does not
+	// reach): a change that loses ground fails here.
+	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
+		falseFlags: totals[false].falseFlags + totals[true].falseFlags}
+	if 2*all.found < all.errors {
+		t.Errorf("found %d of %d errors, want at least half", all.found, all.errors)
+	}
+	if 4*all.falseFlags > all.errors {
+		t.Errorf("%d false flags for %d errors, want at most a quarter", all.falseFlags, all.errors)
+	}
+}
+
+func lineOrRef(l hlabel) string {
+	if l.Line == 0 {
+		return l.Report
+	}
+	return strconv.Itoa(l.Line)
+}
+
+func cmp[T any](c bool, a, b T) T {
+	if c {
+		return a
+	}
+	return b
+}
