@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 )
@@ -195,6 +196,8 @@ func ruleHelp(sev parse.Severity) (text, markdown string) {
 // pruneSARIF re-encodes a SARIF log without what go-sarif fills in that
 // says nothing: empty arrays and objects, and the -1 of an unset index, id
 // or offset. Keys come out sorted, so the log is deterministic.
+// Control characters and bidirectional overrides in agent text are
+// escaped (inert.EscapeJSON), as in findings.json.
 func pruneSARIF(raw []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -209,7 +212,7 @@ func pruneSARIF(raw []byte) ([]byte, error) {
 	if err := enc.Encode(prune(v)); err != nil {
 		return nil, fmt.Errorf("encode SARIF: %w", err)
 	}
-	return b.Bytes(), nil
+	return inert.EscapeJSON(b.Bytes()), nil
 }
 
 // unsetInts are the SARIF properties whose -1 means "not set" (rank: no
@@ -295,7 +298,7 @@ type rdCode struct {
 
 // RenderRDJSONL returns the findings in reviewdog's rdjsonl format: one JSON
 // object a line, at the finding's first file ref (or its line in the agent's
-// report under dir).
+// report under dir), control characters escaped as in findings.json.
 func RenderRDJSONL(s *Synthesis, dir string) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -325,7 +328,7 @@ func RenderRDJSONL(s *Synthesis, dir string) []byte {
 			panic("synth: encode rdjsonl: " + err.Error())
 		}
 	}
-	return b.Bytes()
+	return inert.EscapeJSON(b.Bytes())
 }
 
 type junitSuites struct {
@@ -395,7 +398,9 @@ func junitSeconds(d time.Duration) string {
 // finding's case its location (as the other CI outputs do). Every time
 // attribute is 0 and the timestamp is the review time: fluxwatch does not
 // know how long an agent ran, and like findings.json the report's bytes
-// never depend on modification times.
+// never depend on modification times. encoding/xml escapes agent text; the
+// C1 controls and bidirectional overrides it leaves raw become character
+// references (inert.EscapeXML).
 func RenderJUnit(s *Synthesis, dir string) []byte {
 	agents := junitSuite{junitTally: junitTally{Name: "agents", Time: junitSeconds(0)}}
 	for _, a := range s.Agents {
@@ -459,7 +464,7 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 		panic("synth: encode JUnit: " + err.Error())
 	}
 	b.WriteByte('\n')
-	return b.Bytes()
+	return inert.EscapeXML(b.Bytes())
 }
 
 // Annotation limits (SPEC §6): at most this many errors and warnings.
@@ -470,9 +475,10 @@ const maxAnnotations = 10
 // most severe and most convergent first. Agent text is escaped so that it can
 // never end the command or start another (see EscapeData, EscapeProperty).
 // GitHub shows an annotation's title and message as plain text, never as
-// Markdown or HTML, so agent text is put on one line and otherwise kept as
-// written: HTML or a link in it shows literally (a Markdown escape would
-// show as a stray backslash).
+// Markdown or HTML, so agent text is put on one line, inert (inert.Line: a
+// person reads it in the job log, where an escape sequence would act), and
+// otherwise kept as written: HTML or a link in it shows literally (a
+// Markdown escape would show as a stray backslash).
 func RenderAnnotations(s *Synthesis, dir string) []byte {
 	var b bytes.Buffer
 	errs, warns := 0, 0
@@ -487,7 +493,7 @@ func RenderAnnotations(s *Synthesis, dir string) []byte {
 			continue
 		}
 		ref := ciLocation(dir, f)
-		props := []string{"file=" + EscapeProperty(ref.Path)}
+		props := []string{"file=" + EscapeProperty(inert.Line(ref.Path))}
 		if ref.Start > 0 {
 			props = append(props, fmt.Sprintf("line=%d", ref.Start))
 			if ref.End > ref.Start {
@@ -498,8 +504,8 @@ func RenderAnnotations(s *Synthesis, dir string) []byte {
 		if f.ID != "" {
 			title = string(f.Severity) + " " + f.ID + ": " + f.Title
 		}
-		props = append(props, "title="+EscapeProperty(title))
-		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), EscapeData(message(f)))
+		props = append(props, "title="+EscapeProperty(inert.Line(title)))
+		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), EscapeData(inert.Line(message(f))))
 	}
 	return b.Bytes()
 }
