@@ -12,6 +12,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	flag "github.com/spf13/pflag"
 )
@@ -114,7 +115,7 @@ func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
 		found = []string{defaultBus(dir)}
 	}
 	for _, err := range skipped {
-		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %v: skipped\n", cmd, err)
+		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s: skipped\n", cmd, inert.Line(err.Error()))
 	}
 	return found, nil
 }
@@ -176,7 +177,7 @@ func (b *synthBus) open(ctx context.Context, e *env, f *reportFlags, dir string)
 	for _, name := range parse.BusNames {
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && !f.quiet && (named == nil || !os.SameFile(fi, named)) {
-			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: not read: the run's bus is %s (--bus)\n", p, src)
+			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: not read: the run's bus is %s (--bus)\n", inert.Line(p), src)
 		}
 	}
 	return src, nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -223,7 +224,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 	diag := func(d parse.Diagnostic) {
 		if !quiet {
 			w.Flush()
-			fmt.Fprintln(e.stderr, d)
+			fmt.Fprintln(e.stderr, inert.Line(d.String()))
 		}
 	}
 	var buf []byte
@@ -237,6 +238,8 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 			buf = strconv.AppendInt(buf, int64(ent.Line), 10)
 			buf = append(buf, '}')
 		}
+		// The record as written, its control characters escaped.
+		buf = inert.EscapeJSON(buf)
 		return buf
 	}
 

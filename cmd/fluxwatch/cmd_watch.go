@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -249,12 +250,12 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			case errors.Is(err, fsio.ErrNoReader):
 				if !unread {
 					u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelWarning,
-						Message: oneLine(err.Error()) + " (at each change until it has one; the final reports wait for it)"})
+						Message: inert.Line(err.Error()) + " (at each change until it has one; the final reports wait for it)"})
 				}
 				unread = true
 			case err != nil:
 				// Keep watching: the next change writes them again.
-				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: oneLine(err.Error())})
+				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: inert.Line(err.Error())})
 			default:
 				unread = false
 			}
@@ -284,7 +285,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			for _, ev := range events {
 				enc.Encode(ev)
 			}
-			out = b.Bytes()
+			out = inert.EscapeJSON(b.Bytes()) // agent text as written, escaped
 		case modeView:
 			view.Draw(u, events)
 		case modeLines:
