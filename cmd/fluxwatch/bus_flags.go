@@ -132,6 +132,18 @@ func busOpenError(cmd string, err error) error {
 	return usageError{fmt.Errorf("%s: %w", cmd, err)}
 }
 
+// busError is the error of cmd (already named in err) reading or writing a
+// bus once it is open: a server that stops answering, or that accepted the
+// connection and never answers a request (natsbus.ErrNoReply, within the
+// bus timeout), cannot be reached, an input error (exit 2) as at the open;
+// other errors are internal (exit 3).
+func busError(err error) error {
+	if errors.Is(err, natsbus.ErrNoReply) {
+		return usageError{err}
+	}
+	return err
+}
+
 // synthBus names the bus of synth and watch when it is not the run
 // directory's: --bus nats://HOST:PORT/RUN or a file, else $FLUXWATCH_BUS
 // when it is a URL (a path there is an agent's, for finding write).

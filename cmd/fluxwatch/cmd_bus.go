@@ -73,7 +73,7 @@ func busRelay(ctx context.Context, e *env, args []string) error {
 		seen:   map[[32]byte]bool{},
 		diag:   func(d parse.Diagnostic) { fmt.Fprintln(e.stderr, inert.Line(d.String())) },
 	}
-	return r.run(ctx, once, toStream, toFile)
+	return busError(r.run(ctx, once, toStream, toFile))
 }
 
 // relay copies records between a file bus and a stream, each record once:

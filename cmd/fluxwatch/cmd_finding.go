@@ -162,7 +162,7 @@ func findingWriteRemote(ctx context.Context, e *env, b *busFlags, ent bus.Entry,
 	case errors.Is(err, bus.ErrInvalid):
 		return usageErrorf("finding write: %v", err)
 	case err != nil:
-		return fmt.Errorf("finding write: %w", err)
+		return busError(fmt.Errorf("finding write: %w", err))
 	}
 	if asJSON {
 		j, _ := json.Marshal(struct {
@@ -277,13 +277,13 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		if follow {
 			err := bk.Follow(ctx, since, f, line, diag)
 			if err != nil {
-				return fmt.Errorf("finding read: %w", err)
+				return busError(fmt.Errorf("finding read: %w", err))
 			}
 			return w.Flush()
 		}
 		_, err = bk.Read(ctx, since, f, element, diag)
 		if err != nil {
-			return fmt.Errorf("finding read: %w", err)
+			return busError(fmt.Errorf("finding read: %w", err))
 		}
 		return endArray(w, n)
 	}
