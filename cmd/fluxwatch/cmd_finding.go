@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
@@ -136,6 +137,10 @@ func findingWrite(ctx context.Context, e *env, args []string) error {
 			return usageErrorf("finding write: %s: %v", path, pathErr.Err)
 		}
 		return usageErrorf("finding write: %s: %v", path, err)
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT):
+		// A full disk: the bus is an output that cannot be written (exit
+		// 2), and the record was not appended, not even in part.
+		return usageErrorf("finding write: %v", err)
 	case err != nil:
 		return fmt.Errorf("finding write: %s: %w", path, err)
 	}
