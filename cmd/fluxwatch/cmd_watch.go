@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -231,10 +232,25 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	var final *synth.Synthesis
 	var summary []byte
 	first := true
-	unread := false // a FIFO target had no reader at the last change (said once)
-	var lost error  // a write of the events or lines to stdout failed: the watch ends
+	unread := false  // a FIFO target had no reader at the last change (said once)
+	var lost error   // a write of the events or lines to stdout failed: the watch ends
+	removed := false // the run directory is gone (said once)
 	err = watcher.New(dir, wopts).Run(ctx, func(u *watcher.Update) error {
-		if !u.Heartbeat {
+		if !u.Heartbeat && runRemoved(dir) {
+			// The run directory was removed under the watch (an
+			// orchestrator cleaned up): its reports are not written, as
+			// writing them would make it again. The watch goes on, and
+			// writes them once the directory is made again.
+			if u.Final {
+				return usageErrorf("watch: output directory %s was removed: the final reports are not written", dir)
+			}
+			if !removed {
+				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelWarning,
+					Message: "output directory removed: no reports are written until it is made again"})
+			}
+			removed = true
+		} else if !u.Heartbeat {
+			removed = false
 			wctx, cancel := writeContext(ctx)
 			if !u.Final {
 				// A FIFO target with no reader is passed over at a change,
@@ -354,6 +370,12 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		return exitError{code: exitGate}
 	}
 	return nil
+}
+
+// runRemoved reports whether the run directory dir no longer exists.
+func runRemoved(dir string) bool {
+	_, err := os.Stat(dir)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // sigpipeStatus is the status of watch when the reader of its events went
