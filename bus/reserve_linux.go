@@ -18,27 +18,16 @@ import (
 // which keeps a full disk from cutting a record, if not a race with another
 // process filling it at the same moment.
 func reserve(f *os.File, off int64, n int) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var ferr error
-	if err := rc.Control(func(fd uintptr) {
-		for {
-			ferr = unix.Fallocate(int(fd), unix.FALLOC_FL_KEEP_SIZE, off, int64(n))
-			if ferr != unix.EINTR {
-				break
-			}
+	return fdCall(f, func(fd int) error {
+		err := unix.Fallocate(fd, unix.FALLOC_FL_KEEP_SIZE, off, int64(n))
+		if !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.ENOSYS) {
+			return err
 		}
-		if errors.Is(ferr, unix.EOPNOTSUPP) || errors.Is(ferr, unix.ENOSYS) {
-			ferr = nil // a statfs that fails says nothing: write and see
-			var st unix.Statfs_t
-			if unix.Fstatfs(int(fd), &st) == nil && st.Bavail*uint64(st.Bsize) < uint64(n)+uint64(st.Bsize) {
-				ferr = unix.ENOSPC
-			}
+		// A statfs that fails says nothing: write and see.
+		var st unix.Statfs_t
+		if unix.Fstatfs(fd, &st) == nil && st.Bavail*uint64(st.Bsize) < uint64(n)+uint64(st.Bsize) {
+			return unix.ENOSPC
 		}
-	}); err != nil {
-		return err
-	}
-	return ferr
+		return nil
+	})
 }

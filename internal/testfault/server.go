@@ -15,21 +15,7 @@ import (
 // with the connections it accepted, when the test ends.
 func SilentServer(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("listen on loopback: %v", err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			defer c.Close() // held open, silent, until the listener closes
-		}
-	}()
-	return ln.Addr().String()
+	return serve(t, func(net.Conn) {}) // held open, silent, until the listener closes
 }
 
 // MuteNATSServer listens on a free loopback TCP port and returns its address
@@ -39,28 +25,42 @@ func SilentServer(t testing.TB) string {
 // connections, when the test ends.
 func MuteNATSServer(t testing.TB) string {
 	t.Helper()
+	return serve(t, func(c net.Conn) {
+		fmt.Fprintf(c, "INFO {\"server_id\":\"mute\",\"version\":\"2.10.0\",\"proto\":1,\"headers\":true,\"max_payload\":1048576,\"jetstream\":true}\r\n")
+		sc := bufio.NewScanner(c)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "PING") {
+				io.WriteString(c, "PONG\r\n")
+			}
+		}
+	})
+}
+
+// serve listens on a free loopback TCP port, hands each connection to talk
+// in a goroutine of its own, and returns the address; the listener and
+// every connection are closed when the test ends.
+func serve(t testing.TB, talk func(net.Conn)) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Skipf("listen on loopback: %v", err)
 	}
 	t.Cleanup(func() { ln.Close() })
 	go func() {
+		var conns []net.Conn
+		defer func() {
+			for _, c := range conns {
+				c.Close()
+			}
+		}()
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				fmt.Fprintf(c, "INFO {\"server_id\":\"mute\",\"version\":\"2.10.0\",\"proto\":1,\"headers\":true,\"max_payload\":1048576,\"jetstream\":true}\r\n")
-				sc := bufio.NewScanner(c)
-				sc.Buffer(make([]byte, 64<<10), 16<<20)
-				for sc.Scan() {
-					if strings.HasPrefix(sc.Text(), "PING") {
-						io.WriteString(c, "PONG\r\n")
-					}
-				}
-			}()
+			conns = append(conns, c)
+			go talk(c)
 		}
 	}()
 	return ln.Addr().String()
