@@ -26,9 +26,7 @@ func TestWatchRunDirectoryRemoved(t *testing.T) {
 	os.Mkdir(dir, 0o755)
 	w := startProc(t, fluxwatchBin(t), root, nil, "watch", "--rescan", "100ms", "--no-evidence", "run")
 	w.fileExists(t, filepath.Join(dir, "findings.json"))
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
+	removeDir(t, dir)
 	w.stdoutHas(t, "output directory removed: no reports are written until it is made again")
 	time.Sleep(500 * time.Millisecond) // five rescans
 	if _, err := os.Stat(dir); err == nil {
@@ -42,9 +40,7 @@ func TestWatchRunDirectoryRemoved(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\nVerdict: safe\n"), 0o644)
 	w.fileExists(t, filepath.Join(dir, "summary.md"))
 
-	if err := os.RemoveAll(dir); err != nil {
-		t.Fatal(err)
-	}
+	removeDir(t, dir)
 	w.waitFor(t, "the second removal said", func() bool {
 		return strings.Count(w.stdout.String(), "output directory removed:") == 2
 	})
@@ -56,4 +52,18 @@ func TestWatchRunDirectoryRemoved(t *testing.T) {
 	if _, err := os.Stat(dir); err == nil {
 		t.Errorf("the final reports made the removed run directory again")
 	}
+}
+
+// removeDir removes dir and what it holds, again while a writer (the watch)
+// adds a file to it meanwhile ("directory not empty").
+func removeDir(t *testing.T, dir string) {
+	t.Helper()
+	var err error
+	for range 100 {
+		if err = os.RemoveAll(dir); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal(err)
 }
