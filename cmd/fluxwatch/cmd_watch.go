@@ -136,6 +136,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	every := targets
 	every.SkipStdout = true // written once, after the final update
+	every.RunDir = dir      // removed under the watch, never made again
 
 	mode := modeLines
 	switch {
