@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -69,14 +70,16 @@ func mustRead(name string) string {
 // Render returns the page of s: one self-contained HTML document (inline CSS
 // and SVG; with opts.Live, one inline script). It reads no file and no
 // clock: the same synthesis and options give the same bytes. Agent-written
-// text goes through html/template, which escapes it for where it lands. The
+// text goes through html/template, which escapes it for where it lands, and
+// the page through inert.TextBytes, which shows the control characters and
+// bidirectional overrides html/template leaves (see the package doc). The
 // error is a template failure (a bug).
 func Render(s *synth.Synthesis, opts Options) ([]byte, error) {
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, newView(s, opts)); err != nil {
 		return nil, fmt.Errorf("render page: %w", err)
 	}
-	return b.Bytes(), nil
+	return inert.TextBytes(b.Bytes()), nil
 }
 
 // view is what the template shows.

@@ -45,6 +45,11 @@ type Targets struct {
 	// Rendered (a live page serves it); otherwise findings.json is streamed
 	// to its file and never held whole.
 	KeepJSON bool
+	// RunDir, when set, is a directory Write never makes: a watcher's run
+	// directory, removed under it, is not made again by its reports (a
+	// target in it then fails, naming it). Other missing directories of
+	// the targets are made.
+	RunDir string
 }
 
 // OnStdout returns the names of the targets that are Stdout ("--out",
@@ -132,7 +137,7 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 				return r, fmt.Errorf("%w: %w", ErrRender, err)
 			}
 		}
-		if err := writeTarget(ctx, x.path, data, x.stream, t.Stdout); errors.Is(err, fsio.ErrNoReader) {
+		if err := writeTarget(ctx, x.path, data, x.stream, t.Stdout, t.RunDir); errors.Is(err, fsio.ErrNoReader) {
 			unread = append(unread, err)
 		} else if err != nil {
 			return r, err
@@ -143,8 +148,9 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 
 // writeTarget writes data, or what stream writes when it is not nil, to the
 // target path: standard output for Stdout, else by fsio.WriteFile's rules
-// (fsio.WriteFileFunc's for a stream), its directory created when missing.
-func writeTarget(ctx context.Context, path string, data []byte, stream func(io.Writer) error, stdout io.Writer) error {
+// (fsio.WriteFileFunc's for a stream), its directory created when missing
+// (unless it is runDir).
+func writeTarget(ctx context.Context, path string, data []byte, stream func(io.Writer) error, stdout io.Writer, runDir string) error {
 	if path == Stdout {
 		var err error
 		if stream != nil {
@@ -157,7 +163,7 @@ func writeTarget(ctx context.Context, path string, data []byte, stream func(io.W
 		}
 		return nil
 	}
-	if dir := filepath.Dir(path); dir != "" {
+	if dir := filepath.Dir(path); dir != "" && (runDir == "" || filepath.Clean(runDir) != dir) {
 		if _, err := os.Stat(dir); err != nil {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/config"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -185,7 +186,7 @@ func (c *ciFlags) report(e *env, s *synth.Synthesis, quiet bool) {
 	}
 	for _, d := range s.Diagnostics {
 		if d.File == c.cfg.Path && c.cfg.Path != "" {
-			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", d)
+			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", inert.Line(d.String()))
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	flag "github.com/spf13/pflag"
 )
@@ -88,7 +89,7 @@ func mainStatus(args []string, e *env) int {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		var x exitError
 		if !errors.As(err, &x) || x.err != nil {
-			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", oneLine(err.Error()))
+			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", inert.Line(err.Error()))
 		}
 	}
 	fsio.RemoveTemps()
@@ -269,18 +270,14 @@ func exitCode(err error, stderr io.Writer) int {
 	var x exitError
 	if errors.As(err, &x) {
 		if x.err != nil {
-			fmt.Fprintf(stderr, "fluxwatch: %s\n", oneLine(x.err.Error()))
+			fmt.Fprintf(stderr, "fluxwatch: %s\n", inert.Line(x.err.Error()))
 		}
 		return x.code
 	}
-	fmt.Fprintf(stderr, "fluxwatch: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "fluxwatch: %s\n", inert.Line(err.Error()))
 	var u usageError
 	if errors.As(err, &u) {
 		return exitUsage
 	}
 	return exitInternal
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }

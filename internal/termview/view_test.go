@@ -2,6 +2,7 @@ package termview
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -152,7 +154,7 @@ func TestLiveViewUnreadable(t *testing.T) {
 	for _, want := range []string{
 		"Verdict: SAFE — 1 report could not be fully read  2/2 completed",
 		"security-audit               unreadable",
-		`  line 9: P0 "CRITICAL" [2J here gave no finding`,
+		`  line 9: P0 "CRITICAL"␛[2J here gave no finding`,
 	} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("no %q in the frame:\n%s", want, frame)
@@ -345,4 +347,29 @@ func TestLiveViewConcurrentKeys(t *testing.T) {
 	}
 	<-done
 	v.Close()
+}
+
+// TestLiveViewControlsInert: agent text with control characters and a
+// right-to-left override (names, titles, bus summaries, a failed agent's
+// error) is drawn as visible stand-ins, never raw: the frame's only escape
+// sequences are the view's own colours.
+func TestLiveViewControlsInert(t *testing.T) {
+	dir := t.TempDir()
+	testfault.ControlRun(t, dir)
+	s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{}, synth.Options{Watching: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &watcher.Update{Time: time.Now(), Started: time.Now(), Synthesis: s}
+	v := New(io.Discard, Options{Dir: dir + testfault.ControlText, Size: func() (int, int) { return 200, 60 }})
+	v.Draw(u, watcher.NewDiffer().Diff(u))
+	got := []byte(strings.Join(v.frame(u, 200, 60), "\n"))
+	if bad := testfault.ShowRawControl(got); bad != "" {
+		t.Errorf("a raw control character %s in\n%s", bad, got)
+	}
+	for _, want := range []string{"␛[2J␇⟨U+009B⟩31m⟨U+202E⟩y", "Token x␛[2J"} {
+		if !bytes.Contains(got, []byte(want)) {
+			t.Errorf("the frame does not show %q:\n%s", want, got)
+		}
+	}
 }
