@@ -76,6 +76,14 @@ func CheckWithin(dir, path string, refuse func(name string) error) error {
 	return err
 }
 
+// Inside reports whether path lies in dir as Within sees it: by its name,
+// or because its directory is really inside dir. A write there under
+// Within creates its missing directories itself, inside dir.
+func Inside(dir, path string) bool {
+	_, in := (&within{dir: dir}).contains(path)
+	return in
+}
+
 // contains returns the name of path in w.dir when it lies there: by its
 // name (dir/x, dir/sub/../x), or because its directory is really inside
 // dir (a link to dir, or into it, on the way).
