@@ -462,7 +462,7 @@ func writeStdout(cmd string, err error) error {
 // configuration and the options of f, and the bus of b when it is not dir's
 // own (nil then); the caller closes it.
 func prepare(ctx context.Context, e *env, f *reportFlags, b *synthBus, dir string) (synth.Options, watcher.ScanOptions, bus.Backend, error) {
-	if err := f.ci.configure(e, f); err != nil {
+	if err := f.ci.configure(e, f, dir); err != nil {
 		return synth.Options{}, watcher.ScanOptions{}, nil, err
 	}
 	opts, scan, err := f.options(e)
