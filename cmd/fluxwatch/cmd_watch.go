@@ -349,6 +349,9 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			return writeStdout("watch", err)
 		}
 	}
+	if err := f.pickedRun(e, final, scan.Run, dir); err != nil {
+		return err
+	}
 	if newTripped := f.ci.judge(e, final, f.quiet); gateTripped(f.failOn, f.gateVerdict(final)) || newTripped {
 		return exitError{code: exitGate}
 	}

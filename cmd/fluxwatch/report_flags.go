@@ -195,6 +195,30 @@ func (f *reportFlags) gateVerdict(s *synth.Synthesis) parse.Verdict {
 	return synth.GateVerdict(s, f.minIndep)
 }
 
+// pickedRun applies SPEC §10's "the gate is not flipped by a stranger" to
+// s, the synthesis of the run in dir read with the run selected (""
+// for none): when none was and the agent files name several runs, the run
+// read was picked by file times, which any writer of the directory sets.
+// With a gate (--fail-on or --fail-on-new, from a flag or the
+// configuration) that is an input error (exit 2): pass --run. Without one
+// it is a warning on stderr (unless -q); the reports carry it as a
+// diagnostic either way.
+func (f *reportFlags) pickedRun(e *env, s *synth.Synthesis, selected, dir string) error {
+	if selected != "" || len(s.Runs) < 2 {
+		return nil
+	}
+	runs := strings.Join(s.Runs, ", ")
+	if f.failOn != "none" || (f.ci.failOnNew != "none" && f.ci.failOnNew != "") {
+		return usageErrorf("%s: %s holds reports of %d runs (%s): pass --run RUN (or set FLUX_RUN_UUID); a gate never picks a run by file times",
+			f.cmd, dir, len(s.Runs), runs)
+	}
+	if !f.quiet && s.Run != nil {
+		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s holds reports of %d runs (%s); read %s, the newest by file times: pass --run RUN to choose\n",
+			f.cmd, dir, len(s.Runs), runs, *s.Run)
+	}
+	return nil
+}
+
 // gateTripped applies --fail-on (SPEC §7): an error verdict trips any gate.
 func gateTripped(failOn string, v parse.Verdict) bool {
 	switch failOn {
