@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -156,7 +155,7 @@ func Find(dir, top, run string) (path string, ignored []string, err error) {
 	}
 	inRun := func(string) bool { return false }
 	if run != "" {
-		if realRun, err := realPath(run); err == nil {
+		if realRun, err := fsio.RealPath(run); err == nil {
 			inRun = func(p string) bool { return within(realRun, p) }
 		}
 		if own := filepath.Join(run, Name); exists(own) {
@@ -200,34 +199,10 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
 
-// realPath is path made absolute with every symbolic link resolved; a
-// missing tail is kept as written (the deepest existing directory is
-// resolved): where a write or read of path really goes.
-func realPath(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
-	}
-	var tail []string
-	for d := abs; ; {
-		if real, err := filepath.EvalSymlinks(d); err == nil {
-			return filepath.Join(append([]string{real}, tail...)...), nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return abs, nil
-		}
-		tail = append([]string{filepath.Base(d)}, tail...)
-		d = parent
-	}
-}
-
 // within reports whether path really lies in dir (a real path, see
-// realPath) or is dir itself.
+// fsio.RealPath) or is dir itself.
 func within(dir, path string) bool {
-	real, err := realPath(path)
+	real, err := fsio.RealPath(path)
 	if err != nil {
 		return false
 	}
@@ -519,7 +494,7 @@ func (c *Config) Local(key, v string) (string, error) {
 	if root == "" {
 		root = filepath.Dir(c.Path)
 	}
-	realRoot, err := realPath(root)
+	realRoot, err := fsio.RealPath(root)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", c.Path, err)
 	}

@@ -208,6 +208,7 @@ func TestLocal(t *testing.T) {
 	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
 	os.MkdirAll(filepath.Join(top, "elsewhere"), 0o755)
 	os.Symlink(filepath.Join(top, "elsewhere"), filepath.Join(repo, "out-link"))
+	os.Symlink("../../elsewhere/new.xml", filepath.Join(repo, "sub", "dangling.xml"))
 	data := "baseline: ../outside.json\noutput:\n  html: ../../x.html\n  sarif: out/r.sarif\n  junit: /etc/passwd\n  out: ../out-link/new\n  rdjsonl: \"-\"\nevidence:\n  repo: /\n"
 	c, err := Parse(filepath.Join(repo, "sub", Name), []byte(data))
 	if err != nil {
@@ -222,8 +223,13 @@ func TestLocal(t *testing.T) {
 		{"output.junit", ""},
 		{"output.out", ""},
 		{"evidence.repo", ""},
+		{"dangling", ""}, // a link out that a write would create a file through
 	} {
-		got, err := c.Local(tc.key, c.Get(tc.key))
+		v := c.Get(tc.key)
+		if tc.key == "dangling" {
+			v = "dangling.xml"
+		}
+		got, err := c.Local(tc.key, v)
 		switch {
 		case tc.want != "" && (err != nil || got != tc.want):
 			t.Errorf("Local(%s) = %q, %v; want %q", tc.key, got, err, tc.want)

@@ -142,30 +142,57 @@ func (w *within) resolve(path, rel string) (string, error) {
 	return filepath.FromSlash(name), nil
 }
 
-// existingInside reports whether the deepest directory of sub (a path in
-// w.dir) that exists is really inside w.dir: where a missing directory
-// would be made. With w.dir itself missing there is nothing to leave: true
-// (the write fails on the missing directory).
+// existingInside reports whether sub (a path in w.dir, perhaps missing)
+// really lies inside w.dir: where a missing directory would be made. With
+// w.dir itself missing there is nothing to leave: true (the write fails on
+// the missing directory).
 func (w *within) existingInside(sub string) bool {
 	realDir, err := filepath.EvalSymlinks(w.dir)
-	if err == nil {
-		realDir, err = filepath.Abs(realDir)
-	}
 	if err != nil {
 		return true
 	}
-	for {
-		if real, err := filepath.EvalSymlinks(sub); err == nil {
-			real, err = filepath.Abs(real)
-			rel, rerr := filepath.Rel(realDir, real)
-			return err == nil && rerr == nil && (rel == "." || filepath.IsLocal(rel))
-		}
-		parent := filepath.Dir(sub)
-		if parent == sub {
-			return false
-		}
-		sub = parent
+	realDir, err1 := filepath.Abs(realDir)
+	real, err2 := RealPath(sub)
+	if err1 != nil || err2 != nil {
+		return false
 	}
+	rel, err := filepath.Rel(realDir, real)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
+}
+
+// RealPath is path made absolute with every symbolic link resolved: where
+// a read or write of path really goes. A missing tail is kept as written
+// after its deepest existing directory, resolved; a dangling link is
+// followed to where it leads (where a write would create the file).
+func RealPath(path string) (string, error) {
+	for range 40 {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return "", err
+		}
+		var tail []string
+		for d := abs; ; {
+			real, err := filepath.EvalSymlinks(d)
+			if err == nil {
+				return filepath.Join(append([]string{real}, tail...)...), nil
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				return "", err
+			}
+			if next, ok := readLink(d); ok {
+				// A dangling link: go on from where it leads.
+				path = filepath.Join(append([]string{next}, tail...)...)
+				break
+			}
+			parent := filepath.Dir(d)
+			if parent == d {
+				return abs, nil
+			}
+			tail = append([]string{filepath.Base(d)}, tail...)
+			d = parent
+		}
+	}
+	return "", ErrLinkLoop
 }
 
 // writeWithin is writeTarget for path, named rel in w.dir: see Within.

@@ -174,3 +174,41 @@ func TestWithinFIFONotWaited(t *testing.T) {
 		t.Fatalf("err = %v, want ErrNoReader", err)
 	}
 }
+
+// RealPath says where a path really leads: links resolved on the way and
+// at its end, dangling ones followed, a missing tail kept.
+func TestRealPath(t *testing.T) {
+	top, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(top, "a", "b"), 0o755)
+	os.MkdirAll(filepath.Join(top, "out"), 0o755)
+	links := map[string]string{
+		"a/to-out":   "../out",
+		"a/dangling": "../out/new.html",
+		"a/deep":     "../out/missing/dir",
+		"a/loop":     "loop",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(top, name)); err != nil {
+			t.Skipf("no symlinks: %v", err)
+		}
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"a/b", "a/b"},
+		{"a/b/missing/x", "a/b/missing/x"},
+		{"a/to-out/x.json", "out/x.json"},
+		{"a/dangling", "out/new.html"},
+		{"a/deep/x", "out/missing/dir/x"},
+		{"a/b/../to-out", "out"},
+	} {
+		got, err := RealPath(filepath.Join(top, tc.path))
+		if want := filepath.Join(top, tc.want); err != nil || got != want {
+			t.Errorf("RealPath(%s) = %q, %v; want %q", tc.path, got, err, want)
+		}
+	}
+	if _, err := RealPath(filepath.Join(top, "a", "loop")); err == nil {
+		t.Errorf("RealPath of a loop: no error")
+	}
+}
