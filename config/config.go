@@ -503,7 +503,8 @@ func (c *Config) Local(key, v string) (string, error) {
 		if n := c.lines[key]; n > 0 {
 			where = fmt.Sprintf("%s:%d", where, n)
 		}
-		return "", fmt.Errorf("%s: %s %q leads outside %s, the repository of the file: not used", where, key, v, root)
+		flag := "--" + key[strings.LastIndexByte(key, '.')+1:] // output.html: --html
+		return "", fmt.Errorf("%s: %s %q leads outside %s, the repository of the file: not used (a path elsewhere is given with %s)", where, key, v, root, flag)
 	}
 	return p, nil
 }
