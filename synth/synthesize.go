@@ -109,6 +109,7 @@ func newSynthesis(run *Run, opts Options) *Synthesis {
 		ProtocolVersion: ProtocolVersion,
 		Generator:       opts.Generator,
 		Input:           run.Input,
+		Runs:            run.Runs,
 		Improvements:    []Improvement{},
 		Specialists:     []Specialist{},
 		Design:          []parse.Design{},

@@ -136,7 +136,6 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	every := targets
 	every.SkipStdout = true // written once, after the final update
-	every.RunDir = dir      // removed under the watch, never made again
 
 	mode := modeLines
 	switch {
@@ -366,6 +365,9 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		if _, err := fmt.Fprintln(e.stdout, oneLineSummary(final, filepath.Join(targets.Dir, "summary.md"))); err != nil {
 			return writeStdout("watch", err)
 		}
+	}
+	if err := f.pickedRun(e, final, scan.Run, dir); err != nil {
+		return err
 	}
 	return f.judge(e, final)
 }

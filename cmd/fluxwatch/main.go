@@ -15,6 +15,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
+	"github.com/fluxwatch/fluxwatch/internal/redact"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	flag "github.com/spf13/pflag"
 )
@@ -177,6 +178,10 @@ var commands = map[string]command{
 // run runs the command line args (without the program name): global options,
 // then a command and its arguments.
 func run(ctx context.Context, args []string, e *env) error {
+	// Every log line, warning and error goes to stderr: the credentials of
+	// a URL there (--bus nats://alice:PASSWORD@host, in -v's start line,
+	// an error, a warning) are redacted, whoever prints it (SPEC §10).
+	e.stderr = redact.Writer(e.stderr)
 	g, args, err := parseGlobal(args)
 	if err != nil {
 		return usageError{err}
@@ -262,11 +267,13 @@ func (x exitError) Error() string {
 }
 func (x exitError) Unwrap() error { return x.err }
 
-// exitCode prints err (if any) as one line on stderr and maps it to an exit code.
+// exitCode prints err (if any) as one line on stderr, credentials
+// redacted, and maps it to an exit code.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	stderr = redact.Writer(stderr)
 	var x exitError
 	if errors.As(err, &x) {
 		if x.err != nil {
