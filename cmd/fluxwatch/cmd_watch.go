@@ -16,6 +16,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -263,7 +264,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			}
 			summary = r.Summary
 			if live != nil && r.FindingsJSON != nil {
-				b, err := page.Render(u.Synthesis, f.pageOptions(f.gateVerdict(u.Synthesis), true))
+				b, err := page.Render(u.Synthesis, report.PageNames(f.pageOptions(f.gateVerdict(u.Synthesis), true), u.Synthesis, every.Base))
 				if err != nil {
 					return exitError{exitInternal, fmt.Errorf("watch: %w", err)}
 				}
