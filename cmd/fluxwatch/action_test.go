@@ -519,7 +519,7 @@ func TestAction(t *testing.T) {
 			t.Errorf("SARIF uploaded: %q, want fluxwatch-review/review.sarif after the gate tripped", r.uploaded)
 		}
 		kept := r.artifacts["fluxwatch-review"]
-		for _, f := range []string{"summary.md", "findings.json", "review.sarif", "review.html"} {
+		for _, f := range []string{"summary.md", "findings.json", "review.sarif", "review.rdjsonl", "review.html"} {
 			if _, err := os.Stat(filepath.Join(kept, f)); err != nil {
 				t.Errorf("the artifact lacks %s: %v", f, err)
 			}
@@ -531,9 +531,10 @@ func TestAction(t *testing.T) {
 		if got := strings.Join(r.summaries, ""); got != string(md) {
 			t.Errorf("the job summary is not summary.md whole:\n%s", got)
 		}
-		for _, p := range []string{"fd-safety.7c1e2f60-4b7d-4f0e-9a51-2d8c6b9e0a13.md", "summary.md", "findings.json"} {
-			if _, err := os.Stat(filepath.Join(work, "testdata", "example", p)); err != nil {
-				t.Errorf("the run directory lost %s: %v", p, err)
+		// The reports went to out: the run directory is as the agents left it.
+		for _, p := range []string{"summary.md", "findings.json"} {
+			if _, err := os.Stat(filepath.Join(work, "testdata", "example", p)); err == nil {
+				t.Errorf("the action wrote %s into the run directory", p)
 			}
 		}
 	})
@@ -642,4 +643,172 @@ func TestAction(t *testing.T) {
 			t.Errorf("new P0/P1 findings: failed %v, synth %v, baseline step ran %v; want the new-findings gate to trip", r.failed, r.outputs["synth"], r.outputs["baseline"] != nil)
 		}
 	})
+}
+
+// ciBlock returns the fenced block of docs/ci.md after the marker
+// <!-- ci: NAME -->.
+func ciBlock(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile("../../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "<!-- ci: "+name+" -->\n```yaml\n")
+	if !ok {
+		t.Fatalf("docs/ci.md has no yaml block marked <!-- ci: %s -->", name)
+	}
+	block, _, ok := strings.Cut(rest, "\n```\n")
+	if !ok {
+		t.Fatalf("docs/ci.md: the %s block is not closed", name)
+	}
+	return []byte(block + "\n")
+}
+
+// ciWorkflow is the part of a workflow the copy-paste workflow of
+// docs/ci.md uses, read strictly.
+type ciWorkflow struct {
+	Name        string            `yaml:"name"`
+	On          map[string]any    `yaml:"on"`
+	Permissions map[string]string `yaml:"permissions"`
+	Jobs        map[string]struct {
+		RunsOn      string            `yaml:"runs-on"`
+		Needs       string            `yaml:"needs"`
+		Outputs     map[string]string `yaml:"outputs"`
+		Permissions map[string]string `yaml:"permissions"`
+		Steps       []workflowStep    `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+func strictYAML(t *testing.T, name string, data []byte, v any) {
+	t.Helper()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("docs/ci.md, the %s block: %v", name, err)
+	}
+}
+
+// TestCIDocWorkflow checks the workflow docs/ci.md gives to copy into
+// another repository against action.yml and itself: it uses the action
+// with inputs the action has, the agents' artifact reaches the review
+// job's run-dir, the run the agents name is the run synthesised, and the
+// review job has the permissions the page says it needs. The reviewdog
+// recipe reads the rdjsonl file the action writes; the GitLab job's
+// script runs as written on the example run and writes the report it
+// declares.
+func TestCIDocWorkflow(t *testing.T) {
+	a := readAction(t)
+	var w ciWorkflow
+	strictYAML(t, "workflow", ciBlock(t, "workflow"), &w)
+	if _, ok := w.On["pull_request"]; !ok {
+		t.Error("the workflow does not run on pull_request")
+	}
+	if push, _ := w.On["push"].(map[string]any); push == nil || fmt.Sprint(push["branches"]) != "[main]" {
+		t.Errorf("on.push = %v: the default branch's runs must run it, to keep the baseline", w.On["push"])
+	}
+	agents, review := w.Jobs["agents"], w.Jobs["review"]
+	if review.Needs != "agents" {
+		t.Fatalf("jobs: want agents, and review after it (needs %q)", review.Needs)
+	}
+	for perm, want := range map[string]string{"contents": "read", "actions": "read", "security-events": "write"} {
+		if review.Permissions[perm] != want {
+			t.Errorf("review: permissions %s: %q, want %q", perm, review.Permissions[perm], want)
+		}
+	}
+	var upload, download, use *workflowStep
+	var outputDir, runStep string
+	for i, st := range agents.Steps {
+		if strings.HasPrefix(st.Uses, "actions/upload-artifact@") {
+			upload = &agents.Steps[i]
+		}
+		if d := st.Env["FLUX_OUTPUT_DIR"]; d != "" {
+			outputDir = d
+			runStep = st.Env["FLUX_RUN_UUID"]
+		}
+	}
+	for i, st := range review.Steps {
+		switch {
+		case strings.HasPrefix(st.Uses, "actions/download-artifact@"):
+			download = &review.Steps[i]
+		case strings.HasPrefix(st.Uses, "fluxwatch/fluxwatch@"):
+			use = &review.Steps[i]
+		}
+	}
+	if upload == nil || download == nil || use == nil || outputDir == "" {
+		t.Fatalf("want the agents' upload-artifact and FLUX_OUTPUT_DIR, the review's download-artifact and the action")
+	}
+	if !regexp.MustCompile(`@v\d+\.\d+\.\d+$`).MatchString(use.Uses) {
+		t.Errorf("uses %s: pin a release", use.Uses)
+	}
+	for k := range use.With {
+		if _, ok := a.Inputs[k]; !ok {
+			t.Errorf("the action has no input %s", k)
+		}
+	}
+	for name, in := range a.Inputs {
+		if _, ok := use.With[name]; in.Required && !ok {
+			t.Errorf("the required input %s is not given", name)
+		}
+	}
+	if upload.With["name"] != download.With["name"] || strings.TrimSuffix(upload.With["path"], "/") != outputDir ||
+		download.With["path"] != outputDir || use.With["run-dir"] != outputDir {
+		t.Errorf("the run does not reach the action: agents write %s, upload %s as %s; review downloads %s into %s, run-dir %s",
+			outputDir, upload.With["path"], upload.With["name"], download.With["name"], download.With["path"], use.With["run-dir"])
+	}
+	if use.With["run"] != "${{ needs.agents.outputs.run }}" || agents.Outputs["run"] == "" ||
+		!strings.Contains(agents.Outputs["run"], "steps.run.outputs.id") || runStep != "${{ steps.run.outputs.id }}" {
+		t.Errorf("the run is not pinned: the agents write run %q, output %q, the action synthesises %q", runStep, agents.Outputs["run"], use.With["run"])
+	}
+
+	var steps []workflowStep
+	strictYAML(t, "steps", ciBlock(t, "steps"), &steps)
+	rdjsonl := a.Inputs["out"].Default + "/review.rdjsonl"
+	if len(steps) == 0 || !strings.Contains(steps[len(steps)-1].Run, "-f=rdjsonl") || !strings.Contains(steps[len(steps)-1].Run, "< "+rdjsonl) {
+		t.Errorf("the reviewdog step does not read %s with -f=rdjsonl: %+v", rdjsonl, steps)
+	}
+	synthStep := ""
+	for _, st := range a.Runs.Steps {
+		if st.ID == "synth" {
+			synthStep = st.Run
+		}
+	}
+	if !strings.Contains(synthStep, `--rdjsonl "$OUT/review.rdjsonl"`) {
+		t.Error("the action writes no review.rdjsonl")
+	}
+
+	var gitlab map[string]struct {
+		Stage string   `yaml:"stage"`
+		Needs []string `yaml:"needs"`
+		Image struct {
+			Name       string   `yaml:"name"`
+			Entrypoint []string `yaml:"entrypoint"`
+		} `yaml:"image"`
+		Script    []string `yaml:"script"`
+		Artifacts struct {
+			When    string            `yaml:"when"`
+			Paths   []string          `yaml:"paths"`
+			Reports map[string]string `yaml:"reports"`
+		} `yaml:"artifacts"`
+	}
+	strictYAML(t, "gitlab", ciBlock(t, "gitlab"), &gitlab)
+	job := gitlab["fluxwatch"]
+	if len(job.Script) != 1 || len(job.Image.Entrypoint) != 1 || job.Image.Entrypoint[0] != "" {
+		t.Fatalf("gitlab: want one script line and the image's entrypoint cleared: %+v", job)
+	}
+	args := strings.Fields(job.Script[0])
+	if args[0] != "fluxwatch" {
+		t.Fatalf("gitlab script %q", job.Script[0])
+	}
+	work := t.TempDir()
+	example, _ := filepath.Abs("../../testdata/example")
+	if err := copyTree(filepath.Join(work, "reviews", "run"), example); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	if _, stderr, code := runIn(t, args[1:]...); code != exitGate {
+		t.Errorf("gitlab script on the risky example: exit %d, want %d\n%s", code, exitGate, stderr)
+	}
+	if _, err := os.Stat(job.Artifacts.Reports["junit"]); err != nil {
+		t.Errorf("the junit report the job declares: %v", err)
+	}
 }
