@@ -37,20 +37,9 @@ type action struct {
 		Value       string `yaml:"value"`
 	} `yaml:"outputs"`
 	Runs struct {
-		Using string       `yaml:"using"`
-		Steps []actionStep `yaml:"steps"`
+		Using string         `yaml:"using"`
+		Steps []workflowStep `yaml:"steps"`
 	} `yaml:"runs"`
-}
-
-type actionStep struct {
-	ID    string            `yaml:"id"`
-	Name  string            `yaml:"name"`
-	If    string            `yaml:"if"`
-	Uses  string            `yaml:"uses"`
-	Shell string            `yaml:"shell"`
-	With  map[string]string `yaml:"with"`
-	Env   map[string]string `yaml:"env"`
-	Run   string            `yaml:"run"`
 }
 
 // readAction parses action.yml strictly: a key the types do not know (a
@@ -174,7 +163,7 @@ func runAction(t *testing.T, a *action, work, toolCache string, env []string, wi
 }
 
 // run runs a run: step and returns its outputs.
-func (r *actionRun) run(i int, st actionStep) (map[string]string, error) {
+func (r *actionRun) run(i int, st workflowStep) (map[string]string, error) {
 	t := r.t
 	dir := t.TempDir()
 	outFile, summary, pathFile := filepath.Join(dir, "output"), filepath.Join(dir, "summary"), filepath.Join(dir, "path")
@@ -204,7 +193,7 @@ func (r *actionRun) run(i int, st actionStep) (map[string]string, error) {
 }
 
 // uses stands in for a uses: step.
-func (r *actionRun) uses(st actionStep) (map[string]string, error) {
+func (r *actionRun) uses(st workflowStep) (map[string]string, error) {
 	t := r.t
 	with := map[string]string{}
 	for k, v := range st.With {
@@ -664,21 +653,6 @@ func ciBlock(t *testing.T, name string) []byte {
 	return []byte(block + "\n")
 }
 
-// ciWorkflow is the part of a workflow the copy-paste workflow of
-// docs/ci.md uses, read strictly.
-type ciWorkflow struct {
-	Name        string            `yaml:"name"`
-	On          map[string]any    `yaml:"on"`
-	Permissions map[string]string `yaml:"permissions"`
-	Jobs        map[string]struct {
-		RunsOn      string            `yaml:"runs-on"`
-		Needs       string            `yaml:"needs"`
-		Outputs     map[string]string `yaml:"outputs"`
-		Permissions map[string]string `yaml:"permissions"`
-		Steps       []workflowStep    `yaml:"steps"`
-	} `yaml:"jobs"`
-}
-
 func strictYAML(t *testing.T, name string, data []byte, v any) {
 	t.Helper()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -698,7 +672,7 @@ func strictYAML(t *testing.T, name string, data []byte, v any) {
 // declares.
 func TestCIDocWorkflow(t *testing.T) {
 	a := readAction(t)
-	var w ciWorkflow
+	var w workflow
 	strictYAML(t, "workflow", ciBlock(t, "workflow"), &w)
 	if _, ok := w.On["pull_request"]; !ok {
 		t.Error("the workflow does not run on pull_request")

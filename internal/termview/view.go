@@ -151,6 +151,11 @@ func (v *View) Close() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.closed = true
+	v.leave()
+}
+
+// leave leaves the alternate screen when the view is on it; v.mu is held.
+func (v *View) leave() {
 	if v.open {
 		io.WriteString(v.w, csiAltOff)
 		v.open = false
@@ -166,10 +171,7 @@ func (v *View) Suspend() {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.open {
-		io.WriteString(v.w, csiAltOff)
-		v.open = false
-	}
+	v.leave()
 }
 
 // Resume redraws the last frame, on the alternate screen again, after
