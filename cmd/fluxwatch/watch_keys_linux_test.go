@@ -71,7 +71,9 @@ func TestWatchKeysProcess(t *testing.T) {
 
 	t.Run("Ctrl-Z", func(t *testing.T) {
 		ptmx, pts := testfault.OpenPTY(t, 132, 43)
-		cmd, out := startLiveView(t, bin, dir, pts, ptmx, pts)
+		// A process group of its own in the test's session, as a shell
+		// runs a job: not orphaned, so SIGTSTP stops it.
+		cmd, out := startLiveView(t, bin, dir, pts, ptmx, pts, &syscall.SysProcAttr{Setpgid: true})
 		defer cmd.Process.Kill()
 		waitMode(t, pts, false)
 		ptmx.Write([]byte{0x1a})
@@ -91,6 +93,32 @@ func TestWatchKeysProcess(t *testing.T) {
 		ptmx.Write([]byte("q"))
 		if err := cmd.Wait(); err != nil {
 			t.Errorf("watch after fg and q: %v\n%q", err, out.String())
+		}
+		waitMode(t, pts, true)
+	})
+
+	t.Run("Ctrl-Z orphaned", func(t *testing.T) {
+		// A session of its own: no shell controls its process group (it
+		// is orphaned), and the kernel discards SIGTSTP there, as it
+		// would the terminal's Ctrl-Z. watch must not wait for a SIGCONT
+		// that never comes: the view and raw mode come back.
+		ptmx, pts := testfault.OpenPTY(t, 132, 43)
+		cmd, out := startLiveView(t, bin, dir, pts, ptmx, pts, &syscall.SysProcAttr{Setsid: true})
+		defer cmd.Process.Kill()
+		waitMode(t, pts, false)
+		drawn := strings.Count(out.String(), "\x1b[?1049h")
+		ptmx.Write([]byte{0x1a})
+		deadline := time.Now().Add(10 * time.Second)
+		for strings.Count(out.String(), "\x1b[?1049h") == drawn {
+			if time.Now().After(deadline) {
+				t.Fatal("the view did not come back after a Ctrl-Z that stops nothing")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		waitMode(t, pts, false)
+		ptmx.Write([]byte("q"))
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("watch after Ctrl-Z and q: %v\n%q", err, out.String())
 		}
 		waitMode(t, pts, true)
 	})
@@ -119,11 +147,14 @@ func TestWatchKeysProcess(t *testing.T) {
 }
 
 // startLiveView starts bin watch on dir with stdin, and the terminal pts as
-// stdout and stderr, and returns once the live view is up (the alternate
+// stdout and stderr (with attr, when given), and returns once the live view is up (the alternate
 // screen) with what the terminal ptmx shows, still growing.
-func startLiveView(t *testing.T, bin, dir string, stdin, ptmx, pts *os.File) (*exec.Cmd, *syncBuffer) {
+func startLiveView(t *testing.T, bin, dir string, stdin, ptmx, pts *os.File, attr ...*syscall.SysProcAttr) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, "watch", "--no-evidence", dir)
+	if len(attr) > 0 {
+		cmd.SysProcAttr = attr[0]
+	}
 	cmd.Env = append(os.Environ(), "TERM=xterm", "NO_COLOR=1", "FLUX_OUTPUT_DIR=", "FLUX_RUN_UUID=")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, pts, pts
 	if err := cmd.Start(); err != nil {

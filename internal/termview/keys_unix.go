@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 	"golang.org/x/term"
@@ -119,15 +120,30 @@ func Keys(ctx context.Context, in *os.File, v *View) (keys <-chan byte, stop fun
 // to restore at the end: the terminal's mode then, which the shell may have
 // set meanwhile. It returns nil, leaving the terminal restored, when ctx
 // ends first or the terminal cannot be put back in raw mode.
+//
+// Where the terminal's Ctrl-Z would do nothing, so does this: SIGTSTP
+// ignored, or a process group no shell controls (an orphaned one, where the
+// kernel discards SIGTSTP). The process then does not stop, no SIGCONT
+// comes, and after stopWait the view and raw mode come back.
 func suspend(ctx context.Context, fd int, old *term.State, v *View) *term.State {
+	if signal.Ignored(unix.SIGTSTP) {
+		return old
+	}
 	cont := make(chan os.Signal, 1)
 	signal.Notify(cont, unix.SIGCONT)
 	defer signal.Stop(cont)
 	term.Restore(fd, old)
 	v.Suspend()
 	unix.Kill(unix.Getpid(), unix.SIGTSTP)
+	// A stop takes effect within microseconds of the signal; stopWait
+	// only covers a thread of the process that is slow to take it. After
+	// a stop, SIGCONT is here (the timer too, long expired): either way
+	// the process was continued.
+	stopped := time.NewTimer(stopWait)
+	defer stopped.Stop()
 	select {
 	case <-cont:
+	case <-stopped.C:
 	case <-ctx.Done():
 		return nil
 	}
@@ -138,3 +154,6 @@ func suspend(ctx context.Context, fd int, old *term.State, v *View) *term.State 
 	v.Resume()
 	return now
 }
+
+// stopWait is how long suspend waits for SIGTSTP to stop the process.
+const stopWait = 100 * time.Millisecond
