@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +216,28 @@ func TestControlsInert(t *testing.T) {
 				t.Errorf("live=%v: the page does not show %q", opts.Live, want)
 			}
 		}
+	}
+}
+
+// TestWording: counts agree with their nouns ("1 moment", never "1
+// moments"), and the page names the run directory and the repository as
+// its Options say (relative to the repository, not the working directory
+// of the process that made it).
+func TestWording(t *testing.T) {
+	s := loadFixture(t, "basic").synthesize(t)
+	s.Findings = s.Findings[:1] // one finding: one moment of final convergence
+	s.Improvements = s.Improvements[:min(1, len(s.Improvements))]
+	got := string(render(t, s, page.Options{Input: "reviews/pr-7", Repo: "acme"}))
+	text := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(got, " ")
+	if m := regexp.MustCompile(`\b1 (moments|agents|findings|diagnostics|improvements|bus posts)\b`).FindString(text); m != "" {
+		t.Errorf("the page says %q", m)
+	}
+	for _, want := range []string{"(1 moment)", "1 bus post shown", "<dd>reviews/pr-7</dd>", "against acme", "<title>fluxwatch · "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(got, "<dd>run</dd>") {
+		t.Error("the page names the run directory as the synthesis's input, not as Options.Input")
 	}
 }

@@ -125,7 +125,7 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 		target{path: t.SARIF, render: func() ([]byte, error) { return synth.RenderSARIF(s, t.Base) }},
 		target{path: t.RDJSONL, render: func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base), nil }},
 		target{path: t.JUnit, render: func() ([]byte, error) { return synth.RenderJUnit(s, t.Base), nil }},
-		target{path: t.HTML, render: func() ([]byte, error) { return page.Render(s, t.Page) }})
+		target{path: t.HTML, render: func() ([]byte, error) { return page.Render(s, PageNames(t.Page, s, t.Base)) }})
 	var unread []error // FIFOs with no reader (fsio.WithoutWaiting): the others are still written
 	ctx = fsio.Within(ctx, t.Run, RefuseInput)
 	for _, x := range targets {
@@ -252,4 +252,21 @@ func outputEntry(name, value string) string {
 		delim += "_"
 	}
 	return name + "<<" + delim + "\n" + value + "\n" + delim + "\n"
+}
+
+// PageNames returns o with the names the HTML page gives the run directory
+// and the repository, unless o has them: base, the run directory relative
+// to the repository top as every CI output names it; the repository by its
+// directory's name. The working directory of the process that made a page
+// means nothing to its reader: a CI artifact is opened elsewhere.
+func PageNames(o page.Options, s *synth.Synthesis, base string) page.Options {
+	if o.Input == "" {
+		o.Input = base
+	}
+	if o.Repo == "" && s.Evidence != nil && s.Evidence.Repo != "" {
+		if abs, err := filepath.Abs(s.Evidence.Repo); err == nil {
+			o.Repo = filepath.Base(abs)
+		}
+	}
+	return o
 }

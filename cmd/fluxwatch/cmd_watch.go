@@ -18,6 +18,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -171,12 +172,15 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	// Keys (q quits, ? shows the keys) only in the live view and only when
 	// stdin is a terminal too: never read an orchestrator's stdin. The
 	// terminal's mode is restored by the deferred stop on every way out,
-	// SIGTERM included (it ends ctx, so Run returns).
+	// SIGTERM included (it ends ctx, so Run returns), and before the
+	// summary line is printed: raw mode would print it askew.
 	ctx, quit := context.WithCancel(ctx)
 	defer quit()
+	stopKeys := func() {}
 	if in, ok := e.stdin.(*os.File); ok && mode == modeView && e.isTerminal(in) {
-		if keys, stop, err := termview.Keys(ctx, in); err == nil {
+		if keys, stop, err := termview.Keys(ctx, in, view); err == nil {
 			defer stop()
+			stopKeys = stop
 			go func() {
 				for k := range keys {
 					switch k {
@@ -277,7 +281,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			}
 			summary = r.Summary
 			if live != nil && r.FindingsJSON != nil {
-				b, err := page.Render(u.Synthesis, f.pageOptions(true))
+				b, err := page.Render(u.Synthesis, report.PageNames(f.pageOptions(true), u.Synthesis, every.Base))
 				if err != nil {
 					return exitError{exitInternal, fmt.Errorf("watch: %w", err)}
 				}
@@ -333,6 +337,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	})
+	stopKeys()
 	if view != nil {
 		view.Close()
 	}

@@ -18,26 +18,33 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// workflow is the part of a GitHub Actions workflow the example uses.
+// workflow is the part of a GitHub Actions workflow the examples use
+// (docs/github-actions.yml, the workflow of docs/ci.md).
 type workflow struct {
 	Name        string            `yaml:"name"`
 	On          map[string]any    `yaml:"on"`
 	Permissions map[string]string `yaml:"permissions"`
 	Jobs        map[string]struct {
-		RunsOn string            `yaml:"runs-on"`
-		Env    map[string]string `yaml:"env"`
-		Steps  []workflowStep    `yaml:"steps"`
+		RunsOn      string            `yaml:"runs-on"`
+		Needs       string            `yaml:"needs"`
+		Outputs     map[string]string `yaml:"outputs"`
+		Permissions map[string]string `yaml:"permissions"`
+		Env         map[string]string `yaml:"env"`
+		Steps       []workflowStep    `yaml:"steps"`
 	} `yaml:"jobs"`
 }
 
+// workflowStep is a step of a workflow's job or of a composite action
+// (action.yml, where a run step names its shell).
 type workflowStep struct {
-	ID   string            `yaml:"id"`
-	Name string            `yaml:"name"`
-	If   string            `yaml:"if"`
-	Uses string            `yaml:"uses"`
-	With map[string]string `yaml:"with"`
-	Env  map[string]string `yaml:"env"`
-	Run  string            `yaml:"run"`
+	ID    string            `yaml:"id"`
+	Name  string            `yaml:"name"`
+	If    string            `yaml:"if"`
+	Uses  string            `yaml:"uses"`
+	Shell string            `yaml:"shell"`
+	With  map[string]string `yaml:"with"`
+	Env   map[string]string `yaml:"env"`
+	Run   string            `yaml:"run"`
 }
 
 // readWorkflow parses a workflow strictly: a key the example's types do

@@ -139,7 +139,9 @@ func (v *View) draw() {
 		b.WriteString(l)
 		b.WriteString(csiClearLine)
 		if i < len(lines)-1 {
-			b.WriteString("\n")
+			// CR LF, not LF alone: while Keys holds the terminal in raw
+			// mode, a line feed no longer returns the cursor.
+			b.WriteString("\r\n")
 		}
 	}
 	b.WriteString(csiClearBelow)
@@ -152,9 +154,39 @@ func (v *View) Close() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.closed = true
+	v.leave()
+}
+
+// leave leaves the alternate screen when the view is on it; v.mu is held.
+func (v *View) leave() {
 	if v.open {
 		io.WriteString(v.w, csiAltOff)
 		v.open = false
+	}
+}
+
+// Suspend leaves the alternate screen, as Close does, but the view goes on:
+// the next Draw, or Resume, comes back to it. Keys calls it on Ctrl-Z. A nil
+// View does nothing.
+func (v *View) Suspend() {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.leave()
+}
+
+// Resume redraws the last frame, on the alternate screen again, after
+// Suspend. A nil View does nothing.
+func (v *View) Resume() {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.last != nil && !v.closed {
+		v.draw()
 	}
 }
 

@@ -201,16 +201,40 @@ func TestLiveViewDraw(t *testing.T) {
 	if n := strings.Count(first, csiClearLine); n != strings.Count(first, "\n")+1 {
 		t.Errorf("%d line clears for %d lines", n, strings.Count(first, "\n")+1)
 	}
+	// Keys holds the terminal in raw mode, where LF alone does not return
+	// the cursor: every line break is CR LF.
+	if n, crlf := strings.Count(first, "\n"), strings.Count(first, "\r\n"); n == 0 || n != crlf {
+		t.Errorf("%d line feeds, %d of them after a carriage return", n, crlf)
+	}
 	w.Reset()
 	v.Draw(u, nil)
 	if w.writes != 2 || !strings.HasPrefix(w.String(), csiHome) {
 		t.Errorf("second frame: %d writes in all, starts %q", w.writes, w.String()[:min(10, w.Len())])
 	}
 	w.Reset()
+	v.Suspend() // Ctrl-Z: off the alternate screen, the view goes on
+	if w.String() != csiAltOff {
+		t.Errorf("suspend wrote %q", w.String())
+	}
+	w.Reset()
+	v.Resume()
+	if !strings.HasPrefix(w.String(), csiAltOn+csiHome) || !strings.Contains(w.String(), "Verdict") {
+		t.Errorf("resume: %q…, want the last frame on the alternate screen", w.String()[:min(20, w.Len())])
+	}
+	w.Reset()
 	v.Close()
 	if w.String() != csiAltOff {
 		t.Errorf("close wrote %q", w.String())
 	}
+	w.Reset()
+	v.Resume()
+	v.Suspend()
+	if w.Len() != 0 {
+		t.Errorf("a closed view wrote %q", w.String())
+	}
+	var none *View // Keys without a view
+	none.Suspend()
+	none.Resume()
 }
 
 func stripANSI(s string) string {
