@@ -131,6 +131,9 @@ type Report struct {
 	Complete     bool          `json:"-"`
 	Findings     []Finding     `json:"findings"`
 	Improvements []Improvement `json:"improvements"`
+	// Resolved are the findings the report itself marks struck through,
+	// resolved or fixed (SPEC §2.3): recorded, never counted.
+	Resolved []Finding `json:"resolved,omitempty"`
 	// Envelope is the message envelope of YAML front matter (message_id,
 	// correlation_id, timestamp, …), if the report has one.
 	Envelope map[string]string `json:"-"`
