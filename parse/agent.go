@@ -70,6 +70,7 @@ type reportParser struct {
 	frontEnd int
 	fm       frontMatter
 	ix       *index
+	general  *general // what the general reader read, for a report with no index
 	vLine    int // the line of a verdict found outside the index and front matter
 	diags    diagList
 	stop     *stop
@@ -102,8 +103,11 @@ func (p *reportParser) run() {
 		r.Improvements = append(r.Improvements, p.fm.improve...)
 		p.diag(1, LevelWarning, "legacy YAML front-matter index (issues:/improvements:)")
 	default:
-		found := proseFindings(p.stop, lines)
-		if len(found) == 0 {
+		gr := readGeneral(p.stop, lines)
+		found := dedupProse(p.stop, gr.findings)
+		found = p.takeResolved(found)
+		p.general = &gr
+		if len(found) == 0 && len(r.Resolved) == 0 {
 			if ix := p.fencedIndex(); ix != nil {
 				p.ix = ix
 				p.takeIndex()
@@ -129,13 +133,74 @@ func (p *reportParser) run() {
 	}
 	if prose && r.Status == StatusMalformed {
 		p.diag(0, LevelWarning, "malformed index: no usable Findings Index, prose fallback found %d finding(s) (confidence low)", len(r.Findings))
-		if v := r.Verdict(); worseVerdict(r.DeclaredVerdict, v) {
-			r.Status = StatusUnreadable
-			p.diag(p.verdictLineNum(), LevelError, "declared verdict %s is worse than the %s computed from what was read: the report could not be fully read", r.DeclaredVerdict, v)
-		}
+		p.unreadable()
 	}
 	if !r.Complete {
 		p.diag(0, LevelInfo, "no <!-- flux-drive:complete --> sentinel")
+	}
+}
+
+// takeResolved moves the findings the report marks resolved into
+// r.Resolved (SPEC §2.3: recorded, never counted) and returns the others.
+func (p *reportParser) takeResolved(fs []Finding) []Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		if f.resolved {
+			f.resolved = false
+			p.r.Resolved = append(p.r.Resolved, f)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// unreadable makes a report read by the general reader unreadable when it
+// could not be fully read (SPEC §2.3 "never silently safe"): a line that
+// named a P0 or P1 severity in a place of a finding gave none, its own
+// tally states more P0/P1 findings than were read, or its declared verdict
+// is worse than the one computed from what was read. Each reason is an
+// error diagnostic at its line.
+func (p *reportParser) unreadable() {
+	r, gr := p.r, p.general
+	bad := false
+	if gr != nil {
+		for _, o := range gr.orphans {
+			bad = true
+			p.diag(o.line, LevelError, "%s %q here gave no finding", o.sev, o.word)
+		}
+		read := map[Severity]int{}
+		for _, f := range r.Findings {
+			read[f.Severity]++
+		}
+		for _, f := range r.Resolved {
+			read[f.Severity]++
+		}
+		stated := map[Severity]tally{}
+		for _, t := range gr.tallies {
+			if t.sev.Rank() <= 1 && t.n > stated[t.sev].n {
+				stated[t.sev] = t
+			}
+		}
+		switch s0, s1 := stated[P0], stated[P1]; {
+		case s0.n > read[P0]:
+			bad = true
+			p.diag(s0.line, LevelError, "the report states %d P0 finding(s), %d were read", s0.n, read[P0])
+		case s0.n+s1.n > read[P0]+read[P1]:
+			t := s1
+			if t.line == 0 {
+				t = s0
+			}
+			bad = true
+			p.diag(t.line, LevelError, "the report states %d P0/P1 finding(s), %d were read", s0.n+s1.n, read[P0]+read[P1])
+		}
+	}
+	if v := r.Verdict(); worseVerdict(r.DeclaredVerdict, v) {
+		bad = true
+		p.diag(p.verdictLineNum(), LevelError, "declared verdict %s is worse than the %s computed from what was read: the report could not be fully read", r.DeclaredVerdict, v)
+	}
+	if bad {
+		r.Status = StatusUnreadable
 	}
 }
 

@@ -437,6 +437,7 @@ func mergeProse(g *Finding, f Finding) (tookID bool) {
 	if f.Severity.Rank() < g.Severity.Rank() {
 		g.Severity = f.Severity
 	}
+	g.resolved = g.resolved || f.resolved
 	if g.ID == "" && f.ID != "" {
 		g.ID = f.ID
 		tookID = true

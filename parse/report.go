@@ -96,6 +96,9 @@ type Finding struct {
 	Description string `json:"-"`
 	// Evidence holds the evidence claims of the finding (§2.4, §5.7).
 	Evidence []Claim `json:"-"`
+	// resolved: the report marks it struck through, resolved or fixed
+	// (while it is read; Report.Resolved holds such findings).
+	resolved bool
 }
 
 // Improvement is an IMP row or improvement item: it never moves the verdict.
