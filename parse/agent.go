@@ -71,7 +71,7 @@ type reportParser struct {
 	fm       frontMatter
 	ix       *index
 	general  *general // what the general reader read, for a report with no index
-	vLine    int // the line of a verdict found outside the index and front matter
+	vLine    int      // the line of a verdict found outside the index and front matter
 	diags    diagList
 	stop     *stop
 }

@@ -72,12 +72,12 @@ type gnode struct {
 	// labelled heading over them is their group ("Blocking" over "[B-1]
 	// Title"); over labelled ones it is a finding of its own.
 	unlabelledSubs int
-	plain     int  // children that are bullets
-	found     int  // children that became findings
-	body      bool // text directly under it that is not "none"
-	finding   bool
-	legend    bool
-	section   string // the innermost enclosing heading that is not a finding
+	plain          int  // children that are bullets
+	found          int  // children that became findings
+	body           bool // text directly under it that is not "none"
+	finding        bool
+	legend         bool
+	section        string // the innermost enclosing heading that is not a finding
 }
 
 // label is what a heading, item or bold lead-in says of its own severity.
@@ -113,7 +113,7 @@ var (
 	// A severity field name (rule 2), in its strength order.
 	sevFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+level)?|sev|criticality|risk(?:\s+level)?|priority(?:\s+level)?|impact(?:\s+level)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`)
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
-	anyFieldRe = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
+	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
 	statusFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(?:status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
 	// Count tallies: "P0: 3", "15 P0", "Critical: 2", "Total Critical Issues: 3".
 	plevelCountRe = regexp.MustCompile(`(?i)\b(P[0-3])\s*(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*(\d+)\b|\b(\d+)\s+(P[0-3])\b`)
