@@ -76,6 +76,7 @@ type gnode struct {
 	found          int  // children that became findings
 	body           bool // text directly under it that is not "none"
 	finding        bool
+	fidx           int // its index in general.findings when it is a finding
 	legend         bool
 	section        string // the innermost enclosing heading that is not a finding
 }
@@ -501,10 +502,24 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	default:
 		return
 	}
-	// A parent that is a finding already holds this line as its detail,
-	// unless the line is labelled itself.
-	if p >= 0 && nodes[p].finding && !lab.ok && !(n.kind == 'h') {
-		return
+	// A finding above holds this line as its detail, unless the line is
+	// labelled itself; a severity field in the detail is the finding's
+	// own when it has none ("#### Fix" … "**Priority:** P0").
+	if !lab.ok {
+		for a := p; a >= 0; a = nodes[a].parent {
+			if nodes[a].finding && n.kind == 'h' && hasField && nodes[a].fieldLine > 0 {
+				break // a sub-heading with a field of its own: a finding of its own
+			}
+			if nodes[a].finding {
+				if hasField && nodes[a].fieldLine == 0 {
+					nodes[a].fieldLine = n.fieldLine
+					if fi := nodes[a].fidx; fi >= 0 && (n.fieldPrio <= 1 || !nodes[a].lab.ok) {
+						g.findings[fi].Severity = n.field
+					}
+				}
+				return
+			}
+		}
 	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
 		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) {
@@ -514,6 +529,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		return
 	}
 	n.finding = true
+	n.fidx = len(g.findings)
 	if grp != nil {
 		grp.found++
 	}
@@ -531,6 +547,10 @@ func eligible(n *gnode, grp *gnode) bool {
 		return n.rank > grp.rank
 	case 'l':
 		return grp.rich == grp.subs
+	case 'b':
+		// "**Week 1:**" alone on its line labels the list under it.
+		lead, after, _ := boldLead(strings.TrimSpace(n.text))
+		return !(strings.HasSuffix(strings.TrimSpace(lead), ":") && strings.TrimSpace(after) == "")
 	}
 	return true
 }
@@ -725,7 +745,7 @@ func groupPhrase(core string) (Severity, bool) {
 	if core == "" || len(core) > 80 {
 		return "", false
 	}
-	if sev, c, ok := severityValue(core, true); ok && c == sevFinding {
+	if sev, c, ok := severityPhrase(strings.Trim(core, " *_`[]"), true); ok && c == sevFinding {
 		return sev, true
 	}
 	words := strings.FieldsFunc(core, func(r rune) bool {

@@ -154,8 +154,9 @@ func isCount(s string) bool {
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
 	}
-	rest := strings.ToLower(strings.TrimSpace(s[i:]))
-	if rest == "" || !strings.ContainsAny(rest, "0123456789") && len(rest) <= 24 {
+	switch strings.ToLower(strings.TrimSpace(s[i:])) {
+	case "", "item", "items", "finding", "findings", "issue", "issues", "bug", "bugs", "problem", "problems",
+		"concern", "concerns", "gap", "gaps", "total", "found", "건", "件", "个", "개", "개 항목", "problèmes", "problemas":
 		return true
 	}
 	return false
