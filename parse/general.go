@@ -72,6 +72,7 @@ type gnode struct {
 	// labelled heading over them is their group ("Blocking" over "[B-1]
 	// Title"); over labelled ones it is a finding of its own.
 	unlabelledSubs int
+	unlabelledKids int  // children of any kind with no severity of their own
 	plain          int  // children that are bullets
 	found          int  // children that became findings
 	body           bool // text directly under it that is not "none"
@@ -411,8 +412,11 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 		st.tick()
 		n := &nodes[k]
 		n.lab = labelOf(n.text, n.kind)
-		if p := n.parent; p >= 0 && n.kind == 'h' && !n.lab.ok && !fieldNames[strings.ToLower(plainHead(n.text))] {
-			nodes[p].unlabelledSubs++
+		if p := n.parent; p >= 0 && !n.lab.ok && !fieldNames[strings.ToLower(plainHead(n.text))] {
+			nodes[p].unlabelledKids++
+			if n.kind == 'h' {
+				nodes[p].unlabelledSubs++
+			}
 		}
 	}
 	for k := range nodes {
@@ -507,8 +511,8 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	// own when it has none ("#### Fix" … "**Priority:** P0").
 	if !lab.ok {
 		for a := p; a >= 0; a = nodes[a].parent {
-			if nodes[a].finding && n.kind == 'h' && hasField && nodes[a].fieldLine > 0 {
-				break // a sub-heading with a field of its own: a finding of its own
+			if nodes[a].finding && hasField && nodes[a].fieldLine > 0 && nodes[a].fieldLine != n.fieldLine {
+				break // a sub-heading or lead-in with a field of its own: a finding of its own
 			}
 			if nodes[a].finding {
 				if hasField && nodes[a].fieldLine == 0 {
@@ -663,7 +667,7 @@ func (n *gnode) readGroup() {
 	t = strings.TrimSpace(tierRe.ReplaceAllString(t, ""))
 	t = strings.TrimSpace(trimEmoji(t))
 	core, count, cut := groupCore(t)
-	if sev, ok := groupPhrase(core); ok && (!cut || n.rich+n.plain > 0) {
+	if sev, ok := groupPhrase(core); ok && (!cut || n.unlabelledKids > 0) {
 		// "P0 — Migration drops the table" is a finding; "🟠 HIGH — fix
 		// before release" with findings under it is a group.
 		n.group, n.pure, n.gsev, n.count = true, true, sev, count
@@ -837,6 +841,12 @@ func labelOf(text string, kind byte) label {
 				}
 			}
 		}
+		if lab.ok && lab.id == "" {
+			// "**Finding QA-7 (High):** Title": the bold part names the ID.
+			if _, rest, ok := wordPrefix(lab.title); ok && IsFindingID(rest) {
+				lab.id, lab.title, lab.empty = rest, "", true
+			}
+		}
 		if lab.ok && (lab.empty || emptyTitle(lab.title)) && strings.TrimSpace(after) != "" && kind != 'h' {
 			// "**[P1]** Title — …", "**Critical:** the token …".
 			if t, _ := splitDash(strings.TrimLeft(after, " :—–-")); !isCountText(t) {
@@ -849,6 +859,16 @@ func labelOf(text string, kind byte) label {
 		return lab
 	}
 	return labelText(raw, kind)
+}
+
+// wordPrefix splits "Finding QA-7" into its word and the rest.
+func wordPrefix(s string) (string, string, bool) {
+	w, rest, ok := strings.Cut(strings.TrimSpace(s), " ")
+	switch strings.ToLower(w) {
+	case "finding", "issue", "gap", "concern", "problem", "risk", "item", "observation", "bug":
+		return w, strings.TrimSpace(rest), ok
+	}
+	return "", "", false
 }
 
 // boldLead splits a line that starts with bold text into the bold part and
@@ -892,6 +912,25 @@ func labelText(text string, kind byte) label {
 	flat = strings.TrimSpace(trimEmoji(flat))
 	if flat == "" {
 		return lab
+	}
+	if lab.resolved {
+		// "Title — ✅ Fixed": the mark is not the title.
+		for _, sep := range []string{" — ", " – ", " - "} {
+			if i := strings.LastIndex(flat, sep); i > 0 && resolvedRe.MatchString(flat[i:]) {
+				flat = strings.TrimSpace(flat[:i])
+				break
+			}
+		}
+	}
+	// "~~CRITICAL~~ Title": a struck-through severity labels a resolved finding.
+	if st := strings.TrimSpace(trimEmoji(strings.TrimSpace(stripBold(t)))); strings.HasPrefix(st, "~~") {
+		if j := strings.Index(st[2:], "~~"); j > 0 {
+			if sev, c, ok := severityValue(st[2:2+j], false); ok {
+				lab.ok, lab.sev, lab.class, lab.word, lab.resolved = true, sev, c, st[2:2+j], true
+				lab.title = itemTitle(strings.ReplaceAll(st[4+j:], "~~", ""), kind)
+				return lab
+			}
+		}
 	}
 	// a. At the start: "[P1] Title", "CRITICAL: Title", "High — Title".
 	if sev, c, word, rest, ok := startSeverity(flat); ok {
