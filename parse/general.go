@@ -203,8 +203,14 @@ func readGeneral(st *stop, lines []line) general {
 		kind, indent, body := listItem(l.text)
 		// A severity or status field belongs to the innermost open node.
 		if m := sevFieldOf(t); m != nil {
-			if c := cur(); c >= 0 {
-				nodes[c].setField(m[1], m[2], l.num)
+			// The field belongs to the finding's opener, not to a bold
+			// label of a paragraph ("**What the plan says:** …") in it.
+			c := len(stack) - 1
+			for c > 0 && isParagraphLabel(nodes[stack[c]].text, nodes[stack[c]].kind) {
+				c--
+			}
+			if c >= 0 {
+				nodes[stack[c]].setField(m[1], m[2], l.num)
 			}
 			continue
 		}
@@ -801,11 +807,11 @@ func markLegends(nodes []gnode) {
 			prev = nodes[end].lab.sev.Rank()
 			end++
 		}
-		// A legend's items have no children of their own.
+		// A legend's items are short and have no children of their own.
 		if end-k >= 3 {
 			legend := true
 			for j := k; j < end; j++ {
-				if nodes[j].rich+nodes[j].plain > 0 {
+				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 {
 					legend = false
 				}
 			}
@@ -859,6 +865,18 @@ func labelOf(text string, kind byte) label {
 		return lab
 	}
 	return labelText(raw, kind)
+}
+
+// isParagraphLabel reports whether a bold lead-in only labels the
+// paragraph it opens: its bold part ends with a colon and holds no
+// severity.
+func isParagraphLabel(text string, kind byte) bool {
+	if kind != 'b' {
+		return false
+	}
+	lead, _, ok := boldLead(strings.TrimSpace(text))
+	lead = strings.TrimSpace(lead)
+	return ok && strings.HasSuffix(lead, ":") && !labelText(lead, kind).ok
 }
 
 // wordPrefix splits "Finding QA-7" into its word and the rest.
