@@ -108,7 +108,12 @@ var (
 	// A tier prefix of a group heading: "Tier 1:", "Priority 2 —".
 	tierRe = regexp.MustCompile(`(?i)^(?:tier|level|priority|phase|stage|group)\s*\d+\s*[:—–-]\s*`)
 	// Headings of legends, templates and guides: no findings under them.
-	legendRe = regexp.MustCompile(`(?i)\b(?:legend|severity (?:levels?|guide|scale|definitions?|ratings?|key)|definitions?|rating scale|rubric|how to (?:use|read)|template|instructions?|output format|report format|classification|severity criteria)\b`)
+	// A legend is named as one ("Legend", "Severity Levels", "Rating
+	// scale") or is the whole of the heading ("Definitions", "Report
+	// Template"): "Seed classification" or "No dual classification" are
+	// findings' words, not a legend's.
+	legendRe     = regexp.MustCompile(`(?i)\b(?:legend|rubric|glossary|(?:severity|priority|risk|impact) (?:levels?|guide|scale|definitions?|ratings?|key|criteria|classification|matrix legend)|rating scale|scoring guide)\b`)
+	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?)$|^how to (?:use|read)\b`)
 	// Headings of summaries and overviews: a severity field there is an
 	// overall rating, not a finding.
 	overviewRe = regexp.MustCompile(`(?i)\b(?:summary|overview|overall|assessment|conclusion|verdict|scope|context|introduction|résumé|resumen|요약|概要|总结|tóm tắt)\b`)
@@ -364,11 +369,17 @@ func sectionText(nodes []gnode, h int) string {
 // a guide or a template section.
 func inLegend(nodes []gnode, h int) bool {
 	for ; h >= 0; h = nodes[h].parent {
-		if nodes[h].kind == 'h' && legendRe.MatchString(nodes[h].text) {
+		if nodes[h].kind == 'h' && isLegendHeading(nodes[h].text) {
 			return true
 		}
 	}
 	return false
+}
+
+// isLegendHeading reports whether a heading names a legend, a guide or a
+// template: no findings stand under it.
+func isLegendHeading(text string) bool {
+	return legendRe.MatchString(text) || legendHeadRe.MatchString(plainHead(text))
 }
 
 // isTemplate reports whether the report says it is a template or an example
@@ -447,7 +458,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 				n.section = nodes[p].section
 			}
 		}
-		legend := template || n.legend || n.kind == 'h' && legendRe.MatchString(n.text) || p >= 0 && nodes[p].legend
+		legend := template || n.legend || n.kind == 'h' && isLegendHeading(n.text) || p >= 0 && nodes[p].legend
 		if legend {
 			n.legend = true
 			continue
