@@ -2,6 +2,7 @@ package parse
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -209,9 +210,13 @@ func readGeneral(st *stop, lines []line) general {
 		// A severity or status field belongs to the innermost open node.
 		if m := sevFieldOf(t); m != nil {
 			// The field belongs to the finding's opener, not to a bold
-			// label of a paragraph ("**What the plan says:** …") in it.
+			// label of a paragraph ("**What the plan says:** …") in it;
+			// a field written as a paragraph of its own, not indented,
+			// follows a list rather than belonging to its last item.
+			para := kind == 0 && l.text == strings.TrimLeft(l.text, " \t")
 			c := len(stack) - 1
-			for c > 0 && isParagraphLabel(nodes[stack[c]].text, nodes[stack[c]].kind) {
+			for c > 0 && (isParagraphLabel(nodes[stack[c]].text, nodes[stack[c]].kind) ||
+				para && strings.IndexByte("lnc", nodes[stack[c]].kind) >= 0) {
 				c--
 			}
 			if c >= 0 {
@@ -260,6 +265,9 @@ func readGeneral(st *stop, lines []line) general {
 		stack = append(stack, len(nodes)-1)
 	}
 	g.decide(st, lines, nodes, template)
+	// In the order of the report: a table row is read as its line comes,
+	// a heading's or an item's finding once its block is known.
+	slices.SortStableFunc(g.findings, func(a, b Finding) int { return a.Line - b.Line })
 	return g
 }
 
@@ -885,9 +893,10 @@ func isParagraphLabel(text string, kind byte) bool {
 	if kind != 'b' {
 		return false
 	}
-	lead, _, ok := boldLead(strings.TrimSpace(text))
+	lead, after, ok := boldLead(strings.TrimSpace(text))
 	lead = strings.TrimSpace(lead)
-	return ok && strings.HasSuffix(lead, ":") && !labelText(lead, kind).ok
+	colon := strings.HasSuffix(lead, ":") || strings.HasPrefix(strings.TrimSpace(after), ":")
+	return ok && colon && !labelText(strings.TrimSuffix(lead, ":"), kind).ok
 }
 
 // wordPrefix splits "Finding QA-7" into its word and the rest.
