@@ -71,7 +71,8 @@ type reportParser struct {
 	fm       frontMatter
 	ix       *index
 	general  *general // what the general reader read, for a report with no index
-	vLine    int      // the line of a verdict found outside the index and front matter
+	restated []restateTally
+	vLine    int // the line of a verdict found outside the index and front matter
 	diags    diagList
 	stop     *stop
 }
@@ -104,9 +105,9 @@ func (p *reportParser) run() {
 		p.diag(1, LevelWarning, "legacy YAML front-matter index (issues:/improvements:)")
 	default:
 		gr := readGeneral(p.stop, lines)
-		found := dedupProse(p.stop, gr.findings)
+		found, restated := gr.settle(p.stop)
 		found = p.takeResolved(found)
-		p.general = &gr
+		p.general, p.restated = &gr, restated
 		if len(found) == 0 && len(r.Resolved) == 0 {
 			if ix := p.fencedIndex(); ix != nil {
 				p.ix = ix
@@ -180,6 +181,15 @@ func (p *reportParser) unreadable() {
 		for _, t := range gr.tallies {
 			if t.sev.Rank() <= 1 && t.n > stated[t.sev].n {
 				stated[t.sev] = t
+			}
+		}
+		// A restating section's findings are its tally of the report.
+		for _, t := range p.restated {
+			if t.p0 > stated[P0].n {
+				stated[P0] = tally{line: t.line, sev: P0, n: t.p0}
+			}
+			if t.p0p1-t.p0 > stated[P1].n {
+				stated[P1] = tally{line: t.line, sev: P1, n: t.p0p1 - t.p0}
 			}
 		}
 		switch s0, s1 := stated[P0], stated[P1]; {

@@ -246,9 +246,21 @@ func dedupProse(st *stop, fs []Finding) []Finding {
 }
 
 func dedupProseBy(st *stop, fs []Finding, exact bool) []Finding {
+	d := newProseDedup(st, fs, exact)
+	for i, f := range fs {
+		st.tick()
+		d.add(f, d.normAt(i))
+	}
+	return d.finish()
+}
+
+// newProseDedup prepares the dedup of fs, which must then be added in
+// their order (settle adds a prefix first, then looks the rest up before
+// adding them).
+func newProseDedup(st *stop, fs []Finding, exact bool) *proseDedup {
 	// The kept findings are written over fs as it is read: out[j] is never
 	// past the finding being read, so one list serves both.
-	d := proseDedup{exact: exact, out: fs[:0], byID: map[string]int{}, byKey: map[uint64][]int32{}, seed: maphash.MakeSeed()}
+	d := &proseDedup{exact: exact, out: fs[:0], in: fs, byID: map[string]int{}, byKey: map[uint64][]int32{}, seed: maphash.MakeSeed()}
 	// The normalised titles are made first, so that the titles and the
 	// keywords of one finding only (most, in a large report: a file path in
 	// a title makes a word of its own) can be told before any is kept. The
@@ -267,13 +279,23 @@ func dedupProseBy(st *stop, fs []Finding, exact bool) []Finding {
 			d.once.countWords(norms[i])
 		}
 	}
+	d.allNorms = norms
 	d.norms = norms[:0]
-	for i, f := range fs {
-		st.tick()
-		d.add(f, norms[i])
-	}
-	clear(fs[len(d.out):]) // drop what the merged findings held
-	clear(norms[len(d.norms):])
+	return d
+}
+
+// normAt returns the normalised title of the i-th finding given to
+// newProseDedup, valid until that finding is added.
+func (d *proseDedup) normAt(i int) string { return d.allNorms[i] }
+
+// keptOf returns the kept finding that the i-th finding added became or
+// joined.
+func (d *proseDedup) keptOf(i int) int { return int(d.where[i]) }
+
+// finish returns the kept findings.
+func (d *proseDedup) finish() []Finding {
+	clear(d.in[len(d.out):]) // drop what the merged findings held
+	clear(d.allNorms[len(d.norms):])
 	return d.out
 }
 
@@ -351,6 +373,10 @@ const (
 type proseDedup struct {
 	exact bool
 	out   []Finding
+	in    []Finding // the findings given, which out is written over
+	where []int32   // where[i]: the kept finding the i-th added became or joined
+	// allNorms are the normalised titles of in; norms is written over it.
+	allNorms []string
 	// norms[j] is out[j]'s normalised title. ring[j%titleWindow] is its
 	// title prepared for the title rule, kept for the last titleWindow kept
 	// findings and made again from norms[j] for an older one compared with:
@@ -391,42 +417,64 @@ var closed = make([]int32, maxPosting+1)
 
 // add adds f, whose normalised title is norm.
 func (d *proseDedup) add(f Finding, norm string) {
-	dup := -1
-	if j, ok := d.byID[f.ID]; ok && f.ID != "" {
+	dup, key, single := d.find(&f, norm, nil)
+	if dup < 0 {
+		d.keep(f, key, single)
+		return
+	}
+	d.where = append(d.where, int32(dup))
+	if mergeProse(&d.out[dup], f) {
+		d.byID[idKey(f.ID)] = dup
+	}
+}
+
+// find returns the kept finding that f, whose normalised title is norm,
+// repeats — the same ID, an ID among cites, the same normalised title, or
+// titles alike by the title rule in another section — or -1, with what
+// keep needs to keep it. Only keep may follow it for another finding.
+func (d *proseDedup) find(f *Finding, norm string, cites []string) (dup int, key uint64, single bool) {
+	dup = -1
+	if j, ok := d.byID[idKey(f.ID)]; ok && f.ID != "" {
 		dup = j
+	}
+	for _, c := range cites {
+		if j, ok := d.byID[idKey(c)]; ok && dup < 0 {
+			dup = j
+		}
 	}
 	t := &d.cur
 	t.setNorm(norm)
-	key := maphash.String(d.seed, t.Norm())
+	key = maphash.String(d.seed, t.Norm())
 	// A title of one finding only: no kept one has it, none to come will.
-	single := !d.exact && d.onceTitle.once(key)
+	single = !d.exact && d.onceTitle.once(key)
 	if dup < 0 && !single {
 		dup = d.sameTitle(key, t.Norm())
 	}
 	if dup < 0 {
-		dup = d.fuzzy(&f, t)
+		dup = d.fuzzy(f, t)
 	}
-	if dup < 0 {
-		j := len(d.out)
-		d.out = append(d.out, f)
-		d.norms = append(d.norms, t.Norm())
-		if len(d.ring) < titleWindow {
-			d.ring = append(d.ring, Title{})
-		}
-		d.ring[j%titleWindow].copyFrom(t)
-		if f.ID != "" {
-			d.byID[f.ID] = j
-		}
-		if !single {
-			d.byKey[key] = append(d.byKey[key], int32(j))
-		}
-		if !d.exact {
-			d.post(j, t)
-		}
-		return
+	return dup, key, single
+}
+
+// keep keeps f, which find has just looked up.
+func (d *proseDedup) keep(f Finding, key uint64, single bool) {
+	t := &d.cur
+	j := len(d.out)
+	d.where = append(d.where, int32(j))
+	d.out = append(d.out, f)
+	d.norms = append(d.norms, t.Norm())
+	if len(d.ring) < titleWindow {
+		d.ring = append(d.ring, Title{})
 	}
-	if mergeProse(&d.out[dup], f) {
-		d.byID[f.ID] = dup
+	d.ring[j%titleWindow].copyFrom(t)
+	if f.ID != "" {
+		d.byID[idKey(f.ID)] = j
+	}
+	if !single {
+		d.byKey[key] = append(d.byKey[key], int32(j))
+	}
+	if !d.exact {
+		d.post(j, t)
 	}
 }
 

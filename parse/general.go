@@ -27,9 +27,20 @@ import (
 
 // general is what the general reader read.
 type general struct {
-	findings []Finding // resolved ones included, marked
+	findings []gfinding // resolved ones included, marked
 	orphans  []orphan
 	tallies  []tally
+}
+
+// gfinding is a finding of the general reader with the place it was read
+// in: a finding of the report's body, or one of a section that restates
+// or plans (see restate.go).
+type gfinding struct {
+	Finding
+	cls   sectionClass
+	group int      // the restating section: its outermost heading's node, -1 for none
+	cites []string // the IDs of other findings its text names
+	num   string   // its number ("3" of "Finding 3", "### 3. Title", a "#" column), if any
 }
 
 // orphan is a line that named a severity in a place of rules 1–4 and gave
@@ -81,6 +92,11 @@ type gnode struct {
 	fidx           int // its index in general.findings when it is a finding
 	legend         bool
 	section        string // the innermost enclosing heading that is not a finding
+	// cls is the class of the section it stands in (a summary or a plan
+	// restates or plans, it does not report); rgroup is the outermost
+	// heading of its restating section, -1 for none.
+	cls    sectionClass
+	rgroup int
 }
 
 // label is what a heading, item or bold lead-in says of its own severity.
@@ -124,6 +140,7 @@ var (
 	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
 	statusFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(?:status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
 	// Count tallies: "P0: 3", "15 P0", "Critical: 2", "Total Critical Issues: 3".
+	countWordRe   = regexp.MustCompile(`(?i)\b(?:findings?|issues?|total|counts?|blockers?|bugs?|problems?|vulnerabilit(?:y|ies)|defects?|gaps?|items?|concerns?)\b`)
 	plevelCountRe = regexp.MustCompile(`(?i)\b(P[0-3])\s*(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*(\d+)\b|\b(\d+)\s+(P[0-3])\b`)
 )
 
@@ -178,6 +195,7 @@ func readGeneral(st *stop, lines []line) general {
 				stack = stack[:len(stack)-1]
 			}
 			n.parent = cur()
+			n.cls, n.rgroup = headingClass(nodes, n.parent, l.head, len(nodes))
 			nodes = append(nodes, n)
 			stack = append(stack, len(nodes)-1)
 			heading = len(nodes) - 1
@@ -189,6 +207,10 @@ func readGeneral(st *stop, lines []line) general {
 					table = &cols
 					table.section = sectionText(nodes, heading)
 					table.skip = 1
+					table.cls, table.group = clsBody, -1
+					if heading >= 0 {
+						table.cls, table.group = nodes[heading].cls, nodes[heading].rgroup
+					}
 				}
 				if table == nil {
 					continue
@@ -203,7 +225,9 @@ func readGeneral(st *stop, lines []line) general {
 			continue
 		}
 		table = nil
-		if len(t) < 300 && strings.ContainsAny(t, "pP") {
+		if len(t) < 300 && strings.ContainsAny(t, "pP") && (heading >= 0 && nodes[heading].cls == clsRestate || countWordRe.MatchString(t)) {
+			// "P0: 3, P1: 2" in a summary, or with a word that says it
+			// counts findings: a scoring table's "P0: 60" is not a tally.
 			g.plevelTallies(t, l.num)
 		}
 		kind, indent, body := listItem(l.text)
@@ -261,13 +285,17 @@ func readGeneral(st *stop, lines []line) general {
 			stack = stack[:len(stack)-1]
 		}
 		n.parent = cur()
+		n.cls, n.rgroup = clsBody, -1
+		if n.parent >= 0 {
+			n.cls, n.rgroup = nodes[n.parent].cls, nodes[n.parent].rgroup
+		}
 		nodes = append(nodes, n)
 		stack = append(stack, len(nodes)-1)
 	}
 	g.decide(st, lines, nodes, template)
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
-	slices.SortStableFunc(g.findings, func(a, b Finding) int { return a.Line - b.Line })
+	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })
 	return g
 }
 
@@ -511,6 +539,9 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	if !lab.ok {
 		title, id = plainTitle(n.text, n.kind)
 	}
+	if severityTag(id) {
+		id = "" // "NEW-P1" tags a severity; the author gives it to several findings
+	}
 	sev := Severity("")
 	word := lab.word
 	switch {
@@ -564,7 +595,14 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	}
 	f := Finding{Severity: sev, ID: id, Section: n.section, Title: title, Line: l.num, Confidence: ConfidenceLow,
 		FileRefs: fileRefs(n.text), resolved: lab.resolved || n.resolved}
-	g.findings = append(g.findings, f)
+	gf := gfinding{Finding: f, cls: n.cls, group: n.rgroup, num: wordNumber(id)}
+	if n.kind == 'h' && gf.num == "" {
+		gf.num = headingNumber(n.text)
+	}
+	if n.cls != clsBody {
+		gf.cites = citedIDs(n.text, id)
+	}
+	g.findings = append(g.findings, gf)
 }
 
 // eligible reports whether node n, directly under the group grp, is one of
@@ -1162,6 +1200,22 @@ func bracketSeverity(s string) (Severity, sevClass, string, int, int, bool) {
 	return "", sevNone, "", 0, 0, false
 }
 
+// severityTag reports whether an ID ends with a severity, not a number of
+// its own: "NEW-P1", "SEC-HIGH". Such a tag names a kind of finding, and
+// authors give it to several.
+func severityTag(id string) bool {
+	i := strings.LastIndexAny(id, "-_.")
+	if i < 0 || i == len(id)-1 {
+		return false
+	}
+	last := id[i+1:]
+	if IsPLevel(last) && len(last) == 2 {
+		return true
+	}
+	_, c, ok := oneSeverity(last, false)
+	return ok && c == sevFinding
+}
+
 // idSeverity reads a severity inside an ID: a part of it that is a severity
 // word, its usual abbreviation or a P-level ("CRITICAL-001", "HIGH-012",
 // "CRIT-3", "SEC-P0-2", "P1-4", "WARN-002").
@@ -1195,6 +1249,8 @@ type genTable struct {
 	section                       string
 	skip                          int
 	kv                            bool // a two-column field table: "| Severity | High |"
+	cls                           sectionClass
+	group                         int
 }
 
 // genTableHeader reads a table header at lines[i] (followed by a delimiter
@@ -1291,14 +1347,19 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	if emptyTitle(title) || placeholderTitle(title) {
 		return
 	}
-	id := strings.Trim(stripBold(cell(t.id)), "`[] ")
-	if id != "" && !IsFindingID(id) && !isDigits(id) {
-		id = ""
-	}
+	id := strings.Trim(stripBold(cell(t.id)), "`[]# ")
+	number := ""
 	if isDigits(id) {
+		number, id = id, ""
+	}
+	if id != "" && !IsFindingID(id) || severityTag(id) {
 		id = ""
 	}
 	resolved := struck || t.status >= 0 && isResolvedValue(cell(t.status))
-	g.findings = append(g.findings, Finding{Severity: sev, ID: id, Section: t.section, Title: title, Line: num,
-		Confidence: ConfidenceLow, FileRefs: fileRefs(row), resolved: resolved})
+	gf := gfinding{Finding: Finding{Severity: sev, ID: id, Section: t.section, Title: title, Line: num,
+		Confidence: ConfidenceLow, FileRefs: fileRefs(row), resolved: resolved}, cls: t.cls, group: t.group, num: number}
+	if t.cls != clsBody {
+		gf.cites = citedIDs(cell(t.title), id)
+	}
+	g.findings = append(g.findings, gf)
 }

@@ -140,6 +140,16 @@ func cutReason(v string) string {
 			v = v[:i]
 		}
 	}
+	// "High for agent use", "Critical because the key leaks": a
+	// severity word, then a clause that says why or where.
+	if i := strings.IndexByte(v, ' '); i > 0 {
+		if j := strings.IndexByte(v[i+1:], ' '); j > 0 {
+			switch strings.ToLower(v[i+1 : i+1+j]) {
+			case "for", "because", "since", "when", "if", "in", "on", "as", "due", "until", "unless", "pour", "para", "car", "porque":
+				v = v[:i]
+			}
+		}
+	}
 	return strings.TrimSpace(strings.TrimRight(v, ":;,—–"))
 }
 

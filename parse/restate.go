@@ -1,0 +1,236 @@
+package parse
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Restatements (SPEC §2.3: "the same finding listed twice … is counted
+// once"). A review report labels its findings in its body and then often
+// lists them again: an executive summary, a summary table, a prioritised
+// list of recommendations, a conclusion. It may also hold a plan: a
+// roadmap of phases or weeks, an implementation checklist, the files to
+// change, whose priorities are a plan's and not findings. The general
+// reader tells these sections by their headings:
+//
+//   - a finding of the body is read as it is;
+//   - a finding of a restating section (summary, overview, conclusion,
+//     recommendations, action items, next steps, priorities, fix order)
+//     is the body's finding it names — by its ID, an ID it cites ("(H1)",
+//     "P0-B"), its number ("| 3 |" for "Finding 3" or "### 3. …") or a
+//     title equal by the title rule of §5.2 — and adds nothing of its own.
+//     When none of the findings of such a section names one of the body,
+//     the section is where the author labelled them (a report whose only
+//     severities are its prioritised fixes) and they are findings. When
+//     some do, the others are restatements worded apart: they are counted
+//     as the section's own tally of the report, checked against what was
+//     read;
+//   - a section that plans gives no findings.
+//
+// A report that labels nothing in its body reads its restating sections
+// as its body.
+
+// sectionClass is the kind of section a finding stands in.
+type sectionClass byte
+
+const (
+	clsBody    sectionClass = iota // where a report states its findings
+	clsRestate                     // a summary or a list of recommendations
+	clsPlan                        // a roadmap, a checklist, a plan of work
+)
+
+var (
+	// Headings of sections that restate the findings of a report.
+	restateHeadRe = regexp.MustCompile(`(?i)\b(?:summary|summaries|overview|executive|tl;?dr|recap|at a glance|conclusions?|key (?:findings|issues|risks|takeaways|concerns)|verdict|scorecard|quick reference|highlights|recommendations?|recommended (?:changes|actions|fixes|fix order|next steps)|action (?:items?|list)|next steps|fix order|order of fixes|prioriti[sz]ed|priority (?:matrix|list|order|fixes|actions)|must[- ]fix list|go/no[- ]go|final (?:thoughts|assessment|notes|grade|words)|résumé|resumen|conclusión|요약|결론|총평|概要|总结|结论|まとめ|tóm tắt|kết luận)\b`)
+	// Headings of sections that plan work: phases, weeks, a roadmap, a
+	// checklist. The plan's noun ends the heading ("Priority Roadmap",
+	// "Implementation Checklist (2 weeks)"): a review of a plan is not one.
+	planHeadRe = regexp.MustCompile(`(?i)^(?:phase|week|sprint|iteration|stage|step|milestone|day|month|quarter|wave|batch|semaine|fase|étape|semana)\s*#?\d|^(?:[\pL-]+\s+){0,2}(?:roadmap|timeline|checklist|implementation (?:plan|order|checklist|steps|sequence)|migration (?:plan|steps)|rollout(?: plan)?|schedule|work breakdown|action plan|files (?:requiring|to) (?:change|modify)|estimated (?:time|effort)(?: to [\pL ]+)?|effort estimates?)\s*(?:\(.*\))?$`)
+)
+
+// headingClass returns the class and the restating group of a heading
+// node k under parent p: its own when its text names one, else its
+// parent's.
+func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) {
+	cls, group := clsBody, -1
+	if p >= 0 {
+		cls, group = nodes[p].cls, nodes[p].rgroup
+	}
+	t := plainHead(text)
+	if len(nodes) == 0 && p < 0 {
+		return cls, group // the report's title names its subject
+	}
+	switch {
+	case planHeadRe.MatchString(t):
+		return clsPlan, -1
+	case cls == clsPlan:
+		return cls, group
+	case restateHeadRe.MatchString(t):
+		if cls != clsRestate {
+			group = k
+		}
+		return clsRestate, group
+	}
+	return cls, group
+}
+
+// citedIDs returns the finding IDs that text names, other than own: the
+// IDs a restating item points at ("Protected paths (H1)", "Fix P0-B",
+// "Finding 1 should be fixed first").
+func citedIDs(text, own string) []string {
+	var out []string
+	for _, m := range citedWordIDRe.FindAllStringSubmatch(text, 4) {
+		w := strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:])
+		out = append(out, w+" "+m[2])
+	}
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == ',' || r == '(' || r == ')' || r == '[' || r == ']' || r == '/' ||
+			r == '`' || r == '*' || r == ';' || r == '|'
+	}) {
+		tok = strings.TrimRight(tok, ":.")
+		if tok == own || len(out) == 8 || !IsFindingID(tok) {
+			continue
+		}
+		if _, ok := severityPrefix(tok); !ok && IsPLevel(tok) {
+			continue // a severity, not an ID
+		}
+		out = append(out, tok)
+	}
+	return out
+}
+
+// idKey is the key of an ID in a dedup: a word ID in one spelling
+// ("FINDING #1" and "Finding 1" are one).
+func idKey(id string) string {
+	if n := wordNumber(id); n != "" {
+		w, _, _ := strings.Cut(id, " ")
+		return strings.ToLower(w) + " " + n
+	}
+	return id
+}
+
+var citedWordIDRe = regexp.MustCompile(`(?i)\b(finding|issue|gap|concern|problem|risk|item|observation)\s+#?(\d+(?:\.\d+)*)\b`)
+
+// wordNumber returns the number of a word ID: "3" of "Finding 3", "1.2"
+// of "Issue 1.2".
+func wordNumber(id string) string {
+	if _, rest, ok := strings.Cut(id, " "); ok {
+		rest = strings.TrimPrefix(strings.TrimSpace(rest), "#")
+		if rest != "" && strings.Trim(rest, "0123456789.") == "" {
+			return rest
+		}
+	}
+	return ""
+}
+
+// headingNumber returns the numbering a heading opens with: "3" of "3.
+// Title", "1.2" of "1.2 Title".
+func headingNumber(text string) string {
+	t := strings.TrimSpace(trimEmoji(stripBold(text)))
+	m := genNumberingRe.FindString(t)
+	m = strings.TrimRight(strings.TrimSpace(m), ".)")
+	if m == "" || strings.Trim(m, "0123456789.") != "" {
+		return ""
+	}
+	return strings.TrimPrefix(m, "#")
+}
+
+// restateTally is what a restating section, some of whose findings were
+// restatements worded apart from the findings they restate, states of the
+// report: its P0 and its P0+P1 findings, checked against what was read.
+type restateTally struct {
+	line     int // its first finding's line
+	p0, p0p1 int
+}
+
+// settle returns the findings the general reader read, each listed once:
+// the body's, then those of restating sections that name none of them
+// (see above); and the tallies of the restating sections that do.
+func (g *general) settle(st *stop) ([]Finding, []restateTally) {
+	var prim, rest []gfinding
+	for _, f := range g.findings {
+		switch f.cls {
+		case clsBody:
+			prim = append(prim, f)
+		case clsRestate:
+			rest = append(rest, f)
+		}
+	}
+	if len(prim) == 0 {
+		prim, rest = rest, nil
+	}
+	all := make([]Finding, 0, len(prim)+len(rest))
+	for _, f := range prim {
+		all = append(all, f.Finding)
+	}
+	for _, f := range rest {
+		all = append(all, f.Finding)
+	}
+	d := newProseDedup(st, all, len(all) <= exactDedupMax)
+	// Numbers of the body's findings, for a table's "#" column.
+	byNum := map[string]int{}
+	for i := range prim {
+		st.tick()
+		d.add(all[i], d.normAt(i))
+		if n := prim[i].num; n != "" {
+			if _, dup := byNum[n]; dup {
+				byNum[n] = -1 // two findings numbered alike: no number matches
+			} else {
+				byNum[n] = i
+			}
+		}
+	}
+	// Which restating findings name a finding of the body, and which
+	// sections hold one that does.
+	match := make([]int, len(rest))
+	named := map[int]bool{}
+	for k := range rest {
+		st.tick()
+		i := len(prim) + k
+		j, _, _ := d.find(&all[i], d.normAt(i), rest[k].cites)
+		if j < 0 && rest[k].num != "" && rest[k].ID == "" {
+			if p, ok := byNum[rest[k].num]; ok && p >= 0 {
+				j = d.keptOf(p)
+			}
+		}
+		match[k] = j
+		if j >= 0 {
+			named[rest[k].group] = true
+		}
+	}
+	tallies := map[int]*restateTally{}
+	for k := range rest {
+		st.tick()
+		i := len(prim) + k
+		f := all[i]
+		switch j := match[k]; {
+		case j >= 0:
+			if mergeProse(&d.out[j], f) {
+				d.byID[idKey(f.ID)] = j
+			}
+		case !named[rest[k].group]:
+			d.add(f, d.normAt(i))
+			continue
+		}
+		t := tallies[rest[k].group]
+		if t == nil {
+			t = &restateTally{line: f.Line}
+			tallies[rest[k].group] = t
+		}
+		switch f.Severity {
+		case P0:
+			t.p0++
+			t.p0p1++
+		case P1:
+			t.p0p1++
+		}
+	}
+	out := d.finish()
+	ts := make([]restateTally, 0, len(tallies))
+	for _, t := range tallies {
+		ts = append(ts, *t)
+	}
+	slices.SortFunc(ts, func(a, b restateTally) int { return a.line - b.line })
+	return out, ts
+}
