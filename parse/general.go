@@ -85,6 +85,7 @@ type gnode struct {
 	// Title"); over labelled ones it is a finding of its own.
 	unlabelledSubs int
 	unlabelledKids int  // children of any kind with no severity of their own
+	labelledSubs   int  // children that are headings with a severity of their own
 	plain          int  // children that are bullets
 	found          int  // children that became findings
 	body           bool // text directly under it that is not "none"
@@ -225,7 +226,7 @@ func readGeneral(st *stop, lines []line) general {
 			continue
 		}
 		table = nil
-		if len(t) < 300 && strings.ContainsAny(t, "pP") && (heading >= 0 && nodes[heading].cls == clsRestate || countWordRe.MatchString(t)) {
+		if len(t) < 300 && strings.ContainsAny(t, "pP") && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
 			// "P0: 3, P1: 2" in a summary, or with a word that says it
 			// counts findings: a scoring table's "P0: 60" is not a tally.
 			g.plevelTallies(t, l.num)
@@ -471,6 +472,9 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 				nodes[p].unlabelledSubs++
 			}
 		}
+		if p := n.parent; p >= 0 && n.lab.ok && n.kind == 'h' {
+			nodes[p].labelledSubs++
+		}
 	}
 	for k := range nodes {
 		if nodes[k].kind == 'h' {
@@ -582,7 +586,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		}
 	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
-		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) {
+		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) {
 			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})
 		}
 		g.tallyOf(l.num, n.text, sev)
@@ -730,9 +734,11 @@ func (n *gnode) readGroup() {
 	t = strings.TrimSpace(tierRe.ReplaceAllString(t, ""))
 	t = strings.TrimSpace(trimEmoji(t))
 	core, count, cut := groupCore(t)
-	if sev, ok := groupPhrase(core); ok && (!cut || n.unlabelledKids > 0) {
+	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledSubs > 0) && !noteIsTitle(t)) {
 		// "P0 — Migration drops the table" is a finding; "🟠 HIGH — fix
-		// before release" with findings under it is a group.
+		// before release" with findings under it is a group, and so is
+		// "CRITICAL (P0) — Must fix" over "[P0-A] …" sub-headings;
+		// "CRITICAL — C1: Title" is a finding whatever stands under it.
 		n.group, n.pure, n.gsev, n.count = true, true, sev, count
 		if n.lab.word == "" {
 			n.lab.word = core
@@ -741,7 +747,7 @@ func (n *gnode) readGroup() {
 	}
 	// "Critical (P0)", "즉시 조치 필요 (Blocking)", "CRITICAL: …" with
 	// findings under it.
-	if n.lab.ok && n.lab.class == sevFinding && (n.lab.inner && n.unlabelledSubs > 0 || n.lab.empty && n.rich+n.plain > 0) {
+	if n.lab.ok && n.lab.class == sevFinding && (n.lab.inner && (n.unlabelledSubs > 0 || n.labelledSubs > 0) || n.lab.empty && n.rich+n.plain > 0) {
 		n.group, n.gsev, n.count = true, n.lab.sev, -1
 		if n.lab.empty {
 			n.pure = true
@@ -772,8 +778,9 @@ func groupCore(t string) (core string, count int, cut bool) {
 				continue
 			}
 			if _, _, ok := severityValue(inner, true); ok {
-				// "Critical Issues (P0)": the parenthesised severity stays.
-				return strings.TrimSpace(t[:i]) + " " + inner, count, cut
+				// "Critical Issues (P0)": the parenthesised severity stays,
+				// less a note ("(P0 — Blocks PRD)").
+				return strings.TrimSpace(t[:i]) + " " + cutReason(inner), count, cut
 			}
 			t = t[:i] // a note: "(À Corriger Cette Semaine)", "(Must Fix)"
 		default:
@@ -799,7 +806,7 @@ var groupWordsList = map[string]bool{
 	"concerns": true, "concern": true, "bugs": true, "bug": true, "vulnerabilities": true, "vulnerability": true,
 	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "gaps": true, "fixes": true,
 	"priority": true, "severity": true, "level": true, "and": true, "&": true, "/": true, "or": true,
-	"recommendations": true, "changes": true, "smells": true, "observations": true, "notes": true,
+	"recommendations": true, "changes": true, "smells": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
 	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
 	"security": false,
@@ -910,8 +917,14 @@ func labelOf(text string, kind byte) label {
 				lab.id, lab.title, lab.empty = rest, "", true
 			}
 		}
-		if lab.ok && (lab.empty || emptyTitle(lab.title)) && strings.TrimSpace(after) != "" && kind != 'h' {
-			// "**[P1]** Title — …", "**Critical:** the token …".
+		if lab.ok && (lab.empty || strings.TrimSpace(lab.title) == "") && strings.TrimSpace(after) != "" && kind != 'h' {
+			// "**[P1]** Title — …", "**Critical:** the token …",
+			// "**SEC-P0-1** [Auditor]: Title"; not "**High** for the core
+			// patterns": a bare word needs a colon or a dash to label
+			// what follows.
+			if lab.id == "" && !bareLead(lead, after) {
+				return label{}
+			}
 			if t, _ := splitDash(strings.TrimLeft(after, " :—–-")); !isCountText(t) {
 				lab.title, lab.empty = cleanTitle(t), false
 			}
@@ -922,6 +935,36 @@ func labelOf(text string, kind byte) label {
 		return lab
 	}
 	return labelText(raw, kind)
+}
+
+// noteIsTitle reports whether the note after a group heading's dash is a
+// finding's title: it opens with an ID ("CRITICAL — C1: Title").
+func noteIsTitle(t string) bool {
+	for _, sep := range []string{" — ", " – ", " -- ", " - "} {
+		if i := strings.Index(t, sep); i > 0 {
+			id, rest, ok := leadID(strings.TrimSpace(t[i+len(sep):]))
+			return ok && startsSep(rest) && !IsPLevel(id)
+		}
+	}
+	return false
+}
+
+// bareLead reports whether a bold part that is only a severity labels the
+// text after it: it is bracketed or a P-level ("**[P1]** Title"), or a
+// colon or a dash ends it or follows it ("**Critical:** the token").
+func bareLead(lead, after string) bool {
+	l := strings.TrimSpace(lead)
+	a := strings.TrimSpace(after)
+	if l == "" {
+		return false
+	}
+	if strings.ContainsAny(l[:1], "[(") || strings.HasSuffix(l, ":") || strings.HasSuffix(l, "—") || strings.HasSuffix(l, "-") {
+		return true
+	}
+	if f := strings.Fields(l); IsPLevel(strings.Trim(f[len(f)-1], ":")) {
+		return true
+	}
+	return a == "" || strings.ContainsAny(a[:1], ":—–-") || strings.HasPrefix(a, "–") || strings.HasPrefix(a, "—")
 }
 
 // isParagraphLabel reports whether a bold lead-in only labels the

@@ -23,9 +23,10 @@ import (
 //     When none of the findings of such a section names one of the body,
 //     the section is where the author labelled them (a report whose only
 //     severities are its prioritised fixes) and they are findings. When
-//     some do, the others are restatements worded apart: they are counted
-//     as the section's own tally of the report, checked against what was
-//     read;
+//     some do, the others are restatements worded apart; a summary's
+//     (not a list of recommendations, which may hold more actions than
+//     findings) are counted as its tally of the report, checked against
+//     what was read;
 //   - a section that plans gives no findings.
 //
 // A report that labels nothing in its body reads its restating sections
@@ -36,17 +37,20 @@ type sectionClass byte
 
 const (
 	clsBody    sectionClass = iota // where a report states its findings
-	clsRestate                     // a summary or a list of recommendations
+	clsSummary                     // a summary: it restates the findings
+	clsAction                      // recommendations, actions: they restate and prioritise
 	clsPlan                        // a roadmap, a checklist, a plan of work
 )
 
 var (
-	// Headings of sections that restate the findings of a report.
-	restateHeadRe = regexp.MustCompile(`(?i)\b(?:summary|summaries|overview|executive|tl;?dr|recap|at a glance|conclusions?|key (?:findings|issues|risks|takeaways|concerns)|verdict|scorecard|quick reference|highlights|recommendations?|recommended (?:changes|actions|fixes|fix order|next steps)|action (?:items?|list)|next steps|fix order|order of fixes|prioriti[sz]ed|priority (?:matrix|list|order|fixes|actions)|must[- ]fix list|go/no[- ]go|final (?:thoughts|assessment|notes|grade|words)|résumé|resumen|conclusión|요약|결론|총평|概要|总结|结论|まとめ|tóm tắt|kết luận)\b`)
+	// Headings of sections that restate the findings of a report: a
+	// summary, and a list of recommendations or actions.
+	summaryHeadRe = regexp.MustCompile(`(?i)\b(?:summary|summaries|overview|executive|tl;?dr|recap|at a glance|conclusions?|key (?:findings|issues|risks|takeaways|concerns)|verdict|scorecard|quick reference|highlights|final (?:thoughts|assessment|notes|grade|words)|résumé|resumen|conclusión|요약|결론|총평|概要|总结|结论|まとめ|tóm tắt|kết luận)\b`)
+	actionHeadRe  = regexp.MustCompile(`(?i)\b(?:recommendations?|recommended (?:changes|actions|fixes|fix order|next steps)|action (?:items?|list)|next steps|fix order|order of fixes|prioriti[sz]ed|priority (?:matrix|list|order|fixes|actions)|must[- ]fix list|go/no[- ]go|recommandations?|recomendaciones|권고|권장|建议|khuyến nghị)\b`)
 	// Headings of sections that plan work: phases, weeks, a roadmap, a
 	// checklist. The plan's noun ends the heading ("Priority Roadmap",
 	// "Implementation Checklist (2 weeks)"): a review of a plan is not one.
-	planHeadRe = regexp.MustCompile(`(?i)^(?:phase|week|sprint|iteration|stage|step|milestone|day|month|quarter|wave|batch|semaine|fase|étape|semana)\s*#?\d|^(?:[\pL-]+\s+){0,2}(?:roadmap|timeline|checklist|implementation (?:plan|order|checklist|steps|sequence)|migration (?:plan|steps)|rollout(?: plan)?|schedule|work breakdown|action plan|files (?:requiring|to) (?:change|modify)|estimated (?:time|effort)(?: to [\pL ]+)?|effort estimates?)\s*(?:\(.*\))?$`)
+	planHeadRe = regexp.MustCompile(`(?i)^(?:phase|week|sprint|iteration|stage|step|milestone|day|month|quarter|wave|batch|semaine|fase|étape|semana)\s*#?\d|^(?:[\pL-]+\s+){0,2}(?:roadmap|timeline|checklist|implementation (?:plan|order|checklist|steps|sequence)|migration (?:plan|steps)|rollout(?: plan)?|schedule|work breakdown|action plan|files (?:requiring|to) (?:changes?|modify|modification)|estimated (?:time|effort)(?: to [\pL ]+)?|effort estimates?)\s*(?:\(.*\))?$`)
 )
 
 // headingClass returns the class and the restating group of a heading
@@ -66,11 +70,16 @@ func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) 
 		return clsPlan, -1
 	case cls == clsPlan:
 		return cls, group
-	case restateHeadRe.MatchString(t):
-		if cls != clsRestate {
+	case summaryHeadRe.MatchString(t):
+		if cls == clsBody {
 			group = k
 		}
-		return clsRestate, group
+		return clsSummary, group
+	case actionHeadRe.MatchString(t):
+		if cls == clsBody {
+			group = k
+		}
+		return clsAction, group
 	}
 	return cls, group
 }
@@ -153,7 +162,7 @@ func (g *general) settle(st *stop) ([]Finding, []restateTally) {
 		switch f.cls {
 		case clsBody:
 			prim = append(prim, f)
-		case clsRestate:
+		case clsSummary, clsAction:
 			rest = append(rest, f)
 		}
 	}
@@ -212,6 +221,9 @@ func (g *general) settle(st *stop) ([]Finding, []restateTally) {
 		case !named[rest[k].group]:
 			d.add(f, d.normAt(i))
 			continue
+		}
+		if rest[k].cls != clsSummary {
+			continue // recommendations may be more than the findings: no tally
 		}
 		t := tallies[rest[k].group]
 		if t == nil {
