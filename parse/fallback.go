@@ -415,9 +415,10 @@ var titleWindow = 4096
 // kept titles: such a word picks no candidates (see dedupProse).
 var closed = make([]int32, maxPosting+1)
 
-// add adds f, whose normalised title is norm.
-func (d *proseDedup) add(f Finding, norm string) {
-	dup, key, single := d.find(&f, norm, nil)
+// add adds f, whose normalised title is norm and whose text names the
+// IDs cites.
+func (d *proseDedup) add(f Finding, norm string, cites ...string) {
+	dup, key, single := d.find(&f, norm, cites)
 	if dup < 0 {
 		d.keep(f, key, single)
 		return

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The general reader of SPEC §2.3: a report with no usable index is read
@@ -92,6 +94,7 @@ type gnode struct {
 	finding        bool
 	fidx           int // its index in general.findings when it is a finding
 	legend         bool
+	fieldLabel     bool   // a bold label that recurs in several findings: a field of each
 	section        string // the innermost enclosing heading that is not a finding
 	// cls is the class of the section it stands in (a summary or a plan
 	// restates or plans, it does not report); rgroup is the outermost
@@ -157,7 +160,7 @@ var fieldNames = map[string]bool{
 	"mitigation": true, "remediation": true, "proposed fix": true, "code": true, "before": true, "after": true,
 	"action": true, "note": true, "notes": true, "context": true, "rationale": true, "consequence": true,
 	"scenario": true, "component": true, "area": true, "owner": true, "confidence": true, "source": true,
-	"found by": true, "reviewer": true, "type": true, "vulnerability": true, "attack vector": true,
+	"found by": true, "reviewer": true, "finding": true, "type": true, "vulnerability": true, "attack vector": true,
 	"suggestion": true, "recommended fix": true, "expected": true, "actual": true, "steps": true,
 	"reproduction": true, "test": true, "tests": true, "verification": true, "criticality": true,
 	"sev": true, "severity level": true, "priority level": true, "impact level": true, "resolution": true,
@@ -464,9 +467,12 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 	}
 	for k := range nodes {
 		st.tick()
+		nodes[k].lab = labelOf(nodes[k].text, nodes[k].kind)
+	}
+	markRecurringLabels(nodes)
+	for k := range nodes {
 		n := &nodes[k]
-		n.lab = labelOf(n.text, n.kind)
-		if p := n.parent; p >= 0 && !n.lab.ok && !fieldNames[strings.ToLower(plainHead(n.text))] {
+		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
 			nodes[p].unlabelledKids++
 			if n.kind == 'h' {
 				nodes[p].unlabelledSubs++
@@ -477,8 +483,11 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 		}
 	}
 	for k := range nodes {
-		if nodes[k].kind == 'h' {
+		switch nodes[k].kind {
+		case 'h':
 			nodes[k].readGroup()
+		case 'b':
+			readBoldGroup(nodes, k)
 		}
 	}
 	markLegends(nodes)
@@ -535,7 +544,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		grp = &nodes[p]
 	}
 	lab := n.lab
-	if lab.class == sevImprovement {
+	if lab.class == sevImprovement || n.fieldLabel {
 		return
 	}
 	hasField := n.fieldLine > 0 && n.field != ""
@@ -594,8 +603,8 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	}
 	n.finding = true
 	n.fidx = len(g.findings)
-	if grp != nil {
-		grp.found++
+	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
+		nodes[a].found++
 	}
 	f := Finding{Severity: sev, ID: id, Section: n.section, Title: title, Line: l.num, Confidence: ConfidenceLow,
 		FileRefs: fileRefs(n.text), resolved: lab.resolved || n.resolved}
@@ -603,7 +612,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	if n.kind == 'h' && gf.num == "" {
 		gf.num = headingNumber(n.text)
 	}
-	if n.cls != clsBody {
+	if n.cls != clsBody || id == "" {
 		gf.cites = citedIDs(n.text, id)
 	}
 	g.findings = append(g.findings, gf)
@@ -755,6 +764,22 @@ func (n *gnode) readGroup() {
 	}
 }
 
+// readBoldGroup reads a bold lead-in that ends with a colon over a list,
+// directly under a severity group heading ("**Do not deploy** until these
+// are fixed:"), as a label of the group's list: its items are the group's
+// findings (rule 3), the label none. A bold lead-in elsewhere is not a
+// group: SPEC §2.3 names group headings only.
+func readBoldGroup(nodes []gnode, k int) {
+	n := &nodes[k]
+	if n.rich+n.plain == 0 || !strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":") {
+		return
+	}
+	if p := n.parent; p >= 0 && nodes[p].group && nodes[p].kind == 'h' {
+		n.group, n.pure, n.gsev, n.count = true, true, nodes[p].gsev, -1
+		n.lab.word = nodes[p].lab.word
+	}
+}
+
 // groupCore cuts a count ("(2 items)", ": 4", "(15 findings)") and a note
 // after a dash or in parentheses off a group heading's text.
 func groupCore(t string) (core string, count int, cut bool) {
@@ -806,7 +831,7 @@ var groupWordsList = map[string]bool{
 	"concerns": true, "concern": true, "bugs": true, "bug": true, "vulnerabilities": true, "vulnerability": true,
 	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "gaps": true, "fixes": true,
 	"priority": true, "severity": true, "level": true, "and": true, "&": true, "/": true, "or": true,
-	"recommendations": true, "changes": true, "smells": true, "observations": true, "notes": true, "list": true,
+	"recommendations": true, "smells": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
 	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
 	"security": false,
@@ -886,6 +911,47 @@ func markLegends(nodes []gnode) {
 			}
 		}
 		k = end
+	}
+}
+
+// markRecurringLabels marks the bold labels ("**Current state:** …",
+// "- **Analog**: …") that stand under two or more different parents:
+// fields that the author writes in each finding, not findings. A
+// finding's title is its own; a field's name recurs.
+func markRecurringLabels(nodes []gnode) {
+	first := map[string]int{} // label → the parent it was first seen under
+	multi := map[string]bool{}
+	name := func(n *gnode) string {
+		if n.lab.ok || n.kind == 'h' || n.kind == 'n' {
+			return ""
+		}
+		lead, after, ok := boldLead(strings.TrimSpace(n.text))
+		lead = strings.TrimSpace(lead)
+		if !ok || !(strings.HasSuffix(lead, ":") || strings.HasPrefix(strings.TrimSpace(after), ":")) {
+			return ""
+		}
+		lead = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(lead, ":")))
+		if lead == "" || strings.Count(lead, " ") > 3 || strings.ContainsAny(lead[:1], "0123456789") {
+			return ""
+		}
+		return lead
+	}
+	for k := range nodes {
+		if l := name(&nodes[k]); l != "" {
+			if p, seen := first[l]; !seen {
+				first[l] = nodes[k].parent
+			} else if p != nodes[k].parent {
+				multi[l] = true
+			}
+		}
+	}
+	if len(multi) == 0 {
+		return
+	}
+	for k := range nodes {
+		if l := name(&nodes[k]); l != "" && multi[l] {
+			nodes[k].fieldLabel = true
+		}
 	}
 }
 
@@ -1088,8 +1154,11 @@ func labelText(text string, kind byte) label {
 			return lab
 		}
 	}
-	// c. In brackets or parentheses anywhere: "Title (HIGH)", "(Important)".
-	if sev, c, word, s, e, ok := bracketSeverity(flat); ok {
+	// c. In brackets or parentheses anywhere: "Title (HIGH)", "(Important)";
+	// in an item, at the end of its title and written as a label ("Title
+	// (High) — …", not "spawn for container (blocking)" or "Shows the
+	// top item (P1) not the list").
+	if sev, c, word, s, e, ok := bracketSeverity(flat); ok && (kind == 'h' || itemBracket(flat, word, e)) {
 		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, word, true
 		body := strings.TrimSpace(flat[:s] + " " + flat[e:])
 		if id, r, ok := leadID(body); ok && startsSep(r) {
@@ -1114,6 +1183,23 @@ func labelText(text string, kind byte) label {
 		}
 	}
 	return lab
+}
+
+// itemBracket reports whether a bracketed severity word that ends at e in
+// an item's text labels it: it ends the title (nothing but a separator
+// and a description after it) and is written as a label, a P-level, an
+// emoji or a capitalised word.
+func itemBracket(flat, word string, e int) bool {
+	tail := strings.TrimSpace(flat[e:])
+	if tail != "" && !strings.ContainsAny(tail[:1], ":-.") && !strings.HasPrefix(tail, "—") && !strings.HasPrefix(tail, "–") {
+		return false
+	}
+	w := strings.TrimSpace(trimEmoji(word))
+	if w == "" || IsPLevel(strings.Fields(w)[0]) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	return !unicode.IsLower(r)
 }
 
 // strikesLabel reports whether the struck-through part of s holds a
@@ -1163,7 +1249,26 @@ func startSeverity(s string) (Severity, sevClass, string, string, bool) {
 		return "", sevNone, "", "", false
 	}
 	if m, ok := markerAt(s, true); ok {
-		return m.sev, m.class, strings.TrimSpace(s[m.start:m.end]), s[m.end:], true
+		end := m.end
+		// A compound: "P0/P1", "[P1]/[P2]": the higher level.
+		if end+1 < len(s) && s[end] == '/' {
+			if m2, ok := markerAt(s[end+1:], false); ok && m2.start == 0 {
+				if m2.sev.Rank() < m.sev.Rank() {
+					m.sev = m2.sev
+				}
+				end += 1 + m2.end
+			}
+		}
+		// A bare P-level labels what follows a separator: "P1: Title",
+		// "P0 — Title"; "P2 task \"Consolidate …\"" names a task's
+		// priority, "P0/P1 work:" a kind of work.
+		if c := s[m.start]; c != '[' && c != '(' && c != '*' && c != '_' {
+			r := strings.TrimLeft(s[end:], " \t")
+			if r != "" && !strings.ContainsAny(r[:1], ":-.|)]") && !strings.HasPrefix(r, "—") && !strings.HasPrefix(r, "–") {
+				return "", sevNone, "", "", false
+			}
+		}
+		return m.sev, m.class, strings.TrimSpace(s[m.start:end]), s[end:], true
 	}
 	// A word or phrase of up to four words ending at a colon or a dash.
 	end := -1

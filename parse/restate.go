@@ -181,7 +181,7 @@ func (g *general) settle(st *stop) ([]Finding, []restateTally) {
 	byNum := map[string]int{}
 	for i := range prim {
 		st.tick()
-		d.add(all[i], d.normAt(i))
+		d.add(all[i], d.normAt(i), prim[i].cites...)
 		if n := prim[i].num; n != "" {
 			if _, dup := byNum[n]; dup {
 				byNum[n] = -1 // two findings numbered alike: no number matches
