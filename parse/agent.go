@@ -71,8 +71,7 @@ type reportParser struct {
 	fm       frontMatter
 	ix       *index
 	general  *general // what the general reader read, for a report with no index
-	restated []restateTally
-	vLine    int // the line of a verdict found outside the index and front matter
+	vLine    int      // the line of a verdict found outside the index and front matter
 	diags    diagList
 	stop     *stop
 }
@@ -105,9 +104,9 @@ func (p *reportParser) run() {
 		p.diag(1, LevelWarning, "legacy YAML front-matter index (issues:/improvements:)")
 	default:
 		gr := readGeneral(p.stop, lines)
-		found, restated := gr.settle(p.stop)
+		found := gr.settle(p.stop)
 		found = p.takeResolved(found)
-		p.general, p.restated = &gr, restated
+		p.general = &gr
 		if len(found) == 0 && len(r.Resolved) == 0 {
 			if ix := p.fencedIndex(); ix != nil {
 				p.ix = ix
@@ -181,15 +180,6 @@ func (p *reportParser) unreadable() {
 		for _, t := range gr.tallies {
 			if t.sev.Rank() <= 1 && t.n > stated[t.sev].n {
 				stated[t.sev] = t
-			}
-		}
-		// A restating section's findings are its tally of the report.
-		for _, t := range p.restated {
-			if t.p0 > stated[P0].n {
-				stated[P0] = tally{line: t.line, sev: P0, n: t.p0}
-			}
-			if t.p0p1-t.p0 > stated[P1].n {
-				stated[P1] = tally{line: t.line, sev: P1, n: t.p0p1 - t.p0}
 			}
 		}
 		switch s0, s1 := stated[P0], stated[P1]; {

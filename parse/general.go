@@ -87,7 +87,7 @@ type gnode struct {
 	// Title"); over labelled ones it is a finding of its own.
 	unlabelledSubs int
 	unlabelledKids int  // children of any kind with no severity of their own
-	labelledSubs   int  // children that are headings with a severity of their own
+	labelledKids   int  // children with a severity of their own
 	plain          int  // children that are bullets
 	found          int  // children that became findings
 	body           bool // text directly under it that is not "none"
@@ -263,7 +263,7 @@ func readGeneral(st *stop, lines []line) general {
 		}
 		var n gnode
 		switch {
-		case kind != 0 && indent >= 2:
+		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack):
 			continue // a nested item details the one above it
 		case kind != 0:
 			n = gnode{i: i, kind: 'l', rank: 9 + indent/2, text: body, count: -1}
@@ -478,8 +478,8 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 				nodes[p].unlabelledSubs++
 			}
 		}
-		if p := n.parent; p >= 0 && n.lab.ok && n.kind == 'h' {
-			nodes[p].labelledSubs++
+		if p := n.parent; p >= 0 && n.lab.ok {
+			nodes[p].labelledKids++
 		}
 	}
 	for k := range nodes {
@@ -743,7 +743,7 @@ func (n *gnode) readGroup() {
 	t = strings.TrimSpace(tierRe.ReplaceAllString(t, ""))
 	t = strings.TrimSpace(trimEmoji(t))
 	core, count, cut := groupCore(t)
-	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledSubs > 0) && !noteIsTitle(t)) {
+	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledKids > 0) && !noteIsTitle(t)) {
 		// "P0 — Migration drops the table" is a finding; "🟠 HIGH — fix
 		// before release" with findings under it is a group, and so is
 		// "CRITICAL (P0) — Must fix" over "[P0-A] …" sub-headings;
@@ -756,12 +756,23 @@ func (n *gnode) readGroup() {
 	}
 	// "Critical (P0)", "즉시 조치 필요 (Blocking)", "CRITICAL: …" with
 	// findings under it.
-	if n.lab.ok && n.lab.class == sevFinding && (n.lab.inner && (n.unlabelledSubs > 0 || n.labelledSubs > 0) || n.lab.empty && n.rich+n.plain > 0) {
+	if n.lab.ok && n.lab.class == sevFinding && (n.lab.inner && n.unlabelledSubs > 0 || n.lab.empty && n.rich+n.plain > 0) {
 		n.group, n.gsev, n.count = true, n.lab.sev, -1
 		if n.lab.empty {
 			n.pure = true
 		}
 	}
+}
+
+// underListLabel reports whether the innermost open item ends with a
+// colon, a label of the nested list under it ("- **Prioritized action
+// items:**"): its nested items are items of their own, not its detail.
+func underListLabel(nodes []gnode, stack []int) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	n := &nodes[stack[len(stack)-1]]
+	return (n.kind == 'l' || n.kind == 'n') && strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":")
 }
 
 // readBoldGroup reads a bold lead-in that ends with a colon over a list,
@@ -811,6 +822,10 @@ func groupCore(t string) (core string, count int, cut bool) {
 		default:
 			for _, sep := range []string{" — ", " – ", " -- ", " - "} {
 				if i := strings.Index(t, sep); i > 0 {
+					if _, ok := groupPhrase(strings.TrimSpace(t[i+len(sep):])); ok {
+						// "P0 -- Critical": the note is the severity again.
+						return t, count, cut
+					}
 					return strings.TrimSpace(t[:i]), count, true
 				}
 			}
@@ -1099,12 +1114,25 @@ func labelText(text string, kind byte) label {
 		return lab
 	}
 	if lab.resolved {
-		// "Title — ✅ Fixed": the mark is not the title.
+		// "Title — ✅ Fixed": the mark is not the title; nor is "Fixed:"
+		// before it ("✅ Fixed: CRITICAL #2: Title").
 		for _, sep := range []string{" — ", " – ", " - "} {
 			if i := strings.LastIndex(flat, sep); i > 0 && resolvedRe.MatchString(flat[i:]) {
 				flat = strings.TrimSpace(flat[:i])
 				break
 			}
+		}
+		if m := resolvedLeadRe.FindString(flat); m != "" {
+			flat = strings.TrimSpace(trimEmoji(strings.TrimSpace(flat[len(m):])))
+		}
+	}
+	// "UX-P0-2→P1": an ID the author re-graded; the level after the
+	// arrow is the finding's.
+	if id, to, rest, ok := regradedID(flat); ok {
+		if sev, c, ok := severityValue(to, true); ok && c == sevFinding {
+			lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, id, to
+			lab.title = itemTitle(strings.TrimLeft(rest, sepChars), kind)
+			return lab
 		}
 	}
 	// "~~CRITICAL~~ Title": a struck-through severity labels a resolved finding.
@@ -1202,6 +1230,33 @@ func itemBracket(flat, word string, e int) bool {
 	return !unicode.IsLower(r)
 }
 
+// resolvedLeadRe matches a resolved mark that opens a heading or an item:
+// "Fixed:", "Resolved —", "FIXED".
+var resolvedLeadRe = regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed)\b\s*[:—–-]?`)
+
+// regradedID reads an ID the author re-graded at the start of s
+// ("UX-P0-2→P1: Title", "SEC-3 -> High"): the ID, the level it was moved
+// to and the rest of s.
+func regradedID(s string) (id, to, rest string, ok bool) {
+	for _, arrow := range []string{"→", "->", "=>", "⇒"} {
+		i := strings.Index(s, arrow)
+		if i <= 0 || i > 32 {
+			continue
+		}
+		id = strings.TrimSpace(s[:i])
+		if !IsFindingID(id) {
+			return "", "", "", false
+		}
+		after := strings.TrimSpace(s[i+len(arrow):])
+		j := strings.IndexAny(after, " :]*")
+		if j < 0 {
+			j = len(after)
+		}
+		return id, after[:j], after[j:], true
+	}
+	return "", "", "", false
+}
+
 // strikesLabel reports whether the struck-through part of s holds a
 // severity or the whole title: "~~CRITICAL~~", "~~Title~~".
 func strikesLabel(s string) bool {
@@ -1295,6 +1350,10 @@ func startSeverity(s string) (Severity, sevClass, string, string, bool) {
 	head := strings.TrimSpace(s[:end])
 	if strings.Count(head, " ") > 3 {
 		return "", sevNone, "", "", false
+	}
+	// "CRITICAL #1: Title": the author's number is not the severity's.
+	if i := strings.LastIndex(head, " #"); i > 0 && isDigits(head[i+2:]) {
+		head = strings.TrimSpace(head[:i])
 	}
 	sev, c, ok := severityValue(head, false)
 	if !ok {

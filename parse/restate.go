@@ -2,7 +2,6 @@ package parse
 
 import (
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -23,10 +22,9 @@ import (
 //     When none of the findings of such a section names one of the body,
 //     the section is where the author labelled them (a report whose only
 //     severities are its prioritised fixes) and they are findings. When
-//     some do, the others are restatements worded apart; a summary's
-//     (not a list of recommendations, which may hold more actions than
-//     findings) are counted as its tally of the report, checked against
-//     what was read;
+//     some do, the others are restatements worded apart and add nothing,
+//     unless one is worse than every finding read: a summary never reads
+//     safer than it says;
 //   - a section that plans gives no findings.
 //
 // A report that labels nothing in its body reads its restating sections
@@ -145,18 +143,13 @@ func headingNumber(text string) string {
 	return strings.TrimPrefix(m, "#")
 }
 
-// restateTally is what a restating section, some of whose findings were
-// restatements worded apart from the findings they restate, states of the
-// report: its P0 and its P0+P1 findings, checked against what was read.
-type restateTally struct {
-	line     int // its first finding's line
-	p0, p0p1 int
-}
-
 // settle returns the findings the general reader read, each listed once:
 // the body's, then those of restating sections that name none of them
-// (see above); and the tallies of the restating sections that do.
-func (g *general) settle(st *stop) ([]Finding, []restateTally) {
+// (see above). A restatement that names none of the body's findings in a
+// section that names some is dropped, unless it is worse than every
+// finding read: then it is a finding the body does not detail, and the
+// report is not read as safer than its own summary.
+func (g *general) settle(st *stop) []Finding {
 	var prim, rest []gfinding
 	for _, f := range g.findings {
 		switch f.cls {
@@ -170,8 +163,12 @@ func (g *general) settle(st *stop) ([]Finding, []restateTally) {
 		prim, rest = rest, nil
 	}
 	all := make([]Finding, 0, len(prim)+len(rest))
+	worst := 4 // the best rank read among the findings that count
 	for _, f := range prim {
 		all = append(all, f.Finding)
+		if r := f.Severity.Rank(); r < worst && !f.resolved {
+			worst = r
+		}
 	}
 	for _, f := range rest {
 		all = append(all, f.Finding)
@@ -208,7 +205,6 @@ func (g *general) settle(st *stop) ([]Finding, []restateTally) {
 			named[rest[k].group] = true
 		}
 	}
-	tallies := map[int]*restateTally{}
 	for k := range rest {
 		st.tick()
 		i := len(prim) + k
@@ -218,31 +214,9 @@ func (g *general) settle(st *stop) ([]Finding, []restateTally) {
 			if mergeProse(&d.out[j], f) {
 				d.byID[idKey(f.ID)] = j
 			}
-		case !named[rest[k].group]:
+		case !named[rest[k].group] || f.Severity.Rank() < worst && !f.resolved:
 			d.add(f, d.normAt(i))
-			continue
-		}
-		if rest[k].cls != clsSummary {
-			continue // recommendations may be more than the findings: no tally
-		}
-		t := tallies[rest[k].group]
-		if t == nil {
-			t = &restateTally{line: f.Line}
-			tallies[rest[k].group] = t
-		}
-		switch f.Severity {
-		case P0:
-			t.p0++
-			t.p0p1++
-		case P1:
-			t.p0p1++
 		}
 	}
-	out := d.finish()
-	ts := make([]restateTally, 0, len(tallies))
-	for _, t := range tallies {
-		ts = append(ts, *t)
-	}
-	slices.SortFunc(ts, func(a, b restateTally) int { return a.line - b.line })
-	return out, ts
+	return d.finish()
 }

@@ -70,10 +70,14 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 		return r == '/' || r == '-' || r == ',' || r == '|' || r == '–' || unicode.IsSpace(r)
 	})
 	best, class, n := Severity(""), sevNone, 0
+	var levels [4]bool // the levels named: three or more make a scale
 	for i := 0; i < len(parts); i++ {
 		p := parts[i]
 		if sev, c, ok := oneSeverity(p, position); ok {
 			n++
+			if r := sev.Rank(); r < 4 {
+				levels[r] = true
+			}
 			if c == sevFinding && (class != sevFinding || sev.Rank() < best.Rank()) {
 				best, class = sev, c
 			} else if class == sevNone {
@@ -111,6 +115,17 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 		if isEmojiMark(p) {
 			continue
 		}
+		return "", sevNone, false
+	}
+	named := 0
+	for _, l := range levels {
+		if l {
+			named++
+		}
+	}
+	if named >= 3 {
+		// "High/Medium/Low", "Critical / High / Medium / Low": the
+		// scale a list is rated on, not a level.
 		return "", sevNone, false
 	}
 	return best, class, n > 0
