@@ -176,9 +176,11 @@ func (p *reportParser) unreadable() {
 		for _, f := range r.Resolved {
 			read[f.Severity]++
 		}
+		// What the report states last of a level: a re-review's final
+		// counts supersede its initial ones.
 		stated := map[Severity]tally{}
 		for _, t := range gr.tallies {
-			if t.sev.Rank() <= 1 && t.n > stated[t.sev].n {
+			if t.sev.Rank() <= 1 && t.line >= stated[t.sev].line {
 				stated[t.sev] = t
 			}
 		}

@@ -32,6 +32,15 @@ type general struct {
 	findings []gfinding // resolved ones included, marked
 	orphans  []orphan
 	tallies  []tally
+	pending  []pendingRow // table rows, until the headings over them are read
+}
+
+// pendingRow is a table row read as a finding, and the heading node over
+// its table. A row with no severity (no severity column, none in its ID)
+// is a finding of that heading when it is a group, else none.
+type pendingRow struct {
+	f    gfinding
+	head int
 }
 
 // gfinding is a finding of the general reader with the place it was read
@@ -95,6 +104,7 @@ type gnode struct {
 	fidx           int // its index in general.findings when it is a finding
 	legend         bool
 	fieldLabel     bool   // a bold label that recurs in several findings: a field of each
+	resolvedGroup  bool   // a group heading whose note says its findings are resolved
 	section        string // the innermost enclosing heading that is not a finding
 	// cls is the class of the section it stands in (a summary or a plan
 	// restates or plans, it does not report); rgroup is the outermost
@@ -142,10 +152,10 @@ var (
 	sevFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+level)?|sev|criticality|risk(?:\s+level)?|priority(?:\s+level)?|impact(?:\s+level)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`)
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
-	statusFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(?:status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
+	statusFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
 	// Count tallies: "P0: 3", "15 P0", "Critical: 2", "Total Critical Issues: 3".
 	countWordRe   = regexp.MustCompile(`(?i)\b(?:findings?|issues?|total|counts?|blockers?|bugs?|problems?|vulnerabilit(?:y|ies)|defects?|gaps?|items?|concerns?)\b`)
-	plevelCountRe = regexp.MustCompile(`(?i)\b(P[0-3])\s*(?:\*\*)?\s*[:=]\s*(?:\*\*)?\s*(\d+)\b|\b(\d+)\s+(P[0-3])\b`)
+	plevelCountRe = regexp.MustCompile(`(?i)\b(P[0-3])\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\d+)\b|\b(\d+)\s+(P[0-3])\b`)
 )
 
 // fieldNames are the fields of a finding (SPEC §2.3): lines that are part of
@@ -211,7 +221,7 @@ func readGeneral(st *stop, lines []line) general {
 					table = &cols
 					table.section = sectionText(nodes, heading)
 					table.skip = 1
-					table.cls, table.group = clsBody, -1
+					table.cls, table.group, table.head = clsBody, -1, heading
 					if heading >= 0 {
 						table.cls, table.group = nodes[heading].cls, nodes[heading].rgroup
 					}
@@ -231,8 +241,12 @@ func readGeneral(st *stop, lines []line) general {
 		table = nil
 		if len(t) < 300 && strings.ContainsAny(t, "pP") && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
 			// "P0: 3, P1: 2" in a summary, or with a word that says it
-			// counts findings: a scoring table's "P0: 60" is not a tally.
+			// counts findings: a scoring table's "P0: 60" is not a tally,
+			// nor is "2 of 3 P0 flaws" in a sentence.
 			g.plevelTallies(t, l.num)
+		}
+		if isRule(t) {
+			continue
 		}
 		kind, indent, body := listItem(l.text)
 		// A severity or status field belongs to the innermost open node.
@@ -253,7 +267,7 @@ func readGeneral(st *stop, lines []line) general {
 			continue
 		}
 		if m := statusFieldOf(t); m != nil {
-			if c := cur(); c >= 0 && isResolvedValue(m[1]) {
+			if c := cur(); c >= 0 && (isResolvedValue(m[2]) || isResolution(m[1], m[2])) {
 				nodes[c].resolved = true
 			}
 			continue
@@ -328,6 +342,9 @@ func statusFieldOf(t string) []string {
 // isResolvedValue reports whether a status value says resolved or fixed.
 func isResolvedValue(v string) bool {
 	v = strings.ToLower(strings.TrimSpace(stripBold(v)))
+	if strings.HasPrefix(v, "not ") || strings.HasPrefix(v, "un") {
+		return false
+	}
 	if strings.Contains(v, "✅") {
 		return true
 	}
@@ -338,6 +355,21 @@ func isResolvedValue(v string) bool {
 		}
 	}
 	return false
+}
+
+// isResolution reports whether a Resolution field tells what was done
+// ("Resolution: copied the plan to …", "Resolution: added a guard"), a
+// verb in the past tense, not what to do ("Resolution: add a guard").
+func isResolution(field, v string) bool {
+	if !strings.EqualFold(field, "resolution") {
+		return false
+	}
+	w, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(stripBold(v))), " ")
+	switch w {
+	case "needed", "required", "proposed", "suggested", "recommended", "unresolved", "blocked", "deferred", "planned":
+		return false
+	}
+	return len(w) > 4 && strings.HasSuffix(w, "ed")
 }
 
 // isFieldLine reports whether t is a field of a finding ("- **Location**:
@@ -517,6 +549,21 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 		}
 		g.decideNode(lines, nodes, k)
 	}
+	// Rows of tables with no severity column, under a group heading.
+	for _, r := range g.pending {
+		h := r.head
+		if r.f.Severity == "" {
+			if h < 0 || !nodes[h].group || nodes[h].legend || template {
+				continue
+			}
+			r.f.Severity = nodes[h].gsev
+		}
+		for a := h; a >= 0 && nodes[a].group; a = nodes[a].parent {
+			r.f.resolved = r.f.resolved || nodes[a].resolvedGroup
+			nodes[a].found++
+		}
+		g.findings = append(g.findings, r.f)
+	}
 	// Groups: tallies of their own counts, and groups that gave nothing.
 	for k := range nodes {
 		n := &nodes[k]
@@ -606,8 +653,12 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
 		nodes[a].found++
 	}
+	resolved := lab.resolved || n.resolved
+	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
+		resolved = resolved || nodes[a].resolvedGroup
+	}
 	f := Finding{Severity: sev, ID: id, Section: n.section, Title: title, Line: l.num, Confidence: ConfidenceLow,
-		FileRefs: fileRefs(n.text), resolved: lab.resolved || n.resolved}
+		FileRefs: fileRefs(n.text), resolved: resolved}
 	gf := gfinding{Finding: f, cls: n.cls, group: n.rgroup, num: wordNumber(id)}
 	if n.kind == 'h' && gf.num == "" {
 		gf.num = headingNumber(n.text)
@@ -638,6 +689,9 @@ func eligible(n *gnode, grp *gnode) bool {
 // tallyOf records the count that a labelled line with no title states.
 func (g *general) tallyOf(line int, text string, sev Severity) {
 	t := stripBold(text)
+	if len(plevelCountRe.FindAllStringIndex(t, 2)) > 1 {
+		return // "P0: 60, P1: 48, P2: 36": several counts, read as a line's tally or not at all
+	}
 	if i := strings.LastIndexAny(t, ":("); i >= 0 {
 		rest := strings.Trim(t[i+1:], " )*_")
 		if f := strings.Fields(rest); len(f) > 0 {
@@ -651,6 +705,18 @@ func (g *general) tallyOf(line int, text string, sev Severity) {
 // plevelTallies records the P-level counts a line states: "P0: 3, P1: 2",
 // "15 P0 [ALL FIXED], 22 P1".
 func (g *general) plevelTallies(t string, line int) {
+	ms := plevelCountRe.FindAllStringSubmatchIndex(t, 8)
+	if len(ms) == 1 {
+		// One count: a tally only when it opens the line or its value
+		// ("P1: 19 findings", "**Findings:** 1 P0").
+		lead := strings.TrimLeft(t, "-*+ #>")
+		if i := strings.Index(lead, ":"); i >= 0 && i < 40 {
+			lead = strings.TrimLeft(lead[i+1:], " *_")
+		}
+		if !strings.HasPrefix(lead, t[ms[0][0]:ms[0][1]]) {
+			return
+		}
+	}
 	for _, m := range plevelCountRe.FindAllStringSubmatch(t, 8) {
 		lvl, num := m[1], m[2]
 		if lvl == "" {
@@ -694,7 +760,7 @@ func plainTitle(text string, kind byte) (title, id string) {
 	t := strings.TrimSpace(trimEmoji(stripBold(text)))
 	t = genNumberingRe.ReplaceAllString(t, "")
 	t = strings.TrimSpace(strings.ReplaceAll(t, "~~", ""))
-	if lid, rest, ok := leadID(t); ok && startsSep(rest) {
+	if lid, rest, ok := apartID(t); ok {
 		id, t = lid, strings.TrimLeft(rest, sepChars)
 	}
 	if kind != 'h' {
@@ -705,7 +771,7 @@ func plainTitle(text string, kind byte) (title, id string) {
 			if j := strings.Index(inner, "**"); j > 0 {
 				t2 := strings.TrimSpace(trimEmoji(inner[:j]))
 				t2 = genNumberingRe.ReplaceAllString(t2, "")
-				if lid, rest, ok := leadID(t2); ok && startsSep(rest) {
+				if lid, rest, ok := apartID(t2); ok {
 					id, t2 = lid, strings.TrimLeft(rest, sepChars)
 				}
 				if !emptyTitle(cleanTitle(t2)) {
@@ -743,6 +809,9 @@ func (n *gnode) readGroup() {
 	t = strings.TrimSpace(tierRe.ReplaceAllString(t, ""))
 	t = strings.TrimSpace(trimEmoji(t))
 	core, count, cut := groupCore(t)
+	// "P1 Findings (all addressed)", "High — all fixed": the group's
+	// findings are resolved.
+	n.resolvedGroup = resolvedNoteRe.MatchString(t)
 	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledKids > 0) && !noteIsTitle(t)) {
 		// "P0 — Migration drops the table" is a finding; "🟠 HIGH — fix
 		// before release" with findings under it is a group, and so is
@@ -846,7 +915,7 @@ var groupWordsList = map[string]bool{
 	"concerns": true, "concern": true, "bugs": true, "bug": true, "vulnerabilities": true, "vulnerability": true,
 	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "gaps": true, "fixes": true,
 	"priority": true, "severity": true, "level": true, "and": true, "&": true, "/": true, "or": true,
-	"recommendations": true, "smells": true, "observations": true, "notes": true, "list": true,
+	"recommendations": true, "smells": true, "resolutions": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
 	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
 	"security": false,
@@ -886,12 +955,31 @@ func groupPhrase(core string) (Severity, bool) {
 			}
 			continue
 		}
+		// "Ship-Blockers", "Merge-blocking": a compound word whose last
+		// part is a severity.
+		if i := strings.LastIndexByte(w, '-'); i > 0 && !negation(w[:i]) {
+			if sev, c, ok := oneSeverity(w[i+1:], false); ok && c == sevFinding && sev == P0 {
+				if !found || sev.Rank() < best.Rank() {
+					best, found = sev, true
+				}
+				continue
+			}
+		}
 		if isEmojiMark(w) {
 			continue
 		}
 		return "", false
 	}
 	return best, found
+}
+
+// negation reports whether a word negates the one after it: "Non-blocking".
+func negation(w string) bool {
+	switch strings.ToLower(w) {
+	case "non", "not", "no", "un", "none":
+		return true
+	}
+	return false
 }
 
 // markLegends marks runs of three or more sibling items that each start
@@ -1061,6 +1149,25 @@ func isParagraphLabel(text string, kind byte) bool {
 	return ok && colon && !labelText(strings.TrimSuffix(lead, ":"), kind).ok
 }
 
+// apartID reads an ID at the start of s that is set apart from the title
+// after it ("Q2: Title", "[Q2] Title", "C1. Title", "Finding 3 — Title"):
+// in "F1 unified the struct", F1 is the sentence's subject.
+func apartID(s string) (id, rest string, ok bool) {
+	id, rest, ok = leadID(s)
+	if !ok {
+		return "", s, false
+	}
+	tok := strings.TrimRight(s[:len(s)-len(rest)], " \t")
+	r := strings.TrimLeft(rest, " \t")
+	switch {
+	case r == "", strings.HasPrefix(tok, "["), strings.ContainsAny(tok[len(tok)-1:], ":.)]`*"):
+	case strings.ContainsAny(r[:1], ":-|.)"), strings.HasPrefix(r, "—"), strings.HasPrefix(r, "–"):
+	default:
+		return "", s, false
+	}
+	return id, rest, true
+}
+
 // wordPrefix splits "Finding QA-7" into its word and the rest.
 func wordPrefix(s string) (string, string, bool) {
 	w, rest, ok := strings.Cut(strings.TrimSpace(s), " ")
@@ -1149,7 +1256,7 @@ func labelText(text string, kind byte) label {
 	if sev, c, word, rest, ok := startSeverity(flat); ok {
 		lab.ok, lab.sev, lab.class, lab.word = true, sev, c, word
 		body := strings.TrimLeft(rest, sepChars)
-		if id, r, ok := leadID(body); ok && startsSep(r) {
+		if id, r, ok := apartID(body); ok {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
 		}
 		lab.title = itemTitle(body, kind)
@@ -1189,7 +1296,7 @@ func labelText(text string, kind byte) label {
 	if sev, c, word, s, e, ok := bracketSeverity(flat); ok && (kind == 'h' || itemBracket(flat, word, e)) {
 		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, word, true
 		body := strings.TrimSpace(flat[:s] + " " + flat[e:])
-		if id, r, ok := leadID(body); ok && startsSep(r) {
+		if id, r, ok := apartID(body); ok {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
 		}
 		lab.title = itemTitle(body, kind)
@@ -1201,7 +1308,7 @@ func labelText(text string, kind byte) label {
 			if sev, c, ok := severityValue(flat[i+len(sep):], false); ok && len(flat)-i < 40 {
 				lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, strings.TrimSpace(flat[i+len(sep):]), true
 				body := flat[:i]
-				if id, r, ok := leadID(body); ok && startsSep(r) {
+				if id, r, ok := apartID(body); ok {
 					lab.id, body = id, strings.TrimLeft(r, sepChars)
 				}
 				lab.title = itemTitle(body, kind)
@@ -1229,6 +1336,10 @@ func itemBracket(flat, word string, e int) bool {
 	r, _ := utf8.DecodeRuneInString(w)
 	return !unicode.IsLower(r)
 }
+
+// resolvedNoteRe matches a group heading's note that its findings are
+// resolved: "(all addressed in revision)", "— all fixed", "[ALL FIXED]".
+var resolvedNoteRe = regexp.MustCompile(`(?i)[(\[—–]\s*(?:all\s+|now\s+|already\s+)?(?:fixed|resolved|addressed|closed|done)\b|\s-\s+(?:all\s+)?(?:fixed|resolved|addressed)\b`)
 
 // resolvedLeadRe matches a resolved mark that opens a heading or an item:
 // "Fixed:", "Resolved —", "FIXED".
@@ -1277,6 +1388,15 @@ func strikesLabel(s string) bool {
 // heading's whole text, an item's lead up to a spaced dash.
 func itemTitle(body string, kind byte) string {
 	body = strings.TrimSpace(body)
+	// "P0-1 (identity fracture): F11 specifies …": the short name in
+	// parentheses is the title.
+	if strings.HasPrefix(body, "(") {
+		if j := strings.IndexByte(body, ')'); j > 1 && j < 80 {
+			if r := strings.TrimSpace(body[j+1:]); r == "" || strings.ContainsAny(r[:1], ":-") || strings.HasPrefix(r, "—") || strings.HasPrefix(r, "–") {
+				return cleanTitle(body[1:j])
+			}
+		}
+	}
 	if kind != 'h' {
 		body, _ = splitDash(body)
 	}
@@ -1458,6 +1578,7 @@ type genTable struct {
 	kv                            bool // a two-column field table: "| Severity | High |"
 	cls                           sectionClass
 	group                         int
+	head                          int // the heading node the table stands under, -1 for none
 }
 
 // genTableHeader reads a table header at lines[i] (followed by a delimiter
@@ -1487,6 +1608,12 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	if len(cells) == 2 && c.sev < 0 {
 		c.kv = true
+		return c, true
+	}
+	if c.sev < 0 && c.title >= 0 {
+		// No severity column: its rows are findings by the severity in
+		// their ID ("| P0-1 | … |") or of the group heading over the
+		// table (rule 3), known once the headings are read.
 		return c, true
 	}
 	if c.sev < 0 || c.title < 0 && c.count < 0 {
@@ -1539,6 +1666,14 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	}
 	sevText := cell(t.sev)
 	sev, c, ok := severityValue(sevText, true)
+	if t.sev < 0 {
+		// Severity from the ID, else from the group over the table.
+		sev, _, ok = idSeverity(strings.Trim(stripBold(cell(t.id)), "`[]# "))
+		c = sevFinding
+		if !ok {
+			sev, ok = "", true
+		}
+	}
 	if !ok || c != sevFinding {
 		return
 	}
@@ -1568,5 +1703,8 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	if t.cls != clsBody {
 		gf.cites = citedIDs(cell(t.title), id)
 	}
-	g.findings = append(g.findings, gf)
+	// Kept until the headings are read: the group over the table gives a
+	// row with no severity its own, and a group whose findings are
+	// resolved resolves its rows.
+	g.pending = append(g.pending, pendingRow{f: gf, head: t.head})
 }
