@@ -811,7 +811,7 @@ func (n *gnode) readGroup() {
 	core, count, cut := groupCore(t)
 	// "P1 Findings (all addressed)", "High — all fixed": the group's
 	// findings are resolved.
-	n.resolvedGroup = resolvedNoteRe.MatchString(t)
+	n.resolvedGroup = resolvedNoteRe.MatchString(t) || resolvedLeadRe.MatchString(t)
 	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledKids > 0) && !noteIsTitle(t)) {
 		// "P0 — Migration drops the table" is a finding; "🟠 HIGH — fix
 		// before release" with findings under it is a group, and so is
@@ -825,7 +825,7 @@ func (n *gnode) readGroup() {
 	}
 	// "Critical (P0)", "즉시 조치 필요 (Blocking)", "CRITICAL: …" with
 	// findings under it.
-	if n.lab.ok && n.lab.class == sevFinding && (n.lab.inner && n.unlabelledSubs > 0 || n.lab.empty && n.rich+n.plain > 0) {
+	if n.lab.ok && n.lab.class == sevFinding && (n.lab.inner && (n.unlabelledSubs > 0 || shortHead(n.lab.title) && n.rich+n.plain > 1) || n.lab.empty && n.rich+n.plain > 0) {
 		n.group, n.gsev, n.count = true, n.lab.sev, -1
 		if n.lab.empty {
 			n.pure = true
@@ -858,6 +858,15 @@ func readBoldGroup(nodes []gnode, k int) {
 		n.group, n.pure, n.gsev, n.count = true, true, nodes[p].gsev, -1
 		n.lab.word = nodes[p].lab.word
 	}
+}
+
+// shortHead reports whether a heading's text, less its severity, is a
+// word or two ("Implemented (must-fix)", "Immediate action (Blocking)"):
+// over a list it names the list, where a finding's heading states the
+// defect ("Cache key ignores the tenant (High)").
+func shortHead(title string) bool {
+	f := strings.Fields(title)
+	return len(f) > 0 && len(f) <= 2
 }
 
 // groupCore cuts a count ("(2 items)", ": 4", "(15 findings)") and a note
@@ -1276,7 +1285,7 @@ func labelText(text string, kind byte) label {
 			}
 		}
 		if startsSep(rest) {
-			if sev, c, word, rest2, ok := startSeverity(r); ok {
+			if sev, c, word, rest2, ok := startSeverityAt(r, true); ok {
 				lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, id, word
 				lab.title = itemTitle(strings.TrimLeft(rest2, sepChars), kind)
 				return lab
@@ -1343,7 +1352,7 @@ var resolvedNoteRe = regexp.MustCompile(`(?i)[(\[—–]\s*(?:all\s+|now\s+|alre
 
 // resolvedLeadRe matches a resolved mark that opens a heading or an item:
 // "Fixed:", "Resolved —", "FIXED".
-var resolvedLeadRe = regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed)\b\s*[:—–-]?`)
+var resolvedLeadRe = regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed|implemented)\b\s*[:—–-]?`)
 
 // regradedID reads an ID the author re-graded at the start of s
 // ("UX-P0-2→P1: Title", "SEC-3 -> High"): the ID, the level it was moved
@@ -1408,6 +1417,13 @@ func itemTitle(body string, kind byte) string {
 // word or phrase followed by a colon or a dash ("CRITICAL: ", "🔴 High — ").
 // It returns the text after it.
 func startSeverity(s string) (Severity, sevClass, string, string, bool) {
+	return startSeverityAt(s, false)
+}
+
+// startSeverityAt is startSeverity; position says s stands in a severity
+// position (after an ID: "F1 - NO-GO - Title"), where the vocabulary's
+// position words count too.
+func startSeverityAt(s string, position bool) (Severity, sevClass, string, string, bool) {
 	if s == "" {
 		return "", sevNone, "", "", false
 	}
@@ -1475,7 +1491,7 @@ func startSeverity(s string) (Severity, sevClass, string, string, bool) {
 	if i := strings.LastIndex(head, " #"); i > 0 && isDigits(head[i+2:]) {
 		head = strings.TrimSpace(head[:i])
 	}
-	sev, c, ok := severityValue(head, false)
+	sev, c, ok := severityValue(head, position)
 	if !ok {
 		// "Critical Concern:", "High Priority:", "Major Issue:".
 		sev, ok = groupPhrase(head)

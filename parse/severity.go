@@ -97,8 +97,8 @@ type vocabRow struct {
 // languages are those real reports use for the same levels.
 var vocabulary = []vocabRow{
 	{sev: P0, class: sevFinding,
-		marker:   []string{"critical", "blocker", "blocking", "showstopper", "severe", "🔴", "🚨", "⛔"},
-		position: []string{"crit", "critique", "crítico", "crítica", "kritisch", "严重", "致命", "긴급", "치명적", "重大", "nghiêm trọng"}},
+		marker:   []string{"critical", "blocker", "blocking", "showstopper", "severe", "fix before merge", "🔴", "🚨", "⛔"},
+		position: []string{"crit", "critique", "crítico", "crítica", "kritisch", "严重", "致命", "긴급", "치명적", "重大", "nghiêm trọng", "core", "no go"}},
 	{sev: P1, class: sevFinding,
 		marker:   []string{"high", "major", "must fix", "🟠"},
 		position: []string{"important", "error", "élevé", "élevée", "haute", "alto", "alta", "hoch", "高", "높음", "중요", "cao"}},
