@@ -449,7 +449,7 @@ func (d *proseDedup) find(f *Finding, norm string, cites []string) (dup int, key
 	// A title of one finding only: no kept one has it, none to come will.
 	single = !d.exact && d.onceTitle.once(key)
 	if dup < 0 && !single {
-		dup = d.sameTitle(key, t.Norm())
+		dup = d.sameTitle(key, t.Norm(), f.ID)
 	}
 	if dup < 0 {
 		dup = d.fuzzy(f, t)
@@ -506,13 +506,19 @@ func (d *proseDedup) title(j int) *Title {
 
 // sameTitle returns the first kept finding whose normalised title is norm,
 // or -1.
-func (d *proseDedup) sameTitle(key uint64, norm string) int {
+func (d *proseDedup) sameTitle(key uint64, norm, id string) int {
 	for _, j := range d.byKey[key] {
-		if d.norms[j] == norm {
+		if d.norms[j] == norm && !distinctIDs(id, d.out[j].ID) {
 			return int(j)
 		}
 	}
 	return -1
+}
+
+// distinctIDs reports whether two findings carry IDs of their own that
+// differ: the author tells them apart, whatever their titles.
+func distinctIDs(a, b string) bool {
+	return a != "" && b != "" && idKey(a) != idKey(b)
 }
 
 // post adds out[j] to the posting lists of its keywords, which fuzzy has
@@ -543,7 +549,7 @@ func (d *proseDedup) post(j int, t *Title) {
 func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 	if d.exact {
 		for j := range d.out {
-			if d.out[j].Section != f.Section && t.Matches(d.title(j)) {
+			if d.out[j].Section != f.Section && !distinctIDs(f.ID, d.out[j].ID) && t.Matches(d.title(j)) {
 				return j
 			}
 		}
@@ -577,7 +583,7 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 				continue
 			}
 			d.stamp[j] = d.round
-			if d.out[j].Section != f.Section && t.Matches(d.title(int(j))) {
+			if d.out[j].Section != f.Section && !distinctIDs(f.ID, d.out[int(j)].ID) && t.Matches(d.title(int(j))) {
 				dup = int(j)
 			}
 		}

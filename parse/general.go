@@ -779,10 +779,50 @@ func plainTitle(text string, kind byte) (title, id string) {
 				}
 			}
 		}
-		t, _ = splitDash(t)
+		var rest string
+		t, rest = splitDash(t)
+		t = locationTitle(t, rest)
 	}
 	return cleanTitle(t), id
 }
+
+// locationTitle returns the title of an item that opens with where the
+// defect is ("`a.go:12` — Title", ":53 — Title", "hooks.json + b.sh —
+// Title"): the text after the location; t itself otherwise.
+func locationTitle(t, rest string) string {
+	if rest == "" || !isLocation(t) {
+		return t
+	}
+	r, _ := splitDash(rest)
+	if emptyTitle(cleanTitle(r)) || resolvedLeadRe.MatchString(stripBold(r)) {
+		return t
+	}
+	return r
+}
+
+// isLocation reports whether s only names places in files: ":53",
+// "a/b.go:12-14", "`x.sh`", "hooks.json + run.sh".
+func isLocation(s string) bool {
+	s = strings.TrimSpace(strings.Trim(stripBold(s), "`"))
+	if s == "" {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '+' || r == '&' || r == ',' }) {
+		p := strings.Trim(strings.TrimSpace(part), "`")
+		if p == "" || strings.ContainsAny(p, " \t") {
+			return false
+		}
+		if p[0] == ':' && len(p) > 1 && p[1] >= '0' && p[1] <= '9' {
+			continue
+		}
+		if !strings.Contains(p, "/") && !fileExtRe.MatchString(p) {
+			return false
+		}
+	}
+	return true
+}
+
+var fileExtRe = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,6}(?::\d[\d,-]*)?$`)
 
 // plainHead is a heading's text less emoji, numbering and a colon.
 func plainHead(s string) string {
@@ -1397,6 +1437,12 @@ func strikesLabel(s string) bool {
 // heading's whole text, an item's lead up to a spaced dash.
 func itemTitle(body string, kind byte) string {
 	body = strings.TrimSpace(body)
+	if kind != 'h' {
+		t, rest := splitDash(body)
+		if l := locationTitle(t, rest); l != t {
+			return cleanTitle(l)
+		}
+	}
 	// "P0-1 (identity fracture): F11 specifies …": the short name in
 	// parentheses is the title.
 	if strings.HasPrefix(body, "(") {

@@ -102,9 +102,10 @@ var wildSeverityWords = map[string]bool{"critical": true, "high": true, "medium"
 // finding's text ("CRITICAL-001:", "[REV-B-01]", "STAT-P0-1", "C1:", "B1").
 var wildIDRe = regexp.MustCompile(`^\[?([A-Za-z]+(?:[-_][A-Za-z0-9]+)*-?[0-9]+(?:[-_.][0-9A-Za-z]+)*)\]?[:.]?(?:\s|$)`)
 
+// IDs compare in their case: a report may tell Major "M3" from minor "m3".
 func wildID(s string) string {
 	if m := wildIDRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
-		return strings.ToUpper(m[1])
+		return m[1]
 	}
 	return ""
 }
@@ -118,7 +119,7 @@ var rangeRe = regexp.MustCompile(`^(\d+)-(\d+)\.`)
 // of the shorter one (one, when it has one or two).
 func wildMatch(label string, f Finding) int {
 	lid := wildID(label)
-	if lid != "" && (strings.EqualFold(lid, f.ID) || lid == wildID(f.Title)) {
+	if lid != "" && (lid == f.ID || lid == wildID(f.Title)) {
 		return 1000
 	}
 	lw, fw := wildWords(label), wildWords(f.ID+" "+f.Title)
@@ -201,8 +202,8 @@ func TestWildConformance(t *testing.T) {
 	}
 	// Floors at the figures docs/reports.md gives: a change that reads
 	// these reports worse fails here.
-	if all.matched < 151 || all.invented > 3 || all.safeReadable > 5 || all.exact < 147 {
-		t.Errorf("corpus-wild reads worse than docs/reports.md says (recall 151, invented 3, called safe and not unreadable 5, exact 147): %s", all)
+	if all.matched < 167 || all.invented > 2 || all.safeReadable > 6 || all.exact < 165 {
+		t.Errorf("corpus-wild reads worse than docs/reports.md says (recall 167, invented 2, called safe and not unreadable 6, exact 165): %s", all)
 	}
 }
 
