@@ -105,6 +105,7 @@ type gnode struct {
 	legend         bool
 	fieldLabel     bool   // a bold label that recurs in several findings: a field of each
 	resolvedGroup  bool   // a group heading whose note says its findings are resolved
+	placeholders   bool   // a group with a template's placeholder under it
 	section        string // the innermost enclosing heading that is not a finding
 	// cls is the class of the section it stands in (a summary or a plan
 	// restates or plans, it does not report); rgroup is the outermost
@@ -144,7 +145,7 @@ var (
 	// Template"): "Seed classification" or "No dual classification" are
 	// findings' words, not a legend's.
 	legendRe     = regexp.MustCompile(`(?i)\b(?:legend|rubric|glossary|(?:severity|priority|risk|impact) (?:levels?|guide|scale|definitions?|ratings?|key|criteria|classification|matrix legend)|rating scale|scoring guide)\b`)
-	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?)$|^how to (?:use|read)\b`)
+	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?|severit(?:y|ies)|severidad(?:es)?|sévérités?|schweregrade?|重要度|심각도|严重程度)$|^how to (?:use|read)\b`)
 	// Headings of summaries and overviews: a severity field there is an
 	// overall rating, not a finding.
 	overviewRe = regexp.MustCompile(`(?i)\b(?:summary|overview|overall|assessment|conclusion|verdict|scope|context|introduction|résumé|resumen|요약|概要|总结|tóm tắt)\b`)
@@ -523,6 +524,26 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 		}
 	}
 	markLegends(nodes)
+	// "#### Issue-C1: {issue_title}", "- [ ] {action_item_1}": a
+	// template's slots. The headings over them hold no finding, and a
+	// group over them gave none because there was none to give.
+	for k := range nodes {
+		if !strings.ContainsAny(nodes[k].text, "{[<") {
+			continue
+		}
+		title := nodes[k].lab.title
+		if !nodes[k].lab.ok {
+			title, _ = plainTitle(nodes[k].text, nodes[k].kind)
+		}
+		if title != "" && placeholderTitle(title) {
+			for a := nodes[k].parent; a >= 0; a = nodes[a].parent {
+				nodes[a].placeholders = true
+				if nodes[a].kind == 'h' {
+					break
+				}
+			}
+		}
+	}
 	for k := range nodes {
 		st.tick()
 		n := &nodes[k]
@@ -572,6 +593,9 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 		}
 		if n.count >= 0 {
 			g.tallies = append(g.tallies, tally{line: lines[n.i].num, sev: n.gsev, n: n.count, group: k})
+		}
+		if n.placeholders {
+			continue
 		}
 		if n.found == 0 && n.count != 0 && (n.body || n.plain+n.rich > 0) && n.gsev.Rank() <= 1 && !n.pure {
 			g.orphans = append(g.orphans, orphan{line: lines[n.i].num, sev: n.gsev, word: n.lab.word})
@@ -640,6 +664,9 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 				return
 			}
 		}
+	}
+	if n.placeholders {
+		return // a template's heading over its slots
 	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
 		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) {
