@@ -103,7 +103,7 @@ func (p *reportParser) run() {
 		r.Improvements = append(r.Improvements, p.fm.improve...)
 		p.diag(1, LevelWarning, "legacy YAML front-matter index (issues:/improvements:)")
 	default:
-		gr := readGeneral(p.stop, lines)
+		gr := readGeneral(p.stop, p.src, lines)
 		found := gr.settle(p.stop)
 		found = p.takeResolved(found)
 		p.general = &gr

@@ -178,9 +178,15 @@ var fieldNames = map[string]bool{
 	"state": true, "where": true, "what": true, "current": true, "proposed": true, "problem statement": true,
 }
 
-// readGeneral reads lines by the rules of SPEC §2.3.
-func readGeneral(st *stop, lines []line) general {
+// readGeneral reads lines by the rules of SPEC §2.3; src is the text the
+// lines are parts of. A report that is a JSON value is read as one
+// (jsonbody.go).
+func readGeneral(st *stop, src string, lines []line) general {
 	var g general
+	if fs, ok := jsonFindings(st, src); ok {
+		g.findings = fs
+		return g
+	}
 	nodes := make([]gnode, 0, 64)
 	var stack []int // open nodes, innermost last
 	cur := func() int {
@@ -278,7 +284,7 @@ func readGeneral(st *stop, lines []line) general {
 		}
 		var n gnode
 		switch {
-		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack):
+		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
 			continue // a nested item details the one above it
 		case kind != 0:
 			n = gnode{i: i, kind: 'l', rank: 9 + indent/2, text: body, count: -1}
@@ -903,12 +909,15 @@ func (n *gnode) readGroup() {
 // underListLabel reports whether the innermost open item ends with a
 // colon, a label of the nested list under it ("- **Prioritized action
 // items:**"): its nested items are items of their own, not its detail.
-func underListLabel(nodes []gnode, stack []int) bool {
-	if len(stack) == 0 {
-		return false
+func underListLabel(nodes []gnode, stack []int, rank int) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		n := &nodes[stack[i]]
+		if n.rank >= rank {
+			continue // an item at the new item's depth: its sibling
+		}
+		return (n.kind == 'l' || n.kind == 'n') && strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":")
 	}
-	n := &nodes[stack[len(stack)-1]]
-	return (n.kind == 'l' || n.kind == 'n') && strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":")
+	return false
 }
 
 // readBoldGroup reads a bold lead-in that ends with a colon over a list,
@@ -1170,7 +1179,15 @@ func labelOf(text string, kind byte) label {
 			if lab.id == "" && !bareLead(lead, after) {
 				return label{}
 			}
-			if t, _ := splitDash(strings.TrimLeft(after, " :—–-")); !isCountText(t) {
+			a := strings.TrimLeft(after, " :—–-")
+			// "**SEC-P0-1** [Auditor]: Title": the reviewer's tag is not
+			// the title.
+			if strings.HasPrefix(a, "[") {
+				if j := strings.IndexByte(a, ']'); j > 0 && j < 48 && strings.HasPrefix(strings.TrimSpace(a[j+1:]), ":") {
+					a = strings.TrimLeft(a[j+1:], " :")
+				}
+			}
+			if t, _ := splitDash(a); !isCountText(t) {
 				lab.title, lab.empty = cleanTitle(t), false
 			}
 		}
@@ -1332,6 +1349,9 @@ func labelText(text string, kind byte) label {
 	if sev, c, word, rest, ok := startSeverity(flat); ok {
 		lab.ok, lab.sev, lab.class, lab.word = true, sev, c, word
 		body := strings.TrimLeft(rest, sepChars)
+		if r := strings.TrimLeft(rest, " \t"); len(r) > 1 && r[0] == ':' && r[1] >= '0' && r[1] <= '9' {
+			body = r // "[Major] :53 — Title": a line of the file under review
+		}
 		if id, r, ok := apartID(body); ok {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
 		}

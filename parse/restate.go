@@ -117,6 +117,14 @@ func idKey(id string) string {
 	return id
 }
 
+// isTask reports whether a title ends with an estimate of effort: "(1
+// day)", "(0.5 days)", "(2h)", "(3 pts)".
+func isTask(title string) bool {
+	return taskEstimateRe.MatchString(title)
+}
+
+var taskEstimateRe = regexp.MustCompile(`(?i)\(\s*~?\d+(?:\.\d+)?\s*(?:-\s*\d+\s*)?(?:d|h|hrs?|hours?|days?|weeks?|wks?|sprints?|pts?|points?)\b[^)]*\)\s*$`)
+
 var citedWordIDRe = regexp.MustCompile(`(?i)\b(finding|issue|gap|concern|problem|risk|item|observation)\s+#?(\d+(?:\.\d+)*)\b`)
 
 // wordNumber returns the number of a word ID: "3" of "Finding 3", "1.2"
@@ -214,6 +222,10 @@ func (g *general) settle(st *stop) []Finding {
 			if mergeProse(&d.out[j], f) {
 				d.byID[idKey(f.ID)] = j
 			}
+		case isTask(f.Title):
+			// "P0-001: Redaction library (3 days)": an action with its
+			// estimate is work to plan beside the findings read, not one
+			// of them (a report with no other label reads it, above).
 		case !named[rest[k].group] || f.Severity.Rank() < worst && !f.resolved:
 			d.add(f, d.normAt(i))
 		}

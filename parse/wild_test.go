@@ -202,8 +202,8 @@ func TestWildConformance(t *testing.T) {
 	}
 	// Floors at the figures docs/reports.md gives: a change that reads
 	// these reports worse fails here.
-	if all.matched < 167 || all.invented > 2 || all.safeReadable > 6 || all.exact < 165 || all.nonReportBad > 1 {
-		t.Errorf("corpus-wild reads worse than docs/reports.md says (recall 167, invented 2, called safe and not unreadable 6, exact 165, not-a-report files read 1): %s", all)
+	if all.matched < 172 || all.invented > 3 || all.safeReadable > 5 || all.exact < 170 || all.nonReportBad > 1 {
+		t.Errorf("corpus-wild reads worse than docs/reports.md says (recall 172, invented 3, called safe and not unreadable 5, exact 170, not-a-report files read 1): %s", all)
 	}
 }
 
