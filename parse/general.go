@@ -229,6 +229,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 					table.section = sectionText(nodes, heading)
 					table.skip = 1
 					table.cls, table.group, table.head = clsBody, -1, heading
+					table.legend = template || inLegend(nodes, heading)
 					if heading >= 0 {
 						table.cls, table.group = nodes[heading].cls, nodes[heading].rgroup
 					}
@@ -242,7 +243,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 				table.skip--
 				continue
 			}
-			table.row(&g, &nodes, cur(), t, l.num, template || inLegend(nodes, heading))
+			table.row(&g, &nodes, cur(), t, l.num, table.legend)
 			continue
 		}
 		table = nil
@@ -458,8 +459,16 @@ func inLegend(nodes []gnode, h int) bool {
 // isLegendHeading reports whether a heading names a legend, a guide or a
 // template: no findings stand under it.
 func isLegendHeading(text string) bool {
+	if !containsAny(strings.ToLower(text), legendWords) {
+		return false
+	}
 	return legendRe.MatchString(text) || legendHeadRe.MatchString(plainHead(text))
 }
+
+// legendWords are the words one of which legendRe or legendHeadRe needs.
+var legendWords = []string{"legend", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
+	"scoring", "template", "format", "definition", "classification", "instruction", "how to", "severidad",
+	"sévérité", "schweregrad", "重要度", "심각도", "严重程度"}
 
 // isTemplate reports whether the report says it is a template or an example
 // in its title or first paragraph: its severities are placeholders.
@@ -1687,7 +1696,8 @@ type genTable struct {
 	kv                            bool // a two-column field table: "| Severity | High |"
 	cls                           sectionClass
 	group                         int
-	head                          int // the heading node the table stands under, -1 for none
+	head                          int  // the heading node the table stands under, -1 for none
+	legend                        bool // under a legend, a guide or a template: no findings
 }
 
 // genTableHeader reads a table header at lines[i] (followed by a delimiter

@@ -51,6 +51,30 @@ var (
 	planHeadRe = regexp.MustCompile(`(?i)^(?:phase|week|sprint|iteration|stage|step|milestone|day|month|quarter|wave|batch|semaine|fase|étape|semana)\s*#?\d|^(?:[\pL-]+\s+){0,2}(?:roadmap|timeline|checklist|implementation (?:plan|order|checklist|steps|sequence)|migration (?:plan|steps)|rollout(?: plan)?|schedule|work breakdown|action plan|files (?:requiring|to) (?:changes?|modify|modification)|estimated (?:time|effort)(?: to [\pL ]+)?|effort estimates?)\s*(?:\(.*\))?$`)
 )
 
+// The words one of which each heading regexp needs, lower-cased: a
+// heading holding none is not run through it (most headings are findings'
+// titles, and the regexps backtrack).
+var (
+	planWords = []string{"phase", "week", "sprint", "iteration", "stage", "step", "milestone", "day", "month",
+		"quarter", "wave", "batch", "semaine", "fase", "étape", "semana", "roadmap", "timeline", "checklist",
+		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort"}
+	summaryWords = []string{"summar", "overview", "executive", "tl", "recap", "glance", "conclusi", "key ", "verdict",
+		"scorecard", "quick reference", "highlight", "final", "résumé", "resumen", "요약", "결론", "총평", "概要",
+		"总结", "结论", "まとめ", "tóm tắt", "kết luận"}
+	actionWords = []string{"recommend", "action", "next step", "fix", "priorit", "must", "go/no", "recommandation",
+		"recomendacion", "권고", "권장", "建议", "khuyến nghị"}
+)
+
+// containsAny reports whether s contains one of words.
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // headingClass returns the class and the restating group of a heading
 // node k under parent p: its own when its text names one, else its
 // parent's.
@@ -63,17 +87,18 @@ func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) 
 	if len(nodes) == 0 && p < 0 {
 		return cls, group // the report's title names its subject
 	}
+	l := strings.ToLower(t)
 	switch {
-	case planHeadRe.MatchString(t):
+	case containsAny(l, planWords) && planHeadRe.MatchString(t):
 		return clsPlan, -1
 	case cls == clsPlan:
 		return cls, group
-	case summaryHeadRe.MatchString(t):
+	case containsAny(l, summaryWords) && summaryHeadRe.MatchString(t):
 		if cls == clsBody {
 			group = k
 		}
 		return clsSummary, group
-	case actionHeadRe.MatchString(t):
+	case containsAny(l, actionWords) && actionHeadRe.MatchString(t):
 		if cls == clsBody {
 			group = k
 		}
