@@ -469,38 +469,10 @@ func (p *reportParser) verdictLineNum() int {
 	return p.vLine
 }
 
-// bodyVerdict finds a verdict line outside the index: "**Verdict:** x",
-// "## Summary — Verdict: x", or a "## Verdict" heading with the value on the
-// next non-blank line.
+// bodyVerdict finds the declared verdict outside the index and front
+// matter: the report's overall verdict line (overallVerdict).
 func (p *reportParser) bodyVerdict() (string, int) {
-	for i, l := range p.lines {
-		if l.masked {
-			continue
-		}
-		if v, _, ok := verdictLine(l.text); ok {
-			if strings.EqualFold(v, "error") {
-				continue // "Verdict: error" counts only in the index or footer
-			}
-			return v, l.num
-		}
-		if l.level > 0 && strings.EqualFold(strings.TrimSpace(l.head), "verdict") {
-			for j := i + 1; j < len(p.lines) && j < i+4; j++ {
-				t := strings.TrimSpace(p.lines[j].text)
-				if t == "" || p.lines[j].masked {
-					continue
-				}
-				if p.lines[j].level > 0 {
-					break
-				}
-				v := cutVerdictValue(stripBold(t))
-				if _, ok := NormalizeVerdict(v); ok {
-					return v, p.lines[j].num
-				}
-				break
-			}
-		}
-	}
-	return "", 0
+	return overallVerdict(p.lines)
 }
 
 var footerStatusRe = regexp.MustCompile(`(?i)^\s*\**STATUS\**\s*:\s*\**\s*([A-Za-z_-]+)`)

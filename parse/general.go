@@ -1009,7 +1009,7 @@ var groupWordsList = map[string]bool{
 	"concerns": true, "concern": true, "bugs": true, "bug": true, "vulnerabilities": true, "vulnerability": true,
 	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "gaps": true, "fixes": true,
 	"priority": true, "severity": true, "level": true, "and": true, "&": true, "/": true, "or": true,
-	"recommendations": true, "smells": true, "resolutions": true, "observations": true, "notes": true, "list": true,
+	"recommendations": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
 	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
 	"security": false,

@@ -36,6 +36,7 @@ type wildScore struct {
 	foundBlocking, invented  int // found P0/P1 findings; those that match no label
 	safe, safeReadable       int // blocking reports whose computed verdict is safe; and not unreadable
 	safeResolved             int // of safe: every labelled P0/P1 found was recorded resolved
+	safeMissed               int // of safe: not unreadable, and not because all were resolved (the target is 0)
 	nonReports, nonReportBad int // not-a-report files; those giving a finding or unreadable
 }
 
@@ -52,6 +53,7 @@ func (s *wildScore) add(o wildScore) {
 	s.safe += o.safe
 	s.safeReadable += o.safeReadable
 	s.safeResolved += o.safeResolved
+	s.safeMissed += o.safeMissed
 	s.nonReports += o.nonReports
 	s.nonReportBad += o.nonReportBad
 }
@@ -65,11 +67,11 @@ func pct(n, d int) float64 {
 
 func (s wildScore) String() string {
 	return fmt.Sprintf("recall %d/%d (%.1f%%), as P0/P1 %d/%d (%.1f%%); invented %d of %d found P0/P1 (%.1f%%, %.1f%% of the labels); "+
-		"exact severity %d/%d (%.1f%%); reports holding a P0/P1 called safe %d of %d (%d of them not unreadable, %d safe because all were resolved); "+
+		"exact severity %d/%d (%.1f%%); reports holding a P0/P1 called safe %d of %d (%d of them not unreadable, %d safe because all were resolved, %d neither); "+
 		"not-a-report files with a finding or unreadable %d of %d",
 		s.matched, s.labels, pct(s.matched, s.labels), s.matchedBlocking, s.labels, pct(s.matchedBlocking, s.labels),
 		s.invented, s.foundBlocking, pct(s.invented, s.foundBlocking), pct(s.invented, s.labels),
-		s.exact, s.matched, pct(s.exact, s.matched), s.safe, s.blocking, s.safeReadable, s.safeResolved,
+		s.exact, s.matched, pct(s.exact, s.matched), s.safe, s.blocking, s.safeReadable, s.safeResolved, s.safeMissed,
 		s.nonReportBad, s.nonReports)
 }
 
@@ -202,8 +204,8 @@ func TestWildConformance(t *testing.T) {
 	}
 	// Floors at the figures docs/reports.md gives: a change that reads
 	// these reports worse fails here.
-	if all.matched < 172 || all.invented > 3 || all.safeReadable > 5 || all.exact < 170 || all.nonReportBad > 1 {
-		t.Errorf("corpus-wild reads worse than docs/reports.md says (recall 172, invented 3, called safe and not unreadable 5, exact 170, not-a-report files read 1): %s", all)
+	if all.matched < 172 || all.invented > 3 || all.safeMissed > 3 || all.exact < 170 || all.nonReportBad > 1 {
+		t.Errorf("corpus-wild reads worse than docs/reports.md says (recall 172, invented 3, called safe neither unreadable nor all resolved 3, exact 170, not-a-report files read 1): %s", all)
 	}
 }
 
@@ -302,6 +304,9 @@ func gradeWild(lb corpustest.Label, r *Report) (wildScore, []string) {
 		}
 		if allResolved {
 			s.safeResolved = 1
+		}
+		if r.Status != StatusUnreadable && !allResolved {
+			s.safeMissed = 1
 		}
 		miss = append(miss, fmt.Sprintf("holds %d labelled P0/P1, called safe (%s)", len(lb.BlockingTitles), r.Status))
 	}
