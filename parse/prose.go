@@ -430,10 +430,6 @@ func detailSection(lines []line, h int) (item, bool) {
 	return item{class: sevFinding, sev: sev, id: id, title: cleanTitle(strings.TrimLeft(rest, sepChars)), line: l.num}, true
 }
 
-// namesIssuesRe matches a heading naming issues, findings, concerns,
-// problems, risks or gaps (SPEC §2.3 rule 2).
-var namesIssuesRe = regexp.MustCompile(`(?i)\b(issues?|findings?|concerns?|problems?|risks?|gaps?)\b`)
-
 // delimitedID reports whether the ID that starts s is set apart from the
 // title: by brackets or bold ("[Q1] Title", "**Q1** Title"), by a separator
 // ending it ("Q1: Title", "Q1. Title") or one after it ("Q1 — Title"). In
