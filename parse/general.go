@@ -96,7 +96,7 @@ type gnode struct {
 	// Title"); over labelled ones it is a finding of its own.
 	unlabelledSubs int
 	unlabelledKids int  // children of any kind with no severity of their own
-	labelledKids   int  // children with a severity of their own
+	labelledSubs   int  // children that are headings with a severity of their own
 	plain          int  // children that are bullets
 	found          int  // children that became findings
 	body           bool // text directly under it that is not "none"
@@ -526,8 +526,8 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 				nodes[p].unlabelledSubs++
 			}
 		}
-		if p := n.parent; p >= 0 && n.lab.ok {
-			nodes[p].labelledKids++
+		if p := n.parent; p >= 0 && n.lab.ok && n.kind == 'h' {
+			nodes[p].labelledSubs++
 		}
 	}
 	for k := range nodes {
@@ -894,7 +894,7 @@ func (n *gnode) readGroup() {
 	// "P1 Findings (all addressed)", "High — all fixed": the group's
 	// findings are resolved.
 	n.resolvedGroup = resolvedNoteRe.MatchString(t) || resolvedLeadRe.MatchString(t)
-	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledKids > 0) && !noteIsTitle(t)) {
+	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledSubs > 0) && !noteIsTitle(t)) {
 		// "P0 — Migration drops the table" is a finding; "🟠 HIGH — fix
 		// before release" with findings under it is a group, and so is
 		// "CRITICAL (P0) — Must fix" over "[P0-A] …" sub-headings;

@@ -71,10 +71,12 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 	})
 	best, class, n := Severity(""), sevNone, 0
 	var levels [4]bool // the levels named: three or more make a scale
+	improvement := false
 	for i := 0; i < len(parts); i++ {
 		p := parts[i]
 		if sev, c, ok := oneSeverity(p, position); ok {
 			n++
+			improvement = improvement || c == sevImprovement
 			if r := sev.Rank(); r < 4 {
 				levels[r] = true
 			}
@@ -127,6 +129,10 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 		// "High/Medium/Low", "Critical / High / Medium / Low": the
 		// scale a list is rated on, not a level.
 		return "", sevNone, false
+	}
+	if improvement && n > 0 {
+		// "Important improvements": an improvement stays one (SPEC §2.3).
+		return "", sevImprovement, true
 	}
 	return best, class, n > 0
 }
