@@ -71,9 +71,12 @@ type reportParser struct {
 	fm       frontMatter
 	ix       *index
 	general  *general // what the general reader read, for a report with no index
-	vLine    int      // the line of a verdict found outside the index and front matter
-	diags    diagList
-	stop     *stop
+	// proseSevs are the severities the general reader gives the IDs of
+	// the prose around an index (proseSeverity), read once.
+	proseSevs map[string]Severity
+	vLine     int // the line of a verdict found outside the index and front matter
+	diags     diagList
+	stop      *stop
 }
 
 func (p *reportParser) diag(line int, level Level, format string, a ...any) {
@@ -568,33 +571,28 @@ func firstText(lines []line) line {
 }
 
 // proseSeverity finds the severity the report's prose gives the finding with
-// this ID: the marker of the heading, item or bold lead-in that opens its
-// section, or a severity field right under that heading.
+// this ID, as the general reader reads it (SPEC §2.3, one reader): the
+// label of the heading, item or bold lead-in that opens its section, a
+// severity field in its block, or the group it stands in. The index's own
+// lines are not its prose.
 func (p *reportParser) proseSeverity(id string) (Severity, bool) {
 	if id == "" {
 		return "", false
 	}
-	lo, hi := p.ix.start, p.ix.end
-	for i, l := range p.lines {
-		if l.masked || (i >= lo && i < hi) || blockID(l) != id {
-			continue
+	if p.proseSevs == nil {
+		p.proseSevs = map[string]Severity{}
+		lines := slices.Clone(p.lines)
+		for i := p.ix.start; i < p.ix.end && i < len(lines); i++ {
+			lines[i].masked = true
 		}
-		if l.level > 0 {
-			if f, ok := headingProse(p.lines, i); ok {
-				return f.Severity, true
+		gr := readGeneral(p.stop, "", lines)
+		for _, f := range gr.findings {
+			k := idKey(f.ID)
+			if _, seen := p.proseSevs[k]; f.ID != "" && !seen {
+				p.proseSevs[k] = f.Severity
 			}
-			if sev, _, ok := severityUnder(p.lines, i); ok {
-				return sev, true
-			}
-			continue
-		}
-		body := strings.TrimSpace(l.text)
-		if _, _, b := listItem(l.text); b != "" {
-			body = b
-		}
-		if pp, ok := proseItem(body, false); ok && pp.class == sevFinding {
-			return pp.sev, true
 		}
 	}
-	return "", false
+	sev, ok := p.proseSevs[idKey(id)]
+	return sev, ok
 }

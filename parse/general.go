@@ -649,7 +649,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		if hasField && n.fieldPrio <= 1 {
 			sev = n.field
 		}
-	case hasField && n.kind == 'h' && (n.rank == 1 || overviewRe.MatchString(n.text)):
+	case hasField && n.kind == 'h' && (n.rank == 1 || namesSection(overviewRe, n.text)):
 		return // an overall rating
 	case hasField && (n.kind != 'h' || n.rank > 1):
 		sev, word = n.field, n.fieldWord

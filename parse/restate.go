@@ -65,6 +65,24 @@ var (
 		"recomendacion", "권고", "권장", "建议", "khuyến nghị"}
 )
 
+// namesSection reports whether a heading names a section of the kind re
+// matches: its word stands among the heading's first two words, or the
+// heading is four words or fewer ("Executive Summary", "Summary of the
+// review", "Final Verdict"). A finding's heading that mentions the word
+// ("Q3: Fail-open error handling in verdict parsing") does not.
+func namesSection(re *regexp.Regexp, head string) bool {
+	t := plainHead(head)
+	if id, _, ok := apartID(t); ok && id != "" {
+		return false // "Q3: …" heads a finding
+	}
+	loc := re.FindStringIndex(t)
+	if loc == nil {
+		return false
+	}
+	words := strings.Fields(t)
+	return len(words) <= 4 || len(strings.Fields(t[:loc[0]])) < 2
+}
+
 // containsAny reports whether s contains one of words.
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
@@ -93,12 +111,12 @@ func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) 
 		return clsPlan, -1
 	case cls == clsPlan:
 		return cls, group
-	case containsAny(l, summaryWords) && summaryHeadRe.MatchString(t):
+	case containsAny(l, summaryWords) && namesSection(summaryHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}
 		return clsSummary, group
-	case containsAny(l, actionWords) && actionHeadRe.MatchString(t):
+	case containsAny(l, actionWords) && namesSection(actionHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}
