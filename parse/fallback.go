@@ -2,42 +2,7 @@ package parse
 
 import (
 	"hash/maphash"
-	"strings"
 )
-
-// headingProse reads a finding heading at lines[h] (rule 1), with the
-// severity of a severity field line right under it when there is one.
-func headingProse(lines []line, h int) (Finding, bool) {
-	l := lines[h]
-	p, ok := headingFinding(l.head)
-	sev, _, hasField := severityUnder(lines, h)
-	switch {
-	case ok && p.class == sevFinding:
-		// A severity field under a finding heading gives the finding its
-		// severity: one finding, not two.
-		if !hasField {
-			sev = p.sev
-		}
-	case ok:
-		return Finding{}, false // an improvement heading
-	case hasField && l.level > 1:
-		// A heading with a severity field under it: "## Finding 1: Title" +
-		// "**Severity:** P1".
-		title := cleanTitle(stripNumbering(l.head))
-		id := ""
-		if lid, rest, ok := leadID(title); ok && startsSep(rest) {
-			id, title = lid, cleanTitle(strings.TrimLeft(rest, sepChars))
-		}
-		if emptyTitle(title) {
-			return Finding{}, false
-		}
-		p = proseParsed{id: id, title: title}
-	default:
-		return Finding{}, false
-	}
-	return Finding{Severity: sev, ID: p.id, Title: p.title, Line: l.num, Confidence: ConfidenceLow,
-		FileRefs: fileRefs(l.head)}, true
-}
 
 // dedupProse counts a finding listed twice once: same ID, the same
 // normalised title, or titles that match by the title rule in different
