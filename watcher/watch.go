@@ -50,7 +50,8 @@ type Options struct {
 	// waiting for filesystem events (for filesystems without inotify).
 	Poll time.Duration
 	// StallTimeout, when positive, reports an agent whose .partial has not
-	// changed for this long.
+	// changed for this long; with UntilComplete, that agent then counts as
+	// failed (so the run can complete) until its .partial changes again.
 	StallTimeout time.Duration
 	// Heartbeat, when positive, calls the handler this often even when
 	// nothing changed (a live view redraws its clocks).
@@ -935,6 +936,7 @@ func (w *Watcher) run() *synth.Run {
 	}
 	run := *w.scanned
 	run.Bus = nil
+	run.Agents = w.failStalled(run.Agents)
 	for _, b := range w.bus {
 		if !w.allowed[b.name] || !b.present {
 			continue
@@ -1004,6 +1006,33 @@ func (w *Watcher) stallDeadline() time.Time {
 		}
 	}
 	return next
+}
+
+// failStalled returns agents with each stalled one (its .partial has not
+// grown for the stall timeout) failed, under UntilComplete: a run whose
+// agent hangs must still end (SPEC §10), with that agent counted among the
+// failed, its reason an error diagnostic. agents is not changed: a copy is
+// made when one is stalled. Without UntilComplete a stalled agent stays
+// partial (a stalled event says so): it may yet finish.
+func (w *Watcher) failStalled(agents []synth.Agent) []synth.Agent {
+	if !w.opts.UntilComplete || w.opts.StallTimeout <= 0 {
+		return agents
+	}
+	copied := false
+	for i, a := range agents {
+		st := w.agents[a.Name]
+		if a.Status != parse.StatusPartial || st == nil || !st.stalled || st.file != a.File {
+			continue
+		}
+		if !copied {
+			agents, copied = slices.Clone(agents), true
+		}
+		a.Status = parse.StatusError
+		a.Diagnostics = append(slices.Clip(a.Diagnostics), parse.Diagnostic{Level: parse.LevelError,
+			Message: fmt.Sprintf("stalled: its .partial has not grown for %v (--stall-timeout): counted as failed", w.opts.StallTimeout)})
+		agents[i] = a
+	}
+	return agents
 }
 
 // checkStalls marks the running agents whose .partial has not changed for

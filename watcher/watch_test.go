@@ -379,6 +379,44 @@ func TestWatchUntilComplete(t *testing.T) {
 			h.done <- nil // for the cleanup
 		})
 	})
+	// A stranger's hang: fd-b's .partial stops growing. With a stall
+	// timeout, it counts as failed once stalled, and the run completes.
+	// Before, the watch waited for it for ever.
+	t.Run("stalled agent", func(t *testing.T) {
+		for _, expect := range [][]string{{"fd-a", "fd-b"}, nil} {
+			t.Run(fmt.Sprintf("expect %v", expect), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					dir := t.TempDir()
+					h := startWatch(t, dir, Options{UntilComplete: true, StallTimeout: 5 * time.Second, Settle: time.Second,
+						Rescan: -1, Synth: synth.Options{Expect: expect}})
+					h.next()
+					h.write("fd-b.md.partial", "### Findings Index\n- P1 | B-001 | \"A\" | Half\n")
+					h.write("fd-a.md", report("P2 Minor"))
+					time.Sleep(50 * time.Millisecond)
+					if u := h.next(); statusOf(u.Synthesis, "fd-b") != parse.StatusPartial {
+						t.Fatalf("fd-b writing: %q, want partial", statusOf(u.Synthesis, "fd-b"))
+					}
+					time.Sleep(4 * time.Second)
+					h.none("before the stall timeout")
+					time.Sleep(time.Second)
+					var u *Update
+					for u == nil || !u.Final {
+						u = h.next()
+						time.Sleep(time.Second) // the settle time, without --expect
+					}
+					if !slices.Equal(u.Synthesis.AgentsFailed, []string{"fd-b"}) || len(u.Synthesis.AgentsPartial) != 0 ||
+						u.Synthesis.Verdict != parse.Safe || statusOf(u.Synthesis, "fd-b") != parse.StatusError {
+						t.Errorf("final: failed %v partial %v verdict %s fd-b %q; want fd-b failed, safe",
+							u.Synthesis.AgentsFailed, u.Synthesis.AgentsPartial, u.Synthesis.Verdict, statusOf(u.Synthesis, "fd-b"))
+					}
+					if err := <-h.done; err != nil {
+						t.Errorf("Run = %v", err)
+					}
+					h.done <- nil
+				})
+			})
+		}
+	})
 	t.Run("settle", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			dir := t.TempDir()

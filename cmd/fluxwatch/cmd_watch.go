@@ -88,7 +88,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.events, "events", false, "print NDJSON events on stdout (a hello record, then one event per change)")
 	fs.BoolVar(&f.untilComplete, "until-complete", false, "exit once every --expect agent, or without --expect every agent started, has finished")
 	fs.DurationVar(&f.settle, "settle", 10*time.Second, "with --until-complete and no --expect: wait `D` after the last agent started")
-	fs.DurationVar(&f.stallTimeout, "stall-timeout", 0, "report an agent whose .partial has not changed for `D` (0: never)")
+	fs.DurationVar(&f.stallTimeout, "stall-timeout", 0, "report an agent whose .partial has not changed for `D` (0: never); with --until-complete it then counts as failed")
 	fs.DurationVar(&f.debounce, "debounce", watcher.DefaultDebounce, "read a changed report once it has been quiet for `D`")
 	fs.DurationVar(&f.rescan, "rescan", watcher.DefaultRescan, "read the whole directory again every `D` (0: never)")
 	fs.DurationVar(&f.poll, "poll", 0, "read the directory every `D` instead of waiting for filesystem events (--poll alone: 500ms)")
