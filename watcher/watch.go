@@ -174,6 +174,9 @@ type busState struct {
 type watchedDir struct {
 	info fs.FileInfo // which directory: its identity
 	live bool        // watched now; false once removed or renamed away
+	// unwatched: the event source refused it (out of inotify watches):
+	// it is polled, and added again at each poll.
+	unwatched bool
 }
 
 // agentState is what the watcher remembers of an agent between scans.
@@ -321,6 +324,26 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 		return t.C
 	}
 	rescanC, pollC, heartbeatC := tick(w.opts.Rescan), tick(w.opts.Poll), tick(w.opts.Heartbeat)
+	// The polling of directories that could not be watched, while there
+	// are some (and Options.Poll does not poll already).
+	var fallback *time.Ticker
+	defer func() {
+		if fallback != nil {
+			fallback.Stop()
+		}
+	}()
+	var fallbackC <-chan time.Time
+	fallBack := func() {
+		switch need := pollC == nil && w.polling(); {
+		case need && fallback == nil:
+			fallback = time.NewTicker(DefaultPoll)
+			fallbackC = fallback.C
+		case !need && fallback != nil:
+			fallback.Stop()
+			fallback, fallbackC = nil, nil
+		}
+	}
+	fallBack()
 	wake := time.NewTimer(time.Hour)
 	defer wake.Stop()
 	events, errs := src.Events(), src.Errors()
@@ -411,6 +434,8 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 			full = true
 		case <-pollC:
 			full = true
+		case <-fallbackC:
+			full = true
 		case <-heartbeatC:
 			heartbeat = true
 		case <-streamC:
@@ -448,6 +473,7 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 				}
 			}
 		}
+		fallBack()
 		w.checkStalls(time.Now())
 		if changed || heartbeat || len(w.diags) > 0 || len(w.stalls) > 0 {
 			if err := w.emit(handle, heartbeat && !changed); err != nil {
@@ -655,6 +681,9 @@ func (w *Watcher) watchDirs(src source) bool {
 		fi, err := os.Stat(path)
 		ok := err == nil && fi.IsDir() && (sub == "" || subdirInside(w.dir, sub))
 		if old != nil && old.live && ok && os.SameFile(old.info, fi) {
+			if old.unwatched && src.Add(path) == nil {
+				old.unwatched = false // watches to spare again
+			}
 			continue
 		}
 		if old != nil && old.live {
@@ -664,10 +693,14 @@ func (w *Watcher) watchDirs(src source) bool {
 		if !ok {
 			continue
 		}
-		// Also when it cannot be watched: said once, read every rescan.
-		w.watched[path] = &watchedDir{info: fi, live: true}
+		// Also when it cannot be watched (the user's inotify watches
+		// are used up: ENOSPC; a stranger can use them up): said once,
+		// and polled (see polling) until it can be.
+		d := &watchedDir{info: fi, live: true}
+		w.watched[path] = d
 		if err := src.Add(path); err != nil {
-			w.diag(sub, parse.LevelWarning, "cannot watch the directory ("+err.Error()+"): it is read every rescan")
+			d.unwatched = true
+			w.diag(sub, parse.LevelWarning, fmt.Sprintf("cannot watch the directory (%v): reading it every %v instead", err, DefaultPoll))
 			continue
 		}
 		if old != nil {
@@ -680,6 +713,18 @@ func (w *Watcher) watchDirs(src source) bool {
 		changed = true
 	}
 	return changed
+}
+
+// polling reports whether a directory the watcher reads could not be
+// watched: the directory must then be read on a timer (DefaultPoll), or
+// a new report would be seen only at a rescan (never with --rescan 0).
+func (w *Watcher) polling() bool {
+	for _, d := range w.watched {
+		if d.live && d.unwatched {
+			return true
+		}
+	}
+	return false
 }
 
 // forget stops watching the directory at path, which was removed or renamed

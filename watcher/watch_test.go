@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -899,4 +902,68 @@ func TestWatchDirectoryRecreatedEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor("fd-z1 written into the new directory", func(u *Update) bool { return statusOf(u.Synthesis, "fd-z1") == parse.StatusValid })
+}
+
+// refusingSource is a fakeSource out of inotify watches: Add fails as
+// inotify_add_watch does then (ENOSPC), until spare is set.
+type refusingSource struct {
+	*fakeSource
+	spare atomic.Bool
+	mu    sync.Mutex // guards fakeSource.added
+}
+
+func (r *refusingSource) Add(dir string) error {
+	if !r.spare.Load() {
+		return fmt.Errorf("%s: %w", dir, syscall.ENOSPC)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fakeSource.Add(dir)
+}
+
+// watched reports whether dir was added.
+func (r *refusingSource) watched(dir string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Contains(r.added, dir)
+}
+
+// Out of inotify watches (a stranger can use up the user's), the
+// directories are polled: a new report is seen within DefaultPoll with
+// --rescan 0, and no event ever comes. Fault injection through the
+// watcher's event source (TestWatchInotifyExhausted of cmd/fluxwatch
+// exhausts real watches). Before, the directory was "read every rescan":
+// with --rescan 0, never.
+func TestWatchOutOfWatchesPolls(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		h := &harness{t: t, dir: dir, src: &fakeSource{events: make(chan fsnotify.Event), errs: make(chan error)},
+			updates: make(chan *Update, 100), done: make(chan error, 1)}
+		refusing := &refusingSource{fakeSource: h.src}
+		w := New(dir, Options{Rescan: -1})
+		w.newSource = func() (source, error) { return refusing, nil }
+		ctx, cancel := context.WithCancel(context.Background())
+		defer func() { cancel(); <-h.done }()
+		go func() {
+			h.done <- w.Run(ctx, func(u *Update) error { h.updates <- u; return nil })
+		}()
+		u := h.next()
+		if !strings.Contains(fmt.Sprint(u.Diagnostics), "reading it every 500ms instead") {
+			t.Errorf("no warning that the directory is polled: %v", u.Diagnostics)
+		}
+		write(t, dir, "fd-a.md", report("P1 Late"), 0) // and no event
+		time.Sleep(DefaultPoll)
+		if u := h.next(); statusOf(u.Synthesis, "fd-a") != parse.StatusVariant && statusOf(u.Synthesis, "fd-a") != parse.StatusValid {
+			t.Fatalf("a new report, out of watches: %q, want it read", statusOf(u.Synthesis, "fd-a"))
+		}
+		// Watches to spare again: the directory is watched, the polling ends.
+		refusing.spare.Store(true)
+		time.Sleep(DefaultPoll)
+		synctest.Wait()
+		if !refusing.watched(dir) {
+			t.Errorf("not watched once watches were spare")
+		}
+		time.Sleep(10 * DefaultPoll)
+		h.none("once watched, no polling")
+	})
 }
