@@ -83,21 +83,3 @@ func TestWatchPausedReader(t *testing.T) {
 	}
 	t.Logf("the reader got %d events after the watch ended", n)
 }
-
-// timelineTotal returns the number of bus entries findings.json at path
-// counts, or -1.
-func timelineTotal(path string) int {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return -1
-	}
-	var s struct {
-		Timeline *struct {
-			Total int `json:"total_entries"`
-		} `json:"timeline"`
-	}
-	if json.Unmarshal(data, &s) != nil || s.Timeline == nil {
-		return -1
-	}
-	return s.Timeline.Total
-}
