@@ -53,7 +53,7 @@ run: build ## synthesise the example run in testdata/example and print its summa
 test: lint tools cross browser-tools ## gofmt and vet checks, the cross builds, then every test with -race
 	$(GO) test -race -count=1 ./...
 	$(GO) vet -tags hub ./cmd/fluxwatch
-	$(GO) test -race -count=1 -tags hub -run '^TestBusServe$$' ./cmd/fluxwatch
+	$(GO) test -race -count=1 -tags hub -run '^TestBusServe' ./cmd/fluxwatch
 
 cross: ## build for linux, darwin and windows (and vet for darwin): the tree must build on all three
 	@set -e; for os in linux darwin windows; do echo "GOOS=$$os go build ./..."; GOOS=$$os $(GO) build ./...; done

@@ -11,6 +11,11 @@ import (
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
+// ErrRefused is wrapped by the error of Backend.Append for a record the
+// store refuses for good, because of a limit (its size, a stream or a store
+// that is full): retrying cannot store it. The message says which limit.
+var ErrRefused = errors.New("refused")
+
 // Backend is one bus, wherever its records are stored: the JSONL file of
 // SPEC §3 (the default, FileBackend) or a network stream (the natsbus
 // package). Every backend keeps the promises of the file: Append returns
@@ -23,7 +28,9 @@ import (
 // backend says so; the file backend may.
 type Backend interface {
 	// Append validates e (Validate; errors wrap ErrInvalid) and stores it.
-	// It returns the record's position (the byte offset of its line in a
+	// A record the store refuses for good (over a limit of its server: the
+	// record's size, a stream or a store that is full) is an error wrapping
+	// ErrRefused, at once, not retried. It returns the record's position (the byte offset of its line in a
 	// file, its stream sequence in a stream) once it is stored, or an error
 	// when it could not be within ctx: then the record may or may not have
 	// been stored, and retrying the same record stores it at most once

@@ -2,6 +2,7 @@ package page
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +20,23 @@ import (
 // each new rendering; every open event stream gets it at once.
 //
 // The zero Server is not usable; make one with [NewServer].
+//
+// Whoever can reach it is bounded (SPEC §10): a request's header must come
+// within 5 s, a keep-alive connection idle for IdleTimeout is closed, a
+// write that a client does not take within 30 s ends its request (an event
+// stream included), and at most MaxConns connections are open at once. At
+// the limit, a new connection closes the one idle longest (between
+// requests, or not yet sending one); when none is idle, the new one is
+// answered 503 and closed. So idle clients, however many, hold no more
+// than MaxConns descriptors, and cannot keep a new reader of the page out.
 type Server struct {
+	// MaxConns bounds the connections open at once (0: DefaultMaxConns).
+	// Set it before Serve.
+	MaxConns int
+	// IdleTimeout closes a keep-alive connection idle this long (0:
+	// DefaultIdleTimeout). Set it before Serve.
+	IdleTimeout time.Duration
+
 	// loopbackOnly refuses requests whose Host is not a loopback name or
 	// address: a page on another site cannot reach the server through a
 	// name that resolves to 127.0.0.1 (DNS rebinding).
@@ -82,6 +99,17 @@ func (s *Server) currentEvent() (event []byte, version uint64, changed <-chan st
 
 // firstWait is how long a request made before the first Publish waits for it.
 const firstWait = 5 * time.Second
+
+// Bounds of the clients of a Server.
+const (
+	DefaultMaxConns    = 256
+	DefaultIdleTimeout = 30 * time.Second
+	// writeTimeout bounds each write to a client: one that does not read
+	// (an event stream never drained) gives its connection back.
+	writeTimeout = 30 * time.Second
+	// headerTimeout bounds the wait for a request's header.
+	headerTimeout = 5 * time.Second
+)
 
 // Paths the server answers.
 const (
@@ -175,19 +203,25 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	for {
 		event, version, changed := s.currentEvent()
 		if event != nil && version != sent {
+			rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 			if _, err := w.Write(event); err != nil {
 				return
 			}
-			rc.Flush()
+			if rc.Flush() != nil {
+				return
+			}
 			sent = version
 		}
 		select {
 		case <-changed:
 		case <-keepalive.C:
+			rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 			if _, err := w.Write([]byte(": keepalive\n\n")); err != nil {
 				return
 			}
-			rc.Flush()
+			if rc.Flush() != nil {
+				return
+			}
 		case <-r.Context().Done():
 			return
 		case <-s.stop:
@@ -268,12 +302,18 @@ func URL(ln net.Listener) string {
 // and closes the listener and the connections: it returns within a second
 // of ctx ending (SPEC §9). The error is the listener's, if it failed.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	lim := &connLimit{Listener: ln, max: cmp.Or(s.MaxConns, DefaultMaxConns), conns: map[*limitedConn]struct{}{}}
 	srv := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: 5 * time.Second,
+		ReadHeaderTimeout: headerTimeout,
+		// The events handler moves the deadline on before each write.
+		WriteTimeout:   writeTimeout,
+		IdleTimeout:    cmp.Or(s.IdleTimeout, DefaultIdleTimeout),
+		MaxHeaderBytes: 64 << 10,
+		ConnState:      lim.state,
 	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() { done <- srv.Serve(lim) }()
 	select {
 	case err := <-done:
 		s.stopOnce.Do(func() { close(s.stop) })
@@ -296,4 +336,82 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 func IsLoopback(ln net.Listener) bool {
 	a, ok := ln.Addr().(*net.TCPAddr)
 	return ok && a.IP.IsLoopback()
+}
+
+// connLimit is a listener that keeps at most max of its connections open
+// (see Server): at the limit, Accept closes the connection idle longest,
+// or, when none is idle, answers the new one 503 and closes it.
+type connLimit struct {
+	net.Listener
+	max int
+
+	mu    sync.Mutex
+	conns map[*limitedConn]struct{}
+}
+
+// limitedConn is a connection of a connLimit.
+type limitedConn struct {
+	net.Conn
+	lim   *connLimit
+	idle  bool      // no request under way: new, or between requests
+	since time.Time // when it last changed state
+	once  sync.Once
+}
+
+// Close closes the connection and gives its place back.
+func (c *limitedConn) Close() error {
+	c.once.Do(func() {
+		c.lim.mu.Lock()
+		delete(c.lim.conns, c)
+		c.lim.mu.Unlock()
+	})
+	return c.Conn.Close()
+}
+
+// busy is the answer to a connection over the limit when none is idle.
+const busy = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+func (l *connLimit) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		lc := &limitedConn{Conn: c, lim: l, idle: true, since: time.Now()}
+		l.mu.Lock()
+		var evict *limitedConn
+		if len(l.conns) >= l.max {
+			for o := range l.conns {
+				if o.idle && (evict == nil || o.since.Before(evict.since)) {
+					evict = o
+				}
+			}
+			if evict == nil {
+				l.mu.Unlock()
+				c.SetWriteDeadline(time.Now().Add(time.Second))
+				c.Write([]byte(busy))
+				c.Close()
+				continue
+			}
+			delete(l.conns, evict)
+		}
+		l.conns[lc] = struct{}{}
+		l.mu.Unlock()
+		if evict != nil {
+			evict.Close()
+		}
+		return lc, nil
+	}
+}
+
+// state is the server's ConnState hook: it notes which connections are
+// idle.
+func (l *connLimit) state(c net.Conn, st http.ConnState) {
+	lc, ok := c.(*limitedConn)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	lc.idle, lc.since = st == http.StateNew || st == http.StateIdle, time.Now()
+	l.mu.Unlock()
 }

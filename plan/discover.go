@@ -295,6 +295,60 @@ func dirSlug(base string) string {
 	return dirStampRe.ReplaceAllString(base, "")
 }
 
+// LockName is the lock file, under the features root, that FindOrCreate
+// holds while it looks again and creates.
+const LockName = ".fluxwatch-discover.lock"
+
+// FindOrCreate is discovery with tier 3 (`discover --create`): Discover,
+// and when it finds nothing, Create, but under an exclusive lock on
+// ROOT/LockName and only after looking again under it. Concurrent callers
+// for one task (agents started at once, each told to discover with
+// --create) so make one directory: the first creates it, every other finds
+// it when its turn comes, as a later Discover does (SPEC §10, "concurrent
+// agents agree"). Errors as for Discover and Create; ErrIO when the root
+// or its lock cannot be made.
+func FindOrCreate(o Options, c CreateOptions) (Result, error) {
+	o = o.withDefaults()
+	res, err := Discover(o)
+	if ErrorType(err) != ErrNotFound || o.Dir != "" {
+		return res, err
+	}
+	if err := os.MkdirAll(o.Root, 0o755); err != nil {
+		return res, ioError(err, "create %s", o.Root)
+	}
+	root, err := os.OpenRoot(o.Root)
+	if err != nil {
+		return res, ioError(err, "open %s", o.Root)
+	}
+	defer root.Close()
+	unlock, err := fsio.LockIn(root, LockName)
+	if err != nil {
+		return res, ioError(err, "%s", filepath.Join(o.Root, LockName))
+	}
+	defer unlock()
+	again, err := Discover(o)
+	if ErrorType(err) != ErrNotFound {
+		// Made meanwhile by another caller (or its error): what any
+		// later discovery will find too.
+		again.Notes = mergeNotes(res.Notes, again.Notes)
+		return again, err
+	}
+	created, err := Create(o, c)
+	created.Notes = res.Notes
+	return created, err
+}
+
+// mergeNotes is a followed by the notes of b it does not hold.
+func mergeNotes(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, n := range b {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // CreateOptions are the fields of a new feature directory's manifest.
 type CreateOptions struct {
 	Name string // feature_name; from the slug's words when ""

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -222,5 +223,35 @@ artifacts: []
 	}
 	if _, err := Create(o, CreateOptions{Slug: "Not A Slug"}); ErrorType(err) != ErrInvalidArguments {
 		t.Errorf("bad slug: %v", err)
+	}
+}
+
+// TestFindOrCreateConcurrent: callers for one task at once make one
+// directory and all return it (the process-level attack is
+// TestDiscoverCreateConcurrent of cmd/fluxwatch).
+func TestFindOrCreateConcurrent(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "features")
+	o := Options{Root: root, Task: "Add rate limiting to the public API gateway"}
+	const n = 12
+	dirs := make(chan string, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			res, err := FindOrCreate(o, CreateOptions{})
+			if err != nil {
+				t.Error(err)
+			}
+			dirs <- res.Directory
+		})
+	}
+	wg.Wait()
+	close(dirs)
+	got := map[string]int{}
+	for d := range dirs {
+		got[d]++
+	}
+	made, _ := filepath.Glob(filepath.Join(root, "*", ManifestName))
+	if len(made) != 1 || len(got) != 1 || got[filepath.Dir(made[0])] != n {
+		t.Errorf("made %q, returned %v: want one directory returned %d times", made, got, n)
 	}
 }

@@ -29,8 +29,15 @@
 // with a Type from the list of Err* constants, a message and a suggestion:
 // the error envelope of the command line.
 //
-// Discovery (Discover, DiscoverDir, Create) finds the feature directory a task
-// belongs to: tier 1 an explicit directory, tier 2 a recently modified
-// MANIFEST.yaml under a root scored against the task, tier 3 a new directory.
-// Time comes from Options.Now, so tests control it.
+// Discovery (Discover, DiscoverDir, Create, FindOrCreate) finds the feature
+// directory a task belongs to: tier 1 an explicit directory, tier 2 a
+// recently modified MANIFEST.yaml under a root scored against the task, tier
+// 3 a new directory. Time comes from Options.Now, so tests control it.
+//
+// Tier 3 is made under a lock (FindOrCreate: ROOT/.fluxwatch-discover.lock),
+// and only when a second look under it still finds nothing: agents started
+// at once for one task each run `discover --create`, and must agree on one
+// directory (SPEC §10). Discovery without --create takes no lock: it only
+// reads, and a directory half made (no MANIFEST.yaml yet) is not a
+// candidate; the manifest is written atomically.
 package plan

@@ -67,7 +67,16 @@
 //     findings.json stays equal to synth's; the decoder's (invalid lines) go
 //     into the synthesis as synth's do.
 //   - The final update (Ctrl-C, SIGTERM, --until-complete) is a one-shot
-//     synthesis: not watching, no last good parse kept.
+//     synthesis: not watching, no last good parse kept. Under
+//     --until-complete with a stall timeout, a stalled agent is handed to
+//     synth as failed (in run(), the watcher's judgement), so that a hung
+//     agent cannot keep the run from completing (SPEC §10); it is partial
+//     again once its .partial changes.
+//   - A directory the event source refuses (inotify watches used up, which
+//     another process of the user can do) is polled every DefaultPoll
+//     while it cannot be watched, and added again at each
+//     poll: a new report is seen without an event, --rescan 0 or not. No
+//     event source at all (inotify instances used up) polls everything.
 //   - The watcher holds only the bus entries its synth.Live has not read:
 //     after each update they are dropped (a long read hands them over every
 //     16,384), so that memory does not grow with the bus. With entries in

@@ -118,6 +118,12 @@ func Hello(at time.Time, toolVersion, dir string, busEntries int) Event {
 		ToolVersion: toolVersion, Dir: dir, BusEntries: &busEntries}
 }
 
+// Diagnostic is a diagnostic event at a time, of no file: one the command
+// itself has to say among the events.
+func Diagnostic(at time.Time, level parse.Level, msg string) Event {
+	return Event{Type: EventDiagnostic, Time: stamp(at), Level: level, Message: msg}
+}
+
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
 // Differ turns successive updates into events: what changed since the

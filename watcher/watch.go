@@ -50,7 +50,8 @@ type Options struct {
 	// waiting for filesystem events (for filesystems without inotify).
 	Poll time.Duration
 	// StallTimeout, when positive, reports an agent whose .partial has not
-	// changed for this long.
+	// changed for this long; with UntilComplete, that agent then counts as
+	// failed (so the run can complete) until its .partial changes again.
 	StallTimeout time.Duration
 	// Heartbeat, when positive, calls the handler this often even when
 	// nothing changed (a live view redraws its clocks).
@@ -174,6 +175,9 @@ type busState struct {
 type watchedDir struct {
 	info fs.FileInfo // which directory: its identity
 	live bool        // watched now; false once removed or renamed away
+	// unwatched: the event source refused it (out of inotify watches):
+	// it is polled, and added again at each poll.
+	unwatched bool
 }
 
 // agentState is what the watcher remembers of an agent between scans.
@@ -321,6 +325,26 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 		return t.C
 	}
 	rescanC, pollC, heartbeatC := tick(w.opts.Rescan), tick(w.opts.Poll), tick(w.opts.Heartbeat)
+	// The polling of directories that could not be watched, while there
+	// are some (and Options.Poll does not poll already).
+	var fallback *time.Ticker
+	defer func() {
+		if fallback != nil {
+			fallback.Stop()
+		}
+	}()
+	var fallbackC <-chan time.Time
+	fallBack := func() {
+		switch need := pollC == nil && w.polling(); {
+		case need && fallback == nil:
+			fallback = time.NewTicker(DefaultPoll)
+			fallbackC = fallback.C
+		case !need && fallback != nil:
+			fallback.Stop()
+			fallback, fallbackC = nil, nil
+		}
+	}
+	fallBack()
 	wake := time.NewTimer(time.Hour)
 	defer wake.Stop()
 	events, errs := src.Events(), src.Errors()
@@ -411,6 +435,8 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 			full = true
 		case <-pollC:
 			full = true
+		case <-fallbackC:
+			full = true
 		case <-heartbeatC:
 			heartbeat = true
 		case <-streamC:
@@ -456,6 +482,7 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 				}
 			}
 		}
+		fallBack()
 		w.checkStalls(time.Now())
 		if changed || heartbeat || len(w.diags) > 0 || len(w.stalls) > 0 {
 			if err := w.emit(handle, heartbeat && !changed); err != nil {
@@ -663,6 +690,9 @@ func (w *Watcher) watchDirs(src source) bool {
 		fi, err := os.Stat(path)
 		ok := err == nil && fi.IsDir() && (sub == "" || subdirInside(w.dir, sub))
 		if old != nil && old.live && ok && os.SameFile(old.info, fi) {
+			if old.unwatched && src.Add(path) == nil {
+				old.unwatched = false // watches to spare again
+			}
 			continue
 		}
 		if old != nil && old.live {
@@ -672,10 +702,14 @@ func (w *Watcher) watchDirs(src source) bool {
 		if !ok {
 			continue
 		}
-		// Also when it cannot be watched: said once, read every rescan.
-		w.watched[path] = &watchedDir{info: fi, live: true}
+		// Also when it cannot be watched (the user's inotify watches
+		// are used up: ENOSPC; a stranger can use them up): said once,
+		// and polled (see polling) until it can be.
+		d := &watchedDir{info: fi, live: true}
+		w.watched[path] = d
 		if err := src.Add(path); err != nil {
-			w.diag(sub, parse.LevelWarning, "cannot watch the directory ("+err.Error()+"): it is read every rescan")
+			d.unwatched = true
+			w.diag(sub, parse.LevelWarning, fmt.Sprintf("cannot watch the directory (%v): reading it every %v instead", err, DefaultPoll))
 			continue
 		}
 		if old != nil {
@@ -691,6 +725,18 @@ func (w *Watcher) watchDirs(src source) bool {
 		w.scanErr = "" // a scan that fails now is news again
 	}
 	return changed
+}
+
+// polling reports whether a directory the watcher reads could not be
+// watched: the directory must then be read on a timer (DefaultPoll), or
+// a new report would be seen only at a rescan (never with --rescan 0).
+func (w *Watcher) polling() bool {
+	for _, d := range w.watched {
+		if d.live && d.unwatched {
+			return true
+		}
+	}
+	return false
 }
 
 // forget stops watching the directory at path, which was removed or renamed
@@ -947,6 +993,7 @@ func (w *Watcher) run() *synth.Run {
 	}
 	run := *w.scanned
 	run.Bus = nil
+	run.Agents = w.failStalled(run.Agents)
 	for _, b := range w.bus {
 		if !w.allowed[b.name] || !b.present {
 			continue
@@ -1016,6 +1063,33 @@ func (w *Watcher) stallDeadline() time.Time {
 		}
 	}
 	return next
+}
+
+// failStalled returns agents with each stalled one (its .partial has not
+// grown for the stall timeout) failed, under UntilComplete: a run whose
+// agent hangs must still end (SPEC §10), with that agent counted among the
+// failed, its reason an error diagnostic. agents is not changed: a copy is
+// made when one is stalled. Without UntilComplete a stalled agent stays
+// partial (a stalled event says so): it may yet finish.
+func (w *Watcher) failStalled(agents []synth.Agent) []synth.Agent {
+	if !w.opts.UntilComplete || w.opts.StallTimeout <= 0 {
+		return agents
+	}
+	copied := false
+	for i, a := range agents {
+		st := w.agents[a.Name]
+		if a.Status != parse.StatusPartial || st == nil || !st.stalled || st.file != a.File {
+			continue
+		}
+		if !copied {
+			agents, copied = slices.Clone(agents), true
+		}
+		a.Status = parse.StatusError
+		a.Diagnostics = append(slices.Clip(a.Diagnostics), parse.Diagnostic{Level: parse.LevelError,
+			Message: fmt.Sprintf("stalled: its .partial has not grown for %v (--stall-timeout): counted as failed", w.opts.StallTimeout)})
+		agents[i] = a
+	}
+	return agents
 }
 
 // checkStalls marks the running agents whose .partial has not changed for

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -378,6 +381,44 @@ func TestWatchUntilComplete(t *testing.T) {
 			}
 			h.done <- nil // for the cleanup
 		})
+	})
+	// A stranger's hang: fd-b's .partial stops growing. With a stall
+	// timeout, it counts as failed once stalled, and the run completes.
+	// Before, the watch waited for it for ever.
+	t.Run("stalled agent", func(t *testing.T) {
+		for _, expect := range [][]string{{"fd-a", "fd-b"}, nil} {
+			t.Run(fmt.Sprintf("expect %v", expect), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					dir := t.TempDir()
+					h := startWatch(t, dir, Options{UntilComplete: true, StallTimeout: 5 * time.Second, Settle: time.Second,
+						Rescan: -1, Synth: synth.Options{Expect: expect}})
+					h.next()
+					h.write("fd-b.md.partial", "### Findings Index\n- P1 | B-001 | \"A\" | Half\n")
+					h.write("fd-a.md", report("P2 Minor"))
+					time.Sleep(50 * time.Millisecond)
+					if u := h.next(); statusOf(u.Synthesis, "fd-b") != parse.StatusPartial {
+						t.Fatalf("fd-b writing: %q, want partial", statusOf(u.Synthesis, "fd-b"))
+					}
+					time.Sleep(4 * time.Second)
+					h.none("before the stall timeout")
+					time.Sleep(time.Second)
+					var u *Update
+					for u == nil || !u.Final {
+						u = h.next()
+						time.Sleep(time.Second) // the settle time, without --expect
+					}
+					if !slices.Equal(u.Synthesis.AgentsFailed, []string{"fd-b"}) || len(u.Synthesis.AgentsPartial) != 0 ||
+						u.Synthesis.Verdict != parse.Safe || statusOf(u.Synthesis, "fd-b") != parse.StatusError {
+						t.Errorf("final: failed %v partial %v verdict %s fd-b %q; want fd-b failed, safe",
+							u.Synthesis.AgentsFailed, u.Synthesis.AgentsPartial, u.Synthesis.Verdict, statusOf(u.Synthesis, "fd-b"))
+					}
+					if err := <-h.done; err != nil {
+						t.Errorf("Run = %v", err)
+					}
+					h.done <- nil
+				})
+			})
+		}
 	})
 	t.Run("settle", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
@@ -891,5 +932,69 @@ func TestWatchGrowingLineOneDiagnostic(t *testing.T) {
 		if u := h.next(); len(u.Appended) != 1 || hasDiag(u.Synthesis.Diagnostics, "incomplete record") {
 			t.Errorf("the line, ended: %d appended, diagnostics %v", len(u.Appended), u.Synthesis.Diagnostics)
 		}
+	})
+}
+
+// refusingSource is a fakeSource out of inotify watches: Add fails as
+// inotify_add_watch does then (ENOSPC), until spare is set.
+type refusingSource struct {
+	*fakeSource
+	spare atomic.Bool
+	mu    sync.Mutex // guards fakeSource.added
+}
+
+func (r *refusingSource) Add(dir string) error {
+	if !r.spare.Load() {
+		return fmt.Errorf("%s: %w", dir, syscall.ENOSPC)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fakeSource.Add(dir)
+}
+
+// watched reports whether dir was added.
+func (r *refusingSource) watched(dir string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Contains(r.added, dir)
+}
+
+// Out of inotify watches (a stranger can use up the user's), the
+// directories are polled: a new report is seen within DefaultPoll with
+// --rescan 0, and no event ever comes. Fault injection through the
+// watcher's event source (TestWatchInotifyExhausted of cmd/fluxwatch
+// exhausts real watches). Before, the directory was "read every rescan":
+// with --rescan 0, never.
+func TestWatchOutOfWatchesPolls(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		h := &harness{t: t, dir: dir, src: &fakeSource{events: make(chan fsnotify.Event), errs: make(chan error)},
+			updates: make(chan *Update, 100), done: make(chan error, 1)}
+		refusing := &refusingSource{fakeSource: h.src}
+		w := New(dir, Options{Rescan: -1})
+		w.newSource = func() (source, error) { return refusing, nil }
+		ctx, cancel := context.WithCancel(context.Background())
+		defer func() { cancel(); <-h.done }()
+		go func() {
+			h.done <- w.Run(ctx, func(u *Update) error { h.updates <- u; return nil })
+		}()
+		u := h.next()
+		if !strings.Contains(fmt.Sprint(u.Diagnostics), "reading it every 500ms instead") {
+			t.Errorf("no warning that the directory is polled: %v", u.Diagnostics)
+		}
+		write(t, dir, "fd-a.md", report("P1 Late"), 0) // and no event
+		time.Sleep(DefaultPoll)
+		if u := h.next(); statusOf(u.Synthesis, "fd-a") != parse.StatusVariant && statusOf(u.Synthesis, "fd-a") != parse.StatusValid {
+			t.Fatalf("a new report, out of watches: %q, want it read", statusOf(u.Synthesis, "fd-a"))
+		}
+		// Watches to spare again: the directory is watched, the polling ends.
+		refusing.spare.Store(true)
+		time.Sleep(DefaultPoll)
+		synctest.Wait()
+		if !refusing.watched(dir) {
+			t.Errorf("not watched once watches were spare")
+		}
+		time.Sleep(10 * DefaultPoll)
+		h.none("once watched, no polling")
 	})
 }

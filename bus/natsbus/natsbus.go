@@ -14,7 +14,12 @@
 //
 // The stream's limits come from the URL's query: max-age (a Go duration),
 // max-bytes, max-msgs, replicas, storage (file or memory) and retention
-// (limits or interest); the defaults keep everything on file for ever.
+// (limits or interest); the defaults keep everything on file for ever. A
+// server whose account limits one stream's bytes (a hub: bus serve) gets
+// a stream that asks for those bytes at most and refuses records once full
+// (DiscardNew, fitAccount). A record the server refuses for good because
+// of a limit (its size, a stream or a store full) is an error wrapping
+// bus.ErrRefused, at once, saying which limit.
 // Credentials come from the URL, Options.Creds (--nats-creds) or the usual
 // variables NATS_CREDS, NATS_NKEY, NATS_USER, NATS_PASSWORD, NATS_TOKEN,
 // NATS_CA, NATS_CERT and NATS_KEY; none is ever part of a message.
@@ -302,20 +307,48 @@ func (b *Bus) Close() error {
 	return nil
 }
 
-// ensure creates the run's stream when it does not exist.
+// ensure creates the run's stream when it does not exist, within the
+// account's limits (fitAccount).
 func (b *Bus) ensure(ctx context.Context) (jetstream.Stream, error) {
 	s, err := b.js.Stream(ctx, b.stream)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		s, err = b.js.CreateStream(ctx, b.cfg)
+		cfg := b.cfg
+		if info, err := b.js.AccountInfo(ctx); err == nil {
+			cfg = fitAccount(cfg, info.Limits)
+		}
+		s, err = b.js.CreateStream(ctx, cfg)
 		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
 			s, err = b.js.Stream(ctx, b.stream)
 		}
+	}
+	if why := storeFull(err); why != "" {
+		return nil, fmt.Errorf("bus %s: stream %s: %w: %s: %w", b.name, b.stream, bus.ErrRefused, why, err)
 	}
 	if err != nil {
 		return nil, b.stalled(ctx, "stream "+b.stream, err)
 	}
 	b.made.Store(true)
 	return s, nil
+}
+
+// fitAccount returns cfg within the account's limits of one stream, where
+// the server has some (a hub does: bus serve's --max-bytes): a stream asks
+// for those bytes at most (none asked: that much), and then refuses new
+// records when full rather than drop acknowledged ones. A server without
+// such limits (a stock nats-server) takes cfg as the URL made it.
+func fitAccount(cfg jetstream.StreamConfig, l jetstream.AccountLimits) jetstream.StreamConfig {
+	limit := l.StoreMaxStreamBytes
+	if cfg.Storage == jetstream.MemoryStorage {
+		limit = l.MemoryMaxStreamBytes
+	}
+	if limit <= 0 {
+		return cfg
+	}
+	if cfg.MaxBytes <= 0 || cfg.MaxBytes > limit {
+		cfg.MaxBytes = limit
+	}
+	cfg.Discard = jetstream.DiscardNew
+	return cfg
 }
 
 // stalled words err of a request about what: a deadline (of ctx, even
@@ -386,6 +419,9 @@ func (b *Bus) Append(ctx context.Context, e bus.Entry) (int64, error) {
 		if refused := b.refused(msg.Subject); refused != nil {
 			continue
 		}
+		if why := b.overLimit(err, len(line)); why != "" {
+			return 0, fmt.Errorf("bus %s: publish: %w: %s: %w", b.name, bus.ErrRefused, why, err)
+		}
 		if final(err) {
 			return 0, fmt.Errorf("bus %s: publish: %w", b.name, err)
 		}
@@ -434,6 +470,53 @@ func (b *Bus) refused(subject string) error {
 	defer b.mu.Unlock()
 	return b.denied[subject]
 }
+
+// overLimit says which limit of the server a record of size bytes (its line
+// and newline) is over when err is the refusal of publishing it for that
+// limit, else "". A limit refuses for good: a full stream refuses until it
+// loses records by age.
+func (b *Bus) overLimit(err error, size int) string {
+	var api *jetstream.APIError
+	errors.As(err, &api)
+	switch {
+	case errors.Is(err, nats.ErrMaxPayload):
+		return fmt.Sprintf("the record is %d bytes, over what the server takes (max_payload %d bytes, headers included)",
+			size, b.nc.MaxPayload())
+	case api == nil:
+		return ""
+	case api.ErrorCode == jetstream.JSErrCodeStreamMessageExceedsMaximum:
+		return fmt.Sprintf("the record is %d bytes, over the stream's max_msg_size (headers included)", size)
+	case api.ErrorCode == errCodeStoreFailed && strings.Contains(api.Description, "exceeded"):
+		return fmt.Sprintf("the stream %s is full (%s)", b.stream, api.Description)
+	}
+	return storeFull(err)
+}
+
+// storeFull says that the server's store is full when err says so (a
+// record, or a new stream, for which the server has no room left), else
+// "".
+func storeFull(err error) string {
+	var api *jetstream.APIError
+	if !errors.As(err, &api) {
+		return ""
+	}
+	switch api.ErrorCode {
+	case errCodeInsufficientResources, errCodeMemoryExceeded, errCodeStorageExceeded:
+		return fmt.Sprintf("the server's store is full (%s)", api.Description)
+	}
+	return ""
+}
+
+// Codes of JetStream errors that package jetstream does not name.
+const (
+	errCodeInsufficientResources jetstream.ErrorCode = 10023 // the server's store is full
+	errCodeMemoryExceeded        jetstream.ErrorCode = 10028 // its memory store is
+	errCodeStorageExceeded       jetstream.ErrorCode = 10047 // no room to reserve a new stream's max_bytes
+	// errCodeStoreFailed is a stream that failed to store a record: over
+	// its max_bytes or max_msgs ("maximum bytes exceeded") when it discards
+	// new records, for good; else (a store closing) for now.
+	errCodeStoreFailed jetstream.ErrorCode = 10077
+)
 
 // final reports whether an error of publishing is the server's (or the
 // client's) answer for good, which retrying cannot change: a record over

@@ -27,14 +27,46 @@ type busFlags struct {
 	maxLine   int
 	creds     string
 	timeout   time.Duration
+	// nats are the --nats-* files that stand for the NATS_* variables of
+	// the same names (the nkey seed, the CA, the client certificate and
+	// key), by variable.
+	nats map[string]*string
 }
 
 func (b *busFlags) register(flags *flag.FlagSet) {
 	flags.StringVar(&b.dir, "dir", "", "the output directory holding the bus (default $FLUX_OUTPUT_DIR)")
 	flags.StringVar(&b.path, "bus", "", "the bus file itself, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS)")
 	flags.IntVar(&b.maxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
-	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials file for a nats:// bus (default $NATS_CREDS)")
+	b.registerNATS(flags)
+}
+
+// registerNATS registers the flags of a nats:// bus's server: its
+// credentials (the NATS way: a creds file, an nkey seed, TLS files; a
+// token or a password go in the URL or $NATS_TOKEN, $NATS_USER and
+// $NATS_PASSWORD, never on a command line) and its timeout.
+func (b *busFlags) registerNATS(flags *flag.FlagSet) {
+	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials `FILE` for a nats:// bus (default $NATS_CREDS)")
+	b.nats = map[string]*string{}
+	for _, f := range []struct{ name, env, usage string }{
+		{"nats-nkey", "NATS_NKEY", "the nkey seed `FILE` of a nats:// bus's user"},
+		{"nats-ca", "NATS_CA", "the CA `FILE` that signs a nats:// bus server's TLS certificate"},
+		{"nats-cert", "NATS_CERT", "the client certificate `FILE` for a nats:// bus server that asks for one"},
+		{"nats-key", "NATS_KEY", "the key `FILE` of --nats-cert"},
+	} {
+		b.nats[f.env] = flags.String(f.name, "", f.usage+" (default $"+f.env+")")
+	}
 	flags.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for a nats:// bus server before failing")
+}
+
+// getenv is e.getenv with the NATS_* variables the --nats-* flags give
+// replaced by them: natsbus reads its credentials from there.
+func (b *busFlags) getenv(e *env) func(string) string {
+	return func(k string) string {
+		if v := b.nats[k]; v != nil && *v != "" {
+			return *v
+		}
+		return e.getenv(k)
+	}
 }
 
 // busSchemes are the bus backends a --bus URL may name; a path is the file.
@@ -65,7 +97,7 @@ func (b *busFlags) open(ctx context.Context, e *env, noSync bool) (bus.Backend, 
 		}
 	}
 	return busSchemes.Open(ctx, b.path, bus.Options{MaxLine: b.maxLine, NoSync: noSync, Timeout: b.timeout,
-		Getenv: e.getenv, Creds: b.creds})
+		Getenv: b.getenv(e), Creds: b.creds})
 }
 
 // paths returns the bus files named by the flags: the --bus file, or for a
@@ -159,8 +191,7 @@ func (b *synthBus) flagSet(e *env, f *reportFlags, usage string) *flag.FlagSet {
 
 func (b *synthBus) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.path, "bus", "", "read the peer findings from `BUS`, nats://HOST:PORT/RUN or a file, not from DIR's bus files (default $FLUXWATCH_BUS when a URL)")
-	fs.StringVar(&b.creds, "nats-creds", "", "a NATS credentials `FILE` for a nats:// bus (default $NATS_CREDS)")
-	fs.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for a nats:// bus server before failing")
+	b.registerNATS(fs)
 }
 
 // open opens the bus named (nil when none is: dir's bus files are read). A

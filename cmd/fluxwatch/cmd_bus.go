@@ -15,13 +15,28 @@ import (
 )
 
 const busUsage = `Usage:
-  fluxwatch bus serve [--store DIR] [--listen HOST:PORT]
+  fluxwatch bus serve [--store DIR] [--listen HOST:PORT] [credentials] [limits]
   fluxwatch bus relay [--once] [--direction both|to-stream|to-file] FILE nats://HOST:PORT/RUN
 
 serve runs an embedded NATS server with JetStream (default 127.0.0.1:4222,
 streams kept in --store), for a team that has no NATS server: agents then
 write with --bus nats://HOST:PORT/RUN. It runs until interrupted. It is in
 binaries built with -tags hub (make build-hub) only: the server adds ~14 MB.
+
+The hub is closed by default: it listens on loopback. An address other than
+loopback needs credentials, named as nats-server names them: --auth TOKEN,
+--user U --pass P, --nkey PUBKEY (repeatable), or --tlsverify with
+--tlscacert and --tlscert/--tlskey (client certificates); or --public, which
+opens it to anyone who can reach it (a loud warning). Clients pass theirs the
+NATS way: nats://TOKEN@ or nats://USER:PASS@ in the URL, $NATS_TOKEN,
+$NATS_USER/$NATS_PASSWORD, --nats-nkey or $NATS_NKEY (a seed file),
+--nats-creds or $NATS_CREDS, --nats-ca, --nats-cert, --nats-key (or $NATS_CA,
+$NATS_CERT, $NATS_KEY). Every stream gets the hub's limits, whatever its
+writer asks for: --max-line (1 MiB a record), --max-bytes (1 GiB a run: a
+full stream refuses records, it never drops acknowledged ones), --max-age
+(30 days), --max-store (10 GiB in all). A writer over one is refused at once,
+naming it (finding write exits 2). The start line names a URL others can
+reach and no secret.
 
 relay mirrors a file bus into a run's stream and the stream back into the
 file, so shell-helper agents and networked agents share one run; watch and
@@ -44,8 +59,7 @@ func busRelay(ctx context.Context, e *env, args []string) error {
 	var b busFlags
 	flags.BoolVar(&once, "once", false, "copy what is there, both ways, and exit")
 	flags.StringVar(&direction, "direction", "both", "both, to-stream (file to stream) or to-file (stream to file)")
-	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials file (default $NATS_CREDS)")
-	flags.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for the server before failing")
+	b.registerNATS(flags)
 	flags.IntVar(&b.maxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
 	if done, err := parseFlags(e, flags, busUsage, args); done {
 		return err
@@ -113,7 +127,9 @@ func (r *relay) copyTo(ctx context.Context, dst bus.Backend) func(bus.Entry) err
 // append appends e to dst. A server that does not answer (away, or
 // restarting) is waited for, with a warning once, until ctx ends: a
 // running relay outlives a restart of its hub, and the record, marked as
-// seen already, is not lost. Any other error ends the relay.
+// seen already, is not lost. A record dst refuses for good (over a limit
+// of its hub) is a warning, and stays where it is. Any other error ends
+// the relay.
 func (r *relay) append(ctx context.Context, dst bus.Backend, e bus.Entry) error {
 	for {
 		_, err := dst.Append(ctx, e)
@@ -121,6 +137,10 @@ func (r *relay) append(ctx context.Context, dst bus.Backend, e bus.Entry) error 
 			r.mu.Lock()
 			delete(r.away, dst)
 			r.mu.Unlock()
+			return nil
+		}
+		if errors.Is(err, bus.ErrRefused) {
+			r.refused(dst, err)
 			return nil
 		}
 		if !errors.Is(err, natsbus.ErrNoReply) {
@@ -143,6 +163,13 @@ func (r *relay) append(ctx context.Context, dst bus.Backend, e bus.Entry) error 
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// refused warns that dst refused a record for good (err says which limit):
+// the record stays on its side only.
+func (r *relay) refused(dst bus.Backend, err error) {
+	r.diag(parse.Diagnostic{Path: dst.String(), Level: parse.LevelWarning,
+		Message: fmt.Sprintf("relay: %v; the record stays on the other side only", err)})
 }
 
 func (r *relay) run(ctx context.Context, once, toStream, toFile bool) error {
@@ -204,7 +231,9 @@ func (r *relay) crossCopy(ctx context.Context, toStream, toFile bool) (next [2]i
 				continue
 			}
 			sides[1-from][h] = true
-			if _, err := dst.Append(ctx, e); err != nil {
+			if _, err := dst.Append(ctx, e); errors.Is(err, bus.ErrRefused) {
+				r.refused(dst, err)
+			} else if err != nil {
 				return fmt.Errorf("bus relay: to %s: %w", dst, err)
 			}
 		}

@@ -26,7 +26,10 @@ Find the feature directory a task belongs to (SPEC §4.3) and print it as JSON:
           several, the best scoring if it reaches --threshold and beats the second.
           score = 0.4·sim(feature_name) + 0.4·sim(description) + 0.2·sim(feature_slug),
           sim = |A∩B| / min(|A|,|B|) over the word sets of the task and the field
-  tier 3  --create: make ROOT/YYYY-MM-DD-HHMMSS-<slug> with a MANIFEST.yaml
+  tier 3  --create: make ROOT/YYYY-MM-DD-HHMMSS-<slug> with a MANIFEST.yaml, under
+          a lock on ROOT/.fluxwatch-discover.lock and after looking again: agents
+          that run discover --create for one task at once make one directory
+          and all print it
 
 No clear match: on a terminal you choose from a numbered list; otherwise the
 candidates are printed and the exit code is 3. Nothing found without --create: exit 2.
@@ -81,18 +84,14 @@ func runDiscover(ctx context.Context, e *env, args []string) error {
 	}
 	o.EnvDir = e.getenv("FLUX_OUTPUT_DIR")
 
-	res, err := plan.Discover(o)
+	var res plan.Result
+	var err error
+	if *create {
+		res, err = plan.FindOrCreate(o, c)
+	} else {
+		res, err = plan.Discover(o)
+	}
 	switch plan.ErrorType(err) {
-	case "":
-	case plan.ErrNotFound:
-		if *create && o.Dir == "" {
-			created, cerr := plan.Create(o, c)
-			created.Notes = res.Notes
-			if cerr != nil {
-				return discoverFail(e, res, cerr)
-			}
-			res, err = created, nil
-		}
 	case plan.ErrAmbiguous:
 		if stdin, ok := e.stdin.(io.Writer); ok && e.isTerminal(stdin) && e.isTerminal(e.stdout) {
 			res, err = choose(e, o, c, res, *create)

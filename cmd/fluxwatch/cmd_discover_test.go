@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +100,77 @@ func TestDiscoverChoice(t *testing.T) {
 				t.Errorf("the numbered list is missing from stderr:\n%s", &stderr)
 			}
 		})
+	}
+}
+
+// TestDiscoverCreateConcurrent: twelve agents started at once, each told to
+// run `discover --task T --create`, agree (SPEC §10): one directory is made
+// and all twelve print it; a later discover of T finds it, not ambiguous.
+// Before, each process that found nothing created a directory of its own
+// (two or more in the same second, -2, -3, …), and every later discover of
+// the task was ambiguous between them for ever (exit 3).
+func TestDiscoverCreateConcurrent(t *testing.T) {
+	bin := testBinaryAsFluxwatch(t)
+	root := filepath.Join(t.TempDir(), "features")
+	const task = "Add rate limiting to the public API gateway"
+	const n = 12
+	type result struct {
+		out  []byte
+		err  error
+		code int
+	}
+	results := make(chan result, n)
+	start := make(chan struct{})
+	for range n {
+		go func() {
+			cmd := exec.Command(bin, "discover", "--root", root, "--task", task, "--create")
+			cmd.Env = append(os.Environ(), "FLUX_OUTPUT_DIR=")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			<-start
+			out, err := cmd.Output()
+			results <- result{append(out, stderr.Bytes()...), err, cmd.ProcessState.ExitCode()}
+		}()
+	}
+	close(start)
+	printed := map[string]int{}
+	for range n {
+		r := <-results
+		if r.err != nil {
+			t.Errorf("discover exit %d: %v\n%s", r.code, r.err, r.out)
+			continue
+		}
+		var out struct {
+			Directory *string `json:"directory"`
+			Tier      int     `json:"tier"`
+		}
+		if err := json.Unmarshal(r.out, &out); err != nil || out.Directory == nil {
+			t.Errorf("output: %v\n%s", err, r.out)
+			continue
+		}
+		printed[*out.Directory]++
+	}
+	made, err := filepath.Glob(filepath.Join(root, "*", "MANIFEST.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != 1 {
+		t.Errorf("%d feature directories made, want 1: %q", len(made), made)
+	}
+	if len(printed) != 1 {
+		t.Errorf("the discovers printed %d directories, want one for all: %v", len(printed), printed)
+	}
+	for dir, k := range printed {
+		if len(made) > 0 && dir != filepath.Dir(made[0]) {
+			t.Errorf("printed %s (%d times), made %s", dir, k, filepath.Dir(made[0]))
+		}
+	}
+	// Later: found, never ambiguous.
+	out, err := exec.Command(bin, "discover", "--root", root, "--task", task).Output()
+	if err != nil {
+		t.Fatalf("a later discover: %v\n%s", err, out)
+	}
+	if len(made) > 0 && !strings.Contains(string(out), strconv.Quote(filepath.Dir(made[0]))) {
+		t.Errorf("a later discover printed %s, want %s", out, filepath.Dir(made[0]))
 	}
 }

@@ -164,7 +164,9 @@ func findingWriteRemote(ctx context.Context, e *env, b *busFlags, ent bus.Entry,
 	defer bk.Close()
 	seq, err := bk.Append(ctx, ent)
 	switch {
-	case errors.Is(err, bus.ErrInvalid):
+	case errors.Is(err, bus.ErrInvalid), errors.Is(err, bus.ErrRefused):
+		// A record the server refuses for good (over its size limit, a
+		// stream full) is bad input, as an invalid one: exit 2.
 		return usageErrorf("finding write: %v", err)
 	case err != nil:
 		return busError(fmt.Errorf("finding write: %w", err))

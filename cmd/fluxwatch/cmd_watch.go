@@ -38,7 +38,11 @@ reports are those synth would write. Exit codes as for synth: 0, 1 when the
 --fail-on gate tripped, 2 a usage or input error, 3 an internal error.
 When its events or lines cannot be written (a full disk: exit 2), or the
 pipe they go to has lost its reader (| head -1: exit 141, as SIGPIPE gives),
-it ends too, after writing the final reports.
+it ends too, after writing the final reports. A reader that stops reading
+holds up nothing: the reports stay current, and up to 32 MiB of events or
+lines wait for it; past that, a change's events are dropped whole and a
+diagnostic event then says how many. At the end, watch waits for the
+reader to take what is left (after a signal, half a second at most).
 
 With --bus nats://HOST:PORT/RUN (or such a $FLUXWATCH_BUS) the peer findings
 come from the run's JetStream stream, read up to its last record at start
@@ -91,7 +95,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.events, "events", false, "print NDJSON events on stdout (a hello record, then one event per change)")
 	fs.BoolVar(&f.untilComplete, "until-complete", false, "exit once every --expect agent, or without --expect every agent started, has finished")
 	fs.DurationVar(&f.settle, "settle", 10*time.Second, "with --until-complete and no --expect: wait `D` after the last agent started")
-	fs.DurationVar(&f.stallTimeout, "stall-timeout", 0, "report an agent whose .partial has not changed for `D` (0: never)")
+	fs.DurationVar(&f.stallTimeout, "stall-timeout", 0, "report an agent whose .partial has not changed for `D` (0: never); with --until-complete it then counts as failed")
 	fs.DurationVar(&f.debounce, "debounce", watcher.DefaultDebounce, "read a changed report once it has been quiet for `D`")
 	fs.DurationVar(&f.rescan, "rescan", watcher.DefaultRescan, "read the whole directory again every `D` (0: never)")
 	fs.DurationVar(&f.poll, "poll", 0, "read the directory every `D` instead of waiting for filesystem events (--poll alone: 500ms)")
@@ -198,8 +202,9 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	// head -1): end the watch with its final reports now, as SIGPIPE would
 	// at the next change, but with the files and the GitHub outputs whole.
 	var readerGone atomic.Bool
+	var gone <-chan struct{}
 	if mode == modeEvents || mode == modeLines {
-		if gone := termview.ReaderGone(ctx, e.stdout); gone != nil {
+		if gone = termview.ReaderGone(ctx, e.stdout); gone != nil {
 			go func() {
 				select {
 				case <-gone:
@@ -209,6 +214,21 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 				}
 			}()
 		}
+	}
+	// The events or lines go out from a queue of their own: a reader that
+	// stops reading holds up neither the reports nor the final ones after
+	// a signal; past maxHeldOutput, changes are dropped (with a notice).
+	// A write that fails ends the watch, as a reader gone does.
+	var out *outQueue
+	if mode == modeEvents || mode == modeLines {
+		out = newOutQueue(e.stdout, maxHeldOutput, droppedNotice(mode), gone)
+		go func() {
+			select {
+			case <-out.Failed():
+				quit()
+			case <-ctx.Done():
+			}
+		}()
 	}
 
 	var live *page.Server
@@ -289,7 +309,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			}
 		}
 		events := differ.Diff(u)
-		var out []byte
+		var printed []byte
 		switch mode {
 		case modeEvents:
 			var b bytes.Buffer
@@ -305,7 +325,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			for _, ev := range events {
 				enc.Encode(ev)
 			}
-			out = inert.EscapeJSON(b.Bytes()) // agent text as written, escaped
+			printed = inert.EscapeJSON(b.Bytes()) // agent text as written, escaped
 		case modeView:
 			view.Draw(u, events)
 		case modeLines:
@@ -314,7 +334,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 				b.WriteString(ev.Text())
 				b.WriteByte('\n')
 			}
-			out = b.Bytes()
+			printed = b.Bytes()
 		}
 		first = false
 		if u.Final {
@@ -323,17 +343,15 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		if lost == nil && readerGone.Load() {
 			lost = syscall.EPIPE
 		}
-		if len(out) > 0 && lost == nil {
-			if _, err := e.stdout.Write(out); err != nil {
-				// Nobody gets the events any more (a full disk, a
-				// terminal gone; a closed pipe is SIGPIPE): end the watch
-				// with its final reports, and say so (exit 2), rather
-				// than watch on for no one.
-				lost = err
-				if !u.Final {
-					return watcher.ErrStop
-				}
-			}
+		if lost == nil && out != nil {
+			// Nobody gets the events any more (a full disk, a terminal
+			// gone; a closed pipe is SIGPIPE): the queue's failure ended
+			// the watch, which writes its final reports and says so (exit
+			// 2), rather than watch on for no one.
+			lost = out.Err()
+		}
+		if lost == nil && out != nil {
+			out.Put(printed, len(events))
 		}
 		return nil
 	})
@@ -343,6 +361,17 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	if lost == nil && readerGone.Load() {
 		lost = syscall.EPIPE
+	}
+	if out != nil {
+		// What the reader has not taken yet: waited for while it reads,
+		// after a signal only for finalWrite.
+		wctx, cancel := writeContext(ctx)
+		if err := out.Close(wctx); lost == nil && readerGone.Load() {
+			lost = syscall.EPIPE
+		} else if lost == nil {
+			lost = err
+		}
+		cancel()
 	}
 	if err != nil {
 		var x exitError
@@ -381,6 +410,21 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 func runRemoved(dir string) bool {
 	_, err := os.Stat(dir)
 	return errors.Is(err, fs.ErrNotExist)
+}
+
+// droppedNotice returns the maker of the line that says, in mode, that n
+// events were dropped because the reader of standard output fell behind.
+func droppedNotice(mode watchMode) func(n int) []byte {
+	return func(n int) []byte {
+		ev := watcher.Diagnostic(time.Now(), parse.LevelWarning, fmt.Sprintf(
+			"%d %s dropped: the reader of standard output fell %d MiB behind; the reports are current",
+			n, synth.Noun(n, "event"), maxHeldOutput>>20))
+		if mode == modeLines {
+			return []byte(ev.Text() + "\n")
+		}
+		b, _ := json.Marshal(ev)
+		return append(b, '\n')
+	}
 }
 
 // sigpipeStatus is the status of watch when the reader of its events went

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,4 +79,22 @@ func smallRun(t *testing.T, dir string) {
 	}
 	os.WriteFile(filepath.Join(dir, "fd-a.md"), []byte("### Findings Index\n- P1 | A-1 | \"Auth\" | Tokens in localStorage\nVerdict: needs-changes\n<!-- flux-drive:complete -->\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "peer-findings.jsonl"), []byte(`{"severity":"notable","agent":"fd-b","category":"db","summary":"N+1","file_refs":[]}`+"\n"), 0o644)
+}
+
+// timelineTotal returns the number of bus entries findings.json at path
+// counts, or -1.
+func timelineTotal(path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return -1
+	}
+	var s struct {
+		Timeline *struct {
+			Total int `json:"total_entries"`
+		} `json:"timeline"`
+	}
+	if json.Unmarshal(data, &s) != nil || s.Timeline == nil {
+		return -1
+	}
+	return s.Timeline.Total
 }
