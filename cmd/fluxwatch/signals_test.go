@@ -393,7 +393,10 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	p.busy()
 	sent := time.Now()
 	p.cmd.Process.Signal(syscall.SIGTERM)
-	time.Sleep(20 * time.Millisecond)
+	// Far enough apart that the process has taken the first: two signals
+	// pending at once are delivered lowest number first (SIGINT before
+	// SIGTERM), and on a loaded machine 20 ms was not always enough.
+	time.Sleep(150 * time.Millisecond)
 	p.cmd.Process.Signal(syscall.SIGINT)
 	testfault.Within(t, signalBound, "after two signals", func() { <-p.done })
 	took := time.Since(sent)
