@@ -14,6 +14,11 @@ import (
 // maxBlockLines bounds the lines of one block.
 const maxBlockLines = 60
 
+// idLead is how far into a line a finding's ID may stand for the line to
+// open its description: "PN-1. P0: …", "1. **P1 — ARCH-1: …**",
+// "#### P1-2: …".
+const idLead = 40
+
 // reportLines splits each report into lines once.
 type reportLines map[string][]string
 
@@ -28,7 +33,8 @@ func (rl reportLines) of(agent string, reports map[string][]byte) []string {
 
 // block returns the text of a finding's block in its agent's report lines:
 // from the line of ref ("file.md:12") and, when the finding has an ID, from
-// the first other heading or bold lead-in that names it.
+// the first other line that opens with it (a heading, an item, a bold
+// lead-in or a paragraph; not a table row).
 func block(lines []string, ref, id string) string {
 	var b strings.Builder
 	at := -1
@@ -44,7 +50,10 @@ func block(lines []string, ref, id string) string {
 				continue
 			}
 			t := strings.TrimSpace(l)
-			if lvl, _ := heading(t); (lvl > 0 || strings.HasPrefix(t, "**")) && hasToken(t, id) {
+			if strings.HasPrefix(t, "|") {
+				continue // a table row restates the finding, it does not describe it
+			}
+			if hasToken(t[:min(len(t), idLead)], id) {
 				b.WriteString(" ")
 				b.WriteString(region(lines, k))
 				break
