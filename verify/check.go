@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -104,6 +105,15 @@ const (
 	// maybeSay: an agent whose report holds this much of a claim's words
 	// may say it; a count is wrong only beyond those.
 	maybeSay = 0.2
+	// littleTitle, littleAll: an agent none of whose findings holds this
+	// much of a claim's title's weight, nor littleAll of all its words,
+	// has not reported it (saysLittle).
+	littleTitle = 0.17
+	littleAll   = 0.25
+	// mayAll: an agent one of whose findings holds this much of a claim's
+	// title's weight and of all its words may have reported it: a count
+	// is wrong only beyond those.
+	mayAll = 0.25
 )
 
 // candidate is one run finding or improvement with what matching needs.
@@ -138,6 +148,24 @@ type run struct {
 	byAgentSev map[string][]int
 	// files: agent → its report's file name.
 	files map[string]string
+	// srcs are the agents' own findings and improvements, one per source
+	// of a run finding; said holds, per source, the words of its title and
+	// of what its agent wrote about it (its block): what that agent said.
+	srcs []srcRec
+	said *corpus
+	// unread are the agents whose reports fluxwatch could not fully read:
+	// their findings are not all they said.
+	unread map[string]bool
+}
+
+// srcRec is one agent's finding (a source of a run finding) or improvement.
+type srcRec struct {
+	cand  int
+	agent string
+	id    string
+	sev   parse.Severity // "" for an improvement
+	ref   string
+	title string
 }
 
 // idEntry is one source of a finding with a given ID.
@@ -148,9 +176,13 @@ type idEntry struct {
 
 func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}}
+	r.unread = map[string]bool{}
 	for _, a := range s.Agents {
 		if a.File != nil {
 			r.files[a.Name] = *a.File
+		}
+		if a.Status == parse.StatusUnreadable {
+			r.unread[a.Name] = true
 		}
 	}
 	agentIDs := map[string][]string{}
@@ -202,7 +234,31 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 		}
 		r.blocks.add(j, words(text))
 	}
+	r.said = newCorpus()
+	for j := range r.cands {
+		cd := &r.cands[j]
+		if cd.f == nil {
+			for _, a := range cd.imp.Agents {
+				r.addSource(srcRec{cand: j, agent: a, id: cd.imp.ID, title: cd.imp.Title}, cd.imp.Title)
+			}
+			continue
+		}
+		for _, src := range cd.f.Sources {
+			text := src.Title
+			if _, ok := reports[src.Agent]; ok {
+				text += " " + block(rl.of(src.Agent, reports), src.Ref, src.ID)
+			}
+			r.addSource(srcRec{cand: j, agent: src.Agent, id: src.ID, sev: src.Severity, ref: src.Ref, title: src.Title}, text)
+		}
+	}
 	return r
+}
+
+// addSource indexes one source and the words of what its agent said.
+func (r *run) addSource(s srcRec, text string) {
+	r.said.names = append(r.said.names, s.agent)
+	r.said.add(len(r.srcs), words(text))
+	r.srcs = append(r.srcs, s)
 }
 
 func (r *run) addID(id string, cand int, agent string) {
@@ -370,6 +426,17 @@ type matched struct {
 	where  []int
 	held   []int // words of the claim the paragraph of each holds
 	best   float64
+	// said is, per agent with findings of its own, how much of the claim
+	// they say (findingSay).
+	said map[string]findingSay
+}
+
+// findingSay is how much of a claim an agent's own findings and
+// improvements say: the best of them on the claim's title words, and on
+// all its words (weighted as weigh does, over the agents' findings).
+type findingSay struct {
+	title, all float64
+	src        int // the source that holds most of all its words
 }
 
 // idMismatch is an ID a claim attributes to an agent that did not report
@@ -566,6 +633,7 @@ func (r *run) match(c *Claim) matched {
 			m.weak = append(m.weak, bestJ)
 		}
 	}
+	m.said = r.findingsSay(tw, all)
 	// Each agent's report scored on the claim's title alone and with what
 	// it says besides: the better of the two.
 	m.scores, m.where, m.held, m.best = r.reports.weighN(all)
@@ -587,6 +655,38 @@ func (r *run) match(c *Claim) matched {
 		m.best = slices.Max(append(slices.Clone(m.scores), 0))
 	}
 	return m
+}
+
+// findingsSay scores, per agent whose findings can be read (a report
+// fluxwatch could not fully read is left out), how much of a claim its
+// findings say.
+func (r *run) findingsSay(tw, all []string) map[string]findingSay {
+	sa, _, _ := r.said.weigh(all)
+	st, _, _ := r.said.weigh(tw)
+	out := map[string]findingSay{}
+	for k, s := range r.srcs {
+		if r.unread[s.agent] {
+			continue
+		}
+		fs, ok := out[s.agent]
+		if !ok {
+			fs.src = k
+		}
+		if sa[k] > fs.all {
+			fs.all, fs.src = sa[k], k
+		}
+		fs.title = max(fs.title, st[k])
+		out[s.agent] = fs
+	}
+	return out
+}
+
+// saysLittle reports whether an agent's findings say too little of a claim
+// to have reported it: none holds a word of its title (of two words or
+// more), or none holds a sixth of its title's weight nor a quarter of all
+// its words.
+func saysLittle(fs findingSay, titleWords int) bool {
+	return (fs.title == 0 && titleWords >= 2) || (fs.title < littleTitle && fs.all < littleAll)
 }
 
 // agentsOf returns the distinct agents of some candidates.
@@ -856,16 +956,22 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			}
 		}
 	}
+	// An agent whose findings can be read says a claim in its findings or
+	// not at all; what its report says elsewhere, in passing, is not a
+	// finding it reported.
+	readable := func(a string) bool { _, ok := m.said[a]; return ok }
 	for j, v := range m.blockScores {
 		if cd := &r.cands[j]; v >= plausible && cd.f != nil {
 			for _, s := range cd.f.Sources {
-				note(s.Agent, s.Ref)
+				if !readable(s.Agent) || !saysLittle(m.said[s.Agent], len(words(c.Title))) {
+					note(s.Agent, s.Ref)
+				}
 			}
 		}
 	}
 	for i, s := range m.scores {
-		if s >= saySome {
-			note(r.reports.names[i], r.reports.names[i]+" (in its own words)")
+		if a := r.reports.names[i]; s >= saySome && !readable(a) {
+			note(a, a+" (in its own words)")
 		}
 	}
 	var wrong []string
@@ -881,6 +987,14 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
 	for _, a := range m.named {
 		if _, ok := support[a]; ok || !grounded || mismatched(m, a) {
+			continue
+		}
+		if fs, ok := m.said[a]; ok {
+			// Its findings can be read: they say it, or it did not report it.
+			if saysLittle(fs, len(words(c.Title))) {
+				wrong = append(wrong, fmt.Sprintf("names %s, none of whose findings says it (its closest, %s, holds %.0f%% of its words, against %s)",
+					a, r.srcLabel(fs.src), 100*fs.all, r.bestSaid(m)))
+			}
 			continue
 		}
 		i := slices.Index(r.reports.names, a)
@@ -901,8 +1015,9 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			lenient[a] = true
 		}
 		for i, s := range m.scores {
-			if s >= maybeSay {
-				lenient[r.reports.names[i]] = true
+			a := r.reports.names[i]
+			if fs, ok := m.said[a]; s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
+				lenient[a] = true
 			}
 		}
 		if c.Count > len(lenient) {
@@ -916,6 +1031,34 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		return Problem{}, false
 	}
 	return Problem{Kind: WrongCount, Message: strings.Join(wrong, "; ")}, true
+}
+
+// srcLabel names a source: "A-3 (fd-a.md:12)", "fd-a's improvement
+// A-IMP-1".
+func (r *run) srcLabel(k int) string {
+	s := r.srcs[k]
+	switch {
+	case s.ref == "":
+		return s.agent + "'s improvement " + idOr(s.id, quote(s.title))
+	case s.id != "":
+		return s.id + " (" + s.ref + ")"
+	}
+	return s.ref
+}
+
+// bestSaid describes the finding that says most of a claim: "86% in
+// A-3 (fd-a.md:12)".
+func (r *run) bestSaid(m matched) string {
+	bestA, best := "", -1.0
+	for _, a := range slices.Sorted(maps.Keys(m.said)) {
+		if fs := m.said[a]; fs.all > best {
+			bestA, best = a, fs.all
+		}
+	}
+	if bestA == "" {
+		return "no finding of any agent"
+	}
+	return fmt.Sprintf("%.0f%% in %s", 100*best, r.srcLabel(m.said[bestA].src))
 }
 
 func mismatched(m matched, agent string) bool {
