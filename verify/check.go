@@ -114,6 +114,10 @@ const (
 	// title's weight and of all its words may have reported it: a count
 	// is wrong only beyond those.
 	mayAll = 0.25
+	// mentioned: a line naming an agent states that agent's finding
+	// whose block holds this much of the line's words, clearly more than
+	// its other findings' blocks.
+	mentioned = 0.6
 )
 
 // candidate is one run finding or improvement with what matching needs.
@@ -1166,7 +1170,31 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		return
 	}
 	lw = words(withoutAttribution(l))
+	var sa []float64
+	if len(lw) >= 3 {
+		sa, _, _ = r.said.weigh(lw)
+	}
 	for _, a := range named {
+		// What the agent wrote about one of its findings holds most of
+		// the line's words: the line states that finding, perhaps as the
+		// fix in place of the defect ("Compress the injection to 4 lines
+		// (fd-perf)" for "Contract can be compressed").
+		bestK, bestS, secondS := -1, 0.0, 0.0
+		for k, v := range sa {
+			if src := &r.srcs[k]; src.agent != a || src.sev == "" {
+				continue
+			}
+			switch {
+			case v > bestS:
+				bestK, bestS, secondS = k, v, bestS
+			case v > secondS:
+				secondS = v
+			}
+		}
+		if bestK >= 0 && bestS >= mentioned && bestS >= 1.25*secondS {
+			present[r.srcs[bestK].cand] = true
+			trace(r.srcs[bestK].cand, "line %q names %s and what it wrote of the finding holds the line's words", l, a)
+		}
 		best, second, bestJ := 0, 0, -1
 		for j := range r.cands {
 			cd := &r.cands[j]
