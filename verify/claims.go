@@ -758,11 +758,13 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 		c.attrib = append(c.attrib, a)
 	}
 	c.FileRefs = fileRefs(t)
-	// "**D-06: Title**": an ID before the title, its own label or the
-	// agent's it cites.
+	// "**D-06: Title**", "**PER-03 — Title**": an ID before the title,
+	// its own label or the agent's it cites.
 	if c.ID == "" {
-		if tok, rest := splitToken(strings.ReplaceAll(title, "**", "")); strings.HasSuffix(tok, ":") && isID(trimTok(tok)) && rest != "" {
-			c.ID, title = trimTok(tok), rest
+		tok, rest := splitToken(strings.ReplaceAll(title, "**", ""))
+		dash := strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "–") || strings.HasPrefix(rest, "- ")
+		if (strings.HasSuffix(tok, ":") || dash) && isID(trimTok(tok)) && trimLead(rest) != "" {
+			c.ID, title = trimTok(tok), trimLead(rest)
 			c.Cites = appendNew(c.Cites, expandID(c.ID)...)
 			if s, ok := idSeverity(c.ID); ok && c.Severity == "" {
 				c.Severity = s
