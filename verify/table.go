@@ -77,6 +77,11 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 		}
 		return cs[i]
 	}
+	for i, x := range cs {
+		if i != t.title && resolvedMark(x) {
+			return Claim{}, false // a prior finding, resolved: no claim about the run
+		}
+	}
 	var c Claim
 	if id := trimTok(strings.ReplaceAll(cell(t.id), "**", "")); isID(id) {
 		c.ID = id
@@ -171,4 +176,15 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 		return c, false
 	}
 	return c, true
+}
+
+// resolvedMark reports whether a cell says its finding is resolved:
+// "Resolved", "Fixed", "Fully addressed", "✅".
+func resolvedMark(cell string) bool {
+	cell = strings.TrimSpace(strings.NewReplacer("**", "", "~~", "", "✅", " resolved ").Replace(cell))
+	switch parse.Normalize(cell) {
+	case "resolved", "fixed", "fully addressed", "resolved resolved", "resolved fixed":
+		return true
+	}
+	return false
 }
