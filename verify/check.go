@@ -1155,19 +1155,27 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	if !strings.Contains(l, "-") {
 		return
 	}
-	var named []string
+	var named, toks []string
 	for _, tok := range strings.FieldsFunc(l, func(r rune) bool {
 		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']'
 	}) {
 		tok = strings.Trim(tok, ".+")
 		if strings.Contains(tok, "-") && agentNameRe.MatchString(tok) {
-			if a, ok := r.agents.resolve(tok); ok && !slices.Contains(named, a) {
-				named = append(named, a)
+			if a, ok := r.agents.resolve(tok); ok {
+				toks = append(toks, tok)
+				if !slices.Contains(named, a) {
+					named = append(named, a)
+				}
 			}
 		}
 	}
 	if len(named) == 0 {
 		return
+	}
+	// The agents' names are not what the line says ("[fd-user-experience]
+	// (fd-user-experience.md) — verdict: …" says nothing of its findings).
+	for _, tok := range toks {
+		l = strings.ReplaceAll(l, tok, " ")
 	}
 	lw = words(withoutAttribution(l))
 	var sa []float64

@@ -78,6 +78,8 @@ func TestGoldenKinds(t *testing.T) {
 		{"unverifiable", Unverifiable, false},
 		{"cited", "", false},
 		{"wrongagent", WrongCount, true},
+		{"passing", WrongCount, true},
+		{"fixstated", MissingBlocker, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
