@@ -333,6 +333,7 @@ func Check(in Input) *Result {
 		}
 	}
 	r.cited(in.Synthesis, present)
+	r.identified(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
 	for j := range r.cands {
 		cd := &r.cands[j]
@@ -1104,6 +1105,8 @@ func sayers(support map[string]string) string {
 func (r *run) cited(src []byte, present []bool) {
 	for l := range strings.SplitSeq(string(src), "\n") {
 		if !strings.ContainsAny(l, "0123456789") {
+			// No ID and no severity level: only its words can say a finding.
+			r.mentions(l, nil, present)
 			continue
 		}
 		_, atts := citations(l)
@@ -1203,24 +1206,99 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 			present[r.srcs[bestK].cand] = true
 			trace(r.srcs[bestK].cand, "line %q names %s and what it wrote of the finding holds the line's words", l, a)
 		}
-		best, second, bestJ := 0, 0, -1
-		for j := range r.cands {
-			cd := &r.cands[j]
-			if cd.f == nil || !slices.Contains(cd.agents, a) {
-				continue
+		// The line, and each of its parts when it lists several
+		// ("no lifecycle state machine; timeout behavior missing").
+		for _, part := range append([]string{l}, lineParts(l)...) {
+			pw := lw
+			if part != l {
+				pw = words(withoutAttribution(part))
 			}
-			switch n := cd.shares(lw); {
-			case n > best:
-				best, second, bestJ = n, best, j
-			case n > second:
-				second = n
+			best, second, bestJ := 0, 0, -1
+			for j := range r.cands {
+				cd := &r.cands[j]
+				if cd.f == nil || !slices.Contains(cd.agents, a) {
+					continue
+				}
+				switch n := cd.shares(pw); {
+				case n > best:
+					best, second, bestJ = n, best, j
+				case n > second:
+					second = n
+				}
 			}
-		}
-		if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(lw)) {
-			present[bestJ] = true
-			trace(bestJ, "line %q names %s and holds its title's words", l, a)
+			if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(pw)) {
+				present[bestJ] = true
+				trace(bestJ, "line %q names %s and holds its title's words", part, a)
+			}
 		}
 	}
+}
+
+// lineParts splits a line that lists several things at its semicolons
+// and table cell bars; nil when it lists one.
+func lineParts(l string) []string {
+	parts := strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '|' })
+	if len(parts) < 2 {
+		return nil
+	}
+	return parts
+}
+
+// identRe finds a name from code in a title: camelCase, snake_case, a
+// call ("skipOnboarding", "parse_frontmatter", "navigateBack()").
+var identRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+\b|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z][A-Za-z0-9]*\(\)`)
+
+// identified marks the blockers whose title names a thing of the code
+// that no other finding's title names, when the synthesis names it too:
+// two defects rarely share an identifier, and a synthesis that folds a
+// blocker into another item ("skipOnboarding flag is dead code") keeps it.
+func (r *run) identified(src []byte, present []bool) {
+	owners := map[string][]int{}
+	for j := range r.cands {
+		cd := &r.cands[j]
+		if cd.f == nil {
+			continue
+		}
+		for _, t := range cd.raw {
+			for _, id := range identRe.FindAllString(t, -1) {
+				id = strings.TrimSuffix(id, "()")
+				if len(id) >= 6 && !slices.Contains(owners[id], j) {
+					owners[id] = append(owners[id], j)
+				}
+			}
+		}
+	}
+	text := string(src)
+	for _, id := range slices.Sorted(maps.Keys(owners)) {
+		js := owners[id]
+		if len(js) != 1 || present[js[0]] || r.cands[js[0]].f.Severity.Rank() > 1 {
+			continue
+		}
+		if hasWord(text, id) {
+			present[js[0]] = true
+			trace(js[0], "the synthesis names %s, which only its title names", id)
+		}
+	}
+}
+
+// hasWord reports whether s holds w, case and all, not inside a longer
+// word.
+func hasWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || !isWordByte(s[j-1])) && (j+len(w) == len(s) || !isWordByte(s[j+len(w)])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // tracePresent, when set (by tests), hears why each finding counts as

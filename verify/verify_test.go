@@ -80,6 +80,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"wrongagent", WrongCount, true},
 		{"passing", WrongCount, true},
 		{"fixstated", MissingBlocker, true},
+		{"folded", "", false},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
