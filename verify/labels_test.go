@@ -341,16 +341,21 @@ func TestLabelledSyntheses(t *testing.T) {
 	if os.Getenv("VERIFY_TUNING") == "" {
 		t.Logf("held out: %v", totals[true])
 	}
-	// Floors under today's figures on the whole set (not the issue's
-	// targets of 90% found and 10% false flags, which verify does not
-	// reach): a change that loses ground fails here.
+	// Floors under today's figures on the whole set: false flags within
+	// the target of a tenth of the errors, errors found at least
+	// 60% (the target, 90%, is not reached): a change that loses ground
+	// fails here. Every error-free synthesis but one (held out) passes.
 	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
-		falseFlags: totals[false].falseFlags + totals[true].falseFlags}
-	if 2*all.found < all.errors {
-		t.Errorf("found %d of %d errors, want at least half", all.found, all.errors)
+		falseFlags: totals[false].falseFlags + totals[true].falseFlags,
+		clean:      totals[false].clean + totals[true].clean, cleanPass: totals[false].cleanPass + totals[true].cleanPass}
+	if 5*all.found < 3*all.errors {
+		t.Errorf("found %d of %d errors, want at least 60%%", all.found, all.errors)
 	}
-	if 4*all.falseFlags > all.errors {
-		t.Errorf("%d false flags for %d errors, want at most a quarter", all.falseFlags, all.errors)
+	if 10*all.falseFlags > all.errors {
+		t.Errorf("%d false flags for %d errors, want at most a tenth", all.falseFlags, all.errors)
+	}
+	if all.cleanPass < all.clean-1 {
+		t.Errorf("%d of %d error-free syntheses pass, want all but one at most", all.cleanPass, all.clean)
 	}
 }
 
