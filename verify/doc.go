@@ -49,9 +49,22 @@
 //
 // Beyond those, a claim may state a finding in other words: the finding
 // whose block (what its agent wrote about it: the lines its source points
-// at and the section headed by its ID) holds at least 60% of the claim's
-// words, weighted, and clearly more than any other finding's. Such a
-// match counts for presence and for who said it, never for severity.
+// at and the paragraph, item or section that opens with its ID) holds at
+// least 60% of the claim's words, weighted, and clearly more than any
+// other finding's. Such a match counts for presence and for who said it,
+// never for severity.
+//
+// # Who reported a claim
+//
+// An agent whose report was read (not unreadable) reported a claim when a
+// finding or improvement of its own says it: the claim matched it, or its
+// title and block hold a sixth of the weight of the claim's title words or
+// a quarter of all its words (and a word of the title at least). What
+// the report says elsewhere — its summary, a sentence in another
+// finding's text — is a mention, not a finding it reported: an LLM
+// synthesis credits agents for mentions, and a careful reader does not.
+// Only an agent with no finding read, or an unreadable report, is judged
+// by its prose (the word rules below).
 //
 // Agent names resolve to the run's completed agents by the first of these
 // rules that one agent fits (two fitting agents: no resolution, no
@@ -84,11 +97,12 @@
 //     often the fix of its agent's finding), and it does not count more
 //     agents than the findings it matched come from;
 //   - wrong-count: it gives an agent an ID another agent reported; or it
-//     names an agent that has no finding it states and whose report holds
-//     under 15% of what the report that says most of it holds; or it
-//     counts more agents than it names and more than every agent whose
-//     report holds 20% of its words;
-//     a count "N/M" with M above the agents launched is wrong too;
+//     names an agent that did not report it (above; an agent judged by
+//     its prose: whose report holds under 15% of what the report that
+//     says most of it holds); or it counts more agents than it names and
+//     more than every agent whose report holds 20% of its words or one of
+//     whose findings holds a quarter of its title's weight and of all its
+//     words; a count "N/M" with M above the agents launched is wrong too;
 //   - invented: it matches no finding, and no report's best paragraph
 //     holds a quarter of its words, two of them at least (claims of three
 //     words or fewer are never called invented).
@@ -103,15 +117,24 @@
 // cites by ID (anywhere, tallies and skipped sections included; an ID
 // several findings share needs a word of the line to agree), nor names by
 // its agent and a severity that agent gave one finding only, nor states: no
-// claim matches it, no line names its agent and holds most of a line's
-// words of its title (three, or two and two in five, more than for any
-// other of that agent's findings), no line holds three of its title's words
-// and three in ten. A blocker whose title has a single word is not
+// claim matches it; no line that names its agent (the names left out of
+// its words), nor a part of such a line between semicolons or cell bars,
+// holds most of a line's words of its title (three, or two and two in
+// five, more than for any other of that agent's findings), or words its
+// block holds 60% of, 1.25 times its other findings' blocks (a fix stated
+// in place of the defect); no line holds three of its title's words and
+// three in ten; the synthesis does not name an identifier of the code
+// (camelCase, snake_case, a call) that its title holds and no other
+// finding's title does. A blocker whose title has a single word is not
 // reported: more likely a misread line than a finding.
+//
+// A table row marked resolved (Resolved, Fixed, Fully addressed, ✅)
+// lists a prior finding the run no longer holds: context, not a claim.
 //
 // What it cannot see: a paraphrase that shares few words with what an
 // agent wrote (a missing blocker that was in fact stated, an agent that in
-// fact said it), an agent credited for a finding it mentions only in
-// passing, a merge of two different defects under one title, and a
-// severity the reader of a prose report could not read (parse's rules).
+// fact said it), an agent credited for a neighbouring finding that shares
+// the claim's words (verify reads words, not which defect they describe),
+// a merge of two different defects under one title, and a severity the
+// reader of a prose report could not read (parse's rules).
 package verify
