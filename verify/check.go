@@ -335,6 +335,7 @@ func Check(in Input) *Result {
 	r.cited(in.Synthesis, present)
 	r.identified(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
+	covers := r.covered(in.Synthesis, res.Claims)
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
@@ -342,6 +343,9 @@ func Check(in Input) *Result {
 			// A title of one word ("Rank #1") is more likely a misread
 			// line than a finding: too little to say whether it appears.
 			continue
+		}
+		if covers != nil && !slices.ContainsFunc(f.Agents, func(a string) bool { return covers[a] }) {
+			continue // another run's agent
 		}
 		res.Problems = append(res.Problems, Problem{
 			Kind:    MissingBlocker,
@@ -1242,6 +1246,56 @@ func lineParts(l string) []string {
 		return nil
 	}
 	return parts
+}
+
+// agentsStatedRe finds where a synthesis says how many agents it was
+// written from: "4 launched", "Reviewed by 7 agents", "Agents launched: 5".
+var agentsStatedRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:agents?\s+)?(?:launched|completed)\b|\breviewed by (\d{1,3}) (?:\w+ )?agents\b|\bagents\s+(?:launched|completed)\W{1,6}(\d{1,3})\b`)
+
+// covered returns the agents a synthesis covers when the run directory
+// holds more completed agents than it says it was written from (its
+// largest "N/M" count: M, or "4 launched", "Reviewed by 7 agents"): the
+// agents it names anywhere, by name or label.
+// A directory that keeps several runs' reports side by side otherwise
+// makes every other run's blocker "missing". Nil when the synthesis
+// covers the whole directory, or names no agent.
+func (r *run) covered(src []byte, claims []Claim) map[string]bool {
+	of := 0
+	for i := range claims {
+		of = max(of, claims[i].Of)
+	}
+	for _, m := range agentsStatedRe.FindAllStringSubmatch(string(src), 8) {
+		of = max(of, number(m[1]+m[2]+m[3]))
+	}
+	if of == 0 || of >= len(r.s.AgentsCompleted) {
+		return nil
+	}
+	named := map[string]bool{}
+	for i := range claims {
+		for _, l := range claims[i].Agents {
+			if a, ok := r.agents.resolve(l); ok {
+				named[a] = true
+			}
+		}
+	}
+	for l := range strings.SplitSeq(string(src), "\n") {
+		if !strings.Contains(l, "-") {
+			continue
+		}
+		for _, tok := range strings.FieldsFunc(l, func(r rune) bool {
+			return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']' || r == '|'
+		}) {
+			if tok = strings.Trim(tok, ".+"); strings.Contains(tok, "-") && agentNameRe.MatchString(tok) {
+				if a, ok := r.agents.resolve(tok); ok {
+					named[a] = true
+				}
+			}
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	return named
 }
 
 // identRe finds a name from code in a title: camelCase, snake_case, a

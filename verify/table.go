@@ -144,8 +144,12 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 			c.attrib = append(c.attrib, att.attrib...)
 		}
 	}
-	if t.agents >= 0 && t.count >= 0 && c.Count == 0 {
-		c.Count, c.Of = counts(strings.ReplaceAll(cell(t.count), "**", "") + " agents")
+	if t.agents >= 0 && t.count >= 0 {
+		if n, of := counts(strings.ReplaceAll(cell(t.count), "**", "") + " agents"); c.Count == 0 {
+			c.Count, c.Of = n, of
+		} else if c.Of == 0 && n == c.Count {
+			c.Of = of // "| 4/4 | fd-a, fd-b, fd-c, fd-d |"
+		}
 	}
 	if a := strings.Trim(strings.ReplaceAll(cell(t.agent), "**", ""), " `"); a != "" && !isCountWord(a) {
 		c.Agents = appendNew(c.Agents, a)

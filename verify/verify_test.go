@@ -81,6 +81,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"passing", WrongCount, true},
 		{"fixstated", MissingBlocker, true},
 		{"folded", "", false},
+		{"otherrun", MissingBlocker, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
