@@ -128,6 +128,11 @@
 // finding's title does. A blocker whose title has a single word is not
 // reported: more likely a misread line than a finding.
 //
+// A directory may keep several runs' reports: when the synthesis says it
+// was written from fewer agents than the run's completed ones (its largest
+// "N/M" count, "4 launched", "Reviewed by 7 agents"), only the blockers of
+// the agents it names anywhere can be missing from it.
+//
 // A table row marked resolved (Resolved, Fixed, Fully addressed, ✅)
 // lists a prior finding the run no longer holds: context, not a claim.
 //
