@@ -953,10 +953,19 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			support[a] = where
 		}
 	}
+	// An agent whose findings can be read says a claim in its findings or
+	// not at all; what its report says elsewhere, in passing, is not a
+	// finding it reported.
+	readable := func(a string) bool { _, ok := m.said[a]; return ok }
 	for _, j := range append(slices.Clone(m.cands), m.weak...) {
 		cd := &r.cands[j]
 		if cd.f != nil {
 			for _, s := range cd.f.Sources {
+				// A finding the claim states in other words may be merged
+				// from several agents': each of them must say it.
+				if !slices.Contains(m.cands, j) && readable(s.Agent) && saysLittle(m.said[s.Agent], len(words(c.Title))) {
+					continue
+				}
 				note(s.Agent, s.Ref)
 			}
 		} else {
@@ -965,10 +974,6 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			}
 		}
 	}
-	// An agent whose findings can be read says a claim in its findings or
-	// not at all; what its report says elsewhere, in passing, is not a
-	// finding it reported.
-	readable := func(a string) bool { _, ok := m.said[a]; return ok }
 	for j, v := range m.blockScores {
 		if cd := &r.cands[j]; v >= plausible && cd.f != nil {
 			for _, s := range cd.f.Sources {
