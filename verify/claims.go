@@ -946,6 +946,13 @@ func fieldParts(text string) (string, string) {
 	if !strings.HasPrefix(t, "**") && !strings.HasPrefix(t, "__") {
 		return "", ""
 	}
+	if b, _, ok := leadBold(t); ok {
+		if _, rest, colon := strings.Cut(b, ":"); colon && strings.TrimSpace(rest) != "" {
+			// "**Over-commitment: 3 capabilities at once** (fd-a)": the
+			// bold runs past its colon, a title, not a field's label.
+			return "", ""
+		}
+	}
 	m := fieldLabelRe.FindStringSubmatch(t)
 	if m == nil {
 		return "", ""
