@@ -419,6 +419,8 @@ func sourceRefs(f *synth.Finding, n int) string {
 // matched is what a claim was matched to.
 type matched struct {
 	cands []int // the findings (and improvements) it states, best first
+	// titled are those of cands the title rule alone tied it to.
+	titled []int
 	// mismatch are the IDs the claim gives an agent that another agent
 	// reported.
 	mismatch []idMismatch
@@ -575,6 +577,9 @@ func (r *run) match(c *Claim) matched {
 	}
 	if bestShared >= 0 {
 		for _, j := range byTitle {
+			if !slices.Contains(m.cands, j) {
+				m.titled = append(m.titled, j)
+			}
 			add(j)
 		}
 	}
@@ -961,9 +966,10 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		cd := &r.cands[j]
 		if cd.f != nil {
 			for _, s := range cd.f.Sources {
-				// A finding the claim states in other words may be merged
-				// from several agents': each of them must say it.
-				if !slices.Contains(m.cands, j) && readable(s.Agent) && saysLittle(m.said[s.Agent], len(words(c.Title))) {
+				// A finding the claim states in other words, or whose title
+				// alone matches it, may be merged from several agents':
+				// each of them must say it.
+				if (!slices.Contains(m.cands, j) || slices.Contains(m.titled, j)) && readable(s.Agent) && saysLittle(m.said[s.Agent], len(words(c.Title))) {
 					continue
 				}
 				note(s.Agent, s.Ref)
