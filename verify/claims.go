@@ -442,7 +442,9 @@ func skippedSection(text string) bool {
 		"heat map", "recommended", "recommendation", "next step", "fix sequence", "action", "token saving",
 		"what works", "worth preserving", "files reviewed", "files referenced",
 		"files affected", "severity tally", "severity count", "severity summary"} {
-		if strings.Contains(n, w) {
+		// At the start of a word: "Actions" and "Next steps", not
+		// "Reaction Round".
+		if strings.Contains(" "+n, " "+w) {
 			return true
 		}
 	}
