@@ -248,7 +248,20 @@ func (r *reader) item(text, t string) {
 		return
 	}
 	if isField(text) {
-		r.field(text)
+		if label, _ := fieldParts(text); r.block >= 0 || commonFields[parse.Normalize(label)] || attributionFields[parse.Normalize(label)] {
+			r.field(text)
+			return
+		}
+		// "- **Python-in-flock-subshell pattern**: three agents flagged
+		// it (fd-a, fd-b)": no finding above to be a field of, and a
+		// label no finding's field has: a claim when it says who.
+		if c, ok := itemClaim(text, false); ok && (c.Count > 0 || citesAgent(c)) {
+			if c.Severity == "" {
+				c.Severity = r.group
+			}
+			r.add(c, "- "+text)
+			r.block = -1
+		}
 		return
 	}
 	c, ok := itemClaim(text, false)
@@ -917,6 +930,14 @@ var attributionFields = map[string]bool{
 	"source": true, "sources": true, "agent": true, "agents": true, "attribution": true,
 	"reported by": true, "flagged by": true, "found by": true, "raised by": true,
 	"confirmed by": true, "convergence": true, "who flagged it": true, "reviewers": true,
+}
+
+// commonFields are the labels of a finding's fields.
+var commonFields = map[string]bool{
+	"location": true, "fix": true, "impact": true, "evidence": true, "recommendation": true,
+	"severity": true, "status": true, "file": true, "files": true, "effort": true, "risk": true,
+	"why": true, "current code": true, "rationale": true, "note": true, "notes": true,
+	"example": true, "problem": true, "issue": true, "description": true, "details": true,
 }
 
 // isField reports whether an item or line is a field of a finding:
