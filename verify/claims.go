@@ -607,7 +607,7 @@ func leadMarker(s string) (id string, sev parse.Severity, rest string, ok bool) 
 	tt := trimTok(tok)
 	if parse.IsFindingID(tt) {
 		if sev, ok := idSeverity(tt); ok {
-			return tt, sev, trimLead(after), true
+			return tt, sev, trimLead(moreIDs(after)), true
 		}
 	}
 	if parse.IsFindingID(tt) || isNumber(tt) {
@@ -618,6 +618,22 @@ func leadMarker(s string) (id string, sev parse.Severity, rest string, ok bool) 
 		}
 	}
 	return "", "", s, false
+}
+
+// moreIDs drops the IDs that follow a claim's first one ("/ DO-01 — …",
+// "+ Q-03: …"): the title comes after them. citations reads them.
+func moreIDs(s string) string {
+	for {
+		t := strings.TrimSpace(s)
+		if t == "" || !strings.ContainsRune("/+,&", rune(t[0])) {
+			return s
+		}
+		tok, rest := splitToken(t[1:])
+		if !isID(trimTok(tok)) {
+			return s
+		}
+		s = rest
+	}
 }
 
 // splitToken cuts s at its first space.
