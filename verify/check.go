@@ -1333,32 +1333,24 @@ func (r *run) identified(src []byte, present []bool) {
 			}
 		}
 	}
-	text := string(src)
-	for _, id := range slices.Sorted(maps.Keys(owners)) {
+	if len(owners) == 0 {
+		return
+	}
+	// The synthesis's words, case and all, once: looking each identifier
+	// up in the whole text would cost identifiers × text.
+	said := map[string]bool{}
+	for _, w := range strings.FieldsFunc(string(src), func(r rune) bool { return r > 0x7f || !isWordByte(byte(r)) }) {
+		if _, ok := owners[w]; ok {
+			said[w] = true
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(said)) {
 		js := owners[id]
 		if len(js) != 1 || present[js[0]] || r.cands[js[0]].f.Severity.Rank() > 1 {
 			continue
 		}
-		if hasWord(text, id) {
-			present[js[0]] = true
-			trace(js[0], "the synthesis names %s, which only its title names", id)
-		}
-	}
-}
-
-// hasWord reports whether s holds w, case and all, not inside a longer
-// word.
-func hasWord(s, w string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], w)
-		if j < 0 {
-			return false
-		}
-		j += i
-		if (j == 0 || !isWordByte(s[j-1])) && (j+len(w) == len(s) || !isWordByte(s[j+len(w)])) {
-			return true
-		}
-		i = j + 1
+		present[js[0]] = true
+		trace(js[0], "the synthesis names %s, which only its title names", id)
 	}
 }
 
