@@ -1339,7 +1339,7 @@ func (r *run) identified(src []byte, present []bool) {
 	// The synthesis's words, case and all, once: looking each identifier
 	// up in the whole text would cost identifiers × text.
 	said := map[string]bool{}
-	for _, w := range strings.FieldsFunc(string(src), func(r rune) bool { return r > 0x7f || !isWordByte(byte(r)) }) {
+	for w := range strings.FieldsFuncSeq(string(src), func(r rune) bool { return r > 0x7f || !isWordByte(byte(r)) }) {
 		if _, ok := owners[w]; ok {
 			said[w] = true
 		}
