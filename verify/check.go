@@ -157,6 +157,8 @@ type run struct {
 	// of what its agent wrote about it (its block): what that agent said.
 	srcs []srcRec
 	said *corpus
+	// firstSrc: each agent whose findings can be read → its first source.
+	firstSrc map[string]int
 	// unread are the agents whose reports fluxwatch could not fully read:
 	// their findings are not all they said.
 	unread map[string]bool
@@ -239,6 +241,7 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 		r.blocks.add(j, words(text))
 	}
 	r.said = newCorpus()
+	r.firstSrc = map[string]int{}
 	for j := range r.cands {
 		cd := &r.cands[j]
 		if cd.f == nil {
@@ -260,6 +263,9 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 
 // addSource indexes one source and the words of what its agent said.
 func (r *run) addSource(s srcRec, text string) {
+	if _, ok := r.firstSrc[s.agent]; !ok && !r.unread[s.agent] {
+		r.firstSrc[s.agent] = len(r.srcs)
+	}
 	r.said.names = append(r.said.names, s.agent)
 	r.said.add(len(r.srcs), words(text))
 	r.srcs = append(r.srcs, s)
@@ -438,8 +444,9 @@ type matched struct {
 	held   []int // words of the claim the paragraph of each holds
 	best   float64
 	// said is, per agent with findings of its own, how much of the claim
-	// they say (findingSay).
-	said map[string]findingSay
+	// they say (findingSay); titleWords counts the words of its title.
+	said       map[string]findingSay
+	titleWords int
 }
 
 // findingSay is how much of a claim an agent's own findings and
@@ -647,7 +654,7 @@ func (r *run) match(c *Claim) matched {
 			m.weak = append(m.weak, bestJ)
 		}
 	}
-	m.said = r.findingsSay(tw, all)
+	m.said, m.titleWords = r.findingsSay(tw, all), len(tw)
 	// Each agent's report scored on the claim's title alone and with what
 	// it says besides: the better of the two.
 	m.scores, m.where, m.held, m.best = r.reports.weighN(all)
@@ -675,23 +682,23 @@ func (r *run) match(c *Claim) matched {
 // fluxwatch could not fully read is left out), how much of a claim its
 // findings say.
 func (r *run) findingsSay(tw, all []string) map[string]findingSay {
-	sa, _, _ := r.said.weigh(all)
-	st, _, _ := r.said.weigh(tw)
-	out := map[string]findingSay{}
-	for k, s := range r.srcs {
-		if r.unread[s.agent] {
-			continue
-		}
-		fs, ok := out[s.agent]
-		if !ok {
-			fs.src = k
-		}
-		if sa[k] > fs.all {
-			fs.all, fs.src = sa[k], k
-		}
-		fs.title = max(fs.title, st[k])
-		out[s.agent] = fs
+	out := make(map[string]findingSay, len(r.firstSrc))
+	for a, k := range r.firstSrc {
+		out[a] = findingSay{src: k}
 	}
+	// A paragraph of r.said is one source: its index is the source's.
+	r.said.weighEach(all, func(k int, v float64, _ int) {
+		if fs, ok := out[r.srcs[k].agent]; ok && v > fs.all {
+			fs.all, fs.src = v, k
+			out[r.srcs[k].agent] = fs
+		}
+	})
+	r.said.weighEach(tw, func(k int, v float64, _ int) {
+		if fs, ok := out[r.srcs[k].agent]; ok && v > fs.title {
+			fs.title = v
+			out[r.srcs[k].agent] = fs
+		}
+	})
 	return out
 }
 
@@ -969,7 +976,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 				// A finding the claim states in other words, or whose title
 				// alone matches it, may be merged from several agents':
 				// each of them must say it.
-				if (!slices.Contains(m.cands, j) || slices.Contains(m.titled, j)) && readable(s.Agent) && saysLittle(m.said[s.Agent], len(words(c.Title))) {
+				if (!slices.Contains(m.cands, j) || slices.Contains(m.titled, j)) && readable(s.Agent) && saysLittle(m.said[s.Agent], m.titleWords) {
 					continue
 				}
 				note(s.Agent, s.Ref)
@@ -983,7 +990,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	for j, v := range m.blockScores {
 		if cd := &r.cands[j]; v >= plausible && cd.f != nil {
 			for _, s := range cd.f.Sources {
-				if !readable(s.Agent) || !saysLittle(m.said[s.Agent], len(words(c.Title))) {
+				if !readable(s.Agent) || !saysLittle(m.said[s.Agent], m.titleWords) {
 					note(s.Agent, s.Ref)
 				}
 			}
@@ -1011,7 +1018,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		if fs, ok := m.said[a]; ok {
 			// Its findings can be read: they say it, or it did not report it.
-			if saysLittle(fs, len(words(c.Title))) {
+			if saysLittle(fs, m.titleWords) {
 				wrong = append(wrong, fmt.Sprintf("names %s, none of whose findings says it (its closest, %s, holds %.0f%% of its words, against %s)",
 					a, r.srcLabel(fs.src), 100*fs.all, r.bestSaid(m)))
 			}
@@ -1196,30 +1203,37 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		l = strings.ReplaceAll(l, tok, " ")
 	}
 	lw = words(withoutAttribution(l))
-	var sa []float64
-	if len(lw) >= 3 {
-		sa, _, _ = r.said.weigh(lw)
+	// What an agent wrote about one of its findings holds most of the
+	// line's words: the line states that finding, perhaps as the fix in
+	// place of the defect ("Compress the injection to 4 lines (fd-perf)"
+	// for "Contract can be compressed").
+	type fit struct {
+		k            int
+		best, second float64
 	}
-	for _, a := range named {
-		// What the agent wrote about one of its findings holds most of
-		// the line's words: the line states that finding, perhaps as the
-		// fix in place of the defect ("Compress the injection to 4 lines
-		// (fd-perf)" for "Contract can be compressed").
-		bestK, bestS, secondS := -1, 0.0, 0.0
-		for k, v := range sa {
-			if src := &r.srcs[k]; src.agent != a || src.sev == "" {
-				continue
+	fits := make([]fit, len(named))
+	for i := range fits {
+		fits[i].k = -1
+	}
+	if len(lw) >= 3 {
+		r.said.weighEach(lw, func(k int, v float64, _ int) {
+			src := &r.srcs[k]
+			i := slices.Index(named, src.agent)
+			if i < 0 || src.sev == "" {
+				return
 			}
-			switch {
-			case v > bestS:
-				bestK, bestS, secondS = k, v, bestS
-			case v > secondS:
-				secondS = v
+			switch f := &fits[i]; {
+			case v > f.best:
+				f.k, f.best, f.second = k, v, f.best
+			case v > f.second:
+				f.second = v
 			}
-		}
-		if bestK >= 0 && bestS >= mentioned && bestS >= 1.25*secondS {
-			present[r.srcs[bestK].cand] = true
-			trace(r.srcs[bestK].cand, "line %q names %s and what it wrote of the finding holds the line's words", l, a)
+		})
+	}
+	for i, a := range named {
+		if f := fits[i]; f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second {
+			present[r.srcs[f.k].cand] = true
+			trace(r.srcs[f.k].cand, "line %q names %s and what it wrote of the finding holds the line's words", l, a)
 		}
 		// The line, and each of its parts when it lists several
 		// ("no lifecycle state machine; timeout behavior missing").

@@ -312,6 +312,22 @@ func (c *corpus) weighN(ws []string) (by []float64, where, held []int, best floa
 	for i := range where {
 		where[i] = -1
 	}
+	c.weighEach(ws, func(i int, s float64, n int) {
+		if o := c.owners[i]; s > by[o] {
+			by[o], where[o], held[o] = s, i, n
+		}
+	})
+	for _, s := range by {
+		best = max(best, s)
+	}
+	return by, where, held, best
+}
+
+// weighEach calls f with each paragraph that holds a word of ws, the share
+// of ws's weight it holds (as weigh counts it) and how many of ws: only
+// those paragraphs, so that the cost is that of the words' postings, not
+// of the corpus.
+func (c *corpus) weighEach(ws []string, f func(para int, share float64, held int)) {
 	if len(c.acc) < len(c.paras) {
 		c.acc = make([]float64, len(c.paras))
 		c.cnt = make([]int32, len(c.paras))
@@ -335,17 +351,12 @@ func (c *corpus) weighN(ws []string) (by []float64, where, held []int, best floa
 			c.cnt[i]++
 		}
 	}
-	for _, i := range c.hit {
-		o := c.owners[i]
-		if s := c.acc[i] / total; s > by[o] {
-			by[o], where[o], held[o] = s, int(i), int(c.cnt[i])
-		}
+	hit := c.hit
+	for _, i := range hit {
+		s, n := c.acc[i]/total, int(c.cnt[i])
 		c.acc[i], c.cnt[i] = 0, 0
+		f(int(i), s, n)
 	}
-	for _, s := range by {
-		best = max(best, s)
-	}
-	return by, where, held, best
 }
 
 // synthesisLines returns the words of a synthesis's lines.
