@@ -19,23 +19,59 @@ const maxBlockLines = 60
 // "#### P1-2: …".
 const idLead = 40
 
-// reportLines splits each report into lines once.
-type reportLines map[string][]string
+// reportLines splits each report into lines once, and indexes them.
+type reportLines map[string]*lineIndex
 
-func (rl reportLines) of(agent string, reports map[string][]byte) []string {
-	if ls, ok := rl[agent]; ok {
-		return ls
-	}
-	ls := strings.Split(string(reports[agent]), "\n")
-	rl[agent] = ls
-	return ls
+// lineIndex is a report's lines and, for each token that stands in the
+// first idLead bytes of a line other than a table row, the first such
+// line: where a finding's ID opens its description. Looking each ID up
+// rather than trying every line keeps a report of many findings linear.
+type lineIndex struct {
+	lines []string
+	opens map[string][2]int // the first two lines a token opens; -1: none
 }
 
-// block returns the text of a finding's block in its agent's report lines:
+func (rl reportLines) of(agent string, reports map[string][]byte) *lineIndex {
+	if x, ok := rl[agent]; ok {
+		return x
+	}
+	x := &lineIndex{lines: strings.Split(string(reports[agent]), "\n"), opens: map[string][2]int{}}
+	for k, l := range x.lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "|") {
+			continue // a table row restates the finding, it does not describe it
+		}
+		// "PN-1. P0:", "P0.2 —": an ID may hold a dot or end a sentence.
+		for tok := range strings.FieldsFuncSeq(t[:min(len(t), idLead)], func(r rune) bool { return r > 0x7f || r != '.' && !isIDByte(byte(r)) }) {
+			x.open(tok, k)
+			if strings.Contains(tok, ".") {
+				for part := range strings.SplitSeq(tok, ".") {
+					x.open(part, k)
+				}
+			}
+		}
+	}
+	rl[agent] = x
+	return x
+}
+
+// open records that line k opens with tok.
+func (x *lineIndex) open(tok string, k int) {
+	switch o, seen := x.opens[tok]; {
+	case tok == "":
+	case !seen:
+		x.opens[tok] = [2]int{k, -1}
+	case o[1] < 0 && o[0] != k:
+		x.opens[tok] = [2]int{o[0], k}
+	}
+}
+
+// block returns the text of a finding's block in its agent's report:
 // from the line of ref ("file.md:12") and, when the finding has an ID, from
 // the first other line that opens with it (a heading, an item, a bold
 // lead-in or a paragraph; not a table row).
-func block(lines []string, ref, id string) string {
+func (x *lineIndex) block(ref, id string) string {
+	lines := x.lines
 	var b strings.Builder
 	at := -1
 	if _, n, ok := strings.Cut(ref, ":"); ok {
@@ -44,20 +80,14 @@ func block(lines []string, ref, id string) string {
 			b.WriteString(region(lines, at))
 		}
 	}
-	if id != "" {
-		for k, l := range lines {
-			if k == at {
-				continue
-			}
-			t := strings.TrimSpace(l)
-			if strings.HasPrefix(t, "|") {
-				continue // a table row restates the finding, it does not describe it
-			}
-			if hasToken(t[:min(len(t), idLead)], id) {
-				b.WriteString(" ")
-				b.WriteString(region(lines, k))
-				break
-			}
+	if o, ok := x.opens[id]; id != "" && ok {
+		k := o[0]
+		if k == at {
+			k = o[1] // the ref's own line: the other line that opens with it
+		}
+		if k >= 0 {
+			b.WriteString(" ")
+			b.WriteString(region(lines, k))
 		}
 	}
 	return b.String()

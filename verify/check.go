@@ -226,37 +226,29 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 	r.agents = newAgentIndex(s.AgentsCompleted, agentIDs, reports)
 	r.reports = paragraphsOf(reports)
 	r.blocks = newCorpus()
+	r.said = newCorpus()
+	r.firstSrc = map[string]int{}
 	rl := reportLines{}
 	for j := range r.cands {
 		cd := &r.cands[j]
 		r.blocks.names = append(r.blocks.names, cd.key())
 		text := strings.Join(cd.raw, " ")
-		if cd.f != nil {
-			for _, src := range cd.f.Sources {
-				if _, ok := reports[src.Agent]; ok {
-					text += " " + block(rl.of(src.Agent, reports), src.Ref, src.ID)
-				}
-			}
-		}
-		r.blocks.add(j, words(text))
-	}
-	r.said = newCorpus()
-	r.firstSrc = map[string]int{}
-	for j := range r.cands {
-		cd := &r.cands[j]
 		if cd.f == nil {
 			for _, a := range cd.imp.Agents {
 				r.addSource(srcRec{cand: j, agent: a, id: cd.imp.ID, title: cd.imp.Title}, cd.imp.Title)
 			}
-			continue
-		}
-		for _, src := range cd.f.Sources {
-			text := src.Title
-			if _, ok := reports[src.Agent]; ok {
-				text += " " + block(rl.of(src.Agent, reports), src.Ref, src.ID)
+		} else {
+			for _, src := range cd.f.Sources {
+				said := src.Title
+				if _, ok := reports[src.Agent]; ok {
+					b := rl.of(src.Agent, reports).block(src.Ref, src.ID)
+					text += " " + b
+					said += " " + b
+				}
+				r.addSource(srcRec{cand: j, agent: src.Agent, id: src.ID, sev: src.Severity, ref: src.Ref, title: src.Title}, said)
 			}
-			r.addSource(srcRec{cand: j, agent: src.Agent, id: src.ID, sev: src.Severity, ref: src.Ref, title: src.Title}, text)
 		}
+		r.blocks.add(j, words(text))
 	}
 	return r
 }
