@@ -18,7 +18,16 @@ STORM_KILL     ?= 10ms
 HUB_LAUNCHES   ?= 4000
 HUB_RESTARTS   ?= 4
 
-.PHONY: help build build-hub man run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot
+.PHONY: help build build-hub man run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot release-tools release-check release-dry release release-notes
+
+# The release tools, pinned, installed from the Go module proxy into
+# bin/tools/NAME-VERSION by `make release-tools` when missing: goreleaser
+# builds the archives, checksums and image; syft writes the SBOMs.
+GORELEASER_VERSION ?= v2.15.1
+SYFT_VERSION       ?= v1.57.1
+TOOLS              := $(abspath bin/tools)
+GORELEASER         := $(TOOLS)/goreleaser-$(GORELEASER_VERSION)/goreleaser
+SYFT               := $(TOOLS)/syft-$(SYFT_VERSION)/syft
 
 help: ## list the targets
 	@awk 'BEGIN{FS=":.*## "} /^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -121,6 +130,28 @@ browser-tools: ## install Chromium (Debian) when missing, for the browser tests 
 screenshot: browser-tools ## write docs/screenshot.png: the example run's page in headless Chromium
 	@mkdir -p docs
 	$(GO) test ./page -run '^TestScreenshot$$' -count=1 -args -screenshot=$(abspath docs/screenshot.png)
+
+release-tools: $(GORELEASER) $(SYFT) ## install goreleaser and syft at their pinned versions into bin/tools (when missing)
+
+$(GORELEASER):
+	GOBIN=$(dir $@) GOFLAGS=-buildvcs=false $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+$(SYFT):
+	GOBIN=$(dir $@) GOFLAGS=-buildvcs=false $(GO) install github.com/anchore/syft/cmd/syft@$(SYFT_VERSION)
+
+release-check: $(GORELEASER) ## check .goreleaser.yaml (goreleaser check)
+	$(GORELEASER) check
+
+release: release-tools ## publish the release of the tag at HEAD (CI: .github/workflows/release.yml; needs GITHUB_TOKEN, a Docker engine)
+	PATH="$(dir $(SYFT)):$$PATH" $(GORELEASER) release --clean $(if $(RELEASE_NOTES),--release-notes=$(RELEASE_NOTES)) $(RELEASE_FLAGS)
+
+release-notes: ## print the CHANGELOG.md section of VERSION (a tag, v1.2.3): the notes of its release
+	@awk -v v="$(VERSION:v%=%)" 'index($$0, "## [" v "]") == 1 {p = 1; next} /^## \[/ {p = 0} p' CHANGELOG.md
+
+release-dry: release-tools ## build the release locally into dist/: archives, checksums, SBOMs, and the image where a Docker engine runs
+	@skip=; if ! docker info >/dev/null 2>&1; then \
+	  echo "release-dry: no Docker engine here (docker info fails): the container image is left out"; skip=--skip=docker; fi; \
+	set -x; FLUXWATCH_VERSION=$(VERSION) PATH="$(dir $(SYFT)):$$PATH" $(GORELEASER) release --snapshot --clean $$skip $(RELEASE_FLAGS)
 
 tools: ## install the system tools the tests use when missing (flock from util-linux)
 	@command -v flock >/dev/null 2>&1 || { echo "installing util-linux for flock(1)"; \

@@ -78,13 +78,16 @@ func DecodeAll(r io.Reader, maxLine int) (entries []Entry, diags []parse.Diagnos
 
 // Incomplete returns the info diagnostic about the bytes held after the
 // last complete line: a record still being written (SPEC §3: never parsed,
-// held until its newline arrives). ok is false when none are held.
+// held until its newline arrives). ok is false when none are held. It is
+// the same diagnostic however many bytes are held: a line that grows a byte
+// at a time is one diagnostic for a watcher, not one per byte, and the
+// reports do not change with each byte.
 func (d *Decoder) Incomplete() (dg parse.Diagnostic, ok bool) {
 	if d.heldLen == 0 {
 		return parse.Diagnostic{}, false
 	}
 	return parse.Diagnostic{Line: d.line + 1, Level: parse.LevelInfo,
-		Message: fmt.Sprintf("%d bytes after the last newline: an incomplete record, not read", d.heldLen)}, true
+		Message: "no newline yet: an incomplete record, not read"}, true
 }
 
 // Decoder decodes a bus stream incrementally. Feed it bytes in any pieces:

@@ -83,7 +83,10 @@ func Encode(e Entry) []byte { return AppendLine(nil, e) }
 // bus: a writer killed mid-line leaves a fragment with no newline, which
 // Append ends with "\n" in the same write(2) as its own line, so that the
 // fragment becomes one invalid line for readers and never swallows the
-// record (SPEC §3). The bus is never truncated: readers hold offsets.
+// record (SPEC §3). The bus is never truncated: readers hold offsets. So
+// that a full disk cannot make such a fragment itself, the room for the
+// line is reserved before it is written (reserve: fallocate on Linux): an
+// append that runs out of space fails with ENOSPC and adds nothing.
 //
 // A path that is not a regular file (a FIFO, socket, device or directory) is
 // refused at once with an error wrapping fsio.ErrNotRegular; nothing blocks
@@ -181,7 +184,8 @@ func appendLocked(path string, line []byte) (*os.File, int64, error) {
 		f.Close()
 		return nil, 0, fsio.NotRegular(path, info.Mode())
 	}
-	offset := info.Size()
+	size := info.Size()
+	offset := size
 	if offset > 0 {
 		dangling, err := endsDangling(path, offset)
 		if err != nil {
@@ -194,9 +198,16 @@ func appendLocked(path string, line []byte) (*os.File, int64, error) {
 			offset++
 		}
 	}
+	// Room first: a full disk fails the append here, before a byte is
+	// written, rather than half way through the line.
+	if err := reserve(f, size, len(line)); err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("write %s: %w", path, err)
+	}
 	if err := writeOnce(f, line); err != nil {
 		f.Close()
-		// A short write leaves a fragment: the next writer ends it.
+		// A short write (where no room could be reserved) leaves a
+		// fragment: the next writer ends it.
 		return nil, 0, fmt.Errorf("write %s: %w", path, err)
 	}
 	return f, offset, nil

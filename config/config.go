@@ -28,14 +28,25 @@ const MaxSize = 1 << 20
 // configuration without a file: every setting at its default.
 type Config struct {
 	// Path is the file read, "" for none.
-	Path         string        `yaml:"-" json:"-"`
+	Path string `yaml:"-" json:"-"`
+	// Root is the directory every path of the file must stay in (SPEC
+	// §10: the repository it belongs to), set by the caller that found
+	// the file: the top of the git work tree holding it, else its own
+	// directory. "" is the file's directory.
+	Root         string        `yaml:"-" json:"-"`
 	Gate         Gate          `yaml:"gate" json:"gate"`
 	Baseline     string        `yaml:"baseline,omitempty" json:"baseline,omitempty"`
 	Output       Output        `yaml:"output" json:"output"`
 	Evidence     Evidence      `yaml:"evidence" json:"evidence"`
 	Agents       Agents        `yaml:"agents" json:"agents"`
 	Suppressions []Suppression `yaml:"suppressions" json:"suppressions"`
+	// lines are the lines of the path settings, by key, for messages.
+	lines map[string]int
 }
+
+// PathKeys are the settings that hold a path: each is resolved against
+// the file's directory and must stay inside Root (Config.Local).
+var PathKeys = []string{"baseline", "output.out", "output.sarif", "output.rdjsonl", "output.junit", "output.html", "evidence.repo"}
 
 // Gate is when synth and watch exit 1 (--fail-on, --fail-on-new,
 // --allow-unreadable).
@@ -129,33 +140,78 @@ func shapeOf(t reflect.Type) any {
 // (the top of the git work tree holding dir). With top "" (dir is in no
 // work tree) only dir itself is looked in. It returns "" when there is
 // none; the error is one of reading a directory entry.
-func Find(dir, top string) (string, error) {
+//
+// run, when not "", is the run directory, which agents write (SPEC §10):
+// a file in it or below it (or one that is a link there) is never the
+// configuration. Find passes over such files and returns them in ignored,
+// with run's own file even when the search does not pass it, for the
+// caller to warn of.
+func Find(dir, top, run string) (path string, ignored []string, err error) {
 	d, err := filepath.Abs(dir)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	stop := d
 	if top != "" {
 		if stop, err = filepath.Abs(top); err != nil {
-			return "", err
+			return "", nil, err
+		}
+	}
+	inRun := func(string) bool { return false }
+	if run != "" {
+		if realRun, err := fsio.RealPath(run); err == nil {
+			inRun = func(p string) bool { return within(realRun, p) }
+		}
+		if own := filepath.Join(run, Name); exists(own) {
+			ignored = append(ignored, own)
 		}
 	}
 	for {
 		p := filepath.Join(d, Name)
-		switch fi, err := os.Stat(p); {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && inRun(p):
+			if !slices.ContainsFunc(ignored, func(q string) bool { return sameFile(p, q) }) {
+				ignored = append(ignored, p)
+			}
 		case err == nil && fi.Mode().IsRegular():
-			return p, nil
+			return p, ignored, nil
 		case err == nil:
-			return "", fmt.Errorf("%s: not a regular file", p)
+			return "", ignored, fmt.Errorf("%s: not a regular file", p)
 		case !errors.Is(err, os.ErrNotExist):
-			return "", err
+			return "", ignored, err
 		}
 		parent := filepath.Dir(d)
 		if d == stop || parent == d || !strings.HasPrefix(d, stop) {
-			return "", nil
+			return "", ignored, nil
 		}
 		d = parent
 	}
+}
+
+// exists reports whether there is anything at path (a dangling link
+// included).
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// sameFile reports whether a and b are one existing file.
+func sameFile(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
+}
+
+// within reports whether path really lies in dir (a real path, see
+// fsio.RealPath) or is dir itself.
+func within(dir, path string) bool {
+	real, err := fsio.RealPath(path)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(dir, real)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // Load reads and parses the configuration file path (see Parse). A file
@@ -205,6 +261,20 @@ func Parse(path string, data []byte) (*Config, error) {
 	}
 	if err := root.Decode(c); err != nil {
 		return nil, decodeError(path, err)
+	}
+	for _, key := range PathKeys {
+		n := root
+		for _, k := range strings.Split(key, ".") {
+			if n = valueOf(n, k); n == nil {
+				break
+			}
+		}
+		if n != nil {
+			if c.lines == nil {
+				c.lines = map[string]int{}
+			}
+			c.lines[key] = n.Line
+		}
 	}
 	if items := valueOf(root, "suppressions"); items != nil {
 		for i, n := range items.Content {
@@ -389,6 +459,58 @@ func (c *Config) SynthSuppressions() []synth.Suppression {
 		})
 	}
 	return out
+}
+
+// Get returns the value of the path setting key (one of PathKeys), ""
+// when it is not set.
+func (c *Config) Get(key string) string {
+	switch key {
+	case "baseline":
+		return c.Baseline
+	case "output.out":
+		return c.Output.Out
+	case "output.sarif":
+		return c.Output.SARIF
+	case "output.rdjsonl":
+		return c.Output.RDJSONL
+	case "output.junit":
+		return c.Output.JUnit
+	case "output.html":
+		return c.Output.HTML
+	case "evidence.repo":
+		return c.Evidence.Repo
+	}
+	return ""
+}
+
+// Local returns v, the value of the path setting key (one of PathKeys),
+// resolved against the file's directory (Resolve), when it stays inside
+// the repository the file belongs to (Root, symbolic links followed): no
+// configuration sends an output or a read outside it (SPEC §10). A path
+// that leaves it is an error naming the file, the line and the setting.
+// "" and "-" (standard output) stay as they are.
+func (c *Config) Local(key, v string) (string, error) {
+	p := c.Resolve(v)
+	if p == "" || p == "-" || c.Path == "" {
+		return p, nil
+	}
+	root := c.Root
+	if root == "" {
+		root = filepath.Dir(c.Path)
+	}
+	realRoot, err := fsio.RealPath(root)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", c.Path, err)
+	}
+	if !within(realRoot, p) {
+		where := c.Path
+		if n := c.lines[key]; n > 0 {
+			where = fmt.Sprintf("%s:%d", where, n)
+		}
+		flag := "--" + key[strings.LastIndexByte(key, '.')+1:] // output.html: --html
+		return "", fmt.Errorf("%s: %s %q leads outside %s, the repository of the file: not used (a path elsewhere is given with %s)", where, key, v, root, flag)
+	}
+	return p, nil
 }
 
 // Resolve returns p relative to the directory of the configuration file

@@ -124,35 +124,128 @@ func TestFind(t *testing.T) {
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := Find(sub, top); p != "" || err != nil {
+	if p, _, err := Find(sub, top, ""); p != "" || err != nil {
 		t.Errorf("no file: %q, %v", p, err)
 	}
 	topFile := filepath.Join(top, Name)
 	os.WriteFile(topFile, []byte("gate: {}\n"), 0o644)
-	if p, err := Find(sub, top); p != topFile || err != nil {
+	if p, _, err := Find(sub, top, ""); p != topFile || err != nil {
 		t.Errorf("from a subdirectory: %q, %v; want %q", p, err, topFile)
 	}
 	// Outside a work tree (top ""), only the directory itself counts.
-	if p, err := Find(sub, ""); p != "" || err != nil {
+	if p, _, err := Find(sub, "", ""); p != "" || err != nil {
 		t.Errorf("outside a work tree: %q, %v; want none", p, err)
 	}
 	// The nearest file wins.
 	near := filepath.Join(top, "a", Name)
 	os.WriteFile(near, []byte("gate: {}\n"), 0o644)
-	if p, _ := Find(sub, top); p != near {
+	if p, _, _ := Find(sub, top, ""); p != near {
 		t.Errorf("nearest: %q, want %q", p, near)
 	}
 	// Never above the top.
 	inner := filepath.Join(top, "a")
 	os.Remove(near)
-	if p, _ := Find(sub, filepath.Join(top, "a")); p != "" {
+	if p, _, _ := Find(sub, filepath.Join(top, "a"), ""); p != "" {
 		t.Errorf("with top %s: %q, want none (the file above the top does not count)", inner, p)
 	}
 	// A directory of that name is an error, not skipped.
 	os.Remove(topFile)
 	os.Mkdir(topFile, 0o755)
-	if _, err := Find(sub, top); err == nil {
+	if _, _, err := Find(sub, top, ""); err == nil {
 		t.Errorf("a directory named %s: no error", Name)
+	}
+}
+
+// A .fluxwatch.yaml in the run directory (or below it, or a link into it)
+// is never the configuration: the search passes over it to the next one
+// up, and names it, with the run's own file, as ignored (SPEC §10).
+func TestFindSkipsRun(t *testing.T) {
+	top := t.TempDir()
+	run := filepath.Join(top, "reviews", "run")
+	deep := filepath.Join(run, "findings")
+	os.MkdirAll(deep, 0o755)
+	topFile := filepath.Join(top, Name)
+	os.WriteFile(topFile, []byte("gate: {fail-on: risky}\n"), 0o644)
+	planted := filepath.Join(run, Name)
+	os.WriteFile(planted, []byte("gate: {fail-on: none}\n"), 0o644)
+	os.WriteFile(filepath.Join(deep, Name), []byte("gate: {fail-on: none}\n"), 0o644)
+	for _, tc := range []struct {
+		name, from  string
+		want        string
+		wantIgnored []string
+	}{
+		{"inside the run", run, topFile, []string{planted}},
+		{"below the run", deep, topFile, []string{planted, filepath.Join(deep, Name)}},
+		{"beside the run", top, topFile, []string{planted}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ignored, err := Find(tc.from, top, run)
+			if err != nil || got != tc.want {
+				t.Fatalf("Find = %q, %v; want %q", got, err, tc.want)
+			}
+			if strings.Join(ignored, " ") != strings.Join(tc.wantIgnored, " ") {
+				t.Errorf("ignored = %q, want %q", ignored, tc.wantIgnored)
+			}
+		})
+	}
+	// Without a run, the nearest file is the configuration, as ever.
+	if got, ignored, _ := Find(run, top, ""); got != planted || len(ignored) != 0 {
+		t.Errorf("no run: %q, %q; want %q", got, ignored, planted)
+	}
+	// A link beside the work directory that leads into the run: ignored.
+	os.Remove(topFile)
+	if err := os.Symlink(planted, topFile); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	if got, ignored, _ := Find(top, top, run); got != "" || len(ignored) != 1 {
+		t.Errorf("a link into the run: %q, %q; want none, the run's file ignored", got, ignored)
+	}
+}
+
+// Local keeps every path of the file inside its repository, links
+// followed, and says which setting and line did not.
+func TestLocal(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
+	os.MkdirAll(filepath.Join(top, "elsewhere"), 0o755)
+	os.Symlink(filepath.Join(top, "elsewhere"), filepath.Join(repo, "out-link"))
+	os.Symlink("../../elsewhere/new.xml", filepath.Join(repo, "sub", "dangling.xml"))
+	data := "baseline: ../outside.json\noutput:\n  html: ../../x.html\n  sarif: out/r.sarif\n  junit: /etc/passwd\n  out: ../out-link/new\n  rdjsonl: \"-\"\nevidence:\n  repo: /\n"
+	c, err := Parse(filepath.Join(repo, "sub", Name), []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Root = repo
+	for _, tc := range []struct{ key, want string }{
+		{"output.sarif", filepath.Join(repo, "sub", "out", "r.sarif")},
+		{"output.rdjsonl", "-"},
+		{"baseline", filepath.Join(repo, "outside.json")}, // ../ of sub: still in the repository
+		{"output.html", ""},
+		{"output.junit", ""},
+		{"output.out", ""},
+		{"evidence.repo", ""},
+		{"dangling", ""}, // a link out that a write would create a file through
+	} {
+		v := c.Get(tc.key)
+		if tc.key == "dangling" {
+			v = "dangling.xml"
+		}
+		got, err := c.Local(tc.key, v)
+		switch {
+		case tc.want != "" && (err != nil || got != tc.want):
+			t.Errorf("Local(%s) = %q, %v; want %q", tc.key, got, err, tc.want)
+		case tc.want == "" && (err == nil || !strings.Contains(err.Error(), tc.key) || !strings.Contains(err.Error(), "leads outside")):
+			t.Errorf("Local(%s) = %q, %v; want an error naming it", tc.key, got, err)
+		}
+	}
+	if _, err := c.Local("output.html", c.Output.HTML); err == nil || !strings.HasPrefix(err.Error(), filepath.Join(repo, "sub", Name)+":3: ") {
+		t.Errorf("err = %v, want it to name the file and line 3", err)
+	}
+	// Without a Root, the file's own directory is the limit.
+	c.Root = ""
+	if _, err := c.Local("baseline", c.Baseline); err == nil {
+		t.Errorf("baseline ../outside.json with no Root: no error")
 	}
 }
 

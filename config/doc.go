@@ -4,11 +4,15 @@
 //
 // [Find] looks for the file from a directory up to the top of its git work
 // tree (the caller finds the top; outside a work tree only the directory
-// itself is looked in). [Load] and [Parse] read it strictly: an unknown key,
-// a value of the wrong kind, a YAML alias or a suppression without a reason
-// is an error that names the file and line. Relative paths in the file are
-// relative to the directory holding it ([Config.Resolve]). Command-line
-// flags override what the file says; that merge is the command's.
+// itself is looked in), never inside the run directory: agents write that,
+// so a file there is passed over and named for a warning (SPEC §10).
+// [Load] and [Parse] read it strictly: an unknown key, a value of the wrong
+// kind, a YAML alias or a suppression without a reason is an error that
+// names the file and line. Relative paths in the file are relative to the
+// directory holding it ([Config.Resolve]), and every path must stay inside
+// the repository the file belongs to ([Config.Local], links followed): no
+// configuration sends an output or a read elsewhere. Command-line flags
+// override what the file says; that merge is the command's.
 //
 // The file:
 //

@@ -27,7 +27,7 @@
 //   - moved: the excerpt occurs in the file, but not at the cited lines; Found
 //     names the occurrence nearest the cited start ("path:20-22").
 //   - mismatch: the cited lines exist and the excerpt is nowhere in the file;
-//     the note quotes what the cited lines hold.
+//     the note quotes what the cited lines hold, when it may (below).
 //   - missing-file: no such file, a directory, or a path that leaves the
 //     repository ("..", an absolute path, a symlink out of it or an absolute
 //     symlink): never read.
@@ -39,6 +39,20 @@
 //     default), not a regular file (a FIFO or device: opened non-blocking, so
 //     it never hangs), or not readable. A skipped claim neither grounds nor
 //     fails a finding.
+//
+// # Quoting
+//
+// A mismatch note goes into summary.md, findings.json and the page, which
+// travel further than the repository does, so it quotes a file only when
+// git tracks it (SPEC §10: secrets stay out of reports): a git-ignored
+// .env, an untracked key file, a tracked link to an ignored file, or any
+// file of a repository that is not a git work tree is never quoted ("line
+// 3 holds other text (not quoted: the file is not tracked by git)"). Open
+// asks git once per Check, about the files with a claim that has an
+// excerpt (Options.Tracked replaces it; New quotes no file). Nor is a line
+// quoted that looks like a credential: a private key, a token of a
+// well-known shape, a URL with a password, a secret-named key assigned a
+// literal ("not quoted: it looks like a credential").
 //
 // # Comparison
 //

@@ -28,6 +28,7 @@ type text struct {
 	norm  []byte  // the non-blank lines, each normalised, joined by one space
 	offs  []int32 // offs[i]: where the i-th non-blank line begins in norm
 	nums  []int32 // nums[i]: its line number, from 1
+	quote bool    // a mismatch note may quote the file (git tracks it)
 }
 
 // newText prepares data (at most MaxInt32 bytes: Options.MaxFile is capped).
@@ -348,7 +349,10 @@ func (t *text) outOfRange(c parse.Claim) Result {
 // maxQuote caps how much of the cited lines a mismatch note quotes.
 const maxQuote = 120
 
-// holds says what lines a..b of the file hold, normalised and shortened.
+// holds says what lines a..b of the file hold, normalised and shortened:
+// only when the file may be quoted (t.quote: git tracks it) and none of
+// the lines looks like a credential; else that they hold something else,
+// and why it is not quoted.
 func (t *text) holds(a, b int) string {
 	i := sort.Search(len(t.nums), func(i int) bool { return int(t.nums[i]) >= a })
 	j := sort.Search(len(t.nums), func(i int) bool { return int(t.nums[i]) > b })
@@ -362,6 +366,22 @@ func (t *text) holds(a, b int) string {
 	if j < len(t.offs) {
 		end = int(t.offs[j]) - 1
 	}
+	verb := " holds"
+	if b > a {
+		verb = " hold"
+	}
+	if !t.quote {
+		return linesText(a, b) + verb + " other text (not quoted: the file is not tracked by git)"
+	}
+	for k := i; k < j; k++ {
+		lineEnd := end
+		if k+1 < j {
+			lineEnd = int(t.offs[k+1]) - 1
+		}
+		if looksSecret(t.norm[t.offs[k]:lineEnd]) {
+			return linesText(a, b) + verb + " other text (not quoted: it looks like a credential)"
+		}
+	}
 	s := string(t.norm[t.offs[i]:end])
 	if len(s) > maxQuote {
 		n := maxQuote
@@ -370,11 +390,7 @@ func (t *text) holds(a, b int) string {
 		}
 		s = s[:n] + "…"
 	}
-	verb := " holds: "
-	if b > a {
-		verb = " hold: "
-	}
-	return linesText(a, b) + verb + s
+	return linesText(a, b) + verb + ": " + s
 }
 
 func abs(n int) int {

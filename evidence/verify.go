@@ -33,6 +33,12 @@ type Options struct {
 	MaxFile int64
 	// Jobs bounds the files read at once (<= 0: 8).
 	Jobs int
+	// Tracked reports which of names (slash-separated paths in the
+	// repository) a mismatch note may quote: the files git tracks (SPEC
+	// §10: secrets stay out of reports). Nil: a Verifier from Open asks git
+	// (git ls-files in the repository; outside a work tree nothing is
+	// tracked), one from New quotes no file.
+	Tracked func(names []string) map[string]bool
 }
 
 // Verifier checks claims against the files of one repository.
@@ -108,6 +114,7 @@ func (v *Verifier) Check(claims []parse.Claim) []Result {
 	if len(byPath) == 0 {
 		return results
 	}
+	quotable := v.quotable(byPath, claims)
 	fsys := v.fsys
 	if fsys == nil {
 		root, err := fsio.OpenRoot(v.dir)
@@ -126,16 +133,20 @@ func (v *Verifier) Check(claims []parse.Claim) []Result {
 	for _, name := range slices.Sorted(maps.Keys(byPath)) {
 		p.Go(func() {
 			// Each goroutine writes only the slots of its own file's claims.
-			v.checkFile(fsys, name, claims, byPath[name], results)
+			v.checkFile(fsys, name, claims, byPath[name], results, quotable[name])
 		})
 	}
 	p.Wait()
 	return results
 }
 
-// checkFile reads the file name once and checks the claims idx on it.
-func (v *Verifier) checkFile(fsys fs.FS, name string, claims []parse.Claim, idx []int, results []Result) {
+// checkFile reads the file name once and checks the claims idx on it; a
+// mismatch note quotes the file only when quote is set.
+func (v *Verifier) checkFile(fsys fs.FS, name string, claims []parse.Claim, idx []int, results []Result, quote bool) {
 	t, res := v.read(fsys, name)
+	if t != nil {
+		t.quote = quote
+	}
 	for _, i := range idx {
 		if t == nil {
 			results[i] = res
@@ -143,6 +154,28 @@ func (v *Verifier) checkFile(fsys fs.FS, name string, claims []parse.Claim, idx 
 		}
 		results[i] = t.check(name, claims[i])
 	}
+}
+
+// quotable returns which of the files of byPath a mismatch note may quote
+// (Options.Tracked): only those with a claim that has an excerpt can have
+// a mismatch, so git is asked about those alone, and not at all when there
+// are none.
+func (v *Verifier) quotable(byPath map[string][]int, claims []parse.Claim) map[string]bool {
+	var names []string
+	for _, name := range slices.Sorted(maps.Keys(byPath)) {
+		if slices.ContainsFunc(byPath[name], func(i int) bool { return claims[i].Excerpt != "" }) {
+			names = append(names, name)
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return nil
+	case v.opts.Tracked != nil:
+		return v.opts.Tracked(names)
+	case v.fsys != nil:
+		return nil // an fs.FS has no git to ask
+	}
+	return gitTracked(v.dir, names)
 }
 
 // read opens and reads one file. A nil text comes with the result every claim

@@ -11,7 +11,12 @@
 // paths) only ever reaches the page through html/template, which escapes it
 // for the context it lands in; the page's Content-Security-Policy allows no
 // script at all in the static page and only the live script (by its hash)
-// in the live one.
+// in the live one. html/template leaves control characters and
+// bidirectional overrides as they are (a U+202E in a title would reverse
+// what follows it on the page): the rendered page goes through
+// inert.Text as a whole, which shows each as a visible stand-in (␛,
+// ⟨U+202E⟩; the stand-ins hold nothing HTML reads) and keeps the page's
+// own line feeds and tabs, so that no agent field can slip past it.
 //
 // Decisions where the issue is silent:
 //   - The timeline places a report at its file's modification time (the

@@ -7,11 +7,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/evidence"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -84,7 +86,7 @@ func loadFixture(t testing.TB, name string) *fixture {
 // would, with the input named "run" and a fixed reviewed time.
 func (fx *fixture) synthesize(t testing.TB) *synth.Synthesis {
 	t.Helper()
-	v, err := evidence.Open(fx.repo, evidence.Options{})
+	v, err := evidence.Open(fx.repo, evidence.Options{Tracked: everyTracked})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +102,17 @@ func (fx *fixture) synthesize(t testing.TB) *synth.Synthesis {
 	}
 	s.Input = "run"
 	return s
+}
+
+// everyTracked is evidence.Options.Tracked for a fixture repository (not a
+// git work tree) whose every file counts as tracked: mismatch notes quote
+// it, as the fixtures show (the xss fixture's note quotes markup).
+func everyTracked(names []string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
 }
 
 func render(t testing.TB, s *synth.Synthesis, opts page.Options) []byte {
@@ -180,5 +193,51 @@ func TestEscaped(t *testing.T) {
 				t.Errorf("live=%v: page does not show %q as text", opts.Live, text)
 			}
 		}
+	}
+}
+
+// TestControlsInert: agent text with control characters and a
+// right-to-left override in every field reaches the page as visible
+// stand-ins (html/template escapes markup, not these), static and live.
+func TestControlsInert(t *testing.T) {
+	dir := t.TempDir()
+	testfault.ControlRun(t, dir)
+	s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{}, synth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []page.Options{gateOpts, {Live: true}} {
+		out := render(t, s, opts)
+		if bad := testfault.ShowRawControl(out); bad != "" {
+			t.Errorf("live=%v: a raw control character %s", opts.Live, bad)
+		}
+		for _, want := range []string{"Token x␛[2J␇⟨U+009B⟩31m⟨U+202E⟩y leaks", "odd x␛[2J"} {
+			if !bytes.Contains(out, []byte(want)) {
+				t.Errorf("live=%v: the page does not show %q", opts.Live, want)
+			}
+		}
+	}
+}
+
+// TestWording: counts agree with their nouns ("1 moment", never "1
+// moments"), and the page names the run directory and the repository as
+// its Options say (relative to the repository, not the working directory
+// of the process that made it).
+func TestWording(t *testing.T) {
+	s := loadFixture(t, "basic").synthesize(t)
+	s.Findings = s.Findings[:1] // one finding: one moment of final convergence
+	s.Improvements = s.Improvements[:min(1, len(s.Improvements))]
+	got := string(render(t, s, page.Options{Input: "reviews/pr-7", Repo: "acme"}))
+	text := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(got, " ")
+	if m := regexp.MustCompile(`\b1 (moments|agents|findings|diagnostics|improvements|bus posts)\b`).FindString(text); m != "" {
+		t.Errorf("the page says %q", m)
+	}
+	for _, want := range []string{"(1 moment)", "1 bus post shown", "<dd>reviews/pr-7</dd>", "against acme", "<title>fluxwatch · "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(got, "<dd>run</dd>") {
+		t.Error("the page names the run directory as the synthesis's input, not as Options.Input")
 	}
 }

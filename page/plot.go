@@ -334,7 +334,7 @@ func rowTitle(r rowAgent, posts, blocking int) string {
 		s += string(r.status)
 	}
 	if posts > 0 {
-		s += fmt.Sprintf(", %d bus posts shown (%d blocking)", posts, blocking)
+		s += fmt.Sprintf(", %s shown (%d blocking)", plural(posts, "bus post"), blocking)
 	}
 	if !r.modTime.IsZero() {
 		s += ", file last written " + clock(r.modTime)
@@ -376,11 +376,17 @@ func newConvBand(ms []convMoment, x func(time.Time) int, top, base int) *convBan
 	return b
 }
 
+// plural counts n of word: "1 moment", "2 moments".
 func plural(n int, word string) string {
+	return strconv.Itoa(n) + " " + noun(n, word)
+}
+
+// noun is word, or its plural (an s added) unless n is 1.
+func noun(n int, word string) string {
 	if n == 1 {
-		return "1 " + word
+		return word
 	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return word + "s"
 }
 
 // clock formats t for the plot: the time of day, UTC.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -29,6 +30,14 @@ type Options struct {
 	// Live adds the script that keeps the page current from the event
 	// stream of a [Server]. Without it the page holds no script at all.
 	Live bool
+	// Input and Repo are the names the page gives the run directory and
+	// the repository the evidence was checked against. A page is read
+	// away from where it was made (a CI artifact), so the caller names
+	// them from the repository, not the working directory: the run
+	// directory relative to the repository top, the repository by its
+	// directory's name (see report.PageNames). Empty: the synthesis's
+	// input and evidence repository as given.
+	Input, Repo string
 }
 
 // How much of a large run the page shows unfolded. The rest is on the page,
@@ -47,7 +56,9 @@ const (
 
 var (
 	pageTemplate = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
-		"inc": func(i int) int { return i + 1 },
+		"inc":    func(i int) int { return i + 1 },
+		"plural": plural,
+		"noun":   noun,
 	}).ParseFS(assets, "page.html.tmpl"))
 	css        = mustRead("page.css")
 	liveScript = mustRead("live.js")
@@ -69,26 +80,31 @@ func mustRead(name string) string {
 // Render returns the page of s: one self-contained HTML document (inline CSS
 // and SVG; with opts.Live, one inline script). It reads no file and no
 // clock: the same synthesis and options give the same bytes. Agent-written
-// text goes through html/template, which escapes it for where it lands. The
+// text goes through html/template, which escapes it for where it lands, and
+// the page through inert.TextBytes, which shows the control characters and
+// bidirectional overrides html/template leaves (see the package doc). The
 // error is a template failure (a bug).
 func Render(s *synth.Synthesis, opts Options) ([]byte, error) {
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, newView(s, opts)); err != nil {
 		return nil, fmt.Errorf("render page: %w", err)
 	}
-	return b.Bytes(), nil
+	return inert.TextBytes(b.Bytes()), nil
 }
 
 // view is what the template shows.
 type view struct {
-	S        *synth.Synthesis
-	Live     bool
-	CSP      string
-	CSS      template.CSS
-	Script   template.JS
-	Title    string
-	Verdict  string
-	Headline string
+	S      *synth.Synthesis
+	Live   bool
+	CSP    string
+	CSS    template.CSS
+	Script template.JS
+	Title  string
+	// Input and Repo name the run directory and the evidence's repository
+	// (Options).
+	Input, Repo string
+	Verdict     string
+	Headline    string
 	// Unread says that reports could not be fully read, and which; ""
 	// when every report was read.
 	Unread string
@@ -196,7 +212,14 @@ func newView(s *synth.Synthesis, opts Options) *view {
 	if s.Run != nil {
 		v.Run = *s.Run
 	}
-	v.Title = "fluxwatch · " + synth.VerdictText(s) + " · " + s.Input
+	v.Input, v.Repo = opts.Input, opts.Repo
+	if v.Input == "" {
+		v.Input = s.Input
+	}
+	if v.Repo == "" && s.Evidence != nil {
+		v.Repo = s.Evidence.Repo
+	}
+	v.Title = "fluxwatch · " + synth.VerdictText(s) + " · " + v.Input
 	v.Headline = fmt.Sprintf("%d/%d agents completed, %d failed · %s", len(s.AgentsCompleted),
 		len(s.AgentsLaunched), len(s.AgentsFailed), plural(s.Counts.Total(), "finding"))
 	if note := synth.UnreadNote(len(s.AgentsUnreadable)); note != "" {

@@ -70,9 +70,13 @@ type reportParser struct {
 	frontEnd int
 	fm       frontMatter
 	ix       *index
-	vLine    int // the line of a verdict found outside the index and front matter
-	diags    diagList
-	stop     *stop
+	general  *general // what the general reader read, for a report with no index
+	// proseSevs are the severities the general reader gives the IDs of
+	// the prose around an index (proseSeverity), read once.
+	proseSevs map[string]Severity
+	vLine     int // the line of a verdict found outside the index and front matter
+	diags     diagList
+	stop      *stop
 }
 
 func (p *reportParser) diag(line int, level Level, format string, a ...any) {
@@ -102,8 +106,11 @@ func (p *reportParser) run() {
 		r.Improvements = append(r.Improvements, p.fm.improve...)
 		p.diag(1, LevelWarning, "legacy YAML front-matter index (issues:/improvements:)")
 	default:
-		found := proseFindings(p.stop, lines)
-		if len(found) == 0 {
+		gr := readGeneral(p.stop, p.src, lines)
+		found := gr.settle(p.stop)
+		found = p.takeResolved(found)
+		p.general = &gr
+		if len(found) == 0 && len(r.Resolved) == 0 {
 			if ix := p.fencedIndex(); ix != nil {
 				p.ix = ix
 				p.takeIndex()
@@ -129,13 +136,76 @@ func (p *reportParser) run() {
 	}
 	if prose && r.Status == StatusMalformed {
 		p.diag(0, LevelWarning, "malformed index: no usable Findings Index, prose fallback found %d finding(s) (confidence low)", len(r.Findings))
-		if v := r.Verdict(); worseVerdict(r.DeclaredVerdict, v) {
-			r.Status = StatusUnreadable
-			p.diag(p.verdictLineNum(), LevelError, "declared verdict %s is worse than the %s computed from what was read: the report could not be fully read", r.DeclaredVerdict, v)
-		}
+		p.unreadable()
 	}
 	if !r.Complete {
 		p.diag(0, LevelInfo, "no <!-- flux-drive:complete --> sentinel")
+	}
+}
+
+// takeResolved moves the findings the report marks resolved into
+// r.Resolved (SPEC §2.3: recorded, never counted) and returns the others.
+func (p *reportParser) takeResolved(fs []Finding) []Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		if f.resolved {
+			f.resolved = false
+			p.r.Resolved = append(p.r.Resolved, f)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// unreadable makes a report read by the general reader unreadable when it
+// could not be fully read (SPEC §2.3 "never silently safe"): a line that
+// named a P0 or P1 severity in a place of a finding gave none, its own
+// tally states more P0/P1 findings than were read, or its declared verdict
+// is worse than the one computed from what was read. Each reason is an
+// error diagnostic at its line.
+func (p *reportParser) unreadable() {
+	r, gr := p.r, p.general
+	bad := false
+	if gr != nil {
+		for _, o := range gr.orphans {
+			bad = true
+			p.diag(o.line, LevelError, "%s %q here gave no finding", o.sev, o.word)
+		}
+		read := map[Severity]int{}
+		for _, f := range r.Findings {
+			read[f.Severity]++
+		}
+		for _, f := range r.Resolved {
+			read[f.Severity]++
+		}
+		// What the report states last of a level: a re-review's final
+		// counts supersede its initial ones.
+		stated := map[Severity]tally{}
+		for _, t := range gr.tallies {
+			if t.sev.Rank() <= 1 && t.line >= stated[t.sev].line {
+				stated[t.sev] = t
+			}
+		}
+		switch s0, s1 := stated[P0], stated[P1]; {
+		case s0.n > read[P0]:
+			bad = true
+			p.diag(s0.line, LevelError, "the report states %d P0 finding(s), %d were read", s0.n, read[P0])
+		case s0.n+s1.n > read[P0]+read[P1]:
+			t := s1
+			if t.line == 0 {
+				t = s0
+			}
+			bad = true
+			p.diag(t.line, LevelError, "the report states %d P0/P1 finding(s), %d were read", s0.n+s1.n, read[P0]+read[P1])
+		}
+	}
+	if v := r.Verdict(); worseVerdict(r.DeclaredVerdict, v) {
+		bad = true
+		p.diag(p.verdictLineNum(), LevelError, "declared verdict %s is worse than the %s computed from what was read: the report could not be fully read", r.DeclaredVerdict, v)
+	}
+	if bad {
+		r.Status = StatusUnreadable
 	}
 }
 
@@ -325,11 +395,12 @@ func (p *reportParser) takeIndex() {
 }
 
 // indexFirst reports whether the index heading is the first non-empty line,
-// after an optional run-uuid comment.
+// after an optional run-uuid comment and optional YAML front matter (SPEC
+// §2.5: what `fluxwatch protocol` asks agents to write).
 func (p *reportParser) indexFirst() bool {
 	for i, l := range p.lines {
 		t := strings.TrimSpace(l.text)
-		if t == "" || (runUUIDRe.MatchString(t) && p.r.RunUUID != "" && i < p.ix.start) {
+		if t == "" || i < p.frontEnd || (runUUIDRe.MatchString(t) && p.r.RunUUID != "" && i < p.ix.start) {
 			continue
 		}
 		return i == p.ix.start
@@ -401,38 +472,10 @@ func (p *reportParser) verdictLineNum() int {
 	return p.vLine
 }
 
-// bodyVerdict finds a verdict line outside the index: "**Verdict:** x",
-// "## Summary — Verdict: x", or a "## Verdict" heading with the value on the
-// next non-blank line.
+// bodyVerdict finds the declared verdict outside the index and front
+// matter: the report's overall verdict line (overallVerdict).
 func (p *reportParser) bodyVerdict() (string, int) {
-	for i, l := range p.lines {
-		if l.masked {
-			continue
-		}
-		if v, _, ok := verdictLine(l.text); ok {
-			if strings.EqualFold(v, "error") {
-				continue // "Verdict: error" counts only in the index or footer
-			}
-			return v, l.num
-		}
-		if l.level > 0 && strings.EqualFold(strings.TrimSpace(l.head), "verdict") {
-			for j := i + 1; j < len(p.lines) && j < i+4; j++ {
-				t := strings.TrimSpace(p.lines[j].text)
-				if t == "" || p.lines[j].masked {
-					continue
-				}
-				if p.lines[j].level > 0 {
-					break
-				}
-				v := cutVerdictValue(stripBold(t))
-				if _, ok := NormalizeVerdict(v); ok {
-					return v, p.lines[j].num
-				}
-				break
-			}
-		}
-	}
-	return "", 0
+	return overallVerdict(p.lines)
 }
 
 var footerStatusRe = regexp.MustCompile(`(?i)^\s*\**STATUS\**\s*:\s*\**\s*([A-Za-z_-]+)`)
@@ -528,33 +571,28 @@ func firstText(lines []line) line {
 }
 
 // proseSeverity finds the severity the report's prose gives the finding with
-// this ID: the marker of the heading, item or bold lead-in that opens its
-// section, or a severity field right under that heading.
+// this ID, as the general reader reads it (SPEC §2.3, one reader): the
+// label of the heading, item or bold lead-in that opens its section, a
+// severity field in its block, or the group it stands in. The index's own
+// lines are not its prose.
 func (p *reportParser) proseSeverity(id string) (Severity, bool) {
 	if id == "" {
 		return "", false
 	}
-	lo, hi := p.ix.start, p.ix.end
-	for i, l := range p.lines {
-		if l.masked || (i >= lo && i < hi) || blockID(l) != id {
-			continue
+	if p.proseSevs == nil {
+		p.proseSevs = map[string]Severity{}
+		lines := slices.Clone(p.lines)
+		for i := p.ix.start; i < p.ix.end && i < len(lines); i++ {
+			lines[i].masked = true
 		}
-		if l.level > 0 {
-			if f, ok := headingProse(p.lines, i); ok {
-				return f.Severity, true
+		gr := readGeneral(p.stop, "", lines)
+		for _, f := range gr.findings {
+			k := idKey(f.ID)
+			if _, seen := p.proseSevs[k]; f.ID != "" && !seen {
+				p.proseSevs[k] = f.Severity
 			}
-			if sev, _, ok := severityUnder(p.lines, i); ok {
-				return sev, true
-			}
-			continue
-		}
-		body := strings.TrimSpace(l.text)
-		if _, _, b := listItem(l.text); b != "" {
-			body = b
-		}
-		if pp, ok := proseItem(body, false); ok && pp.class == sevFinding {
-			return pp.sev, true
 		}
 	}
-	return "", false
+	sev, ok := p.proseSevs[idKey(id)]
+	return sev, ok
 }

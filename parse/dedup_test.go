@@ -18,7 +18,7 @@ func dedupProseAllPairs(fs []Finding) []Finding {
 	for _, f := range fs {
 		dup := keptWithIDOrTitle(out, f)
 		for j := range out {
-			if dup < 0 && out[j].Section != f.Section && TitlesMatch(out[j].Title, f.Title) {
+			if dup < 0 && out[j].Section != f.Section && !distinctIDs(out[j].ID, f.ID) && TitlesMatch(out[j].Title, f.Title) {
 				dup = j
 				break
 			}
@@ -34,7 +34,7 @@ func dedupProseAllPairs(fs []Finding) []Finding {
 
 // keptWithIDOrTitle is the first step of the plain readings of the prose
 // dedup: the index in out of the kept finding with f's ID, else of the one
-// with f's normalised title, else -1.
+// with f's normalised title and no other ID, else -1.
 func keptWithIDOrTitle(out []Finding, f Finding) int {
 	for j := range out {
 		if f.ID != "" && out[j].ID == f.ID {
@@ -42,7 +42,7 @@ func keptWithIDOrTitle(out []Finding, f Finding) int {
 		}
 	}
 	for j := range out {
-		if normalizeTitle(out[j].Title) == normalizeTitle(f.Title) {
+		if normalizeTitle(out[j].Title) == normalizeTitle(f.Title) && !distinctIDs(out[j].ID, f.ID) {
 			return j
 		}
 	}
@@ -280,7 +280,7 @@ func dedupProseKeywordsPlain(fs []Finding) []Finding {
 				}
 			}
 			for j := range out {
-				if cands[j] && out[j].Section != f.Section && TitlesMatch(out[j].Title, f.Title) {
+				if cands[j] && out[j].Section != f.Section && !distinctIDs(out[j].ID, f.ID) && TitlesMatch(out[j].Title, f.Title) {
 					dup = j
 					break
 				}

@@ -15,9 +15,40 @@
 // (# to ####, any case, bold or not, singular or plural, with a qualifier such
 // as "Final" or a suffix such as "(Machine-Parseable)"); a legacy YAML
 // front-matter index (issues:, improvements:, verdict:); a headless run of
-// pipe-form index lines; then the prose fallback of §2.3; and only when that
-// finds nothing, an index inside a fenced code block (an example otherwise).
-// The first usable index counts.
+// pipe-form index lines; then the general reader of §2.3 (general.go, with
+// restate.go and jsonbody.go); and only when that finds nothing, an index
+// inside a fenced code block (an example otherwise). The first usable index
+// counts.
+//
+// # The general reader
+//
+// The general reader reads a report with no index as a careful reviewer
+// does (SPEC §2.3; docs/reports.md lists its rules with examples). It builds
+// a tree of the report's headings, items and bold lead-ins, reads each
+// one's own label (rule 1) and the severity fields of its block (rule 2),
+// then decides which headings are severity groups (rule 3) and reads tables
+// (rule 4). Decisions where the specification is silent, taken from real
+// reports:
+//
+//   - Sections are classed by their headings: a summary or a list of
+//     recommendations restates the body's findings (a finding there is the
+//     body's finding it names, by ID, a cited ID, a table number or the title
+//     rule; one that names none adds nothing when its section names some,
+//     unless it is worse than all that was read), a plan (a roadmap, phases,
+//     weeks, a checklist) gives none. A report that labels nothing in its
+//     body reads its summaries and recommendations as its body.
+//   - A label needs to be one: a bare P-level needs a separator, a bold
+//     severity word a colon or a dash, a bracketed severity in an item must
+//     end its title and be written as a label; an ID must be set apart from
+//     the title; a recurring bold label is a field; three levels or more are
+//     a scale; an improvement word makes an improvement.
+//   - Findings whose own IDs differ are never merged, whatever their titles.
+//   - A report that is a JSON value is read as one (a review tool's output
+//     saved as the report).
+//   - The declared verdict is the report's overall verdict (overallVerdict):
+//     in its summary or final section, before its first section, or labelled
+//     overall or final; a heading that recurs heads a section about one
+//     topic.
 //
 // Decisions where the specification is silent, taken from real reports:
 //
@@ -39,7 +70,7 @@
 //     index and no findings, is an error stub.
 //   - The completion sentinel is <!-- flux-drive:complete -->; other
 //     "<!-- x:complete -->" markers also count, with an info diagnostic.
-//   - The prose fallback counts the same finding listed twice once: same ID,
+//   - The general reader counts the same finding listed twice once: same ID,
 //     the same normalised title, or titles equal by the fuzzy title rule of
 //     §5.2 when the two stand in different sections (§2.3's "a detail section
 //     and a summary list that restates it"). Two findings side by side in one

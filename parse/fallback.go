@@ -2,226 +2,7 @@ package parse
 
 import (
 	"hash/maphash"
-	"slices"
-	"strings"
 )
-
-// scope is a heading on the stack of open sections during the prose walk.
-type scope struct {
-	level   int
-	text    string
-	issues  bool     // the heading names issues, findings, concerns, …
-	group   bool     // a severity group heading
-	sev     Severity // the group's severity
-	finding bool     // the heading is itself a finding
-}
-
-// proseFindings extracts findings from a report with no usable index, by the
-// explicit markers of SPEC §2.3 only, so that prose cannot invent a P0:
-//  1. a heading that starts with a marker (or an ID then a marker) or ends
-//     with a parenthesised marker, anywhere; a "**Severity:** P0" line right
-//     under a heading gives it its severity;
-//  2. a list item or bold lead-in that starts the same way (or whose bold part
-//     ends with a parenthesised marker), under a heading naming issues,
-//     findings, concerns, problems, risks or gaps — or anywhere when no
-//     heading names one;
-//  3. each list item or sub-heading directly under a severity group heading.
-//
-// The same finding listed twice (same ID, or titles equal by the title rule
-// in another section) is counted once.
-func proseFindings(st *stop, lines []line) []Finding {
-	fileNamesOne := false
-	for _, l := range lines {
-		if l.level > 0 && !l.masked && namesIssuesRe.MatchString(l.head) {
-			fileNamesOne = true
-			break
-		}
-	}
-	// Sized once: growing a list of 200,000 findings holds two copies of it.
-	out := make([]Finding, 0, maxProseFindings(lines))
-	var stack []scope
-	inTable := false
-	for i, l := range lines {
-		st.tick()
-		if l.masked {
-			continue
-		}
-		t := strings.TrimSpace(l.text)
-		if t == "" {
-			inTable = false
-			continue
-		}
-		if l.level > 0 {
-			for len(stack) > 0 && stack[len(stack)-1].level >= l.level {
-				stack = stack[:len(stack)-1]
-			}
-			sc := scope{level: l.level, text: l.head, issues: namesIssuesRe.MatchString(l.head)}
-			parent := groupParent(stack)
-			if sev, ok := groupHeading(l.head, false); ok {
-				sc.group, sc.sev = true, sev
-			} else if f, ok := headingProse(lines, i); ok {
-				f.Section = sectionOf(stack)
-				out = append(out, f)
-				sc.finding = true
-			} else if parent != nil && l.level > parent.level && directlyUnder(stack, parent) {
-				title := cleanTitle(stripNumbering(l.head))
-				if !emptyTitle(title) {
-					id := ""
-					if lid, rest, ok := leadID(title); ok && startsSep(rest) {
-						id, title = lid, cleanTitle(strings.TrimLeft(rest, sepChars))
-					}
-					sev := parent.sev
-					if s, _, ok := severityUnder(lines, i); ok {
-						sev = s
-					}
-					out = append(out, Finding{Severity: sev, ID: id, Section: parent.text, Title: title,
-						Line: l.num, Confidence: ConfidenceLow})
-					sc.finding = true
-				}
-			}
-			stack = append(stack, sc)
-			continue
-		}
-		if strings.HasPrefix(t, "|") {
-			inTable = true
-		}
-		if inTable {
-			continue // tables are not prose findings
-		}
-		kind, indent, body := listItem(l.text)
-		if kind == 0 {
-			if !strings.HasPrefix(t, "**") {
-				continue
-			}
-			body = t // a bold lead-in
-		} else if indent >= 2 {
-			continue // nested bullets restate or detail; they are not findings
-		}
-		var top *scope
-		if len(stack) > 0 {
-			top = &stack[len(stack)-1]
-		}
-		if top != nil && top.group && kind != 0 {
-			// Rule 3: an item directly under a severity group.
-			sev := top.sev
-			p, ok := proseItem(body, true)
-			if !ok {
-				continue
-			}
-			if p.class == sevFinding {
-				sev = p.sev
-			} else if p.class == sevImprovement {
-				continue
-			}
-			out = append(out, Finding{Severity: sev, ID: p.id, Section: top.text, Title: p.title,
-				Line: l.num, Confidence: ConfidenceLow, FileRefs: fileRefs(body)})
-			continue
-		}
-		if kind == 0 && severityLineRe.MatchString(t) {
-			continue // a severity field, not a finding
-		}
-		p, ok := proseItem(body, false)
-		if !ok || p.class != sevFinding {
-			continue
-		}
-		if p.how == "trailing" && kind != 0 && !strings.HasPrefix(strings.TrimSpace(body), "**") {
-			continue // a trailing marker counts only at the end of a bold part
-		}
-		if !underIssues(stack) && fileNamesOne {
-			continue
-		}
-		out = append(out, Finding{Severity: p.sev, ID: p.id, Section: sectionOf(stack), Title: p.title,
-			Line: l.num, Confidence: ConfidenceLow, FileRefs: fileRefs(body)})
-	}
-	out = dedupProse(st, out)
-	if cap(out) > 2*len(out)+64 {
-		out = slices.Clone(out) // most candidate lines were none: let them go
-	}
-	return out
-}
-
-// maxProseFindings bounds the findings proseFindings can read from lines:
-// each is a heading, a list item or a bold lead-in.
-func maxProseFindings(lines []line) int {
-	n := 0
-	for _, l := range lines {
-		t := strings.TrimLeft(l.text, " \t")
-		if !l.masked && t != "" && (strings.IndexByte("#-*+", t[0]) >= 0 || '0' <= t[0] && t[0] <= '9') {
-			n++
-		}
-	}
-	return n
-}
-
-// headingProse reads a finding heading at lines[h] (rule 1), with the
-// severity of a severity field line right under it when there is one.
-func headingProse(lines []line, h int) (Finding, bool) {
-	l := lines[h]
-	p, ok := headingFinding(l.head)
-	sev, _, hasField := severityUnder(lines, h)
-	switch {
-	case ok && p.class == sevFinding:
-		// A severity field under a finding heading gives the finding its
-		// severity: one finding, not two.
-		if !hasField {
-			sev = p.sev
-		}
-	case ok:
-		return Finding{}, false // an improvement heading
-	case hasField && l.level > 1:
-		// A heading with a severity field under it: "## Finding 1: Title" +
-		// "**Severity:** P1".
-		title := cleanTitle(stripNumbering(l.head))
-		id := ""
-		if lid, rest, ok := leadID(title); ok && startsSep(rest) {
-			id, title = lid, cleanTitle(strings.TrimLeft(rest, sepChars))
-		}
-		if emptyTitle(title) {
-			return Finding{}, false
-		}
-		p = proseParsed{id: id, title: title}
-	default:
-		return Finding{}, false
-	}
-	return Finding{Severity: sev, ID: p.id, Title: p.title, Line: l.num, Confidence: ConfidenceLow,
-		FileRefs: fileRefs(l.head)}, true
-}
-
-// groupParent returns the innermost open severity group, if any.
-func groupParent(stack []scope) *scope {
-	for i := len(stack) - 1; i >= 0; i-- {
-		if stack[i].group {
-			return &stack[i]
-		}
-	}
-	return nil
-}
-
-// directlyUnder reports whether a new heading would sit directly under the
-// group g: no other heading is open between them.
-func directlyUnder(stack []scope, g *scope) bool {
-	return len(stack) > 0 && &stack[len(stack)-1] == g
-}
-
-func underIssues(stack []scope) bool {
-	for _, s := range stack {
-		if s.issues {
-			return true
-		}
-	}
-	return false
-}
-
-// sectionOf names the section a prose finding stands in: the innermost open
-// heading that is not itself a finding.
-func sectionOf(stack []scope) string {
-	for i := len(stack) - 1; i >= 0; i-- {
-		if !stack[i].finding && stack[i].level > 1 {
-			return stack[i].text
-		}
-	}
-	return ""
-}
 
 // dedupProse counts a finding listed twice once: same ID, the same
 // normalised title, or titles that match by the title rule in different
@@ -246,9 +27,21 @@ func dedupProse(st *stop, fs []Finding) []Finding {
 }
 
 func dedupProseBy(st *stop, fs []Finding, exact bool) []Finding {
+	d := newProseDedup(st, fs, exact)
+	for i, f := range fs {
+		st.tick()
+		d.add(f, d.normAt(i))
+	}
+	return d.finish()
+}
+
+// newProseDedup prepares the dedup of fs, which must then be added in
+// their order (settle adds a prefix first, then looks the rest up before
+// adding them).
+func newProseDedup(st *stop, fs []Finding, exact bool) *proseDedup {
 	// The kept findings are written over fs as it is read: out[j] is never
 	// past the finding being read, so one list serves both.
-	d := proseDedup{exact: exact, out: fs[:0], byID: map[string]int{}, byKey: map[uint64][]int32{}, seed: maphash.MakeSeed()}
+	d := &proseDedup{exact: exact, out: fs[:0], in: fs, byID: map[string]int{}, byKey: map[uint64][]int32{}, seed: maphash.MakeSeed()}
 	// The normalised titles are made first, so that the titles and the
 	// keywords of one finding only (most, in a large report: a file path in
 	// a title makes a word of its own) can be told before any is kept. The
@@ -267,13 +60,23 @@ func dedupProseBy(st *stop, fs []Finding, exact bool) []Finding {
 			d.once.countWords(norms[i])
 		}
 	}
+	d.allNorms = norms
 	d.norms = norms[:0]
-	for i, f := range fs {
-		st.tick()
-		d.add(f, norms[i])
-	}
-	clear(fs[len(d.out):]) // drop what the merged findings held
-	clear(norms[len(d.norms):])
+	return d
+}
+
+// normAt returns the normalised title of the i-th finding given to
+// newProseDedup, valid until that finding is added.
+func (d *proseDedup) normAt(i int) string { return d.allNorms[i] }
+
+// keptOf returns the kept finding that the i-th finding added became or
+// joined.
+func (d *proseDedup) keptOf(i int) int { return int(d.where[i]) }
+
+// finish returns the kept findings.
+func (d *proseDedup) finish() []Finding {
+	clear(d.in[len(d.out):]) // drop what the merged findings held
+	clear(d.allNorms[len(d.norms):])
 	return d.out
 }
 
@@ -351,6 +154,10 @@ const (
 type proseDedup struct {
 	exact bool
 	out   []Finding
+	in    []Finding // the findings given, which out is written over
+	where []int32   // where[i]: the kept finding the i-th added became or joined
+	// allNorms are the normalised titles of in; norms is written over it.
+	allNorms []string
 	// norms[j] is out[j]'s normalised title. ring[j%titleWindow] is its
 	// title prepared for the title rule, kept for the last titleWindow kept
 	// findings and made again from norms[j] for an older one compared with:
@@ -389,44 +196,67 @@ var titleWindow = 4096
 // kept titles: such a word picks no candidates (see dedupProse).
 var closed = make([]int32, maxPosting+1)
 
-// add adds f, whose normalised title is norm.
-func (d *proseDedup) add(f Finding, norm string) {
-	dup := -1
-	if j, ok := d.byID[f.ID]; ok && f.ID != "" {
+// add adds f, whose normalised title is norm and whose text names the
+// IDs cites.
+func (d *proseDedup) add(f Finding, norm string, cites ...string) {
+	dup, key, single := d.find(&f, norm, cites)
+	if dup < 0 {
+		d.keep(f, key, single)
+		return
+	}
+	d.where = append(d.where, int32(dup))
+	if mergeProse(&d.out[dup], f) {
+		d.byID[idKey(f.ID)] = dup
+	}
+}
+
+// find returns the kept finding that f, whose normalised title is norm,
+// repeats — the same ID, an ID among cites, the same normalised title, or
+// titles alike by the title rule in another section — or -1, with what
+// keep needs to keep it. Only keep may follow it for another finding.
+func (d *proseDedup) find(f *Finding, norm string, cites []string) (dup int, key uint64, single bool) {
+	dup = -1
+	if j, ok := d.byID[idKey(f.ID)]; ok && f.ID != "" {
 		dup = j
+	}
+	for _, c := range cites {
+		if j, ok := d.byID[idKey(c)]; ok && dup < 0 {
+			dup = j
+		}
 	}
 	t := &d.cur
 	t.setNorm(norm)
-	key := maphash.String(d.seed, t.Norm())
+	key = maphash.String(d.seed, t.Norm())
 	// A title of one finding only: no kept one has it, none to come will.
-	single := !d.exact && d.onceTitle.once(key)
+	single = !d.exact && d.onceTitle.once(key)
 	if dup < 0 && !single {
-		dup = d.sameTitle(key, t.Norm())
+		dup = d.sameTitle(key, t.Norm(), f.ID)
 	}
 	if dup < 0 {
-		dup = d.fuzzy(&f, t)
+		dup = d.fuzzy(f, t)
 	}
-	if dup < 0 {
-		j := len(d.out)
-		d.out = append(d.out, f)
-		d.norms = append(d.norms, t.Norm())
-		if len(d.ring) < titleWindow {
-			d.ring = append(d.ring, Title{})
-		}
-		d.ring[j%titleWindow].copyFrom(t)
-		if f.ID != "" {
-			d.byID[f.ID] = j
-		}
-		if !single {
-			d.byKey[key] = append(d.byKey[key], int32(j))
-		}
-		if !d.exact {
-			d.post(j, t)
-		}
-		return
+	return dup, key, single
+}
+
+// keep keeps f, which find has just looked up.
+func (d *proseDedup) keep(f Finding, key uint64, single bool) {
+	t := &d.cur
+	j := len(d.out)
+	d.where = append(d.where, int32(j))
+	d.out = append(d.out, f)
+	d.norms = append(d.norms, t.Norm())
+	if len(d.ring) < titleWindow {
+		d.ring = append(d.ring, Title{})
 	}
-	if mergeProse(&d.out[dup], f) {
-		d.byID[f.ID] = dup
+	d.ring[j%titleWindow].copyFrom(t)
+	if f.ID != "" {
+		d.byID[idKey(f.ID)] = j
+	}
+	if !single {
+		d.byKey[key] = append(d.byKey[key], int32(j))
+	}
+	if !d.exact {
+		d.post(j, t)
 	}
 }
 
@@ -437,6 +267,7 @@ func mergeProse(g *Finding, f Finding) (tookID bool) {
 	if f.Severity.Rank() < g.Severity.Rank() {
 		g.Severity = f.Severity
 	}
+	g.resolved = g.resolved || f.resolved
 	if g.ID == "" && f.ID != "" {
 		g.ID = f.ID
 		tookID = true
@@ -456,13 +287,19 @@ func (d *proseDedup) title(j int) *Title {
 
 // sameTitle returns the first kept finding whose normalised title is norm,
 // or -1.
-func (d *proseDedup) sameTitle(key uint64, norm string) int {
+func (d *proseDedup) sameTitle(key uint64, norm, id string) int {
 	for _, j := range d.byKey[key] {
-		if d.norms[j] == norm {
+		if d.norms[j] == norm && !distinctIDs(id, d.out[j].ID) {
 			return int(j)
 		}
 	}
 	return -1
+}
+
+// distinctIDs reports whether two findings carry IDs of their own that
+// differ: the author tells them apart, whatever their titles.
+func distinctIDs(a, b string) bool {
+	return a != "" && b != "" && idKey(a) != idKey(b)
 }
 
 // post adds out[j] to the posting lists of its keywords, which fuzzy has
@@ -493,7 +330,7 @@ func (d *proseDedup) post(j int, t *Title) {
 func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 	if d.exact {
 		for j := range d.out {
-			if d.out[j].Section != f.Section && t.Matches(d.title(j)) {
+			if d.out[j].Section != f.Section && !distinctIDs(f.ID, d.out[j].ID) && t.Matches(d.title(j)) {
 				return j
 			}
 		}
@@ -527,7 +364,7 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 				continue
 			}
 			d.stamp[j] = d.round
-			if d.out[j].Section != f.Section && t.Matches(d.title(int(j))) {
+			if d.out[j].Section != f.Section && !distinctIDs(f.ID, d.out[int(j)].ID) && t.Matches(d.title(int(j))) {
 				dup = int(j)
 			}
 		}

@@ -131,8 +131,10 @@ func readFrontMatter(lines []line, end int) frontMatter {
 			continue
 		}
 		switch k.Value {
-		case "verdict":
-			if v.Kind == yaml.ScalarNode {
+		case "verdict", "review_status", "review-status", "decision":
+			// A review tool's front matter may name its verdict
+			// review_status or decision; verdict wins.
+			if v.Kind == yaml.ScalarNode && (k.Value == "verdict" || fm.verdict == "") {
 				fm.verdict, fm.verdictLine = strings.TrimSpace(v.Value), off+v.Line
 			}
 		case "issues", "findings":

@@ -165,12 +165,19 @@ func heading(s string) (int, string) {
 	for n < len(t) && t[n] == '#' {
 		n++
 	}
-	if n == 0 || n > 6 || (n < len(t) && t[n] != ' ' && t[n] != '\t') {
+	if n == 0 || n > 6 || (n < len(t) && t[n] != ' ' && t[n] != '\t' && !emojiAt(t[n:])) {
 		return 0, ""
 	}
 	text := strings.TrimSpace(t[n:])
 	text = strings.TrimSpace(strings.TrimRight(text, "#"))
 	return n, cleanHeading(text)
+}
+
+// emojiAt reports whether s starts with an emoji mark: "###✅ Fixed"
+// is a heading its author forgot a space in.
+func emojiAt(s string) bool {
+	r, n := utf8.DecodeRuneInString(s)
+	return n > 1 && isEmojiRune(r)
 }
 
 // cleanHeading removes emphasis wrapping a whole heading and a trailing colon.

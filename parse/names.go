@@ -34,6 +34,12 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
+// Input reports whether a file of kind k is an input of its run: anything
+// the run directory's readers read (an agent file, the bus, a specialist,
+// design or manifest file), so never a target an output may replace
+// (SPEC §10). fluxwatch's own reports and ignored files are not.
+func (k Kind) Input() bool { return k != KindIgnored && k != KindOwn }
+
 // Name is what a file name says about a file of an output directory.
 type Name struct {
 	Kind  Kind

@@ -23,7 +23,7 @@ func (p proseParsed) noSev() bool { return p.class == sevNone }
 
 var (
 	// "Finding 3", "Issue 2", "Gap 1.2": a word and a number used as an ID.
-	wordIDRe = regexp.MustCompile(`^(?i)((?:finding|issue|gap|concern|problem|risk|item|observation)\s+#?\d+(?:\.\d+)*)`)
+	wordIDRe = regexp.MustCompile(`^(?i)((?:finding|issue|gap|concern|problem|risk|item|observation|recommendation)\s+#?\d+(?:\.\d+)*)`)
 	// A leading "2." or "2)" numbering inside a heading.
 	numberingRe = regexp.MustCompile(`^\d+(?:\.\d+)*[.)]?\s+`)
 	// Separators between a marker, an ID and a title.
@@ -50,7 +50,7 @@ func stripNumbering(s string) string {
 // ('ſ' folds to 's').
 func wordIDAt(s string) []int {
 	if len(s) < 2 || s[0] < utf8.RuneSelf && strings.IndexByte("fFiIgGcCpPrRoO", s[0]) < 0 ||
-		s[1] < utf8.RuneSelf && strings.IndexByte("iIsSaAoOrRtTbB", s[1]) < 0 {
+		s[1] < utf8.RuneSelf && strings.IndexByte("iIsSaAoOrRtTbBeE", s[1]) < 0 {
 		return nil
 	}
 	return wordIDRe.FindStringSubmatchIndex(s)
@@ -429,10 +429,6 @@ func detailSection(lines []line, h int) (item, bool) {
 	}
 	return item{class: sevFinding, sev: sev, id: id, title: cleanTitle(strings.TrimLeft(rest, sepChars)), line: l.num}, true
 }
-
-// namesIssuesRe matches a heading naming issues, findings, concerns,
-// problems, risks or gaps (SPEC §2.3 rule 2).
-var namesIssuesRe = regexp.MustCompile(`(?i)\b(issues?|findings?|concerns?|problems?|risks?|gaps?)\b`)
 
 // delimitedID reports whether the ID that starts s is set apart from the
 // title: by brackets or bold ("[Q1] Title", "**Q1** Title"), by a separator

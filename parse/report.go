@@ -96,6 +96,9 @@ type Finding struct {
 	Description string `json:"-"`
 	// Evidence holds the evidence claims of the finding (§2.4, §5.7).
 	Evidence []Claim `json:"-"`
+	// resolved: the report marks it struck through, resolved or fixed
+	// (while it is read; Report.Resolved holds such findings).
+	resolved bool
 }
 
 // Improvement is an IMP row or improvement item: it never moves the verdict.
@@ -131,6 +134,9 @@ type Report struct {
 	Complete     bool          `json:"-"`
 	Findings     []Finding     `json:"findings"`
 	Improvements []Improvement `json:"improvements"`
+	// Resolved are the findings the report itself marks struck through,
+	// resolved or fixed (SPEC §2.3): recorded, never counted.
+	Resolved []Finding `json:"resolved,omitempty"`
 	// Envelope is the message envelope of YAML front matter (message_id,
 	// correlation_id, timestamp, …), if the report has one.
 	Envelope map[string]string `json:"-"`

@@ -25,6 +25,7 @@ type goldenReport struct {
 	Envelope        map[string]string `json:"envelope,omitempty"`
 	Findings        []Finding         `json:"findings"`
 	Improvements    []Improvement     `json:"improvements"`
+	Resolved        []Finding         `json:"resolved,omitempty"`
 	Diagnostics     []Diagnostic      `json:"diagnostics"`
 	// Evidence lists, per finding index, the evidence claims (when any).
 	Evidence map[int][]Claim `json:"evidence,omitempty"`
@@ -32,7 +33,7 @@ type goldenReport struct {
 
 func golden(r *Report) goldenReport {
 	g := goldenReport{Status: r.Status, Verdict: r.Verdict(), RunUUID: r.RunUUID, Complete: r.Complete,
-		Envelope: r.Envelope, Findings: r.Findings, Improvements: r.Improvements, Diagnostics: r.Diagnostics}
+		Envelope: r.Envelope, Findings: r.Findings, Improvements: r.Improvements, Resolved: r.Resolved, Diagnostics: r.Diagnostics}
 	if r.DeclaredVerdict != "" {
 		v := string(r.DeclaredVerdict)
 		g.DeclaredVerdict = &v

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -38,27 +39,10 @@ func severityToken(tok string, slot bool) (Severity, sevClass) {
 	t := strings.ToUpper(strings.Trim(strings.TrimSpace(stripBold(tok)), "[]()`*_:."))
 	t = strings.TrimSpace(t)
 	if IsPLevel(t) {
-		switch t[1:] {
-		case "0":
-			return P0, sevFinding
-		case "1":
-			return P1, sevFinding
-		case "2":
-			return P2, sevFinding
-		}
-		return P3, sevFinding // P3, P4 and above
+		return pLevel(t), sevFinding
 	}
-	switch t {
-	case "CRITICAL", "BLOCKER":
-		return P0, sevFinding
-	case "HIGH", "MAJOR":
-		return P1, sevFinding
-	case "MEDIUM", "MODERATE":
-		return P2, sevFinding
-	case "LOW", "MINOR", "INFO", "INFORMATIONAL", "NIT":
-		return P3, sevFinding
-	case "IMP", "IMPROVEMENT":
-		return "", sevImprovement
+	if sev, c, ok := vocabWord(t, slot); ok {
+		return sev, c
 	}
 	if !slot {
 		return "", sevNone
@@ -80,6 +64,133 @@ func severityToken(tok string, slot bool) (Severity, sevClass) {
 	return "", sevNone
 }
 
+// pLevel maps a P-level (IsPLevel) to its severity: P4 and above are P3.
+func pLevel(t string) Severity {
+	switch t[1:] {
+	case "0":
+		return P0
+	case "1":
+		return P1
+	case "2":
+		return P2
+	}
+	return P3
+}
+
+// vocabRow is one row of the severity vocabulary.
+type vocabRow struct {
+	sev   Severity
+	class sevClass
+	// words are written lower-case, with one space between words. A
+	// marker word also labels a finding wrapped in brackets or bold, or
+	// bare before a colon, at the start of an item; the others label one
+	// only in a severity position: a severity field, a table's severity
+	// column, an index's severity slot, a group heading, brackets or
+	// parentheses.
+	marker, position []string
+}
+
+// vocabulary is the severity vocabulary of SPEC §2.3, the one table the
+// reader takes severity words from (docs/reports.md shows it, and
+// TestVocabularyDoc holds the two together). Words are matched in any case;
+// a plural ("blockers", "nits") reads as its word. The words of other
+// languages are those real reports use for the same levels.
+var vocabulary = []vocabRow{
+	{sev: P0, class: sevFinding,
+		marker:   []string{"critical", "blocker", "blocking", "showstopper", "severe", "fix before merge", "🔴", "🚨", "⛔"},
+		position: []string{"crit", "critique", "crítico", "crítica", "kritisch", "严重", "致命", "긴급", "치명적", "重大", "nghiêm trọng", "core", "no go"}},
+	{sev: P1, class: sevFinding,
+		marker:   []string{"high", "major", "must fix", "🟠"},
+		position: []string{"important", "error", "élevé", "élevée", "haute", "alto", "alta", "hoch", "高", "높음", "중요", "cao"}},
+	{sev: P2, class: sevFinding,
+		marker:   []string{"medium", "moderate", "should fix", "🟡"},
+		position: []string{"warning", "warn", "moyen", "moyenne", "medio", "media", "mittel", "中", "보통", "중간", "trung bình"}},
+	{sev: P3, class: sevFinding,
+		marker: []string{"low", "minor", "info", "informational", "nit", "cosmetic", "trivial", "nice to have",
+			"🟢", "🔵", "⚪"},
+		position: []string{"suggestion", "nitpick", "faible", "bas", "basse", "bajo", "baja", "niedrig", "低", "낮음", "thấp"}},
+	{class: sevImprovement, marker: []string{"imp", "improvement"}},
+}
+
+// vocabIndex maps each word of the vocabulary to its row; position marks
+// the words that are severities only in a severity position.
+var vocabIndex = func() map[string]vocabEntry {
+	m := map[string]vocabEntry{}
+	for _, r := range vocabulary {
+		for _, w := range r.marker {
+			m[w] = vocabEntry{r.sev, r.class, false}
+		}
+		for _, w := range r.position {
+			m[w] = vocabEntry{r.sev, r.class, true}
+		}
+	}
+	return m
+}()
+
+type vocabEntry struct {
+	sev      Severity
+	class    sevClass
+	position bool
+}
+
+// vocabWord looks w up in the vocabulary, in any case, with '-' and '_'
+// read as spaces and a plural read as its word. A word of a severity
+// position only is found when position is set.
+func vocabWord(w string, position bool) (Severity, sevClass, bool) {
+	k := vocabKey(w)
+	e, ok := vocabIndex[k]
+	if !ok && len(k) > 3 && k[len(k)-1] == 's' {
+		e, ok = vocabIndex[k[:len(k)-1]]
+	}
+	if !ok || e.position && !position {
+		return "", sevNone, false
+	}
+	return e.sev, e.class, true
+}
+
+// vocabKey writes w as the vocabulary does: lower case, single spaces.
+func vocabKey(w string) string {
+	w = strings.ToLower(strings.TrimSpace(w))
+	if strings.ContainsAny(w, "-_ \t") {
+		w = strings.Join(strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == '\t' }), " ")
+	}
+	return w
+}
+
+// markerFirsts are the first letters of the marker words, in both cases:
+// a regexp of them can match only from one of them or from a non-ASCII
+// letter ('ſ' and the Kelvin sign fold to s and k).
+var markerFirsts = func() string {
+	var b strings.Builder
+	for _, w := range strings.Split(markerWords, "|") {
+		for _, c := range []byte{w[0], w[0] | 0x20} {
+			if strings.IndexByte(b.String(), c) < 0 {
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String()
+}()
+
+// markerWords is the alternation of the vocabulary's ASCII marker words of
+// findings, for the regexps of index list entries and prose markers.
+var markerWords = func() string {
+	var ws []string
+	for _, r := range vocabulary {
+		if r.class != sevFinding {
+			continue
+		}
+		for _, w := range r.marker {
+			if w[0] < utf8.RuneSelf && !strings.Contains(w, " ") {
+				ws = append(ws, strings.ToUpper(w))
+			}
+		}
+	}
+	// Longest first, so that INFORMATIONAL is not read as INFO.
+	slices.SortStableFunc(ws, func(a, b string) int { return len(b) - len(a) })
+	return strings.Join(ws, "|")
+}()
+
 var improvementIDRe = regexp.MustCompile(`^IMP(ROVEMENT)?-?\d+$`)
 
 func isDigits(s string) bool {
@@ -94,8 +205,9 @@ func isDigits(s string) bool {
 	return true
 }
 
-// severityWordRe matches one severity word of §2.2 (not P-levels), whole.
-const severityWords = `CRITICAL|BLOCKER|HIGH|MAJOR|MEDIUM|MODERATE|LOW|MINOR|INFO|INFORMATIONAL|NIT`
+// severityWords matches one marker word of the vocabulary (not P-levels),
+// whole.
+var severityWords = markerWords
 
 // idRe matches the finding IDs real agents write: SEC-1, SAF-01, P1-1, C1,
 // ARCH-001, FD-UP-001, SAFE-W1-001, GS-I1, R-02-b, Q1. It must hold a digit.
@@ -195,7 +307,7 @@ func wrappedWordAtStart(t string) []int {
 // with the first letter of a severity word, in either case (no other
 // character folds to those).
 func bareWordAtStart(t string) []int {
-	if t == "" || t[0] < utf8.RuneSelf && strings.IndexByte("cbhmlinCBHMLIN", t[0]) < 0 {
+	if t == "" || t[0] < utf8.RuneSelf && strings.IndexByte(markerFirsts, t[0]) < 0 {
 		return nil
 	}
 	return bareWordAt.FindStringSubmatchIndex(t)
@@ -275,7 +387,7 @@ func parenMarkerAt(s string) []int {
 	k := strings.LastIndexByte(s[:e], '(')
 	// The marker starts with P or the first letter of a severity word, in
 	// either case: no other character folds to those.
-	if k < 0 || k+1 >= e-1 || strings.IndexByte("pPcCbBhHmMlLiInN", s[k+1]) < 0 {
+	if k < 0 || k+1 >= e-1 || s[k+1] != 'p' && s[k+1] != 'P' && s[k+1] < utf8.RuneSelf && strings.IndexByte(markerFirsts, s[k+1]) < 0 {
 		return nil
 	}
 	m := parenMarkerRe.FindStringSubmatchIndex(s[k:])

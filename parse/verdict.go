@@ -69,29 +69,316 @@ func cutVerdictValue(v string) string {
 	return strings.TrimSpace(v)
 }
 
-// NormalizeVerdict maps a declared verdict to a Verdict: the four canonical
-// values, needs-attention/NEEDS_ATTENTION and "Needs changes" as
-// needs-changes, and a few common synonyms. ok is false for free text.
+// NormalizeVerdict maps a declared verdict to a Verdict (SPEC §2.3): the
+// four canonical values; approve, LGTM, GO, pass, ready, safe as safe;
+// revise, changes requested, conditional, needs work, needs-changes (and
+// needs-attention, NEEDS_ATTENTION) as needs-changes; reject, block,
+// NO-GO, fail, risky as risky. A value that opens with one of these words
+// and goes on ("APPROVED FOR IMPLEMENTATION", "PASS (Approve for
+// implementation)") is that word's, unless it makes it conditional
+// ("APPROVE WITH CONDITIONS", "PASS with reservations": needs-changes).
+// Of a value that records a change ("NEEDS_REVISION → CLEARED"), the last
+// state counts. ok is false for free text.
 func NormalizeVerdict(text string) (Verdict, bool) {
-	k := strings.ToLower(strings.TrimSpace(text))
-	k = strings.NewReplacer("_", "-", " ", "-").Replace(k)
-	k = strings.Trim(k, "-*`.")
+	for _, arrow := range []string{"→", "->", "=>", "⇒"} {
+		if i := strings.LastIndex(text, arrow); i >= 0 {
+			text = text[i+len(arrow):]
+		}
+	}
+	k := strings.ToLower(strings.TrimSpace(trimEmoji(strings.TrimSpace(stripBold(text)))))
+	// "Approve / Request Changes / Comment": the options of a template.
+	if opts := strings.FieldsFunc(k, func(r rune) bool { return r == '/' || r == '|' }); len(opts) > 1 {
+		named := 0
+		for _, o := range opts {
+			if _, ok := verdictSynonyms[strings.Trim(strings.NewReplacer("_", "-", " ", "-").Replace(strings.TrimSpace(o)), "-*`.")]; ok {
+				named++
+			}
+		}
+		if named > 1 {
+			return "", false
+		}
+	}
+	k = strings.Trim(strings.NewReplacer("_", "-", " ", "-").Replace(k), "-*`.!:;,()[]\"'")
 	if v, ok := verdictSynonyms[k]; ok {
 		return v, true
 	}
-	return "", false
+	// A verdict word and words after it.
+	words := strings.FieldsFunc(k, func(r rune) bool { return r == '-' || r == '/' || r == '(' || r == ')' || r == ',' })
+	if len(words) < 2 {
+		return "", false
+	}
+	first := words[0]
+	two := first + "-" + words[1]
+	v, ok := verdictSynonyms[two]
+	rest := words[2:]
+	if !ok {
+		v, ok = verdictSynonyms[first]
+		rest = words[1:]
+	}
+	if !ok || v == Error {
+		return "", false
+	}
+	if v == Safe {
+		for _, w := range rest {
+			switch w {
+			case "conditions", "conditional", "conditionally", "changes", "reservations", "fixes", "after", "once", "pending", "provided", "required", "revisions", "caveats":
+				return NeedsChanges, true
+			}
+		}
+	}
+	return v, true
 }
 
 var verdictSynonyms = map[string]Verdict{
 	"safe": Safe, "pass": Safe, "passed": Safe, "approve": Safe, "approved": Safe, "lgtm": Safe,
-	"ship": Safe, "ship-it": Safe,
+	"ship": Safe, "ship-it": Safe, "go": Safe, "ready": Safe, "accept": Safe, "accepted": Safe, "cleared": Safe,
+	"clean": Safe, "review-clean": Safe, "no-issues": Safe, "no-issues-found": Safe, "no-findings": Safe,
 	"needs-changes": NeedsChanges, "needs-change": NeedsChanges, "needs-attention": NeedsChanges,
 	"changes-requested": NeedsChanges, "request-changes": NeedsChanges, "needs-work": NeedsChanges,
-	"needs-revision": NeedsChanges, "revise": NeedsChanges, "warn": NeedsChanges,
-	"ship-with-changes": NeedsChanges, "minor-issues": NeedsChanges,
-	"risky": Risky, "fail": Risky, "failed": Risky, "blocked": Risky, "block": Risky,
-	"reject": Risky, "rejected": Risky, "do-not-ship": Risky, "unsafe": Risky,
+	"needs-revision": NeedsChanges, "revise": NeedsChanges, "revision": NeedsChanges, "warn": NeedsChanges,
+	"ship-with-changes": NeedsChanges, "minor-issues": NeedsChanges, "conditional": NeedsChanges,
+	"conditionally": NeedsChanges, "revision-required": NeedsChanges, "revisions-required": NeedsChanges,
+	"major-revision": NeedsChanges, "minor-revision": NeedsChanges,
+	"risky": Risky, "fail": Risky, "failed": Risky, "blocked": Risky, "block": Risky, "blocking": Risky,
+	"reject": Risky, "rejected": Risky, "do-not-ship": Risky, "do-not-merge": Risky, "unsafe": Risky,
+	"no-go": Risky, "nogo": Risky,
 	"error": Error,
+}
+
+// overallVerdict chooses a report's declared verdict among its lines when
+// it has no index and no front matter to declare one (SPEC §2.3): the
+// overall verdict — a verdict, recommendation, decision or status line in
+// its summary or its final section (or before its first heading, or
+// labelled overall or final), the last of them; else its last verdict line.
+// A status, result or assessment line counts only in such a place, and
+// one that names no verdict counts nowhere: a per-section "**Verdict:**"
+// about one topic is not the report's. It returns the value as written
+// and its line number, or "" and 0.
+func overallVerdict(lines []line) (string, int) {
+	var overall, last struct {
+		text string
+		num  int
+	}
+	final := finalSection(lines)
+	// A heading that recurs ("### Assessment" under each file reviewed)
+	// heads a section about one topic, not the report's summary.
+	heads := map[string]int{}
+	for _, l := range lines {
+		if !l.masked && l.level > 0 {
+			heads[strings.ToLower(plainHead(l.head))]++
+		}
+	}
+	inSummary, seenHeading := false, false
+	firstText := true
+	for i, l := range lines {
+		if l.masked {
+			continue
+		}
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			continue
+		}
+		first := firstText
+		firstText = false
+		if l.level > 0 {
+			// The report's title does not end its preamble.
+			seenHeading = seenHeading || !first || l.level > 1
+			h := plainHead(l.head)
+			inSummary = verdictSectionRe.MatchString(h) && heads[strings.ToLower(h)] == 1
+		}
+		place := !seenHeading || inSummary || i >= final
+		c := verdictCandidate(lines, i, first)
+		if c.text == "" {
+			continue
+		}
+		num := l.num
+		if c.num > 0 {
+			num = c.num
+		}
+		if place || c.overall {
+			overall.text, overall.num = c.text, num
+		}
+		if c.verdictLabel {
+			last.text, last.num = c.text, num
+		}
+	}
+	if overall.text != "" {
+		return overall.text, overall.num
+	}
+	return last.text, last.num
+}
+
+// candidate is a line that may declare the report's verdict.
+type candidate struct {
+	text         string // the value, as written
+	num          int    // the line it is written on, when not the candidate's own
+	verdictLabel bool   // labelled Verdict (may be free text)
+	overall      bool   // labelled overall or final, or a heading that is the verdict
+}
+
+var (
+	// Labels of a verdict line: "**Verdict:**", "Recommendation:",
+	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
+	verdictLabelRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`)
+	// Headings of the sections a report gives its overall verdict in.
+	verdictSectionRe = regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`)
+)
+
+// verdictCandidate reads lines[i] as a verdict line; first says it is the
+// report's first line of text.
+func verdictCandidate(lines []line, i int, first bool) candidate {
+	l := lines[i]
+	t := strings.TrimSpace(l.text)
+	// §2.2's forms: "**Verdict:** x", "## Summary — Verdict: x".
+	if v, _, ok := verdictLine(l.text); ok {
+		if strings.EqualFold(v, "error") {
+			return candidate{} // "Verdict: error" counts only in the index or footer
+		}
+		return candidate{text: v, verdictLabel: true, overall: l.level > 0 || overallLabel(t)}
+	}
+	if len(t) < 400 && strings.Contains(t, ":") {
+		u := strings.TrimLeft(stripBold(t), "#> ")
+		if m := verdictLabelRe.FindStringSubmatch(u); m != nil {
+			v := verdictValue(m[3])
+			if _, ok := NormalizeVerdict(v); ok && !strings.EqualFold(v, "error") {
+				return candidate{text: v, verdictLabel: strings.EqualFold(m[2], "verdict"), overall: m[1] != "" || l.level > 0}
+			}
+		}
+	}
+	// A heading "## Verdict" with the value on the next line: the
+	// overall verdict when the heading says verdict or decision, a
+	// candidate by its place when it says assessment or result.
+	if l.level > 0 && verdictHeadRe.MatchString(plainHead(l.head)) {
+		decisive := decisiveHeadRe.MatchString(plainHead(l.head))
+		for j := i + 1; j < len(lines) && j < i+4; j++ {
+			n := strings.TrimSpace(lines[j].text)
+			if n == "" || lines[j].masked {
+				continue
+			}
+			if lines[j].level > 0 {
+				break
+			}
+			if _, _, item := listItem(n); item != "" {
+				n = item
+			}
+			v := verdictValue(n)
+			if _, ok := NormalizeVerdict(v); ok {
+				return candidate{text: v, num: lines[j].num, verdictLabel: decisive, overall: decisive}
+			}
+			break
+		}
+	}
+	// "## REVIEW CLEAN — all fixed" as the report's first line: a verdict
+	// word or phrase exactly, not a title that opens with one.
+	if first && l.level > 0 {
+		v := verdictValue(l.head)
+		if _, ok := verdictSynonyms[strings.Trim(strings.NewReplacer("_", "-", " ", "-").Replace(strings.ToLower(v)), "-")]; ok {
+			return candidate{text: v, overall: true}
+		}
+	}
+	// "NO-GO" or "APPROVED" alone as the report's first line.
+	if first && l.level == 0 && len(t) < 40 {
+		if _, ok := NormalizeVerdict(t); ok && !strings.ContainsAny(t, " \t") {
+			return candidate{text: strings.Trim(stripBold(t), "*_` "), overall: true}
+		}
+	}
+	// "- [x] REVISE" among "- [ ] APPROVE", "- [ ] REJECT": the option
+	// ticked.
+	if k, _, item := listItem(l.text); k != 0 {
+		if m := checkboxRe.FindStringSubmatch(item); m != nil && m[1] != " " {
+			v := cutVerdictValue(stripBold(item[len(m[0]):]))
+			if _, ok := NormalizeVerdict(v); ok && verdictOptions(lines, i) >= 2 {
+				return candidate{text: v, verdictLabel: true, overall: true}
+			}
+		}
+	}
+	return candidate{}
+}
+
+var decisiveHeadRe = regexp.MustCompile(`(?i)^(?:overall\s+|final\s+)?(?:verdict|decision|go/no[- ]go)$`)
+
+var verdictHeadRe = regexp.MustCompile(`(?i)^(?:overall\s+|final\s+)?(?:verdict|recommendation|decision|outcome|assessment|conclusion|result|status|go/no[- ]go)$`)
+
+// verdictValue trims a verdict line's value to what names the verdict and
+// its condition: emphasis removed, the explanation after a dash or a
+// sentence's end cut off, a parenthesised condition kept ("APPROVED
+// (After Implementing Fixes)").
+func verdictValue(v string) string {
+	v = strings.TrimSpace(strings.Trim(strings.TrimSpace(stripBold(v)), "*_`\"'"))
+	for _, sep := range []string{" — ", " – ", " -- ", " - ", ". ", "; ", ": "} {
+		if i := strings.Index(v, sep); i > 0 {
+			v = v[:i]
+		}
+	}
+	v = strings.TrimRight(strings.TrimSpace(v), ".*_`\"'")
+	if len(v) > 80 {
+		v = cutVerdictValue(v)
+	}
+	return strings.TrimSpace(v)
+}
+
+// overallLabel reports whether a verdict line says it is the overall one.
+func overallLabel(t string) bool {
+	u := strings.ToLower(stripBold(t))
+	return strings.Contains(u, "overall") || strings.Contains(u, "final verdict")
+}
+
+// verdictOptions counts the checkbox items around lines[i] (the list it
+// stands in) whose text is a verdict: a list of options to tick.
+func verdictOptions(lines []line, i int) int {
+	n := 0
+	for j := i; j >= 0 && j > i-8; j-- {
+		if !isVerdictOption(lines[j].text) {
+			break
+		}
+		n++
+	}
+	for j := i + 1; j < len(lines) && j < i+8; j++ {
+		if !isVerdictOption(lines[j].text) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+func isVerdictOption(s string) bool {
+	k, _, item := listItem(s)
+	if k == 0 {
+		return false
+	}
+	m := checkboxRe.FindStringSubmatch(item)
+	if m == nil {
+		return false
+	}
+	_, ok := NormalizeVerdict(cutVerdictValue(stripBold(item[len(m[0]):])))
+	return ok
+}
+
+// finalSection returns the index of the line that opens the report's final
+// section: its last heading of the highest level it uses for sections
+// (below its title).
+func finalSection(lines []line) int {
+	top, count := 7, map[int]int{}
+	for _, l := range lines {
+		if !l.masked && l.level > 0 {
+			count[l.level]++
+		}
+	}
+	for lvl := 1; lvl <= 6; lvl++ {
+		// The title is one heading of its level; sections are several.
+		if count[lvl] > 1 || count[lvl] == 1 && lvl > 1 {
+			top = lvl
+			break
+		}
+	}
+	at := len(lines)
+	for i, l := range lines {
+		if !l.masked && l.level == top {
+			at = i
+		}
+	}
+	return at
 }
 
 // containsFold reports whether s contains the lower-case ASCII word w in any case.

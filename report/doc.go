@@ -17,6 +17,11 @@
 //     waited for only until the context ends;
 //   - for the GitHub files, an append by fsio.AppendFile, by the same rules.
 //
+// A target inside the run directory (Targets.Run: summary.md and
+// findings.json by default) is written under fsio.Within (SPEC §10): never
+// through a symbolic link that leads out of the run, never over an input of
+// the run (RefuseInput), a FIFO there never waited for.
+//
 // It owns the choice of renderings and the order of writing (findings.json
 // first, so a watcher of it sees a change early). It must never choose the
 // targets (cmd/fluxwatch does, from flags and environment), parse, or

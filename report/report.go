@@ -14,6 +14,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
@@ -41,6 +42,11 @@ type Targets struct {
 	// SkipStdout leaves the Stdout targets out (a live watcher writes them
 	// only with its final synthesis).
 	SkipStdout bool
+	// Run is the run directory the synthesis read, "" for none: a target
+	// inside it is written by fsio.Within's rules (SPEC §10), never
+	// through a symbolic link out of it nor over an input of the run
+	// (RefuseInput).
+	Run string
 	// KeepJSON has Write render findings.json in memory and return it in
 	// Rendered (a live page serves it); otherwise findings.json is streamed
 	// to its file and never held whole.
@@ -119,8 +125,9 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 		target{path: t.SARIF, render: func() ([]byte, error) { return synth.RenderSARIF(s, t.Base) }},
 		target{path: t.RDJSONL, render: func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base), nil }},
 		target{path: t.JUnit, render: func() ([]byte, error) { return synth.RenderJUnit(s, t.Base), nil }},
-		target{path: t.HTML, render: func() ([]byte, error) { return page.Render(s, t.Page) }})
+		target{path: t.HTML, render: func() ([]byte, error) { return page.Render(s, PageNames(t.Page, s, t.Base)) }})
 	var unread []error // FIFOs with no reader (fsio.WithoutWaiting): the others are still written
+	ctx = fsio.Within(ctx, t.Run, RefuseInput)
 	for _, x := range targets {
 		if x.path == "" || (x.path == Stdout && t.SkipStdout) {
 			continue
@@ -132,7 +139,7 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 				return r, fmt.Errorf("%w: %w", ErrRender, err)
 			}
 		}
-		if err := writeTarget(ctx, x.path, data, x.stream, t.Stdout); errors.Is(err, fsio.ErrNoReader) {
+		if err := writeTarget(ctx, x.path, data, x.stream, t.Stdout, t.Run); errors.Is(err, fsio.ErrNoReader) {
 			unread = append(unread, err)
 		} else if err != nil {
 			return r, err
@@ -141,10 +148,25 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 	return r, errors.Join(unread...)
 }
 
+// ErrInput is wrapped by the error of a write that would replace an input
+// of the run (SPEC §10).
+var ErrInput = errors.New("an input of the run: not replaced")
+
+// RefuseInput is the refusal of Write's targets in the run directory:
+// an error wrapping ErrInput for name (slash-separated, relative to the run
+// directory) when it is an input of the run (parse.Kind.Input), else nil.
+func RefuseInput(name string) error {
+	if parse.ClassifyName(name).Kind.Input() {
+		return fmt.Errorf("%s is %w", name, ErrInput)
+	}
+	return nil
+}
+
 // writeTarget writes data, or what stream writes when it is not nil, to the
 // target path: standard output for Stdout, else by fsio.WriteFile's rules
-// (fsio.WriteFileFunc's for a stream), its directory created when missing.
-func writeTarget(ctx context.Context, path string, data []byte, stream func(io.Writer) error, stdout io.Writer) error {
+// (fsio.WriteFileFunc's for a stream), its directory created when missing
+// (by the write itself inside the run directory run, which keeps it there).
+func writeTarget(ctx context.Context, path string, data []byte, stream func(io.Writer) error, stdout io.Writer, run string) error {
 	if path == Stdout {
 		var err error
 		if stream != nil {
@@ -157,7 +179,7 @@ func writeTarget(ctx context.Context, path string, data []byte, stream func(io.W
 		}
 		return nil
 	}
-	if dir := filepath.Dir(path); dir != "" {
+	if dir := filepath.Dir(path); dir != "" && (run == "" || !fsio.Inside(run, path)) {
 		if _, err := os.Stat(dir); err != nil {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
@@ -230,4 +252,21 @@ func outputEntry(name, value string) string {
 		delim += "_"
 	}
 	return name + "<<" + delim + "\n" + value + "\n" + delim + "\n"
+}
+
+// PageNames returns o with the names the HTML page gives the run directory
+// and the repository, unless o has them: base, the run directory relative
+// to the repository top as every CI output names it; the repository by its
+// directory's name. The working directory of the process that made a page
+// means nothing to its reader: a CI artifact is opened elsewhere.
+func PageNames(o page.Options, s *synth.Synthesis, base string) page.Options {
+	if o.Input == "" {
+		o.Input = base
+	}
+	if o.Repo == "" && s.Evidence != nil && s.Evidence.Repo != "" {
+		if abs, err := filepath.Abs(s.Evidence.Repo); err == nil {
+			o.Repo = filepath.Base(abs)
+		}
+	}
+	return o
 }

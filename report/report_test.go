@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -106,5 +107,23 @@ func TestGitHub(t *testing.T) {
 	}
 	if got := outputEntry("x", "a\nb"); !strings.HasPrefix(got, "x<<ghadelimiter_") {
 		t.Errorf("multi-line entry %q", got)
+	}
+}
+
+// TestPageNames: the page names the run directory relative to the
+// repository top (the base of every CI output) and the repository by its
+// directory's name, whatever the working directory; names given stay.
+func TestPageNames(t *testing.T) {
+	repo := filepath.Join(t.TempDir(), "acme")
+	s := &synth.Synthesis{Input: "../../elsewhere/run", Evidence: &synth.EvidenceTally{Repo: repo}}
+	got := PageNames(page.Options{Gate: synth.Gate{FailOn: parse.Risky}}, s, "reviews/run")
+	if got.Input != "reviews/run" || got.Repo != "acme" || got.Gate.FailOn != parse.Risky {
+		t.Errorf("PageNames = %+v, want input reviews/run, repo acme, the gate kept", got)
+	}
+	if got := PageNames(page.Options{Input: "x", Repo: "y"}, s, "reviews/run"); got.Input != "x" || got.Repo != "y" {
+		t.Errorf("names given were replaced: %+v", got)
+	}
+	if got := PageNames(page.Options{}, &synth.Synthesis{}, ""); got.Input != "" || got.Repo != "" {
+		t.Errorf("no base, no evidence: %+v, want the synthesis's own names (empty options)", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 )
@@ -293,6 +294,8 @@ func ruleHelp(sev parse.Severity) (text, markdown string) {
 // pruneSARIF re-encodes a SARIF log without what go-sarif fills in that
 // says nothing: empty arrays and objects, and the -1 of an unset index, id
 // or offset. Keys come out sorted, so the log is deterministic.
+// Control characters and bidirectional overrides in agent text are
+// escaped (inert.EscapeJSON), as in findings.json.
 func pruneSARIF(raw []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -307,7 +310,7 @@ func pruneSARIF(raw []byte) ([]byte, error) {
 	if err := enc.Encode(prune(v)); err != nil {
 		return nil, fmt.Errorf("encode SARIF: %w", err)
 	}
-	return b.Bytes(), nil
+	return inert.EscapeJSON(b.Bytes()), nil
 }
 
 // unsetInts are the SARIF properties whose -1 means "not set" (rank: no
@@ -393,8 +396,8 @@ type rdCode struct {
 
 // RenderRDJSONL returns the findings in reviewdog's rdjsonl format: one JSON
 // object a line, at the finding's first file ref (or its line in the agent's
-// report under dir); then an ERROR, code "unreadable", for each report that
-// could not be fully read.
+// report under dir), control characters escaped as in findings.json; then
+// an ERROR, code "unreadable", for each report that could not be fully read.
 func RenderRDJSONL(s *Synthesis, dir string) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -434,7 +437,7 @@ func RenderRDJSONL(s *Synthesis, dir string) []byte {
 			panic("synth: encode rdjsonl: " + err.Error())
 		}
 	}
-	return b.Bytes()
+	return inert.EscapeJSON(b.Bytes())
 }
 
 type junitSuites struct {
@@ -505,7 +508,9 @@ func junitSeconds(d time.Duration) string {
 // finding's case its location (as the other CI outputs do). Every time
 // attribute is 0 and the timestamp is the review time: fluxwatch does not
 // know how long an agent ran, and like findings.json the report's bytes
-// never depend on modification times.
+// never depend on modification times. encoding/xml escapes agent text; the
+// C1 controls and bidirectional overrides it leaves raw become character
+// references (inert.EscapeXML).
 func RenderJUnit(s *Synthesis, dir string) []byte {
 	agents := junitSuite{junitTally: junitTally{Name: "agents", Time: junitSeconds(0)}}
 	for _, a := range s.Agents {
@@ -575,7 +580,7 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 		panic("synth: encode JUnit: " + err.Error())
 	}
 	b.WriteByte('\n')
-	return b.Bytes()
+	return inert.EscapeXML(b.Bytes())
 }
 
 // Annotation limits (SPEC §6): at most this many errors and warnings.
@@ -587,9 +592,10 @@ const maxAnnotations = 10
 // that could not be fully read (counted in the 10). Agent text is escaped so that it can
 // never end the command or start another (see EscapeData, EscapeProperty).
 // GitHub shows an annotation's title and message as plain text, never as
-// Markdown or HTML, so agent text is put on one line and otherwise kept as
-// written: HTML or a link in it shows literally (a Markdown escape would
-// show as a stray backslash).
+// Markdown or HTML, so agent text is put on one line, inert (inert.Line: a
+// person reads it in the job log, where an escape sequence would act), and
+// otherwise kept as written: HTML or a link in it shows literally (a
+// Markdown escape would show as a stray backslash).
 func RenderAnnotations(s *Synthesis, dir string) []byte {
 	var b bytes.Buffer
 	errs, warns := 0, 0
@@ -600,12 +606,12 @@ func RenderAnnotations(s *Synthesis, dir string) []byte {
 			break
 		}
 		errs++
-		props := []string{"file=" + EscapeProperty(u.file)}
+		props := []string{"file=" + EscapeProperty(inert.Line(u.file))}
 		if u.line > 0 {
 			props = append(props, fmt.Sprintf("line=%d", u.line))
 		}
-		props = append(props, "title="+EscapeProperty("Report could not be fully read: "+u.agent))
-		fmt.Fprintf(&b, "::error %s::%s\n", strings.Join(props, ","), EscapeData(u.message()))
+		props = append(props, "title="+EscapeProperty(inert.Line("Report could not be fully read: "+u.agent)))
+		fmt.Fprintf(&b, "::error %s::%s\n", strings.Join(props, ","), EscapeData(inert.Line(u.message())))
 	}
 	for _, f := range s.Findings {
 		cmd := ""
@@ -618,7 +624,7 @@ func RenderAnnotations(s *Synthesis, dir string) []byte {
 			continue
 		}
 		ref := ciLocation(dir, f)
-		props := []string{"file=" + EscapeProperty(ref.Path)}
+		props := []string{"file=" + EscapeProperty(inert.Line(ref.Path))}
 		if ref.Start > 0 {
 			props = append(props, fmt.Sprintf("line=%d", ref.Start))
 			if ref.End > ref.Start {
@@ -629,8 +635,8 @@ func RenderAnnotations(s *Synthesis, dir string) []byte {
 		if f.ID != "" {
 			title = string(f.Severity) + " " + f.ID + ": " + f.Title
 		}
-		props = append(props, "title="+EscapeProperty(title))
-		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), EscapeData(message(f)))
+		props = append(props, "title="+EscapeProperty(inert.Line(title)))
+		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), EscapeData(inert.Line(message(f))))
 	}
 	return b.Bytes()
 }

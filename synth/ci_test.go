@@ -137,7 +137,8 @@ func TestAnnotationsCannotInject(t *testing.T) {
 			evil = l
 		}
 	}
-	wantProps := "::error file=a%2Cb.go,line=3,title=P1 EV-1%3A Bad%0A%3A%3Aset-output name=verdict%3A%3Asafe%0D%0A%3A%3Astop-commands%3A%3Ax 100%25 done::"
+	// The title is on one line (inert.Line), its "::" and ',' escaped.
+	wantProps := "::error file=a%2Cb.go,line=3,title=P1 EV-1%3A Bad %3A%3Aset-output name=verdict%3A%3Asafe %3A%3Astop-commands%3A%3Ax 100%25 done::"
 	if !strings.HasPrefix(evil, wantProps) {
 		t.Errorf("EV-1 annotation =\n%s\nwant prefix\n%s", evil, wantProps)
 	}

@@ -49,6 +49,11 @@
 //   - While watching, an expected agent without a file has not failed yet: it
 //     is launched and listed as partial (running), with no file, its verdict
 //     pending.
+//   - A bus timestamp more than an hour after the newest agent file of the
+//     run, or more than a week before it, is implausible (plausible.go):
+//     it counts as none for the acknowledgement and priming rules, and each
+//     blocking entry with one is a warning. Live makes its report side
+//     again when a newer agent file would judge a timestamp differently.
 //   - Timeline results (adjustments, unacknowledged entries, contradictions,
 //     stalls) are kept in full as totals; the lists carry the latest
 //     [Options.MaxEntries] of each, like the entries themselves.

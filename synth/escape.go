@@ -1,19 +1,29 @@
 package synth
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/fluxwatch/fluxwatch/internal/inert"
+)
 
 // This file holds the one rule by which agent-written text (titles,
 // summaries, sections, agent names, categories, file refs, diagnostics)
 // enters Markdown (STYLE §15): summary.md and, being the same bytes, the
 // GitHub step summary. Every Markdown renderer puts agent text through
-// mdText (or mdCode, a code span) and never concatenates it raw.
+// mdText (or mdCode, a code span) and never concatenates it raw. Both put
+// the text on one line with inert.Line first, so that no control character
+// or bidirectional override reaches a reader (SPEC §10): they show as
+// visible stand-ins ("␛[2J", "⟨U+202E⟩").
 //
-// The plain-text outputs (annotation messages, which GitHub shows as text;
-// SARIF message.text; rdjsonl; JUnit, escaped by encoding/xml) take oneLine:
-// Markdown escapes there would show as stray backslashes.
+// The plain-text outputs take oneLine: Markdown escapes there would show as
+// stray backslashes. The annotations, which a person reads in the job log,
+// put it through inert.Line as well; the machine outputs (SARIF
+// message.text, rdjsonl, JUnit, escaped by encoding/xml) keep the
+// characters as the agents wrote them, escaped by their encoders.
 
 // oneLine collapses every run of white space in s, line breaks included, into
-// one space, and trims it: agent text on one line of a plain-text output.
+// one space, and trims it: agent text on one line of a plain-text output,
+// its characters kept (inert.Line is the same for a person to read).
 func oneLine(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -27,8 +37,8 @@ func oneLine(s string) string {
 
 // mdText returns agent text as inert Markdown for one line or one table cell:
 // a CommonMark/GFM renderer shows it as the literal text (on one line) and
-// reads no markup in it. It is put on one line (oneLine), and a backslash
-// goes before:
+// reads no markup in it. It is put on one line, inert (inert.Line), and a
+// backslash goes before:
 //   - \ < > [ ] | * ~ $ always: raw HTML, comments and autolinks (<…>), links
 //     and images ([x](…)), a cell's end, emphasis and strikethrough, GitHub's
 //     math;
@@ -46,7 +56,7 @@ func oneLine(s string) string {
 // any other backtick is escaped. Other characters are left alone, so that
 // ordinary text stays readable.
 func mdText(s string) string {
-	s = oneLine(s)
+	s = inert.Line(s)
 	mark := blockMarker(s)
 	var b strings.Builder // in use from the first escape; s[:done] is in it
 	done := 0
@@ -163,11 +173,11 @@ func mdList(items []string, sep string) string {
 	return mdText(strings.Join(items, sep))
 }
 
-// mdCode wraps s, on one line, in a code span: the fence is longer than any
-// backtick run in s, so nothing in s can close it, and the content of a code
-// span is literal text.
+// mdCode wraps s, on one line and inert (inert.Line), in a code span: the
+// fence is longer than any backtick run in s, so nothing in s can close it,
+// and the content of a code span is literal text.
 func mdCode(s string) string {
-	s = oneLine(s)
+	s = inert.Line(s)
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"

@@ -105,6 +105,18 @@ func (l *Live) Update(run *Run) {
 			l.Rewind()
 		}
 	}
+	if l.tl != nil && !rebase && l.tl.clock.moves(reportsNewest(run)) {
+		// A newer (or older) newest report would judge a timestamp read
+		// before otherwise (plausible.go): the report side is made again
+		// against it, as when the agents changed.
+		if _, ok := l.appended(run); ok && l.memo.ids != nil {
+			rebase = true
+		} else {
+			l.Rewind()
+		}
+	} else if l.tl != nil && !rebase {
+		l.tl.clock.newest = reportsNewest(run) // no judgement changes: the entries to come are judged against it
+	}
 	if opts.Evidence != nil {
 		s.Evidence = l.evidence
 	} else {
@@ -125,10 +137,10 @@ func (l *Live) readBus(run *Run, rebase bool) {
 	segs, ok := l.appended(run)
 	switch {
 	case ok && rebase:
-		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts)
+		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts, reportsNewest(run))
 	case !ok:
 		l.memo.forgetOrder()
-		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts, l.memo)
+		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts, l.memo, reportsNewest(run))
 		segs = segs[:0]
 		for _, b := range run.Bus {
 			if len(b.Entries) > 0 {
@@ -197,6 +209,6 @@ func (l *Live) Synthesis() *Synthesis {
 		files = append(files, b.Name)
 	}
 	s.Timeline = l.tl.snapshot(files)
-	s.Diagnostics = append(runDiagnostics(l.run), suppressionDiagnostics(s.Suppressions)...)
+	s.Diagnostics = append(runDiagnostics(l.run, l.tl), suppressionDiagnostics(s.Suppressions)...)
 	return &s
 }

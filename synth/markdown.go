@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -544,10 +545,10 @@ func envelopeText(env map[string]string) string {
 	return strings.Join(parts, ", ")
 }
 
-// truncate cuts s, on one line, to at most n bytes at a rune boundary,
-// marking the cut.
+// truncate cuts s, on one line and inert (inert.Line), to at most n bytes
+// at a rune boundary, marking the cut.
 func truncate(s string, n int) string {
-	s = oneLine(s)
+	s = inert.Line(s)
 	if len(s) <= n {
 		return s
 	}

@@ -13,7 +13,7 @@ func mdBaseline(w *mdWriter, s *Synthesis) {
 	w.f("\n## New since baseline\n\n")
 	w.f("Compared with %s", mdCode(b.Path))
 	if b.Reviewed != "" {
-		w.f(" (reviewed %s)", b.Reviewed)
+		w.f(" (reviewed %s)", mdText(b.Reviewed))
 	}
 	w.f(": %d new, %d unchanged, %d absent.\n", b.New, b.Unchanged, len(b.Absent))
 	if b.New > 0 {

@@ -47,6 +47,7 @@ func (t *timeline) sawMatch(p, seq int, agent string, timed bool, sec int64, nse
 	}
 	seen.add(a)
 	t.firstSeen[p] = seen
+	timed, _ = t.clock.judge(timed, sec, nsec) // an implausible time counts as none (plausible.go)
 	t.firstBy[p] = append(t.firstBy[p], firstMatch{seq: seq, agent: agent, timed: timed, sec: sec, nsec: nsec})
 }
 

@@ -139,6 +139,12 @@ func (w *world) step() string {
 
 func (w *world) entry() bus.Entry {
 	t := w.tick()
+	switch w.r.IntN(8) {
+	case 0: // a clock ahead: implausible until the run's files catch up with it
+		t = t.Add(time.Duration(55+w.r.IntN(30)) * time.Minute)
+	case 1: // far behind: implausible
+		t = t.Add(-time.Duration(7*24+1+w.r.IntN(72)) * time.Hour)
+	}
 	e := bus.Entry{Agent: w.pick(propAgents), Severity: w.pick([]string{"blocking", "notable", "blocking", "info"}),
 		Summary: w.pick(propTitles), Category: "c", Timestamp: t.Format(time.RFC3339), Time: t, FileRefs: []string{}}
 	if w.r.IntN(2) == 0 {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 )
 
 // RenderJSON returns findings.json: s as indented JSON with a final newline
@@ -88,7 +90,10 @@ func (e *jsonEncoder) skeleton(s *Synthesis) []byte {
 	return bytes.Clone(e.encode(&rest))
 }
 
-// encode returns v as compact JSON, valid until the next call.
+// encode returns v as compact JSON, valid until the next call, with the
+// control characters and bidirectional overrides that encoding/json leaves
+// raw escaped (inert.EscapeJSON): findings.json keeps the agents' text, and
+// a person who pages through it sees no character act.
 func (e *jsonEncoder) encode(v any) []byte {
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.b)
@@ -99,7 +104,7 @@ func (e *jsonEncoder) encode(v any) []byte {
 		// Every field of a Synthesis is a plain value: encoding cannot fail.
 		panic("synth: encode findings.json: " + err.Error())
 	}
-	return bytes.TrimSuffix(e.b.Bytes(), []byte("\n"))
+	return inert.EscapeJSON(bytes.TrimSuffix(e.b.Bytes(), []byte("\n")))
 }
 
 // topLevelValue returns the index in src, compact JSON of an object, of the

@@ -15,6 +15,12 @@ type Run struct {
 	Input string
 	// ID is the selected run (SPEC §1), "" for an unscoped directory.
 	ID string
+	// Runs are the runs the agent files' names name ({agent}.{RUN}.md,
+	// lower-cased, sorted): the runs a selection picks from. More than
+	// one, with no run selected, is a directory whose run was picked by
+	// file times (SPEC §10). A run-uuid comment makes a file foreign; it
+	// never names a run to pick.
+	Runs []string
 	// Agents are every agent file of the directory, foreign and partial ones
 	// included. Within the selected run (Status other than foreign) an agent
 	// name appears at most once.

@@ -53,7 +53,7 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 		s.EvidenceNote = opts.EvidenceNote
 	}
 	summarize(s, run, completed, opts)
-	return s, newTimeline(s.Findings, completed, srcs, opts, newBusMemo(false))
+	return s, newTimeline(s.Findings, completed, srcs, opts, newBusMemo(false), reportsNewest(run))
 }
 
 // synthesizeBus completes s with the timeline tl read from run's bus: who
@@ -65,7 +65,7 @@ func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
 		files = append(files, b.Name)
 	}
 	s.Timeline = tl.snapshot(files)
-	s.Diagnostics = append(runDiagnostics(run), suppressionDiagnostics(s.Suppressions)...)
+	s.Diagnostics = append(runDiagnostics(run, tl), suppressionDiagnostics(s.Suppressions)...)
 	return s
 }
 
@@ -109,6 +109,7 @@ func newSynthesis(run *Run, opts Options) *Synthesis {
 		ProtocolVersion: ProtocolVersion,
 		Generator:       opts.Generator,
 		Input:           run.Input,
+		Runs:            run.Runs,
 		Improvements:    []Improvement{},
 		Specialists:     []Specialist{},
 		Design:          []parse.Design{},
@@ -518,10 +519,16 @@ func specialistsOf(files []SpecialistFile) []Specialist {
 	return out
 }
 
-func runDiagnostics(run *Run) []Diagnostic {
+// runDiagnostics returns the diagnostics about the run's files: the
+// directory's, the bus files', the design manifest's and those of the
+// timeline tl read from the bus (implausible timestamps), by file and line.
+func runDiagnostics(run *Run, tl *timeline) []Diagnostic {
 	out := []Diagnostic{}
 	for _, d := range run.Diagnostics {
 		out = append(out, diagnostic(d))
+	}
+	if tl != nil {
+		out = append(out, implausibleDiagnostics(&tl.implausible, tl.clock.newest)...)
 	}
 	for _, b := range run.Bus {
 		for _, d := range b.Diagnostics {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/sourcegraph/conc"
 
@@ -286,7 +287,7 @@ func (m *busMemo) ref(file string, i int, seq int, id int32, e *bus.Entry) entry
 	r.seq, r.agent = seq, m.intern(e.Agent)
 	r.timed, r.sec, r.nsec = !e.Time.IsZero(), e.Time.Unix(), e.Time.Nanosecond() // the priming rule's
 	if e.Severity == bus.Blocking {
-		r.blockingEntry = blockingOf(seq, e)
+		r.blockingEntry = blockingOf(seq, file, e)
 		r.agent, r.blockingEntry.id, r.summary = m.intern(e.Agent), m.intern(e.ID), m.keys[id].summary
 	}
 	return r
@@ -324,11 +325,13 @@ type blockingEntry struct {
 	timed              bool
 	sec                int64
 	nsec               int
+	file               string // where it is, for a diagnostic
+	line               int
 }
 
-func blockingOf(seq int, e *bus.Entry) blockingEntry {
+func blockingOf(seq int, file string, e *bus.Entry) blockingEntry {
 	return blockingEntry{seq: seq, agent: e.Agent, id: e.ID, summary: e.Summary,
-		timed: !e.Time.IsZero(), sec: e.Time.Unix(), nsec: e.Time.Nanosecond()}
+		timed: !e.Time.IsZero(), sec: e.Time.Unix(), nsec: e.Time.Nanosecond(), file: file, line: e.Line}
 }
 
 func newBusMemo(keepIDs bool) *busMemo {
@@ -455,6 +458,10 @@ type timeline struct {
 	// slab is where blocking's records take their sets from: one allocation
 	// for many records (most of which the bounded lists drop again).
 	slab []uint64
+	// clock judges the entries' timestamps (plausible.go); implausible
+	// lists the blocking entries whose timestamp counts as none.
+	clock       clock
+	implausible bounded[implausible]
 }
 
 // ackRecord is what the acknowledgement rule found for one blocking entry:
@@ -470,8 +477,9 @@ type ackRecord struct {
 }
 
 // newTimeline returns an empty timeline for the report side given, reading
-// entries through memo (whose words it learns at once).
-func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options, memo *busMemo) *timeline {
+// entries through memo (whose words it learns at once), judging their
+// timestamps against newest (reportsNewest).
+func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options, memo *busMemo, newest time.Time) *timeline {
 	n := opts.MaxEntries
 	acks := newAcknowledger(completed)
 	acks.learnWords(memo.known)
@@ -491,6 +499,8 @@ func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Optio
 		stalled:      map[string]bool{},
 		discoveredBy: make([]*string, len(findings)),
 		adjustedBy:   make([]int, len(completed)),
+		clock:        newClock(newest),
+		implausible:  bounded[implausible]{n: n},
 	}
 }
 
@@ -594,7 +604,7 @@ func (t *timeline) add(segs []segment) {
 			}
 			if e.Severity == bus.Blocking {
 				t.sets(e.FileRefs, r)
-				t.blocking(blockingOf(seq, e), r)
+				t.blocking(blockingOf(seq, sg.file, e), r)
 			}
 		}
 	}
@@ -636,9 +646,10 @@ func (m *busMemo) record(ref entryRef, blocking bool) {
 // side: the bus side (counts, entries, stalls) is t's, the report side is
 // made again from what the memo recorded of the first entry of each match
 // key and of the blocking entries, rather than from every entry (which it
-// does not need: see entryRef). t must not be used afterwards.
-func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options) *timeline {
-	n := newTimeline(findings, completed, srcs, opts, t.memo)
+// does not need: see entryRef), its timestamps judged against newest. t
+// must not be used afterwards.
+func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options, newest time.Time) *timeline {
+	n := newTimeline(findings, completed, srcs, opts, t.memo, newest)
 	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
 	n.busProv = t.busProv
 	n.entries, n.entryIDs = t.entries, t.entryIDs
@@ -683,14 +694,18 @@ func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, o
 
 // blocking applies the acknowledgement rules of SPEC §5.5 to blocking entry
 // e, which matches r (whose sets are made), with sets of completed agents:
-// B finished after e was written (or e has no time), B is not e's agent; B
-// adjusted when it holds a matching finding or names e; B did not
-// acknowledge e otherwise (only a timed e); B contradicts e when its
-// matching finding is P2/P3 or its verdict is safe and its refs overlap e's.
+// B finished after e was written (or e has no time, or an implausible one:
+// plausible.go), B is not e's agent; B adjusted when it holds a matching
+// finding or names e; B did not acknowledge e otherwise (only a timed e); B
+// contradicts e when its matching finding is P2/P3 or its verdict is safe
+// and its refs overlap e's.
 func (t *timeline) blocking(e blockingEntry, r *entryMatch) {
 	k := t.acks
 	sets := r.sets
-	timed := e.timed
+	timed, why := t.clock.judge(e.timed, e.sec, e.nsec)
+	if e.timed && !timed {
+		t.implausible.add(implausible{file: e.file, line: e.line, at: time.Unix(e.sec, int64(e.nsec)), why: why})
+	}
 	scope := k.finishedAfter(e.sec, e.nsec, timed)
 	selfWord, selfBit := -1, uint64(0)
 	if self, ok := k.index[e.agent]; ok {

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,5 +185,58 @@ func TestSpecialists(t *testing.T) {
 	}
 	if sp[0].PendingRefinements != 1 || sp[0].UnansweredQuestions != 2 || !slices.Equal(sp[0].Approaches[2].UnansweredQuestions, []string{"q2"}) {
 		t.Errorf("specialist = %+v", sp[0])
+	}
+}
+
+// TestImplausibleTimestamps: a blocking entry stamped far in the future was
+// exempt from acknowledgement (no report finished after it), one stamped far
+// in the past held every agent to it. Judged against the run's newest
+// report (plausible.go), both count as having no time: checked for
+// acknowledgement, never reported unacknowledged, each a warning naming
+// its line. A plausible one is judged as before.
+func TestImplausibleTimestamps(t *testing.T) {
+	ack := func(a Agent, text string) Agent {
+		a.Text = []byte(text)
+		return a
+	}
+	stamped := func(line int, summary string, at time.Time) bus.Entry {
+		return bus.Entry{Severity: bus.Blocking, Agent: "fd-ghost", Summary: summary, Line: line,
+			Time: at, Timestamp: at.Format(time.RFC3339)}
+	}
+	run := &Run{Newest: t0.Add(2 * time.Hour), Agents: []Agent{ // the reports finished at t0+1h
+		ack(agentOf("fd-a", parse.StatusValid), "nothing"),
+		ack(agentOf("fd-b", parse.StatusValid), "Fixed after fd-ghost's finding."),
+	}, Bus: []BusFile{{Name: "findings.jsonl", Entries: []bus.Entry{
+		stamped(1, "From the future", time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)),
+		stamped(2, "From the past", t0.Add(-10*24*time.Hour)),
+		stamped(3, "On time", t0.Add(10*time.Minute)),
+		stamped(4, "Just ahead", t0.Add(time.Hour+50*time.Minute)), // within the hour allowed
+	}}}}
+	s := Synthesize(run, Options{})
+	tl := s.Timeline
+	var unacked []string
+	for _, u := range tl.Unacknowledged {
+		unacked = append(unacked, u.Summary+" by "+strings.Join(u.By, ","))
+	}
+	if want := []string{"On time by fd-a"}; !slices.Equal(unacked, want) {
+		t.Errorf("unacknowledged %q, want %q", unacked, want)
+	}
+	var adjusted []string
+	for _, a := range tl.Adjustments {
+		adjusted = append(adjusted, a.Summary+" by "+a.Agent)
+	}
+	if want := []string{"From the future by fd-b", "From the past by fd-b", "On time by fd-b"}; !slices.Equal(adjusted, want) {
+		t.Errorf("adjustments %q, want %q: an implausible entry is still checked for acknowledgement", adjusted, want)
+	}
+	var diags []string
+	for _, d := range s.Diagnostics {
+		diags = append(diags, d.String())
+	}
+	want := []string{
+		"findings.jsonl:1: warning: timestamp 2099-01-01T00:00:00Z is more than an hour after the newest report of the run (2026-11-20T11:00:00Z): implausible, the blocking entry counts as having no time (never reported unacknowledged)",
+		"findings.jsonl:2: warning: timestamp 2026-11-10T10:00:00Z is more than a week before the newest report of the run (2026-11-20T11:00:00Z): implausible, the blocking entry counts as having no time (never reported unacknowledged)",
+	}
+	if !slices.Equal(diags, want) {
+		t.Errorf("diagnostics\n%q\nwant\n%q", diags, want)
 	}
 }

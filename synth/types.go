@@ -19,7 +19,10 @@ type Synthesis struct {
 	Reviewed string `json:"reviewed"`
 	Input    string `json:"input"`
 	// Run is the selected run; null for an unscoped directory.
-	Run     *string       `json:"run"`
+	Run *string `json:"run"`
+	// Runs are Run.Runs: the runs the agent files' names name. Not in
+	// findings.json (a diagnostic says when there are several).
+	Runs    []string      `json:"-"`
 	Verdict parse.Verdict `json:"verdict"`
 	// Counts are the merged findings per severity.
 	Counts Counts        `json:"counts"`

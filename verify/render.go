@@ -8,23 +8,26 @@ import (
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
 // Text renders the result for people: one "path:line: kind: message" line
-// per problem (a missing blocker has no line), then a summary line.
+// per problem (a missing blocker has no line), then a summary line. What the
+// synthesis and the agents wrote is inert (inert.Line): on one line, its
+// control characters and bidirectional overrides shown as stand-ins.
 func (r *Result) Text(path string) []byte {
 	var b bytes.Buffer
 	for _, p := range r.Problems {
 		if p.Line > 0 {
-			fmt.Fprintf(&b, "%s:%d: %s: ", path, p.Line, p.Kind)
+			fmt.Fprintf(&b, "%s:%d: %s: ", inert.Line(path), p.Line, p.Kind)
 		} else {
-			fmt.Fprintf(&b, "%s: %s: ", path, p.Kind)
+			fmt.Fprintf(&b, "%s: %s: ", inert.Line(path), p.Kind)
 		}
 		if p.Claim != "" {
-			b.WriteString(quote(oneLine(p.Claim)) + ": ")
+			b.WriteString(quote(inert.Line(p.Claim)) + ": ")
 		}
-		b.WriteString(oneLine(p.Message))
+		b.WriteString(inert.Line(p.Message))
 		b.WriteByte('\n')
 	}
 	b.WriteString(r.summary())
@@ -51,10 +54,6 @@ func (r *Result) summary() string {
 	return s
 }
 
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
-
 // jsonResult is the --json document.
 type jsonResult struct {
 	Synthesis  string       `json:"synthesis"`
@@ -67,7 +66,8 @@ type jsonResult struct {
 }
 
 // JSON renders the result as an indented JSON document naming the
-// synthesis file and the run directory.
+// synthesis file and the run directory, control characters escaped
+// (inert.EscapeJSON).
 func (r *Result) JSON(path, run string) []byte {
 	doc := jsonResult{Synthesis: path, Run: run, Ungrounded: r.Ungrounded(), Claims: r.Claims,
 		Grounded: r.Grounded, Problems: r.Problems, Tally: r.Tally}
@@ -81,7 +81,7 @@ func (r *Result) JSON(path, run string) []byte {
 	if err != nil {
 		panic(err) // plain structs of strings and numbers: cannot fail
 	}
-	return append(out, '\n')
+	return append(inert.EscapeJSON(out), '\n')
 }
 
 // sarifLevel: wrong claims are errors, notes notes.
@@ -103,7 +103,8 @@ var kindHelp = map[Kind]string{
 
 // SARIF renders the result as a SARIF 2.1.0 log (github.com/owenrumney/
 // go-sarif): one rule per kind, each problem a result at its line of the
-// synthesis file path (a missing blocker at the file).
+// synthesis file path (a missing blocker at the file). Its messages keep the
+// text as written, control characters escaped (inert.EscapeJSON).
 func (r *Result) SARIF(path, toolVersion string) ([]byte, error) {
 	rep := sarif.NewReport()
 	run := sarif.NewRunWithInformationURI("fluxwatch verify", "https://github.com/fluxwatch/fluxwatch")
@@ -114,9 +115,9 @@ func (r *Result) SARIF(path, toolVersion string) ([]byte, error) {
 		run.AddRule(string(k)).WithDescription(kindHelp[k]).WithName("Synthesis" + camel(string(k)))
 	}
 	for _, p := range r.Problems {
-		msg := oneLine(p.Message)
+		msg := p.Message
 		if p.Claim != "" {
-			msg = quote(oneLine(p.Claim)) + ": " + msg
+			msg = quote(p.Claim) + ": " + msg
 		}
 		res := run.CreateResultForRule(string(p.Kind)).
 			WithLevel(sarifLevel(p.Kind)).
@@ -132,7 +133,7 @@ func (r *Result) SARIF(path, toolVersion string) ([]byte, error) {
 		return nil, fmt.Errorf("encode SARIF: %w", err)
 	}
 	b.WriteByte('\n')
-	return b.Bytes(), nil
+	return inert.EscapeJSON(b.Bytes()), nil
 }
 
 // camel turns "severity-raised" into "SeverityRaised".

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -286,46 +287,51 @@ func failReason(a synth.AgentResult) string {
 }
 
 // Text is e as one line for people: "HH:MM:SS type details" in local time.
+// Every text of the run in it (names, titles, summaries, messages) is
+// inert.Line: on one line, its control characters and bidirectional
+// overrides shown as visible stand-ins.
 func (e Event) Text() string {
 	t, err := time.Parse(time.RFC3339Nano, e.Time)
 	clock := e.Time
 	if err == nil {
 		clock = t.Local().Format("15:04:05")
 	}
+	l := inert.Line
+	list := func(xs []string) string { return l(strings.Join(xs, ", ")) }
 	var b strings.Builder
-	b.WriteString(clock + " ")
+	b.WriteString(l(clock) + " ")
 	switch e.Type {
 	case EventHello:
-		fmt.Fprintf(&b, "watching %s", e.Dir)
+		fmt.Fprintf(&b, "watching %s", l(e.Dir))
 	case EventAgentStarted:
-		fmt.Fprintf(&b, "started   %s (%s)", e.Agent, e.File)
+		fmt.Fprintf(&b, "started   %s (%s)", l(e.Agent), l(e.File))
 	case EventAgentCompleted:
-		fmt.Fprintf(&b, "completed %s: %s, %s (%s)", e.Agent, e.Status, e.Verdict, countsText(e.Counts))
+		fmt.Fprintf(&b, "completed %s: %s, %s (%s)", l(e.Agent), e.Status, e.Verdict, countsText(e.Counts))
 		if e.Status == parse.StatusUnreadable {
 			b.WriteString(" — could not be fully read")
 			if e.Line > 0 {
 				fmt.Fprintf(&b, ": line %d", e.Line)
 			}
 			if e.Reason != "" {
-				fmt.Fprintf(&b, ": %s", e.Reason)
+				fmt.Fprintf(&b, ": %s", l(e.Reason))
 			}
 		}
 	case EventAgentFailed:
-		fmt.Fprintf(&b, "failed    %s: %s", e.Agent, e.Reason)
+		fmt.Fprintf(&b, "failed    %s: %s", l(e.Agent), l(e.Reason))
 	case EventFindingAdded:
-		fmt.Fprintf(&b, "finding   %s %s %q in %s (%s)", e.Severity, e.ConvergenceDisplay, e.Title, e.Section,
-			strings.Join(e.Agents, ", "))
+		fmt.Fprintf(&b, "finding   %s %s %q in %s (%s)", e.Severity, e.ConvergenceDisplay, l(e.Title), l(e.Section),
+			list(e.Agents))
 	case EventConvergenceChanged:
-		fmt.Fprintf(&b, "converge  %s %q: %d → %s agents (%s)", e.Severity, e.Title, e.FromConvergence,
-			e.ConvergenceDisplay, strings.Join(e.Agents, ", "))
+		fmt.Fprintf(&b, "converge  %s %q: %d → %s agents (%s)", e.Severity, l(e.Title), e.FromConvergence,
+			e.ConvergenceDisplay, list(e.Agents))
 	case EventPeerFinding:
-		fmt.Fprintf(&b, "peer      #%d %s %s", e.Seq, e.Agent, e.Severity)
+		fmt.Fprintf(&b, "peer      #%d %s %s", e.Seq, l(e.Agent), l(e.Severity))
 		if e.Category != "" {
-			fmt.Fprintf(&b, " [%s]", e.Category)
+			fmt.Fprintf(&b, " [%s]", l(e.Category))
 		}
-		fmt.Fprintf(&b, " %s", e.Summary)
+		fmt.Fprintf(&b, " %s", l(e.Summary))
 		if len(e.FileRefs) > 0 {
-			fmt.Fprintf(&b, " (%s)", strings.Join(e.FileRefs, ", "))
+			fmt.Fprintf(&b, " (%s)", list(e.FileRefs))
 		}
 	case EventVerdictChanged:
 		fmt.Fprintf(&b, "verdict   %s → %s (%s)", e.From, e.Verdict, countsText(e.Counts))
@@ -338,17 +344,17 @@ func (e Event) Text() string {
 			deref(e.Launched), synth.Noun(deref(e.Launched), "agent"), deref(e.Failed), synth.Plural(deref(e.Findings), "finding"))
 	case EventStalled:
 		if e.Source == "bus" {
-			fmt.Fprintf(&b, "stalled   %s (bus: %s)", e.Agent, e.Message)
+			fmt.Fprintf(&b, "stalled   %s (bus: %s)", l(e.Agent), l(e.Message))
 		} else {
-			fmt.Fprintf(&b, "stalled   %s: %s unchanged for %s", e.Agent, e.File,
+			fmt.Fprintf(&b, "stalled   %s: %s unchanged for %s", l(e.Agent), l(e.File),
 				time.Duration(e.IdleSeconds*float64(time.Second)).Round(time.Second))
 		}
 	case EventDiagnostic:
-		fmt.Fprintf(&b, "%s", parse.Diagnostic{Path: e.File, Line: e.Line, Level: e.Level, Message: e.Message})
+		fmt.Fprintf(&b, "%s", parse.Diagnostic{Path: l(e.File), Line: e.Line, Level: e.Level, Message: l(e.Message)})
 	default:
-		b.WriteString(e.Type)
+		b.WriteString(l(e.Type))
 	}
-	return oneLine(b.String())
+	return b.String()
 }
 
 func countsText(c *synth.Counts) string {
@@ -363,16 +369,6 @@ func deref(p *int) int {
 		return 0
 	}
 	return *p
-}
-
-// oneLine keeps agent text from breaking the line.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' || r < ' ' && r != '\t' {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // TopFindings returns up to n findings by convergence (most agents first),

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -65,7 +66,7 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 		d, err := fsio.OpenDirIn(root, cmp.Or(at, "."))
 		if err != nil {
 			if sub != "" {
-				note(sub, "not read: "+oneLine(err.Error()))
+				note(sub, "not read: "+inert.Line(err.Error()))
 				return nil
 			}
 			return fmt.Errorf("read directory %s: %w", dir, err)
@@ -182,7 +183,7 @@ func resolve(root *os.Root, dir, name string) (string, fs.FileInfo, string) {
 	case errors.Is(err, fsio.ErrOutside), errors.Is(err, fsio.ErrLinkLoop):
 		return "", nil, err.Error()
 	}
-	return "", nil, "symlink not followed: " + oneLine(fsio.Cause(err).Error())
+	return "", nil, "symlink not followed: " + inert.Line(fsio.Cause(err).Error())
 }
 
 // badAgentName explains why a name that looks like an agent file was
@@ -294,4 +295,13 @@ func isRun(run *synth.Run) bool {
 		}
 	}
 	return false
+}
+
+// severalRuns is the warning of a directory whose agent files name several
+// runs (SPEC §10) when none was selected: which one was read, and how to
+// choose.
+func severalRuns(runs []string, selected string) string {
+	read := selected + ", the newest by file times"
+	return fmt.Sprintf("the directory holds reports of %d runs (%s); read: %s. Pass --run RUN (or FLUX_RUN_UUID) to choose: a gate does not pick a run by file times",
+		len(runs), strings.Join(runs, ", "), read)
 }

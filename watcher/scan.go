@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -543,6 +544,12 @@ func (s *Scanner) assemble(run *synth.Run, files []file, results []*parsed) {
 		}
 	}
 	run.ID = selected
+	run.Runs = slices.Sorted(maps.Keys(newestOf))
+	if s.opts.Run == "" && len(run.Runs) > 1 {
+		// Picked by file times, which any writer of the directory sets:
+		// said, and a gate refuses it (SPEC §10).
+		run.Diagnostics = append(run.Diagnostics, diag("", parse.LevelWarning, severalRuns(run.Runs, selected)))
+	}
 	if s.opts.Run != "" && len(newestOf) > 0 && newestOf[strings.ToLower(selected)].IsZero() {
 		// Files of other runs, none of this one: say so, or the verdict
 		// silently comes from the unscoped files alone.

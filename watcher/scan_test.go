@@ -2,6 +2,7 @@ package watcher
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -205,6 +206,50 @@ func TestScanRunSelection(t *testing.T) {
 		if a.Name == "fd-legacy" && a.Status != parse.StatusForeign {
 			t.Errorf("--strict-run kept the unscoped file: %s", a.Status)
 		}
+	}
+}
+
+// A directory whose agent files name several runs by their names lists them in Run.Runs and, with no run selected, says that it
+// picked one by file times; with a run selected, it says nothing of it.
+func TestScanSeveralRuns(t *testing.T) {
+	const a, b = "aaaaaaaa-1111", "BBBBBBBB-2222"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		run   string
+		want  []string
+		warn  string // "" for none
+	}{
+		{"one run", map[string]string{"fd-a." + a + ".md": "P1 x\n", "fd-legacy.md": "P3 y\n"}, "", []string{a}, ""},
+		{"no run", map[string]string{"fd-a.md": "P1 x\n"}, "", nil, ""},
+		{"a newer foreign report", map[string]string{"fd-a." + a + ".md": "P0 x\n", "fd-x." + b + ".md": "safe\n"}, "",
+			[]string{a, strings.ToLower(b)}, "holds reports of 2 runs (aaaaaaaa-1111, bbbbbbbb-2222); read: " + b + ", the newest by file times"},
+		{"selected", map[string]string{"fd-a." + a + ".md": "P0 x\n", "fd-x." + b + ".md": "safe\n"}, a,
+			[]string{a, strings.ToLower(b)}, ""},
+		// A run-uuid comment makes a file foreign, never a run to pick:
+		// the selection does not depend on file times.
+		{"a stamped unscoped report", map[string]string{"fd-a." + a + ".md": "P0 x\n", "fd-x.md": "<!-- run-uuid: " + b + " -->\nsafe\n"}, "",
+			[]string{a}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			at := time.Duration(0)
+			for _, name := range slices.Sorted(maps.Keys(tc.files)) {
+				write(t, dir, name, tc.files[name], at)
+				at += time.Minute // the last by name is the newest: fd-x
+			}
+			run := scan(t, dir, ScanOptions{Run: tc.run})
+			if !slices.Equal(run.Runs, tc.want) {
+				t.Errorf("Runs = %q, want %q", run.Runs, tc.want)
+			}
+			got := hasWarning(run.Diagnostics, "holds reports of")
+			switch {
+			case tc.warn == "" && got:
+				t.Errorf("a warning of several runs: %v", diagLines(run.Diagnostics))
+			case tc.warn != "" && !hasWarning(run.Diagnostics, tc.warn):
+				t.Errorf("diagnostics %v, want a warning saying %q", diagLines(run.Diagnostics), tc.warn)
+			}
+		})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -62,7 +63,7 @@ func streamBus(ctx context.Context, run *synth.Run, dir string, given *os.Root, 
 		case errors.Is(err, fs.ErrNotExist):
 			continue // gone since the listing: an empty bus
 		case errors.Is(err, fsio.ErrNotRegular):
-			refused[b.Name] = oneLine(err.Error())
+			refused[b.Name] = inert.Line(err.Error())
 			continue
 		case err != nil:
 			return nil, fmt.Errorf("read %s: %w", path, err)

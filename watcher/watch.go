@@ -147,6 +147,7 @@ type Watcher struct {
 	agents  map[string]*agentState
 	started time.Time
 	retryAt time.Time        // after a failed scan: no timed rescan before
+	scanErr string           // the error of the last scan, said once while it lasts (and the directories stay)
 	collect bool             // keep the entries read for Update.Appended
 	last    *synth.Synthesis // of the last update
 
@@ -430,10 +431,18 @@ func (w *Watcher) Run(ctx context.Context, handle func(*Update) error) error {
 				if ctx.Err() != nil {
 					return w.final(ctx, handle)
 				}
-				w.diag("", parse.LevelError, err.Error())
+				// Said once while it lasts: a directory removed under the
+				// watch fails every scan until it is made again.
+				if msg := err.Error(); msg != w.scanErr {
+					w.diag("", parse.LevelError, msg)
+					w.scanErr = msg
+				}
 				w.retryAt = t.Add(time.Second)
-			} else if w.scanner.Changed() {
-				changed = true
+			} else {
+				w.scanErr = ""
+				if w.scanner.Changed() {
+					changed = true
+				}
 			}
 			for i := range busDirty {
 				busDirty[i] = true // the scan may have changed which bus files count
@@ -677,6 +686,9 @@ func (w *Watcher) watchDirs(src source) bool {
 			w.diag(sub, parse.LevelInfo, msg)
 		}
 		changed = true
+	}
+	if changed {
+		w.scanErr = "" // a scan that fails now is news again
 	}
 	return changed
 }

@@ -862,3 +862,34 @@ func TestWatchDirectoryRecreatedEvents(t *testing.T) {
 	}
 	waitFor("fd-z1 written into the new directory", func(u *Update) bool { return statusOf(u.Synthesis, "fd-z1") == parse.StatusValid })
 }
+
+// TestWatchGrowingLineOneDiagnostic: a bus line written a byte at a time
+// (an agent streaming a record) is one diagnostic event while it grows, not
+// one per poll: before, each byte changed the held count in the message,
+// and a line growing for three seconds gave hundreds of events.
+func TestWatchGrowingLineOneDiagnostic(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, "findings.jsonl", busLine("fd-a", "notable", "first"), 0)
+		h := startWatch(t, dir, Options{})
+		d := NewDiffer()
+		d.Diff(h.next())
+		line := busLine("fd-b", "notable", strings.Repeat("grows ", 20))
+		var diags []Event
+		for i := range len(line) - 1 {
+			h.appendBus("findings.jsonl", line[i:i+1])
+			for _, ev := range d.Diff(h.next()) {
+				if ev.Type == EventDiagnostic {
+					diags = append(diags, ev)
+				}
+			}
+		}
+		if len(diags) != 1 || diags[0].Line != 2 || !strings.Contains(diags[0].Message, "incomplete record") {
+			t.Errorf("a line grown over %d polls gave %d diagnostic events, want one about line 2: %+v", len(line)-1, len(diags), diags)
+		}
+		h.appendBus("findings.jsonl", line[len(line)-1:])
+		if u := h.next(); len(u.Appended) != 1 || hasDiag(u.Synthesis.Diagnostics, "incomplete record") {
+			t.Errorf("the line, ended: %d appended, diagnostics %v", len(u.Appended), u.Synthesis.Diagnostics)
+		}
+	})
+}

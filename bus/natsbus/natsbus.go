@@ -218,7 +218,9 @@ func streamConfig(run string, q url.Values) (jetstream.StreamConfig, error) {
 		case "retention":
 			cfg.Retention, err = choose(v, "limits", jetstream.LimitsPolicy, "interest", jetstream.InterestPolicy)
 		default:
-			err = errors.New("unknown option (want max-age, max-bytes, max-msgs, replicas, storage or retention)")
+			// Not quoted: an unknown parameter may be a credential
+			// (?token=…), and messages never hold one.
+			return cfg, fmt.Errorf("%w %s: unknown option (want max-age, max-bytes, max-msgs, replicas, storage or retention)", ErrOption, k)
 		}
 		if err != nil {
 			return cfg, fmt.Errorf("%w %s=%q: %v", ErrOption, k, v, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	flag "github.com/spf13/pflag"
 )
@@ -114,7 +115,7 @@ func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
 		found = []string{defaultBus(dir)}
 	}
 	for _, err := range skipped {
-		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %v: skipped\n", cmd, err)
+		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s: skipped\n", cmd, inert.Line(err.Error()))
 	}
 	return found, nil
 }
@@ -129,6 +130,18 @@ var errBusURL = errors.New("not a URL")
 // error to print.
 func busOpenError(cmd string, err error) error {
 	return usageError{fmt.Errorf("%s: %w", cmd, err)}
+}
+
+// busError is the error of cmd (already named in err) reading or writing a
+// bus once it is open: a server that stops answering, or that accepted the
+// connection and never answers a request (natsbus.ErrNoReply, within the
+// bus timeout), cannot be reached, an input error (exit 2) as at the open;
+// other errors are internal (exit 3).
+func busError(err error) error {
+	if errors.Is(err, natsbus.ErrNoReply) {
+		return usageError{err}
+	}
+	return err
 }
 
 // synthBus names the bus of synth and watch when it is not the run
@@ -176,7 +189,7 @@ func (b *synthBus) open(ctx context.Context, e *env, f *reportFlags, dir string)
 	for _, name := range parse.BusNames {
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && !f.quiet && (named == nil || !os.SameFile(fi, named)) {
-			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: not read: the run's bus is %s (--bus)\n", p, src)
+			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: not read: the run's bus is %s (--bus)\n", inert.Line(p), src)
 		}
 	}
 	return src, nil

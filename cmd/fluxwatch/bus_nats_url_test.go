@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,19 +60,27 @@ func TestBusConnectInterrupted(t *testing.T) {
 // TestBusUnreachable: a server that cannot be reached is an input error
 // (exit 2) naming the URL, for finding write and read, bus relay and mcp as
 // for synth and watch; finding write and read said it with exit 3 before
-// (an internal error), synth with 2.
+// (an internal error), synth with 2. So is a server that accepts the
+// connection and never says a word, and one that connects as NATS and then
+// never answers a request (finding write and read, bus relay: exit 3
+// before), within the bus timeout.
 func TestBusUnreachable(t *testing.T) {
-	url := "nats://" + testfault.SilentServer(t) + "/x"
-	dir := t.TempDir()
-	for _, args := range [][]string{
-		{"finding", "write", "--agent", "fd-a", "--severity", "notable", "--category", "c", "--summary", "s", "--bus", url},
-		{"finding", "read", "--bus", url},
-		{"bus", "relay", "--once", "peer-findings.jsonl", url},
-		{"synth", "-q", "--bus", url, dir},
+	for _, server := range []struct{ name, addr string }{
+		{"silent", testfault.SilentServer(t)}, {"mute after connecting", testfault.MuteNATSServer(t)},
 	} {
-		code, stderr := runBusWithin(t, 5*time.Second, append(args, "--bus-timeout", "300ms"))
-		if code != exitUsage || !strings.Contains(stderr, "/x") {
-			t.Errorf("%s %s with the server silent: exit %d, %q; want 2 naming the URL", args[0], args[1], code, stderr)
+		url := "nats://" + server.addr + "/x"
+		dir := t.TempDir()
+		for _, args := range [][]string{
+			{"finding", "write", "--agent", "fd-a", "--severity", "notable", "--category", "c", "--summary", "s", "--bus", url},
+			{"finding", "read", "--bus", url},
+			{"finding", "read", "--follow", "--bus", url},
+			{"bus", "relay", "--once", filepath.Join(dir, "peer-findings.jsonl"), url},
+			{"synth", "-q", "--bus", url, dir},
+		} {
+			code, stderr := runBusWithin(t, 5*time.Second, append(args, "--bus-timeout", "300ms"))
+			if code != exitUsage || !strings.Contains(stderr, "/x") {
+				t.Errorf("%s %s with the server %s: exit %d, %q; want 2 naming the URL", args[0], args[1], server.name, code, stderr)
+			}
 		}
 	}
 }

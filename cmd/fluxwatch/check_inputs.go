@@ -9,6 +9,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -105,6 +106,9 @@ func checkOther(path, kind string) (otherFile, error) {
 	return o, nil
 }
 
+// printOther prints the diagnostics of files that are not agent reports and
+// one summary line each, every line inert (inert.Line): they quote what the
+// files hold.
 func printOther(w io.Writer, files []otherFile, quiet bool) {
 	for _, o := range files {
 		if !quiet {
@@ -112,9 +116,9 @@ func printOther(w io.Writer, files []otherFile, quiet bool) {
 				if d.Path == "" {
 					d.Path = o.path
 				}
-				fmt.Fprintln(w, d.String())
+				fmt.Fprintln(w, inert.Line(d.String()))
 			}
 		}
-		fmt.Fprintf(w, "%s: %s\n", o.path, o.summary)
+		fmt.Fprintln(w, inert.Line(o.path+": "+o.summary))
 	}
 }

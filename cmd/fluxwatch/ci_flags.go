@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/config"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -41,62 +43,91 @@ func (c *ciFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.failOnNew, "fail-on-new", "none", "exit 1 when a finding new since --baseline, not suppressed, is at least `SEVERITY`: none, P0, P1, P2 or P3")
 }
 
-// loadConfig reads --config, or the .fluxwatch.yaml that applies in the
-// working directory; ok false when there is none.
-func loadConfig(e *env, cmd, named string) (*config.Config, error) {
+// loadConfig reads --config (named), or the .fluxwatch.yaml that applies in
+// the working directory: the zero Config when there is none. run is the
+// run directory ("" for none): a file found in it is never read (SPEC §10:
+// agents write it), and each one passed over is a warning on stderr.
+// The configuration's Root is the repository it belongs to: the git work
+// tree holding it, else its directory.
+func loadConfig(e *env, cmd, named, run string) (*config.Config, error) {
 	path := named
-	if path == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, usageErrorf("%s: %v", cmd, err)
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, usageErrorf("%s: %v", cmd, err)
+	}
+	ceiling := e.getenv("GIT_CEILING_DIRECTORIES")
+	shown := func(p string) string {
+		if rel, err := filepath.Rel(wd, p); err == nil && filepath.IsAbs(p) {
+			return rel // messages and reports name it as the user sees it
 		}
-		top, _ := plan.GitTop(wd, e.getenv("GIT_CEILING_DIRECTORIES"))
-		if path, err = config.Find(wd, top); err != nil {
+		return p
+	}
+	if path == "" {
+		top, _ := plan.GitTop(wd, ceiling)
+		found, ignored, err := config.Find(wd, top, run)
+		for _, p := range ignored {
+			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s is in the run directory, which agents write: ignored (name a configuration with --config)\n", cmd, shown(p))
+		}
+		if err != nil {
 			return nil, usageErrorf("%s: config: %v", cmd, err)
 		}
-		if path == "" {
+		if found == "" {
 			return &config.Config{}, nil
 		}
-		if rel, err := filepath.Rel(wd, path); err == nil {
-			path = rel // messages and reports name it as the user sees it
-		}
+		path = shown(found)
 	}
 	cfg, err := config.Load(path)
 	if err != nil {
 		return nil, usageErrorf("%s: %v", cmd, err)
 	}
+	dir := filepath.Dir(path)
+	cfg.Root = dir
+	if top, ok := plan.GitTop(dir, ceiling); ok {
+		cfg.Root = top
+	}
+	if abs, err := filepath.Abs(cfg.Root); err == nil {
+		cfg.Root = abs // messages name it whole: "leads outside ." says nothing
+	}
 	return cfg, nil
 }
 
-// configure reads the configuration and gives every flag of f and c that
-// was not on the command line the file's value (a flag always wins). Call
-// it after parsing the flags, before f.options.
-func (c *ciFlags) configure(e *env, f *reportFlags) error {
-	cfg, err := loadConfig(e, f.cmd, c.config)
+// configure reads the configuration for the run in dir and gives every
+// flag of f and c that was not on the command line the file's value (a
+// flag always wins). A path the file gives must stay in its repository
+// (config.Config.Local). Call it after parsing the flags, before
+// f.options.
+func (c *ciFlags) configure(e *env, f *reportFlags, dir string) error {
+	cfg, err := loadConfig(e, f.cmd, c.config, dir)
 	if err != nil {
 		return err
 	}
 	c.cfg = cfg
-	set := func(name string, dst *string, v string, path bool) {
+	var bad error
+	set := func(name string, dst *string, v string, key string) {
 		if v == "" || c.fs.Changed(name) {
 			return
 		}
-		if path {
-			v = cfg.Resolve(v)
+		if key != "" {
+			local, err := cfg.Local(key, v)
+			if err != nil {
+				bad = cmp.Or(bad, err)
+				return
+			}
+			v = local
 		}
 		*dst = v
 	}
-	set("fail-on", &f.failOn, cfg.Gate.FailOn, false)
-	set("fail-on-new", &c.failOnNew, cfg.Gate.FailOnNew, false)
-	set("baseline", &c.baseline, cfg.Baseline, true)
-	set("out", &f.out, cfg.Output.Out, true)
-	set("sarif", &f.sarif, cfg.Output.SARIF, true)
-	set("rdjsonl", &f.rdjsonl, cfg.Output.RDJSONL, true)
-	set("junit", &f.junit, cfg.Output.JUnit, true)
-	set("html", &f.html, cfg.Output.HTML, true)
-	set("dedup", &f.dedup, cfg.Agents.Dedup, false)
+	set("fail-on", &f.failOn, cfg.Gate.FailOn, "")
+	set("fail-on-new", &c.failOnNew, cfg.Gate.FailOnNew, "")
+	set("baseline", &c.baseline, cfg.Baseline, "baseline")
+	set("out", &f.out, cfg.Output.Out, "output.out")
+	set("sarif", &f.sarif, cfg.Output.SARIF, "output.sarif")
+	set("rdjsonl", &f.rdjsonl, cfg.Output.RDJSONL, "output.rdjsonl")
+	set("junit", &f.junit, cfg.Output.JUnit, "output.junit")
+	set("html", &f.html, cfg.Output.HTML, "output.html")
+	set("dedup", &f.dedup, cfg.Agents.Dedup, "")
 	if !c.fs.Changed("repo") && !c.fs.Changed("no-evidence") {
-		set("repo", &f.evidence.repo, cfg.Evidence.Repo, true)
+		set("repo", &f.evidence.repo, cfg.Evidence.Repo, "evidence.repo")
 		if cfg.Evidence.Check != nil && !*cfg.Evidence.Check {
 			f.evidence.none, f.evidence.repo = true, ""
 		}
@@ -109,6 +140,9 @@ func (c *ciFlags) configure(e *env, f *reportFlags) error {
 	}
 	if !c.fs.Changed("allow-unreadable") && cfg.Gate.AllowUnreadable != nil {
 		f.allowUnread = *cfg.Gate.AllowUnreadable
+	}
+	if bad != nil {
+		return usageErrorf("%s: %v", f.cmd, bad)
 	}
 	if err := config.CheckChoice("gate.fail-on-new", c.failOnNew); err != nil {
 		return usageErrorf("%s: --fail-on-new %q: %v", f.cmd, c.failOnNew, err)
@@ -185,7 +219,7 @@ func (c *ciFlags) report(e *env, s *synth.Synthesis, quiet bool) {
 	}
 	for _, d := range s.Diagnostics {
 		if d.File == c.cfg.Path && c.cfg.Path != "" {
-			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", d)
+			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", inert.Line(d.String()))
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -70,9 +71,9 @@ func busRelay(ctx context.Context, e *env, args []string) error {
 		file:   bus.NewFile(file, bus.Options{MaxLine: b.maxLine}),
 		stream: stream,
 		seen:   map[[32]byte]bool{},
-		diag:   func(d parse.Diagnostic) { fmt.Fprintln(e.stderr, d) },
+		diag:   func(d parse.Diagnostic) { fmt.Fprintln(e.stderr, inert.Line(d.String())) },
 	}
-	return r.run(ctx, once, toStream, toFile)
+	return busError(r.run(ctx, once, toStream, toFile))
 }
 
 // relay copies records between a file bus and a stream, each record once:

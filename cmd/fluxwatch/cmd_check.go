@@ -18,6 +18,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
@@ -120,14 +121,14 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		e.stdout.Write(append(b, '\n'))
+		e.stdout.Write(append(inert.EscapeJSON(b), '\n')) // agent text as written, escaped
 		printOther(e.stderr, others, *quiet)
 	} else {
 		printChecked(e.stdout, reports, *quiet)
 		printOther(e.stdout, others, *quiet)
 	}
 	for _, err := range unreadable {
-		fmt.Fprintf(e.stderr, "fluxwatch: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(e.stderr, "fluxwatch: %s\n", inert.Line(err.Error()))
 	}
 	if len(unreadable) > 0 {
 		return exitError{code: exitUsage}
@@ -135,12 +136,16 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
+// printChecked prints each report's diagnostics (unless quiet), its claims
+// (with --evidence) and its summary line. Every line is inert (inert.Line):
+// the diagnostics and claims quote what the agents wrote, and a report's
+// name is the run's.
 func printChecked(w io.Writer, reports []checked, quiet bool) {
 	for _, r := range reports {
 		if !quiet {
 			for _, d := range r.Diagnostics {
 				d.Path = r.File
-				fmt.Fprintln(w, d.String())
+				fmt.Fprintln(w, inert.Line(d.String()))
 			}
 		}
 		counts := map[parse.Severity]int{}
@@ -161,13 +166,13 @@ func printChecked(w io.Writer, reports []checked, quiet bool) {
 		if r.Status == parse.StatusUnreadable {
 			unread = " — could not be fully read"
 		}
-		fmt.Fprintf(w, "%s: %s, %s (P0 %d, P1 %d, P2 %d, P3 %d), %s, declared %s, verdict %s%s\n",
+		fmt.Fprintln(w, inert.Line(fmt.Sprintf("%s: %s, %s (P0 %d, P1 %d, P2 %d, P3 %d), %s, declared %s, verdict %s%s",
 			r.File, r.Status, synth.Plural(len(r.Findings), "finding"), counts[parse.P0], counts[parse.P1], counts[parse.P2], counts[parse.P3],
-			synth.Plural(len(r.Improvements), "improvement"), declared, r.Verdict, unread)
+			synth.Plural(len(r.Improvements), "improvement"), declared, r.Verdict, unread)))
 		if ev != nil {
 			t := ev.tally
-			fmt.Fprintf(w, "%s: evidence against %s: %s (%d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped), %d ungrounded\n",
-				r.File, ev.Repo, synth.Plural(t.Claims, "claim"), t.Verified, t.Moved, t.Mismatch, t.MissingFile, t.OutOfRange, t.Skipped, t.Ungrounded)
+			fmt.Fprintln(w, inert.Line(fmt.Sprintf("%s: evidence against %s: %s (%d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped), %d ungrounded",
+				r.File, ev.Repo, synth.Plural(t.Claims, "claim"), t.Verified, t.Moved, t.Mismatch, t.MissingFile, t.OutOfRange, t.Skipped, t.Ungrounded)))
 		}
 	}
 }
@@ -200,7 +205,7 @@ func printClaims(w io.Writer, r checked) {
 	}
 	sort.SliceStable(lines, func(i, j int) bool { return lines[i].line < lines[j].line })
 	for _, l := range lines {
-		fmt.Fprintln(w, l.text)
+		fmt.Fprintln(w, inert.Line(l.text))
 	}
 }
 

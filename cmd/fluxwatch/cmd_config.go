@@ -7,18 +7,23 @@ import (
 	"fmt"
 
 	"github.com/fluxwatch/fluxwatch/config"
+	"github.com/fluxwatch/fluxwatch/plan"
 	"go.yaml.in/yaml/v3"
 )
 
 // This file is the config command; what synth and watch take from
 // .fluxwatch.yaml is ci_flags.go's.
 
-const configUsage = `Usage: fluxwatch config [--config FILE] [--json]
+const configUsage = `Usage: fluxwatch config [--config FILE] [--json] [DIR]
 
-Prints the effective configuration of synth and watch: the .fluxwatch.yaml
-found in the working directory or above it up to the git top (or FILE), with
-the defaults filled in, as YAML (or JSON). Flags given to synth or watch
-override it. Exits 2 when the file is invalid, naming the file and line.
+Prints the effective configuration of synth and watch for the run in DIR
+(default: discovery tiers 1-2, $FLUX_OUTPUT_DIR or a recent feature
+directory): the .fluxwatch.yaml found in the working directory or above it up
+to the git top (or FILE), with the defaults filled in, as YAML (or JSON). A
+.fluxwatch.yaml inside the run directory is never read (agents write it): a
+warning names it. Flags given to synth or watch override the file. Exits 2
+when the file is invalid, naming the file and line, or when one of its paths
+leads outside its repository.
 
 Flags:
 `
@@ -34,12 +39,23 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	if err := parseHelp(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageErrorf("config: takes no arguments")
+	if fs.NArg() > 1 {
+		return usageErrorf("config: want at most one directory, got %d arguments", fs.NArg())
 	}
-	cfg, err := loadConfig(e, "config", *named)
+	run := fs.Arg(0)
+	if run == "" {
+		// Discovery only: the working directory is a run directory for
+		// synth's sake only when it holds one.
+		run, _, _ = plan.DiscoverDir(plan.Options{EnvDir: e.getenv("FLUX_OUTPUT_DIR")})
+	}
+	cfg, err := loadConfig(e, "config", *named, run)
 	if err != nil {
 		return err
+	}
+	for _, key := range config.PathKeys {
+		if _, err := cfg.Local(key, cfg.Get(key)); err != nil {
+			return usageErrorf("config: %v", err)
+		}
 	}
 	eff := *cfg
 	for _, d := range []struct {

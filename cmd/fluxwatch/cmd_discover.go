@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 )
@@ -164,7 +165,7 @@ func choose(e *env, o plan.Options, c plan.CreateOptions, res plan.Result, creat
 		if t, err := time.Parse(time.RFC3339, cand.Modified); err == nil {
 			modified = t.Local().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(w, "  %d) %s\n     %q, score %.3f, modified %s\n", i+1, cand.Directory, name, cand.Score, modified)
+		fmt.Fprintf(w, "  %d) %s\n     %q, score %.3f, modified %s\n", i+1, inert.Line(cand.Directory), name, cand.Score, inert.Line(modified))
 	}
 	prompt := fmt.Sprintf("Choose 1-%d", len(res.Candidates))
 	if create {

@@ -12,10 +12,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -135,6 +137,10 @@ func findingWrite(ctx context.Context, e *env, args []string) error {
 			return usageErrorf("finding write: %s: %v", path, pathErr.Err)
 		}
 		return usageErrorf("finding write: %s: %v", path, err)
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT):
+		// A full disk: the bus is an output that cannot be written (exit
+		// 2), and the record was not appended, not even in part.
+		return usageErrorf("finding write: %v", err)
 	case err != nil:
 		return fmt.Errorf("finding write: %s: %w", path, err)
 	}
@@ -161,7 +167,7 @@ func findingWriteRemote(ctx context.Context, e *env, b *busFlags, ent bus.Entry,
 	case errors.Is(err, bus.ErrInvalid):
 		return usageErrorf("finding write: %v", err)
 	case err != nil:
-		return fmt.Errorf("finding write: %w", err)
+		return busError(fmt.Errorf("finding write: %w", err))
 	}
 	if asJSON {
 		j, _ := json.Marshal(struct {
@@ -223,7 +229,7 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 	diag := func(d parse.Diagnostic) {
 		if !quiet {
 			w.Flush()
-			fmt.Fprintln(e.stderr, d)
+			fmt.Fprintln(e.stderr, inert.Line(d.String()))
 		}
 	}
 	var buf []byte
@@ -237,6 +243,8 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 			buf = strconv.AppendInt(buf, int64(ent.Line), 10)
 			buf = append(buf, '}')
 		}
+		// The record as written, its control characters escaped.
+		buf = inert.EscapeJSON(buf)
 		return buf
 	}
 
@@ -274,13 +282,13 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 		if follow {
 			err := bk.Follow(ctx, since, f, line, diag)
 			if err != nil {
-				return fmt.Errorf("finding read: %w", err)
+				return busError(fmt.Errorf("finding read: %w", err))
 			}
 			return w.Flush()
 		}
 		_, err = bk.Read(ctx, since, f, element, diag)
 		if err != nil {
-			return fmt.Errorf("finding read: %w", err)
+			return busError(fmt.Errorf("finding read: %w", err))
 		}
 		return endArray(w, n)
 	}

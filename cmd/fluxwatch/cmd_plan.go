@@ -10,6 +10,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 )
@@ -148,7 +149,7 @@ func (p *planRun) do(f func(s *plan.Store) (data any, warnings []string, err err
 // ok prints the success envelope, and the warnings on stderr.
 func (p *planRun) ok(data any, warnings []string) error {
 	for _, w := range warnings {
-		fmt.Fprintf(p.e.stderr, "fluxwatch: %s\n", w)
+		fmt.Fprintf(p.e.stderr, "fluxwatch: %s\n", inert.Line(w))
 	}
 	if err := writeJSON(p.e.stdout, envelope{Status: "success", Data: data}); err != nil {
 		return exitError{exitInternal, fmt.Errorf("write output: %w", err)}

@@ -104,6 +104,9 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	}
 	e.logger().Info("synthesised", "dir", dir, "base", targets.Base, "verdict", s.Verdict,
 		"agents", len(s.Agents), "findings", len(s.Findings), "evidence", s.Evidence != nil)
+	if err := f.pickedRun(e, s, scanOpts.Run, dir); err != nil {
+		return err // before anything is written: no report of a run picked by file times
+	}
 	// --format github: the annotations are what stdout carries.
 	gh := github(e, f.annotations, stdoutIsData && f.format != "github")
 	if err := f.writeOutputs(ctx, s, targets, gh, nil); err != nil {

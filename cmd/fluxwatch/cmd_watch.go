@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -13,9 +14,11 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -169,12 +172,15 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	// Keys (q quits, ? shows the keys) only in the live view and only when
 	// stdin is a terminal too: never read an orchestrator's stdin. The
 	// terminal's mode is restored by the deferred stop on every way out,
-	// SIGTERM included (it ends ctx, so Run returns).
+	// SIGTERM included (it ends ctx, so Run returns), and before the
+	// summary line is printed: raw mode would print it askew.
 	ctx, quit := context.WithCancel(ctx)
 	defer quit()
+	stopKeys := func() {}
 	if in, ok := e.stdin.(*os.File); ok && mode == modeView && e.isTerminal(in) {
-		if keys, stop, err := termview.Keys(ctx, in); err == nil {
+		if keys, stop, err := termview.Keys(ctx, in, view); err == nil {
 			defer stop()
+			stopKeys = stop
 			go func() {
 				for k := range keys {
 					switch k {
@@ -230,10 +236,25 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	var final *synth.Synthesis
 	var summary []byte
 	first := true
-	unread := false // a FIFO target had no reader at the last change (said once)
-	var lost error  // a write of the events or lines to stdout failed: the watch ends
+	unread := false  // a FIFO target had no reader at the last change (said once)
+	var lost error   // a write of the events or lines to stdout failed: the watch ends
+	removed := false // the run directory is gone (said once)
 	err = watcher.New(dir, wopts).Run(ctx, func(u *watcher.Update) error {
-		if !u.Heartbeat {
+		if !u.Heartbeat && runRemoved(dir) {
+			// The run directory was removed under the watch (an
+			// orchestrator cleaned up): its reports are not written, as
+			// writing them would make it again. The watch goes on, and
+			// writes them once the directory is made again.
+			if u.Final {
+				return usageErrorf("watch: output directory %s was removed: the final reports are not written", dir)
+			}
+			if !removed {
+				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelWarning,
+					Message: "output directory removed: no reports are written until it is made again"})
+			}
+			removed = true
+		} else if !u.Heartbeat {
+			removed = false
 			wctx, cancel := writeContext(ctx)
 			if !u.Final {
 				// A FIFO target with no reader is passed over at a change,
@@ -249,18 +270,18 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			case errors.Is(err, fsio.ErrNoReader):
 				if !unread {
 					u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelWarning,
-						Message: oneLine(err.Error()) + " (at each change until it has one; the final reports wait for it)"})
+						Message: inert.Line(err.Error()) + " (at each change until it has one; the final reports wait for it)"})
 				}
 				unread = true
 			case err != nil:
 				// Keep watching: the next change writes them again.
-				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: oneLine(err.Error())})
+				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: inert.Line(err.Error())})
 			default:
 				unread = false
 			}
 			summary = r.Summary
 			if live != nil && r.FindingsJSON != nil {
-				b, err := page.Render(u.Synthesis, f.pageOptions(true))
+				b, err := page.Render(u.Synthesis, report.PageNames(f.pageOptions(true), u.Synthesis, every.Base))
 				if err != nil {
 					return exitError{exitInternal, fmt.Errorf("watch: %w", err)}
 				}
@@ -284,7 +305,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			for _, ev := range events {
 				enc.Encode(ev)
 			}
-			out = b.Bytes()
+			out = inert.EscapeJSON(b.Bytes()) // agent text as written, escaped
 		case modeView:
 			view.Draw(u, events)
 		case modeLines:
@@ -316,6 +337,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		}
 		return nil
 	})
+	stopKeys()
 	if view != nil {
 		view.Close()
 	}
@@ -349,7 +371,16 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 			return writeStdout("watch", err)
 		}
 	}
+	if err := f.pickedRun(e, final, scan.Run, dir); err != nil {
+		return err
+	}
 	return f.judge(e, final)
+}
+
+// runRemoved reports whether the run directory dir no longer exists.
+func runRemoved(dir string) bool {
+	_, err := os.Stat(dir)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // sigpipeStatus is the status of watch when the reader of its events went

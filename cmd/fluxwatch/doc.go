@@ -45,7 +45,9 @@
 // synth and watch read .fluxwatch.yaml (the working directory or above, up to
 // the git top; --config FILE): the gate, the outputs, the baseline, the
 // suppressions of accepted findings, the evidence repository and the agents
-// to expect. A flag given overrides the file. --baseline compares with an
+// to expect. A flag given overrides the file. A .fluxwatch.yaml inside the
+// run directory is never read (agents write it; a warning names it), and no
+// path of the file may lead outside its repository. --baseline compares with an
 // earlier findings.json (or run directory); --fail-on-new SEVERITY trips the
 // gate on new, unsuppressed findings only.
 //

@@ -75,5 +75,6 @@ var examples = map[string]string{
 `,
 	"config": `  fluxwatch config
   fluxwatch config --config .fluxwatch.yaml
+  fluxwatch config reviews/run   # as synth reviews/run sees it: a file inside the run is ignored
 `,
 }

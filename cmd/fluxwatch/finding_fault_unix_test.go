@@ -97,3 +97,38 @@ func TestMCPFetchFIFOBus(t *testing.T) {
 		}
 	})
 }
+
+// TestFindingWriteDiskFull: finding write on a full disk exits 2 with one
+// line naming the bus and the cause, and leaves no part of its record:
+// the next write, with room again, follows the last whole record, and
+// check reads the bus without a diagnostic. Before, it exited 3 and left
+// the part that fitted, a permanent invalid line.
+func TestFindingWriteDiskFull(t *testing.T) {
+	dir := testfault.SmallFS(t, 32<<10)
+	filler := filepath.Join(dir, "filler")
+	if err := os.WriteFile(filler, bytes.Repeat([]byte("f"), 8<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := func(summary string) (int, string) {
+		return runWithin(t, 5*time.Second, "finding", "write", "--dir", dir, "--agent", "fd-a", "--severity", "notable",
+			"--category", "c", "--summary", summary)
+	}
+	var code int
+	var stderr string
+	for i := 0; i < 50 && code == 0; i++ {
+		code, stderr = write(fmt.Sprintf("%d %s", i, strings.Repeat("x", 3000)))
+	}
+	bus := filepath.Join(dir, "findings.jsonl")
+	if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, bus) || !strings.Contains(stderr, "no space left") {
+		t.Fatalf("finding write on a full disk: exit %d, %q; want 2 and one line naming %s", code, stderr, bus)
+	}
+	os.Remove(filler)
+	if code, stderr := write("with room again"); code != 0 {
+		t.Fatalf("finding write with room again: exit %d, %s", code, stderr)
+	}
+	var out, errb bytes.Buffer
+	if code := exitCode(run(context.Background(), []string{"check", bus}, bareEnv(&out, &errb)), &errb); code != 0 ||
+		!strings.Contains(out.String(), ", 0 diagnostics") {
+		t.Errorf("check of the bus: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}

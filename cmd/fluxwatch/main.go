@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
+	"github.com/fluxwatch/fluxwatch/internal/redact"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	flag "github.com/spf13/pflag"
 )
@@ -88,7 +90,7 @@ func mainStatus(args []string, e *env) int {
 	if err != nil && !errors.Is(err, context.Canceled) {
 		var x exitError
 		if !errors.As(err, &x) || x.err != nil {
-			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", oneLine(err.Error()))
+			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", inert.Line(err.Error()))
 		}
 	}
 	fsio.RemoveTemps()
@@ -176,6 +178,10 @@ var commands = map[string]command{
 // run runs the command line args (without the program name): global options,
 // then a command and its arguments.
 func run(ctx context.Context, args []string, e *env) error {
+	// Every log line, warning and error goes to stderr: the credentials of
+	// a URL there (--bus nats://alice:PASSWORD@host, in -v's start line,
+	// an error, a warning) are redacted, whoever prints it (SPEC §10).
+	e.stderr = redact.Writer(e.stderr)
 	g, args, err := parseGlobal(args)
 	if err != nil {
 		return usageError{err}
@@ -261,26 +267,24 @@ func (x exitError) Error() string {
 }
 func (x exitError) Unwrap() error { return x.err }
 
-// exitCode prints err (if any) as one line on stderr and maps it to an exit code.
+// exitCode prints err (if any) as one line on stderr, credentials
+// redacted, and maps it to an exit code.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	stderr = redact.Writer(stderr)
 	var x exitError
 	if errors.As(err, &x) {
 		if x.err != nil {
-			fmt.Fprintf(stderr, "fluxwatch: %s\n", oneLine(x.err.Error()))
+			fmt.Fprintf(stderr, "fluxwatch: %s\n", inert.Line(x.err.Error()))
 		}
 		return x.code
 	}
-	fmt.Fprintf(stderr, "fluxwatch: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "fluxwatch: %s\n", inert.Line(err.Error()))
 	var u usageError
 	if errors.As(err, &u) {
 		return exitUsage
 	}
 	return exitInternal
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -559,4 +560,49 @@ func markdownBlocks(md []byte, lang string) []mdBlock {
 		prev = line
 	}
 	return out
+}
+
+// TestReadmeExamplesLeaveTheExample: an example that synthesises or
+// watches the example run writes its reports into --out, never into
+// testdata/example (a user's checkout would change), and checks the
+// evidence against the example's own sources, testdata/example/repo, as
+// `make run` does: without --repo it would be checked against this
+// repository, where none of the cited files are.
+func TestReadmeExamplesLeaveTheExample(t *testing.T) {
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, file := range append([]string{"../../README.md"}, files...) {
+		md, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(filepath.ToSlash(file), "../../")
+		examples, err := readmeExamples(name, md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ex := range examples {
+			for _, cmd := range strings.Split(strings.ReplaceAll(ex.script, "\\\n", " "), "\n") {
+				cmd, _, _ = strings.Cut(cmd, "#")
+				args := strings.Fields(cmd)
+				if len(args) < 2 || args[0] != "fluxwatch" || (args[1] != "synth" && args[1] != "watch") ||
+					!slices.Contains(args, "testdata/example") {
+					continue
+				}
+				checked++
+				if !slices.Contains(args, "--out") {
+					t.Errorf("%s:%d: %q writes its reports into testdata/example: give it --out", name, ex.line, strings.TrimSpace(cmd))
+				}
+				if i := slices.Index(args, "--repo"); i < 0 || i+1 >= len(args) || args[i+1] != "testdata/example/repo" {
+					t.Errorf("%s:%d: %q checks the evidence against the wrong tree: give it --repo testdata/example/repo", name, ex.line, strings.TrimSpace(cmd))
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no example synthesises testdata/example")
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/config"
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
@@ -50,6 +51,7 @@ type reportFlags struct {
 	jobs        int
 	evidence    evidenceFlags
 	ci          ciFlags // --config, --baseline, --fail-on-new (ci_flags.go)
+	busFile     string  // the --bus file read instead of the run's (prepare): an input
 }
 
 // flagSet returns the flag set of the command f.cmd with the shared flags;
@@ -205,6 +207,30 @@ func (f *reportFlags) gate() synth.Gate {
 	return g
 }
 
+// pickedRun applies SPEC §10's "the gate is not flipped by a stranger" to
+// s, the synthesis of the run in dir read with the run selected (""
+// for none): when none was and the agent files name several runs, the run
+// read was picked by file times, which any writer of the directory sets.
+// With a gate (--fail-on or --fail-on-new, from a flag or the
+// configuration) that is an input error (exit 2): pass --run. Without one
+// it is a warning on stderr (unless -q); the reports carry it as a
+// diagnostic either way.
+func (f *reportFlags) pickedRun(e *env, s *synth.Synthesis, selected, dir string) error {
+	if selected != "" || len(s.Runs) < 2 {
+		return nil
+	}
+	runs := strings.Join(s.Runs, ", ")
+	if f.gate().Set() {
+		return usageErrorf("%s: %s holds reports of %d runs (%s): pass --run RUN (or set FLUX_RUN_UUID); a gate never picks a run by file times",
+			f.cmd, dir, len(s.Runs), runs)
+	}
+	if !f.quiet && s.Run != nil {
+		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s holds reports of %d runs (%s); read %s, the newest by file times: pass --run RUN to choose\n",
+			f.cmd, dir, len(s.Runs), runs, *s.Run)
+	}
+	return nil
+}
+
 // judge ends synth and watch: it reports the configuration's expired and
 // unused suppressions, decides the gate on s and says on stderr (unless
 // -q) what it did with reports that could not be fully read: a gate trips
@@ -256,10 +282,10 @@ func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
 	if ev := s.Evidence; ev != nil && ev.Claims > 0 {
 		evidence = fmt.Sprintf("; evidence: %d/%d %s hold, %d ungrounded", ev.Verified+ev.Moved, ev.Claims, synth.Noun(ev.Claims, "claim"), ev.Ungrounded)
 	}
-	return fmt.Sprintf("%s: %d/%d %s completed, %d failed; %s (P0 %d, P1 %d, P2 %d, P3 %d)%s → %s",
+	return inert.Line(fmt.Sprintf("%s: %d/%d %s completed, %d failed; %s (P0 %d, P1 %d, P2 %d, P3 %d)%s → %s",
 		synth.VerdictText(s), len(s.AgentsCompleted), len(s.AgentsLaunched), synth.Noun(len(s.AgentsLaunched), "agent"), len(s.AgentsFailed),
 		synth.Plural(s.Counts.Total(), "finding"),
-		s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3, evidence, summaryPath)
+		s.Counts.P0, s.Counts.P1, s.Counts.P2, s.Counts.P3, evidence, summaryPath))
 }
 
 // evidenceFlags are --repo and --no-evidence (SPEC §5.7), shared by synth and
@@ -318,7 +344,7 @@ func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`
 // directory relative to the repository top (ciRunDir).
 func (f *reportFlags) targets(e *env, dir string) report.Targets {
 	return report.Targets{Dir: stdoutTarget(f.outDir(dir)), SARIF: stdoutTarget(f.sarif), RDJSONL: stdoutTarget(f.rdjsonl),
-		JUnit: stdoutTarget(f.junit), HTML: stdoutTarget(f.html), Base: ciRunDir(e, f.evidence.repo, dir), Stdout: e.stdout}
+		JUnit: stdoutTarget(f.junit), HTML: stdoutTarget(f.html), Base: ciRunDir(e, f.evidence.repo, dir), Stdout: e.stdout, Run: dir}
 }
 
 // stdoutTarget is a report target as written: "-" for a name of standard
@@ -360,8 +386,11 @@ func (f *reportFlags) writeReports(ctx context.Context, s *synth.Synthesis, t re
 // anything is read or written: at most one thing uses standard output (the
 // targets that are "-", and data the command prints there itself, named by
 // data, "" for none); no two targets are one file; no target is an input
-// of the run (an agent report, the bus, a specialist file), which it would
-// destroy. It returns whether stdout carries data.
+// of the run (an agent report, the bus, a specialist file, the --bus file),
+// which it would destroy, by its name or through a link; no target inside
+// the run leads out of it through a symbolic link (SPEC §10: the rules of
+// report.Write's writes, checked before anything is read). It returns
+// whether stdout carries data.
 func (f *reportFlags) checkTargets(t report.Targets, dir, data string) (bool, error) {
 	names := t.OnStdout()
 	if data != "" {
@@ -380,14 +409,16 @@ func (f *reportFlags) checkTargets(t report.Targets, dir, data string) (bool, er
 			files = append(files, x)
 		}
 	}
-	runDir, _ := filepath.Abs(dir)
 	for i, a := range files {
-		abs, _ := filepath.Abs(a.path)
-		if rel, err := filepath.Rel(runDir, abs); err == nil && filepath.IsLocal(rel) {
-			switch parse.ClassifyName(filepath.ToSlash(rel)).Kind {
-			case parse.KindReport, parse.KindPartial, parse.KindAbort, parse.KindBus, parse.KindSpecialist, parse.KindDesign, parse.KindManifest:
-				return false, usageErrorf("%s: %s %s: an input of the run in %s; give another path", f.cmd, a.flag, a.path, dir)
-			}
+		err := fsio.CheckWithin(dir, a.path, report.RefuseInput)
+		if err == nil && f.busFile != "" && sameTarget(a.path, f.busFile) {
+			err = report.ErrInput
+		}
+		switch {
+		case errors.Is(err, report.ErrInput) && !isLink(a.path):
+			return false, usageErrorf("%s: %s %s: an input of the run in %s; give another path", f.cmd, a.flag, a.path, dir)
+		case err != nil:
+			return false, usageErrorf("%s: %v", f.cmd, err) // "write run/summary.md: symlink resolves outside …"
 		}
 		for _, b := range files[:i] {
 			if sameTarget(a.path, b.path) {
@@ -396,6 +427,12 @@ func (f *reportFlags) checkTargets(t report.Targets, dir, data string) (bool, er
 		}
 	}
 	return len(names) == 1, nil
+}
+
+// isLink reports whether path is a symbolic link.
+func isLink(path string) bool {
+	info, err := os.Lstat(path)
+	return err == nil && info.Mode()&fs.ModeSymlink != 0
 }
 
 // sameTarget reports whether two report targets are one file: the same
@@ -496,7 +533,7 @@ func writeStdout(cmd string, err error) error {
 // configuration and the options of f, and the bus of b when it is not dir's
 // own (nil then); the caller closes it.
 func prepare(ctx context.Context, e *env, f *reportFlags, b *synthBus, dir string) (synth.Options, watcher.ScanOptions, bus.Backend, error) {
-	if err := f.ci.configure(e, f); err != nil {
+	if err := f.ci.configure(e, f, dir); err != nil {
 		return synth.Options{}, watcher.ScanOptions{}, nil, err
 	}
 	opts, scan, err := f.options(e)
@@ -507,5 +544,8 @@ func prepare(ctx context.Context, e *env, f *reportFlags, b *synthBus, dir strin
 		return opts, scan, nil, err
 	}
 	src, err := b.open(ctx, e, f, dir)
+	if b.path != "" && !bus.IsURL(b.path) {
+		f.busFile = b.path
+	}
 	return opts, scan, src, err
 }

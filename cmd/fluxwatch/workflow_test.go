@@ -12,31 +12,39 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/schematest"
 	"go.yaml.in/yaml/v3"
 )
 
-// workflow is the part of a GitHub Actions workflow the example uses.
+// workflow is the part of a GitHub Actions workflow the examples use
+// (docs/github-actions.yml, the workflow of docs/ci.md).
 type workflow struct {
 	Name        string            `yaml:"name"`
 	On          map[string]any    `yaml:"on"`
 	Permissions map[string]string `yaml:"permissions"`
 	Jobs        map[string]struct {
-		RunsOn string            `yaml:"runs-on"`
-		Env    map[string]string `yaml:"env"`
-		Steps  []workflowStep    `yaml:"steps"`
+		RunsOn      string            `yaml:"runs-on"`
+		Needs       string            `yaml:"needs"`
+		Outputs     map[string]string `yaml:"outputs"`
+		Permissions map[string]string `yaml:"permissions"`
+		Env         map[string]string `yaml:"env"`
+		Steps       []workflowStep    `yaml:"steps"`
 	} `yaml:"jobs"`
 }
 
+// workflowStep is a step of a workflow's job or of a composite action
+// (action.yml, where a run step names its shell).
 type workflowStep struct {
-	ID   string            `yaml:"id"`
-	Name string            `yaml:"name"`
-	If   string            `yaml:"if"`
-	Uses string            `yaml:"uses"`
-	With map[string]string `yaml:"with"`
-	Env  map[string]string `yaml:"env"`
-	Run  string            `yaml:"run"`
+	ID    string            `yaml:"id"`
+	Name  string            `yaml:"name"`
+	If    string            `yaml:"if"`
+	Uses  string            `yaml:"uses"`
+	Shell string            `yaml:"shell"`
+	With  map[string]string `yaml:"with"`
+	Env   map[string]string `yaml:"env"`
+	Run   string            `yaml:"run"`
 }
 
 // readWorkflow parses a workflow strictly: a key the example's types do
@@ -58,7 +66,10 @@ type stepShape struct {
 	sarif                                     string // the --sarif path of the synth step
 }
 
-var sarifFlag = regexp.MustCompile(`--sarif[ =](\S+)`)
+var (
+	sarifFlag = regexp.MustCompile(`--sarif[ =](\S+)`)
+	runFlag   = regexp.MustCompile(`--run[ =]\S+`)
+)
 
 func shapeOf(steps []workflowStep) (stepShape, error) {
 	s := stepShape{-1, -1, -1, -1, -1, ""}
@@ -99,21 +110,26 @@ func shapeOf(steps []workflowStep) (stepShape, error) {
 	if s.sarif == "" {
 		return s, errors.New("the synth step writes no --sarif file")
 	}
+	if !runFlag.MatchString(steps[s.synth].Run) {
+		return s, errors.New("the synth step does not pin the run (--run): a newer report of another run would be read")
+	}
 	return s, nil
 }
 
 func TestWorkflowShapeCanFail(t *testing.T) {
 	ok := []workflowStep{{Uses: "actions/checkout@v4"}, {Uses: "actions/setup-go@v5"},
 		{Run: "go install github.com/fluxwatch/fluxwatch/cmd/fluxwatch@latest"},
-		{Run: "fluxwatch synth --sarif r.sarif d"}, {Uses: "github/codeql-action/upload-sarif@v3"}}
+		{Run: "fluxwatch synth --run R --sarif r.sarif d"}, {Uses: "github/codeql-action/upload-sarif@v3"}}
 	if _, err := shapeOf(ok); err != nil {
 		t.Fatalf("a complete job: %v", err)
 	}
 	noSarif := append([]workflowStep(nil), ok...)
-	noSarif[3].Run = "fluxwatch synth d"
+	noSarif[3].Run = "fluxwatch synth --run R d"
+	noRun := append([]workflowStep(nil), ok...)
+	noRun[3].Run = "fluxwatch synth --sarif r.sarif d"
 	swapped := append([]workflowStep(nil), ok...)
 	swapped[3], swapped[4] = swapped[4], swapped[3]
-	for name, steps := range map[string][]workflowStep{"no upload": ok[:4], "no sarif": noSarif, "upload first": swapped} {
+	for name, steps := range map[string][]workflowStep{"no upload": ok[:4], "no sarif": noSarif, "no run": noRun, "upload first": swapped} {
 		if _, err := shapeOf(steps); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
@@ -129,7 +145,8 @@ func TestWorkflowShapeCanFail(t *testing.T) {
 // a job summary file, one output file per step, if: always() after a
 // failure, ${{ steps.ID.outputs.NAME }} in a step's env), trip the gate on
 // the risky example run, write SARIF that validates, append the summary
-// and write verdict= to the step's outputs. The install step is checked,
+// and write verdict= to the step's outputs, also with a newer report of
+// another run planted in the run directory. The install step is checked,
 // not run (it needs the network): the fluxwatch under test is on PATH.
 func TestWorkflowExample(t *testing.T) {
 	data, err := os.ReadFile("../../docs/github-actions.yml")
@@ -174,6 +191,16 @@ func TestWorkflowExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := copyTree(filepath.Join(work, runDir), example); err != nil {
+		t.Fatal(err)
+	}
+	// A stranger's report, of another run and newer than every real one,
+	// declaring the run safe (SPEC §10): the pinned run still gates.
+	stranger := filepath.Join(work, runDir, "fd-stranger.0bad0000-0000-4000-8000-000000000000.md")
+	if err := os.WriteFile(stranger, []byte("### Findings Index\nVerdict: safe\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(stranger, future, future); err != nil {
 		t.Fatal(err)
 	}
 	summary := filepath.Join(t.TempDir(), "step_summary.md")

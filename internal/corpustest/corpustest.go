@@ -1,7 +1,8 @@
-// Package corpustest finds the shared corpus of real agent reports
-// (../shared/corpus beside the repository) for the conformance tests that
-// use it, and reads its manifest: one way to find it, to skip without it,
-// and to read MANIFEST.tsv, instead of one per test file.
+// Package corpustest finds the shared corpora of real agent reports
+// (../shared/corpus and ../shared/corpus-wild beside the repository) for the
+// conformance tests that use them, and reads their manifest and labels: one
+// way to find them, to skip without them, and to read MANIFEST.tsv and
+// labels.jsonl, instead of one per test file.
 //
 // Only _test.go files import it. A fresh clone has no corpus: every test
 // that asks for it is skipped there.
@@ -9,6 +10,7 @@ package corpustest
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +22,21 @@ import (
 // is no corpus (no MANIFEST.tsv there) and fails when no go.mod is found
 // above the working directory.
 func Root(t testing.TB) string {
+	t.Helper()
+	return find(t, "corpus")
+}
+
+// Wild returns ../shared/corpus-wild beside the module: real review reports
+// by authors outside the home family, with a careful reader's labels
+// (labels.jsonl). Skipped and failed as Root is.
+func Wild(t testing.TB) string {
+	t.Helper()
+	return find(t, "corpus-wild")
+}
+
+// find returns ../shared/NAME beside the module that holds the test's
+// working directory, skipping the test when it holds no MANIFEST.tsv.
+func find(t testing.TB, name string) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
@@ -35,11 +52,50 @@ func Root(t testing.TB) string {
 		}
 		dir = parent
 	}
-	root := filepath.Join(filepath.Dir(dir), "shared", "corpus")
+	root := filepath.Join(filepath.Dir(dir), "shared", name)
 	if _, err := os.Stat(filepath.Join(root, "MANIFEST.tsv")); err != nil {
-		t.Skip("no ../shared/corpus beside the repository")
+		t.Skip("no ../shared/" + name + " beside the repository")
 	}
 	return root
+}
+
+// Label is one line of corpus-wild's labels.jsonl: what a careful reader
+// found in one file.
+type Label struct {
+	Path  string `json:"local_path"`
+	Class string `json:"class"` // "report" or "not-a-report"
+	// Counts are the findings at P0–P3 as the author means them.
+	Counts map[string]int `json:"counts"`
+	// VerdictNorm is the author's overall verdict normalised (safe,
+	// needs-changes, risky), "" when there is none.
+	VerdictNorm string `json:"verdict_norm"`
+	// BlockingTitles are short titles of the P0/P1 findings, with the
+	// author's IDs; BlockingSeverity gives each one's level.
+	BlockingTitles   []string `json:"blocking_titles"`
+	BlockingSeverity []string `json:"blocking_severity"`
+	Note             string   `json:"note"`
+}
+
+// Labels reads labels.jsonl of the corpus-wild root; a file that cannot be
+// read or a line that is not a label fails the test.
+func Labels(t testing.TB, root string) []Label {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "labels.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Label
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		var lb Label
+		if err := json.Unmarshal([]byte(l), &lb); err != nil {
+			t.Fatalf("labels.jsonl:%d: %v", i+1, err)
+		}
+		out = append(out, lb)
+	}
+	return out
 }
 
 // Entry is one file of the corpus manifest.

@@ -33,3 +33,29 @@ func TestRoot(t *testing.T) {
 		t.Errorf("Root = %s, want …/shared/corpus", root)
 	}
 }
+
+// Labels reads each line of labels.jsonl, blank lines left out.
+func TestLabels(t *testing.T) {
+	dir := t.TempDir()
+	const jsonl = `{"local_path": "o+r/a.md", "class": "report", "counts": {"P0": 1, "P1": 0, "P2": 0, "P3": 2}, ` +
+		`"verdict_norm": "risky", "blocking_titles": ["C1: Keys in the log"], "blocking_severity": ["P0"], "note": "n"}` + "\n\n" +
+		`{"local_path": "o+r/t.md", "class": "not-a-report", "counts": {}, "verdict_norm": null, ` +
+		`"blocking_titles": [], "blocking_severity": []}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "labels.jsonl"), []byte(jsonl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := Labels(t, dir)
+	if len(got) != 2 || got[0].Path != "o+r/a.md" || got[0].Counts["P0"] != 1 || got[0].VerdictNorm != "risky" ||
+		len(got[0].BlockingTitles) != 1 || got[0].BlockingSeverity[0] != "P0" || got[1].Class != "not-a-report" ||
+		got[1].VerdictNorm != "" {
+		t.Errorf("Labels = %+v", got)
+	}
+}
+
+// Wild finds ../shared/corpus-wild beside this repository, or skips.
+func TestWild(t *testing.T) {
+	root := Wild(t)
+	if _, err := os.Stat(filepath.Join(root, "labels.jsonl")); err != nil {
+		t.Errorf("Wild = %s without labels: %v", root, err)
+	}
+}

@@ -15,6 +15,12 @@
 //     written in place, never renamed over, and a FIFO with no reader waits
 //     only until the context ends. [WriteFileFunc] is the same for content
 //     streamed by a function, compared with the file's as it is written.
+//   - [Within] marks a context so that those writes keep a path inside a
+//     directory that strangers write too (a run directory, SPEC §10) inside
+//     it: links are followed only while they stay in it, a file the caller
+//     names an input is never replaced, and the rename goes through an
+//     [os.Root], so a link swapped in meanwhile cannot lead it out.
+//     [CheckWithin] makes the same checks without writing.
 //   - [AppendFile] appends to a target such as $GITHUB_STEP_SUMMARY by the
 //     same rules: never blocking on the open, a FIFO or device written in
 //     place until the context ends, a directory refused by name.

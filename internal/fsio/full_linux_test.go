@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
 
 // A full device written in place (/dev/full: ENOSPC) is an error that names
@@ -38,7 +40,7 @@ func TestWriteFullDeviceNamesItOnce(t *testing.T) {
 // report, not the temporary file beside it. Skipped where tmpfs cannot be
 // mounted (not root, no mount namespace).
 func TestWriteFileOutOfSpaceKeepsOld(t *testing.T) {
-	dir := smallTmpfs(t)
+	dir := testfault.SmallFS(t, 64<<10)
 	ctx := context.Background()
 	path := filepath.Join(dir, "findings.json")
 	old := bytes.Repeat([]byte("o"), 16<<10)
@@ -81,7 +83,7 @@ func TestWriteFileOutOfSpaceKeepsOld(t *testing.T) {
 // "verdict=" line. Before, the first 4 KiB of a 693 KB summary stayed
 // appended.
 func TestAppendFileOutOfSpaceAddsNothing(t *testing.T) {
-	dir := smallTmpfs(t)
+	dir := testfault.SmallFS(t, 64<<10)
 	path := filepath.Join(dir, "step-summary.md")
 	old := []byte("# an earlier step\n")
 	if err := os.WriteFile(path, old, 0o644); err != nil {
@@ -128,17 +130,4 @@ func TestWriteFileModeIsTheUsers(t *testing.T) {
 			t.Errorf("%s: mode %v (%v), want %v", filepath.Base(p), info.Mode().Perm(), err, want)
 		}
 	}
-}
-
-// smallTmpfs returns a directory on a 64 KiB tmpfs mounted for the test,
-// or skips the test where one cannot be mounted (not root, no mount
-// namespace).
-func smallTmpfs(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
-		t.Skipf("cannot mount a small tmpfs: %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
-	return dir
 }

@@ -34,7 +34,7 @@ func errorsIs(err, target error) bool { return errors.Is(err, target) }
 //
 // Errors name the file.
 func WriteFile(ctx context.Context, path string, data []byte, perm fs.FileMode) (changed bool, err error) {
-	return writeTarget(ctx, path, perm, writeBytes(data), func(target string) (bool, error) { return holds(target, data) })
+	return writeTarget(ctx, path, perm, writeBytes(data), func(open opener) (bool, error) { return holds(open, data) })
 }
 
 // WriteFileFunc is WriteFile for content too large to hold in memory at
@@ -46,10 +46,20 @@ func WriteFileFunc(ctx context.Context, path string, perm fs.FileMode, write fun
 	return writeTarget(ctx, path, perm, write, nil)
 }
 
+// opener opens the regular file a write replaces, for reading (Open).
+type opener func() (*os.File, fs.FileInfo, error)
+
 // writeTarget is WriteFile and WriteFileFunc: same, when given, tells before
-// anything is written whether the target already holds the content;
-// otherwise the content is compared with the target's as it is written.
-func writeTarget(ctx context.Context, path string, perm fs.FileMode, write func(io.Writer) error, same func(target string) (bool, error)) (changed bool, err error) {
+// anything is written whether the target (opened by the opener it is
+// given) already holds the content; otherwise the content is compared with
+// the target's as it is written. Under Within, a path in its directory is
+// written by writeWithin.
+func writeTarget(ctx context.Context, path string, perm fs.FileMode, write func(io.Writer) error, same func(open opener) (bool, error)) (changed bool, err error) {
+	if w, ok := ctx.Value(withinKey{}).(*within); ok {
+		if rel, in := w.contains(path); in {
+			return writeWithin(ctx, w, path, rel, perm, write, same)
+		}
+	}
 	info, err := os.Stat(path) // follows links: what would a write reach?
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -65,7 +75,7 @@ func writeTarget(ctx context.Context, path string, perm fs.FileMode, write func(
 	}
 	var old io.Reader
 	if same != nil {
-		if same, err := same(target); err != nil {
+		if same, err := same(func() (*os.File, fs.FileInfo, error) { return Open(target) }); err != nil {
 			return false, fmt.Errorf("write %s: %w", path, err)
 		} else if same {
 			return false, nil
@@ -570,11 +580,11 @@ func RemoveTemps() []string {
 	return removed
 }
 
-// holds reports whether the regular file at path holds exactly data (false
-// when it does not exist or is not regular), reading it piece by piece: a
-// large report is not held twice in memory to be compared.
-func holds(path string, data []byte) (bool, error) {
-	f, info, err := Open(path)
+// holds reports whether the regular file open opens holds exactly data
+// (false when it does not exist or is not regular), reading it piece by
+// piece: a large report is not held twice in memory to be compared.
+func holds(open opener, data []byte) (bool, error) {
+	f, info, err := open()
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotRegular) {
 		return false, nil
 	}

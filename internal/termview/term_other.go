@@ -9,17 +9,11 @@ import (
 	"os"
 )
 
-// IsTerminal is false off Unix systems: watch prints lines there.
-func IsTerminal(w io.Writer) bool { return false }
-
-// Size is unknown off Unix systems: the caller's default applies.
-func Size(w io.Writer) (cols, rows int, ok bool) { return 0, 0, false }
-
 // ErrNotTerminal is returned by Keys for an input that is not a terminal.
 var ErrNotTerminal = errors.New("not a terminal")
 
 // Keys reads no keys off Unix systems.
-func Keys(ctx context.Context, in *os.File) (keys <-chan byte, stop func(), err error) {
+func Keys(ctx context.Context, in *os.File, v *View) (keys <-chan byte, stop func(), err error) {
 	return nil, func() {}, ErrNotTerminal
 }
 

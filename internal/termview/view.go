@@ -8,7 +8,9 @@
 // two), the terminal mode while it reads keys (Keys: q quits, ? shows the
 // keys) — and the test of whether an output is a terminal it may draw on. It never reads the run directory, never decides
 // what the synthesis holds and never writes anything but frames to its
-// writer.
+// writer. Every text it did not write (agent names, titles, bus summaries,
+// diagnostics, the directory's name) is drawn through inert.Line, so that
+// the only escape sequences in a frame are its own.
 package termview
 
 import (
@@ -21,6 +23,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -136,7 +139,9 @@ func (v *View) draw() {
 		b.WriteString(l)
 		b.WriteString(csiClearLine)
 		if i < len(lines)-1 {
-			b.WriteString("\n")
+			// CR LF, not LF alone: while Keys holds the terminal in raw
+			// mode, a line feed no longer returns the cursor.
+			b.WriteString("\r\n")
 		}
 	}
 	b.WriteString(csiClearBelow)
@@ -149,9 +154,39 @@ func (v *View) Close() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.closed = true
+	v.leave()
+}
+
+// leave leaves the alternate screen when the view is on it; v.mu is held.
+func (v *View) leave() {
 	if v.open {
 		io.WriteString(v.w, csiAltOff)
 		v.open = false
+	}
+}
+
+// Suspend leaves the alternate screen, as Close does, but the view goes on:
+// the next Draw, or Resume, comes back to it. Keys calls it on Ctrl-Z. A nil
+// View does nothing.
+func (v *View) Suspend() {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.leave()
+}
+
+// Resume redraws the last frame, on the alternate screen again, after
+// Suspend. A nil View does nothing.
+func (v *View) Resume() {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.last != nil && !v.closed {
+		v.draw()
 	}
 }
 
@@ -196,17 +231,6 @@ func cut(s string, w int) string {
 	return cellWidth.Truncate(s, w, "…")
 }
 
-// clean makes agent-written text safe to draw: control characters (C0, DEL,
-// C1), which could move the cursor or end the frame, become spaces.
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
 // frame returns the lines of one frame, at most rows of at most cols cells.
 func (v *View) frame(u *watcher.Update, cols, rows int) []string {
 	cols = max(cols, 40)
@@ -224,7 +248,7 @@ func (v *View) frame(u *watcher.Update, cols, rows int) []string {
 	case watcher.Converged(s):
 		state += " · every agent finished"
 	}
-	head = append(head, v.paint(sgrBold, cut("fluxwatch · "+clean(v.dir)+run+" · "+state, cols)))
+	head = append(head, v.paint(sgrBold, cut("fluxwatch · "+inert.Line(v.dir)+run+" · "+state, cols)))
 	running := 0
 	var reported, provisional synth.Counts
 	for _, a := range s.Agents {
@@ -387,15 +411,15 @@ func (v *View) agentLines(u *watcher.Update, cols int) []string {
 				ackColor = sgrRed
 			}
 		}
-		line := fit(clean(a.Name), aw) + " " + v.paint(color, fit(label, 10)) + " " + v.counts(a.Counts.Counts, mark) +
+		line := fit(inert.Line(a.Name), aw) + " " + v.paint(color, fit(label, 10)) + " " + v.counts(a.Counts.Counts, mark) +
 			fmt.Sprintf("  %7s  ", took) + v.paint(ackColor, fmt.Sprintf("%5s", ack))
 		// The columns take aw+43 cells; a note gets what is left.
-		if note, room := agentNote(a), cols-aw-43-2; note != "" && room > 8 {
+		if note, room := inert.Line(agentNote(a)), cols-aw-43-2; note != "" && room > 8 {
 			noteColor := sgrDim
 			if a.Status == parse.StatusUnreadable {
 				noteColor = sgrYellow
 			}
-			line += "  " + v.paint(noteColor, cut(clean(note), room))
+			line += "  " + v.paint(noteColor, cut(note, room))
 		}
 		lines = append(lines, line)
 	}
@@ -484,12 +508,12 @@ func agentNote(a synth.AgentResult) string {
 func (v *View) findingLines(s *synth.Synthesis, cols int) []string {
 	var lines []string
 	for _, f := range watcher.TopFindings(s, viewFindings) {
-		agents := clean(strings.Join(f.Agents, ", "))
+		agents := inert.Line(strings.Join(f.Agents, ", "))
 		conv := fit(f.ConvergenceDisplay, 6)
 		if len(f.Primed) > 0 { // the split only when a peer primed someone
 			conv = f.ConvergenceDisplay + " (" + strconv.Itoa(f.Independent) + " ind.)"
 		}
-		text := conv + " " + clean(f.Title)
+		text := conv + " " + inert.Line(f.Title)
 		if rest := cols - 5 - width(text); rest > 12 {
 			text += " · " + cut(agents, rest-3)
 		}
@@ -518,8 +542,8 @@ func (v *View) peerLines(s *synth.Synthesis, cols int) []string {
 		case sev == bus.Blocking:
 			color = sgrRed
 		}
-		head := fmt.Sprintf(" #%-4d %s %s ", e.Seq, clock, fit(clean(e.Agent), 16))
-		text := clean(e.Summary)
+		head := fmt.Sprintf(" #%-4d %s %s ", e.Seq, clock, fit(inert.Line(e.Agent), 16))
+		text := inert.Line(e.Summary)
 		lines = append(lines, head+v.paint(color, fit(sev, 8))+" "+cut(text, cols-width(head)-9))
 	}
 	return lines

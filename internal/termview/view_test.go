@@ -2,6 +2,7 @@ package termview
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
@@ -152,7 +154,7 @@ func TestLiveViewUnreadable(t *testing.T) {
 	for _, want := range []string{
 		"Verdict: SAFE — 1 report could not be fully read  2/2 completed",
 		"security-audit               unreadable",
-		`  line 9: P0 "CRITICAL" [2J here gave no finding`,
+		`  line 9: P0 "CRITICAL"␛[2J here gave no finding`,
 	} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("no %q in the frame:\n%s", want, frame)
@@ -199,16 +201,40 @@ func TestLiveViewDraw(t *testing.T) {
 	if n := strings.Count(first, csiClearLine); n != strings.Count(first, "\n")+1 {
 		t.Errorf("%d line clears for %d lines", n, strings.Count(first, "\n")+1)
 	}
+	// Keys holds the terminal in raw mode, where LF alone does not return
+	// the cursor: every line break is CR LF.
+	if n, crlf := strings.Count(first, "\n"), strings.Count(first, "\r\n"); n == 0 || n != crlf {
+		t.Errorf("%d line feeds, %d of them after a carriage return", n, crlf)
+	}
 	w.Reset()
 	v.Draw(u, nil)
 	if w.writes != 2 || !strings.HasPrefix(w.String(), csiHome) {
 		t.Errorf("second frame: %d writes in all, starts %q", w.writes, w.String()[:min(10, w.Len())])
 	}
 	w.Reset()
+	v.Suspend() // Ctrl-Z: off the alternate screen, the view goes on
+	if w.String() != csiAltOff {
+		t.Errorf("suspend wrote %q", w.String())
+	}
+	w.Reset()
+	v.Resume()
+	if !strings.HasPrefix(w.String(), csiAltOn+csiHome) || !strings.Contains(w.String(), "Verdict") {
+		t.Errorf("resume: %q…, want the last frame on the alternate screen", w.String()[:min(20, w.Len())])
+	}
+	w.Reset()
 	v.Close()
 	if w.String() != csiAltOff {
 		t.Errorf("close wrote %q", w.String())
 	}
+	w.Reset()
+	v.Resume()
+	v.Suspend()
+	if w.Len() != 0 {
+		t.Errorf("a closed view wrote %q", w.String())
+	}
+	var none *View // Keys without a view
+	none.Suspend()
+	none.Resume()
 }
 
 func stripANSI(s string) string {
@@ -345,4 +371,29 @@ func TestLiveViewConcurrentKeys(t *testing.T) {
 	}
 	<-done
 	v.Close()
+}
+
+// TestLiveViewControlsInert: agent text with control characters and a
+// right-to-left override (names, titles, bus summaries, a failed agent's
+// error) is drawn as visible stand-ins, never raw: the frame's only escape
+// sequences are the view's own colours.
+func TestLiveViewControlsInert(t *testing.T) {
+	dir := t.TempDir()
+	testfault.ControlRun(t, dir)
+	s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{}, synth.Options{Watching: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := &watcher.Update{Time: time.Now(), Started: time.Now(), Synthesis: s}
+	v := New(io.Discard, Options{Dir: dir + testfault.ControlText, Size: func() (int, int) { return 200, 60 }})
+	v.Draw(u, watcher.NewDiffer().Diff(u))
+	got := []byte(strings.Join(v.frame(u, 200, 60), "\n"))
+	if bad := testfault.ShowRawControl(got); bad != "" {
+		t.Errorf("a raw control character %s in\n%s", bad, got)
+	}
+	for _, want := range []string{"␛[2J␇⟨U+009B⟩31m⟨U+202E⟩y", "Token x␛[2J"} {
+		if !bytes.Contains(got, []byte(want)) {
+			t.Errorf("the frame does not show %q:\n%s", want, got)
+		}
+	}
 }

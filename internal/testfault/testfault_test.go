@@ -69,3 +69,16 @@ func TestSilentServer(t *testing.T) {
 		t.Errorf("read %d bytes, %v; want nothing until the deadline", n, err)
 	}
 }
+
+// RawControl finds each of Controls, a non-UTF-8 byte and DEL, and passes
+// text with line feeds, tabs and other scripts.
+func TestRawControl(t *testing.T) {
+	for _, s := range append(Controls, "\xff", "\x7f", "\u2066", "\r") {
+		if i := RawControl([]byte("ok " + s)); i != 3 {
+			t.Errorf("RawControl(%q) = %d, want 3", "ok "+s, i)
+		}
+	}
+	if i := RawControl([]byte("line\n\ttab é 😀 ␛[2J ⟨U+202E⟩")); i != -1 {
+		t.Errorf("RawControl found %d in plain text", i)
+	}
+}

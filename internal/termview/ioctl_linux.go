@@ -1,8 +1,0 @@
-package termview
-
-import "golang.org/x/sys/unix"
-
-const (
-	ioctlGetTermios = unix.TCGETS
-	ioctlSetTermios = unix.TCSETS
-)

@@ -1,0 +1,1829 @@
+package parse
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The general reader of SPEC §2.3: a report with no usable index is read
+// the way a careful reviewer reads it. A finding is what the author
+// labelled with a severity in a place that labels a finding:
+//
+//  1. a heading, bullet, numbered item, checkbox item or bold lead-in whose
+//     severity stands at its start, after its ID or number, in brackets or
+//     parentheses anywhere in it, trailing after a dash, or inside its ID;
+//  2. a severity field (Severity:, Risk:, Priority:, Impact:, …) in a
+//     finding's block: one finding, whose severity the field gives;
+//  3. each sub-heading, bold lead-in, numbered item or checkbox item (plain
+//     bullets when there are none of those) directly under a severity group
+//     heading; the fields of a finding are part of it;
+//  4. each row of a table with a severity column, under any heading.
+//
+// Lines that name a P0 or P1 severity in such a place and give no finding,
+// and tallies that state more P0/P1 findings than were read, are recorded
+// so that the report is never silently safe.
+
+// general is what the general reader read.
+type general struct {
+	findings []gfinding // resolved ones included, marked
+	orphans  []orphan
+	tallies  []tally
+	pending  []pendingRow // table rows, until the headings over them are read
+}
+
+// pendingRow is a table row read as a finding, and the heading node over
+// its table. A row with no severity (no severity column, none in its ID)
+// is a finding of that heading when it is a group, else none.
+type pendingRow struct {
+	f    gfinding
+	head int
+}
+
+// gfinding is a finding of the general reader with the place it was read
+// in: a finding of the report's body, or one of a section that restates
+// or plans (see restate.go).
+type gfinding struct {
+	Finding
+	cls   sectionClass
+	group int      // the restating section: its outermost heading's node, -1 for none
+	cites []string // the IDs of other findings its text names
+	num   string   // its number ("3" of "Finding 3", "### 3. Title", a "#" column), if any
+}
+
+// orphan is a line that named a severity in a place of rules 1–4 and gave
+// no finding.
+type orphan struct {
+	line int
+	sev  Severity
+	word string
+}
+
+// tally is a count of findings of one severity that the report states.
+type tally struct {
+	line  int
+	sev   Severity
+	n     int
+	group int // the group heading's node when the count is its own, else -1
+}
+
+// gnode is a heading, item or bold lead-in of the general reader.
+type gnode struct {
+	i      int  // index of its line
+	kind   byte // 'h' heading, 'b' bold lead-in, 'n' numbered item, 'c' checkbox item, 'l' bullet
+	rank   int  // nesting rank: heading level, then 7 bold, 8 numbered or checkbox, 9 bullet, more when indented
+	parent int  // index of the parent node, -1 at the top
+	text   string
+	lab    label
+	// group: a severity group heading; pure when its text is only severity
+	// and group words (with a count or a trailing note).
+	group, pure bool
+	gsev        Severity
+	count       int // a count the group heading states, -1 when none
+	// field: a severity field in the node's block (rule 2).
+	field     Severity
+	fieldPrio int // lower is stronger: Severity 0, Risk 1, Priority 2, Impact 3
+	fieldLine int
+	fieldWord string
+	resolved  bool // a status field says resolved or fixed
+	rich      int  // children that are headings, bold lead-ins, numbered or checkbox items
+	subs      int  // children that are headings
+	// unlabelledSubs are sub-headings with no severity of their own: a
+	// labelled heading over them is their group ("Blocking" over "[B-1]
+	// Title"); over labelled ones it is a finding of its own.
+	unlabelledSubs int
+	unlabelledKids int  // children of any kind with no severity of their own
+	labelledSubs   int  // children that are headings with a severity of their own
+	plain          int  // children that are bullets
+	found          int  // children that became findings
+	body           bool // text directly under it that is not "none"
+	finding        bool
+	fidx           int // its index in general.findings when it is a finding
+	legend         bool
+	fieldLabel     bool   // a bold label that recurs in several findings: a field of each
+	resolvedGroup  bool   // a group heading whose note says its findings are resolved
+	placeholders   bool   // a group with a template's placeholder under it
+	section        string // the innermost enclosing heading that is not a finding
+	// cls is the class of the section it stands in (a summary or a plan
+	// restates or plans, it does not report); rgroup is the outermost
+	// heading of its restating section, -1 for none.
+	cls    sectionClass
+	rgroup int
+}
+
+// label is what a heading, item or bold lead-in says of its own severity.
+type label struct {
+	ok       bool
+	sev      Severity
+	class    sevClass
+	id       string
+	title    string
+	word     string // the severity as written
+	resolved bool
+	empty    bool // the text is only a severity, a tally or nothing
+	// inner: the severity stands in brackets, parentheses or after a
+	// dash, not at the start or after an ID.
+	inner bool
+}
+
+var (
+	// A leading numbering: "2.", "1.1", "2)", "#3", "1.1.".
+	genNumberingRe = regexp.MustCompile(`^(?:#?\d+(?:\.\d+)*[.)]?|[A-Za-z][.)])\s+`)
+	// A checkbox after the list marker.
+	checkboxRe = regexp.MustCompile(`^\[([ xX✓✔])\]\s*`)
+	// A resolved mark: ✅, or fixed/resolved as a status (bracketed, bold,
+	// after a dash or a colon), not "not fixed" or "unresolved".
+	resolvedRe = regexp.MustCompile(`(?i)✅|~~[^~]+~~\s*$|(?:^|[\[(—–:|]|\s-\s|\*\*)\s*(?:already\s+|now\s+)?(?:fixed|resolved|addressed|done|closed)\b`)
+	// A tier prefix of a group heading: "Tier 1:", "Priority 2 —".
+	tierRe = regexp.MustCompile(`(?i)^(?:tier|level|priority|phase|stage|group)\s*\d+\s*[:—–-]\s*`)
+	// Headings of legends, templates and guides: no findings under them.
+	// A legend is named as one ("Legend", "Severity Levels", "Rating
+	// scale") or is the whole of the heading ("Definitions", "Report
+	// Template"): "Seed classification" or "No dual classification" are
+	// findings' words, not a legend's.
+	legendRe     = regexp.MustCompile(`(?i)\b(?:legend|rubric|glossary|(?:severity|priority|risk|impact) (?:levels?|guide|scale|definitions?|ratings?|key|criteria|classification|matrix legend)|rating scale|scoring guide)\b`)
+	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?|severit(?:y|ies)|severidad(?:es)?|sévérités?|schweregrade?|重要度|심각도|严重程度)$|^how to (?:use|read)\b`)
+	// Headings of summaries and overviews: a severity field there is an
+	// overall rating, not a finding.
+	overviewRe = regexp.MustCompile(`(?i)\b(?:summary|overview|overall|assessment|conclusion|verdict|scope|context|introduction|résumé|resumen|요약|概要|总结|tóm tắt)\b`)
+	// A severity field name (rule 2), in its strength order.
+	sevFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+level)?|sev|criticality|risk(?:\s+level)?|priority(?:\s+level)?|impact(?:\s+level)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`)
+	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
+	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
+	statusFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
+	// Count tallies: "P0: 3", "15 P0", "Critical: 2", "Total Critical Issues: 3".
+	countWordRe   = regexp.MustCompile(`(?i)\b(?:findings?|issues?|total|counts?|blockers?|bugs?|problems?|vulnerabilit(?:y|ies)|defects?|gaps?|items?|concerns?)\b`)
+	plevelCountRe = regexp.MustCompile(`(?i)\b(P[0-3])\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\d+)\b|\b(\d+)\s+(P[0-3])\b`)
+)
+
+// fieldNames are the fields of a finding (SPEC §2.3): lines that are part of
+// a finding, never findings of their own, and never titles.
+var fieldNames = map[string]bool{
+	"location": true, "locations": true, "file": true, "files": true, "line": true, "lines": true, "path": true,
+	"impact": true, "fix": true, "fixes": true, "recommendation": true, "recommendations": true, "current code": true,
+	"evidence": true, "severity": true, "risk": true, "risk level": true, "priority": true, "status": true,
+	"description": true, "problem": true, "issue": true, "details": true, "detail": true, "effort": true,
+	"category": true, "suggested fix": true, "solution": true, "why": true, "example": true, "reference": true,
+	"references": true, "cwe": true, "cvss": true, "owasp": true, "affected": true, "root cause": true,
+	"mitigation": true, "remediation": true, "proposed fix": true, "code": true, "before": true, "after": true,
+	"action": true, "note": true, "notes": true, "context": true, "rationale": true, "consequence": true,
+	"scenario": true, "component": true, "area": true, "owner": true, "confidence": true, "source": true,
+	"found by": true, "reviewer": true, "finding": true, "type": true, "vulnerability": true, "attack vector": true,
+	"suggestion": true, "recommended fix": true, "expected": true, "actual": true, "steps": true,
+	"reproduction": true, "test": true, "tests": true, "verification": true, "criticality": true,
+	"sev": true, "severity level": true, "priority level": true, "impact level": true, "resolution": true,
+	"state": true, "where": true, "what": true, "current": true, "proposed": true, "problem statement": true,
+}
+
+// readGeneral reads lines by the rules of SPEC §2.3; src is the text the
+// lines are parts of. A report that is a JSON value is read as one
+// (jsonbody.go).
+func readGeneral(st *stop, src string, lines []line) general {
+	var g general
+	if fs, ok := jsonFindings(st, src); ok {
+		g.findings = fs
+		return g
+	}
+	nodes := make([]gnode, 0, 64)
+	var stack []int // open nodes, innermost last
+	cur := func() int {
+		if len(stack) == 0 {
+			return -1
+		}
+		return stack[len(stack)-1]
+	}
+	template := isTemplate(lines)
+	heading := -1 // the innermost open heading node
+	var table *genTable
+	for i := range lines {
+		st.tick()
+		l := lines[i]
+		if l.masked {
+			continue
+		}
+		t := strings.TrimSpace(l.text)
+		if t == "" {
+			table = nil
+			continue
+		}
+		if l.level > 0 {
+			table = nil
+			n := gnode{i: i, kind: 'h', rank: l.level, text: l.head, count: -1}
+			for len(stack) > 0 && nodes[cur()].rank >= n.rank {
+				stack = stack[:len(stack)-1]
+			}
+			n.parent = cur()
+			n.cls, n.rgroup = headingClass(nodes, n.parent, l.head, len(nodes))
+			nodes = append(nodes, n)
+			stack = append(stack, len(nodes)-1)
+			heading = len(nodes) - 1
+			continue
+		}
+		if strings.HasPrefix(t, "|") {
+			if table == nil {
+				if cols, ok := genTableHeader(lines, i); ok {
+					table = &cols
+					table.section = sectionText(nodes, heading)
+					table.skip = 1
+					table.cls, table.group, table.head = clsBody, -1, heading
+					table.legend = template || inLegend(nodes, heading)
+					if heading >= 0 {
+						table.cls, table.group = nodes[heading].cls, nodes[heading].rgroup
+					}
+				}
+				if table == nil {
+					continue
+				}
+				continue
+			}
+			if table.skip > 0 {
+				table.skip--
+				continue
+			}
+			table.row(&g, &nodes, cur(), t, l.num, table.legend)
+			continue
+		}
+		table = nil
+		if len(t) < 300 && strings.ContainsAny(t, "pP") && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
+			// "P0: 3, P1: 2" in a summary, or with a word that says it
+			// counts findings: a scoring table's "P0: 60" is not a tally,
+			// nor is "2 of 3 P0 flaws" in a sentence.
+			g.plevelTallies(t, l.num)
+		}
+		if isRule(t) {
+			continue
+		}
+		kind, indent, body := listItem(l.text)
+		// A severity or status field belongs to the innermost open node.
+		if m := sevFieldOf(t); m != nil {
+			// The field belongs to the finding's opener, not to a bold
+			// label of a paragraph ("**What the plan says:** …") in it;
+			// a field written as a paragraph of its own, not indented,
+			// follows a list rather than belonging to its last item.
+			para := kind == 0 && l.text == strings.TrimLeft(l.text, " \t")
+			c := len(stack) - 1
+			for c > 0 && (isParagraphLabel(nodes[stack[c]].text, nodes[stack[c]].kind) ||
+				para && strings.IndexByte("lnc", nodes[stack[c]].kind) >= 0) {
+				c--
+			}
+			if c >= 0 {
+				nodes[stack[c]].setField(m[1], m[2], l.num)
+			}
+			continue
+		}
+		if m := statusFieldOf(t); m != nil {
+			if c := cur(); c >= 0 && (isResolvedValue(m[2]) || isResolution(m[1], m[2])) {
+				nodes[c].resolved = true
+			}
+			continue
+		}
+		if isFieldLine(t) {
+			continue
+		}
+		var n gnode
+		switch {
+		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
+			continue // a nested item details the one above it
+		case kind != 0:
+			n = gnode{i: i, kind: 'l', rank: 9 + indent/2, text: body, count: -1}
+			if kind == '1' {
+				n.kind, n.rank = 'n', 8+indent/2
+			}
+			if m := checkboxRe.FindStringSubmatch(body); m != nil {
+				n.kind, n.rank = 'c', 8+indent/2
+				n.text = body[len(m[0]):]
+				if m[1] != " " {
+					n.resolved = true
+				}
+			}
+		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
+			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		default:
+			if c := cur(); c >= 0 && !noneText(t) {
+				nodes[c].body = true
+			}
+			continue
+		}
+		for len(stack) > 0 && nodes[cur()].rank >= n.rank {
+			stack = stack[:len(stack)-1]
+		}
+		n.parent = cur()
+		n.cls, n.rgroup = clsBody, -1
+		if n.parent >= 0 {
+			n.cls, n.rgroup = nodes[n.parent].cls, nodes[n.parent].rgroup
+		}
+		nodes = append(nodes, n)
+		stack = append(stack, len(nodes)-1)
+	}
+	g.decide(st, lines, nodes, template)
+	// In the order of the report: a table row is read as its line comes,
+	// a heading's or an item's finding once its block is known.
+	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })
+	return g
+}
+
+// sevFieldOf matches a severity field line whose value is a severity.
+func sevFieldOf(t string) []string {
+	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
+		return nil
+	}
+	m := sevFieldRe.FindStringSubmatch(t)
+	if m == nil {
+		return nil
+	}
+	if _, c, ok := severityValue(m[2], true); !ok || c != sevFinding {
+		return nil
+	}
+	return m
+}
+
+func statusFieldOf(t string) []string {
+	if len(t) > 400 || !strings.Contains(t, ":") {
+		return nil
+	}
+	return statusFieldRe.FindStringSubmatch(t)
+}
+
+// isResolvedValue reports whether a status value says resolved or fixed.
+func isResolvedValue(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(stripBold(v)))
+	if strings.HasPrefix(v, "not ") || strings.HasPrefix(v, "un") {
+		return false
+	}
+	if strings.Contains(v, "✅") {
+		return true
+	}
+	v = strings.TrimSpace(strings.Trim(trimEmoji(v), "*_`[]()"))
+	for _, w := range []string{"fixed", "resolved", "done", "closed", "addressed", "already fixed", "implemented", "corrigé", "résolu", "resuelto", "corregido", "해결", "수정 완료", "已修复", "已解决"} {
+		if strings.HasPrefix(v, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isResolution reports whether a Resolution field tells what was done
+// ("Resolution: copied the plan to …", "Resolution: added a guard"), a
+// verb in the past tense, not what to do ("Resolution: add a guard").
+func isResolution(field, v string) bool {
+	if !strings.EqualFold(field, "resolution") {
+		return false
+	}
+	w, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(stripBold(v))), " ")
+	switch w {
+	case "needed", "required", "proposed", "suggested", "recommended", "unresolved", "blocked", "deferred", "planned":
+		return false
+	}
+	return len(w) > 4 && strings.HasSuffix(w, "ed")
+}
+
+// isFieldLine reports whether t is a field of a finding ("- **Location**:
+// x", "Fix: y"): part of the finding above it, never a finding.
+func isFieldLine(t string) bool {
+	if !strings.Contains(t, ":") {
+		return false
+	}
+	m := anyFieldRe.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	name := m[1]
+	if name == "" {
+		name = m[2]
+	}
+	name = strings.ToLower(strings.TrimSpace(strings.TrimRight(name, ":")))
+	return fieldNames[name]
+}
+
+func (n *gnode) setField(name, value string, line int) {
+	sev, _, _ := severityValue(value, true)
+	prio := 3
+	switch k := strings.ToLower(name); {
+	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || k == "sévérité" || k == "gravité" ||
+		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
+		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ"):
+		prio = 0
+	case strings.HasPrefix(k, "risk"):
+		prio = 1
+	case strings.HasPrefix(k, "prio") || k == "prioridad" || k == "priorität" || k == "优先级" || k == "우선순위" || k == "độ ưu tiên":
+		prio = 2
+	}
+	if n.fieldLine == 0 || prio < n.fieldPrio {
+		n.field, n.fieldPrio, n.fieldLine, n.fieldWord = sev, prio, line, strings.TrimSpace(stripBold(value))
+	}
+	if isResolvedValue(value) {
+		n.resolved = true
+	}
+}
+
+// noneText reports whether a line under a group says there is nothing in
+// it: "None.", "No issues found", "N/A", "—".
+func noneText(t string) bool {
+	t = strings.ToLower(strings.Trim(strings.TrimSpace(stripBold(t)), "_*>. "))
+	t = strings.TrimSpace(trimEmoji(t))
+	if t == "" || t == "-" || t == "—" || t == "n/a" || t == "none" || t == "nothing" {
+		return true
+	}
+	for _, p := range []string{"none", "no ", "nothing", "n/a", "not applicable", "aucun", "ninguno", "없음", "无"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sectionText names the section of the heading node h.
+func sectionText(nodes []gnode, h int) string {
+	for ; h >= 0; h = nodes[h].parent {
+		if nodes[h].kind == 'h' && nodes[h].rank > 1 {
+			return nodes[h].text
+		}
+	}
+	return ""
+}
+
+// inLegend reports whether the heading node h or one above it is a legend,
+// a guide or a template section.
+func inLegend(nodes []gnode, h int) bool {
+	for ; h >= 0; h = nodes[h].parent {
+		if nodes[h].kind == 'h' && isLegendHeading(nodes[h].text) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLegendHeading reports whether a heading names a legend, a guide or a
+// template: no findings stand under it.
+func isLegendHeading(text string) bool {
+	if !containsAny(strings.ToLower(text), legendWords) {
+		return false
+	}
+	return legendRe.MatchString(text) || legendHeadRe.MatchString(plainHead(text))
+}
+
+// legendWords are the words one of which legendRe or legendHeadRe needs.
+var legendWords = []string{"legend", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
+	"scoring", "template", "format", "definition", "classification", "instruction", "how to", "severidad",
+	"sévérité", "schweregrad", "重要度", "심각도", "严重程度"}
+
+// isTemplate reports whether the report says it is a template or an example
+// in its title or first paragraph: its severities are placeholders.
+func isTemplate(lines []line) bool {
+	seen := 0
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if t == "" || l.masked {
+			continue
+		}
+		if seen++; seen > 4 {
+			return false
+		}
+		if l.level == 1 && templateTitleRe.MatchString(l.head) {
+			return true
+		}
+		if l.level == 0 && templatePhraseRe.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	templateTitleRe  = regexp.MustCompile(`(?i)(?:^(?:example|sample|template)\b|\b(?:template|example|sample)\s*$)`)
+	templatePhraseRe = regexp.MustCompile(`(?i)\b(?:use this (?:as a |as the )?template|this (?:is|document is) an? (?:example|sample|template)|(?:an? )?example of an? (?:\w+ )?report|fill in (?:the|each))\b`)
+)
+
+// decide turns the nodes into findings, orphans and tallies.
+func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
+	// Children first: the kinds of each node's children.
+	for k := range nodes {
+		if p := nodes[k].parent; p >= 0 {
+			switch nodes[k].kind {
+			case 'l':
+				nodes[p].plain++
+			case 'h':
+				nodes[p].subs++
+				nodes[p].rich++
+			default:
+				nodes[p].rich++
+			}
+		}
+	}
+	for k := range nodes {
+		st.tick()
+		nodes[k].lab = labelOf(nodes[k].text, nodes[k].kind)
+	}
+	markRecurringLabels(nodes)
+	for k := range nodes {
+		n := &nodes[k]
+		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
+			nodes[p].unlabelledKids++
+			if n.kind == 'h' {
+				nodes[p].unlabelledSubs++
+			}
+		}
+		if p := n.parent; p >= 0 && n.lab.ok && n.kind == 'h' {
+			nodes[p].labelledSubs++
+		}
+	}
+	for k := range nodes {
+		switch nodes[k].kind {
+		case 'h':
+			nodes[k].readGroup()
+		case 'b':
+			readBoldGroup(nodes, k)
+		}
+	}
+	markLegends(nodes)
+	// "#### Issue-C1: {issue_title}", "- [ ] {action_item_1}": a
+	// template's slots. The headings over them hold no finding, and a
+	// group over them gave none because there was none to give.
+	for k := range nodes {
+		if !strings.ContainsAny(nodes[k].text, "{[<") {
+			continue
+		}
+		title := nodes[k].lab.title
+		if !nodes[k].lab.ok {
+			title, _ = plainTitle(nodes[k].text, nodes[k].kind)
+		}
+		if title != "" && placeholderTitle(title) {
+			for a := nodes[k].parent; a >= 0; a = nodes[a].parent {
+				nodes[a].placeholders = true
+				if nodes[a].kind == 'h' {
+					break
+				}
+			}
+		}
+	}
+	for k := range nodes {
+		st.tick()
+		n := &nodes[k]
+		p := n.parent
+		if p >= 0 {
+			if nodes[p].finding || nodes[p].group || nodes[p].kind != 'h' {
+				n.section = nodes[p].section
+			} else {
+				n.section = nodes[p].text
+			}
+			if nodes[p].kind == 'h' && !nodes[p].finding && nodes[p].rank > 1 {
+				n.section = nodes[p].text
+			} else {
+				n.section = nodes[p].section
+			}
+		}
+		legend := template || n.legend || n.kind == 'h' && isLegendHeading(n.text) || p >= 0 && nodes[p].legend
+		if legend {
+			n.legend = true
+			continue
+		}
+		if n.group {
+			continue
+		}
+		g.decideNode(lines, nodes, k)
+	}
+	// Rows of tables with no severity column, under a group heading.
+	for _, r := range g.pending {
+		h := r.head
+		if r.f.Severity == "" {
+			if h < 0 || !nodes[h].group || nodes[h].legend || template {
+				continue
+			}
+			r.f.Severity = nodes[h].gsev
+		}
+		for a := h; a >= 0 && nodes[a].group; a = nodes[a].parent {
+			r.f.resolved = r.f.resolved || nodes[a].resolvedGroup
+			nodes[a].found++
+		}
+		g.findings = append(g.findings, r.f)
+	}
+	// Groups: tallies of their own counts, and groups that gave nothing.
+	for k := range nodes {
+		n := &nodes[k]
+		if !n.group || n.legend {
+			continue
+		}
+		if n.count >= 0 {
+			g.tallies = append(g.tallies, tally{line: lines[n.i].num, sev: n.gsev, n: n.count, group: k})
+		}
+		if n.placeholders {
+			continue
+		}
+		if n.found == 0 && n.count != 0 && (n.body || n.plain+n.rich > 0) && n.gsev.Rank() <= 1 && !n.pure {
+			g.orphans = append(g.orphans, orphan{line: lines[n.i].num, sev: n.gsev, word: n.lab.word})
+		} else if n.found == 0 && n.count != 0 && n.body && n.gsev.Rank() <= 1 {
+			g.orphans = append(g.orphans, orphan{line: lines[n.i].num, sev: n.gsev, word: groupWord(n.text)})
+		}
+	}
+}
+
+// decideNode decides whether node k is a finding.
+func (g *general) decideNode(lines []line, nodes []gnode, k int) {
+	n := &nodes[k]
+	l := lines[n.i]
+	p := n.parent
+	var grp *gnode
+	if p >= 0 && nodes[p].group {
+		grp = &nodes[p]
+	}
+	lab := n.lab
+	if lab.class == sevImprovement || n.fieldLabel {
+		return
+	}
+	hasField := n.fieldLine > 0 && n.field != ""
+	title, id := lab.title, lab.id
+	if !lab.ok {
+		title, id = plainTitle(n.text, n.kind)
+	}
+	if severityTag(id) {
+		id = "" // "NEW-P1" tags a severity; the author gives it to several findings
+	}
+	sev := Severity("")
+	word := lab.word
+	switch {
+	case lab.ok:
+		sev = lab.sev
+		if hasField && n.fieldPrio <= 1 {
+			sev = n.field
+		}
+	case hasField && n.kind == 'h' && (n.rank == 1 || namesSection(overviewRe, n.text)):
+		return // an overall rating
+	case hasField && (n.kind != 'h' || n.rank > 1):
+		sev, word = n.field, n.fieldWord
+	case grp != nil && eligible(n, grp):
+		sev, word = grp.gsev, groupWord(grp.text)
+		if hasField {
+			sev, word = n.field, n.fieldWord
+		}
+	default:
+		return
+	}
+	// A finding above holds this line as its detail, unless the line is
+	// labelled itself; a severity field in the detail is the finding's
+	// own when it has none ("#### Fix" … "**Priority:** P0").
+	if !lab.ok {
+		for a := p; a >= 0; a = nodes[a].parent {
+			if nodes[a].finding && hasField && nodes[a].fieldLine > 0 && nodes[a].fieldLine != n.fieldLine {
+				break // a sub-heading or lead-in with a field of its own: a finding of its own
+			}
+			if nodes[a].finding {
+				if hasField && nodes[a].fieldLine == 0 {
+					nodes[a].fieldLine = n.fieldLine
+					if fi := nodes[a].fidx; fi >= 0 && (n.fieldPrio <= 1 || !nodes[a].lab.ok) {
+						g.findings[fi].Severity = n.field
+					}
+				}
+				return
+			}
+		}
+	}
+	if n.placeholders {
+		return // a template's heading over its slots
+	}
+	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
+		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) {
+			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})
+		}
+		g.tallyOf(l.num, n.text, sev)
+		return
+	}
+	n.finding = true
+	n.fidx = len(g.findings)
+	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
+		nodes[a].found++
+	}
+	resolved := lab.resolved || n.resolved
+	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
+		resolved = resolved || nodes[a].resolvedGroup
+	}
+	f := Finding{Severity: sev, ID: id, Section: n.section, Title: title, Line: l.num, Confidence: ConfidenceLow,
+		FileRefs: fileRefs(n.text), resolved: resolved}
+	gf := gfinding{Finding: f, cls: n.cls, group: n.rgroup, num: wordNumber(id)}
+	if n.kind == 'h' && gf.num == "" {
+		gf.num = headingNumber(n.text)
+	}
+	if n.cls != clsBody || id == "" {
+		gf.cites = citedIDs(n.text, id)
+	}
+	g.findings = append(g.findings, gf)
+}
+
+// eligible reports whether node n, directly under the group grp, is one of
+// its findings (rule 3): a sub-heading, bold lead-in, numbered or checkbox
+// item; a bullet when the group has none of those.
+func eligible(n *gnode, grp *gnode) bool {
+	switch n.kind {
+	case 'h':
+		return n.rank > grp.rank
+	case 'l':
+		return grp.rich == grp.subs
+	case 'b':
+		// "**Week 1:**" alone on its line labels the list under it.
+		lead, after, _ := boldLead(strings.TrimSpace(n.text))
+		return !(strings.HasSuffix(strings.TrimSpace(lead), ":") && strings.TrimSpace(after) == "")
+	}
+	return true
+}
+
+// tallyOf records the count that a labelled line with no title states.
+func (g *general) tallyOf(line int, text string, sev Severity) {
+	t := stripBold(text)
+	if len(plevelCountRe.FindAllStringIndex(t, 2)) > 1 {
+		return // "P0: 60, P1: 48, P2: 36": several counts, read as a line's tally or not at all
+	}
+	if i := strings.LastIndexAny(t, ":("); i >= 0 {
+		rest := strings.Trim(t[i+1:], " )*_")
+		if f := strings.Fields(rest); len(f) > 0 {
+			if n, err := strconv.Atoi(f[0]); err == nil {
+				g.tallies = append(g.tallies, tally{line: line, sev: sev, n: n, group: -1})
+			}
+		}
+	}
+}
+
+// plevelTallies records the P-level counts a line states: "P0: 3, P1: 2",
+// "15 P0 [ALL FIXED], 22 P1".
+func (g *general) plevelTallies(t string, line int) {
+	ms := plevelCountRe.FindAllStringSubmatchIndex(t, 8)
+	if len(ms) == 1 {
+		// One count: a tally only when it opens the line or its value
+		// ("P1: 19 findings", "**Findings:** 1 P0").
+		lead := strings.TrimLeft(t, "-*+ #>")
+		if i := strings.Index(lead, ":"); i >= 0 && i < 40 {
+			lead = strings.TrimLeft(lead[i+1:], " *_")
+		}
+		if !strings.HasPrefix(lead, t[ms[0][0]:ms[0][1]]) {
+			return
+		}
+	}
+	for _, m := range plevelCountRe.FindAllStringSubmatch(t, 8) {
+		lvl, num := m[1], m[2]
+		if lvl == "" {
+			lvl, num = m[4], m[3]
+		}
+		n, err := strconv.Atoi(num)
+		if err != nil {
+			continue
+		}
+		g.tallies = append(g.tallies, tally{line: line, sev: pLevel(strings.ToUpper(lvl)), n: n, group: -1})
+	}
+}
+
+// isCountText reports whether a title is only a count ("3", "0 issues").
+func isCountText(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && s[0] >= '0' && s[0] <= '9'
+}
+
+// placeholderTitle reports whether a title is a template's placeholder:
+// "[Title]", "{title}", "<describe>", "Description", "...".
+func placeholderTitle(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return true
+	}
+	if (s[0] == '[' && s[len(s)-1] == ']') || (s[0] == '{' && s[len(s)-1] == '}') || (s[0] == '<' && s[len(s)-1] == '>') ||
+		strings.Contains(s, "{{") {
+		return true
+	}
+	switch strings.ToLower(strings.Trim(s, ".… ")) {
+	case "", "description", "title", "issue", "finding", "summary", "details", "name", "issue title", "finding title",
+		"short title", "brief description", "tbd", "todo", "xxx":
+		return true
+	}
+	return false
+}
+
+// plainTitle reads the title and ID of an unlabelled heading or item.
+func plainTitle(text string, kind byte) (title, id string) {
+	t := strings.TrimSpace(trimEmoji(stripBold(text)))
+	t = genNumberingRe.ReplaceAllString(t, "")
+	t = strings.TrimSpace(strings.ReplaceAll(t, "~~", ""))
+	if lid, rest, ok := apartID(t); ok {
+		id, t = lid, strings.TrimLeft(rest, sepChars)
+	}
+	if kind != 'h' {
+		// An item's title is its lead: the bold part, else the text up to
+		// a dash or a colon.
+		if strings.HasPrefix(strings.TrimSpace(text), "**") {
+			inner := strings.TrimSpace(text)[2:]
+			if j := strings.Index(inner, "**"); j > 0 {
+				t2 := strings.TrimSpace(trimEmoji(inner[:j]))
+				t2 = genNumberingRe.ReplaceAllString(t2, "")
+				if lid, rest, ok := apartID(t2); ok {
+					id, t2 = lid, strings.TrimLeft(rest, sepChars)
+				}
+				if !emptyTitle(cleanTitle(t2)) {
+					return cleanTitle(t2), id
+				}
+			}
+		}
+		var rest string
+		t, rest = splitDash(t)
+		t = locationTitle(t, rest)
+	}
+	return cleanTitle(t), id
+}
+
+// locationTitle returns the title of an item that opens with where the
+// defect is ("`a.go:12` — Title", ":53 — Title", "hooks.json + b.sh —
+// Title"): the text after the location; t itself otherwise.
+func locationTitle(t, rest string) string {
+	if rest == "" || !isLocation(t) {
+		return t
+	}
+	r, _ := splitDash(rest)
+	if emptyTitle(cleanTitle(r)) || resolvedLeadRe.MatchString(stripBold(r)) {
+		return t
+	}
+	return r
+}
+
+// isLocation reports whether s only names places in files: ":53",
+// "a/b.go:12-14", "`x.sh`", "hooks.json + run.sh".
+func isLocation(s string) bool {
+	s = strings.TrimSpace(strings.Trim(stripBold(s), "`"))
+	if s == "" {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '+' || r == '&' || r == ',' }) {
+		p := strings.Trim(strings.TrimSpace(part), "`")
+		if p == "" || strings.ContainsAny(p, " \t") {
+			return false
+		}
+		if p[0] == ':' && len(p) > 1 && p[1] >= '0' && p[1] <= '9' {
+			continue
+		}
+		if !strings.Contains(p, "/") && !fileExtRe.MatchString(p) {
+			return false
+		}
+	}
+	return true
+}
+
+var fileExtRe = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,6}(?::\d[\d,-]*)?$`)
+
+// plainHead is a heading's text less emoji, numbering and a colon.
+func plainHead(s string) string {
+	s = strings.TrimSpace(trimEmoji(stripBold(s)))
+	return strings.TrimSpace(strings.TrimRight(genNumberingRe.ReplaceAllString(s, ""), ":"))
+}
+
+// groupWord returns the severity words of a group heading, for diagnostics.
+func groupWord(s string) string {
+	s = strings.TrimSpace(trimEmoji(stripBold(s)))
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return s
+}
+
+// readGroup reads a heading as a severity group (rule 3): its text, less
+// numbering, emoji, a tier prefix, a count and a trailing note, is only
+// severity and group words (pure); or it is labelled (rule 1) and has
+// children that are findings' places.
+func (n *gnode) readGroup() {
+	t := strings.TrimSpace(trimEmoji(stripBold(n.text)))
+	t = genNumberingRe.ReplaceAllString(t, "")
+	t = strings.TrimSpace(tierRe.ReplaceAllString(t, ""))
+	t = strings.TrimSpace(trimEmoji(t))
+	core, count, cut := groupCore(t)
+	// "P1 Findings (all addressed)", "High — all fixed": the group's
+	// findings are resolved.
+	n.resolvedGroup = resolvedNoteRe.MatchString(t) || resolvedLeadRe.MatchString(t)
+	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledSubs > 0) && !noteIsTitle(t)) {
+		// "P0 — Migration drops the table" is a finding; "🟠 HIGH — fix
+		// before release" with findings under it is a group, and so is
+		// "CRITICAL (P0) — Must fix" over "[P0-A] …" sub-headings;
+		// "CRITICAL — C1: Title" is a finding whatever stands under it.
+		n.group, n.pure, n.gsev, n.count = true, true, sev, count
+		if n.lab.word == "" {
+			n.lab.word = core
+		}
+		return
+	}
+	// "Critical (P0)", "즉시 조치 필요 (Blocking)", "CRITICAL: …" with
+	// findings under it.
+	if n.lab.ok && n.lab.class == sevFinding && (n.lab.inner && (n.unlabelledSubs > 0 || shortHead(n.lab.title) && n.rich+n.plain > 1) || n.lab.empty && n.rich+n.plain > 0) {
+		n.group, n.gsev, n.count = true, n.lab.sev, -1
+		if n.lab.empty {
+			n.pure = true
+		}
+	}
+}
+
+// underListLabel reports whether the innermost open item ends with a
+// colon, a label of the nested list under it ("- **Prioritized action
+// items:**"): its nested items are items of their own, not its detail.
+func underListLabel(nodes []gnode, stack []int, rank int) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		n := &nodes[stack[i]]
+		if n.rank >= rank {
+			continue // an item at the new item's depth: its sibling
+		}
+		return (n.kind == 'l' || n.kind == 'n') && strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":")
+	}
+	return false
+}
+
+// readBoldGroup reads a bold lead-in that ends with a colon over a list,
+// directly under a severity group heading ("**Do not deploy** until these
+// are fixed:"), as a label of the group's list: its items are the group's
+// findings (rule 3), the label none. A bold lead-in elsewhere is not a
+// group: SPEC §2.3 names group headings only.
+func readBoldGroup(nodes []gnode, k int) {
+	n := &nodes[k]
+	if n.rich+n.plain == 0 || !strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":") {
+		return
+	}
+	if p := n.parent; p >= 0 && nodes[p].group && nodes[p].kind == 'h' {
+		n.group, n.pure, n.gsev, n.count = true, true, nodes[p].gsev, -1
+		n.lab.word = nodes[p].lab.word
+	}
+}
+
+// shortHead reports whether a heading's text, less its severity, is a
+// word or two ("Implemented (must-fix)", "Immediate action (Blocking)"):
+// over a list it names the list, where a finding's heading states the
+// defect ("Cache key ignores the tenant (High)").
+func shortHead(title string) bool {
+	f := strings.Fields(title)
+	return len(f) > 0 && len(f) <= 2
+}
+
+// groupCore cuts a count ("(2 items)", ": 4", "(15 findings)") and a note
+// after a dash or in parentheses off a group heading's text.
+func groupCore(t string) (core string, count int, cut bool) {
+	count = -1
+	for {
+		t = strings.TrimSpace(t)
+		switch {
+		case strings.HasSuffix(t, ")"):
+			i := strings.LastIndexByte(t, '(')
+			if i < 0 {
+				return t, count, cut
+			}
+			inner := strings.TrimSpace(t[i+1 : len(t)-1])
+			if isCount(inner) {
+				if f := strings.Fields(inner); len(f) > 0 {
+					if n, err := strconv.Atoi(strings.TrimRightFunc(f[0], func(r rune) bool { return r < '0' || r > '9' })); err == nil {
+						count = n
+					}
+				}
+				t = t[:i]
+				continue
+			}
+			if _, _, ok := severityValue(inner, true); ok {
+				// "Critical Issues (P0)": the parenthesised severity stays,
+				// less a note ("(P0 — Blocks PRD)").
+				return strings.TrimSpace(t[:i]) + " " + cutReason(inner), count, cut
+			}
+			t = t[:i] // a note: "(À Corriger Cette Semaine)", "(Must Fix)"
+		default:
+			for _, sep := range []string{" — ", " – ", " -- ", " - "} {
+				if i := strings.Index(t, sep); i > 0 {
+					if _, ok := groupPhrase(strings.TrimSpace(t[i+len(sep):])); ok {
+						// "P0 -- Critical": the note is the severity again.
+						return t, count, cut
+					}
+					return strings.TrimSpace(t[:i]), count, true
+				}
+			}
+			if i := strings.LastIndexByte(t, ':'); i > 0 {
+				rest := strings.TrimSpace(t[i+1:])
+				if n, err := strconv.Atoi(rest); err == nil {
+					return strings.TrimSpace(t[:i]), n, cut
+				}
+			}
+			return t, count, cut
+		}
+	}
+}
+
+// groupWordsList are the words that name a list of findings.
+var groupWordsList = map[string]bool{
+	"issues": true, "issue": true, "findings": true, "finding": true, "problems": true, "problem": true,
+	"concerns": true, "concern": true, "bugs": true, "bug": true, "vulnerabilities": true, "vulnerability": true,
+	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "gaps": true, "fixes": true,
+	"priority": true, "severity": true, "level": true, "and": true, "&": true, "/": true, "or": true,
+	"recommendations": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
+	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
+	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
+	"security": false,
+}
+
+// groupPhrase reads a group heading's core: severity words and group words
+// only, at least one severity ("High Priority Issues", "P0 -- Critical",
+// "Must fix", "PROBLÈMES CRITIQUES").
+func groupPhrase(core string) (Severity, bool) {
+	if core == "" || len(core) > 80 {
+		return "", false
+	}
+	if sev, c, ok := severityPhrase(strings.Trim(core, " *_`[]"), true); ok && c == sevFinding {
+		return sev, true
+	}
+	words := strings.FieldsFunc(core, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '/' || r == ',' || r == '&' || r == '(' || r == ')' || r == ':' || r == '—' || r == '–'
+	})
+	best, found := Severity(""), false
+	for i := 0; i < len(words); i++ {
+		w := strings.Trim(words[i], "-*_`[]")
+		if w == "" || groupWordsList[strings.ToLower(w)] {
+			continue
+		}
+		if i+1 < len(words) {
+			if sev, c, ok := oneSeverity(w+" "+strings.Trim(words[i+1], "-*_`[]"), true); ok && c == sevFinding {
+				if !found || sev.Rank() < best.Rank() {
+					best, found = sev, true
+				}
+				i++
+				continue
+			}
+		}
+		if sev, c, ok := oneSeverity(w, true); ok && c == sevFinding {
+			if !found || sev.Rank() < best.Rank() {
+				best, found = sev, true
+			}
+			continue
+		}
+		// "Ship-Blockers", "Merge-blocking": a compound word whose last
+		// part is a severity.
+		if i := strings.LastIndexByte(w, '-'); i > 0 && !negation(w[:i]) {
+			if sev, c, ok := oneSeverity(w[i+1:], false); ok && c == sevFinding && sev == P0 {
+				if !found || sev.Rank() < best.Rank() {
+					best, found = sev, true
+				}
+				continue
+			}
+		}
+		if isEmojiMark(w) {
+			continue
+		}
+		return "", false
+	}
+	return best, found
+}
+
+// negation reports whether a word negates the one after it: "Non-blocking".
+func negation(w string) bool {
+	switch strings.ToLower(w) {
+	case "non", "not", "no", "un", "none":
+		return true
+	}
+	return false
+}
+
+// markLegends marks runs of three or more sibling items that each start
+// with a different severity, in order (Critical, High, Medium, Low): a
+// legend of the levels, not findings.
+func markLegends(nodes []gnode) {
+	for k := 0; k < len(nodes); {
+		n := &nodes[k]
+		if n.kind == 'h' || !n.lab.ok || n.lab.class != sevFinding {
+			k++
+			continue
+		}
+		end := k + 1
+		prev := n.lab.sev.Rank()
+		for end < len(nodes) && nodes[end].parent == n.parent && nodes[end].kind != 'h' && nodes[end].lab.ok &&
+			nodes[end].lab.sev.Rank() > prev {
+			prev = nodes[end].lab.sev.Rank()
+			end++
+		}
+		// A legend's items are short and have no children of their own.
+		if end-k >= 3 {
+			legend := true
+			for j := k; j < end; j++ {
+				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 {
+					legend = false
+				}
+			}
+			if legend && (end == len(nodes) || nodes[end].parent != n.parent || nodes[end].kind == 'h' || !nodes[end].lab.ok) {
+				for j := k; j < end; j++ {
+					nodes[j].legend = true
+				}
+			}
+		}
+		k = end
+	}
+}
+
+// markRecurringLabels marks the bold labels ("**Current state:** …",
+// "- **Analog**: …") that stand under two or more different parents:
+// fields that the author writes in each finding, not findings. A
+// finding's title is its own; a field's name recurs.
+func markRecurringLabels(nodes []gnode) {
+	first := map[string]int{} // label → the parent it was first seen under
+	multi := map[string]bool{}
+	name := func(n *gnode) string {
+		if n.lab.ok || n.kind == 'h' || n.kind == 'n' {
+			return ""
+		}
+		lead, after, ok := boldLead(strings.TrimSpace(n.text))
+		lead = strings.TrimSpace(lead)
+		if !ok || !(strings.HasSuffix(lead, ":") || strings.HasPrefix(strings.TrimSpace(after), ":")) {
+			return ""
+		}
+		lead = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(lead, ":")))
+		if lead == "" || strings.Count(lead, " ") > 3 || strings.ContainsAny(lead[:1], "0123456789") {
+			return ""
+		}
+		return lead
+	}
+	for k := range nodes {
+		if l := name(&nodes[k]); l != "" {
+			if p, seen := first[l]; !seen {
+				first[l] = nodes[k].parent
+			} else if p != nodes[k].parent {
+				multi[l] = true
+			}
+		}
+	}
+	if len(multi) == 0 {
+		return
+	}
+	for k := range nodes {
+		if l := name(&nodes[k]); l != "" && multi[l] {
+			nodes[k].fieldLabel = true
+		}
+	}
+}
+
+// labelOf reads rule 1 in the text of a heading, item or bold lead-in: a
+// severity at its start, after its ID or number, in brackets or
+// parentheses anywhere, trailing after a dash, or inside its ID.
+func labelOf(text string, kind byte) label {
+	raw := strings.TrimSpace(text)
+	// A line led by bold text is labelled by its bold part, or by a
+	// severity in brackets or after a dash right after it: "**Title**
+	// (High)". The rest is its description.
+	if lead, after, ok := boldLead(raw); ok {
+		lab := labelText(lead, kind)
+		if !lab.ok {
+			a := strings.TrimSpace(after)
+			if a != "" && (a[0] == '(' || a[0] == '[') {
+				if j := strings.IndexAny(a, ")]"); j > 0 {
+					if sev, c, ok := severityValue(a[1:j], true); ok && !isCount(a[1:j]) {
+						lab = labelText(lead, kind)
+						lab.ok, lab.sev, lab.class, lab.word = true, sev, c, a[1:j]
+						lab.title, lab.id = plainTitle("**"+lead+"**", kind)
+					}
+				}
+			}
+		}
+		if lab.ok && lab.id == "" {
+			// "**Finding QA-7 (High):** Title": the bold part names the ID.
+			if _, rest, ok := wordPrefix(lab.title); ok && IsFindingID(rest) {
+				lab.id, lab.title, lab.empty = rest, "", true
+			}
+		}
+		if lab.ok && (lab.empty || strings.TrimSpace(lab.title) == "") && strings.TrimSpace(after) != "" && kind != 'h' {
+			// "**[P1]** Title — …", "**Critical:** the token …",
+			// "**SEC-P0-1** [Auditor]: Title"; not "**High** for the core
+			// patterns": a bare word needs a colon or a dash to label
+			// what follows.
+			if lab.id == "" && !bareLead(lead, after) {
+				return label{}
+			}
+			a := strings.TrimLeft(after, " :—–-")
+			// "**SEC-P0-1** [Auditor]: Title": the reviewer's tag is not
+			// the title.
+			if strings.HasPrefix(a, "[") {
+				if j := strings.IndexByte(a, ']'); j > 0 && j < 48 && strings.HasPrefix(strings.TrimSpace(a[j+1:]), ":") {
+					a = strings.TrimLeft(a[j+1:], " :")
+				}
+			}
+			if t, _ := splitDash(a); !isCountText(t) {
+				lab.title, lab.empty = cleanTitle(t), false
+			}
+		}
+		if lab.ok && resolvedRe.MatchString(after) {
+			lab.resolved = true
+		}
+		return lab
+	}
+	return labelText(raw, kind)
+}
+
+// noteIsTitle reports whether the note after a group heading's dash is a
+// finding's title: it opens with an ID ("CRITICAL — C1: Title").
+func noteIsTitle(t string) bool {
+	for _, sep := range []string{" — ", " – ", " -- ", " - "} {
+		if i := strings.Index(t, sep); i > 0 {
+			id, rest, ok := leadID(strings.TrimSpace(t[i+len(sep):]))
+			return ok && startsSep(rest) && !IsPLevel(id)
+		}
+	}
+	return false
+}
+
+// bareLead reports whether a bold part that is only a severity labels the
+// text after it: it is bracketed or a P-level ("**[P1]** Title"), or a
+// colon or a dash ends it or follows it ("**Critical:** the token").
+func bareLead(lead, after string) bool {
+	l := strings.TrimSpace(lead)
+	a := strings.TrimSpace(after)
+	if l == "" {
+		return false
+	}
+	if strings.ContainsAny(l[:1], "[(") || strings.HasSuffix(l, ":") || strings.HasSuffix(l, "—") || strings.HasSuffix(l, "-") {
+		return true
+	}
+	if f := strings.Fields(l); IsPLevel(strings.Trim(f[len(f)-1], ":")) {
+		return true
+	}
+	return a == "" || strings.ContainsAny(a[:1], ":—–-") || strings.HasPrefix(a, "–") || strings.HasPrefix(a, "—")
+}
+
+// isParagraphLabel reports whether a bold lead-in only labels the
+// paragraph it opens: its bold part ends with a colon and holds no
+// severity.
+func isParagraphLabel(text string, kind byte) bool {
+	if kind != 'b' {
+		return false
+	}
+	lead, after, ok := boldLead(strings.TrimSpace(text))
+	lead = strings.TrimSpace(lead)
+	colon := strings.HasSuffix(lead, ":") || strings.HasPrefix(strings.TrimSpace(after), ":")
+	return ok && colon && !labelText(strings.TrimSuffix(lead, ":"), kind).ok
+}
+
+// apartID reads an ID at the start of s that is set apart from the title
+// after it ("Q2: Title", "[Q2] Title", "C1. Title", "Finding 3 — Title"):
+// in "F1 unified the struct", F1 is the sentence's subject.
+func apartID(s string) (id, rest string, ok bool) {
+	id, rest, ok = leadID(s)
+	if !ok {
+		return "", s, false
+	}
+	tok := strings.TrimRight(s[:len(s)-len(rest)], " \t")
+	r := strings.TrimLeft(rest, " \t")
+	switch {
+	case r == "", strings.HasPrefix(tok, "["), strings.ContainsAny(tok[len(tok)-1:], ":.)]`*"):
+	case strings.ContainsAny(r[:1], ":-|.)"), strings.HasPrefix(r, "—"), strings.HasPrefix(r, "–"):
+	default:
+		return "", s, false
+	}
+	return id, rest, true
+}
+
+// wordPrefix splits "Finding QA-7" into its word and the rest.
+func wordPrefix(s string) (string, string, bool) {
+	w, rest, ok := strings.Cut(strings.TrimSpace(s), " ")
+	switch strings.ToLower(w) {
+	case "finding", "issue", "gap", "concern", "problem", "risk", "item", "observation", "bug":
+		return w, strings.TrimSpace(rest), ok
+	}
+	return "", "", false
+}
+
+// boldLead splits a line that starts with bold text into the bold part and
+// the rest.
+func boldLead(s string) (lead, after string, ok bool) {
+	t := s
+	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+		t = t[len(m[0]):]
+	}
+	t = strings.TrimSpace(trimEmoji(t))
+	if !strings.HasPrefix(t, "**") {
+		return "", "", false
+	}
+	j := strings.Index(t[2:], "**")
+	if j <= 0 {
+		return "", "", false
+	}
+	return t[2 : 2+j], t[4+j:], true
+}
+
+// labelText reads rule 1 in text (see labelOf).
+func labelText(text string, kind byte) label {
+	var lab label
+	raw := strings.TrimSpace(text)
+	if raw == "" {
+		return lab
+	}
+	struck := strings.Contains(raw, "~~")
+	t := strings.TrimSpace(trimEmoji(raw))
+	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+		t = strings.TrimSpace(t[len(m[0]):])
+	}
+	flat := strings.TrimSpace(trimEmoji(strings.ReplaceAll(stripBold(t), "~~", "")))
+	if resolvedRe.MatchString(raw) {
+		lab.resolved = true
+	}
+	if struck && strikesLabel(raw) {
+		lab.resolved = true
+	}
+	flat = strings.TrimSpace(genNumberingRe.ReplaceAllString(flat, ""))
+	flat = strings.TrimSpace(trimEmoji(flat))
+	if flat == "" {
+		return lab
+	}
+	if lab.resolved {
+		// "Title — ✅ Fixed": the mark is not the title; nor is "Fixed:"
+		// before it ("✅ Fixed: CRITICAL #2: Title").
+		for _, sep := range []string{" — ", " – ", " - "} {
+			if i := strings.LastIndex(flat, sep); i > 0 && resolvedRe.MatchString(flat[i:]) {
+				flat = strings.TrimSpace(flat[:i])
+				break
+			}
+		}
+		if m := resolvedLeadRe.FindString(flat); m != "" {
+			flat = strings.TrimSpace(trimEmoji(strings.TrimSpace(flat[len(m):])))
+		}
+	}
+	// "UX-P0-2→P1": an ID the author re-graded; the level after the
+	// arrow is the finding's.
+	if id, to, rest, ok := regradedID(flat); ok {
+		if sev, c, ok := severityValue(to, true); ok && c == sevFinding {
+			lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, id, to
+			lab.title = itemTitle(strings.TrimLeft(rest, sepChars), kind)
+			return lab
+		}
+	}
+	// "~~CRITICAL~~ Title": a struck-through severity labels a resolved finding.
+	if st := strings.TrimSpace(trimEmoji(strings.TrimSpace(stripBold(t)))); strings.HasPrefix(st, "~~") {
+		if j := strings.Index(st[2:], "~~"); j > 0 {
+			if sev, c, ok := severityValue(st[2:2+j], false); ok {
+				lab.ok, lab.sev, lab.class, lab.word, lab.resolved = true, sev, c, st[2:2+j], true
+				lab.title = itemTitle(strings.ReplaceAll(st[4+j:], "~~", ""), kind)
+				return lab
+			}
+		}
+	}
+	// a. At the start: "[P1] Title", "CRITICAL: Title", "High — Title".
+	if sev, c, word, rest, ok := startSeverity(flat); ok {
+		lab.ok, lab.sev, lab.class, lab.word = true, sev, c, word
+		body := strings.TrimLeft(rest, sepChars)
+		if r := strings.TrimLeft(rest, " \t"); len(r) > 1 && r[0] == ':' && r[1] >= '0' && r[1] <= '9' {
+			body = r // "[Major] :53 — Title": a line of the file under review
+		}
+		if id, r, ok := apartID(body); ok {
+			lab.id, body = id, strings.TrimLeft(r, sepChars)
+		}
+		lab.title = itemTitle(body, kind)
+		lab.empty = strings.TrimSpace(body) == "" || isCountText(body)
+		return lab
+	}
+	// b. After an ID or a word ID: "QA-7 (High): …", "C1. P0: …".
+	if id, rest, ok := leadID(flat); ok {
+		r := strings.TrimLeft(rest, " \t:—–-.")
+		if strings.HasPrefix(r, "(") || strings.HasPrefix(r, "[") {
+			if j := strings.IndexAny(r, ")]"); j > 0 {
+				if sev, c, ok := severityValue(r[1:j], true); ok {
+					lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, id, r[1:j]
+					lab.title = itemTitle(strings.TrimLeft(r[j+1:], sepChars), kind)
+					return lab
+				}
+			}
+		}
+		if startsSep(rest) {
+			if sev, c, word, rest2, ok := startSeverityAt(r, true); ok {
+				lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, id, word
+				lab.title = itemTitle(strings.TrimLeft(rest2, sepChars), kind)
+				return lab
+			}
+		}
+		// e. Inside the ID: "CRITICAL-001", "SEC-P0-2", "HIGH-012", "CRIT-3".
+		if sev, word, ok := idSeverity(id); ok {
+			lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, sevFinding, id, word
+			lab.title = itemTitle(strings.TrimLeft(rest, sepChars), kind)
+			return lab
+		}
+	}
+	// c. In brackets or parentheses anywhere: "Title (HIGH)", "(Important)";
+	// in an item, at the end of its title and written as a label ("Title
+	// (High) — …", not "spawn for container (blocking)" or "Shows the
+	// top item (P1) not the list").
+	if sev, c, word, s, e, ok := bracketSeverity(flat); ok && (kind == 'h' || itemBracket(flat, word, e)) {
+		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, word, true
+		body := strings.TrimSpace(flat[:s] + " " + flat[e:])
+		if id, r, ok := apartID(body); ok {
+			lab.id, body = id, strings.TrimLeft(r, sepChars)
+		}
+		lab.title = itemTitle(body, kind)
+		return lab
+	}
+	// d. Trailing after a dash: "Webhook idempotency — HIGH".
+	for _, sep := range []string{" — ", " – ", " - ", " -- "} {
+		if i := strings.LastIndex(flat, sep); i > 0 {
+			if sev, c, ok := severityValue(flat[i+len(sep):], false); ok && len(flat)-i < 40 {
+				lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, strings.TrimSpace(flat[i+len(sep):]), true
+				body := flat[:i]
+				if id, r, ok := apartID(body); ok {
+					lab.id, body = id, strings.TrimLeft(r, sepChars)
+				}
+				lab.title = itemTitle(body, kind)
+				return lab
+			}
+			break
+		}
+	}
+	return lab
+}
+
+// itemBracket reports whether a bracketed severity word that ends at e in
+// an item's text labels it: it ends the title (nothing but a separator
+// and a description after it) and is written as a label, a P-level, an
+// emoji or a capitalised word.
+func itemBracket(flat, word string, e int) bool {
+	tail := strings.TrimSpace(flat[e:])
+	if tail != "" && !strings.ContainsAny(tail[:1], ":-.") && !strings.HasPrefix(tail, "—") && !strings.HasPrefix(tail, "–") {
+		return false
+	}
+	w := strings.TrimSpace(trimEmoji(word))
+	if w == "" || IsPLevel(strings.Fields(w)[0]) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(w)
+	return !unicode.IsLower(r)
+}
+
+// resolvedNoteRe matches a group heading's note that its findings are
+// resolved: "(all addressed in revision)", "— all fixed", "[ALL FIXED]".
+var resolvedNoteRe = regexp.MustCompile(`(?i)[(\[—–]\s*(?:all\s+|now\s+|already\s+)?(?:fixed|resolved|addressed|closed|done)\b|\s-\s+(?:all\s+)?(?:fixed|resolved|addressed)\b`)
+
+// resolvedLeadRe matches a resolved mark that opens a heading or an item:
+// "Fixed:", "Resolved —", "FIXED".
+var resolvedLeadRe = regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed|implemented)\b\s*[:—–-]?`)
+
+// regradedID reads an ID the author re-graded at the start of s
+// ("UX-P0-2→P1: Title", "SEC-3 -> High"): the ID, the level it was moved
+// to and the rest of s.
+func regradedID(s string) (id, to, rest string, ok bool) {
+	for _, arrow := range []string{"→", "->", "=>", "⇒"} {
+		i := strings.Index(s, arrow)
+		if i <= 0 || i > 32 {
+			continue
+		}
+		id = strings.TrimSpace(s[:i])
+		if !IsFindingID(id) {
+			return "", "", "", false
+		}
+		after := strings.TrimSpace(s[i+len(arrow):])
+		j := strings.IndexAny(after, " :]*")
+		if j < 0 {
+			j = len(after)
+		}
+		return id, after[:j], after[j:], true
+	}
+	return "", "", "", false
+}
+
+// strikesLabel reports whether the struck-through part of s holds a
+// severity or the whole title: "~~CRITICAL~~", "~~Title~~".
+func strikesLabel(s string) bool {
+	i := strings.Index(s, "~~")
+	j := strings.Index(s[i+2:], "~~")
+	if j < 0 {
+		return false
+	}
+	inner := s[i+2 : i+2+j]
+	if _, _, ok := severityValue(inner, true); ok {
+		return true
+	}
+	rest := strings.TrimSpace(strings.ReplaceAll(stripBold(s[:i]+s[i+4+j:]), "-", ""))
+	return len(inner) > len(rest)
+}
+
+// itemTitle cuts a finding's title from the text after its label: a
+// heading's whole text, an item's lead up to a spaced dash.
+func itemTitle(body string, kind byte) string {
+	body = strings.TrimSpace(body)
+	if kind != 'h' {
+		t, rest := splitDash(body)
+		if l := locationTitle(t, rest); l != t {
+			return cleanTitle(l)
+		}
+	}
+	// "P0-1 (identity fracture): F11 specifies …": the short name in
+	// parentheses is the title.
+	if strings.HasPrefix(body, "(") {
+		if j := strings.IndexByte(body, ')'); j > 1 && j < 80 {
+			if r := strings.TrimSpace(body[j+1:]); r == "" || strings.ContainsAny(r[:1], ":-") || strings.HasPrefix(r, "—") || strings.HasPrefix(r, "–") {
+				return cleanTitle(body[1:j])
+			}
+		}
+	}
+	if kind != 'h' {
+		body, _ = splitDash(body)
+	}
+	return cleanTitle(body)
+}
+
+// startSeverity reads a severity at the start of s: wrapped in brackets,
+// parentheses or bold ("[P1]", "(High)"), a P-level token, or a marker
+// word or phrase followed by a colon or a dash ("CRITICAL: ", "🔴 High — ").
+// It returns the text after it.
+func startSeverity(s string) (Severity, sevClass, string, string, bool) {
+	return startSeverityAt(s, false)
+}
+
+// startSeverityAt is startSeverity; position says s stands in a severity
+// position (after an ID: "F1 - NO-GO - Title"), where the vocabulary's
+// position words count too.
+func startSeverityAt(s string, position bool) (Severity, sevClass, string, string, bool) {
+	if s == "" {
+		return "", sevNone, "", "", false
+	}
+	if s[0] == '[' || s[0] == '(' {
+		close := byte(']')
+		if s[0] == '(' {
+			close = ')'
+		}
+		if j := strings.IndexByte(s, close); j > 1 && j < 60 {
+			if sev, c, ok := severityValue(s[1:j], true); ok {
+				return sev, c, s[1:j], s[j+1:], true
+			}
+		}
+		return "", sevNone, "", "", false
+	}
+	if m, ok := markerAt(s, true); ok {
+		end := m.end
+		// A compound: "P0/P1", "[P1]/[P2]": the higher level.
+		if end+1 < len(s) && s[end] == '/' {
+			if m2, ok := markerAt(s[end+1:], false); ok && m2.start == 0 {
+				if m2.sev.Rank() < m.sev.Rank() {
+					m.sev = m2.sev
+				}
+				end += 1 + m2.end
+			}
+		}
+		// A bare P-level labels what follows a separator: "P1: Title",
+		// "P0 — Title"; "P2 task \"Consolidate …\"" names a task's
+		// priority, "P0/P1 work:" a kind of work.
+		if c := s[m.start]; c != '[' && c != '(' && c != '*' && c != '_' {
+			r := strings.TrimLeft(s[end:], " \t")
+			if r != "" && !strings.ContainsAny(r[:1], ":-.|)]") && !strings.HasPrefix(r, "—") && !strings.HasPrefix(r, "–") {
+				return "", sevNone, "", "", false
+			}
+		}
+		return m.sev, m.class, strings.TrimSpace(s[m.start:end]), s[end:], true
+	}
+	// A word or phrase of up to four words ending at a colon or a dash.
+	end := -1
+	for i := 0; i < len(s) && i < 48; i++ {
+		switch s[i] {
+		case ':':
+			end = i
+		case '-':
+			if i > 0 && s[i-1] == ' ' && (i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '-') {
+				end = i
+			}
+		case 0xe2: // — or –
+			if strings.HasPrefix(s[i:], "—") || strings.HasPrefix(s[i:], "–") {
+				end = i
+			}
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if end <= 0 {
+		return "", sevNone, "", "", false
+	}
+	head := strings.TrimSpace(s[:end])
+	if strings.Count(head, " ") > 3 {
+		return "", sevNone, "", "", false
+	}
+	// "CRITICAL #1: Title": the author's number is not the severity's.
+	if i := strings.LastIndex(head, " #"); i > 0 && isDigits(head[i+2:]) {
+		head = strings.TrimSpace(head[:i])
+	}
+	sev, c, ok := severityValue(head, position)
+	if !ok {
+		// "Critical Concern:", "High Priority:", "Major Issue:".
+		sev, ok = groupPhrase(head)
+		c = sevFinding
+		if !ok || !startsWithSeverity(head) {
+			return "", sevNone, "", "", false
+		}
+	}
+	rest := s[end:]
+	rest = strings.TrimLeft(rest, ":-—– ")
+	return sev, c, head, rest, true
+}
+
+// startsWithSeverity reports whether the first word of s is a marker word.
+func startsWithSeverity(s string) bool {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return false
+	}
+	_, c, ok := oneSeverity(f[0], false)
+	return ok && c == sevFinding
+}
+
+// bracketSeverity finds a severity in brackets or parentheses anywhere in
+// s: the whole of the bracketed text is a severity value. It returns the
+// bracket's span.
+func bracketSeverity(s string) (Severity, sevClass, string, int, int, bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '(' && c != '[' && !strings.HasPrefix(s[i:], "（") {
+			continue
+		}
+		open, close := 1, ")"
+		switch {
+		case c == '[':
+			close = "]"
+		case c != '(':
+			open, close = len("（"), "）"
+		}
+		j := strings.Index(s[i+open:], close)
+		if j <= 0 || j > 40 {
+			continue
+		}
+		inner := s[i+open : i+open+j]
+		if sev, cl, ok := severityValue(inner, true); ok && !isCount(inner) {
+			return sev, cl, inner, i, i + open + j + len(close), true
+		}
+	}
+	return "", sevNone, "", 0, 0, false
+}
+
+// severityTag reports whether an ID ends with a severity, not a number of
+// its own: "NEW-P1", "SEC-HIGH". Such a tag names a kind of finding, and
+// authors give it to several.
+func severityTag(id string) bool {
+	i := strings.LastIndexAny(id, "-_.")
+	if i < 0 || i == len(id)-1 {
+		return false
+	}
+	last := id[i+1:]
+	if IsPLevel(last) && len(last) == 2 {
+		return true
+	}
+	_, c, ok := oneSeverity(last, false)
+	return ok && c == sevFinding
+}
+
+// idSeverity reads a severity inside an ID: a part of it that is a severity
+// word, its usual abbreviation or a P-level ("CRITICAL-001", "HIGH-012",
+// "CRIT-3", "SEC-P0-2", "P1-4", "WARN-002").
+func idSeverity(id string) (Severity, string, bool) {
+	parts := strings.FieldsFunc(id, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	if len(parts) < 2 {
+		return "", "", false
+	}
+	for _, p := range parts[:len(parts)-1] {
+		u := strings.ToUpper(p)
+		if IsPLevel(u) && len(u) == 2 {
+			return pLevel(u), p, true
+		}
+		switch u {
+		case "CRITICAL", "CRIT", "BLOCKER":
+			return P0, p, true
+		case "HIGH", "MAJOR":
+			return P1, p, true
+		case "MEDIUM", "MED", "MODERATE", "WARN", "WARNING":
+			return P2, p, true
+		case "LOW", "MINOR", "INFO", "NIT":
+			return P3, p, true
+		}
+	}
+	return "", "", false
+}
+
+// genTable is a table of the general reader (rule 4).
+type genTable struct {
+	sev, title, id, status, count int
+	section                       string
+	skip                          int
+	kv                            bool // a two-column field table: "| Severity | High |"
+	cls                           sectionClass
+	group                         int
+	head                          int  // the heading node the table stands under, -1 for none
+	legend                        bool // under a legend, a guide or a template: no findings
+}
+
+// genTableHeader reads a table header at lines[i] (followed by a delimiter
+// row): a severity column with a title column (findings), or a severity
+// column with a count column (a tally), or two columns (fields).
+func genTableHeader(lines []line, i int) (genTable, bool) {
+	if i+1 >= len(lines) || !isDelimiterRow(lines[i+1].text) {
+		return genTable{}, false
+	}
+	cells := tableCells(lines[i].text)
+	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1}
+	for j, raw := range cells {
+		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
+		name = strings.TrimSpace(trimEmoji(name))
+		switch {
+		case c.sev < 0 && sevColumn(name):
+			c.sev = j
+		case c.id < 0 && (name == "id" || name == "#" || name == "ref" || name == "finding id" || name == "no." || name == "no" || name == "key"):
+			c.id = j
+		case c.title < 0 && titleColumn(name):
+			c.title = j
+		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "statut" || name == "estado"):
+			c.status = j
+		case c.count < 0 && (name == "count" || name == "number" || name == "total" || name == "n" || name == "findings" || name == "issues" || name == "#" || name == "건수" || name == "개수" || name == "nombre" || name == "cantidad" || name == "数量" || name == "件数"):
+			c.count = j
+		}
+	}
+	if len(cells) == 2 && c.sev < 0 {
+		c.kv = true
+		return c, true
+	}
+	if c.sev < 0 && c.title >= 0 {
+		// No severity column: its rows are findings by the severity in
+		// their ID ("| P0-1 | … |") or of the group heading over the
+		// table (rule 3), known once the headings are read.
+		return c, true
+	}
+	if c.sev < 0 || c.title < 0 && c.count < 0 {
+		return genTable{}, false
+	}
+	return c, true
+}
+
+func sevColumn(name string) bool {
+	switch name {
+	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio",
+		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
+		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität":
+		return true
+	}
+	return false
+}
+
+func titleColumn(name string) bool {
+	switch name {
+	case "title", "finding", "issue", "summary", "description", "problem", "concern", "name", "gap", "vulnerability",
+		"bug", "observation", "item", "what", "issue title", "finding title", "defect", "risk description", "details",
+		"문제", "이슈", "내용", "问题", "描述", "problème", "problema", "hallazgo", "vấn đề", "mô tả", "befund", "problem description":
+		return true
+	}
+	return false
+}
+
+// row reads one row of the table t into g.
+func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int, legend bool) {
+	cells := tableCells(row)
+	cell := func(j int) string {
+		if j < 0 || j >= len(cells) {
+			return ""
+		}
+		return strings.TrimSpace(cells[j])
+	}
+	if t.kv {
+		// "| Severity | High |" in a finding's block is its field.
+		name := strings.ToLower(strings.TrimSpace(stripBold(cell(0))))
+		if cur >= 0 && sevColumn(name) {
+			if _, c, ok := severityValue(cell(1), true); ok && c == sevFinding {
+				(*nodes)[cur].setField(name, cell(1), num)
+			}
+		}
+		return
+	}
+	if legend {
+		return
+	}
+	sevText := cell(t.sev)
+	sev, c, ok := severityValue(sevText, true)
+	if t.sev < 0 {
+		// Severity from the ID, else from the group over the table.
+		sev, _, ok = idSeverity(strings.Trim(stripBold(cell(t.id)), "`[]# "))
+		c = sevFinding
+		if !ok {
+			sev, ok = "", true
+		}
+	}
+	if !ok || c != sevFinding {
+		return
+	}
+	if t.title < 0 {
+		if n, err := strconv.Atoi(strings.Trim(stripBold(cell(t.count)), " `")); err == nil {
+			g.tallies = append(g.tallies, tally{line: num, sev: sev, n: n, group: -1})
+		}
+		return
+	}
+	title := cleanTitle(stripBold(cell(t.title)))
+	struck := strings.HasPrefix(title, "~~") || strings.Contains(sevText, "~~")
+	title = strings.TrimSpace(strings.ReplaceAll(title, "~~", ""))
+	if emptyTitle(title) || placeholderTitle(title) {
+		return
+	}
+	id := strings.Trim(stripBold(cell(t.id)), "`[]# ")
+	number := ""
+	if isDigits(id) {
+		number, id = id, ""
+	}
+	if id != "" && !IsFindingID(id) || severityTag(id) {
+		id = ""
+	}
+	resolved := struck || t.status >= 0 && isResolvedValue(cell(t.status))
+	gf := gfinding{Finding: Finding{Severity: sev, ID: id, Section: t.section, Title: title, Line: num,
+		Confidence: ConfidenceLow, FileRefs: fileRefs(row), resolved: resolved}, cls: t.cls, group: t.group, num: number}
+	if t.cls != clsBody {
+		gf.cites = citedIDs(cell(t.title), id)
+	}
+	// Kept until the headings are read: the group over the table gives a
+	// row with no severity its own, and a group whose findings are
+	// resolved resolves its rows.
+	g.pending = append(g.pending, pendingRow{f: gf, head: t.head})
+}

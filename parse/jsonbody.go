@@ -1,0 +1,148 @@
+package parse
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Some review tools write their report as JSON, and agents save it as the
+// report (a Codex review: {"findings": [{"title", "priority", …}], …}).
+// The general reader reads such a body too: each object of an array that
+// has a severity field (severity, priority, risk, level, impact) and a
+// title field (title, summary, issue, finding, message, description) is a
+// finding. A priority written as a number 0–3 is that P-level.
+
+// jsonFindings reads the findings of a JSON body that opens text (after
+// white space); ok is false when text does not open with a JSON value
+// that decodes. Text after the JSON value (a "Summary:" line) is ignored.
+// It reads the value as a stream of tokens, in one pass: a finding's line
+// is the line its object opens on.
+func jsonFindings(st *stop, text string) ([]gfinding, bool) {
+	t := strings.TrimLeft(text, " \t\r\n")
+	if t == "" || t[0] != '{' && t[0] != '[' {
+		return nil, false
+	}
+	base := len(text) - len(t)
+	type frame struct {
+		obj       bool
+		expectKey bool
+		key       string
+		fields    map[string]any
+		start     int
+	}
+	dec := json.NewDecoder(strings.NewReader(t))
+	dec.UseNumber()
+	var stack []frame
+	var out []gfinding
+	line, lineAt := 1, 0 // the line of offset lineAt of text
+	lineOf := func(off int) int {
+		line += strings.Count(text[lineAt:off], "\n")
+		lineAt = off
+		return line
+	}
+	value := func(v any) {
+		if n := len(stack); n > 0 && stack[n-1].obj {
+			top := &stack[n-1]
+			if v != nil && len(top.fields) < 64 {
+				top.fields[strings.ToLower(top.key)] = v
+			}
+			top.expectKey = true
+		}
+	}
+	for {
+		st.tick()
+		tok, err := dec.Token()
+		if err != nil {
+			// The end of the value, or bytes that are not JSON: what was
+			// read stands if the value was complete.
+			return out, len(stack) == 0 && (err == io.EOF || dec.InputOffset() > 0)
+		}
+		switch x := tok.(type) {
+		case json.Delim:
+			switch x {
+			case '{', '[':
+				if len(stack) >= 64 {
+					return nil, false
+				}
+				stack = append(stack, frame{obj: x == '{', expectKey: true, fields: map[string]any{}, start: int(dec.InputOffset()) - 1})
+			case '}', ']':
+				f := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if f.obj {
+					if fd, ok := jsonFinding(f.fields); ok {
+						fd.Line = lineOf(base + f.start)
+						out = append(out, gfinding{Finding: fd, group: -1})
+					}
+				}
+				value(nil)
+			}
+		case string:
+			if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].expectKey {
+				stack[n-1].key, stack[n-1].expectKey = x, false
+				continue
+			}
+			value(x)
+		default:
+			value(x)
+		}
+		if len(stack) == 0 {
+			return out, true // the whole value is read; what follows is not JSON
+		}
+	}
+}
+
+// jsonFinding reads one JSON object as a finding.
+func jsonFinding(m map[string]any) (Finding, bool) {
+	field := func(names ...string) (string, any) {
+		for _, n := range names {
+			if v, ok := m[strings.ToLower(n)]; ok {
+				return n, v
+			}
+		}
+		return "", nil
+	}
+	_, sv := field("severity", "priority", "risk", "risk_level", "level", "impact", "sev")
+	_, tv := field("title", "summary", "issue", "finding", "name", "message", "description")
+	title, _ := tv.(string)
+	title = cleanTitle(title)
+	if title == "" || sv == nil {
+		return Finding{}, false
+	}
+	var sev Severity
+	switch s := sv.(type) {
+	case string:
+		v, c, ok := severityValue(s, true)
+		if !ok || c != sevFinding {
+			return Finding{}, false
+		}
+		sev = v
+	case json.Number:
+		n, err := strconv.Atoi(s.String())
+		if err != nil || n < 0 || n > 3 {
+			return Finding{}, false
+		}
+		sev = pLevel("P" + s.String())
+	default:
+		return Finding{}, false
+	}
+	f := Finding{Severity: sev, Title: title, Confidence: ConfidenceLow}
+	if _, idv := field("id", "rule_id", "ruleId", "code"); idv != nil {
+		if id, ok := idv.(string); ok && IsFindingID(id) {
+			f.ID = id
+		}
+	}
+	_, fv := field("file", "path", "filename", "location")
+	if file, ok := fv.(string); ok && file != "" && !strings.ContainsAny(file, " \t\n") {
+		_, lv := field("line", "line_start", "start_line", "lineStart", "startLine")
+		if n, ok := lv.(json.Number); ok {
+			f.FileRefs = []string{file + ":" + n.String()}
+		}
+	}
+	_, status := field("status", "state", "resolution")
+	if s, ok := status.(string); ok && isResolvedValue(s) {
+		f.resolved = true
+	}
+	return f, true
+}

@@ -1,0 +1,277 @@
+package parse
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Restatements (SPEC §2.3: "the same finding listed twice … is counted
+// once"). A review report labels its findings in its body and then often
+// lists them again: an executive summary, a summary table, a prioritised
+// list of recommendations, a conclusion. It may also hold a plan: a
+// roadmap of phases or weeks, an implementation checklist, the files to
+// change, whose priorities are a plan's and not findings. The general
+// reader tells these sections by their headings:
+//
+//   - a finding of the body is read as it is;
+//   - a finding of a restating section (summary, overview, conclusion,
+//     recommendations, action items, next steps, priorities, fix order)
+//     is the body's finding it names — by its ID, an ID it cites ("(H1)",
+//     "P0-B"), its number ("| 3 |" for "Finding 3" or "### 3. …") or a
+//     title equal by the title rule of §5.2 — and adds nothing of its own.
+//     When none of the findings of such a section names one of the body,
+//     the section is where the author labelled them (a report whose only
+//     severities are its prioritised fixes) and they are findings. When
+//     some do, the others are restatements worded apart and add nothing,
+//     unless one is worse than every finding read: a summary never reads
+//     safer than it says;
+//   - a section that plans gives no findings.
+//
+// A report that labels nothing in its body reads its restating sections
+// as its body.
+
+// sectionClass is the kind of section a finding stands in.
+type sectionClass byte
+
+const (
+	clsBody    sectionClass = iota // where a report states its findings
+	clsSummary                     // a summary: it restates the findings
+	clsAction                      // recommendations, actions: they restate and prioritise
+	clsPlan                        // a roadmap, a checklist, a plan of work
+)
+
+var (
+	// Headings of sections that restate the findings of a report: a
+	// summary, and a list of recommendations or actions.
+	summaryHeadRe = regexp.MustCompile(`(?i)\b(?:summary|summaries|overview|executive|tl;?dr|recap|at a glance|conclusions?|key (?:findings|issues|risks|takeaways|concerns)|verdict|scorecard|quick reference|highlights|final (?:thoughts|assessment|notes|grade|words)|résumé|resumen|conclusión|요약|결론|총평|概要|总结|结论|まとめ|tóm tắt|kết luận)\b`)
+	actionHeadRe  = regexp.MustCompile(`(?i)\b(?:recommendations?|recommended (?:changes|actions|fixes|fix order|next steps)|action (?:items?|list)|next steps|fix order|order of fixes|prioriti[sz]ed|priority (?:matrix|list|order|fixes|actions)|must[- ]fix list|go/no[- ]go|recommandations?|recomendaciones|권고|권장|建议|khuyến nghị)\b`)
+	// Headings of sections that plan work: phases, weeks, a roadmap, a
+	// checklist. The plan's noun ends the heading ("Priority Roadmap",
+	// "Implementation Checklist (2 weeks)"): a review of a plan is not one.
+	planHeadRe = regexp.MustCompile(`(?i)^(?:phase|week|sprint|iteration|stage|step|milestone|day|month|quarter|wave|batch|semaine|fase|étape|semana)\s*#?\d|^(?:[\pL-]+\s+){0,2}(?:roadmap|timeline|checklist|implementation (?:plan|order|checklist|steps|sequence)|migration (?:plan|steps)|rollout(?: plan)?|schedule|work breakdown|action plan|files (?:requiring|to) (?:changes?|modify|modification)|estimated (?:time|effort)(?: to [\pL ]+)?|effort estimates?)\s*(?:\(.*\))?$`)
+)
+
+// The words one of which each heading regexp needs, lower-cased: a
+// heading holding none is not run through it (most headings are findings'
+// titles, and the regexps backtrack).
+var (
+	planWords = []string{"phase", "week", "sprint", "iteration", "stage", "step", "milestone", "day", "month",
+		"quarter", "wave", "batch", "semaine", "fase", "étape", "semana", "roadmap", "timeline", "checklist",
+		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort"}
+	summaryWords = []string{"summar", "overview", "executive", "tl", "recap", "glance", "conclusi", "key ", "verdict",
+		"scorecard", "quick reference", "highlight", "final", "résumé", "resumen", "요약", "결론", "총평", "概要",
+		"总结", "结论", "まとめ", "tóm tắt", "kết luận"}
+	actionWords = []string{"recommend", "action", "next step", "fix", "priorit", "must", "go/no", "recommandation",
+		"recomendacion", "권고", "권장", "建议", "khuyến nghị"}
+)
+
+// namesSection reports whether a heading names a section of the kind re
+// matches: its word stands among the heading's first two words, or the
+// heading is four words or fewer ("Executive Summary", "Summary of the
+// review", "Final Verdict"). A finding's heading that mentions the word
+// ("Q3: Fail-open error handling in verdict parsing") does not.
+func namesSection(re *regexp.Regexp, head string) bool {
+	t := plainHead(head)
+	if id, _, ok := apartID(t); ok && id != "" {
+		return false // "Q3: …" heads a finding
+	}
+	loc := re.FindStringIndex(t)
+	if loc == nil {
+		return false
+	}
+	words := strings.Fields(t)
+	return len(words) <= 4 || len(strings.Fields(t[:loc[0]])) < 2
+}
+
+// containsAny reports whether s contains one of words.
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// headingClass returns the class and the restating group of a heading
+// node k under parent p: its own when its text names one, else its
+// parent's.
+func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) {
+	cls, group := clsBody, -1
+	if p >= 0 {
+		cls, group = nodes[p].cls, nodes[p].rgroup
+	}
+	t := plainHead(text)
+	if len(nodes) == 0 && p < 0 {
+		return cls, group // the report's title names its subject
+	}
+	l := strings.ToLower(t)
+	switch {
+	case containsAny(l, planWords) && planHeadRe.MatchString(t):
+		return clsPlan, -1
+	case cls == clsPlan:
+		return cls, group
+	case containsAny(l, summaryWords) && namesSection(summaryHeadRe, t):
+		if cls == clsBody {
+			group = k
+		}
+		return clsSummary, group
+	case containsAny(l, actionWords) && namesSection(actionHeadRe, t):
+		if cls == clsBody {
+			group = k
+		}
+		return clsAction, group
+	}
+	return cls, group
+}
+
+// citedIDs returns the finding IDs that text names, other than own: the
+// IDs a restating item points at ("Protected paths (H1)", "Fix P0-B",
+// "Finding 1 should be fixed first").
+func citedIDs(text, own string) []string {
+	var out []string
+	for _, m := range citedWordIDRe.FindAllStringSubmatch(text, 4) {
+		w := strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:])
+		out = append(out, w+" "+m[2])
+	}
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == ',' || r == '(' || r == ')' || r == '[' || r == ']' || r == '/' ||
+			r == '`' || r == '*' || r == ';' || r == '|'
+	}) {
+		tok = strings.TrimRight(tok, ":.")
+		if tok == own || len(out) == 8 || !IsFindingID(tok) {
+			continue
+		}
+		if _, ok := severityPrefix(tok); !ok && IsPLevel(tok) {
+			continue // a severity, not an ID
+		}
+		out = append(out, tok)
+	}
+	return out
+}
+
+// idKey is the key of an ID in a dedup: a word ID in one spelling
+// ("FINDING #1" and "Finding 1" are one).
+func idKey(id string) string {
+	if n := wordNumber(id); n != "" {
+		w, _, _ := strings.Cut(id, " ")
+		return strings.ToLower(w) + " " + n
+	}
+	return id
+}
+
+// isTask reports whether a title ends with an estimate of effort: "(1
+// day)", "(0.5 days)", "(2h)", "(3 pts)".
+func isTask(title string) bool {
+	return taskEstimateRe.MatchString(title)
+}
+
+var taskEstimateRe = regexp.MustCompile(`(?i)\(\s*~?\d+(?:\.\d+)?\s*(?:-\s*\d+\s*)?(?:d|h|hrs?|hours?|days?|weeks?|wks?|sprints?|pts?|points?)\b[^)]*\)\s*$`)
+
+var citedWordIDRe = regexp.MustCompile(`(?i)\b(finding|issue|gap|concern|problem|risk|item|observation)\s+#?(\d+(?:\.\d+)*)\b`)
+
+// wordNumber returns the number of a word ID: "3" of "Finding 3", "1.2"
+// of "Issue 1.2".
+func wordNumber(id string) string {
+	if _, rest, ok := strings.Cut(id, " "); ok {
+		rest = strings.TrimPrefix(strings.TrimSpace(rest), "#")
+		if rest != "" && strings.Trim(rest, "0123456789.") == "" {
+			return rest
+		}
+	}
+	return ""
+}
+
+// headingNumber returns the numbering a heading opens with: "3" of "3.
+// Title", "1.2" of "1.2 Title".
+func headingNumber(text string) string {
+	t := strings.TrimSpace(trimEmoji(stripBold(text)))
+	m := genNumberingRe.FindString(t)
+	m = strings.TrimRight(strings.TrimSpace(m), ".)")
+	if m == "" || strings.Trim(m, "0123456789.") != "" {
+		return ""
+	}
+	return strings.TrimPrefix(m, "#")
+}
+
+// settle returns the findings the general reader read, each listed once:
+// the body's, then those of restating sections that name none of them
+// (see above). A restatement that names none of the body's findings in a
+// section that names some is dropped, unless it is worse than every
+// finding read: then it is a finding the body does not detail, and the
+// report is not read as safer than its own summary.
+func (g *general) settle(st *stop) []Finding {
+	var prim, rest []gfinding
+	for _, f := range g.findings {
+		switch f.cls {
+		case clsBody:
+			prim = append(prim, f)
+		case clsSummary, clsAction:
+			rest = append(rest, f)
+		}
+	}
+	if len(prim) == 0 {
+		prim, rest = rest, nil
+	}
+	all := make([]Finding, 0, len(prim)+len(rest))
+	worst := 4 // the best rank read among the findings that count
+	for _, f := range prim {
+		all = append(all, f.Finding)
+		if r := f.Severity.Rank(); r < worst && !f.resolved {
+			worst = r
+		}
+	}
+	for _, f := range rest {
+		all = append(all, f.Finding)
+	}
+	d := newProseDedup(st, all, len(all) <= exactDedupMax)
+	// Numbers of the body's findings, for a table's "#" column.
+	byNum := map[string]int{}
+	for i := range prim {
+		st.tick()
+		d.add(all[i], d.normAt(i), prim[i].cites...)
+		if n := prim[i].num; n != "" {
+			if _, dup := byNum[n]; dup {
+				byNum[n] = -1 // two findings numbered alike: no number matches
+			} else {
+				byNum[n] = i
+			}
+		}
+	}
+	// Which restating findings name a finding of the body, and which
+	// sections hold one that does.
+	match := make([]int, len(rest))
+	named := map[int]bool{}
+	for k := range rest {
+		st.tick()
+		i := len(prim) + k
+		j, _, _ := d.find(&all[i], d.normAt(i), rest[k].cites)
+		if j < 0 && rest[k].num != "" && rest[k].ID == "" {
+			if p, ok := byNum[rest[k].num]; ok && p >= 0 {
+				j = d.keptOf(p)
+			}
+		}
+		match[k] = j
+		if j >= 0 {
+			named[rest[k].group] = true
+		}
+	}
+	for k := range rest {
+		st.tick()
+		i := len(prim) + k
+		f := all[i]
+		switch j := match[k]; {
+		case j >= 0:
+			if mergeProse(&d.out[j], f) {
+				d.byID[idKey(f.ID)] = j
+			}
+		case isTask(f.Title):
+			// "P0-001: Redaction library (3 days)": an action with its
+			// estimate is work to plan beside the findings read, not one
+			// of them (a report with no other label reads it, above).
+		case !named[rest[k].group] || f.Severity.Rank() < worst && !f.resolved:
+			d.add(f, d.normAt(i))
+		}
+	}
+	return d.finish()
+}

@@ -1,0 +1,225 @@
+package parse
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// severityValue reads a whole severity value (SPEC §2.3): the value of a
+// severity field, a table cell, the text of brackets or parentheses, or the
+// part of a heading or item that names its severity. Emoji, bold, brackets
+// and backticks around it, a trailing count ("(2 items)", ": 3") and a
+// trailing reason ("— data loss") are stripped; a compound value
+// ("MEDIUM-HIGH", "High/Critical", "Low to Medium") takes the higher
+// level; "High Priority", "Critical severity" are their level. position
+// says the value stands in a severity position, where the words of the
+// vocabulary that are severities only there count too. ok is false when
+// the value, so stripped, holds anything but severity words.
+func severityValue(s string, position bool) (Severity, sevClass, bool) {
+	v := strings.TrimSpace(stripBold(s))
+	// The reason after a dash, a colon or a semicolon is not the value.
+	v = cutReason(v)
+	v = strings.Trim(v, " \t*_`[]()\"'.:")
+	if v == "" {
+		return "", sevNone, false
+	}
+	best, class, found := Severity(""), sevNone, false
+	take := func(sev Severity, c sevClass) {
+		if c == sevImprovement && !found {
+			class, found = c, true
+			return
+		}
+		if c == sevFinding && (class != sevFinding || sev.Rank() < best.Rank()) {
+			best, class, found = sev, c, true
+		}
+	}
+	// A parenthesised part is a second value ("Critical (P0)") or a count.
+	main, paren := v, ""
+	if i := strings.IndexByte(v, '('); i > 0 {
+		main, paren = strings.TrimSpace(v[:i]), strings.Trim(v[i:], "() ")
+		if j := strings.IndexByte(paren, ')'); j >= 0 {
+			if strings.TrimSpace(strings.Trim(paren[j+1:], "() ")) != "" {
+				return "", sevNone, false
+			}
+			paren = paren[:j]
+		}
+	}
+	for _, part := range []string{main, paren} {
+		if part == "" || isCount(part) {
+			continue
+		}
+		sev, c, ok := severityPhrase(part, position)
+		if !ok {
+			return "", sevNone, false
+		}
+		take(sev, c)
+	}
+	return best, class, found
+}
+
+// severityPhrase reads a value of severity words only: one word or phrase
+// of the vocabulary, a P-level, an emoji mark, or several joined by '/',
+// '-', ',', "to", "or", "and" ("MEDIUM-HIGH", "🔴 Critical"), with an
+// optional "priority", "severity", "risk" or "level" after them.
+func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
+	if sev, c, ok := oneSeverity(v, position); ok {
+		return sev, c, true
+	}
+	parts := strings.FieldsFunc(v, func(r rune) bool {
+		return r == '/' || r == '-' || r == ',' || r == '|' || r == '–' || unicode.IsSpace(r)
+	})
+	best, class, n := Severity(""), sevNone, 0
+	var levels [4]bool // the levels named: three or more make a scale
+	improvement := false
+	for i := 0; i < len(parts); i++ {
+		p := parts[i]
+		if sev, c, ok := oneSeverity(p, position); ok {
+			n++
+			improvement = improvement || c == sevImprovement
+			if r := sev.Rank(); r < 4 {
+				levels[r] = true
+			}
+			if c == sevFinding && (class != sevFinding || sev.Rank() < best.Rank()) {
+				best, class = sev, c
+			} else if class == sevNone {
+				class = c
+			}
+			continue
+		}
+		// Two or three words of one phrase: "must fix", "nice to have".
+		if i+1 < len(parts) {
+			if sev, c, ok := oneSeverity(p+" "+parts[i+1], position); ok {
+				i++
+				n++
+				if class != sevFinding || sev.Rank() < best.Rank() {
+					best, class = sev, c
+				}
+				continue
+			}
+		}
+		if i+2 < len(parts) {
+			if sev, c, ok := oneSeverity(p+" "+parts[i+1]+" "+parts[i+2], position); ok {
+				i += 2
+				n++
+				if class != sevFinding || sev.Rank() < best.Rank() {
+					best, class = sev, c
+				}
+				continue
+			}
+		}
+		switch strings.ToLower(p) {
+		case "to", "or", "and", "priority", "severity", "level", "prio", "sev", "issue", "issues", "concern", "concerns", "finding", "findings", "bug", "bugs", "problem", "problems", "vulnerability", "vulnerabilities":
+			if i > 0 || strings.EqualFold(p, "priority") {
+				continue
+			}
+		}
+		if isEmojiMark(p) {
+			continue
+		}
+		return "", sevNone, false
+	}
+	named := 0
+	for _, l := range levels {
+		if l {
+			named++
+		}
+	}
+	if named >= 3 {
+		// "High/Medium/Low", "Critical / High / Medium / Low": the
+		// scale a list is rated on, not a level.
+		return "", sevNone, false
+	}
+	if improvement && n > 0 {
+		// "Important improvements": an improvement stays one (SPEC §2.3).
+		return "", sevImprovement, true
+	}
+	return best, class, n > 0
+}
+
+// oneSeverity reads one word or phrase of the vocabulary, or a P-level.
+func oneSeverity(w string, position bool) (Severity, sevClass, bool) {
+	w = strings.Trim(w, " \t*_`[]()\"'.:")
+	if IsPLevel(w) {
+		return pLevel(w), sevFinding, true
+	}
+	// An emoji mark before its word: "🔴Critical".
+	if r, n := utf8.DecodeRuneInString(w); n > 1 && n < len(w) && isEmojiRune(r) {
+		rest := strings.TrimLeft(w[n:], "\ufe0f ")
+		if sev, c, ok := vocabWord(rest, position); ok {
+			return sev, c, true
+		}
+	}
+	return vocabWord(strings.TrimSuffix(w, "\ufe0f"), position)
+}
+
+// cutReason cuts a trailing reason off a severity value: the text after a
+// spaced dash, a colon, a semicolon or a comma followed by words.
+func cutReason(v string) string {
+	for _, sep := range []string{" — ", " – ", " -- ", " - ", ": ", "; ", ". ", " | ", " —", " –"} {
+		if i := strings.Index(v, sep); i > 0 {
+			v = v[:i]
+		}
+	}
+	// "High for agent use", "Critical because the key leaks": a
+	// severity word, then a clause that says why or where.
+	if i := strings.IndexByte(v, ' '); i > 0 {
+		if j := strings.IndexByte(v[i+1:], ' '); j > 0 {
+			switch strings.ToLower(v[i+1 : i+1+j]) {
+			case "for", "because", "since", "when", "if", "in", "on", "as", "due", "until", "unless", "pour", "para", "car", "porque":
+				v = v[:i]
+			}
+		}
+	}
+	return strings.TrimSpace(strings.TrimRight(v, ":;,—–"))
+}
+
+// isCount reports whether s is a count: "3", "2 items", "0 findings", "15
+// findings", "3건", "x2".
+func isCount(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	switch strings.ToLower(strings.TrimSpace(s[i:])) {
+	case "", "item", "items", "finding", "findings", "issue", "issues", "bug", "bugs", "problem", "problems",
+		"concern", "concerns", "gap", "gaps", "total", "found", "건", "件", "个", "개", "개 항목", "problèmes", "problemas":
+		return true
+	}
+	return false
+}
+
+// isEmojiMark reports whether s is only emoji and variation selectors.
+func isEmojiMark(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !isEmojiRune(r) && r != '\ufe0f' && r != '\u200d' {
+			return false
+		}
+	}
+	return true
+}
+
+// isEmojiRune reports whether r is a pictograph or symbol that reports
+// put before a severity or a heading (🔴, ⚠️, ✅, ❌, ★).
+func isEmojiRune(r rune) bool {
+	return r >= 0x1F000 && r <= 0x1FAFF || r >= 0x2190 && r <= 0x2BFF || r == '\ufe0f'
+}
+
+// trimEmoji removes emoji marks (and spaces) from the start of s.
+func trimEmoji(s string) string {
+	for {
+		s = strings.TrimLeft(s, " \t")
+		r, n := utf8.DecodeRuneInString(s)
+		if n <= 1 || !isEmojiRune(r) && r != '\u200d' {
+			return s
+		}
+		s = s[n:]
+	}
+}
