@@ -71,13 +71,23 @@ func (x *lineIndex) open(tok string, k int) {
 // the first other line that opens with it (a heading, an item, a bold
 // lead-in or a paragraph; not a table row).
 func (x *lineIndex) block(ref, id string) string {
+	b, _ := x.blockSpan(ref, id)
+	return b
+}
+
+// blockSpan is block with the lines (from 1, end excluded) of the region
+// of the ref's line: {0, 0} when the ref names no line.
+func (x *lineIndex) blockSpan(ref, id string) (string, [2]int) {
 	lines := x.lines
 	var b strings.Builder
 	at := -1
+	var span [2]int
 	if _, n, ok := strings.Cut(ref, ":"); ok {
 		if k, err := strconv.Atoi(n); err == nil && k >= 1 && k <= len(lines) {
 			at = k - 1
-			b.WriteString(region(lines, at))
+			end := regionEnd(lines, at)
+			span = [2]int{k, end + 1}
+			b.WriteString(strings.Join(lines[at:end], "\n"))
 		}
 	}
 	if o, ok := x.opens[id]; id != "" && ok {
@@ -90,7 +100,7 @@ func (x *lineIndex) block(ref, id string) string {
 			b.WriteString(region(lines, k))
 		}
 	}
-	return b.String()
+	return b.String(), span
 }
 
 // hasToken reports whether t holds id as a whole token.
@@ -118,6 +128,11 @@ func isIDByte(c byte) bool {
 // to the next heading of its level or above; a list item and what is
 // indented under it; a paragraph up to a blank line. At most maxBlockLines.
 func region(lines []string, k int) string {
+	return strings.Join(lines[k:regionEnd(lines, k)], "\n")
+}
+
+// regionEnd returns the index of the first line after region(lines, k).
+func regionEnd(lines []string, k int) int {
 	t := strings.TrimSpace(lines[k])
 	end := k + 1
 	switch lvl, _ := heading(t); {
@@ -145,5 +160,5 @@ func region(lines []string, k int) string {
 			end++
 		}
 	}
-	return strings.Join(lines[k:end], "\n")
+	return end
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -172,6 +173,9 @@ type srcRec struct {
 	sev   parse.Severity // "" for an improvement
 	ref   string
 	title string
+	// span is the lines of its report its ref's region covers (from 1,
+	// end excluded); {0, 0} when unknown.
+	span [2]int
 }
 
 // idEntry is one source of a finding with a given ID.
@@ -240,12 +244,14 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 		} else {
 			for _, src := range cd.f.Sources {
 				said := src.Title
+				var span [2]int
 				if _, ok := reports[src.Agent]; ok {
-					b := rl.of(src.Agent, reports).block(src.Ref, src.ID)
+					var b string
+					b, span = rl.of(src.Agent, reports).blockSpan(src.Ref, src.ID)
 					text += " " + b
 					said += " " + b
 				}
-				r.addSource(srcRec{cand: j, agent: src.Agent, id: src.ID, sev: src.Severity, ref: src.Ref, title: src.Title}, said)
+				r.addSource(srcRec{cand: j, agent: src.Agent, id: src.ID, sev: src.Severity, ref: src.Ref, title: src.Title, span: span}, said)
 			}
 		}
 		r.blocks.add(j, words(text))
@@ -298,14 +304,19 @@ func (c *candidate) shares(ws []string) int {
 // Check verifies a synthesis against the run (see the package documentation
 // for the rules). It is pure and deterministic.
 func Check(in Input) *Result {
+	if in.Run == nil {
+		in.Run = &synth.Synthesis{}
+	}
+	return checkWith(newRun(in.Run, in.Reports), in.Synthesis)
+}
+
+// checkWith verifies a synthesis against an indexed run.
+func checkWith(r *run, src []byte) *Result {
+	in := Input{Synthesis: src}
 	res := &Result{Claims: Claims(in.Synthesis), Tally: map[Kind]int{}}
 	for _, k := range Kinds {
 		res.Tally[k] = 0
 	}
-	if in.Run == nil {
-		in.Run = &synth.Synthesis{}
-	}
-	r := newRun(in.Run, in.Reports)
 	present := make([]bool, len(r.cands))
 	for i := range res.Claims {
 		c := &res.Claims[i]
@@ -344,6 +355,12 @@ func Check(in Input) *Result {
 		}
 		if covers != nil && !slices.ContainsFunc(f.Agents, func(a string) bool { return covers[a] }) {
 			continue // another run's agent
+		}
+		if k := r.restatedBy(j, present); k >= 0 {
+			if debugRestate != nil {
+				debugRestate(j, k)
+			}
+			continue
 		}
 		res.Problems = append(res.Problems, Problem{
 			Kind:    MissingBlocker,
@@ -1386,4 +1403,65 @@ func restated(cd *candidate, lines *corpus) bool {
 		}
 	}
 	return false
+}
+
+var debugRestate func(j, k int)
+
+// restatedBy returns a finding of the same agent, as severe, that the
+// synthesis states and of which finding j is a restatement by its agent:
+// j stands inside that finding's block (a consequence listed in its
+// description), or the two titles share two words and the block of one
+// holds most of the other's title (a conclusion or a summary table that
+// lists it again in other words). -1 when none.
+func (r *run) restatedBy(j int, present []bool) int {
+	cd := &r.cands[j]
+	ok := func(k int) bool {
+		ck := &r.cands[k]
+		return k != j && present[k] && ck.f != nil && ck.f.Severity.Rank() <= cd.f.Severity.Rank() &&
+			slices.ContainsFunc(cd.agents, func(a string) bool { return slices.Contains(ck.agents, a) })
+	}
+	// Nested: a line of j's inside the block of a finding of its agent.
+	for _, sj := range r.srcs {
+		if sj.cand != j || sj.ref == "" {
+			continue
+		}
+		line := refLine(sj.ref)
+		for _, sk := range r.srcs {
+			if sk.agent == sj.agent && ok(sk.cand) && sk.span[0] < line && line < sk.span[1] {
+				return sk.cand
+			}
+		}
+	}
+	tw := words(strings.Join(cd.raw, " "))
+	best, bestK := 0.0, -1
+	r.blocks.weighEach(tw, func(k int, v float64, n int) {
+		if ok(k) && v > best && n >= 2 && r.cands[k].shares(tw) >= 2 {
+			best, bestK = v, k
+		}
+	})
+	for k := range r.cands {
+		if !ok(k) || k == bestK {
+			continue
+		}
+		kw := words(strings.Join(r.cands[k].raw, " "))
+		if len(kw) < 2 || cd.shares(kw) < 2 {
+			continue
+		}
+		r.blocks.weighEach(kw, func(i int, v float64, n int) {
+			if i == j && v > best && n >= 2 {
+				best, bestK = v, k
+			}
+		})
+	}
+	if best >= stated {
+		return bestK
+	}
+	return -1
+}
+
+// refLine returns the line of a ref ("fd-a.md:12"), or 0.
+func refLine(ref string) int {
+	_, n, _ := strings.Cut(ref, ":")
+	k, _ := strconv.Atoi(n)
+	return k
 }

@@ -82,6 +82,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"fixstated", MissingBlocker, true},
 		{"folded", "", false},
 		{"otherrun", MissingBlocker, true},
+		{"restated", MissingBlocker, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
