@@ -128,6 +128,7 @@ type candidate struct {
 	titles []parse.Title
 	raw    []string // the titles as written
 	words  map[string]bool
+	folds  map[string]bool // words, folded (sharesFolded)
 	refs   []synth.Ref
 	agents []string
 }
@@ -158,6 +159,9 @@ type run struct {
 	// of what its agent wrote about it (its block): what that agent said.
 	srcs []srcRec
 	said *corpus
+	// saidFold is said with each word folded (fold): what an agent said,
+	// for telling whether a synthesis states one of its blockers.
+	saidFold *corpus
 	// firstSrc: each agent whose findings can be read → its first source.
 	firstSrc map[string]int
 	// unread are the agents whose reports fluxwatch could not fully read:
@@ -231,6 +235,7 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 	r.reports = paragraphsOf(reports)
 	r.blocks = newCorpus()
 	r.said = newCorpus()
+	r.saidFold = newCorpus()
 	r.firstSrc = map[string]int{}
 	rl := reportLines{}
 	for j := range r.cands {
@@ -265,7 +270,10 @@ func (r *run) addSource(s srcRec, text string) {
 		r.firstSrc[s.agent] = len(r.srcs)
 	}
 	r.said.names = append(r.said.names, s.agent)
-	r.said.add(len(r.srcs), words(text))
+	r.saidFold.names = r.said.names
+	ws := words(text)
+	r.said.add(len(r.srcs), ws)
+	r.saidFold.add(len(r.srcs), folded(ws))
 	r.srcs = append(r.srcs, s)
 }
 
@@ -288,6 +296,24 @@ func (c *candidate) add(title string) {
 	for _, w := range words(title) {
 		c.words[w] = true
 	}
+}
+
+// sharesFolded counts the words of ws a candidate's titles hold, words
+// compared folded (fold).
+func (c *candidate) sharesFolded(ws []string) int {
+	if c.folds == nil {
+		c.folds = map[string]bool{}
+		for w := range c.words {
+			c.folds[fold(w)] = true
+		}
+	}
+	n := 0
+	for _, w := range folded(ws) {
+		if c.folds[w] {
+			n++
+		}
+	}
+	return n
 }
 
 // shares counts the words of ws a candidate's titles hold.
@@ -1213,19 +1239,52 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	}
 	lw = words(withoutAttribution(l))
 	// What an agent wrote about one of its findings holds most of the
-	// line's words: the line states that finding, perhaps as the fix in
-	// place of the defect ("Compress the injection to 4 lines (fd-perf)"
-	// for "Contract can be compressed").
+	// line's words, or of a part's when it lists several ("no lifecycle
+	// state machine; timeout behavior missing"): the line states that
+	// finding, perhaps as the fix in place of the defect ("Compress the
+	// injection to 4 lines (fd-perf)" for "Contract can be compressed").
+	// Words are compared folded: a synthesis restates in its own words
+	// ("irreversibility analysis missing" for "does not identify
+	// irreversible steps").
 	type fit struct {
 		k            int
 		best, second float64
 	}
 	fits := make([]fit, len(named))
-	for i := range fits {
-		fits[i].k = -1
-	}
-	if len(lw) >= 3 {
-		r.said.weighEach(lw, func(k int, v float64, _ int) {
+	for _, part := range append([]string{l}, lineParts(l)...) {
+		pw := lw
+		if part != l {
+			pw = words(withoutAttribution(part))
+		}
+		titled := make([]bool, len(named))
+		for i, a := range named {
+			// The title's words: the finding of its agent whose titles
+			// hold most of them.
+			best, second, bestJ := 0, 0, -1
+			for j := range r.cands {
+				cd := &r.cands[j]
+				if cd.f == nil || !slices.Contains(cd.agents, a) {
+					continue
+				}
+				switch n := cd.sharesFolded(pw); {
+				case n > best:
+					best, second, bestJ = n, best, j
+				case n > second:
+					second = n
+				}
+			}
+			if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(pw)) {
+				present[bestJ], titled[i] = true, true
+				trace(bestJ, "line %q names %s and holds its title's words", part, a)
+			}
+		}
+		if len(pw) < 2 || part == l && len(pw) < 3 {
+			continue
+		}
+		for i := range fits {
+			fits[i] = fit{k: -1}
+		}
+		r.saidFold.weighEach(folded(pw), func(k int, v float64, _ int) {
 			src := &r.srcs[k]
 			i := slices.Index(named, src.agent)
 			if i < 0 || src.sev == "" {
@@ -1238,35 +1297,12 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 				f.second = v
 			}
 		})
-	}
-	for i, a := range named {
-		if f := fits[i]; f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second {
-			present[r.srcs[f.k].cand] = true
-			trace(r.srcs[f.k].cand, "line %q names %s and what it wrote of the finding holds the line's words", l, a)
-		}
-		// The line, and each of its parts when it lists several
-		// ("no lifecycle state machine; timeout behavior missing").
-		for _, part := range append([]string{l}, lineParts(l)...) {
-			pw := lw
-			if part != l {
-				pw = words(withoutAttribution(part))
-			}
-			best, second, bestJ := 0, 0, -1
-			for j := range r.cands {
-				cd := &r.cands[j]
-				if cd.f == nil || !slices.Contains(cd.agents, a) {
-					continue
-				}
-				switch n := cd.shares(pw); {
-				case n > best:
-					best, second, bestJ = n, best, j
-				case n > second:
-					second = n
-				}
-			}
-			if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(pw)) {
-				present[bestJ] = true
-				trace(bestJ, "line %q names %s and holds its title's words", part, a)
+		for i, a := range named {
+			// A part whose words a title holds states that finding, not
+			// the one whose block also holds them.
+			if f := fits[i]; f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) {
+				present[r.srcs[f.k].cand] = true
+				trace(r.srcs[f.k].cand, "line %q names %s and what it wrote of the finding holds the line's words", part, a)
 			}
 		}
 	}

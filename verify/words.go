@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -369,4 +370,35 @@ func synthesisLines(src []byte) *corpus {
 		}
 	}
 	return c
+}
+
+// foldLen is the length a long word is folded to.
+const foldLen = 7
+
+// fold cuts a word of more than foldLen bytes to its first foldLen
+// (at a rune boundary): "saturation" and "saturate", "irreversibility"
+// and "irreversible" are one word. Only the rules that decide whether a
+// synthesis states a blocker fold: a synthesis restates in its own
+// words, and a blocker it restated must not be reported missing. Matching
+// and judging claims compare words unfolded.
+func fold(w string) string {
+	if len(w) <= foldLen {
+		return w
+	}
+	i := foldLen
+	for i > 0 && !utf8.RuneStart(w[i]) {
+		i--
+	}
+	return w[:i]
+}
+
+// folded returns the distinct folded words of ws.
+func folded(ws []string) []string {
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		if f := fold(w); !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
