@@ -1078,7 +1078,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		for i, s := range m.scores {
 			a := r.reports.names[i]
-			if fs, ok := m.said[a]; s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
+			if fs, ok := m.said[a]; (!ok || len(m.named) == 0) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
 				lenient[a] = true
 			}
 		}

@@ -250,6 +250,7 @@ func TestLabelledSyntheses(t *testing.T) {
 		var errs, found, missed, falseFlags int
 		var notes []string
 		flagged := map[int][]Kind{}
+		flagMsg := map[int]string{}
 		var blockers []Problem
 		for _, p := range r.Problems {
 			switch {
@@ -257,6 +258,7 @@ func TestLabelledSyntheses(t *testing.T) {
 				blockers = append(blockers, p)
 			case !p.Kind.Note():
 				flagged[p.Line] = append(flagged[p.Line], p.Kind)
+				flagMsg[p.Line] = p.Message
 			}
 		}
 		count := func(l hlabel, hit bool, kindRight bool) {
@@ -311,7 +313,7 @@ func TestLabelledSyntheses(t *testing.T) {
 				continue
 			}
 			falseFlags++
-			notes = append(notes, fmt.Sprintf("false flag at %d (%s): %v", line, cmp(ok, l.Outcome, "unlabelled"), flagged[line]))
+			notes = append(notes, fmt.Sprintf("false flag at %d (%s): %v: %s", line, cmp(ok, l.Outcome, "unlabelled"), flagged[line], flagMsg[line]))
 		}
 		for i, p := range blockers {
 			if !usedBlocker[i] {
