@@ -344,6 +344,7 @@ func checkWith(r *run, src []byte) *Result {
 		res.Tally[k] = 0
 	}
 	present := make([]bool, len(r.cands))
+	covers := r.covered(in.Synthesis, res.Claims)
 	for i := range res.Claims {
 		c := &res.Claims[i]
 		m := r.match(c)
@@ -370,7 +371,6 @@ func checkWith(r *run, src []byte) *Result {
 	r.cited(in.Synthesis, present)
 	r.identified(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
-	covers := r.covered(in.Synthesis, res.Claims)
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f

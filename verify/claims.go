@@ -208,7 +208,17 @@ func (r *reader) heading(lvl int, text, t string) {
 		c, ok = itemClaim(text, true)
 	}
 	if !ok {
-		return
+		// "### Convergence Point 2: Lifecycle transitions" over "Two
+		// agents converged on the same gap: …": the count the paragraph
+		// under the heading opens with is the heading's.
+		n, of := r.paragraphCount()
+		if n == 0 {
+			return
+		}
+		if c, ok = itemClaim(text, true); !ok {
+			return
+		}
+		c.Count, c.Of = n, of
 	}
 	if c.Severity == "" {
 		c.Severity = r.group
@@ -216,6 +226,60 @@ func (r *reader) heading(lvl int, text, t string) {
 	r.add(c, t)
 	r.claimLvl = lvl
 	r.block = len(r.out) - 1
+}
+
+// paragraphCount reads the count of agents the first sentence of the
+// paragraph after the current line states ("All three agents identified
+// …", "Two agents converged …"): 0 when the next text is not a paragraph
+// or states none. "Every agent found …" counts nothing: it is how a
+// synthesis speaks of the review, too broad to hold to a count.
+func (r *reader) paragraphCount() (n, of int) {
+	var para strings.Builder
+	after := "" // the first line after the paragraph that is not blank
+	for p := r.pos; p <= len(r.text); {
+		l, next := r.lineAt(p)
+		t := strings.TrimSpace(l)
+		p = next
+		if t == "" {
+			if para.Len() > 0 && after == "" {
+				after = "\n" // the paragraph ended; look at what follows it
+			}
+			continue
+		}
+		if after != "" {
+			after = t
+			break
+		}
+		if lvl, _ := heading(t); lvl > 0 || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "```") {
+			if para.Len() > 0 {
+				after = t
+			}
+			break
+		}
+		if _, item := listItem(t); item {
+			if para.Len() > 0 {
+				after = t
+			}
+			break
+		}
+		para.WriteString(t + " ")
+		if para.Len() > maxBody {
+			break
+		}
+	}
+	if _, item := listItem(after); item || strings.HasPrefix(after, "|") {
+		// A table or list of who said what follows: its rows and items are
+		// the claims ("| Dogon | … |"), the paragraph their preamble.
+		return 0, 0
+	}
+	first := strings.TrimSpace(para.String())
+	if strings.HasSuffix(first, ":") {
+		return 0, 0 // "All six agents converge on these problems:" labels what follows
+	}
+	if i := strings.Index(first, ". "); i > 0 {
+		first = first[:i]
+	}
+	return counts(first)
 }
 
 // listFollows reports whether the next line that is not blank is a list
@@ -1176,7 +1240,7 @@ var (
 	convRe       = regexp.MustCompile(`(?i)\bconvergence:?\s*(\d{1,3})\s*/\s*(\d{1,3})\b`)
 	parenNRe     = regexp.MustCompile(`(?i)\((\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
 	byNRe        = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,3}|all \d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
-	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all \d{1,2}|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flagged|found|identified|raised|reported|noted|agreed|converged)\b`)
+	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all \d{1,2}|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flagged|found|identified|raised|reported|noted|agreed|converged?|recogni[sz]ed)\b`)
 	ofRe         = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:agents?|reviewers?)\b`)
 	numberWords  = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 )
