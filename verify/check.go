@@ -167,6 +167,8 @@ type run struct {
 	// unread are the agents whose reports fluxwatch could not fully read:
 	// their findings are not all they said.
 	unread map[string]bool
+	// texts are the completed agents' report texts.
+	texts map[string][]byte
 }
 
 // srcRec is one agent's finding (a source of a run finding) or improvement.
@@ -189,7 +191,7 @@ type idEntry struct {
 }
 
 func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
-	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}}
+	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports}
 	r.unread = map[string]bool{}
 	for _, a := range s.Agents {
 		if a.File != nil {
@@ -465,6 +467,9 @@ type matched struct {
 	// mismatch are the IDs the claim gives an agent that another agent
 	// reported.
 	mismatch []idMismatch
+	// unwritten are the IDs the claim gives an agent whose report never
+	// writes them ("user-advocate Q5" where no report has a Q5).
+	unwritten []idMismatch
 	// named are the agents the claim names, resolved.
 	named []string
 	// weak are the findings whose blocks hold the claim's words: what it
@@ -527,6 +532,9 @@ func (r *run) match(c *Claim) matched {
 		for _, id := range at.ids {
 			es := r.ids[strings.ToUpper(id)]
 			if len(es) == 0 {
+				if resolved && adjacentID(c.Text, at.label, id) && r.unwritten(agent, id) {
+					m.unwritten = append(m.unwritten, idMismatch{agent: agent, id: id})
+				}
 				continue
 			}
 			var keep []idEntry
@@ -1046,6 +1054,9 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		wrong = append(wrong, fmt.Sprintf("gives %s to %s, but %s reported it", x.id, x.agent, strings.Join(who, ", ")))
 	}
+	for _, x := range m.unwritten {
+		wrong = append(wrong, fmt.Sprintf("cites %s of %s, but %s never writes %s", x.id, x.agent, r.fileOf(x.agent), x.id))
+	}
 	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
 	for _, a := range m.named {
 		if _, ok := support[a]; ok || !grounded || mismatched(m, a) {
@@ -1093,6 +1104,46 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		return Problem{}, false
 	}
 	return Problem{Kind: WrongCount, Message: strings.Join(wrong, "; ")}, true
+}
+
+// unwritten reports whether an agent's report, which fluxwatch read in
+// full, never writes id as a whole token: an ID the synthesis made up
+// for it. An ID written anywhere in the report (a finding the reader did
+// not take for one, a question, a table) is not made up.
+func (r *run) unwritten(agent, id string) bool {
+	text, ok := r.texts[agent]
+	if !ok || r.unread[agent] {
+		return false
+	}
+	return !hasToken(string(text), id)
+}
+
+// adjacentID reports whether a claim's text writes id right after an
+// agent's label: "fd-a Q5", "fd-a (Q5)", "fd-a: Q5", "**fd-a** (Q5, …".
+// Only such an ID is given to that agent beyond doubt; one further on
+// may be a model's version or the synthesis's own number ("fd-a says
+// DeepSeek V3 …").
+func adjacentID(text, label, id string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], label)
+		if j < 0 {
+			return false
+		}
+		rest := strings.TrimLeft(text[i+j+len(label):], "*_` ")
+		rest = strings.TrimLeft(rest, "(:[ ")
+		if strings.HasPrefix(rest, id) && (len(rest) == len(id) || !isIDByte(rest[len(id)])) {
+			return true
+		}
+		i += j + len(label)
+	}
+}
+
+// fileOf names an agent's report file, or the agent.
+func (r *run) fileOf(agent string) string {
+	if f := r.files[agent]; f != "" {
+		return f
+	}
+	return agent
 }
 
 // srcLabel names a source: "A-3 (fd-a.md:12)", "fd-a's improvement

@@ -83,6 +83,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"folded", "", false},
 		{"otherrun", MissingBlocker, true},
 		{"restated", MissingBlocker, true},
+		{"madeupid", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
