@@ -925,6 +925,9 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	// its P0 finding by what the agent wrote about it.
 	for _, j := range append(slices.Clone(m.cands), m.weak...) {
 		cd := &r.cands[j]
+		if !r.ofNamed(m, j) {
+			continue
+		}
 		if cd.imp != nil {
 			srcs = append(srcs, fmt.Sprintf("%s offers it as an improvement", strings.Join(cd.imp.Agents, ", ")))
 			continue
@@ -956,10 +959,10 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		}
 		for j, v := range m.blockScores {
 			cd := &r.cands[j]
-			if cd.f == nil || cd.f.Severity.Rank() > rank {
+			if cd.f == nil || cd.f.Severity.Rank() > rank || !r.ofNamed(m, j) {
 				continue
 			}
-			if v >= plausible || (v >= maybeSay && slices.ContainsFunc(cd.agents, func(a string) bool { return slices.Contains(impAgents, a) })) {
+			if v >= plausible || (v >= littleAll && slices.ContainsFunc(cd.agents, func(a string) bool { return slices.Contains(impAgents, a) })) {
 				return Problem{}, false
 			}
 		}
@@ -985,6 +988,17 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		return Problem{Kind: SeverityDropped, Message: fmt.Sprintf("says %s; %s, and no agent rates it lower", c.Severity, strings.Join(srcs, "; "))}, true
 	}
 	return Problem{}, false
+}
+
+// ofNamed reports whether candidate j may bear on a claim's severity: the
+// claim names no agent, or j is from an agent it names. A claim that says
+// who raised it ("(quality)") is rated against what they rated it, not
+// against another agent's finding its words also fit.
+func (r *run) ofNamed(m matched, j int) bool {
+	if len(m.named) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(r.cands[j].agents, func(a string) bool { return slices.Contains(m.named, a) })
 }
 
 func idOr(id, alt string) string {
