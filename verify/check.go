@@ -390,11 +390,20 @@ func checkWith(r *run, src []byte) *Result {
 			}
 			continue
 		}
-		res.Problems = append(res.Problems, Problem{
+		p := Problem{
 			Kind:    MissingBlocker,
 			Message: fmt.Sprintf("the run's %s %s (%s; %s agents) is neither cited by ID nor stated anywhere in the synthesis", f.Severity, label(f), sourceRefs(f, 3), f.ConvergenceDisplay),
 			Finding: f.Key,
-		})
+		}
+		if r.proseOnly(f) {
+			// Read from prose (SPEC 2.3, confidence low): a line its
+			// report restates a finding with, or one that labels a list,
+			// reads as a finding as well as the finding does. Worth a
+			// look, not a gate.
+			p.Kind = Unverifiable
+			p.Message += "; its report has no findings index, and what fluxwatch read as this finding may be a line restating another"
+		}
+		res.Problems = append(res.Problems, p)
 	}
 	sort.SliceStable(res.Problems, func(a, b int) bool {
 		pa, pb := res.Problems[a], res.Problems[b]
@@ -1558,6 +1567,20 @@ func (r *run) restatedBy(j int, present []bool) int {
 		return bestK
 	}
 	return -1
+}
+
+// proseOnly reports whether every agent of a finding wrote its report
+// without a usable findings index (malformed or unreadable: read by SPEC
+// 2.3, its findings of low confidence).
+func (r *run) proseOnly(f *synth.Finding) bool {
+	for _, a := range f.Agents {
+		for _, ag := range r.s.Agents {
+			if ag.Name == a && ag.Status != parse.StatusMalformed && ag.Status != parse.StatusUnreadable {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // refLine returns the line of a ref ("fd-a.md:12"), or 0.

@@ -177,6 +177,8 @@ func sourceOf(s *synth.Synthesis, key, ref string) bool {
 type tally struct {
 	syntheses, claims, errors, found, missed, falseFlags, clean, cleanPass int
 	byKind                                                                 map[string][3]int // found, missed, kind right
+	// flagsBy counts the false flags by the kind of problem reported.
+	flagsBy map[Kind]int
 }
 
 func (t *tally) String() string {
@@ -188,6 +190,14 @@ func (t *tally) String() string {
 	}
 	s := fmt.Sprintf("%d syntheses, %d labelled lines, %d errors: found %d (%s), missed %d, false flags %d (%s of the errors); error-free syntheses passing: %d/%d",
 		t.syntheses, t.claims, t.errors, t.found, pct(t.found, t.errors), t.missed, t.falseFlags, pct(t.falseFlags, t.errors), t.cleanPass, t.clean)
+	if len(t.flagsBy) > 0 {
+		s += "\n    false flags:"
+		for _, k := range Kinds {
+			if n := t.flagsBy[k]; n > 0 {
+				s += fmt.Sprintf(" %s %d", k, n)
+			}
+		}
+	}
 	for _, k := range slices.Sorted(func(yield func(string) bool) {
 		for k := range t.byKind {
 			if !yield(k) {
@@ -220,7 +230,7 @@ func TestLabelledSyntheses(t *testing.T) {
 		}
 		bySynth[l.Synthesis] = append(bySynth[l.Synthesis], l)
 	}
-	totals := map[bool]*tally{false: {byKind: map[string][3]int{}}, true: {byKind: map[string][3]int{}}}
+	totals := map[bool]*tally{false: {byKind: map[string][3]int{}, flagsBy: map[Kind]int{}}, true: {byKind: map[string][3]int{}, flagsBy: map[Kind]int{}}}
 	for _, name := range order {
 		ls := bySynth[name]
 		path := filepath.Join(root, filepath.FromSlash(name))
@@ -313,11 +323,15 @@ func TestLabelledSyntheses(t *testing.T) {
 				continue
 			}
 			falseFlags++
+			for _, k := range flagged[line] {
+				tot.flagsBy[k]++
+			}
 			notes = append(notes, fmt.Sprintf("false flag at %d (%s): %v: %s", line, cmp(ok, l.Outcome, "unlabelled"), flagged[line], flagMsg[line]))
 		}
 		for i, p := range blockers {
 			if !usedBlocker[i] {
 				falseFlags++
+				tot.flagsBy[MissingBlocker]++
 				notes = append(notes, "false missing blocker: "+p.Message)
 			}
 		}
