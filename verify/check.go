@@ -1352,8 +1352,8 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 				trace(bestJ, "line %q names %s and holds its title's words", part, a)
 			}
 		}
-		if len(pw) < 2 || part == l && len(pw) < 3 {
-			continue
+		if len(pw) < 2 || part == l && len(pw) < 3 || verdictRe.MatchString(part) {
+			continue // too few words, or an agent's verdict and tally ("verdict: needs-changes (1 P0")
 		}
 		for i := range fits {
 			fits[i] = fit{k: -1}
@@ -1382,10 +1382,13 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	}
 }
 
+// verdictRe finds an agent's verdict in a part of a line.
+var verdictRe = regexp.MustCompile(`(?i)\bverdict\b|\bneeds[-_ ](?:changes|attention|work)\b|\b(?:risky|safe|approved?|lgtm)\b`)
+
 // lineParts splits a line that lists several things at its semicolons
 // and table cell bars; nil when it lists one.
 func lineParts(l string) []string {
-	parts := strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '|' })
+	parts := strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '|' || r == ',' })
 	if len(parts) < 2 {
 		return nil
 	}
