@@ -169,6 +169,9 @@ type run struct {
 	unread map[string]bool
 	// texts are the completed agents' report texts.
 	texts map[string][]byte
+	// owners: a name from code → the findings whose titles write it
+	// (codeOwners).
+	owners map[string][]int
 }
 
 // srcRec is one agent's finding (a source of a run finding) or improvement.
@@ -484,6 +487,9 @@ type matched struct {
 	// weak are the findings whose blocks hold the claim's words: what it
 	// states in other words (never judged for severity).
 	weak []int
+	// coded are those of weak whose titles write a name from code the
+	// claim writes: their agents said it.
+	coded []int
 	// blockScores are the candidates' block scores for the claim.
 	blockScores []float64
 	// scores are the agents' word scores for the claim (weigh), with the
@@ -682,6 +688,20 @@ func (r *run) match(c *Claim) matched {
 		}
 		if bestJ >= 0 && best >= stated && best >= 1.25*second && !slices.Contains(m.cands, bestJ) {
 			m.weak = append(m.weak, bestJ)
+		}
+	}
+	// A name from the code the claim writes ("AgentNotFoundMsg is
+	// silently dropped") that the titles of a few findings write, and no
+	// more: it states those findings (two defects rarely share an
+	// identifier), for who said it, not for its severity.
+	for _, id := range codeNames(c.Title + " " + c.Text) {
+		if js := r.codeOwners()[id]; len(js) > 0 && len(js) <= maxCodeOwners {
+			for _, j := range js {
+				if !slices.Contains(m.cands, j) && !slices.Contains(m.weak, j) {
+					m.weak = append(m.weak, j)
+				}
+				m.coded = append(m.coded, j)
+			}
 		}
 	}
 	// An agent it names that none of these is from, whose finding's block
@@ -1042,7 +1062,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 				// A finding the claim states in other words, or whose title
 				// alone matches it, may be merged from several agents':
 				// each of them must say it.
-				if (!slices.Contains(m.cands, j) || slices.Contains(m.titled, j)) && readable(s.Agent) && saysLittle(m.said[s.Agent], m.titleWords) {
+				if (!slices.Contains(m.cands, j) || slices.Contains(m.titled, j)) && !slices.Contains(m.coded, j) && readable(s.Agent) && saysLittle(m.said[s.Agent], m.titleWords) {
 					continue
 				}
 				note(s.Agent, s.Ref)
@@ -1446,29 +1466,57 @@ func (r *run) covered(src []byte, claims []Claim) map[string]bool {
 }
 
 // identRe finds a name from code in a title: camelCase, snake_case, a
-// call ("skipOnboarding", "parse_frontmatter", "navigateBack()").
-var identRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+\b|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z][A-Za-z0-9]*\(\)`)
+// call, a type of three capitalised parts or more ("skipOnboarding",
+// "parse_frontmatter", "navigateBack()", "AgentNotFoundMsg"; not a
+// product's name such as "GitHub" or "DeepSeek").
+var identRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+\b|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z][A-Za-z0-9]*\(\)|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}\b`)
 
-// identified marks the blockers whose title names a thing of the code
-// that no other finding's title names, when the synthesis names it too:
-// two defects rarely share an identifier, and a synthesis that folds a
-// blocker into another item ("skipOnboarding flag is dead code") keeps it.
-func (r *run) identified(src []byte, present []bool) {
-	owners := map[string][]int{}
+// maxCodeOwners is how many findings' titles may name an identifier for
+// a claim that writes it to be tied to them all.
+const maxCodeOwners = 3
+
+// codeNames returns the names from code a text writes (identRe), of six
+// letters or more.
+func codeNames(s string) []string {
+	var out []string
+	for _, id := range identRe.FindAllString(s, -1) {
+		id = strings.TrimSuffix(id, "()")
+		if len(id) >= 6 && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// codeOwners maps each name from code a finding's title writes to the
+// findings whose titles write it (built once).
+func (r *run) codeOwners() map[string][]int {
+	if r.owners != nil {
+		return r.owners
+	}
+	r.owners = map[string][]int{}
 	for j := range r.cands {
 		cd := &r.cands[j]
 		if cd.f == nil {
 			continue
 		}
 		for _, t := range cd.raw {
-			for _, id := range identRe.FindAllString(t, -1) {
-				id = strings.TrimSuffix(id, "()")
-				if len(id) >= 6 && !slices.Contains(owners[id], j) {
-					owners[id] = append(owners[id], j)
+			for _, id := range codeNames(t) {
+				if !slices.Contains(r.owners[id], j) {
+					r.owners[id] = append(r.owners[id], j)
 				}
 			}
 		}
 	}
+	return r.owners
+}
+
+// identified marks the blockers whose title names a thing of the code
+// that no other finding's title names, when the synthesis names it too:
+// two defects rarely share an identifier, and a synthesis that folds a
+// blocker into another item ("skipOnboarding flag is dead code") keeps it.
+func (r *run) identified(src []byte, present []bool) {
+	owners := r.codeOwners()
 	if len(owners) == 0 {
 		return
 	}

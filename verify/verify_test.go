@@ -84,6 +84,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"otherrun", MissingBlocker, true},
 		{"restated", Unverifiable, false},
 		{"madeupid", WrongCount, true},
+		{"identifier", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
