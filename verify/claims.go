@@ -304,11 +304,29 @@ func (r *reader) listFollows() bool {
 
 // tallyRe matches a tally: a severity or a label and a count ("P0
 // Blockers: 1 (…)", "**Critical:** 0", "Findings: 8 (P0: 1, …)").
-var tallyRe = regexp.MustCompile(`(?i)^(?:\*\*|__)?(?:P[0-3]|critical|high|medium|low|blocking|important)\b[^:]{0,30}:(?:\*\*|__)?\s*\d+\b|^(?:\*\*|__)?[A-Za-z][A-Za-z ]{0,30}:(?:\*\*|__)?\s*\d+\b|\(P[0-3]:\s*\d`)
+var (
+	tallyRe    = regexp.MustCompile(`^(?:\*\*|__)?[A-Za-z][A-Za-z ]{0,30}:(?:\*\*|__)?\s*\d+\b|\(P[0-3]:\s*\d`)
+	sevTallyRe = regexp.MustCompile(`^(?:\*\*|__)?([^:*_]{1,30}?)(?:\*\*|__)?:(?:\*\*|__)?\s*\d+\b`)
+)
+
+// isTally reports whether an item is a tally: a label and a count, or a
+// severity (SPEC 2.3's vocabulary, parse.SeverityValue) and a count ("P0
+// Blockers: 1", "**High-priority**: 2").
+func isTally(text string) bool {
+	if tallyRe.MatchString(text) {
+		return true
+	}
+	m := sevTallyRe.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	_, ok := parse.SeverityValue(m[1], true)
+	return ok
+}
 
 // item reads a bullet, numbered item or checkbox.
 func (r *reader) item(text, t string) {
-	if tallyRe.MatchString(text) {
+	if isTally(text) {
 		return
 	}
 	if isField(text) {
@@ -534,81 +552,44 @@ func skippedSection(text string) bool {
 	return false
 }
 
-// groupWords are the words a severity group heading holds beside its
-// severity ("P1 — Should Fix (14 deduplicated)", "Critical Findings (P0)",
-// "P0 Findings (1) — Blocking"); a heading of nothing else is a group.
-var groupWords = map[string]bool{
-	"findings": true, "finding": true, "issues": true, "issue": true, "blockers": true,
-	"blocking": true, "severity": true, "priority": true, "items": true, "concerns": true,
-	"problems": true, "risks": true, "gaps": true, "fixes": true, "fix": true, "important": true,
-	"critical": true, "high": true, "medium": true, "low": true, "minor": true, "major": true,
-	"moderate": true, "must": true, "should": true, "nice": true, "to": true, "have": true,
-	"bugs": true, "defects": true, "key": true, "selected": true, "deduplicated": true,
-	"total": true, "new": true, "remaining": true, "other": true, "polish": true, "consider": true,
-	"needs": true, "attention": true, "and": true, "recommendations": true, "p0": true, "p1": true,
-	"p2": true, "p3": true, "s": true, "blocker": true, "severe": true, "cluster": true,
-}
-
-// groupHeading reports whether a heading is a severity group and which: a
-// severity marker (P1, a severity word, "(P1)") and beside it only group
-// words, counts and parenthesised asides.
+// groupHeading reports whether a heading of a synthesis is a severity
+// group, and which: parse.GroupHeading, SPEC 2.3's rule 3 as the general
+// reader reads a report's headings ("P1 — Should Fix", "Critical Findings
+// (P0)", "High Priority Issues"), once the words a synthesis adds to a
+// group's heading and a report does not are left out: its selection
+// ("Deduplicated", "Remaining", "Key", "(Selected)"), a count in
+// parentheses before a note ("P0 Findings (1) — Blocking") and a plural
+// level ("P1s"). A P-level the heading writes is the group's: "P1 —
+// Implementation-Blocking" is the synthesis's P1 group, whose note says
+// what P1 means to it, not a P0 group.
 func groupHeading(text string) (parse.Severity, bool) {
-	plain := strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(text, "**", ""), "__", ""))
-	plain = strings.TrimSpace(numberRe.ReplaceAllString(plain, ""))
-	sev := parse.Severity("")
-	var rest []string
-	depth := 0
-	var paren []string
-	for _, w := range strings.FieldsFunc(plain, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '/' || r == ',' || r == ':' || r == '+'
-	}) {
-		open := strings.Count(w, "(") + strings.Count(w, "[")
-		close := strings.Count(w, ")") + strings.Count(w, "]")
-		tok := strings.Trim(w, "()[]—–-.:;*_`🔴🟠🟡🟢🔵⚪🚨⛔")
-		if s, ok := groupSeverity(tok); ok {
-			if sev == "" || s.Rank() < sev.Rank() {
-				sev = s
-			}
-		} else if tok != "" {
-			if depth > 0 || open > 0 {
-				paren = append(paren, tok)
-			} else {
-				rest = append(rest, tok)
-			}
-		}
-		depth += open - close
-		if depth < 0 {
-			depth = 0
-		}
-	}
-	_ = paren // an aside in parentheses says what the group is about
-	if sev == "" {
+	t := synthGroupRe.ReplaceAllString(text, " ")
+	t = pluralLevelRe.ReplaceAllString(t, "$1")
+	sev, ok := parse.GroupHeading(t)
+	if !ok {
 		return "", false
 	}
-	for _, w := range rest {
-		lw := strings.ToLower(w)
-		if !groupWords[lw] && !isNumber(lw) {
-			return "", false
+	best := parse.Severity("")
+	for _, m := range pLevelRe.FindAllString(t, -1) {
+		if s, _ := parse.SeverityWord(m); best == "" || s.Rank() < best.Rank() {
+			best = s
 		}
+	}
+	if best != "" {
+		return best, true
 	}
 	return sev, true
 }
 
-// groupSeverity reads one token of a group heading as a severity: a
-// P-level, a P-level range ("P0-P1"), or a severity word.
-func groupSeverity(tok string) (parse.Severity, bool) {
-	if tok == "" {
-		return "", false
-	}
-	if a, b, ok := strings.Cut(tok, "-"); ok && parse.IsPLevel(a) && parse.IsPLevel(b) {
-		s, _ := parse.SeverityWord(a)
-		return s, true
-	}
-	if strings.HasSuffix(tok, "s") && parse.IsPLevel(tok[:len(tok)-1]) { // "P1s"
-		tok = tok[:len(tok)-1]
-	}
-	return parse.SeverityWord(tok)
-}
+var (
+	// synthGroupRe matches what a synthesis adds to a severity group's
+	// heading: its selection and a count in parentheses.
+	synthGroupRe = regexp.MustCompile(`(?i)\(\s*(?:\d+(?:\s+[a-z]+)?|selected)\s*\)|\b(?:deduplicated|remaining|key|selected)\b`)
+	// pluralLevelRe matches a plural P-level: "P1s".
+	pluralLevelRe = regexp.MustCompile(`\b(P[0-3])s\b`)
+	// pLevelRe matches a P-level a heading writes.
+	pLevelRe = regexp.MustCompile(`\bP[0-3]\b`)
+)
 
 // boldGroup reads a bold line that labels a group of findings under it
 // ("**Critical (Must Fix):**", "**High (Strong Recommendation):**").
@@ -631,8 +612,9 @@ func firstWord(s string) string {
 }
 
 var (
-	// trailingMarkerRe: an exact parenthesised or bracketed marker at the end.
-	trailingMarkerRe = regexp.MustCompile(`(?i)[(\[]\s*(P[0-3]|critical|blocker|high|major|medium|moderate|low|minor)\s*[)\]]\s*[.:]?\s*$`)
+	// trailingGroupRe: a parenthesised or bracketed group at the end; a
+	// severity marker when parse.SeverityValue reads its text.
+	trailingGroupRe = regexp.MustCompile(`[(\[]([^()\[\]]{1,40})[)\]]\s*[.:]?\s*$`)
 	// inlineMarkerRe: an exact parenthesised or bracketed P-level anywhere,
 	// or one that opens a parenthesised list: "(P0, 3/5 agents)".
 	inlineMarkerRe = regexp.MustCompile(`[(\[]\s*(P[0-3])\s*(?:[)\]]|[,;:]\s)`)
@@ -641,6 +623,18 @@ var (
 	// sevInIDRe: a P-level inside an ID (NEW-P0, SEC-P1-2), SPEC §2.3.
 	sevInIDRe = regexp.MustCompile(`(?:^|[-_.])(P[0-3])(?:$|[-_.])`)
 )
+
+// trailingMarker reads a severity marker in parentheses or brackets at
+// the end of a title ("Token reuse (High)", "… [P1]", "… (Must fix)"), by
+// the vocabulary of SPEC 2.3 (parse.SeverityValue, in a severity
+// position).
+func trailingMarker(s string) (parse.Severity, bool) {
+	m := trailingGroupRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return parse.SeverityValue(m[1], true)
+}
 
 // idSeverity returns the severity an ID carries: its P-level prefix (P1-3)
 // or a P-level part (NEW-P0, SEC-P1-2).
@@ -732,6 +726,11 @@ func tokenSeverity(tok string) (parse.Severity, bool) {
 	}
 	sev, ok := parse.SeverityWord(tt)
 	if !ok {
+		if strings.ContainsAny(tok, "[(") {
+			// "[Important]", "(must-fix)": brackets are a severity
+			// position, where more of the vocabulary counts.
+			return parse.SeverityValue(tt, true)
+		}
 		return "", false
 	}
 	if parse.IsPLevel(tt) {
@@ -800,8 +799,8 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 		title = t
 	}
 	if c.Severity == "" {
-		if m := trailingMarkerRe.FindStringSubmatch(strings.ReplaceAll(title, "**", "")); m != nil {
-			c.Severity, _ = parse.SeverityWord(m[1])
+		if sev, ok := trailingMarker(strings.ReplaceAll(title, "**", "")); ok {
+			c.Severity = sev
 		} else if m := inlineMarkerRe.FindStringSubmatch(t); m != nil {
 			c.Severity = parse.Severity(m[1])
 		}
@@ -1226,7 +1225,9 @@ func cleanTitle(s string) string {
 	if m := titleCutRe.FindStringIndex(s); m != nil && m[0] > 0 {
 		s = s[:m[0]]
 	}
-	s = trailingMarkerRe.ReplaceAllString(s, "")
+	if _, ok := trailingMarker(s); ok {
+		s = s[:trailingGroupRe.FindStringIndex(s)[0]]
+	}
 	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "\"'`“”*_:;,."))
 	if r := []rune(s); len(r) > maxTitle {
 		s = string(r[:maxTitle])

@@ -91,10 +91,16 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 		c.ID = id
 	}
 	if t.severity >= 0 {
-		for _, tok := range strings.Fields(cell(t.severity)) {
-			if sev, ok := parse.SeverityWord(trimTok(tok)); ok {
-				c.Severity = sev
-				break
+		// The cell's value ("High", "Must fix", "P1 — blocks release"),
+		// else its first token that is a severity.
+		if sev, ok := parse.SeverityValue(cell(t.severity), true); ok {
+			c.Severity = sev
+		} else {
+			for _, tok := range strings.Fields(cell(t.severity)) {
+				if sev, ok := parse.SeverityWord(trimTok(tok)); ok {
+					c.Severity = sev
+					break
+				}
 			}
 		}
 	}
@@ -114,6 +120,9 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 	if isID(trimTok(title)) {
 		// "| fd-a | RXN-02 | P0 |": the finding named by its ID alone.
 		c.Cites = appendNew(c.Cites, expandID(trimTok(title))...)
+	}
+	if s, ok := idSeverity(c.ID); ok && c.Severity == "" {
+		c.Severity = s // "| **P1-3** | … |": the synthesis's own P1 numbering
 	}
 	if c.Severity == "" {
 		c.Severity = group
