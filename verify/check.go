@@ -172,6 +172,9 @@ type run struct {
 	// owners: a name from code → the findings whose titles write it
 	// (codeOwners).
 	owners map[string][]int
+	// byKeyword and byNorm index the candidates' titles by keyword and by
+	// normalised title (titleCandidates).
+	byKeyword, byNorm map[string][]int
 }
 
 // srcRec is one agent's finding (a source of a run finding) or improvement.
@@ -622,7 +625,7 @@ func (r *run) match(c *Claim) matched {
 	}
 	var byTitle []int
 	bestShared := -1
-	for j := range r.cands {
+	for _, j := range r.titleCandidates(&ct) {
 		cd := &r.cands[j]
 		shared := -1
 		for i := range cd.titles {
@@ -636,8 +639,12 @@ func (r *run) match(c *Claim) matched {
 		case shared == bestShared && shared >= 0:
 			byTitle = append(byTitle, j)
 		}
-		if len(refs) > 0 && cd.shares(tw) > 0 && refsOverlap(refs, cd.refs) {
-			add(j)
+	}
+	if len(refs) > 0 {
+		for j := range r.cands {
+			if cd := &r.cands[j]; cd.shares(tw) > 0 && refsOverlap(refs, cd.refs) {
+				add(j)
+			}
 		}
 	}
 	if bestShared >= 0 {
@@ -793,6 +800,54 @@ func (r *run) agentsOf(cands []int) []string {
 		}
 	}
 	return out
+}
+
+// titleCandidates returns, ascending, the findings and improvements a
+// title may match by the title rule: those whose titles share a keyword
+// with it or equal it. Trying every claim against every finding made
+// 2,000 claims against 2,000 findings take 18 s, nearly all of it in the
+// rule's edit distance; a title that shares no keyword with another
+// matches it only when every one of its words is misspelt, which the
+// rule's distance bound almost never allows. A title with no keyword is
+// tried against all.
+func (r *run) titleCandidates(ct *parse.Title) []int {
+	if r.byKeyword == nil {
+		r.byKeyword, r.byNorm = map[string][]int{}, map[string][]int{}
+		for j := range r.cands {
+			for i := range r.cands[j].titles {
+				t := &r.cands[j].titles[i]
+				r.byNorm[t.Norm()] = appendOnce(r.byNorm[t.Norm()], j)
+				for _, k := range t.Keywords() {
+					r.byKeyword[k] = appendOnce(r.byKeyword[k], j)
+				}
+			}
+		}
+	}
+	kws := ct.Keywords()
+	if len(kws) == 0 {
+		all := make([]int, len(r.cands))
+		for j := range all {
+			all[j] = j
+		}
+		return all
+	}
+	var out []int
+	for _, j := range r.byNorm[ct.Norm()] {
+		out = append(out, j)
+	}
+	for _, k := range kws {
+		out = append(out, r.byKeyword[k]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// appendOnce appends j unless it is already last.
+func appendOnce(l []int, j int) []int {
+	if len(l) > 0 && l[len(l)-1] == j {
+		return l
+	}
+	return append(l, j)
 }
 
 // titleMatches reports whether a title matches a candidate's by the title

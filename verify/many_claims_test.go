@@ -88,3 +88,47 @@ func BenchmarkThousandClaims5MB(b *testing.B) {
 		Check(in)
 	}
 }
+
+// manyFindingsRun is a run of findings findings, each with a title of
+// random words, and a synthesis of claims claims, each restating one
+// finding's title in part: the title rule tries every claim against every
+// finding, unless it can tell which findings a claim cannot match.
+func manyFindingsRun(t testing.TB, findings, claims int) Input {
+	rng := rand.New(rand.NewSource(2))
+	word := func() string { return fmt.Sprintf("term%d", rng.Intn(3000)) }
+	title := func(n int) []string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = word()
+		}
+		return w
+	}
+	var report strings.Builder
+	report.WriteString("### Findings Index\n")
+	titles := make([][]string, findings)
+	for i := range titles {
+		titles[i] = title(6)
+		fmt.Fprintf(&report, "- P2 | AB-%04d | \"API\" | %s\n", i, strings.Join(titles[i], " "))
+	}
+	report.WriteString("Verdict: needs-changes\n")
+	data := []byte(report.String())
+	rep := parse.ReadReport(data)
+	run := &synth.Run{Input: "run", Agents: []synth.Agent{{Name: "fd-a", File: "fd-a.md", Status: rep.Status, Report: rep, Text: data}}}
+	s := synth.Synthesize(run, synth.Options{Dedup: synth.DedupExact})
+	var syn strings.Builder
+	syn.WriteString("# Review Summary\n\n## P2 Findings\n\n")
+	for i := range claims {
+		tw := titles[rng.Intn(len(titles))]
+		syn.WriteString("- " + strings.Join(tw[:4], " ") + " " + word() + fmt.Sprintf(" (%d agents)\n", 1+i%2))
+	}
+	return Input{Synthesis: []byte(syn.String()), Run: s, Reports: map[string][]byte{"fd-a": data}}
+}
+
+// BenchmarkManyFindingsManyClaims: 2,000 claims against a run of 2,000
+// findings.
+func BenchmarkManyFindingsManyClaims(b *testing.B) {
+	in := manyFindingsRun(b, 2000, 2000)
+	for b.Loop() {
+		Check(in)
+	}
+}
