@@ -129,6 +129,7 @@ type candidate struct {
 	raw    []string // the titles as written
 	words  map[string]bool
 	folds  map[string]bool // words, folded (sharesFolded)
+	tw     []string        // the words of raw (titleWords)
 	refs   []synth.Ref
 	agents []string
 }
@@ -304,6 +305,14 @@ func (c *candidate) add(title string) {
 	for _, w := range words(title) {
 		c.words[w] = true
 	}
+}
+
+// titleWords returns the words of a candidate's titles (words), once.
+func (c *candidate) titleWords() []string {
+	if c.tw == nil {
+		c.tw = words(strings.Join(c.raw, " "))
+	}
+	return c.tw
 }
 
 // sharesFolded counts the words of ws a candidate's titles hold, words
@@ -1648,7 +1657,7 @@ func (r *run) restatedBy(j int, present []bool) int {
 			}
 		}
 	}
-	tw := words(strings.Join(cd.raw, " "))
+	tw := cd.titleWords()
 	best, bestK := 0.0, -1
 	r.blocks.weighEach(tw, func(k int, v float64, n int) {
 		if ok(k) && v > best && n >= 2 && r.cands[k].shares(tw) >= 2 {
@@ -1659,7 +1668,7 @@ func (r *run) restatedBy(j int, present []bool) int {
 		if !ok(k) || k == bestK {
 			continue
 		}
-		kw := words(strings.Join(r.cands[k].raw, " "))
+		kw := r.cands[k].titleWords()
 		if len(kw) < 2 || cd.shares(kw) < 2 {
 			continue
 		}
