@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -381,16 +380,7 @@ const foldLen = 7
 // synthesis states a blocker fold: a synthesis restates in its own
 // words, and a blocker it restated must not be reported missing. Matching
 // and judging claims compare words unfolded.
-func fold(w string) string {
-	if len(w) <= foldLen {
-		return w
-	}
-	i := foldLen
-	for i > 0 && !utf8.RuneStart(w[i]) {
-		i--
-	}
-	return w[:i]
-}
+func fold(w string) string { return clipTo(w, foldLen) }
 
 // folded returns the distinct folded words of ws.
 func folded(ws []string) []string {
