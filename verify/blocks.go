@@ -14,44 +14,93 @@ import (
 // maxBlockLines bounds the lines of one block.
 const maxBlockLines = 60
 
-// reportLines splits each report into lines once.
-type reportLines map[string][]string
+// idLead is how far into a line a finding's ID may stand for the line to
+// open its description: "PN-1. P0: …", "1. **P1 — ARCH-1: …**",
+// "#### P1-2: …".
+const idLead = 40
 
-func (rl reportLines) of(agent string, reports map[string][]byte) []string {
-	if ls, ok := rl[agent]; ok {
-		return ls
-	}
-	ls := strings.Split(string(reports[agent]), "\n")
-	rl[agent] = ls
-	return ls
+// reportLines splits each report into lines once, and indexes them.
+type reportLines map[string]*lineIndex
+
+// lineIndex is a report's lines and, for each token that stands in the
+// first idLead bytes of a line other than a table row, the first such
+// line: where a finding's ID opens its description. Looking each ID up
+// rather than trying every line keeps a report of many findings linear.
+type lineIndex struct {
+	lines []string
+	opens map[string][2]int // the first two lines a token opens; -1: none
 }
 
-// block returns the text of a finding's block in its agent's report lines:
+func (rl reportLines) of(agent string, reports map[string][]byte) *lineIndex {
+	if x, ok := rl[agent]; ok {
+		return x
+	}
+	x := &lineIndex{lines: strings.Split(string(reports[agent]), "\n"), opens: map[string][2]int{}}
+	for k, l := range x.lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "|") {
+			continue // a table row restates the finding, it does not describe it
+		}
+		// "PN-1. P0:", "P0.2 —": an ID may hold a dot or end a sentence.
+		for tok := range strings.FieldsFuncSeq(t[:min(len(t), idLead)], func(r rune) bool { return r > 0x7f || r != '.' && !isIDByte(byte(r)) }) {
+			x.open(tok, k)
+			if strings.Contains(tok, ".") {
+				for part := range strings.SplitSeq(tok, ".") {
+					x.open(part, k)
+				}
+			}
+		}
+	}
+	rl[agent] = x
+	return x
+}
+
+// open records that line k opens with tok.
+func (x *lineIndex) open(tok string, k int) {
+	switch o, seen := x.opens[tok]; {
+	case tok == "":
+	case !seen:
+		x.opens[tok] = [2]int{k, -1}
+	case o[1] < 0 && o[0] != k:
+		x.opens[tok] = [2]int{o[0], k}
+	}
+}
+
+// block returns the text of a finding's block in its agent's report:
 // from the line of ref ("file.md:12") and, when the finding has an ID, from
-// the first other heading or bold lead-in that names it.
-func block(lines []string, ref, id string) string {
+// the first other line that opens with it (a heading, an item, a bold
+// lead-in or a paragraph; not a table row).
+func (x *lineIndex) block(ref, id string) string {
+	b, _ := x.blockSpan(ref, id)
+	return b
+}
+
+// blockSpan is block with the lines (from 1, end excluded) of the region
+// of the ref's line: {0, 0} when the ref names no line.
+func (x *lineIndex) blockSpan(ref, id string) (string, [2]int) {
+	lines := x.lines
 	var b strings.Builder
 	at := -1
+	var span [2]int
 	if _, n, ok := strings.Cut(ref, ":"); ok {
 		if k, err := strconv.Atoi(n); err == nil && k >= 1 && k <= len(lines) {
 			at = k - 1
-			b.WriteString(region(lines, at))
+			end := regionEnd(lines, at)
+			span = [2]int{k, end + 1}
+			b.WriteString(strings.Join(lines[at:end], "\n"))
 		}
 	}
-	if id != "" {
-		for k, l := range lines {
-			if k == at {
-				continue
-			}
-			t := strings.TrimSpace(l)
-			if lvl, _ := heading(t); (lvl > 0 || strings.HasPrefix(t, "**")) && hasToken(t, id) {
-				b.WriteString(" ")
-				b.WriteString(region(lines, k))
-				break
-			}
+	if o, ok := x.opens[id]; id != "" && ok {
+		k := o[0]
+		if k == at {
+			k = o[1] // the ref's own line: the other line that opens with it
+		}
+		if k >= 0 {
+			b.WriteString(" ")
+			b.WriteString(region(lines, k))
 		}
 	}
-	return b.String()
+	return b.String(), span
 }
 
 // hasToken reports whether t holds id as a whole token.
@@ -79,6 +128,11 @@ func isIDByte(c byte) bool {
 // to the next heading of its level or above; a list item and what is
 // indented under it; a paragraph up to a blank line. At most maxBlockLines.
 func region(lines []string, k int) string {
+	return strings.Join(lines[k:regionEnd(lines, k)], "\n")
+}
+
+// regionEnd returns the index of the first line after region(lines, k).
+func regionEnd(lines []string, k int) int {
 	t := strings.TrimSpace(lines[k])
 	end := k + 1
 	switch lvl, _ := heading(t); {
@@ -106,5 +160,5 @@ func region(lines []string, k int) string {
 			end++
 		}
 	}
-	return strings.Join(lines[k:end], "\n")
+	return end
 }

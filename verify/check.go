@@ -2,10 +2,12 @@ package verify
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -104,6 +106,19 @@ const (
 	// maybeSay: an agent whose report holds this much of a claim's words
 	// may say it; a count is wrong only beyond those.
 	maybeSay = 0.2
+	// littleTitle, littleAll: an agent none of whose findings holds this
+	// much of a claim's title's weight, nor littleAll of all its words,
+	// has not reported it (saysLittle).
+	littleTitle = 0.17
+	littleAll   = 0.25
+	// mayAll: an agent one of whose findings holds this much of a claim's
+	// title's weight and of all its words may have reported it: a count
+	// is wrong only beyond those.
+	mayAll = 0.25
+	// mentioned: a line naming an agent states that agent's finding
+	// whose block holds this much of the line's words, clearly more than
+	// its other findings' blocks.
+	mentioned = 0.6
 )
 
 // candidate is one run finding or improvement with what matching needs.
@@ -113,6 +128,8 @@ type candidate struct {
 	titles []parse.Title
 	raw    []string // the titles as written
 	words  map[string]bool
+	folds  map[string]bool // words, folded (sharesFolded)
+	tw     []string        // the words of raw (titleWords)
 	refs   []synth.Ref
 	agents []string
 }
@@ -138,6 +155,40 @@ type run struct {
 	byAgentSev map[string][]int
 	// files: agent → its report's file name.
 	files map[string]string
+	// srcs are the agents' own findings and improvements, one per source
+	// of a run finding; said holds, per source, the words of its title and
+	// of what its agent wrote about it (its block): what that agent said.
+	srcs []srcRec
+	said *corpus
+	// saidFold is said with each word folded (fold): what an agent said,
+	// for telling whether a synthesis states one of its blockers.
+	saidFold *corpus
+	// firstSrc: each agent whose findings can be read → its first source.
+	firstSrc map[string]int
+	// unread are the agents whose reports fluxwatch could not fully read:
+	// their findings are not all they said.
+	unread map[string]bool
+	// texts are the completed agents' report texts.
+	texts map[string][]byte
+	// owners: a name from code → the findings whose titles write it
+	// (codeOwners).
+	owners map[string][]int
+	// byKeyword and byNorm index the candidates' titles by keyword and by
+	// normalised title (titleCandidates).
+	byKeyword, byNorm map[string][]int
+}
+
+// srcRec is one agent's finding (a source of a run finding) or improvement.
+type srcRec struct {
+	cand  int
+	agent string
+	id    string
+	sev   parse.Severity // "" for an improvement
+	ref   string
+	title string
+	// span is the lines of its report its ref's region covers (from 1,
+	// end excluded); {0, 0} when unknown.
+	span [2]int
 }
 
 // idEntry is one source of a finding with a given ID.
@@ -147,10 +198,14 @@ type idEntry struct {
 }
 
 func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
-	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}}
+	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports}
+	r.unread = map[string]bool{}
 	for _, a := range s.Agents {
 		if a.File != nil {
 			r.files[a.Name] = *a.File
+		}
+		if a.Status == parse.StatusUnreadable {
+			r.unread[a.Name] = true
 		}
 	}
 	agentIDs := map[string][]string{}
@@ -188,21 +243,47 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 	r.agents = newAgentIndex(s.AgentsCompleted, agentIDs, reports)
 	r.reports = paragraphsOf(reports)
 	r.blocks = newCorpus()
+	r.said = newCorpus()
+	r.saidFold = newCorpus()
+	r.firstSrc = map[string]int{}
 	rl := reportLines{}
 	for j := range r.cands {
 		cd := &r.cands[j]
 		r.blocks.names = append(r.blocks.names, cd.key())
 		text := strings.Join(cd.raw, " ")
-		if cd.f != nil {
+		if cd.f == nil {
+			for _, a := range cd.imp.Agents {
+				r.addSource(srcRec{cand: j, agent: a, id: cd.imp.ID, title: cd.imp.Title}, cd.imp.Title)
+			}
+		} else {
 			for _, src := range cd.f.Sources {
+				said := src.Title
+				var span [2]int
 				if _, ok := reports[src.Agent]; ok {
-					text += " " + block(rl.of(src.Agent, reports), src.Ref, src.ID)
+					var b string
+					b, span = rl.of(src.Agent, reports).blockSpan(src.Ref, src.ID)
+					text += " " + b
+					said += " " + b
 				}
+				r.addSource(srcRec{cand: j, agent: src.Agent, id: src.ID, sev: src.Severity, ref: src.Ref, title: src.Title, span: span}, said)
 			}
 		}
 		r.blocks.add(j, words(text))
 	}
 	return r
+}
+
+// addSource indexes one source and the words of what its agent said.
+func (r *run) addSource(s srcRec, text string) {
+	if _, ok := r.firstSrc[s.agent]; !ok && !r.unread[s.agent] {
+		r.firstSrc[s.agent] = len(r.srcs)
+	}
+	r.said.names = append(r.said.names, s.agent)
+	r.saidFold.names = r.said.names
+	ws := words(text)
+	r.said.add(len(r.srcs), ws)
+	r.saidFold.add(len(r.srcs), folded(ws))
+	r.srcs = append(r.srcs, s)
 }
 
 func (r *run) addID(id string, cand int, agent string) {
@@ -226,6 +307,32 @@ func (c *candidate) add(title string) {
 	}
 }
 
+// titleWords returns the words of a candidate's titles (words), once.
+func (c *candidate) titleWords() []string {
+	if c.tw == nil {
+		c.tw = words(strings.Join(c.raw, " "))
+	}
+	return c.tw
+}
+
+// sharesFolded counts the words of ws a candidate's titles hold, words
+// compared folded (fold).
+func (c *candidate) sharesFolded(ws []string) int {
+	if c.folds == nil {
+		c.folds = map[string]bool{}
+		for w := range c.words {
+			c.folds[fold(w)] = true
+		}
+	}
+	n := 0
+	for _, w := range folded(ws) {
+		if c.folds[w] {
+			n++
+		}
+	}
+	return n
+}
+
 // shares counts the words of ws a candidate's titles hold.
 func (c *candidate) shares(ws []string) int {
 	n := 0
@@ -240,15 +347,21 @@ func (c *candidate) shares(ws []string) int {
 // Check verifies a synthesis against the run (see the package documentation
 // for the rules). It is pure and deterministic.
 func Check(in Input) *Result {
+	if in.Run == nil {
+		in.Run = &synth.Synthesis{}
+	}
+	return checkWith(newRun(in.Run, in.Reports), in.Synthesis)
+}
+
+// checkWith verifies a synthesis against an indexed run.
+func checkWith(r *run, src []byte) *Result {
+	in := Input{Synthesis: src}
 	res := &Result{Claims: Claims(in.Synthesis), Tally: map[Kind]int{}}
 	for _, k := range Kinds {
 		res.Tally[k] = 0
 	}
-	if in.Run == nil {
-		in.Run = &synth.Synthesis{}
-	}
-	r := newRun(in.Run, in.Reports)
 	present := make([]bool, len(r.cands))
+	covers := r.covered(in.Synthesis, res.Claims)
 	for i := range res.Claims {
 		c := &res.Claims[i]
 		m := r.match(c)
@@ -273,6 +386,7 @@ func Check(in Input) *Result {
 		}
 	}
 	r.cited(in.Synthesis, present)
+	r.identified(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
 	for j := range r.cands {
 		cd := &r.cands[j]
@@ -282,11 +396,29 @@ func Check(in Input) *Result {
 			// line than a finding: too little to say whether it appears.
 			continue
 		}
-		res.Problems = append(res.Problems, Problem{
+		if covers != nil && !slices.ContainsFunc(f.Agents, func(a string) bool { return covers[a] }) {
+			continue // another run's agent
+		}
+		if k := r.restatedBy(j, present); k >= 0 {
+			if debugRestate != nil {
+				debugRestate(j, k)
+			}
+			continue
+		}
+		p := Problem{
 			Kind:    MissingBlocker,
 			Message: fmt.Sprintf("the run's %s %s (%s; %s agents) is neither cited by ID nor stated anywhere in the synthesis", f.Severity, label(f), sourceRefs(f, 3), f.ConvergenceDisplay),
 			Finding: f.Key,
-		})
+		}
+		if r.proseOnly(f) {
+			// Read from prose (SPEC 2.3, confidence low): a line its
+			// report restates a finding with, or one that labels a list,
+			// reads as a finding as well as the finding does. Worth a
+			// look, not a gate.
+			p.Kind = Unverifiable
+			p.Message += "; its report has no findings index, and what fluxwatch read as this finding may be a line restating another"
+		}
+		res.Problems = append(res.Problems, p)
 	}
 	sort.SliceStable(res.Problems, func(a, b int) bool {
 		pa, pb := res.Problems[a], res.Problems[b]
@@ -354,14 +486,22 @@ func sourceRefs(f *synth.Finding, n int) string {
 // matched is what a claim was matched to.
 type matched struct {
 	cands []int // the findings (and improvements) it states, best first
+	// titled are those of cands the title rule alone tied it to.
+	titled []int
 	// mismatch are the IDs the claim gives an agent that another agent
 	// reported.
 	mismatch []idMismatch
+	// unwritten are the IDs the claim gives an agent whose report never
+	// writes them ("user-advocate Q5" where no report has a Q5).
+	unwritten []idMismatch
 	// named are the agents the claim names, resolved.
 	named []string
 	// weak are the findings whose blocks hold the claim's words: what it
 	// states in other words (never judged for severity).
 	weak []int
+	// coded are those of weak whose titles write a name from code the
+	// claim writes: their agents said it.
+	coded []int
 	// blockScores are the candidates' block scores for the claim.
 	blockScores []float64
 	// scores are the agents' word scores for the claim (weigh), with the
@@ -370,6 +510,18 @@ type matched struct {
 	where  []int
 	held   []int // words of the claim the paragraph of each holds
 	best   float64
+	// said is, per agent with findings of its own, how much of the claim
+	// they say (findingSay); titleWords counts the words of its title.
+	said       map[string]findingSay
+	titleWords int
+}
+
+// findingSay is how much of a claim an agent's own findings and
+// improvements say: the best of them on the claim's title words, and on
+// all its words (weighted as weigh does, over the agents' findings).
+type findingSay struct {
+	title, all float64
+	src        int // the source that holds most of all its words
 }
 
 // idMismatch is an ID a claim attributes to an agent that did not report
@@ -407,6 +559,9 @@ func (r *run) match(c *Claim) matched {
 		for _, id := range at.ids {
 			es := r.ids[strings.ToUpper(id)]
 			if len(es) == 0 {
+				if resolved && adjacentID(c.Text, at.label, id) && r.unwritten(agent, id) {
+					m.unwritten = append(m.unwritten, idMismatch{agent: agent, id: id})
+				}
 				continue
 			}
 			var keep []idEntry
@@ -479,7 +634,7 @@ func (r *run) match(c *Claim) matched {
 	}
 	var byTitle []int
 	bestShared := -1
-	for j := range r.cands {
+	for _, j := range r.titleCandidates(&ct) {
 		cd := &r.cands[j]
 		shared := -1
 		for i := range cd.titles {
@@ -493,12 +648,19 @@ func (r *run) match(c *Claim) matched {
 		case shared == bestShared && shared >= 0:
 			byTitle = append(byTitle, j)
 		}
-		if len(refs) > 0 && cd.shares(tw) > 0 && refsOverlap(refs, cd.refs) {
-			add(j)
+	}
+	if len(refs) > 0 {
+		for j := range r.cands {
+			if cd := &r.cands[j]; cd.shares(tw) > 0 && refsOverlap(refs, cd.refs) {
+				add(j)
+			}
 		}
 	}
 	if bestShared >= 0 {
 		for _, j := range byTitle {
+			if !slices.Contains(m.cands, j) {
+				m.titled = append(m.titled, j)
+			}
 			add(j)
 		}
 	}
@@ -544,6 +706,20 @@ func (r *run) match(c *Claim) matched {
 			m.weak = append(m.weak, bestJ)
 		}
 	}
+	// A name from the code the claim writes ("AgentNotFoundMsg is
+	// silently dropped") that the titles of a few findings write, and no
+	// more: it states those findings (two defects rarely share an
+	// identifier), for who said it, not for its severity.
+	for _, id := range codeNames(c.Title + " " + c.Text) {
+		if js := r.codeOwners()[id]; len(js) > 0 && len(js) <= maxCodeOwners {
+			for _, j := range js {
+				if !slices.Contains(m.cands, j) && !slices.Contains(m.weak, j) {
+					m.weak = append(m.weak, j)
+				}
+				m.coded = append(m.coded, j)
+			}
+		}
+	}
 	// An agent it names that none of these is from, whose finding's block
 	// holds much of its words, clearly more than its other findings'.
 	for _, a := range m.named {
@@ -566,6 +742,7 @@ func (r *run) match(c *Claim) matched {
 			m.weak = append(m.weak, bestJ)
 		}
 	}
+	m.said, m.titleWords = r.findingsSay(tw, all), len(tw)
 	// Each agent's report scored on the claim's title alone and with what
 	// it says besides: the better of the two.
 	m.scores, m.where, m.held, m.best = r.reports.weighN(all)
@@ -589,6 +766,38 @@ func (r *run) match(c *Claim) matched {
 	return m
 }
 
+// findingsSay scores, per agent whose findings can be read (a report
+// fluxwatch could not fully read is left out), how much of a claim its
+// findings say.
+func (r *run) findingsSay(tw, all []string) map[string]findingSay {
+	out := make(map[string]findingSay, len(r.firstSrc))
+	for a, k := range r.firstSrc {
+		out[a] = findingSay{src: k}
+	}
+	// A paragraph of r.said is one source: its index is the source's.
+	r.said.weighEach(all, func(k int, v float64, _ int) {
+		if fs, ok := out[r.srcs[k].agent]; ok && v > fs.all {
+			fs.all, fs.src = v, k
+			out[r.srcs[k].agent] = fs
+		}
+	})
+	r.said.weighEach(tw, func(k int, v float64, _ int) {
+		if fs, ok := out[r.srcs[k].agent]; ok && v > fs.title {
+			fs.title = v
+			out[r.srcs[k].agent] = fs
+		}
+	})
+	return out
+}
+
+// saysLittle reports whether an agent's findings say too little of a claim
+// to have reported it: none holds a word of its title (of two words or
+// more), or none holds a sixth of its title's weight nor a quarter of all
+// its words.
+func saysLittle(fs findingSay, titleWords int) bool {
+	return (fs.title == 0 && titleWords >= 2) || (fs.title < littleTitle && fs.all < littleAll)
+}
+
 // agentsOf returns the distinct agents of some candidates.
 func (r *run) agentsOf(cands []int) []string {
 	var out []string
@@ -600,6 +809,54 @@ func (r *run) agentsOf(cands []int) []string {
 		}
 	}
 	return out
+}
+
+// titleCandidates returns, ascending, the findings and improvements a
+// title may match by the title rule: those whose titles share a keyword
+// with it or equal it. Trying every claim against every finding made
+// 2,000 claims against 2,000 findings take 18 s, nearly all of it in the
+// rule's edit distance; a title that shares no keyword with another
+// matches it only when every one of its words is misspelt, which the
+// rule's distance bound almost never allows. A title with no keyword is
+// tried against all.
+func (r *run) titleCandidates(ct *parse.Title) []int {
+	if r.byKeyword == nil {
+		r.byKeyword, r.byNorm = map[string][]int{}, map[string][]int{}
+		for j := range r.cands {
+			for i := range r.cands[j].titles {
+				t := &r.cands[j].titles[i]
+				r.byNorm[t.Norm()] = appendOnce(r.byNorm[t.Norm()], j)
+				for _, k := range t.Keywords() {
+					r.byKeyword[k] = appendOnce(r.byKeyword[k], j)
+				}
+			}
+		}
+	}
+	kws := ct.Keywords()
+	if len(kws) == 0 {
+		all := make([]int, len(r.cands))
+		for j := range all {
+			all[j] = j
+		}
+		return all
+	}
+	var out []int
+	for _, j := range r.byNorm[ct.Norm()] {
+		out = append(out, j)
+	}
+	for _, k := range kws {
+		out = append(out, r.byKeyword[k]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// appendOnce appends j unless it is already last.
+func appendOnce(l []int, j int) []int {
+	if len(l) > 0 && l[len(l)-1] == j {
+		return l
+	}
+	return append(l, j)
 }
 
 // titleMatches reports whether a title matches a candidate's by the title
@@ -761,6 +1018,9 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	// its P0 finding by what the agent wrote about it.
 	for _, j := range append(slices.Clone(m.cands), m.weak...) {
 		cd := &r.cands[j]
+		if !r.ofNamed(m, j) {
+			continue
+		}
 		if cd.imp != nil {
 			srcs = append(srcs, fmt.Sprintf("%s offers it as an improvement", strings.Join(cd.imp.Agents, ", ")))
 			continue
@@ -792,10 +1052,10 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		}
 		for j, v := range m.blockScores {
 			cd := &r.cands[j]
-			if cd.f == nil || cd.f.Severity.Rank() > rank {
+			if cd.f == nil || cd.f.Severity.Rank() > rank || !r.ofNamed(m, j) {
 				continue
 			}
-			if v >= plausible || (v >= maybeSay && slices.ContainsFunc(cd.agents, func(a string) bool { return slices.Contains(impAgents, a) })) {
+			if v >= plausible || (v >= littleAll && slices.ContainsFunc(cd.agents, func(a string) bool { return slices.Contains(impAgents, a) })) {
 				return Problem{}, false
 			}
 		}
@@ -823,6 +1083,17 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	return Problem{}, false
 }
 
+// ofNamed reports whether candidate j may bear on a claim's severity: the
+// claim names no agent, or j is from an agent it names. A claim that says
+// who raised it ("(quality)") is rated against what they rated it, not
+// against another agent's finding its words also fit.
+func (r *run) ofNamed(m matched, j int) bool {
+	if len(m.named) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(r.cands[j].agents, func(a string) bool { return slices.Contains(m.named, a) })
+}
+
 func idOr(id, alt string) string {
 	if id == "" {
 		return alt
@@ -844,10 +1115,20 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			support[a] = where
 		}
 	}
+	// An agent whose findings can be read says a claim in its findings or
+	// not at all; what its report says elsewhere, in passing, is not a
+	// finding it reported.
+	readable := func(a string) bool { _, ok := m.said[a]; return ok }
 	for _, j := range append(slices.Clone(m.cands), m.weak...) {
 		cd := &r.cands[j]
 		if cd.f != nil {
 			for _, s := range cd.f.Sources {
+				// A finding the claim states in other words, or whose title
+				// alone matches it, may be merged from several agents':
+				// each of them must say it.
+				if (!slices.Contains(m.cands, j) || slices.Contains(m.titled, j)) && !slices.Contains(m.coded, j) && readable(s.Agent) && saysLittle(m.said[s.Agent], m.titleWords) {
+					continue
+				}
 				note(s.Agent, s.Ref)
 			}
 		} else {
@@ -859,13 +1140,15 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	for j, v := range m.blockScores {
 		if cd := &r.cands[j]; v >= plausible && cd.f != nil {
 			for _, s := range cd.f.Sources {
-				note(s.Agent, s.Ref)
+				if !readable(s.Agent) || !saysLittle(m.said[s.Agent], m.titleWords) {
+					note(s.Agent, s.Ref)
+				}
 			}
 		}
 	}
 	for i, s := range m.scores {
-		if s >= saySome {
-			note(r.reports.names[i], r.reports.names[i]+" (in its own words)")
+		if a := r.reports.names[i]; s >= saySome && !readable(a) {
+			note(a, a+" (in its own words)")
 		}
 	}
 	var wrong []string
@@ -878,9 +1161,20 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		wrong = append(wrong, fmt.Sprintf("gives %s to %s, but %s reported it", x.id, x.agent, strings.Join(who, ", ")))
 	}
+	for _, x := range m.unwritten {
+		wrong = append(wrong, fmt.Sprintf("cites %s of %s, but %s never writes %s", x.id, x.agent, r.fileOf(x.agent), x.id))
+	}
 	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
 	for _, a := range m.named {
 		if _, ok := support[a]; ok || !grounded || mismatched(m, a) {
+			continue
+		}
+		if fs, ok := m.said[a]; ok {
+			// Its findings can be read: they say it, or it did not report it.
+			if saysLittle(fs, m.titleWords) {
+				wrong = append(wrong, fmt.Sprintf("names %s, none of whose findings says it (its closest, %s, holds %.0f%% of its words, against %s)",
+					a, r.srcLabel(fs.src), 100*fs.all, r.bestSaid(m)))
+			}
 			continue
 		}
 		i := slices.Index(r.reports.names, a)
@@ -901,8 +1195,9 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			lenient[a] = true
 		}
 		for i, s := range m.scores {
-			if s >= maybeSay {
-				lenient[r.reports.names[i]] = true
+			a := r.reports.names[i]
+			if fs, ok := m.said[a]; (!ok || len(m.named) == 0) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
+				lenient[a] = true
 			}
 		}
 		if c.Count > len(lenient) {
@@ -916,6 +1211,74 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		return Problem{}, false
 	}
 	return Problem{Kind: WrongCount, Message: strings.Join(wrong, "; ")}, true
+}
+
+// unwritten reports whether an agent's report, which fluxwatch read in
+// full, never writes id as a whole token: an ID the synthesis made up
+// for it. An ID written anywhere in the report (a finding the reader did
+// not take for one, a question, a table) is not made up.
+func (r *run) unwritten(agent, id string) bool {
+	text, ok := r.texts[agent]
+	if !ok || r.unread[agent] {
+		return false
+	}
+	return !hasToken(string(text), id)
+}
+
+// adjacentID reports whether a claim's text writes id right after an
+// agent's label: "fd-a Q5", "fd-a (Q5)", "fd-a: Q5", "**fd-a** (Q5, …".
+// Only such an ID is given to that agent beyond doubt; one further on
+// may be a model's version or the synthesis's own number ("fd-a says
+// DeepSeek V3 …").
+func adjacentID(text, label, id string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], label)
+		if j < 0 {
+			return false
+		}
+		rest := strings.TrimLeft(text[i+j+len(label):], "*_` ")
+		rest = strings.TrimLeft(rest, "(:[ ")
+		if strings.HasPrefix(rest, id) && (len(rest) == len(id) || !isIDByte(rest[len(id)])) {
+			return true
+		}
+		i += j + len(label)
+	}
+}
+
+// fileOf names an agent's report file, or the agent.
+func (r *run) fileOf(agent string) string {
+	if f := r.files[agent]; f != "" {
+		return f
+	}
+	return agent
+}
+
+// srcLabel names a source: "A-3 (fd-a.md:12)", "fd-a's improvement
+// A-IMP-1".
+func (r *run) srcLabel(k int) string {
+	s := r.srcs[k]
+	switch {
+	case s.ref == "":
+		return s.agent + "'s improvement " + idOr(s.id, quote(s.title))
+	case s.id != "":
+		return s.id + " (" + s.ref + ")"
+	}
+	return s.ref
+}
+
+// bestSaid describes the finding that says most of a claim: "86% in
+// A-3 (fd-a.md:12)".
+func (r *run) bestSaid(m matched) string {
+	bestA, best := "", -1.0
+	for _, a := range slices.Sorted(maps.Keys(m.said)) {
+		if fs := m.said[a]; fs.all > best {
+			bestA, best = a, fs.all
+		}
+	}
+	if bestA == "" {
+		return "no finding of any agent"
+	}
+	return fmt.Sprintf("%.0f%% in %s", 100*best, r.srcLabel(m.said[bestA].src))
 }
 
 func mismatched(m matched, agent string) bool {
@@ -957,6 +1320,8 @@ func sayers(support map[string]string) string {
 func (r *run) cited(src []byte, present []bool) {
 	for l := range strings.SplitSeq(string(src), "\n") {
 		if !strings.ContainsAny(l, "0123456789") {
+			// No ID and no severity level: only its words can say a finding.
+			r.mentions(l, nil, present)
 			continue
 		}
 		_, atts := citations(l)
@@ -1008,40 +1373,237 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	if !strings.Contains(l, "-") {
 		return
 	}
-	var named []string
+	var named, toks []string
 	for _, tok := range strings.FieldsFunc(l, func(r rune) bool {
 		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']'
 	}) {
 		tok = strings.Trim(tok, ".+")
 		if strings.Contains(tok, "-") && agentNameRe.MatchString(tok) {
-			if a, ok := r.agents.resolve(tok); ok && !slices.Contains(named, a) {
-				named = append(named, a)
+			if a, ok := r.agents.resolve(tok); ok {
+				toks = append(toks, tok)
+				if !slices.Contains(named, a) {
+					named = append(named, a)
+				}
 			}
 		}
 	}
 	if len(named) == 0 {
 		return
 	}
+	// The agents' names are not what the line says ("[fd-user-experience]
+	// (fd-user-experience.md) — verdict: …" says nothing of its findings).
+	for _, tok := range toks {
+		l = strings.ReplaceAll(l, tok, " ")
+	}
 	lw = words(withoutAttribution(l))
-	for _, a := range named {
-		best, second, bestJ := 0, 0, -1
-		for j := range r.cands {
-			cd := &r.cands[j]
-			if cd.f == nil || !slices.Contains(cd.agents, a) {
-				continue
+	// What an agent wrote about one of its findings holds most of the
+	// line's words, or of a part's when it lists several ("no lifecycle
+	// state machine; timeout behavior missing"): the line states that
+	// finding, perhaps as the fix in place of the defect ("Compress the
+	// injection to 4 lines (fd-perf)" for "Contract can be compressed").
+	// Words are compared folded: a synthesis restates in its own words
+	// ("irreversibility analysis missing" for "does not identify
+	// irreversible steps").
+	type fit struct {
+		k            int
+		best, second float64
+	}
+	fits := make([]fit, len(named))
+	for _, part := range append([]string{l}, lineParts(l)...) {
+		pw := lw
+		if part != l {
+			pw = words(withoutAttribution(part))
+		}
+		titled := make([]bool, len(named))
+		for i, a := range named {
+			// The title's words: the finding of its agent whose titles
+			// hold most of them.
+			best, second, bestJ := 0, 0, -1
+			for j := range r.cands {
+				cd := &r.cands[j]
+				if cd.f == nil || !slices.Contains(cd.agents, a) {
+					continue
+				}
+				switch n := cd.sharesFolded(pw); {
+				case n > best:
+					best, second, bestJ = n, best, j
+				case n > second:
+					second = n
+				}
 			}
-			switch n := cd.shares(lw); {
-			case n > best:
-				best, second, bestJ = n, best, j
-			case n > second:
-				second = n
+			if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(pw)) {
+				present[bestJ], titled[i] = true, true
+				trace(bestJ, "line %q names %s and holds its title's words", part, a)
 			}
 		}
-		if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(lw)) {
-			present[bestJ] = true
-			trace(bestJ, "line %q names %s and holds its title's words", l, a)
+		if len(pw) < 2 || part == l && len(pw) < 3 || verdictRe.MatchString(part) {
+			continue // too few words, or an agent's verdict and tally ("verdict: needs-changes (1 P0")
+		}
+		for i := range fits {
+			fits[i] = fit{k: -1}
+		}
+		r.saidFold.weighEach(folded(pw), func(k int, v float64, _ int) {
+			src := &r.srcs[k]
+			i := slices.Index(named, src.agent)
+			if i < 0 || src.sev == "" {
+				return
+			}
+			switch f := &fits[i]; {
+			case v > f.best:
+				f.k, f.best, f.second = k, v, f.best
+			case v > f.second:
+				f.second = v
+			}
+		})
+		for i, a := range named {
+			// A part whose words a title holds states that finding, not
+			// the one whose block also holds them.
+			if f := fits[i]; f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) {
+				present[r.srcs[f.k].cand] = true
+				trace(r.srcs[f.k].cand, "line %q names %s and what it wrote of the finding holds the line's words", part, a)
+			}
 		}
 	}
+}
+
+// verdictRe finds an agent's verdict in a part of a line.
+var verdictRe = regexp.MustCompile(`(?i)\bverdict\b|\bneeds[-_ ](?:changes|attention|work)\b|\b(?:risky|safe|approved?|lgtm)\b`)
+
+// lineParts splits a line that lists several things at its semicolons
+// and table cell bars; nil when it lists one.
+func lineParts(l string) []string {
+	parts := strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '|' || r == ',' })
+	if len(parts) < 2 {
+		return nil
+	}
+	return parts
+}
+
+// agentsStatedRe finds where a synthesis says how many agents it was
+// written from: "4 launched", "Reviewed by 7 agents", "Agents launched: 5".
+var agentsStatedRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:agents?\s+)?(?:launched|completed)\b|\breviewed by (\d{1,3}) (?:\w+ )?agents\b|\bagents\s+(?:launched|completed)\W{1,6}(\d{1,3})\b`)
+
+// covered returns the agents a synthesis covers when the run directory
+// holds more completed agents than it says it was written from (its
+// largest "N/M" count: M, or "4 launched", "Reviewed by 7 agents"): the
+// agents it names anywhere, by name or label.
+// A directory that keeps several runs' reports side by side otherwise
+// makes every other run's blocker "missing". Nil when the synthesis
+// covers the whole directory, or names no agent.
+func (r *run) covered(src []byte, claims []Claim) map[string]bool {
+	of := 0
+	for i := range claims {
+		of = max(of, claims[i].Of)
+	}
+	for _, m := range agentsStatedRe.FindAllStringSubmatch(string(src), 8) {
+		of = max(of, number(m[1]+m[2]+m[3]))
+	}
+	if of == 0 || of >= len(r.s.AgentsCompleted) {
+		return nil
+	}
+	named := map[string]bool{}
+	for i := range claims {
+		for _, l := range claims[i].Agents {
+			if a, ok := r.agents.resolve(l); ok {
+				named[a] = true
+			}
+		}
+	}
+	for l := range strings.SplitSeq(string(src), "\n") {
+		if !strings.Contains(l, "-") {
+			continue
+		}
+		for _, tok := range strings.FieldsFunc(l, func(r rune) bool {
+			return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']' || r == '|'
+		}) {
+			if tok = strings.Trim(tok, ".+"); strings.Contains(tok, "-") && agentNameRe.MatchString(tok) {
+				if a, ok := r.agents.resolve(tok); ok {
+					named[a] = true
+				}
+			}
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	return named
+}
+
+// identRe finds a name from code in a title: camelCase, snake_case, a
+// call, a type of three capitalised parts or more ("skipOnboarding",
+// "parse_frontmatter", "navigateBack()", "AgentNotFoundMsg"; not a
+// product's name such as "GitHub" or "DeepSeek").
+var identRe = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*)+\b|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z][A-Za-z0-9]*\(\)|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}\b`)
+
+// maxCodeOwners is how many findings' titles may name an identifier for
+// a claim that writes it to be tied to them all.
+const maxCodeOwners = 3
+
+// codeNames returns the names from code a text writes (identRe), of six
+// letters or more.
+func codeNames(s string) []string {
+	var out []string
+	for _, id := range identRe.FindAllString(s, -1) {
+		id = strings.TrimSuffix(id, "()")
+		if len(id) >= 6 && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// codeOwners maps each name from code a finding's title writes to the
+// findings whose titles write it (built once).
+func (r *run) codeOwners() map[string][]int {
+	if r.owners != nil {
+		return r.owners
+	}
+	r.owners = map[string][]int{}
+	for j := range r.cands {
+		cd := &r.cands[j]
+		if cd.f == nil {
+			continue
+		}
+		for _, t := range cd.raw {
+			for _, id := range codeNames(t) {
+				if !slices.Contains(r.owners[id], j) {
+					r.owners[id] = append(r.owners[id], j)
+				}
+			}
+		}
+	}
+	return r.owners
+}
+
+// identified marks the blockers whose title names a thing of the code
+// that no other finding's title names, when the synthesis names it too:
+// two defects rarely share an identifier, and a synthesis that folds a
+// blocker into another item ("skipOnboarding flag is dead code") keeps it.
+func (r *run) identified(src []byte, present []bool) {
+	owners := r.codeOwners()
+	if len(owners) == 0 {
+		return
+	}
+	// The synthesis's words, case and all, once: looking each identifier
+	// up in the whole text would cost identifiers × text.
+	said := map[string]bool{}
+	for w := range strings.FieldsFuncSeq(string(src), func(r rune) bool { return r > 0x7f || !isWordByte(byte(r)) }) {
+		if _, ok := owners[w]; ok {
+			said[w] = true
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(said)) {
+		js := owners[id]
+		if len(js) != 1 || present[js[0]] || r.cands[js[0]].f.Severity.Rank() > 1 {
+			continue
+		}
+		present[js[0]] = true
+		trace(js[0], "the synthesis names %s, which only its title names", id)
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // tracePresent, when set (by tests), hears why each finding counts as
@@ -1066,4 +1628,79 @@ func restated(cd *candidate, lines *corpus) bool {
 		}
 	}
 	return false
+}
+
+var debugRestate func(j, k int)
+
+// restatedBy returns a finding of the same agent, as severe, that the
+// synthesis states and of which finding j is a restatement by its agent:
+// j stands inside that finding's block (a consequence listed in its
+// description), or the two titles share two words and the block of one
+// holds most of the other's title (a conclusion or a summary table that
+// lists it again in other words). -1 when none.
+func (r *run) restatedBy(j int, present []bool) int {
+	cd := &r.cands[j]
+	ok := func(k int) bool {
+		ck := &r.cands[k]
+		return k != j && present[k] && ck.f != nil && ck.f.Severity.Rank() <= cd.f.Severity.Rank() &&
+			slices.ContainsFunc(cd.agents, func(a string) bool { return slices.Contains(ck.agents, a) })
+	}
+	// Nested: a line of j's inside the block of a finding of its agent.
+	for _, sj := range r.srcs {
+		if sj.cand != j || sj.ref == "" {
+			continue
+		}
+		line := refLine(sj.ref)
+		for _, sk := range r.srcs {
+			if sk.agent == sj.agent && ok(sk.cand) && sk.span[0] < line && line < sk.span[1] {
+				return sk.cand
+			}
+		}
+	}
+	tw := cd.titleWords()
+	best, bestK := 0.0, -1
+	r.blocks.weighEach(tw, func(k int, v float64, n int) {
+		if ok(k) && v > best && n >= 2 && r.cands[k].shares(tw) >= 2 {
+			best, bestK = v, k
+		}
+	})
+	for k := range r.cands {
+		if !ok(k) || k == bestK {
+			continue
+		}
+		kw := r.cands[k].titleWords()
+		if len(kw) < 2 || cd.shares(kw) < 2 {
+			continue
+		}
+		r.blocks.weighEach(kw, func(i int, v float64, n int) {
+			if i == j && v > best && n >= 2 {
+				best, bestK = v, k
+			}
+		})
+	}
+	if best >= stated {
+		return bestK
+	}
+	return -1
+}
+
+// proseOnly reports whether every agent of a finding wrote its report
+// without a usable findings index (malformed or unreadable: read by SPEC
+// 2.3, its findings of low confidence).
+func (r *run) proseOnly(f *synth.Finding) bool {
+	for _, a := range f.Agents {
+		for _, ag := range r.s.Agents {
+			if ag.Name == a && ag.Status != parse.StatusMalformed && ag.Status != parse.StatusUnreadable {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// refLine returns the line of a ref ("fd-a.md:12"), or 0.
+func refLine(ref string) int {
+	_, n, _ := strings.Cut(ref, ":")
+	k, _ := strconv.Atoi(n)
+	return k
 }

@@ -208,7 +208,17 @@ func (r *reader) heading(lvl int, text, t string) {
 		c, ok = itemClaim(text, true)
 	}
 	if !ok {
-		return
+		// "### Convergence Point 2: Lifecycle transitions" over "Two
+		// agents converged on the same gap: …": the count the paragraph
+		// under the heading opens with is the heading's.
+		n, of := r.paragraphCount()
+		if n == 0 {
+			return
+		}
+		if c, ok = itemClaim(text, true); !ok {
+			return
+		}
+		c.Count, c.Of = n, of
 	}
 	if c.Severity == "" {
 		c.Severity = r.group
@@ -216,6 +226,60 @@ func (r *reader) heading(lvl int, text, t string) {
 	r.add(c, t)
 	r.claimLvl = lvl
 	r.block = len(r.out) - 1
+}
+
+// paragraphCount reads the count of agents the first sentence of the
+// paragraph after the current line states ("All three agents identified
+// …", "Two agents converged …"): 0 when the next text is not a paragraph
+// or states none. "Every agent found …" counts nothing: it is how a
+// synthesis speaks of the review, too broad to hold to a count.
+func (r *reader) paragraphCount() (n, of int) {
+	var para strings.Builder
+	after := "" // the first line after the paragraph that is not blank
+	for p := r.pos; p <= len(r.text); {
+		l, next := r.lineAt(p)
+		t := strings.TrimSpace(l)
+		p = next
+		if t == "" {
+			if para.Len() > 0 && after == "" {
+				after = "\n" // the paragraph ended; look at what follows it
+			}
+			continue
+		}
+		if after != "" {
+			after = t
+			break
+		}
+		if lvl, _ := heading(t); lvl > 0 || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "```") {
+			if para.Len() > 0 {
+				after = t
+			}
+			break
+		}
+		if _, item := listItem(t); item {
+			if para.Len() > 0 {
+				after = t
+			}
+			break
+		}
+		para.WriteString(t + " ")
+		if para.Len() > maxBody {
+			break
+		}
+	}
+	if _, item := listItem(after); item || strings.HasPrefix(after, "|") {
+		// A table or list of who said what follows: its rows and items are
+		// the claims ("| Dogon | … |"), the paragraph their preamble.
+		return 0, 0
+	}
+	first := strings.TrimSpace(para.String())
+	if strings.HasSuffix(first, ":") {
+		return 0, 0 // "All six agents converge on these problems:" labels what follows
+	}
+	if i := strings.Index(first, ". "); i > 0 {
+		first = first[:i]
+	}
+	return counts(first)
 }
 
 // listFollows reports whether the next line that is not blank is a list
@@ -240,15 +304,46 @@ func (r *reader) listFollows() bool {
 
 // tallyRe matches a tally: a severity or a label and a count ("P0
 // Blockers: 1 (…)", "**Critical:** 0", "Findings: 8 (P0: 1, …)").
-var tallyRe = regexp.MustCompile(`(?i)^(?:\*\*|__)?(?:P[0-3]|critical|high|medium|low|blocking|important)\b[^:]{0,30}:(?:\*\*|__)?\s*\d+\b|^(?:\*\*|__)?[A-Za-z][A-Za-z ]{0,30}:(?:\*\*|__)?\s*\d+\b|\(P[0-3]:\s*\d`)
+var (
+	tallyRe    = regexp.MustCompile(`^(?:\*\*|__)?[A-Za-z][A-Za-z ]{0,30}:(?:\*\*|__)?\s*\d+\b|\(P[0-3]:\s*\d`)
+	sevTallyRe = regexp.MustCompile(`^(?:\*\*|__)?([^:*_]{1,30}?)(?:\*\*|__)?:(?:\*\*|__)?\s*\d+\b`)
+)
+
+// isTally reports whether an item is a tally: a label and a count, or a
+// severity (SPEC 2.3's vocabulary, parse.SeverityValue) and a count ("P0
+// Blockers: 1", "**High-priority**: 2").
+func isTally(text string) bool {
+	if tallyRe.MatchString(text) {
+		return true
+	}
+	m := sevTallyRe.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	_, ok := parse.SeverityValue(m[1], true)
+	return ok
+}
 
 // item reads a bullet, numbered item or checkbox.
 func (r *reader) item(text, t string) {
-	if tallyRe.MatchString(text) {
+	if isTally(text) {
 		return
 	}
 	if isField(text) {
-		r.field(text)
+		if label, _ := fieldParts(text); r.block >= 0 || commonFields[parse.Normalize(label)] || attributionFields[parse.Normalize(label)] {
+			r.field(text)
+			return
+		}
+		// "- **Python-in-flock-subshell pattern**: three agents flagged
+		// it (fd-a, fd-b)": no finding above to be a field of, and a
+		// label no finding's field has: a claim when it says who.
+		if c, ok := itemClaim(text, false); ok && (c.Count > 0 || citesAgent(c)) {
+			if c.Severity == "" {
+				c.Severity = r.group
+			}
+			r.add(c, "- "+text)
+			r.block = -1
+		}
 		return
 	}
 	c, ok := itemClaim(text, false)
@@ -442,7 +537,9 @@ func skippedSection(text string) bool {
 		"heat map", "recommended", "recommendation", "next step", "fix sequence", "action", "token saving",
 		"what works", "worth preserving", "files reviewed", "files referenced",
 		"files affected", "severity tally", "severity count", "severity summary"} {
-		if strings.Contains(n, w) {
+		// At the start of a word: "Actions" and "Next steps", not
+		// "Reaction Round".
+		if strings.Contains(" "+n, " "+w) {
 			return true
 		}
 	}
@@ -455,81 +552,44 @@ func skippedSection(text string) bool {
 	return false
 }
 
-// groupWords are the words a severity group heading holds beside its
-// severity ("P1 — Should Fix (14 deduplicated)", "Critical Findings (P0)",
-// "P0 Findings (1) — Blocking"); a heading of nothing else is a group.
-var groupWords = map[string]bool{
-	"findings": true, "finding": true, "issues": true, "issue": true, "blockers": true,
-	"blocking": true, "severity": true, "priority": true, "items": true, "concerns": true,
-	"problems": true, "risks": true, "gaps": true, "fixes": true, "fix": true, "important": true,
-	"critical": true, "high": true, "medium": true, "low": true, "minor": true, "major": true,
-	"moderate": true, "must": true, "should": true, "nice": true, "to": true, "have": true,
-	"bugs": true, "defects": true, "key": true, "selected": true, "deduplicated": true,
-	"total": true, "new": true, "remaining": true, "other": true, "polish": true, "consider": true,
-	"needs": true, "attention": true, "and": true, "recommendations": true, "p0": true, "p1": true,
-	"p2": true, "p3": true, "s": true, "blocker": true, "severe": true, "cluster": true,
-}
-
-// groupHeading reports whether a heading is a severity group and which: a
-// severity marker (P1, a severity word, "(P1)") and beside it only group
-// words, counts and parenthesised asides.
+// groupHeading reports whether a heading of a synthesis is a severity
+// group, and which: parse.GroupHeading, SPEC 2.3's rule 3 as the general
+// reader reads a report's headings ("P1 — Should Fix", "Critical Findings
+// (P0)", "High Priority Issues"), once the words a synthesis adds to a
+// group's heading and a report does not are left out: its selection
+// ("Deduplicated", "Remaining", "Key", "(Selected)"), a count in
+// parentheses before a note ("P0 Findings (1) — Blocking") and a plural
+// level ("P1s"). A P-level the heading writes is the group's: "P1 —
+// Implementation-Blocking" is the synthesis's P1 group, whose note says
+// what P1 means to it, not a P0 group.
 func groupHeading(text string) (parse.Severity, bool) {
-	plain := strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(text, "**", ""), "__", ""))
-	plain = strings.TrimSpace(numberRe.ReplaceAllString(plain, ""))
-	sev := parse.Severity("")
-	var rest []string
-	depth := 0
-	var paren []string
-	for _, w := range strings.FieldsFunc(plain, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '/' || r == ',' || r == ':' || r == '+'
-	}) {
-		open := strings.Count(w, "(") + strings.Count(w, "[")
-		close := strings.Count(w, ")") + strings.Count(w, "]")
-		tok := strings.Trim(w, "()[]—–-.:;*_`🔴🟠🟡🟢🔵⚪🚨⛔")
-		if s, ok := groupSeverity(tok); ok {
-			if sev == "" || s.Rank() < sev.Rank() {
-				sev = s
-			}
-		} else if tok != "" {
-			if depth > 0 || open > 0 {
-				paren = append(paren, tok)
-			} else {
-				rest = append(rest, tok)
-			}
-		}
-		depth += open - close
-		if depth < 0 {
-			depth = 0
-		}
-	}
-	_ = paren // an aside in parentheses says what the group is about
-	if sev == "" {
+	t := synthGroupRe.ReplaceAllString(text, " ")
+	t = pluralLevelRe.ReplaceAllString(t, "$1")
+	sev, ok := parse.GroupHeading(t)
+	if !ok {
 		return "", false
 	}
-	for _, w := range rest {
-		lw := strings.ToLower(w)
-		if !groupWords[lw] && !isNumber(lw) {
-			return "", false
+	best := parse.Severity("")
+	for _, m := range pLevelRe.FindAllString(t, -1) {
+		if s, _ := parse.SeverityWord(m); best == "" || s.Rank() < best.Rank() {
+			best = s
 		}
+	}
+	if best != "" {
+		return best, true
 	}
 	return sev, true
 }
 
-// groupSeverity reads one token of a group heading as a severity: a
-// P-level, a P-level range ("P0-P1"), or a severity word.
-func groupSeverity(tok string) (parse.Severity, bool) {
-	if tok == "" {
-		return "", false
-	}
-	if a, b, ok := strings.Cut(tok, "-"); ok && parse.IsPLevel(a) && parse.IsPLevel(b) {
-		s, _ := parse.SeverityWord(a)
-		return s, true
-	}
-	if strings.HasSuffix(tok, "s") && parse.IsPLevel(tok[:len(tok)-1]) { // "P1s"
-		tok = tok[:len(tok)-1]
-	}
-	return parse.SeverityWord(tok)
-}
+var (
+	// synthGroupRe matches what a synthesis adds to a severity group's
+	// heading: its selection and a count in parentheses.
+	synthGroupRe = regexp.MustCompile(`(?i)\(\s*(?:\d+(?:\s+[a-z]+)?|selected)\s*\)|\b(?:deduplicated|remaining|key|selected)\b`)
+	// pluralLevelRe matches a plural P-level: "P1s".
+	pluralLevelRe = regexp.MustCompile(`\b(P[0-3])s\b`)
+	// pLevelRe matches a P-level a heading writes.
+	pLevelRe = regexp.MustCompile(`\bP[0-3]\b`)
+)
 
 // boldGroup reads a bold line that labels a group of findings under it
 // ("**Critical (Must Fix):**", "**High (Strong Recommendation):**").
@@ -552,8 +612,9 @@ func firstWord(s string) string {
 }
 
 var (
-	// trailingMarkerRe: an exact parenthesised or bracketed marker at the end.
-	trailingMarkerRe = regexp.MustCompile(`(?i)[(\[]\s*(P[0-3]|critical|blocker|high|major|medium|moderate|low|minor)\s*[)\]]\s*[.:]?\s*$`)
+	// trailingGroupRe: a parenthesised or bracketed group at the end; a
+	// severity marker when parse.SeverityValue reads its text.
+	trailingGroupRe = regexp.MustCompile(`[(\[]([^()\[\]]{1,40})[)\]]\s*[.:]?\s*$`)
 	// inlineMarkerRe: an exact parenthesised or bracketed P-level anywhere,
 	// or one that opens a parenthesised list: "(P0, 3/5 agents)".
 	inlineMarkerRe = regexp.MustCompile(`[(\[]\s*(P[0-3])\s*(?:[)\]]|[,;:]\s)`)
@@ -562,6 +623,18 @@ var (
 	// sevInIDRe: a P-level inside an ID (NEW-P0, SEC-P1-2), SPEC §2.3.
 	sevInIDRe = regexp.MustCompile(`(?:^|[-_.])(P[0-3])(?:$|[-_.])`)
 )
+
+// trailingMarker reads a severity marker in parentheses or brackets at
+// the end of a title ("Token reuse (High)", "… [P1]", "… (Must fix)"), by
+// the vocabulary of SPEC 2.3 (parse.SeverityValue, in a severity
+// position).
+func trailingMarker(s string) (parse.Severity, bool) {
+	m := trailingGroupRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return parse.SeverityValue(m[1], true)
+}
 
 // idSeverity returns the severity an ID carries: its P-level prefix (P1-3)
 // or a P-level part (NEW-P0, SEC-P1-2).
@@ -592,7 +665,7 @@ func leadMarker(s string) (id string, sev parse.Severity, rest string, ok bool) 
 	tt := trimTok(tok)
 	if parse.IsFindingID(tt) {
 		if sev, ok := idSeverity(tt); ok {
-			return tt, sev, trimLead(after), true
+			return tt, sev, trimLead(moreIDs(after)), true
 		}
 	}
 	if parse.IsFindingID(tt) || isNumber(tt) {
@@ -603,6 +676,22 @@ func leadMarker(s string) (id string, sev parse.Severity, rest string, ok bool) 
 		}
 	}
 	return "", "", s, false
+}
+
+// moreIDs drops the IDs that follow a claim's first one ("/ DO-01 — …",
+// "+ Q-03: …"): the title comes after them. citations reads them.
+func moreIDs(s string) string {
+	for {
+		t := strings.TrimSpace(s)
+		if t == "" || !strings.ContainsRune("/+,&", rune(t[0])) {
+			return s
+		}
+		tok, rest := splitToken(t[1:])
+		if !isID(trimTok(tok)) {
+			return s
+		}
+		s = rest
+	}
 }
 
 // splitToken cuts s at its first space.
@@ -637,6 +726,11 @@ func tokenSeverity(tok string) (parse.Severity, bool) {
 	}
 	sev, ok := parse.SeverityWord(tt)
 	if !ok {
+		if strings.ContainsAny(tok, "[(") {
+			// "[Important]", "(must-fix)": brackets are a severity
+			// position, where more of the vocabulary counts.
+			return parse.SeverityValue(tt, true)
+		}
 		return "", false
 	}
 	if parse.IsPLevel(tt) {
@@ -705,8 +799,8 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 		title = t
 	}
 	if c.Severity == "" {
-		if m := trailingMarkerRe.FindStringSubmatch(strings.ReplaceAll(title, "**", "")); m != nil {
-			c.Severity, _ = parse.SeverityWord(m[1])
+		if sev, ok := trailingMarker(strings.ReplaceAll(title, "**", "")); ok {
+			c.Severity = sev
 		} else if m := inlineMarkerRe.FindStringSubmatch(t); m != nil {
 			c.Severity = parse.Severity(m[1])
 		}
@@ -758,11 +852,13 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 		c.attrib = append(c.attrib, a)
 	}
 	c.FileRefs = fileRefs(t)
-	// "**D-06: Title**": an ID before the title, its own label or the
-	// agent's it cites.
+	// "**D-06: Title**", "**PER-03 — Title**": an ID before the title,
+	// its own label or the agent's it cites.
 	if c.ID == "" {
-		if tok, rest := splitToken(strings.ReplaceAll(title, "**", "")); strings.HasSuffix(tok, ":") && isID(trimTok(tok)) && rest != "" {
-			c.ID, title = trimTok(tok), rest
+		tok, rest := splitToken(strings.ReplaceAll(title, "**", ""))
+		dash := strings.HasPrefix(rest, "—") || strings.HasPrefix(rest, "–") || strings.HasPrefix(rest, "- ")
+		if (strings.HasSuffix(tok, ":") || dash) && isID(trimTok(tok)) && trimLead(rest) != "" {
+			c.ID, title = trimTok(tok), trimLead(rest)
 			c.Cites = appendNew(c.Cites, expandID(c.ID)...)
 			if s, ok := idSeverity(c.ID); ok && c.Severity == "" {
 				c.Severity = s
@@ -915,6 +1011,14 @@ var attributionFields = map[string]bool{
 	"confirmed by": true, "convergence": true, "who flagged it": true, "reviewers": true,
 }
 
+// commonFields are the labels of a finding's fields.
+var commonFields = map[string]bool{
+	"location": true, "fix": true, "impact": true, "evidence": true, "recommendation": true,
+	"severity": true, "status": true, "file": true, "files": true, "effort": true, "risk": true,
+	"why": true, "current code": true, "rationale": true, "note": true, "notes": true,
+	"example": true, "problem": true, "issue": true, "description": true, "details": true,
+}
+
 // isField reports whether an item or line is a field of a finding:
 // "**Location**: …", "**Fix:** …", "Severity: P1" — a short label and a
 // colon, the label holding no severity, ID or agent name.
@@ -943,6 +1047,13 @@ func fieldParts(text string) (string, string) {
 	t := strings.TrimSpace(text)
 	if !strings.HasPrefix(t, "**") && !strings.HasPrefix(t, "__") {
 		return "", ""
+	}
+	if b, _, ok := leadBold(t); ok {
+		if _, rest, colon := strings.Cut(b, ":"); colon && strings.TrimSpace(rest) != "" {
+			// "**Over-commitment: 3 capabilities at once** (fd-a)": the
+			// bold runs past its colon, a title, not a field's label.
+			return "", ""
+		}
 	}
 	m := fieldLabelRe.FindStringSubmatch(t)
 	if m == nil {
@@ -1114,7 +1225,9 @@ func cleanTitle(s string) string {
 	if m := titleCutRe.FindStringIndex(s); m != nil && m[0] > 0 {
 		s = s[:m[0]]
 	}
-	s = trailingMarkerRe.ReplaceAllString(s, "")
+	if _, ok := trailingMarker(s); ok {
+		s = s[:trailingGroupRe.FindStringIndex(s)[0]]
+	}
 	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "\"'`“”*_:;,."))
 	if r := []rune(s); len(r) > maxTitle {
 		s = string(r[:maxTitle])
@@ -1128,7 +1241,7 @@ var (
 	convRe       = regexp.MustCompile(`(?i)\bconvergence:?\s*(\d{1,3})\s*/\s*(\d{1,3})\b`)
 	parenNRe     = regexp.MustCompile(`(?i)\((\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
 	byNRe        = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,3}|all \d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
-	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all \d{1,2}|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flagged|found|identified|raised|reported|noted|agreed|converged)\b`)
+	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all \d{1,2}|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flagged|found|identified|raised|reported|noted|agreed|converged?|recogni[sz]ed)\b`)
 	ofRe         = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:agents?|reviewers?)\b`)
 	numberWords  = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 )

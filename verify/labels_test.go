@@ -49,8 +49,12 @@ type hlabel struct {
 	// "agent-file.md:LINE".
 	Report string `json:"report"`
 	// Holdout labels were not looked at while tuning the rules.
-	Holdout bool   `json:"holdout"`
-	Note    string `json:"note"`
+	Holdout bool `json:"holdout"`
+	// Round is the round of issue 28 that labelled it: 0 for the first
+	// twenty syntheses (rounds one and two), 3 for the eight held out
+	// after the general reader came.
+	Round int    `json:"round"`
+	Note  string `json:"note"`
 }
 
 // errorOutcome reports whether an outcome is an error the gate must trip on.
@@ -177,6 +181,8 @@ func sourceOf(s *synth.Synthesis, key, ref string) bool {
 type tally struct {
 	syntheses, claims, errors, found, missed, falseFlags, clean, cleanPass int
 	byKind                                                                 map[string][3]int // found, missed, kind right
+	// flagsBy counts the false flags by the kind of problem reported.
+	flagsBy map[Kind]int
 }
 
 func (t *tally) String() string {
@@ -188,6 +194,14 @@ func (t *tally) String() string {
 	}
 	s := fmt.Sprintf("%d syntheses, %d labelled lines, %d errors: found %d (%s), missed %d, false flags %d (%s of the errors); error-free syntheses passing: %d/%d",
 		t.syntheses, t.claims, t.errors, t.found, pct(t.found, t.errors), t.missed, t.falseFlags, pct(t.falseFlags, t.errors), t.cleanPass, t.clean)
+	if len(t.flagsBy) > 0 {
+		s += "\n    false flags:"
+		for _, k := range Kinds {
+			if n := t.flagsBy[k]; n > 0 {
+				s += fmt.Sprintf(" %s %d", k, n)
+			}
+		}
+	}
 	for _, k := range slices.Sorted(func(yield func(string) bool) {
 		for k := range t.byKind {
 			if !yield(k) {
@@ -220,7 +234,8 @@ func TestLabelledSyntheses(t *testing.T) {
 		}
 		bySynth[l.Synthesis] = append(bySynth[l.Synthesis], l)
 	}
-	totals := map[bool]*tally{false: {byKind: map[string][3]int{}}, true: {byKind: map[string][3]int{}}}
+	totals := map[bool]*tally{false: {byKind: map[string][3]int{}, flagsBy: map[Kind]int{}}, true: {byKind: map[string][3]int{}, flagsBy: map[Kind]int{}}}
+	rounds := map[int]*tally{} // the same, by the round that labelled them
 	for _, name := range order {
 		ls := bySynth[name]
 		path := filepath.Join(root, filepath.FromSlash(name))
@@ -231,7 +246,13 @@ func TestLabelledSyntheses(t *testing.T) {
 		lines := strings.Count(string(src), "\n") + 1
 		r, s := corpusCheck(t, path, agents[name])
 		tot := totals[ls[0].Holdout]
+		rnd := rounds[ls[0].Round]
+		if rnd == nil {
+			rnd = &tally{}
+			rounds[ls[0].Round] = rnd
+		}
 		tot.syntheses++
+		rnd.syntheses++
 		byLine := map[int]hlabel{}
 		for _, l := range ls {
 			if l.Holdout != ls[0].Holdout {
@@ -250,6 +271,7 @@ func TestLabelledSyntheses(t *testing.T) {
 		var errs, found, missed, falseFlags int
 		var notes []string
 		flagged := map[int][]Kind{}
+		flagMsg := map[int]string{}
 		var blockers []Problem
 		for _, p := range r.Problems {
 			switch {
@@ -257,6 +279,7 @@ func TestLabelledSyntheses(t *testing.T) {
 				blockers = append(blockers, p)
 			case !p.Kind.Note():
 				flagged[p.Line] = append(flagged[p.Line], p.Kind)
+				flagMsg[p.Line] = p.Message
 			}
 		}
 		count := func(l hlabel, hit bool, kindRight bool) {
@@ -311,22 +334,28 @@ func TestLabelledSyntheses(t *testing.T) {
 				continue
 			}
 			falseFlags++
-			notes = append(notes, fmt.Sprintf("false flag at %d (%s): %v", line, cmp(ok, l.Outcome, "unlabelled"), flagged[line]))
+			for _, k := range flagged[line] {
+				tot.flagsBy[k]++
+			}
+			notes = append(notes, fmt.Sprintf("false flag at %d (%s): %v: %s", line, cmp(ok, l.Outcome, "unlabelled"), flagged[line], flagMsg[line]))
 		}
 		for i, p := range blockers {
 			if !usedBlocker[i] {
 				falseFlags++
+				tot.flagsBy[MissingBlocker]++
 				notes = append(notes, "false missing blocker: "+p.Message)
 			}
 		}
-		tot.errors += errs
-		tot.found += found
-		tot.missed += missed
-		tot.falseFlags += falseFlags
-		if errs == 0 {
-			tot.clean++
-			if !r.Ungrounded() {
-				tot.cleanPass++
+		for _, x := range []*tally{tot, rnd} {
+			x.errors += errs
+			x.found += found
+			x.missed += missed
+			x.falseFlags += falseFlags
+			if errs == 0 {
+				x.clean++
+				if !r.Ungrounded() {
+					x.cleanPass++
+				}
 			}
 		}
 		if ls[0].Holdout {
@@ -341,16 +370,40 @@ func TestLabelledSyntheses(t *testing.T) {
 	if os.Getenv("VERIFY_TUNING") == "" {
 		t.Logf("held out: %v", totals[true])
 	}
-	// Floors under today's figures on the whole set (not the issue's
-	// targets of 90% found and 10% false flags, which verify does not
-	// reach): a change that loses ground fails here.
-	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
-		falseFlags: totals[false].falseFlags + totals[true].falseFlags}
-	if 2*all.found < all.errors {
-		t.Errorf("found %d of %d errors, want at least half", all.found, all.errors)
+	if os.Getenv("VERIFY_TUNING") == "" && rounds[3] != nil {
+		r3 := rounds[3]
+		t.Logf("  of which labelled in round 3 (8 syntheses): %d errors, found %d, false flags %d; error-free passing %d/%d",
+			r3.errors, r3.found, r3.falseFlags, r3.cleanPass, r3.clean)
 	}
-	if 4*all.falseFlags > all.errors {
-		t.Errorf("%d false flags for %d errors, want at most a quarter", all.falseFlags, all.errors)
+	// Floors under today's figures. On the twenty syntheses of rounds one
+	// and two, the floors they were set with: errors found at least 60%,
+	// false flags at most a tenth of the errors. On the whole set, with the
+	// eight held-out syntheses of round 3: false flags within the issue's
+	// target of a tenth, errors found at least 45% (the target, 90%, is not
+	// reached: verify finds a third of the held-out errors). Every
+	// error-free synthesis but one passes. A change that loses ground fails
+	// here.
+	first := rounds[0]
+	if first == nil {
+		first = &tally{}
+	}
+	if 5*first.found < 3*first.errors {
+		t.Errorf("rounds one and two: found %d of %d errors, want at least 60%%", first.found, first.errors)
+	}
+	if 10*first.falseFlags > first.errors {
+		t.Errorf("rounds one and two: %d false flags for %d errors, want at most a tenth", first.falseFlags, first.errors)
+	}
+	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
+		falseFlags: totals[false].falseFlags + totals[true].falseFlags,
+		clean:      totals[false].clean + totals[true].clean, cleanPass: totals[false].cleanPass + totals[true].cleanPass}
+	if 20*all.found < 9*all.errors {
+		t.Errorf("found %d of %d errors, want at least 45%%", all.found, all.errors)
+	}
+	if 10*all.falseFlags > all.errors {
+		t.Errorf("%d false flags for %d errors, want at most a tenth", all.falseFlags, all.errors)
+	}
+	if all.cleanPass < all.clean-1 {
+		t.Errorf("%d of %d error-free syntheses pass, want all but one at most", all.cleanPass, all.clean)
 	}
 }
 

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,6 +85,63 @@ func BenchmarkManyClaimsLongReport(b *testing.B) {
 func BenchmarkThousandClaims5MB(b *testing.B) {
 	in := manyClaimsRun(b, 66000, 1000)
 	b.SetBytes(int64(len(in.Reports["fd-a"])))
+	for b.Loop() {
+		Check(in)
+	}
+}
+
+// manyFindingsRun is a run of findings findings, each with a title of
+// random words, and a synthesis of claims claims, each restating one
+// finding's title in part: the title rule tries every claim against every
+// finding, unless it can tell which findings a claim cannot match.
+func manyFindingsRun(t testing.TB, findings, claims int) Input {
+	rng := rand.New(rand.NewSource(2))
+	word := func() string { return fmt.Sprintf("term%d", rng.Intn(3000)) }
+	title := func(n int) []string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = word()
+		}
+		return w
+	}
+	var report strings.Builder
+	report.WriteString("### Findings Index\n")
+	titles := make([][]string, findings)
+	for i := range titles {
+		titles[i] = title(6)
+		fmt.Fprintf(&report, "- P2 | AB-%04d | \"API\" | %s\n", i, strings.Join(titles[i], " "))
+	}
+	report.WriteString("Verdict: needs-changes\n")
+	data := []byte(report.String())
+	rep := parse.ReadReport(data)
+	run := &synth.Run{Input: "run", Agents: []synth.Agent{{Name: "fd-a", File: "fd-a.md", Status: rep.Status, Report: rep, Text: data}}}
+	s := synth.Synthesize(run, synth.Options{Dedup: synth.DedupExact})
+	var syn strings.Builder
+	syn.WriteString("# Review Summary\n\n## P2 Findings\n\n")
+	for i := range claims {
+		tw := titles[rng.Intn(len(titles))]
+		syn.WriteString("- " + strings.Join(tw[:4], " ") + " " + word() + fmt.Sprintf(" (%d agents)\n", 1+i%2))
+	}
+	return Input{Synthesis: []byte(syn.String()), Run: s, Reports: map[string][]byte{"fd-a": data}}
+}
+
+// BenchmarkManyFindingsManyClaims: 2,000 claims against a run of 2,000
+// findings.
+func BenchmarkManyFindingsManyClaims(b *testing.B) {
+	in := manyFindingsRun(b, 2000, 2000)
+	for b.Loop() {
+		Check(in)
+	}
+}
+
+// BenchmarkManyBlockersLeftOut: 2,000 P1 findings, 200 claims: most
+// blockers are left out, each looked for in the synthesis.
+func BenchmarkManyBlockersLeftOut(b *testing.B) {
+	in := manyFindingsRun(b, 2000, 200)
+	in.Run.Findings = slices.Clone(in.Run.Findings)
+	for i := range in.Run.Findings {
+		in.Run.Findings[i].Severity = parse.P1
+	}
 	for b.Loop() {
 		Check(in)
 	}

@@ -77,6 +77,11 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 		}
 		return cs[i]
 	}
+	for i, x := range cs {
+		if i != t.title && resolvedMark(x) {
+			return Claim{}, false // a prior finding, resolved: no claim about the run
+		}
+	}
 	var c Claim
 	if id := trimTok(strings.ReplaceAll(cell(t.id), "**", "")); isID(id) {
 		c.ID = id
@@ -86,10 +91,16 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 		c.ID = id
 	}
 	if t.severity >= 0 {
-		for _, tok := range strings.Fields(cell(t.severity)) {
-			if sev, ok := parse.SeverityWord(trimTok(tok)); ok {
-				c.Severity = sev
-				break
+		// The cell's value ("High", "Must fix", "P1 — blocks release"),
+		// else its first token that is a severity.
+		if sev, ok := parse.SeverityValue(cell(t.severity), true); ok {
+			c.Severity = sev
+		} else {
+			for _, tok := range strings.Fields(cell(t.severity)) {
+				if sev, ok := parse.SeverityWord(trimTok(tok)); ok {
+					c.Severity = sev
+					break
+				}
 			}
 		}
 	}
@@ -109,6 +120,9 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 	if isID(trimTok(title)) {
 		// "| fd-a | RXN-02 | P0 |": the finding named by its ID alone.
 		c.Cites = appendNew(c.Cites, expandID(trimTok(title))...)
+	}
+	if s, ok := idSeverity(c.ID); ok && c.Severity == "" {
+		c.Severity = s // "| **P1-3** | … |": the synthesis's own P1 numbering
 	}
 	if c.Severity == "" {
 		c.Severity = group
@@ -139,8 +153,12 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 			c.attrib = append(c.attrib, att.attrib...)
 		}
 	}
-	if t.agents >= 0 && t.count >= 0 && c.Count == 0 {
-		c.Count, c.Of = counts(strings.ReplaceAll(cell(t.count), "**", "") + " agents")
+	if t.agents >= 0 && t.count >= 0 {
+		if n, of := counts(strings.ReplaceAll(cell(t.count), "**", "") + " agents"); c.Count == 0 {
+			c.Count, c.Of = n, of
+		} else if c.Of == 0 && n == c.Count {
+			c.Of = of // "| 4/4 | fd-a, fd-b, fd-c, fd-d |"
+		}
 	}
 	if a := strings.Trim(strings.ReplaceAll(cell(t.agent), "**", ""), " `"); a != "" && !isCountWord(a) {
 		c.Agents = appendNew(c.Agents, a)
@@ -171,4 +189,15 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 		return c, false
 	}
 	return c, true
+}
+
+// resolvedMark reports whether a cell says its finding is resolved:
+// "Resolved", "Fixed", "Fully addressed", "✅".
+func resolvedMark(cell string) bool {
+	cell = strings.TrimSpace(strings.NewReplacer("**", "", "~~", "", "✅", " resolved ").Replace(cell))
+	switch parse.Normalize(cell) {
+	case "resolved", "fixed", "fully addressed", "resolved resolved", "resolved fixed":
+		return true
+	}
+	return false
 }

@@ -78,6 +78,13 @@ func TestGoldenKinds(t *testing.T) {
 		{"unverifiable", Unverifiable, false},
 		{"cited", "", false},
 		{"wrongagent", WrongCount, true},
+		{"passing", WrongCount, true},
+		{"fixstated", MissingBlocker, true},
+		{"folded", "", false},
+		{"otherrun", MissingBlocker, true},
+		{"restated", Unverifiable, false},
+		{"madeupid", WrongCount, true},
+		{"identifier", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)

@@ -312,6 +312,22 @@ func (c *corpus) weighN(ws []string) (by []float64, where, held []int, best floa
 	for i := range where {
 		where[i] = -1
 	}
+	c.weighEach(ws, func(i int, s float64, n int) {
+		if o := c.owners[i]; s > by[o] {
+			by[o], where[o], held[o] = s, i, n
+		}
+	})
+	for _, s := range by {
+		best = max(best, s)
+	}
+	return by, where, held, best
+}
+
+// weighEach calls f with each paragraph that holds a word of ws, the share
+// of ws's weight it holds (as weigh counts it) and how many of ws: only
+// those paragraphs, so that the cost is that of the words' postings, not
+// of the corpus.
+func (c *corpus) weighEach(ws []string, f func(para int, share float64, held int)) {
 	if len(c.acc) < len(c.paras) {
 		c.acc = make([]float64, len(c.paras))
 		c.cnt = make([]int32, len(c.paras))
@@ -335,17 +351,12 @@ func (c *corpus) weighN(ws []string) (by []float64, where, held []int, best floa
 			c.cnt[i]++
 		}
 	}
-	for _, i := range c.hit {
-		o := c.owners[i]
-		if s := c.acc[i] / total; s > by[o] {
-			by[o], where[o], held[o] = s, int(i), int(c.cnt[i])
-		}
+	hit := c.hit
+	for _, i := range hit {
+		s, n := c.acc[i]/total, int(c.cnt[i])
 		c.acc[i], c.cnt[i] = 0, 0
+		f(int(i), s, n)
 	}
-	for _, s := range by {
-		best = max(best, s)
-	}
-	return by, where, held, best
 }
 
 // synthesisLines returns the words of a synthesis's lines.
@@ -358,4 +369,26 @@ func synthesisLines(src []byte) *corpus {
 		}
 	}
 	return c
+}
+
+// foldLen is the length a long word is folded to.
+const foldLen = 7
+
+// fold cuts a word of more than foldLen bytes to its first foldLen
+// (at a rune boundary): "saturation" and "saturate", "irreversibility"
+// and "irreversible" are one word. Only the rules that decide whether a
+// synthesis states a blocker fold: a synthesis restates in its own
+// words, and a blocker it restated must not be reported missing. Matching
+// and judging claims compare words unfolded.
+func fold(w string) string { return clipTo(w, foldLen) }
+
+// folded returns the distinct folded words of ws.
+func folded(ws []string) []string {
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		if f := fold(w); !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -19,8 +19,9 @@ would. Each claim (a table row, bullet, numbered item or finding heading
 that states a finding) is grounded, wrong or unverifiable: wrong when it
 rates a finding above every agent (severity-raised), names an agent that did
 not report it or counts more agents than said it (wrong-count), or states
-what no agent said (invented). A P0/P1 of the run that the synthesis neither
-cites by ID nor states in words is a missing-blocker. Wrong claims and
+what no agent said (invented). A P0/P1 of an agent's findings index that
+the synthesis neither cites by ID nor states in words is a missing-blocker
+(one read from a report without an index is a note). Wrong claims and
 missing blockers are printed with their evidence and trip the gate;
 unverifiable claims and lowered severities (severity-dropped) are notes.
 See docs/verify.md. Exit codes: 0 no wrong claim, 1 wrong claims or missing
