@@ -293,6 +293,14 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 						Message: inert.Line(err.Error()) + " (at each change until it has one; the final reports wait for it)"})
 				}
 				unread = true
+			case err != nil && runRemoved(dir):
+				// The directory went between the check above and the
+				// write: the same removal, said once.
+				if !removed {
+					u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelWarning,
+						Message: "output directory removed: no reports are written until it is made again"})
+				}
+				removed = true
 			case err != nil:
 				// Keep watching: the next change writes them again.
 				u.Diagnostics = append(u.Diagnostics, parse.Diagnostic{Level: parse.LevelError, Message: inert.Line(err.Error())})
