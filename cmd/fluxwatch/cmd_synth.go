@@ -122,5 +122,5 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return f.judge(e, s)
+	return f.judge(ctx, e, s)
 }

@@ -374,7 +374,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	if err := f.pickedRun(e, final, scan.Run, dir); err != nil {
 		return err
 	}
-	return f.judge(e, final)
+	return f.judge(ctx, e, final)
 }
 
 // runRemoved reports whether the run directory dir no longer exists.

@@ -232,49 +232,24 @@ func (f *reportFlags) pickedRun(e *env, s *synth.Synthesis, selected, dir string
 }
 
 // judge ends synth and watch: it reports the configuration's expired and
-// unused suppressions, decides the gate on s and says on stderr (unless
-// -q) what it did with reports that could not be fully read: a gate trips
-// on them unless --allow-unreadable; without a gate there is nothing to
-// trip, and a warning says so. A tripped gate is exit 1.
-func (f *reportFlags) judge(e *env, s *synth.Synthesis) error {
+// unused suppressions, decides the gate on s and, unless -q, says on
+// stderr why it tripped, one line per reason, and what no gate caught (an
+// error verdict, reports that could not be fully read): synth.Decision's
+// Explain is the one account of it. A tripped gate is exit 1. After a
+// signal (ctx done) the exit status is the signal's, and nothing is said
+// of the gate.
+func (f *reportFlags) judge(ctx context.Context, e *env, s *synth.Synthesis) error {
 	f.ci.report(e, s, f.quiet)
-	g := f.gate()
-	d := g.Judge(s)
-	if n := len(s.AgentsUnreadable); n > 0 && !f.quiet {
-		what := synth.UnreadNote(n) + " (" + strings.Join(unreadFiles(s), ", ") + ")"
-		switch {
-		case len(d.Unreadable) > 0:
-			fmt.Fprintf(e.stderr, "fluxwatch: gate %s tripped: %s; --allow-unreadable lets the gate pass %s\n",
-				g, what, synth.Noun(n, "it", "them"))
-		case !g.Set() && !g.AllowUnreadable:
-			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: the verdict counts what was read and may be too low; "+
-				"no gate is set (--fail-on none), so nothing trips on %s\n", what, synth.Noun(n, "it", "them"))
+	d := f.gate().Judge(s)
+	if !f.quiet && ctx.Err() == nil {
+		for _, line := range d.Explain() {
+			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", inert.Line(line))
 		}
 	}
 	if d.Tripped {
 		return exitError{code: exitGate}
 	}
 	return nil
-}
-
-// unreadFiles names the reports of s that could not be fully read: their
-// files in the run directory, the first five, then how many more (the
-// reports list them all).
-func unreadFiles(s *synth.Synthesis) []string {
-	var files []string
-	n := 0
-	for _, a := range s.Agents {
-		if a.Status != parse.StatusUnreadable || a.File == nil {
-			continue
-		}
-		if n++; n <= 5 {
-			files = append(files, *a.File)
-		}
-	}
-	if n > 5 {
-		files = append(files, fmt.Sprintf("and %d more", n-5))
-	}
-	return files
 }
 
 func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
