@@ -104,7 +104,7 @@ func (c *ciFlags) configure(e *env, f *reportFlags, dir string) error {
 	c.cfg = cfg
 	var bad error
 	set := func(name string, dst *string, v string, key string) {
-		if v == "" || c.fs.Changed(name) {
+		if v == "" || c.fs.Changed(name) || *dst == "-" { // "-": --format set it, a flag
 			return
 		}
 		if key != "" {

@@ -52,6 +52,9 @@ type reportFlags struct {
 	evidence    evidenceFlags
 	ci          ciFlags // --config, --baseline, --fail-on-new (ci_flags.go)
 	busFile     string  // the --bus file read instead of the run's (prepare): an input
+	// printOnly writes no summary.md and findings.json unless --out (or
+	// output.out) names where: synth --format prints, and only prints.
+	printOnly bool
 }
 
 // flagSet returns the flag set of the command f.cmd with the shared flags;
@@ -122,10 +125,13 @@ func selectRun(e *env, cmd, flagged string) (string, error) {
 }
 
 // outDir is where summary.md and findings.json go: --out, else the run
-// directory.
+// directory, else ("") nowhere when the command only prints (printOnly).
 func (f *reportFlags) outDir(dir string) string {
-	if f.out != "" {
+	switch {
+	case f.out != "":
 		return f.out
+	case f.printOnly:
+		return ""
 	}
 	return dir
 }
