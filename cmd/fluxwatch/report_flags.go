@@ -55,6 +55,10 @@ type reportFlags struct {
 	// printOnly writes no summary.md and findings.json unless --out (or
 	// output.out) names where: synth --format prints, and only prints.
 	printOnly bool
+	// summaryLimit caps the job summary (--summary-limit); runURL is the
+	// page of the GitHub Actions run ("" elsewhere), which its note links.
+	summaryLimit int
+	runURL       string
 }
 
 // flagSet returns the flag set of the command f.cmd with the shared flags;
@@ -103,6 +107,7 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML page to `FILE`")
 	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
+	fs.IntVar(&f.summaryLimit, "summary-limit", synth.StepSummaryLimit, "on GitHub Actions, cut the job summary to at most `BYTES` (GitHub drops one over 1 MiB), with a note naming the full summary.md")
 	f.evidence.register(fs)
 	f.ci.register(fs)
 }
@@ -187,6 +192,9 @@ func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error
 	}
 	if f.jobs <= 0 {
 		return opts, scan, usageErrorf("%s: --jobs %d: want at least 1", f.cmd, f.jobs)
+	}
+	if f.summaryLimit < 1024 || f.summaryLimit > 1<<20 {
+		return opts, scan, usageErrorf("%s: --summary-limit %d: want 1024 to 1048576 bytes (GitHub's limit)", f.cmd, f.summaryLimit)
 	}
 	if v := e.getenv("SOURCE_DATE_EPOCH"); v != "" {
 		sec, err := strconv.ParseInt(v, 10, 64)
@@ -469,6 +477,7 @@ func (f *reportFlags) writeOutputs(ctx context.Context, s *synth.Synthesis, t re
 	if summary == nil && g.StepSummary != "" {
 		summary = synth.RenderMarkdown(s)
 	}
+	g.SummaryLimit, g.FullReport = f.summaryLimit, f.fullReport(t.Dir)
 	// A step summary that cannot be written is the error, but the job
 	// still gets the rest: the report on stdout, the annotations.
 	ghFiles := g
@@ -488,6 +497,32 @@ func (f *reportFlags) writeOutputs(ctx context.Context, s *synth.Synthesis, t re
 		}
 	}
 	return first
+}
+
+// fullReport says in Markdown where the full summary.md of a job summary
+// cut to --summary-limit is: in dir (the --out target; "" or "-" when no
+// file was written) and, on GitHub Actions, with the artifacts of the run,
+// when the workflow keeps them (the action does).
+func (f *reportFlags) fullReport(dir string) string {
+	where := "summary.md, which this command wrote to no file (pass --out DIR)"
+	if dir != "" && dir != report.Stdout {
+		where = mdCode(filepath.ToSlash(filepath.Join(dir, "summary.md")))
+	}
+	if f.runURL != "" {
+		where += ", kept with the artifacts of [this run](" + f.runURL + ") when the workflow uploads it"
+	}
+	return where
+}
+
+// actionsRunURL is the page of the GitHub Actions run the command runs in
+// ($GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID),
+// "" outside one.
+func actionsRunURL(e *env) string {
+	server, repo, id := e.getenv("GITHUB_SERVER_URL"), e.getenv("GITHUB_REPOSITORY"), e.getenv("GITHUB_RUN_ID")
+	if server == "" || repo == "" || id == "" || strings.ContainsAny(server+repo+id, " ()[]<>\n\r") {
+		return ""
+	}
+	return server + "/" + repo + "/actions/runs/" + id
 }
 
 // hasFiles reports whether t has a target that is not standard output.
@@ -521,6 +556,7 @@ func prepare(ctx context.Context, e *env, f *reportFlags, b *synthBus, dir strin
 	if err != nil {
 		return opts, scan, nil, err
 	}
+	f.runURL = actionsRunURL(e)
 	if err := f.ci.synthOptions(ctx, f.cmd, scan, &opts); err != nil {
 		return opts, scan, nil, err
 	}
