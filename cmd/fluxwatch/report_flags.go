@@ -193,7 +193,7 @@ func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error
 	if f.jobs <= 0 {
 		return opts, scan, usageErrorf("%s: --jobs %d: want at least 1", f.cmd, f.jobs)
 	}
-	if f.summaryLimit < 1024 || f.summaryLimit > 1<<20 {
+	if f.summaryLimit != 0 && (f.summaryLimit < 1024 || f.summaryLimit > 1<<20) {
 		return opts, scan, usageErrorf("%s: --summary-limit %d: want 1024 to 1048576 bytes (GitHub's limit)", f.cmd, f.summaryLimit)
 	}
 	if v := e.getenv("SOURCE_DATE_EPOCH"); v != "" {
