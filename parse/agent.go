@@ -325,11 +325,12 @@ func (p *reportParser) takeIndex() {
 }
 
 // indexFirst reports whether the index heading is the first non-empty line,
-// after an optional run-uuid comment.
+// after an optional run-uuid comment and optional YAML front matter (SPEC
+// §2.5: fluxwatch protocol asks agents to write front matter).
 func (p *reportParser) indexFirst() bool {
 	for i, l := range p.lines {
 		t := strings.TrimSpace(l.text)
-		if t == "" || (runUUIDRe.MatchString(t) && p.r.RunUUID != "" && i < p.ix.start) {
+		if t == "" || i < p.frontEnd || (runUUIDRe.MatchString(t) && p.r.RunUUID != "" && i < p.ix.start) {
 			continue
 		}
 		return i == p.ix.start
