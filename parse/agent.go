@@ -55,8 +55,8 @@ func ReadReportContext(ctx context.Context, text string) (r *Report, err error) 
 		return r, nil
 	}
 	src, lines := splitLines(text)
-	frontEnd := mask(lines)
-	p := &reportParser{r: r, src: src, lines: lines, frontEnd: frontEnd, stop: st}
+	frontStart, frontEnd := mask(lines)
+	p := &reportParser{r: r, src: src, lines: lines, frontStart: frontStart, frontEnd: frontEnd, stop: st}
 	p.run()
 	r.Diagnostics = p.diags.list()
 	sortDiags(r.Diagnostics)
@@ -67,7 +67,7 @@ type reportParser struct {
 	r        *Report
 	src      string // the report's text: lines are parts of it
 	lines    []line
-	frontEnd int
+	frontStart, frontEnd int // front matter: its "---" line, the line past its end (0, 0: none)
 	fm       frontMatter
 	ix       *index
 	vLine    int // the line of a verdict found outside the index and front matter
@@ -83,7 +83,7 @@ func (p *reportParser) run() {
 	r, lines := p.r, p.lines
 	p.comments()
 	if p.frontEnd > 0 {
-		p.fm = readFrontMatter(lines, p.frontEnd)
+		p.fm = readFrontMatter(lines, p.frontStart, p.frontEnd)
 		p.diags.ds = append(p.diags.ds, p.fm.diags...)
 		r.Envelope, r.Provenance = p.fm.envelope, p.fm.provenance
 	}
