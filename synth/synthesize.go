@@ -53,7 +53,7 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 		s.EvidenceNote = opts.EvidenceNote
 	}
 	summarize(s, run, completed, opts)
-	return s, newTimeline(s.Findings, completed, srcs, opts, newBusMemo(false), reportsNewest(run))
+	return s, newTimeline(s.Findings, completed, srcs, opts, newBusMemo(false), runAnchor(run))
 }
 
 // synthesizeBus completes s with the timeline tl read from run's bus: who
@@ -118,20 +118,26 @@ func newSynthesis(run *Run, opts Options) *Synthesis {
 		id := run.ID
 		s.Run = &id
 	}
+	return s
+}
+
+// summarize fills what follows from the merged findings of s and the
+// completed agents: the time source and the reviewed time, the
+// improvements, the counts, the verdict (SPEC §5.4), the specialists and
+// the designs.
+func summarize(s *Synthesis, run *Run, completed []*Agent, opts Options) {
+	rt := timesOf(run, completed)
+	s.TimeSource = rt.source
 	reviewed := opts.Reviewed
+	if reviewed.IsZero() {
+		reviewed = rt.declared
+	}
 	if reviewed.IsZero() {
 		reviewed = run.Newest
 	}
 	if !reviewed.IsZero() {
 		s.Reviewed = reviewed.UTC().Format(time.RFC3339)
 	}
-	return s
-}
-
-// summarize fills what follows from the merged findings of s and the
-// completed agents: the improvements, the counts, the verdict (SPEC §5.4),
-// the specialists and the designs.
-func summarize(s *Synthesis, run *Run, completed []*Agent, opts Options) {
 	s.Improvements = improvementsOf(completed)
 	for _, f := range s.Findings {
 		s.Counts.Add(f.Severity)
@@ -222,6 +228,11 @@ func agentResult(a *Agent, manifest *parse.RunManifest) AgentResult {
 	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}, ModTime: a.ModTime.UTC()}
 	for _, d := range a.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
+	}
+	_, src, why := FinishTime(a.Report, a.ModTime)
+	r.TimeSource = &src
+	if why != "" {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{Level: parse.LevelWarning, Message: why})
 	}
 	declared := manifest.For(a.Name)
 	if a.Report != nil {
@@ -528,7 +539,7 @@ func runDiagnostics(run *Run, tl *timeline) []Diagnostic {
 		out = append(out, diagnostic(d))
 	}
 	if tl != nil {
-		out = append(out, implausibleDiagnostics(&tl.implausible, tl.clock.newest)...)
+		out = append(out, implausibleDiagnostics(&tl.implausible, tl.clock.at)...)
 	}
 	for _, b := range run.Bus {
 		for _, d := range b.Diagnostics {

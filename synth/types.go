@@ -14,9 +14,15 @@ const ProtocolVersion = "1.0"
 type Synthesis struct {
 	ProtocolVersion string    `json:"synthesis_protocol_version"`
 	Generator       Generator `json:"generator"`
-	// Reviewed is the newest input modification time, or SOURCE_DATE_EPOCH,
-	// in RFC 3339 (UTC); "" when there was no input at all.
+	// Reviewed is when the run was reviewed, in RFC 3339 (UTC):
+	// SOURCE_DATE_EPOCH, else the newest finish time an agent of the run
+	// declares (times.go), else the newest input modification time; ""
+	// when there was no input at all.
 	Reviewed string `json:"reviewed"`
+	// TimeSource says where the finish times of the completed agents came
+	// from (times.go): declared (every one declares finished:), mtime (none
+	// does: file times, which a copy or checkout changes) or mixed.
+	TimeSource TimeSource `json:"time_source"`
 	Input    string `json:"input"`
 	// Run is the selected run; null for an unscoped directory.
 	Run *string `json:"run"`
@@ -127,6 +133,9 @@ type AgentResult struct {
 	Counts          AgentCounts    `json:"counts"`
 	// Complete reports whether the completion sentinel was found.
 	Complete bool `json:"complete"`
+	// TimeSource says where the time the report finished came from:
+	// declared (its finished:) or mtime (its file's); null without a file.
+	TimeSource *TimeSource `json:"time_source"`
 	// Envelope is the message envelope of the report's YAML front matter
 	// (message_id, correlation_id, timestamp, …); null when it has none.
 	Envelope map[string]string `json:"envelope"`

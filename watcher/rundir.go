@@ -301,7 +301,7 @@ func isRun(run *synth.Run) bool {
 // runs (SPEC §10) when none was selected: which one was read, and how to
 // choose.
 func severalRuns(runs []string, selected string) string {
-	read := selected + ", the newest by file times"
+	read := selected + ", the newest by finish times (declared, else file times)"
 	return fmt.Sprintf("the directory holds reports of %d runs (%s); read: %s. Pass --run RUN (or FLUX_RUN_UUID) to choose: a gate does not pick a run by file times",
 		len(runs), strings.Join(runs, ", "), read)
 }

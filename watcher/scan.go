@@ -517,8 +517,10 @@ func (s *Scanner) assemble(run *synth.Run, files []file, results []*parsed) {
 		case parse.KindReport, parse.KindPartial, parse.KindAbort:
 			agents = append(agents, cand{f, p})
 			if f.name.Run != "" {
+				// The newest run by its reports' finish times: declared,
+				// else the files' (synth.FinishTime).
 				r := strings.ToLower(f.name.Run)
-				if t := p.info.ModTime(); t.After(newestOf[r]) {
+				if t := finishTime(f, p); t.After(newestOf[r]) {
 					newestOf[r] = t
 				}
 			}
@@ -654,10 +656,25 @@ func better(a file, pa *parsed, b file, pb *parsed) bool {
 	if (a.name.Run != "") != (b.name.Run != "") {
 		return a.name.Run != ""
 	}
-	if c := pa.info.ModTime().Compare(pb.info.ModTime()); c != 0 {
+	if c := finishTime(a, pa).Compare(finishTime(b, pb)); c != 0 {
 		return c > 0
 	}
 	return a.rel < b.rel
+}
+
+// finishTime is when the agent file f (parsed as p) finished: its
+// declared finished: for a report, else its modification time (a .partial
+// is still being written).
+func finishTime(f file, p *parsed) time.Time {
+	var mod time.Time
+	if p.info != nil {
+		mod = p.info.ModTime()
+	}
+	if f.name.Kind != parse.KindReport {
+		return mod
+	}
+	t, _, _ := synth.FinishTime(p.report, mod)
+	return t
 }
 
 // agentOf makes the Agent of a chosen file with its status (SPEC §2.5).

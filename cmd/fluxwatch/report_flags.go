@@ -239,7 +239,7 @@ func (f *reportFlags) pickedRun(e *env, s *synth.Synthesis, selected, dir string
 			f.cmd, dir, len(s.Runs), runs)
 	}
 	if !f.quiet && s.Run != nil {
-		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s holds reports of %d runs (%s); read %s, the newest by file times: pass --run RUN to choose\n",
+		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s holds reports of %d runs (%s); read %s, the newest by finish times (declared, else file times): pass --run RUN to choose\n",
 			f.cmd, dir, len(s.Runs), runs, *s.Run)
 	}
 	return nil
