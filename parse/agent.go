@@ -64,15 +64,15 @@ func ReadReportContext(ctx context.Context, text string) (r *Report, err error) 
 }
 
 type reportParser struct {
-	r        *Report
-	src      string // the report's text: lines are parts of it
-	lines    []line
+	r                    *Report
+	src                  string // the report's text: lines are parts of it
+	lines                []line
 	frontStart, frontEnd int // front matter: its "---" line, the line past its end (0, 0: none)
-	fm       frontMatter
-	ix       *index
-	vLine    int // the line of a verdict found outside the index and front matter
-	diags    diagList
-	stop     *stop
+	fm                   frontMatter
+	ix                   *index
+	vLine                int // the line of a verdict found outside the index and front matter
+	diags                diagList
+	stop                 *stop
 }
 
 func (p *reportParser) diag(line int, level Level, format string, a ...any) {

@@ -23,7 +23,7 @@ type Synthesis struct {
 	// from (times.go): declared (every one declares finished:), mtime (none
 	// does: file times, which a copy or checkout changes) or mixed.
 	TimeSource TimeSource `json:"time_source"`
-	Input    string `json:"input"`
+	Input      string     `json:"input"`
 	// Run is the selected run; null for an unscoped directory.
 	Run *string `json:"run"`
 	// Runs are Run.Runs: the runs the agent files' names name. Not in
