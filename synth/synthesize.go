@@ -171,7 +171,7 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	s.Agents = make([]AgentResult, 0, len(run.Agents)+len(opts.Expect)) // [] in findings.json, never null
 	for i := range run.Agents {
 		a := &run.Agents[i]
-		s.Agents = append(s.Agents, agentResult(a, run.Manifest))
+		s.Agents = append(s.Agents, agentResult(a, run.Manifest, opts.Watching))
 		switch {
 		case a.Status == parse.StatusForeign:
 			foreign[a.Name] = true
@@ -223,13 +223,25 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	return completed
 }
 
-func agentResult(a *Agent, manifest *parse.RunManifest) AgentResult {
+// agentResult is agent a as the synthesis reports it. A .partial's time
+// (when it last grew) is kept only while watching: a one-shot synthesis of
+// a copied run would otherwise show the copy's time.
+func agentResult(a *Agent, manifest *parse.RunManifest, watching bool) AgentResult {
 	file := a.File
-	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}, ModTime: a.ModTime.UTC()}
+	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}}
 	for _, d := range a.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
 	}
-	_, src, why := FinishTime(a.Report, a.ModTime)
+	fin, src, why := FinishTime(a.Report, a.ModTime)
+	if a.Status == parse.StatusPartial {
+		fin, src = time.Time{}, TimeFile // still being written
+		if watching {
+			fin = a.ModTime
+		}
+	}
+	if !fin.IsZero() {
+		r.FinishedAt = fin.UTC()
+	}
 	r.TimeSource = &src
 	if why != "" {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{Level: parse.LevelWarning, Message: why})

@@ -145,12 +145,12 @@ type AgentResult struct {
 	// tokens is the token use its report or the run manifest states (0:
 	// unstated), for the yield.
 	tokens int64
-	// ModTime is the file's modification time (when the report finished,
-	// or the .partial last grew); zero without a file. It is an input, so
-	// the synthesis stays deterministic, but findings.json leaves it out:
-	// its bytes never depend on modification times. The HTML page's
-	// timeline plots it.
-	ModTime time.Time `json:"-"`
+	// FinishedAt is when the report finished (Agent.Finished: its
+	// declared finished:, else its file's modification time) or, while
+	// watching, when the .partial last grew; zero without a file.
+	// findings.json leaves it out (time_source says where it came from);
+	// the HTML page's timeline plots it.
+	FinishedAt time.Time `json:"-"`
 }
 
 // AgentCounts are an agent's findings per severity and its improvements.
