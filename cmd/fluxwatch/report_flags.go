@@ -253,8 +253,19 @@ func (f *reportFlags) pickedRun(e *env, s *synth.Synthesis, selected, dir string
 // signal (ctx done) the exit status is the signal's, and nothing is said
 // of the gate.
 func (f *reportFlags) judge(ctx context.Context, e *env, s *synth.Synthesis) error {
+	return f.explain(ctx, e, f.decide(e, s))
+}
+
+// decide reports s to CI (f.ci) and judges it by the gate.
+func (f *reportFlags) decide(e *env, s *synth.Synthesis) synth.Decision {
 	f.ci.report(e, s, f.quiet)
-	d := f.gate().Judge(s)
+	return f.gate().Judge(s)
+}
+
+// explain prints d's account on stderr, one line per reason (nothing
+// after a signal: the status is the signal's), and returns its exit
+// status as an error.
+func (f *reportFlags) explain(ctx context.Context, e *env, d synth.Decision) error {
 	if !f.quiet && ctx.Err() == nil {
 		for _, line := range d.Explain() {
 			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", inert.Line(line))
