@@ -96,6 +96,9 @@ func mdHeader(w *mdWriter, s *Synthesis) {
 	if len(s.AgentsPartial) > 0 {
 		w.f("- Still writing (not counted): %s\n", mdList(s.AgentsPartial, ", "))
 	}
+	if len(s.Ignored) > 0 {
+		w.f("- Ignored (not agent reports): %s\n", mdList(s.Ignored, ", "))
+	}
 	if len(s.AgentsUnreadable) > 0 {
 		w.f("- Could not be fully read: %s — the verdict counts what was read and may be too low (see Agent Reports); "+
 			"every gate trips on an unreadable report unless `--allow-unreadable`\n", mdList(s.AgentsUnreadable, ", "))

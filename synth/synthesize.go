@@ -220,6 +220,9 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	s.AgentsFailed = sortedKeys(failed)
 	s.AgentsForeign = sortedKeys(foreign)
 	s.AgentsPartial = sortedKeys(partial)
+	if len(run.Ignored) > 0 {
+		s.Ignored = slices.Sorted(slices.Values(run.Ignored))
+	}
 	return completed
 }
 

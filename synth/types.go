@@ -44,6 +44,10 @@ type Synthesis struct {
 	// verdict counts what was read of them, and every gate trips on them
 	// unless the operator allows them (Gate.AllowUnreadable).
 	AgentsUnreadable []string `json:"agents_unreadable"`
+	// Ignored are the files named as agent files that are no agent's
+	// (Run.Ignored: README.md, task.md, agents: ignore), sorted; absent
+	// when there are none.
+	Ignored []string `json:"ignored,omitempty"`
 
 	Findings     []Finding     `json:"findings"`
 	Improvements []Improvement `json:"improvements"`

@@ -54,7 +54,9 @@ func openRun(dir string, given *os.Root) (root *os.Root, done func(), err error)
 // its path, for messages): its top level, findings/*.yaml and
 // design/manifest.yaml, sorted by relative path. A symbolic link that leaves
 // the directory and a file that is not regular are directory diagnostics.
-func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
+// An agent file that agents says is no agent's (README.md, task.md) is
+// listed in run.Ignored, not read.
+func list(root *os.Root, dir string, run *synth.Run, agents parse.AgentFilter) ([]file, error) {
 	var files []file
 	note := func(rel, msg string) {
 		run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning, msg))
@@ -122,6 +124,13 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 					}
 				}
 				continue
+			}
+			switch name.Kind {
+			case parse.KindReport, parse.KindPartial, parse.KindAbort:
+				if agents.Ignores(name.Agent) {
+					run.Ignored = append(run.Ignored, rel)
+					continue
+				}
 			}
 			if !info.Mode().IsRegular() {
 				note(rel, "not a regular file ("+fsio.Kind(info.Mode())+"): skipped")

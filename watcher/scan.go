@@ -32,6 +32,10 @@ type ScanOptions struct {
 	Run string
 	// StrictRun leaves unscoped files out of a selected run.
 	StrictRun bool
+	// Agents says which agent files are agents (.fluxwatch.yaml agents:
+	// include and ignore, --expect); the others are listed in Run.Ignored.
+	// The zero value ignores parse.DefaultIgnore.
+	Agents parse.AgentFilter
 	// MaxLine is the longest bus line read (<= 0: bus.DefaultMaxLine).
 	MaxLine int
 	// MaxFile caps report and YAML files (<= 0: DefaultMaxFile).
@@ -190,7 +194,7 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 	var read map[string]*parsed // this Scan's parses, by rel, for the next listing
 	for listing := 1; ; listing++ {
 		run = &synth.Run{Input: dir}
-		files, err = list(root, dir, run)
+		files, err = list(root, dir, run, s.opts.Agents)
 		if err != nil {
 			return nil, err
 		}

@@ -135,6 +135,7 @@ func (c *ciFlags) configure(e *env, f *reportFlags, dir string) error {
 	if !c.fs.Changed("expect") && len(cfg.Agents.Expect) > 0 {
 		f.expect = cfg.Agents.Expect
 	}
+	f.agents.Include, f.agents.Ignore = cfg.Agents.Include, cfg.Agents.Ignore
 	if !c.fs.Changed("strict-run") && cfg.Agents.StrictRun != nil {
 		f.strictRun = *cfg.Agents.StrictRun
 	}

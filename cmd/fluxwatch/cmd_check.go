@@ -378,6 +378,9 @@ func checkPath(ctx context.Context, path string, scan watcher.ScanOptions, asFin
 	}
 	var others []otherFile
 	var errs []error
+	for _, rel := range run.Ignored {
+		others = append(others, otherFile{path: filepath.Join(path, filepath.FromSlash(rel)), summary: "ignored: not an agent report (the run's own document)"})
+	}
 	if len(run.Diagnostics) > 0 {
 		o := otherFile{path: path, summary: "run directory, " + synth.Plural(len(run.Agents), "agent") + ", " + synth.Plural(len(run.Diagnostics), "diagnostic")}
 		for _, d := range run.Diagnostics {

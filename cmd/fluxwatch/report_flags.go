@@ -42,6 +42,7 @@ type reportFlags struct {
 	run         string
 	strictRun   bool
 	expect      []string
+	agents      parse.AgentFilter // .fluxwatch.yaml agents: include and ignore
 	dedup       string
 	sarif       string
 	rdjsonl     string
@@ -187,6 +188,8 @@ func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error
 		}
 		opts.Expect = append(opts.Expect, name)
 	}
+	scan.Agents = f.agents
+	scan.Agents.Expect = opts.Expect
 	if f.maxLine <= 0 {
 		return opts, scan, usageErrorf("%s: --max-line %d: want a positive number of bytes", f.cmd, f.maxLine)
 	}
