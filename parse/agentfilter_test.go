@@ -40,3 +40,22 @@ func TestAgentFilter(t *testing.T) {
 		t.Errorf("ValidGlob(fd-*) = %v", err)
 	}
 }
+
+func TestNamedFile(t *testing.T) {
+	tests := []struct {
+		base string
+		want Name
+	}{
+		{"fd-a.md", Name{Kind: KindReport, Agent: "fd-a"}},
+		{"fd-a.7c1e2f60-4b7d.md.partial", Name{Kind: KindPartial, Agent: "fd-a", Run: "7c1e2f60-4b7d"}},
+		{"fd-a.abort", Name{Kind: KindAbort, Agent: "fd-a"}},
+		{"gpt-4.1.md", Name{Kind: KindReport, Agent: "gpt-4.1"}},
+		{"input.md", Name{Kind: KindReport, Agent: "input"}},
+		{"review.txt", Name{Kind: KindReport, Agent: "review"}},
+	}
+	for _, tt := range tests {
+		if got := NamedFile(tt.base); got != tt.want {
+			t.Errorf("NamedFile(%q) = %+v, want %+v", tt.base, got, tt.want)
+		}
+	}
+}

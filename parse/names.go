@@ -116,6 +116,32 @@ func agentName(k Kind, stem string) Name {
 	return Name{Kind: k, Agent: agent, Run: run}
 }
 
+// NamedFile is what a file named alone (fluxwatch check FILE) is: what
+// ClassifyName says when that is an agent file (a report, a .partial, an
+// abort marker), else a finished report of the name's stem, since a file
+// named is read whatever its name (gpt-4.1.md, notes.md, review.txt).
+// Check kept a rule of its own for this; ClassifyName is the one rule,
+// this its fallback.
+func NamedFile(base string) Name {
+	switch n := ClassifyName(base); n.Kind {
+	case KindReport, KindPartial, KindAbort:
+		return n
+	}
+	stem := base
+	for _, s := range []string{".md.partial", ".md", ".abort"} {
+		if t, ok := strings.CutSuffix(base, s); ok {
+			stem = t
+			break
+		}
+	}
+	if stem == base {
+		if i := strings.LastIndexByte(base, '.'); i > 0 {
+			stem = base[:i]
+		}
+	}
+	return Name{Kind: KindReport, Agent: stem}
+}
+
 // NeverAgentOutput reports whether a file of this base name is never read as
 // an agent's in a run directory: fluxwatch's own reports (summary.md,
 // findings.json) and the names SPEC §1 lists as not agent output (editor,

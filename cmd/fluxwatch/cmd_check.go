@@ -346,10 +346,7 @@ func checkPath(ctx context.Context, path string, scan watcher.ScanOptions, asFin
 			return nil, []otherFile{o}, nil
 		}
 		base := filepath.Base(path)
-		name := parse.ClassifyName(base)
-		if name.Kind != parse.KindReport && name.Kind != parse.KindPartial && name.Kind != parse.KindAbort {
-			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(base)}
-		}
+		name := parse.NamedFile(base)
 		if asFinished && name.Kind == parse.KindPartial {
 			name.Kind = parse.KindReport
 		}
@@ -425,16 +422,6 @@ func withoutPath(ds []parse.Diagnostic) []parse.Diagnostic {
 		out[i].Path = ""
 	}
 	return out
-}
-
-// agentStem names the agent of a file check was given directly.
-func agentStem(base string) string {
-	for _, s := range []string{".md.partial", ".md", ".abort"} {
-		if t, ok := strings.CutSuffix(base, s); ok {
-			return t
-		}
-	}
-	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // checkedOf is the agent a, read from file, as check prints it: the file's
