@@ -442,6 +442,11 @@ func checkedOf(file string, a synth.Agent) checked {
 			v := string(r.DeclaredVerdict)
 			c.DeclaredVerdict = &v
 		}
+		// A finished: the synthesis cannot use, said where the agent
+		// looks before it finishes (synth says it in the reports too).
+		if _, _, why := synth.FinishTime(r, a.ModTime); why != "" {
+			c.Diagnostics = append(c.Diagnostics, parse.Diagnostic{Level: parse.LevelWarning, Message: why})
+		}
 	}
 	for i := range c.Diagnostics {
 		c.Diagnostics[i].Path = ""
