@@ -373,7 +373,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	}
 	if err := f.pickedRun(e, final, scan.Run, dir); err != nil {
 		if mode == modeEvents {
-			if werr := finalEvent(e, ctx, final, exitUsage, []string{err.Error()}); werr != nil {
+			if werr := finalEvent(ctx, e, final, exitUsage, []string{err.Error()}); werr != nil {
 				return werr
 			}
 		}
@@ -385,7 +385,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		if d.Tripped {
 			status = exitGate
 		}
-		if err := finalEvent(e, ctx, final, status, d.Explain()); err != nil {
+		if err := finalEvent(ctx, e, final, status, d.Explain()); err != nil {
 			return err
 		}
 	}
@@ -394,7 +394,7 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 
 // finalEvent writes the last record of watch --events: the verdict of s,
 // the exit status and its reasons (watcher.Final).
-func finalEvent(e *env, ctx context.Context, s *synth.Synthesis, status int, reasons []string) error {
+func finalEvent(ctx context.Context, e *env, s *synth.Synthesis, status int, reasons []string) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // as the other events
