@@ -75,8 +75,12 @@ type Evidence struct {
 	Check *bool `yaml:"check,omitempty" json:"check,omitempty"`
 }
 
-// Agents are the agent rules (--expect, --strict-run, --dedup).
+// Agents are the agent rules (--expect, --strict-run, --dedup) and which
+// files are agents: Include and Ignore are globs of agent names
+// (parse.AgentFilter).
 type Agents struct {
+	Include   []string `yaml:"include,omitempty" json:"include,omitempty"`
+	Ignore    []string `yaml:"ignore,omitempty" json:"ignore,omitempty"`
 	Expect    []string `yaml:"expect,omitempty" json:"expect,omitempty"`
 	StrictRun *bool    `yaml:"strict-run,omitempty" json:"strict-run,omitempty"`
 	Dedup     string   `yaml:"dedup,omitempty" json:"dedup,omitempty"`
@@ -413,6 +417,16 @@ func (c *Config) validate(root *yaml.Node) error {
 		}
 		if err := CheckChoice(e.key, e.value); err != nil {
 			return bad(line(strings.Split(e.key, ".")...), "%s %q: %v", e.key, e.value, err)
+		}
+	}
+	for _, l := range []struct {
+		key   string
+		globs []string
+	}{{"include", c.Agents.Include}, {"ignore", c.Agents.Ignore}} {
+		for _, g := range l.globs {
+			if err := parse.ValidGlob(g); err != nil {
+				return bad(line("agents", l.key), "agents.%s %q: %v", l.key, g, err)
+			}
 		}
 	}
 	for _, name := range c.Agents.Expect {

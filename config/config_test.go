@@ -92,7 +92,7 @@ func TestParseErrors(t *testing.T) {
 		{"keys of the top level", "- a\n", "c.yaml:1: the top level: want a mapping of agents, baseline, evidence, gate, output, suppressions"},
 		{"keys of output", "output: x\n", "c.yaml:1: output: want a mapping of html, junit, out, rdjsonl, sarif"},
 		{"keys of evidence", "evidence: x\n", "c.yaml:1: evidence: want a mapping of check, repo"},
-		{"keys of agents", "agents: x\n", "c.yaml:1: agents: want a mapping of dedup, expect, strict-run"},
+		{"keys of agents", "agents: x\n", "c.yaml:1: agents: want a mapping of dedup, expect, ignore, include, strict-run"},
 		{"keys of a suppression", "suppressions: [x]\n", "c.yaml:1: suppressions[1]: want a mapping of expires, fingerprint, match, reason"},
 		{"keys of a match", "suppressions:\n  - match: x\n", "c.yaml:2: suppressions[1].match: want a mapping of file, severity, title"},
 		{"mapping where a list of values belongs", "agents:\n  expect: {a: b}\n", "c.yaml:2: agents.expect: want a list of values, not a mapping"},

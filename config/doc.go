@@ -31,6 +31,8 @@
 //	  repo: .                     # check evidence against this work tree
 //	  check: true                 # false = --no-evidence
 //	agents:
+//	  include: ["fd-*"]           # only these are agents (globs of agent names)
+//	  ignore: ["draft-*"]         # never agents, beside README, task, prompt*, ...
 //	  expect: [fd-safety, fd-architecture]
 //	  strict-run: false
 //	  dedup: fuzzy                # fuzzy | exact

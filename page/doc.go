@@ -19,9 +19,11 @@
 // own line feeds and tabs, so that no agent field can slip past it.
 //
 // Decisions where the issue is silent:
-//   - The timeline places a report at its file's modification time (the
-//     synthesis keeps it as [synth.AgentResult.ModTime], outside
-//     findings.json) and a bus post at its timestamp; posts without a usable
+//   - The timeline places a report where it finished: its declared
+//     finished:, else its file's modification time (the synthesis keeps it
+//     as [synth.AgentResult.FinishedAt], outside findings.json); a .partial
+//     only while watching (a one-shot page of a copied run would show the
+//     copy's time); and a bus post at its timestamp. Posts without a usable
 //     timestamp are counted, not drawn. The synthesis carries the latest
 //     [synth.Options.MaxEntries] posts; those are the ones drawn.
 //   - A finding reaches its final convergence when the last report of its

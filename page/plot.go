@@ -127,16 +127,16 @@ func convergedAt(f *synth.Finding, times map[string]time.Time) (at time.Time, by
 	return at, by, ok
 }
 
-// agentTimes maps each agent of the run with a file to its file's
-// modification time.
+// agentTimes maps each agent of the run with a file to when its report
+// finished (declared, else its file's modification time).
 func agentTimes(s *synth.Synthesis) map[string]time.Time {
 	m := map[string]time.Time{}
 	for _, a := range s.Agents {
-		if a.Status == parse.StatusForeign || a.ModTime.IsZero() {
+		if a.Status == parse.StatusForeign || a.FinishedAt.IsZero() {
 			continue
 		}
-		if t, ok := m[a.Name]; !ok || a.ModTime.After(t) {
-			m[a.Name] = a.ModTime
+		if t, ok := m[a.Name]; !ok || a.FinishedAt.After(t) {
+			m[a.Name] = a.FinishedAt
 		}
 	}
 	return m
@@ -152,13 +152,13 @@ func plotRowAgents(s *synth.Synthesis) []rowAgent {
 			continue
 		}
 		if i, ok := seen[a.Name]; ok {
-			if a.ModTime.After(rows[i].modTime) {
-				rows[i].modTime, rows[i].status = a.ModTime, a.Status
+			if a.FinishedAt.After(rows[i].modTime) {
+				rows[i].modTime, rows[i].status = a.FinishedAt, a.Status
 			}
 			continue
 		}
 		seen[a.Name] = len(rows)
-		rows = append(rows, rowAgent{name: a.Name, status: a.Status, modTime: a.ModTime})
+		rows = append(rows, rowAgent{name: a.Name, status: a.Status, modTime: a.FinishedAt})
 	}
 	if tl := s.Timeline; tl != nil {
 		for _, p := range tl.PerAgent {
@@ -336,8 +336,12 @@ func rowTitle(r rowAgent, posts, blocking int) string {
 	if posts > 0 {
 		s += fmt.Sprintf(", %s shown (%d blocking)", plural(posts, "bus post"), blocking)
 	}
-	if !r.modTime.IsZero() {
-		s += ", file last written " + clock(r.modTime)
+	switch {
+	case r.modTime.IsZero():
+	case r.status == parse.StatusPartial:
+		s += ", last written " + clock(r.modTime)
+	default:
+		s += ", finished " + clock(r.modTime)
 	}
 	return s
 }

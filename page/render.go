@@ -248,8 +248,8 @@ func newView(s *synth.Synthesis, opts Options) *view {
 		if a.DeclaredVerdict != nil {
 			r.Declared = string(*a.DeclaredVerdict)
 		}
-		if !a.ModTime.IsZero() {
-			r.Written = a.ModTime.UTC().Format(time.RFC3339)
+		if !a.FinishedAt.IsZero() {
+			r.Written = a.FinishedAt.UTC().Format(time.RFC3339)
 		}
 		if i < openAgents {
 			v.Agents = append(v.Agents, r)

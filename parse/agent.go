@@ -55,8 +55,8 @@ func ReadReportContext(ctx context.Context, text string) (r *Report, err error) 
 		return r, nil
 	}
 	src, lines := splitLines(text)
-	frontEnd := mask(lines)
-	p := &reportParser{r: r, src: src, lines: lines, frontEnd: frontEnd, stop: st}
+	frontStart, frontEnd := mask(lines)
+	p := &reportParser{r: r, src: src, lines: lines, frontStart: frontStart, frontEnd: frontEnd, stop: st}
 	p.run()
 	r.Diagnostics = p.diags.list()
 	sortDiags(r.Diagnostics)
@@ -64,13 +64,13 @@ func ReadReportContext(ctx context.Context, text string) (r *Report, err error) 
 }
 
 type reportParser struct {
-	r        *Report
-	src      string // the report's text: lines are parts of it
-	lines    []line
-	frontEnd int
-	fm       frontMatter
-	ix       *index
-	general  *general // what the general reader read, for a report with no index
+	r                    *Report
+	src                  string // the report's text: lines are parts of it
+	lines                []line
+	frontStart, frontEnd int // front matter: its "---" line, the line past its end (0, 0: none)
+	fm                   frontMatter
+	ix                   *index
+	general              *general // what the general reader read, for a report with no index
 	// proseSevs are the severities the general reader gives the IDs of
 	// the prose around an index (proseSeverity), read once.
 	proseSevs map[string]Severity
@@ -87,7 +87,7 @@ func (p *reportParser) run() {
 	r, lines := p.r, p.lines
 	p.comments()
 	if p.frontEnd > 0 {
-		p.fm = readFrontMatter(lines, p.frontEnd)
+		p.fm = readFrontMatter(lines, p.frontStart, p.frontEnd)
 		p.diags.ds = append(p.diags.ds, p.fm.diags...)
 		r.Envelope, r.Provenance = p.fm.envelope, p.fm.provenance
 	}

@@ -98,29 +98,29 @@ var envelopeKeys = map[string]bool{
 
 const maxFrontMatterBytes = 256 << 10
 
-// readFrontMatter decodes lines[1:end-1] (the text between the --- lines).
-// Aliases are never expanded: front matter has no use for them, and a YAML
-// alias bomb must not exhaust memory.
-func readFrontMatter(lines []line, end int) frontMatter {
+// readFrontMatter decodes lines[start+1:end-1] (the text between the ---
+// lines). Aliases are never expanded: front matter has no use for them, and
+// a YAML alias bomb must not exhaust memory.
+func readFrontMatter(lines []line, start, end int) frontMatter {
 	var fm frontMatter
 	var b strings.Builder
-	for _, l := range lines[1 : end-1] {
+	for _, l := range lines[start+1 : end-1] {
 		b.WriteString(l.text)
 		b.WriteByte('\n')
 		if b.Len() > maxFrontMatterBytes {
-			fm.diags = append(fm.diags, diag(1, LevelWarning, "front matter over %d KiB: not read", maxFrontMatterBytes>>10))
+			fm.diags = append(fm.diags, diag(lines[start].num, LevelWarning, "front matter over %d KiB: not read", maxFrontMatterBytes>>10))
 			return fm
 		}
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(b.String()), &doc); err != nil {
-		fm.diags = append(fm.diags, diag(1, LevelWarning, "front matter is not valid YAML: %s", oneLineErr(err)))
+		fm.diags = append(fm.diags, diag(lines[start].num, LevelWarning, "front matter is not valid YAML: %s", oneLineErr(err)))
 		return fm
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return fm
 	}
-	off := lines[0].num // node lines are relative to the line after the first ---
+	off := lines[start].num // node lines are relative to the line after the first ---
 	root := doc.Content[0]
 	scalars := map[string]string{}
 	var usage *yaml.Node

@@ -52,19 +52,26 @@ func splitLines(s string) (string, []line) {
 	return s, lines
 }
 
-// mask marks the lines that are never read for findings. It returns the line
-// index just past YAML front matter (0 when there is none).
-func mask(lines []line) (frontEnd int) {
+// mask marks the lines that are never read for findings. It returns the
+// line index of YAML front matter's opening "---" and the index just past
+// its closing line (0, 0 when there is none).
+func mask(lines []line) (frontStart, frontEnd int) {
 	i := 0
-	// YAML front matter: a first line "---" closed by "---" or "...".
-	if len(lines) > 0 && strings.TrimSpace(lines[0].text) == "---" {
-		for j := 1; j < len(lines) && j < maxFrontMatterLines; j++ {
+	// YAML front matter: a first line "---" closed by "---" or "...";
+	// after a run-uuid comment on the first line, its next line (SPEC
+	// §2.5: an optional run-uuid comment, then optional front matter).
+	start := 0
+	if len(lines) > 1 && runUUIDRe.MatchString(strings.TrimSpace(lines[0].text)) {
+		start = 1
+	}
+	if len(lines) > start && strings.TrimSpace(lines[start].text) == "---" {
+		for j := start + 1; j < len(lines) && j < start+maxFrontMatterLines; j++ {
 			t := strings.TrimSpace(lines[j].text)
 			if t == "---" || t == "..." {
 				for k := 0; k <= j; k++ {
 					lines[k].masked = true
 				}
-				i, frontEnd = j+1, j+1
+				i, frontStart, frontEnd = j+1, start, j+1
 				break
 			}
 		}
@@ -126,7 +133,7 @@ func mask(lines []line) (frontEnd int) {
 		}
 		l.level, l.head = heading(l.text)
 	}
-	return frontEnd
+	return frontStart, frontEnd
 }
 
 const maxFrontMatterLines = 2000

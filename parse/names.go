@@ -3,7 +3,9 @@ package parse
 import (
 	"errors"
 	"fmt"
+	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -114,6 +116,32 @@ func agentName(k Kind, stem string) Name {
 	return Name{Kind: k, Agent: agent, Run: run}
 }
 
+// NamedFile is what a file named alone (fluxwatch check FILE) is: what
+// ClassifyName says when that is an agent file (a report, a .partial, an
+// abort marker), else a finished report of the name's stem, since a file
+// named is read whatever its name (gpt-4.1.md, notes.md, review.txt).
+// Check kept a rule of its own for this; ClassifyName is the one rule,
+// this its fallback.
+func NamedFile(base string) Name {
+	switch n := ClassifyName(base); n.Kind {
+	case KindReport, KindPartial, KindAbort:
+		return n
+	}
+	stem := base
+	for _, s := range []string{".md.partial", ".md", ".abort"} {
+		if t, ok := strings.CutSuffix(base, s); ok {
+			stem = t
+			break
+		}
+	}
+	if stem == base {
+		if i := strings.LastIndexByte(base, '.'); i > 0 {
+			stem = base[:i]
+		}
+	}
+	return Name{Kind: KindReport, Agent: stem}
+}
+
 // NeverAgentOutput reports whether a file of this base name is never read as
 // an agent's in a run directory: fluxwatch's own reports (summary.md,
 // findings.json) and the names SPEC §1 lists as not agent output (editor,
@@ -193,6 +221,73 @@ func ValidName(name string) error {
 			// how a terminal or a page shows the text around the name.
 			return fmt.Errorf("%w: name contains an invisible formatting character (%U)", ErrBadName, r)
 		}
+	}
+	return nil
+}
+
+// DefaultIgnore are the agent names (globs, matched without case) of files
+// that look like reports but are a run's own documents: the task, the
+// prompt, its input, notes for people. A run lists them as ignored, never
+// as agents (so they are never malformed agents that grow every
+// denominator). AgentFilter.Include and Expect let an agent of such a name
+// back in.
+var DefaultIgnore = []string{
+	"readme", "readme-*", "task", "tasks", "task-*", "prompt*", "input*",
+	"instructions*", "context", "agents", "claude", "notes", "todo",
+	"changelog", "license", "contributing",
+}
+
+// AgentFilter says which agent files of a run directory are agents (the
+// agents: include and ignore of .fluxwatch.yaml, and --expect). Globs are
+// path.Match patterns matched against the agent name, without case: the
+// name of fd-a.RUN.md, fd-a.md.partial and fd-a.abort is fd-a.
+type AgentFilter struct {
+	// Include, when not empty, are the only agents: any other agent file
+	// is ignored. It takes the place of DefaultIgnore.
+	Include []string
+	// Ignore are agent names ignored beside DefaultIgnore (or Include).
+	Ignore []string
+	// Expect are agent names always read (--expect): the one exception to
+	// Ignore.
+	Expect []string
+}
+
+// Ignores reports whether the file of agent is not an agent's: an
+// expected agent never is; one Ignore matches is; with Include, one it
+// does not match is; else one DefaultIgnore matches is.
+func (f AgentFilter) Ignores(agent string) bool {
+	switch {
+	case slices.Contains(f.Expect, agent):
+		return false
+	case matchAny(f.Ignore, agent):
+		return true
+	case len(f.Include) > 0:
+		return !matchAny(f.Include, agent)
+	}
+	return matchAny(DefaultIgnore, agent)
+}
+
+func matchAny(globs []string, name string) bool {
+	name = strings.ToLower(name)
+	for _, g := range globs {
+		if ok, _ := path.Match(strings.ToLower(g), name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidGlob checks an agents include or ignore pattern (path.Match syntax;
+// an agent name holds no '/').
+func ValidGlob(g string) error {
+	if g == "" {
+		return errors.New("empty pattern")
+	}
+	if strings.Contains(g, "/") {
+		return errors.New("a pattern matches an agent name, which holds no '/'")
+	}
+	if _, err := path.Match(g, ""); err != nil {
+		return err
 	}
 	return nil
 }

@@ -203,11 +203,17 @@ type GitHub struct {
 	// StepSummary and Output are the paths of $GITHUB_STEP_SUMMARY and
 	// $GITHUB_OUTPUT ("": not written).
 	StepSummary, Output string
+	// SummaryLimit caps what is appended to StepSummary (synth.CapSummary;
+	// 0: synth.StepSummaryLimit), and FullReport says, in Markdown, where
+	// the full summary.md is, for the note of a cut summary.
+	SummaryLimit int
+	FullReport   string
 }
 
 // Write prints the annotations of s (dir is the run directory), appends
-// summary to the step summary and verdict= with the counts to the output
-// file. The error names the file that could not be written.
+// summary to the step summary, capped under GitHub's limit
+// (synth.CapSummary), and verdict= with the counts to the output file. The
+// error names the file that could not be written.
 func (g GitHub) Write(ctx context.Context, s *synth.Synthesis, summary []byte, dir string) error {
 	if g.Annotations != nil {
 		if _, err := g.Annotations.Write(synth.RenderAnnotations(s, dir)); err != nil {
@@ -215,7 +221,8 @@ func (g GitHub) Write(ctx context.Context, s *synth.Synthesis, summary []byte, d
 		}
 	}
 	if g.StepSummary != "" {
-		if err := fsio.AppendFile(ctx, g.StepSummary, summary, 0o644); err != nil {
+		capped := synth.CapSummary(summary, g.SummaryLimit, g.FullReport)
+		if err := fsio.AppendFile(ctx, g.StepSummary, capped, 0o644); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -95,5 +96,61 @@ func TestGateString(t *testing.T) {
 		if got := tt.g.String(); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.g, got, tt.want)
 		}
+	}
+}
+
+// TestGateExplain: a tripped gate says why, one line per reason: the
+// verdict with its top findings (most severe first, with agents and
+// file:line, then how many more), the new findings since the baseline, the
+// unreadable reports; an error verdict warns without a gate and trips one.
+func TestGateExplain(t *testing.T) {
+	risky := Synthesize(&Run{Agents: []Agent{
+		agentOf("fd-a", parse.StatusValid, fnd(parse.P0, "SEC-001", "Auth", "Token in localStorage", "web/auth.ts:12"),
+			fnd(parse.P1, "SEC-002", "Auth", "No rate limit"), fnd(parse.P2, "SEC-003", "Style", "Long lines")),
+		agentOf("fd-b", parse.StatusValid, fnd(parse.P0, "B-1", "Auth", "Token in localStorage", "web/auth.ts:12"),
+			fnd(parse.P1, "B-2", "Data", "Lost update on save", "db/save.go:40"),
+			fnd(parse.P1, "B-3", "Data", "Missing index on orders", "db/schema.sql:7"),
+			fnd(parse.P1, "B-4", "Data", "Unbounded retry loop", "db/retry.go:3")),
+	}}, Options{})
+	withNew := Synthesize(&Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, fnd(parse.P1, "A-1", "S", "Race on cache", "c.go:9"))}},
+		Options{Baseline: &Baseline{Path: "base/findings.json"}})
+	failed := Synthesize(&Run{Agents: []Agent{{Name: "fd-x", File: "fd-x.abort", Status: parse.StatusError}}}, Options{})
+	for _, tt := range []struct {
+		name string
+		gate Gate
+		s    *Synthesis
+		want []string
+	}{
+		{"no gate, risky", Gate{}, risky, nil},
+		{"risky trips needs-changes", Gate{FailOn: parse.NeedsChanges}, risky, []string{
+			"gate --fail-on needs-changes tripped: verdict risky from 5 findings at P1 or above: " +
+				"P0 SEC-001 Token in localStorage (fd-a, fd-b; web/auth.ts:12); P1 SEC-002 No rate limit (fd-a; fd-a.md:3); " +
+				"P1 B-2 Lost update on save (fd-b; db/save.go:40); and 2 more (see summary.md)"}},
+		{"risky trips risky", Gate{FailOn: parse.Risky}, risky, []string{
+			"gate --fail-on risky tripped: verdict risky from 1 finding at P0 or above: P0 SEC-001 Token in localStorage (fd-a, fd-b; web/auth.ts:12)"}},
+		{"new since the baseline", Gate{FailOnNew: parse.P1}, withNew, []string{
+			"gate --fail-on-new P1 tripped: 1 new finding since the baseline base/findings.json: P1 A-1 Race on cache (fd-a; c.go:9)"}},
+		{"error verdict, no gate", Gate{}, failed, []string{
+			"warning: verdict error: none of 1 agent completed, so nothing was reviewed (1 failed: fd-x); no gate is set (--fail-on none), so nothing trips on it"}},
+		{"error verdict, gate", Gate{FailOn: parse.Risky}, failed, []string{
+			"gate --fail-on risky tripped: verdict error: none of 1 agent completed, so nothing was reviewed (1 failed: fd-x)"}},
+		{"empty run, gate", Gate{FailOn: parse.Risky}, Synthesize(&Run{}, Options{}), []string{
+			"gate --fail-on risky tripped: verdict error: no agent report was found, so nothing was reviewed"}},
+		{"unreadable, no gate", Gate{}, unreadableRun(), []string{
+			"warning: 1 report could not be fully read (audit.md): the verdict counts what was read and may be too low; no gate is set (--fail-on none), so nothing trips on it"}},
+		{"unreadable, gate", Gate{FailOn: parse.Risky}, unreadableRun(), []string{
+			"gate --fail-on risky tripped: 1 report could not be fully read (audit.md); --allow-unreadable lets the gate pass it"}},
+		{"unreadable, allowed", Gate{FailOn: parse.Risky, AllowUnreadable: true}, unreadableRun(), nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := tt.gate.Judge(tt.s)
+			got := d.Explain()
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Explain:\n%q\nwant\n%q", got, tt.want)
+			}
+			if d.Tripped != (len(tt.want) > 0 && strings.HasPrefix(tt.want[0], "gate ")) {
+				t.Errorf("tripped %v, but Explain says %q", d.Tripped, got)
+			}
+		})
 	}
 }

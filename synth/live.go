@@ -105,7 +105,7 @@ func (l *Live) Update(run *Run) {
 			l.Rewind()
 		}
 	}
-	if l.tl != nil && !rebase && l.tl.clock.moves(reportsNewest(run)) {
+	if l.tl != nil && !rebase && l.tl.clock.moves(runAnchor(run)) {
 		// A newer (or older) newest report would judge a timestamp read
 		// before otherwise (plausible.go): the report side is made again
 		// against it, as when the agents changed.
@@ -115,7 +115,7 @@ func (l *Live) Update(run *Run) {
 			l.Rewind()
 		}
 	} else if l.tl != nil && !rebase {
-		l.tl.clock.newest = reportsNewest(run) // no judgement changes: the entries to come are judged against it
+		l.tl.clock.at = runAnchor(run) // no judgement changes: the entries to come are judged against it
 	}
 	if opts.Evidence != nil {
 		s.Evidence = l.evidence
@@ -137,10 +137,10 @@ func (l *Live) readBus(run *Run, rebase bool) {
 	segs, ok := l.appended(run)
 	switch {
 	case ok && rebase:
-		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts, reportsNewest(run))
+		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts, runAnchor(run))
 	case !ok:
 		l.memo.forgetOrder()
-		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts, l.memo, reportsNewest(run))
+		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts, l.memo, runAnchor(run))
 		segs = segs[:0]
 		for _, b := range run.Bus {
 			if len(b.Entries) > 0 {

@@ -96,6 +96,9 @@ func mdHeader(w *mdWriter, s *Synthesis) {
 	if len(s.AgentsPartial) > 0 {
 		w.f("- Still writing (not counted): %s\n", mdList(s.AgentsPartial, ", "))
 	}
+	if len(s.Ignored) > 0 {
+		w.f("- Ignored (not agent reports): %s\n", mdList(s.Ignored, ", "))
+	}
 	if len(s.AgentsUnreadable) > 0 {
 		w.f("- Could not be fully read: %s — the verdict counts what was read and may be too low (see Agent Reports); "+
 			"every gate trips on an unreadable report unless `--allow-unreadable`\n", mdList(s.AgentsUnreadable, ", "))
@@ -235,7 +238,7 @@ func mdAgentTable(w *mdWriter, agents []AgentResult) {
 			declared = mdText(string(*a.DeclaredVerdict))
 		}
 		w.f("| %s | %s | %s | %s | %d | %d | %d | %d | %d | %d |\n", mdText(a.Name), a.Status, declared,
-			a.Verdict, a.Counts.P0, a.Counts.P1, a.Counts.P2, a.Counts.P3, a.Counts.Improvements, len(a.Diagnostics))
+			a.Verdict, a.Counts.P0, a.Counts.P1, a.Counts.P2, a.Counts.P3, a.Counts.Improvements, len(readerDiagnostics(a)))
 	}
 }
 
@@ -297,10 +300,20 @@ func mdEnvelopes(w *mdWriter, agents []AgentResult) {
 	}
 }
 
+// mdAgentDiagnostics lists each agent's warnings and errors (see
+// readerDiagnostics). Info-level
+// diagnostics (no completion sentinel, an ID off the pattern, a blank line
+// in the index) say how a report deviates from the format, which its
+// author needs and a reader of the review does not: they stay in
+// findings.json and `fluxwatch check`, and one line says how many there
+// are.
 func mdAgentDiagnostics(w *mdWriter, agents []AgentResult) {
 	heading := w.once("\n### Diagnostics\n")
+	info := 0
 	for _, a := range agents {
-		if len(a.Diagnostics) == 0 {
+		ds := readerDiagnostics(a)
+		info += len(a.Diagnostics) - len(ds)
+		if len(ds) == 0 {
 			continue
 		}
 		heading()
@@ -309,15 +322,35 @@ func mdAgentDiagnostics(w *mdWriter, agents []AgentResult) {
 			file = *a.File
 		}
 		w.f("\n%s:\n", mdCode(file))
-		for i, d := range a.Diagnostics {
+		for i, d := range ds {
 			if i == summaryDiagnostics {
-				w.f("- … and %d more (see findings.json)\n", len(a.Diagnostics)-i)
+				w.f("- … and %d more (see findings.json)\n", len(ds)-i)
 				break
 			}
 			d.File = file
 			w.f("- %s\n", mdCode(d.String()))
 		}
 	}
+	if info > 0 {
+		w.f("\n%s (such as a missing completion sentinel or an ID off the pattern) %s listed in findings.json and by `fluxwatch check`, not here.\n",
+			Plural(info, "info-level diagnostic"), Noun(info, "is", "are"))
+	}
+}
+
+// readerDiagnostics are the diagnostics of a that a reader of the review
+// is shown: warnings and errors; info too for an agent that failed, since
+// they say why (an error stub's message).
+func readerDiagnostics(a AgentResult) []Diagnostic {
+	if a.Status == parse.StatusError {
+		return a.Diagnostics
+	}
+	out := make([]Diagnostic, 0, len(a.Diagnostics))
+	for _, d := range a.Diagnostics {
+		if d.Level != parse.LevelInfo {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // mdDirectory writes the diagnostics about the directory and the bus.

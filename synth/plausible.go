@@ -9,20 +9,24 @@ import (
 )
 
 // Bus timestamps come from the agents' clocks, and an agent can write any
-// (SPEC §5.5 compares them with the reports' modification times; SPEC §10:
-// the bus is untrusted). A timestamp far in the future exempted its
-// blocking entry from acknowledgement (no report finished after it), one
-// far in the past held every agent to acknowledge it. So a timestamp is
-// judged against the newest file of the run's agents (reportsNewest: its
-// reports and .partial files, which change while the agents work and post):
-//   - more than maxSkew after it, it is implausible: agents post while they
-//     work, and their files change with that work (an hour allows for a
+// (SPEC §5.5 compares them with when the reports finished; SPEC §10: the
+// bus is untrusted). A timestamp far in the future exempted its blocking
+// entry from acknowledgement (no report finished after it), one far in the
+// past held every agent to acknowledge it. So a timestamp is judged
+// against the run's agents (runAnchor):
+//   - more than maxSkew after the newest of them, it is implausible:
+//     agents post while they work. The newest is that of the finish times
+//     (times.go: declared, else the file's) and of the .partial files,
+//     which change while the agents work and post (an hour allows for a
 //     long silence and for clocks set wrong);
-//   - more than maxAge before it, it is implausible too: a review run does
-//     not last a week. (No file time bounds an entry from below: this is
-//     for a timestamp far in the past, 1970 or last month. A run directory
-//     copied or checked out a week after it ran has file times that say
-//     nothing of it either, and its entries count as having none.)
+//   - more than maxAge before the newest finish time the agents declare
+//     (else, when none declares one, the newest of their file times), it
+//     is implausible too: a review run does not last a week. (No file time
+//     bounds an entry from below: this is for a timestamp far in the past,
+//     1970 or last month. Declared times make the bound the same wherever
+//     the run was copied to; file times of a run copied or checked out a
+//     week after it ran say nothing of it, and its entries then count as
+//     having none.)
 //
 // The bus's own modification time is not the measure: a stream has none, and
 // a run read from a stream is the same run as one read from a file.
@@ -31,36 +35,67 @@ import (
 // blocking entry is checked for acknowledgement by every completed agent
 // and never reported unacknowledged) and the priming rule (it may have been
 // read by anyone) alike, and each blocking entry with one is a warning
-// diagnostic naming its line. A run with no agent file time (a Run built by
+// diagnostic naming its line. A run with no agent time (a Run built by
 // hand) judges no timestamp.
 const (
 	maxSkew = time.Hour
 	maxAge  = 7 * 24 * time.Hour
 )
 
-// reportsNewest returns the newest modification time of the run's agent
-// files, those of other runs aside: the measure of its bus timestamps.
-func reportsNewest(run *Run) time.Time {
-	var newest time.Time
-	for _, a := range run.Agents {
-		if a.Status != parse.StatusForeign && a.ModTime.After(newest) {
-			newest = a.ModTime
-		}
-	}
-	return newest
+// anchor is what a run's bus timestamps are judged against: an entry after
+// hi+maxSkew or before lo-maxAge is implausible. A zero bound judges
+// nothing. quiet says the diagnostics do not quote hi: it is a file's
+// modification time (a .partial's) in a run whose agents declare their
+// finish times, which is the same wherever it is copied but for that time.
+type anchor struct {
+	hi, lo time.Time
+	quiet  bool
 }
 
-// clock judges the timestamps of bus entries against newest, and keeps
-// what a later newest would change: the bounds of the times it judged.
+// runAnchor returns the anchor of run's bus timestamps: of its agents (not
+// those of other runs), hi the newest finish time or .partial file time,
+// lo the newest declared finish time, else the newest file time.
+func runAnchor(run *Run) anchor {
+	var an anchor
+	var newestFile time.Time
+	hiFile := false
+	for i := range run.Agents {
+		a := &run.Agents[i]
+		if a.Status == parse.StatusForeign {
+			continue
+		}
+		t, src := a.Finished()
+		if a.Status == parse.StatusPartial {
+			t, src = a.ModTime, TimeFile
+		}
+		if t.After(an.hi) {
+			an.hi, hiFile = t, src == TimeFile
+		}
+		switch {
+		case src == TimeDeclared && t.After(an.lo):
+			an.lo = t
+		case src == TimeFile && t.After(newestFile):
+			newestFile = t
+		}
+	}
+	an.quiet = hiFile && !an.lo.IsZero()
+	if an.lo.IsZero() {
+		an.lo = newestFile
+	}
+	return an
+}
+
+// clock judges the timestamps of bus entries against an anchor, and keeps
+// what another anchor would change: the bounds of the times it judged.
 type clock struct {
-	newest time.Time
+	at anchor
 	// The times judged (seconds): the least and the greatest found
 	// plausible, the least found in the future, the greatest in the past.
 	minOK, maxOK, minFuture, maxPast int64
 }
 
-func newClock(newest time.Time) clock {
-	return clock{newest: newest, minOK: math.MaxInt64, maxOK: math.MinInt64,
+func newClock(at anchor) clock {
+	return clock{at: at, minOK: math.MaxInt64, maxOK: math.MinInt64,
 		minFuture: math.MaxInt64, maxPast: math.MinInt64}
 }
 
@@ -72,12 +107,10 @@ func (c *clock) judge(timed bool, sec int64, nsec int) (bool, string) {
 	}
 	at := time.Unix(sec, int64(nsec))
 	switch {
-	case c.newest.IsZero():
-		// Nothing to judge against: plausible, until there is.
-	case at.After(c.newest.Add(maxSkew)):
+	case !c.at.hi.IsZero() && at.After(c.at.hi.Add(maxSkew)):
 		c.minFuture = min(c.minFuture, sec)
 		return false, "more than an hour after"
-	case at.Before(c.newest.Add(-maxAge)):
+	case !c.at.lo.IsZero() && at.Before(c.at.lo.Add(-maxAge)):
 		c.maxPast = max(c.maxPast, sec)
 		return false, "more than a week before"
 	}
@@ -85,18 +118,30 @@ func (c *clock) judge(timed bool, sec int64, nsec int) (bool, string) {
 	return true, ""
 }
 
-// moves reports whether judging the times judged so far against newest
+// moves reports whether judging the times judged so far against at
 // instead would change a verdict. A second either side of the bounds is
 // allowed for: nsec is not kept.
-func (c *clock) moves(newest time.Time) bool {
-	if newest.Equal(c.newest) {
+func (c *clock) moves(at anchor) bool {
+	if at.hi.Equal(c.at.hi) && at.lo.Equal(c.at.lo) {
 		return false
 	}
-	if c.newest.IsZero() || newest.IsZero() {
-		return c.minOK != math.MaxInt64 || c.minFuture != math.MaxInt64 || c.maxPast != math.MinInt64
+	judged := c.minOK != math.MaxInt64 || c.minFuture != math.MaxInt64 || c.maxPast != math.MinInt64
+	if c.at.hi.IsZero() != at.hi.IsZero() || c.at.lo.IsZero() != at.lo.IsZero() {
+		return judged
 	}
-	hi, lo := newest.Add(maxSkew).Unix(), newest.Add(-maxAge).Unix()
-	return c.minFuture <= hi+1 || c.maxPast >= lo-1 || c.minOK != math.MaxInt64 && (c.minOK <= lo+1 || c.maxOK >= hi-1)
+	if !at.hi.Equal(c.at.hi) && !at.hi.IsZero() {
+		hi := at.hi.Add(maxSkew).Unix()
+		if c.minFuture <= hi+1 || c.minOK != math.MaxInt64 && c.maxOK >= hi-1 {
+			return true
+		}
+	}
+	if !at.lo.Equal(c.at.lo) && !at.lo.IsZero() {
+		lo := at.lo.Add(-maxAge).Unix()
+		if c.maxPast >= lo-1 || c.minOK != math.MaxInt64 && c.minOK <= lo+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // implausible is a blocking entry whose timestamp counts as none: where it
@@ -108,15 +153,22 @@ type implausible struct {
 	why  string
 }
 
-// diagnostics returns the warnings about the blocking entries with an
-// implausible timestamp (the latest of them, and how many more), against
-// newest.
-func implausibleDiagnostics(b *bounded[implausible], newest time.Time) []Diagnostic {
+// implausibleDiagnostics returns the warnings about the blocking entries
+// with an implausible timestamp (the latest of them, and how many more),
+// against at.
+func implausibleDiagnostics(b *bounded[implausible], at anchor) []Diagnostic {
 	var out []Diagnostic
 	for _, x := range b.snapshot() {
+		ref := " the newest report of the run"
+		switch {
+		case x.why == "more than a week before":
+			ref += " (" + at.lo.UTC().Format(time.RFC3339) + ")"
+		case !at.quiet:
+			ref += " (" + at.hi.UTC().Format(time.RFC3339) + ")"
+		}
 		out = append(out, Diagnostic{File: x.file, Line: x.line, Level: parse.LevelWarning,
-			Message: fmt.Sprintf("timestamp %s is %s the newest report of the run (%s): implausible, the blocking entry counts as having no time (never reported unacknowledged)",
-				x.at.UTC().Format(time.RFC3339), x.why, newest.UTC().Format(time.RFC3339))})
+			Message: fmt.Sprintf("timestamp %s is %s%s: implausible, the blocking entry counts as having no time (never reported unacknowledged)",
+				x.at.UTC().Format(time.RFC3339), x.why, ref)})
 	}
 	if n := b.total - len(out); n > 0 {
 		out = append(out, Diagnostic{Level: parse.LevelWarning,

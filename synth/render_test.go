@@ -91,3 +91,41 @@ func TestWriteJSONError(t *testing.T) {
 		t.Fatalf("WriteJSON went on for %d writes after the writer failed", w.writes-1)
 	}
 }
+
+// TestSummaryLeavesInfoOut: info-level diagnostics about a report's format
+// (no sentinel, an ID off the pattern) stay in findings.json; summary.md
+// shows warnings and errors, and says how many info ones there are. A
+// failed agent's info diagnostics say why it failed: they are shown.
+func TestSummaryLeavesInfoOut(t *testing.T) {
+	a := agentOf("fd-a", parse.StatusValid, fnd(parse.P1, "A-1", "Auth", "Token leak"))
+	a.Report.Diagnostics = []parse.Diagnostic{
+		{Line: 0, Level: parse.LevelInfo, Message: "no <!-- flux-drive:complete --> sentinel"},
+		{Line: 2, Level: parse.LevelInfo, Message: `ID A-1 does not match [A-Z]{2,3}-\d{3}`},
+		{Line: 4, Level: parse.LevelWarning, Message: "declared verdict safe disagrees with the computed needs-changes"},
+	}
+	failed := Agent{Name: "fd-b", File: "fd-b.md", Status: parse.StatusError, Report: &parse.Report{Status: parse.StatusError,
+		Diagnostics: []parse.Diagnostic{{Line: 3, Level: parse.LevelInfo, Message: "error stub: the model timed out"}}}}
+	s := Synthesize(&Run{Agents: []Agent{a, failed}}, Options{})
+	md := string(RenderMarkdown(s))
+	for _, gone := range []string{"flux-drive:complete", "does not match"} {
+		if strings.Contains(md, gone) {
+			t.Errorf("summary.md shows the info diagnostic %q", gone)
+		}
+	}
+	for _, want := range []string{
+		"- `fd-a.md:4: warning: declared verdict safe disagrees with the computed needs-changes`",
+		"- `fd-b.md:3: info: error stub: the model timed out`",
+		"| fd-a | valid | — | needs-changes | 0 | 1 | 0 | 0 | 0 | 1 |",
+		"2 info-level diagnostics (such as a missing completion sentinel or an ID off the pattern) are listed in findings.json and by `fluxwatch check`, not here.",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+	js := string(RenderJSON(s))
+	for _, want := range []string{"sentinel", "does not match"} {
+		if !strings.Contains(js, want) {
+			t.Errorf("findings.json lacks the info diagnostic %q", want)
+		}
+	}
+}

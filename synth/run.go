@@ -33,6 +33,10 @@ type Run struct {
 	Design      *DesignFile
 	// Manifest is the run manifest (parse.ManifestFile); nil without one.
 	Manifest *parse.RunManifest
+	// Ignored are the files (relative to the output directory) named as
+	// agent files that are no agent's (parse.AgentFilter): README.md,
+	// task.md, or what agents: ignore names. Listed, never counted.
+	Ignored []string
 	// Diagnostics are about the directory rather than one file: ignored
 	// symlinks, superseded files, unreadable entries.
 	Diagnostics []parse.Diagnostic

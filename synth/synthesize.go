@@ -53,7 +53,7 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 		s.EvidenceNote = opts.EvidenceNote
 	}
 	summarize(s, run, completed, opts)
-	return s, newTimeline(s.Findings, completed, srcs, opts, newBusMemo(false), reportsNewest(run))
+	return s, newTimeline(s.Findings, completed, srcs, opts, newBusMemo(false), runAnchor(run))
 }
 
 // synthesizeBus completes s with the timeline tl read from run's bus: who
@@ -118,20 +118,26 @@ func newSynthesis(run *Run, opts Options) *Synthesis {
 		id := run.ID
 		s.Run = &id
 	}
+	return s
+}
+
+// summarize fills what follows from the merged findings of s and the
+// completed agents: the time source and the reviewed time, the
+// improvements, the counts, the verdict (SPEC §5.4), the specialists and
+// the designs.
+func summarize(s *Synthesis, run *Run, completed []*Agent, opts Options) {
+	rt := timesOf(run, completed)
+	s.TimeSource = rt.source
 	reviewed := opts.Reviewed
+	if reviewed.IsZero() {
+		reviewed = rt.declared
+	}
 	if reviewed.IsZero() {
 		reviewed = run.Newest
 	}
 	if !reviewed.IsZero() {
 		s.Reviewed = reviewed.UTC().Format(time.RFC3339)
 	}
-	return s
-}
-
-// summarize fills what follows from the merged findings of s and the
-// completed agents: the improvements, the counts, the verdict (SPEC §5.4),
-// the specialists and the designs.
-func summarize(s *Synthesis, run *Run, completed []*Agent, opts Options) {
 	s.Improvements = improvementsOf(completed)
 	for _, f := range s.Findings {
 		s.Counts.Add(f.Severity)
@@ -165,7 +171,7 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	s.Agents = make([]AgentResult, 0, len(run.Agents)+len(opts.Expect)) // [] in findings.json, never null
 	for i := range run.Agents {
 		a := &run.Agents[i]
-		s.Agents = append(s.Agents, agentResult(a, run.Manifest))
+		s.Agents = append(s.Agents, agentResult(a, run.Manifest, opts.Watching))
 		switch {
 		case a.Status == parse.StatusForeign:
 			foreign[a.Name] = true
@@ -214,14 +220,34 @@ func accountAgents(s *Synthesis, run *Run, opts Options) []*Agent {
 	s.AgentsFailed = sortedKeys(failed)
 	s.AgentsForeign = sortedKeys(foreign)
 	s.AgentsPartial = sortedKeys(partial)
+	if len(run.Ignored) > 0 {
+		s.Ignored = slices.Sorted(slices.Values(run.Ignored))
+	}
 	return completed
 }
 
-func agentResult(a *Agent, manifest *parse.RunManifest) AgentResult {
+// agentResult is agent a as the synthesis reports it. A .partial's time
+// (when it last grew) is kept only while watching: a one-shot synthesis of
+// a copied run would otherwise show the copy's time.
+func agentResult(a *Agent, manifest *parse.RunManifest, watching bool) AgentResult {
 	file := a.File
-	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}, ModTime: a.ModTime.UTC()}
+	r := AgentResult{Name: a.Name, File: &file, Run: a.Run, Status: a.Status, Diagnostics: []Diagnostic{}}
 	for _, d := range a.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, Diagnostic{Line: d.Line, Level: d.Level, Message: d.Message})
+	}
+	fin, src, why := FinishTime(a.Report, a.ModTime)
+	if a.Status == parse.StatusPartial {
+		fin, src = time.Time{}, TimeFile // still being written
+		if watching {
+			fin = a.ModTime
+		}
+	}
+	if !fin.IsZero() {
+		r.FinishedAt = fin.UTC()
+	}
+	r.TimeSource = &src
+	if why != "" {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{Level: parse.LevelWarning, Message: why})
 	}
 	declared := manifest.For(a.Name)
 	if a.Report != nil {
@@ -528,7 +554,7 @@ func runDiagnostics(run *Run, tl *timeline) []Diagnostic {
 		out = append(out, diagnostic(d))
 	}
 	if tl != nil {
-		out = append(out, implausibleDiagnostics(&tl.implausible, tl.clock.newest)...)
+		out = append(out, implausibleDiagnostics(&tl.implausible, tl.clock.at)...)
 	}
 	for _, b := range run.Bus {
 		for _, d := range b.Diagnostics {

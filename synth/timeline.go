@@ -478,8 +478,8 @@ type ackRecord struct {
 
 // newTimeline returns an empty timeline for the report side given, reading
 // entries through memo (whose words it learns at once), judging their
-// timestamps against newest (reportsNewest).
-func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options, memo *busMemo, newest time.Time) *timeline {
+// timestamps against at (runAnchor).
+func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options, memo *busMemo, at anchor) *timeline {
 	n := opts.MaxEntries
 	acks := newAcknowledger(completed)
 	acks.learnWords(memo.known)
@@ -499,7 +499,7 @@ func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Optio
 		stalled:      map[string]bool{},
 		discoveredBy: make([]*string, len(findings)),
 		adjustedBy:   make([]int, len(completed)),
-		clock:        newClock(newest),
+		clock:        newClock(at),
 		implausible:  bounded[implausible]{n: n},
 	}
 }
@@ -646,10 +646,10 @@ func (m *busMemo) record(ref entryRef, blocking bool) {
 // side: the bus side (counts, entries, stalls) is t's, the report side is
 // made again from what the memo recorded of the first entry of each match
 // key and of the blocking entries, rather than from every entry (which it
-// does not need: see entryRef), its timestamps judged against newest. t
+// does not need: see entryRef), its timestamps judged against at. t
 // must not be used afterwards.
-func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options, newest time.Time) *timeline {
-	n := newTimeline(findings, completed, srcs, opts, t.memo, newest)
+func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options, at anchor) *timeline {
+	n := newTimeline(findings, completed, srcs, opts, t.memo, at)
 	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
 	n.busProv = t.busProv
 	n.entries, n.entryIDs = t.entries, t.entryIDs
@@ -865,7 +865,8 @@ type ackAgent struct {
 	a    *Agent
 	refs []Ref // its findings' file refs
 	safe bool  // its computed verdict is safe
-	// sec and nsec are a.ModTime, compared with every blocking entry's time.
+	// sec and nsec are when a's report finished (Agent.Finished: declared,
+	// else its file time), compared with every blocking entry's time.
 	sec  int64
 	nsec int
 }
@@ -940,7 +941,8 @@ func newAcknowledger(completed []*Agent) *acknowledger {
 	k := &acknowledger{namers: map[string]bitset{}, words: (len(completed) + 63) / 64,
 		index: map[string]int{}, refWords: map[string][]string{}}
 	for i, a := range completed {
-		ag := &ackAgent{a: a, sec: a.ModTime.Unix(), nsec: a.ModTime.Nanosecond()}
+		fin, _ := a.Finished()
+		ag := &ackAgent{a: a, sec: fin.Unix(), nsec: fin.Nanosecond()}
 		k.index[a.Name] = i
 		if a.Report != nil {
 			ag.safe = a.Report.Verdict() == parse.Safe

@@ -14,10 +14,16 @@ const ProtocolVersion = "1.0"
 type Synthesis struct {
 	ProtocolVersion string    `json:"synthesis_protocol_version"`
 	Generator       Generator `json:"generator"`
-	// Reviewed is the newest input modification time, or SOURCE_DATE_EPOCH,
-	// in RFC 3339 (UTC); "" when there was no input at all.
+	// Reviewed is when the run was reviewed, in RFC 3339 (UTC):
+	// SOURCE_DATE_EPOCH, else the newest finish time an agent of the run
+	// declares (times.go), else the newest input modification time; ""
+	// when there was no input at all.
 	Reviewed string `json:"reviewed"`
-	Input    string `json:"input"`
+	// TimeSource says where the finish times of the completed agents came
+	// from (times.go): declared (every one declares finished:), mtime (none
+	// does: file times, which a copy or checkout changes) or mixed.
+	TimeSource TimeSource `json:"time_source"`
+	Input      string     `json:"input"`
 	// Run is the selected run; null for an unscoped directory.
 	Run *string `json:"run"`
 	// Runs are Run.Runs: the runs the agent files' names name. Not in
@@ -38,6 +44,10 @@ type Synthesis struct {
 	// verdict counts what was read of them, and every gate trips on them
 	// unless the operator allows them (Gate.AllowUnreadable).
 	AgentsUnreadable []string `json:"agents_unreadable"`
+	// Ignored are the files named as agent files that are no agent's
+	// (Run.Ignored: README.md, task.md, agents: ignore), sorted; absent
+	// when there are none.
+	Ignored []string `json:"ignored,omitempty"`
 
 	Findings     []Finding     `json:"findings"`
 	Improvements []Improvement `json:"improvements"`
@@ -127,6 +137,9 @@ type AgentResult struct {
 	Counts          AgentCounts    `json:"counts"`
 	// Complete reports whether the completion sentinel was found.
 	Complete bool `json:"complete"`
+	// TimeSource says where the time the report finished came from:
+	// declared (its finished:) or mtime (its file's); null without a file.
+	TimeSource *TimeSource `json:"time_source"`
 	// Envelope is the message envelope of the report's YAML front matter
 	// (message_id, correlation_id, timestamp, …); null when it has none.
 	Envelope map[string]string `json:"envelope"`
@@ -136,12 +149,12 @@ type AgentResult struct {
 	// tokens is the token use its report or the run manifest states (0:
 	// unstated), for the yield.
 	tokens int64
-	// ModTime is the file's modification time (when the report finished,
-	// or the .partial last grew); zero without a file. It is an input, so
-	// the synthesis stays deterministic, but findings.json leaves it out:
-	// its bytes never depend on modification times. The HTML page's
-	// timeline plots it.
-	ModTime time.Time `json:"-"`
+	// FinishedAt is when the report finished (Agent.Finished: its
+	// declared finished:, else its file's modification time) or, while
+	// watching, when the .partial last grew; zero without a file.
+	// findings.json leaves it out (time_source says where it came from);
+	// the HTML page's timeline plots it.
+	FinishedAt time.Time `json:"-"`
 }
 
 // AgentCounts are an agent's findings per severity and its improvements.

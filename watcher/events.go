@@ -33,6 +33,9 @@ const (
 	EventConverged          = "converged"
 	EventStalled            = "stalled"
 	EventDiagnostic         = "diagnostic"
+	// EventFinal is the last record of the stream: the final verdict, the
+	// exit status and the gate's reasons (Final).
+	EventFinal = "final"
 )
 
 // Event is one change of a watched run, as one NDJSON record of `watch
@@ -110,6 +113,14 @@ type Event struct {
 	// diagnostic
 	Level   parse.Level `json:"level,omitempty"`
 	Message string      `json:"message,omitempty"`
+
+	// final: the exit status of watch (absent when a signal ended it: the
+	// status is then the signal's), Interrupted when one did, and one
+	// reason per line of the gate's account (synth.Decision.Explain), or
+	// the error that ends the watch with status 2.
+	ExitStatus  *int     `json:"exit_status,omitempty"`
+	Interrupted bool     `json:"interrupted,omitempty"`
+	Reasons     []string `json:"reasons,omitempty"`
 }
 
 // Hello is the first record of the event stream.
@@ -122,6 +133,22 @@ func Hello(at time.Time, toolVersion, dir string, busEntries int) Event {
 // itself has to say among the events.
 func Diagnostic(at time.Time, level parse.Level, msg string) Event {
 	return Event{Type: EventDiagnostic, Time: stamp(at), Level: level, Message: msg}
+}
+
+// Final is the last record of the stream: the final synthesis's verdict and
+// counts, the exit status of watch (status; ignored when interrupted, as
+// a signal's status is the process's) and the reasons for it.
+func Final(at time.Time, s *synth.Synthesis, status int, interrupted bool, reasons []string) Event {
+	ev := Event{Type: EventFinal, Time: stamp(at), Verdict: s.Verdict, Interrupted: interrupted, Reasons: reasons}
+	launched, completed, failed, findings := len(s.AgentsLaunched), len(s.AgentsCompleted), len(s.AgentsFailed), s.Counts.Total()
+	ev.Launched, ev.Completed, ev.Failed, ev.Findings = &launched, &completed, &failed, &findings
+	if n := len(s.AgentsUnreadable); n > 0 {
+		ev.Unreadable = &n
+	}
+	if !interrupted {
+		ev.ExitStatus = &status
+	}
+	return ev
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }

@@ -54,7 +54,9 @@ func openRun(dir string, given *os.Root) (root *os.Root, done func(), err error)
 // its path, for messages): its top level, findings/*.yaml and
 // design/manifest.yaml, sorted by relative path. A symbolic link that leaves
 // the directory and a file that is not regular are directory diagnostics.
-func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
+// An agent file that agents says is no agent's (README.md, task.md) is
+// listed in run.Ignored, not read.
+func list(root *os.Root, dir string, run *synth.Run, agents parse.AgentFilter) ([]file, error) {
 	var files []file
 	note := func(rel, msg string) {
 		run.Diagnostics = append(run.Diagnostics, diag(rel, parse.LevelWarning, msg))
@@ -122,6 +124,13 @@ func list(root *os.Root, dir string, run *synth.Run) ([]file, error) {
 					}
 				}
 				continue
+			}
+			switch name.Kind {
+			case parse.KindReport, parse.KindPartial, parse.KindAbort:
+				if agents.Ignores(name.Agent) {
+					run.Ignored = append(run.Ignored, rel)
+					continue
+				}
 			}
 			if !info.Mode().IsRegular() {
 				note(rel, "not a regular file ("+fsio.Kind(info.Mode())+"): skipped")
@@ -301,7 +310,7 @@ func isRun(run *synth.Run) bool {
 // runs (SPEC §10) when none was selected: which one was read, and how to
 // choose.
 func severalRuns(runs []string, selected string) string {
-	read := selected + ", the newest by file times"
+	read := selected + ", the newest by finish times (declared, else file times)"
 	return fmt.Sprintf("the directory holds reports of %d runs (%s); read: %s. Pass --run RUN (or FLUX_RUN_UUID) to choose: a gate does not pick a run by file times",
 		len(runs), strings.Join(runs, ", "), read)
 }

@@ -32,6 +32,10 @@ type ScanOptions struct {
 	Run string
 	// StrictRun leaves unscoped files out of a selected run.
 	StrictRun bool
+	// Agents says which agent files are agents (.fluxwatch.yaml agents:
+	// include and ignore, --expect); the others are listed in Run.Ignored.
+	// The zero value ignores parse.DefaultIgnore.
+	Agents parse.AgentFilter
 	// MaxLine is the longest bus line read (<= 0: bus.DefaultMaxLine).
 	MaxLine int
 	// MaxFile caps report and YAML files (<= 0: DefaultMaxFile).
@@ -190,7 +194,7 @@ func (s *Scanner) Scan(ctx context.Context, dir string) (*synth.Run, error) {
 	var read map[string]*parsed // this Scan's parses, by rel, for the next listing
 	for listing := 1; ; listing++ {
 		run = &synth.Run{Input: dir}
-		files, err = list(root, dir, run)
+		files, err = list(root, dir, run, s.opts.Agents)
 		if err != nil {
 			return nil, err
 		}
@@ -517,8 +521,10 @@ func (s *Scanner) assemble(run *synth.Run, files []file, results []*parsed) {
 		case parse.KindReport, parse.KindPartial, parse.KindAbort:
 			agents = append(agents, cand{f, p})
 			if f.name.Run != "" {
+				// The newest run by its reports' finish times: declared,
+				// else the files' (synth.FinishTime).
 				r := strings.ToLower(f.name.Run)
-				if t := p.info.ModTime(); t.After(newestOf[r]) {
+				if t := finishTime(f, p); t.After(newestOf[r]) {
 					newestOf[r] = t
 				}
 			}
@@ -654,10 +660,25 @@ func better(a file, pa *parsed, b file, pb *parsed) bool {
 	if (a.name.Run != "") != (b.name.Run != "") {
 		return a.name.Run != ""
 	}
-	if c := pa.info.ModTime().Compare(pb.info.ModTime()); c != 0 {
+	if c := finishTime(a, pa).Compare(finishTime(b, pb)); c != 0 {
 		return c > 0
 	}
 	return a.rel < b.rel
+}
+
+// finishTime is when the agent file f (parsed as p) finished: its
+// declared finished: for a report, else its modification time (a .partial
+// is still being written).
+func finishTime(f file, p *parsed) time.Time {
+	var mod time.Time
+	if p.info != nil {
+		mod = p.info.ModTime()
+	}
+	if f.name.Kind != parse.KindReport {
+		return mod
+	}
+	t, _, _ := synth.FinishTime(p.report, mod)
+	return t
 }
 
 // agentOf makes the Agent of a chosen file with its status (SPEC §2.5).

@@ -223,7 +223,7 @@ func TestScanSeveralRuns(t *testing.T) {
 		{"one run", map[string]string{"fd-a." + a + ".md": "P1 x\n", "fd-legacy.md": "P3 y\n"}, "", []string{a}, ""},
 		{"no run", map[string]string{"fd-a.md": "P1 x\n"}, "", nil, ""},
 		{"a newer foreign report", map[string]string{"fd-a." + a + ".md": "P0 x\n", "fd-x." + b + ".md": "safe\n"}, "",
-			[]string{a, strings.ToLower(b)}, "holds reports of 2 runs (aaaaaaaa-1111, bbbbbbbb-2222); read: " + b + ", the newest by file times"},
+			[]string{a, strings.ToLower(b)}, "holds reports of 2 runs (aaaaaaaa-1111, bbbbbbbb-2222); read: " + b + ", the newest by finish times (declared, else file times)"},
 		{"selected", map[string]string{"fd-a." + a + ".md": "P0 x\n", "fd-x." + b + ".md": "safe\n"}, a,
 			[]string{a, strings.ToLower(b)}, ""},
 		// A run-uuid comment makes a file foreign, never a run to pick:
@@ -569,5 +569,37 @@ func TestScanRenamedWhileRead(t *testing.T) {
 	}
 	if n := calls.Load(); n != 2 {
 		t.Errorf("%d reports parsed, want 2: fd-a.md once, fd-b.md", n)
+	}
+}
+
+// TestScanSelectsByDeclaredTimes: with no run selected, the newest run is
+// the one whose reports declare the latest finished:, whatever the file
+// times of the copy; file times decide only for reports that declare none.
+func TestScanSelectsByDeclaredTimes(t *testing.T) {
+	const a, b = "aaaaaaaa-1111", "bbbbbbbb-2222"
+	report := func(finished string) string {
+		return "---\nfinished: " + finished + "\n---\n### Findings Index\n- P1 | AR-001 | \"Auth\" | Tokens in localStorage\nVerdict: needs-changes\n"
+	}
+	dir := t.TempDir()
+	// Run b finished later, but run a's file is the newer copy (checked
+	// out two days after the run).
+	write(t, dir, "fd-x."+b+".md", report("2026-11-20T12:00:00Z"), 48*time.Hour)
+	write(t, dir, "fd-x."+a+".md", report("2026-11-20T10:00:00Z"), 48*time.Hour+time.Minute)
+	read := func() string {
+		run, err := Scan(context.Background(), dir, ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run.ID
+	}
+	if got := read(); got != b {
+		t.Errorf("selected %q, want %q: its report declares the later finish", got, b)
+	}
+	// Without declared times the file times decide.
+	undeclared := report("")[len("---\nfinished: \n---\n"):]
+	write(t, dir, "fd-x."+b+".md", undeclared, 48*time.Hour)
+	write(t, dir, "fd-x."+a+".md", undeclared, 48*time.Hour+time.Minute)
+	if got := read(); got != a {
+		t.Errorf("undeclared: selected %q, want %q, the newer file", got, a)
 	}
 }

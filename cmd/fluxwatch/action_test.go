@@ -457,7 +457,7 @@ esac
 // checked against checksums.txt and then taken from the tool cache; the
 // gate trips on the risky run; SARIF is uploaded even so; the reports are
 // kept; the job summary holds summary.md whole, or, for a summary over the
-// limit, a cut one under GitHub's 1 MiB that links the full report;
+// limit, one synth cut under GitHub's 1 MiB that names the full report;
 // fail-on-new compares with the artifact of the default branch, or warns
 // when there is none.
 func TestAction(t *testing.T) {
@@ -562,10 +562,11 @@ func TestAction(t *testing.T) {
 	t.Run("summary limit", func(t *testing.T) {
 		// A summary over the limit is cut; a limit a thousandth of
 		// GitHub's stands for it, on the example's summary.
-		r := runAction(t, a, workspace(t), toolCache, nil, with("fail-on", "none", "summary-limit", "3000"))
+		env := []string{"GITHUB_SERVER_URL=https://github.invalid", "GITHUB_REPOSITORY=acme/app", "GITHUB_RUN_ID=9"}
+		r := runAction(t, a, workspace(t), toolCache, env, with("fail-on", "none", "summary-limit", "3000"))
 		got := strings.Join(r.summaries, "")
 		if len(got) > 3000 || !strings.Contains(got, "**The summary is cut here**") ||
-			!strings.Contains(got, "[fluxwatch-review](https://github.invalid/artifacts/fluxwatch-review)") {
+			!strings.Contains(got, "The full report is `fluxwatch-review/summary.md`, kept with the artifacts of [this run](https://github.invalid/acme/app/actions/runs/9)") {
 			t.Errorf("a cut summary of %d bytes (limit 3000):\n%s", len(got), got)
 		}
 		if !strings.HasPrefix(got, "# Review Summary") || strings.Count(got, "```")%2 != 0 {

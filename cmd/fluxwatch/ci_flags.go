@@ -104,7 +104,7 @@ func (c *ciFlags) configure(e *env, f *reportFlags, dir string) error {
 	c.cfg = cfg
 	var bad error
 	set := func(name string, dst *string, v string, key string) {
-		if v == "" || c.fs.Changed(name) {
+		if v == "" || c.fs.Changed(name) || *dst == "-" { // "-": --format set it, a flag
 			return
 		}
 		if key != "" {
@@ -135,6 +135,7 @@ func (c *ciFlags) configure(e *env, f *reportFlags, dir string) error {
 	if !c.fs.Changed("expect") && len(cfg.Agents.Expect) > 0 {
 		f.expect = cfg.Agents.Expect
 	}
+	f.agents.Include, f.agents.Ignore = cfg.Agents.Include, cfg.Agents.Ignore
 	if !c.fs.Changed("strict-run") && cfg.Agents.StrictRun != nil {
 		f.strictRun = *cfg.Agents.StrictRun
 	}

@@ -67,8 +67,9 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	repo := fs.String("repo", "", "with --evidence: the repository in `DIR` (default: the git work tree holding each report)")
 	runFlag := fs.String("run", "", "judge reports as of run `RUN`, as synth does (default: $FLUX_RUN_UUID, else a directory's newest run)")
 	strictRun := fs.Bool("strict-run", false, "leave unscoped (legacy) reports out of the selected run")
+	strict := fs.Bool("strict", false, "exit 1 unless every report is valid (the strict grammar); a .partial is judged as the report it becomes")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stdout, "Usage: fluxwatch check [--json] [-q] [--run RUN [--strict-run]] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\n\nFlags:")
+		fmt.Fprintln(e.stdout, "Usage: fluxwatch check [--strict] [--json] [-q] [--run RUN [--strict-run]] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\nWith --strict (what an agent runs on its report before finishing), the exit\nstatus is 0 only when every report is valid, else 1 with one line on stderr\nper report that is not.\n\nFlags:")
 		fmt.Fprint(e.stdout, fs.FlagUsages())
 	}
 	if err := fs.Parse(args); err != nil {
@@ -100,7 +101,7 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	var others []otherFile
 	var unreadable []error
 	for _, path := range fs.Args() {
-		rs, os, err := checkPath(ctx, path, scan)
+		rs, os, err := checkPath(ctx, path, scan, *strict)
 		reports = append(reports, rs...)
 		others = append(others, os...)
 		unreadable = append(unreadable, err...)
@@ -132,6 +133,40 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	}
 	if len(unreadable) > 0 {
 		return exitError{code: exitUsage}
+	}
+	if *strict {
+		return strictly(e.stderr, reports)
+	}
+	return nil
+}
+
+// strictly is check --strict's judgement: nil when every report is valid
+// (SPEC §2.5), else one line per report that is not, on w, and exit 1.
+// A run of no report at all is not valid either.
+func strictly(w io.Writer, reports []checked) error {
+	if len(reports) == 0 {
+		fmt.Fprintln(w, "fluxwatch: check --strict: no agent report to check")
+		return exitError{code: exitGate}
+	}
+	bad := 0
+	for _, r := range reports {
+		if r.Status == parse.StatusValid {
+			continue
+		}
+		bad++
+		why := "the diagnostics above say where it departs from the Findings Index format"
+		switch r.Status {
+		case parse.StatusError:
+			why = "it is an error report (no findings)"
+		case parse.StatusForeign:
+			why = "it belongs to another run"
+		case parse.StatusPartial:
+			why = "it is still being written (name the .partial itself to check it)"
+		}
+		fmt.Fprintln(w, inert.Line(fmt.Sprintf("fluxwatch: check --strict: %s is %s, not valid: %s", r.File, r.Status, why)))
+	}
+	if bad > 0 {
+		return exitError{code: exitGate}
 	}
 	return nil
 }
@@ -293,7 +328,11 @@ func checkEvidence(reports []checked, fixed *evidence.Verifier, fixedRepo, ceili
 // directory is read as synth reads a run (watcher.Scan): its agents, with
 // the selected run's rules, then its bus, specialist and design files, and
 // the directory's own diagnostics (superseded, skipped and refused files).
-func checkPath(ctx context.Context, path string, scan watcher.ScanOptions) ([]checked, []otherFile, []error) {
+//
+// With asFinished (check --strict), a .partial named alone is judged as
+// the report it becomes when renamed: an agent checks it before the
+// rename.
+func checkPath(ctx context.Context, path string, scan watcher.ScanOptions, asFinished bool) ([]checked, []otherFile, []error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, []error{fmt.Errorf("%s: %w", path, fsio.Cause(err))}
@@ -307,9 +346,9 @@ func checkPath(ctx context.Context, path string, scan watcher.ScanOptions) ([]ch
 			return nil, []otherFile{o}, nil
 		}
 		base := filepath.Base(path)
-		name := parse.ClassifyName(base)
-		if name.Kind != parse.KindReport && name.Kind != parse.KindPartial && name.Kind != parse.KindAbort {
-			name = parse.Name{Kind: parse.KindReport, Agent: agentStem(base)}
+		name := parse.NamedFile(base)
+		if asFinished && name.Kind == parse.KindPartial {
+			name.Kind = parse.KindReport
 		}
 		if err := parse.ValidName(name.Agent); err != nil {
 			// As a run's Scan says it (SPEC §1: rejected everywhere), the
@@ -336,6 +375,9 @@ func checkPath(ctx context.Context, path string, scan watcher.ScanOptions) ([]ch
 	}
 	var others []otherFile
 	var errs []error
+	for _, rel := range run.Ignored {
+		others = append(others, otherFile{path: filepath.Join(path, filepath.FromSlash(rel)), summary: "ignored: not an agent report (the run's own document)"})
+	}
 	if len(run.Diagnostics) > 0 {
 		o := otherFile{path: path, summary: "run directory, " + synth.Plural(len(run.Agents), "agent") + ", " + synth.Plural(len(run.Diagnostics), "diagnostic")}
 		for _, d := range run.Diagnostics {
@@ -382,16 +424,6 @@ func withoutPath(ds []parse.Diagnostic) []parse.Diagnostic {
 	return out
 }
 
-// agentStem names the agent of a file check was given directly.
-func agentStem(base string) string {
-	for _, s := range []string{".md.partial", ".md", ".abort"} {
-		if t, ok := strings.CutSuffix(base, s); ok {
-			return t
-		}
-	}
-	return strings.TrimSuffix(base, filepath.Ext(base))
-}
-
 // checkedOf is the agent a, read from file, as check prints it: the file's
 // diagnostics first, then the report's, by line.
 func checkedOf(file string, a synth.Agent) checked {
@@ -409,6 +441,11 @@ func checkedOf(file string, a synth.Agent) checked {
 		if r.DeclaredVerdict != "" {
 			v := string(r.DeclaredVerdict)
 			c.DeclaredVerdict = &v
+		}
+		// A finished: the synthesis cannot use, said where the agent
+		// looks before it finishes (synth says it in the reports too).
+		if _, _, why := synth.FinishTime(r, a.ModTime); why != "" {
+			c.Diagnostics = append(c.Diagnostics, parse.Diagnostic{Level: parse.LevelWarning, Message: why})
 		}
 	}
 	for i := range c.Diagnostics {

@@ -3,26 +3,33 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
-const protocolUsage = `Usage: fluxwatch protocol --bus PATH|URL --agent NAME [--command PATH]
+const protocolUsage = `Usage: fluxwatch protocol --agent NAME [--bus PATH|URL] [--dir DIR] [--run RUN] [--command PATH]
 
-Prints the "Peer Findings Protocol" section to paste into the prompt of agent
-NAME: when to share a finding, the exact command to write one to the bus at
-PATH (or nats://HOST:PORT/RUN; default $FLUXWATCH_BUS), and how to read and
-acknowledge the other agents' findings. A URL holding credentials is
+Prints the agent contract to paste into the prompt of agent NAME, as one
+section: the report it writes (where, the Findings Index with an example,
+the verdict rule, the error stub, the front matter with finished:, and the
+check --strict it runs before finishing), and, with a bus, the Peer
+Findings Protocol: when to share a finding, the exact command to write one
+to the bus at PATH (or nats://HOST:PORT/RUN; default $FLUXWATCH_BUS), and
+how to read and acknowledge the other agents' findings. --dir and --run
+name the report's file (DIR/NAME.RUN.md). A URL holding credentials is
 refused: the prompt would show them; give agents NATS_CREDS instead.
 `
 
 func runProtocol(ctx context.Context, e *env, args []string) error {
 	flags := e.newFlagSet("protocol")
-	var busPath, agent, command string
-	flags.StringVar(&busPath, "bus", "", "the bus file the agents share, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS)")
+	var busPath, agent, command, dir, run string
+	flags.StringVar(&busPath, "bus", "", "the bus file the agents share, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS; none: the report contract alone)")
 	flags.StringVar(&agent, "agent", "", "the name of the agent the prompt is for (required)")
+	flags.StringVar(&dir, "dir", "", "the run directory the agent writes its report into (default: named in words)")
+	flags.StringVar(&run, "run", "", "the run's `RUN` id: the report is NAME.RUN.md and opens with its run-uuid comment")
 	flags.StringVar(&command, "command", "fluxwatch", "how the agent runs fluxwatch (a path, when it is not on PATH)")
 	if done, err := parseFlags(e, flags, protocolUsage, args); done {
 		return err
@@ -34,21 +41,30 @@ func runProtocol(ctx context.Context, e *env, args []string) error {
 	b.resolve(e)
 	busPath = b.path
 	switch {
-	case busPath == "":
-		return usageErrorf("protocol: --bus is required")
 	case b.remote() && strings.Contains(strings.SplitN(busPath, "/", 4)[2], "@"):
 		return usageErrorf("protocol: --bus holds credentials, which the prompt would show: pass them to agents in NATS_CREDS")
 	case agent == "":
 		return usageErrorf("protocol: --agent is required")
 	case strings.ContainsAny(busPath, "\x00\n\r"):
 		return usageErrorf("protocol: --bus holds a line break or NUL")
+	case strings.ContainsAny(dir, "\x00\n\r"):
+		return usageErrorf("protocol: --dir holds a line break or NUL")
+	case run != "" && !runID.MatchString(run):
+		return usageErrorf("protocol: --run %q is not a run id ([0-9a-fA-F-]{8,})", run)
 	}
 	if err := parse.ValidName(agent); err != nil {
 		return usageErrorf("protocol: --agent %q: %v", agent, err)
 	}
-	fmt.Fprint(e.stdout, protocolText(shellQuote(command), shellQuote(busPath), agent, shellQuote(agent)))
+	cmd := shellQuote(command)
+	fmt.Fprint(e.stdout, contractText(cmd, agent, dir, run))
+	if busPath != "" {
+		fmt.Fprint(e.stdout, "\n"+protocolText(cmd, shellQuote(busPath), agent, shellQuote(agent)))
+	}
 	return nil
 }
+
+// runID is a run id as report names carry it (SPEC §1).
+var runID = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
 
@@ -61,17 +77,18 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// protocolText is the Peer Findings Protocol for agent, with the command, the
+// protocolText is the Peer Findings Protocol for agent, a subsection of
+// the Review Agent Protocol, with the command, the
 // bus path and the agent's name in commands (agentArg) already shell-quoted.
 func protocolText(cmd, busPath, agent, agentArg string) string {
 	r := strings.NewReplacer("CMD", cmd, "BUS", busPath, "--agent AGENT", "--agent "+agentArg, "AGENT", agent)
-	return r.Replace(`## Peer Findings Protocol
+	return r.Replace(`### Peer Findings Protocol
 
-You are agent AGENT, one of several review agents working on the same task at the same
-time. While you work, you share urgent findings with the other agents through a shared
+You are one of several review agents working on the same task at the same time. While
+you work, you share urgent findings with the other agents through a shared
 peer-findings bus, and before you finish you read theirs.
 
-### When to share a finding
+#### When to share a finding
 Share a finding as soon as you are confident of it, and keep working; do not wait for
 your final report.
 - **blocking**: it contradicts or invalidates an analysis other agents are likely
@@ -85,7 +102,7 @@ your final report.
 - If you find nothing blocking or notable, write nothing to the bus. Never write "no
   findings", progress notes, greetings or questions.
 
-### How to share a finding
+#### How to share a finding
 Run this command, one finding per command, with your own severity, category, summary
 and file references:
 
@@ -110,7 +127,7 @@ and file references:
   nothing was written: the message says why; fix the command and run it again.
 - Never edit the bus file yourself; always use the command.
 
-### Before your final report: read and acknowledge
+#### Before your final report: read and acknowledge
 Read every peer finding:
 
     CMD finding read --bus BUS
@@ -128,24 +145,103 @@ sometimes id and priority. Skip your own entries ("agent": "AGENT"). An entry wi
   findings, or dismiss it in one line when it does not apply.
 - When you adopt another agent's finding, cite that agent; do not present it as
   your own.
+`)
+}
 
-### Declare how your report was made
-Begin your report with YAML front matter saying what you know, and leave out what
-you do not (never guess; unknown is shown as unknown):
+// contractText is the report contract for agent (SPEC §2.1, §2.5): where
+// the report goes, its front matter, the Findings Index with an example
+// that check --strict reads as valid, the verdict rule, the error stub and
+// the check to run before finishing. cmd is shell-quoted already; dir and
+// run may be empty.
+func contractText(cmd, agent, dir, run string) string {
+	base := agent + ".md"
+	if run != "" {
+		base = agent + "." + run + ".md"
+	}
+	where := "in the run directory you were given, as " + base
+	report := base
+	if dir != "" {
+		report = filepath.Join(dir, base)
+		where = "to " + report
+	}
+	uuid := ""
+	if run != "" {
+		uuid = "    <!-- run-uuid: " + run + " -->\n"
+	}
+	r := strings.NewReplacer("CMD", cmd, "AGENT", agent, "WHERE", where,
+		"PARTIAL", shellQuote(report+".partial"), "REPORT", shellQuote(report), "UUID", uuid)
+	return r.Replace(`## Review Agent Protocol
 
-    ---
+You are agent AGENT, a review agent. Your review ends as one Markdown report in the
+exact format below: a program reads it, counts your findings beside other agents', and
+gates the change on them.
+
+### Where to write your report
+Write your report WHERE. Write it first as that name with .partial added, and rename
+it when it is complete: the rename tells the watcher that you are done.
+
+    PARTIAL  ->  REPORT
+
+### The format of your report
+UUID    ---
     model: claude-sonnet-4
-    prompt_hash: sha256:9f2c...
-    tool_version: claude-code 2.1.0
-    commit: 0a1b2c3
-    repository: https://github.com/acme/shop.git
     started: 2026-11-20T10:00:00Z
     finished: 2026-11-20T10:42:00Z
-    tokens: 48200
     ---
+    ### Findings Index
+    - P1 | SEC-001 | "Authentication" | Session tokens are stored in localStorage
+    - P2 | SEC-002 | "API Design" | The login endpoint has no rate limiting
+    Verdict: needs-changes
 
-tokens is the total token use of your review (or a usage: mapping with total_tokens,
-or input_tokens and output_tokens). When you write to the bus, you may add
---model and --run-id to say the same of each finding.
+    ## Summary
+    Two findings: tokens readable by any script, and a login open to guessing.
+
+    ## Issues Found
+    ### SEC-001: Session tokens are stored in localStorage
+    src/auth/session.ts:42 writes the token where any script on the page can read it.
+
+    ### SEC-002: The login endpoint has no rate limiting
+    src/api/login.ts:17-30 accepts unlimited attempts per account.
+
+    ## Improvements
+    - Move token handling into one module.
+
+    <!-- flux-drive:complete -->
+
+- Front matter first, between --- lines: say what you know, leave out what you do
+  not (never guess). finished: is the UTC time you finish, as
+  date -u +%Y-%m-%dT%H:%M:%SZ prints it; it decides the timeline, so always write it.
+  Other fields: model, started, prompt_hash, tool_version, commit, repository, and
+  tokens (your total token use).
+- Then, as the first line after the front matter, exactly ### Findings Index.
+- One line per finding: - SEVERITY | ID | "Section" | Title
+  - SEVERITY is P0 (must not ship: security hole, data loss, outage), P1 (must fix
+    before merging), P2 (should fix) or P3 (minor).
+  - ID is 2 or 3 capital letters, a dash and 3 digits (SEC-001), unique in your report.
+  - Section is the area, in double quotes; Title is one line.
+- The last line of the index is the verdict, computed from your severities:
+  Verdict: risky when any finding is P0; else Verdict: needs-changes when any is P1;
+  else Verdict: safe. With no findings the index is the heading and Verdict: safe.
+- Improvements (suggestions that are not defects) go under ## Improvements, never in
+  the index.
+- After the index: ## Summary, ## Issues Found (a ### section per finding, starting
+  with its ID, citing path:line or path:start-end), ## Improvements, and the last
+  line <!-- flux-drive:complete -->.
+- If you cannot complete the review, write the error stub instead (front matter
+  first, as above):
+
+    ### Findings Index
+    Verdict: error
+
+    Agent failed to produce findings after retry. Error: what went wrong, in one line.
+
+### Before you finish: check your report
+Run this on your .partial, fix what it reports, and run it again until it passes;
+then rename the file:
+
+    CMD check --strict PARTIAL
+
+Exit status 0 means your report reads as valid. Exit status 1 means it does not: each
+line before the last says where (path:line) and what to fix.
 `)
 }

@@ -37,6 +37,11 @@ peer-findings.jsonl holds the same records. --bus FILE reads that bus file
 instead of DIR's. A server that cannot be reached is an error (exit 2)
 within --bus-timeout.
 
+--format F prints one rendering on stdout and writes nothing else, unlike
+--json, which also writes the reports: summary.md and findings.json go where
+--out (or output.out in .fluxwatch.yaml) says, and files named by --sarif,
+--rdjsonl, --junit or --html are written as usual.
+
 Every report target takes "-" for standard output (--out -: summary.md; at
 most one thing on stdout). An existing target that is a device or FIFO is
 written in place, a symbolic link keeps being a link.
@@ -59,7 +64,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
 	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
 	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: "+strings.Join(formatNames, ", ")+
-		" (as --json, --annotations, or --F - and --out - for markdown)")
+		" and write no summary.md or findings.json unless --out is given")
 	dir, implicit, err := f.parse(e, fs, args)
 	if err != nil {
 		return err
@@ -82,6 +87,9 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	// Without DIR, a directory that holds nothing of a run is not one: say
 	// what was looked for, and write nothing there.
 	scanOpts.RequireRun = implicit
+	// --format prints the synthesis; summary.md and findings.json are
+	// written only where --out (or output.out) says (docs/cli.md).
+	f.printOnly = f.format != ""
 	targets := f.targets(e, dir)
 	stdoutIsData, err := f.checkTargets(targets, dir, f.stdoutData())
 	if err != nil {
@@ -122,5 +130,5 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return f.judge(e, s)
+	return f.judge(ctx, e, s)
 }

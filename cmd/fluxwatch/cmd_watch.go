@@ -409,9 +409,39 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if err := f.pickedRun(e, final, scan.Run, dir); err != nil {
+		if mode == modeEvents {
+			if werr := finalEvent(ctx, e, final, exitUsage, []string{err.Error()}); werr != nil {
+				return werr
+			}
+		}
 		return err
 	}
-	return f.judge(e, final)
+	d := f.decide(e, final)
+	if mode == modeEvents {
+		status := exitOK
+		if d.Tripped {
+			status = exitGate
+		}
+		if err := finalEvent(ctx, e, final, status, d.Explain()); err != nil {
+			return err
+		}
+	}
+	return f.explain(ctx, e, d)
+}
+
+// finalEvent writes the last record of watch --events: the verdict of s,
+// the exit status and its reasons (watcher.Final).
+func finalEvent(ctx context.Context, e *env, s *synth.Synthesis, status int, reasons []string) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as the other events
+	if err := enc.Encode(watcher.Final(time.Now(), s, status, ctx.Err() != nil, reasons)); err != nil {
+		return exitError{exitInternal, fmt.Errorf("watch: %w", err)}
+	}
+	if _, err := e.stdout.Write(inert.EscapeJSON(b.Bytes())); err != nil {
+		return writeStdout("watch", err)
+	}
+	return nil
 }
 
 // runRemoved reports whether the run directory dir no longer exists.

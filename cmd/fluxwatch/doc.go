@@ -15,7 +15,7 @@
 //	check PATH…        parse agent reports, bus and YAML files and print diagnostics
 //	finding write|read append to or read the peer-findings bus, safely beside other writers
 //	bus serve|relay    run a NATS JetStream hub (-tags hub), or mirror a file bus and a stream
-//	protocol           print the Peer Findings Protocol section for an agent's prompt
+//	protocol           print the agent contract (report format, peer findings) for a prompt
 //	mcp                serve fetch_peer_findings and get_synthesis over MCP on stdio
 //	plan …             manage specialist findings (write-finding, write-approach, refine, …)
 //	discover           find or create the feature directory

@@ -165,7 +165,7 @@ var commands = map[string]command{
 	"watch":    {"keep the synthesis current while agents write", runWatch},
 	"finding":  {"write to or read from the peer-findings bus", runFinding},
 	"bus":      {"serve a NATS bus hub, or relay a file bus to a stream", runBus},
-	"protocol": {"print the Peer Findings Protocol section for an agent prompt", runProtocol},
+	"protocol": {"print the agent contract (report format, peer findings) for a prompt", runProtocol},
 	"mcp":      {"serve fetch_peer_findings and get_synthesis over MCP on stdio", runMCP},
 	"plan":     {"manage specialist findings (envoy plan)", runPlan},
 	"discover": {"find or create the feature directory", runDiscover},

@@ -42,6 +42,7 @@ type reportFlags struct {
 	run         string
 	strictRun   bool
 	expect      []string
+	agents      parse.AgentFilter // .fluxwatch.yaml agents: include and ignore
 	dedup       string
 	sarif       string
 	rdjsonl     string
@@ -52,6 +53,13 @@ type reportFlags struct {
 	evidence    evidenceFlags
 	ci          ciFlags // --config, --baseline, --fail-on-new (ci_flags.go)
 	busFile     string  // the --bus file read instead of the run's (prepare): an input
+	// printOnly writes no summary.md and findings.json unless --out (or
+	// output.out) names where: synth --format prints, and only prints.
+	printOnly bool
+	// summaryLimit caps the job summary (--summary-limit); runURL is the
+	// page of the GitHub Actions run ("" elsewhere), which its note links.
+	summaryLimit int
+	runURL       string
 }
 
 // flagSet returns the flag set of the command f.cmd with the shared flags;
@@ -100,6 +108,7 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML page to `FILE`")
 	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
+	fs.IntVar(&f.summaryLimit, "summary-limit", synth.StepSummaryLimit, "on GitHub Actions, cut the job summary to at most `BYTES` (GitHub drops one over 1 MiB), with a note naming the full summary.md")
 	f.evidence.register(fs)
 	f.ci.register(fs)
 }
@@ -122,10 +131,13 @@ func selectRun(e *env, cmd, flagged string) (string, error) {
 }
 
 // outDir is where summary.md and findings.json go: --out, else the run
-// directory.
+// directory, else ("") nowhere when the command only prints (printOnly).
 func (f *reportFlags) outDir(dir string) string {
-	if f.out != "" {
+	switch {
+	case f.out != "":
 		return f.out
+	case f.printOnly:
+		return ""
 	}
 	return dir
 }
@@ -176,11 +188,16 @@ func (f *reportFlags) options(e *env) (synth.Options, watcher.ScanOptions, error
 		}
 		opts.Expect = append(opts.Expect, name)
 	}
+	scan.Agents = f.agents
+	scan.Agents.Expect = opts.Expect
 	if f.maxLine <= 0 {
 		return opts, scan, usageErrorf("%s: --max-line %d: want a positive number of bytes", f.cmd, f.maxLine)
 	}
 	if f.jobs <= 0 {
 		return opts, scan, usageErrorf("%s: --jobs %d: want at least 1", f.cmd, f.jobs)
+	}
+	if f.summaryLimit != 0 && (f.summaryLimit < 1024 || f.summaryLimit > 1<<20) {
+		return opts, scan, usageErrorf("%s: --summary-limit %d: want 1024 to 1048576 bytes (GitHub's limit)", f.cmd, f.summaryLimit)
 	}
 	if v := e.getenv("SOURCE_DATE_EPOCH"); v != "" {
 		sec, err := strconv.ParseInt(v, 10, 64)
@@ -225,56 +242,42 @@ func (f *reportFlags) pickedRun(e *env, s *synth.Synthesis, selected, dir string
 			f.cmd, dir, len(s.Runs), runs)
 	}
 	if !f.quiet && s.Run != nil {
-		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s holds reports of %d runs (%s); read %s, the newest by file times: pass --run RUN to choose\n",
+		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s holds reports of %d runs (%s); read %s, the newest by finish times (declared, else file times): pass --run RUN to choose\n",
 			f.cmd, dir, len(s.Runs), runs, *s.Run)
 	}
 	return nil
 }
 
 // judge ends synth and watch: it reports the configuration's expired and
-// unused suppressions, decides the gate on s and says on stderr (unless
-// -q) what it did with reports that could not be fully read: a gate trips
-// on them unless --allow-unreadable; without a gate there is nothing to
-// trip, and a warning says so. A tripped gate is exit 1.
-func (f *reportFlags) judge(e *env, s *synth.Synthesis) error {
+// unused suppressions, decides the gate on s and, unless -q, says on
+// stderr why it tripped, one line per reason, and what no gate caught (an
+// error verdict, reports that could not be fully read): synth.Decision's
+// Explain is the one account of it. A tripped gate is exit 1. After a
+// signal (ctx done) the exit status is the signal's, and nothing is said
+// of the gate.
+func (f *reportFlags) judge(ctx context.Context, e *env, s *synth.Synthesis) error {
+	return f.explain(ctx, e, f.decide(e, s))
+}
+
+// decide reports s to CI (f.ci) and judges it by the gate.
+func (f *reportFlags) decide(e *env, s *synth.Synthesis) synth.Decision {
 	f.ci.report(e, s, f.quiet)
-	g := f.gate()
-	d := g.Judge(s)
-	if n := len(s.AgentsUnreadable); n > 0 && !f.quiet {
-		what := synth.UnreadNote(n) + " (" + strings.Join(unreadFiles(s), ", ") + ")"
-		switch {
-		case len(d.Unreadable) > 0:
-			fmt.Fprintf(e.stderr, "fluxwatch: gate %s tripped: %s; --allow-unreadable lets the gate pass %s\n",
-				g, what, synth.Noun(n, "it", "them"))
-		case !g.Set() && !g.AllowUnreadable:
-			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: the verdict counts what was read and may be too low; "+
-				"no gate is set (--fail-on none), so nothing trips on %s\n", what, synth.Noun(n, "it", "them"))
+	return f.gate().Judge(s)
+}
+
+// explain prints d's account on stderr, one line per reason (nothing
+// after a signal: the status is the signal's), and returns its exit
+// status as an error.
+func (f *reportFlags) explain(ctx context.Context, e *env, d synth.Decision) error {
+	if !f.quiet && ctx.Err() == nil {
+		for _, line := range d.Explain() {
+			fmt.Fprintf(e.stderr, "fluxwatch: %s\n", inert.Line(line))
 		}
 	}
 	if d.Tripped {
 		return exitError{code: exitGate}
 	}
 	return nil
-}
-
-// unreadFiles names the reports of s that could not be fully read: their
-// files in the run directory, the first five, then how many more (the
-// reports list them all).
-func unreadFiles(s *synth.Synthesis) []string {
-	var files []string
-	n := 0
-	for _, a := range s.Agents {
-		if a.Status != parse.StatusUnreadable || a.File == nil {
-			continue
-		}
-		if n++; n <= 5 {
-			files = append(files, *a.File)
-		}
-	}
-	if n > 5 {
-		files = append(files, fmt.Sprintf("and %d more", n-5))
-	}
-	return files
 }
 
 func oneLineSummary(s *synth.Synthesis, summaryPath string) string {
@@ -488,6 +491,7 @@ func (f *reportFlags) writeOutputs(ctx context.Context, s *synth.Synthesis, t re
 	if summary == nil && g.StepSummary != "" {
 		summary = synth.RenderMarkdown(s)
 	}
+	g.SummaryLimit, g.FullReport = f.summaryLimit, f.fullReport(t.Dir)
 	// A step summary that cannot be written is the error, but the job
 	// still gets the rest: the report on stdout, the annotations.
 	ghFiles := g
@@ -507,6 +511,32 @@ func (f *reportFlags) writeOutputs(ctx context.Context, s *synth.Synthesis, t re
 		}
 	}
 	return first
+}
+
+// fullReport says in Markdown where the full summary.md of a job summary
+// cut to --summary-limit is: in dir (the --out target; "" or "-" when no
+// file was written) and, on GitHub Actions, with the artifacts of the run,
+// when the workflow keeps them (the action does).
+func (f *reportFlags) fullReport(dir string) string {
+	where := "summary.md, which this command wrote to no file (pass --out DIR)"
+	if dir != "" && dir != report.Stdout {
+		where = mdCode(filepath.ToSlash(filepath.Join(dir, "summary.md")))
+	}
+	if f.runURL != "" {
+		where += ", kept with the artifacts of [this run](" + f.runURL + ") when the workflow uploads it"
+	}
+	return where
+}
+
+// actionsRunURL is the page of the GitHub Actions run the command runs in
+// ($GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/$GITHUB_RUN_ID),
+// "" outside one.
+func actionsRunURL(e *env) string {
+	server, repo, id := e.getenv("GITHUB_SERVER_URL"), e.getenv("GITHUB_REPOSITORY"), e.getenv("GITHUB_RUN_ID")
+	if server == "" || repo == "" || id == "" || strings.ContainsAny(server+repo+id, " ()[]<>\n\r") {
+		return ""
+	}
+	return server + "/" + repo + "/actions/runs/" + id
 }
 
 // hasFiles reports whether t has a target that is not standard output.
@@ -540,6 +570,7 @@ func prepare(ctx context.Context, e *env, f *reportFlags, b *synthBus, dir strin
 	if err != nil {
 		return opts, scan, nil, err
 	}
+	f.runURL = actionsRunURL(e)
 	if err := f.ci.synthOptions(ctx, f.cmd, scan, &opts); err != nil {
 		return opts, scan, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -31,6 +32,9 @@ type liveAgent struct {
 // userProductReport is fd-user-product's finished report (the example run
 // shows it still writing).
 const userProductReport = `<!-- run-uuid: ` + ExampleRun + ` -->
+---
+finished: 2026-11-20T09:58:00Z
+---
 ### Findings Index
 - P2 | UP-001 | "Onboarding" | Session expiry logs users out mid-form without warning
 - P3 | UP-002 | "Onboarding" | The login error message does not say what to do next
@@ -75,6 +79,15 @@ func Live(ctx context.Context, dir string, speed float64, say func(string)) erro
 		panic("demo: no example report of " + name)
 	}
 	s := time.Second
+	// The reports declare when they finish (front matter finished:, as
+	// fluxwatch protocol asks): the moment the demo renames each into
+	// place, to the nanosecond, since a fast demo posts and finishes
+	// within one second.
+	start := time.Now()
+	finishing := func(body string, at time.Duration) string {
+		when := start.Add(time.Duration(float64(at) / speed)).UTC().Format(time.RFC3339Nano)
+		return finishedRe.ReplaceAllLiteralString(body, "finished: "+when)
+	}
 	agents := []liveAgent{
 		{name: "fd-safety", start: 0, finish: 10 * s, body: body("fd-safety")},
 		{name: "fd-architecture", start: s / 2, finish: 14 * s, body: body("fd-architecture")},
@@ -85,6 +98,7 @@ func Live(ctx context.Context, dir string, speed float64, say func(string)) erro
 	}
 	var steps []liveStep
 	for _, a := range agents {
+		a.body = finishing(a.body, a.finish)
 		steps = append(steps, a.steps(dir)...)
 	}
 	busPath := filepath.Join(dir, "peer-findings.jsonl")
@@ -115,7 +129,6 @@ func Live(ctx context.Context, dir string, speed float64, say func(string)) erro
 	}
 	slices.SortStableFunc(steps, func(a, b liveStep) int { return int(a.at - b.at) })
 
-	start := time.Now()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for _, st := range steps {
@@ -133,6 +146,9 @@ func Live(ctx context.Context, dir string, speed float64, say func(string)) erro
 	}
 	return nil
 }
+
+// finishedRe is the finished: line of a report's front matter.
+var finishedRe = regexp.MustCompile(`(?m)^finished: .*$`)
 
 // steps are what agent a does: it creates its .partial, which grows in
 // pieces, then renames it into place (or, failing, leaves an error stub).
