@@ -374,6 +374,9 @@ func checkWith(r *run, src []byte) *Result {
 			trace(j, "claim %d states it in other words", c.Line)
 		}
 		ps := r.judge(c, m)
+		if debugClaim != nil {
+			debugClaim(r, c, m, ps)
+		}
 		if len(ps) == 0 || allNotes(ps) && !hasKind(ps, Unverifiable) {
 			res.Grounded++
 		}
@@ -496,6 +499,9 @@ type matched struct {
 	unwritten []idMismatch
 	// named are the agents the claim names, resolved.
 	named []string
+	// citers are the agents of the findings it cites by ID: like the
+	// agents it names, they say who it holds reported it.
+	citers []string
 	// weak are the findings whose blocks hold the claim's words: what it
 	// states in other words (never judged for severity).
 	weak []int
@@ -609,6 +615,9 @@ func (r *run) match(c *Claim) matched {
 			}
 			for _, e := range keep {
 				add(e.cand)
+				if !slices.Contains(m.citers, e.agent) {
+					m.citers = append(m.citers, e.agent)
+				}
 			}
 		}
 		// An agent named with a severity ("fd-a (P0)") and no ID: its finding
@@ -1196,7 +1205,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		for i, s := range m.scores {
 			a := r.reports.names[i]
-			if fs, ok := m.said[a]; (!ok || len(m.named) == 0) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
+			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && len(m.citers) == 0) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
 				lenient[a] = true
 			}
 		}
@@ -1357,10 +1366,23 @@ func (r *run) cited(src []byte, present []bool) {
 				continue
 			}
 			sev, _ := parse.SeverityWord(m[2])
-			if js := r.byAgentSev[agent+" "+string(sev)]; len(js) == 1 {
-				present[js[0]] = true
-				trace(js[0], "line %q names %s with %s", l, agent, sev)
+			// The one finding the agent gave that severity, or of several
+			// the one whose title holds most of the line's words.
+			best, bestN, second := -1, 0, 0
+			for _, j := range r.byAgentSev[agent+" "+string(sev)] {
+				switch n := r.cands[j].sharesFolded(lw); {
+				case best < 0 || n > bestN:
+					best, bestN, second = j, n, bestN
+				case n > second:
+					second = n
+				}
 			}
+			js := r.byAgentSev[agent+" "+string(sev)]
+			if len(js) == 1 || bestN > second {
+				present[best] = true
+				trace(best, "line %q names %s with %s", l, agent, sev)
+			}
+
 		}
 	}
 }
@@ -1378,7 +1400,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']'
 	}) {
 		tok = strings.Trim(tok, ".+")
-		if strings.Contains(tok, "-") && agentNameRe.MatchString(tok) {
+		if strings.Contains(tok, "-") && agentNameRe.MatchString(strings.ToLower(tok)) {
 			if a, ok := r.agents.resolve(tok); ok {
 				toks = append(toks, tok)
 				if !slices.Contains(named, a) {
@@ -1606,6 +1628,9 @@ func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
+// debugClaim, when set (by tests), sees each claim's match and verdict.
+var debugClaim func(r *run, c *Claim, m matched, ps []Problem)
+
 // tracePresent, when set (by tests), hears why each finding counts as
 // present in the synthesis.
 var tracePresent func(cand int, why string)
@@ -1617,7 +1642,7 @@ func trace(j int, format string, args ...any) {
 }
 
 // agentSevRe finds an agent name given a severity: "fd-a (P0)", "fd-a P1:".
-var agentSevRe = regexp.MustCompile(`\b([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3])\b`)
+var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3])\b`)
 
 // restated reports whether some line of the synthesis restates one of a
 // finding's titles.

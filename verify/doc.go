@@ -138,7 +138,9 @@
 // synthesis neither
 // cites by ID (anywhere, tallies and skipped sections included; an ID
 // several findings share needs a word of the line to agree), nor names by
-// its agent and a severity that agent gave one finding only, nor states: no
+// its agent, or the agent's label in any case, and a severity that agent
+// gave one finding only or, of several, the one whose title holds more of
+// the line's words than the others' ("(Launch-wedge P0)"), nor states: no
 // claim matches it; no line that names its agent (the names left out of
 // its words), nor a part of such a line between semicolons or cell bars,
 // holds most of a line's words of its title (three, or two and two in
