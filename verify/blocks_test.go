@@ -27,3 +27,18 @@ func TestBlock(t *testing.T) {
 		})
 	}
 }
+
+func TestResolvedTitle(t *testing.T) {
+	for title, want := range map[string]bool{
+		"FIXED — ships with Wave 1":            true,
+		"Resolved: lease renewed on failover":  true,
+		"✅ Fixed - retries now bounded":        true,
+		"Fixed-size buffer overflows on input": false,
+		"Fixed timeout is too short":           false,
+		"Cache — resolved keys leak":           false,
+	} {
+		if got := resolvedTitle(title); got != want {
+			t.Errorf("resolvedTitle(%q) = %v, want %v", title, got, want)
+		}
+	}
+}

@@ -394,7 +394,7 @@ func checkWith(r *run, src []byte) *Result {
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
-		if present[j] || f == nil || f.Severity.Rank() > 1 || restated(cd, lines) || len(words(f.Title)) < 2 {
+		if present[j] || f == nil || f.Severity.Rank() > 1 || restated(cd, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
 			// A title of one word ("Rank #1") is more likely a misread
 			// line than a finding: too little to say whether it appears.
 			continue
@@ -434,6 +434,15 @@ func checkWith(r *run, src []byte) *Result {
 		res.Tally[p.Kind]++
 	}
 	return res
+}
+
+// resolvedTitle reports whether a finding's title opens with a mark that
+// it is resolved ("FIXED — ships with Wave 1", "Resolved: …"): a prior
+// finding a re-review lists as done, which no synthesis need repeat. The
+// mark is resolvedMark's, the one a synthesis's table row is read by.
+func resolvedTitle(title string) bool {
+	head, _, ok := strings.Cut(strings.NewReplacer("—", "\x00", "–", "\x00", ":", "\x00", " - ", "\x00", "(", "\x00").Replace(title), "\x00")
+	return ok && resolvedMark(head)
 }
 
 func allNotes(ps []Problem) bool {

@@ -157,6 +157,8 @@
 // states (it stands in that finding's block, or the titles share two
 // words and a block holds 60% of the other title). A blocker whose title
 // has a single word is not reported: more likely a misread line than a
+// finding; nor is one whose title opens with a mark that it is resolved
+// ("FIXED — …", the marks of a resolved table row): a re-review's prior
 // finding. A blocker read from prose only (no findings index: SPEC 2.3,
 // confidence low) is an unverifiable note, not a missing blocker: the
 // general reader takes a prioritised fix list or a label over a list for
