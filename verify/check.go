@@ -1650,8 +1650,9 @@ func trace(j int, format string, args ...any) {
 	}
 }
 
-// agentSevRe finds an agent name given a severity: "fd-a (P0)", "fd-a P1:".
-var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3])\b`)
+// agentSevRe finds an agent name given a severity: "fd-a (P0)", "fd-a P1:",
+// "product-skeptic Critical" (a blocker's word, read by parse.SeverityWord).
+var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3]|[Cc]ritical|CRITICAL|[Hh]igh|HIGH)\b`)
 
 // restated reports whether some line of the synthesis restates one of a
 // finding's titles.
