@@ -29,7 +29,9 @@ func TestClaimDebug(t *testing.T) {
 	}
 	root := corpustest.Root(t)
 	_, agents := readLabels(t)
+	var rr *run
 	debugClaim = func(r *run, c *Claim, m matched, ps []Problem) {
+		rr = r
 		if !lines[c.Line] && !lines[0] {
 			return
 		}
@@ -57,14 +59,18 @@ func TestClaimDebug(t *testing.T) {
 	}
 	defer func() { debugClaim = nil }()
 	tracePresent = func(j int, why string) {
-		if os.Getenv("DBG_TRACE") != "" {
-			fmt.Printf("   present %d: %s\n", j, why)
+		if os.Getenv("DBG_TRACE") != "" && rr != nil && rr.cands[j].f != nil && rr.cands[j].f.Severity.Rank() <= 1 {
+			fmt.Printf("   present %s: %s\n", rr.cands[j].key(), why)
 		}
 	}
 	defer func() { tracePresent = nil }()
+	debugRestate = func(j, k int) {
+		fmt.Printf("RESTATED %s BY %s\n", rr.cands[j].key(), rr.cands[k].key())
+	}
+	defer func() { debugRestate = nil }()
 	r, _ := corpusCheck(t, filepath.Join(root, name), agents[name])
 	for _, p := range r.Problems {
-		if p.Kind == MissingBlocker {
+		if p.Kind == MissingBlocker || p.Line == 0 {
 			fmt.Println("MISSING", p.Message)
 		}
 	}
