@@ -1033,8 +1033,13 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	onlyImp := true
 	// What it states in other words counts too: a checklist item "Add a
 	// report template" matches the agent's improvement by its title and
-	// its P0 finding by what the agent wrote about it.
-	for _, j := range append(slices.Clone(m.cands), m.weak...) {
+	// its P0 finding by what the agent wrote about it. Not when it cites
+	// IDs: the findings it cites settle what it states.
+	rated := append(slices.Clone(m.cands), m.weak...)
+	if len(m.citers) > 0 {
+		rated = m.cands
+	}
+	for _, j := range rated {
 		cd := &r.cands[j]
 		if !r.ofNamed(m, j) {
 			continue
@@ -1070,7 +1075,9 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		}
 		for j, v := range m.blockScores {
 			cd := &r.cands[j]
-			if cd.f == nil || cd.f.Severity.Rank() > rank || !r.ofNamed(m, j) {
+			if cd.f == nil || cd.f.Severity.Rank() > rank || !r.ofNamed(m, j) || len(m.citers) > 0 && !onlyImp {
+				// A finding it cites by ID settles what it states: another
+				// finding whose block holds its words is not what it rates.
 				continue
 			}
 			if v >= plausible || (v >= littleAll && slices.ContainsFunc(cd.agents, func(a string) bool { return slices.Contains(impAgents, a) })) {

@@ -113,7 +113,9 @@
 //     and no finding of that severity has a block holding 40% of its words
 //     (25% for a finding of the improvement's own agent: an improvement is
 //     often the fix of its agent's finding), and it does not count more
-//     agents than the findings it matched come from;
+//     agents than the findings it matched come from. A claim that cites
+//     IDs is rated against the findings it cites and matched, never
+//     against one it states only in other words: the cited ID settles it;
 //   - wrong-count: it gives an agent an ID another agent reported, or an ID
 //     right after the agent's name that no finding has and its report,
 //     read in full, never writes ("user-advocate Q5"); or it

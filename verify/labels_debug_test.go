@@ -38,7 +38,12 @@ func TestClaimDebug(t *testing.T) {
 		fmt.Printf("L%d %q sev=%s count=%d/%d agents=%v cites=%v\n", c.Line, c.Title, c.Severity, c.Count, c.Of, c.Agents, c.Cites)
 		fmt.Printf("   named=%v citers=%v\n", m.named, m.citers)
 		for _, j := range m.cands {
-			fmt.Printf("   cand %s %v\n", r.cands[j].key(), r.cands[j].agents)
+			fmt.Printf("   cand %s %v %v\n", r.cands[j].key(), r.cands[j].agents, r.cands[j].f != nil && true)
+			if f := r.cands[j].f; f != nil {
+				for _, s := range f.Sources {
+					fmt.Printf("      src %s %s %s\n", s.Agent, s.ID, s.Severity)
+				}
+			}
 		}
 		for _, j := range m.weak {
 			fmt.Printf("   weak %s %v\n", r.cands[j].key(), r.cands[j].agents)

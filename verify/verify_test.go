@@ -86,6 +86,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"madeupid", WrongCount, true},
 		{"identifier", WrongCount, true},
 		{"planlabels", MissingBlocker, true},
+		{"citedraised", SeverityRaised, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
