@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"path"
@@ -1025,7 +1026,11 @@ func (r *run) bestAgent(m matched) string {
 // agent's is wrong (an improvement counts below P2), below every agent's is
 // a note.
 func (r *run) severity(c *Claim, m matched) (Problem, bool) {
-	if c.Severity == "" || len(m.cands) == 0 {
+	// A claim tied to findings only in other words is rated by them, not
+	// by those a name from code ties it to: two findings about one
+	// function may be rated apart.
+	worded := slices.DeleteFunc(slices.Clone(m.weak), func(j int) bool { return slices.Contains(m.coded, j) })
+	if c.Severity == "" || len(m.cands) == 0 && len(worded) == 0 {
 		return Problem{}, false
 	}
 	hi, lo := 4, -1 // ranks: best and worst of the sources
@@ -1036,8 +1041,11 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	// its P0 finding by what the agent wrote about it. Not when it cites
 	// IDs: the findings it cites settle what it states.
 	rated := append(slices.Clone(m.cands), m.weak...)
-	if len(m.citers) > 0 {
+	switch {
+	case len(m.citers) > 0:
 		rated = m.cands
+	case len(m.cands) == 0:
+		rated = worded
 	}
 	for _, j := range rated {
 		cd := &r.cands[j]
@@ -1097,6 +1105,9 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 			}
 		}
 	}
+	if !onlyImp && rank < hi && r.ratedAsHigh(rated, rank) {
+		return Problem{}, false
+	}
 	switch {
 	case onlyImp && rank <= 2:
 		return Problem{Kind: SeverityRaised, Message: fmt.Sprintf("says %s; %s, and no agent rates it a finding", c.Severity, strings.Join(srcs, "; "))}, true
@@ -1106,6 +1117,42 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		return Problem{Kind: SeverityDropped, Message: fmt.Sprintf("says %s; %s, and no agent rates it lower", c.Severity, strings.Join(srcs, "; "))}, true
 	}
 	return Problem{}, false
+}
+
+// ratedAsHigh reports whether the line an agent wrote a finding on (its
+// heading, its index line) also writes a severity at least as high as
+// rank: "### 1.1 Critical: UnifiedApp has no tmuxClient" over "Severity:
+// Must Fix" gives the finding two severities, and the reader keeps one.
+// A synthesis that takes the other has not raised it.
+func (r *run) ratedAsHigh(cands []int, rank int) bool {
+	for _, j := range cands {
+		f := r.cands[j].f
+		if f == nil {
+			continue
+		}
+		for _, s := range f.Sources {
+			if line := reportLine(r.texts[s.Agent], refLine(s.Ref)); line != "" {
+				for _, tok := range strings.Fields(line) {
+					if sev, ok := parse.SeverityWord(tok); ok && sev.Rank() <= rank {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reportLine returns line n (from 1) of a report, or "".
+func reportLine(text []byte, n int) string {
+	for i := 1; n > 0 && len(text) > 0; i++ {
+		l, rest, _ := bytes.Cut(text, []byte("\n"))
+		if i == n {
+			return string(l)
+		}
+		text = rest
+	}
+	return ""
 }
 
 // ofNamed reports whether candidate j may bear on a claim's severity: the

@@ -66,7 +66,9 @@
 // at and the paragraph, item or section that opens with its ID) holds at
 // least 60% of the claim's words, weighted, and clearly more than any
 // other finding's. Such a match counts for presence and for who said it,
-// never for severity.
+// and, for a claim tied to nothing else, for its severity: a claim stated
+// above every severity of the findings it states only in other words is
+// raised (findings it cites or matches by title leave those aside).
 //
 // # Who reported a claim
 //
@@ -115,7 +117,10 @@
 //     often the fix of its agent's finding), and it does not count more
 //     agents than the findings it matched come from. A claim that cites
 //     IDs is rated against the findings it cites and matched, never
-//     against one it states only in other words: the cited ID settles it;
+//     against one it states only in other words: the cited ID settles it.
+//     Nor is it raised when the line its agent wrote the finding on writes
+//     a severity as high ("### 1.1 Critical: …" over "Severity: Must
+//     Fix"): the report gave it two, the reader kept one;
 //   - wrong-count: it gives an agent an ID another agent reported, or an ID
 //     right after the agent's name that no finding has and its report,
 //     read in full, never writes ("user-advocate Q5"); or it

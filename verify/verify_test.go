@@ -87,6 +87,8 @@ func TestGoldenKinds(t *testing.T) {
 		{"identifier", WrongCount, true},
 		{"planlabels", MissingBlocker, true},
 		{"citedraised", SeverityRaised, true},
+		{"twoseverities", SeverityRaised, true},
+		{"otherwords", SeverityRaised, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
