@@ -169,8 +169,10 @@ type run struct {
 	// unread are the agents whose reports fluxwatch could not fully read:
 	// their findings are not all they said.
 	unread map[string]bool
-	// texts are the completed agents' report texts.
-	texts map[string][]byte
+	// texts are the completed agents' report texts; lineStarts the
+	// offsets of their lines, found when first asked (reportLine).
+	texts      map[string][]byte
+	lineStarts map[string][]int
 	// owners: a name from code → the findings whose titles write it
 	// (codeOwners).
 	owners map[string][]int
@@ -199,7 +201,7 @@ type idEntry struct {
 }
 
 func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
-	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports}
+	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports, lineStarts: map[string][]int{}}
 	r.unread = map[string]bool{}
 	for _, a := range s.Agents {
 		if a.File != nil {
@@ -1131,7 +1133,7 @@ func (r *run) ratedAsHigh(cands []int, rank int) bool {
 			continue
 		}
 		for _, s := range f.Sources {
-			if line := reportLine(r.texts[s.Agent], refLine(s.Ref)); line != "" {
+			if line := r.reportLine(s.Agent, refLine(s.Ref)); line != "" {
 				for _, tok := range strings.Fields(line) {
 					if sev, ok := parse.SeverityWord(tok); ok && sev.Rank() <= rank {
 						return true
@@ -1143,16 +1145,29 @@ func (r *run) ratedAsHigh(cands []int, rank int) bool {
 	return false
 }
 
-// reportLine returns line n (from 1) of a report, or "".
-func reportLine(text []byte, n int) string {
-	for i := 1; n > 0 && len(text) > 0; i++ {
-		l, rest, _ := bytes.Cut(text, []byte("\n"))
-		if i == n {
-			return string(l)
+// reportLine returns line n (from 1) of an agent's report, or "". The
+// report's line starts are found once: a synthesis of many claims asks
+// of many lines.
+func (r *run) reportLine(agent string, n int) string {
+	text := r.texts[agent]
+	starts, ok := r.lineStarts[agent]
+	if !ok {
+		starts = []int{0}
+		for i, b := range text {
+			if b == '\n' {
+				starts = append(starts, i+1)
+			}
 		}
-		text = rest
+		r.lineStarts[agent] = starts
 	}
-	return ""
+	if n < 1 || n > len(starts) {
+		return ""
+	}
+	l := text[starts[n-1]:]
+	if i := bytes.IndexByte(l, '\n'); i >= 0 {
+		l = l[:i]
+	}
+	return string(l)
 }
 
 // ofNamed reports whether candidate j may bear on a claim's severity: the
