@@ -1283,7 +1283,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		for i, s := range m.scores {
 			a := r.reports.names[i]
-			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && len(m.citers) == 0) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
+			if fs, ok := m.said[a]; (!ok || len(m.named) == 0) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
 				lenient[a] = true
 			}
 		}
