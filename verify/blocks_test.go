@@ -42,3 +42,19 @@ func TestResolvedTitle(t *testing.T) {
 		}
 	}
 }
+
+func TestStem(t *testing.T) {
+	for _, ws := range [][]string{
+		{"surface", "surfaced", "surfaces", "surfacing"},
+		{"cache", "cached", "caches"},
+	} {
+		for _, w := range ws[1:] {
+			if stem(w) != stem(ws[0]) {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q: want one word", w, stem(w), ws[0], stem(ws[0]))
+			}
+		}
+	}
+	if stem("free") != "free" || stem("made") != "made" {
+		t.Errorf("stem folds short words or a double e: %q %q", stem("free"), stem("made"))
+	}
+}

@@ -99,9 +99,10 @@
 //
 // What a report says "in any words" is weighed, not matched: texts are
 // split into words at every non-alphanumeric character (stop words, words
-// under three letters and checklist verbs dropped, plurals, -ed and -ing
-// folded); a word weighs ln(1 + agents/agents using it), so words every
-// report uses count little; an agent's score for a claim is the share of
+// under three letters and checklist verbs dropped, plurals, -ed, -ing
+// and a final e folded: "surfaced" is "surface"); a word weighs ln(1 +
+// agents/agents using it), so words every report uses count little; an
+// agent's score for a claim is the share of
 // the claim's weight its best paragraph holds (at least two of the
 // claim's words, when it has three or more).
 //
