@@ -957,7 +957,15 @@ func refsOverlap(a, b []synth.Ref) bool {
 func (r *run) judge(c *Claim, m matched) []Problem {
 	var ps []Problem
 	if len(m.cands) == 0 && len(m.weak) == 0 {
-		return r.unmatched(c, m)
+		ps = r.unmatched(c, m)
+		if c.Count > 1 && ps[0].Kind == Unverifiable {
+			// Tied to no finding, but said in the reports: the count it
+			// claims is still held to the agents whose reports say it.
+			if p, ok := r.agentsAndCount(c, m); ok {
+				ps = []Problem{p}
+			}
+		}
+		return ps
 	}
 	if p, ok := r.severity(c, m); ok {
 		ps = append(ps, p)
@@ -1288,7 +1296,21 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			}
 		}
 		if c.Count > len(lenient) {
-			wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and no other agent's report says anything like it", c.Count, sayers(support)))
+			var others []string
+			for _, a := range slices.Sorted(maps.Keys(lenient)) {
+				if _, ok := support[a]; !ok && !slices.Contains(m.named, a) {
+					others = append(others, a)
+				}
+			}
+			if len(others) == 0 {
+				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and no other agent's report says anything like it", c.Count, sayers(support)))
+			} else {
+				who := "no finding says it"
+				if len(support) > 0 {
+					who = sayers(support)
+				}
+				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and only the reports of %s say something like it: %d at most", c.Count, who, strings.Join(others, ", "), len(lenient)))
+			}
 		}
 	}
 	if c.Of > 0 && len(r.s.AgentsLaunched) > 0 && c.Of > len(r.s.AgentsLaunched) {

@@ -130,7 +130,9 @@
 //     says most of it holds); or it counts more agents than it names and
 //     more than every agent whose report holds 20% of its words or one of
 //     whose findings holds a quarter of its title's weight and of all its
-//     words; a count "N/M" with M above the agents launched is wrong too;
+//     words; a count "N/M" with M above the agents launched is wrong too.
+//     A claim tied to no finding that a report says something like is
+//     held to its count all the same, by the reports that say it;
 //   - invented: it matches no finding, and no report's best paragraph
 //     holds a quarter of its words, two of them at least (claims of three
 //     words or fewer are never called invented).

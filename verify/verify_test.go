@@ -89,6 +89,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"citedraised", SeverityRaised, true},
 		{"twoseverities", SeverityRaised, true},
 		{"otherwords", SeverityRaised, true},
+		{"unmatchedcount", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
