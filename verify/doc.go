@@ -40,7 +40,8 @@
 // The synthesis is read for everything it gives, in this order:
 //   - cited IDs ("ST-04", "fd-safety SEC-7", "P1-ACQ-01" → ACQ-01,
 //     "ARCH-01/3/6", a table's ID column, a column headed by an agent): a
-//     cited ID that exists settles the match. An ID at the start of a claim
+//     cited ID that exists settles the match (a table cell of agent names
+//     alone names the row's agents, whatever its header). An ID at the start of a claim
 //     may be the synthesis's own numbering (P1-2 is also an ID of several
 //     agents): it counts only when the title agrees with the finding, or
 //     the agent the claim names holds it;

@@ -379,10 +379,10 @@ func TestLabelledSyntheses(t *testing.T) {
 	// Floors under today's figures. On the twenty syntheses of rounds one
 	// and two, the floors they were set with: errors found at least 60%,
 	// false flags at most a tenth of the errors. On the whole set, with the
-	// eight held-out syntheses of round 3: false flags at most 6% of the
+	// eight held-out syntheses of round 3: false flags at most 5% of the
 	// errors (round 4's figure; the target is a tenth), errors
-	// found at least 48% (the target, 90%, is not reached: verify finds a
-	// third of the held-out errors). Every
+	// found at least 52% (the target, 90%, is not reached: verify finds
+	// two in five of the held-out errors). Every
 	// error-free synthesis but one passes. A change that loses ground fails
 	// here.
 	first := rounds[0]
@@ -398,15 +398,16 @@ func TestLabelledSyntheses(t *testing.T) {
 	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
 		falseFlags: totals[false].falseFlags + totals[true].falseFlags,
 		clean:      totals[false].clean + totals[true].clean, cleanPass: totals[false].cleanPass + totals[true].cleanPass}
-	if 100*all.found < 48*all.errors {
-		t.Errorf("found %d of %d errors, want at least 48%%", all.found, all.errors)
+	if 100*all.found < 52*all.errors {
+		t.Errorf("found %d of %d errors, want at least 52%%", all.found, all.errors)
 	}
-	if 100*all.falseFlags > 6*all.errors {
-		t.Errorf("%d false flags for %d errors, want at most 6%%", all.falseFlags, all.errors)
+	if 100*all.falseFlags > 5*all.errors {
+		t.Errorf("%d false flags for %d errors, want at most 5%%", all.falseFlags, all.errors)
 	}
-	// Round 4: the held-out part alone within the tenth.
-	if ho := totals[true]; 10*ho.falseFlags > ho.errors {
-		t.Errorf("held out: %d false flags for %d errors, want at most a tenth", ho.falseFlags, ho.errors)
+	// Round 4: the held-out part alone, at its figures: errors found at
+	// least 37%, false flags at most 6% of its errors.
+	if ho := totals[true]; 100*ho.found < 37*ho.errors || 100*ho.falseFlags > 6*ho.errors {
+		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 37%% and at most 6%%", ho.found, ho.falseFlags, ho.errors)
 	}
 	if all.cleanPass < all.clean-1 {
 		t.Errorf("%d of %d error-free syntheses pass, want all but one at most", all.cleanPass, all.clean)
