@@ -405,9 +405,9 @@ func TestLabelledSyntheses(t *testing.T) {
 		t.Errorf("%d false flags for %d errors, want at most 5%%", all.falseFlags, all.errors)
 	}
 	// Round 4: the held-out part alone, at its figures: errors found at
-	// least 37%, false flags at most 6% of its errors.
-	if ho := totals[true]; 100*ho.found < 37*ho.errors || 100*ho.falseFlags > 6*ho.errors {
-		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 37%% and at most 6%%", ho.found, ho.falseFlags, ho.errors)
+	// least 39%, false flags at most 6% of its errors.
+	if ho := totals[true]; 100*ho.found < 39*ho.errors || 100*ho.falseFlags > 6*ho.errors {
+		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 39%% and at most 6%%", ho.found, ho.falseFlags, ho.errors)
 	}
 	if all.cleanPass < all.clean-1 {
 		t.Errorf("%d of %d error-free syntheses pass, want all but one at most", all.cleanPass, all.clean)
