@@ -27,3 +27,34 @@ func TestBlock(t *testing.T) {
 		})
 	}
 }
+
+func TestResolvedTitle(t *testing.T) {
+	for title, want := range map[string]bool{
+		"FIXED — ships with Wave 1":            true,
+		"Resolved: lease renewed on failover":  true,
+		"✅ Fixed - retries now bounded":        true,
+		"Fixed-size buffer overflows on input": false,
+		"Fixed timeout is too short":           false,
+		"Cache — resolved keys leak":           false,
+	} {
+		if got := resolvedTitle(title); got != want {
+			t.Errorf("resolvedTitle(%q) = %v, want %v", title, got, want)
+		}
+	}
+}
+
+func TestStem(t *testing.T) {
+	for _, ws := range [][]string{
+		{"surface", "surfaced", "surfaces", "surfacing"},
+		{"cache", "cached", "caches"},
+	} {
+		for _, w := range ws[1:] {
+			if stem(w) != stem(ws[0]) {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q: want one word", w, stem(w), ws[0], stem(ws[0]))
+			}
+		}
+	}
+	if stem("free") != "free" || stem("made") != "made" {
+		t.Errorf("stem folds short words or a double e: %q %q", stem("free"), stem("made"))
+	}
+}

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"path"
@@ -168,8 +169,10 @@ type run struct {
 	// unread are the agents whose reports fluxwatch could not fully read:
 	// their findings are not all they said.
 	unread map[string]bool
-	// texts are the completed agents' report texts.
-	texts map[string][]byte
+	// texts are the completed agents' report texts; lineStarts the
+	// offsets of their lines, found when first asked (reportLine).
+	texts      map[string][]byte
+	lineStarts map[string][]int
 	// owners: a name from code → the findings whose titles write it
 	// (codeOwners).
 	owners map[string][]int
@@ -198,7 +201,7 @@ type idEntry struct {
 }
 
 func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
-	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports}
+	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports, lineStarts: map[string][]int{}}
 	r.unread = map[string]bool{}
 	for _, a := range s.Agents {
 		if a.File != nil {
@@ -374,6 +377,9 @@ func checkWith(r *run, src []byte) *Result {
 			trace(j, "claim %d states it in other words", c.Line)
 		}
 		ps := r.judge(c, m)
+		if debugClaim != nil {
+			debugClaim(r, c, m, ps)
+		}
 		if len(ps) == 0 || allNotes(ps) && !hasKind(ps, Unverifiable) {
 			res.Grounded++
 		}
@@ -391,7 +397,7 @@ func checkWith(r *run, src []byte) *Result {
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
-		if present[j] || f == nil || f.Severity.Rank() > 1 || restated(cd, lines) || len(words(f.Title)) < 2 {
+		if present[j] || f == nil || f.Severity.Rank() > 1 || restated(cd, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
 			// A title of one word ("Rank #1") is more likely a misread
 			// line than a finding: too little to say whether it appears.
 			continue
@@ -431,6 +437,15 @@ func checkWith(r *run, src []byte) *Result {
 		res.Tally[p.Kind]++
 	}
 	return res
+}
+
+// resolvedTitle reports whether a finding's title opens with a mark that
+// it is resolved ("FIXED — ships with Wave 1", "Resolved: …"): a prior
+// finding a re-review lists as done, which no synthesis need repeat. The
+// mark is resolvedMark's, the one a synthesis's table row is read by.
+func resolvedTitle(title string) bool {
+	head, _, ok := strings.Cut(strings.NewReplacer("—", "\x00", "–", "\x00", ":", "\x00", " - ", "\x00", "(", "\x00").Replace(title), "\x00")
+	return ok && resolvedMark(head)
 }
 
 func allNotes(ps []Problem) bool {
@@ -496,6 +511,9 @@ type matched struct {
 	unwritten []idMismatch
 	// named are the agents the claim names, resolved.
 	named []string
+	// citers are the agents of the findings it cites by ID: like the
+	// agents it names, they say who it holds reported it.
+	citers []string
 	// weak are the findings whose blocks hold the claim's words: what it
 	// states in other words (never judged for severity).
 	weak []int
@@ -609,6 +627,9 @@ func (r *run) match(c *Claim) matched {
 			}
 			for _, e := range keep {
 				add(e.cand)
+				if !slices.Contains(m.citers, e.agent) {
+					m.citers = append(m.citers, e.agent)
+				}
 			}
 		}
 		// An agent named with a severity ("fd-a (P0)") and no ID: its finding
@@ -936,7 +957,15 @@ func refsOverlap(a, b []synth.Ref) bool {
 func (r *run) judge(c *Claim, m matched) []Problem {
 	var ps []Problem
 	if len(m.cands) == 0 && len(m.weak) == 0 {
-		return r.unmatched(c, m)
+		ps = r.unmatched(c, m)
+		if c.Count > 1 && ps[0].Kind == Unverifiable {
+			// Tied to no finding, but said in the reports: the count it
+			// claims is still held to the agents whose reports say it.
+			if p, ok := r.agentsAndCount(c, m); ok {
+				ps = []Problem{p}
+			}
+		}
+		return ps
 	}
 	if p, ok := r.severity(c, m); ok {
 		ps = append(ps, p)
@@ -1007,7 +1036,11 @@ func (r *run) bestAgent(m matched) string {
 // agent's is wrong (an improvement counts below P2), below every agent's is
 // a note.
 func (r *run) severity(c *Claim, m matched) (Problem, bool) {
-	if c.Severity == "" || len(m.cands) == 0 {
+	// A claim tied to findings only in other words is rated by them, not
+	// by those a name from code ties it to: two findings about one
+	// function may be rated apart.
+	worded := slices.DeleteFunc(slices.Clone(m.weak), func(j int) bool { return slices.Contains(m.coded, j) })
+	if c.Severity == "" || len(m.cands) == 0 && len(worded) == 0 {
 		return Problem{}, false
 	}
 	hi, lo := 4, -1 // ranks: best and worst of the sources
@@ -1015,8 +1048,16 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	onlyImp := true
 	// What it states in other words counts too: a checklist item "Add a
 	// report template" matches the agent's improvement by its title and
-	// its P0 finding by what the agent wrote about it.
-	for _, j := range append(slices.Clone(m.cands), m.weak...) {
+	// its P0 finding by what the agent wrote about it. Not when it cites
+	// IDs: the findings it cites settle what it states.
+	rated := append(slices.Clone(m.cands), m.weak...)
+	switch {
+	case len(m.citers) > 0:
+		rated = m.cands
+	case len(m.cands) == 0:
+		rated = worded
+	}
+	for _, j := range rated {
 		cd := &r.cands[j]
 		if !r.ofNamed(m, j) {
 			continue
@@ -1052,7 +1093,9 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		}
 		for j, v := range m.blockScores {
 			cd := &r.cands[j]
-			if cd.f == nil || cd.f.Severity.Rank() > rank || !r.ofNamed(m, j) {
+			if cd.f == nil || cd.f.Severity.Rank() > rank || !r.ofNamed(m, j) || len(m.citers) > 0 && !onlyImp {
+				// A finding it cites by ID settles what it states: another
+				// finding whose block holds its words is not what it rates.
 				continue
 			}
 			if v >= plausible || (v >= littleAll && slices.ContainsFunc(cd.agents, func(a string) bool { return slices.Contains(impAgents, a) })) {
@@ -1072,6 +1115,9 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 			}
 		}
 	}
+	if !onlyImp && rank < hi && r.ratedAsHigh(rated, rank) {
+		return Problem{}, false
+	}
 	switch {
 	case onlyImp && rank <= 2:
 		return Problem{Kind: SeverityRaised, Message: fmt.Sprintf("says %s; %s, and no agent rates it a finding", c.Severity, strings.Join(srcs, "; "))}, true
@@ -1081,6 +1127,55 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		return Problem{Kind: SeverityDropped, Message: fmt.Sprintf("says %s; %s, and no agent rates it lower", c.Severity, strings.Join(srcs, "; "))}, true
 	}
 	return Problem{}, false
+}
+
+// ratedAsHigh reports whether the line an agent wrote a finding on (its
+// heading, its index line) also writes a severity at least as high as
+// rank: "### 1.1 Critical: UnifiedApp has no tmuxClient" over "Severity:
+// Must Fix" gives the finding two severities, and the reader keeps one.
+// A synthesis that takes the other has not raised it.
+func (r *run) ratedAsHigh(cands []int, rank int) bool {
+	for _, j := range cands {
+		f := r.cands[j].f
+		if f == nil {
+			continue
+		}
+		for _, s := range f.Sources {
+			if line := r.reportLine(s.Agent, refLine(s.Ref)); line != "" {
+				for _, tok := range strings.Fields(line) {
+					if sev, ok := parse.SeverityWord(tok); ok && sev.Rank() <= rank {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reportLine returns line n (from 1) of an agent's report, or "". The
+// report's line starts are found once: a synthesis of many claims asks
+// of many lines.
+func (r *run) reportLine(agent string, n int) string {
+	text := r.texts[agent]
+	starts, ok := r.lineStarts[agent]
+	if !ok {
+		starts = []int{0}
+		for i, b := range text {
+			if b == '\n' {
+				starts = append(starts, i+1)
+			}
+		}
+		r.lineStarts[agent] = starts
+	}
+	if n < 1 || n > len(starts) {
+		return ""
+	}
+	l := text[starts[n-1]:]
+	if i := bytes.IndexByte(l, '\n'); i >= 0 {
+		l = l[:i]
+	}
+	return string(l)
 }
 
 // ofNamed reports whether candidate j may bear on a claim's severity: the
@@ -1201,7 +1296,21 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			}
 		}
 		if c.Count > len(lenient) {
-			wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and no other agent's report says anything like it", c.Count, sayers(support)))
+			var others []string
+			for _, a := range slices.Sorted(maps.Keys(lenient)) {
+				if _, ok := support[a]; !ok && !slices.Contains(m.named, a) {
+					others = append(others, a)
+				}
+			}
+			if len(others) == 0 {
+				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and no other agent's report says anything like it", c.Count, sayers(support)))
+			} else {
+				who := "no finding says it"
+				if len(support) > 0 {
+					who = sayers(support)
+				}
+				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and only the reports of %s say something like it: %d at most", c.Count, who, strings.Join(others, ", "), len(lenient)))
+			}
 		}
 	}
 	if c.Of > 0 && len(r.s.AgentsLaunched) > 0 && c.Of > len(r.s.AgentsLaunched) {
@@ -1357,10 +1466,23 @@ func (r *run) cited(src []byte, present []bool) {
 				continue
 			}
 			sev, _ := parse.SeverityWord(m[2])
-			if js := r.byAgentSev[agent+" "+string(sev)]; len(js) == 1 {
-				present[js[0]] = true
-				trace(js[0], "line %q names %s with %s", l, agent, sev)
+			// The one finding the agent gave that severity, or of several
+			// the one whose title holds most of the line's words.
+			best, bestN, second := -1, 0, 0
+			for _, j := range r.byAgentSev[agent+" "+string(sev)] {
+				switch n := r.cands[j].sharesFolded(lw); {
+				case best < 0 || n > bestN:
+					best, bestN, second = j, n, bestN
+				case n > second:
+					second = n
+				}
 			}
+			js := r.byAgentSev[agent+" "+string(sev)]
+			if len(js) == 1 || bestN > second {
+				present[best] = true
+				trace(best, "line %q names %s with %s", l, agent, sev)
+			}
+
 		}
 	}
 }
@@ -1378,7 +1500,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']'
 	}) {
 		tok = strings.Trim(tok, ".+")
-		if strings.Contains(tok, "-") && agentNameRe.MatchString(tok) {
+		if strings.Contains(tok, "-") && agentNameRe.MatchString(strings.ToLower(tok)) {
 			if a, ok := r.agents.resolve(tok); ok {
 				toks = append(toks, tok)
 				if !slices.Contains(named, a) {
@@ -1606,6 +1728,9 @@ func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
+// debugClaim, when set (by tests), sees each claim's match and verdict.
+var debugClaim func(r *run, c *Claim, m matched, ps []Problem)
+
 // tracePresent, when set (by tests), hears why each finding counts as
 // present in the synthesis.
 var tracePresent func(cand int, why string)
@@ -1616,8 +1741,9 @@ func trace(j int, format string, args ...any) {
 	}
 }
 
-// agentSevRe finds an agent name given a severity: "fd-a (P0)", "fd-a P1:".
-var agentSevRe = regexp.MustCompile(`\b([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3])\b`)
+// agentSevRe finds an agent name given a severity: "fd-a (P0)", "fd-a P1:",
+// "product-skeptic Critical" (a blocker's word, read by parse.SeverityWord).
+var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3]|[Cc]ritical|CRITICAL|[Hh]igh|HIGH)\b`)
 
 // restated reports whether some line of the synthesis restates one of a
 // finding's titles.

@@ -1241,7 +1241,7 @@ var (
 	convRe       = regexp.MustCompile(`(?i)\bconvergence:?\s*(\d{1,3})\s*/\s*(\d{1,3})\b`)
 	parenNRe     = regexp.MustCompile(`(?i)\((\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
 	byNRe        = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,3}|all \d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
-	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all \d{1,2}|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flagged|found|identified|raised|reported|noted|agreed|converged?|recogni[sz]ed)\b`)
+	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all (?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flag(?:ged)?|find|found|identif(?:y|ied)|raised?|report(?:ed)?|noted?|agreed?|converged?|recogni[sz]ed?)\b`)
 	ofRe         = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:agents?|reviewers?)\b`)
 	numberWords  = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 )

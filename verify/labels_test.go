@@ -220,7 +220,8 @@ func (t *tally) String() string {
 // in total (the tuning part and the held-out part apart), the errors found,
 // missed and the false flags (a held-out synthesis shows in the totals only,
 // so that tuning the rules does not look at it; VERIFY_TUNING=1 hides
-// those too): a problem that trips the gate on a line
+// those too, VERIFY_HELDOUT=1 prints them as the others to classify
+// what a round misses): a problem that trips the gate on a line
 // labelled grounded, unverifiable, dropped or not labelled at all, or a
 // missing blocker that is not a labelled one. Skipped without ../shared.
 func TestLabelledSyntheses(t *testing.T) {
@@ -358,7 +359,7 @@ func TestLabelledSyntheses(t *testing.T) {
 				}
 			}
 		}
-		if ls[0].Holdout {
+		if ls[0].Holdout && os.Getenv("VERIFY_HELDOUT") == "" {
 			continue // held out: only its totals are printed, below
 		}
 		t.Logf("%s: %d errors, found %d, missed %d, false flags %d", name, errs, found, missed, falseFlags)
@@ -378,9 +379,10 @@ func TestLabelledSyntheses(t *testing.T) {
 	// Floors under today's figures. On the twenty syntheses of rounds one
 	// and two, the floors they were set with: errors found at least 60%,
 	// false flags at most a tenth of the errors. On the whole set, with the
-	// eight held-out syntheses of round 3: false flags within the issue's
-	// target of a tenth, errors found at least 45% (the target, 90%, is not
-	// reached: verify finds a third of the held-out errors). Every
+	// eight held-out syntheses of round 3: false flags at most 5% of the
+	// errors (round 4's figure; the target is a tenth), errors
+	// found at least 52% (the target, 90%, is not reached: verify finds
+	// two in five of the held-out errors). Every
 	// error-free synthesis but one passes. A change that loses ground fails
 	// here.
 	first := rounds[0]
@@ -396,11 +398,16 @@ func TestLabelledSyntheses(t *testing.T) {
 	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
 		falseFlags: totals[false].falseFlags + totals[true].falseFlags,
 		clean:      totals[false].clean + totals[true].clean, cleanPass: totals[false].cleanPass + totals[true].cleanPass}
-	if 20*all.found < 9*all.errors {
-		t.Errorf("found %d of %d errors, want at least 45%%", all.found, all.errors)
+	if 100*all.found < 52*all.errors {
+		t.Errorf("found %d of %d errors, want at least 52%%", all.found, all.errors)
 	}
-	if 10*all.falseFlags > all.errors {
-		t.Errorf("%d false flags for %d errors, want at most a tenth", all.falseFlags, all.errors)
+	if 100*all.falseFlags > 5*all.errors {
+		t.Errorf("%d false flags for %d errors, want at most 5%%", all.falseFlags, all.errors)
+	}
+	// Round 4: the held-out part alone, at its figures: errors found at
+	// least 39%, false flags at most 6% of its errors.
+	if ho := totals[true]; 100*ho.found < 39*ho.errors || 100*ho.falseFlags > 6*ho.errors {
+		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 39%% and at most 6%%", ho.found, ho.falseFlags, ho.errors)
 	}
 	if all.cleanPass < all.clean-1 {
 		t.Errorf("%d of %d error-free syntheses pass, want all but one at most", all.cleanPass, all.clean)

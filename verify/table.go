@@ -164,6 +164,16 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 		c.Agents = appendNew(c.Agents, a)
 		c.attrib = append(c.attrib, attribution{label: a, ids: c.Cites, sev: c.Severity})
 	}
+	// A cell of agent names alone, whatever its header ("Evidence":
+	// "`fd-user-product`"), names the agents that reported it.
+	for _, i := range t.others {
+		if names := agentCell(cell(i)); names != nil {
+			c.Agents = appendNew(c.Agents, names...)
+			for _, n := range names {
+				c.attrib = append(c.attrib, attribution{label: n})
+			}
+		}
+	}
 	// A column headed by an agent holds the IDs that agent gave it.
 	for _, i := range t.others {
 		var ids []string
@@ -200,4 +210,21 @@ func resolvedMark(cell string) bool {
 		return true
 	}
 	return false
+}
+
+// agentCell returns the agent names a cell holds when it holds nothing
+// else ("`fd-a`", "fd-a, fd-b", "**fd-a** + fd-b"); nil otherwise.
+func agentCell(cell string) []string {
+	var names []string
+	for _, part := range strings.FieldsFunc(cell, func(r rune) bool { return r == ',' || r == '+' || r == ';' || r == '/' }) {
+		part = strings.Trim(strings.TrimSpace(part), "`*_ ")
+		if part == "" {
+			continue
+		}
+		if !strings.Contains(part, "-") || !agentNameRe.MatchString(part) || parse.IsFindingID(strings.ToUpper(part)) {
+			return nil
+		}
+		names = append(names, part)
+	}
+	return names
 }

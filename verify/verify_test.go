@@ -85,6 +85,11 @@ func TestGoldenKinds(t *testing.T) {
 		{"restated", Unverifiable, false},
 		{"madeupid", WrongCount, true},
 		{"identifier", WrongCount, true},
+		{"planlabels", MissingBlocker, true},
+		{"citedraised", SeverityRaised, true},
+		{"twoseverities", SeverityRaised, true},
+		{"otherwords", SeverityRaised, true},
+		{"unmatchedcount", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)

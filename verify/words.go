@@ -56,6 +56,15 @@ var generic = map[string]bool{
 // "compress", "mapping" and "mapped" → "mapp"): the same on both sides of
 // a comparison, it needs only be consistent.
 func stem(w string) string {
+	w = stemSuffix(w)
+	// A final e goes too: "surface", "surfaced" and "surfaces" are one.
+	if len(w) > 4 && w[len(w)-1] == 'e' && w[len(w)-2] != 'e' {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+func stemSuffix(w string) string {
 	switch {
 	case len(w) > 6 && strings.HasSuffix(w, "ing"):
 		return w[:len(w)-3]
