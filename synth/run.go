@@ -3,8 +3,8 @@ package synth
 import (
 	"time"
 
-	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/record"
 )
 
 // Run is everything one synthesis reads: the agents of an output directory,
@@ -65,7 +65,7 @@ type Agent struct {
 // BusFile is one bus file and its entries, in file order.
 type BusFile struct {
 	Name    string
-	Entries []bus.Entry
+	Entries []record.Entry
 	// Dropped is the number of entries of the file before Entries: entries
 	// a [Live] read in an earlier Update and that its caller no longer holds
 	// (a watcher keeps only what it has not handed over, so that its memory
