@@ -1,7 +1,7 @@
 // Package page renders a synthesis as one self-contained HTML page, for
 // people: the verdict and the gate, the agents, the deduplicated findings
 // with their convergence and the evidence status of each cited line, and a
-// timeline plot of how the run converged. [Server] serves the same page live,
+// timeline plot of how the run converged. Package livepage serves the same page live,
 // kept current by Server-Sent Events.
 //
 // Rendering is pure: [Render] reads no file and no clock, and the same
