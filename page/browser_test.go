@@ -91,7 +91,7 @@ func writePage(t *testing.T, s *synth.Synthesis, opts fwpage.Options) (string, f
 		t.Fatal(err)
 	}
 	var fj findingsJSON
-	if err := json.Unmarshal(synth.RenderJSON(s), &fj); err != nil {
+	if err := json.Unmarshal(must(synth.RenderJSON(s)), &fj); err != nil {
 		t.Fatal(err)
 	}
 	return "file://" + path, fj

@@ -257,7 +257,7 @@ func TestPlainTextOutputsKeepText(t *testing.T) {
 				} `xml:"testcase"`
 			} `xml:"testsuite"`
 		}
-		if err := xml.Unmarshal(RenderJUnit(syn, "out"), &suites); err != nil {
+		if err := xml.Unmarshal(must(RenderJUnit(syn, "out")), &suites); err != nil {
 			t.Fatalf("%q: JUnit is not XML: %v", s, err)
 		}
 		if got, want := suites.Suites[1].Cases[0].Name, oneLine(s+": "+s); got != want {

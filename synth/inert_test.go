@@ -66,8 +66,8 @@ func TestMachineOutputsKeepData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		outs := map[string][]byte{"findings.json": RenderJSON(syn), "SARIF": sarif,
-			"rdjsonl": RenderRDJSONL(syn, "out"), "JUnit": RenderJUnit(syn, "out")}
+		outs := map[string][]byte{"findings.json": must(RenderJSON(syn)), "SARIF": sarif,
+			"rdjsonl": must(RenderRDJSONL(syn, "out")), "JUnit": must(RenderJUnit(syn, "out"))}
 		for name, out := range outs {
 			if i := activeAt(out); i >= 0 {
 				t.Errorf("%q: %s holds a raw control character at %d:\n%s", s, name, i, out)

@@ -207,8 +207,8 @@ func TestLiveAgainstReference(t *testing.T) {
 			}
 			run := w.run()
 			live.Update(run)
-			got := synth.RenderJSON(live.Synthesis())
-			want := synth.RenderJSON(synth.Synthesize(run, opts))
+			got := must(synth.RenderJSON(live.Synthesis()))
+			want := must(synth.RenderJSON(synth.Synthesize(run, opts)))
 			if !bytes.Equal(got, want) {
 				t.Fatalf("seed %d step %d: Live differs from Synthesize after %s:\n%s", seed, step,
 					strings.Join(events[max(0, len(events)-8):], ", "), txtartest.FirstDiff(want, got))
@@ -248,11 +248,11 @@ func TestPrematchAgainstOneGoroutine(t *testing.T) {
 		}
 		run := w.run()
 		restore := synth.SetPrematchWorkers(1)
-		want := synth.RenderJSON(synth.Synthesize(run, opts))
+		want := must(synth.RenderJSON(synth.Synthesize(run, opts)))
 		restore()
 
 		restore = synth.SetPrematchWorkers(4)
-		got := synth.RenderJSON(synth.Synthesize(run, opts))
+		got := must(synth.RenderJSON(synth.Synthesize(run, opts)))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("seed %d: Synthesize with prematch differs:\n%s", seed, txtartest.FirstDiff(want, got))
 		}
@@ -262,7 +262,7 @@ func TestPrematchAgainstOneGoroutine(t *testing.T) {
 		live := synth.NewLive(opts)
 		live.Update(&early)
 		live.Update(run)
-		got = synth.RenderJSON(live.Synthesis())
+		got = must(synth.RenderJSON(live.Synthesis()))
 		restore()
 		if !bytes.Equal(got, want) {
 			t.Fatalf("seed %d: Live with prematch differs:\n%s", seed, txtartest.FirstDiff(want, got))

@@ -46,7 +46,7 @@ func TestRenderJSONMatchesEncoder(t *testing.T) {
 		}
 		s.AgentsLaunched = []string{`findings`, "a"}
 		want := renderJSONPlain(s)
-		if got := RenderJSON(s); !bytes.Equal(got, want) {
+		if got := must(RenderJSON(s)); !bytes.Equal(got, want) {
 			t.Errorf("%d findings: RenderJSON differs from the encoder:\n%s\nwant\n%s", len(s.Findings), got, want)
 		}
 		var w pieces

@@ -78,7 +78,7 @@ var streamOpts = synth.Options{Generator: synth.Generator{Name: "fluxwatch", Ver
 
 // reports are the bytes of findings.json and summary.md of s.
 func reports(s *synth.Synthesis) []byte {
-	return append(append(synth.RenderJSON(s), "\n---\n"...), synth.RenderMarkdown(s)...)
+	return append(append(must(synth.RenderJSON(s)), "\n---\n"...), synth.RenderMarkdown(s)...)
 }
 
 // TestSynthesizeFrom: a run whose bus is a stream synthesises byte for byte
@@ -253,7 +253,7 @@ func BenchmarkAppendToReport(b *testing.B) {
 			done := make(chan error, 1)
 			go func() {
 				done <- New(dir, opts).Run(ctx, func(u *Update) error {
-					synth.RenderJSON(u.Synthesis)
+					must(synth.RenderJSON(u.Synthesis))
 					synth.RenderMarkdown(u.Synthesis)
 					if u.Synthesis.Timeline != nil {
 						rendered <- u.Synthesis.Timeline.Total

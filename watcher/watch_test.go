@@ -168,8 +168,8 @@ func checkMatchesScan(t *testing.T, dir string, u *Update, expect ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := synth.RenderJSON(synth.Synthesize(run, synth.Options{Watching: !u.Final, Expect: expect}))
-	if got := synth.RenderJSON(u.Synthesis); !bytes.Equal(got, want) {
+	want := must(synth.RenderJSON(synth.Synthesize(run, synth.Options{Watching: !u.Final, Expect: expect})))
+	if got := must(synth.RenderJSON(u.Synthesis)); !bytes.Equal(got, want) {
 		t.Errorf("watcher synthesis differs from a one-shot scan:\n%s\nwant\n%s", got, want)
 	}
 }
