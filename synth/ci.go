@@ -41,9 +41,9 @@ func message(f Finding) string {
 	if f.ID != "" {
 		b.WriteString(f.ID + ": ")
 	}
-	b.WriteString(oneLine(f.Title))
+	b.WriteString(inert.Collapse(f.Title))
 	if f.Section != "" {
-		b.WriteString(" — " + oneLine(f.Section))
+		b.WriteString(" — " + inert.Collapse(f.Section))
 	}
 	// "N/M agents", the noun in the number of M.
 	noun := "agents"
@@ -135,7 +135,7 @@ func (u unreadAgent) reasonLines() []string {
 			out = append(out, fmt.Sprintf("… and %d more (see findings.json)", len(u.reasons)-i))
 			break
 		}
-		out = append(out, oneLine(d.String()))
+		out = append(out, inert.Collapse(d.String()))
 	}
 	return out
 }
@@ -143,9 +143,9 @@ func (u unreadAgent) reasonLines() []string {
 // message is the one-line text of u for CI outputs.
 func (u unreadAgent) message() string {
 	var b strings.Builder
-	b.WriteString("The report of agent " + oneLine(u.agent) + " could not be fully read")
+	b.WriteString("The report of agent " + inert.Collapse(u.agent) + " could not be fully read")
 	if len(u.reasons) > 0 {
-		b.WriteString(": " + oneLine(u.reasons[0].Message))
+		b.WriteString(": " + inert.Collapse(u.reasons[0].Message))
 		if n := len(u.reasons) - 1; n > 0 {
 			fmt.Fprintf(&b, " (and %d more)", n)
 		}
@@ -555,7 +555,7 @@ func RenderJUnit(s *Synthesis, dir string) ([]byte, error) {
 			name = f.ID + ": " + f.Title
 		}
 		ref := ciLocation(dir, f)
-		c := junitCase{Name: oneLine(name), Classname: "fluxwatch.findings." + string(f.Severity),
+		c := junitCase{Name: inert.Collapse(name), Classname: "fluxwatch.findings." + string(f.Severity),
 			File: ref.Path, Line: ref.Start, Time: junitSeconds(0)}
 		text := message(f)
 		if len(f.FileRefs) > 0 {

@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/yuin/goldmark"
@@ -188,7 +189,7 @@ func TestMarkdownInert(t *testing.T) {
 		checkInert(t, RenderMarkdown(noted))
 		md := RenderMarkdown(hostileSynthesis(s))
 		h := checkInert(t, md)
-		if want := squash(oneLine(s)); !strings.Contains(visible(h), want) {
+		if want := squash(inert.Collapse(s)); !strings.Contains(visible(h), want) {
 			t.Errorf("%q: rendered text lacks it literally\nMarkdown:\n%s\nHTML:\n%s", s, md, h)
 		}
 		// The timeline row keeps its six cells, the last being the summary.
@@ -197,7 +198,7 @@ func TestMarkdownInert(t *testing.T) {
 			t.Fatalf("%q: no timeline row in\n%s", s, h)
 		}
 		cells := regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`).FindAllStringSubmatch(row[1], -1)
-		if len(cells) != 5 || squash(html.UnescapeString(tagRe.ReplaceAllString(cells[4][1], ""))) != squash(oneLine(s)) {
+		if len(cells) != 5 || squash(html.UnescapeString(tagRe.ReplaceAllString(cells[4][1], ""))) != squash(inert.Collapse(s)) {
 			t.Errorf("%q: timeline row cells %q; want 5 more, the last the summary", s, cells)
 		}
 	}
@@ -229,7 +230,7 @@ func FuzzMarkdownInert(f *testing.F) {
 		if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
 			return // a renderer may replace these: the literal check does not apply
 		}
-		if want := squash(oneLine(s)); !strings.Contains(visible(h), want) {
+		if want := squash(inert.Collapse(s)); !strings.Contains(visible(h), want) {
 			t.Fatalf("%q: rendered text lacks it literally\nMarkdown:\n%s\nHTML:\n%s", s, md, h)
 		}
 	})
@@ -260,11 +261,11 @@ func TestPlainTextOutputsKeepText(t *testing.T) {
 		if err := xml.Unmarshal(must(RenderJUnit(syn, "out")), &suites); err != nil {
 			t.Fatalf("%q: JUnit is not XML: %v", s, err)
 		}
-		if got, want := suites.Suites[1].Cases[0].Name, oneLine(s+": "+s); got != want {
+		if got, want := suites.Suites[1].Cases[0].Name, inert.Collapse(s+": "+s); got != want {
 			t.Errorf("%q: JUnit case name %q; want %q", s, got, want)
 		}
 		ann := string(RenderAnnotations(syn, "out"))
-		if strings.Count(ann, "\n") != 2 || !strings.Contains(ann, EscapeData(oneLine(s))) {
+		if strings.Count(ann, "\n") != 2 || !strings.Contains(ann, EscapeData(inert.Collapse(s))) {
 			t.Errorf("%q: annotations do not carry the text on one line each:\n%s", s, ann)
 		}
 	}

@@ -85,11 +85,11 @@ func TestMachineOutputsKeepData(t *testing.T) {
 				Results []struct{ Message struct{ Text string } }
 			}
 		}
-		if err := json.Unmarshal(sarif, &log); err != nil || !strings.Contains(log.Runs[0].Results[0].Message.Text, oneLine(s)) {
+		if err := json.Unmarshal(sarif, &log); err != nil || !strings.Contains(log.Runs[0].Results[0].Message.Text, inert.Collapse(s)) {
 			t.Errorf("%q: SARIF decodes to %+v (%v), want the text as written", s, log, err)
 		}
 		var rd struct{ Message string }
-		if err := json.Unmarshal([]byte(strings.SplitN(string(outs["rdjsonl"]), "\n", 2)[0]), &rd); err != nil || !strings.Contains(rd.Message, oneLine(s)) {
+		if err := json.Unmarshal([]byte(strings.SplitN(string(outs["rdjsonl"]), "\n", 2)[0]), &rd); err != nil || !strings.Contains(rd.Message, inert.Collapse(s)) {
 			t.Errorf("%q: rdjsonl decodes to %+v (%v), want the text as written", s, rd, err)
 		}
 		var suites struct {
@@ -106,7 +106,7 @@ func TestMachineOutputsKeepData(t *testing.T) {
 				return utf8.RuneError
 			}
 			return r
-		}, oneLine(s))
+		}, inert.Collapse(s))
 		if err := xml.Unmarshal(outs["JUnit"], &suites); err != nil || !strings.Contains(suites.Suites[1].Cases[0].Name, want) {
 			t.Errorf("%q: JUnit decodes to %+v (%v), want %q in it", s, suites, err, want)
 		}

@@ -43,7 +43,8 @@
 //
 // Line also puts the text on one line: every run of white space (line
 // breaks, tabs, Unicode spaces such as NEL, U+2028 and U+2029 included)
-// becomes one space, and white space at either end is dropped. Text keeps
+// becomes one space, and white space at either end is dropped. [Collapse]
+// is that rule alone, for text whose characters an encoder escapes. Text keeps
 // line feeds and tabs (the layout of a page) and shows every other control
 // character, CR included.
 package inert
@@ -94,6 +95,24 @@ func Line(s string) string {
 		writeRune(&b, r, size)
 	}
 	return b.String()
+}
+
+// Collapse returns s on one line with its characters kept: every run of
+// white space (what Line collapses: unicode.IsSpace, line breaks included)
+// becomes one space, and white space at either end is dropped. It is Line
+// without the stand-ins, for the machine outputs whose encoders escape
+// characters themselves (SARIF, rdjsonl, JUnit) and for messages a caller
+// makes inert later; Line(s) is Line(Collapse(s)). Text already on one line
+// is returned as it is, without a copy.
+func Collapse(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || c >= '\t' && c <= '\r' ||
+			c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }
 
 // Text returns s with line feeds and tabs kept and every other control

@@ -45,6 +45,23 @@ func TestLine(t *testing.T) {
 	}
 }
 
+func TestCollapse(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"plain text", "plain text"},
+		{"  padded\t and\n\nbroken \r\n", "padded and broken"},
+		{"a\u00a0\u2028b\u0085c", "a b c"},
+		{"kept " + clearScreen + bell + csi + rlo, "kept " + clearScreen + bell + csi + rlo},
+		{"bad \xff byte", "bad \xff byte"},
+		{"x\vy\fz", "x y z"},
+		{" ", ""},
+	} {
+		if got := Collapse(tt.in); got != tt.want {
+			t.Errorf("Collapse(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestText(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"", ""},
@@ -155,6 +172,11 @@ func FuzzLine(f *testing.F) {
 		}
 		if Line(l) != l {
 			t.Fatalf("Line(Line(%q)) = %q, want %q", s, Line(l), l)
+		}
+		c := Collapse(s)
+		if Line(c) != l || Collapse(c) != c || strings.HasPrefix(c, " ") || strings.HasSuffix(c, " ") ||
+			strings.Contains(c, "  ") || strings.ContainsAny(c, "\n\t\r\v\f") {
+			t.Fatalf("Collapse(%q) = %q: not Line's white-space rule (Line %q)", s, c, l)
 		}
 		x := Text(s)
 		if !utf8.ValidString(x) || activeIndex(x, true) >= 0 {
