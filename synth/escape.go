@@ -174,6 +174,11 @@ func mdCode(s string) string {
 	return fence + s + fence
 }
 
+// MarkdownCode returns s as an inert code span on one line (mdCode): for a
+// caller that names a path or a name in text summary.md shows as Markdown,
+// such as Options.EvidenceNote. It is the one code-span escape.
+func MarkdownCode(s string) string { return mdCode(s) }
+
 // mdCodeCell is mdCode for a table cell: GFM ends a cell at a '|' even inside
 // a code span unless it is escaped, and shows "\|" there as "|".
 func mdCodeCell(s string) string {

@@ -270,3 +270,20 @@ func TestPlainTextOutputsKeepText(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownCodeInNote: a path that cmd names in Options.EvidenceNote
+// through MarkdownCode shows in summary.md as one code span holding the
+// path as written, whatever backticks or markup it holds. (A '|' in it
+// makes mdText escape the backticks, as in a table cell: the path then
+// shows literally between them, still inert; checkInert sees to that.)
+func TestMarkdownCodeInNote(t *testing.T) {
+	checkInert(t, RenderMarkdown(Synthesize(&Run{Input: "r"}, Options{EvidenceNote: MarkdownCode("x|y<b>")})))
+	for _, path := range []string{"repo", "a`b", "`edge`", "<b>bold</b>", "two``ticks"} {
+		s := Synthesize(&Run{Input: "r"}, Options{EvidenceNote: MarkdownCode(path) + " is not inside a git work tree"})
+		h := checkInert(t, RenderMarkdown(s))
+		want := "<code>" + html.EscapeString(path) + "</code> is not inside a git work tree"
+		if !strings.Contains(strings.ReplaceAll(h, "&quot;", `"`), want) {
+			t.Errorf("EvidenceNote with MarkdownCode(%q): want %q in\n%s", path, want, h)
+		}
+	}
+}
