@@ -247,23 +247,20 @@ func TestPrematchAgainstOneGoroutine(t *testing.T) {
 			w.bus[f] = append(w.bus[f], e)
 		}
 		run := w.run()
-		restore := synth.SetPrematchWorkers(1)
-		want := must(synth.RenderJSON(synth.Synthesize(run, opts)))
-		restore()
-
-		restore = synth.SetPrematchWorkers(4)
-		got := must(synth.RenderJSON(synth.Synthesize(run, opts)))
+		one, four := opts, opts
+		one.Workers, four.Workers = 1, 4
+		want := must(synth.RenderJSON(synth.Synthesize(run, one)))
+		got := must(synth.RenderJSON(synth.Synthesize(run, four)))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("seed %d: Synthesize with prematch differs:\n%s", seed, txtartest.FirstDiff(want, got))
 		}
 		// A Live that read the bus before its agents completed.
 		early := *run
 		early.Agents = nil
-		live := synth.NewLive(opts)
+		live := synth.NewLive(four)
 		live.Update(&early)
 		live.Update(run)
 		got = must(synth.RenderJSON(live.Synthesis()))
-		restore()
 		if !bytes.Equal(got, want) {
 			t.Fatalf("seed %d: Live with prematch differs:\n%s", seed, txtartest.FirstDiff(want, got))
 		}

@@ -142,6 +142,10 @@ type Options struct {
 	// Today is the date that suppressions expire against (the caller's
 	// clock, or SOURCE_DATE_EPOCH); zero: no entry expires.
 	Today time.Time
+	// Workers bounds the goroutines that match bus entries to findings
+	// ahead of the timeline: 0 means GOMAXPROCS, 1 matches each entry in
+	// turn. The synthesis is the same whatever it is.
+	Workers int
 }
 
 // DefaultMaxEntries is the default of Options.MaxEntries.

@@ -57,10 +57,16 @@ type matcher struct {
 	round   int
 	// prepared: every node's title is made (see prematch).
 	prepared bool
+	// workers is how many goroutines prematch uses (Options.Workers).
+	workers int
 }
 
-func newMatcher(srcs []*src, findings []Finding) *matcher {
+func newMatcher(srcs []*src, findings []Finding, workers int) *matcher {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	m := &matcher{
+		workers: workers,
 		nodes:   nodesOf(srcs),
 		blocks:  blocks{},
 		byPoint: map[string][]*src{},
@@ -173,10 +179,6 @@ func (m *matcher) compute(e *record.Entry, stamp []int, round *int) *entryMatch 
 	return r
 }
 
-// prematchWorkers is how many goroutines prematch uses; below 2 it leaves
-// every match to match. Tests set it.
-var prematchWorkers = runtime.GOMAXPROCS(0)
-
 // prematchMin is the fewest entries to match that prematch shares out.
 const prematchMin = 256
 
@@ -186,7 +188,7 @@ const prematchMin = 256
 // only, so which goroutine makes it, and when, changes nothing: match then
 // finds it made. A nil entry is passed over (a stall: never matched).
 func (m *matcher) prematch(es []*record.Entry, ids []int32) {
-	if prematchWorkers < 2 {
+	if m.workers < 2 { // every match left to match
 		return
 	}
 	var todo []int
@@ -216,7 +218,7 @@ func (m *matcher) prematch(es []*record.Entry, ids []int32) {
 		m.prepared = true
 	}
 	made := make([]*entryMatch, len(todo))
-	workers := min(prematchWorkers, (len(todo)+prematchMin-1)/prematchMin)
+	workers := min(m.workers, (len(todo)+prematchMin-1)/prematchMin)
 	var wg conc.WaitGroup
 	for w := range workers {
 		lo, hi := w*len(todo)/workers, (w+1)*len(todo)/workers
@@ -486,7 +488,7 @@ func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Optio
 	return &timeline{
 		n:            n,
 		findings:     findings,
-		m:            newMatcher(srcs, findings),
+		m:            newMatcher(srcs, findings, opts.Workers),
 		acks:         acks,
 		memo:         memo,
 		entries:      bounded[TimelineEntry]{n: n},
