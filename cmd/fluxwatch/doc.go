@@ -27,5 +27,7 @@
 // server (cmd_mcp.go, mcp_stdio.go), the bus relay (cmd_bus.go), check's
 // classification of inputs (cmd_check.go, check_inputs.go) and which files
 // are a run's bus (bus_flags.go). Issue 31 moves these below cmd, leaving
-// adapters; docs/architecture.md says where each change goes meanwhile.
+// adapters; docs/architecture.md says where each change goes meanwhile. It
+// must never decide what a report says, merge findings or render a
+// synthesis: those are parse's, synth's, page's and report's.
 package main
