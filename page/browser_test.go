@@ -277,7 +277,7 @@ func TestScreenshot(t *testing.T) {
 	if err := demo.Example(dir); err != nil {
 		t.Fatal(err)
 	}
-	v, err := evidence.Open(filepath.Join(dir, "repo"), evidence.Options{Tracked: everyTracked})
+	v, err := evidence.Open(filepath.Join(dir, "repo"), evidence.Options{Tracked: evidence.EveryFileTracked})
 	if err != nil {
 		t.Fatal(err)
 	}

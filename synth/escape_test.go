@@ -244,6 +244,16 @@ func TestGoldenSummariesInert(t *testing.T) {
 	}
 }
 
+// junitCaseNames is what the escaping tests read of a JUnit report: the
+// names of the cases of each suite.
+type junitCaseNames struct {
+	Suites []struct {
+		Cases []struct {
+			Name string `xml:"name,attr"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
 // TestPlainTextOutputsKeepText: the CI outputs that are not Markdown carry
 // agent text as text. JUnit is XML (encoding/xml escapes it; a reader gets
 // the title back); an annotation is one workflow command that GitHub shows
@@ -251,13 +261,7 @@ func TestGoldenSummariesInert(t *testing.T) {
 func TestPlainTextOutputsKeepText(t *testing.T) {
 	for _, s := range hostileTexts {
 		syn := hostileSynthesis(s)
-		var suites struct {
-			Suites []struct {
-				Cases []struct {
-					Name string `xml:"name,attr"`
-				} `xml:"testcase"`
-			} `xml:"testsuite"`
-		}
+		var suites junitCaseNames
 		if err := xml.Unmarshal(must(RenderJUnit(syn, "out")), &suites); err != nil {
 			t.Fatalf("%q: JUnit is not XML: %v", s, err)
 		}

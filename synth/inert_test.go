@@ -92,13 +92,7 @@ func TestMachineOutputsKeepData(t *testing.T) {
 		if err := json.Unmarshal([]byte(strings.SplitN(string(outs["rdjsonl"]), "\n", 2)[0]), &rd); err != nil || !strings.Contains(rd.Message, inert.Collapse(s)) {
 			t.Errorf("%q: rdjsonl decodes to %+v (%v), want the text as written", s, rd, err)
 		}
-		var suites struct {
-			Suites []struct {
-				Cases []struct {
-					Name string `xml:"name,attr"`
-				} `xml:"testcase"`
-			} `xml:"testsuite"`
-		}
+		var suites junitCaseNames
 		// encoding/xml writes a C0 control as U+FFFD (XML cannot hold it):
 		// the others are kept, as character references.
 		want := strings.Map(func(r rune) rune {
