@@ -379,8 +379,6 @@ func TestTail(t *testing.T) {
 func TestFollow(t *testing.T) {
 	for _, notify := range []bool{true, false} {
 		t.Run(fmt.Sprintf("fsnotify=%v", notify), func(t *testing.T) {
-			useFsnotify = notify
-			defer func() { useFsnotify = true }()
 			dir := t.TempDir()
 			a, b := filepath.Join(dir, "findings.jsonl"), filepath.Join(dir, "peer-findings.jsonl")
 			if _, err := Append(a, finding("fd-a", Blocking, "before"), WriteOptions{}); err != nil {
@@ -390,7 +388,7 @@ func TestFollow(t *testing.T) {
 			got := make(chan Entry, 10)
 			done := make(chan error)
 			go func() {
-				done <- Follow(ctx, []*Tail{NewTail(a, 0), NewTail(b, 0)}, 20*time.Millisecond,
+				done <- follow(ctx, []*Tail{NewTail(a, 0), NewTail(b, 0)}, 20*time.Millisecond, notify,
 					func(e Entry) error { got <- e; return nil }, nil)
 			}()
 			want := []string{"before", "into b", "into a"}

@@ -486,21 +486,24 @@ func DecodeBatches(r io.Reader, maxLine int, add func([]Entry)) ([]parse.Diagnos
 // DefaultInterval is how often Follow polls when no filesystem event wakes it.
 const DefaultInterval = time.Second
 
-// useFsnotify lets tests check the polling fallback alone.
-var useFsnotify = true
-
 // Follow polls every tail (in order) at once, then again after each
 // filesystem event in a bus's directory and at least every interval (<= 0
 // means DefaultInterval), until ctx is done. Where inotify is unavailable it
 // polls only. It returns nil when ctx is done, or the first error of entry or
 // of a Poll.
 func Follow(ctx context.Context, tails []*Tail, interval time.Duration, entry func(Entry) error, diag func(parse.Diagnostic)) error {
+	return follow(ctx, tails, interval, true, entry, diag)
+}
+
+// follow is Follow; without notify it only polls, as where inotify is
+// unavailable (the tests check that fallback alone).
+func follow(ctx context.Context, tails []*Tail, interval time.Duration, notify bool, entry func(Entry) error, diag func(parse.Diagnostic)) error {
 	if interval <= 0 {
 		interval = DefaultInterval
 	}
 	var events <-chan fsnotify.Event
 	var errs <-chan error
-	if useFsnotify {
+	if notify {
 		if w, err := fsnotify.NewWatcher(); err == nil {
 			defer w.Close()
 			for _, t := range tails {

@@ -35,19 +35,9 @@ type goldenCase struct {
 	opts   Options
 }
 
-// everyTracked is Options.Tracked of a repository whose every file git
-// tracks: the golden cases are about matching, not about quoting.
-func everyTracked(names []string) map[string]bool {
-	m := map[string]bool{}
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
-}
-
 func loadCase(t *testing.T, ar *txtar.Archive) goldenCase {
 	t.Helper()
-	c := goldenCase{repo: fstest.MapFS{}, opts: Options{Tracked: everyTracked}}
+	c := goldenCase{repo: fstest.MapFS{}, opts: Options{Tracked: EveryFileTracked}} // about matching, not quoting
 	for _, f := range ar.Files {
 		switch {
 		case strings.HasPrefix(f.Name, "repo/"):

@@ -41,6 +41,18 @@ type Options struct {
 	Tracked func(names []string) map[string]bool
 }
 
+// EveryFileTracked is an Options.Tracked that counts every file as tracked,
+// so that mismatch notes quote any file: for a fixture repository that is
+// not a git work tree, whose every file the caller vouches for. Never for a
+// repository under review (its untracked files may hold secrets).
+func EveryFileTracked(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
 // Verifier checks claims against the files of one repository.
 type Verifier struct {
 	fsys fs.FS  // when set, the files; else dir is opened as an os.Root per Check

@@ -91,7 +91,7 @@ func writePage(t *testing.T, s *synth.Synthesis, opts fwpage.Options) (string, f
 		t.Fatal(err)
 	}
 	var fj findingsJSON
-	if err := json.Unmarshal(synth.RenderJSON(s), &fj); err != nil {
+	if err := json.Unmarshal(must(synth.RenderJSON(s)), &fj); err != nil {
 		t.Fatal(err)
 	}
 	return "file://" + path, fj
@@ -277,7 +277,7 @@ func TestScreenshot(t *testing.T) {
 	if err := demo.Example(dir); err != nil {
 		t.Fatal(err)
 	}
-	v, err := evidence.Open(filepath.Join(dir, "repo"), evidence.Options{Tracked: everyTracked})
+	v, err := evidence.Open(filepath.Join(dir, "repo"), evidence.Options{Tracked: evidence.EveryFileTracked})
 	if err != nil {
 		t.Fatal(err)
 	}

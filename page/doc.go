@@ -1,36 +1,20 @@
 // Package page renders a synthesis as one self-contained HTML page, for
 // people: the verdict and the gate, the agents, the deduplicated findings
 // with their convergence and the evidence status of each cited line, and a
-// timeline plot of how the run converged. [Server] serves the same page live,
-// kept current by Server-Sent Events.
+// timeline plot of how the run converged. Package livepage serves it live.
 //
-// Rendering is pure: [Render] reads no file and no clock, and the same
-// synthesis and options give the same bytes. Everything the page needs is
-// inline (CSS, SVG; the live page's one script): no external asset, no
-// network at view time. Agent-written text (titles, summaries, agent names,
-// paths) only ever reaches the page through html/template, which escapes it
-// for the context it lands in; the page's Content-Security-Policy allows no
-// script at all in the static page and only the live script (by its hash)
-// in the live one. html/template leaves control characters and
-// bidirectional overrides as they are (a U+202E in a title would reverse
-// what follows it on the page): the rendered page goes through
-// inert.Text as a whole, which shows each as a visible stand-in (␛,
-// ⟨U+202E⟩; the stand-ins hold nothing HTML reads) and keeps the page's
-// own line feeds and tabs, so that no agent field can slip past it.
+// [Render] is pure: it reads no file and no clock, and the same synthesis
+// and options give the same bytes. Everything the page needs is inline
+// (CSS, SVG; the live page's one script, allowed by its hash,
+// [ScriptHash]): no external asset, no network at view time.
 //
-// Decisions where the issue is silent:
-//   - The timeline places a report where it finished: its declared
-//     finished:, else its file's modification time (the synthesis keeps it
-//     as [synth.AgentResult.FinishedAt], outside findings.json); a .partial
-//     only while watching (a one-shot page of a copied run would show the
-//     copy's time); and a bus post at its timestamp. Posts without a usable
-//     timestamp are counted, not drawn. The synthesis carries the latest
-//     [synth.Options.MaxEntries] posts; those are the ones drawn.
-//   - A finding reaches its final convergence when the last report of its
-//     agents finished; the band above the rows counts the findings there.
-//   - A large run stays usable by folding its long tail: the first 40 agents
-//     (table and plot rows), 30 findings and 20 bus posts are open, the rest
-//     behind a summary row; findings past the first 100 are one table row
-//     each (severity, title, convergence, first reference), the full record
-//     being findings.json.
+// It owns the page's layout and its escaping: agent-written text reaches
+// the page only through html/template, and the rendered page goes through
+// inert.Text as a whole, so that no control character or bidirectional
+// override in an agent field acts (SPEC §10). It must never read the run
+// directory, serve or link network code (TestPureLinksNoIO), or decide
+// anything of the synthesis (package synth does).
+//
+// How the timeline places reports and posts, and how a large run is
+// folded, are in docs/decisions.md.
 package page

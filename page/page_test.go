@@ -86,7 +86,7 @@ func loadFixture(t testing.TB, name string) *fixture {
 // would, with the input named "run" and a fixed reviewed time.
 func (fx *fixture) synthesize(t testing.TB) *synth.Synthesis {
 	t.Helper()
-	v, err := evidence.Open(fx.repo, evidence.Options{Tracked: everyTracked})
+	v, err := evidence.Open(fx.repo, evidence.Options{Tracked: evidence.EveryFileTracked}) // the xss fixture's note quotes markup
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,17 +102,6 @@ func (fx *fixture) synthesize(t testing.TB) *synth.Synthesis {
 	}
 	s.Input = "run"
 	return s
-}
-
-// everyTracked is evidence.Options.Tracked for a fixture repository (not a
-// git work tree) whose every file counts as tracked: mismatch notes quote
-// it, as the fixtures show (the xss fixture's note quotes markup).
-func everyTracked(names []string) map[string]bool {
-	m := map[string]bool{}
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
 }
 
 func render(t testing.TB, s *synth.Synthesis, opts page.Options) []byte {

@@ -69,6 +69,11 @@ var (
 	}()
 )
 
+// ScriptHash returns the Content-Security-Policy source that allows the live
+// page's one script, and nothing else, to run ("'sha256-…'"): the live page
+// server sends it in its header.
+func ScriptHash() string { return scriptHash }
+
 func mustRead(name string) string {
 	b, err := assets.ReadFile(name)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 )
 
 // frontMatter is what a report's YAML front matter says.
@@ -114,7 +116,7 @@ func readFrontMatter(lines []line, start, end int) frontMatter {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(b.String()), &doc); err != nil {
-		fm.diags = append(fm.diags, diag(lines[start].num, LevelWarning, "front matter is not valid YAML: %s", oneLineErr(err)))
+		fm.diags = append(fm.diags, diag(lines[start].num, LevelWarning, "front matter is not valid YAML: %s", inert.Collapse(err.Error())))
 		return fm
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -232,8 +234,4 @@ func (fm *frontMatter) readImprovements(seq *yaml.Node, off int) {
 			Title: field(f, "title", "summary", "description"), Line: off + it.Line,
 		})
 	}
-}
-
-func oneLineErr(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }

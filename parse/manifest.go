@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 )
 
 // ManifestFile is the name of a run manifest in a run directory: what the
@@ -63,7 +65,7 @@ func ReadRunManifest(data []byte) (*RunManifest, []Diagnostic, error) {
 		if err == nil {
 			err = fmt.Errorf("not a JSON object")
 		}
-		return nil, []Diagnostic{diag(1, LevelError, "run manifest: %s", oneLineErr(err))}, err
+		return nil, []Diagnostic{diag(1, LevelError, "run manifest: %s", inert.Collapse(err.Error()))}, err
 	}
 	var diags []Diagnostic
 	m := &RunManifest{Agents: map[string]Provenance{}}

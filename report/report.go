@@ -100,7 +100,11 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 		r.Summary = synth.RenderMarkdown(s)
 	}()
 	if t.KeepJSON {
-		r.FindingsJSON = synth.RenderJSON(s)
+		var err error
+		if r.FindingsJSON, err = synth.RenderJSON(s); err != nil {
+			<-done
+			return r, fmt.Errorf("%w: findings.json: %w", ErrRender, err)
+		}
 	}
 	<-done
 	type target struct {
@@ -123,8 +127,8 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 	}
 	targets = append(targets,
 		target{path: t.SARIF, render: func() ([]byte, error) { return synth.RenderSARIF(s, t.Base) }},
-		target{path: t.RDJSONL, render: func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base), nil }},
-		target{path: t.JUnit, render: func() ([]byte, error) { return synth.RenderJUnit(s, t.Base), nil }},
+		target{path: t.RDJSONL, render: func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base) }},
+		target{path: t.JUnit, render: func() ([]byte, error) { return synth.RenderJUnit(s, t.Base) }},
 		target{path: t.HTML, render: func() ([]byte, error) { return page.Render(s, PageNames(t.Page, s, t.Base)) }})
 	var unread []error // FIFOs with no reader (fsio.WithoutWaiting): the others are still written
 	ctx = fsio.Within(ctx, t.Run, RefuseInput)

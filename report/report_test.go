@@ -46,10 +46,10 @@ func testWriteTargets(t *testing.T, keepJSON bool) {
 	if kept := r.FindingsJSON != nil; kept != keepJSON {
 		t.Errorf("Rendered holds findings.json: %v, want %v", kept, keepJSON)
 	}
-	if keepJSON && !bytes.Equal(r.FindingsJSON, synth.RenderJSON(s)) {
+	if keepJSON && !bytes.Equal(r.FindingsJSON, must(synth.RenderJSON(s))) {
 		t.Error("the kept findings.json is not RenderJSON's")
 	}
-	for name, want := range map[string][]byte{"findings.json": synth.RenderJSON(s), "summary.md": r.Summary} {
+	for name, want := range map[string][]byte{"findings.json": must(synth.RenderJSON(s)), "summary.md": r.Summary} {
 		if got, err := os.ReadFile(filepath.Join(out, name)); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: %v, content equal %v", name, err, bytes.Equal(got, want))
 		}

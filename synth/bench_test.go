@@ -65,7 +65,7 @@ func benchSynth(b *testing.B, cfg demo.Config) {
 	b.ResetTimer()
 	for b.Loop() {
 		s := synth.Synthesize(run, opts)
-		synth.RenderJSON(s)
+		must(synth.RenderJSON(s))
 		synth.RenderMarkdown(s)
 		findings = len(s.Findings)
 	}
@@ -101,7 +101,7 @@ func BenchmarkSynthesize64Agents200kUniqueBus(b *testing.B) {
 	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: "bench"}}
 	for b.Loop() {
 		s := synth.Synthesize(run, opts)
-		synth.RenderJSON(s)
+		must(synth.RenderJSON(s))
 		synth.RenderMarkdown(s)
 	}
 }
@@ -166,13 +166,13 @@ func BenchmarkRenderUnreadable(b *testing.B) {
 			opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: "bench"}}
 			for b.Loop() {
 				s := synth.Synthesize(run, opts)
-				synth.RenderJSON(s)
+				must(synth.RenderJSON(s))
 				synth.RenderMarkdown(s)
 				if _, err := synth.RenderSARIF(s, "run"); err != nil {
 					b.Fatal(err)
 				}
-				synth.RenderJUnit(s, "run")
-				synth.RenderRDJSONL(s, "run")
+				must(synth.RenderJUnit(s, "run"))
+				must(synth.RenderRDJSONL(s, "run"))
 				synth.RenderAnnotations(s, "run")
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/agent")

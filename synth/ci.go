@@ -41,9 +41,9 @@ func message(f Finding) string {
 	if f.ID != "" {
 		b.WriteString(f.ID + ": ")
 	}
-	b.WriteString(oneLine(f.Title))
+	b.WriteString(inert.Collapse(f.Title))
 	if f.Section != "" {
-		b.WriteString(" — " + oneLine(f.Section))
+		b.WriteString(" — " + inert.Collapse(f.Section))
 	}
 	// "N/M agents", the noun in the number of M.
 	noun := "agents"
@@ -135,7 +135,7 @@ func (u unreadAgent) reasonLines() []string {
 			out = append(out, fmt.Sprintf("… and %d more (see findings.json)", len(u.reasons)-i))
 			break
 		}
-		out = append(out, oneLine(d.String()))
+		out = append(out, inert.Collapse(d.String()))
 	}
 	return out
 }
@@ -143,9 +143,9 @@ func (u unreadAgent) reasonLines() []string {
 // message is the one-line text of u for CI outputs.
 func (u unreadAgent) message() string {
 	var b strings.Builder
-	b.WriteString("The report of agent " + oneLine(u.agent) + " could not be fully read")
+	b.WriteString("The report of agent " + inert.Collapse(u.agent) + " could not be fully read")
 	if len(u.reasons) > 0 {
-		b.WriteString(": " + oneLine(u.reasons[0].Message))
+		b.WriteString(": " + inert.Collapse(u.reasons[0].Message))
 		if n := len(u.reasons) - 1; n > 0 {
 			fmt.Fprintf(&b, " (and %d more)", n)
 		}
@@ -398,7 +398,9 @@ type rdCode struct {
 // object a line, at the finding's first file ref (or its line in the agent's
 // report under dir), control characters escaped as in findings.json; then
 // an ERROR, code "unreadable", for each report that could not be fully read.
-func RenderRDJSONL(s *Synthesis, dir string) []byte {
+//
+// The error is one of encoding (encode rdjsonl: …).
+func RenderRDJSONL(s *Synthesis, dir string) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -424,7 +426,7 @@ func RenderRDJSONL(s *Synthesis, dir string) []byte {
 			d.Code.Value = f.Fingerprint
 		}
 		if err := enc.Encode(d); err != nil {
-			panic("synth: encode rdjsonl: " + err.Error())
+			return nil, fmt.Errorf("encode rdjsonl: %w", err)
 		}
 	}
 	for _, u := range unreadAgents(s, dir) {
@@ -434,10 +436,10 @@ func RenderRDJSONL(s *Synthesis, dir string) []byte {
 			d.Location.Range = &rdRange{Start: rdPosition{Line: u.line}}
 		}
 		if err := enc.Encode(d); err != nil {
-			panic("synth: encode rdjsonl: " + err.Error())
+			return nil, fmt.Errorf("encode rdjsonl: %w", err)
 		}
 	}
-	return inert.EscapeJSON(b.Bytes())
+	return inert.EscapeJSON(b.Bytes()), nil
 }
 
 type junitSuites struct {
@@ -511,7 +513,9 @@ func junitSeconds(d time.Duration) string {
 // never depend on modification times. encoding/xml escapes agent text; the
 // C1 controls and bidirectional overrides it leaves raw become character
 // references (inert.EscapeXML).
-func RenderJUnit(s *Synthesis, dir string) []byte {
+//
+// The error is one of encoding (encode JUnit: …).
+func RenderJUnit(s *Synthesis, dir string) ([]byte, error) {
 	agents := junitSuite{junitTally: junitTally{Name: "agents", Time: junitSeconds(0)}}
 	for _, a := range s.Agents {
 		c := junitCase{Name: a.Name, Classname: "fluxwatch.agents", Time: junitSeconds(0)}
@@ -551,7 +555,7 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 			name = f.ID + ": " + f.Title
 		}
 		ref := ciLocation(dir, f)
-		c := junitCase{Name: oneLine(name), Classname: "fluxwatch.findings." + string(f.Severity),
+		c := junitCase{Name: inert.Collapse(name), Classname: "fluxwatch.findings." + string(f.Severity),
 			File: ref.Path, Line: ref.Start, Time: junitSeconds(0)}
 		text := message(f)
 		if len(f.FileRefs) > 0 {
@@ -577,10 +581,10 @@ func RenderJUnit(s *Synthesis, dir string) []byte {
 	enc := xml.NewEncoder(&b)
 	enc.Indent("", "  ")
 	if err := enc.Encode(all); err != nil {
-		panic("synth: encode JUnit: " + err.Error())
+		return nil, fmt.Errorf("encode JUnit: %w", err)
 	}
 	b.WriteByte('\n')
-	return inert.EscapeXML(b.Bytes())
+	return inert.EscapeXML(b.Bytes()), nil
 }
 
 // Annotation limits (SPEC §6): at most this many errors and warnings.

@@ -168,7 +168,7 @@ func TestAnnotationLimits(t *testing.T) {
 
 func TestRDJSONL(t *testing.T) {
 	s := ciSynthesis()
-	sc := bufio.NewScanner(bytes.NewReader(RenderRDJSONL(s, "out")))
+	sc := bufio.NewScanner(bytes.NewReader(must(RenderRDJSONL(s, "out"))))
 	n := 0
 	for sc.Scan() {
 		var d rdjsonl
@@ -187,7 +187,7 @@ func TestRDJSONL(t *testing.T) {
 
 func TestJUnit(t *testing.T) {
 	s := ciSynthesis()
-	data := RenderJUnit(s, "out")
+	data := must(RenderJUnit(s, "out"))
 	var got junitSuites
 	if err := xml.Unmarshal(data, &got); err != nil {
 		t.Fatalf("JUnit is not XML: %v\n%s", err, data)
@@ -239,7 +239,7 @@ func TestCILocationsShareBase(t *testing.T) {
 			t.Errorf("SARIF %s at %q, want %q", r.Properties.ID, r.Locations[0].PhysicalLocation.ArtifactLocation.URI, w)
 		}
 	}
-	for _, l := range strings.Split(strings.TrimSpace(string(RenderRDJSONL(s, dir))), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(string(must(RenderRDJSONL(s, dir)))), "\n") {
 		var d rdjsonl
 		json.Unmarshal([]byte(l), &d)
 		if w, ok := want[d.Code.Value]; ok && d.Location.Path != w {
@@ -253,7 +253,7 @@ func TestCILocationsShareBase(t *testing.T) {
 		}
 	}
 	var ju junitSuites
-	if err := xml.Unmarshal(RenderJUnit(s, dir), &ju); err != nil {
+	if err := xml.Unmarshal(must(RenderJUnit(s, dir)), &ju); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range ju.Suites[1].Cases {
@@ -270,7 +270,7 @@ func TestCILocationsShareBase(t *testing.T) {
 func TestJUnitSkipsForeignAndPartial(t *testing.T) {
 	s := ciRun()
 	var got junitSuites
-	if err := xml.Unmarshal(RenderJUnit(s, "."), &got); err != nil {
+	if err := xml.Unmarshal(must(RenderJUnit(s, ".")), &got); err != nil {
 		t.Fatal(err)
 	}
 	agents := got.Suites[0]

@@ -15,25 +15,11 @@ import (
 // or bidirectional override reaches a reader (SPEC §10): they show as
 // visible stand-ins ("␛[2J", "⟨U+202E⟩").
 //
-// The plain-text outputs take oneLine: Markdown escapes there would show as
-// stray backslashes. The annotations, which a person reads in the job log,
+// The plain-text outputs take inert.Collapse (one line, characters kept):
+// Markdown escapes there would show as stray backslashes. The annotations, which a person reads in the job log,
 // put it through inert.Line as well; the machine outputs (SARIF
 // message.text, rdjsonl, JUnit, escaped by encoding/xml) keep the
 // characters as the agents wrote them, escaped by their encoders.
-
-// oneLine collapses every run of white space in s, line breaks included, into
-// one space, and trims it: agent text on one line of a plain-text output,
-// its characters kept (inert.Line is the same for a person to read).
-func oneLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' ||
-			c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
-			return strings.Join(strings.Fields(s), " ")
-		}
-	}
-	return s // on one line already: no copy
-}
 
 // mdText returns agent text as inert Markdown for one line or one table cell:
 // a CommonMark/GFM renderer shows it as the literal text (on one line) and
@@ -187,6 +173,11 @@ func mdCode(s string) string {
 	}
 	return fence + s + fence
 }
+
+// MarkdownCode returns s as an inert code span on one line (mdCode): for a
+// caller that names a path or a name in text summary.md shows as Markdown,
+// such as Options.EvidenceNote. It is the one code-span escape.
+func MarkdownCode(s string) string { return mdCode(s) }
 
 // mdCodeCell is mdCode for a table cell: GFM ends a cell at a '|' even inside
 // a code span unless it is escaped, and shows "\|" there as "|".

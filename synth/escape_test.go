@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/yuin/goldmark"
@@ -188,7 +189,7 @@ func TestMarkdownInert(t *testing.T) {
 		checkInert(t, RenderMarkdown(noted))
 		md := RenderMarkdown(hostileSynthesis(s))
 		h := checkInert(t, md)
-		if want := squash(oneLine(s)); !strings.Contains(visible(h), want) {
+		if want := squash(inert.Collapse(s)); !strings.Contains(visible(h), want) {
 			t.Errorf("%q: rendered text lacks it literally\nMarkdown:\n%s\nHTML:\n%s", s, md, h)
 		}
 		// The timeline row keeps its six cells, the last being the summary.
@@ -197,7 +198,7 @@ func TestMarkdownInert(t *testing.T) {
 			t.Fatalf("%q: no timeline row in\n%s", s, h)
 		}
 		cells := regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`).FindAllStringSubmatch(row[1], -1)
-		if len(cells) != 5 || squash(html.UnescapeString(tagRe.ReplaceAllString(cells[4][1], ""))) != squash(oneLine(s)) {
+		if len(cells) != 5 || squash(html.UnescapeString(tagRe.ReplaceAllString(cells[4][1], ""))) != squash(inert.Collapse(s)) {
 			t.Errorf("%q: timeline row cells %q; want 5 more, the last the summary", s, cells)
 		}
 	}
@@ -229,7 +230,7 @@ func FuzzMarkdownInert(f *testing.F) {
 		if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
 			return // a renderer may replace these: the literal check does not apply
 		}
-		if want := squash(oneLine(s)); !strings.Contains(visible(h), want) {
+		if want := squash(inert.Collapse(s)); !strings.Contains(visible(h), want) {
 			t.Fatalf("%q: rendered text lacks it literally\nMarkdown:\n%s\nHTML:\n%s", s, md, h)
 		}
 	})
@@ -243,6 +244,16 @@ func TestGoldenSummariesInert(t *testing.T) {
 	}
 }
 
+// junitCaseNames is what the escaping tests read of a JUnit report: the
+// names of the cases of each suite.
+type junitCaseNames struct {
+	Suites []struct {
+		Cases []struct {
+			Name string `xml:"name,attr"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
 // TestPlainTextOutputsKeepText: the CI outputs that are not Markdown carry
 // agent text as text. JUnit is XML (encoding/xml escapes it; a reader gets
 // the title back); an annotation is one workflow command that GitHub shows
@@ -250,22 +261,33 @@ func TestGoldenSummariesInert(t *testing.T) {
 func TestPlainTextOutputsKeepText(t *testing.T) {
 	for _, s := range hostileTexts {
 		syn := hostileSynthesis(s)
-		var suites struct {
-			Suites []struct {
-				Cases []struct {
-					Name string `xml:"name,attr"`
-				} `xml:"testcase"`
-			} `xml:"testsuite"`
-		}
-		if err := xml.Unmarshal(RenderJUnit(syn, "out"), &suites); err != nil {
+		var suites junitCaseNames
+		if err := xml.Unmarshal(must(RenderJUnit(syn, "out")), &suites); err != nil {
 			t.Fatalf("%q: JUnit is not XML: %v", s, err)
 		}
-		if got, want := suites.Suites[1].Cases[0].Name, oneLine(s+": "+s); got != want {
+		if got, want := suites.Suites[1].Cases[0].Name, inert.Collapse(s+": "+s); got != want {
 			t.Errorf("%q: JUnit case name %q; want %q", s, got, want)
 		}
 		ann := string(RenderAnnotations(syn, "out"))
-		if strings.Count(ann, "\n") != 2 || !strings.Contains(ann, EscapeData(oneLine(s))) {
+		if strings.Count(ann, "\n") != 2 || !strings.Contains(ann, EscapeData(inert.Collapse(s))) {
 			t.Errorf("%q: annotations do not carry the text on one line each:\n%s", s, ann)
+		}
+	}
+}
+
+// TestMarkdownCodeInNote: a path that cmd names in Options.EvidenceNote
+// through MarkdownCode shows in summary.md as one code span holding the
+// path as written, whatever backticks or markup it holds. (A '|' in it
+// makes mdText escape the backticks, as in a table cell: the path then
+// shows literally between them, still inert; checkInert sees to that.)
+func TestMarkdownCodeInNote(t *testing.T) {
+	checkInert(t, RenderMarkdown(Synthesize(&Run{Input: "r"}, Options{EvidenceNote: MarkdownCode("x|y<b>")})))
+	for _, path := range []string{"repo", "a`b", "`edge`", "<b>bold</b>", "two``ticks"} {
+		s := Synthesize(&Run{Input: "r"}, Options{EvidenceNote: MarkdownCode(path) + " is not inside a git work tree"})
+		h := checkInert(t, RenderMarkdown(s))
+		want := "<code>" + html.EscapeString(path) + "</code> is not inside a git work tree"
+		if !strings.Contains(strings.ReplaceAll(h, "&quot;", `"`), want) {
+			t.Errorf("EvidenceNote with MarkdownCode(%q): want %q in\n%s", path, want, h)
 		}
 	}
 }

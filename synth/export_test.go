@@ -10,11 +10,3 @@ func DedupGroups(run *Run, mode Dedup) (sources, groups int) {
 	srcs := sourcesOf(accountAgents(&s, run, Options{}))
 	return len(srcs), len(dedup(srcs, mode))
 }
-
-// SetPrematchWorkers sets how many goroutines match bus entries ahead and
-// returns a function that restores the number before.
-func SetPrematchWorkers(n int) (restore func()) {
-	old := prematchWorkers
-	prematchWorkers = n
-	return func() { prematchWorkers = old }
-}

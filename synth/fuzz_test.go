@@ -69,9 +69,9 @@ func FuzzSynthesize(f *testing.F) {
 			merged = append(merged, a)
 		}
 		run := &Run{Agents: merged}
-		s1 := RenderJSON(Synthesize(run, Options{}))
+		s1 := must(RenderJSON(Synthesize(run, Options{})))
 		s := Synthesize(run, Options{})
-		if !bytes.Equal(s1, RenderJSON(s)) {
+		if !bytes.Equal(s1, must(RenderJSON(s))) {
 			t.Fatal("two syntheses of one run differ")
 		}
 		var want, got []parse.Severity

@@ -101,7 +101,7 @@ func TestGolden(t *testing.T) {
 		}
 		run, opts := loadGoldenRun(t, input)
 		s := Synthesize(run, opts)
-		findings := RenderJSON(s)
+		findings := must(RenderJSON(s))
 		validateFindingsJSON(t, findings)
 		txtartest.Golden(t, file, ar, "findings.json", findings, *update)
 		txtartest.Golden(t, file, ar, "summary.md", RenderMarkdown(s), *update)
@@ -124,7 +124,7 @@ func compileSchema(t *testing.T) *jsonschema.Schema {
 
 func TestSchemaRejects(t *testing.T) {
 	s := Synthesize(timelineRun(), Options{})
-	good := RenderJSON(s)
+	good := must(RenderJSON(s))
 	validateFindingsJSON(t, good)
 	sch := compileSchema(t)
 	for name, mutate := range map[string]func(m map[string]any){
@@ -151,7 +151,7 @@ func TestSchemaRejects(t *testing.T) {
 // empty lists rather than nulls.
 func TestEmptyRunValidates(t *testing.T) {
 	for _, opts := range []Options{{}, {Watching: true}, {Expect: []string{"fd-a"}}} {
-		data := RenderJSON(Synthesize(&Run{Input: "empty"}, opts))
+		data := must(RenderJSON(Synthesize(&Run{Input: "empty"}, opts)))
 		validateFindingsJSON(t, data)
 		if bytes.Contains(data, []byte(`"agents": null`)) {
 			t.Errorf("agents is null in\n%s", data)

@@ -66,8 +66,8 @@ func TestMachineOutputsKeepData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		outs := map[string][]byte{"findings.json": RenderJSON(syn), "SARIF": sarif,
-			"rdjsonl": RenderRDJSONL(syn, "out"), "JUnit": RenderJUnit(syn, "out")}
+		outs := map[string][]byte{"findings.json": must(RenderJSON(syn)), "SARIF": sarif,
+			"rdjsonl": must(RenderRDJSONL(syn, "out")), "JUnit": must(RenderJUnit(syn, "out"))}
 		for name, out := range outs {
 			if i := activeAt(out); i >= 0 {
 				t.Errorf("%q: %s holds a raw control character at %d:\n%s", s, name, i, out)
@@ -85,20 +85,14 @@ func TestMachineOutputsKeepData(t *testing.T) {
 				Results []struct{ Message struct{ Text string } }
 			}
 		}
-		if err := json.Unmarshal(sarif, &log); err != nil || !strings.Contains(log.Runs[0].Results[0].Message.Text, oneLine(s)) {
+		if err := json.Unmarshal(sarif, &log); err != nil || !strings.Contains(log.Runs[0].Results[0].Message.Text, inert.Collapse(s)) {
 			t.Errorf("%q: SARIF decodes to %+v (%v), want the text as written", s, log, err)
 		}
 		var rd struct{ Message string }
-		if err := json.Unmarshal([]byte(strings.SplitN(string(outs["rdjsonl"]), "\n", 2)[0]), &rd); err != nil || !strings.Contains(rd.Message, oneLine(s)) {
+		if err := json.Unmarshal([]byte(strings.SplitN(string(outs["rdjsonl"]), "\n", 2)[0]), &rd); err != nil || !strings.Contains(rd.Message, inert.Collapse(s)) {
 			t.Errorf("%q: rdjsonl decodes to %+v (%v), want the text as written", s, rd, err)
 		}
-		var suites struct {
-			Suites []struct {
-				Cases []struct {
-					Name string `xml:"name,attr"`
-				} `xml:"testcase"`
-			} `xml:"testsuite"`
-		}
+		var suites junitCaseNames
 		// encoding/xml writes a C0 control as U+FFFD (XML cannot hold it):
 		// the others are kept, as character references.
 		want := strings.Map(func(r rune) rune {
@@ -106,7 +100,7 @@ func TestMachineOutputsKeepData(t *testing.T) {
 				return utf8.RuneError
 			}
 			return r
-		}, oneLine(s))
+		}, inert.Collapse(s))
 		if err := xml.Unmarshal(outs["JUnit"], &suites); err != nil || !strings.Contains(suites.Suites[1].Cases[0].Name, want) {
 			t.Errorf("%q: JUnit decodes to %+v (%v), want %q in it", s, suites, err, want)
 		}

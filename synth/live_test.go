@@ -87,19 +87,19 @@ func TestLiveMatchesSynthesize(t *testing.T) {
 			}
 			run := prefixRun(full, nAgents, cut)
 			live.Update(run)
-			got := synth.RenderJSON(live.Synthesis())
-			want := synth.RenderJSON(synth.Synthesize(run, opts))
+			got := must(synth.RenderJSON(live.Synthesis()))
+			want := must(synth.RenderJSON(synth.Synthesize(run, opts)))
 			if !bytes.Equal(got, want) {
 				t.Fatalf("watching=%v step %d (%d agents, bus %v): live synthesis differs from Synthesize:\n%s",
 					watching, step, nAgents, cut, txtartest.FirstDiff(want, got))
 			}
 			if step%10 == 0 {
 				s := live.Synthesis()
-				earlier = append(earlier, kept{s, synth.RenderJSON(s)})
+				earlier = append(earlier, kept{s, must(synth.RenderJSON(s))})
 			}
 		}
 		for i, k := range earlier {
-			if got := synth.RenderJSON(k.s); !bytes.Equal(got, k.json) {
+			if got := must(synth.RenderJSON(k.s)); !bytes.Equal(got, k.json) {
 				t.Fatalf("synthesis %d changed after later updates:\n%s", i, txtartest.FirstDiff(k.json, got))
 			}
 		}

@@ -113,8 +113,8 @@ func TestPrimingLiveRebase(t *testing.T) {
 	partial.Agents = run.Agents[:1]
 	l.Update(&partial)
 	l.Update(run)
-	want := RenderJSON(Synthesize(run, Options{}))
-	got := RenderJSON(l.Synthesis())
+	want := must(RenderJSON(Synthesize(run, Options{})))
+	got := must(RenderJSON(l.Synthesis()))
 	if string(got) != string(want) {
 		t.Errorf("live after rebase differs from Synthesize:\n%s\nwant\n%s", got, want)
 	}

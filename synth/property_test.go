@@ -207,8 +207,8 @@ func TestLiveAgainstReference(t *testing.T) {
 			}
 			run := w.run()
 			live.Update(run)
-			got := synth.RenderJSON(live.Synthesis())
-			want := synth.RenderJSON(synth.Synthesize(run, opts))
+			got := must(synth.RenderJSON(live.Synthesis()))
+			want := must(synth.RenderJSON(synth.Synthesize(run, opts)))
 			if !bytes.Equal(got, want) {
 				t.Fatalf("seed %d step %d: Live differs from Synthesize after %s:\n%s", seed, step,
 					strings.Join(events[max(0, len(events)-8):], ", "), txtartest.FirstDiff(want, got))
@@ -247,23 +247,20 @@ func TestPrematchAgainstOneGoroutine(t *testing.T) {
 			w.bus[f] = append(w.bus[f], e)
 		}
 		run := w.run()
-		restore := synth.SetPrematchWorkers(1)
-		want := synth.RenderJSON(synth.Synthesize(run, opts))
-		restore()
-
-		restore = synth.SetPrematchWorkers(4)
-		got := synth.RenderJSON(synth.Synthesize(run, opts))
+		one, four := opts, opts
+		one.Workers, four.Workers = 1, 4
+		want := must(synth.RenderJSON(synth.Synthesize(run, one)))
+		got := must(synth.RenderJSON(synth.Synthesize(run, four)))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("seed %d: Synthesize with prematch differs:\n%s", seed, txtartest.FirstDiff(want, got))
 		}
 		// A Live that read the bus before its agents completed.
 		early := *run
 		early.Agents = nil
-		live := synth.NewLive(opts)
+		live := synth.NewLive(four)
 		live.Update(&early)
 		live.Update(run)
-		got = synth.RenderJSON(live.Synthesis())
-		restore()
+		got = must(synth.RenderJSON(live.Synthesis()))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("seed %d: Live with prematch differs:\n%s", seed, txtartest.FirstDiff(want, got))
 		}

@@ -10,12 +10,12 @@ import (
 
 // RenderJSON returns findings.json: s as indented JSON with a final newline
 // (what a json.Encoder with SetIndent("", "  ") and no HTML escaping
-// writes), as WriteJSON writes it.
+// writes), as WriteJSON writes it. The error is one of encoding.
 //
 // The buffer is sized from a sample of the findings, with a margin, so it
 // is never copied to grow: pages of it that are never written are never
 // touched, so they add nothing to the resident set.
-func RenderJSON(s *Synthesis) []byte {
+func RenderJSON(s *Synthesis) ([]byte, error) {
 	var enc jsonEncoder
 	skeleton := enc.skeleton(s)
 	n := len(s.Findings)
@@ -25,8 +25,10 @@ func RenderJSON(s *Synthesis) []byte {
 		sample++
 	}
 	b := bytes.NewBuffer(make([]byte, 0, 2*len(skeleton)+2*(per/max(sample, 1)+64)*n+4096))
-	writeJSON(b, s, &enc, skeleton) // a bytes.Buffer takes every write
-	return b.Bytes()
+	if err := writeJSON(b, s, &enc, skeleton); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // WriteJSON writes findings.json to w, a finding at a time: findings.json

@@ -46,7 +46,7 @@ func TestRenderJSONMatchesEncoder(t *testing.T) {
 		}
 		s.AgentsLaunched = []string{`findings`, "a"}
 		want := renderJSONPlain(s)
-		if got := RenderJSON(s); !bytes.Equal(got, want) {
+		if got := must(RenderJSON(s)); !bytes.Equal(got, want) {
 			t.Errorf("%d findings: RenderJSON differs from the encoder:\n%s\nwant\n%s", len(s.Findings), got, want)
 		}
 		var w pieces
@@ -122,7 +122,7 @@ func TestSummaryLeavesInfoOut(t *testing.T) {
 			t.Errorf("summary.md lacks %q:\n%s", want, md)
 		}
 	}
-	js := string(RenderJSON(s))
+	js := string(must(RenderJSON(s)))
 	for _, want := range []string{"sentinel", "does not match"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("findings.json lacks the info diagnostic %q", want)

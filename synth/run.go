@@ -3,8 +3,8 @@ package synth
 import (
 	"time"
 
-	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/record"
 )
 
 // Run is everything one synthesis reads: the agents of an output directory,
@@ -69,7 +69,7 @@ type Agent struct {
 // BusFile is one bus file and its entries, in file order.
 type BusFile struct {
 	Name    string
-	Entries []bus.Entry
+	Entries []record.Entry
 	// Dropped is the number of entries of the file before Entries: entries
 	// a [Live] read in an earlier Update and that its caller no longer holds
 	// (a watcher keeps only what it has not handed over, so that its memory
@@ -146,6 +146,10 @@ type Options struct {
 	// Today is the date that suppressions expire against (the caller's
 	// clock, or SOURCE_DATE_EPOCH); zero: no entry expires.
 	Today time.Time
+	// Workers bounds the goroutines that match bus entries to findings
+	// ahead of the timeline: 0 means GOMAXPROCS, 1 matches each entry in
+	// turn. The synthesis is the same whatever it is.
+	Workers int
 }
 
 // DefaultMaxEntries is the default of Options.MaxEntries.

@@ -297,8 +297,8 @@ func TestPropertyOrderIndependent(t *testing.T) {
 	for i := range 200 {
 		run := randomRun(r, 1+r.IntN(8))
 		for _, mode := range []Dedup{DedupFuzzy, DedupExact} {
-			want := RenderJSON(Synthesize(run, Options{Dedup: mode}))
-			got := RenderJSON(Synthesize(shuffled(r, run), Options{Dedup: mode}))
+			want := must(RenderJSON(Synthesize(run, Options{Dedup: mode})))
+			got := must(RenderJSON(Synthesize(shuffled(r, run), Options{Dedup: mode})))
 			if !bytes.Equal(got, want) {
 				t.Fatalf("case %d: synthesis depends on input order:\n%s", i, txtartest.FirstDiff(want, got))
 			}
@@ -440,7 +440,7 @@ func TestEvidenceSeam(t *testing.T) {
 			t.Errorf("summary.md lacks %q:\n%s", want, md)
 		}
 	}
-	validateFindingsJSON(t, RenderJSON(s))
+	validateFindingsJSON(t, must(RenderJSON(s)))
 	sarifLog, err := RenderSARIF(s, "run")
 	if err != nil {
 		t.Fatal(err)
@@ -491,5 +491,5 @@ func TestEnvelopeInReports(t *testing.T) {
 	if !strings.Contains(md, want) {
 		t.Errorf("summary.md lacks %q:\n%s", want, md)
 	}
-	validateFindingsJSON(t, RenderJSON(s))
+	validateFindingsJSON(t, must(RenderJSON(s)))
 }

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/record"
 )
 
 // Synthesize computes the synthesis of run (SPEC §5). It is pure and does not
@@ -72,7 +72,7 @@ func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
 // BusReader streams one bus file of a run for SynthesizeStream: it calls add
 // with the file's entries in file order, in batches that add does not keep,
 // and returns the file's diagnostics. Its error stops the synthesis.
-type BusReader func(name string, add func([]bus.Entry)) ([]parse.Diagnostic, error)
+type BusReader func(name string, add func([]record.Entry)) ([]parse.Diagnostic, error)
 
 // SynthesizeStream is Synthesize for a bus too large to hold: run.Bus names
 // the bus files, in reading order, without their entries, and read streams
@@ -88,7 +88,7 @@ func SynthesizeStream(run *Run, opts Options, read BusReader) (*Synthesis, error
 	s, tl := synthesizeReports(&listed, opts)
 	for i, b := range listed.Bus {
 		n := 0
-		diags, err := read(b.Name, func(batch []bus.Entry) {
+		diags, err := read(b.Name, func(batch []record.Entry) {
 			if len(batch) > 0 {
 				tl.add([]segment{{b.Name, n, batch}})
 				n += len(batch)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/sourcegraph/conc"
 
-	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/record"
 )
 
 // entryMatch is what one bus entry matches among the completed agents'
@@ -57,10 +57,16 @@ type matcher struct {
 	round   int
 	// prepared: every node's title is made (see prematch).
 	prepared bool
+	// workers is how many goroutines prematch uses (Options.Workers).
+	workers int
 }
 
-func newMatcher(srcs []*src, findings []Finding) *matcher {
+func newMatcher(srcs []*src, findings []Finding, workers int) *matcher {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	m := &matcher{
+		workers: workers,
 		nodes:   nodesOf(srcs),
 		blocks:  blocks{},
 		byPoint: map[string][]*src{},
@@ -89,7 +95,7 @@ func newMatcher(srcs []*src, findings []Finding) *matcher {
 type matchKey struct{ summary, refs string }
 
 // keyOf returns the match key of e.
-func keyOf(e *bus.Entry) matchKey {
+func keyOf(e *record.Entry) matchKey {
 	ck := matchKey{summary: e.Summary}
 	switch len(e.FileRefs) {
 	case 0:
@@ -102,7 +108,7 @@ func keyOf(e *bus.Entry) matchKey {
 }
 
 // match returns what e, whose match key has the given id, matches.
-func (m *matcher) match(e *bus.Entry, id int32) *entryMatch {
+func (m *matcher) match(e *record.Entry, id int32) *entryMatch {
 	m.grow(id)
 	if r := m.cache[id]; r != nil {
 		return r
@@ -130,7 +136,7 @@ func (m *matcher) grow(id int32) {
 // compute returns what e matches. stamp and round mark the nodes compared
 // for e: each goroutine computing has its own. compute changes nothing of m
 // but the titles of nodes not prepared yet (see prematch).
-func (m *matcher) compute(e *bus.Entry, stamp []int, round *int) *entryMatch {
+func (m *matcher) compute(e *record.Entry, stamp []int, round *int) *entryMatch {
 	r := &entryMatch{finding: -1}
 	var hits []*src
 	if e.Summary != "" {
@@ -173,10 +179,6 @@ func (m *matcher) compute(e *bus.Entry, stamp []int, round *int) *entryMatch {
 	return r
 }
 
-// prematchWorkers is how many goroutines prematch uses; below 2 it leaves
-// every match to match. Tests set it.
-var prematchWorkers = runtime.GOMAXPROCS(0)
-
 // prematchMin is the fewest entries to match that prematch shares out.
 const prematchMin = 256
 
@@ -185,8 +187,8 @@ const prematchMin = 256
 // once. What an entry matches depends on its match key and the findings
 // only, so which goroutine makes it, and when, changes nothing: match then
 // finds it made. A nil entry is passed over (a stall: never matched).
-func (m *matcher) prematch(es []*bus.Entry, ids []int32) {
-	if prematchWorkers < 2 {
+func (m *matcher) prematch(es []*record.Entry, ids []int32) {
+	if m.workers < 2 { // every match left to match
 		return
 	}
 	var todo []int
@@ -216,7 +218,7 @@ func (m *matcher) prematch(es []*bus.Entry, ids []int32) {
 		m.prepared = true
 	}
 	made := make([]*entryMatch, len(todo))
-	workers := min(prematchWorkers, (len(todo)+prematchMin-1)/prematchMin)
+	workers := min(m.workers, (len(todo)+prematchMin-1)/prematchMin)
 	var wg conc.WaitGroup
 	for w := range workers {
 		lo, hi := w*len(todo)/workers, (w+1)*len(todo)/workers
@@ -282,11 +284,11 @@ type entryRef struct {
 
 // ref returns the entryRef of entry e, entry i of file, number seq, with
 // match key id.
-func (m *busMemo) ref(file string, i int, seq int, id int32, e *bus.Entry) entryRef {
+func (m *busMemo) ref(file string, i int, seq int, id int32, e *record.Entry) entryRef {
 	r := entryRef{file: file, i: i, id: id}
 	r.seq, r.agent = seq, m.intern(e.Agent)
 	r.timed, r.sec, r.nsec = !e.Time.IsZero(), e.Time.Unix(), e.Time.Nanosecond() // the priming rule's
-	if e.Severity == bus.Blocking {
+	if e.Severity == record.Blocking {
 		r.blockingEntry = blockingOf(seq, file, e)
 		r.agent, r.blockingEntry.id, r.summary = m.intern(e.Agent), m.intern(e.ID), m.keys[id].summary
 	}
@@ -307,9 +309,9 @@ func (m *busMemo) intern(s string) string {
 
 // entry returns what a rebase matches of the entries with match key id: an
 // entry with their summary and file refs.
-func (m *busMemo) entry(id int32) *bus.Entry {
+func (m *busMemo) entry(id int32) *record.Entry {
 	k := m.keys[id]
-	e := &bus.Entry{Summary: k.summary}
+	e := &record.Entry{Summary: k.summary}
 	if k.refs != "" {
 		e.FileRefs = strings.Split(k.refs, "\x00")
 	}
@@ -329,7 +331,7 @@ type blockingEntry struct {
 	line               int
 }
 
-func blockingOf(seq int, file string, e *bus.Entry) blockingEntry {
+func blockingOf(seq int, file string, e *record.Entry) blockingEntry {
 	return blockingEntry{seq: seq, agent: e.Agent, id: e.ID, summary: e.Summary,
 		timed: !e.Time.IsZero(), sec: e.Time.Unix(), nsec: e.Time.Nanosecond(), file: file, line: e.Line}
 }
@@ -352,7 +354,7 @@ func (m *busMemo) forgetOrder() {
 
 // id returns the match key id of e, entry i of file: called for each entry
 // of a file in order, the first time it is read.
-func (m *busMemo) id(file string, i int, e *bus.Entry) int32 {
+func (m *busMemo) id(file string, i int, e *record.Entry) int32 {
 	ids := m.ids[file]
 	if i < len(ids) {
 		return ids[i]
@@ -410,7 +412,7 @@ func (b *bounded[T]) snapshot() []T {
 type segment struct {
 	file    string
 	start   int
-	entries []bus.Entry
+	entries []record.Entry
 }
 
 // timeline accumulates the bus side of a synthesis (SPEC §5.5) entry by
@@ -486,7 +488,7 @@ func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Optio
 	return &timeline{
 		n:            n,
 		findings:     findings,
-		m:            newMatcher(srcs, findings),
+		m:            newMatcher(srcs, findings, opts.Workers),
 		acks:         acks,
 		memo:         memo,
 		entries:      bounded[TimelineEntry]{n: n},
@@ -518,12 +520,12 @@ func (t *timeline) add(segs []segment) {
 	// The match key id of every entry, that ids stay in step; the entries'
 	// matches are made ahead, on several goroutines (see prematch).
 	ids := make([]int32, 0, batch)
-	es := make([]*bus.Entry, 0, batch)
+	es := make([]*record.Entry, 0, batch)
 	for _, sg := range segs {
 		for i := range sg.entries {
 			e := &sg.entries[i]
 			ids = append(ids, t.memo.id(sg.file, sg.start+i, e))
-			if e.Kind == bus.EntryStall {
+			if e.Kind == record.EntryStall {
 				e = nil
 			}
 			es = append(es, e)
@@ -562,7 +564,7 @@ func (t *timeline) add(segs []segment) {
 					FileRefs: nonNil(e.FileRefs),
 				}
 			}
-			if e.Kind == bus.EntryStall {
+			if e.Kind == record.EntryStall {
 				ta.Stalls++
 				t.perSeverity.Stalls++
 				t.stalled[e.Agent] = true
@@ -574,13 +576,13 @@ func (t *timeline) add(segs []segment) {
 				continue
 			}
 			if i >= recordFrom {
-				t.memo.record(t.memo.ref(sg.file, sg.start+i, seq, id, e), e.Severity == bus.Blocking)
+				t.memo.record(t.memo.ref(sg.file, sg.start+i, seq, id, e), e.Severity == record.Blocking)
 			}
 			switch e.Severity {
-			case bus.Blocking:
+			case record.Blocking:
 				ta.Blocking++
 				t.perSeverity.Blocking++
-			case bus.Notable:
+			case record.Notable:
 				ta.Notable++
 				t.perSeverity.Notable++
 			default:
@@ -602,7 +604,7 @@ func (t *timeline) add(segs []segment) {
 				t.entries.add(te)
 				t.entryIDs.add(id)
 			}
-			if e.Severity == bus.Blocking {
+			if e.Severity == record.Blocking {
 				t.sets(e.FileRefs, r)
 				t.blocking(blockingOf(seq, sg.file, e), r)
 			}
@@ -658,12 +660,12 @@ func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, o
 		te := &n.entries.items[j]
 		te.Finding = ""
 		if id := n.entryIDs.items[j]; id >= 0 {
-			if r := n.m.match(&bus.Entry{Summary: te.Summary, FileRefs: te.FileRefs}, id); r.finding >= 0 {
+			if r := n.m.match(&record.Entry{Summary: te.Summary, FileRefs: te.FileRefs}, id); r.finding >= 0 {
 				te.Finding = n.findings[r.finding].Key
 			}
 		}
 	}
-	firsts := make([]*bus.Entry, len(n.memo.firsts))
+	firsts := make([]*record.Entry, len(n.memo.firsts))
 	ids := make([]int32, len(n.memo.firsts))
 	for i, ref := range n.memo.firsts {
 		firsts[i], ids[i] = n.memo.entry(ref.id), ref.id
@@ -795,7 +797,7 @@ func (t *timeline) sets(refs []string, r *entryMatch) {
 			ms.safeOverlap.add(i)
 		}
 	}
-	ms.namedByRefs = k.naming(&bus.Entry{FileRefs: refs})
+	ms.namedByRefs = k.naming(&record.Entry{FileRefs: refs})
 	r.sets = ms
 }
 
@@ -974,11 +976,11 @@ func newAcknowledger(completed []*Agent) *acknowledger {
 // blocking entries among es could need named (their agents, ids and file
 // refs) and that are not in known, the words looked for before, which it
 // extends.
-func (k *acknowledger) learn(es []bus.Entry, known map[string]struct{}) {
+func (k *acknowledger) learn(es []record.Entry, known map[string]struct{}) {
 	needles := map[string]struct{}{}
 	for i := range es {
 		e := &es[i]
-		if e.Severity != bus.Blocking || e.Kind == bus.EntryStall {
+		if e.Severity != record.Blocking || e.Kind == record.EntryStall {
 			continue
 		}
 		k.needles(e, func(w string) {
@@ -1036,7 +1038,7 @@ const fewNeedles = 64
 
 // naming returns the completed agents whose reports name e's agent, its id or
 // one of its file refs.
-func (k *acknowledger) naming(e *bus.Entry) bitset {
+func (k *acknowledger) naming(e *record.Entry) bitset {
 	var out bitset
 	add := func(w string) {
 		set := k.namers[w]
@@ -1056,7 +1058,7 @@ func (k *acknowledger) naming(e *bus.Entry) bitset {
 
 // needles calls f with each word whose mention acknowledges e: its agent, its
 // id, and each file ref as written, normalised, and as its file:line.
-func (k *acknowledger) needles(e *bus.Entry, f func(string)) {
+func (k *acknowledger) needles(e *record.Entry, f func(string)) {
 	f(e.Agent)
 	if e.ID != "" {
 		f(e.ID)

@@ -72,7 +72,7 @@ func declaredRun(mod time.Time) *Run {
 func TestDeclaredTimesWin(t *testing.T) {
 	a := Synthesize(declaredRun(t0.Add(30*24*time.Hour)), Options{})
 	b := Synthesize(declaredRun(t0.Add(90*24*time.Hour)), Options{})
-	if ja, jb := RenderJSON(a), RenderJSON(b); !bytes.Equal(ja, jb) {
+	if ja, jb := must(RenderJSON(a)), must(RenderJSON(b)); !bytes.Equal(ja, jb) {
 		t.Errorf("findings.json differs between two checkouts")
 	}
 	if ma, mb := RenderMarkdown(a), RenderMarkdown(b); !bytes.Equal(ma, mb) {

@@ -66,7 +66,7 @@ func TestAgentsUnreadable(t *testing.T) {
 	if clean.AgentsUnreadable == nil || len(clean.AgentsUnreadable) != 0 {
 		t.Errorf("agents_unreadable of a fully read run: %#v, want []", clean.AgentsUnreadable)
 	}
-	if !bytes.Contains(RenderJSON(clean), []byte(`"agents_unreadable": []`)) {
+	if !bytes.Contains(must(RenderJSON(clean)), []byte(`"agents_unreadable": []`)) {
 		t.Error(`findings.json of a fully read run has no "agents_unreadable": []`)
 	}
 }
@@ -175,7 +175,7 @@ func TestUnreadableSARIF(t *testing.T) {
 func TestUnreadableJUnit(t *testing.T) {
 	s := unreadableRun()
 	var got junitSuites
-	if err := xml.Unmarshal(RenderJUnit(s, "out"), &got); err != nil {
+	if err := xml.Unmarshal(must(RenderJUnit(s, "out")), &got); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(got.Name, "safe — 1 report could not be fully read") {
@@ -212,7 +212,7 @@ func TestUnreadableAnnotationsAndRDJSONL(t *testing.T) {
 		t.Errorf("%d errors for 12 unreadable agents, want %d", n, maxAnnotations)
 	}
 
-	sc := bufio.NewScanner(bytes.NewReader(RenderRDJSONL(s, "out")))
+	sc := bufio.NewScanner(bytes.NewReader(must(RenderRDJSONL(s, "out"))))
 	var last rdjsonl
 	n := 0
 	for sc.Scan() {
@@ -244,7 +244,7 @@ func TestUnreadCIReasonsBounded(t *testing.T) {
 		t.Errorf("SARIF reasons: %d listed, total %v: %v", len(reasons), props["reasons_total"], props)
 	}
 	var ju junitSuites
-	if err := xml.Unmarshal(RenderJUnit(s, "."), &ju); err != nil {
+	if err := xml.Unmarshal(must(RenderJUnit(s, ".")), &ju); err != nil {
 		t.Fatal(err)
 	}
 	if text := ju.Suites[0].Cases[0].Failure.Text; strings.Count(text, "\n") != maxReasons+1 || !strings.HasSuffix(text, "… and 4982 more (see findings.json)") {

@@ -39,7 +39,7 @@ func BenchmarkAppend(b *testing.B) {
 				w.poll(busFile)
 				w.live.Update(w.run())
 				s := w.live.Synthesis()
-				synth.RenderJSON(s)
+				must(synth.RenderJSON(s))
 				synth.RenderMarkdown(s)
 			}
 			b.ReportMetric(float64(busFile.dropped+len(busFile.entries)), "bus-entries")
@@ -69,7 +69,7 @@ func BenchmarkComplete(b *testing.B) {
 				}
 				w.live.Update(run)
 				s := w.live.Synthesis()
-				synth.RenderJSON(s)
+				must(synth.RenderJSON(s))
 				synth.RenderMarkdown(s)
 			}
 		})

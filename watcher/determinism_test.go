@@ -52,7 +52,7 @@ func TestDeterministicOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := synth.Synthesize(run, opts)
-		return synth.RenderJSON(s), synth.RenderMarkdown(s)
+		return must(synth.RenderJSON(s)), synth.RenderMarkdown(s)
 	}
 	j1, m1 := render(first)
 	j2, m2 := render(second)

@@ -44,13 +44,19 @@ func BusName(src bus.Backend) string {
 // its last record when it is called, instead of the bus files of dir. The
 // errors are Scan's and src's (which name it).
 func SynthesizeFrom(ctx context.Context, dir string, src bus.Backend, scan ScanOptions, opts synth.Options) (*synth.Synthesis, error) {
+	return synthesizeFrom(ctx, dir, src, scan, opts, readBatch)
+}
+
+// synthesizeFrom is SynthesizeFrom handing the synthesis batch records at
+// once.
+func synthesizeFrom(ctx context.Context, dir string, src bus.Backend, scan ScanOptions, opts synth.Options, batch int) (*synth.Synthesis, error) {
 	scan.NoBus = true
 	run, err := NewScanner(scan).Scan(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
 	run.Bus = []synth.BusFile{{Name: BusName(src)}}
-	s, n, err := readBackend(ctx, run, src, opts)
+	s, n, err := readBackend(ctx, run, src, opts, batch)
 	if err != nil || n > 0 {
 		return s, err
 	}
@@ -62,18 +68,18 @@ func SynthesizeFrom(ctx context.Context, dir string, src bus.Backend, scan ScanO
 }
 
 // readBackend synthesises run, whose one bus is src, reading src as the
-// synthesis goes (in batches it does not hold), and returns the number of
-// records read.
-func readBackend(ctx context.Context, run *synth.Run, src bus.Backend, opts synth.Options) (*synth.Synthesis, int, error) {
+// synthesis goes (batch records at a time, which it does not hold), and
+// returns the number of records read.
+func readBackend(ctx context.Context, run *synth.Run, src bus.Backend, opts synth.Options, batch int) (*synth.Synthesis, int, error) {
 	n := 0
 	s, err := synth.SynthesizeStream(run, opts, func(name string, add func([]bus.Entry)) ([]parse.Diagnostic, error) {
-		var batch []bus.Entry
+		var held []bus.Entry
 		var diags []parse.Diagnostic
 		_, err := src.Read(ctx, 0, bus.Filter{}, func(e bus.Entry) error {
 			n++
-			if batch = append(batch, e); len(batch) == readBatch {
-				add(batch)
-				batch = batch[:0]
+			if held = append(held, e); len(held) == batch {
+				add(held)
+				held = held[:0]
 			}
 			return nil
 		}, func(d parse.Diagnostic) {
@@ -81,15 +87,14 @@ func readBackend(ctx context.Context, run *synth.Run, src bus.Backend, opts synt
 			d.Path = name
 			diags = append(diags, d)
 		})
-		add(batch)
+		add(held)
 		return diags, err
 	})
 	return s, n, err
 }
 
-// readBatch is how many records readBackend hands the synthesis at once (a
-// variable for the tests).
-var readBatch = 4096
+// readBatch is how many records readBackend hands the synthesis at once.
+const readBatch = 4096
 
 // follower is a Watcher's tail of Options.Bus: a goroutine follows the
 // backend and buffers what it reads until the watcher polls it; ready wakes
@@ -295,7 +300,7 @@ func (w *Watcher) reread(ctx context.Context, run *synth.Run, opts synth.Options
 		}
 		return s, err
 	}
-	s, _, err := readBackend(rctx, run, w.opts.Bus, opts)
+	s, _, err := readBackend(rctx, run, w.opts.Bus, opts, readBatch)
 	if err == nil && rctx.Err() != nil {
 		err = fmt.Errorf("%w: %w", ErrBusNotReread, rctx.Err())
 	}

@@ -78,15 +78,14 @@ var streamOpts = synth.Options{Generator: synth.Generator{Name: "fluxwatch", Ver
 
 // reports are the bytes of findings.json and summary.md of s.
 func reports(s *synth.Synthesis) []byte {
-	return append(append(synth.RenderJSON(s), "\n---\n"...), synth.RenderMarkdown(s)...)
+	return append(append(must(synth.RenderJSON(s)), "\n---\n"...), synth.RenderMarkdown(s)...)
 }
 
 // TestSynthesizeFrom: a run whose bus is a stream synthesises byte for byte
 // as the same run whose peer-findings.jsonl holds the same records, an empty
 // stream as no bus; the directory's own bus files are not read.
 func TestSynthesizeFrom(t *testing.T) {
-	defer func(n int) { readBatch = n }(readBatch)
-	readBatch = 16
+	const batch = 16
 	r := newStreamRun(t)
 	ctx := context.Background()
 	check := func(what string) {
@@ -97,7 +96,7 @@ func TestSynthesizeFrom(t *testing.T) {
 		}
 		write(t, r.dir, "findings.jsonl", `{"severity":"blocking","agent":"fd-file","summary":"not read"}`+"\n", 0)
 		defer os.Remove(filepath.Join(r.dir, "findings.jsonl"))
-		got, err := SynthesizeFrom(ctx, r.dir, r.stream, ScanOptions{}, streamOpts)
+		got, err := synthesizeFrom(ctx, r.dir, r.stream, ScanOptions{}, streamOpts, batch)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +105,7 @@ func TestSynthesizeFrom(t *testing.T) {
 		}
 	}
 	check("empty stream")
-	r.put(t, 0, 2*readBatch+5) // several batches
+	r.put(t, 0, 2*batch+5) // several batches
 	check("stream")
 }
 
@@ -114,15 +113,13 @@ func TestSynthesizeFrom(t *testing.T) {
 // it runs, and its final synthesis is SynthesizeFrom's over the same
 // records, also when it handed entries over and dropped them.
 func TestWatchStream(t *testing.T) {
-	defer func(n int) { handOverBatch = n }(handOverBatch)
-	handOverBatch = 64
 	r := newStreamRun(t)
 	r.put(t, 0, 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	updates := make(chan *Update, 1000)
 	done := make(chan error, 1)
-	w := New(r.dir, Options{Synth: streamOpts, Bus: r.stream, Poll: time.Hour, Rescan: -1})
+	w := New(r.dir, Options{Synth: streamOpts, Bus: r.stream, Poll: time.Hour, Rescan: -1, handOver: 64})
 	go func() { done <- w.Run(ctx, func(u *Update) error { updates <- u; return nil }) }()
 	total := func(u *Update) int {
 		if u.Synthesis.Timeline == nil {
@@ -253,7 +250,7 @@ func BenchmarkAppendToReport(b *testing.B) {
 			done := make(chan error, 1)
 			go func() {
 				done <- New(dir, opts).Run(ctx, func(u *Update) error {
-					synth.RenderJSON(u.Synthesis)
+					must(synth.RenderJSON(u.Synthesis))
 					synth.RenderMarkdown(u.Synthesis)
 					if u.Synthesis.Timeline != nil {
 						rendered <- u.Synthesis.Timeline.Total

@@ -61,7 +61,7 @@ func TestSynthesizeStreams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g, w := synth.RenderJSON(got), synth.RenderJSON(want); !bytes.Equal(g, w) {
+			if g, w := must(synth.RenderJSON(got)), must(synth.RenderJSON(want)); !bytes.Equal(g, w) {
 				t.Errorf("findings.json differs:\n%s", txtartest.FirstDiff(w, g))
 			}
 			if g, w := synth.RenderMarkdown(got), synth.RenderMarkdown(want); !bytes.Equal(g, w) {

@@ -66,6 +66,13 @@ type Options struct {
 	// (a stream, or a file elsewhere): read up to its last record at start
 	// (an error then ends Run), then followed (stream.go).
 	Bus bus.Backend
+
+	// handOver is the most bus entries a long read holds before handing
+	// them over to the synth.Live (0: handOverBatch); finalBudget bounds
+	// the final update's reading after a signal (0: finalAfterSignal).
+	// Tests make them small.
+	handOver    int
+	finalBudget time.Duration
 }
 
 // Update is what the handler of Run receives after each change.
@@ -208,6 +215,12 @@ func New(dir string, opts Options) *Watcher {
 	opts.Scan.NoBus = true
 	opts.Scan.Unreadable = true // one file that cannot be read must not stop the watch
 	opts.Synth.Watching = true
+	if opts.handOver <= 0 {
+		opts.handOver = handOverBatch
+	}
+	if opts.finalBudget <= 0 {
+		opts.finalBudget = finalAfterSignal
+	}
 	w := &Watcher{
 		dir:     dir,
 		opts:    opts,
@@ -587,7 +600,7 @@ var ErrNotRead = errors.New("stopped before the directory was first read: no rep
 // the bus read again): main ends the process 750 ms after the signal.
 const finalScanAfterSignal = 400 * time.Millisecond
 
-var finalAfterSignal = 600 * time.Millisecond // a variable for the test that cuts it
+const finalAfterSignal = 600 * time.Millisecond
 
 // final reads the directory once more, with no last good parse kept, and
 // hands over the final update.
@@ -595,7 +608,7 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 	w.scanner.opts.KeepGood = 0
 	sctx := context.WithoutCancel(ctx)
 	if ctx.Err() != nil {
-		w.finalBy = time.Now().Add(finalAfterSignal)
+		w.finalBy = time.Now().Add(w.opts.finalBudget)
 		// A signal: the final reports must be out within SPEC §7's second,
 		// so a rescan still parsing a huge report gives way to the last one.
 		var cancel context.CancelFunc
@@ -832,7 +845,7 @@ func (w *Watcher) poll(b *busState) bool {
 		b.entries = append(b.entries, e)
 		// A long read (the first one of a large bus) hands its entries
 		// over as it goes, so as not to hold them all at once.
-		if len(b.entries) >= handOverBatch && !w.collect && b.tail.Restarts() == restarts && w.mayDrop() {
+		if len(b.entries) >= w.opts.handOver && !w.collect && b.tail.Restarts() == restarts && w.mayDrop() {
 			b.present = true // being read (its time is set after the read)
 			w.live.Update(w.run())
 			w.drop()
@@ -898,14 +911,14 @@ func (w *Watcher) capacityFor(b *busState) int {
 	n := b.tail.LinesAhead(1 << 20)
 	n += n / 4
 	if w.mayDrop() {
-		n = min(n, handOverBatch)
+		n = min(n, w.opts.handOver)
 	}
 	return n
 }
 
 // handOverBatch is the most entries a long read holds before handing them
-// over to the synth.Live (a variable for the tests).
-var handOverBatch = 1 << 14
+// over to the synth.Live (Options.handOver).
+const handOverBatch = 1 << 14
 
 // mayDrop reports whether the entries handed over to the synth.Live may be
 // dropped: when at most one bus file holds entries. The Live then never
@@ -1018,7 +1031,7 @@ func (w *Watcher) emit(handle func(*Update) error, heartbeat bool) error {
 		w.refill()
 		w.live.Update(w.run())
 		w.last = w.live.Synthesis()
-		if w.held() >= handOverBatch {
+		if w.held() >= w.opts.handOver {
 			w.drop()
 		}
 	}

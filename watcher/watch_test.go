@@ -168,8 +168,8 @@ func checkMatchesScan(t *testing.T, dir string, u *Update, expect ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := synth.RenderJSON(synth.Synthesize(run, synth.Options{Watching: !u.Final, Expect: expect}))
-	if got := synth.RenderJSON(u.Synthesis); !bytes.Equal(got, want) {
+	want := must(synth.RenderJSON(synth.Synthesize(run, synth.Options{Watching: !u.Final, Expect: expect})))
+	if got := must(synth.RenderJSON(u.Synthesis)); !bytes.Equal(got, want) {
 		t.Errorf("watcher synthesis differs from a one-shot scan:\n%s\nwant\n%s", got, want)
 	}
 }
@@ -496,14 +496,11 @@ func TestWatchStoppedBeforeFirstRead(t *testing.T) {
 
 // After a signal, a watcher that handed bus entries over reads the bus
 // again for its final update only within what is left of the second: cut
-// short (here: no time at all), it hands over no final update and says
+// short (here: to a nanosecond), it hands over no final update and says
 // why, so that the reports of the last change stay whole; in time, the
 // final update comes as before.
 func TestWatchFinalRereadCutBySignal(t *testing.T) {
-	defer func(n int, d time.Duration) { handOverBatch, finalAfterSignal = n, d }(handOverBatch, finalAfterSignal)
-	handOverBatch = 7
-	for _, budget := range []time.Duration{0, 5 * time.Second} {
-		finalAfterSignal = budget
+	for _, budget := range []time.Duration{time.Nanosecond, 5 * time.Second} {
 		dir := t.TempDir()
 		write(t, dir, "fd-a.md", report("P1 Tokens in localStorage"), 0)
 		var bus strings.Builder
@@ -511,7 +508,7 @@ func TestWatchFinalRereadCutBySignal(t *testing.T) {
 			bus.WriteString(busLine("fd-b", "notable", fmt.Sprintf("Note %d", i)))
 		}
 		write(t, dir, "findings.jsonl", bus.String(), 0)
-		w := New(dir, Options{})
+		w := New(dir, Options{handOver: 7, finalBudget: budget})
 		ctx, cancel := context.WithCancel(context.Background())
 		updates := make(chan *Update, 10)
 		done := make(chan error, 1)
@@ -527,9 +524,9 @@ func TestWatchFinalRereadCutBySignal(t *testing.T) {
 			final = final || (<-updates).Final
 		}
 		switch {
-		case budget == 0 && (!errors.Is(err, ErrBusNotReread) || final):
+		case budget == time.Nanosecond && (!errors.Is(err, ErrBusNotReread) || final):
 			t.Errorf("no time left: Run = %v, final update %v; want ErrBusNotReread and none", err, final)
-		case budget > 0 && (err != nil || !final):
+		case budget > time.Nanosecond && (err != nil || !final):
 			t.Errorf("in time: Run = %v, final update %v; want the final update", err, final)
 		}
 	}
@@ -714,8 +711,7 @@ func (h *harness) held() (held, dropped int) {
 // bus file holds entries (the first is read again, its entries not reported
 // as appended again), and in the final update (the bus read again).
 func TestWatchDropsBusEntries(t *testing.T) {
-	defer func(n int) { handOverBatch = n }(handOverBatch)
-	handOverBatch = 7
+	const handOver = 7
 	synctest.Test(t, func(t *testing.T) {
 		dir := t.TempDir()
 		write(t, dir, "fd-a.md", report("P1 Tokens in localStorage", "P2 Missing rate limit"), 0)
@@ -731,11 +727,11 @@ func TestWatchDropsBusEntries(t *testing.T) {
 			}
 		}
 		write(t, dir, "findings.jsonl", bus.String(), 0)
-		h := startWatch(t, dir, Options{})
+		h := startWatch(t, dir, Options{handOver: handOver})
 		u := h.next()
 		checkMatchesScan(t, dir, u)
-		if held, dropped := h.held(); held >= handOverBatch || held+dropped != 50 || dropped == 0 {
-			t.Errorf("after the first read: %d entries held, %d dropped; want fewer than %d held of 50", held, dropped, handOverBatch)
+		if held, dropped := h.held(); held >= handOver || held+dropped != 50 || dropped == 0 {
+			t.Errorf("after the first read: %d entries held, %d dropped; want fewer than %d held of 50", held, dropped, handOver)
 		}
 
 		h.appendBus("findings.jsonl", busLine("fd-d", "blocking", "Missing rate limit"))
@@ -750,8 +746,8 @@ func TestWatchDropsBusEntries(t *testing.T) {
 		time.Sleep(DefaultDebounce)
 		u = h.next()
 		checkMatchesScan(t, dir, u)
-		if held, dropped := h.held(); held >= handOverBatch || held+dropped != 51 {
-			t.Errorf("after a report: %d entries held, %d dropped; want fewer than %d held of 51", held, dropped, handOverBatch)
+		if held, dropped := h.held(); held >= handOver || held+dropped != 51 {
+			t.Errorf("after a report: %d entries held, %d dropped; want fewer than %d held of 51", held, dropped, handOver)
 		}
 
 		// A second bus file, then an append to the first: the first is read

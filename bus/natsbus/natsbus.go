@@ -675,8 +675,8 @@ func (b *Bus) Follow(ctx context.Context, since int64, f bus.Filter, entry func(
 var errRemade = errors.New("the stream was made again")
 
 // checkEvery is how often a follower waiting for a record makes sure its
-// stream is still the one it reads (a variable for tests).
-var checkEvery = time.Second
+// stream is still the one it reads.
+const checkEvery = time.Second
 
 // consume reads the stream from sequence since (only the subject of the
 // severity only, when not "") through an ordered consumer until more

@@ -182,7 +182,11 @@ func TestCorpusBaselineStability(t *testing.T) {
 		orig := t.TempDir()
 		copyRun(t, dir, orig, nil, nil)
 		base := synthesize(orig, synth.Options{})
-		b, err := synth.DecodeBaseline("findings.json", synth.RenderJSON(base))
+		js, err := synth.RenderJSON(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := synth.DecodeBaseline("findings.json", js)
 		if err != nil {
 			t.Fatal(err)
 		}

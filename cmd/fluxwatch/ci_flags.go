@@ -193,7 +193,11 @@ func readBaseline(ctx context.Context, path string, scan watcher.ScanOptions, op
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
-			return synth.DecodeBaseline(path, synth.RenderJSON(s))
+			js, err := synth.RenderJSON(s)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			return synth.DecodeBaseline(path, js)
 		}
 	}
 	// Never blocks and never grows without bound: a FIFO or device

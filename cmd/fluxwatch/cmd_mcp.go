@@ -57,7 +57,7 @@ var synthesizeDir = func(ctx context.Context, root *os.Root, dir, run string) ([
 	if err != nil {
 		return nil, err
 	}
-	return synth.RenderJSON(s), nil
+	return synth.RenderJSON(s)
 }
 
 func runMCP(ctx context.Context, e *env, args []string) error {

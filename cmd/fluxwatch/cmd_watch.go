@@ -17,6 +17,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/page/livepage"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
@@ -231,25 +232,25 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 		}()
 	}
 
-	var live *page.Server
+	var live *livepage.Server
 	if f.serve != "" {
-		ln, err := page.Listen(f.serve, f.servePublic)
+		ln, err := livepage.Listen(f.serve, f.servePublic)
 		if err != nil {
-			if errors.Is(err, page.ErrNotLoopback) {
+			if errors.Is(err, livepage.ErrNotLoopback) {
 				return usageErrorf("watch: --serve %v: add --serve-public to open the page to the network", err)
 			}
 			return usageErrorf("watch: --serve %v", err)
 		}
-		live = page.NewServer(f.servePublic)
+		live = livepage.NewServer(f.servePublic)
 		every.KeepJSON = true // the page serves findings.json
 		sctx, stop := context.WithCancel(ctx)
 		served := make(chan error, 1)
 		go func() { served <- live.Serve(sctx, ln) }()
 		defer func() { stop(); <-served }()
-		if f.servePublic && !page.IsLoopback(ln) {
+		if f.servePublic && !livepage.IsLoopback(ln) {
 			fmt.Fprintf(e.stderr, "fluxwatch: warning: --serve-public: the live page of %s is open to anyone who can reach %s\n", dir, ln.Addr())
 		}
-		fmt.Fprintf(e.stderr, "fluxwatch: live page at %s\n", page.URL(ln))
+		fmt.Fprintf(e.stderr, "fluxwatch: live page at %s\n", livepage.URL(ln))
 	}
 
 	differ := watcher.NewDiffer()

@@ -8,81 +8,26 @@
 //
 //	fluxwatch [-q] [-v | --log-level LEVEL] [--log-format text|json] COMMAND [flags] [args]
 //
-// The commands are:
+// The commands: synth, watch, check, finding, bus, protocol, mcp, plan,
+// discover, schema, config, verify, demo, version, completion, man, help.
+// "fluxwatch help COMMAND" prints a command's flags and examples;
+// docs/cli.md and docs/commands.md are the manual.
 //
-//	synth [DIR]        synthesise a run once: summary.md, findings.json, the verdict gate
-//	watch [DIR]        keep the synthesis current while agents write (live view, --events)
-//	check PATH…        parse agent reports, bus and YAML files and print diagnostics
-//	finding write|read append to or read the peer-findings bus, safely beside other writers
-//	bus serve|relay    run a NATS JetStream hub (-tags hub), or mirror a file bus and a stream
-//	protocol           print the agent contract (report format, peer findings) for a prompt
-//	mcp                serve fetch_peer_findings and get_synthesis over MCP on stdio
-//	plan …             manage specialist findings (write-finding, write-approach, refine, …)
-//	discover           find or create the feature directory
-//	schema             print the JSON Schema of findings.json
-//	config             print the effective configuration (.fluxwatch.yaml)
-//	verify SYNTH RUN   check a synthesis written by someone else against the run (exit 1: ungrounded)
-//	demo [DIR]         write an example run (--agents: a large one; --live: agents at work)
-//	version            print the version (the Makefile's stamp, else the build info)
-//	completion SHELL   print a completion script for bash, zsh or fish
-//	man DIR            write man pages for fluxwatch and every command
-//	help [COMMAND]     the commands, or one command's usage, flags and examples
+// Exit codes: 0 ok; 1 a gate tripped (--fail-on, --fail-on-new; an error
+// verdict, or a report not fully read without --allow-unreadable, trips
+// any gate; verify: an ungrounded synthesis); 2 a usage or input error,
+// with a one-line message naming the file; 3 an internal error (and
+// discover's ambiguous match); 130 after SIGINT and 143 after SIGTERM. A
+// signal ends every command within 1 s.
 //
-// --bus (finding, protocol, mcp) names a bus file or a JetStream stream,
-// nats://HOST:PORT/RUN ($FLUXWATCH_BUS); see docs/multi-machine.md.
-//
-// Run "fluxwatch help COMMAND" (or "fluxwatch COMMAND --help") for a
-// command's flags and examples, on stdout. A mistyped command or flag is a
-// usage error that suggests the nearest one. -q prints nothing but errors;
-// -v and --log-level write structured logs (log/slog, text or JSON) on
-// stderr. The command line is plain pflag, one flag set per command made
-// with env.newFlagSet, which lets help, completion and man pages list every
-// command's flags (cli.go). Without DIR, synth
-// and watch use $FLUX_OUTPUT_DIR or a recent feature directory (discover's
-// tiers 1–2), else the current directory; synth refuses (exit 2) a current
-// directory that holds nothing of a run, watch starts on it and waits.
-//
-// synth and watch read .fluxwatch.yaml (the working directory or above, up to
-// the git top; --config FILE): the gate, the outputs, the baseline, the
-// suppressions of accepted findings, the evidence repository and the agents
-// to expect. A flag given overrides the file. A .fluxwatch.yaml inside the
-// run directory is never read (agents write it; a warning names it), and no
-// path of the file may lead outside its repository. --baseline compares with an
-// earlier findings.json (or run directory); --fail-on-new SEVERITY trips the
-// gate on new, unsuppressed findings only.
-//
-// Exit codes: 0 ok; 1 the --fail-on or --fail-on-new gate tripped (an error
-// verdict trips any gate, and so does a report that could not be fully read
-// unless --allow-unreadable); 2 a usage or input error, with a one-line message naming the file;
-// 3 an internal error (and discover's ambiguous match); 130 after SIGINT and
-// 143 after SIGTERM (128 + the signal's number).
-//
-// Signals: SIGINT or SIGTERM ends every command within 1 s, whatever it is
-// doing. The command is told first (its context ends: watch writes its final
-// reports, finding read --follow and mcp stop, a wait on a lock or a FIFO
-// ends); one that has not returned 750 ms later is not waited for, and a
-// second signal (not the first one's echo within 100 ms, as GNU timeout
-// sends it) ends the process at once. Either way the temporary files of
-// report writes still in flight are removed, so no partial output is left,
-// and the exit status is 130 or 143 — also when the command returned by
-// itself because of the signal. A command that had finished before the
-// signal keeps its own status.
-//
-// In the live view of watch, when stdin is a terminal too, q quits (as Ctrl-C
-// does) and ? shows the keys; stdin that is not a terminal is never read.
-//
-// Colour is used only on a terminal and never when NO_COLOR is set.
-//
-// The package is wiring: flags, calling the packages that do the work,
-// choosing output targets and exit codes. Each command is in cmd_NAME.go
-// (with the files of its own, as check_inputs.go for check, format.go for
-// synth's --format and mcp_stdio.go for mcp). A command calls no other
-// command's helpers; what several share is in a file of its own: main.go
-// (the command table, env, errors and exit codes), cli.go (global options,
-// flag sets, help, subcommands, a flag's input file), report_flags.go (the
-// output flags and targets of synth and watch, and what they do before
-// reading a run),
-// ci_flags.go (.fluxwatch.yaml, --baseline, --fail-on-new), bus_flags.go
-// (the flags that name and open a bus), envelope.go (the JSON of plan and
-// discover) and version.go.
+// What is true today: the package is not only wiring. Beside the flags,
+// the command table and the exit codes (main.go, cli.go), it holds product
+// logic that only the binary tests: output planning and the merge of
+// flags with .fluxwatch.yaml (report_flags.go, ci_flags.go), the MCP
+// server (cmd_mcp.go, mcp_stdio.go), the bus relay (cmd_bus.go), check's
+// classification of inputs (cmd_check.go, check_inputs.go) and which files
+// are a run's bus (bus_flags.go). Issue 31 moves these below cmd, leaving
+// adapters; docs/architecture.md says where each change goes meanwhile. It
+// must never decide what a report says, merge findings or render a
+// synthesis: those are parse's, synth's, page's and report's.
 package main

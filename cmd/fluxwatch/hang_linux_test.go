@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/page/livepage"
 )
 
 // Out of inotify watches, watch polls: a new report is still seen with
@@ -55,7 +55,7 @@ func TestWatchInotifyExhausted(t *testing.T) {
 // 10,000 idle clients of the live page (keep-alive connections after a
 // request, and connections that never send one) neither exhaust the
 // descriptors of `watch --serve` nor blind its watcher (SPEC §10): the
-// server holds at most page.DefaultMaxConns of them, a report written
+// server holds at most livepage.DefaultMaxConns of them, a report written
 // meanwhile reaches findings.json, and a new reader gets it. The watch
 // runs with 4,096 descriptors (soft and hard), as many systems give; the
 // test needs 10,000 of its own, or uses fewer clients and says so. Before,
@@ -110,9 +110,9 @@ func TestWatchServeIdleClients(t *testing.T) {
 	held := fds()
 	t.Logf("%d idle clients connected in %v (%d dials failed); the watch holds %d descriptors, %d before",
 		len(conns), time.Since(start).Round(time.Millisecond), failed, held, before)
-	if held > before+page.DefaultMaxConns+16 {
+	if held > before+livepage.DefaultMaxConns+16 {
 		t.Errorf("the watch holds %d descriptors with %d idle clients, %d before: want at most %d more",
-			held, len(conns), before, page.DefaultMaxConns+16)
+			held, len(conns), before, livepage.DefaultMaxConns+16)
 	}
 	// Not blinded: a report written now reaches findings.json and a new
 	// reader of the page.

@@ -339,7 +339,7 @@ func (f *evidenceFlags) apply(e *env, cmd, dir string, opts *synth.Options) erro
 }
 
 // mdCode wraps s in backticks for summary.md.
-func mdCode(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+func mdCode(s string) string { return synth.MarkdownCode(s) }
 
 // targets are the report targets of the flags for the run in dir: --out
 // (default: the run directory) and the --sarif, --rdjsonl, --junit and --html

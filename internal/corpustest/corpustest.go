@@ -5,7 +5,8 @@
 // labels.jsonl, instead of one per test file.
 //
 // Only _test.go files import it. A fresh clone has no corpus: every test
-// that asks for it is skipped there.
+// that asks for it is skipped there. It must never write into a corpus
+// (the corpora are shared and read-only) nor copy corpus text anywhere.
 package corpustest
 
 import (

@@ -1,51 +1,3 @@
-// Package inert makes text that fluxwatch did not write safe to show to a
-// person (SPEC §10, "agent text never drives a terminal"). Agent reports,
-// bus records, file names, YAML and the diagnostics that quote them may hold
-// characters that act rather than show: ESC and the C1 CSI (U+009B) start
-// terminal escape sequences (clear the screen, move the cursor, set the
-// window title, write the clipboard), BEL rings, CR and backspace overwrite
-// what came before, and the bidirectional overrides and isolates (U+202A to
-// U+202E, U+2066 to U+2069) reorder the text around them, in a terminal, a
-// GitHub page or a browser alike ("Trojan Source").
-//
-// Every human-facing output puts such text through [Line] (one line: a
-// diagnostic, a table cell, a watch line, a cell of the live view) or [Text]
-// (a whole page), and nowhere else: summary.md and the GitHub job summary,
-// the workflow annotations, the output of check and verify, watch's lines and
-// its live view, the HTML page, the error and warning lines on standard
-// error. Machine outputs keep the data: their JSON escapes these characters
-// ([EscapeJSON]) rather than replace them, so that a reader decodes exactly
-// what the agent wrote.
-//
-// # The replacement
-//
-// A character that acts is shown as a visible, readable stand-in, never
-// dropped (the reader sees that something was there, and what):
-//
-//   - a C0 control character (U+0000 to U+001F) as its Unicode control
-//     picture, U+2400 to U+241F: ESC is ␛, BEL ␇, NUL ␀, CR ␍, so that
-//     "\x1b[2J" shows as "␛[2J";
-//   - DEL (U+007F) as ␡ (U+2421);
-//   - a C1 control character (U+0080 to U+009F) and a character of Unicode's
-//     Bidi_Control property (the embeddings, overrides and isolates U+202A to
-//     U+202E and U+2066 to U+2069, the marks U+200E, U+200F and U+061C) as
-//     its code point between mathematical angle brackets: ⟨U+009B⟩,
-//     ⟨U+202E⟩;
-//   - a byte that is not UTF-8 as U+FFFD (�), so that no stray byte reaches
-//     a terminal that reads 8-bit controls.
-//
-// The stand-ins hold no character that Markdown, HTML or a workflow command
-// treats specially, so that each output's own escaping (summary.md's
-// Markdown escape, html/template, the annotation escape) applies to them as
-// to any text, before or after. Other invisible characters (zero-width
-// spaces and joiners, soft hyphens) are left alone: they move nothing, and
-// emoji sequences need the joiner.
-//
-// Line also puts the text on one line: every run of white space (line
-// breaks, tabs, Unicode spaces such as NEL, U+2028 and U+2029 included)
-// becomes one space, and white space at either end is dropped. Text keeps
-// line feeds and tabs (the layout of a page) and shows every other control
-// character, CR included.
 package inert
 
 import (
@@ -94,6 +46,24 @@ func Line(s string) string {
 		writeRune(&b, r, size)
 	}
 	return b.String()
+}
+
+// Collapse returns s on one line with its characters kept: every run of
+// white space (what Line collapses: unicode.IsSpace, line breaks included)
+// becomes one space, and white space at either end is dropped. It is Line
+// without the stand-ins, for the machine outputs whose encoders escape
+// characters themselves (SARIF, rdjsonl, JUnit) and for messages a caller
+// makes inert later; Line(s) is Line(Collapse(s)). Text already on one line
+// is returned as it is, without a copy.
+func Collapse(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || c >= '\t' && c <= '\r' ||
+			c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }
 
 // Text returns s with line feeds and tabs kept and every other control

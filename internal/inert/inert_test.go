@@ -42,6 +42,22 @@ func TestLine(t *testing.T) {
 		if got := Line(tt.in); got != tt.want {
 			t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+		// Collapse is Line's white-space rule alone.
+		if got := Line(Collapse(tt.in)); got != tt.want {
+			t.Errorf("Line(Collapse(%q)) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestCollapse: white space collapsed as Line does (TestLine checks that
+// on every case), every other character kept as written.
+func TestCollapse(t *testing.T) {
+	kept := "kept " + clearScreen + bell + csi + rlo + " bad \xff byte"
+	if got := Collapse(" \t" + kept + "\r\n"); got != kept {
+		t.Errorf("Collapse changed characters: got %q, want %q", got, kept)
+	}
+	if got, want := Collapse("x\vy\fz\u00a0\u2028 w "), "x y z w"; got != want {
+		t.Errorf("Collapse = %q, want %q", got, want)
 	}
 }
 
@@ -155,6 +171,11 @@ func FuzzLine(f *testing.F) {
 		}
 		if Line(l) != l {
 			t.Fatalf("Line(Line(%q)) = %q, want %q", s, Line(l), l)
+		}
+		c := Collapse(s)
+		if Line(c) != l || Collapse(c) != c || strings.HasPrefix(c, " ") || strings.HasSuffix(c, " ") ||
+			strings.Contains(c, "  ") || strings.ContainsAny(c, "\n\t\r\v\f") {
+			t.Fatalf("Collapse(%q) = %q: not Line's white-space rule (Line %q)", s, c, l)
 		}
 		x := Text(s)
 		if !utf8.ValidString(x) || activeIndex(x, true) >= 0 {

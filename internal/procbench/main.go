@@ -32,7 +32,8 @@
 //
 // It needs jq, awk, sort, uniq, cat and wc on $PATH (make bench installs jq).
 // The machine's load is printed before and after: figures taken on a busy
-// machine are not worth much.
+// machine are not worth much. It must never run in `make test`: it is
+// `make bench`'s.
 package main
 
 import (

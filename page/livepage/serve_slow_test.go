@@ -1,4 +1,4 @@
-package page_test
+package livepage_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/page/livepage"
 )
 
 // TestServeSlowClients: clients that open the event stream and never read
@@ -19,11 +19,11 @@ import (
 func TestServeSlowClients(t *testing.T) {
 	const clients = 100
 	big := bytes.Repeat([]byte("<p>a finding that an agent wrote, with its file references</p>\n"), 2<<20/64) // about 2 MiB
-	ln, err := page.Listen("127.0.0.1:0", false)
+	ln, err := livepage.Listen("127.0.0.1:0", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := page.NewServer(false)
+	srv := livepage.NewServer(false)
 	srv.Publish(append([]byte("<p>v1</p>"), big...), []byte(`{}`))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

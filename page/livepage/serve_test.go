@@ -1,4 +1,4 @@
-package page_test
+package livepage_test
 
 import (
 	"bufio"
@@ -12,18 +12,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/page/livepage"
 )
 
 // startServer serves a server with one publication on a loopback port until
 // the test ends.
-func startServer(t *testing.T) (*page.Server, string, context.CancelFunc, <-chan error) {
+func startServer(t *testing.T) (*livepage.Server, string, context.CancelFunc, <-chan error) {
 	t.Helper()
-	ln, err := page.Listen("127.0.0.1:0", false)
+	ln, err := livepage.Listen("127.0.0.1:0", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := page.NewServer(false)
+	srv := livepage.NewServer(false)
 	srv.Publish([]byte("<!DOCTYPE html><p>one</p>\n"), []byte(`{"verdict":"safe"}`))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -121,19 +121,19 @@ func TestServeLoopbackHost(t *testing.T) {
 
 func TestListenRefusesPublicAddress(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", "[::]:0", "192.0.2.1:0"} {
-		if ln, err := page.Listen(addr, false); !errors.Is(err, page.ErrNotLoopback) {
+		if ln, err := livepage.Listen(addr, false); !errors.Is(err, livepage.ErrNotLoopback) {
 			if ln != nil {
 				ln.Close()
 			}
 			t.Errorf("Listen(%q): %v, want ErrNotLoopback", addr, err)
 		}
 	}
-	ln, err := page.Listen(":0", false)
+	ln, err := livepage.Listen(":0", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	if !page.IsLoopback(ln) {
+	if !livepage.IsLoopback(ln) {
 		t.Errorf(":0 bound %v, want loopback", ln.Addr())
 	}
 }
@@ -289,11 +289,11 @@ func TestServeShutdown(t *testing.T) {
 // TestServeBeforeFirstPublish: a browser opened on the printed URL before
 // the first synthesis waits for it rather than getting an error page.
 func TestServeBeforeFirstPublish(t *testing.T) {
-	ln, err := page.Listen("127.0.0.1:0", false)
+	ln, err := livepage.Listen("127.0.0.1:0", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := page.NewServer(false)
+	srv := livepage.NewServer(false)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go srv.Serve(ctx, ln)

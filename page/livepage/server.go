@@ -1,4 +1,4 @@
-package page
+package livepage
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fluxwatch/fluxwatch/page"
 )
 
 // Server serves the live page: GET / (the page), GET /events (its event
@@ -65,25 +67,25 @@ func NewServer(public bool) *Server {
 	return &Server{loopbackOnly: !public, changed: make(chan struct{}), stop: make(chan struct{})}
 }
 
-// Publish makes page (a rendering with [Options.Live]) and findingsJSON the
+// Publish makes html (a rendering with page.Options.Live) and findingsJSON the
 // current ones and sends the page to every open event stream. The server
 // keeps both slices: the caller must not change them afterwards.
-func (s *Server) Publish(page, findingsJSON []byte) {
+func (s *Server) Publish(html, findingsJSON []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if bytes.Equal(page, s.page) && bytes.Equal(findingsJSON, s.findings) {
+	if bytes.Equal(html, s.page) && bytes.Equal(findingsJSON, s.findings) {
 		return
 	}
 	s.version++
-	s.page, s.findings = page, findingsJSON
-	s.event = sseEvent("page", s.version, page)
+	s.page, s.findings = html, findingsJSON
+	s.event = sseEvent("page", s.version, html)
 	close(s.changed)
 	s.changed = make(chan struct{})
 }
 
 // current returns the current rendering, its version and a channel closed at
 // the next Publish.
-func (s *Server) current() (page, findings []byte, version uint64, changed <-chan struct{}) {
+func (s *Server) current() (html, findings []byte, version uint64, changed <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.page, s.findings, s.version, s.changed
@@ -125,7 +127,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src "+scriptHash+"; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src "+page.ScriptHash()+"; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 	if s.loopbackOnly && !loopbackHost(r.Host) {
 		http.Error(w, "forbidden: this server answers only for a loopback host", http.StatusForbidden)
 		return
@@ -149,23 +151,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.events(w, r)
 		return
 	}
-	page, findings, _, changed := s.current()
-	if page == nil {
+	html, findings, _, changed := s.current()
+	if html == nil {
 		// Right after start: the first synthesis is on its way.
 		select {
 		case <-changed:
-			page, findings, _, _ = s.current()
+			html, findings, _, _ = s.current()
 		case <-time.After(firstWait):
 		case <-r.Context().Done():
 		case <-s.stop:
 		}
 	}
-	if page == nil {
+	if html == nil {
 		h.Set("Retry-After", "1")
 		http.Error(w, "no synthesis yet", http.StatusServiceUnavailable)
 		return
 	}
-	body, ctype := page, "text/html; charset=utf-8"
+	body, ctype := html, "text/html; charset=utf-8"
 	if path == pathFindings {
 		body, ctype = findings, "application/json"
 	}

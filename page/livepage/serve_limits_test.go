@@ -1,4 +1,4 @@
-package page_test
+package livepage_test
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fluxwatch/fluxwatch/page"
+	"github.com/fluxwatch/fluxwatch/page/livepage"
 )
 
 // TestServeIdleClients: ten times MaxConns idle clients (half of them
@@ -24,11 +24,11 @@ import (
 // and its watcher with it).
 func TestServeIdleClients(t *testing.T) {
 	const max, clients = 20, 200
-	ln, err := page.Listen("127.0.0.1:0", false)
+	ln, err := livepage.Listen("127.0.0.1:0", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := page.NewServer(false)
+	srv := livepage.NewServer(false)
 	srv.MaxConns, srv.IdleTimeout = max, time.Hour
 	srv.Publish([]byte("<!DOCTYPE html><p>one</p>\n"), []byte(`{"verdict":"safe"}`))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -90,11 +90,11 @@ func openConns(conns []net.Conn) int {
 // TestServeIdleTimeout: a keep-alive connection idle for IdleTimeout is
 // closed by the server.
 func TestServeIdleTimeout(t *testing.T) {
-	ln, err := page.Listen("127.0.0.1:0", false)
+	ln, err := livepage.Listen("127.0.0.1:0", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := page.NewServer(false)
+	srv := livepage.NewServer(false)
 	srv.IdleTimeout = 200 * time.Millisecond
 	srv.Publish([]byte("<p>one</p>"), []byte(`{}`))
 	ctx, cancel := context.WithCancel(context.Background())
