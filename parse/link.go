@@ -114,7 +114,12 @@ func findingsByID(fs []Finding) map[string]int {
 // finding costs what the block holds, not what follows it: a report of
 // 100,000 table rows or JSON objects has as many blocks, each running far.
 type blocks struct {
-	// end[i] is blockEnd(lines, i), for every line that opens a block.
+	// end[i] is the index just past the block opening at lines[i]: a
+	// heading's section runs to the next heading of its level or above;
+	// an item runs to the next heading or the next top-level item or bold
+	// lead-in; a bold lead-in paragraph runs to the next heading, bold
+	// lead-in or rule, the list under it included (its details: "-
+	// **Evidence**: …").
 	end []int32
 	// at[i] is the size of lines[:i], each line and its newline: the
 	// description's bytes from lines[i] to lines[j] are at[j+1]-at[i].
@@ -281,39 +286,4 @@ func blockID(l line) string {
 		return ""
 	}
 	return id
-}
-
-// blockEnd returns the index just past the block opening at lines[i]: a
-// heading's section runs to the next heading of its level or above; an item
-// runs to the next heading or the next top-level item or bold lead-in; a
-// bold lead-in paragraph runs to the next heading, bold lead-in or rule, the
-// list under it included (its details: "- **Evidence**: …").
-func blockEnd(lines []line, i int) int {
-	l := lines[i]
-	leadIn := false
-	if k, _, _ := listItem(l.text); k == 0 && l.level == 0 {
-		leadIn = true
-	}
-	for j := i + 1; j < len(lines); j++ {
-		n := lines[j]
-		if n.masked {
-			continue
-		}
-		if n.level > 0 {
-			if l.level == 0 || n.level <= l.level {
-				return j
-			}
-			continue
-		}
-		if l.level == 0 {
-			t := strings.TrimSpace(n.text)
-			if k, indent, _ := listItem(n.text); k != 0 && indent < 2 && !leadIn {
-				return j
-			}
-			if strings.HasPrefix(t, "**") || isRule(t) {
-				return j
-			}
-		}
-	}
-	return len(lines)
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // The plain linkDescriptions: each block read from its opening line to its
-// end (blockEndPlain), every line of it looked at. linkDescriptions reads
+// end (blockEndPlain, the former blockEnd), every line of it looked at. linkDescriptions reads
 // the ends, sizes and Evidence lines of all blocks in one pass first
 // (blocks); TestLinkDescriptionsPlain and FuzzLinkDescriptions hold the
 // two together.

@@ -15,7 +15,7 @@ var guardCases = []string{
 	"__SEVERITY__: low", "ſeverity: P2", "Severity P1", "* **severity**:**P0**",
 	"Iſsue 3", "iſsue 4: x", "OBSERVATION 1", "Concern #2", "Problem 1.2", "Item 7", "Gx 1", "Fz 2", "F",
 	"SEC-1", "SAF-01", "P1-1", "C1", "ARCH-001", "FD-UP-001", "SAFE-W1-001", "GS-I1", "R-02-b", "Q1", "ABCDEFGHIJKLMN1",
-	"A123456789", "A-1-2-3-4-5", "A1-", "A--1", "A.b_c-d", "Abcdefghijkl123456781234567812345678", "A1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6",
+	"A123456789", "**Evidence**: a.go:1", "- EVIDENCE: x", "  evidence:", "Evidence", "evidence of x: y", "A-1-2-3-4-5", "A1-", "A--1", "A.b_c-d", "Abcdefghijkl123456781234567812345678", "A1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6",
 	"Title (P1)", "Title (high) :", "x (P1). ", "x (P1).:", "(a) (LOW)\t\n", "(P1) x", "((P2))", "x (BLOC\u212aER)", "x (`a.go:1`)",
 }
 
@@ -32,6 +32,7 @@ var guards = []struct {
 	{"bareWordAtStart", func(s string) any { return bareWordAtStart(s) }, func(s string) any { return bareWordAt.FindStringSubmatchIndex(s) }},
 	{"idMatch", func(s string) any { return idMatch(s) }, func(s string) any { return idRe.MatchString(s) }},
 	{"parenMarkerAt", func(s string) any { return parenMarkerAt(s) }, func(s string) any { return parenMarkerRe.FindStringSubmatchIndex(s) }},
+	{"isEvidenceLine", func(s string) any { return isEvidenceLine(s) }, func(s string) any { return evidenceRe.MatchString(s) }},
 	{"severityLineOf", func(s string) any { return severityLineOf(s) }, func(s string) any { return severityLineRe.FindStringSubmatch(s) }},
 }
 
