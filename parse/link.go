@@ -119,7 +119,8 @@ type blocks struct {
 	// an item runs to the next heading or the next top-level item or bold
 	// lead-in; a bold lead-in paragraph runs to the next heading, bold
 	// lead-in or rule, the list under it included (its details: "-
-	// **Evidence**: …").
+	// **Evidence**: …"); a table row is a block of its own (the rows
+	// after it are findings of their own, not its description).
 	end []int32
 	// at[i] is the size of lines[:i], each line and its newline: the
 	// description's bytes from lines[i] to lines[j] are at[j+1]-at[i].
@@ -157,23 +158,26 @@ func newBlocks(src string, lines []line) *blocks {
 	nextStop, nextItem := int32(n), int32(n)
 	for i := n - 1; i >= 0; i-- {
 		l := lines[i]
-		if l.level == 0 {
-			k, _, _ := listItem(l.text)
-			if k == 0 {
-				b.end[i] = nextStop // a lead-in paragraph
-			} else {
-				b.end[i] = min(nextStop, nextItem)
+		if l.level > 0 {
+			if !l.masked {
+				nextStop, nextItem = int32(i), int32(i)
 			}
+			continue
+		}
+		t := strings.TrimSpace(l.text)
+		k, indent, _ := listItem(l.text)
+		switch {
+		case strings.HasPrefix(t, "|"):
+			b.end[i] = int32(i + 1)
+		case k == 0:
+			b.end[i] = nextStop // a lead-in paragraph
+		default:
+			b.end[i] = min(nextStop, nextItem)
 		}
 		if l.masked {
 			continue
 		}
-		if l.level > 0 {
-			nextStop, nextItem = int32(i), int32(i)
-			continue
-		}
-		t := strings.TrimSpace(l.text)
-		if k, indent, _ := listItem(l.text); k != 0 && indent < 2 {
+		if k != 0 && indent < 2 {
 			nextItem = int32(i)
 		}
 		if strings.HasPrefix(t, "**") || isRule(t) {

@@ -113,6 +113,9 @@ func descriptionPlain(src string, ls []line, size int) string {
 
 func blockEndPlain(lines []line, i int) int {
 	l := lines[i]
+	if l.level == 0 && strings.HasPrefix(strings.TrimSpace(l.text), "|") {
+		return i + 1 // a table row: a block of its own
+	}
 	leadIn := false
 	if k, _, _ := listItem(l.text); k == 0 && l.level == 0 {
 		leadIn = true
