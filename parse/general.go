@@ -136,7 +136,8 @@ var (
 	checkboxRe = regexp.MustCompile(`^\[([ xX✓✔])\]\s*`)
 	// A resolved mark: ✅, or fixed/resolved as a status (bracketed, bold,
 	// after a dash or a colon), not "not fixed" or "unresolved".
-	resolvedRe = regexp.MustCompile(`(?i)✅|~~[^~]+~~\s*$|(?:^|[\[(—–:|]|\s-\s|\*\*)\s*(?:already\s+|now\s+)?(?:fixed|resolved|addressed|done|closed)\b`)
+	resolvedRe = guard(regexp.MustCompile(`(?i)✅|~~[^~]+~~\s*$|(?:^|[\[(—–:|]|\s-\s|\*\*)\s*(?:already\s+|now\s+)?(?:fixed|resolved|addressed|done|closed)\b`),
+		"✅", "~~", "fixed", "resolved", "addressed", "done", "closed")
 	// A tier prefix of a group heading: "Tier 1:", "Priority 2 —".
 	tierRe = regexp.MustCompile(`(?i)^(?:tier|level|priority|phase|stage|group)\s*\d+\s*[:—–-]\s*`)
 	// Headings of legends, templates and guides: no findings under them.
@@ -155,8 +156,10 @@ var (
 	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
 	statusFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
 	// Count tallies: "P0: 3", "15 P0", "Critical: 2", "Total Critical Issues: 3".
-	countWordRe   = regexp.MustCompile(`(?i)\b(?:findings?|issues?|total|counts?|blockers?|bugs?|problems?|vulnerabilit(?:y|ies)|defects?|gaps?|items?|concerns?)\b`)
-	plevelCountRe = regexp.MustCompile(`(?i)\b(P[0-3])\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\d+)\b|\b(\d+)\s+(P[0-3])\b`)
+	countWordRe = guard(regexp.MustCompile(`(?i)\b(?:findings?|issues?|total|counts?|blockers?|bugs?|problems?|vulnerabilit(?:y|ies)|defects?|gaps?|items?|concerns?)\b`),
+		"finding", "issue", "total", "count", "blocker", "bug", "problem", "vulnerabilit", "defect", "gap", "item", "concern")
+	plevelCountRe = guard(regexp.MustCompile(`(?i)\b(P[0-3])\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\d+)\b|\b(\d+)\s+(P[0-3])\b`),
+		"p0", "p1", "p2", "p3")
 )
 
 // fieldNames are the fields of a finding (SPEC §2.3): lines that are part of
@@ -247,7 +250,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		table = nil
-		if len(t) < 300 && strings.ContainsAny(t, "pP") && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
+		if len(t) < 300 && plevelCountRe.may(t) && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
 			// "P0: 3, P1: 2" in a summary, or with a word that says it
 			// counts findings: a scoring table's "P0: 60" is not a tally,
 			// nor is "2 of 3 P0 flaws" in a sentence.
@@ -1444,11 +1447,13 @@ func itemBracket(flat, word string, e int) bool {
 
 // resolvedNoteRe matches a group heading's note that its findings are
 // resolved: "(all addressed in revision)", "— all fixed", "[ALL FIXED]".
-var resolvedNoteRe = regexp.MustCompile(`(?i)[(\[—–]\s*(?:all\s+|now\s+|already\s+)?(?:fixed|resolved|addressed|closed|done)\b|\s-\s+(?:all\s+)?(?:fixed|resolved|addressed)\b`)
+var resolvedNoteRe = guard(regexp.MustCompile(`(?i)[(\[—–]\s*(?:all\s+|now\s+|already\s+)?(?:fixed|resolved|addressed|closed|done)\b|\s-\s+(?:all\s+)?(?:fixed|resolved|addressed)\b`),
+	"fixed", "resolved", "addressed", "closed", "done")
 
 // resolvedLeadRe matches a resolved mark that opens a heading or an item:
 // "Fixed:", "Resolved —", "FIXED".
-var resolvedLeadRe = regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed|implemented)\b\s*[:—–-]?`)
+var resolvedLeadRe = guard(regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed|implemented)\b\s*[:—–-]?`),
+	"fixed", "resolved", "addressed", "done", "closed", "implemented")
 
 // regradedID reads an ID the author re-graded at the start of s
 // ("UX-P0-2→P1: Title", "SEC-3 -> High"): the ID, the level it was moved

@@ -36,12 +36,37 @@ var guards = []struct {
 	{"severityLineOf", func(s string) any { return severityLineOf(s) }, func(s string) any { return severityLineRe.FindStringSubmatch(s) }},
 }
 
+// guardedRes are the regexps behind guard's word test.
+var guardedRes = map[string]*guardedRe{
+	"resolvedRe": resolvedRe, "resolvedNoteRe": resolvedNoteRe, "resolvedLeadRe": resolvedLeadRe,
+	"countWordRe": countWordRe, "plevelCountRe": plevelCountRe, "citedWordIDRe": citedWordIDRe,
+	"verdictSectionRe": verdictSectionRe,
+}
+
+// guardedCases are lines for the guarded regexps: their words in any case,
+// with ſ and the Kelvin sign, cut short, at the end of the line.
+var guardedCases = []string{
+	"✅ done", "~~CRITICAL~~ x", "Title — Fixed", "(reſolved)", "[ADDRESSED]", "- closed", "CLOſED", "already fixed",
+	"Implemented: x", "fixe", "resolve", "P0: 3 findings", "15 P1", "p2 : 4", "Total issues: 3", "iſſues", "Finding 3",
+	"finding #1.2", "riſk 2", "RISK 4", "ri\u212ak 5", "Observation 9", "## Executive Summary", "TL;DR", "tldr", "Go/No-Go",
+	"bottom line", "Final Verdict", "conclusions", "Assessment", "aſſeſſment", "Ri\u212a", "Bloc\u212aer", "s", "k", "\u212a",
+	"\xc5", "\xe2\x84", "ſ", "Bottom Line", "GATE", "total", "vulnerabilities", "concern", "Gap 1", "ITEM 2",
+}
+
 // FuzzRegexpGuards: each guard answers as its regexp alone does.
 func FuzzRegexpGuards(f *testing.F) {
 	for _, s := range guardCases {
 		f.Add(s)
 	}
+	for _, s := range guardedCases {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
+		for name, g := range guardedRes {
+			if got, want := g.MatchString(s), g.re.MatchString(s); got != want {
+				t.Fatalf("%s guarded matches %q: %v; alone: %v", name, s, got, want)
+			}
+		}
 		for _, g := range guards {
 			// %#v: a nil and an empty result differ, as they do to callers.
 			if got, want := fmt.Sprintf("%#v", g.guarded(s)), fmt.Sprintf("%#v", g.plain(s)); got != want {

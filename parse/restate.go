@@ -168,7 +168,8 @@ func isTask(title string) bool {
 
 var taskEstimateRe = regexp.MustCompile(`(?i)\(\s*~?\d+(?:\.\d+)?\s*(?:-\s*\d+\s*)?(?:d|h|hrs?|hours?|days?|weeks?|wks?|sprints?|pts?|points?)\b[^)]*\)\s*$`)
 
-var citedWordIDRe = regexp.MustCompile(`(?i)\b(finding|issue|gap|concern|problem|risk|item|observation)\s+#?(\d+(?:\.\d+)*)\b`)
+var citedWordIDRe = guard(regexp.MustCompile(`(?i)\b(finding|issue|gap|concern|problem|risk|item|observation)\s+#?(\d+(?:\.\d+)*)\b`),
+	"finding", "issue", "gap", "concern", "problem", "risk", "item", "observation")
 
 // wordNumber returns the number of a word ID: "3" of "Finding 3", "1.2"
 // of "Issue 1.2".

@@ -221,7 +221,9 @@ var (
 	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
 	verdictLabelRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`)
 	// Headings of the sections a report gives its overall verdict in.
-	verdictSectionRe = regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`)
+	verdictSectionRe = guard(regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`),
+		"summary", "verdict", "conclusion", "decision", "recommendation", "assessment", "overall", "final", "result",
+		"outcome", "go/no", "gate", "bottom line", "tldr", "tl;dr")
 )
 
 // verdictCandidate reads lines[i] as a verdict line; first says it is the

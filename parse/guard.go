@@ -1,0 +1,138 @@
+package parse
+
+import (
+	"math/bits"
+	"regexp"
+	"unicode"
+)
+
+// guardedRe is a regexp behind a cheap test: words one of which every
+// match holds, in any case. Most lines a report's reader tries a regexp on
+// hold none of its words, and Go's regexps, unanchored and (?i), cost
+// hundreds of nanoseconds a line to say so: the words are found in one pass
+// over the line instead. FuzzRegexpGuards holds each guarded regexp to its
+// regexp alone.
+type guardedRe struct {
+	re *regexp.Regexp
+	// words are lower-case ASCII (or caseless symbols such as ✅); first
+	// maps a byte to the words that can start there.
+	words []string
+	first [256]uint64
+}
+
+// guard returns re behind the test that s holds one of words. Each word
+// must be a part of every match of re that the test lets through: at
+// least one of them in each match, as (?i) matches it. An 's' of a word
+// also finds 'ſ', and a 'k' the Kelvin sign, which (?i) folds to them.
+func guard(re *regexp.Regexp, words ...string) *guardedRe {
+	if len(words) > 64 {
+		panic("guard: more than 64 words")
+	}
+	g := &guardedRe{re: re, words: words}
+	for k, w := range words {
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if c >= 'A' && c <= 'Z' {
+				panic("guard: word " + w + " is not lower-case")
+			}
+			// Only 's' and 'k' fold to letters outside ASCII.
+			if c < 0x80 && unicode.IsLetter(rune(c)) && c != 's' && c != 'k' {
+				for r := unicode.SimpleFold(rune(c)); r != rune(c); r = unicode.SimpleFold(r) {
+					if r >= 0x80 {
+						panic("guard: letter folds outside ASCII: " + string(rune(c)))
+					}
+				}
+			}
+		}
+		c := w[0]
+		g.first[c] |= 1 << k
+		switch {
+		case c >= 'a' && c <= 'z':
+			g.first[c-'a'+'A'] |= 1 << k
+		}
+		switch c {
+		case 's':
+			g.first[0xc5] |= 1 << k // ſ
+		case 'k':
+			g.first[0xe2] |= 1 << k // K
+		}
+	}
+	return g
+}
+
+// may reports whether s holds one of the guard's words.
+func (g *guardedRe) may(s string) bool {
+	for i := 0; i < len(s); i++ {
+		for m := g.first[s[i]]; m != 0; m &= m - 1 {
+			if hasWordFold(s[i:], g.words[bits.TrailingZeros64(m)]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasWordFold reports whether s starts with the word w, as guard reads it.
+func hasWordFold(s, w string) bool {
+	j := 0
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if j >= len(s) {
+			return false
+		}
+		switch b := s[j]; {
+		case b == c || c >= 'a' && c <= 'z' && b == c-'a'+'A':
+			j++
+		case c == 's' && b == 0xc5 && j+1 < len(s) && s[j+1] == 0xbf: // ſ
+			j += 2
+		case c == 'k' && b == 0xe2 && j+2 < len(s) && s[j+1] == 0x84 && s[j+2] == 0xaa: // K
+			j += 3
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// MatchString is re.MatchString(s).
+func (g *guardedRe) MatchString(s string) bool { return g.may(s) && g.re.MatchString(s) }
+
+// FindString is re.FindString(s).
+func (g *guardedRe) FindString(s string) string {
+	if !g.may(s) {
+		return ""
+	}
+	return g.re.FindString(s)
+}
+
+// FindStringSubmatch is re.FindStringSubmatch(s).
+func (g *guardedRe) FindStringSubmatch(s string) []string {
+	if !g.may(s) {
+		return nil
+	}
+	return g.re.FindStringSubmatch(s)
+}
+
+// FindAllStringSubmatch is re.FindAllStringSubmatch(s, n).
+func (g *guardedRe) FindAllStringSubmatch(s string, n int) [][]string {
+	if !g.may(s) {
+		return nil
+	}
+	return g.re.FindAllStringSubmatch(s, n)
+}
+
+// FindAllStringIndex is re.FindAllStringIndex(s, n).
+func (g *guardedRe) FindAllStringIndex(s string, n int) [][]int {
+	if !g.may(s) {
+		return nil
+	}
+	return g.re.FindAllStringIndex(s, n)
+}
+
+// FindAllStringSubmatchIndex is re.FindAllStringSubmatchIndex(s, n).
+func (g *guardedRe) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if !g.may(s) {
+		return nil
+	}
+	return g.re.FindAllStringSubmatchIndex(s, n)
+}
