@@ -151,10 +151,12 @@ var (
 	// overall rating, not a finding.
 	overviewRe = regexp.MustCompile(`(?i)\b(?:summary|overview|overall|assessment|conclusion|verdict|scope|context|introduction|résumé|resumen|요약|概要|总结|tóm tắt)\b`)
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+level)?|sev|criticality|risk(?:\s+level)?|priority(?:\s+level)?|impact(?:\s+level)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`)
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+level)?|sev|criticality|risk(?:\s+level)?|priority(?:\s+level)?|impact(?:\s+level)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+		"sev", "criticality", "risk", "priority", "impact", "prioridad", "gravedad", "schweregrad")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
-	statusFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
+	statusFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`),
+		"stat", "resolution", "estado")
 	// Count tallies: "P0: 3", "15 P0", "Critical: 2", "Total Critical Issues: 3".
 	countWordRe = guard(regexp.MustCompile(`(?i)\b(?:findings?|issues?|total|counts?|blockers?|bugs?|problems?|vulnerabilit(?:y|ies)|defects?|gaps?|items?|concerns?)\b`),
 		"finding", "issue", "total", "count", "blocker", "bug", "problem", "vulnerabilit", "defect", "gap", "item", "concern")
@@ -462,16 +464,16 @@ func inLegend(nodes []gnode, h int) bool {
 // isLegendHeading reports whether a heading names a legend, a guide or a
 // template: no findings stand under it.
 func isLegendHeading(text string) bool {
-	if !containsAny(strings.ToLower(text), legendWords) {
+	if !legendWords.in(text) {
 		return false
 	}
 	return legendRe.MatchString(text) || legendHeadRe.MatchString(plainHead(text))
 }
 
 // legendWords are the words one of which legendRe or legendHeadRe needs.
-var legendWords = []string{"legend", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
+var legendWords = newLowerWords("legend", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
 	"scoring", "template", "format", "definition", "classification", "instruction", "how to", "severidad",
-	"sévérité", "schweregrad", "重要度", "심각도", "严重程度"}
+	"sévérité", "schweregrad", "重要度", "심각도", "严重程度")
 
 // isTemplate reports whether the report says it is a template or an example
 // in its title or first paragraph: its severities are placeholders.

@@ -3,7 +3,9 @@ package parse
 import (
 	"math/bits"
 	"regexp"
+	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // guardedRe is a regexp behind a cheap test: words one of which every
@@ -18,6 +20,9 @@ type guardedRe struct {
 	// maps a byte to the words that can start there.
 	words []string
 	first [256]uint64
+	// nonASCII: a line holding a byte outside ASCII is left to the
+	// regexp (guardASCII).
+	nonASCII bool
 }
 
 // guard returns re behind the test that s holds one of words. Each word
@@ -60,9 +65,21 @@ func guard(re *regexp.Regexp, words ...string) *guardedRe {
 	return g
 }
 
+// guardASCII is guard for a regexp whose words outside ASCII are too many
+// to list: the words are those of its matches in ASCII, and a line that
+// holds a byte outside ASCII is left to the regexp.
+func guardASCII(re *regexp.Regexp, words ...string) *guardedRe {
+	g := guard(re, words...)
+	g.nonASCII = true
+	return g
+}
+
 // may reports whether s holds one of the guard's words.
 func (g *guardedRe) may(s string) bool {
 	for i := 0; i < len(s); i++ {
+		if g.nonASCII && s[i] >= utf8.RuneSelf {
+			return true
+		}
 		for m := g.first[s[i]]; m != 0; m &= m - 1 {
 			if hasWordFold(s[i:], g.words[bits.TrailingZeros64(m)]) {
 				return true
@@ -135,4 +152,60 @@ func (g *guardedRe) FindAllStringSubmatchIndex(s string, n int) [][]int {
 		return nil
 	}
 	return g.re.FindAllStringSubmatchIndex(s, n)
+}
+
+// lowerWords is a list of lower-case words, one of which a text is
+// looked for in, as containsAny(strings.ToLower(s), words) looks: an
+// ASCII text in one pass, without lowering a copy.
+type lowerWords struct {
+	words []string
+	first [256]uint64 // the ASCII words by their first byte
+}
+
+func newLowerWords(words ...string) *lowerWords {
+	if len(words) > 64 {
+		panic("newLowerWords: more than 64 words")
+	}
+	w := &lowerWords{words: words}
+	for k, word := range words {
+		w.first[word[0]] |= 1 << k
+	}
+	return w
+}
+
+// in reports whether the lower-case s holds one of the words.
+func (w *lowerWords) in(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return containsAny(strings.ToLower(s), w.words)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		for m := w.first[lowerASCII(s[i])]; m != 0; m &= m - 1 {
+			if hasPrefixLower(s[i:], w.words[bits.TrailingZeros64(m)]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixLower reports whether the lower-case ASCII s starts with w.
+func hasPrefixLower(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if lowerASCII(s[i]) != w[i] {
+			return false
+		}
+	}
+	return true
 }

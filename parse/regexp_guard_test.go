@@ -40,7 +40,13 @@ var guards = []struct {
 var guardedRes = map[string]*guardedRe{
 	"resolvedRe": resolvedRe, "resolvedNoteRe": resolvedNoteRe, "resolvedLeadRe": resolvedLeadRe,
 	"countWordRe": countWordRe, "plevelCountRe": plevelCountRe, "citedWordIDRe": citedWordIDRe,
-	"verdictSectionRe": verdictSectionRe,
+	"verdictSectionRe": verdictSectionRe, "sevFieldRe": sevFieldRe, "statusFieldRe": statusFieldRe,
+	"verdictLabelRe": verdictLabelRe,
+}
+
+// lowerWordLists are the word lists looked for in lower-cased text.
+var lowerWordLists = map[string]*lowerWords{
+	"planWords": planWords, "summaryWords": summaryWords, "actionWords": actionWords, "legendWords": legendWords,
 }
 
 // guardedCases are lines for the guarded regexps: their words in any case,
@@ -51,6 +57,11 @@ var guardedCases = []string{
 	"finding #1.2", "riſk 2", "RISK 4", "ri\u212ak 5", "Observation 9", "## Executive Summary", "TL;DR", "tldr", "Go/No-Go",
 	"bottom line", "Final Verdict", "conclusions", "Assessment", "aſſeſſment", "Ri\u212a", "Bloc\u212aer", "s", "k", "\u212a",
 	"\xc5", "\xe2\x84", "ſ", "Bottom Line", "GATE", "total", "vulnerabilities", "concern", "Gap 1", "ITEM 2",
+	"**Severity:** High", "- Risk Level: P1", "SEV: low", "Criticality : x", "Sévérité : haute", "심각도: 높음",
+	"Impact level: 3", "Prioridad: alta", "**Status:** Fixed", "State: open", "상태: 완료", "Estado: x",
+	"**Overall Verdict:** needs-changes", "Gate Status: PASS", "review_status: approved", "Merge Readiness: no",
+	"## Phase 2", "Week 3 Roadmap", "Executive Summary", "TL;DR", "Next Steps", "Fix Order", "Must-fix list",
+	"Severity Levels", "Report Template", "How to read", "Étape 2", "RÉSUMÉ", "Roadmap (2 weeks)", "KEY FINDINGS",
 }
 
 // FuzzRegexpGuards: each guard answers as its regexp alone does.
@@ -62,6 +73,11 @@ func FuzzRegexpGuards(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		for name, w := range lowerWordLists {
+			if got, want := w.in(s), containsAny(strings.ToLower(s), w.words); got != want {
+				t.Fatalf("%s.in(%q) = %v; in the lowered text: %v", name, s, got, want)
+			}
+		}
 		for name, g := range guardedRes {
 			if got, want := g.MatchString(s), g.re.MatchString(s); got != want {
 				t.Fatalf("%s guarded matches %q: %v; alone: %v", name, s, got, want)

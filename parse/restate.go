@@ -55,14 +55,14 @@ var (
 // heading holding none is not run through it (most headings are findings'
 // titles, and the regexps backtrack).
 var (
-	planWords = []string{"phase", "week", "sprint", "iteration", "stage", "step", "milestone", "day", "month",
+	planWords = newLowerWords("phase", "week", "sprint", "iteration", "stage", "step", "milestone", "day", "month",
 		"quarter", "wave", "batch", "semaine", "fase", "étape", "semana", "roadmap", "timeline", "checklist",
-		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort"}
-	summaryWords = []string{"summar", "overview", "executive", "tl", "recap", "glance", "conclusi", "key ", "verdict",
+		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort")
+	summaryWords = newLowerWords("summar", "overview", "executive", "tl", "recap", "glance", "conclusi", "key ", "verdict",
 		"scorecard", "quick reference", "highlight", "final", "résumé", "resumen", "요약", "결론", "총평", "概要",
-		"总结", "结论", "まとめ", "tóm tắt", "kết luận"}
-	actionWords = []string{"recommend", "action", "next step", "fix", "priorit", "must", "go/no", "recommandation",
-		"recomendacion", "권고", "권장", "建议", "khuyến nghị"}
+		"总结", "结论", "まとめ", "tóm tắt", "kết luận")
+	actionWords = newLowerWords("recommend", "action", "next step", "fix", "priorit", "must", "go/no", "recommandation",
+		"recomendacion", "권고", "권장", "建议", "khuyến nghị")
 )
 
 // namesSection reports whether a heading names a section of the kind re
@@ -105,18 +105,17 @@ func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) 
 	if len(nodes) == 0 && p < 0 {
 		return cls, group // the report's title names its subject
 	}
-	l := strings.ToLower(t)
 	switch {
-	case containsAny(l, planWords) && planHeadRe.MatchString(t):
+	case planWords.in(t) && planHeadRe.MatchString(t):
 		return clsPlan, -1
 	case cls == clsPlan:
 		return cls, group
-	case containsAny(l, summaryWords) && namesSection(summaryHeadRe, t):
+	case summaryWords.in(t) && namesSection(summaryHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}
 		return clsSummary, group
-	case containsAny(l, actionWords) && namesSection(actionHeadRe, t):
+	case actionWords.in(t) && namesSection(actionHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}

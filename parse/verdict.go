@@ -219,7 +219,8 @@ type candidate struct {
 var (
 	// Labels of a verdict line: "**Verdict:**", "Recommendation:",
 	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
-	verdictLabelRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`)
+	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
+		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness")
 	// Headings of the sections a report gives its overall verdict in.
 	verdictSectionRe = guard(regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`),
 		"summary", "verdict", "conclusion", "decision", "recommendation", "assessment", "overall", "final", "result",
