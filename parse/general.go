@@ -323,6 +323,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 		nodes = append(nodes, n)
 		stack = append(stack, len(nodes)-1)
 	}
+	// Each node gives at most one finding, each table row one: room for
+	// them all at once, not copies of a growing list.
+	g.findings = make([]gfinding, 0, len(nodes)+len(g.pending))
 	g.decide(st, lines, nodes, template)
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.

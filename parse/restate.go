@@ -201,13 +201,15 @@ func headingNumber(text string) string {
 // finding read: then it is a finding the body does not detail, and the
 // report is not read as safer than its own summary.
 func (g *general) settle(st *stop) []Finding {
-	var prim, rest []gfinding
-	for _, f := range g.findings {
-		switch f.cls {
+	// prim and rest index g.findings: a copy of each finding read is
+	// what a large report cannot afford twice.
+	var prim, rest []int32
+	for i := range g.findings {
+		switch g.findings[i].cls {
 		case clsBody:
-			prim = append(prim, f)
+			prim = append(prim, int32(i))
 		case clsSummary, clsAction:
-			rest = append(rest, f)
+			rest = append(rest, int32(i))
 		}
 	}
 	if len(prim) == 0 {
@@ -215,22 +217,23 @@ func (g *general) settle(st *stop) []Finding {
 	}
 	all := make([]Finding, 0, len(prim)+len(rest))
 	worst := 4 // the best rank read among the findings that count
-	for _, f := range prim {
+	for _, i := range prim {
+		f := &g.findings[i]
 		all = append(all, f.Finding)
 		if r := f.Severity.Rank(); r < worst && !f.resolved {
 			worst = r
 		}
 	}
-	for _, f := range rest {
-		all = append(all, f.Finding)
+	for _, i := range rest {
+		all = append(all, g.findings[i].Finding)
 	}
 	d := newProseDedup(st, all, len(all) <= exactDedupMax)
 	// Numbers of the body's findings, for a table's "#" column.
 	byNum := map[string]int{}
 	for i := range prim {
 		st.tick()
-		d.add(all[i], d.normAt(i), prim[i].cites...)
-		if n := prim[i].num; n != "" {
+		d.add(all[i], d.normAt(i), g.findings[prim[i]].cites...)
+		if n := g.findings[prim[i]].num; n != "" {
 			if _, dup := byNum[n]; dup {
 				byNum[n] = -1 // two findings numbered alike: no number matches
 			} else {
@@ -245,15 +248,16 @@ func (g *general) settle(st *stop) []Finding {
 	for k := range rest {
 		st.tick()
 		i := len(prim) + k
-		j, _, _ := d.find(&all[i], d.normAt(i), rest[k].cites)
-		if j < 0 && rest[k].num != "" && rest[k].ID == "" {
-			if p, ok := byNum[rest[k].num]; ok && p >= 0 {
+		r := &g.findings[rest[k]]
+		j, _, _ := d.find(&all[i], d.normAt(i), r.cites)
+		if j < 0 && r.num != "" && r.ID == "" {
+			if p, ok := byNum[r.num]; ok && p >= 0 {
 				j = d.keptOf(p)
 			}
 		}
 		match[k] = j
 		if j >= 0 {
-			named[rest[k].group] = true
+			named[r.group] = true
 		}
 	}
 	for k := range rest {
@@ -269,7 +273,7 @@ func (g *general) settle(st *stop) []Finding {
 			// "P0-001: Redaction library (3 days)": an action with its
 			// estimate is work to plan beside the findings read, not one
 			// of them (a report with no other label reads it, above).
-		case !named[rest[k].group] || f.Severity.Rank() < worst && !f.resolved:
+		case !named[g.findings[rest[k]].group] || f.Severity.Rank() < worst && !f.resolved:
 			d.add(f, d.normAt(i))
 		}
 	}
