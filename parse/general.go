@@ -333,6 +333,61 @@ func readGeneral(st *stop, src string, lines []line) general {
 	return g
 }
 
+// cutNumbering is genNumberingRe.ReplaceAllString(s, ""): s less the
+// numbering it opens with (FuzzRegexpGuards compares the two).
+func cutNumbering(s string) string { return s[numberingLen(s):] }
+
+// numberingLen is the length of genNumberingRe's match at the start of s,
+// 0 for none, read as the regexp reads: "#", digits, ".digits" groups as
+// many as let a "." or ")" and white space or white space follow, or a
+// letter and "." or ")"; then all the white space.
+func numberingLen(s string) int {
+	i := 0
+	if i < len(s) && s[i] == '#' {
+		i++
+	}
+	d := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i > d {
+		// The ends of the ".digits" groups, the most first.
+		var buf [8]int
+		ends := append(buf[:0], i)
+		for i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
+			i++
+			for i < len(s) && isDigit(s[i]) {
+				i++
+			}
+			ends = append(ends, i)
+		}
+		for k := len(ends) - 1; k >= 0; k-- {
+			e := ends[k]
+			if e+1 < len(s) && (s[e] == '.' || s[e] == ')') && isRegexpSpace(s[e+1]) {
+				return spaceRun(s, e+1)
+			}
+			if e < len(s) && isRegexpSpace(s[e]) {
+				return spaceRun(s, e)
+			}
+		}
+		return 0
+	}
+	if len(s) > 2 && isASCIILetter(s[0]) && (s[1] == '.' || s[1] == ')') && isRegexpSpace(s[2]) {
+		return spaceRun(s, 2)
+	}
+	return 0
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// spaceRun returns the index past the run of \s at s[i:].
+func spaceRun(s string, i int) int {
+	for i < len(s) && isRegexpSpace(s[i]) {
+		i++
+	}
+	return i
+}
+
 // sevFieldOf matches a severity field line whose value is a severity.
 func sevFieldOf(t string) []string {
 	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
@@ -808,7 +863,7 @@ func placeholderTitle(s string) bool {
 // plainTitle reads the title and ID of an unlabelled heading or item.
 func plainTitle(text string, kind byte) (title, id string) {
 	t := strings.TrimSpace(trimEmoji(stripBold(text)))
-	t = genNumberingRe.ReplaceAllString(t, "")
+	t = cutNumbering(t)
 	t = strings.TrimSpace(strings.ReplaceAll(t, "~~", ""))
 	if lid, rest, ok := apartID(t); ok {
 		id, t = lid, strings.TrimLeft(rest, sepChars)
@@ -820,7 +875,7 @@ func plainTitle(text string, kind byte) (title, id string) {
 			inner := strings.TrimSpace(text)[2:]
 			if j := strings.Index(inner, "**"); j > 0 {
 				t2 := strings.TrimSpace(trimEmoji(inner[:j]))
-				t2 = genNumberingRe.ReplaceAllString(t2, "")
+				t2 = cutNumbering(t2)
 				if lid, rest, ok := apartID(t2); ok {
 					id, t2 = lid, strings.TrimLeft(rest, sepChars)
 				}
@@ -877,7 +932,7 @@ var fileExtRe = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,6}(?::\d[\d,-]*)?$`)
 // plainHead is a heading's text less emoji, numbering and a colon.
 func plainHead(s string) string {
 	s = strings.TrimSpace(trimEmoji(stripBold(s)))
-	return strings.TrimSpace(strings.TrimRight(genNumberingRe.ReplaceAllString(s, ""), ":"))
+	return strings.TrimSpace(strings.TrimRight(cutNumbering(s), ":"))
 }
 
 // groupWord returns the severity words of a group heading, for diagnostics.
@@ -895,7 +950,7 @@ func groupWord(s string) string {
 // children that are findings' places.
 func (n *gnode) readGroup() {
 	t := strings.TrimSpace(trimEmoji(stripBold(n.text)))
-	t = genNumberingRe.ReplaceAllString(t, "")
+	t = cutNumbering(t)
 	t = strings.TrimSpace(tierRe.ReplaceAllString(t, ""))
 	t = strings.TrimSpace(trimEmoji(t))
 	core, count, cut := groupCore(t)
@@ -1325,7 +1380,7 @@ func labelText(text string, kind byte) label {
 	if struck && strikesLabel(raw) {
 		lab.resolved = true
 	}
-	flat = strings.TrimSpace(genNumberingRe.ReplaceAllString(flat, ""))
+	flat = strings.TrimSpace(cutNumbering(flat))
 	flat = strings.TrimSpace(trimEmoji(flat))
 	if flat == "" {
 		return lab

@@ -186,7 +186,7 @@ func wordNumber(id string) string {
 // Title", "1.2" of "1.2 Title".
 func headingNumber(text string) string {
 	t := strings.TrimSpace(trimEmoji(stripBold(text)))
-	m := genNumberingRe.FindString(t)
+	m := t[:numberingLen(t)]
 	m = strings.TrimRight(strings.TrimSpace(m), ".)")
 	if m == "" || strings.Trim(m, "0123456789.") != "" {
 		return ""
