@@ -136,8 +136,8 @@ var (
 	checkboxRe = regexp.MustCompile(`^\[([ xX✓✔])\]\s*`)
 	// A resolved mark: ✅, or fixed/resolved as a status (bracketed, bold,
 	// after a dash or a colon), not "not fixed" or "unresolved".
-	resolvedRe = guard(regexp.MustCompile(`(?i)✅|~~[^~]+~~\s*$|(?:^|[\[(—–:|]|\s-\s|\*\*)\s*(?:already\s+|now\s+)?(?:fixed|resolved|addressed|done|closed)\b`),
-		"✅", "~~", "fixed", "resolved", "addressed", "done", "closed")
+	// resolvedMark reads it by hand.
+	resolvedRe = regexp.MustCompile(`(?i)✅|~~[^~]+~~\s*$|(?:^|[\[(—–:|]|\s-\s|\*\*)\s*(?:already\s+|now\s+)?(?:fixed|resolved|addressed|done|closed)\b`)
 	// A tier prefix of a group heading: "Tier 1:", "Priority 2 —".
 	tierRe = regexp.MustCompile(`(?i)^(?:tier|level|priority|phase|stage|group)\s*\d+\s*[:—–-]\s*`)
 	// Headings of legends, templates and guides: no findings under them.
@@ -331,6 +331,104 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// a heading's or an item's finding once its block is known.
 	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })
 	return g
+}
+
+// resolvedMark is resolvedRe.MatchString(s), read by hand in one pass
+// (FuzzRegexpGuards compares the two): a ✅; a struck-through part that
+// ends s; or fixed, resolved, addressed, done or closed as a whole word
+// (in any case, 'ſ' for 's'), after "already" or "now" or not, at the
+// start of s or after a bracket, a parenthesis, a dash, a colon, a pipe,
+// a spaced hyphen or bold, white space between them allowed.
+func resolvedMark(s string) bool {
+	if strings.Contains(s, "✅") || struckEnd(s) {
+		return true
+	}
+	for q := 0; q < len(s); q++ {
+		c := s[q] | 0x20
+		if c != 'f' && c != 'r' && c != 'a' && c != 'd' && c != 'c' {
+			continue
+		}
+		for _, w := range resolvedWords {
+			n := wordFoldLen(s[q:], w)
+			if n < 0 || q+n < len(s) && isWordByte(s[q+n]) {
+				continue
+			}
+			if resolvedAnchor(s, q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var resolvedWords = []string{"fixed", "resolved", "addressed", "done", "closed"}
+
+// resolvedAnchor reports whether a resolved word at s[q:] stands where
+// resolvedRe reads one: an anchor, white space, "already" or "now" and
+// white space, or the anchor and white space alone.
+func resolvedAnchor(s string, q int) bool {
+	r := q
+	for r > 0 && isRegexpSpace(s[r-1]) {
+		r--
+	}
+	for a := r; a <= q; a++ {
+		if resolvedAnchorAt(s, a) {
+			return true
+		}
+	}
+	if r == q {
+		return false // "already" and "now" need white space after them
+	}
+	for _, p := range []string{"already", "now"} {
+		if r < len(p) || !strings.EqualFold(s[r-len(p):r], p) {
+			continue
+		}
+		e := r - len(p)
+		b := e
+		for b > 0 && isRegexpSpace(s[b-1]) {
+			b--
+		}
+		for a := b; a <= e; a++ {
+			if resolvedAnchorAt(s, a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolvedAnchorAt reports whether one of resolvedRe's anchors ends at
+// s[:a]: the start, [ ( : |, an em or en dash, a spaced hyphen, bold.
+func resolvedAnchorAt(s string, a int) bool {
+	switch {
+	case a == 0:
+		return true
+	case strings.IndexByte("[(:|", s[a-1]) >= 0:
+		return true
+	case a >= 2 && s[a-2:a] == "**":
+		return true
+	case a >= 3 && (s[a-3:a] == "—" || s[a-3:a] == "–"):
+		return true
+	}
+	return a >= 3 && isRegexpSpace(s[a-3]) && s[a-2] == '-' && isRegexpSpace(s[a-1])
+}
+
+// struckEnd reports whether s ends with a struck-through part, white
+// space after it allowed: "~~x~~".
+func struckEnd(s string) bool {
+	e := len(s)
+	for e > 0 && isRegexpSpace(s[e-1]) {
+		e--
+	}
+	if e < 2 || s[e-2:e] != "~~" {
+		return false
+	}
+	k := e - 2
+	j := k
+	for j > 0 && s[j-1] != '~' {
+		j--
+	}
+	return j < k && j >= 2 && s[j-2:j] == "~~"
 }
 
 // cutNumbering is genNumberingRe.ReplaceAllString(s, ""): s less the
@@ -1263,7 +1361,7 @@ func labelOf(text string, kind byte) label {
 				lab.title, lab.empty = cleanTitle(t), false
 			}
 		}
-		if lab.ok && resolvedRe.MatchString(after) {
+		if lab.ok && resolvedMark(after) {
 			lab.resolved = true
 		}
 		return lab
@@ -1374,7 +1472,7 @@ func labelText(text string, kind byte) label {
 		t = strings.TrimSpace(t[len(m[0]):])
 	}
 	flat := strings.TrimSpace(trimEmoji(strings.ReplaceAll(stripBold(t), "~~", "")))
-	if resolvedRe.MatchString(raw) {
+	if resolvedMark(raw) {
 		lab.resolved = true
 	}
 	if struck && strikesLabel(raw) {
@@ -1389,7 +1487,7 @@ func labelText(text string, kind byte) label {
 		// "Title — ✅ Fixed": the mark is not the title; nor is "Fixed:"
 		// before it ("✅ Fixed: CRITICAL #2: Title").
 		for _, sep := range []string{" — ", " – ", " - "} {
-			if i := strings.LastIndex(flat, sep); i > 0 && resolvedRe.MatchString(flat[i:]) {
+			if i := strings.LastIndex(flat, sep); i > 0 && resolvedMark(flat[i:]) {
 				flat = strings.TrimSpace(flat[:i])
 				break
 			}

@@ -90,12 +90,17 @@ func (g *guardedRe) may(s string) bool {
 }
 
 // hasWordFold reports whether s starts with the word w, as guard reads it.
-func hasWordFold(s, w string) bool {
+func hasWordFold(s, w string) bool { return wordFoldLen(s, w) >= 0 }
+
+// wordFoldLen returns the length of the word w at the start of s, in any
+// ASCII case, 'ſ' for 's' and the Kelvin sign for 'k' (as (?i) reads it),
+// or -1.
+func wordFoldLen(s, w string) int {
 	j := 0
 	for i := 0; i < len(w); i++ {
 		c := w[i]
 		if j >= len(s) {
-			return false
+			return -1
 		}
 		switch b := s[j]; {
 		case b == c || c >= 'a' && c <= 'z' && b == c-'a'+'A':
@@ -105,10 +110,10 @@ func hasWordFold(s, w string) bool {
 		case c == 'k' && b == 0xe2 && j+2 < len(s) && s[j+1] == 0x84 && s[j+2] == 0xaa: // K
 			j += 3
 		default:
-			return false
+			return -1
 		}
 	}
-	return true
+	return j
 }
 
 // MatchString is re.MatchString(s).

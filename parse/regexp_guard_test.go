@@ -33,6 +33,7 @@ var guards = []struct {
 	{"idMatch", func(s string) any { return idMatch(s) }, func(s string) any { return idRe.MatchString(s) }},
 	{"parenMarkerAt", func(s string) any { return parenMarkerAt(s) }, func(s string) any { return parenMarkerRe.FindStringSubmatchIndex(s) }},
 	{"isEvidenceLine", func(s string) any { return isEvidenceLine(s) }, func(s string) any { return evidenceRe.MatchString(s) }},
+	{"resolvedMark", func(s string) any { return resolvedMark(s) }, func(s string) any { return resolvedRe.MatchString(s) }},
 	{"cutNumbering", func(s string) any { return cutNumbering(s) }, func(s string) any { return genNumberingRe.ReplaceAllString(s, "") }},
 	{"numberingLen", func(s string) any { return s[:numberingLen(s)] }, func(s string) any { return genNumberingRe.FindString(s) }},
 	{"severityLineOf", func(s string) any { return severityLineOf(s) }, func(s string) any { return severityLineRe.FindStringSubmatch(s) }},
@@ -40,7 +41,7 @@ var guards = []struct {
 
 // guardedRes are the regexps behind guard's word test.
 var guardedRes = map[string]*guardedRe{
-	"resolvedRe": resolvedRe, "resolvedNoteRe": resolvedNoteRe, "resolvedLeadRe": resolvedLeadRe,
+	"resolvedNoteRe": resolvedNoteRe, "resolvedLeadRe": resolvedLeadRe,
 	"countWordRe": countWordRe, "plevelCountRe": plevelCountRe, "citedWordIDRe": citedWordIDRe,
 	"verdictSectionRe": verdictSectionRe, "sevFieldRe": sevFieldRe, "statusFieldRe": statusFieldRe,
 	"verdictLabelRe": verdictLabelRe,
@@ -63,6 +64,9 @@ var guardedCases = []string{
 	"Impact level: 3", "Prioridad: alta", "**Status:** Fixed", "State: open", "상태: 완료", "Estado: x",
 	"**Overall Verdict:** needs-changes", "Gate Status: PASS", "review_status: approved", "Merge Readiness: no",
 	"## Phase 2", "Week 3 Roadmap", "Executive Summary", "TL;DR", "Next Steps", "Fix Order", "Must-fix list",
+	"x ~~a~~ ", "~~~x~~", "~~x~~~", "~~~~", "~~ ~~\t\n", "a~~b~~c", "Title — ✅ Fixed", "(now   fixed)", "- already resolved",
+	"x - Fixed", "x -  done", "x-done", "**Done**", "|closed|", "[CLOSED]", ": addressed.", "undone", "prefixed", "fixedly",
+	"fixed_", "Fixed2", "( already\tfixed)", "(alreadyfixed)", "( now fixed", "(NOW fixed)", "ALREADY Done", "nowfixed", "[x] — reſolved", "Addreſſed",
 	"1.2.3. x", "1.2.3x y", "1.2. x", "1.", "1. ", "1.\t\n x", "#3 x", "#x y", "a) x", "B. y", "ab. x", "1)x", "12.3 Title",
 	"1..2 x", "1.2.3.4.5.6.7.8.9.10.11 x", "1.2.3.4.5.6.7.8.9.10.11x", "9) \v x", "x.", "Z)\r",
 	"Severity Levels", "Report Template", "How to read", "Étape 2", "RÉSUMÉ", "Roadmap (2 weeks)", "KEY FINDINGS",
