@@ -3,6 +3,7 @@ package parse
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -52,6 +53,15 @@ var lowerWordLists = map[string]*lowerWords{
 	"planWords": planWords, "summaryWords": summaryWords, "actionWords": actionWords, "legendWords": legendWords,
 }
 
+// headWordLists are the heading regexps behind a word list.
+var headWordLists = map[string]struct {
+	re    *regexp.Regexp
+	words *lowerWords
+}{
+	"planHeadRe": {planHeadRe, planWords}, "summaryHeadRe": {summaryHeadRe, summaryWords},
+	"actionHeadRe": {actionHeadRe, actionWords},
+}
+
 // guardedCases are lines for the guarded regexps: their words in any case,
 // with ſ and the Kelvin sign, cut short, at the end of the line.
 var guardedCases = []string{
@@ -70,6 +80,8 @@ var guardedCases = []string{
 	"1.2.3. x", "1.2.3x y", "1.2. x", "1.", "1. ", "1.\t\n x", "#3 x", "#x y", "a) x", "B. y", "ab. x", "1)x", "12.3 Title",
 	"1..2 x", "1.2.3.4.5.6.7.8.9.10.11 x", "1.2.3.4.5.6.7.8.9.10.11x", "9) \v x", "x.", "Z)\r",
 	"Severity Levels", "Report Template", "How to read", "Étape 2", "RÉSUMÉ", "Roadmap (2 weeks)", "KEY FINDINGS",
+	"TL;DR", "tldr", "TL DR", "Fix Order", "Order of Fixes", "Must fix list", "Recommended fix order", "Priority fixes",
+	"✅ Fixed", "Fixed in v2",
 }
 
 // FuzzRegexpGuards: each guard answers as its regexp alone does.
@@ -84,6 +96,16 @@ func FuzzRegexpGuards(f *testing.F) {
 		for name, w := range lowerWordLists {
 			if got, want := w.in(s), containsAny(strings.ToLower(s), w.words); got != want {
 				t.Fatalf("%s.in(%q) = %v; in the lowered text: %v", name, s, got, want)
+			}
+		}
+		// A heading the regexp matches holds one of its words. ToLower
+		// leaves ſ and the Kelvin sign, which (?i) folds to s and k, as
+		// they are: the lists do not claim those.
+		if !strings.ContainsAny(s, "ſ\u212a") {
+			for name, h := range headWordLists {
+				if h.re.MatchString(s) && !h.words.in(s) {
+					t.Fatalf("%s matches %q, which holds none of its words", name, s)
+				}
 			}
 		}
 		for name, g := range guardedRes {

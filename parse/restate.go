@@ -53,15 +53,17 @@ var (
 
 // The words one of which each heading regexp needs, lower-cased: a
 // heading holding none is not run through it (most headings are findings'
-// titles, and the regexps backtrack).
+// titles, and the regexps backtrack). Each word is as long as the regexp
+// allows: "fix order", not "fix", which most titles of fixed findings
+// hold. FuzzRegexpGuards holds each list to its regexp.
 var (
 	planWords = newLowerWords("phase", "week", "sprint", "iteration", "stage", "step", "milestone", "day", "month",
 		"quarter", "wave", "batch", "semaine", "fase", "étape", "semana", "roadmap", "timeline", "checklist",
 		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort")
-	summaryWords = newLowerWords("summar", "overview", "executive", "tl", "recap", "glance", "conclusi", "key ", "verdict",
+	summaryWords = newLowerWords("summar", "overview", "executive", "tl;dr", "tldr", "recap", "glance", "conclusi", "key ", "verdict",
 		"scorecard", "quick reference", "highlight", "final", "résumé", "resumen", "요약", "결론", "총평", "概要",
 		"总结", "结论", "まとめ", "tóm tắt", "kết luận")
-	actionWords = newLowerWords("recommend", "action", "next step", "fix", "priorit", "must", "go/no", "recommandation",
+	actionWords = newLowerWords("recommend", "action", "next step", "fix order", "order of fix", "priorit", "must", "go/no", "recommandation",
 		"recomendacion", "권고", "권장", "建议", "khuyến nghị")
 )
 
