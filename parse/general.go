@@ -920,10 +920,12 @@ func (g *general) plevelTallies(t string, line int) {
 			return
 		}
 	}
-	for _, m := range plevelCountRe.FindAllStringSubmatch(t, 8) {
-		lvl, num := m[1], m[2]
-		if lvl == "" {
-			lvl, num = m[4], m[3]
+	for _, m := range ms { // the submatches, read from the indexes once found
+		var lvl, num string
+		if m[2] >= 0 {
+			lvl, num = t[m[2]:m[3]], t[m[4]:m[5]]
+		} else {
+			lvl, num = t[m[8]:m[9]], t[m[6]:m[7]]
 		}
 		n, err := strconv.Atoi(num)
 		if err != nil {
