@@ -160,11 +160,11 @@ func (g *guardedRe) FindAllStringSubmatchIndex(s string, n int) [][]int {
 }
 
 // lowerWords is a list of lower-case words, one of which a text is
-// looked for in, as containsAny(strings.ToLower(s), words) looks: an
-// ASCII text in one pass, without lowering a copy.
+// looked for in, as containsAny(strings.ToLower(s), words) looks, but in
+// one pass; an ASCII text without lowering a copy.
 type lowerWords struct {
 	words []string
-	first [256]uint64 // the ASCII words by their first byte
+	first [256]uint64 // the words by their first byte
 }
 
 func newLowerWords(words ...string) *lowerWords {
@@ -179,15 +179,27 @@ func newLowerWords(words ...string) *lowerWords {
 }
 
 // in reports whether the lower-case s holds one of the words.
-func (w *lowerWords) in(s string) bool {
+func (w *lowerWords) in(s string) bool { return w.inLower(wordsLower(s)) }
+
+// wordsLower returns s as lowerWords compares it: an ASCII s as it is
+// (inLower folds its bytes), any other lower-cased by strings.ToLower
+// ('İ' lowers to an ASCII 'i', the Kelvin sign to 'k'). Lower a text once
+// for several lists.
+func wordsLower(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return containsAny(strings.ToLower(s), w.words)
+			return strings.ToLower(s)
 		}
 	}
-	for i := 0; i < len(s); i++ {
-		for m := w.first[lowerASCII(s[i])]; m != 0; m &= m - 1 {
-			if hasPrefixLower(s[i:], w.words[bits.TrailingZeros64(m)]) {
+	return s
+}
+
+// inLower reports whether l, as wordsLower returns it, holds one of the
+// words: one pass, each byte against the words that start with it.
+func (w *lowerWords) inLower(l string) bool {
+	for i := 0; i < len(l); i++ {
+		for m := w.first[lowerASCII(l[i])]; m != 0; m &= m - 1 {
+			if hasPrefixLower(l[i:], w.words[bits.TrailingZeros64(m)]) {
 				return true
 			}
 		}

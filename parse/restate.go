@@ -107,17 +107,18 @@ func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) 
 	if len(nodes) == 0 && p < 0 {
 		return cls, group // the report's title names its subject
 	}
+	l := wordsLower(t)
 	switch {
-	case planWords.in(t) && planHeadRe.MatchString(t):
+	case planWords.inLower(l) && planHeadRe.MatchString(t):
 		return clsPlan, -1
 	case cls == clsPlan:
 		return cls, group
-	case summaryWords.in(t) && namesSection(summaryHeadRe, t):
+	case summaryWords.inLower(l) && namesSection(summaryHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}
 		return clsSummary, group
-	case actionWords.in(t) && namesSection(actionHeadRe, t):
+	case actionWords.inLower(l) && namesSection(actionHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}
