@@ -139,7 +139,8 @@ var (
 	// resolvedMark reads it by hand.
 	resolvedRe = regexp.MustCompile(`(?i)✅|~~[^~]+~~\s*$|(?:^|[\[(—–:|]|\s-\s|\*\*)\s*(?:already\s+|now\s+)?(?:fixed|resolved|addressed|done|closed)\b`)
 	// A tier prefix of a group heading: "Tier 1:", "Priority 2 —".
-	tierRe = regexp.MustCompile(`(?i)^(?:tier|level|priority|phase|stage|group)\s*\d+\s*[:—–-]\s*`)
+	tierRe = guardStart(regexp.MustCompile(`(?i)^(?:tier|level|priority|phase|stage|group)\s*\d+\s*[:—–-]\s*`),
+		"tier", "level", "priority", "phase", "stage", "group")
 	// Headings of legends, templates and guides: no findings under them.
 	// A legend is named as one ("Legend", "Severity Levels", "Rating
 	// scale") or is the whole of the heading ("Definitions", "Report
@@ -411,6 +412,79 @@ func resolvedAnchorAt(s string, a int) bool {
 		return true
 	}
 	return a >= 3 && isRegexpSpace(s[a-3]) && s[a-2] == '-' && isRegexpSpace(s[a-1])
+}
+
+// resolvedNote is resolvedNoteRe.MatchString(s), read by hand in one pass
+// (FuzzRegexpGuards compares the two): fixed, resolved, addressed, closed
+// or done as a whole word after an opening parenthesis or bracket or a
+// dash, "all", "now" or "already" between them or not; or fixed, resolved
+// or addressed after a spaced hyphen, "all" between them or not.
+func resolvedNote(s string) bool {
+	for q := 0; q < len(s); q++ {
+		c := s[q] | 0x20
+		if c != 'f' && c != 'r' && c != 'a' && c != 'c' && c != 'd' {
+			continue
+		}
+		for i, w := range noteWords {
+			n := wordFoldLen(s[q:], w)
+			if n < 0 || q+n < len(s) && isWordByte(s[q+n]) {
+				continue
+			}
+			if noteBefore(s, q, false) || i < 3 && noteBefore(s, q, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noteWords are resolvedNoteRe's words; the first three also follow a
+// spaced hyphen.
+var noteWords = []string{"fixed", "resolved", "addressed", "closed", "done"}
+
+// noteBefore reports whether the word at s[q:] follows what resolvedNoteRe
+// needs before it: ( [ — or – and white space (hyphen false), or white
+// space, a hyphen and white space again (hyphen true); "all" (or, not
+// after a hyphen, "now" or "already") and white space may stand between.
+func noteBefore(s string, q int, hyphen bool) bool {
+	r := spaceStart(s, q)
+	if noteAnchor(s, r, q, hyphen) {
+		return true
+	}
+	if r == q {
+		return false // a qualifier needs white space after it
+	}
+	for k, p := range []string{"all", "now", "already"} {
+		if hyphen && k > 0 {
+			break
+		}
+		if r < len(p) || !strings.EqualFold(s[r-len(p):r], p) {
+			continue
+		}
+		e := r - len(p)
+		if noteAnchor(s, spaceStart(s, e), e, hyphen) {
+			return true
+		}
+	}
+	return false
+}
+
+// noteAnchor reports whether resolvedNoteRe's anchor ends at s[:r], with
+// white space from r to q: ( [ — – before any white space, or white space,
+// a hyphen and at least one white space (hyphen).
+func noteAnchor(s string, r, q int, hyphen bool) bool {
+	if hyphen {
+		return r < q && r >= 2 && s[r-1] == '-' && isRegexpSpace(s[r-2])
+	}
+	return r >= 1 && (s[r-1] == '(' || s[r-1] == '[') || r >= 3 && (s[r-3:r] == "—" || s[r-3:r] == "–")
+}
+
+// spaceStart returns where the white space that ends at s[:q] starts.
+func spaceStart(s string, q int) int {
+	for q > 0 && isRegexpSpace(s[q-1]) {
+		q--
+	}
+	return q
 }
 
 // struckEnd reports whether s ends with a struck-through part, white
@@ -1056,7 +1130,7 @@ func (n *gnode) readGroup() {
 	core, count, cut := groupCore(t)
 	// "P1 Findings (all addressed)", "High — all fixed": the group's
 	// findings are resolved.
-	n.resolvedGroup = resolvedNoteRe.MatchString(t) || resolvedLeadRe.MatchString(t)
+	n.resolvedGroup = resolvedNote(t) || resolvedLeadRe.MatchString(t)
 	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledSubs > 0) && !noteIsTitle(t)) {
 		// "P0 — Migration drops the table" is a finding; "🟠 HIGH — fix
 		// before release" with findings under it is a group, and so is
@@ -1607,13 +1681,13 @@ func itemBracket(flat, word string, e int) bool {
 
 // resolvedNoteRe matches a group heading's note that its findings are
 // resolved: "(all addressed in revision)", "— all fixed", "[ALL FIXED]".
-var resolvedNoteRe = guard(regexp.MustCompile(`(?i)[(\[—–]\s*(?:all\s+|now\s+|already\s+)?(?:fixed|resolved|addressed|closed|done)\b|\s-\s+(?:all\s+)?(?:fixed|resolved|addressed)\b`),
-	"fixed", "resolved", "addressed", "closed", "done")
+// resolvedNote reads it by hand.
+var resolvedNoteRe = regexp.MustCompile(`(?i)[(\[—–]\s*(?:all\s+|now\s+|already\s+)?(?:fixed|resolved|addressed|closed|done)\b|\s-\s+(?:all\s+)?(?:fixed|resolved|addressed)\b`)
 
 // resolvedLeadRe matches a resolved mark that opens a heading or an item:
 // "Fixed:", "Resolved —", "FIXED".
-var resolvedLeadRe = guard(regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed|implemented)\b\s*[:—–-]?`),
-	"fixed", "resolved", "addressed", "done", "closed", "implemented")
+var resolvedLeadRe = guardStart(regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed|implemented)\b\s*[:—–-]?`),
+	"fixed", "resolved", "addressed", "done", "closed", "implemented", "already")
 
 // regradedID reads an ID the author re-graded at the start of s
 // ("UX-P0-2→P1: Title", "SEC-3 -> High"): the ID, the level it was moved

@@ -23,6 +23,9 @@ type guardedRe struct {
 	// nonASCII: a line holding a byte outside ASCII is left to the
 	// regexp (guardASCII).
 	nonASCII bool
+	// start: every match starts the line with one of the words
+	// (guardStart).
+	start bool
 }
 
 // guard returns re behind the test that s holds one of words. Each word
@@ -74,8 +77,28 @@ func guardASCII(re *regexp.Regexp, words ...string) *guardedRe {
 	return g
 }
 
+// guardStart is guard for a regexp anchored at the start of the text
+// (^, without (?m)) whose every match opens with one of words: the words
+// are looked for there only.
+func guardStart(re *regexp.Regexp, words ...string) *guardedRe {
+	g := guard(re, words...)
+	g.start = true
+	return g
+}
+
 // may reports whether s holds one of the guard's words.
 func (g *guardedRe) may(s string) bool {
+	if g.start {
+		if len(s) == 0 {
+			return false
+		}
+		for m := g.first[s[0]]; m != 0; m &= m - 1 {
+			if hasWordFold(s, g.words[bits.TrailingZeros64(m)]) {
+				return true
+			}
+		}
+		return false
+	}
 	for i := 0; i < len(s); i++ {
 		if g.nonASCII && s[i] >= utf8.RuneSelf {
 			return true
@@ -125,6 +148,14 @@ func (g *guardedRe) FindString(s string) string {
 		return ""
 	}
 	return g.re.FindString(s)
+}
+
+// ReplaceAllString is re.ReplaceAllString(s, repl).
+func (g *guardedRe) ReplaceAllString(s, repl string) string {
+	if !g.may(s) {
+		return s
+	}
+	return g.re.ReplaceAllString(s, repl)
 }
 
 // FindStringSubmatch is re.FindStringSubmatch(s).

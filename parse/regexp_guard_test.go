@@ -35,6 +35,8 @@ var guards = []struct {
 	{"parenMarkerAt", func(s string) any { return parenMarkerAt(s) }, func(s string) any { return parenMarkerRe.FindStringSubmatchIndex(s) }},
 	{"isEvidenceLine", func(s string) any { return isEvidenceLine(s) }, func(s string) any { return evidenceRe.MatchString(s) }},
 	{"resolvedMark", func(s string) any { return resolvedMark(s) }, func(s string) any { return resolvedRe.MatchString(s) }},
+	{"tierRe.ReplaceAllString", func(s string) any { return tierRe.ReplaceAllString(s, "") }, func(s string) any { return tierRe.re.ReplaceAllString(s, "") }},
+	{"resolvedNote", func(s string) any { return resolvedNote(s) }, func(s string) any { return resolvedNoteRe.MatchString(s) }},
 	{"cutNumbering", func(s string) any { return cutNumbering(s) }, func(s string) any { return genNumberingRe.ReplaceAllString(s, "") }},
 	{"numberingLen", func(s string) any { return s[:numberingLen(s)] }, func(s string) any { return genNumberingRe.FindString(s) }},
 	{"severityLineOf", func(s string) any { return severityLineOf(s) }, func(s string) any { return severityLineRe.FindStringSubmatch(s) }},
@@ -42,10 +44,10 @@ var guards = []struct {
 
 // guardedRes are the regexps behind guard's word test.
 var guardedRes = map[string]*guardedRe{
-	"resolvedNoteRe": resolvedNoteRe, "resolvedLeadRe": resolvedLeadRe,
-	"countWordRe": countWordRe, "plevelCountRe": plevelCountRe, "citedWordIDRe": citedWordIDRe,
+	"resolvedLeadRe": resolvedLeadRe,
+	"countWordRe":    countWordRe, "plevelCountRe": plevelCountRe, "citedWordIDRe": citedWordIDRe,
 	"verdictSectionRe": verdictSectionRe, "sevFieldRe": sevFieldRe, "statusFieldRe": statusFieldRe,
-	"verdictLabelRe": verdictLabelRe,
+	"verdictLabelRe": verdictLabelRe, "tierRe": tierRe,
 }
 
 // lowerWordLists are the word lists looked for in lower-cased text.
@@ -81,7 +83,10 @@ var guardedCases = []string{
 	"1..2 x", "1.2.3.4.5.6.7.8.9.10.11 x", "1.2.3.4.5.6.7.8.9.10.11x", "9) \v x", "x.", "Z)\r",
 	"Severity Levels", "Report Template", "How to read", "Étape 2", "RÉSUMÉ", "Roadmap (2 weeks)", "KEY FINDINGS",
 	"TL;DR", "tldr", "TL DR", "Fix Order", "Order of Fixes", "Must fix list", "Recommended fix order", "Priority fixes",
-	"✅ Fixed", "Fixed in v2",
+	"✅ Fixed", "Fixed in v2", "Tier 1: x", "ſtage 2 — y", "x Tier 1: y", "Group 3-", "LEVEL 2:", "already  done", " Fixed",
+	"Already fixed:", "x fixed", "Implemented —", "High (all addressed in revision)", "P1 — all fixed", "[ALL FIXED]",
+	"x - all resolved", "x -  addressed", "x - done", "x - now fixed", "x -fixed", "x-  fixed", "(  now\tclosed)", "[done]",
+	"—Fixed", "– already   DONE", "(fixedx", "(all  fixed_", "(allfixed)", "x\t-\tALL\nRESOLVED", "(reſolved)", "(addreſſed", "( all)",
 }
 
 // FuzzRegexpGuards: each guard answers as its regexp alone does.
@@ -155,6 +160,29 @@ func TestIDMatchRandom(t *testing.T) {
 		}
 		if s := string(b); idMatch(s) != idRe.MatchString(s) {
 			t.Fatalf("idMatch(%q) = %v; idRe says %v", s, idMatch(s), idRe.MatchString(s))
+		}
+	}
+}
+
+// TestResolvedMarksRandom compares resolvedMark and resolvedNote with
+// their regexps on random strings of the pieces they read: anchors,
+// white space, qualifiers, the words (ſ, cut, run on) and others.
+func TestResolvedMarksRandom(t *testing.T) {
+	pieces := []string{"(", "[", "—", "–", " ", "  ", "\t", "\n", "-", " - ", ":", "|", "**", "~~", "✅", "x", "_", "2",
+		"all", "ALL", "now", "already", "Already", "fixed", "FIXED", "fixe", "resolved", "reſolved", "done", "closed",
+		"addressed", "addreſſed", "implemented"}
+	r := rand.New(rand.NewPCG(26, 3))
+	for range 100000 {
+		var b strings.Builder
+		for n := r.IntN(9); n > 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := resolvedMark(s), resolvedRe.MatchString(s); got != want {
+			t.Fatalf("resolvedMark(%q) = %v; resolvedRe says %v", s, got, want)
+		}
+		if got, want := resolvedNote(s), resolvedNoteRe.MatchString(s); got != want {
+			t.Fatalf("resolvedNote(%q) = %v; resolvedNoteRe says %v", s, got, want)
 		}
 	}
 }
