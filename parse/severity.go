@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -147,7 +148,7 @@ func vocabWord(w string, position bool) (Severity, sevClass, bool) {
 		if !ok && len(k) > 3 && k[len(k)-1] == 's' {
 			e, ok = vocabIndex[string(k[:len(k)-1])]
 		}
-	} else {
+	} else if !vocabKeyLonger(w) {
 		k := vocabKey(w)
 		e, ok = vocabIndex[k]
 		if !ok && len(k) > 3 && k[len(k)-1] == 's' {
@@ -212,6 +213,24 @@ func asciiVocabKey(dst []byte, w string) (key []byte, ascii bool) {
 		dst = append(dst, c)
 	}
 	return dst, true
+}
+
+// vocabKeyLonger reports whether vocabKey(w) is surely longer than any
+// key's plural (then it is no key, nor is it less its 's'), counting
+// without lowering a copy: each rune that is not a separator or white
+// space stays in the key, one byte at least. A title outside ASCII ("— ✅
+// Fixed") is told apart without vocabKey's copies.
+func vocabKeyLonger(w string) bool {
+	n := 0
+	for _, r := range w {
+		if r == '-' || r == '_' || unicode.IsSpace(r) {
+			continue
+		}
+		if n++; n > vocabKeyMax+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // asciiSpace reports whether c is white space to strings.TrimSpace.

@@ -138,3 +138,32 @@ func asciiOnly(s string) bool {
 	}
 	return true
 }
+
+// TestVocabWordLong compares vocabWord with a plain lookup of vocabKey on
+// random strings outside ASCII, long and short: the count that tells a
+// key too long (vocabKeyLonger) never turns a key away.
+func TestVocabWordLong(t *testing.T) {
+	var parts []string
+	for k := range vocabIndex {
+		parts = append(parts, k, strings.ToUpper(k), k+"s")
+	}
+	slices.Sort(parts)
+	parts = append(parts, "-", "_", " ", "\t", "\u00a0", "\u2003", "é", "✅", "—", "\u212a", "İ", "ẞ", "xx", "Fixed")
+	r := rand.New(rand.NewPCG(26, 6))
+	for range 100000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		w := b.String()
+		sg, cg, og := vocabWord(w, true)
+		k := vocabKey(w)
+		e, ok := vocabIndex[k]
+		if !ok && len(k) > 3 && k[len(k)-1] == 's' {
+			e, ok = vocabIndex[k[:len(k)-1]]
+		}
+		if og != ok || ok && (sg != e.sev || cg != e.class) {
+			t.Fatalf("vocabWord(%q) = %v %v %v; the key %q gives %v %+v", w, sg, cg, og, k, ok, e)
+		}
+	}
+}
