@@ -48,6 +48,7 @@ var guardedRes = map[string]*guardedRe{
 	"countWordRe":    countWordRe, "plevelCountRe": plevelCountRe, "citedWordIDRe": citedWordIDRe,
 	"verdictSectionRe": verdictSectionRe, "sevFieldRe": sevFieldRe, "statusFieldRe": statusFieldRe,
 	"verdictLabelRe": verdictLabelRe, "tierRe": tierRe,
+	"verdictHeadRe": verdictHeadRe,
 }
 
 // lowerWordLists are the word lists looked for in lower-cased text.
@@ -86,6 +87,7 @@ var guardedCases = []string{
 	"✅ Fixed", "Fixed in v2", "Tier 1: x", "ſtage 2 — y", "x Tier 1: y", "Group 3-", "LEVEL 2:", "already  done", " Fixed",
 	"Already fixed:", "x fixed", "Implemented —", "High (all addressed in revision)", "P1 — all fixed", "[ALL FIXED]",
 	"x - all resolved", "x -  addressed", "x - done", "x - now fixed", "x -fixed", "x-  fixed", "(  now\tclosed)", "[done]",
+	"Overall  Verdict", "final status", "STATUS", "Go/No-Go", "x verdict", "Verdict x", "ſtatus", "Assessment\n",
 	"—Fixed", "– already   DONE", "(fixedx", "(all  fixed_", "(allfixed)", "x\t-\tALL\nRESOLVED", "(reſolved)", "(addreſſed", "( all)",
 }
 

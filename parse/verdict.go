@@ -300,7 +300,8 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 
 var decisiveHeadRe = regexp.MustCompile(`(?i)^(?:overall\s+|final\s+)?(?:verdict|decision|go/no[- ]go)$`)
 
-var verdictHeadRe = regexp.MustCompile(`(?i)^(?:overall\s+|final\s+)?(?:verdict|recommendation|decision|outcome|assessment|conclusion|result|status|go/no[- ]go)$`)
+var verdictHeadRe = guardStart(regexp.MustCompile(`(?i)^(?:overall\s+|final\s+)?(?:verdict|recommendation|decision|outcome|assessment|conclusion|result|status|go/no[- ]go)$`),
+	"overall", "final", "verdict", "recommendation", "decision", "outcome", "assessment", "conclusion", "result", "status", "go/no")
 
 // verdictValue trims a verdict line's value to what names the verdict and
 // its condition: emphasis removed, the explanation after a dash or a
