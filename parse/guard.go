@@ -150,6 +150,14 @@ func (g *guardedRe) FindString(s string) string {
 	return g.re.FindString(s)
 }
 
+// FindStringIndex is re.FindStringIndex(s).
+func (g *guardedRe) FindStringIndex(s string) []int {
+	if !g.may(s) {
+		return nil
+	}
+	return g.re.FindStringIndex(s)
+}
+
 // ReplaceAllString is re.ReplaceAllString(s, repl).
 func (g *guardedRe) ReplaceAllString(s, repl string) string {
 	if !g.may(s) {

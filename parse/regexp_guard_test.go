@@ -48,7 +48,7 @@ var guardedRes = map[string]*guardedRe{
 	"countWordRe":    countWordRe, "plevelCountRe": plevelCountRe, "citedWordIDRe": citedWordIDRe,
 	"verdictSectionRe": verdictSectionRe, "sevFieldRe": sevFieldRe, "statusFieldRe": statusFieldRe,
 	"verdictLabelRe": verdictLabelRe, "tierRe": tierRe,
-	"verdictHeadRe": verdictHeadRe,
+	"verdictHeadRe": verdictHeadRe, "overviewRe": overviewRe,
 }
 
 // lowerWordLists are the word lists looked for in lower-cased text.
@@ -88,6 +88,8 @@ var guardedCases = []string{
 	"Already fixed:", "x fixed", "Implemented —", "High (all addressed in revision)", "P1 — all fixed", "[ALL FIXED]",
 	"x - all resolved", "x -  addressed", "x - done", "x - now fixed", "x -fixed", "x-  fixed", "(  now\tclosed)", "[done]",
 	"Overall  Verdict", "final status", "STATUS", "Go/No-Go", "x verdict", "Verdict x", "ſtatus", "Assessment\n",
+	"Résumé", "RÉSUMÉ", "resumen", "RESUMEN", "Summary", "ſummary", "TÓM TẮT", "tóm tắt", "요약", "概要 x", "总结", "Scope",
+	"Context", "CONTEXT", "Overall", "Introduction", "x summarys",
 	"—Fixed", "– already   DONE", "(fixedx", "(all  fixed_", "(allfixed)", "x\t-\tALL\nRESOLVED", "(reſolved)", "(addreſſed", "( all)",
 }
 

@@ -72,7 +72,7 @@ var (
 // heading is four words or fewer ("Executive Summary", "Summary of the
 // review", "Final Verdict"). A finding's heading that mentions the word
 // ("Q3: Fail-open error handling in verdict parsing") does not.
-func namesSection(re *regexp.Regexp, head string) bool {
+func namesSection(re indexFinder, head string) bool {
 	t := plainHead(head)
 	if id, _, ok := apartID(t); ok && id != "" {
 		return false // "Q3: …" heads a finding
@@ -84,6 +84,9 @@ func namesSection(re *regexp.Regexp, head string) bool {
 	words := strings.Fields(t)
 	return len(words) <= 4 || len(strings.Fields(t[:loc[0]])) < 2
 }
+
+// indexFinder is a regexp, guarded or not.
+type indexFinder interface{ FindStringIndex(s string) []int }
 
 // containsAny reports whether s contains one of words.
 func containsAny(s string, words []string) bool {
