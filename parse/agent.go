@@ -146,6 +146,15 @@ func (p *reportParser) run() {
 // takeResolved moves the findings the report marks resolved into
 // r.Resolved (SPEC §2.3: recorded, never counted) and returns the others.
 func (p *reportParser) takeResolved(fs []Finding) []Finding {
+	n := 0
+	for i := range fs {
+		if fs[i].resolved {
+			n++
+		}
+	}
+	if n > 0 {
+		p.r.Resolved = slices.Grow(p.r.Resolved, n)
+	}
 	out := fs[:0]
 	for _, f := range fs {
 		if f.resolved {

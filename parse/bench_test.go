@@ -90,3 +90,35 @@ func BenchmarkReadReportScale(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadReportGeneral parses generated reports of each shape of the
+// general reader (SPEC §2.3: severity groups, field blocks, numbered and
+// trailing levels, levels in IDs, tables under any heading, restating
+// lists, resolved items, a JSON body, a mix) at 2, 4, 8 and 16 MiB: each
+// doubling should cost at most ~2.2× the time, and 16 MiB under 2 s (SPEC
+// §9). With -short the sizes are 64 KiB and 128 KiB. cpu-ns/op is as in
+// BenchmarkReadReportScale.
+func BenchmarkReadReportGeneral(b *testing.B) {
+	sizes := []int{2 << 20, 4 << 20, 8 << 20, 16<<20 - 1024}
+	if testing.Short() {
+		sizes = []int{64 << 10, 128 << 10}
+	}
+	for _, shape := range reportgen.General {
+		for _, size := range sizes {
+			b.Run(fmt.Sprintf("%s/%dKiB", shape, (size+1023)>>10), func(b *testing.B) {
+				data := reportgen.Report(shape, size)
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				var r *parse.Report
+				cpu := cpuTime()
+				for b.Loop() {
+					r = parse.ReadReport(data)
+				}
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+				if len(r.Findings) == 0 || r.Status != parse.StatusMalformed {
+					b.Fatalf("%s: %d findings, status %s; want some, malformed", shape, len(r.Findings), r.Status)
+				}
+			})
+		}
+	}
+}

@@ -36,36 +36,46 @@ const maxExcerpt = 64 << 10
 func evidenceClaims(lines []line, lo, hi int) []Claim {
 	var claims []Claim
 	for i := lo; i < hi; i++ {
-		l := lines[i]
-		if l.masked {
+		if lines[i].masked || !isEvidenceLine(lines[i].text) {
 			continue
 		}
-		m := evidenceRe.FindStringSubmatch(l.text)
-		if m == nil {
-			continue
-		}
-		rest := strings.TrimSpace(strings.ReplaceAll(m[1], "**", " "))
-		if rest == "" {
-			var sub []Claim
-			sub, i = labelClaims(lines, i, hi)
-			claims = append(claims, sub...)
-			continue
-		}
-		refs := evidenceRefs(rest)
-		if len(refs) == 0 {
-			continue
-		}
-		c := claimOf(refs[0])
-		c.Line = l.num
-		c.Excerpt, i = excerptAfter(lines, i, hi)
-		claims = append(claims, c)
-		for _, r := range refs[1:] {
-			extra := claimOf(r)
-			extra.Line = l.num
-			claims = append(claims, extra)
-		}
+		var cs []Claim
+		cs, i = evidenceClaimAt(lines, i, hi)
+		claims = append(claims, cs...)
 	}
 	return claims
+}
+
+// isEvidenceLine reports whether s is an Evidence line (evidenceRe).
+func isEvidenceLine(s string) bool {
+	return containsFold(s, "evidence") && evidenceRe.MatchString(s)
+}
+
+// evidenceClaimAt reads the claims of the Evidence line lines[i], in the
+// block that ends before lines[hi]: those of the line and of the excerpt
+// after it, or of the list under a bare label. It returns them and the
+// index of the last line it read.
+func evidenceClaimAt(lines []line, i, hi int) ([]Claim, int) {
+	m := evidenceRe.FindStringSubmatch(lines[i].text)
+	rest := strings.TrimSpace(strings.ReplaceAll(m[1], "**", " "))
+	if rest == "" {
+		return labelClaims(lines, i, hi)
+	}
+	refs := evidenceRefs(rest)
+	if len(refs) == 0 {
+		return nil, i
+	}
+	claims := make([]Claim, 0, len(refs))
+	c := claimOf(refs[0])
+	c.Line = lines[i].num
+	c.Excerpt, i = excerptAfter(lines, i, hi)
+	claims = append(claims, c)
+	for _, r := range refs[1:] {
+		extra := claimOf(r)
+		extra.Line = c.Line
+		claims = append(claims, extra)
+	}
+	return claims, i
 }
 
 // labelClaims reads the claims under a bare Evidence label at lines[at]: the

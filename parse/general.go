@@ -136,9 +136,11 @@ var (
 	checkboxRe = regexp.MustCompile(`^\[([ xX✓✔])\]\s*`)
 	// A resolved mark: ✅, or fixed/resolved as a status (bracketed, bold,
 	// after a dash or a colon), not "not fixed" or "unresolved".
+	// resolvedMark reads it by hand.
 	resolvedRe = regexp.MustCompile(`(?i)✅|~~[^~]+~~\s*$|(?:^|[\[(—–:|]|\s-\s|\*\*)\s*(?:already\s+|now\s+)?(?:fixed|resolved|addressed|done|closed)\b`)
 	// A tier prefix of a group heading: "Tier 1:", "Priority 2 —".
-	tierRe = regexp.MustCompile(`(?i)^(?:tier|level|priority|phase|stage|group)\s*\d+\s*[:—–-]\s*`)
+	tierRe = guardStart(regexp.MustCompile(`(?i)^(?:tier|level|priority|phase|stage|group)\s*\d+\s*[:—–-]\s*`),
+		"tier", "level", "priority", "phase", "stage", "group")
 	// Headings of legends, templates and guides: no findings under them.
 	// A legend is named as one ("Legend", "Severity Levels", "Rating
 	// scale") or is the whole of the heading ("Definitions", "Report
@@ -148,15 +150,22 @@ var (
 	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?|severit(?:y|ies)|severidad(?:es)?|sévérités?|schweregrade?|重要度|심각도|严重程度)$|^how to (?:use|read)\b`)
 	// Headings of summaries and overviews: a severity field there is an
 	// overall rating, not a finding.
-	overviewRe = regexp.MustCompile(`(?i)\b(?:summary|overview|overall|assessment|conclusion|verdict|scope|context|introduction|résumé|resumen|요약|概要|总结|tóm tắt)\b`)
+	// Its guard: "sum" of summary, résumé and resumen, "m t" of tóm tắt.
+	overviewRe = guard(regexp.MustCompile(`(?i)\b(?:summary|overview|overall|assessment|conclusion|verdict|scope|context|introduction|résumé|resumen|요약|概要|总结|tóm tắt)\b`),
+		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
+		"总结", "m t")
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+level)?|sev|criticality|risk(?:\s+level)?|priority(?:\s+level)?|impact(?:\s+level)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`)
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+level)?|sev|criticality|risk(?:\s+level)?|priority(?:\s+level)?|impact(?:\s+level)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+		"sev", "criticality", "risk", "priority", "impact", "prioridad", "gravedad", "schweregrad")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
-	statusFieldRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`)
+	statusFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`),
+		"stat", "resolution", "estado")
 	// Count tallies: "P0: 3", "15 P0", "Critical: 2", "Total Critical Issues: 3".
-	countWordRe   = regexp.MustCompile(`(?i)\b(?:findings?|issues?|total|counts?|blockers?|bugs?|problems?|vulnerabilit(?:y|ies)|defects?|gaps?|items?|concerns?)\b`)
-	plevelCountRe = regexp.MustCompile(`(?i)\b(P[0-3])\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\d+)\b|\b(\d+)\s+(P[0-3])\b`)
+	countWordRe = guard(regexp.MustCompile(`(?i)\b(?:findings?|issues?|total|counts?|blockers?|bugs?|problems?|vulnerabilit(?:y|ies)|defects?|gaps?|items?|concerns?)\b`),
+		"finding", "issue", "total", "count", "blocker", "bug", "problem", "vulnerabilit", "defect", "gap", "item", "concern")
+	plevelCountRe = guard(regexp.MustCompile(`(?i)\b(P[0-3])\s*(?:\*\*)?\s*:\s*(?:\*\*)?\s*(\d+)\b|\b(\d+)\s+(P[0-3])\b`),
+		"p0", "p1", "p2", "p3")
 )
 
 // fieldNames are the fields of a finding (SPEC §2.3): lines that are part of
@@ -247,7 +256,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		table = nil
-		if len(t) < 300 && strings.ContainsAny(t, "pP") && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
+		if len(t) < 300 && plevelCountRe.may(t) && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
 			// "P0: 3, P1: 2" in a summary, or with a word that says it
 			// counts findings: a scoring table's "P0: 60" is not a tally,
 			// nor is "2 of 3 P0 flaws" in a sentence.
@@ -318,11 +327,240 @@ func readGeneral(st *stop, src string, lines []line) general {
 		nodes = append(nodes, n)
 		stack = append(stack, len(nodes)-1)
 	}
+	// Each node gives at most one finding, each table row one: room for
+	// them all at once, not copies of a growing list.
+	g.findings = make([]gfinding, 0, len(nodes)+len(g.pending))
 	g.decide(st, lines, nodes, template)
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
 	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })
 	return g
+}
+
+// resolvedMark is resolvedRe.MatchString(s), read by hand in one pass
+// (FuzzRegexpGuards compares the two): a ✅; a struck-through part that
+// ends s; or fixed, resolved, addressed, done or closed as a whole word
+// (in any case, 'ſ' for 's'), after "already" or "now" or not, at the
+// start of s or after a bracket, a parenthesis, a dash, a colon, a pipe,
+// a spaced hyphen or bold, white space between them allowed.
+func resolvedMark(s string) bool {
+	if strings.Contains(s, "✅") || struckEnd(s) {
+		return true
+	}
+	for q := 0; q < len(s); q++ {
+		c := s[q] | 0x20
+		if c != 'f' && c != 'r' && c != 'a' && c != 'd' && c != 'c' {
+			continue
+		}
+		for _, w := range resolvedWords {
+			n := wordFoldLen(s[q:], w)
+			if n < 0 || q+n < len(s) && isWordByte(s[q+n]) {
+				continue
+			}
+			if resolvedAnchor(s, q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var resolvedWords = []string{"fixed", "resolved", "addressed", "done", "closed"}
+
+// resolvedAnchor reports whether a resolved word at s[q:] stands where
+// resolvedRe reads one: an anchor, white space, "already" or "now" and
+// white space, or the anchor and white space alone.
+func resolvedAnchor(s string, q int) bool {
+	r := q
+	for r > 0 && isRegexpSpace(s[r-1]) {
+		r--
+	}
+	for a := r; a <= q; a++ {
+		if resolvedAnchorAt(s, a) {
+			return true
+		}
+	}
+	if r == q {
+		return false // "already" and "now" need white space after them
+	}
+	for _, p := range []string{"already", "now"} {
+		if r < len(p) || !strings.EqualFold(s[r-len(p):r], p) {
+			continue
+		}
+		e := r - len(p)
+		b := e
+		for b > 0 && isRegexpSpace(s[b-1]) {
+			b--
+		}
+		for a := b; a <= e; a++ {
+			if resolvedAnchorAt(s, a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolvedAnchorAt reports whether one of resolvedRe's anchors ends at
+// s[:a]: the start, [ ( : |, an em or en dash, a spaced hyphen, bold.
+func resolvedAnchorAt(s string, a int) bool {
+	switch {
+	case a == 0:
+		return true
+	case strings.IndexByte("[(:|", s[a-1]) >= 0:
+		return true
+	case a >= 2 && s[a-2:a] == "**":
+		return true
+	case a >= 3 && (s[a-3:a] == "—" || s[a-3:a] == "–"):
+		return true
+	}
+	return a >= 3 && isRegexpSpace(s[a-3]) && s[a-2] == '-' && isRegexpSpace(s[a-1])
+}
+
+// resolvedNote is resolvedNoteRe.MatchString(s), read by hand in one pass
+// (FuzzRegexpGuards compares the two): fixed, resolved, addressed, closed
+// or done as a whole word after an opening parenthesis or bracket or a
+// dash, "all", "now" or "already" between them or not; or fixed, resolved
+// or addressed after a spaced hyphen, "all" between them or not.
+func resolvedNote(s string) bool {
+	for q := 0; q < len(s); q++ {
+		c := s[q] | 0x20
+		if c != 'f' && c != 'r' && c != 'a' && c != 'c' && c != 'd' {
+			continue
+		}
+		for i, w := range noteWords {
+			n := wordFoldLen(s[q:], w)
+			if n < 0 || q+n < len(s) && isWordByte(s[q+n]) {
+				continue
+			}
+			if noteBefore(s, q, false) || i < 3 && noteBefore(s, q, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noteWords are resolvedNoteRe's words; the first three also follow a
+// spaced hyphen.
+var noteWords = []string{"fixed", "resolved", "addressed", "closed", "done"}
+
+// noteBefore reports whether the word at s[q:] follows what resolvedNoteRe
+// needs before it: ( [ — or – and white space (hyphen false), or white
+// space, a hyphen and white space again (hyphen true); "all" (or, not
+// after a hyphen, "now" or "already") and white space may stand between.
+func noteBefore(s string, q int, hyphen bool) bool {
+	r := spaceStart(s, q)
+	if noteAnchor(s, r, q, hyphen) {
+		return true
+	}
+	if r == q {
+		return false // a qualifier needs white space after it
+	}
+	for k, p := range []string{"all", "now", "already"} {
+		if hyphen && k > 0 {
+			break
+		}
+		if r < len(p) || !strings.EqualFold(s[r-len(p):r], p) {
+			continue
+		}
+		e := r - len(p)
+		if noteAnchor(s, spaceStart(s, e), e, hyphen) {
+			return true
+		}
+	}
+	return false
+}
+
+// noteAnchor reports whether resolvedNoteRe's anchor ends at s[:r], with
+// white space from r to q: ( [ — – before any white space, or white space,
+// a hyphen and at least one white space (hyphen).
+func noteAnchor(s string, r, q int, hyphen bool) bool {
+	if hyphen {
+		return r < q && r >= 2 && s[r-1] == '-' && isRegexpSpace(s[r-2])
+	}
+	return r >= 1 && (s[r-1] == '(' || s[r-1] == '[') || r >= 3 && (s[r-3:r] == "—" || s[r-3:r] == "–")
+}
+
+// spaceStart returns where the white space that ends at s[:q] starts.
+func spaceStart(s string, q int) int {
+	for q > 0 && isRegexpSpace(s[q-1]) {
+		q--
+	}
+	return q
+}
+
+// struckEnd reports whether s ends with a struck-through part, white
+// space after it allowed: "~~x~~".
+func struckEnd(s string) bool {
+	e := len(s)
+	for e > 0 && isRegexpSpace(s[e-1]) {
+		e--
+	}
+	if e < 2 || s[e-2:e] != "~~" {
+		return false
+	}
+	k := e - 2
+	j := k
+	for j > 0 && s[j-1] != '~' {
+		j--
+	}
+	return j < k && j >= 2 && s[j-2:j] == "~~"
+}
+
+// cutNumbering is genNumberingRe.ReplaceAllString(s, ""): s less the
+// numbering it opens with (FuzzRegexpGuards compares the two).
+func cutNumbering(s string) string { return s[numberingLen(s):] }
+
+// numberingLen is the length of genNumberingRe's match at the start of s,
+// 0 for none, read as the regexp reads: "#", digits, ".digits" groups as
+// many as let a "." or ")" and white space or white space follow, or a
+// letter and "." or ")"; then all the white space.
+func numberingLen(s string) int {
+	i := 0
+	if i < len(s) && s[i] == '#' {
+		i++
+	}
+	d := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i > d {
+		// The ends of the ".digits" groups, the most first.
+		var buf [8]int
+		ends := append(buf[:0], i)
+		for i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
+			i++
+			for i < len(s) && isDigit(s[i]) {
+				i++
+			}
+			ends = append(ends, i)
+		}
+		for k := len(ends) - 1; k >= 0; k-- {
+			e := ends[k]
+			if e+1 < len(s) && (s[e] == '.' || s[e] == ')') && isRegexpSpace(s[e+1]) {
+				return spaceRun(s, e+1)
+			}
+			if e < len(s) && isRegexpSpace(s[e]) {
+				return spaceRun(s, e)
+			}
+		}
+		return 0
+	}
+	if len(s) > 2 && isASCIILetter(s[0]) && (s[1] == '.' || s[1] == ')') && isRegexpSpace(s[2]) {
+		return spaceRun(s, 2)
+	}
+	return 0
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// spaceRun returns the index past the run of \s at s[i:].
+func spaceRun(s string, i int) int {
+	for i < len(s) && isRegexpSpace(s[i]) {
+		i++
+	}
+	return i
 }
 
 // sevFieldOf matches a severity field line whose value is a severity.
@@ -459,16 +697,16 @@ func inLegend(nodes []gnode, h int) bool {
 // isLegendHeading reports whether a heading names a legend, a guide or a
 // template: no findings stand under it.
 func isLegendHeading(text string) bool {
-	if !containsAny(strings.ToLower(text), legendWords) {
+	if !legendWords.in(text) {
 		return false
 	}
 	return legendRe.MatchString(text) || legendHeadRe.MatchString(plainHead(text))
 }
 
 // legendWords are the words one of which legendRe or legendHeadRe needs.
-var legendWords = []string{"legend", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
+var legendWords = newLowerWords("legend", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
 	"scoring", "template", "format", "definition", "classification", "instruction", "how to", "severidad",
-	"sévérité", "schweregrad", "重要度", "심각도", "严重程度"}
+	"sévérité", "schweregrad", "重要度", "심각도", "严重程度")
 
 // isTemplate reports whether the report says it is a template or an example
 // in its title or first paragraph: its severities are placeholders.
@@ -759,10 +997,12 @@ func (g *general) plevelTallies(t string, line int) {
 			return
 		}
 	}
-	for _, m := range plevelCountRe.FindAllStringSubmatch(t, 8) {
-		lvl, num := m[1], m[2]
-		if lvl == "" {
-			lvl, num = m[4], m[3]
+	for _, m := range ms { // the submatches, read from the indexes once found
+		var lvl, num string
+		if m[2] >= 0 {
+			lvl, num = t[m[2]:m[3]], t[m[4]:m[5]]
+		} else {
+			lvl, num = t[m[8]:m[9]], t[m[6]:m[7]]
 		}
 		n, err := strconv.Atoi(num)
 		if err != nil {
@@ -800,7 +1040,7 @@ func placeholderTitle(s string) bool {
 // plainTitle reads the title and ID of an unlabelled heading or item.
 func plainTitle(text string, kind byte) (title, id string) {
 	t := strings.TrimSpace(trimEmoji(stripBold(text)))
-	t = genNumberingRe.ReplaceAllString(t, "")
+	t = cutNumbering(t)
 	t = strings.TrimSpace(strings.ReplaceAll(t, "~~", ""))
 	if lid, rest, ok := apartID(t); ok {
 		id, t = lid, strings.TrimLeft(rest, sepChars)
@@ -812,7 +1052,7 @@ func plainTitle(text string, kind byte) (title, id string) {
 			inner := strings.TrimSpace(text)[2:]
 			if j := strings.Index(inner, "**"); j > 0 {
 				t2 := strings.TrimSpace(trimEmoji(inner[:j]))
-				t2 = genNumberingRe.ReplaceAllString(t2, "")
+				t2 = cutNumbering(t2)
 				if lid, rest, ok := apartID(t2); ok {
 					id, t2 = lid, strings.TrimLeft(rest, sepChars)
 				}
@@ -869,7 +1109,7 @@ var fileExtRe = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9]{0,6}(?::\d[\d,-]*)?$`)
 // plainHead is a heading's text less emoji, numbering and a colon.
 func plainHead(s string) string {
 	s = strings.TrimSpace(trimEmoji(stripBold(s)))
-	return strings.TrimSpace(strings.TrimRight(genNumberingRe.ReplaceAllString(s, ""), ":"))
+	return strings.TrimSpace(strings.TrimRight(cutNumbering(s), ":"))
 }
 
 // groupWord returns the severity words of a group heading, for diagnostics.
@@ -887,13 +1127,13 @@ func groupWord(s string) string {
 // children that are findings' places.
 func (n *gnode) readGroup() {
 	t := strings.TrimSpace(trimEmoji(stripBold(n.text)))
-	t = genNumberingRe.ReplaceAllString(t, "")
+	t = cutNumbering(t)
 	t = strings.TrimSpace(tierRe.ReplaceAllString(t, ""))
 	t = strings.TrimSpace(trimEmoji(t))
 	core, count, cut := groupCore(t)
 	// "P1 Findings (all addressed)", "High — all fixed": the group's
 	// findings are resolved.
-	n.resolvedGroup = resolvedNoteRe.MatchString(t) || resolvedLeadRe.MatchString(t)
+	n.resolvedGroup = resolvedNote(t) || resolvedLeadRe.MatchString(t)
 	if sev, ok := groupPhrase(core); ok && (!cut || (n.unlabelledKids > 0 || n.labelledSubs > 0) && !noteIsTitle(t)) {
 		// "P0 — Migration drops the table" is a finding; "🟠 HIGH — fix
 		// before release" with findings under it is a group, and so is
@@ -1200,7 +1440,7 @@ func labelOf(text string, kind byte) label {
 				lab.title, lab.empty = cleanTitle(t), false
 			}
 		}
-		if lab.ok && resolvedRe.MatchString(after) {
+		if lab.ok && resolvedMark(after) {
 			lab.resolved = true
 		}
 		return lab
@@ -1311,13 +1551,13 @@ func labelText(text string, kind byte) label {
 		t = strings.TrimSpace(t[len(m[0]):])
 	}
 	flat := strings.TrimSpace(trimEmoji(strings.ReplaceAll(stripBold(t), "~~", "")))
-	if resolvedRe.MatchString(raw) {
+	if resolvedMark(raw) {
 		lab.resolved = true
 	}
 	if struck && strikesLabel(raw) {
 		lab.resolved = true
 	}
-	flat = strings.TrimSpace(genNumberingRe.ReplaceAllString(flat, ""))
+	flat = strings.TrimSpace(cutNumbering(flat))
 	flat = strings.TrimSpace(trimEmoji(flat))
 	if flat == "" {
 		return lab
@@ -1326,7 +1566,7 @@ func labelText(text string, kind byte) label {
 		// "Title — ✅ Fixed": the mark is not the title; nor is "Fixed:"
 		// before it ("✅ Fixed: CRITICAL #2: Title").
 		for _, sep := range []string{" — ", " – ", " - "} {
-			if i := strings.LastIndex(flat, sep); i > 0 && resolvedRe.MatchString(flat[i:]) {
+			if i := strings.LastIndex(flat, sep); i > 0 && resolvedMark(flat[i:]) {
 				flat = strings.TrimSpace(flat[:i])
 				break
 			}
@@ -1444,11 +1684,13 @@ func itemBracket(flat, word string, e int) bool {
 
 // resolvedNoteRe matches a group heading's note that its findings are
 // resolved: "(all addressed in revision)", "— all fixed", "[ALL FIXED]".
+// resolvedNote reads it by hand.
 var resolvedNoteRe = regexp.MustCompile(`(?i)[(\[—–]\s*(?:all\s+|now\s+|already\s+)?(?:fixed|resolved|addressed|closed|done)\b|\s-\s+(?:all\s+)?(?:fixed|resolved|addressed)\b`)
 
 // resolvedLeadRe matches a resolved mark that opens a heading or an item:
 // "Fixed:", "Resolved —", "FIXED".
-var resolvedLeadRe = regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed|implemented)\b\s*[:—–-]?`)
+var resolvedLeadRe = guardStart(regexp.MustCompile(`(?i)^(?:already\s+)?(?:fixed|resolved|addressed|done|closed|implemented)\b\s*[:—–-]?`),
+	"fixed", "resolved", "addressed", "done", "closed", "implemented", "already")
 
 // regradedID reads an ID the author re-graded at the start of s
 // ("UX-P0-2→P1: Title", "SEC-3 -> High"): the ID, the level it was moved

@@ -2,6 +2,8 @@ package parse
 
 import (
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -32,6 +34,7 @@ func (p *reportParser) linkDescriptions() {
 		lo, hi = p.ix.start, p.ix.end
 	}
 	linked := make([]bool, len(fs))
+	var b *blocks // made at the first block: an index with no prose has none
 	for i := 0; i < len(p.lines); i++ {
 		p.stop.tick()
 		l := p.lines[i]
@@ -53,26 +56,32 @@ func (p *reportParser) linkDescriptions() {
 			continue
 		}
 		linked[k] = true
-		end := blockEnd(p.lines, i)
-		size, last := 0, i
+		if b == nil {
+			b = newBlocks(p.src, p.lines)
+		}
+		end := int(b.end[i])
+		// The description is the block's first lines, up to
+		// maxDescription bytes in all (each line and its newline).
+		last := b.last(i, end)
+		size := 0
+		if last >= i {
+			size = int(b.at[last+1] - b.at[i])
+		}
 		var refs []string // the block's, merged into the finding's at once
-		for n, bl := range p.lines[i:end] {
-			if size+len(bl.text) > maxDescription {
-				break
-			}
-			size += len(bl.text) + 1
-			last = i + n
-			// The references of a prose list item or bold lead-in are
-			// already the finding's: the prose walk read them in the same
-			// text, and reading them again doubled the parse time.
-			if !bl.masked && !(n == 0 && own && l.level == 0) {
-				refs = append(refs, fileRefs(bl.text)...)
-			}
+		// The references of a prose list item or bold lead-in are
+		// already the finding's: the prose walk read them in the same
+		// text, and reading them again doubled the parse time.
+		from := i
+		if own && l.level == 0 {
+			from = i + 1
+		}
+		for _, r := range b.between(b.refLines, from, last+1) {
+			refs = append(refs, fileRefs(p.lines[r].text)...)
 		}
 		if size > 0 {
-			fs[k].Description = description(p.src, p.lines[i:last+1], size)
+			fs[k].Description = b.description(p.src, p.lines, i, last, size)
 		}
-		claims := evidenceClaims(p.lines, i, end)
+		claims := b.claims(p.lines, i, end)
 		for _, c := range claims {
 			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
 			refs = append(refs, c.Ref())
@@ -100,28 +109,148 @@ func findingsByID(fs []Finding) map[string]int {
 	return byID
 }
 
-// description returns the text of ls, each line ending in a newline, size
-// bytes in all: a part of src, the report's text, when the lines lie there
-// as they are (no \r was dropped), so that descriptions do not copy the
-// report once more.
-func description(src string, ls []line, size int) string {
-	whole := true
-	for _, l := range ls {
+// blocks is what linkDescriptions needs to know of every block of a
+// report, read in one pass over its lines, so that the block of each
+// finding costs what the block holds, not what follows it: a report of
+// 100,000 table rows or JSON objects has as many blocks, each running far.
+type blocks struct {
+	// end[i] is the index just past the block opening at lines[i]: a
+	// heading's section runs to the next heading of its level or above;
+	// an item runs to the next heading or the next top-level item or bold
+	// lead-in; a bold lead-in paragraph runs to the next heading, bold
+	// lead-in or rule, the list under it included (its details: "-
+	// **Evidence**: …"); a table row is a block of its own (the rows
+	// after it are findings of their own, not its description).
+	end []int32
+	// at[i] is the size of lines[:i], each line and its newline: the
+	// description's bytes from lines[i] to lines[j] are at[j+1]-at[i].
+	at []int64
+	// split[i] counts the lines before i that do not lie in the report's
+	// text as they are (a \r dropped): description copies those.
+	split []int32
+	// refLines are the lines, unmasked, that can hold a file reference
+	// (hasColonDigit); evLines those that are Evidence lines (evidenceRe).
+	refLines, evLines []int32
+}
+
+func newBlocks(src string, lines []line) *blocks {
+	n := len(lines)
+	b := &blocks{end: make([]int32, n), at: make([]int64, n+1), split: make([]int32, n+1)}
+	for i, l := range lines {
+		b.at[i+1] = b.at[i] + int64(len(l.text)) + 1
+		b.split[i+1] = b.split[i]
 		if e := l.start + len(l.text); e >= len(src) || src[e] != '\n' {
-			whole = false
-			break
+			b.split[i+1]++
+		}
+		if l.masked {
+			continue
+		}
+		if hasColonDigit(l.text) {
+			b.refLines = append(b.refLines, int32(i))
+		}
+		if isEvidenceLine(l.text) {
+			b.evLines = append(b.evLines, int32(i))
 		}
 	}
-	if whole {
-		return src[ls[0].start : ls[0].start+size]
+	// The ends of the blocks that open at a line of text: the next
+	// heading, bold lead-in or rule, and (for a list item) the next
+	// top-level item; read backwards.
+	nextStop, nextItem := int32(n), int32(n)
+	for i := n - 1; i >= 0; i-- {
+		l := lines[i]
+		if l.level > 0 {
+			if !l.masked {
+				nextStop, nextItem = int32(i), int32(i)
+			}
+			continue
+		}
+		t := strings.TrimSpace(l.text)
+		k, indent, _ := listItem(l.text)
+		switch {
+		case strings.HasPrefix(t, "|"):
+			b.end[i] = int32(i + 1)
+		case k == 0:
+			b.end[i] = nextStop // a lead-in paragraph
+		default:
+			b.end[i] = min(nextStop, nextItem)
+		}
+		if l.masked {
+			continue
+		}
+		if k != 0 && indent < 2 {
+			nextItem = int32(i)
+		}
+		if strings.HasPrefix(t, "**") || isRule(t) {
+			nextStop = int32(i)
+		}
 	}
-	var b strings.Builder
-	b.Grow(size)
-	for _, l := range ls {
-		b.WriteString(l.text)
-		b.WriteByte('\n')
+	// A heading's block runs to the next heading of its level or above:
+	// the headings still open when one comes end there.
+	var open []int32
+	for i, l := range lines {
+		if l.level == 0 || l.masked {
+			continue
+		}
+		for len(open) > 0 && lines[open[len(open)-1]].level >= l.level {
+			b.end[open[len(open)-1]] = int32(i)
+			open = open[:len(open)-1]
+		}
+		open = append(open, int32(i))
 	}
-	return b.String()
+	for _, i := range open {
+		b.end[i] = int32(n)
+	}
+	return b
+}
+
+// last returns the last line of the description of the block lines[i:end]:
+// the lines that fit in maxDescription bytes (a line fits when the bytes
+// before it and its text do), i-1 when none does.
+func (b *blocks) last(i, end int) int {
+	// lines[i:j+1] fit when at[j+1]-at[i]-1 <= maxDescription.
+	j := sort.Search(end-i, func(n int) bool { return b.at[i+n+1]-b.at[i]-1 > maxDescription })
+	return i + j - 1
+}
+
+// between returns the part of the sorted list xs in [lo, hi).
+func (b *blocks) between(xs []int32, lo, hi int) []int32 {
+	s, _ := slices.BinarySearch(xs, int32(lo))
+	e, _ := slices.BinarySearch(xs, int32(hi))
+	return xs[s:max(s, e)]
+}
+
+// description returns the text of lines[i:last+1], each line ending in a
+// newline, size bytes in all: a part of src, the report's text, when the
+// lines lie there as they are (no \r was dropped), so that descriptions do
+// not copy the report once more.
+func (b *blocks) description(src string, lines []line, i, last, size int) string {
+	if b.split[last+1] == b.split[i] {
+		return src[lines[i].start : lines[i].start+size]
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for _, l := range lines[i : last+1] {
+		sb.WriteString(l.text)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// claims returns evidenceClaims(lines, lo, hi), reading only the Evidence
+// lines among them.
+func (b *blocks) claims(lines []line, lo, hi int) []Claim {
+	var claims []Claim
+	ev := b.between(b.evLines, lo, hi)
+	for len(ev) > 0 {
+		var cs []Claim
+		var next int
+		cs, next = evidenceClaimAt(lines, int(ev[0]), hi)
+		claims = append(claims, cs...)
+		for len(ev) > 0 && int(ev[0]) <= next {
+			ev = ev[1:]
+		}
+	}
+	return claims
 }
 
 var trailingIDRe = regexp.MustCompile(`\(([A-Z][A-Za-z0-9_.-]{0,31})\)\s*:?\s*$`)
@@ -161,39 +290,4 @@ func blockID(l line) string {
 		return ""
 	}
 	return id
-}
-
-// blockEnd returns the index just past the block opening at lines[i]: a
-// heading's section runs to the next heading of its level or above; an item
-// runs to the next heading or the next top-level item or bold lead-in; a
-// bold lead-in paragraph runs to the next heading, bold lead-in or rule, the
-// list under it included (its details: "- **Evidence**: …").
-func blockEnd(lines []line, i int) int {
-	l := lines[i]
-	leadIn := false
-	if k, _, _ := listItem(l.text); k == 0 && l.level == 0 {
-		leadIn = true
-	}
-	for j := i + 1; j < len(lines); j++ {
-		n := lines[j]
-		if n.masked {
-			continue
-		}
-		if n.level > 0 {
-			if l.level == 0 || n.level <= l.level {
-				return j
-			}
-			continue
-		}
-		if l.level == 0 {
-			t := strings.TrimSpace(n.text)
-			if k, indent, _ := listItem(n.text); k != 0 && indent < 2 && !leadIn {
-				return j
-			}
-			if strings.HasPrefix(t, "**") || isRule(t) {
-				return j
-			}
-		}
-	}
-	return len(lines)
 }

@@ -53,16 +53,18 @@ var (
 
 // The words one of which each heading regexp needs, lower-cased: a
 // heading holding none is not run through it (most headings are findings'
-// titles, and the regexps backtrack).
+// titles, and the regexps backtrack). Each word is as long as the regexp
+// allows: "fix order", not "fix", which most titles of fixed findings
+// hold. FuzzRegexpGuards holds each list to its regexp.
 var (
-	planWords = []string{"phase", "week", "sprint", "iteration", "stage", "step", "milestone", "day", "month",
+	planWords = newLowerWords("phase", "week", "sprint", "iteration", "stage", "step", "milestone", "day", "month",
 		"quarter", "wave", "batch", "semaine", "fase", "étape", "semana", "roadmap", "timeline", "checklist",
-		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort"}
-	summaryWords = []string{"summar", "overview", "executive", "tl", "recap", "glance", "conclusi", "key ", "verdict",
+		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort")
+	summaryWords = newLowerWords("summar", "overview", "executive", "tl;dr", "tldr", "recap", "glance", "conclusi", "key ", "verdict",
 		"scorecard", "quick reference", "highlight", "final", "résumé", "resumen", "요약", "결론", "총평", "概要",
-		"总结", "结论", "まとめ", "tóm tắt", "kết luận"}
-	actionWords = []string{"recommend", "action", "next step", "fix", "priorit", "must", "go/no", "recommandation",
-		"recomendacion", "권고", "권장", "建议", "khuyến nghị"}
+		"总结", "结论", "まとめ", "tóm tắt", "kết luận")
+	actionWords = newLowerWords("recommend", "action", "next step", "fix order", "order of fix", "priorit", "must", "go/no", "recommandation",
+		"recomendacion", "권고", "권장", "建议", "khuyến nghị")
 )
 
 // namesSection reports whether a heading names a section of the kind re
@@ -70,7 +72,7 @@ var (
 // heading is four words or fewer ("Executive Summary", "Summary of the
 // review", "Final Verdict"). A finding's heading that mentions the word
 // ("Q3: Fail-open error handling in verdict parsing") does not.
-func namesSection(re *regexp.Regexp, head string) bool {
+func namesSection(re indexFinder, head string) bool {
 	t := plainHead(head)
 	if id, _, ok := apartID(t); ok && id != "" {
 		return false // "Q3: …" heads a finding
@@ -82,6 +84,9 @@ func namesSection(re *regexp.Regexp, head string) bool {
 	words := strings.Fields(t)
 	return len(words) <= 4 || len(strings.Fields(t[:loc[0]])) < 2
 }
+
+// indexFinder is a regexp, guarded or not.
+type indexFinder interface{ FindStringIndex(s string) []int }
 
 // containsAny reports whether s contains one of words.
 func containsAny(s string, words []string) bool {
@@ -105,18 +110,18 @@ func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) 
 	if len(nodes) == 0 && p < 0 {
 		return cls, group // the report's title names its subject
 	}
-	l := strings.ToLower(t)
+	l := wordsLower(t)
 	switch {
-	case containsAny(l, planWords) && planHeadRe.MatchString(t):
+	case planWords.inLower(l) && planHeadRe.MatchString(t):
 		return clsPlan, -1
 	case cls == clsPlan:
 		return cls, group
-	case containsAny(l, summaryWords) && namesSection(summaryHeadRe, t):
+	case summaryWords.inLower(l) && namesSection(summaryHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}
 		return clsSummary, group
-	case containsAny(l, actionWords) && namesSection(actionHeadRe, t):
+	case actionWords.inLower(l) && namesSection(actionHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}
@@ -168,7 +173,8 @@ func isTask(title string) bool {
 
 var taskEstimateRe = regexp.MustCompile(`(?i)\(\s*~?\d+(?:\.\d+)?\s*(?:-\s*\d+\s*)?(?:d|h|hrs?|hours?|days?|weeks?|wks?|sprints?|pts?|points?)\b[^)]*\)\s*$`)
 
-var citedWordIDRe = regexp.MustCompile(`(?i)\b(finding|issue|gap|concern|problem|risk|item|observation)\s+#?(\d+(?:\.\d+)*)\b`)
+var citedWordIDRe = guard(regexp.MustCompile(`(?i)\b(finding|issue|gap|concern|problem|risk|item|observation)\s+#?(\d+(?:\.\d+)*)\b`),
+	"finding", "issue", "gap", "concern", "problem", "risk", "item", "observation")
 
 // wordNumber returns the number of a word ID: "3" of "Finding 3", "1.2"
 // of "Issue 1.2".
@@ -186,7 +192,7 @@ func wordNumber(id string) string {
 // Title", "1.2" of "1.2 Title".
 func headingNumber(text string) string {
 	t := strings.TrimSpace(trimEmoji(stripBold(text)))
-	m := genNumberingRe.FindString(t)
+	m := t[:numberingLen(t)]
 	m = strings.TrimRight(strings.TrimSpace(m), ".)")
 	if m == "" || strings.Trim(m, "0123456789.") != "" {
 		return ""
@@ -201,13 +207,15 @@ func headingNumber(text string) string {
 // finding read: then it is a finding the body does not detail, and the
 // report is not read as safer than its own summary.
 func (g *general) settle(st *stop) []Finding {
-	var prim, rest []gfinding
-	for _, f := range g.findings {
-		switch f.cls {
+	// prim and rest index g.findings: a copy of each finding read is
+	// what a large report cannot afford twice.
+	var prim, rest []int32
+	for i := range g.findings {
+		switch g.findings[i].cls {
 		case clsBody:
-			prim = append(prim, f)
+			prim = append(prim, int32(i))
 		case clsSummary, clsAction:
-			rest = append(rest, f)
+			rest = append(rest, int32(i))
 		}
 	}
 	if len(prim) == 0 {
@@ -215,22 +223,23 @@ func (g *general) settle(st *stop) []Finding {
 	}
 	all := make([]Finding, 0, len(prim)+len(rest))
 	worst := 4 // the best rank read among the findings that count
-	for _, f := range prim {
+	for _, i := range prim {
+		f := &g.findings[i]
 		all = append(all, f.Finding)
 		if r := f.Severity.Rank(); r < worst && !f.resolved {
 			worst = r
 		}
 	}
-	for _, f := range rest {
-		all = append(all, f.Finding)
+	for _, i := range rest {
+		all = append(all, g.findings[i].Finding)
 	}
 	d := newProseDedup(st, all, len(all) <= exactDedupMax)
 	// Numbers of the body's findings, for a table's "#" column.
 	byNum := map[string]int{}
 	for i := range prim {
 		st.tick()
-		d.add(all[i], d.normAt(i), prim[i].cites...)
-		if n := prim[i].num; n != "" {
+		d.add(all[i], d.normAt(i), g.findings[prim[i]].cites...)
+		if n := g.findings[prim[i]].num; n != "" {
 			if _, dup := byNum[n]; dup {
 				byNum[n] = -1 // two findings numbered alike: no number matches
 			} else {
@@ -245,15 +254,16 @@ func (g *general) settle(st *stop) []Finding {
 	for k := range rest {
 		st.tick()
 		i := len(prim) + k
-		j, _, _ := d.find(&all[i], d.normAt(i), rest[k].cites)
-		if j < 0 && rest[k].num != "" && rest[k].ID == "" {
-			if p, ok := byNum[rest[k].num]; ok && p >= 0 {
+		r := &g.findings[rest[k]]
+		j, _, _ := d.find(&all[i], d.normAt(i), r.cites)
+		if j < 0 && r.num != "" && r.ID == "" {
+			if p, ok := byNum[r.num]; ok && p >= 0 {
 				j = d.keptOf(p)
 			}
 		}
 		match[k] = j
 		if j >= 0 {
-			named[rest[k].group] = true
+			named[r.group] = true
 		}
 	}
 	for k := range rest {
@@ -269,7 +279,7 @@ func (g *general) settle(st *stop) []Finding {
 			// "P0-001: Redaction library (3 days)": an action with its
 			// estimate is work to plan beside the findings read, not one
 			// of them (a report with no other label reads it, above).
-		case !named[rest[k].group] || f.Severity.Rank() < worst && !f.resolved:
+		case !named[g.findings[rest[k]].group] || f.Severity.Rank() < worst && !f.resolved:
 			d.add(f, d.normAt(i))
 		}
 	}

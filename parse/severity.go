@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -137,15 +138,104 @@ type vocabEntry struct {
 // read as spaces and a plural read as its word. A word of a severity
 // position only is found when position is set.
 func vocabWord(w string, position bool) (Severity, sevClass, bool) {
-	k := vocabKey(w)
-	e, ok := vocabIndex[k]
-	if !ok && len(k) > 3 && k[len(k)-1] == 's' {
-		e, ok = vocabIndex[k[:len(k)-1]]
+	var e vocabEntry
+	var ok bool
+	var buf [32]byte
+	if k, ascii := asciiVocabKey(buf[:0], w); ascii {
+		// Most words looked up are a title's, ASCII: their key is made
+		// on the stack, and the map looked up without a copy.
+		e, ok = vocabIndex[string(k)]
+		if !ok && len(k) > 3 && k[len(k)-1] == 's' {
+			e, ok = vocabIndex[string(k[:len(k)-1])]
+		}
+	} else if !vocabKeyLonger(w) {
+		k := vocabKey(w)
+		e, ok = vocabIndex[k]
+		if !ok && len(k) > 3 && k[len(k)-1] == 's' {
+			e, ok = vocabIndex[k[:len(k)-1]]
+		}
 	}
 	if !ok || e.position && !position {
 		return "", sevNone, false
 	}
 	return e.sev, e.class, true
+}
+
+// vocabKeyMax is the length of the longest key of the vocabulary.
+var vocabKeyMax = func() int {
+	n := 0
+	for k := range vocabIndex {
+		n = max(n, len(k))
+	}
+	if n+2 > 32 {
+		panic("vocabulary key longer than asciiVocabKey's buffer")
+	}
+	return n
+}()
+
+// asciiVocabKey appends vocabKey(w) to dst when w is ASCII (ascii is false
+// otherwise), or, when that is longer than any key's plural, a part of it
+// that is too.
+func asciiVocabKey(dst []byte, w string) (key []byte, ascii bool) {
+	i, j := 0, len(w)
+	for i < j && asciiSpace(w[i]) {
+		i++
+	}
+	for j > i && asciiSpace(w[j-1]) {
+		j--
+	}
+	gap := false
+	for ; i < j; i++ {
+		c := w[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return nil, false
+		case c == '-' || c == '_' || c == ' ' || c == '\t':
+			gap = len(dst) > 0
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if len(dst) > vocabKeyMax+1 {
+			// Too long to be a key or a key's plural, and so is any
+			// key it begins: only the rest's ASCII is to tell.
+			for ; i < j; i++ {
+				if w[i] >= utf8.RuneSelf {
+					return nil, false
+				}
+			}
+			return dst, true
+		}
+		if gap {
+			dst = append(dst, ' ')
+			gap = false
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
+}
+
+// vocabKeyLonger reports whether vocabKey(w) is surely longer than any
+// key's plural (then it is no key, nor is it less its 's'), counting
+// without lowering a copy: each rune that is not a separator or white
+// space stays in the key, one byte at least. A title outside ASCII ("— ✅
+// Fixed") is told apart without vocabKey's copies.
+func vocabKeyLonger(w string) bool {
+	n := 0
+	for _, r := range w {
+		if r == '-' || r == '_' || unicode.IsSpace(r) {
+			continue
+		}
+		if n++; n > vocabKeyMax+1 {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiSpace reports whether c is white space to strings.TrimSpace.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // vocabKey writes w as the vocabulary does: lower case, single spaces.

@@ -219,9 +219,12 @@ type candidate struct {
 var (
 	// Labels of a verdict line: "**Verdict:**", "Recommendation:",
 	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
-	verdictLabelRe = regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`)
+	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
+		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness")
 	// Headings of the sections a report gives its overall verdict in.
-	verdictSectionRe = regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`)
+	verdictSectionRe = guard(regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`),
+		"summary", "verdict", "conclusion", "decision", "recommendation", "assessment", "overall", "final", "result",
+		"outcome", "go/no", "gate", "bottom line", "tldr", "tl;dr")
 )
 
 // verdictCandidate reads lines[i] as a verdict line; first says it is the
@@ -297,7 +300,8 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 
 var decisiveHeadRe = regexp.MustCompile(`(?i)^(?:overall\s+|final\s+)?(?:verdict|decision|go/no[- ]go)$`)
 
-var verdictHeadRe = regexp.MustCompile(`(?i)^(?:overall\s+|final\s+)?(?:verdict|recommendation|decision|outcome|assessment|conclusion|result|status|go/no[- ]go)$`)
+var verdictHeadRe = guardStart(regexp.MustCompile(`(?i)^(?:overall\s+|final\s+)?(?:verdict|recommendation|decision|outcome|assessment|conclusion|result|status|go/no[- ]go)$`),
+	"overall", "final", "verdict", "recommendation", "decision", "outcome", "assessment", "conclusion", "result", "status", "go/no")
 
 // verdictValue trims a verdict line's value to what names the verdict and
 // its condition: emphasis removed, the explanation after a dash or a

@@ -83,7 +83,7 @@ func scaleKinds(bin string, c scaleConfig, out string) []*scaleKind {
 		}
 		return d, nil
 	}
-	return []*scaleKind{
+	kinds := []*scaleKind{
 		{name: "strict index report (check)", unit: "MiB", base: c.reportMiB, make: report(reportgen.Strict), report: true},
 		{name: "variant report: bold IDs (check)", unit: "MiB", base: c.reportMiB, make: report(reportgen.BoldID), report: true},
 		{name: "variant report: table (check)", unit: "MiB", base: c.reportMiB, make: report(reportgen.Table), report: true},
@@ -100,6 +100,7 @@ func scaleKinds(bin string, c scaleConfig, out string) []*scaleKind {
 				return []string{bin, "synth", "-q", "--no-evidence", "--out", out, d}, d, err
 			}},
 	}
+	return append(kinds, generalKinds(c, report)...)
 }
 
 // runScale measures every kind at every step and prints the table and the

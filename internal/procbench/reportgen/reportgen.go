@@ -57,6 +57,9 @@ func Report(s Shape, size int) []byte {
 	for i := range g.words {
 		g.words[i] = g.word(5 + g.r.IntN(5))
 	}
+	if s.IsGeneral() {
+		return g.general(size)
+	}
 	var b bytes.Buffer
 	b.Grow(size + 1024)
 	g.head(&b)
@@ -77,6 +80,7 @@ type gen struct {
 	shape  Shape
 	words  []string
 	titles []string // earlier titles, some restated
+	fresh  bool     // restate no title (a group that states its count)
 }
 
 func (g *gen) word(n int) string {
@@ -93,7 +97,7 @@ var sevWords = map[string]string{"P0": "CRITICAL", "P1": "HIGH", "P2": "MEDIUM",
 // title is a new title of five to eight words from the vocabulary, or, one
 // time in sixteen, an earlier title restated.
 func (g *gen) title() string {
-	if len(g.titles) > 8 && g.r.IntN(16) == 0 {
+	if len(g.titles) > 8 && g.r.IntN(16) == 0 && !g.fresh {
 		return g.titles[g.r.IntN(len(g.titles))]
 	}
 	n := 5 + g.r.IntN(4)

@@ -1,0 +1,291 @@
+package reportgen
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// The shapes of SPEC §2.3's general reader: review reports with no index,
+// each labelling its findings in one of the places §2.3 names. Their
+// groups, tables and restating lists grow with the report, as a long
+// report's do: a 16 MiB report of severity groups has four groups of
+// tens of thousands of findings each, a table report six tables of as
+// many rows, so that work done per group or table for each of its lines
+// shows as superlinear time.
+const (
+	// ## 🟠 HIGH — fix before release (N items), then "### n. Title" or
+	// "n. **Title** — …" items, each with Location/Impact/Fix fields.
+	SevGroups Shape = "sev-groups"
+	// ### Title, then a field block: **Severity:** 🔴 CRITICAL — data loss,
+	// - **Risk:** High, **Severity:** MEDIUM-HIGH, **Priority:** P2.
+	FieldBlock Shape = "field-block"
+	// ### 2. CRITICAL: Title, 3. **[HIGH] Title** — …, **Finding QA-7
+	// (High):** Title: levels after a number or an ID.
+	Numbered Shape = "numbered"
+	// ### Title — HIGH, - **Title** — Medium: a level trailing after a dash.
+	TrailingDash Shape = "trailing-dash"
+	// ### HIGH-012: Title, ### CRIT-3: Title, - **SEC-P0-2**: Title: the
+	// level inside the ID.
+	IDLevels Shape = "id-levels"
+	// | # | Finding | Severity | Location | tables under topic headings.
+	TableAny Shape = "table-any"
+	// Findings in the body, then an executive summary and a list of
+	// recommendations that restate them (by title, by ID).
+	Restate Shape = "restate"
+	// Open findings beside struck (~~CRITICAL~~), ✅ fixed, ticked and
+	// Status: Resolved ones.
+	Resolved Shape = "resolved"
+	// A review tool's JSON output saved as the report.
+	JSONBody Shape = "json-body"
+	// A section of each Markdown shape above, one after another.
+	Mix Shape = "mix"
+)
+
+// General lists the shapes of the general reader (§2.3).
+var General = []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved, JSONBody, Mix}
+
+// IsGeneral reports whether reports of shape s are read by §2.3's general
+// reader.
+func (s Shape) IsGeneral() bool {
+	for _, g := range General {
+		if g == s {
+			return true
+		}
+	}
+	return false
+}
+
+// A bucketed report is written into buckets, each a section of the report
+// that grows with it (a group, a table, a restating list), and put
+// together at the end under each bucket's heading.
+type bucket struct {
+	head  string // written before the items, %d for their count
+	items bytes.Buffer
+	n     int
+}
+
+func (g *gen) general(size int) []byte {
+	if g.shape == Mix {
+		return g.mix(size)
+	}
+	// A group heading states its count: the same title twice in a
+	// group would be one finding, fewer than the heading says.
+	g.fresh = g.shape == SevGroups
+	var b bytes.Buffer
+	b.Grow(size + 1024)
+	head, tail := g.generalHead(), g.generalTail()
+	bs := g.buckets()
+	for i := 0; ; i++ {
+		add := g.generalItem(i)
+		n := len(head) + len(tail)
+		for k, x := range bs {
+			n += x.items.Len() + len(add[k])
+			if x.n > 0 || add[k] != "" {
+				n += len(x.head) + 8 // the count written for %d
+			}
+		}
+		if n > size {
+			break
+		}
+		for k, s := range add {
+			if s != "" {
+				bs[k].items.WriteString(s)
+				bs[k].n++
+			}
+		}
+	}
+	b.WriteString(head)
+	for _, x := range bs {
+		if x.n == 0 {
+			continue
+		}
+		if strings.Contains(x.head, "%d") {
+			fmt.Fprintf(&b, x.head, x.n)
+		} else {
+			b.WriteString(x.head)
+		}
+		b.Write(x.items.Bytes())
+	}
+	b.WriteString(tail)
+	return b.Bytes()
+}
+
+// mix writes a section of each Markdown shape of the general reader.
+func (g *gen) mix(size int) []byte {
+	var b bytes.Buffer
+	b.Grow(size + 1024)
+	b.WriteString("# Review of the release branch\n\n")
+	shapes := []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved}
+	for _, s := range shapes {
+		part := Report(s, (size-64)/len(shapes))
+		// Less each part's title: the sections stand under one report.
+		if i := bytes.Index(part, []byte("\n## ")); i >= 0 {
+			part = part[i+1:]
+		}
+		b.Write(part)
+		b.WriteString("\n")
+	}
+	return b.Bytes()
+}
+
+func (g *gen) generalHead() string {
+	switch g.shape {
+	case JSONBody:
+		return "{\n  \"tool\": \"review-bot\",\n  \"findings\": [\n"
+	case TableAny:
+		return "# Security and design review\n\nThe review covers the service and its clients.\n\n"
+	}
+	return "# Code review: the release branch\n\nThe reviewer read every change of the branch.\n\n"
+}
+
+func (g *gen) generalTail() string {
+	switch g.shape {
+	case JSONBody:
+		return "    {\"title\": \"Last check\", \"severity\": \"low\", \"file\": \"README.md\", \"line\": 1}\n  ],\n  \"verdict\": \"changes requested\"\n}\n"
+	case Resolved:
+		return "\n## Verdict\n\n**Verdict:** needs-changes\n"
+	}
+	return "\n## Conclusion\n\n**Verdict:** risky — fix the critical findings first.\n\n<!-- flux-drive:complete -->\n"
+}
+
+// buckets are the sections of a report of the shape: their headings.
+func (g *gen) buckets() []*bucket {
+	mk := func(heads ...string) []*bucket {
+		bs := make([]*bucket, len(heads))
+		for i, h := range heads {
+			bs[i] = &bucket{head: h}
+		}
+		return bs
+	}
+	switch g.shape {
+	case SevGroups:
+		return mk("## 🔴 CRITICAL — fix before release (%d items)\n\n", "## 🟠 HIGH Priority Issues\n\n",
+			"## 🟡 Medium (%d)\n\n", "## Low / Nits\n\n")
+	case TableAny:
+		var hs []string
+		for _, s := range []string{"Authentication", "API Design", "Storage", "Concurrency", "Deployment", "Observability"} {
+			hs = append(hs, fmt.Sprintf("## %s\n\nWhat the review found in this area:\n\n| # | Finding | Severity | Location |\n|---|---------|----------|----------|\n", s))
+		}
+		return mk(hs...)
+	case Restate:
+		return mk("## Detailed Findings\n\n", "\n## Executive Summary\n\nThe review found these issues:\n\n",
+			"\n## Recommendations\n\nFix them in this order:\n\n")
+	case JSONBody:
+		return mk("")
+	}
+	return mk("## Findings\n\n")
+}
+
+var sevEmoji = map[string]string{"P0": "🔴", "P1": "🟠", "P2": "🟡", "P3": "🟢"}
+
+// sevWordsMixed are the ways reports write each level, besides P-levels.
+var sevWordsMixed = map[string][]string{
+	"P0": {"CRITICAL", "Critical", "BLOCKER", "🔴 CRITICAL"},
+	"P1": {"HIGH", "High", "Major", "🟠 HIGH"},
+	"P2": {"MEDIUM", "Medium", "Moderate", "MEDIUM-LOW"},
+	"P3": {"LOW", "Low", "Minor", "Nit"},
+}
+
+func (g *gen) sevWord(sev string) string {
+	ws := sevWordsMixed[sev]
+	return ws[g.r.IntN(len(ws))]
+}
+
+func (g *gen) sentence() string {
+	n := 8 + g.r.IntN(8)
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = g.words[g.r.IntN(len(g.words))]
+	}
+	return strings.Join(ws, " ") + "."
+}
+
+// fields are a finding's fields: part of it, never findings of their own.
+func (g *gen) fields(indent string) string {
+	return fmt.Sprintf("%s- **Location**: `%s`\n%s- **Impact**: %s\n%s- **Fix**: %s\n", indent, g.ref(), indent,
+		g.sentence(), indent, g.sentence())
+}
+
+// generalItem returns the text finding i adds to each bucket ("" for none).
+func (g *gen) generalItem(i int) []string {
+	sev := sevs[g.r.IntN(len(sevs))]
+	t := g.title()
+	switch g.shape {
+	case SevGroups:
+		add := make([]string, 4)
+		k := sev[1] - '0'
+		if k%2 == 0 {
+			add[k] = fmt.Sprintf("### %d. %s\n\n%s\n%s\n", i+1, t, g.sentence(), g.fields(""))
+		} else {
+			add[k] = fmt.Sprintf("%d. **%s** — %s\n%s", i+1, t, g.sentence(), g.fields("   "))
+		}
+		return add
+	case FieldBlock:
+		var field string
+		switch i % 4 {
+		case 0:
+			field = fmt.Sprintf("**Severity:** %s %s — %s", sevEmoji[sev], sevWords[sev], g.words[g.r.IntN(len(g.words))])
+		case 1:
+			field = fmt.Sprintf("- **Risk:** %s", g.sevWord(sev))
+		case 2:
+			field = fmt.Sprintf("**Priority:** %s", sev)
+		default:
+			field = fmt.Sprintf("**Severity**: %s", g.sevWord(sev))
+		}
+		return []string{fmt.Sprintf("### %s\n\n%s\n**Location:** `%s`\n\n%s\n\n", t, field, g.ref(), g.sentence())}
+	case Numbered:
+		switch i % 3 {
+		case 0:
+			return []string{fmt.Sprintf("### %d. %s: %s\n\n%s\n\n", i+1, sevWords[sev], t, g.sentence())}
+		case 1:
+			return []string{fmt.Sprintf("%d. **[%s] %s** — %s\n\n", i+1, g.sevWord(sev), t, g.sentence())}
+		}
+		return []string{fmt.Sprintf("**Finding %s (%s):** %s\n\n%s\n\n", id(i), g.sevWord(sev), t, g.sentence())}
+	case TrailingDash:
+		if i%2 == 0 {
+			return []string{fmt.Sprintf("### %s — %s\n\n%s\n\n", t, sevWords[sev], g.sentence())}
+		}
+		return []string{fmt.Sprintf("- **%s** — %s\n\n", t, g.sevWord(sev))}
+	case IDLevels:
+		w := []string{"CRIT", "HIGH", "MED", "LOW"}[sev[1]-'0']
+		switch i % 4 {
+		case 0:
+			return []string{fmt.Sprintf("### %s-%03d: %s\n\n%s\n\n", w, i, t, g.sentence())}
+		case 1:
+			return []string{fmt.Sprintf("### SEC-%s-%d: %s\n\n%s\n\n", sev, i, t, g.sentence())}
+		case 2:
+			return []string{fmt.Sprintf("- **%s-%d**: %s (`%s`)\n", sev, i, t, g.ref())}
+		}
+		return []string{fmt.Sprintf("#### %s-%d — %s\n\n%s\n\n", []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}[sev[1]-'0'], i, t, g.sentence())}
+	case TableAny:
+		add := make([]string, 6)
+		add[g.r.IntN(6)] = fmt.Sprintf("| %d | %s | %s | `%s` |\n", i+1, t, g.sevWord(sev), g.ref())
+		return add
+	case Restate:
+		fid := fmt.Sprintf("F-%d", i+1)
+		add := make([]string, 3)
+		add[0] = fmt.Sprintf("### %s: %s\n\n**Severity:** %s\n\n%s\n\n", fid, t, g.sevWord(sev), g.sentence())
+		add[1] = fmt.Sprintf("- **[%s] %s**\n", sev, t)
+		if sev <= "P1" {
+			add[2] = fmt.Sprintf("%d. Fix %s first (%s): %s\n", i+1, fid, sev, g.words[g.r.IntN(len(g.words))])
+		}
+		return add
+	case Resolved:
+		switch i % 5 {
+		case 0:
+			return []string{fmt.Sprintf("### ~~%s~~ %s\n\nFixed in the last revision.\n\n", sevWords[sev], t)}
+		case 1:
+			return []string{fmt.Sprintf("### %s: %s — ✅ Fixed\n\n%s\n\n", sevWords[sev], t, g.sentence())}
+		case 2:
+			return []string{fmt.Sprintf("- [x] **%s**: %s\n", sevWords[sev], t)}
+		case 3:
+			return []string{fmt.Sprintf("### [%s] %s\n\n- **Status:** Resolved\n- **Location:** `%s`\n\n", sev, t, g.ref())}
+		}
+		return []string{fmt.Sprintf("### [%s] %s\n\n- **Status:** Open\n- **Location:** `%s`\n\n", sev, t, g.ref())}
+	case JSONBody:
+		return []string{fmt.Sprintf("    {\n      \"id\": %q,\n      \"title\": %q,\n      \"severity\": %q,\n      \"file\": %q,\n      \"line\": %d,\n      \"body\": %q\n    },\n",
+			id(i), t, strings.ToLower(sevWords[sev]), "src/"+g.words[g.r.IntN(64)]+".go", 1+g.r.IntN(900), g.sentence())}
+	}
+	panic("reportgen: unknown shape " + string(g.shape))
+}

@@ -1,0 +1,28 @@
+//go:build unix
+
+package main
+
+import "github.com/fluxwatch/fluxwatch/internal/procbench/reportgen"
+
+// generalKinds are the rows of the scale table for the shapes of SPEC
+// §2.3's general reader (issue 26): reports with no index, from 2 to 16
+// MiB, each read by `fluxwatch check`. report makes the input of a shape.
+func generalKinds(c scaleConfig, report func(reportgen.Shape) func(string, int) ([]string, string, error)) []*scaleKind {
+	names := map[reportgen.Shape]string{
+		reportgen.SevGroups:    "general report: severity groups + fields",
+		reportgen.FieldBlock:   "general report: ### Title + Severity field",
+		reportgen.Numbered:     "general report: numbered levels",
+		reportgen.TrailingDash: "general report: trailing-dash levels",
+		reportgen.IDLevels:     "general report: levels in IDs",
+		reportgen.TableAny:     "general report: tables under any heading",
+		reportgen.Restate:      "general report: restating summary",
+		reportgen.Resolved:     "general report: resolved/struck items",
+		reportgen.JSONBody:     "general report: JSON body",
+		reportgen.Mix:          "general report: a mix of the shapes",
+	}
+	var ks []*scaleKind
+	for _, s := range reportgen.General {
+		ks = append(ks, &scaleKind{name: names[s] + " (check)", unit: "MiB", base: c.reportMiB, make: report(s), report: true})
+	}
+	return ks
+}

@@ -1,0 +1,251 @@
+package parse
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
+)
+
+// The plain linkDescriptions: each block read from its opening line to its
+// end (blockEndPlain, the former blockEnd), every line of it looked at. linkDescriptions reads
+// the ends, sizes and Evidence lines of all blocks in one pass first
+// (blocks); TestLinkDescriptionsPlain and FuzzLinkDescriptions hold the
+// two together.
+func (p *reportParser) linkDescriptionsPlain() {
+	fs := p.r.Findings
+	if len(fs) == 0 {
+		return
+	}
+	// Line numbers run from 1 to len(p.lines): byLine[n] is 1 + the index
+	// of the (last) finding at line n, 0 for none; a slice, not a map, for a
+	// report of 200,000 findings. byID is made at the first block that
+	// opens with an ID: an index of 200,000 IDs with no prose has none.
+	var byID map[string]int
+	byLine := make([]int32, len(p.lines)+1)
+	for i, f := range fs {
+		if f.Line >= 0 && f.Line < len(byLine) {
+			byLine[f.Line] = int32(i + 1)
+		}
+	}
+	lo, hi := -1, -1
+	if p.ix != nil && p.ix.kind != "fenced" {
+		lo, hi = p.ix.start, p.ix.end
+	}
+	linked := make([]bool, len(fs))
+	for i := 0; i < len(p.lines); i++ {
+		p.stop.tick()
+		l := p.lines[i]
+		if l.masked || (i >= lo && i < hi) {
+			continue
+		}
+		k, own := -1, false
+		if j := int(byLine[l.num]) - 1; j >= 0 && fs[j].Confidence == ConfidenceLow {
+			k, own = j, true // a prose finding's own block
+		} else if id := blockID(l); id != "" {
+			if byID == nil {
+				byID = findingsByID(fs)
+			}
+			if j, ok := byID[id]; ok && !linked[j] {
+				k = j
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		linked[k] = true
+		end := blockEndPlain(p.lines, i)
+		size, last := 0, i
+		var refs []string // the block's, merged into the finding's at once
+		for n, bl := range p.lines[i:end] {
+			if size+len(bl.text) > maxDescription {
+				break
+			}
+			size += len(bl.text) + 1
+			last = i + n
+			// The references of a prose list item or bold lead-in are
+			// already the finding's: the prose walk read them in the same
+			// text, and reading them again doubled the parse time.
+			if !bl.masked && !(n == 0 && own && l.level == 0) {
+				refs = append(refs, fileRefs(bl.text)...)
+			}
+		}
+		if size > 0 {
+			fs[k].Description = descriptionPlain(p.src, p.lines[i:last+1], size)
+		}
+		claims := evidenceClaims(p.lines, i, end)
+		for _, c := range claims {
+			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
+			refs = append(refs, c.Ref())
+		}
+		fs[k].FileRefs = mergeRefs(fs[k].FileRefs, refs)
+		fs[k].Evidence = append(fs[k].Evidence, claims...)
+	}
+	for i := range fs {
+		if fs[i].FileRefs == nil {
+			fs[i].FileRefs = []string{}
+		}
+	}
+}
+
+func descriptionPlain(src string, ls []line, size int) string {
+	whole := true
+	for _, l := range ls {
+		if e := l.start + len(l.text); e >= len(src) || src[e] != '\n' {
+			whole = false
+			break
+		}
+	}
+	if whole {
+		return src[ls[0].start : ls[0].start+size]
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, l := range ls {
+		b.WriteString(l.text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func blockEndPlain(lines []line, i int) int {
+	l := lines[i]
+	if l.level == 0 && strings.HasPrefix(strings.TrimSpace(l.text), "|") {
+		return i + 1 // a table row: a block of its own
+	}
+	leadIn := false
+	if k, _, _ := listItem(l.text); k == 0 && l.level == 0 {
+		leadIn = true
+	}
+	for j := i + 1; j < len(lines); j++ {
+		n := lines[j]
+		if n.masked {
+			continue
+		}
+		if n.level > 0 {
+			if l.level == 0 || n.level <= l.level {
+				return j
+			}
+			continue
+		}
+		if l.level == 0 {
+			t := strings.TrimSpace(n.text)
+			if k, indent, _ := listItem(n.text); k != 0 && indent < 2 && !leadIn {
+				return j
+			}
+			if strings.HasPrefix(t, "**") || isRule(t) {
+				return j
+			}
+		}
+	}
+	return len(lines)
+}
+
+// linkPieces are lines of the kinds that open, end and fill blocks.
+var linkPieces = []string{
+	"", "# Title", "## Findings", "### AR-001: Title at a.go:3", "#### Sub", "- **[P1] Item** at b.go:4-5", "  - nested c.go:6",
+	"1. **AR-002** (P2): numbered", "**AR-003 — P1: Bold lead-in**", "__P1: Underlined lead-in__", "**Evidence**: `d.go:7-8`",
+	"- **Evidence:** e.go lines 9-10", "Evidence:", "- f.go:11", "  ```go", "  code", "  ```", "**Excerpt**:", "```", "x := 1",
+	"---", "text with g.go:12", "| Severity | Title |", "|---|---|", "| High | Row at h.go:13 |", "| P0 | Row two |",
+	"<!-- c -->", "<!--", "-->", "{", "  \"title\": \"T\", \"severity\": \"high\"", "}", "### P0 — Heading finding",
+	"- [ ] **HIGH**: box i.go:14", "AR-004: plain", "Verdict: risky",
+}
+
+// randomLinkReport is a report of n random pieces, some with \r\n ends.
+func randomLinkReport(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(linkPieces[r.IntN(len(linkPieces))])
+		if r.IntN(8) == 0 {
+			b.WriteString("\r\n")
+		} else {
+			b.WriteString("\n")
+		}
+	}
+	if r.IntN(4) == 0 {
+		// A description longer than maxDescription.
+		b.WriteString(strings.Repeat("long line at j.go:15 "+strings.Repeat("x", 200)+"\n", r.IntN(200)))
+	}
+	return b.String()
+}
+
+// checkLinkPlain links the findings of text both ways and compares.
+func checkLinkPlain(t *testing.T, text string) {
+	t.Helper()
+	r := ReadReportString(text)
+	if len(r.Findings) == 0 {
+		return
+	}
+	src, lines := splitLines(text)
+	mask(lines)
+	unlinked := func() []Finding {
+		fs := slices.Clone(r.Findings)
+		for i := range fs {
+			fs[i].Description, fs[i].Evidence = "", nil
+			fs[i].FileRefs = slices.Clone(fs[i].FileRefs)
+		}
+		return fs
+	}
+	got := &reportParser{r: &Report{Findings: unlinked()}, src: src, lines: lines}
+	want := &reportParser{r: &Report{Findings: unlinked()}, src: src, lines: lines}
+	got.linkDescriptions()
+	want.linkDescriptionsPlain()
+	if !reflect.DeepEqual(got.r.Findings, want.r.Findings) {
+		for i := range got.r.Findings {
+			if g, w := got.r.Findings[i], want.r.Findings[i]; !reflect.DeepEqual(g, w) {
+				t.Fatalf("finding %d of %q:\n got %+v\nwant %+v", i, text, g, w)
+			}
+		}
+	}
+}
+
+// TestLinkDescriptionsPlain compares linkDescriptions with the plain one
+// on random reports of headings, items, lead-ins, tables, fences, Evidence
+// lines and long descriptions, and on the golden cases.
+func TestLinkDescriptionsPlain(t *testing.T) {
+	for _, b := range txtartest.Files(t, "testdata/report/*.txtar", func(n string) bool { return strings.HasSuffix(n, ".md") }) {
+		checkLinkPlain(t, string(b))
+	}
+	// Descriptions of maxDescription bytes and a few more or less: the
+	// last line fits or not.
+	for _, head := range []string{"- **[P1] Item** at a.go:1\n", "### P1: Heading\n", "| P1 | Row |\n"} {
+		for d := -3; d <= 3; d++ {
+			for _, lines := range []int{1, 2, 40} {
+				var b strings.Builder
+				b.WriteString("| Severity | Title |\n|---|---|\n")
+				b.WriteString(head)
+				rest := maxDescription + d - len(head)
+				for k := range lines {
+					n := rest/lines - 1
+					if k == lines-1 {
+						n = rest - (lines-1)*(rest/lines) - 1
+					}
+					b.WriteString("x b.go:2 " + strings.Repeat("y", n-9) + "\n")
+				}
+				b.WriteString("more c.go:3\n")
+				checkLinkPlain(t, b.String())
+			}
+		}
+	}
+	rnd := rand.New(rand.NewPCG(26, 3))
+	for range 3000 {
+		checkLinkPlain(t, randomLinkReport(rnd, 1+rnd.IntN(60)))
+	}
+}
+
+// FuzzLinkDescriptions: linkDescriptions gives what the plain one gives.
+func FuzzLinkDescriptions(f *testing.F) {
+	for _, b := range txtartest.Files(f, "testdata/report/*.txtar", func(n string) bool { return strings.HasSuffix(n, ".md") }) {
+		f.Add(b)
+	}
+	rnd := rand.New(rand.NewPCG(26, 4))
+	for range 20 {
+		f.Add([]byte(randomLinkReport(rnd, 40)))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkLinkPlain(t, string(data))
+	})
+}
