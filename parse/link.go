@@ -134,9 +134,9 @@ func trailingIDOf(t string) []string {
 	return trailingIDRe.FindStringSubmatch(t)
 }
 
-// blockID returns the finding ID a block opens with: a heading, list item or
-// bold lead-in whose text, after any marker, starts with an ID — or a heading
-// that ends with "(ID)".
+// blockID returns the finding ID a block opens with: a heading, list item,
+// bold lead-in or paragraph whose text, after any marker, starts with an ID
+// ("SEC-001: the handler …") — or a heading that ends with "(ID)".
 func blockID(l line) string {
 	t := strings.TrimSpace(l.text)
 	if l.level > 0 {
@@ -149,8 +149,8 @@ func blockID(l line) string {
 			return ""
 		}
 		t = body
-	} else if !strings.HasPrefix(t, "**") {
-		return ""
+	} else if t == "" || l.text[0] == ' ' || l.text[0] == '\t' {
+		return "" // an indented line continues something else
 	}
 	t = strings.TrimSpace(stripNumbering(stripBold(t)))
 	if m, ok := markerAt(t, false); ok {
@@ -167,12 +167,14 @@ func blockID(l line) string {
 // heading's section runs to the next heading of its level or above; an item
 // runs to the next heading or the next top-level item or bold lead-in; a
 // bold lead-in paragraph runs to the next heading, bold lead-in or rule, the
-// list under it included (its details: "- **Evidence**: …").
+// list under it included (its details: "- **Evidence**: …"); a plain
+// paragraph runs to the next blank line or line opening with an ID.
 func blockEnd(lines []line, i int) int {
 	l := lines[i]
-	leadIn := false
+	leadIn, paragraph := false, false
 	if k, _, _ := listItem(l.text); k == 0 && l.level == 0 {
 		leadIn = true
+		paragraph = !strings.HasPrefix(strings.TrimSpace(l.text), "**")
 	}
 	for j := i + 1; j < len(lines); j++ {
 		n := lines[j]
@@ -187,6 +189,9 @@ func blockEnd(lines []line, i int) int {
 		}
 		if l.level == 0 {
 			t := strings.TrimSpace(n.text)
+			if paragraph && (t == "" || blockID(n) != "") {
+				return j // a plain paragraph ends at a blank line or the next ID
+			}
 			if k, indent, _ := listItem(n.text); k != 0 && indent < 2 && !leadIn {
 				return j
 			}

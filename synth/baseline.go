@@ -229,12 +229,12 @@ func newBaseFinding(f *Finding) baseFinding {
 		}
 	}
 	add(f.Section, f.Title)
-	for _, s := range f.Sources {
-		add(s.Section, s.Title)
+	eachSource(f, func(section, title string) {
+		add(section, title)
 		// A section that is a file:line reference ("sync.sh:87-92") names
 		// the file: its line moves with the code.
-		addPath(sectionPath(s.Section))
-	}
+		addPath(sectionPath(section))
+	})
 	for _, r := range f.FileRefs {
 		addPath(ParseRef(r).Path)
 	}

@@ -38,6 +38,14 @@
 //   - A normalised title that is empty (a title with no ASCII letter or digit)
 //     keeps its lower-cased text in the key, so that two different non-ASCII
 //     titles never collide.
+//   - The merge rule of §5.2 (merge.go): titles match when they share at
+//     least two keyword stems weighing 3/5 of the lighter title; a keyword
+//     an agent repeats in its own titles weighs 1/n, one held by more than
+//     64 distinct titles nothing. Only findings of different agents merge
+//     by it. Same section, or a shared file:line or a
+//     cited ID, and matching titles merge; other sections need three shared
+//     keywords weighing 3/4. TestConvergenceLabels measures it against
+//     hand-labelled clusters of corpus runs (testdata/convergence.txt).
 //   - Two file references are "the same file:line" when their paths are equal
 //     and their first lines are equal; a reference without a line never counts
 //     as a shared file:line. "Overlap" (the contradiction rule of §5.5) means the

@@ -188,17 +188,28 @@ func TestDedup(t *testing.T) {
 	})
 }
 
+// Sections are weak evidence (SPEC §5.2): findings of different sections
+// merge by the stricter form of the title rule, or by the title rule when
+// they share a file:line.
 func TestCrossSectionNeedsSharedRef(t *testing.T) {
 	run := &Run{Agents: []Agent{
-		agentOf("a", parse.StatusValid, fnd(parse.P2, "A-1", "Security", "Token leaks into logs", "a.go:3")),
-		agentOf("b", parse.StatusValid, fnd(parse.P2, "B-1", "Observability", "Token leaks into logs", "a.go:4")),
+		agentOf("a", parse.StatusValid, fnd(parse.P2, "A-1", "Security", "Auth token written to the request log", "a.go:3")),
+		agentOf("b", parse.StatusValid, fnd(parse.P2, "B-1", "Observability", "Request log leaks", "a.go:4")),
 	}}
+	// Two shared keywords (request, log) of three: the title rule, not the
+	// stricter form.
 	if s := synthOf(t, run, Options{}); len(s.Findings) != 2 {
 		t.Errorf("findings of different sections without a shared file:line merged")
 	}
 	run.Agents[1].Report.Findings[0].FileRefs = []string{"a.go:3-9"}
 	if s := synthOf(t, run, Options{}); len(s.Findings) != 1 {
 		t.Errorf("findings of different sections sharing a.go:3 did not merge")
+	}
+	// The same title in two sections needs no shared evidence.
+	run.Agents[1].Report.Findings[0].FileRefs = []string{"a.go:4"}
+	run.Agents[1].Report.Findings[0].Title = "Auth tokens written to request logs"
+	if s := synthOf(t, run, Options{}); len(s.Findings) != 1 {
+		t.Errorf("findings of different sections with the same keywords did not merge")
 	}
 }
 
@@ -306,10 +317,17 @@ func TestPropertyOrderIndependent(t *testing.T) {
 	}
 }
 
+// Dedup is idempotent where keyword weights cannot change: every agent
+// reports one finding (so no agent repeats a keyword), before and after.
 func TestPropertyDedupIdempotent(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 200 {
-		run := randomRun(r, 1+r.IntN(8))
+		run := &Run{}
+		for _, a := range randomRun(r, 1+r.IntN(8)).Agents {
+			for j, f := range a.Report.Findings {
+				run.Agents = append(run.Agents, agentOf(fmt.Sprintf("%s-%d", a.Name, j), parse.StatusValid, f))
+			}
+		}
 		s := Synthesize(run, Options{})
 		// Feed the representatives back as findings of one agent each: nothing
 		// merges further.
