@@ -2,6 +2,7 @@ package synth
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -35,6 +36,12 @@ func TestStem(t *testing.T) {
 	}
 }
 
+// desc returns f with a description.
+func desc(f parse.Finding, d string) parse.Finding {
+	f.Description = d
+	return f
+}
+
 // mergeCase is two findings of two agents, with the agents' other findings.
 type mergeCase struct {
 	name   string
@@ -47,46 +54,50 @@ func TestMergeRule(t *testing.T) {
 	f := func(section, title string, refs ...string) parse.Finding {
 		return fnd(parse.P1, "", section, title, refs...)
 	}
+	// Other findings of the run, so that words weigh as in a real one.
+	others := [2][]parse.Finding{
+		{desc(f("Storage", "Backups are never restored in a test"), "Nothing checks that a backup can be restored."),
+			desc(f("API", "Pagination cursor leaks internal ids"), "The cursor is the row id, base64 encoded.")},
+		{desc(f("Ops", "No alert on a full disk"), "The disk fills and nobody is told."),
+			desc(f("API", "Error bodies are not JSON"), "Handlers write plain text on failure.")},
+	}
+	traversalA := desc(f("Uploads", "Path traversal in upload filename"),
+		"The filename from the multipart form is joined to the upload directory without cleaning it: a name with ../ escapes the upload root.")
+	traversalB := desc(f("API", "Uploaded file name allows path traversal"),
+		"A client-chosen filename holding ../ is joined to the upload root, so writes escape the upload directory.")
 	cases := []mergeCase{
-		{name: "same section, title rule",
-			a: f("Security", "SQL injection in list_uploads"), b: f("Security", "SQL query built with string formatting (injection risk)"),
-			merge: true},
-		{name: "other section, title rule only",
-			a: f("Uploads", "SQL injection in list_uploads"), b: f("", "SQL query built with string formatting (injection risk)")},
-		{name: "other section, shared file:line",
-			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:40"), b: f("", "SQL query built with string formatting (injection risk)", "src/db.py:40-44"),
-			merge: true},
-		{name: "other section, same file, other line",
-			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:40"), b: f("", "SQL query built with string formatting (injection risk)", "src/db.py:41")},
-		{name: "other section, stricter form",
-			a: f("Uploads", "Path traversal in upload filename"), b: f("", "Uploaded file name allows path traversal"),
-			merge: true},
-		{name: "one shared keyword is not enough, even at one file:line",
+		{name: "one defect in other words and sections", a: traversalA, b: traversalB, merge: true},
+		{name: "one topic, two defects",
+			a: desc(f("Uploads", "Upload size is unbounded"), "A client can send a multipart body of any size; the upload handler buffers it in memory."),
+			b: traversalB},
+		{name: "one shared word is not enough, even in one section at one file:line",
 			a: f("Auth", "SQL injection in login", "a.go:10"), b: f("Auth", "Missing CSRF token on login form", "a.go:10")},
-		{name: "same keywords, one each",
-			a: f("Concurrency", "Deadlock"), b: f("Concurrency", "Deadlocks"), merge: true},
-		{name: "same keyword in other sections",
-			a: f("Concurrency", "Deadlock"), b: f("Storage", "Deadlocks")},
-		{name: "a keyword each agent repeats is a topic, not evidence",
-			a: f("Plan", "Agent count check misses references"), b: f("Plan", "Agent count is hardcoded"),
-			others: [2][]parse.Finding{
-				{f("Plan", "Agent roster stale"), f("Plan", "Agent names unchecked")},
-				{f("Plan", "Agent files not listed"), f("Plan", "Count of agents drifts")},
-			}},
-		{name: "the same keywords without repetition merge",
-			a: f("Plan", "Agent count check misses references"), b: f("Plan", "Agent count is hardcoded"),
+		{name: "a weak match at one place merges",
+			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:40"), b: f("", "SQL query built with string formatting (injection risk)", "db.py:40-44"),
 			merge: true},
+		{name: "a weak match at two places stays two",
+			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:40"), b: f("", "SQL query built with string formatting (injection risk)", "src/db.py:90")},
+		{name: "a weak match in files of one name in two directories stays two",
+			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:40"), b: f("", "SQL query built with string formatting (injection risk)", "tools/db.py:40")},
+		{name: "a weak match over a whole file stays two",
+			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:1-400"), b: f("", "SQL query built with string formatting (injection risk)", "src/db.py:40")},
+		{name: "the same words, one each",
+			a: f("Concurrency", "Deadlock"), b: f("Storage", "Deadlocks"), merge: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.a.ID, c.b.ID = "A-001", "B-001"
+			o := c.others
+			if o[0] == nil && o[1] == nil {
+				o = others
+			}
 			s := Synthesize(&Run{Agents: []Agent{
-				agentOf("fd-a", parse.StatusValid, append([]parse.Finding{c.a}, c.others[0]...)...),
-				agentOf("fd-b", parse.StatusValid, append([]parse.Finding{c.b}, c.others[1]...)...),
+				agentOf("fd-a", parse.StatusValid, append([]parse.Finding{c.a}, o[0]...)...),
+				agentOf("fd-b", parse.StatusValid, append([]parse.Finding{c.b}, o[1]...)...),
 			}}, Options{})
 			got := false
 			for _, f := range s.Findings {
-				if len(f.Agents) == 2 {
+				if slices.Contains(f.Agents, "fd-a") && slices.Contains(f.Agents, "fd-b") && f.ID == "A-001" {
 					got = true
 				}
 			}
@@ -94,6 +105,131 @@ func TestMergeRule(t *testing.T) {
 				t.Errorf("%q (%s) and %q (%s): merged = %v, want %v", c.a.Title, c.a.Section, c.b.Title, c.b.Section, got, c.merge)
 			}
 		})
+	}
+}
+
+// scoreOf returns the score of the first findings of two agents in a run
+// of those findings.
+func scoreOf(t *testing.T, a, b []parse.Finding) float64 {
+	t.Helper()
+	var srcs []*src
+	for _, f := range a {
+		srcs = append(srcs, ptr(newSrc("fd-a", "a.md", &f)))
+	}
+	for _, f := range b {
+		srcs = append(srcs, ptr(newSrc("fd-b", "b.md", &f)))
+	}
+	nodes := nodesOf(srcs)
+	g := newMerger(nodes)
+	s, _ := g.score(int(srcs[0].node), int(srcs[len(a)].node))
+	return s
+}
+
+// Evidence adds to the score of words exactly its bonus, and only when
+// it is evidence.
+func TestScoreEvidence(t *testing.T) {
+	a := fnd(parse.P1, "A-7", "Uploads", "SQL injection in list_uploads")
+	b := fnd(parse.P1, "B-3", "API", "SQL query built with string formatting (injection risk)")
+	bare := scoreOf(t, []parse.Finding{a}, []parse.Finding{b})
+	if bare <= 0 || bare >= mergeScore {
+		t.Fatalf("bare score %v, want a weak match in (0, %v)", bare, mergeScore)
+	}
+	with := func(name string, bonus float64, a, b parse.Finding) {
+		t.Helper()
+		if got := scoreOf(t, []parse.Finding{a}, []parse.Finding{b}) - bare; math.Abs(got-bonus) > 1e-9 {
+			t.Errorf("%s: score %+v over the words', want %+v", name, got, bonus)
+		}
+	}
+	sec := b
+	sec.Section = "Uploads"
+	with("one section", sectionBonus, a, sec)
+	place := func(ra, rb string) (parse.Finding, parse.Finding) {
+		x, y := a, b
+		x.FileRefs, y.FileRefs = []string{ra}, []string{rb}
+		return x, y
+	}
+	for _, c := range []struct {
+		ra, rb string
+		bonus  float64
+	}{
+		{"src/db.py:40", "src/db.py:40", refBonus},
+		{"src/db.py:40", "db.py:46", refBonus},
+		{"src/db.py:40-44", "src/db.py:50", refBonus},
+		{"src/db.py:40", "src/db.py:47", 0},
+		{"src/db.py:40", "tools/db.py:40", 0},
+		{"src/db.py:40", "src/db.py", 0},
+		{"src/db.py:1-41", "src/db.py:40", refBonus},
+		{"src/db.py:1-42", "src/db.py:40", 0},
+		{"src/db.py:40", "src/dbxpy:40", 0},
+	} {
+		x, y := place(c.ra, c.rb)
+		with(c.ra+" and "+c.rb, c.bonus, x, y)
+	}
+	// The same words, naming A-7 or an ID nobody carries.
+	cite, none := b, b
+	cite.Description = "The same defect as A-7, seen from the query builder."
+	none.Description = "The same defect as A-9, seen from the query builder."
+	named := func(a []parse.Finding) float64 {
+		return scoreOf(t, a, []parse.Finding{cite}) - scoreOf(t, a, []parse.Finding{none})
+	}
+	if got := named([]parse.Finding{a}); math.Abs(got-citeBonus) > 1e-9 {
+		t.Errorf("a description naming the other's ID: %+v, want %+v", got, citeBonus)
+	}
+	// An ID two findings of the run carry names neither.
+	if got := named([]parse.Finding{a, fnd(parse.P3, "A-7", "Docs", "Readme typo")}); math.Abs(got) > 1e-9 {
+		t.Errorf("an ID two findings carry added %+v", got)
+	}
+}
+
+// A word more than commonTitlesLimit findings hold weighs nothing: the
+// same words in three findings of three agents merge them, unless the cap
+// is under three.
+func TestCommonWordsWeighNothing(t *testing.T) {
+	run := &Run{Agents: []Agent{
+		agentOf("fd-a", parse.StatusValid, fnd(parse.P1, "A-1", "Cache", "Stale cache entries")),
+		agentOf("fd-b", parse.StatusValid, fnd(parse.P1, "B-1", "Cache", "Cache entries stale")),
+		agentOf("fd-c", parse.StatusValid, fnd(parse.P1, "C-1", "Cache", "Entries in the cache go stale")),
+	}}
+	if s := Synthesize(run, Options{}); len(s.Findings) != 1 {
+		t.Errorf("%d findings, want 1", len(s.Findings))
+	}
+	defer func(n int) { commonTitlesLimit = n }(commonTitlesLimit)
+	commonTitlesLimit = 2
+	if s := Synthesize(run, Options{}); len(s.Findings) != 3 {
+		t.Errorf("with words over the cap: %d findings, want 3", len(s.Findings))
+	}
+}
+
+// log2Fixed is log2 in fixed point, floored, from integers only.
+func TestLog2Fixed(t *testing.T) {
+	for _, x := range []uint64{1, 2, 3, 4, 5, 7, 10, 64, 65, 1000, 123456, 1 << 40, 1<<63 + 12345} {
+		want := int64(math.Floor(math.Log2(float64(x)) * (1 << idfShift)))
+		if got := log2Fixed(x); got != want && got != want-1 {
+			t.Errorf("log2Fixed(%d) = %d, want %d", x, got, want)
+		}
+	}
+	if log2Fixed(1) != 0 || log2Fixed(2) != 1<<idfShift || log2Fixed(1<<20) != 20<<idfShift {
+		t.Errorf("log2Fixed of powers of two: %d %d %d", log2Fixed(1), log2Fixed(2), log2Fixed(1<<20))
+	}
+}
+
+// An agent reports a defect once: one finding of fd-a like two of fd-b
+// merges with the more alike.
+func TestMergeGroupsHoldAnAgentOnce(t *testing.T) {
+	x := desc(fnd(parse.P1, "A-1", "Cache", "Stale cache entries after a config reload"),
+		"After a config reload the cache keeps entries computed with the old config until they expire.")
+	y1 := desc(fnd(parse.P1, "B-1", "Cache", "Config reload leaves stale cache entries"),
+		"A config reload does not clear the cache: entries computed with the old config are served until they expire.")
+	y2 := desc(fnd(parse.P2, "B-2", "Cache", "Cache entries outlive a config reload"),
+		"The cache is not cleared on config reload.")
+	s := Synthesize(&Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, x), agentOf("fd-b", parse.StatusValid, y1, y2)}}, Options{})
+	if len(s.Findings) != 2 {
+		t.Fatalf("%d findings, want 2 (fd-a's and fd-b's B-1, and B-2)", len(s.Findings))
+	}
+	for _, f := range s.Findings {
+		if len(f.Agents) == 2 && !slices.ContainsFunc(f.Sources, func(s Source) bool { return s.ID == "B-1" }) {
+			t.Errorf("A-1 merged with %v, want B-1 (the more alike)", f.Sources)
+		}
 	}
 }
 
@@ -118,45 +254,50 @@ func TestMergeByCitedID(t *testing.T) {
 func mergePlain(nodes []*node) unionFind {
 	uf := newUnionFind(len(nodes))
 	g := newMerger(nodes)
+	var ps []scored
 	for i := range nodes {
 		for j := i + 1; j < len(nodes); j++ {
-			if g.mergeable(i, j) {
-				uf.union(i, j)
+			if s, ok := g.score(i, j); ok {
+				ps = append(ps, scored{s, int32(i), int32(j)})
 			}
 		}
 	}
+	g.join(sortPairs(ps), uf)
 	return uf
 }
 
 // fuzzyUnion asks only the pairs its postings find; it must give the
-// partition of asking every pair. Random runs draw titles from a small
-// vocabulary, so titles share common words, agents repeat words (weights
-// below 1), and with a low cap words fall out as common: the cases a
-// shortcut gets wrong.
+// partition of asking every pair. Random runs draw titles and descriptions
+// from a small vocabulary, so findings share common words, and with a low
+// cap words fall out as common; references land in two directories at near
+// and far lines, and descriptions name IDs: the cases a shortcut gets wrong.
+// The runs must merge findings by words alone and by evidence, or the test
+// proves nothing.
 func TestFuzzyUnionIsPairwise(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 1))
 	words := []string{"token", "tokens", "cache", "cached", "race", "login", "limit", "retry", "pool", "leak",
 		"missing", "unbounded", "injection", "query", "path", "traversal", "lock", "deadlock", "the", "in"}
 	sections := []string{"Auth", "Storage", "", "API"}
-	refs := []string{"a.go:1", "a.go:2", "b.go:7-9", "c.go"}
+	refs := []string{"a.go:1", "a.go:2", "src/a.go:5-9", "lib/a.go:5", "b.go:7-9", "b.go:30", "c.go", "b.go:1-90"}
 	defer func(n int) { commonTitlesLimit = n }(commonTitlesLimit)
+	var merged, byWords, byEvidence int
 	for trial := range 400 {
 		commonTitlesLimit = []int{2, 5, 64}[trial%3]
 		var srcs []*src
 		agents := 1 + r.IntN(6)
 		for a := range agents {
 			for k := range r.IntN(12) {
-				ws := make([]string, 1+r.IntN(5))
-				for i := range ws {
-					ws[i] = words[r.IntN(len(words))]
-				}
-				f := fnd(parse.P1, fmt.Sprintf("X-%d", r.IntN(30)), sections[r.IntN(len(sections))], strings.Join(ws, " "))
+				f := fnd(parse.P1, fmt.Sprintf("X-%d", r.IntN(30)), sections[r.IntN(len(sections))],
+					strings.Join(pick(r, words, 1+r.IntN(5)), " "))
 				f.Line = k + 1
 				if r.IntN(3) == 0 {
 					f.FileRefs = []string{refs[r.IntN(len(refs))]}
 				}
-				if r.IntN(4) == 0 {
+				switch r.IntN(4) {
+				case 0:
 					f.Description = fmt.Sprintf("see X-%d", r.IntN(30))
+				case 1:
+					f.Description = strings.Join(pick(r, words, r.IntN(12)), " ")
 				}
 				s := newSrc(fmt.Sprintf("fd-%d", a), "f.md", &f)
 				srcs = append(srcs, &s)
@@ -166,30 +307,76 @@ func TestFuzzyUnionIsPairwise(t *testing.T) {
 		want := mergePlain(nodes)
 		got := newUnionFind(len(nodes))
 		fuzzyUnion(nodes, got)
+		g := newMerger(nodes)
 		for i := range nodes {
 			for j := i + 1; j < len(nodes); j++ {
 				if (got.find(i) == got.find(j)) != (want.find(i) == want.find(j)) {
 					t.Fatalf("trial %d (cap %d): %q and %q: fuzzyUnion joined = %v, every pair = %v", trial, commonTitlesLimit,
 						nodes[i].key, nodes[j].key, got.find(i) == got.find(j), want.find(i) == want.find(j))
 				}
+				if got.find(i) == got.find(j) {
+					merged++
+					if s := g.cosine(i, j); s >= mergeScore {
+						byWords++
+					} else if s < float64(probeNum)/probeDen {
+						byEvidence++
+					}
+				}
 			}
+		}
+	}
+	t.Logf("%d pairs merged, %d by words alone, %d only by evidence", merged, byWords, byEvidence)
+	if merged < 100 || byWords < 20 || byEvidence < 20 {
+		t.Errorf("random runs merged %d pairs, %d by words alone, %d only by evidence: too few to test the index",
+			merged, byWords, byEvidence)
+	}
+}
+
+// A node's probe is its heaviest words, heaviest first, the fewest whose
+// rest weighs under (probeNum/probeDen)² of the node's norm²: a node sharing
+// none of them cannot reach that cosine.
+func TestProbeBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	words := strings.Fields("token cache race login limit retry pool leak query path lock upload filename " +
+		"directory root session config reload stale entries")
+	var srcs []*src
+	for i := range 60 {
+		f := fnd(parse.P1, "", "S", strings.Join(pick(r, words, 1+r.IntN(6)), " "))
+		f.Description = strings.Join(pick(r, words, r.IntN(30)), " ")
+		srcs = append(srcs, ptr(newSrc(fmt.Sprintf("fd-%d", i%5), "a.md", &f)))
+	}
+	g := newMerger(nodesOf(srcs))
+	for i, m := range g.m {
+		if !slices.IsSorted(m.terms) {
+			t.Fatalf("node %d: terms not sorted: %v", i, m.terms)
+		}
+		w := map[int32]int64{}
+		for k, id := range m.terms {
+			w[id] = m.weight[k]
+		}
+		left := m.norm2
+		for k, id := range m.probe {
+			if k > 0 && w[id] > w[m.probe[k-1]] {
+				t.Errorf("node %d: probe not heaviest first: %v", i, m.probe)
+			}
+			if left*probeDen*probeDen < probeNum*probeNum*m.norm2 {
+				t.Errorf("node %d: probe longer than it needs: %v", i, m.probe)
+			}
+			left -= w[id] * w[id]
+		}
+		if left*probeDen*probeDen >= probeNum*probeNum*m.norm2 && m.norm2 > 0 {
+			t.Errorf("node %d: probe %v leaves %d of %d", i, m.probe, left, m.norm2)
 		}
 	}
 }
 
-// Nodes' probes are exact: a node's probe is the shortest prefix of its
-// stems, heaviest first, whose rest weighs under 3/5 of the node.
-func TestProbeBound(t *testing.T) {
-	nodes := nodesOf([]*src{
-		ptr(newSrc("a", "a.md", &parse.Finding{Section: "S", Title: "alpha beta gamma delta epsilon"})),
-	})
-	g := newMerger(nodes)
-	if got := len(g.m[0].probe); got != 3 {
-		t.Errorf("probe of five equal keywords has %d stems, want 3 (two left weigh 2/5)", got)
+// pick returns n words of words, drawn with repeats.
+func pick(r *rand.Rand, words []string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = words[r.IntN(len(words))]
 	}
-	if !slices.IsSorted(g.m[0].stems) {
-		t.Errorf("stems not sorted: %v", g.m[0].stems)
-	}
+	return out
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -189,24 +189,21 @@ func TestDedup(t *testing.T) {
 }
 
 // Sections are weak evidence (SPEC §5.2): findings of different sections
-// merge by the stricter form of the title rule, or by the title rule when
-// they share a file:line.
+// whose words match a little merge when they cite one place, not when they
+// cite two; the same words merge in any sections.
 func TestCrossSectionNeedsSharedRef(t *testing.T) {
 	run := &Run{Agents: []Agent{
 		agentOf("a", parse.StatusValid, fnd(parse.P2, "A-1", "Security", "Auth token written to the request log", "a.go:3")),
-		agentOf("b", parse.StatusValid, fnd(parse.P2, "B-1", "Observability", "Request log leaks", "a.go:4")),
+		agentOf("b", parse.StatusValid, fnd(parse.P2, "B-1", "Observability", "Request log leaks", "a.go:40")),
 	}}
-	// Two shared keywords (request, log) of three: the title rule, not the
-	// stricter form.
 	if s := synthOf(t, run, Options{}); len(s.Findings) != 2 {
-		t.Errorf("findings of different sections without a shared file:line merged")
+		t.Errorf("findings of different sections citing two places merged")
 	}
-	run.Agents[1].Report.Findings[0].FileRefs = []string{"a.go:3-9"}
+	run.Agents[1].Report.Findings[0].FileRefs = []string{"a.go:4-9"}
 	if s := synthOf(t, run, Options{}); len(s.Findings) != 1 {
-		t.Errorf("findings of different sections sharing a.go:3 did not merge")
+		t.Errorf("findings of different sections citing a.go:3 and a.go:4-9 did not merge")
 	}
-	// The same title in two sections needs no shared evidence.
-	run.Agents[1].Report.Findings[0].FileRefs = []string{"a.go:4"}
+	run.Agents[1].Report.Findings[0].FileRefs = []string{"a.go:40"}
 	run.Agents[1].Report.Findings[0].Title = "Auth tokens written to request logs"
 	if s := synthOf(t, run, Options{}); len(s.Findings) != 1 {
 		t.Errorf("findings of different sections with the same keywords did not merge")
