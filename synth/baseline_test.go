@@ -394,3 +394,24 @@ func TestSectionPath(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineSplitMoved: two findings merged by a shared place split when
+// one's lines move away; the part whose section (a file:line) moved too is
+// matched by its title, unchanged, though the other part took the baseline
+// finding by its fingerprint.
+func TestBaselineSplitMoved(t *testing.T) {
+	a := [2]string{"fd-a", "### Findings Index\n- P1 | A-001 | \"Uploads\" | SQL injection in list_uploads\nVerdict: needs-changes\n\n" +
+		"### A-001: SQL injection\n\nIn `src/db.py:40`.\n"}
+	b := func(line string) [2]string {
+		return [2]string{"fd-b", "### Findings Index\n- P2 | B-001 | \"db.py:" + line + "\" | SQL query built with string formatting (injection risk)\nVerdict: needs-changes\n\n" +
+			"### B-001: query\n\nIn `src/db.py:" + line + "`.\n"}
+	}
+	base := reportRun(a, b("41"))
+	if n := len(Synthesize(base, Options{}).Findings); n != 1 {
+		t.Fatalf("setup: %d baseline findings, want 1 (merged at one place)", n)
+	}
+	s := Synthesize(reportRun(a, b("90")), Options{Baseline: baselineOf(t, base)})
+	if len(s.Findings) != 2 || s.Baseline.New != 0 || s.Baseline.Unchanged != 2 || len(s.Baseline.Absent) != 0 {
+		t.Errorf("%d findings, baseline %+v: want 2 unchanged", len(s.Findings), s.Baseline)
+	}
+}
