@@ -3,6 +3,7 @@ package synth_test
 import (
 	"bufio"
 	"context"
+	"flag"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +14,10 @@ import (
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
+
+// showMissed lists the labelled pairs of the tuning runs left apart; never
+// those of held-out runs, which the rule is not tuned on.
+var showMissed = flag.Bool("convergence.missed", false, "TestConvergenceLabels: list the same-defect pairs of tuning runs left apart")
 
 // labelRun is one run of testdata/convergence.txt: where it is (a directory
 // under the corpus, or a group of corpus-wild's manifest when wild), whether
@@ -167,6 +172,9 @@ func TestConvergenceLabels(t *testing.T) {
 					c.tp++
 				case same:
 					c.fn++
+					if *showMissed && lr.split == "tune" {
+						t.Logf("  labelled together, apart: %s %s: %q and %q", lr.path, a.cluster, a.title, b.title)
+					}
 				case merged:
 					c.fp++
 					t.Logf("  merged, labelled apart: %s: %q and %q", lr.path, a.title, b.title)
