@@ -17,7 +17,8 @@ import (
 //
 // A finding is read as its words: the keywords of its title (parse.Keywords,
 // each cut to a stem by stem) and the first descWords keywords of its
-// description, each as often as it stands. A word weighs what it says about
+// description less its file:line refs (a place is evidence of its own), each
+// as often as it stands. A word weighs what it says about
 // one finding of the run: log2((N+n)/n) for a word n of the run's N findings
 // hold, counted twice in a title; a word more than commonTitles findings hold
 // weighs nothing (it is common words, and looking candidates up by it would
@@ -29,9 +30,17 @@ import (
 //     differently, and prose has none: weak evidence);
 //   - refBonus when they cite the same place: one file (one path the end of
 //     the other) at line ranges of at most refSpan lines that meet or lie
-//     within refGap lines of each other;
+//     within refGap lines of each other, and their titles share two weighted
+//     words (two issues at one line that share one are co-located, SPEC
+//     §5.2, not one);
 //   - citeBonus when a description of one names the other's ID, an ID only
 //     that finding of the run carries.
+//
+// Findings of one section whose titles share at least three weighted words
+// that weigh at least half of the lighter title (titlesMatch: SPEC §5.2's
+// keyword rule in one section, its keywords weighed) score at least
+// mergeScore, whatever their descriptions: a long title has too many words
+// of its own for the cosine.
 //
 // Pairs scoring at least mergeScore merge, best first, into groups that hold
 // each agent once: an agent reports a defect once, so a pair whose groups
@@ -150,6 +159,10 @@ type mergeNode struct {
 	// node carries, named by a source of an agent that node does not have),
 	// sorted.
 	cited []int32
+	// title are the weighted words of its title, ascending, and titleIDF
+	// the weight of each (its idf, counted once).
+	title    []int32
+	titleIDF []int64
 }
 
 // merger holds the merge rule's view of a run's nodes.
@@ -167,10 +180,11 @@ func newMerger(nodes []*node) *merger {
 	words := map[string]int32{}
 	var df []int32 // nodes holding each word
 	counts := make([][]termCount, len(nodes))
+	titleOf := make([][]int32, len(nodes))
 	var scratch []termCount
 	for i, n := range nodes {
 		scratch = scratch[:0]
-		add := func(w string, c int64) {
+		add := func(w string, c int64) int32 {
 			s := stem(w)
 			id, ok := words[s]
 			if !ok {
@@ -179,14 +193,18 @@ func newMerger(nodes []*node) *merger {
 				df = append(df, 0)
 			}
 			scratch = append(scratch, termCount{id, c})
+			return id
 		}
 		kws := parse.Keywords(n.norm())
+		var tl []int32
 		for _, kw := range kws[:min(len(kws), titleWords)] {
-			add(kw, titleWeight)
+			tl = append(tl, add(kw, titleWeight))
 		}
+		slices.Sort(tl)
+		titleOf[i] = slices.Compact(tl)
 		if d := representative(n).f.Description; d != "" {
 			k := 0
-			for w := range parse.Words(parse.Normalize(d[:min(len(d), descBytes)])) {
+			for w := range parse.Words(parse.Normalize(withoutRefs(d[:min(len(d), descBytes)]))) {
 				if k == descWords {
 					break
 				}
@@ -219,6 +237,12 @@ func newMerger(nodes []*node) *merger {
 			}
 		}
 		mn.probe = probeOf(mn)
+		for _, id := range titleOf[i] {
+			if idf[id] > 0 {
+				mn.title = append(mn.title, id)
+				mn.titleIDF = append(mn.titleIDF, idf[id])
+			}
+		}
 	}
 	g.refsOf()
 	g.citedOf()
@@ -434,19 +458,70 @@ func (g *merger) score(i, j int) (float64, bool) {
 		return 0, false
 	}
 	s := g.cosine(i, j)
-	if s < minWords {
+	same := g.nodes[i].section == g.nodes[j].section && g.nodes[i].section != ""
+	shared := countShared(a.title, b.title)
+	titleRule := same && shared >= 3 && titlesMatch(a, b)
+	if s < minWords && !titleRule {
 		return s, false // evidence raises a match of words, it never makes one
 	}
-	if g.nodes[i].section == g.nodes[j].section && g.nodes[i].section != "" {
+	if same {
 		s += sectionBonus
 	}
-	if g.near(i, j) {
+	if shared >= 2 && g.near(i, j) {
 		s += refBonus
 	}
 	if g.cites(i, j) || g.cites(j, i) {
 		s += citeBonus
 	}
+	if titleRule {
+		s = max(s, mergeScore) // the title rule merges whatever the words of the descriptions
+	}
 	return s, s >= mergeScore
+}
+
+// titlesMatch reports whether the words two titles share weigh at least
+// half of the lighter title: the keyword form of SPEC §5.2's rule in one
+// section, its keywords weighed (titleIDF), so that words every agent uses
+// make up little of a title.
+func titlesMatch(a, b *mergeNode) bool {
+	var shared, ta, tb int64
+	for _, w := range a.titleIDF {
+		ta += w
+	}
+	for _, w := range b.titleIDF {
+		tb += w
+	}
+	for x, y := 0, 0; x < len(a.title) && y < len(b.title); {
+		switch {
+		case a.title[x] < b.title[y]:
+			x++
+		case a.title[x] > b.title[y]:
+			y++
+		default:
+			shared += a.titleIDF[x]
+			x++
+			y++
+		}
+	}
+	return 2*shared >= min(ta, tb)
+}
+
+// countShared returns how many elements two sorted lists share.
+func countShared(a, b []int32) int {
+	n := 0
+	for x, y := 0, 0; x < len(a) && y < len(b); {
+		switch {
+		case a[x] < b[y]:
+			x++
+		case a[x] > b[y]:
+			y++
+		default:
+			n++
+			x++
+			y++
+		}
+	}
+	return n
 }
 
 // scored is a pair of nodes that may merge, with its score.
@@ -460,6 +535,16 @@ type scored struct {
 // probeNum). f may be called more than once for one j.
 func (g *merger) candidates(i int, f func(j int)) {
 	for _, t := range g.m[i].probe {
+		for _, j := range g.postings[t] {
+			f(int(j))
+		}
+	}
+	if g.nodes[i].section == "" {
+		return
+	}
+	// The title rule (in one section) needs three shared title words: a
+	// node it joins holds each of them.
+	for _, t := range g.m[i].title {
 		for _, j := range g.postings[t] {
 			f(int(j))
 		}
@@ -567,4 +652,31 @@ func fuzzyUnion(nodes []*node, uf unionFind) {
 	}
 	g := newMerger(nodes)
 	g.join(g.pairs(), uf)
+}
+
+// withoutRefs returns text without the file:line refs it cites: a place is
+// evidence of its own (refBonus), and its path's words would count it twice.
+func withoutRefs(text string) string {
+	if !strings.Contains(text, ":") {
+		return text
+	}
+	f := strings.Fields(text)
+	out := f[:0]
+	for _, w := range f {
+		if !looksLikeRef(w) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// looksLikeRef reports whether a word is a file:line ref: a path holding a
+// . or a /, a colon, a digit.
+func looksLikeRef(w string) bool {
+	w = strings.Trim(w, "`'\"()[],;")
+	i := strings.LastIndexByte(w, ':')
+	if i <= 0 || i+1 >= len(w) || w[i+1] < '0' || w[i+1] > '9' {
+		return false
+	}
+	return strings.ContainsAny(w[:i], "./")
 }

@@ -430,3 +430,57 @@ func TestMergeOneAgentKeepsItsFindings(t *testing.T) {
 		t.Errorf("two agents' alike findings did not merge: %d findings", len(s.Findings))
 	}
 }
+
+// A place is evidence for titles that share two words: two findings at one
+// line whose titles share one are two issues there (co_located_with), however
+// their descriptions' words meet.
+func TestPlaceNeedsTwoTitleWords(t *testing.T) {
+	f := func(id, section, title, ref, d string) parse.Finding {
+		return desc(fnd(parse.P2, id, section, title, ref), d)
+	}
+	a := []parse.Finding{
+		f("AR-3", "Storage", "Cache key collides across tenants", "store/cache.go:7", "`store/cache.go:7` builds the key from the user id alone."),
+		f("AR-1", "Auth", "Session tokens stored in localStorage", "web/session.ts:18", "`web/session.ts:18` writes both tokens."),
+		f("AR-2", "API", "Missing rate limiting on login", "api/login.go:40", "`api/login.go:40` accepts unlimited attempts."),
+	}
+	b := []parse.Finding{
+		f("SAF-3", "Logging", "Tenant id logged in clear", "store/cache.go:7", "`store/cache.go:7` logs the key, which holds the tenant id."),
+		f("SAF-1", "Auth", "Session tokens stored in localStorage!", "web/session.ts:30", "Read by any script."),
+		f("SAF-2", "Limits", "Login has no rate limiting", "api/login.go:40-44", "No limiter in front of it."),
+	}
+	if s := scoreOf(t, a, b); s >= mergeScore {
+		t.Errorf("findings at one line sharing one title word score %v, want under %v", s, mergeScore)
+	}
+	a[0].FileRefs, b[0].FileRefs = nil, nil
+	if s := scoreOf(t, a, b); s < minWords {
+		t.Fatalf("setup: the words score %v, want a match of at least %v that a place would raise", s, minWords)
+	}
+}
+
+// A description's file:line refs are not words of it.
+func TestWithoutRefs(t *testing.T) {
+	got := withoutRefs("`store/cache.go:7` logs the key (see db.py:40-44), at 10:30 and in a.go")
+	if want := "logs the key (see at 10:30 and in a.go"; got != want {
+		t.Errorf("withoutRefs = %q, want %q", got, want)
+	}
+}
+
+// The title rule in one section: a long title shares with a short one words
+// that weigh half of the short one, too few of its own words for the cosine.
+func TestTitleRuleInOneSection(t *testing.T) {
+	a := []parse.Finding{
+		fnd(parse.P0, "SAF-1", "Session Management", "Session tokens in localStorage exposed to XSS"),
+		fnd(parse.P2, "SAF-3", "API Design", "Login endpoint lacks rate limiting"),
+	}
+	b := []parse.Finding{
+		fnd(parse.P1, "AR-1", "Session Management", "Session tokens stored in localStorage are readable by any script with a very long title that does not fit"),
+		fnd(parse.P1, "AR-2", "API Design", "Login endpoint has no rate limiting"),
+	}
+	if s := scoreOf(t, a, b); s < mergeScore {
+		t.Errorf("one section: score %v, want the title rule's %v", s, mergeScore)
+	}
+	b[0].Section = "Storage"
+	if s := scoreOf(t, a, b); s >= mergeScore {
+		t.Errorf("two sections: score %v, want the words' alone, under %v", s, mergeScore)
+	}
+}
