@@ -18,7 +18,7 @@ STORM_KILL     ?= 10ms
 HUB_LAUNCHES   ?= 4000
 HUB_RESTARTS   ?= 4
 
-.PHONY: help build build-hub man run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch churn tmux golden yaml-limits tools stress bigline browser-tools screenshot release-tools release-check release-dry release release-notes
+.PHONY: help build build-hub man run test cross lint fuzz bench bench-tools bench-synth bench-evidence bench-watch bench-watch-8000 churn tmux golden yaml-limits tools stress bigline browser-tools screenshot release-tools release-check release-dry release release-notes
 
 # The release tools, pinned, installed from the Go module proxy into
 # bin/tools/NAME-VERSION by `make release-tools` when missing: goreleaser
@@ -96,6 +96,10 @@ bench-watch: ## watch latency on a 1k- and a 1M-line bus (p50/p99), and the CPU 
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkAppend$$' -benchtime 300x -count 3 -timeout 30m
 	$(GO) test ./watcher -run '^$$' -bench '^BenchmarkComplete$$' -benchtime 40x -count 3 -timeout 30m
 
+bench-watch-8000: ## watch latency on 8,000 agents × 50 findings with a 1k-line bus (issue 29; slow: findings.json is ~380 MB)
+	FLUXWATCH_BENCH=1 WATCH_BENCH_AGENTS=8000 WATCH_BENCH_FINDINGS=50 WATCH_BENCH_LINES=1000 WATCH_BENCH_APPENDS=20 WATCH_BENCH_RENAMES=5 \
+	  $(GO) test ./cmd/fluxwatch -run '^TestWatchLatency$$' -count=1 -v -timeout 60m
+
 .PHONY: signals
 signals: build ## time from SIGTERM/SIGINT to exit for every command, on the real bin/fluxwatch (a table)
 	$(GO) test ./cmd/fluxwatch -run '^TestSignals$$' -count=1 -v -args -signals.bin=$(abspath $(BIN))
@@ -114,6 +118,10 @@ golden: ## rewrite the expected parts of the golden files (review the diff!)
 	$(GO) test ./cmd/fluxwatch/ -run 'TestScript' -update-scripts
 	$(GO) test ./internal/termview/ -run 'TestLiveView' -update-view
 	$(GO) test ./page/ -run 'Golden' -update
+
+.PHONY: convergence
+convergence: ## merge precision and recall of dedup against hand-labelled clusters of corpus runs (needs ../shared)
+	$(GO) test ./synth -run '^TestConvergenceLabels$$' -count=1 -v
 
 .PHONY: baseline-stability
 baseline-stability: ## how many findings of a re-formatted rerun of every corpus run match as unchanged (needs ../shared)

@@ -155,12 +155,12 @@ func newBlocks(src string, lines []line) *blocks {
 	// The ends of the blocks that open at a line of text: the next
 	// heading, bold lead-in or rule, and (for a list item) the next
 	// top-level item; read backwards.
-	nextStop, nextItem := int32(n), int32(n)
+	nextStop, nextItem, nextPara := int32(n), int32(n), int32(n)
 	for i := n - 1; i >= 0; i-- {
 		l := lines[i]
 		if l.level > 0 {
 			if !l.masked {
-				nextStop, nextItem = int32(i), int32(i)
+				nextStop, nextItem, nextPara = int32(i), int32(i), int32(i)
 			}
 			continue
 		}
@@ -169,6 +169,10 @@ func newBlocks(src string, lines []line) *blocks {
 		switch {
 		case strings.HasPrefix(t, "|"):
 			b.end[i] = int32(i + 1)
+		case k == 0 && !strings.HasPrefix(t, "**"):
+			// A plain paragraph ("SEC-001: the handler …") runs to the
+			// next blank line or line opening with an ID.
+			b.end[i] = min(nextStop, nextPara)
 		case k == 0:
 			b.end[i] = nextStop // a lead-in paragraph
 		default:
@@ -176,6 +180,9 @@ func newBlocks(src string, lines []line) *blocks {
 		}
 		if l.masked {
 			continue
+		}
+		if t == "" || blockID(l) != "" {
+			nextPara = int32(i)
 		}
 		if k != 0 && indent < 2 {
 			nextItem = int32(i)
@@ -263,9 +270,9 @@ func trailingIDOf(t string) []string {
 	return trailingIDRe.FindStringSubmatch(t)
 }
 
-// blockID returns the finding ID a block opens with: a heading, list item or
-// bold lead-in whose text, after any marker, starts with an ID — or a heading
-// that ends with "(ID)".
+// blockID returns the finding ID a block opens with: a heading, list item,
+// bold lead-in or paragraph whose text, after any marker, starts with an ID
+// ("SEC-001: the handler …") — or a heading that ends with "(ID)".
 func blockID(l line) string {
 	t := strings.TrimSpace(l.text)
 	if l.level > 0 {
@@ -278,8 +285,8 @@ func blockID(l line) string {
 			return ""
 		}
 		t = body
-	} else if !strings.HasPrefix(t, "**") {
-		return ""
+	} else if t == "" || l.text[0] == ' ' || l.text[0] == '\t' {
+		return "" // an indented line continues something else
 	}
 	t = strings.TrimSpace(stripNumbering(stripBold(t)))
 	if m, ok := markerAt(t, false); ok {

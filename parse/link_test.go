@@ -116,9 +116,10 @@ func blockEndPlain(lines []line, i int) int {
 	if l.level == 0 && strings.HasPrefix(strings.TrimSpace(l.text), "|") {
 		return i + 1 // a table row: a block of its own
 	}
-	leadIn := false
+	leadIn, paragraph := false, false
 	if k, _, _ := listItem(l.text); k == 0 && l.level == 0 {
 		leadIn = true
+		paragraph = !strings.HasPrefix(strings.TrimSpace(l.text), "**")
 	}
 	for j := i + 1; j < len(lines); j++ {
 		n := lines[j]
@@ -133,6 +134,9 @@ func blockEndPlain(lines []line, i int) int {
 		}
 		if l.level == 0 {
 			t := strings.TrimSpace(n.text)
+			if paragraph && (t == "" || blockID(n) != "") {
+				return j // a plain paragraph ends at a blank line or the next ID
+			}
 			if k, indent, _ := listItem(n.text); k != 0 && indent < 2 && !leadIn {
 				return j
 			}

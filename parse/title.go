@@ -111,6 +111,19 @@ func Keywords(norm string) []string {
 	return appendKeywords(make([]string, 0, strings.Count(norm, " ")+1), norm) // one allocation, not four
 }
 
+// Words yields the keywords of a normalised text in order, each time it
+// stands (Keywords yields each once): its words less stop words and words
+// under three letters. The merge rule counts them to weigh a description.
+func Words(norm string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for w := range longWords(norm) {
+			if (len(w) > maxStopWord || !stopWords[w]) && !yield(w) {
+				return
+			}
+		}
+	}
+}
+
 // Title is a normalised title with what the title rule needs, computed once:
 // its keywords and a histogram of its characters (and its runes, when it is
 // not ASCII). Build it with NewTitle.

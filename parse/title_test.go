@@ -249,3 +249,19 @@ func TestMaxStopWord(t *testing.T) {
 		}
 	}
 }
+
+// Words yields what Keywords yields, in order, with each repeat.
+func TestWords(t *testing.T) {
+	norm := Normalize("The cache: a cache of caches, and the cache again")
+	var got []string
+	for w := range Words(norm) {
+		got = append(got, w)
+	}
+	want := []string{"cache", "cache", "caches", "cache", "again"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Words(%q) = %q, want %q", norm, got, want)
+	}
+	if kws := Keywords(norm); !slices.Equal(kws, []string{"cache", "caches", "again"}) {
+		t.Errorf("Keywords(%q) = %q, want each once", norm, kws)
+	}
+}

@@ -122,7 +122,10 @@ type AbsentFinding struct {
 //  3. title: a source of each, in the same normalised section, or sharing a
 //     file path (of a file ref, or of a section that is a file:line
 //     reference), whose titles match by the title rule of SPEC §5.2 (a
-//     re-worded title), one to one with the baseline findings left.
+//     re-worded title). An unmatched baseline finding is taken first, else
+//     a matched one that merged sources of several keys (a merge that split
+//     when its evidence went, and whose part also moved its key); a
+//     baseline finding of one key is matched once.
 //
 // A baseline finding matched by none is absent.
 func compareBaseline(fs []Finding, b *Baseline) *BaselineReport {
@@ -176,11 +179,23 @@ func compareBaseline(fs []Finding, b *Baseline) *BaselineReport {
 		if fs[i].Baseline.State != BaselineNew {
 			continue
 		}
+		// An unmatched baseline finding first; else a merged one already
+		// matched: a merge that split (its evidence, an ID or a line, no
+		// longer there) whose part also moved its key.
+		first := -1
 		for j := range old {
-			if !matched[j] && sharesTitle(&cur[i], &old[j]) {
-				match(i, j, MatchTitle)
-				break
+			if sharesTitle(&cur[i], &old[j]) {
+				if !matched[j] {
+					first = j
+					break
+				}
+				if first < 0 && len(old[j].keys) > 1 {
+					first = j
+				}
 			}
+		}
+		if first >= 0 {
+			match(i, first, MatchTitle)
 		}
 	}
 	for i := range fs {
@@ -229,12 +244,12 @@ func newBaseFinding(f *Finding) baseFinding {
 		}
 	}
 	add(f.Section, f.Title)
-	for _, s := range f.Sources {
-		add(s.Section, s.Title)
+	eachSource(f, func(section, title string) {
+		add(section, title)
 		// A section that is a file:line reference ("sync.sh:87-92") names
 		// the file: its line moves with the code.
-		addPath(sectionPath(s.Section))
-	}
+		addPath(sectionPath(section))
+	})
 	for _, r := range f.FileRefs {
 		addPath(ParseRef(r).Path)
 	}

@@ -2,7 +2,6 @@ package synth
 
 import (
 	"cmp"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,47 +11,61 @@ import (
 
 // src is one finding of one completed agent, ready for dedup.
 //
-// It holds no prepared title: sources with one key share their node's (a
-// synthesis of 96,000 findings held 96,000 prepared titles, 30 MB, at its
-// peak).
+// It is small: a synthesis holds one per finding of the run while it
+// holds their reports too (400,000 at 8,000 agents). It keeps no prepared
+// title (sources with one key share their node's) and no parsed file refs
+// (refs reads them again from its finding: parsing a reference allocates
+// nothing).
 type src struct {
-	agent  string
-	file   string // the agent's report file
-	f      *parse.Finding
-	key    string // parse.Key: normalised section ":" normalised title
-	refs   []srcRef
-	node   int    // index of its key in the dedup nodes
-	merged string // key of the merged finding holding it
+	agent string
+	file  string // the agent's report file
+	f     *parse.Finding
+	key   string // parse.Key: normalised section ":" normalised title
+	node  int32  // index of its key in the dedup nodes
+	// finding is the index in Synthesis.Findings of the merged finding
+	// holding it (findingsOf).
+	finding int32
+	// asWritten: every file ref of f has a path and is written as
+	// Ref.String writes it.
+	asWritten bool
 }
 
 func newSrc(agent, file string, f *parse.Finding) src {
-	s := src{agent: agent, file: file, f: f, key: parse.Key(f.Section, f.Title)}
+	s := src{agent: agent, file: file, f: f, key: parse.Key(f.Section, f.Title), asWritten: true}
 	for _, r := range f.FileRefs {
-		if ref := ParseRef(r); ref.Path != "" {
-			if !ref.writes(r) {
-				r = ref.String()
-			}
-			if s.refs == nil {
-				s.refs = make([]srcRef, 0, len(f.FileRefs))
-			}
-			s.refs = append(s.refs, srcRef{ref, r})
+		if ref := ParseRef(r); ref.Path == "" || !ref.writes(r) {
+			s.asWritten = false
+			break
 		}
 	}
 	return s
 }
 
-// srcRef is a reference of a source, with its text as Ref.String writes it:
-// the finding's own text when it is written that way already.
-type srcRef struct {
-	Ref
-	text string
+// refs yields the references of s that have a path, each with its text as
+// Ref.String writes it: the finding's own text when it is written that
+// way already.
+func (s *src) refs(yield func(Ref, string) bool) {
+	for _, r := range s.f.FileRefs {
+		if ref := ParseRef(r); ref.Path != "" {
+			if !s.asWritten && !ref.writes(r) {
+				r = ref.String()
+			}
+			if !yield(ref, r) {
+				return
+			}
+		}
+	}
 }
 
-// fileRefs returns the texts of s's references, for its Source.
+// fileRefs returns the texts of s's references, for its Source: the
+// finding's own list when it writes every one as Ref.String does.
 func (s *src) fileRefs() []string {
-	texts := make([]string, len(s.refs))
-	for i, r := range s.refs {
-		texts[i] = r.text
+	if s.asWritten && s.f.FileRefs != nil {
+		return s.f.FileRefs
+	}
+	texts := []string{}
+	for _, text := range s.refs {
+		texts = append(texts, text)
 	}
 	return texts
 }
@@ -151,7 +164,7 @@ func nodesOf(srcs []*src) []*node {
 	slices.SortFunc(nodes, func(a, b *node) int { return cmp.Compare(a.key, b.key) })
 	for i, n := range nodes {
 		for _, s := range n.srcs {
-			s.node = i
+			s.node = int32(i)
 		}
 	}
 	return nodes
@@ -210,15 +223,12 @@ func (bl blocks) probe(prefix string, keys []string) []string {
 	return out
 }
 
-// dedup merges sources into groups (SPEC §5.2): equal keys always; with
-// DedupFuzzy also titles of one section that match by the title rule, and
-// titles of different sections that match and share a file:line. Merging is
-// transitive. Candidates are found through blocks (section and keyword, or
-// file:line), never by comparing every pair, and a pair already in one set is
-// not compared again. Each group is sorted by compareSrc; groups come in the
-// order of their smallest key.
-func dedup(srcs []*src, mode Dedup) [][]*src {
-	nodes := nodesOf(srcs)
+// dedup merges the sources of nodes (nodesOf) into groups (SPEC §5.2):
+// equal keys always; with DedupFuzzy also the nodes the merge rule makes one
+// (merge.go). Merging is transitive and does not depend on the order of the
+// sources. Each group is sorted by compareSrc; groups come in the order of
+// their smallest key.
+func dedup(nodes []*node, mode Dedup) [][]*src {
 	uf := newUnionFind(len(nodes))
 	if mode == DedupFuzzy {
 		fuzzyUnion(nodes, uf)
@@ -240,62 +250,6 @@ func dedup(srcs []*src, mode Dedup) [][]*src {
 		out = append(out, g)
 	}
 	return out
-}
-
-func fuzzyUnion(nodes []*node, uf unionFind) {
-	// Within a section: blocks of (section, keyword prefix).
-	bl := blocks{}
-	keys := make([][]string, len(nodes))
-	for i, n := range nodes {
-		keys[i] = blockKeys(n.prepared().Keywords())
-		for _, k := range keys[i] {
-			bl.add(n.section+"\x00"+k, i)
-		}
-	}
-	seen := make([]int, len(nodes)) // seen[j] == i+1: j already tried for i
-	for i, n := range nodes {
-		prefix := n.section + "\x00"
-		for _, k := range bl.probe(prefix, keys[i]) {
-			for _, j := range bl[prefix+k] {
-				if j == i || seen[j] == i+1 {
-					continue
-				}
-				seen[j] = i + 1
-				if uf.find(i) != uf.find(j) && n.prepared().Matches(nodes[j].prepared()) {
-					uf.union(i, j)
-				}
-			}
-		}
-	}
-	// Across sections: nodes sharing a file:line.
-	byPoint := map[string][]int{}
-	for i, n := range nodes {
-		for _, s := range n.srcs {
-			for _, r := range s.refs {
-				p := r.point()
-				if p == "" {
-					continue
-				}
-				if l := byPoint[p]; len(l) == 0 || l[len(l)-1] != i {
-					byPoint[p] = append(l, i)
-				}
-			}
-		}
-	}
-	for _, p := range slices.Sorted(maps.Keys(byPoint)) {
-		l := byPoint[p]
-		for a := 0; a < len(l); a++ {
-			for b := a + 1; b < len(l); b++ {
-				i, j := l[a], l[b]
-				if nodes[i].section == nodes[j].section || uf.find(i) == uf.find(j) {
-					continue
-				}
-				if nodes[i].prepared().Matches(nodes[j].prepared()) {
-					uf.union(i, j)
-				}
-			}
-		}
-	}
 }
 
 // sourceRef is "file:line" of a finding in its report.

@@ -8,5 +8,5 @@ func IndentJSON(dst, src []byte) []byte { return indentJSON(dst, src, 0) }
 func DedupGroups(run *Run, mode Dedup) (sources, groups int) {
 	var s Synthesis
 	srcs := sourcesOf(accountAgents(&s, run, Options{}))
-	return len(srcs), len(dedup(srcs, mode))
+	return len(srcs), len(dedup(nodesOf(srcs), mode))
 }

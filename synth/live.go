@@ -37,6 +37,7 @@ type Live struct {
 	agents    []agentKey
 	completed []*Agent
 	srcs      []*src
+	nodes     []*node // srcs by key (nodesOf)
 	findings  []Finding
 	evidence  *EvidenceTally
 	// The comparison with the baseline and the suppressions of findings.
@@ -91,7 +92,9 @@ func (l *Live) Update(run *Run) {
 	if l.findings == nil || !slices.Equal(keys, l.agents) {
 		l.agents, l.completed = keys, completed
 		l.srcs = sourcesOf(completed)
-		l.findings = findingsOf(dedup(l.srcs, opts.Dedup), len(completed))
+		l.nodes = nodesOf(l.srcs)
+		l.findings = findingsOf(dedup(l.nodes, opts.Dedup), len(completed))
+		fillSources(l.findings)
 		l.baseline, l.suppressions = judge(l.findings, opts)
 		if opts.Evidence != nil {
 			s.Findings = l.findings
@@ -137,10 +140,10 @@ func (l *Live) readBus(run *Run, rebase bool) {
 	segs, ok := l.appended(run)
 	switch {
 	case ok && rebase:
-		l.tl = l.tl.rebase(l.findings, l.completed, l.srcs, l.opts, runAnchor(run))
+		l.tl = l.tl.rebase(l.findings, l.completed, l.nodes, l.opts, runAnchor(run))
 	case !ok:
 		l.memo.forgetOrder()
-		l.tl = newTimeline(l.findings, l.completed, l.srcs, l.opts, l.memo, runAnchor(run))
+		l.tl = newTimeline(l.findings, l.completed, l.nodes, l.opts, l.memo, runAnchor(run))
 		segs = segs[:0]
 		for _, b := range run.Bus {
 			if len(b.Entries) > 0 {

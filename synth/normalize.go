@@ -71,6 +71,12 @@ func (r Ref) writes(s string) bool {
 	return rest == string(t)
 }
 
+// point is a file and a line: where a reference starts, as a map key.
+type point struct {
+	path string
+	line int
+}
+
 // point is the "file:line" of a reference (its path and first line), or ""
 // for a reference without a line.
 func (r Ref) point() string {
@@ -102,12 +108,29 @@ func (r Ref) Overlaps(o Ref) bool {
 // name fd-safety. Only hits allocate.
 func mentions(text []byte, needles map[string]struct{}) map[string]bool {
 	found := map[string]bool{}
-	if len(needles) == 0 {
-		return found
+	eachMention(text, needles, func(w string) { found[w] = true })
+	return found
+}
+
+// names reports whether text names word, as mentions would say.
+func names(text, word string) bool {
+	if !strings.Contains(text, word) {
+		return false
 	}
-	check := func(w []byte) {
+	named := false
+	eachMention(text, map[string]struct{}{word: {}}, func(string) { named = true })
+	return named
+}
+
+// eachMention calls f with each needle text names, by the words of
+// mentions, once per naming word; a text read as a string is not copied.
+func eachMention[T ~string | ~[]byte](text T, needles map[string]struct{}, f func(needle string)) {
+	if len(needles) == 0 {
+		return
+	}
+	check := func(w T) {
 		if _, ok := needles[string(w)]; ok {
-			found[string(w)] = true
+			f(string(w))
 		}
 		t := w
 		for len(t) > 0 && strings.IndexByte(".:,#/", t[len(t)-1]) >= 0 {
@@ -116,7 +139,7 @@ func mentions(text []byte, needles map[string]struct{}) map[string]bool {
 		if len(t) != len(w) && len(t) > 0 && t[0] == '.' {
 			// A dotfile ref at the end of a sentence: ".env:1." names .env:1.
 			if _, ok := needles[string(t)]; ok {
-				found[string(t)] = true
+				f(string(t))
 			}
 		}
 		for len(t) > 0 && strings.IndexByte(".:#/", t[0]) >= 0 && !(len(t) > 1 && t[0] == '.' && t[1] == '/') {
@@ -127,7 +150,7 @@ func mentions(text []byte, needles map[string]struct{}) map[string]bool {
 		}
 		if len(t) != len(w) {
 			if _, ok := needles[string(t)]; ok {
-				found[string(t)] = true
+				f(string(t))
 			}
 		}
 	}
@@ -140,7 +163,7 @@ func mentions(text []byte, needles map[string]struct{}) map[string]bool {
 			inWord = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-./:#@", c) >= 0
 		} else {
 			var r rune
-			r, size = utf8.DecodeRune(text[i:])
+			r, size = utf8.DecodeRuneInString(string(text[i:min(i+utf8.UTFMax, len(text))]))
 			inWord = unicode.IsLetter(r) || unicode.IsDigit(r)
 		}
 		if inWord && start < 0 {
@@ -154,5 +177,4 @@ func mentions(text []byte, needles map[string]struct{}) map[string]bool {
 	if start >= 0 {
 		check(text[start:])
 	}
-	return found
 }

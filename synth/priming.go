@@ -210,8 +210,19 @@ func (t *timeline) provenance(s *Synthesis) {
 			byName[a.Name] = a.Provenance
 		}
 	}
+	// A finding of one agent shares that agent's list (most findings of a
+	// large run are one agent's: 80 bytes each for nothing).
+	one := map[string][]AgentProvenance{}
 	for i := range s.Findings {
 		f := &s.Findings[i]
+		if len(f.Agents) == 1 {
+			a := f.Agents[0]
+			if one[a] == nil {
+				one[a] = []AgentProvenance{{Agent: a, Provenance: byName[a]}}
+			}
+			f.Provenance = one[a][:1:1]
+			continue
+		}
 		f.Provenance = make([]AgentProvenance, len(f.Agents))
 		for j, a := range f.Agents {
 			f.Provenance[j] = AgentProvenance{Agent: a, Provenance: byName[a]}

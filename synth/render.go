@@ -50,7 +50,12 @@ func writeJSON(w io.Writer, s *Synthesis, enc *jsonEncoder, skeleton []byte) err
 		return err
 	}
 	at := topLevelValue(skeleton, "findings")
-	out = indentJSON(out, skeleton[:at], 0)
+	// The agents and the rest before the findings are tens of MB at 8,000
+	// agents: written as they are indented.
+	out, err := indentJSONTo(out, skeleton[:at], 0, w)
+	if err != nil {
+		return err
+	}
 	switch {
 	case s.Findings == nil:
 		out = append(out, "null"...)
@@ -72,7 +77,9 @@ func writeJSON(w io.Writer, s *Synthesis, enc *jsonEncoder, skeleton []byte) err
 		}
 		out = append(out, "\n  ]"...)
 	}
-	out = indentJSON(out, skeleton[at+len("null"):], 1)
+	if out, err = indentJSONTo(out, skeleton[at+len("null"):], 1, w); err != nil {
+		return err
+	}
 	out = append(out, '\n')
 	return flush()
 }
@@ -84,12 +91,15 @@ type jsonEncoder struct {
 	enc *json.Encoder
 }
 
-// skeleton returns s encoded with null in its findings' place: a copy,
-// valid after later calls.
+// skeleton returns s encoded with null in its findings' place, valid after
+// later calls: e hands the buffer over and starts a new one (a skeleton's
+// buffer, tens of MB at 8,000 agents, is no buffer for one finding).
 func (e *jsonEncoder) skeleton(s *Synthesis) []byte {
 	rest := *s
 	rest.Findings = nil
-	return bytes.Clone(e.encode(&rest))
+	b := e.encode(&rest)
+	*e = jsonEncoder{}
+	return b
 }
 
 // encode returns v as compact JSON, valid until the next call, with the
@@ -158,6 +168,13 @@ func stringEnd(src []byte, i int) int {
 // bus append). depth is the nesting src starts at: 0 for a whole document,
 // more for a part of one.
 func indentJSON(dst, src []byte, depth int) []byte {
+	dst, _ = indentJSONTo(dst, src, depth, nil)
+	return dst
+}
+
+// indentJSONTo is indentJSON writing dst to w, when w is not nil, each
+// time it holds 64 KiB, and going on from empty. The error is w's.
+func indentJSONTo(dst, src []byte, depth int, w io.Writer) ([]byte, error) {
 	needIndent := false // after { or [: a newline unless it closes at once
 	newline := func() {
 		dst = append(dst, '\n')
@@ -196,6 +213,12 @@ func indentJSON(dst, src []byte, depth int) []byte {
 		default:
 			dst = append(dst, c)
 		}
+		if w != nil && len(dst) >= 64<<10 {
+			if _, err := w.Write(dst); err != nil {
+				return dst[:0], err
+			}
+			dst = dst[:0]
+		}
 	}
-	return dst
+	return dst, nil
 }

@@ -196,8 +196,12 @@ func (ru *suppressionRule) matches(f *Finding) bool {
 	if m.Severity != "" && f.Severity != m.Severity {
 		return false
 	}
-	if ru.title != nil && !ru.title.MatchString(f.Title) && !slicesAny(f.Sources, func(s Source) bool { return ru.title.MatchString(s.Title) }) {
-		return false
+	if ru.title != nil && !ru.title.MatchString(f.Title) {
+		matched := false
+		eachSource(f, func(_, title string) { matched = matched || ru.title.MatchString(title) })
+		if !matched {
+			return false
+		}
 	}
 	if m.File != "" && !slicesAny(f.FileRefs, func(r string) bool { return pathMatches(m.File, ParseRef(r).Path) }) {
 		return false

@@ -45,7 +45,8 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 	s := newSynthesis(run, opts)
 	completed := accountAgents(s, run, opts)
 	srcs := sourcesOf(completed)
-	s.Findings = findingsOf(dedup(srcs, opts.Dedup), len(completed))
+	nodes := nodesOf(srcs) // for dedup, then the timeline's matcher
+	s.Findings = findingsOf(dedup(nodes, opts.Dedup), len(completed))
 	s.Baseline, s.Suppressions = judge(s.Findings, opts)
 	if opts.Evidence != nil {
 		s.Evidence = checkEvidence(s, srcs, opts.Evidence, opts.EvidenceRepo)
@@ -53,7 +54,7 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 		s.EvidenceNote = opts.EvidenceNote
 	}
 	summarize(s, run, completed, opts)
-	return s, newTimeline(s.Findings, completed, srcs, opts, newBusMemo(false), runAnchor(run))
+	return s, newTimeline(s.Findings, completed, nodes, opts, newBusMemo(false), runAnchor(run))
 }
 
 // synthesizeBus completes s with the timeline tl read from run's bus: who
@@ -65,6 +66,7 @@ func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
 		files = append(files, b.Name)
 	}
 	s.Timeline = tl.snapshot(files)
+	fillSources(s.Findings) // the timeline is done with the sources' index
 	s.Diagnostics = append(runDiagnostics(run, tl), suppressionDiagnostics(s.Suppressions)...)
 	return s
 }
@@ -313,48 +315,56 @@ func findingsOf(groups [][]*src, m int) []Finding {
 			cmp.Compare(a.Key, b.Key),
 		)
 	})
+	for i := range fs {
+		for _, s := range fs[i].srcs {
+			s.finding = int32(i)
+		}
+	}
 	coLocate(fs)
 	return fs
 }
 
 func mergedFinding(g []*src, m int) Finding {
 	rep := g[0]
-	for _, s := range g {
-		s.merged = rep.key
-	}
 	f := Finding{
 		ID:              rep.f.ID,
 		Key:             rep.key,
 		Severity:        rep.f.Severity,
 		Section:         rep.f.Section,
 		Title:           rep.f.Title,
-		Sources:         make([]Source, 0, len(g)),
 		CoLocatedWith:   []CoLocation{},
 		CrossReferences: []CrossReference{},
+		srcs:            g,
 	}
-	agents := map[string]parse.Severity{}
-	refs := map[string]Ref{}
+	// Each agent with its highest severity, and the refs of all sources:
+	// slices, not maps, for the groups of one to a few sources that most
+	// are.
+	type agentSev struct {
+		agent string
+		sev   parse.Severity
+	}
+	agents := make([]agentSev, 0, len(g))
+	var refs []Ref
 	allLow := true
 	for _, s := range g {
-		for _, r := range s.refs {
-			refs[r.text] = r.Ref
+		for r := range s.refs {
+			refs = append(refs, r)
 		}
-		conf := s.f.Confidence
-		if conf == "" {
-			conf = parse.ConfidenceHigh
-		}
-		if conf != parse.ConfidenceLow {
+		if s.f.Confidence != parse.ConfidenceLow {
 			allLow = false
 		}
-		f.Sources = append(f.Sources, Source{
-			Agent: s.agent, ID: s.f.ID, Severity: s.f.Severity, Ref: sourceRef(s.file, s.f.Line),
-			Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: s.fileRefs(),
-		})
-		if old, ok := agents[s.agent]; !ok || s.f.Severity.Rank() < old.Rank() {
-			agents[s.agent] = s.f.Severity
-		}
+		agents = append(agents, agentSev{s.agent, s.f.Severity})
 	}
-	f.Agents = sortedKeys(agents)
+	slices.SortFunc(agents, func(a, b agentSev) int {
+		return cmp.Or(cmp.Compare(a.agent, b.agent), cmp.Compare(a.sev.Rank(), b.sev.Rank()))
+	})
+	agents = slices.CompactFunc(agents, func(a, b agentSev) bool { return a.agent == b.agent }) // the highest of each
+	f.Agents = make([]string, len(agents))
+	conflict := false
+	for i, a := range agents {
+		f.Agents[i] = a.agent
+		conflict = conflict || a.sev != agents[0].sev
+	}
 	f.Convergence = len(f.Agents)
 	f.ConvergenceDisplay = strconv.Itoa(f.Convergence) + "/" + strconv.Itoa(m)
 	f.Independent, f.Primed = f.Convergence, []Priming{} // until a bus entry primes one
@@ -366,25 +376,21 @@ func mergedFinding(g []*src, m int) Finding {
 	default:
 		f.Confidence = parse.ConfidenceHigh
 	}
-	sevs := map[parse.Severity]bool{}
-	for _, sev := range agents {
-		sevs[sev] = true
+	if conflict {
+		f.SeverityConflict = make(map[string]parse.Severity, len(agents))
+		for _, a := range agents {
+			f.SeverityConflict[a.agent] = a.sev
+		}
 	}
-	if len(sevs) > 1 {
-		f.SeverityConflict = agents
-	}
-	sorted := make([]Ref, 0, len(refs))
-	for _, r := range refs {
-		sorted = append(sorted, r)
-	}
-	slices.SortFunc(sorted, compareRef)
-	f.FileRefs = make([]string, len(sorted))
-	for i, r := range sorted {
+	slices.SortFunc(refs, compareRef)
+	refs = slices.Compact(refs)
+	f.FileRefs = make([]string, len(refs))
+	for i, r := range refs {
 		f.FileRefs[i] = r.String()
 	}
 	first := ""
-	if len(sorted) > 0 {
-		first = sorted[0].Path
+	if len(refs) > 0 {
+		first = refs[0].Path
 	}
 	f.Fingerprint = fingerprint(f.Key, first)
 	f.CrossReferences = crossReferences(g)
@@ -399,6 +405,43 @@ func fingerprint(key, path string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
+// fillSources makes the Sources of each finding from its sources, and
+// lets go of them.
+func fillSources(fs []Finding) {
+	for i := range fs {
+		f := &fs[i]
+		if f.srcs == nil {
+			continue
+		}
+		f.Sources = make([]Source, 0, len(f.srcs))
+		for _, s := range f.srcs {
+			conf := s.f.Confidence
+			if conf == "" {
+				conf = parse.ConfidenceHigh
+			}
+			f.Sources = append(f.Sources, Source{
+				Agent: s.agent, ID: s.f.ID, Severity: s.f.Severity, Ref: sourceRef(s.file, s.f.Line),
+				Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: s.fileRefs(),
+			})
+		}
+		f.srcs = nil
+	}
+}
+
+// eachSource calls fn with the section and title of each source of f,
+// whether its Sources are made yet or not.
+func eachSource(f *Finding, fn func(section, title string)) {
+	if f.srcs != nil {
+		for _, s := range f.srcs {
+			fn(s.f.Section, s.f.Title)
+		}
+		return
+	}
+	for _, s := range f.Sources {
+		fn(s.Section, s.Title)
+	}
+}
+
 func compareRef(a, b Ref) int {
 	return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
 }
@@ -406,37 +449,48 @@ func compareRef(a, b Ref) int {
 // crossReferences lists the locations the sources of one key point at, for
 // each key whose sources point at more than one location.
 func crossReferences(g []*src) []CrossReference {
-	byKey := map[string]map[string]map[string]bool{} // key → ref → agents
+	n := 0
 	for _, s := range g {
-		locs := byKey[s.key]
-		if locs == nil {
-			locs = map[string]map[string]bool{}
-			byKey[s.key] = locs
-		}
-		for _, r := range s.refs {
-			if locs[r.text] == nil {
-				locs[r.text] = map[string]bool{}
-			}
-			locs[r.text][s.agent] = true
+		n += len(s.f.FileRefs)
+	}
+	if n < 2 {
+		return []CrossReference{} // one location at most
+	}
+	type keyRef struct{ key, ref, agent string }
+	all := make([]keyRef, 0, n)
+	for _, s := range g {
+		for _, text := range s.refs {
+			all = append(all, keyRef{s.key, text, s.agent})
 		}
 	}
-	merged := map[string]map[string]bool{}
-	for _, locs := range byKey {
-		if len(locs) < 2 {
-			continue
+	slices.SortFunc(all, func(a, b keyRef) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.ref, b.ref), cmp.Compare(a.agent, b.agent))
+	})
+	// The locations of each key that points at more than one.
+	var listed []keyRef
+	for i := 0; i < len(all); {
+		j := i + 1
+		for j < len(all) && all[j].key == all[i].key {
+			j++
 		}
-		for ref, agents := range locs {
-			if merged[ref] == nil {
-				merged[ref] = map[string]bool{}
-			}
-			for a := range agents {
-				merged[ref][a] = true
-			}
+		if all[i].ref != all[j-1].ref {
+			listed = append(listed, all[i:j]...)
 		}
+		i = j
 	}
+	if len(listed) == 0 {
+		return []CrossReference{}
+	}
+	slices.SortFunc(listed, func(a, b keyRef) int { return cmp.Or(cmp.Compare(a.ref, b.ref), cmp.Compare(a.agent, b.agent)) })
 	out := []CrossReference{}
-	for _, ref := range sortedKeys(merged) {
-		out = append(out, CrossReference{Ref: ref, Agents: sortedKeys(merged[ref])})
+	for i, x := range listed {
+		if i == 0 || x.ref != listed[i-1].ref {
+			out = append(out, CrossReference{Ref: x.ref})
+		}
+		c := &out[len(out)-1]
+		if len(c.Agents) == 0 || c.Agents[len(c.Agents)-1] != x.agent {
+			c.Agents = append(c.Agents, x.agent)
+		}
 	}
 	slices.SortFunc(out, func(a, b CrossReference) int { return compareRef(ParseRef(a.Ref), ParseRef(b.Ref)) })
 	return out
@@ -581,14 +635,14 @@ func runDiagnostics(run *Run, tl *timeline) []Diagnostic {
 // checkEvidence hands every claim of every finding to v and attaches the
 // results (SPEC §5.7).
 func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *EvidenceTally {
-	byFinding := map[string][]parse.EvidenceClaim{}
+	byFinding := make([][]parse.EvidenceClaim, len(s.Findings))
 	for _, sr := range srcs {
-		byFinding[sr.merged] = append(byFinding[sr.merged], ClaimsOf(sr.agent, sr.f)...)
+		byFinding[sr.finding] = append(byFinding[sr.finding], ClaimsOf(sr.agent, sr.f)...)
 	}
 	var all []parse.EvidenceClaim
 	var owner []int
-	for i, f := range s.Findings {
-		for _, c := range byFinding[f.Key] {
+	for i := range s.Findings {
+		for _, c := range byFinding[i] {
 			all = append(all, c)
 			owner = append(owner, i)
 		}

@@ -50,45 +50,49 @@ type matchSets struct {
 type matcher struct {
 	nodes   []*node
 	blocks  blocks
-	byPoint map[string][]*src
-	pos     map[string]int // merged key → position in Synthesis.Findings
-	cache   []*entryMatch  // by match key id (busMemo)
+	byPoint map[point][]*src
+	cache   []*entryMatch // by match key id (busMemo)
 	stamp   []int
 	round   int
 	// prepared: every node's title is made (see prematch).
 	prepared bool
 	// workers is how many goroutines prematch uses (Options.Workers).
 	workers int
+	// indexed: blocks and byPoint are made (index).
+	indexed bool
 }
 
-func newMatcher(srcs []*src, findings []Finding, workers int) *matcher {
+// newMatcher returns the matcher of nodes, whose prematch uses workers
+// goroutines (≤ 0: GOMAXPROCS). It indexes them when the first entry is
+// matched: a run without a bus never pays for it.
+func newMatcher(nodes []*node, workers int) *matcher {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	m := &matcher{
-		workers: workers,
-		nodes:   nodesOf(srcs),
-		blocks:  blocks{},
-		byPoint: map[string][]*src{},
-		pos:     map[string]int{},
+	return &matcher{nodes: nodes, workers: workers}
+}
+
+// index makes the blocks and the file:line index of the nodes, once.
+func (m *matcher) index() {
+	if m.indexed {
+		return
 	}
+	m.indexed = true
+	m.blocks, m.byPoint = blocks{}, map[point][]*src{}
 	for i, n := range m.nodes {
 		for _, b := range blockKeys(parse.Keywords(n.norm())) {
 			m.blocks.add(b, i)
 		}
 		for _, s := range n.srcs {
-			for _, r := range s.refs {
-				if p := r.point(); p != "" {
+			for r := range s.refs {
+				if r.Start > 0 {
+					p := point{r.Path, r.Start}
 					m.byPoint[p] = append(m.byPoint[p], s)
 				}
 			}
 		}
 	}
 	m.stamp = make([]int, len(m.nodes))
-	for i, f := range findings {
-		m.pos[f.Key] = i
-	}
-	return m
 }
 
 // matchKey identifies what an entry's match depends on: its summary and refs.
@@ -109,6 +113,7 @@ func keyOf(e *record.Entry) matchKey {
 
 // match returns what e, whose match key has the given id, matches.
 func (m *matcher) match(e *record.Entry, id int32) *entryMatch {
+	m.index()
 	m.grow(id)
 	if r := m.cache[id]; r != nil {
 		return r
@@ -155,8 +160,8 @@ func (m *matcher) compute(e *record.Entry, stamp []int, round *int) *entryMatch 
 		}
 	}
 	for _, fr := range e.FileRefs {
-		if p := ParseRef(fr).point(); p != "" {
-			hits = append(hits, m.byPoint[p]...)
+		if r := ParseRef(fr); r.Start > 0 && r.Path != "" {
+			hits = append(hits, m.byPoint[point{r.Path, r.Start}]...)
 		}
 	}
 	if len(hits) > 0 {
@@ -166,7 +171,7 @@ func (m *matcher) compute(e *record.Entry, stamp []int, round *int) *entryMatch 
 			if old, ok := r.holders[s.agent]; !ok || betterHolder(s, old) {
 				r.holders[s.agent] = s
 			}
-			if p, ok := m.pos[s.merged]; ok && !seen[p] {
+			if p := int(s.finding); !seen[p] {
 				seen[p] = true
 				r.findings = append(r.findings, p)
 			}
@@ -191,6 +196,7 @@ func (m *matcher) prematch(es []*record.Entry, ids []int32) {
 	if m.workers < 2 { // every match left to match
 		return
 	}
+	m.index() // before the goroutines that read it
 	var todo []int
 	for i, e := range es {
 		if e == nil {
@@ -481,14 +487,14 @@ type ackRecord struct {
 // newTimeline returns an empty timeline for the report side given, reading
 // entries through memo (whose words it learns at once), judging their
 // timestamps against at (runAnchor).
-func newTimeline(findings []Finding, completed []*Agent, srcs []*src, opts Options, memo *busMemo, at anchor) *timeline {
+func newTimeline(findings []Finding, completed []*Agent, nodes []*node, opts Options, memo *busMemo, at anchor) *timeline {
 	n := opts.MaxEntries
 	acks := newAcknowledger(completed)
 	acks.learnWords(memo.known)
 	return &timeline{
 		n:            n,
 		findings:     findings,
-		m:            newMatcher(srcs, findings, opts.Workers),
+		m:            newMatcher(nodes, opts.Workers),
 		acks:         acks,
 		memo:         memo,
 		entries:      bounded[TimelineEntry]{n: n},
@@ -650,8 +656,8 @@ func (m *busMemo) record(ref entryRef, blocking bool) {
 // key and of the blocking entries, rather than from every entry (which it
 // does not need: see entryRef), its timestamps judged against at. t
 // must not be used afterwards.
-func (t *timeline) rebase(findings []Finding, completed []*Agent, srcs []*src, opts Options, at anchor) *timeline {
-	n := newTimeline(findings, completed, srcs, opts, t.memo, at)
+func (t *timeline) rebase(findings []Finding, completed []*Agent, nodes []*node, opts Options, at anchor) *timeline {
+	n := newTimeline(findings, completed, nodes, opts, t.memo, at)
 	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
 	n.busProv = t.busProv
 	n.entries, n.entryIDs = t.entries, t.entryIDs
@@ -848,7 +854,7 @@ func (t *timeline) snapshot(files []string) *Timeline {
 		c := Contradiction{Seq: rec.seq, Of: rec.agent, Agent: name(agent), Summary: rec.summary, Reason: "safe-verdict"}
 		if rec.r.sets.low.has(agent) {
 			h := rec.r.byAgent[agent]
-			c.Finding, c.Severity, c.Reason = h.merged, h.f.Severity, "lower-severity"
+			c.Finding, c.Severity, c.Reason = t.findings[h.finding].Key, h.f.Severity, "lower-severity"
 		}
 		return c
 	})
@@ -948,6 +954,8 @@ func newAcknowledger(completed []*Agent) *acknowledger {
 		k.index[a.Name] = i
 		if a.Report != nil {
 			ag.safe = a.Report.Verdict() == parse.Safe
+		}
+		if ag.safe { // only a safe agent's refs are asked (the contradiction rule)
 			for _, f := range a.Report.Findings {
 				for _, r := range f.FileRefs {
 					if ref := ParseRef(r); ref.Path != "" {

@@ -221,6 +221,11 @@ type Finding struct {
 	// one); Suppressed is set when a suppression accepts it.
 	Baseline   *FindingBaseline `json:"baseline,omitempty"`
 	Suppressed *Suppressed      `json:"suppressed,omitempty"`
+
+	// srcs are the sources of a finding whose Sources are not made yet
+	// (fillSources): a synthesis makes them last, once the timeline's
+	// index of the sources is garbage.
+	srcs []*src
 }
 
 // Provenance is what is known of how an agent's report was made: from its

@@ -19,46 +19,27 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
-	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
 const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--run RUN] [--call-timeout D] [--bus nats://HOST:PORT/RUN]
 
 Serves the Model Context Protocol on standard input and output, with two
 read-only tools: fetch_peer_findings {output_dir, severity_filter} and
-get_synthesis {output_dir}. Every output_dir must lie under --root (default
-the working directory); the kernel resolves it inside the root, so a symlink
-cannot lead out. Requests are served concurrently: a call that has not
+get_synthesis {output_dir, view, top, severity, agent, baseline, new_only,
+offset, limit, detail}: a summary by default, pages of findings, or the
+whole findings.json when it is small. Every output_dir must lie under --root
+(default the working directory); the kernel resolves it inside the root, so
+a symlink cannot lead out. Calls asking at once for one run share one
+synthesis; at most two are made at once, each within synth's memory budget. Requests are served concurrently: a call that has not
 answered within --call-timeout (default 30s) ends with a tool error, and a
 slow call never delays the others. Logs go to standard error only. With
 --bus nats://HOST:PORT/RUN (or such a $FLUXWATCH_BUS), fetch_peer_findings
 reads that stream instead of the bus files of output_dir. get_synthesis
 reads the run --run or $FLUX_RUN_UUID names, as synth does, else the newest.
 `
-
-// synthesizeDir returns the current synthesis of the run in dir, open as
-// root, as findings.json bytes. It reads the directory the way synth does,
-// through root only (never by the path dir, which names it), and writes
-// nothing (the MCP server is read-only). While an agent is still writing, the
-// synthesis is the live one of watch: pending until an agent completes.
-// run selects the run as synth's --run does ("": the newest). Evidence is
-// not checked here. Tests replace it.
-var synthesizeDir = func(ctx context.Context, root *os.Root, dir, run string) ([]byte, error) {
-	opts := synth.Options{Generator: synth.Generator{Name: "fluxwatch", Version: versionString()}}
-	scan := watcher.ScanOptions{Run: run, Root: root}
-	s, err := watcher.Synthesize(ctx, dir, scan, opts)
-	if err == nil && len(s.AgentsPartial) > 0 {
-		// Agents are still writing: the live synthesis, as watch has it.
-		opts.Watching = true
-		s, err = watcher.Synthesize(ctx, dir, scan, opts)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return synth.RenderJSON(s)
-}
 
 func runMCP(ctx context.Context, e *env, args []string) error {
 	flags := e.newFlagSet("mcp")
@@ -141,9 +122,6 @@ type (
 	}
 	fetchResult struct {
 		Findings []bus.Entry `json:"findings"`
-	}
-	synthesisArgs struct {
-		OutputDir string `json:"output_dir"`
 	}
 )
 
@@ -281,34 +259,83 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 		return nil, err
 	}
 	synthIn.Required = []string{"output_dir"}
-	synthIn.Properties["output_dir"].Description = "the run's output directory: absolute, or relative to the server's root; it must lie under the root"
+	describe := func(name, doc string) *jsonschema.Schema {
+		p := synthIn.Properties[name]
+		p.Description = doc
+		return p
+	}
+	describe("output_dir", "the run's output directory: absolute, or relative to the server's root; it must lie under the root")
+	view := describe("view", "summary (the default): the verdict, the counts, the agents and the top findings; "+
+		"findings: a page of the findings (offset, limit), filtered; "+
+		"full: the whole findings.json, when it is at most 8 MiB")
+	view.Enum, view.Default = []any{viewSummary, viewFindings, viewFull}, json.RawMessage(`"summary"`)
+	top := describe("top", "summary: how many of the top findings (by severity, then convergence) to list")
+	top.Minimum, top.Maximum, top.Default = new(0.0), new(float64(maxTop)), json.RawMessage(fmt.Sprint(defaultTop))
+	sevs := describe("severity", "only findings of these severities (any of P0, P1, P2, P3)")
+	sevs.Items.Enum = []any{"P0", "P1", "P2", "P3"}
+	describe("agent", "only findings this agent reported")
+	describe("baseline", "an earlier findings.json, or run directory, under the root: each finding says whether it is new "+
+		"or unchanged since, and the result sums it up")
+	describe("new_only", "only findings new since the baseline (needs baseline)")
+	off := describe("offset", "findings view: how many matching findings to skip (next_offset of the last page)")
+	off.Minimum = new(0.0)
+	lim := describe("limit", "findings view: how many findings at most")
+	lim.Minimum, lim.Maximum, lim.Default = new(1.0), new(float64(maxLimit)), json.RawMessage(fmt.Sprint(defaultLimit))
+	detail := describe("detail", "brief (the default): id, severity, section, title, agents, convergence, confidence, "+
+		"file_refs of each finding; full: each finding as findings.json has it (sources, timeline, evidence)")
+	detail.Enum, detail.Default = []any{"brief", "full"}, json.RawMessage(`"brief"`)
+	synths, serverCtx := newSynthesizer(), ctx
 	mcp.AddTool(srv, &mcp.Tool{
 		Name:  "get_synthesis",
 		Title: "Get the synthesis of a review run",
-		Description: "Return the current synthesis of a review run (its findings.json, as fluxwatch synth and watch write it): " +
-			"\"verdict\" (safe, needs-changes, risky, error or pending), the agents with their status and counts, " +
-			"\"agents_unreadable\" (the completed agents whose reports could not be fully read: the verdict counts what was " +
-			"read of them and may be too low, so never take a verdict as safe while this list is not empty), " +
-			"deduplicated \"findings\" (id, severity P0-P3, section, title, the agents that reported it, convergence N/M, " +
-			"confidence, file_refs) and the \"timeline\" of peer findings (who acknowledged, adjusted or contradicted them). " +
-			"The text result is that JSON document; the structured result is the same object. Read-only.",
+		Description: "Return the current synthesis of a review run, as fluxwatch synth and watch make it. " +
+			"By default a summary: \"verdict\" (safe, needs-changes, risky, error or pending), \"counts\" of findings per " +
+			"severity, \"agents\" (launched, completed, the failed and still-writing ones, each agent's status, verdict and " +
+			"counts; \"unreadable\": the completed agents whose reports could not be fully read — the verdict counts what was " +
+			"read of them and may be too low, so never take a verdict as safe while this list is not empty) and the top findings. With view \"findings\", a page of the deduplicated findings (offset, limit; " +
+			"\"next_offset\" is null on the last page), filtered by severity, agent, or new since a baseline. Each finding: " +
+			"id, severity P0-P3, section, title, the agents that reported it, convergence N/M, confidence, file_refs. " +
+			"With view \"full\", the whole findings.json (timeline of peer findings, evidence, sources) when it is small. " +
+			"The result is the structured content; the text lists the same facts as lines. Read-only.",
 		InputSchema: synthIn,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
-	}, within(ctx, callTimeout, "get_synthesis", func(ctx context.Context, req *mcp.CallToolRequest, in synthesisArgs) (*mcp.CallToolResult, map[string]any, error) {
+	}, within(ctx, callTimeout, "get_synthesis", func(ctx context.Context, req *mcp.CallToolRequest, in synthesisArgs) (*mcp.CallToolResult, any, error) {
+		in, err := in.check()
+		if err != nil {
+			return nil, nil, err
+		}
 		dir, err := under.dir(in.OutputDir)
 		if err != nil {
 			return nil, nil, err
 		}
 		defer dir.Close()
-		data, err := synthesizeDir(ctx, dir, filepath.Clean(dir.Name()), run)
+		path := filepath.Clean(dir.Name())
+		var opts synth.Options
+		if in.Baseline != "" {
+			if opts.Baseline, err = under.baseline(ctx, in.Baseline); err != nil {
+				return nil, nil, err
+			}
+		}
+		// Callers asking at once for one run share one synthesis, made
+		// through a root of its own (a caller that gives up closes its).
+		s, done, err := synths.get(ctx, serverCtx, path+"\x00"+run+"\x00"+in.Baseline,
+			func(ctx context.Context, hold *membudget.Holding) (*synth.Synthesis, error) {
+				d, err := under.dir(in.OutputDir)
+				if err != nil {
+					return nil, err
+				}
+				defer d.Close()
+				return synthesizeDir(ctx, d, path, run, opts, hold)
+			})
 		if err != nil {
 			return nil, nil, err
 		}
-		var doc map[string]any
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, nil, fmt.Errorf("synthesis of %s is not a JSON object: %v", in.OutputDir, err)
+		defer done()
+		out, text, err := synthesisView(s, in)
+		if err != nil {
+			return nil, nil, err
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, doc, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 	}))
 	return srv, nil
 }

@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
+	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -73,12 +75,12 @@ func TestMCPBlockedCallDoesNotDelayOthers(t *testing.T) {
 	t.Cleanup(func() { synthesizeDir = old })
 	entered := make(chan struct{}, 1)
 	slow, _ := filepath.EvalSymlinks(filepath.Join(root, "slow"))
-	synthesizeDir = func(ctx context.Context, r *os.Root, dir, run string) ([]byte, error) {
+	synthesizeDir = func(ctx context.Context, r *os.Root, dir, run string, opts synth.Options, hold *membudget.Holding) (*synth.Synthesis, error) {
 		if dir == slow {
 			entered <- struct{}{}
 			select {} // a synthesis that never ends and ignores ctx: only the deadline ends its call
 		}
-		return old(ctx, r, dir, run)
+		return old(ctx, r, dir, run, opts, hold)
 	}
 
 	const deadline = time.Second
@@ -112,7 +114,7 @@ func TestMCPBlockedCallDoesNotDelayOthers(t *testing.T) {
 		t.Logf("%s: IsError %v after %v", name, r.IsError, time.Since(start).Round(time.Millisecond))
 	}
 	res = callTool(t, cs, "get_synthesis", map[string]any{"output_dir": "run"})
-	if res.IsError || !strings.Contains(resultText(res), `"verdict": "needs-changes"`) {
+	if res.IsError || !strings.HasPrefix(resultText(res), "Verdict: needs-changes.") {
 		t.Errorf("get_synthesis after the blocked calls: IsError %v, %q", res.IsError, resultText(res))
 	}
 }

@@ -107,6 +107,10 @@ type Entry struct {
 	// Class is the manifest's rough class of the file: index-ok,
 	// index-variant, no-index, error-stub, synthesis, ….
 	Class string
+	// Group is corpus-wild's group of the file (column 8): run:NAME for
+	// the files of one run directory, else single or nonreport; "" when
+	// the manifest has no such column.
+	Group string
 }
 
 // Manifest returns the files MANIFEST.tsv of the corpus root lists, in its
@@ -126,7 +130,11 @@ func Manifest(t testing.TB, root string) []Entry {
 		if len(cols) < 6 || strings.HasPrefix(cols[0], "#") {
 			continue
 		}
-		out = append(out, Entry{Path: cols[3], Class: cols[5]})
+		e := Entry{Path: cols[3], Class: cols[5]}
+		if len(cols) >= 8 {
+			e.Group = cols[7]
+		}
+		out = append(out, e)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatalf("%s: %v", fh.Name(), err)

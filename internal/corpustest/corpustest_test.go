@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// Manifest keeps the file lines, in order, without the header or short lines.
+// Manifest keeps the file lines, in order, without the header or short
+// lines, with the group of the lines that have one.
 func TestManifest(t *testing.T) {
 	dir := t.TempDir()
 	const tsv = "#repo\tcommit\tpath_in_repo\tlocal_path\tbytes\tclass\n" +
@@ -17,7 +18,7 @@ func TestManifest(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := Manifest(t, dir)
-	want := []Entry{{"flux-drive/o__r/a.md", "index-ok"}, {"flux-drive/o__r/s.md", "synthesis"}}
+	want := []Entry{{"flux-drive/o__r/a.md", "index-ok", "head"}, {"flux-drive/o__r/s.md", "synthesis", ""}}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("Manifest = %+v, want %+v", got, want)
 	}

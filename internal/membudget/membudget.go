@@ -9,7 +9,9 @@
 //
 // It owns one process-wide setting: only cmd/fluxwatch calls it, never a
 // package that parses or synthesises. A GOMEMLIMIT in the environment is
-// the user's choice and is left alone.
+// the user's choice and is left alone. A command that reads one input after
+// another (the MCP server, a synthesis per call) holds each for a while
+// (Hold): the limit is the budget of what is held, and goes down again.
 //
 // `check` sets it: parsing holds a few times its input, well under the
 // budget, so the limit costs the collector little. `synth` of a run
@@ -37,7 +39,8 @@ const (
 
 var (
 	mu    sync.Mutex
-	input int64
+	input int64 // counted by Add
+	held  int64 // counted by the Holdings not released
 )
 
 // Budget returns the memory SPEC §9 allows for n bytes of input.
@@ -50,10 +53,53 @@ func Add(n int64) int64 {
 	mu.Lock()
 	defer mu.Unlock()
 	input += max(n, 0)
+	return setLimit()
+}
+
+// setLimit sets the limit to the budget of all the input counted and held,
+// and returns it (0 with GOMEMLIMIT). mu is held.
+func setLimit() int64 {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return 0
 	}
-	limit := Budget(input) - outside
+	limit := Budget(input+held) - outside
 	debug.SetMemoryLimit(limit)
 	return limit
+}
+
+// Holding is input a long-running command holds for a while (the MCP
+// server, one run for each synthesis it makes): the limit includes its
+// budget until it is released, then goes down again. Make it with Hold.
+type Holding struct {
+	n        int64
+	released bool
+}
+
+// Hold starts a holding of no input.
+func Hold() *Holding { return &Holding{} }
+
+// Add counts n more bytes of input held and raises the limit.
+func (h *Holding) Add(n int64) {
+	mu.Lock()
+	defer mu.Unlock()
+	if h.released {
+		return
+	}
+	n = max(n, 0)
+	h.n += n
+	held += n
+	setLimit()
+}
+
+// Release gives the holding's budget back: the limit goes down. Later
+// calls do nothing.
+func (h *Holding) Release() {
+	mu.Lock()
+	defer mu.Unlock()
+	if h.released {
+		return
+	}
+	h.released = true
+	held -= h.n
+	setLimit()
 }

@@ -102,13 +102,14 @@ func TestScaleTiny(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{"strict index report", "variant report: bold IDs", "prose report: severity groups",
-		"bus lines, 64 agents", "20 agents × findings", "general report: severity groups", "general report: JSON body", "2× (4000 lines)", "≤ 2.2× CPU time per doubling (mean 1×→8×; worst step): ",
+		"bus lines, 64 agents", "20 agents × findings", "general report: severity groups", "general report: JSON body", "2× (4000 lines)",
+		"demo: N agents × 10 findings (synth)", "one strict index report (synth)", "2× (400 items)", "≤ 2.2× CPU time per doubling (mean 1×→8×; worst step): ",
 		"peak RSS ≤ 8× input + 64 MiB ((RSS−64 MiB)/input): "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("scale table has no %q:\n%s", want, out)
 		}
 	}
-	kinds := len(scaleKinds("", tinyScale, ""))
+	kinds := len(scaleKinds("", tinyScale, "")) + len(synthScaleKinds("", tinyScale, ""))
 	if n := strings.Count(out, "  met") + strings.Count(out, "NOT met"); n != 2*kinds {
 		t.Errorf("%d bars judged, want %d (%d kinds × 2):\n%s", n, 2*kinds, kinds, out)
 	}
@@ -145,5 +146,42 @@ func TestScaleBars(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("%d bars, want %d: %v", len(got), len(want), got)
+	}
+}
+
+// TestSynthScaleBars: the synthesis bars follow the figures, both ways,
+// and are judged only when the table reached their sizes.
+func TestSynthScaleBars(t *testing.T) {
+	row := func(in int64, cpu, wall float64) *measured {
+		return &measured{inputBytes: in, cpu: time.Duration(cpu * 1e9), wall: time.Duration(wall * 1e9)}
+	}
+	mib := int64(1 << 20)
+	demo := func(first, last float64) *scaleKind {
+		return &scaleKind{name: "demo: N agents × 50 findings (synth)", unit: "agents", base: 1000,
+			rows: []*measured{row(7e6, first, first), row(14e6, 1, 1), row(28e6, 2, 2), row(56e6, last, last)}}
+	}
+	index := func(last float64) *scaleKind {
+		return &scaleKind{name: "one strict index report (synth)", unit: "MiB", base: 2,
+			rows: []*measured{row(2*mib, 0.5, 0.5), row(4*mib, 1, 1), row(8*mib, 2, 2), row(16*mib-1024, last, last)}}
+	}
+	judge := func(kinds ...*scaleKind) map[string]bool {
+		got := map[string]bool{}
+		for _, b := range synthScaleBars(kinds) {
+			got[b.bar] = b.met
+		}
+		return got
+	}
+	const one, eight, big = "synth of 1,000 agents × 50 findings in < 1 s wall (CPU)", "synth of 8,000 agents × 50 findings in < 15 s CPU (wall)",
+		"16 MiB report synthesised in < 5 s CPU (wall): one strict index report (synth)"
+	if got := judge(demo(0.5, 12), index(4)); !got[one] || !got[eight] || !got[big] || len(got) != 3 {
+		t.Errorf("good figures: %v", got)
+	}
+	if got := judge(demo(1.5, 20), index(6)); got[one] || got[eight] || got[big] || len(got) != 3 {
+		t.Errorf("bad figures: %v", got)
+	}
+	small := demo(0.5, 12)
+	small.base, small.rows = 10, small.rows[:2]
+	if got := judge(small); len(got) != 0 {
+		t.Errorf("a tiny table judged %v", got)
 	}
 }

@@ -45,12 +45,13 @@ type scaleConfig struct {
 	agents      int
 	steps       int // 4 for 1×..8×, 2 for 1×..2×
 	reportBytes func(mib int) int
+	synth       synthSizes // the synthesis rows (synthscale.go)
 }
 
 var (
-	fullScale = scaleConfig{reportMiB: 2, busLines: 125000, findings: 12, agents: 1000, steps: 4}
+	fullScale = scaleConfig{reportMiB: 2, busLines: 125000, findings: 12, agents: 1000, steps: 4, synth: fullSynthSizes}
 	tinyScale = scaleConfig{reportMiB: 1, busLines: 2000, findings: 2, agents: 20, steps: 2,
-		reportBytes: func(n int) int { return n * 64 << 10 }}
+		reportBytes: func(n int) int { return n * 64 << 10 }, synth: tinySynthSizes}
 )
 
 func (c scaleConfig) reportSize(mib int) int {
@@ -111,7 +112,7 @@ func runScale(w io.Writer, bin string, c scaleConfig, runs int, work string) err
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	kinds := scaleKinds(bin, c, out)
+	kinds := append(scaleKinds(bin, c, out), synthScaleKinds(bin, c, out)...)
 	for _, k := range kinds {
 		for s := range c.steps {
 			n := k.base << s
@@ -135,7 +136,7 @@ func runScale(w io.Writer, bin string, c scaleConfig, runs int, work string) err
 	}
 	printScale(w, kinds)
 	fmt.Fprintln(w)
-	printBars(w, scaleBars(kinds))
+	printBars(w, append(scaleBars(kinds), synthScaleBars(kinds)...))
 	return nil
 }
 

@@ -1,0 +1,682 @@
+package synth
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+// The merge rule of SPEC §5.2: when two findings with different keys are one
+// finding. It is written once, in score; fuzzyUnion only chooses which pairs
+// to ask it about, and TestFuzzyUnionIsPairwise holds it to finding every
+// pair that asking every pair finds.
+//
+// A finding is read as its words: the keywords of its title (parse.Keywords,
+// each cut to a stem by stem) and the first descWords keywords of its
+// description less its file:line refs (a place is evidence of its own), each
+// as often as it stands. A word weighs what it says about
+// one finding of the run: log2((N+n)/n) for a word n of the run's N findings
+// hold, counted twice in a title; a word more than commonTitles findings hold
+// weighs nothing (it is common words, and looking candidates up by it would
+// cost the square of the run).
+//
+// The score of two findings of different agents is the cosine of their
+// weighted words, when it is at least minWords, plus evidence:
+//   - sectionBonus when they are in the same section (agents name sections
+//     differently, and prose has none: weak evidence);
+//   - refBonus when they cite the same place: one file (one path the end of
+//     the other) at line ranges of at most refSpan lines that meet or lie
+//     within refGap lines of each other, and their titles share two weighted
+//     words (two issues at one line that share one are co-located, SPEC
+//     §5.2, not one);
+//   - citeBonus when a description of one names the other's ID, an ID only
+//     that finding of the run carries.
+//
+// Findings of one section whose titles share at least three weighted words
+// that weigh at least half of the lighter title (titlesMatch: SPEC §5.2's
+// keyword rule in one section, its keywords weighed) score at least
+// mergeScore, whatever their descriptions: a long title has too many words
+// of its own for the cosine.
+//
+// Pairs scoring at least mergeScore merge, best first, into groups that hold
+// each agent once: an agent reports a defect once, so a pair whose groups
+// share an agent is two defects (two findings one agent wrote apart are two;
+// equal keys still merge). The order is the score, then the keys' order:
+// never the order of the input.
+//
+// The constants were tuned on hand-labelled clusters of real runs
+// (testdata/convergence.txt, TestConvergenceLabels) and checked on runs that
+// were not tuned on.
+
+// commonTitles is how many findings of a run may hold a word before it
+// weighs nothing.
+const commonTitles = 64
+
+// commonTitlesLimit is commonTitles; tests lower it to reach the cap with
+// small runs.
+var commonTitlesLimit = commonTitles
+
+const (
+	// descWords is how many keywords of a description are weighed, and
+	// descBytes how much of it is read for them: a finding says what it is
+	// about first.
+	descWords = 80
+	descBytes = 1024
+	// titleWords is how many keywords of a title are weighed (a title
+	// longer is a paragraph), each titleWeight times.
+	titleWords  = 40
+	titleWeight = 2
+	// idfShift is the fixed point of word weights: integers, so that sums
+	// are exact on every platform. A weight is at most (titleWeight +
+	// descWords) × log2(N+1) × 2^idfShift < 2^19 for a million findings, so
+	// a node's norm², at most 120 of them squared, stays under 2^45: exact in
+	// a float64, and under 2^63 times probeDen².
+	idfShift = 8
+)
+
+// The score's threshold and its evidence (see the comment above).
+const (
+	mergeScore   = 0.5
+	minWords     = 0.2
+	sectionBonus = 0.1
+	refBonus     = 0.25
+	citeBonus    = 0.3
+	refSpan      = 40
+	refGap       = 6
+)
+
+// probeNum/probeDen is a cosine whose square is under minWords: two nodes
+// that each share no probe word with the other (their shared words are all
+// among the words left of both, each under probeNum/probeDen of its node's
+// norm) have a cosine under (probeNum/probeDen)², too little to merge. So a
+// node's probe words find every node it may merge with.
+const probeNum, probeDen = 44, 100
+
+// stem cuts an English inflection off a keyword: plurals, -ing, -ed, -ion, a
+// final e, keeping at least four letters: "caches", "cached", "caching" and
+// "cache" are "cach"; "validation" and "validates" are "validat".
+func stem(w string) string {
+	n := len(w)
+	switch {
+	case n > 4 && strings.HasSuffix(w, "ies"):
+		return w[:n-3] + "y"
+	case n > 5 && strings.HasSuffix(w, "es") && (strings.HasSuffix(w[:n-2], "s") || strings.HasSuffix(w[:n-2], "x") ||
+		strings.HasSuffix(w[:n-2], "z") || strings.HasSuffix(w[:n-2], "ch") || strings.HasSuffix(w[:n-2], "sh")):
+		w = w[:n-2]
+	case n > 4 && w[n-1] == 's' && !strings.ContainsRune("sui", rune(w[n-2])):
+		w = w[:n-1]
+	}
+	for _, suf := range []string{"ing", "ion", "ed"} {
+		if len(w)-len(suf) >= 4 && strings.HasSuffix(w, suf) {
+			w = w[:len(w)-len(suf)]
+			break
+		}
+	}
+	if len(w) > 4 && w[len(w)-1] == 'e' {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// log2Fixed returns log2(x) for x ≥ 1 in fixed point (idfShift bits), from
+// integer operations only.
+func log2Fixed(x uint64) int64 {
+	ip := bits.Len64(x) - 1
+	r := int64(ip) << idfShift
+	// y = x / 2^ip in 2.62 fixed point, then one bit of the fraction per
+	// squaring.
+	y := x << (63 - ip) >> 1
+	for b := idfShift - 1; b >= 0; b-- {
+		hi, lo := bits.Mul64(y, y)
+		y = hi<<2 | lo>>62 // y*y in 2.62
+		if y >= 1<<63 {
+			y >>= 1
+			r |= 1 << b
+		}
+	}
+	return r
+}
+
+// mergeNode is what the merge rule knows of one node.
+type mergeNode struct {
+	// agents are the node's agents (indexes into merger.agentNames), sorted.
+	agents []int32
+	// terms are its weighted words, ascending, weight their weights and
+	// norm2 the sum of their squares.
+	terms  []int32
+	weight []int64
+	norm2  int64
+	// probe are the words candidates are looked up by: the heaviest first,
+	// until those left could not make a cosine of probeNum/probeDen.
+	probe []int32
+	// refs are the places its sources cite, at most refSpan lines each.
+	refs []Ref
+	// cited are the nodes its descriptions name by ID (each an ID only that
+	// node carries, named by a source of an agent that node does not have),
+	// sorted.
+	cited []int32
+	// title are the weighted words of its title, ascending, and titleIDF
+	// the weight of each (its idf, counted once).
+	title    []int32
+	titleIDF []int64
+}
+
+// merger holds the merge rule's view of a run's nodes.
+type merger struct {
+	nodes []*node
+	m     []mergeNode
+	// postings lists, for each weighted word, the nodes holding it.
+	postings [][]int32
+}
+
+// newMerger weighs the words of nodes (see the comment above).
+func newMerger(nodes []*node) *merger {
+	g := &merger{nodes: nodes, m: make([]mergeNode, len(nodes))}
+	g.agentsOf()
+	words := map[string]int32{}
+	var df []int32 // nodes holding each word
+	counts := make([][]termCount, len(nodes))
+	titleOf := make([][]int32, len(nodes))
+	var scratch []termCount
+	for i, n := range nodes {
+		scratch = scratch[:0]
+		add := func(w string, c int64) int32 {
+			s := stem(w)
+			id, ok := words[s]
+			if !ok {
+				id = int32(len(df))
+				words[s] = id
+				df = append(df, 0)
+			}
+			scratch = append(scratch, termCount{id, c})
+			return id
+		}
+		kws := parse.Keywords(n.norm())
+		var tl []int32
+		for _, kw := range kws[:min(len(kws), titleWords)] {
+			tl = append(tl, add(kw, titleWeight))
+		}
+		slices.Sort(tl)
+		titleOf[i] = slices.Compact(tl)
+		if d := representative(n).f.Description; d != "" {
+			k := 0
+			for w := range parse.Words(parse.Normalize(withoutRefs(d[:min(len(d), descBytes)]))) {
+				if k == descWords {
+					break
+				}
+				add(w, 1)
+				k++
+			}
+		}
+		tc := sumTerms(scratch)
+		for _, t := range tc {
+			df[t.id]++
+		}
+		counts[i] = tc
+	}
+	idf := make([]int64, len(df))
+	total := uint64(len(nodes))
+	for id, d := range df {
+		if int(d) <= commonTitlesLimit {
+			idf[id] = log2Fixed(total+uint64(d)) - log2Fixed(uint64(d))
+		}
+	}
+	g.postings = make([][]int32, len(df))
+	for i, tc := range counts {
+		mn := &g.m[i]
+		for _, t := range tc {
+			if w := t.count * idf[t.id]; w > 0 {
+				mn.terms = append(mn.terms, t.id)
+				mn.weight = append(mn.weight, w)
+				mn.norm2 += w * w
+				g.postings[t.id] = append(g.postings[t.id], int32(i))
+			}
+		}
+		mn.probe = probeOf(mn)
+		for _, id := range titleOf[i] {
+			if idf[id] > 0 {
+				mn.title = append(mn.title, id)
+				mn.titleIDF = append(mn.titleIDF, idf[id])
+			}
+		}
+	}
+	g.refsOf()
+	g.citedOf()
+	return g
+}
+
+// termCount is a word of a node and how often it counts.
+type termCount struct {
+	id    int32
+	count int64
+}
+
+// sumTerms sorts tc by word and adds up the counts of each word, in place.
+func sumTerms(tc []termCount) []termCount {
+	slices.SortFunc(tc, func(a, b termCount) int { return cmp.Compare(a.id, b.id) })
+	var out []termCount
+	for _, t := range tc {
+		if len(out) > 0 && out[len(out)-1].id == t.id {
+			out[len(out)-1].count += t.count
+		} else {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// probeOf returns a node's probe: its words, heaviest first, until the
+// squares of those left weigh less than (probeNum/probeDen)² of its norm. A
+// node sharing none of them has a cosine under probeNum/probeDen with it:
+// its dot product is at most the norm of the words left.
+func probeOf(mn *mergeNode) []int32 {
+	order := make([]int, len(mn.terms))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(mn.weight[b], mn.weight[a]), cmp.Compare(mn.terms[a], mn.terms[b]))
+	})
+	left := mn.norm2
+	var probe []int32
+	for _, k := range order {
+		if left*probeDen*probeDen < probeNum*probeNum*mn.norm2 {
+			break
+		}
+		probe = append(probe, mn.terms[k])
+		left -= mn.weight[k] * mn.weight[k]
+	}
+	return probe
+}
+
+// representative returns the source of n whose description is read: the
+// first by agent, file and line, so that it does not depend on the input's
+// order (sources with those equal read the same description at one place).
+func representative(n *node) *src {
+	r := n.srcs[0]
+	for _, s := range n.srcs[1:] {
+		if cmp.Or(strings.Compare(s.agent, r.agent), strings.Compare(s.file, r.file), cmp.Compare(s.f.Line, r.f.Line),
+			strings.Compare(s.f.Description, r.f.Description)) < 0 {
+			r = s
+		}
+	}
+	return r
+}
+
+// agentsOf numbers the agents of the run by name and gives each node its
+// agents, sorted.
+func (g *merger) agentsOf() {
+	num := map[string]int32{}
+	for _, n := range g.nodes {
+		for _, s := range n.srcs {
+			num[s.agent] = 0
+		}
+	}
+	names := make([]string, 0, len(num))
+	for a := range num {
+		names = append(names, a)
+	}
+	slices.Sort(names)
+	for k, a := range names {
+		num[a] = int32(k)
+	}
+	for i, n := range g.nodes {
+		as := make([]int32, 0, 1)
+		for _, s := range n.srcs {
+			as = append(as, num[s.agent])
+		}
+		slices.Sort(as)
+		g.m[i].agents = slices.Compact(as)
+	}
+}
+
+// refsOf collects the places each node's sources cite, at most refSpan
+// lines each.
+func (g *merger) refsOf() {
+	for i, n := range g.nodes {
+		mn := &g.m[i]
+		for _, s := range n.srcs {
+			for r := range s.refs {
+				if r.Start > 0 && r.End-r.Start <= refSpan {
+					mn.refs = append(mn.refs, r)
+				}
+			}
+		}
+		slices.SortFunc(mn.refs, compareRef)
+		mn.refs = slices.Compact(mn.refs)
+	}
+}
+
+// citedOf finds the nodes each node's descriptions name by ID: an ID that
+// only one source of the run carries, so that "F1", which many agents use,
+// names none.
+func (g *merger) citedOf() {
+	count := map[string]int{}
+	at := map[string]int32{}
+	for i, n := range g.nodes {
+		for _, s := range n.srcs {
+			if s.f.ID != "" {
+				count[s.f.ID]++
+				at[s.f.ID] = int32(i)
+			}
+		}
+	}
+	needles := map[string]struct{}{}
+	for id, c := range count {
+		if c == 1 {
+			needles[id] = struct{}{}
+		}
+	}
+	if len(needles) == 0 {
+		return
+	}
+	for i, n := range g.nodes {
+		mn := &g.m[i]
+		for _, s := range n.srcs {
+			eachMention(s.f.Description, needles, func(id string) {
+				if j := at[id]; int(j) != i && !g.hasAgent(int(j), s.agent) {
+					mn.cited = append(mn.cited, j)
+				}
+			})
+		}
+		slices.Sort(mn.cited)
+		mn.cited = slices.Compact(mn.cited)
+	}
+}
+
+// sameFile reports whether two cited paths name one file: equal, or one
+// the end of the other after a slash ("db.py" and "src/db.py").
+func sameFile(p, q string) bool {
+	if len(p) > len(q) {
+		p, q = q, p
+	}
+	return p == q || strings.HasSuffix(q, p) && q[len(q)-len(p)-1] == '/'
+}
+
+// near reports whether nodes i and j cite one place (see refBonus).
+func (g *merger) near(i, j int) bool {
+	for _, r := range g.m[i].refs {
+		for _, o := range g.m[j].refs {
+			if sameFile(r.Path, o.Path) && r.Start <= o.End+refGap && o.Start <= r.End+refGap {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cites reports whether node i's descriptions name node j (citedOf).
+func (g *merger) cites(i, j int) bool {
+	_, ok := slices.BinarySearch(g.m[i].cited, int32(j))
+	return ok
+}
+
+// hasAgent reports whether node j has a source of agent a.
+func (g *merger) hasAgent(j int, a string) bool {
+	for _, s := range g.nodes[j].srcs {
+		if s.agent == a {
+			return true
+		}
+	}
+	return false
+}
+
+// cosine returns the cosine of the weighted words of nodes i and j.
+func (g *merger) cosine(i, j int) float64 {
+	a, b := &g.m[i], &g.m[j]
+	if a.norm2 == 0 || b.norm2 == 0 {
+		return 0
+	}
+	var dot int64
+	for x, y := 0, 0; x < len(a.terms) && y < len(b.terms); {
+		switch {
+		case a.terms[x] < b.terms[y]:
+			x++
+		case a.terms[x] > b.terms[y]:
+			y++
+		default:
+			dot += a.weight[x] * b.weight[y]
+			x++
+			y++
+		}
+	}
+	// Each step is one rounding (no fused multiply-add), so every platform
+	// computes the same value.
+	norms := float64(float64(a.norm2) * float64(b.norm2))
+	return float64(dot) / math.Sqrt(norms)
+}
+
+// score returns the score of nodes i and j (see the comment above) and
+// whether it is one a pair may merge at: nodes of one agent never are.
+func (g *merger) score(i, j int) (float64, bool) {
+	a, b := &g.m[i], &g.m[j]
+	if len(a.agents) == 1 && len(b.agents) == 1 && a.agents[0] == b.agents[0] {
+		return 0, false
+	}
+	s := g.cosine(i, j)
+	same := g.nodes[i].section == g.nodes[j].section && g.nodes[i].section != ""
+	shared := countShared(a.title, b.title)
+	titleRule := same && shared >= 3 && titlesMatch(a, b)
+	if s < minWords && !titleRule {
+		return s, false // evidence raises a match of words, it never makes one
+	}
+	if same {
+		s += sectionBonus
+	}
+	if shared >= 2 && g.near(i, j) {
+		s += refBonus
+	}
+	if g.cites(i, j) || g.cites(j, i) {
+		s += citeBonus
+	}
+	if titleRule {
+		s = max(s, mergeScore) // the title rule merges whatever the words of the descriptions
+	}
+	return s, s >= mergeScore
+}
+
+// titlesMatch reports whether the words two titles share weigh at least
+// half of the lighter title: the keyword form of SPEC §5.2's rule in one
+// section, its keywords weighed (titleIDF), so that words every agent uses
+// make up little of a title.
+func titlesMatch(a, b *mergeNode) bool {
+	var shared, ta, tb int64
+	for _, w := range a.titleIDF {
+		ta += w
+	}
+	for _, w := range b.titleIDF {
+		tb += w
+	}
+	for x, y := 0, 0; x < len(a.title) && y < len(b.title); {
+		switch {
+		case a.title[x] < b.title[y]:
+			x++
+		case a.title[x] > b.title[y]:
+			y++
+		default:
+			shared += a.titleIDF[x]
+			x++
+			y++
+		}
+	}
+	return 2*shared >= min(ta, tb)
+}
+
+// countShared returns how many elements two sorted lists share.
+func countShared(a, b []int32) int {
+	n := 0
+	for x, y := 0, 0; x < len(a) && y < len(b); {
+		switch {
+		case a[x] < b[y]:
+			x++
+		case a[x] > b[y]:
+			y++
+		default:
+			n++
+			x++
+			y++
+		}
+	}
+	return n
+}
+
+// scored is a pair of nodes that may merge, with its score.
+type scored struct {
+	score float64
+	i, j  int32
+}
+
+// candidates calls f with every node j that a pair (i, j) that may merge
+// has, when j does not find i: the nodes sharing a probe word of i (see
+// probeNum). f may be called more than once for one j.
+func (g *merger) candidates(i int, f func(j int)) {
+	for _, t := range g.m[i].probe {
+		for _, j := range g.postings[t] {
+			f(int(j))
+		}
+	}
+	if g.nodes[i].section == "" {
+		return
+	}
+	// The title rule (in one section) needs three shared title words: a
+	// node it joins holds each of them.
+	for _, t := range g.m[i].title {
+		for _, j := range g.postings[t] {
+			f(int(j))
+		}
+	}
+}
+
+// pairs returns every pair of nodes that may merge, each once, sorted best
+// first: by score, then by the nodes' order (their keys').
+func (g *merger) pairs() []scored {
+	var out []scored
+	seen := make([]int32, len(g.nodes)) // seen[j] == i+1: j already scored for i
+	for i := range g.nodes {
+		g.candidates(i, func(j int) {
+			if j == i || seen[j] == int32(i+1) {
+				return
+			}
+			seen[j] = int32(i + 1)
+			if s, ok := g.score(i, j); ok {
+				out = append(out, scored{s, int32(min(i, j)), int32(max(i, j))})
+			}
+		})
+	}
+	return sortPairs(out)
+}
+
+// sortPairs sorts pairs best first and drops repeats (a pair found from
+// both its nodes).
+func sortPairs(ps []scored) []scored {
+	slices.SortFunc(ps, func(a, b scored) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.i, b.i), cmp.Compare(a.j, b.j))
+	})
+	return slices.CompactFunc(ps, func(a, b scored) bool { return a.i == b.i && a.j == b.j })
+}
+
+// join merges pairs into uf in their order, each only when the two groups
+// have no agent in common.
+func (g *merger) join(ps []scored, uf unionFind) {
+	agents := make(map[int][]int32, len(ps))
+	of := func(r int) []int32 {
+		if as, ok := agents[r]; ok {
+			return as
+		}
+		return g.m[r].agents
+	}
+	for _, p := range ps {
+		a, b := uf.find(int(p.i)), uf.find(int(p.j))
+		if a == b {
+			continue
+		}
+		as, bs := of(a), of(b)
+		if intersects(as, bs) {
+			continue
+		}
+		uf.union(a, b)
+		r := uf.find(a)
+		delete(agents, a)
+		delete(agents, b)
+		agents[r] = mergeSorted(as, bs)
+	}
+}
+
+// intersects reports whether two sorted lists share an element.
+func intersects(a, b []int32) bool {
+	for x, y := 0, 0; x < len(a) && y < len(b); {
+		switch {
+		case a[x] < b[y]:
+			x++
+		case a[x] > b[y]:
+			y++
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// mergeSorted returns the sorted union of two sorted lists with no element
+// in common.
+func mergeSorted(a, b []int32) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
+	out = append(out, a...)
+	out = append(out, b...)
+	slices.Sort(out)
+	return out
+}
+
+// oneAgent reports whether every source of nodes is one agent's.
+func oneAgent(nodes []*node) bool {
+	for _, n := range nodes {
+		for _, s := range n.srcs {
+			if s.agent != nodes[0].srcs[0].agent {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fuzzyUnion joins the nodes that the merge rule makes one. A node asks only
+// its candidates (merger.candidates), each once: a probe word's postings hold
+// at most commonTitlesLimit nodes, so the cost is linear in the nodes.
+func fuzzyUnion(nodes []*node, uf unionFind) {
+	if oneAgent(nodes) {
+		return // only findings of different agents merge by the rule
+	}
+	g := newMerger(nodes)
+	g.join(g.pairs(), uf)
+}
+
+// withoutRefs returns text without the file:line refs it cites: a place is
+// evidence of its own (refBonus), and its path's words would count it twice.
+func withoutRefs(text string) string {
+	if !strings.Contains(text, ":") {
+		return text
+	}
+	f := strings.Fields(text)
+	out := f[:0]
+	for _, w := range f {
+		if !looksLikeRef(w) {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// looksLikeRef reports whether a word is a file:line ref: a path holding a
+// . or a /, a colon, a digit.
+func looksLikeRef(w string) bool {
+	w = strings.Trim(w, "`'\"()[],;")
+	i := strings.LastIndexByte(w, ':')
+	if i <= 0 || i+1 >= len(w) || w[i+1] < '0' || w[i+1] > '9' {
+		return false
+	}
+	return strings.ContainsAny(w[:i], "./")
+}

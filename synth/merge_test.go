@@ -1,0 +1,486 @@
+package synth
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fluxwatch/fluxwatch/parse"
+)
+
+func TestStem(t *testing.T) {
+	for _, group := range [][]string{
+		{"cache", "caches", "cached", "caching"},
+		{"validation", "validations", "validate", "validated", "validates"},
+		{"injection", "injections", "inject", "injected"},
+		{"process", "processes", "processing"},
+		{"status", "statuses"},
+		{"policy", "policies"},
+		{"token", "tokens"},
+		{"timestamp", "timestamps"},
+	} {
+		want := stem(group[0])
+		for _, w := range group[1:] {
+			if got := stem(w); got != want {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q: want one stem", w, got, group[0], want)
+			}
+		}
+	}
+	for _, w := range []string{"sql", "race", "bus", "analysis", "access", "uses"} {
+		if got := stem(w); len(got) < min(len(w), 3) {
+			t.Errorf("stem(%q) = %q: too short", w, got)
+		}
+	}
+}
+
+// desc returns f with a description.
+func desc(f parse.Finding, d string) parse.Finding {
+	f.Description = d
+	return f
+}
+
+// mergeCase is two findings of two agents, with the agents' other findings.
+type mergeCase struct {
+	name   string
+	a, b   parse.Finding
+	others [2][]parse.Finding // more findings of a's and b's agent
+	merge  bool
+}
+
+func TestMergeRule(t *testing.T) {
+	f := func(section, title string, refs ...string) parse.Finding {
+		return fnd(parse.P1, "", section, title, refs...)
+	}
+	// Other findings of the run, so that words weigh as in a real one.
+	others := [2][]parse.Finding{
+		{desc(f("Storage", "Backups are never restored in a test"), "Nothing checks that a backup can be restored."),
+			desc(f("API", "Pagination cursor leaks internal ids"), "The cursor is the row id, base64 encoded.")},
+		{desc(f("Ops", "No alert on a full disk"), "The disk fills and nobody is told."),
+			desc(f("API", "Error bodies are not JSON"), "Handlers write plain text on failure.")},
+	}
+	traversalA := desc(f("Uploads", "Path traversal in upload filename"),
+		"The filename from the multipart form is joined to the upload directory without cleaning it: a name with ../ escapes the upload root.")
+	traversalB := desc(f("API", "Uploaded file name allows path traversal"),
+		"A client-chosen filename holding ../ is joined to the upload root, so writes escape the upload directory.")
+	cases := []mergeCase{
+		{name: "one defect in other words and sections", a: traversalA, b: traversalB, merge: true},
+		{name: "one topic, two defects",
+			a: desc(f("Uploads", "Upload size is unbounded"), "A client can send a multipart body of any size; the upload handler buffers it in memory."),
+			b: traversalB},
+		{name: "one shared word is not enough, even in one section at one file:line",
+			a: f("Auth", "SQL injection in login", "a.go:10"), b: f("Auth", "Missing CSRF token on login form", "a.go:10")},
+		{name: "a weak match at one place merges",
+			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:40"), b: f("", "SQL query built with string formatting (injection risk)", "db.py:40-44"),
+			merge: true},
+		{name: "a weak match at two places stays two",
+			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:40"), b: f("", "SQL query built with string formatting (injection risk)", "src/db.py:90")},
+		{name: "a weak match in files of one name in two directories stays two",
+			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:40"), b: f("", "SQL query built with string formatting (injection risk)", "tools/db.py:40")},
+		{name: "a weak match over a whole file stays two",
+			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:1-400"), b: f("", "SQL query built with string formatting (injection risk)", "src/db.py:40")},
+		{name: "the same words, one each",
+			a: f("Concurrency", "Deadlock"), b: f("Storage", "Deadlocks"), merge: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.a.ID, c.b.ID = "A-001", "B-001"
+			o := c.others
+			if o[0] == nil && o[1] == nil {
+				o = others
+			}
+			s := Synthesize(&Run{Agents: []Agent{
+				agentOf("fd-a", parse.StatusValid, append([]parse.Finding{c.a}, o[0]...)...),
+				agentOf("fd-b", parse.StatusValid, append([]parse.Finding{c.b}, o[1]...)...),
+			}}, Options{})
+			got := false
+			for _, f := range s.Findings {
+				if slices.Contains(f.Agents, "fd-a") && slices.Contains(f.Agents, "fd-b") && f.ID == "A-001" {
+					got = true
+				}
+			}
+			if got != c.merge {
+				t.Errorf("%q (%s) and %q (%s): merged = %v, want %v", c.a.Title, c.a.Section, c.b.Title, c.b.Section, got, c.merge)
+			}
+		})
+	}
+}
+
+// scoreOf returns the score of the first findings of two agents in a run
+// of those findings.
+func scoreOf(t *testing.T, a, b []parse.Finding) float64 {
+	t.Helper()
+	var srcs []*src
+	for _, f := range a {
+		srcs = append(srcs, ptr(newSrc("fd-a", "a.md", &f)))
+	}
+	for _, f := range b {
+		srcs = append(srcs, ptr(newSrc("fd-b", "b.md", &f)))
+	}
+	nodes := nodesOf(srcs)
+	g := newMerger(nodes)
+	s, _ := g.score(int(srcs[0].node), int(srcs[len(a)].node))
+	return s
+}
+
+// Evidence adds to the score of words exactly its bonus, and only when
+// it is evidence.
+func TestScoreEvidence(t *testing.T) {
+	a := fnd(parse.P1, "A-7", "Uploads", "SQL injection in list_uploads")
+	b := fnd(parse.P1, "B-3", "API", "SQL query built with string formatting (injection risk)")
+	bare := scoreOf(t, []parse.Finding{a}, []parse.Finding{b})
+	if bare <= 0 || bare >= mergeScore {
+		t.Fatalf("bare score %v, want a weak match in (0, %v)", bare, mergeScore)
+	}
+	with := func(name string, bonus float64, a, b parse.Finding) {
+		t.Helper()
+		if got := scoreOf(t, []parse.Finding{a}, []parse.Finding{b}) - bare; math.Abs(got-bonus) > 1e-9 {
+			t.Errorf("%s: score %+v over the words', want %+v", name, got, bonus)
+		}
+	}
+	sec := b
+	sec.Section = "Uploads"
+	with("one section", sectionBonus, a, sec)
+	place := func(ra, rb string) (parse.Finding, parse.Finding) {
+		x, y := a, b
+		x.FileRefs, y.FileRefs = []string{ra}, []string{rb}
+		return x, y
+	}
+	for _, c := range []struct {
+		ra, rb string
+		bonus  float64
+	}{
+		{"src/db.py:40", "src/db.py:40", refBonus},
+		{"src/db.py:40", "db.py:46", refBonus},
+		{"src/db.py:40-44", "src/db.py:50", refBonus},
+		{"src/db.py:40", "src/db.py:47", 0},
+		{"src/db.py:40", "tools/db.py:40", 0},
+		{"src/db.py:40", "src/db.py", 0},
+		{"src/db.py:1-41", "src/db.py:40", refBonus},
+		{"src/db.py:1-42", "src/db.py:40", 0},
+		{"src/db.py:40", "src/dbxpy:40", 0},
+	} {
+		x, y := place(c.ra, c.rb)
+		with(c.ra+" and "+c.rb, c.bonus, x, y)
+	}
+	// The same words, naming A-7 or an ID nobody carries.
+	cite, none := b, b
+	cite.Description = "The same defect as A-7, seen from the query builder."
+	none.Description = "The same defect as A-9, seen from the query builder."
+	named := func(a []parse.Finding) float64 {
+		return scoreOf(t, a, []parse.Finding{cite}) - scoreOf(t, a, []parse.Finding{none})
+	}
+	if got := named([]parse.Finding{a}); math.Abs(got-citeBonus) > 1e-9 {
+		t.Errorf("a description naming the other's ID: %+v, want %+v", got, citeBonus)
+	}
+	// An ID two findings of the run carry names neither.
+	if got := named([]parse.Finding{a, fnd(parse.P3, "A-7", "Docs", "Readme typo")}); math.Abs(got) > 1e-9 {
+		t.Errorf("an ID two findings carry added %+v", got)
+	}
+}
+
+// A word more than commonTitlesLimit findings hold weighs nothing: the
+// same words in three findings of three agents merge them, unless the cap
+// is under three.
+func TestCommonWordsWeighNothing(t *testing.T) {
+	run := &Run{Agents: []Agent{
+		agentOf("fd-a", parse.StatusValid, fnd(parse.P1, "A-1", "Cache", "Stale cache entries")),
+		agentOf("fd-b", parse.StatusValid, fnd(parse.P1, "B-1", "Cache", "Cache entries stale")),
+		agentOf("fd-c", parse.StatusValid, fnd(parse.P1, "C-1", "Cache", "Entries in the cache go stale")),
+	}}
+	if s := Synthesize(run, Options{}); len(s.Findings) != 1 {
+		t.Errorf("%d findings, want 1", len(s.Findings))
+	}
+	defer func(n int) { commonTitlesLimit = n }(commonTitlesLimit)
+	commonTitlesLimit = 2
+	if s := Synthesize(run, Options{}); len(s.Findings) != 3 {
+		t.Errorf("with words over the cap: %d findings, want 3", len(s.Findings))
+	}
+}
+
+// log2Fixed is log2 in fixed point, floored, from integers only.
+func TestLog2Fixed(t *testing.T) {
+	for _, x := range []uint64{1, 2, 3, 4, 5, 7, 10, 64, 65, 1000, 123456, 1 << 40, 1<<63 + 12345} {
+		want := int64(math.Floor(math.Log2(float64(x)) * (1 << idfShift)))
+		if got := log2Fixed(x); got != want && got != want-1 {
+			t.Errorf("log2Fixed(%d) = %d, want %d", x, got, want)
+		}
+	}
+	if log2Fixed(1) != 0 || log2Fixed(2) != 1<<idfShift || log2Fixed(1<<20) != 20<<idfShift {
+		t.Errorf("log2Fixed of powers of two: %d %d %d", log2Fixed(1), log2Fixed(2), log2Fixed(1<<20))
+	}
+}
+
+// An agent reports a defect once: one finding of fd-a like two of fd-b
+// merges with the more alike.
+func TestMergeGroupsHoldAnAgentOnce(t *testing.T) {
+	x := desc(fnd(parse.P1, "A-1", "Cache", "Stale cache entries after a config reload"),
+		"After a config reload the cache keeps entries computed with the old config until they expire.")
+	y1 := desc(fnd(parse.P1, "B-1", "Cache", "Config reload leaves stale cache entries"),
+		"A config reload does not clear the cache: entries computed with the old config are served until they expire.")
+	y2 := desc(fnd(parse.P2, "B-2", "Cache", "Cache entries outlive a config reload"),
+		"The cache is not cleared on config reload.")
+	s := Synthesize(&Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, x), agentOf("fd-b", parse.StatusValid, y1, y2)}}, Options{})
+	if len(s.Findings) != 2 {
+		t.Fatalf("%d findings, want 2 (fd-a's and fd-b's B-1, and B-2)", len(s.Findings))
+	}
+	for _, f := range s.Findings {
+		if len(f.Agents) == 2 && !slices.ContainsFunc(f.Sources, func(s Source) bool { return s.ID == "B-1" }) {
+			t.Errorf("A-1 merged with %v, want B-1 (the more alike)", f.Sources)
+		}
+	}
+}
+
+// A description naming another agent's finding by its ID is shared
+// evidence, as a file:line is; an ID two findings carry names neither.
+func TestMergeByCitedID(t *testing.T) {
+	a := fnd(parse.P1, "SEC-001", "Uploads", "SQL injection in list_uploads")
+	b := fnd(parse.P1, "Q-7", "", "SQL query built with string formatting (injection risk)")
+	b.Description = "Same defect as fd-a's SEC-001, from the query side."
+	run := &Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, a), agentOf("fd-b", parse.StatusValid, b)}}
+	if s := Synthesize(run, Options{}); len(s.Findings) != 1 {
+		t.Errorf("a finding citing another's ID did not merge with it: %d findings", len(s.Findings))
+	}
+	run.Agents = append(run.Agents, agentOf("fd-c", parse.StatusValid, fnd(parse.P3, "SEC-001", "Docs", "Readme typo")))
+	if s := Synthesize(run, Options{}); len(s.Findings) != 3 {
+		t.Errorf("an ID two findings carry merged: %d findings, want 3", len(s.Findings))
+	}
+}
+
+// mergePlain is the merge rule asked about every pair of nodes: the
+// reference fuzzyUnion must equal.
+func mergePlain(nodes []*node) unionFind {
+	uf := newUnionFind(len(nodes))
+	g := newMerger(nodes)
+	var ps []scored
+	for i := range nodes {
+		for j := i + 1; j < len(nodes); j++ {
+			if s, ok := g.score(i, j); ok {
+				ps = append(ps, scored{s, int32(i), int32(j)})
+			}
+		}
+	}
+	g.join(sortPairs(ps), uf)
+	return uf
+}
+
+// fuzzyUnion asks only the pairs its postings find; it must give the
+// partition of asking every pair. Random runs draw titles and descriptions
+// from a small vocabulary, so findings share common words, and with a low
+// cap words fall out as common; references land in two directories at near
+// and far lines, and descriptions name IDs: the cases a shortcut gets wrong.
+// The runs must merge findings by words alone and by evidence, or the test
+// proves nothing.
+func TestFuzzyUnionIsPairwise(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 1))
+	words := []string{"token", "tokens", "cache", "cached", "race", "login", "limit", "retry", "pool", "leak",
+		"missing", "unbounded", "injection", "query", "path", "traversal", "lock", "deadlock", "the", "in"}
+	sections := []string{"Auth", "Storage", "", "API"}
+	refs := []string{"a.go:1", "a.go:2", "src/a.go:5-9", "lib/a.go:5", "b.go:7-9", "b.go:30", "c.go", "b.go:1-90"}
+	defer func(n int) { commonTitlesLimit = n }(commonTitlesLimit)
+	var merged, byWords, byEvidence int
+	for trial := range 400 {
+		commonTitlesLimit = []int{2, 5, 64}[trial%3]
+		var srcs []*src
+		agents := 1 + r.IntN(6)
+		for a := range agents {
+			for k := range r.IntN(12) {
+				f := fnd(parse.P1, fmt.Sprintf("X-%d", r.IntN(30)), sections[r.IntN(len(sections))],
+					strings.Join(pick(r, words, 1+r.IntN(5)), " "))
+				f.Line = k + 1
+				if r.IntN(3) == 0 {
+					f.FileRefs = []string{refs[r.IntN(len(refs))]}
+				}
+				switch r.IntN(4) {
+				case 0:
+					f.Description = fmt.Sprintf("see X-%d", r.IntN(30))
+				case 1:
+					f.Description = strings.Join(pick(r, words, r.IntN(12)), " ")
+				}
+				s := newSrc(fmt.Sprintf("fd-%d", a), "f.md", &f)
+				srcs = append(srcs, &s)
+			}
+		}
+		nodes := nodesOf(srcs)
+		want := mergePlain(nodes)
+		got := newUnionFind(len(nodes))
+		fuzzyUnion(nodes, got)
+		g := newMerger(nodes)
+		for i := range nodes {
+			for j := i + 1; j < len(nodes); j++ {
+				if (got.find(i) == got.find(j)) != (want.find(i) == want.find(j)) {
+					t.Fatalf("trial %d (cap %d): %q and %q: fuzzyUnion joined = %v, every pair = %v", trial, commonTitlesLimit,
+						nodes[i].key, nodes[j].key, got.find(i) == got.find(j), want.find(i) == want.find(j))
+				}
+				if got.find(i) == got.find(j) {
+					merged++
+					if s := g.cosine(i, j); s >= mergeScore {
+						byWords++
+					} else if s < float64(probeNum)/probeDen {
+						byEvidence++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d pairs merged, %d by words alone, %d only by evidence", merged, byWords, byEvidence)
+	if merged < 100 || byWords < 20 || byEvidence < 20 {
+		t.Errorf("random runs merged %d pairs, %d by words alone, %d only by evidence: too few to test the index",
+			merged, byWords, byEvidence)
+	}
+}
+
+// A node's probe is its heaviest words, heaviest first, the fewest whose
+// rest weighs under (probeNum/probeDen)² of the node's norm²: a node sharing
+// none of them cannot reach that cosine.
+func TestProbeBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	words := strings.Fields("token cache race login limit retry pool leak query path lock upload filename " +
+		"directory root session config reload stale entries")
+	var srcs []*src
+	for i := range 60 {
+		f := fnd(parse.P1, "", "S", strings.Join(pick(r, words, 1+r.IntN(6)), " "))
+		f.Description = strings.Join(pick(r, words, r.IntN(30)), " ")
+		srcs = append(srcs, ptr(newSrc(fmt.Sprintf("fd-%d", i%5), "a.md", &f)))
+	}
+	g := newMerger(nodesOf(srcs))
+	for i, m := range g.m {
+		if !slices.IsSorted(m.terms) {
+			t.Fatalf("node %d: terms not sorted: %v", i, m.terms)
+		}
+		w := map[int32]int64{}
+		for k, id := range m.terms {
+			w[id] = m.weight[k]
+		}
+		left := m.norm2
+		for k, id := range m.probe {
+			if k > 0 && w[id] > w[m.probe[k-1]] {
+				t.Errorf("node %d: probe not heaviest first: %v", i, m.probe)
+			}
+			if left*probeDen*probeDen < probeNum*probeNum*m.norm2 {
+				t.Errorf("node %d: probe longer than it needs: %v", i, m.probe)
+			}
+			left -= w[id] * w[id]
+		}
+		if left*probeDen*probeDen >= probeNum*probeNum*m.norm2 && m.norm2 > 0 {
+			t.Errorf("node %d: probe %v leaves %d of %d", i, m.probe, left, m.norm2)
+		}
+	}
+}
+
+// pick returns n words of words, drawn with repeats.
+func pick(r *rand.Rand, words []string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = words[r.IntN(len(words))]
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// One defect in three formats (a strict index with an ID-prefixed detail
+// paragraph, a table index, a prose report) is one finding of 3/3 agents;
+// an injection both indexes cite at one file:line, in other sections and
+// other words, is one of 2/3.
+func TestThreeFormatsConverge(t *testing.T) {
+	reports := map[string]string{
+		"fd-safety": "### Findings Index\n" +
+			"- P0 | SEC-001 | \"Uploads\" | Path traversal in upload filename\n" +
+			"- P1 | SEC-002 | \"Uploads\" | SQL injection in list_uploads\n" +
+			"Verdict: risky\n\n" +
+			"SEC-001: the file name from the form is joined to the upload directory at\n`src/upload.py:11` without normalising it.\n\n" +
+			"SEC-002: `src/db.py:40` formats the user's filter into the query.\n",
+		"fd-api": "## Findings Index\n\n| ID | Severity | Section | Title |\n|---|---|---|---|\n" +
+			"| API-1 | CRITICAL | API | Uploaded file name allows path traversal |\n" +
+			"| API-2 | HIGH | API | SQL query built with string formatting (injection risk) |\n\n" +
+			"Verdict: risky\n\n- API-1 writes outside the upload root: `src/upload.py:11`.\n- API-2 is at `src/db.py:40`.\n",
+		"fd-review": "# Review of the upload service\n\n## Issues\n\n" +
+			"### P0 — Path traversal through the upload filename\n\n`src/upload.py:11` joins the client's file name to the upload root.\n",
+	}
+	run := &Run{}
+	for _, name := range []string{"fd-api", "fd-review", "fd-safety"} {
+		rep := parse.ReadReportString(reports[name])
+		run.Agents = append(run.Agents, Agent{Name: name, File: name + ".md", Status: rep.Status, Report: rep, ModTime: t0})
+	}
+	s := Synthesize(run, Options{})
+	var got []string
+	for _, f := range s.Findings {
+		got = append(got, string(f.Severity)+" "+f.ConvergenceDisplay+" "+strings.Join(f.Agents, ","))
+	}
+	want := []string{"P0 3/3 fd-api,fd-review,fd-safety", "P1 2/3 fd-api,fd-safety"}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings = %q, want %q", got, want)
+	}
+}
+
+// One agent's two findings are two, however alike their titles; the same
+// findings of two agents merge.
+func TestMergeOneAgentKeepsItsFindings(t *testing.T) {
+	a := fnd(parse.P1, "A-1", "Security", "Session token stored in localStorage")
+	b := fnd(parse.P1, "A-2", "Security", "Session tokens kept in localStorage")
+	if s := Synthesize(&Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, a, b)}}, Options{}); len(s.Findings) != 2 {
+		t.Errorf("one agent's two findings merged: %d findings", len(s.Findings))
+	}
+	b.ID = "B-1"
+	s := Synthesize(&Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, a), agentOf("fd-b", parse.StatusValid, b)}}, Options{})
+	if len(s.Findings) != 1 {
+		t.Errorf("two agents' alike findings did not merge: %d findings", len(s.Findings))
+	}
+}
+
+// A place is evidence for titles that share two words: two findings at one
+// line whose titles share one are two issues there (co_located_with), however
+// their descriptions' words meet.
+func TestPlaceNeedsTwoTitleWords(t *testing.T) {
+	f := func(id, section, title, ref, d string) parse.Finding {
+		return desc(fnd(parse.P2, id, section, title, ref), d)
+	}
+	a := []parse.Finding{
+		f("AR-3", "Storage", "Cache key collides across tenants", "store/cache.go:7", "`store/cache.go:7` builds the key from the user id alone."),
+		f("AR-1", "Auth", "Session tokens stored in localStorage", "web/session.ts:18", "`web/session.ts:18` writes both tokens."),
+		f("AR-2", "API", "Missing rate limiting on login", "api/login.go:40", "`api/login.go:40` accepts unlimited attempts."),
+	}
+	b := []parse.Finding{
+		f("SAF-3", "Logging", "Tenant id logged in clear", "store/cache.go:7", "`store/cache.go:7` logs the key, which holds the tenant id."),
+		f("SAF-1", "Auth", "Session tokens stored in localStorage!", "web/session.ts:30", "Read by any script."),
+		f("SAF-2", "Limits", "Login has no rate limiting", "api/login.go:40-44", "No limiter in front of it."),
+	}
+	if s := scoreOf(t, a, b); s >= mergeScore {
+		t.Errorf("findings at one line sharing one title word score %v, want under %v", s, mergeScore)
+	}
+	a[0].FileRefs, b[0].FileRefs = nil, nil
+	if s := scoreOf(t, a, b); s < minWords {
+		t.Fatalf("setup: the words score %v, want a match of at least %v that a place would raise", s, minWords)
+	}
+}
+
+// A description's file:line refs are not words of it.
+func TestWithoutRefs(t *testing.T) {
+	got := withoutRefs("`store/cache.go:7` logs the key (see db.py:40-44), at 10:30 and in a.go")
+	if want := "logs the key (see at 10:30 and in a.go"; got != want {
+		t.Errorf("withoutRefs = %q, want %q", got, want)
+	}
+}
+
+// The title rule in one section: a long title shares with a short one words
+// that weigh half of the short one, too few of its own words for the cosine.
+func TestTitleRuleInOneSection(t *testing.T) {
+	a := []parse.Finding{
+		fnd(parse.P0, "SAF-1", "Session Management", "Session tokens in localStorage exposed to XSS"),
+		fnd(parse.P2, "SAF-3", "API Design", "Login endpoint lacks rate limiting"),
+	}
+	b := []parse.Finding{
+		fnd(parse.P1, "AR-1", "Session Management", "Session tokens stored in localStorage are readable by any script with a very long title that does not fit"),
+		fnd(parse.P1, "AR-2", "API Design", "Login endpoint has no rate limiting"),
+	}
+	if s := scoreOf(t, a, b); s < mergeScore {
+		t.Errorf("one section: score %v, want the title rule's %v", s, mergeScore)
+	}
+	b[0].Section = "Storage"
+	if s := scoreOf(t, a, b); s >= mergeScore {
+		t.Errorf("two sections: score %v, want the words' alone, under %v", s, mergeScore)
+	}
+}
