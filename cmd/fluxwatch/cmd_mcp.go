@@ -51,8 +51,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	flags.StringVar(&run, "run", "", "get_synthesis reads run `RUN`, as synth --run does (default: $FLUX_RUN_UUID, else the newest run)")
 	var b busFlags
 	flags.StringVar(&b.path, "bus", "", "a nats://HOST:PORT/RUN stream fetch_peer_findings reads (default $FLUXWATCH_BUS when a URL)")
-	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials file (default $NATS_CREDS)")
-	flags.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for the stream's server before failing")
+	b.registerNATS(flags) // the credentials and timeout every bus client has
 	if done, err := parseFlags(e, flags, mcpUsage, args); done {
 		return err
 	}
