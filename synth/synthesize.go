@@ -66,8 +66,11 @@ func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
 		files = append(files, b.Name)
 	}
 	s.Timeline = tl.snapshot(files)
-	fillSources(s.Findings) // the timeline is done with the sources' index
 	s.Diagnostics = append(runDiagnostics(run, tl), suppressionDiagnostics(s.Suppressions)...)
+	// tl is not used past this point: its matcher (the nodes, the keyword
+	// blocks, the file:line index, the matches of the bus entries) is
+	// garbage before the sources are made, not beside them.
+	fillSources(s.Findings)
 	return s
 }
 
