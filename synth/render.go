@@ -20,11 +20,13 @@ func RenderJSON(s *Synthesis) []byte {
 	skeleton := enc.skeleton(s)
 	n := len(s.Findings)
 	sample, per := 0, 0
+	var one []byte
 	for i := 0; i < n; i += max(1, n/64) {
-		per += len(enc.encode(&s.Findings[i]))
+		one = appendFinding(one[:0], &s.Findings[i], 2, &enc)
+		per += len(one)
 		sample++
 	}
-	b := bytes.NewBuffer(make([]byte, 0, 2*len(skeleton)+2*(per/max(sample, 1)+64)*n+4096))
+	b := bytes.NewBuffer(make([]byte, 0, 2*len(skeleton)+(per/max(sample, 1)+64)*n*5/4+4096))
 	writeJSON(b, s, &enc, skeleton) // a bytes.Buffer takes every write
 	return b.Bytes()
 }
@@ -66,7 +68,7 @@ func writeJSON(w io.Writer, s *Synthesis, enc *jsonEncoder, skeleton []byte) err
 				out = append(out, ',')
 			}
 			out = append(out, "\n    "...)
-			out = indentJSON(out, enc.encode(&s.Findings[i]), 2)
+			out = appendFinding(out, &s.Findings[i], 2, enc)
 			if len(out) >= 64<<10 {
 				if err := flush(); err != nil {
 					return err
