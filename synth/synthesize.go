@@ -282,8 +282,9 @@ func sourcesOf(completed []*Agent) []*src {
 // then convergence (highest first), then key.
 func findingsOf(groups [][]*src, m int) []Finding {
 	fs := make([]Finding, 0, len(groups))
+	var sh shares
 	for _, g := range groups {
-		fs = append(fs, mergedFinding(g, m))
+		fs = append(fs, mergedFinding(g, m, &sh))
 	}
 	// The order is found on indexes and the findings moved once each: a
 	// Finding is 456 bytes with pointers, and sorting them in place moved
@@ -334,7 +335,44 @@ func permute[T any](xs []T, order []int32) {
 	}
 }
 
-func mergedFinding(g []*src, m int) Finding {
+// shares are the small values the findings of one synthesis share rather
+// than each hold a copy of: the agent list of a finding of one agent, the
+// convergence "N/M". A 16 MiB strict index is 218k findings of one source
+// each: a copy each was 218k objects more for the collector to scan.
+type shares struct {
+	agents  map[string][]string
+	display []string // by convergence
+}
+
+// agent returns the agent list [a].
+func (sh *shares) agent(a string) []string {
+	l, ok := sh.agents[a]
+	if !ok {
+		if sh.agents == nil {
+			sh.agents = map[string][]string{}
+		}
+		l = []string{a}
+		sh.agents[a] = l
+	}
+	return l[:1:1]
+}
+
+// convergence returns "n/m".
+func (sh *shares) convergence(n, m int) string {
+	if n < len(sh.display) && sh.display[n] != "" {
+		return sh.display[n]
+	}
+	d := strconv.Itoa(n) + "/" + strconv.Itoa(m)
+	if n < 1024 {
+		if n >= len(sh.display) {
+			sh.display = append(sh.display, make([]string, n+1-len(sh.display))...)
+		}
+		sh.display[n] = d
+	}
+	return d
+}
+
+func mergedFinding(g []*src, m int, sh *shares) Finding {
 	rep := g[0]
 	f := Finding{
 		ID:              rep.f.ID,
@@ -354,11 +392,15 @@ func mergedFinding(g []*src, m int) Finding {
 		sev   parse.Severity
 	}
 	agents := make([]agentSev, 0, len(g))
-	var refs []Ref
+	type refText struct {
+		ref  Ref
+		text string // ref.String(): the source's own text when written so
+	}
+	var refs []refText
 	allLow := true
 	for _, s := range g {
-		for r := range s.refs {
-			refs = append(refs, r)
+		for r, text := range s.refs {
+			refs = append(refs, refText{r, text})
 		}
 		if s.f.Confidence != parse.ConfidenceLow {
 			allLow = false
@@ -369,14 +411,18 @@ func mergedFinding(g []*src, m int) Finding {
 		return cmp.Or(cmp.Compare(a.agent, b.agent), cmp.Compare(a.sev.Rank(), b.sev.Rank()))
 	})
 	agents = slices.CompactFunc(agents, func(a, b agentSev) bool { return a.agent == b.agent }) // the highest of each
-	f.Agents = make([]string, len(agents))
+	if len(agents) == 1 {
+		f.Agents = sh.agent(agents[0].agent)
+	} else {
+		f.Agents = make([]string, len(agents))
+	}
 	conflict := false
 	for i, a := range agents {
 		f.Agents[i] = a.agent
 		conflict = conflict || a.sev != agents[0].sev
 	}
 	f.Convergence = len(f.Agents)
-	f.ConvergenceDisplay = strconv.Itoa(f.Convergence) + "/" + strconv.Itoa(m)
+	f.ConvergenceDisplay = sh.convergence(f.Convergence, m)
 	f.Independent, f.Primed = f.Convergence, []Priming{} // until a bus entry primes one
 	switch {
 	case allLow || f.Convergence <= 1:
@@ -392,15 +438,15 @@ func mergedFinding(g []*src, m int) Finding {
 			f.SeverityConflict[a.agent] = a.sev
 		}
 	}
-	slices.SortFunc(refs, compareRef)
-	refs = slices.Compact(refs)
+	slices.SortFunc(refs, func(a, b refText) int { return compareRef(a.ref, b.ref) })
+	refs = slices.CompactFunc(refs, func(a, b refText) bool { return a.ref == b.ref })
 	f.FileRefs = make([]string, len(refs))
 	for i, r := range refs {
-		f.FileRefs[i] = r.String()
+		f.FileRefs[i] = r.text
 	}
 	first := ""
 	if len(refs) > 0 {
-		first = refs[0].Path
+		first = refs[0].ref.Path
 	}
 	f.Fingerprint = fingerprint(f.Key, first)
 	f.CrossReferences = crossReferences(g)
