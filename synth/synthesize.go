@@ -60,6 +60,10 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 // synthesizeBus completes s with the timeline tl read from run's bus: who
 // discovered each finding, the timeline, the diagnostics of the run.
 func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
+	// The bus is read: what follows needs no matcher (the nodes, the
+	// keyword blocks, the file:line index, the entries' matches by key),
+	// so it is garbage before the findings are annotated, not beside them.
+	tl.m = nil
 	tl.annotate(s)
 	files := make([]string, 0, len(run.Bus))
 	for _, b := range run.Bus {
@@ -67,9 +71,8 @@ func synthesizeBus(s *Synthesis, tl *timeline, run *Run) *Synthesis {
 	}
 	s.Timeline = tl.snapshot(files)
 	s.Diagnostics = append(runDiagnostics(run, tl), suppressionDiagnostics(s.Suppressions)...)
-	// tl is not used past this point: its matcher (the nodes, the keyword
-	// blocks, the file:line index, the matches of the bus entries) is
-	// garbage before the sources are made, not beside them.
+	// tl is not used past this point: the rest of it is garbage before the
+	// sources are made, not beside them.
 	fillSources(s.Findings)
 	return s
 }
