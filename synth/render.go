@@ -2,8 +2,12 @@ package synth
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"io"
+	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 )
@@ -12,76 +16,166 @@ import (
 // (what a json.Encoder with SetIndent("", "  ") and no HTML escaping
 // writes), as WriteJSON writes it. The error is one of encoding.
 //
-// The buffer is sized from a sample of the findings, with a margin, so it
-// is never copied to grow: pages of it that are never written are never
-// touched, so they add nothing to the resident set.
+// The buffer is sized from the rest of s, counted as it is written, and
+// a sample of the findings, with a margin, so it is never copied to grow:
+// pages of it that are never written are never touched, so they add
+// nothing to the resident set.
 func RenderJSON(s *Synthesis) ([]byte, error) {
 	var enc jsonEncoder
-	skeleton := enc.skeleton(s)
+	rest := *s
+	rest.Findings = nil
+	var skeleton counter
+	writeJSON(&skeleton, &rest, &enc)
 	n := len(s.Findings)
 	sample, per := 0, 0
+	var one []byte
 	for i := 0; i < n; i += max(1, n/64) {
-		per += len(enc.encode(&s.Findings[i]))
+		one = appendFinding(one[:0], &s.Findings[i], 2, &enc)
+		per += len(one)
 		sample++
 	}
-	b := bytes.NewBuffer(make([]byte, 0, 2*len(skeleton)+2*(per/max(sample, 1)+64)*n+4096))
-	if err := writeJSON(b, s, &enc, skeleton); err != nil {
+	b := bytes.NewBuffer(make([]byte, 0, int(skeleton)+(per/max(sample, 1)+64)*n*5/4+4096))
+	if err := writeJSON(b, s, &enc); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-// WriteJSON writes findings.json to w, a finding at a time: findings.json
-// of 96,000 findings is 86 MB, six times the reports it comes from, and
-// `synth` streams it to its file rather than hold it. The error is w's.
-func WriteJSON(w io.Writer, s *Synthesis) error {
-	var enc jsonEncoder
-	return writeJSON(w, s, &enc, enc.skeleton(s))
+// counter is a writer that counts what is written to it.
+type counter int64
+
+func (c *counter) Write(p []byte) (int, error) {
+	*c += counter(len(p))
+	return len(p), nil
 }
 
-// writeJSON writes findings.json to w: skeleton, the rest of s (enc's
-// skeleton), indented around its findings, each encoded and indented on
-// its own.
-func writeJSON(w io.Writer, s *Synthesis, enc *jsonEncoder, skeleton []byte) error {
-	var out []byte
-	flush := func() error {
-		_, err := w.Write(out)
-		out = out[:0]
-		return err
+// WriteJSON writes findings.json to w as it is made: findings.json of
+// 8,000 agents × 50 findings is 381 MB, six times the reports it comes
+// from, and `synth` streams it to its file rather than hold it. The error
+// is w's.
+func WriteJSON(w io.Writer, s *Synthesis) error {
+	var enc jsonEncoder
+	return writeJSON(w, s, &enc)
+}
+
+// writeJSON writes findings.json to w: s member by member, each finding
+// by appendFinding, the other members' large lists (the agents, the
+// timeline's lists) item by item, so that what it holds at once is one
+// item and 64 KiB of output, never the document or a large part of it
+// (the rest of s but the findings was one 48 MB buffer at 8,000 agents).
+func writeJSON(w io.Writer, s *Synthesis, enc *jsonEncoder) error {
+	jw := jsonWriter{w: w, enc: enc}
+	jw.value(reflect.ValueOf(s).Elem(), 0, 3)
+	jw.out = append(jw.out, '\n')
+	jw.flush()
+	return jw.err
+}
+
+// jsonWriter writes a value as findings.json has it (what indentJSON makes
+// of inert.EscapeJSON of encoding/json's compact encoding), taking structs
+// apart member by member and slices item by item, down to a depth, and
+// encoding the parts below with enc.
+type jsonWriter struct {
+	w   io.Writer
+	enc *jsonEncoder
+	out []byte
+	err error // w's first
+}
+
+func (jw *jsonWriter) flush() {
+	if jw.err == nil && len(jw.out) > 0 {
+		_, jw.err = jw.w.Write(jw.out)
 	}
-	at := topLevelValue(skeleton, "findings")
-	// The agents and the rest before the findings are tens of MB at 8,000
-	// agents: written as they are indented.
-	out, err := indentJSONTo(out, skeleton[:at], 0, w)
-	if err != nil {
-		return err
+	jw.out = jw.out[:0]
+}
+
+// value writes v at nesting depth depth, taking it apart for parts more
+// levels down.
+func (jw *jsonWriter) value(v reflect.Value, depth, parts int) {
+	if len(jw.out) >= 64<<10 {
+		jw.flush()
 	}
+	if jw.err != nil {
+		return
+	}
+	t := v.Type()
 	switch {
-	case s.Findings == nil:
-		out = append(out, "null"...)
-	case len(s.Findings) == 0:
-		out = append(out, "[]"...)
-	default:
-		out = append(out, '[')
-		for i := range s.Findings {
-			if i > 0 {
-				out = append(out, ',')
+	case t == reflect.TypeFor[[]Finding]():
+		fs := v.Interface().([]Finding)
+		jw.out = appendArray(jw.out, fs == nil, len(fs), depth, func(dst []byte, i, depth int) []byte {
+			jw.out = appendFinding(dst, &fs[i], depth, jw.enc)
+			if len(jw.out) >= 64<<10 {
+				jw.flush()
 			}
-			out = append(out, "\n    "...)
-			out = indentJSON(out, enc.encode(&s.Findings[i]), 2)
-			if len(out) >= 64<<10 {
-				if err := flush(); err != nil {
-					return err
-				}
+			return jw.out
+		})
+		return
+	case parts > 0 && t.Kind() == reflect.Pointer && !v.IsNil() && plainStruct(t.Elem()):
+		jw.value(v.Elem(), depth, parts)
+		return
+	case parts > 0 && t.Kind() == reflect.Struct && plainStruct(t):
+		jw.out = append(jw.out, '{')
+		first := true
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if !sf.IsExported() || name == "-" && opts == "" {
+				continue
 			}
+			fv := v.Field(i)
+			if (opts == "omitempty" || strings.Contains(opts, "omitempty,") || strings.HasSuffix(opts, ",omitempty")) && isEmptyJSON(fv) {
+				continue
+			}
+			if name == "" {
+				name = sf.Name
+			}
+			jw.out = appendMember(jw.out, strconv.Quote(name)+": ", depth+1, first)
+			first = false
+			jw.value(fv, depth+1, parts-1)
 		}
-		out = append(out, "\n  ]"...)
+		if !first {
+			jw.out = appendNewline(jw.out, depth)
+		}
+		jw.out = append(jw.out, '}')
+		return
+	case parts > 0 && t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8 && !marshals(t.Elem()):
+		jw.out = appendArray(jw.out, v.IsNil(), v.Len(), depth, func(dst []byte, i, depth int) []byte {
+			jw.out = dst
+			jw.value(v.Index(i), depth, parts-1)
+			return jw.out
+		})
+		return
 	}
-	if out, err = indentJSONTo(out, skeleton[at+len("null"):], 1, w); err != nil {
-		return err
+	jw.out = indentJSON(jw.out, jw.enc.encode(v.Interface()), depth)
+}
+
+// plainStruct reports whether encoding/json writes a value of struct type t
+// as the object of its fields, one member each: t has no embedded field
+// (whose fields would be its own) and no method of its own to marshal.
+func plainStruct(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct || marshals(t) {
+		return false
 	}
-	out = append(out, '\n')
-	return flush()
+	for i := range t.NumField() {
+		if t.Field(i).Anonymous {
+			return false
+		}
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name == "-" && t.Field(i).Tag.Get("json") != "-" {
+			return false // a member named "-": left to encoding/json
+		}
+	}
+	return true
+}
+
+// marshals reports whether values of type t, or pointers to them, marshal
+// themselves.
+func marshals(t reflect.Type) bool {
+	for _, m := range []reflect.Type{reflect.TypeFor[json.Marshaler](), reflect.TypeFor[encoding.TextMarshaler]()} {
+		if t.Implements(m) || reflect.PointerTo(t).Implements(m) {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonEncoder encodes values as compact JSON without HTML escaping, into
@@ -89,17 +183,6 @@ func writeJSON(w io.Writer, s *Synthesis, enc *jsonEncoder, skeleton []byte) err
 type jsonEncoder struct {
 	b   bytes.Buffer
 	enc *json.Encoder
-}
-
-// skeleton returns s encoded with null in its findings' place, valid after
-// later calls: e hands the buffer over and starts a new one (a skeleton's
-// buffer, tens of MB at 8,000 agents, is no buffer for one finding).
-func (e *jsonEncoder) skeleton(s *Synthesis) []byte {
-	rest := *s
-	rest.Findings = nil
-	b := e.encode(&rest)
-	*e = jsonEncoder{}
-	return b
 }
 
 // encode returns v as compact JSON, valid until the next call, with the
@@ -117,27 +200,6 @@ func (e *jsonEncoder) encode(v any) []byte {
 		panic("synth: encode findings.json: " + err.Error())
 	}
 	return inert.EscapeJSON(bytes.TrimSuffix(e.b.Bytes(), []byte("\n")))
-}
-
-// topLevelValue returns the index in src, compact JSON of an object, of the
-// value of its member key (as encoding/json writes names: no escapes).
-func topLevelValue(src []byte, key string) int {
-	depth := 0
-	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case '"':
-			j := stringEnd(src, i)
-			if depth == 1 && j+1 < len(src) && src[j+1] == ':' && string(src[i+1:j]) == key {
-				return j + 2
-			}
-			i = j
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-		}
-	}
-	panic("synth: findings.json has no member " + key)
 }
 
 // stringEnd returns the index of the quote closing the string that begins

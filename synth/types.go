@@ -214,9 +214,11 @@ type Finding struct {
 	// the package documentation). Independent + len(Primed) = Convergence.
 	Independent int       `json:"independent"`
 	Primed      []Priming `json:"primed"`
-	// Provenance is that of each agent in Agents, in that order.
-	Provenance []AgentProvenance `json:"provenance"`
-	Evidence   *FindingEvidence  `json:"evidence"`
+	// Provenance is that of each agent in Agents, in that order. The
+	// findings of one synthesis share one AgentProvenance per agent: they
+	// are not to be modified through a finding.
+	Provenance []*AgentProvenance `json:"provenance"`
+	Evidence   *FindingEvidence   `json:"evidence"`
 	// Baseline compares the finding with Options.Baseline (absent without
 	// one); Suppressed is set when a suppression accepts it.
 	Baseline   *FindingBaseline `json:"baseline,omitempty"`

@@ -115,9 +115,11 @@ func TestWatchLatency(t *testing.T) {
 		}
 		printLatency(lines, "report rename", renameLat)
 
+		// SIGINT ends a watch with 130, as a shell reports a process the
+		// signal ended (SPEC §7, main's mainStatus): the expected end.
 		cmd.Process.Signal(os.Interrupt)
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("watch: %v\n%s", err, stderr.String())
+		if err := cmd.Wait(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 130 {
+			t.Fatalf("watch after SIGINT: %v, want exit status 130\n%s", err, stderr.String())
 		}
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			fmt.Printf("%-14s %-22s %8s %8.0f MB peak RSS, %.1f s CPU\n", fmt.Sprintf("%d lines", lines), "watch process", "",

@@ -29,7 +29,7 @@ func cli(vars map[string]string, args ...string) (int, string, string) {
 // hub's credentials the NATS way: the URL's userinfo, $NATS_USER and
 // $NATS_PASSWORD, --nats-nkey (or $NATS_NKEY) with a seed file, and
 // --nats-ca, --nats-cert, --nats-key for TLS with client certificates;
-// finding write and read, bus relay, synth and watch alike. Without them a
+// finding write and read, bus relay, mcp, synth and watch alike. Without them a
 // client exits 2 with one line naming the URL and no secret.
 func TestBusClientCredentials(t *testing.T) {
 	dir := t.TempDir()
@@ -88,6 +88,24 @@ func TestBusClientCredentials(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(file); strings.Count(string(data), "\n") != 4 {
 		t.Errorf("relayed %d records, want 4", strings.Count(string(data), "\n"))
+	}
+
+	// mcp reads the stream with the same flags: fetch_peer_findings
+	// answers its records with --nats-nkey, and nothing without it.
+	mcpCall := func(extra ...string) (int, string, string) {
+		var out, errb syncBuffer
+		e := bareEnv(&out, &errb)
+		e.stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+			`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fetch_peer_findings","arguments":{"output_dir":"."}}}` + "\n")
+		code := exitCode(run(context.Background(), append([]string{"mcp", "--root", dir, "--bus", plain}, extra...), e), &errb)
+		return code, out.String(), errb.String()
+	}
+	if code, out, errb := mcpCall("--nats-nkey", seedFile); code != 0 || strings.Count(out, `\"agent\":\"fd-a\"`) != 4 {
+		t.Errorf("mcp --bus with --nats-nkey: exit %d, %s %s; want the 4 records", code, out, errb)
+	}
+	if code, _, errb := mcpCall(); code != exitUsage || strings.Contains(errb, "s3cret") {
+		t.Errorf("mcp --bus without credentials: exit %d, %q; want 2", code, errb)
 	}
 
 	runDir := filepath.Join(dir, "run")

@@ -24,7 +24,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
-const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--run RUN] [--call-timeout D] [--bus nats://HOST:PORT/RUN]
+const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--run RUN] [--call-timeout D] [--bus nats://HOST:PORT/RUN] [--nats-* FILE]
 
 Serves the Model Context Protocol on standard input and output, with two
 read-only tools: fetch_peer_findings {output_dir, severity_filter} and
@@ -51,8 +51,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	flags.StringVar(&run, "run", "", "get_synthesis reads run `RUN`, as synth --run does (default: $FLUX_RUN_UUID, else the newest run)")
 	var b busFlags
 	flags.StringVar(&b.path, "bus", "", "a nats://HOST:PORT/RUN stream fetch_peer_findings reads (default $FLUXWATCH_BUS when a URL)")
-	flags.StringVar(&b.creds, "nats-creds", "", "a NATS credentials file (default $NATS_CREDS)")
-	flags.DurationVar(&b.timeout, "bus-timeout", bus.DefaultTimeout, "how long to wait for the stream's server before failing")
+	b.registerNATS(flags) // the credentials and timeout every bus client has
 	if done, err := parseFlags(e, flags, mcpUsage, args); done {
 		return err
 	}
@@ -120,9 +119,6 @@ type (
 		OutputDir      string `json:"output_dir"`
 		SeverityFilter string `json:"severity_filter,omitempty"`
 	}
-	fetchResult struct {
-		Findings []bus.Entry `json:"findings"`
-	}
 )
 
 const entrySchemaDoc = `Each finding is an object: ` +
@@ -165,30 +161,39 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 		Title: "Fetch peer findings",
 		Description: "Read the peer-findings bus of a review run: the urgent findings that parallel review agents " +
 			"shared while they worked (the files findings.jsonl and peer-findings.jsonl of output_dir). " +
-			"The text result is a JSON array of findings, [] when no agent has shared one yet; the structured " +
-			"result is {\"findings\": [...]}. " + entrySchemaDoc + " Read-only.",
+			"The result is a JSON array of findings (text), [] when no agent has shared one yet. " + entrySchemaDoc + " Read-only.",
 		InputSchema: fetchIn,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
-	}, within(ctx, callTimeout, "fetch_peer_findings", func(ctx context.Context, req *mcp.CallToolRequest, in fetchArgs) (*mcp.CallToolResult, fetchResult, error) {
+	}, within(ctx, callTimeout, "fetch_peer_findings", func(ctx context.Context, req *mcp.CallToolRequest, in fetchArgs) (*mcp.CallToolResult, any, error) {
 		dir, err := under.dir(in.OutputDir)
 		if err != nil {
-			return nil, fetchResult{}, err
+			return nil, nil, err
 		}
 		defer dir.Close()
 		f := bus.Filter{Severity: in.SeverityFilter}
 		switch f.Severity {
 		case "", bus.All, bus.Blocking, bus.Notable:
 		default:
-			return nil, fetchResult{}, fmt.Errorf("severity_filter %q: want blocking, notable or all", f.Severity)
+			return nil, nil, fmt.Errorf("severity_filter %q: want blocking, notable or all", f.Severity)
 		}
-		out := fetchResult{Findings: []bus.Entry{}}
+		// The result is sent once, as the text (SPEC §7: a JSON array of
+		// canonical findings), each entry encoded as it is read: no
+		// structured copy of it beside, and no entries held.
+		var text []byte
+		text = append(text, '[')
+		add := func(ent bus.Entry) {
+			if len(text) > 1 {
+				text = append(text, ',')
+			}
+			text = bytes.TrimSuffix(bus.AppendLine(text, ent), []byte("\n"))
+		}
 		for _, bk := range stream {
 			_, err := bk.Read(ctx, 0, f, func(ent bus.Entry) error {
-				out.Findings = append(out.Findings, ent)
+				add(ent)
 				return nil
 			}, func(d parse.Diagnostic) { log.Warn("bus", "diagnostic", d.String()) })
 			if err != nil {
-				return nil, fetchResult{}, err
+				return nil, nil, err
 			}
 		}
 		var skipped []error
@@ -214,7 +219,7 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			}
 			read++
 			if err != nil {
-				return nil, fetchResult{}, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err))
+				return nil, nil, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err))
 			}
 			// The file opened inside dir is the one read, not its path
 			// again: a bus replaced meanwhile by a symlink out of the root
@@ -223,7 +228,7 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			dec.Only(f.Severity)
 			err = dec.Decode(fsio.ContextReader(ctx, io.LimitReader(file, size)), func(ent bus.Entry) {
 				if f.Match(ent) {
-					out.Findings = append(out.Findings, ent)
+					add(ent)
 				}
 			}, func(d parse.Diagnostic) {
 				if d.Path == "" {
@@ -233,25 +238,17 @@ func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout 
 			})
 			file.Close()
 			if err != nil {
-				return nil, fetchResult{}, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), err)
+				return nil, nil, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), err)
 			}
 		}
 		if len(skipped) > 0 && read == 0 {
-			return nil, fetchResult{}, skipped[0]
+			return nil, nil, skipped[0]
 		}
 		for _, err := range skipped {
 			log.Warn("bus skipped", "error", err.Error())
 		}
-		var text strings.Builder
-		text.WriteByte('[')
-		for i, ent := range out.Findings {
-			if i > 0 {
-				text.WriteByte(',')
-			}
-			text.Write(bytes.TrimSuffix(bus.Encode(ent), []byte("\n")))
-		}
-		text.WriteByte(']')
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text.String()}}}, out, nil
+		text = append(text, ']')
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}, nil, nil
 	}))
 
 	synthIn, err := jsonschema.For[synthesisArgs](nil)

@@ -107,10 +107,11 @@ func TestMCPWithSDKClient(t *testing.T) {
 		if !strings.Contains(tool.Description, "verdict") && !strings.Contains(tool.Description, `"severity"`) {
 			t.Errorf("%s: the description does not document the schema: %s", tool.Name, tool.Description)
 		}
-		// get_synthesis sends its result once, as structured content: an
-		// output schema would have the SDK decode and check every answer,
-		// a whole findings.json included, into maps first.
-		if (tool.OutputSchema == nil) != (tool.Name == "get_synthesis") {
+		// Each tool sends its result once (get_synthesis as structured
+		// content, fetch_peer_findings as the text array): an output
+		// schema would have the SDK decode and check every answer, a
+		// whole findings.json included, into maps first.
+		if tool.OutputSchema != nil {
 			t.Errorf("%s: output schema %v", tool.Name, tool.OutputSchema != nil)
 		}
 	}
@@ -124,7 +125,7 @@ func TestMCPWithSDKClient(t *testing.T) {
 		args    map[string]any
 		isError bool
 		text    string // exact text, or a substring of the error
-		count   int    // structured findings
+		count   int    // findings
 	}{
 		{"all", "fetch_peer_findings", map[string]any{"output_dir": run}, false,
 			`[{"severity":"blocking","agent":"fd-safety","category":"auth","summary":"tokens in <localStorage>","file_refs":["a.ts:1"],"timestamp":"2026-11-20T10:00:00Z"},` +
@@ -176,11 +177,10 @@ func TestMCPWithSDKClient(t *testing.T) {
 			if text != tt.text {
 				t.Errorf("text\n%s\nwant\n%s", text, tt.text)
 			}
-			var out struct {
-				Findings []bus.Entry `json:"findings"`
-			}
-			if err := json.Unmarshal(sc, &out); err != nil || len(out.Findings) != tt.count || out.Findings == nil {
-				t.Errorf("structured content %s: want %d findings (%v)", sc, tt.count, err)
+			// The array is sent once: no structured copy beside the text.
+			var out []bus.Entry
+			if err := json.Unmarshal([]byte(text), &out); err != nil || len(out) != tt.count || res.StructuredContent != nil {
+				t.Errorf("text %s, structured content %s: want %d findings once (%v)", text, sc, tt.count, err)
 			}
 		})
 	}

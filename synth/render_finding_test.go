@@ -1,0 +1,127 @@
+package synth
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/fluxwatch/fluxwatch/internal/inert"
+)
+
+// findingJSONReference is a finding as findings.json had it before
+// appendFinding: encoding/json's compact encoding, its active characters
+// escaped, indented at depth.
+func findingJSONReference(f *Finding, depth int) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
+		panic(err)
+	}
+	return indentJSON(nil, inert.EscapeJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), depth)
+}
+
+// awkwardStrings are strings every escape of findings.json meets.
+var awkwardStrings = []string{"", "plain", `"quoted"`, `back\slash`, "<a href='x'>&amp;</a>", "tab\there\nline\r\b\f",
+	"\x00\x1b[2J\x7f", "\u0085\u009b csi", "\u202e rtl \u2066\u2069 \u061c\u200e\u200f", "\u2028\u2029 js", "ünïcode — ✓ 😀",
+	"bad \xff\xfe utf8 \xc2", "\ufffd", `{"findings":null}`, "key:with:colons", "  spaced  "}
+
+// fill sets every exported field of v, recursively, from r: strings from
+// awkwardStrings, pointers and slices sometimes nil, sometimes empty.
+func fill(r *rand.Rand, v reflect.Value, depth int) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(awkwardStrings[r.IntN(len(awkwardStrings))])
+	case reflect.Bool:
+		v.SetBool(r.IntN(2) == 0)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(int64(r.IntN(2000)) - 1000)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(r.IntN(2000)))
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(float64(r.IntN(2000)) / 7)
+	case reflect.Pointer:
+		if depth > 4 || r.IntN(4) == 0 {
+			return // nil
+		}
+		p := reflect.New(v.Type().Elem())
+		fill(r, p.Elem(), depth+1)
+		v.Set(p)
+	case reflect.Slice:
+		switch n := r.IntN(5); {
+		case depth > 4 || n == 0:
+			return // nil
+		default:
+			s := reflect.MakeSlice(v.Type(), n-1, n-1)
+			for i := range n - 1 {
+				fill(r, s.Index(i), depth+1)
+			}
+			v.Set(s)
+		}
+	case reflect.Map:
+		if depth > 4 || r.IntN(3) == 0 {
+			return
+		}
+		m := reflect.MakeMap(v.Type())
+		for range r.IntN(4) {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(r, k, depth+1)
+			fill(r, e, depth+1)
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(r, v.Field(i), depth+1)
+			}
+		}
+	case reflect.Interface:
+		if r.IntN(2) == 0 {
+			v.Set(reflect.ValueOf(awkwardStrings[r.IntN(len(awkwardStrings))]))
+		}
+	}
+}
+
+// TestAppendFindingIsEncodingJSON: appendFinding writes what encoding/json,
+// the active-character escape and the indentation wrote, byte for byte, for
+// findings whose every field — a field added to Finding or to the types it
+// holds included — is filled with awkward values, nil and empty ones among
+// them.
+func TestAppendFindingIsEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 8000))
+	var enc jsonEncoder
+	for i := range 3000 {
+		var f Finding
+		fill(r, reflect.ValueOf(&f).Elem(), 0)
+		depth := i % 4
+		want := findingJSONReference(&f, depth)
+		if got := appendFinding(nil, &f, depth, &enc); !bytes.Equal(got, want) {
+			t.Fatalf("finding %d at depth %d:\n%s\nwant\n%s", i, depth, got, want)
+		}
+	}
+	var empty Finding
+	if got, want := appendFinding(nil, &empty, 2, &enc), findingJSONReference(&empty, 2); !bytes.Equal(got, want) {
+		t.Fatalf("the zero finding:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// FuzzAppendJSONString: a string is written as encoding/json and
+// inert.EscapeJSON write it together.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range awkwardStrings {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.Encode(s)
+		want := inert.EscapeJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
+			t.Errorf("%q: %s, want %s", s, got, want)
+		}
+	})
+}
