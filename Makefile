@@ -51,7 +51,7 @@ run: build ## synthesise the example run in testdata/example and print its summa
 	@cat bin/example/summary.md
 
 test: lint tools cross browser-tools ## gofmt and vet checks, the cross builds, then every test with -race
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 	$(GO) vet -tags hub ./cmd/fluxwatch
 	$(GO) test -race -count=1 -tags hub -run '^TestBusServe' ./cmd/fluxwatch
 
