@@ -3,11 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fluxwatch/fluxwatch/report"
+	flag "github.com/spf13/pflag"
 )
 
 // helpPaths are every command and subcommand whose help can be asked for.
@@ -166,6 +171,33 @@ func TestCompleteWords(t *testing.T) {
 	} {
 		if got := strings.Join(completeWords(c.args), " "); got != c.want {
 			t.Errorf("complete %q = %q, want %q", c.args, got, c.want)
+		}
+	}
+}
+
+// Every output format of report.Formats reaches the command line: a value
+// of synth --format (its help and its completion), and the file flag of
+// synth and watch for a file format.
+func TestFormatsInTheCLI(t *testing.T) {
+	var help bytes.Buffer
+	if err := run(context.Background(), []string{"synth", "--help"}, bareEnv(&help, io.Discard)); err != nil {
+		t.Fatal(err)
+	}
+	completed := completeWords([]string{"synth", "--format", ""})
+	for _, f := range report.Formats {
+		if !slices.Contains(completed, f.Name) {
+			t.Errorf("synth --format does not complete %q: %v", f.Name, completed)
+		}
+		if !strings.Contains(help.String(), f.Name) {
+			t.Errorf("synth --help does not name the format %q", f.Name)
+		}
+		if f.Flag == "" {
+			continue
+		}
+		for _, cmd := range []string{"synth", "watch"} {
+			if !slices.ContainsFunc(commandFlags([]string{cmd}), func(fl *flag.Flag) bool { return fl.Name == f.Flag }) {
+				t.Errorf("%s has no flag --%s for the format %q", cmd, f.Flag, f.Name)
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/internal/membudget"
+	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -58,7 +59,7 @@ func runSynth(ctx context.Context, e *env, args []string) error {
 	fs := f.bus.flagSet(e, &f.reportFlags, synthUsage)
 	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
 	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
-	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: "+strings.Join(formatNames, ", ")+
+	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: "+strings.Join(report.FormatNames(), ", ")+
 		" (as --json, --annotations, or --F - and --out - for markdown)")
 	dir, implicit, err := f.parse(e, fs, args)
 	if err != nil {

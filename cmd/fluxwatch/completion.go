@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/fluxwatch/fluxwatch/report"
 )
 
 // The completion scripts ask the program itself what comes next
@@ -106,7 +108,7 @@ func completeWords(args []string) []string {
 		prev := strings.TrimLeft(before[len(before)-1], "-")
 		if strings.HasPrefix(before[len(before)-1], "--") {
 			if prev == "format" && len(path) > 0 && path[0] == "synth" {
-				return prefixed(formatNames, cur)
+				return prefixed(report.FormatNames(), cur)
 			}
 			if v, ok := flagValues[prev]; ok {
 				return prefixed(v, cur)
