@@ -93,7 +93,7 @@ func TestParseErrors(t *testing.T) {
 		{"scalar where a mapping belongs", "gate: risky\n", `c.yaml:1: gate: want a mapping of allow-unreadable, fail-on, fail-on-new`},
 		// The keys of every mapping, as read from Config's yaml tags.
 		{"keys of the top level", "- a\n", "c.yaml:1: the top level: want a mapping of agents, baseline, evidence, gate, output, suppressions"},
-		{"keys of output", "output: x\n", "c.yaml:1: output: want a mapping of html, junit, out, rdjsonl, sarif"},
+		{"keys of output", "output: x\n", "c.yaml:1: output: want a mapping of " + outputKeys()},
 		{"keys of evidence", "evidence: x\n", "c.yaml:1: evidence: want a mapping of check, repo"},
 		{"keys of agents", "agents: x\n", "c.yaml:1: agents: want a mapping of dedup, expect, strict-run"},
 		{"keys of a suppression", "suppressions: [x]\n", "c.yaml:1: suppressions[1]: want a mapping of expires, fingerprint, match, reason"},
@@ -271,6 +271,17 @@ func TestLoad(t *testing.T) {
 	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Errorf("missing: no error")
 	}
+}
+
+// outputKeys are the keys of output:, sorted: out and the Config key of
+// every file format of report.Formats.
+func outputKeys() string {
+	keys := []string{"out"}
+	for _, f := range report.FileFormats() {
+		keys = append(keys, f.Config)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
 }
 
 // Every file format of report.Formats has its key under output:, a path
