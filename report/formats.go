@@ -43,6 +43,8 @@ var Formats = []Format{
 			return page.Render(s, PageNames(t.Page, s, t.Base))
 		}},
 	{Name: "github", Usage: "GitHub Actions annotations (as --annotations)"},
+	{Name: "codeclimate", Flag: "codeclimate", Config: "codeclimate", Usage: "also write a GitLab Code Quality (Code Climate JSON) report to `FILE`",
+		Render: func(s *synth.Synthesis, t Targets) ([]byte, error) { return synth.RenderCodeClimate(s, t.Base) }},
 }
 
 // FileFormats returns the formats that are files of their own (a Flag and
