@@ -3,47 +3,27 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/fluxwatch/fluxwatch/report"
 )
 
-// The completion scripts ask the program itself what comes next
-// (`fluxwatch __complete WORD…`, the words typed after "fluxwatch", the last
-// one being completed), so they never go stale as flags change.
+// The completion scripts are cobra's (root.go): they ask the program
+// itself what comes next (`fluxwatch __complete WORD…`), so they never go
+// stale as flags change.
 
-const bashCompletion = `# bash completion for fluxwatch: source <(fluxwatch completion bash)
-_fluxwatch() {
-    local cur="${COMP_WORDS[COMP_CWORD]}"
-    local IFS=$'\n'
-    local words
-    words=$(fluxwatch __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
-    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+// completionScripts writes the completion script of each shell.
+var completionScripts = map[string]func(root *cobra.Command, w io.Writer) error{
+	"bash":       func(root *cobra.Command, w io.Writer) error { return root.GenBashCompletionV2(w, true) },
+	"zsh":        (*cobra.Command).GenZshCompletion,
+	"fish":       func(root *cobra.Command, w io.Writer) error { return root.GenFishCompletion(w, true) },
+	"powershell": (*cobra.Command).GenPowerShellCompletionWithDesc,
 }
-complete -o default -F _fluxwatch fluxwatch
-`
 
-const zshCompletion = `#compdef fluxwatch
-# zsh completion for fluxwatch: fluxwatch completion zsh > "${fpath[1]}/_fluxwatch"
-_fluxwatch() {
-    local -a words_
-    words_=("${(@f)$(fluxwatch __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
-    if (( ${#words_} )) && [[ -n ${words_[1]} ]]; then
-        compadd -- "${words_[@]}"
-    else
-        _files
-    fi
-}
-compdef _fluxwatch fluxwatch
-`
-
-const fishCompletion = `# fish completion for fluxwatch: fluxwatch completion fish > ~/.config/fish/completions/fluxwatch.fish
-complete -c fluxwatch -a '(fluxwatch __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
-`
-
-var completionScripts = map[string]string{"bash": bashCompletion, "zsh": zshCompletion, "fish": fishCompletion}
-
-const completionUsage = `Usage: fluxwatch completion bash|zsh|fish
+const completionUsage = `Usage: fluxwatch completion bash|zsh|fish|powershell
 
 Prints a completion script for the shell: commands, their subcommands and
 flags, and the values of --format, --fail-on and --dedup complete; other
@@ -57,14 +37,13 @@ func runCompletion(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageErrorf("completion: want one shell: bash, zsh or fish")
+		return usageErrorf("completion: want one shell: bash, zsh, fish or powershell")
 	}
-	script, ok := completionScripts[fs.Arg(0)]
+	gen, ok := completionScripts[fs.Arg(0)]
 	if !ok {
-		return usageErrorf("completion: shell %q: want bash, zsh or fish", fs.Arg(0))
+		return usageErrorf("completion: shell %q: want bash, zsh, fish or powershell", fs.Arg(0))
 	}
-	fmt.Fprint(e.stdout, script)
-	return nil
+	return gen(newRoot(e), e.stdout)
 }
 
 // flagValues are the values that complete after a flag.
@@ -74,15 +53,6 @@ var flagValues = map[string][]string{
 	"severity":   {"blocking", "notable"},
 	"log-level":  {"debug", "info", "warn", "error"},
 	"log-format": {"text", "json"},
-}
-
-// runComplete prints the completions of the last of args, one a line: the
-// words typed after "fluxwatch".
-func runComplete(ctx context.Context, e *env, args []string) error {
-	for _, c := range completeWords(args) {
-		fmt.Fprintln(e.stdout, c)
-	}
-	return nil
 }
 
 func completeWords(args []string) []string {

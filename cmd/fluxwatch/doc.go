@@ -24,7 +24,7 @@
 //	verify SYNTH RUN   check a synthesis written by someone else against the run (exit 1: ungrounded)
 //	demo [DIR]         write an example run (--agents: a large one; --live: agents at work)
 //	version            print the version (the Makefile's stamp, else the build info)
-//	completion SHELL   print a completion script for bash, zsh or fish
+//	completion SHELL   print a completion script for bash, zsh, fish or powershell
 //	man DIR            write man pages for fluxwatch and every command
 //	help [COMMAND]     the commands, or one command's usage, flags and examples
 //
@@ -35,9 +35,9 @@
 // command's flags and examples, on stdout. A mistyped command or flag is a
 // usage error that suggests the nearest one. -q prints nothing but errors;
 // -v and --log-level write structured logs (log/slog, text or JSON) on
-// stderr. The command line is plain pflag, one flag set per command made
-// with env.newFlagSet, which lets help, completion and man pages list every
-// command's flags (cli.go). Without DIR, synth
+// stderr. The command tree is spf13/cobra's (root.go): it finds the
+// command and serves completion; each command parses its own pflag flag
+// set, made with env.newFlagSet (cli.go). Without DIR, synth
 // and watch use $FLUX_OUTPUT_DIR or a recent feature directory (discover's
 // tiers 1–2), else the current directory; synth refuses (exit 2) a current
 // directory that holds nothing of a run, watch starts on it and waits.

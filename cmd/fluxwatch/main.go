@@ -17,6 +17,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/redact"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
+	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
 )
 
@@ -182,6 +183,9 @@ func run(ctx context.Context, args []string, e *env) error {
 	// a URL there (--bus nats://alice:PASSWORD@host, in -v's start line,
 	// an error, a warning) are redacted, whoever prints it (SPEC §10).
 	e.stderr = redact.Writer(e.stderr)
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		return execute(ctx, e, args) // the words to complete, global options and all
+	}
 	g, args, err := parseGlobal(args)
 	if err != nil {
 		return usageError{err}
@@ -199,8 +203,7 @@ func run(ctx context.Context, args []string, e *env) error {
 		return usageError{errors.New("no command given")}
 	}
 	name, rest := args[0], args[1:]
-	c, ok := commands[name]
-	if !ok {
+	if _, ok := commands[name]; !ok {
 		return unknownCommand(name)
 	}
 	if g.quiet {
@@ -212,7 +215,7 @@ func run(ctx context.Context, args []string, e *env) error {
 	e.log = log // the command's own logs name it too
 	log.Debug("start", "args", rest)
 	start := time.Now()
-	err = c.run(ctx, e, rest)
+	err = execute(ctx, e, append([]string{name}, rest...))
 	if errors.Is(err, errHelpDone) {
 		err = nil
 	}
@@ -221,6 +224,16 @@ func run(ctx context.Context, args []string, e *env) error {
 		printExamples(e.stdout, name)
 	}
 	return withFlagHint(err, sets)
+}
+
+// execute runs args, a command and its arguments, in the command tree.
+func execute(ctx context.Context, e *env, args []string) error {
+	root := newRoot(e)
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	return root.ExecuteContext(ctx)
 }
 
 func usage(w io.Writer) {
