@@ -1,12 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/spf13/cobra"
+	flag "github.com/spf13/pflag"
 )
 
 const protocolUsage = `Usage: fluxwatch protocol --bus PATH|URL --agent NAME [--command PATH]
@@ -18,15 +19,18 @@ acknowledge the other agents' findings. A URL holding credentials is
 refused: the prompt would show them; give agents NATS_CREDS instead.
 `
 
-func runProtocol(ctx context.Context, e *env, args []string) error {
-	flags := e.newFlagSet("protocol")
+func protocolCmd(e *env) *cobra.Command {
+	cmd := newCommand("protocol", "print the Peer Findings Protocol section for an agent prompt", protocolUsage)
+	flags := cmd.Flags()
 	var busPath, agent, command string
 	flags.StringVar(&busPath, "bus", "", "the bus file the agents share, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS)")
 	flags.StringVar(&agent, "agent", "", "the name of the agent the prompt is for (required)")
 	flags.StringVar(&command, "command", "fluxwatch", "how the agent runs fluxwatch (a path, when it is not on PATH)")
-	if done, err := parseFlags(e, flags, protocolUsage, args); done {
-		return err
-	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return runProtocol(e, flags, busPath, agent, command) }
+	return cmd
+}
+
+func runProtocol(e *env, flags *flag.FlagSet, busPath, agent, command string) error {
 	if flags.NArg() > 0 {
 		return usageErrorf("protocol: unexpected argument %q", flags.Arg(0))
 	}

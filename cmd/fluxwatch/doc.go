@@ -35,9 +35,9 @@
 // command's flags and examples, on stdout. A mistyped command or flag is a
 // usage error that suggests the nearest one. -q prints nothing but errors;
 // -v and --log-level write structured logs (log/slog, text or JSON) on
-// stderr. The command tree is spf13/cobra's (root.go): it finds the
-// command and serves completion; each command parses its own pflag flag
-// set, made with env.newFlagSet (cli.go). Without DIR, synth
+// stderr. The command tree is spf13/cobra's (root.go): each command is a
+// cobra.Command built by its cmd_NAME.go with its flags, help text and
+// work; cobra parses the flags and writes completion and man pages. Without DIR, synth
 // and watch use $FLUX_OUTPUT_DIR or a recent feature directory (discover's
 // tiers 1–2), else the current directory; synth refuses (exit 2) a current
 // directory that holds nothing of a run, watch starts on it and waits.
@@ -78,8 +78,8 @@
 // (with the files of its own, as check_inputs.go for check, format.go for
 // synth's --format and mcp_stdio.go for mcp). A command calls no other
 // command's helpers; what several share is in a file of its own: main.go
-// (the command table, env, errors and exit codes), cli.go (global options,
-// flag sets, help, subcommands, a flag's input file), report_flags.go (the
+// (env, errors and exit codes), root.go (the command tree), cli.go (global
+// options, help, "did you mean", a flag's input file), report_flags.go (the
 // output flags and targets of synth and watch, and what they do before
 // reading a run),
 // ci_flags.go (.fluxwatch.yaml, --baseline, --fail-on-new), bus_flags.go

@@ -1,16 +1,5 @@
 package main
 
-func init() {
-	// Registered here, not in the commands literal: these commands read the
-	// table themselves.
-	commands["help"] = command{"show the help of fluxwatch or of a command", runHelp}
-	commands["completion"] = command{"print a shell completion script (bash, zsh, fish or powershell)", runCompletion}
-	commands["man"] = command{"write man pages for fluxwatch and every command into a directory", runMan}
-}
-
-// hiddenCommands are left out of the help and of completion.
-var hiddenCommands = map[string]bool{}
-
 // examples is the Examples section of each command's help (and man page),
 // indented by two spaces. A test checks that every command has one.
 var examples = map[string]string{

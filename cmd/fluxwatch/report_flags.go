@@ -22,6 +22,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
+	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
 )
 
@@ -50,25 +51,20 @@ type reportFlags struct {
 	busFile     string  // the --bus file read instead of the run's (prepare): an input
 }
 
-// flagSet returns the flag set of the command f.cmd with the shared flags;
-// its usage prints usage, then the flags.
-func (f *reportFlags) flagSet(e *env, usage string) *flag.FlagSet {
-	fs := e.newFlagSet(f.cmd)
-	fs.Usage = func() {
-		fmt.Fprint(e.stdout, usage)
-		fmt.Fprint(e.stdout, fs.FlagUsages())
-	}
+// newCommand returns the command f.cmd (synth or watch) with the flags of
+// f and of its bus b, and its flag set.
+func (f *reportFlags) newCommand(b *synthBus, summary, usage string) (*cobra.Command, *flag.FlagSet) {
+	cmd := newCommand(f.cmd, summary, usage)
+	fs := cmd.Flags()
 	f.register(fs)
-	return fs
+	b.register(fs)
+	return cmd, fs
 }
 
-// parse parses args and returns the run directory: the one argument, else
-// the default (implicit: discovery tiers 1-2, else "."). --help is
-// errHelpDone (parseHelp).
-func (f *reportFlags) parse(e *env, fs *flag.FlagSet, args []string) (dir string, implicit bool, err error) {
-	if err := parseHelp(fs, args); err != nil {
-		return "", false, err
-	}
+// runDir returns the run directory of the command, whose flag set fs is
+// parsed: its one argument, else the default (implicit: discovery tiers
+// 1-2, else ".").
+func (f *reportFlags) runDir(e *env, fs *flag.FlagSet) (dir string, implicit bool, err error) {
 	if fs.NArg() > 1 {
 		return "", false, usageErrorf("%s: want at most one directory, got %d arguments", f.cmd, fs.NArg())
 	}
