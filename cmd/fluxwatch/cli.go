@@ -30,16 +30,16 @@ type globalOptions struct {
 	version   bool
 }
 
-// globalUsage describes the global options, for `fluxwatch help`.
-const globalUsage = `Global options (before the command; -v, --log-level and --log-format also after it):
-  -q, --quiet              print nothing but errors (what a command was asked to
-                           print, such as --format or schema, still prints)
-  -v, --verbose            structured logs on stderr at level debug
-      --log-level LEVEL    structured logs on stderr from LEVEL: debug, info, warn or error
-      --log-format FORMAT  the logs as text (default) or json
-  -h, --help               this help ('fluxwatch help COMMAND': a command's help)
-      --version            as 'fluxwatch version'
-`
+// globalFlags declares the global options on fs, the root command's, for
+// help, completion and the man page; parseGlobal reads them.
+func globalFlags(fs *flag.FlagSet) {
+	fs.BoolP("quiet", "q", false, "print nothing but errors (what a command was asked to print, such as --format or schema, still prints)")
+	fs.BoolP("verbose", "v", false, "structured logs on stderr at level debug")
+	fs.String("log-level", "", "structured logs on stderr from `LEVEL`: debug, info, warn or error")
+	fs.String("log-format", "", "the logs as `FORMAT`: text (default) or json")
+	fs.BoolP("help", "h", false, "this help ('fluxwatch help COMMAND': a command's help)")
+	fs.Bool("version", false, "as 'fluxwatch version'")
+}
 
 // parseGlobal reads the global options at the front of args and -v,
 // --verbose, --log-level and --log-format anywhere before "--" (no command
@@ -100,7 +100,11 @@ func parseGlobal(args []string) (globalOptions, []string, error) {
 				continue
 			}
 			if strings.HasPrefix(a, "-") {
-				return g, nil, fmt.Errorf("unknown global flag %s%s", a, suggestFlag(a, globalFlagNames))
+				var names []string
+				fs := flag.NewFlagSet("fluxwatch", flag.ContinueOnError)
+				globalFlags(fs)
+				fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+				return g, nil, fmt.Errorf("unknown global flag %s%s", a, suggestFlag(a, names))
 			}
 			front = false
 		}
@@ -108,8 +112,6 @@ func parseGlobal(args []string) (globalOptions, []string, error) {
 	}
 	return g, out, nil
 }
-
-var globalFlagNames = []string{"quiet", "verbose", "log-level", "log-format", "help", "version"}
 
 // logger returns the structured logger the options ask for: none unless -v
 // or --log-level, on w (stderr).

@@ -208,7 +208,8 @@ func usage(w io.Writer, root *cobra.Command) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, c.Short)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprint(w, globalUsage)
+	fmt.Fprintln(w, "Global options (before the command; -v, --log-level and --log-format also after it):")
+	fmt.Fprint(w, root.Flags().FlagUsages())
 	fmt.Fprintln(w, "\nRun 'fluxwatch help COMMAND' (or 'fluxwatch COMMAND --help') for a command's flags and examples.")
 }
 

@@ -21,27 +21,22 @@ func newRoot(e *env) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "fluxwatch",
 		Short:         "watch parallel review agents and keep one deterministic synthesis current",
-		Long:          globalUsage,
+		Long:          "fluxwatch watches parallel review agents and keeps one deterministic synthesis current.\n",
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Completion is a command of its own (completion.go), with its
 		// usage and errors.
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
-		// The global options are the root's own (a command has only its
-		// own flags); traversing lets them come before a command that
-		// completes.
+		// Traversing lets the root's own flags (the global options) come
+		// before a command that completes.
 		TraverseChildren: true,
 	}
 	root.SetHelpFunc(printHelp)
 	root.SetFlagErrorFunc(flagError)
-	// The global options, for completion: parseGlobal reads them before a
-	// command runs. Local to the root: a command has only its own flags.
-	gf := root.Flags()
-	gf.BoolP("quiet", "q", false, "print nothing but errors")
-	gf.BoolP("verbose", "v", false, "structured logs on stderr at level debug")
-	gf.String("log-level", "", "structured logs on stderr from `LEVEL`: debug, info, warn or error")
-	gf.String("log-format", "", "the logs as text (default) or json")
-	gf.Bool("version", false, "as 'fluxwatch version'")
+	// The global options are the root's own (a command has only its own
+	// flags), for help, completion and the man page: parseGlobal reads
+	// them before a command runs.
+	globalFlags(root.Flags())
 	root.AddCommand(checkCmd(e), configCmd(e), synthCmd(e), watchCmd(e), findingCmd(e), busCmd(e),
 		protocolCmd(e), mcpCmd(e), planCmd(e), discoverCmd(e), schemaCmd(e), demoCmd(e), verifyCmd(e),
 		versionCmd(e), completionCmd(e), manCmd(e))
