@@ -245,3 +245,19 @@ func TestFormatsInTheCLI(t *testing.T) {
 		}
 	}
 }
+
+// Every mistake on the command line is a usage error (exit 2) with one
+// line naming it, wherever cobra or the command finds it.
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"finding", "--bogus", "write"}, {"finding", "--bus", "x", "write"}, {"bus", "--x"}, {"finding"},
+		{"finding", "frob"}, {"synth", "--jobs", "abc"}, {"synth", "--fail-on"}, {"help", "nosuch"},
+		{"completion"}, {"man"}, {"schema", "x"}, {"check", "--bogus", "x"}, {"nosuch"},
+	} {
+		var stderr bytes.Buffer
+		err := run(context.Background(), args, bareEnv(io.Discard, io.Discard))
+		if code := exitCode(err, &stderr); code != exitUsage || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and one line", args, code, stderr.String())
+		}
+	}
+}

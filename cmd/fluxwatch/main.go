@@ -156,7 +156,7 @@ func run(ctx context.Context, args []string, e *env) error {
 	// an error, a warning) are redacted, whoever prints it (SPEC §10).
 	e.stderr = redact.Writer(e.stderr)
 	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
-		return execute(ctx, newRoot(e), e, args) // the words to complete, global options and all
+		return execute(ctx, newRoot(e), e, completionArgs(args))
 	}
 	g, args, err := parseGlobal(args)
 	if err != nil {
@@ -189,6 +189,22 @@ func run(ctx context.Context, args []string, e *env) error {
 	err = execute(ctx, root, e, append([]string{name}, rest...))
 	log.Debug("end", "elapsed", time.Since(start).Round(time.Microsecond).String(), "error", err)
 	return err
+}
+
+// completionArgs are the arguments of a completion request (__complete
+// WORD…, the last word the one completed) as cobra reads them: the global
+// options before the last word left out, as parseGlobal leaves them out of
+// a command line (cobra would complete no command after a flag of the
+// root's own).
+func completionArgs(args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	words, last := args[1:len(args)-1], args[len(args)-1]
+	if _, rest, err := parseGlobal(words); err == nil {
+		words = rest
+	}
+	return append(append([]string{args[0]}, words...), last)
 }
 
 // execute runs args, a command and its arguments, in the command tree root.

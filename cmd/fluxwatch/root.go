@@ -27,9 +27,6 @@ func newRoot(e *env) *cobra.Command {
 		// Completion is a command of its own (completion.go), with its
 		// usage and errors.
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
-		// Traversing lets the root's own flags (the global options) come
-		// before a command that completes.
-		TraverseChildren: true,
 	}
 	root.SetHelpFunc(printHelp)
 	root.SetFlagErrorFunc(flagError)
