@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"go.yaml.in/yaml/v3"
 )
@@ -45,8 +47,17 @@ type Config struct {
 }
 
 // PathKeys are the settings that hold a path: each is resolved against
-// the file's directory and must stay inside Root (Config.Local).
-var PathKeys = []string{"baseline", "output.out", "output.sarif", "output.rdjsonl", "output.junit", "output.html", "evidence.repo"}
+// the file's directory and must stay inside Root (Config.Local). The
+// output: keys of the report files are those of report.Formats.
+var PathKeys = pathKeys()
+
+func pathKeys() []string {
+	keys := []string{"baseline", "output.out"}
+	for _, f := range report.FileFormats() {
+		keys = append(keys, "output."+f.Config)
+	}
+	return append(keys, "evidence.repo")
+}
 
 // Gate is when synth and watch exit 1 (--fail-on, --fail-on-new,
 // --allow-unreadable).
@@ -58,14 +69,24 @@ type Gate struct {
 	AllowUnreadable *bool `yaml:"allow-unreadable,omitempty" json:"allow-unreadable,omitempty"`
 }
 
-// Output is where the reports go (--out, --sarif, --rdjsonl, --junit,
-// --html).
+// Output is where the reports go: out (--out), and the report files by
+// the Config key of their format in report.Formats (sarif: --sarif, …),
+// which are the only other keys output: takes.
 type Output struct {
-	Out     string `yaml:"out,omitempty" json:"out,omitempty"`
-	SARIF   string `yaml:"sarif,omitempty" json:"sarif,omitempty"`
-	RDJSONL string `yaml:"rdjsonl,omitempty" json:"rdjsonl,omitempty"`
-	JUnit   string `yaml:"junit,omitempty" json:"junit,omitempty"`
-	HTML    string `yaml:"html,omitempty" json:"html,omitempty"`
+	Out   string            `yaml:"out,omitempty" json:"out,omitempty"`
+	Files map[string]string `yaml:",inline" json:"-"`
+}
+
+// MarshalJSON writes o as the file holds it: the files beside out.
+func (o Output) MarshalJSON() ([]byte, error) {
+	m := make(map[string]string, len(o.Files)+1)
+	for k, v := range o.Files {
+		m[k] = v
+	}
+	if o.Out != "" {
+		m["out"] = o.Out
+	}
+	return json.Marshal(m)
 }
 
 // Evidence is how evidence is checked (--repo, --no-evidence).
@@ -115,7 +136,17 @@ type scalars struct{}
 
 // shape is the shape of a configuration file, read from the yaml tags of
 // Config: the structs are the one list of keys.
-var shape = shapeOf(reflect.TypeFor[Config]())
+var shape = withOutputFiles(shapeOf(reflect.TypeFor[Config]()).(fields))
+
+// withOutputFiles adds the keys of Output.Files to sh: the Config key of
+// every file format of report.Formats.
+func withOutputFiles(sh fields) fields {
+	out := sh["output"].(fields)
+	for _, f := range report.FileFormats() {
+		out[f.Config] = nil
+	}
+	return sh
+}
 
 // shapeOf returns the shape of a value of type t: a struct is the mapping
 // of its tagged fields, a slice of structs a listOf, another slice scalars,
@@ -483,16 +514,11 @@ func (c *Config) Get(key string) string {
 		return c.Baseline
 	case "output.out":
 		return c.Output.Out
-	case "output.sarif":
-		return c.Output.SARIF
-	case "output.rdjsonl":
-		return c.Output.RDJSONL
-	case "output.junit":
-		return c.Output.JUnit
-	case "output.html":
-		return c.Output.HTML
 	case "evidence.repo":
 		return c.Evidence.Repo
+	}
+	if k, ok := strings.CutPrefix(key, "output."); ok {
+		return c.Output.Files[k]
 	}
 	return ""
 }

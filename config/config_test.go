@@ -3,8 +3,11 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fluxwatch/fluxwatch/report"
 )
 
 const full = `# every key
@@ -39,7 +42,7 @@ func TestParseFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Gate.FailOn != "needs-changes" || c.Gate.FailOnNew != "P1" || c.Baseline != "reviews/main/findings.json" ||
-		c.Output.SARIF != "fluxwatch.sarif" || c.Output.JUnit != "fluxwatch.xml" || c.Evidence.Check == nil || *c.Evidence.Check ||
+		c.Output.Files["sarif"] != "fluxwatch.sarif" || c.Output.Files["junit"] != "fluxwatch.xml" || c.Evidence.Check == nil || *c.Evidence.Check ||
 		len(c.Agents.Expect) != 2 || c.Agents.StrictRun == nil || !*c.Agents.StrictRun || c.Agents.Dedup != "exact" ||
 		c.Gate.AllowUnreadable == nil || !*c.Gate.AllowUnreadable {
 		t.Errorf("config = %+v", c)
@@ -90,7 +93,7 @@ func TestParseErrors(t *testing.T) {
 		{"scalar where a mapping belongs", "gate: risky\n", `c.yaml:1: gate: want a mapping of allow-unreadable, fail-on, fail-on-new`},
 		// The keys of every mapping, as read from Config's yaml tags.
 		{"keys of the top level", "- a\n", "c.yaml:1: the top level: want a mapping of agents, baseline, evidence, gate, output, suppressions"},
-		{"keys of output", "output: x\n", "c.yaml:1: output: want a mapping of html, junit, out, rdjsonl, sarif"},
+		{"keys of output", "output: x\n", "c.yaml:1: output: want a mapping of " + outputKeys()},
 		{"keys of evidence", "evidence: x\n", "c.yaml:1: evidence: want a mapping of check, repo"},
 		{"keys of agents", "agents: x\n", "c.yaml:1: agents: want a mapping of dedup, expect, ignore, include, strict-run"},
 		{"keys of a suppression", "suppressions: [x]\n", "c.yaml:1: suppressions[1]: want a mapping of expires, fingerprint, match, reason"},
@@ -239,7 +242,7 @@ func TestLocal(t *testing.T) {
 			t.Errorf("Local(%s) = %q, %v; want an error naming it", tc.key, got, err)
 		}
 	}
-	if _, err := c.Local("output.html", c.Output.HTML); err == nil || !strings.HasPrefix(err.Error(), filepath.Join(repo, "sub", Name)+":3: ") {
+	if _, err := c.Local("output.html", c.Output.Files["html"]); err == nil || !strings.HasPrefix(err.Error(), filepath.Join(repo, "sub", Name)+":3: ") {
 		t.Errorf("err = %v, want it to name the file and line 3", err)
 	}
 	// Without a Root, the file's own directory is the limit.
@@ -267,5 +270,37 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := Load(filepath.Join(dir, "missing.yaml")); err == nil {
 		t.Errorf("missing: no error")
+	}
+}
+
+// outputKeys are the keys of output:, sorted: out and the Config key of
+// every file format of report.Formats.
+func outputKeys() string {
+	keys := []string{"out"}
+	for _, f := range report.FileFormats() {
+		keys = append(keys, f.Config)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
+}
+
+// Every file format of report.Formats has its key under output:, a path
+// setting.
+func TestOutputKeysAreTheFormats(t *testing.T) {
+	for _, f := range report.FileFormats() {
+		c, err := Parse("x.yaml", []byte("output:\n  "+f.Config+": r/out\n"))
+		if err != nil {
+			t.Errorf("output.%s: %v", f.Config, err)
+			continue
+		}
+		if got := c.Get("output." + f.Config); got != "r/out" {
+			t.Errorf("Get(output.%s) = %q", f.Config, got)
+		}
+		if !slices.Contains(PathKeys, "output."+f.Config) {
+			t.Errorf("output.%s is not a path setting", f.Config)
+		}
+	}
+	if _, err := Parse("x.yaml", []byte("output:\n  xml: r/out\n")); err == nil || !strings.Contains(err.Error(), `unknown key "xml"`) {
+		t.Errorf("an output key of no format: %v", err)
 	}
 }

@@ -30,8 +30,10 @@ var ErrRender = errors.New("render")
 type Targets struct {
 	// Dir receives findings.json and summary.md; Stdout prints summary.md
 	// there and writes no findings.json.
-	Dir                         string
-	SARIF, RDJSONL, JUnit, HTML string
+	Dir string
+	// Files are the report files by format name (Formats: "sarif" →
+	// review.sarif), each written by its format's Render.
+	Files map[string]string
 	// Page says how the HTML page is drawn (the gate, live or not).
 	Page page.Options
 	// Base is the run directory relative to the repository top: the
@@ -57,24 +59,50 @@ type Targets struct {
 // "--sarif", …), for a caller that lets only one thing use standard output.
 func (t Targets) OnStdout() []string {
 	var names []string
-	for _, x := range []struct{ name, target string }{
-		{"--out", t.Dir}, {"--sarif", t.SARIF}, {"--rdjsonl", t.RDJSONL}, {"--junit", t.JUnit}, {"--html", t.HTML},
-	} {
-		if x.target == Stdout {
-			names = append(names, x.name)
+	if t.Dir == Stdout {
+		names = append(names, "--out")
+	}
+	for _, f := range FileFormats() {
+		if t.Files[f.Name] == Stdout {
+			names = append(names, "--"+f.Flag)
 		}
 	}
 	return names
 }
 
+// FileTarget is a target of Targets that is a file, with the flag that
+// named it ("--out", "--sarif").
+type FileTarget struct{ Flag, Path string }
+
+// FileTargets returns the targets of t that are files (neither "" nor
+// Stdout): the report directory's findings.json and summary.md, then
+// t.Files in the order of Formats.
+func (t Targets) FileTargets() []FileTarget {
+	var out []FileTarget
+	if t.Dir != "" && t.Dir != Stdout {
+		out = append(out, FileTarget{"--out", filepath.Join(t.Dir, "findings.json")}, FileTarget{"--out", filepath.Join(t.Dir, "summary.md")})
+	}
+	for _, f := range FileFormats() {
+		if p := t.Files[f.Name]; p != "" && p != Stdout {
+			out = append(out, FileTarget{"--" + f.Flag, p})
+		}
+	}
+	return out
+}
+
 // StdoutOnly returns t with only its Stdout targets: a live watcher writes
 // the files at every change and standard output once, at the end.
 func (t Targets) StdoutOnly() Targets {
-	for _, p := range []*string{&t.Dir, &t.SARIF, &t.RDJSONL, &t.JUnit, &t.HTML} {
-		if *p != Stdout {
-			*p = ""
+	if t.Dir != Stdout {
+		t.Dir = ""
+	}
+	files := map[string]string{}
+	for name, p := range t.Files {
+		if p == Stdout {
+			files[name] = p
 		}
 	}
+	t.Files = files
 	t.SkipStdout = false
 	return t
 }
@@ -86,8 +114,8 @@ type Rendered struct {
 }
 
 // Write renders s and writes findings.json (first: a watcher of the file sees
-// the change as early as possible), summary.md and the SARIF, rdjsonl and
-// JUnit reports to t, each file only when its content changed. A path's
+// the change as early as possible), summary.md and the files of t.Files (in
+// the order of Formats) to t, each file only when its content changed. A path's
 // missing directory is created. The error wraps ErrRender when a rendering
 // failed; otherwise it names the target that could not be written. Under
 // fsio.WithoutWaiting a FIFO target with no reader is passed over, the
@@ -125,11 +153,9 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error)
 		}
 		targets = append(targets, findings, target{path: filepath.Join(t.Dir, "summary.md"), render: same(r.Summary)})
 	}
-	targets = append(targets,
-		target{path: t.SARIF, render: func() ([]byte, error) { return synth.RenderSARIF(s, t.Base) }},
-		target{path: t.RDJSONL, render: func() ([]byte, error) { return synth.RenderRDJSONL(s, t.Base) }},
-		target{path: t.JUnit, render: func() ([]byte, error) { return synth.RenderJUnit(s, t.Base) }},
-		target{path: t.HTML, render: func() ([]byte, error) { return page.Render(s, PageNames(t.Page, s, t.Base)) }})
+	for _, f := range FileFormats() {
+		targets = append(targets, target{path: t.Files[f.Name], render: func() ([]byte, error) { return f.Render(s, t) }})
+	}
 	var unread []error // FIFOs with no reader (fsio.WithoutWaiting): the others are still written
 	ctx = fsio.Within(ctx, t.Run, RefuseInput)
 	for _, x := range targets {

@@ -39,7 +39,7 @@ func testWriteTargets(t *testing.T, keepJSON bool) {
 	}
 	var stdout bytes.Buffer
 	s := synthesis(t)
-	r, err := Write(context.Background(), s, Targets{Dir: out, SARIF: link, JUnit: Stdout, Base: dir, Stdout: &stdout, KeepJSON: keepJSON})
+	r, err := Write(context.Background(), s, Targets{Dir: out, Files: map[string]string{"sarif": link, "junit": Stdout}, Base: dir, Stdout: &stdout, KeepJSON: keepJSON})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,16 +70,19 @@ func testWriteTargets(t *testing.T, keepJSON bool) {
 
 // SkipStdout leaves "-" out; StdoutOnly keeps only it.
 func TestStdoutOnly(t *testing.T) {
-	tg := Targets{Dir: "out", SARIF: Stdout, JUnit: "j.xml", SkipStdout: true}
+	tg := Targets{Dir: "out", Files: map[string]string{"sarif": Stdout, "junit": "j.xml"}, SkipStdout: true}
 	only := tg.StdoutOnly()
-	if only.Dir != "" || only.JUnit != "" || only.SARIF != Stdout || only.SkipStdout {
+	if only.Dir != "" || only.Files["junit"] != "" || only.Files["sarif"] != Stdout || only.SkipStdout {
 		t.Errorf("StdoutOnly = %+v", only)
 	}
 	if got := tg.OnStdout(); len(got) != 1 || got[0] != "--sarif" {
 		t.Errorf("OnStdout = %v", got)
 	}
 	var stdout bytes.Buffer
-	tg.Dir, tg.JUnit, tg.Stdout = "", "", &stdout
+	if tg.Files["junit"] != "j.xml" {
+		t.Error("StdoutOnly changed the targets it was called on")
+	}
+	tg.Dir, tg.Files["junit"], tg.Stdout = "", "", &stdout
 	if _, err := Write(context.Background(), synthesis(t), tg); err != nil || stdout.Len() != 0 {
 		t.Errorf("SkipStdout wrote %d bytes, err %v", stdout.Len(), err)
 	}

@@ -181,14 +181,6 @@ func busError(err error) error {
 // when it is a URL (a path there is an agent's, for finding write).
 type synthBus struct{ busFlags }
 
-// flagSet is the flag set of synth or watch (f.cmd): the flags they share,
-// their bus's among them.
-func (b *synthBus) flagSet(e *env, f *reportFlags, usage string) *flag.FlagSet {
-	fs := f.flagSet(e, usage)
-	b.register(fs)
-	return fs
-}
-
 func (b *synthBus) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.path, "bus", "", "read the peer findings from `BUS`, nats://HOST:PORT/RUN or a file, not from DIR's bus files (default $FLUXWATCH_BUS when a URL)")
 	b.registerNATS(fs)

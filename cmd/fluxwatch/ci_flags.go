@@ -13,6 +13,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/plan"
+	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 	flag "github.com/spf13/pflag"
@@ -121,10 +122,9 @@ func (c *ciFlags) configure(e *env, f *reportFlags, dir string) error {
 	set("fail-on-new", &c.failOnNew, cfg.Gate.FailOnNew, "")
 	set("baseline", &c.baseline, cfg.Baseline, "baseline")
 	set("out", &f.out, cfg.Output.Out, "output.out")
-	set("sarif", &f.sarif, cfg.Output.SARIF, "output.sarif")
-	set("rdjsonl", &f.rdjsonl, cfg.Output.RDJSONL, "output.rdjsonl")
-	set("junit", &f.junit, cfg.Output.JUnit, "output.junit")
-	set("html", &f.html, cfg.Output.HTML, "output.html")
+	for _, rf := range report.FileFormats() {
+		set(rf.Flag, f.files[rf.Name], cfg.Output.Files[rf.Config], "output."+rf.Config)
+	}
 	set("dedup", &f.dedup, cfg.Agents.Dedup, "")
 	if !c.fs.Changed("repo") && !c.fs.Changed("no-evidence") {
 		set("repo", &f.evidence.repo, cfg.Evidence.Repo, "evidence.repo")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,14 +11,13 @@ import (
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
 )
 
-// The command line (issue 16): global options, help on stdout with examples,
-// "did you mean" for mistyped commands and flags, and the introspection that
-// completion and man pages read. Each command keeps its own pflag FlagSet,
-// made with env.newFlagSet so that its flags can be listed without running
-// it.
+// The command line around cobra's tree (root.go): global options, help on
+// stdout with examples, and "did you mean" for mistyped commands and
+// flags.
 
 // globalOptions are the options given before the command (-v, --log-level
 // and --log-format also after it).
@@ -32,16 +30,16 @@ type globalOptions struct {
 	version   bool
 }
 
-// globalUsage describes the global options, for `fluxwatch help`.
-const globalUsage = `Global options (before the command; -v, --log-level and --log-format also after it):
-  -q, --quiet              print nothing but errors (what a command was asked to
-                           print, such as --format or schema, still prints)
-  -v, --verbose            structured logs on stderr at level debug
-      --log-level LEVEL    structured logs on stderr from LEVEL: debug, info, warn or error
-      --log-format FORMAT  the logs as text (default) or json
-  -h, --help               this help ('fluxwatch help COMMAND': a command's help)
-      --version            as 'fluxwatch version'
-`
+// globalFlags declares the global options on fs, the root command's, for
+// help, completion and the man page; parseGlobal reads them.
+func globalFlags(fs *flag.FlagSet) {
+	fs.BoolP("quiet", "q", false, "print nothing but errors (what a command was asked to print, such as --format or schema, still prints)")
+	fs.BoolP("verbose", "v", false, "structured logs on stderr at level debug")
+	fs.String("log-level", "", "structured logs on stderr from `LEVEL`: debug, info, warn or error")
+	fs.String("log-format", "", "the logs as `FORMAT`: text (default) or json")
+	fs.BoolP("help", "h", false, "this help ('fluxwatch help COMMAND': a command's help)")
+	fs.Bool("version", false, "as 'fluxwatch version'")
+}
 
 // parseGlobal reads the global options at the front of args and -v,
 // --verbose, --log-level and --log-format anywhere before "--" (no command
@@ -102,7 +100,11 @@ func parseGlobal(args []string) (globalOptions, []string, error) {
 				continue
 			}
 			if strings.HasPrefix(a, "-") {
-				return g, nil, fmt.Errorf("unknown global flag %s%s", a, suggestFlag(a, globalFlagNames))
+				var names []string
+				fs := flag.NewFlagSet("fluxwatch", flag.ContinueOnError)
+				globalFlags(fs)
+				fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+				return g, nil, fmt.Errorf("unknown global flag %s%s", a, suggestFlag(a, names))
 			}
 			front = false
 		}
@@ -110,8 +112,6 @@ func parseGlobal(args []string) (globalOptions, []string, error) {
 	}
 	return g, out, nil
 }
-
-var globalFlagNames = []string{"quiet", "verbose", "log-level", "log-format", "help", "version"}
 
 // logger returns the structured logger the options ask for: none unless -v
 // or --log-level, on w (stderr).
@@ -148,122 +148,12 @@ func (e *env) logger() *slog.Logger {
 	return e.log
 }
 
-// newFlagSet returns the flag set of a command, its errors returned (not
-// printed); commands set their own Usage, which prints on stdout. The set is
-// recorded for help, completion and "did you mean".
+// newFlagSet returns a flag set that returns its errors (printing
+// nothing): plan's, which parses its own flags.
 func (e *env) newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	if e.flagSets != nil {
-		*e.flagSets = append(*e.flagSets, fs)
-	}
 	return fs
-}
-
-// parseHelp parses args with fs, a flag set of newFlagSet named after the
-// command: errHelpDone after --help (its usage printed), a usage error
-// naming the command otherwise.
-func parseHelp(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelpDone // pflag printed the usage
-		}
-		return usageErrorf("%s: %v", fs.Name(), err)
-	}
-	return nil
-}
-
-// subcommand is a command under another: finding write, bus serve.
-type subcommand struct {
-	name string
-	run  func(ctx context.Context, e *env, args []string) error
-}
-
-func subcommandNames(subs []subcommand) []string {
-	names := make([]string, len(subs))
-	for i, s := range subs {
-		names[i] = s.name
-	}
-	return names
-}
-
-// runSubcommand runs the subcommand of cmd that args name, among subs. With
-// none it prints usage on stderr and returns a usage error; help prints
-// usage on stdout.
-func runSubcommand(ctx context.Context, e *env, args []string, cmd, usage string, subs []subcommand) error {
-	want := strings.Join(subcommandNames(subs), " or ")
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, usage)
-		return usageErrorf("%s: want %s", cmd, want)
-	}
-	for _, s := range subs {
-		if args[0] == s.name {
-			return s.run(ctx, e, args[1:])
-		}
-	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		fmt.Fprint(e.stdout, usage)
-		return nil
-	}
-	return usageErrorf("%s: unknown subcommand %q (want %s)", cmd, args[0], want)
-}
-
-// errHelpDone ends a command after its --help; run treats it as success.
-var errHelpDone = helpDone{}
-
-type helpDone struct{}
-
-func (helpDone) Error() string { return "help printed" }
-
-// subcommands lists the subcommands of the commands that have some, for
-// completion and man pages.
-var subcommands = map[string][]string{
-	"finding": subcommandNames(findingCommands),
-	"bus":     subcommandNames(busCommands),
-	"plan":    planOrder,
-	"help":    nil,
-}
-
-// commandFlags returns the flags of the command path (["synth"], ["finding",
-// "write"]) by running it with --help on an environment that discards its
-// output: every command declares its flags before parsing.
-func commandFlags(path []string) []*flag.Flag {
-	c, ok := commands[path[0]]
-	if !ok {
-		return nil
-	}
-	var sets []*flag.FlagSet
-	e := bareEnv(io.Discard, io.Discard)
-	e.flagSets = &sets
-	args := append(append([]string(nil), path[1:]...), "--help")
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // nothing may run: --help returns before any work
-	c.run(ctx, e, args)
-	seen := map[string]bool{}
-	var flags []*flag.Flag
-	for _, fs := range sets {
-		fs.VisitAll(func(f *flag.Flag) {
-			if !seen[f.Name] && !f.Hidden {
-				seen[f.Name] = true
-				flags = append(flags, f)
-			}
-		})
-	}
-	sort.Slice(flags, func(i, j int) bool { return flags[i].Name < flags[j].Name })
-	return flags
-}
-
-// commandNames lists the commands, sorted.
-func commandNames() []string {
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		if !hiddenCommands[n] {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	return names
 }
 
 // isHelp reports whether args (a command's) ask for its help.
@@ -279,42 +169,58 @@ func isHelp(args []string) bool {
 	return false
 }
 
-// printExamples prints the Examples section of command name.
-func printExamples(w io.Writer, name string) {
-	ex := examples[name]
-	if ex == "" {
-		return
-	}
-	fmt.Fprintf(w, "\nExamples:\n%s", ex)
-}
-
 const helpUsage = `Usage: fluxwatch help [COMMAND [SUBCOMMAND]]
 
 Without a command, lists the commands and the global options; with one,
 prints its help (as COMMAND --help): usage, flags and examples, on stdout.
 `
 
-// runHelp is `fluxwatch help [COMMAND [SUBCOMMAND]]`.
-func runHelp(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 {
-		usage(e.stdout)
+func helpCmd(e *env) *cobra.Command {
+	cmd := newCommand("help", "show the help of fluxwatch or of a command", helpUsage)
+	cmd.ValidArgsFunction = func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return prefixed(commandNames(cmd.Root()), prefix), cobra.ShellCompDirectiveNoFileComp
+	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		root := cmd.Root()
+		if len(args) == 0 {
+			usage(e.stdout, root)
+			return nil
+		}
+		c, rest, err := root.Find(args)
+		if err != nil || c == root {
+			return unknownCommand(root, args[0])
+		}
+		switch {
+		case c.DisableFlagParsing: // plan: its subcommands' help is its own
+			return c.RunE(c, append(rest, "--help"))
+		case len(rest) > 0 && c.HasSubCommands():
+			return usageErrorf("%s: unknown subcommand %q", commandName(c), rest[0])
+		}
+		printHelp(c, nil)
 		return nil
 	}
-	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(e.stdout, helpUsage)
-		printExamples(e.stdout, "help")
-		return nil
+	return cmd
+}
+
+// commandNames lists the commands of root that help shows, sorted.
+func commandNames(root *cobra.Command) []string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() || c.Name() == "help" {
+			names = append(names, c.Name())
+		}
 	}
-	if _, ok := commands[args[0]]; !ok {
-		return unknownCommand(args[0])
-	}
-	return run(ctx, append(append([]string(nil), args...), "--help"), e)
+	sort.Strings(names)
+	return names
 }
 
 // unknownCommand is the usage error of a mistyped command.
-func unknownCommand(name string) error {
+func unknownCommand(root *cobra.Command, name string) error {
 	hint := ""
-	if s := closest(name, commandNames()); s != "" {
+	if s := closest(name, commandNames(root)); s != "" {
 		hint = fmt.Sprintf("; did you mean %q?", s)
 	}
 	return usageErrorf("unknown command %q%s (run 'fluxwatch help')", name, hint)
@@ -323,10 +229,10 @@ func unknownCommand(name string) error {
 var unknownFlagRe = regexp.MustCompile(`unknown flag: (--[^\s]+)|unknown shorthand flag: '(.)' in (-\S+)`)
 
 // withFlagHint adds "did you mean" to the error of an unknown flag, from the
-// flags of the flag set that reported it (the last one made).
-func withFlagHint(err error, sets []*flag.FlagSet) error {
+// flags of fs, the flag set that reported it.
+func withFlagHint(err error, fs *flag.FlagSet) error {
 	var u usageError
-	if !errors.As(err, &u) || len(sets) == 0 {
+	if !errors.As(err, &u) || fs == nil {
 		return err
 	}
 	msg := err.Error()
@@ -335,7 +241,11 @@ func withFlagHint(err error, sets []*flag.FlagSet) error {
 		return err
 	}
 	var names []string
-	sets[len(sets)-1].VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	fs.VisitAll(func(f *flag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
 	typed := msg[m[0]:m[1]]
 	if m[2] >= 0 {
 		typed = msg[m[2]:m[3]]
@@ -427,25 +337,6 @@ func quietArgs(name string, args []string) []string {
 		}
 	}
 	return args
-}
-
-// parseFlags parses args with fs, printing usage for --help. done is true
-// when the command should stop with err (nil after --help).
-func parseFlags(e *env, flags *flag.FlagSet, usage string, args []string) (done bool, err error) {
-	flags.SetOutput(io.Discard) // one line of error, below, not pflag's usage dump
-	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), usage)
-		fmt.Fprintf(flags.Output(), "\nFlags:\n%s", flags.FlagUsages())
-	}
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			flags.SetOutput(e.stdout)
-			flags.Usage()
-			return true, nil
-		}
-		return true, usageErrorf("%s: %v (see --help)", flags.Name(), err)
-	}
-	return false, nil
 }
 
 // readInput reads the input file path whole ("-": stdin), at most limit

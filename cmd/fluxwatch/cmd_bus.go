@@ -12,6 +12,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/spf13/cobra"
 )
 
 const busUsage = `Usage:
@@ -46,14 +47,13 @@ record once. Records that are not findings (stall events) stay where they
 are. With --once it copies what is there and exits.
 `
 
-var busCommands = []subcommand{{"serve", busServe}, {"relay", busRelay}}
-
-func runBus(ctx context.Context, e *env, args []string) error {
-	return runSubcommand(ctx, e, args, "bus", busUsage, busCommands)
+func busCmd(e *env) *cobra.Command {
+	return parentCmd(e, "bus", "serve a NATS bus hub, or relay a file bus to a stream", busUsage, busServeCmd(e), busRelayCmd(e))
 }
 
-func busRelay(ctx context.Context, e *env, args []string) error {
-	flags := e.newFlagSet("bus relay")
+func busRelayCmd(e *env) *cobra.Command {
+	cmd := newCommand("relay", "mirror a file bus and a run's stream", busUsage)
+	flags := cmd.Flags()
 	var once bool
 	var direction string
 	var b busFlags
@@ -61,33 +61,34 @@ func busRelay(ctx context.Context, e *env, args []string) error {
 	flags.StringVar(&direction, "direction", "both", "both, to-stream (file to stream) or to-file (stream to file)")
 	b.registerNATS(flags)
 	flags.IntVar(&b.maxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
-	if done, err := parseFlags(e, flags, busUsage, args); done {
-		return err
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if flags.NArg() != 2 {
+			return usageErrorf("bus relay: want FILE and nats://HOST:PORT/RUN")
+		}
+		file, url := flags.Arg(0), flags.Arg(1)
+		if bus.IsURL(file) || !bus.IsURL(url) {
+			return usageErrorf("bus relay: want a file first, then a nats://HOST:PORT/RUN")
+		}
+		toStream, toFile := direction == "both" || direction == "to-stream", direction == "both" || direction == "to-file"
+		if !toStream && !toFile {
+			return usageErrorf("bus relay: --direction %q: want both, to-stream or to-file", direction)
+		}
+		b.path = url
+		stream, err := b.open(ctx, e, false)
+		if err != nil {
+			return busOpenError("bus relay", err)
+		}
+		defer stream.Close()
+		r := &relay{
+			file:   bus.NewFile(file, bus.Options{MaxLine: b.maxLine}),
+			stream: stream,
+			seen:   map[[32]byte]bool{},
+			diag:   func(d parse.Diagnostic) { fmt.Fprintln(e.stderr, inert.Line(d.String())) },
+		}
+		return busError(r.run(ctx, once, toStream, toFile))
 	}
-	if flags.NArg() != 2 {
-		return usageErrorf("bus relay: want FILE and nats://HOST:PORT/RUN")
-	}
-	file, url := flags.Arg(0), flags.Arg(1)
-	if bus.IsURL(file) || !bus.IsURL(url) {
-		return usageErrorf("bus relay: want a file first, then a nats://HOST:PORT/RUN")
-	}
-	toStream, toFile := direction == "both" || direction == "to-stream", direction == "both" || direction == "to-file"
-	if !toStream && !toFile {
-		return usageErrorf("bus relay: --direction %q: want both, to-stream or to-file", direction)
-	}
-	b.path = url
-	stream, err := b.open(ctx, e, false)
-	if err != nil {
-		return busOpenError("bus relay", err)
-	}
-	defer stream.Close()
-	r := &relay{
-		file:   bus.NewFile(file, bus.Options{MaxLine: b.maxLine}),
-		stream: stream,
-		seen:   map[[32]byte]bool{},
-		diag:   func(d parse.Diagnostic) { fmt.Fprintln(e.stderr, inert.Line(d.String())) },
-	}
-	return busError(r.run(ctx, once, toStream, toFile))
+	return cmd
 }
 
 // relay copies records between a file bus and a stream, each record once:

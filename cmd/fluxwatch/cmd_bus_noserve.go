@@ -3,19 +3,22 @@
 package main
 
 import (
-	"context"
-	"fmt"
+	"github.com/spf13/cobra"
 )
 
-// busServe is not in this binary: the embedded server would add ~14 MB
+// busServeCmd is not in this binary: the embedded server would add ~14 MB
 // to a binary most agents run only to write a finding. Its help still
 // answers, and says how to get it.
-func busServe(ctx context.Context, e *env, args []string) error {
+func busServeCmd(e *env) *cobra.Command {
 	const missing = "this fluxwatch was built without the embedded NATS server: build it with -tags hub (make build-hub), or run nats-server -js"
-	if isHelp(args) {
-		fmt.Fprint(e.stdout, busUsage)
-		fmt.Fprintf(e.stdout, "\nNote: %s.\n", missing)
-		return nil
+	cmd := newCommand("serve", "run a NATS JetStream hub (-tags hub)", busUsage+"\nNote: "+missing+".\n")
+	cmd.DisableFlagParsing = true // its flags are the hub's, which this binary does not know
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if isHelp(args) {
+			printHelp(cmd, nil)
+			return nil
+		}
+		return usageErrorf("bus serve: %s", missing)
 	}
-	return usageErrorf("bus serve: %s", missing)
+	return cmd
 }

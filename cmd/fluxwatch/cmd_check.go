@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +23,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
+	"github.com/spf13/cobra"
 )
 
 // checked is one agent report as `check --json` prints it.
@@ -58,9 +58,11 @@ type checkedClaim struct {
 	parse.ClaimResult
 }
 
-func runCheck(ctx context.Context, e *env, args []string) error {
-	fs := e.newFlagSet("check")
-	fs.SetOutput(e.stderr)
+const checkUsage = "Usage: fluxwatch check [--strict] [--json] [-q] [--run RUN [--strict-run]] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\nWith --strict (what an agent runs on its report before finishing), the exit\nstatus is 0 only when every report is valid, else 1 with one line on stderr\nper report that is not.\n\nFlags:\n"
+
+func checkCmd(e *env) *cobra.Command {
+	cmd := newCommand("check", "parse agent reports and print diagnostics", checkUsage)
+	fs := cmd.Flags()
 	asJSON := fs.Bool("json", false, "print the parsed reports as a JSON array")
 	quiet := fs.BoolP("quiet", "q", false, "print only the summary line of each report")
 	withEvidence := fs.Bool("evidence", false, "also check every evidence claim and file:line reference against the repository")
@@ -68,16 +70,13 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 	runFlag := fs.String("run", "", "judge reports as of run `RUN`, as synth does (default: $FLUX_RUN_UUID, else a directory's newest run)")
 	strictRun := fs.Bool("strict-run", false, "leave unscoped (legacy) reports out of the selected run")
 	strict := fs.Bool("strict", false, "exit 1 unless every report is valid (the strict grammar); a .partial is judged as the report it becomes")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stdout, "Usage: fluxwatch check [--strict] [--json] [-q] [--run RUN [--strict-run]] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\nWith --strict (what an agent runs on its report before finishing), the exit\nstatus is 0 only when every report is valid, else 1 with one line on stderr\nper report that is not.\n\nFlags:")
-		fmt.Fprint(e.stdout, fs.FlagUsages())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return runCheck(cmd.Context(), e, fs, asJSON, quiet, withEvidence, repo, runFlag, strictRun, strict)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError{err}
-	}
+	return cmd
+}
+
+func runCheck(ctx context.Context, e *env, fs *flag.FlagSet, asJSON, quiet, withEvidence *bool, repo, runFlag *string, strictRun, strict *bool) error {
 	if fs.NArg() == 0 {
 		return usageErrorf("check: no PATH given")
 	}

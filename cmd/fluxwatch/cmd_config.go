@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 
 	"github.com/fluxwatch/fluxwatch/config"
 	"github.com/fluxwatch/fluxwatch/plan"
+	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -28,82 +28,79 @@ leads outside its repository.
 Flags:
 `
 
-func runConfig(ctx context.Context, e *env, args []string) error {
-	fs := e.newFlagSet("config")
-	fs.Usage = func() {
-		fmt.Fprint(e.stdout, configUsage)
-		fmt.Fprint(e.stdout, fs.FlagUsages())
-	}
+func configCmd(e *env) *cobra.Command {
+	cmd := newCommand("config", "print the effective configuration (.fluxwatch.yaml)", configUsage)
+	fs := cmd.Flags()
 	named := fs.String("config", "", "read the configuration `FILE`")
 	asJSON := fs.Bool("json", false, "print JSON instead of YAML")
-	if err := parseHelp(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 1 {
-		return usageErrorf("config: want at most one directory, got %d arguments", fs.NArg())
-	}
-	run := fs.Arg(0)
-	if run == "" {
-		// Discovery only: the working directory is a run directory for
-		// synth's sake only when it holds one.
-		run, _, _ = plan.DiscoverDir(plan.Options{EnvDir: e.getenv("FLUX_OUTPUT_DIR")})
-	}
-	cfg, err := loadConfig(e, "config", *named, run)
-	if err != nil {
-		return err
-	}
-	for _, key := range config.PathKeys {
-		if _, err := cfg.Local(key, cfg.Get(key)); err != nil {
-			return usageErrorf("config: %v", err)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if fs.NArg() > 1 {
+			return usageErrorf("config: want at most one directory, got %d arguments", fs.NArg())
 		}
-	}
-	eff := *cfg
-	for _, d := range []struct {
-		v   *string
-		def string
-	}{{&eff.Gate.FailOn, "none"}, {&eff.Gate.FailOnNew, "none"}, {&eff.Agents.Dedup, "fuzzy"}} {
-		if *d.v == "" {
-			*d.v = d.def
+		run := fs.Arg(0)
+		if run == "" {
+			// Discovery only: the working directory is a run directory for
+			// synth's sake only when it holds one.
+			run, _, _ = plan.DiscoverDir(plan.Options{EnvDir: e.getenv("FLUX_OUTPUT_DIR")})
 		}
-	}
-	if eff.Evidence.Check == nil {
-		on := true
-		eff.Evidence.Check = &on
-	}
-	if eff.Agents.StrictRun == nil {
-		off := false
-		eff.Agents.StrictRun = &off
-	}
-	if eff.Gate.AllowUnreadable == nil {
-		off := false
-		eff.Gate.AllowUnreadable = &off
-	}
-	if eff.Suppressions == nil {
-		eff.Suppressions = []config.Suppression{}
-	}
-	if *asJSON {
-		out := struct {
-			File string `json:"file"`
-			config.Config
-		}{cfg.Path, eff}
-		data, err := json.MarshalIndent(out, "", "  ")
+		cfg, err := loadConfig(e, "config", *named, run)
 		if err != nil {
+			return err
+		}
+		for _, key := range config.PathKeys {
+			if _, err := cfg.Local(key, cfg.Get(key)); err != nil {
+				return usageErrorf("config: %v", err)
+			}
+		}
+		eff := *cfg
+		for _, d := range []struct {
+			v   *string
+			def string
+		}{{&eff.Gate.FailOn, "none"}, {&eff.Gate.FailOnNew, "none"}, {&eff.Agents.Dedup, "fuzzy"}} {
+			if *d.v == "" {
+				*d.v = d.def
+			}
+		}
+		if eff.Evidence.Check == nil {
+			on := true
+			eff.Evidence.Check = &on
+		}
+		if eff.Agents.StrictRun == nil {
+			off := false
+			eff.Agents.StrictRun = &off
+		}
+		if eff.Gate.AllowUnreadable == nil {
+			off := false
+			eff.Gate.AllowUnreadable = &off
+		}
+		if eff.Suppressions == nil {
+			eff.Suppressions = []config.Suppression{}
+		}
+		if *asJSON {
+			out := struct {
+				File string `json:"file"`
+				config.Config
+			}{cfg.Path, eff}
+			data, err := json.MarshalIndent(out, "", "  ")
+			if err != nil {
+				return exitError{exitInternal, fmt.Errorf("config: %w", err)}
+			}
+			_, err = e.stdout.Write(append(data, '\n'))
+			return err
+		}
+		from := cfg.Path
+		if from == "" {
+			from = "none found (defaults)"
+		}
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "# configuration file: %s\n", from)
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		if err := enc.Encode(&eff); err != nil {
 			return exitError{exitInternal, fmt.Errorf("config: %w", err)}
 		}
-		_, err = e.stdout.Write(append(data, '\n'))
+		_, err = e.stdout.Write(b.Bytes())
 		return err
 	}
-	from := cfg.Path
-	if from == "" {
-		from = "none found (defaults)"
-	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# configuration file: %s\n", from)
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&eff); err != nil {
-		return exitError{exitInternal, fmt.Errorf("config: %w", err)}
-	}
-	_, err = e.stdout.Write(b.Bytes())
-	return err
+	return cmd
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
+	"github.com/spf13/cobra"
 )
 
 const discoverUsage = `Usage: fluxwatch discover [--task TEXT | --task-file F] [--dir DIR] [--root DIR] [--window D] [--create]
@@ -37,9 +37,9 @@ candidates are printed and the exit code is 3. Nothing found without --create: e
 Flags:
 `
 
-func runDiscover(ctx context.Context, e *env, args []string) error {
-	fs := e.newFlagSet("discover")
-	fs.SetOutput(e.stderr)
+func discoverCmd(e *env) *cobra.Command {
+	cmd := newCommand("discover", "find or create the feature directory", discoverUsage)
+	fs := cmd.Flags()
 	var (
 		o    plan.Options
 		c    plan.CreateOptions
@@ -54,53 +54,48 @@ func runDiscover(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&c.Name, "name", "", "feature_name of a created directory (default: from the slug)")
 	fs.StringVar(&c.Slug, "slug", "", "feature_slug of a created directory (default: 2-3 keywords of the task)")
 	fs.StringVar(&c.By, "by", "", `created_by of a created directory (default "fluxwatch")`)
-	fs.Usage = func() {
-		fmt.Fprint(e.stdout, discoverUsage)
-		fs.SetOutput(e.stdout)
-		fs.PrintDefaults()
-	}
-	if err := parseHelp(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("discover: unexpected argument %q (the task goes in --task)", fs.Arg(0))
-	}
-	switch {
-	case fs.Changed("task") && fs.Changed("task-file"):
-		return usageErrorf("discover: give --task or --task-file, not both")
-	case *taskFile != "":
-		// At most what a manifest holds: the task becomes a created
-		// directory's description, and /dev/zero is not held in memory.
-		data, err := readInput(e.stdin, *taskFile, parse.MaxYAMLSize)
-		if err != nil {
-			return usageErrorf("discover: --task-file: %v", err)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if fs.NArg() > 0 {
+			return usageErrorf("discover: unexpected argument %q (the task goes in --task)", fs.Arg(0))
 		}
-		o.Task = string(data)
-	default:
-		o.Task = *task
-	}
-	if o.Window <= 0 || o.Threshold <= 0 || o.Threshold > 1 {
-		return usageErrorf("discover: --window must be positive and --threshold in (0, 1]")
-	}
-	o.EnvDir = e.getenv("FLUX_OUTPUT_DIR")
+		switch {
+		case fs.Changed("task") && fs.Changed("task-file"):
+			return usageErrorf("discover: give --task or --task-file, not both")
+		case *taskFile != "":
+			// At most what a manifest holds: the task becomes a created
+			// directory's description, and /dev/zero is not held in memory.
+			data, err := readInput(e.stdin, *taskFile, parse.MaxYAMLSize)
+			if err != nil {
+				return usageErrorf("discover: --task-file: %v", err)
+			}
+			o.Task = string(data)
+		default:
+			o.Task = *task
+		}
+		if o.Window <= 0 || o.Threshold <= 0 || o.Threshold > 1 {
+			return usageErrorf("discover: --window must be positive and --threshold in (0, 1]")
+		}
+		o.EnvDir = e.getenv("FLUX_OUTPUT_DIR")
 
-	var res plan.Result
-	var err error
-	if *create {
-		res, err = plan.FindOrCreate(o, c)
-	} else {
-		res, err = plan.Discover(o)
-	}
-	switch plan.ErrorType(err) {
-	case plan.ErrAmbiguous:
-		if stdin, ok := e.stdin.(io.Writer); ok && e.isTerminal(stdin) && e.isTerminal(e.stdout) {
-			res, err = choose(e, o, c, res, *create)
+		var res plan.Result
+		var err error
+		if *create {
+			res, err = plan.FindOrCreate(o, c)
+		} else {
+			res, err = plan.Discover(o)
 		}
+		switch plan.ErrorType(err) {
+		case plan.ErrAmbiguous:
+			if stdin, ok := e.stdin.(io.Writer); ok && e.isTerminal(stdin) && e.isTerminal(e.stdout) {
+				res, err = choose(e, o, c, res, *create)
+			}
+		}
+		if err != nil {
+			return discoverFail(e, res, err)
+		}
+		return writeDiscover(e, res, nil)
 	}
-	if err != nil {
-		return discoverFail(e, res, err)
-	}
-	return writeDiscover(e, res, nil)
+	return cmd
 }
 
 // discoverOutput is the JSON that discover prints.

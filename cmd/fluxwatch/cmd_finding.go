@@ -19,6 +19,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/spf13/cobra"
 )
 
 const findingUsage = `Usage:
@@ -46,14 +47,13 @@ $NATS_TOKEN, $NATS_CA, $NATS_CERT/$NATS_KEY, and are never printed.
 // now is the clock of finding write's default timestamp.
 var now = time.Now
 
-var findingCommands = []subcommand{{"write", findingWrite}, {"read", findingRead}}
-
-func runFinding(ctx context.Context, e *env, args []string) error {
-	return runSubcommand(ctx, e, args, "finding", findingUsage, findingCommands)
+func findingCmd(e *env) *cobra.Command {
+	return parentCmd(e, "finding", "write to or read from the peer-findings bus", findingUsage, findingWriteCmd(e), findingReadCmd(e))
 }
 
-func findingWrite(ctx context.Context, e *env, args []string) error {
-	flags := e.newFlagSet("finding write")
+func findingWriteCmd(e *env) *cobra.Command {
+	cmd := newCommand("write", "append one finding to the bus", findingUsage)
+	flags := cmd.Flags()
 	var b busFlags
 	b.register(flags)
 	var ent bus.Entry
@@ -70,88 +70,89 @@ func findingWrite(ctx context.Context, e *env, args []string) error {
 	flags.BoolVar(&sync, "sync", true, "fdatasync the bus before exiting 0 (the default)")
 	flags.MarkHidden("sync") // kept for scripts written when syncing was opt-in
 	flags.BoolVar(&asJSON, "json", false, `print {"bus":PATH,"offset":N} after writing`)
-	if done, err := parseFlags(e, flags, findingUsage, args); done {
-		return err
-	}
-	if flags.NArg() > 0 {
-		return usageErrorf("finding write: unexpected argument %q", flags.Arg(0))
-	}
-	b.resolve(e)
-	switch {
-	case b.dir != "" && b.path != "":
-		return usageErrorf("finding write: give --dir or --bus, not both")
-	case b.dir == "" && b.path == "" && e.getenv("FLUX_OUTPUT_DIR") == "":
-		return usageErrorf("finding write: name the bus with --dir DIR or --bus PATH")
-	}
-	for _, req := range []struct{ flag, val string }{{"severity", ent.Severity}, {"agent", ent.Agent}, {"category", ent.Category}, {"summary", ent.Summary}} {
-		if strings.TrimSpace(req.val) == "" {
-			return usageErrorf("finding write: --%s is required", req.flag)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if flags.NArg() > 0 {
+			return usageErrorf("finding write: unexpected argument %q", flags.Arg(0))
 		}
-	}
-	if ent.Summary == "-" {
-		data, err := io.ReadAll(io.LimitReader(e.stdin, int64(b.maxLine)+2))
-		if err != nil {
-			return usageErrorf("finding write: read the summary from standard input: %v", err)
+		b.resolve(e)
+		switch {
+		case b.dir != "" && b.path != "":
+			return usageErrorf("finding write: give --dir or --bus, not both")
+		case b.dir == "" && b.path == "" && e.getenv("FLUX_OUTPUT_DIR") == "":
+			return usageErrorf("finding write: name the bus with --dir DIR or --bus PATH")
 		}
-		ent.Summary = strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
-	}
-	if ent.Timestamp == "" {
-		ent.Timestamp = now().UTC().Format(time.RFC3339)
-	}
-	if ent.FileRefs == nil {
-		ent.FileRefs = []string{}
-	}
-	if err := bus.Validate(ent); err != nil {
-		return usageErrorf("finding write: %v", err)
-	}
-	if b.remote() {
-		return findingWriteRemote(ctx, e, &b, ent, asJSON)
-	}
-	path := b.path
-	if path == "" {
-		dir := b.dir
-		if dir == "" {
-			dir = e.getenv("FLUX_OUTPUT_DIR")
-		}
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			if err == nil {
-				err = errors.New("not a directory")
+		for _, req := range []struct{ flag, val string }{{"severity", ent.Severity}, {"agent", ent.Agent}, {"category", ent.Category}, {"summary", ent.Summary}} {
+			if strings.TrimSpace(req.val) == "" {
+				return usageErrorf("finding write: --%s is required", req.flag)
 			}
-			return usageErrorf("finding write: output directory %s: %v", dir, fsio.Cause(err))
 		}
-		path = defaultBus(dir)
-		if err := fsio.LinkInside(dir, filepath.Base(path)); err != nil {
-			return usageErrorf("finding write: %v", err) // SPEC §1: not followed out of the run
+		if ent.Summary == "-" {
+			data, err := io.ReadAll(io.LimitReader(e.stdin, int64(b.maxLine)+2))
+			if err != nil {
+				return usageErrorf("finding write: read the summary from standard input: %v", err)
+			}
+			ent.Summary = strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
 		}
-	}
-	off, err := bus.AppendContext(ctx, path, ent, bus.WriteOptions{MaxLine: b.maxLine, NoSync: noSync})
-	var pathErr *fs.PathError
-	switch {
-	case errors.Is(err, bus.ErrInvalid):
-		return usageErrorf("finding write: %v", err)
-	case errors.As(err, &pathErr):
-		// The bus or its lock cannot be opened: a FIFO or directory, no
-		// permission, no directory, a read-only filesystem. The error names
-		// the path (the bus, its directory or its lock file).
-		if pathErr.Path == path {
-			return usageErrorf("finding write: %s: %v", path, pathErr.Err)
+		if ent.Timestamp == "" {
+			ent.Timestamp = now().UTC().Format(time.RFC3339)
 		}
-		return usageErrorf("finding write: %s: %v", path, err)
-	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT):
-		// A full disk: the bus is an output that cannot be written (exit
-		// 2), and the record was not appended, not even in part.
-		return usageErrorf("finding write: %v", err)
-	case err != nil:
-		return fmt.Errorf("finding write: %s: %w", path, err)
+		if ent.FileRefs == nil {
+			ent.FileRefs = []string{}
+		}
+		if err := bus.Validate(ent); err != nil {
+			return usageErrorf("finding write: %v", err)
+		}
+		if b.remote() {
+			return findingWriteRemote(ctx, e, &b, ent, asJSON)
+		}
+		path := b.path
+		if path == "" {
+			dir := b.dir
+			if dir == "" {
+				dir = e.getenv("FLUX_OUTPUT_DIR")
+			}
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				if err == nil {
+					err = errors.New("not a directory")
+				}
+				return usageErrorf("finding write: output directory %s: %v", dir, fsio.Cause(err))
+			}
+			path = defaultBus(dir)
+			if err := fsio.LinkInside(dir, filepath.Base(path)); err != nil {
+				return usageErrorf("finding write: %v", err) // SPEC §1: not followed out of the run
+			}
+		}
+		off, err := bus.AppendContext(ctx, path, ent, bus.WriteOptions{MaxLine: b.maxLine, NoSync: noSync})
+		var pathErr *fs.PathError
+		switch {
+		case errors.Is(err, bus.ErrInvalid):
+			return usageErrorf("finding write: %v", err)
+		case errors.As(err, &pathErr):
+			// The bus or its lock cannot be opened: a FIFO or directory, no
+			// permission, no directory, a read-only filesystem. The error names
+			// the path (the bus, its directory or its lock file).
+			if pathErr.Path == path {
+				return usageErrorf("finding write: %s: %v", path, pathErr.Err)
+			}
+			return usageErrorf("finding write: %s: %v", path, err)
+		case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT):
+			// A full disk: the bus is an output that cannot be written (exit
+			// 2), and the record was not appended, not even in part.
+			return usageErrorf("finding write: %v", err)
+		case err != nil:
+			return fmt.Errorf("finding write: %s: %w", path, err)
+		}
+		if asJSON {
+			j, _ := json.Marshal(struct {
+				Bus    string `json:"bus"`
+				Offset int64  `json:"offset"`
+			}{path, off})
+			fmt.Fprintf(e.stdout, "%s\n", j)
+		}
+		return nil
 	}
-	if asJSON {
-		j, _ := json.Marshal(struct {
-			Bus    string `json:"bus"`
-			Offset int64  `json:"offset"`
-		}{path, off})
-		fmt.Fprintf(e.stdout, "%s\n", j)
-	}
-	return nil
+	return cmd
 }
 
 // findingWriteRemote is finding write to a bus URL: exit 0 only after the
@@ -181,8 +182,9 @@ func findingWriteRemote(ctx context.Context, e *env, b *busFlags, ent bus.Entry,
 	return nil
 }
 
-func findingRead(ctx context.Context, e *env, args []string) error {
-	flags := e.newFlagSet("finding read")
+func findingReadCmd(e *env) *cobra.Command {
+	cmd := newCommand("read", "print the bus, or follow it", findingUsage)
+	flags := cmd.Flags()
 	var b busFlags
 	b.register(flags)
 	var f bus.Filter
@@ -196,133 +198,134 @@ func findingRead(ctx context.Context, e *env, args []string) error {
 	flags.BoolVar(&offsets, "offsets", false, `add "offset" (of the line) and "line" to each entry; --since OFFSET+1 goes on after it`)
 	flags.DurationVar(&interval, "interval", bus.DefaultInterval, "with --follow: the longest wait between two polls")
 	flags.BoolVarP(&quiet, "quiet", "q", false, "do not print diagnostics about the bus on stderr")
-	if done, err := parseFlags(e, flags, findingUsage, args); done {
-		return err
-	}
-	if flags.NArg() > 0 {
-		return usageErrorf("finding read: unexpected argument %q", flags.Arg(0))
-	}
-	switch f.Severity {
-	case bus.Blocking, bus.Notable, bus.All:
-	default:
-		return usageErrorf("finding read: --severity %q: want blocking, notable or all", f.Severity)
-	}
-	if since < 0 {
-		return usageErrorf("finding read: --since %d: want an offset >= 0", since)
-	}
-	b.resolve(e)
-	if b.path != "" && b.dir != "" {
-		return usageErrorf("finding read: give --dir or --bus, not both")
-	}
-	paths, err := b.paths(e, "finding read")
-	if err != nil {
-		return err
-	}
-	if since > 0 && len(paths) > 1 {
-		return usageErrorf("finding read: --since is an offset in one file, and %s holds two buses: name one with --bus", b.dir)
-	}
-	if follow && b.path == "" && len(paths) == 1 {
-		// Follow both names: the bus may yet appear under either.
-		dir := filepath.Dir(paths[0])
-		paths = []string{filepath.Join(dir, parse.BusNames[0]), filepath.Join(dir, parse.BusNames[1])}
-	}
-
-	w := bufio.NewWriterSize(e.stdout, 64<<10)
-	diag := func(d parse.Diagnostic) {
-		if !quiet {
-			w.Flush()
-			fmt.Fprintln(e.stderr, inert.Line(d.String()))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if flags.NArg() > 0 {
+			return usageErrorf("finding read: unexpected argument %q", flags.Arg(0))
 		}
-	}
-	var buf []byte
-	encode := func(ent bus.Entry) []byte {
-		buf = bus.AppendLine(buf[:0], ent)
-		buf = buf[:len(buf)-1] // the newline
-		if offsets {
-			buf = append(buf[:len(buf)-1], `,"offset":`...)
-			buf = strconv.AppendInt(buf, ent.Offset, 10)
-			buf = append(buf, `,"line":`...)
-			buf = strconv.AppendInt(buf, int64(ent.Line), 10)
-			buf = append(buf, '}')
+		switch f.Severity {
+		case bus.Blocking, bus.Notable, bus.All:
+		default:
+			return usageErrorf("finding read: --severity %q: want blocking, notable or all", f.Severity)
 		}
-		// The record as written, its control characters escaped.
-		buf = inert.EscapeJSON(buf)
-		return buf
-	}
-
-	// Followed entries go out a line each, flushed at once; read entries as
-	// the elements of one JSON array (n of them so far).
-	line := func(ent bus.Entry) error {
-		w.Write(encode(ent))
-		w.WriteByte('\n')
-		return w.Flush()
-	}
-	n := 0
-	element := func(ent bus.Entry) error {
-		if err := ctx.Err(); err != nil {
-			// A signal: stop between two records, and print what is
-			// buffered, so that the output ends at a record's end.
-			w.Flush()
+		if since < 0 {
+			return usageErrorf("finding read: --since %d: want an offset >= 0", since)
+		}
+		b.resolve(e)
+		if b.path != "" && b.dir != "" {
+			return usageErrorf("finding read: give --dir or --bus, not both")
+		}
+		paths, err := b.paths(e, "finding read")
+		if err != nil {
 			return err
 		}
-		if n == 0 {
-			w.WriteString("[\n")
-		} else {
-			w.WriteString(",\n")
+		if since > 0 && len(paths) > 1 {
+			return usageErrorf("finding read: --since is an offset in one file, and %s holds two buses: name one with --bus", b.dir)
 		}
-		n++
-		_, err := w.Write(encode(ent))
-		return err
-	}
+		if follow && b.path == "" && len(paths) == 1 {
+			// Follow both names: the bus may yet appear under either.
+			dir := filepath.Dir(paths[0])
+			paths = []string{filepath.Join(dir, parse.BusNames[0]), filepath.Join(dir, parse.BusNames[1])}
+		}
 
-	if b.remote() {
-		bk, err := b.open(ctx, e, false)
-		if err != nil {
-			return busOpenError("finding read", err)
+		w := bufio.NewWriterSize(e.stdout, 64<<10)
+		diag := func(d parse.Diagnostic) {
+			if !quiet {
+				w.Flush()
+				fmt.Fprintln(e.stderr, inert.Line(d.String()))
+			}
 		}
-		defer bk.Close()
-		if follow {
-			err := bk.Follow(ctx, since, f, line, diag)
+		var buf []byte
+		encode := func(ent bus.Entry) []byte {
+			buf = bus.AppendLine(buf[:0], ent)
+			buf = buf[:len(buf)-1] // the newline
+			if offsets {
+				buf = append(buf[:len(buf)-1], `,"offset":`...)
+				buf = strconv.AppendInt(buf, ent.Offset, 10)
+				buf = append(buf, `,"line":`...)
+				buf = strconv.AppendInt(buf, int64(ent.Line), 10)
+				buf = append(buf, '}')
+			}
+			// The record as written, its control characters escaped.
+			buf = inert.EscapeJSON(buf)
+			return buf
+		}
+
+		// Followed entries go out a line each, flushed at once; read entries as
+		// the elements of one JSON array (n of them so far).
+		line := func(ent bus.Entry) error {
+			w.Write(encode(ent))
+			w.WriteByte('\n')
+			return w.Flush()
+		}
+		n := 0
+		element := func(ent bus.Entry) error {
+			if err := ctx.Err(); err != nil {
+				// A signal: stop between two records, and print what is
+				// buffered, so that the output ends at a record's end.
+				w.Flush()
+				return err
+			}
+			if n == 0 {
+				w.WriteString("[\n")
+			} else {
+				w.WriteString(",\n")
+			}
+			n++
+			_, err := w.Write(encode(ent))
+			return err
+		}
+
+		if b.remote() {
+			bk, err := b.open(ctx, e, false)
+			if err != nil {
+				return busOpenError("finding read", err)
+			}
+			defer bk.Close()
+			if follow {
+				err := bk.Follow(ctx, since, f, line, diag)
+				if err != nil {
+					return busError(fmt.Errorf("finding read: %w", err))
+				}
+				return w.Flush()
+			}
+			_, err = bk.Read(ctx, since, f, element, diag)
 			if err != nil {
 				return busError(fmt.Errorf("finding read: %w", err))
 			}
+			return endArray(w, n)
+		}
+
+		if follow {
+			tails := make([]*bus.Tail, len(paths))
+			for i, p := range paths {
+				tails[i] = bus.NewTail(p, b.maxLine)
+				tails[i].Only(f.Severity)
+				if err := tails[i].StartAt(since); err != nil {
+					return readError(err)
+				}
+			}
+			err := bus.Follow(ctx, tails, interval, func(ent bus.Entry) error {
+				if !f.Match(ent) {
+					return nil
+				}
+				return line(ent)
+			}, diag)
+			if err != nil {
+				return readError(err)
+			}
 			return w.Flush()
 		}
-		_, err = bk.Read(ctx, since, f, element, diag)
-		if err != nil {
-			return busError(fmt.Errorf("finding read: %w", err))
-		}
-		return endArray(w, n)
-	}
 
-	if follow {
-		tails := make([]*bus.Tail, len(paths))
-		for i, p := range paths {
-			tails[i] = bus.NewTail(p, b.maxLine)
-			tails[i].Only(f.Severity)
-			if err := tails[i].StartAt(since); err != nil {
+		for _, p := range paths {
+			_, err := bus.ReadMatchingAhead(p, b.maxLine, since, f, element, diag)
+			if err != nil {
 				return readError(err)
 			}
 		}
-		err := bus.Follow(ctx, tails, interval, func(ent bus.Entry) error {
-			if !f.Match(ent) {
-				return nil
-			}
-			return line(ent)
-		}, diag)
-		if err != nil {
-			return readError(err)
-		}
-		return w.Flush()
+		return endArray(w, n)
 	}
-
-	for _, p := range paths {
-		_, err := bus.ReadMatchingAhead(p, b.maxLine, since, f, element, diag)
-		if err != nil {
-			return readError(err)
-		}
-	}
-	return endArray(w, n)
+	return cmd
 }
 
 // endArray ends the JSON array of n entries of finding read.

@@ -22,6 +22,8 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/spf13/cobra"
+	flag "github.com/spf13/pflag"
 )
 
 const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--run RUN] [--call-timeout D] [--bus nats://HOST:PORT/RUN] [--nats-* FILE]
@@ -41,8 +43,9 @@ reads that stream instead of the bus files of output_dir. get_synthesis
 reads the run --run or $FLUX_RUN_UUID names, as synth does, else the newest.
 `
 
-func runMCP(ctx context.Context, e *env, args []string) error {
-	flags := e.newFlagSet("mcp")
+func mcpCmd(e *env) *cobra.Command {
+	cmd := newCommand("mcp", "serve fetch_peer_findings and get_synthesis over MCP on stdio", mcpUsage)
+	flags := cmd.Flags()
 	var root string
 	var callTimeout time.Duration
 	flags.StringVar(&root, "root", ".", "the directory every output_dir must lie under")
@@ -52,9 +55,13 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	var b busFlags
 	flags.StringVar(&b.path, "bus", "", "a nats://HOST:PORT/RUN stream fetch_peer_findings reads (default $FLUXWATCH_BUS when a URL)")
 	b.registerNATS(flags) // the credentials and timeout every bus client has
-	if done, err := parseFlags(e, flags, mcpUsage, args); done {
-		return err
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return runMCP(cmd.Context(), e, flags, root, callTimeout, run, b)
 	}
+	return cmd
+}
+
+func runMCP(ctx context.Context, e *env, flags *flag.FlagSet, root string, callTimeout time.Duration, run string, b busFlags) error {
 	b.resolve(e)
 	var stream []bus.Backend
 	switch {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
 
 	"github.com/fluxwatch/fluxwatch/internal/inert"
@@ -62,6 +63,32 @@ type planRun struct {
 	name    string // the subcommand
 	cmd     planCommand
 	planDir string
+}
+
+func planCmd(e *env) *cobra.Command {
+	var help strings.Builder
+	planUsage(&help)
+	cmd := newCommand("plan", "manage specialist findings (envoy plan)", help.String())
+	// plan parses its own flags and answers its errors in its JSON
+	// envelope; --plan-dir is declared for completion and man pages.
+	cmd.DisableFlagParsing = true
+	cmd.Flags().String("plan-dir", "", "the plan root (default $FLUXWATCH_PLAN_DIR, else <git top level>/.claude/plans/<branch>)")
+	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		for _, a := range args {
+			if _, ok := planCommands[a]; ok {
+				return nil, cobra.ShellCompDirectiveDefault
+			}
+		}
+		return prefixed(planOrder, prefix), cobra.ShellCompDirectiveNoFileComp
+	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		err := runPlan(cmd.Context(), e, args)
+		if err == nil && isHelp(args) {
+			fmt.Fprintf(e.stdout, "\nExamples:\n%s", cmd.Example)
+		}
+		return err
+	}
+	return cmd
 }
 
 func runPlan(ctx context.Context, e *env, args []string) error {

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/spf13/cobra"
+	flag "github.com/spf13/pflag"
 )
 
 const protocolUsage = `Usage: fluxwatch protocol --agent NAME [--bus PATH|URL] [--dir DIR] [--run RUN] [--command PATH]
@@ -23,17 +24,22 @@ name the report's file (DIR/NAME.RUN.md). A URL holding credentials is
 refused: the prompt would show them; give agents NATS_CREDS instead.
 `
 
-func runProtocol(ctx context.Context, e *env, args []string) error {
-	flags := e.newFlagSet("protocol")
+func protocolCmd(e *env) *cobra.Command {
+	cmd := newCommand("protocol", "print the agent contract (report and peer findings) for an agent prompt", protocolUsage)
+	flags := cmd.Flags()
 	var busPath, agent, command, dir, run string
 	flags.StringVar(&busPath, "bus", "", "the bus file the agents share, or nats://HOST:PORT/RUN (default $FLUXWATCH_BUS; none: the report contract alone)")
 	flags.StringVar(&agent, "agent", "", "the name of the agent the prompt is for (required)")
 	flags.StringVar(&dir, "dir", "", "the run directory the agent writes its report into (default: named in words)")
 	flags.StringVar(&run, "run", "", "the run's `RUN` id: the report is NAME.RUN.md and opens with its run-uuid comment")
 	flags.StringVar(&command, "command", "fluxwatch", "how the agent runs fluxwatch (a path, when it is not on PATH)")
-	if done, err := parseFlags(e, flags, protocolUsage, args); done {
-		return err
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		return runProtocol(e, flags, busPath, agent, command, dir, run)
 	}
+	return cmd
+}
+
+func runProtocol(e *env, flags *flag.FlagSet, busPath, agent, command, dir, run string) error {
 	if flags.NArg() > 0 {
 		return usageErrorf("protocol: unexpected argument %q", flags.Arg(0))
 	}

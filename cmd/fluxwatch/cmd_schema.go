@@ -1,24 +1,19 @@
 package main
 
 import (
-	"context"
-	"fmt"
-
 	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/spf13/cobra"
 )
 
-func runSchema(ctx context.Context, e *env, args []string) error {
-	fs := e.newFlagSet("schema")
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stdout, "Usage: fluxwatch schema\n\nPrints the JSON Schema (draft 2020-12) of findings.json.")
-	}
-	if err := parseHelp(fs, args); err != nil {
+func schemaCmd(e *env) *cobra.Command {
+	cmd := newCommand("schema", "print the JSON Schema of findings.json", "Usage: fluxwatch schema\n\nPrints the JSON Schema (draft 2020-12) of findings.json.\n")
+	fs := cmd.Flags()
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if fs.NArg() > 0 {
+			return usageErrorf("schema: takes no arguments")
+		}
+		_, err := e.stdout.Write(synth.Schema())
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageErrorf("schema: takes no arguments")
-	}
-	_, err := e.stdout.Write(synth.Schema())
-	return err
+	return cmd
 }

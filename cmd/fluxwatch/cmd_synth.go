@@ -7,8 +7,11 @@ import (
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/internal/membudget"
+	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
+	"github.com/spf13/cobra"
+	flag "github.com/spf13/pflag"
 )
 
 const synthUsage = `Usage: fluxwatch synth [flags] [DIR]
@@ -58,14 +61,19 @@ type synthFlags struct {
 	format      string
 }
 
-func runSynth(ctx context.Context, e *env, args []string) error {
-	f := synthFlags{reportFlags: reportFlags{cmd: "synth"}}
-	fs := f.bus.flagSet(e, &f.reportFlags, synthUsage)
+func synthCmd(e *env) *cobra.Command {
+	f := &synthFlags{reportFlags: reportFlags{cmd: "synth"}}
+	cmd, fs := f.newCommand(&f.bus, "synthesise a run directory once and write its reports", synthUsage)
 	fs.BoolVar(&f.json, "json", false, "also print findings.json on stdout")
 	fs.BoolVar(&f.annotations, "annotations", false, "print GitHub Actions annotations even outside GitHub Actions")
-	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: "+strings.Join(formatNames, ", ")+
+	fs.StringVar(&f.format, "format", "", "print the synthesis on stdout as `FORMAT`: "+strings.Join(report.FormatNames(), ", ")+
 		" and write no summary.md or findings.json unless --out is given")
-	dir, implicit, err := f.parse(e, fs, args)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return f.run(cmd.Context(), e, fs) }
+	return cmd
+}
+
+func (f *synthFlags) run(ctx context.Context, e *env, fs *flag.FlagSet) error {
+	dir, implicit, err := f.runDir(e, fs)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/verify"
 	"github.com/fluxwatch/fluxwatch/watcher"
+	"github.com/spf13/cobra"
 )
 
 const verifyUsage = `Usage: fluxwatch verify [flags] SYNTHESIS.md RUN
@@ -33,16 +33,12 @@ Flags:
 // maxSynthesis bounds the synthesis and each agent report verify reads.
 const maxSynthesis = 64 << 20
 
-func runVerify(ctx context.Context, e *env, args []string) error {
+func verifyCmd(e *env) *cobra.Command {
+	cmd := newCommand("verify", "check a synthesis written by someone else against the run", verifyUsage)
 	f := reportFlags{cmd: "verify"}
 	var jsonOut bool
 	var sarifPath string
-	fs := e.newFlagSet("verify")
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(e.stdout, verifyUsage)
-		fmt.Fprint(e.stdout, fs.FlagUsages())
-	}
+	fs := cmd.Flags()
 	fs.BoolVar(&jsonOut, "json", false, "print the result as JSON")
 	fs.StringVar(&sarifPath, "sarif", "", "also write the problems as a SARIF 2.1.0 log to `FILE` (- for stdout)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
@@ -53,67 +49,68 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
 	f.failOn = "none"
-	if err := parseHelp(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 2 {
-		return usageErrorf("verify: want SYNTHESIS.md and RUN, got %d arguments", fs.NArg())
-	}
-	path, dir := fs.Arg(0), fs.Arg(1)
-	src, err := fsio.ReadFile(path, maxSynthesis)
-	if err != nil {
-		return usageErrorf("verify: %v", err)
-	}
-	if _, err := fsio.StatDir(dir); err != nil {
-		return usageErrorf("verify: %v", err)
-	}
-	opts, scanOpts, err := f.options(e)
-	if err != nil {
-		return err
-	}
-	opts.EvidenceNote = "not checked by verify"
-	s, err := watcher.Synthesize(ctx, dir, scanOpts, opts)
-	if err != nil {
-		if ctx.Err() != nil {
-			return exitError{exitInternal, fmt.Errorf("verify: %w", ctx.Err())}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if fs.NArg() != 2 {
+			return usageErrorf("verify: want SYNTHESIS.md and RUN, got %d arguments", fs.NArg())
 		}
-		return usageErrorf("verify: %v", err)
-	}
-	if len(s.AgentsCompleted) == 0 {
-		return usageErrorf("verify: %s holds no completed agent report: nothing to verify against", dir)
-	}
-	reports := map[string][]byte{}
-	for _, a := range s.Agents {
-		if a.File == nil || !a.Status.Completed() {
-			continue
-		}
-		data, err := fsio.ReadFile(filepath.Join(dir, *a.File), maxSynthesis)
+		path, dir := fs.Arg(0), fs.Arg(1)
+		src, err := fsio.ReadFile(path, maxSynthesis)
 		if err != nil {
-			continue // changed since the scan: its findings are in s all the same
-		}
-		reports[a.Name] = data
-	}
-	r := verify.Check(verify.Input{Synthesis: src, Run: s, Reports: reports})
-	sarifPath = stdoutTarget(sarifPath)
-	if sarifPath != "" {
-		data, err := r.SARIF(path, versionString())
-		if err != nil {
-			return exitError{exitInternal, fmt.Errorf("verify: %w", err)}
-		}
-		if sarifPath == "-" {
-			e.stdout.Write(data)
-		} else if _, err := fsio.WriteFile(ctx, sarifPath, data, 0o644); err != nil {
 			return usageErrorf("verify: %v", err)
 		}
+		if _, err := fsio.StatDir(dir); err != nil {
+			return usageErrorf("verify: %v", err)
+		}
+		opts, scanOpts, err := f.options(e)
+		if err != nil {
+			return err
+		}
+		opts.EvidenceNote = "not checked by verify"
+		s, err := watcher.Synthesize(ctx, dir, scanOpts, opts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return exitError{exitInternal, fmt.Errorf("verify: %w", ctx.Err())}
+			}
+			return usageErrorf("verify: %v", err)
+		}
+		if len(s.AgentsCompleted) == 0 {
+			return usageErrorf("verify: %s holds no completed agent report: nothing to verify against", dir)
+		}
+		reports := map[string][]byte{}
+		for _, a := range s.Agents {
+			if a.File == nil || !a.Status.Completed() {
+				continue
+			}
+			data, err := fsio.ReadFile(filepath.Join(dir, *a.File), maxSynthesis)
+			if err != nil {
+				continue // changed since the scan: its findings are in s all the same
+			}
+			reports[a.Name] = data
+		}
+		r := verify.Check(verify.Input{Synthesis: src, Run: s, Reports: reports})
+		sarifPath = stdoutTarget(sarifPath)
+		if sarifPath != "" {
+			data, err := r.SARIF(path, versionString())
+			if err != nil {
+				return exitError{exitInternal, fmt.Errorf("verify: %w", err)}
+			}
+			if sarifPath == "-" {
+				e.stdout.Write(data)
+			} else if _, err := fsio.WriteFile(ctx, sarifPath, data, 0o644); err != nil {
+				return usageErrorf("verify: %v", err)
+			}
+		}
+		switch {
+		case jsonOut:
+			e.stdout.Write(r.JSON(path, dir))
+		case !f.quiet && sarifPath != "-":
+			e.stdout.Write(r.Text(path))
+		}
+		if r.Ungrounded() {
+			return exitError{code: exitGate}
+		}
+		return nil
 	}
-	switch {
-	case jsonOut:
-		e.stdout.Write(r.JSON(path, dir))
-	case !f.quiet && sarifPath != "-":
-		e.stdout.Write(r.Text(path))
-	}
-	if r.Ungrounded() {
-		return exitError{code: exitGate}
-	}
-	return nil
+	return cmd
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	"github.com/spf13/cobra"
 	"runtime"
 	"runtime/debug"
 )
@@ -15,24 +15,24 @@ Makefile's stamp (git describe --always --dirty), else the module version,
 else devel-REVISION, else devel-GOVERSION.
 `
 
-func runVersion(ctx context.Context, e *env, args []string) error {
-	fs := e.newFlagSet("version")
-	fs.Usage = func() { fmt.Fprint(e.stdout, versionUsage) }
-	if err := parseHelp(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usageErrorf("version: want no arguments")
-	}
-	fmt.Fprintf(e.stdout, "fluxwatch %s\n", versionString())
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision", "vcs.modified", "vcs.time":
-				fmt.Fprintf(e.stdout, "%s: %s\n", s.Key, s.Value)
+func versionCmd(e *env) *cobra.Command {
+	cmd := newCommand("version", "print the version", versionUsage)
+	fs := cmd.Flags()
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if fs.NArg() > 0 {
+			return usageErrorf("version: want no arguments")
+		}
+		fmt.Fprintf(e.stdout, "fluxwatch %s\n", versionString())
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				switch s.Key {
+				case "vcs.revision", "vcs.modified", "vcs.time":
+					fmt.Fprintf(e.stdout, "%s: %s\n", s.Key, s.Value)
+				}
 			}
 		}
+		fmt.Fprintf(e.stdout, "go: %s\n", runtime.Version())
+		return nil
 	}
-	fmt.Fprintf(e.stdout, "go: %s\n", runtime.Version())
-	return nil
+	return cmd
 }

@@ -22,6 +22,8 @@ import (
 	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
+	"github.com/spf13/cobra"
+	flag "github.com/spf13/pflag"
 )
 
 const watchUsage = `Usage: fluxwatch watch [flags] [DIR]
@@ -90,9 +92,9 @@ const (
 	modeQuiet                   // nothing
 )
 
-func runWatch(ctx context.Context, e *env, args []string) error {
-	f := watchFlags{reportFlags: reportFlags{cmd: "watch"}}
-	fs := f.bus.flagSet(e, &f.reportFlags, watchUsage)
+func watchCmd(e *env) *cobra.Command {
+	f := &watchFlags{reportFlags: reportFlags{cmd: "watch"}}
+	cmd, fs := f.newCommand(&f.bus, "keep the synthesis current while agents write", watchUsage)
 	fs.BoolVar(&f.events, "events", false, "print NDJSON events on stdout (a hello record, then one event per change)")
 	fs.BoolVar(&f.untilComplete, "until-complete", false, "exit once every --expect agent, or without --expect every agent started, has finished")
 	fs.DurationVar(&f.settle, "settle", 10*time.Second, "with --until-complete and no --expect: wait `D` after the last agent started")
@@ -103,7 +105,12 @@ func runWatch(ctx context.Context, e *env, args []string) error {
 	fs.Lookup("poll").NoOptDefVal = watcher.DefaultPoll.String()
 	fs.StringVar(&f.serve, "serve", "", "serve the live HTML page on `ADDR` (127.0.0.1:0: a free port; a host-less :PORT is loopback) and print its URL on stderr")
 	fs.BoolVar(&f.servePublic, "serve-public", false, "let --serve bind an address other than loopback (the page is then open to the network)")
-	dir, _, err := f.parse(e, fs, args)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return f.run(cmd.Context(), e, fs) }
+	return cmd
+}
+
+func (f *watchFlags) run(ctx context.Context, e *env, fs *flag.FlagSet) error {
+	dir, _, err := f.runDir(e, fs)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@
 // signal ends every command within 1 s.
 //
 // What is true today: the package is not only wiring. Beside the flags,
-// the command table and the exit codes (main.go, cli.go), it holds product
+// the command tree and the exit codes (main.go, root.go, cli.go), it holds product
 // logic that only the binary tests: output planning and the merge of
 // flags with .fluxwatch.yaml (report_flags.go, ci_flags.go), the MCP
 // server (cmd_mcp.go, mcp_stdio.go), the bus relay (cmd_bus.go), check's

@@ -1,17 +1,5 @@
 package main
 
-func init() {
-	// Registered here, not in the commands literal: these commands read the
-	// table themselves.
-	commands["help"] = command{"show the help of fluxwatch or of a command", runHelp}
-	commands["completion"] = command{"print a shell completion script (bash, zsh or fish)", runCompletion}
-	commands["man"] = command{"write man pages for fluxwatch and every command into a directory", runMan}
-	commands["__complete"] = command{"complete a command line (used by the completion scripts)", runComplete}
-}
-
-// hiddenCommands are left out of the help and of completion.
-var hiddenCommands = map[string]bool{"__complete": true}
-
 // examples is the Examples section of each command's help (and man page),
 // indented by two spaces. A test checks that every command has one.
 var examples = map[string]string{
@@ -69,6 +57,7 @@ var examples = map[string]string{
 	"completion": `  source <(fluxwatch completion bash)
   fluxwatch completion zsh > "${fpath[1]}/_fluxwatch"
   fluxwatch completion fish > ~/.config/fish/completions/fluxwatch.fish
+  fluxwatch completion powershell >> $PROFILE
 `,
 	"man": `  fluxwatch man /usr/local/share/man/man1
   make man && man -l bin/man/fluxwatch-synth.1

@@ -17,7 +17,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/redact"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
-	flag "github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 )
 
 func main() {
@@ -126,9 +126,6 @@ type env struct {
 	// log is the structured logger of -v and --log-level (nil: none; use
 	// logger()).
 	log *slog.Logger
-	// flagSets, when set, collects the flag sets the command makes
-	// (newFlagSet).
-	flagSets *[]*flag.FlagSet
 }
 
 func newEnv() *env {
@@ -151,30 +148,6 @@ func bareEnv(stdout, stderr io.Writer) *env {
 		terminalSize: func(io.Writer) (int, int, bool) { return 0, 0, false }}
 }
 
-// command is one subcommand of fluxwatch.
-type command struct {
-	summary string
-	run     func(ctx context.Context, e *env, args []string) error
-}
-
-// commands lists every subcommand. Each lives in its own cmd_*.go file.
-var commands = map[string]command{
-	"check":    {"parse agent reports and print diagnostics", runCheck},
-	"config":   {"print the effective configuration (.fluxwatch.yaml)", runConfig},
-	"synth":    {"synthesise a run directory once and write its reports", runSynth},
-	"watch":    {"keep the synthesis current while agents write", runWatch},
-	"finding":  {"write to or read from the peer-findings bus", runFinding},
-	"bus":      {"serve a NATS bus hub, or relay a file bus to a stream", runBus},
-	"protocol": {"print the agent contract (report format, peer findings) for a prompt", runProtocol},
-	"mcp":      {"serve fetch_peer_findings and get_synthesis over MCP on stdio", runMCP},
-	"plan":     {"manage specialist findings (envoy plan)", runPlan},
-	"discover": {"find or create the feature directory", runDiscover},
-	"schema":   {"print the JSON Schema of findings.json", runSchema},
-	"demo":     {"write an example run directory", runDemo},
-	"verify":   {"check a synthesis written by someone else against the run", runVerify},
-	"version":  {"print the version", runVersion},
-}
-
 // run runs the command line args (without the program name): global options,
 // then a command and its arguments.
 func run(ctx context.Context, args []string, e *env) error {
@@ -182,6 +155,9 @@ func run(ctx context.Context, args []string, e *env) error {
 	// a URL there (--bus nats://alice:PASSWORD@host, in -v's start line,
 	// an error, a warning) are redacted, whoever prints it (SPEC §10).
 	e.stderr = redact.Writer(e.stderr)
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		return execute(ctx, newRoot(e), e, completionArgs(args))
+	}
 	g, args, err := parseGlobal(args)
 	if err != nil {
 		return usageError{err}
@@ -189,48 +165,67 @@ func run(ctx context.Context, args []string, e *env) error {
 	if e.log, err = g.logger(e.stderr); err != nil {
 		return usageError{err}
 	}
+	root := newRoot(e)
 	switch {
 	case g.version:
 		args = []string{"version"}
 	case g.help:
 		args = append([]string{"help"}, args...)
 	case len(args) == 0:
-		usage(e.stdout)
+		usage(e.stdout, root)
 		return usageError{errors.New("no command given")}
 	}
 	name, rest := args[0], args[1:]
-	c, ok := commands[name]
-	if !ok {
-		return unknownCommand(name)
+	if c, _, err := root.Find(args[:1]); err != nil || c == root {
+		return unknownCommand(root, name)
 	}
 	if g.quiet {
 		rest = quietArgs(name, rest)
 	}
-	var sets []*flag.FlagSet
-	e.flagSets = &sets
 	log := e.logger().With("command", name)
 	e.log = log // the command's own logs name it too
 	log.Debug("start", "args", rest)
 	start := time.Now()
-	err = c.run(ctx, e, rest)
-	if errors.Is(err, errHelpDone) {
-		err = nil
-	}
+	err = execute(ctx, root, e, append([]string{name}, rest...))
 	log.Debug("end", "elapsed", time.Since(start).Round(time.Microsecond).String(), "error", err)
-	if err == nil && name != "help" && isHelp(rest) {
-		printExamples(e.stdout, name)
-	}
-	return withFlagHint(err, sets)
+	return err
 }
 
-func usage(w io.Writer) {
+// completionArgs are the arguments of a completion request (__complete
+// WORD…, the last word the one completed) as cobra reads them: the global
+// options before the last word left out, as parseGlobal leaves them out of
+// a command line (cobra would complete no command after a flag of the
+// root's own).
+func completionArgs(args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	words, last := args[1:len(args)-1], args[len(args)-1]
+	if _, rest, err := parseGlobal(words); err == nil {
+		words = rest
+	}
+	return append(append([]string{args[0]}, words...), last)
+}
+
+// execute runs args, a command and its arguments, in the command tree root.
+func execute(ctx context.Context, root *cobra.Command, e *env, args []string) error {
+	root.SetArgs(args)
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	return root.ExecuteContext(ctx)
+}
+
+func usage(w io.Writer, root *cobra.Command) {
 	fmt.Fprintln(w, "fluxwatch watches parallel review agents and keeps one deterministic synthesis current.")
 	fmt.Fprintln(w, "\nUsage: fluxwatch [global options] COMMAND [flags] [args]\n\nCommands:")
-	for _, n := range commandNames() {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	for _, n := range commandNames(root) {
+		c, _, _ := root.Find([]string{n})
+		fmt.Fprintf(w, "  %-10s %s\n", n, c.Short)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprint(w, globalUsage)
+	fmt.Fprintln(w, "Global options (before the command; -v, --log-level and --log-format also after it):")
+	fmt.Fprint(w, root.Flags().FlagUsages())
 	fmt.Fprintln(w, "\nRun 'fluxwatch help COMMAND' (or 'fluxwatch COMMAND --help') for a command's flags and examples.")
 }
 

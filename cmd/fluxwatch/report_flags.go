@@ -23,6 +23,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
+	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
 )
 
@@ -44,10 +45,7 @@ type reportFlags struct {
 	expect      []string
 	agents      parse.AgentFilter // .fluxwatch.yaml agents: include and ignore
 	dedup       string
-	sarif       string
-	rdjsonl     string
-	junit       string
-	html        string
+	files       map[string]*string // the file flags of report.Formats, by format name
 	maxLine     int
 	jobs        int
 	evidence    evidenceFlags
@@ -62,25 +60,20 @@ type reportFlags struct {
 	runURL       string
 }
 
-// flagSet returns the flag set of the command f.cmd with the shared flags;
-// its usage prints usage, then the flags.
-func (f *reportFlags) flagSet(e *env, usage string) *flag.FlagSet {
-	fs := e.newFlagSet(f.cmd)
-	fs.Usage = func() {
-		fmt.Fprint(e.stdout, usage)
-		fmt.Fprint(e.stdout, fs.FlagUsages())
-	}
+// newCommand returns the command f.cmd (synth or watch) with the flags of
+// f and of its bus b, and its flag set.
+func (f *reportFlags) newCommand(b *synthBus, summary, usage string) (*cobra.Command, *flag.FlagSet) {
+	cmd := newCommand(f.cmd, summary, usage)
+	fs := cmd.Flags()
 	f.register(fs)
-	return fs
+	b.register(fs)
+	return cmd, fs
 }
 
-// parse parses args and returns the run directory: the one argument, else
-// the default (implicit: discovery tiers 1-2, else "."). --help is
-// errHelpDone (parseHelp).
-func (f *reportFlags) parse(e *env, fs *flag.FlagSet, args []string) (dir string, implicit bool, err error) {
-	if err := parseHelp(fs, args); err != nil {
-		return "", false, err
-	}
+// runDir returns the run directory of the command, whose flag set fs is
+// parsed: its one argument, else the default (implicit: discovery tiers
+// 1-2, else ".").
+func (f *reportFlags) runDir(e *env, fs *flag.FlagSet) (dir string, implicit bool, err error) {
 	if fs.NArg() > 1 {
 		return "", false, usageErrorf("%s: want at most one directory, got %d arguments", f.cmd, fs.NArg())
 	}
@@ -102,10 +95,10 @@ func (f *reportFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.strictRun, "strict-run", false, "leave unscoped (legacy) reports out of the selected run")
 	fs.StringSliceVar(&f.expect, "expect", nil, "`AGENTS` launched (comma-separated): an expected agent without a report has failed")
 	fs.StringVar(&f.dedup, "dedup", "fuzzy", "merge findings by `MODE`: fuzzy (key, title rule, shared file:line) or exact (key only)")
-	fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 log to `FILE`")
-	fs.StringVar(&f.rdjsonl, "rdjsonl", "", "also write reviewdog rdjsonl to `FILE`")
-	fs.StringVar(&f.junit, "junit", "", "also write a JUnit XML report to `FILE`")
-	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML page to `FILE`")
+	f.files = map[string]*string{}
+	for _, rf := range report.FileFormats() {
+		f.files[rf.Name] = fs.String(rf.Flag, "", rf.Usage)
+	}
 	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
 	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
 	fs.IntVar(&f.summaryLimit, "summary-limit", synth.StepSummaryLimit, "on GitHub Actions, cut the job summary to at most `BYTES` (GitHub drops one over 1 MiB), with a note naming the full summary.md")
@@ -342,12 +335,17 @@ func (f *evidenceFlags) apply(e *env, cmd, dir string, opts *synth.Options) erro
 func mdCode(s string) string { return synth.MarkdownCode(s) }
 
 // targets are the report targets of the flags for the run in dir: --out
-// (default: the run directory) and the --sarif, --rdjsonl, --junit and --html
-// files, any of which may be "-" for standard output. Their Base is the run
+// (default: the run directory) and the files of report.Formats (--sarif,
+// …), any of which may be "-" for standard output. Their Base is the run
 // directory relative to the repository top (ciRunDir).
 func (f *reportFlags) targets(e *env, dir string) report.Targets {
-	return report.Targets{Dir: stdoutTarget(f.outDir(dir)), SARIF: stdoutTarget(f.sarif), RDJSONL: stdoutTarget(f.rdjsonl),
-		JUnit: stdoutTarget(f.junit), HTML: stdoutTarget(f.html), Base: ciRunDir(e, f.evidence.repo, dir), Stdout: e.stdout, Run: dir}
+	files := map[string]string{}
+	for name, p := range f.files {
+		if *p != "" {
+			files[name] = stdoutTarget(*p)
+		}
+	}
+	return report.Targets{Dir: stdoutTarget(f.outDir(dir)), Files: files, Base: ciRunDir(e, f.evidence.repo, dir), Stdout: e.stdout, Run: dir}
 }
 
 // stdoutTarget is a report target as written: "-" for a name of standard
@@ -402,30 +400,21 @@ func (f *reportFlags) checkTargets(t report.Targets, dir, data string) (bool, er
 	if len(names) > 1 {
 		return true, usageErrorf("%s: %s all want standard output: give files to all but one", f.cmd, strings.Join(names, ", "))
 	}
-	type named struct{ flag, path string }
-	var files []named
-	if t.Dir != "" && t.Dir != report.Stdout {
-		files = append(files, named{"--out", filepath.Join(t.Dir, "findings.json")}, named{"--out", filepath.Join(t.Dir, "summary.md")})
-	}
-	for _, x := range []named{{"--sarif", t.SARIF}, {"--rdjsonl", t.RDJSONL}, {"--junit", t.JUnit}, {"--html", t.HTML}} {
-		if x.path != "" && x.path != report.Stdout {
-			files = append(files, x)
-		}
-	}
+	files := t.FileTargets()
 	for i, a := range files {
-		err := fsio.CheckWithin(dir, a.path, report.RefuseInput)
-		if err == nil && f.busFile != "" && sameTarget(a.path, f.busFile) {
+		err := fsio.CheckWithin(dir, a.Path, report.RefuseInput)
+		if err == nil && f.busFile != "" && sameTarget(a.Path, f.busFile) {
 			err = report.ErrInput
 		}
 		switch {
-		case errors.Is(err, report.ErrInput) && !isLink(a.path):
-			return false, usageErrorf("%s: %s %s: an input of the run in %s; give another path", f.cmd, a.flag, a.path, dir)
+		case errors.Is(err, report.ErrInput) && !isLink(a.Path):
+			return false, usageErrorf("%s: %s %s: an input of the run in %s; give another path", f.cmd, a.Flag, a.Path, dir)
 		case err != nil:
 			return false, usageErrorf("%s: %v", f.cmd, err) // "write run/summary.md: symlink resolves outside …"
 		}
 		for _, b := range files[:i] {
-			if sameTarget(a.path, b.path) {
-				return false, usageErrorf("%s: %s %s and %s %s are one file: give each its own", f.cmd, b.flag, b.path, a.flag, a.path)
+			if sameTarget(a.Path, b.Path) {
+				return false, usageErrorf("%s: %s %s and %s %s are one file: give each its own", f.cmd, b.Flag, b.Path, a.Flag, a.Path)
 			}
 		}
 	}
@@ -479,7 +468,7 @@ func github(e *env, annotations, stdoutIsData bool) report.GitHub {
 // process) leaves every file written. summary is s's summary.md when the
 // caller has it (nil: rendered here).
 func (f *reportFlags) writeOutputs(ctx context.Context, s *synth.Synthesis, t report.Targets, g report.GitHub, summary []byte) error {
-	if hasFiles(t) {
+	if len(t.FileTargets()) > 0 {
 		files := t
 		files.SkipStdout = true
 		r, err := f.writeReports(ctx, s, files)
@@ -541,7 +530,10 @@ func actionsRunURL(e *env) string {
 
 // hasFiles reports whether t has a target that is not standard output.
 func hasFiles(t report.Targets) bool {
-	for _, p := range []string{t.Dir, t.SARIF, t.RDJSONL, t.JUnit, t.HTML} {
+	if t.Dir != "" && t.Dir != report.Stdout {
+		return true
+	}
+	for _, p := range t.Files {
 		if p != "" && p != report.Stdout {
 			return true
 		}
