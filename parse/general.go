@@ -1410,6 +1410,14 @@ func labelOf(text string, kind byte) label {
 						lab = labelText(lead, kind)
 						lab.ok, lab.sev, lab.class, lab.word = true, sev, c, a[1:j]
 						lab.title, lab.id = plainTitle("**"+lead+"**", kind)
+					} else if sev, c, word, id, ok := severityAndID(a[1:j]); ok {
+						// "**Title** (P1, CA-02)"
+						lab = labelText(lead, kind)
+						lab.ok, lab.sev, lab.class, lab.word = true, sev, c, word
+						lab.title, lab.id = plainTitle("**"+lead+"**", kind)
+						if lab.id == "" {
+							lab.id = id
+						}
 					}
 				}
 			}
@@ -1643,6 +1651,9 @@ func labelText(text string, kind byte) label {
 		body := strings.TrimSpace(flat[:s] + " " + flat[e:])
 		if id, r, ok := apartID(body); ok {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
+		}
+		if _, _, _, id, ok := severityAndID(flat[s+1 : e-1]); ok && lab.id == "" {
+			lab.id = id // "Title (P2, QS-02)"
 		}
 		lab.title = itemTitle(body, kind)
 		return lab
@@ -1883,8 +1894,34 @@ func bracketSeverity(s string) (Severity, sevClass, string, int, int, bool) {
 		if sev, cl, ok := severityValue(inner, true); ok && !isCount(inner) {
 			return sev, cl, inner, i, i + open + j + len(close), true
 		}
+		if sev, cl, word, _, ok := severityAndID(inner); ok {
+			return sev, cl, word, i, i + open + j + len(close), true
+		}
 	}
 	return "", sevNone, "", 0, 0, false
+}
+
+// severityAndID reads a bracket that holds a severity and a finding ID,
+// in either order, apart by a comma or a semicolon: "(P2, QS-02)",
+// "[CA-1; High]". The severity word and the ID are returned.
+func severityAndID(inner string) (Severity, sevClass, string, string, bool) {
+	a, b, ok := strings.Cut(inner, ",")
+	if !ok {
+		a, b, ok = strings.Cut(inner, ";")
+	}
+	if !ok {
+		return "", sevNone, "", "", false
+	}
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	for _, p := range [2][2]string{{a, b}, {b, a}} {
+		if !IsFindingID(p[1]) {
+			continue
+		}
+		if sev, cl, ok := severityValue(p[0], true); ok && !isCount(p[0]) {
+			return sev, cl, p[0], p[1], true
+		}
+	}
+	return "", sevNone, "", "", false
 }
 
 // severityTag reports whether an ID ends with a severity, not a number of
