@@ -120,6 +120,10 @@ const (
 	// whose block holds this much of the line's words, clearly more than
 	// its other findings' blocks.
 	mentioned = 0.6
+	// themeWords: a count that names no agent, over a theme row's title
+	// of at most this many words, is not judged by what the
+	// reports say: a theme that short is said in other words as often.
+	themeWords = 3
 )
 
 // candidate is one run finding or improvement with what matching needs.
@@ -1279,7 +1283,11 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		wrong = append(wrong, fmt.Sprintf("names %s, which has no finding like it and whose report says nothing like it (%.0f%% of its words at most, against %.0f%% in %s)",
 			a, 100*m.scores[i], 100*m.best, r.bestAgent(m)))
 	}
-	if c.Count > len(m.named) && grounded {
+	// A count that names no agent over a theme of a few words in a row of
+	// IDs ("| Staged rollout | RES-2, DEC-4 | High (4 agents) |"): too few
+	// words to tell a report that says it from one that does not.
+	themeOnly := c.theme && len(m.named) == 0 && m.titleWords <= themeWords
+	if c.Count > len(m.named) && grounded && !themeOnly {
 		// More agents than it names (or it names none): the others must
 		// say something like it somewhere.
 		lenient := map[string]bool{}

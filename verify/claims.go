@@ -40,6 +40,9 @@ type Claim struct {
 	// body is the prose that follows a heading or bold lead-in claim, up to
 	// maxBody bytes: what the synthesis says of it in more words.
 	body string
+	// theme: a row of a table read by its cells (rowByCells), a theme and
+	// the IDs or agents that bear it out.
+	theme bool
 }
 
 // attribution is what a claim says one agent reported.

@@ -90,6 +90,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"twoseverities", SeverityRaised, true},
 		{"otherwords", SeverityRaised, true},
 		{"unmatchedcount", WrongCount, true},
+		{"themetable", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
