@@ -360,10 +360,38 @@ func Check(in Input) *Result {
 	return checkWith(newRun(in.Run, in.Reports), in.Synthesis)
 }
 
+// withProse adds to the claims the list items that name, in their prose,
+// two agents of the run or more (reader.proseItem): a claim of those
+// agents. Words that resolve to no agent ("first-contact") are dropped.
+func (r *run) withProse(claims, prose []Claim) []Claim {
+	added := false
+	for _, c := range prose {
+		var names, agents []string
+		for _, n := range c.Agents {
+			if a, ok := r.agents.resolve(n); ok && !slices.Contains(agents, a) {
+				names, agents = append(names, n), append(agents, a)
+			}
+		}
+		if len(agents) < 2 {
+			continue
+		}
+		c.Agents, c.prose = names, true
+		for _, n := range names {
+			c.attrib = append(c.attrib, attribution{label: n})
+		}
+		claims, added = append(claims, c), true
+	}
+	if added {
+		slices.SortStableFunc(claims, func(a, b Claim) int { return a.Line - b.Line })
+	}
+	return claims
+}
+
 // checkWith verifies a synthesis against an indexed run.
 func checkWith(r *run, src []byte) *Result {
 	in := Input{Synthesis: src}
-	res := &Result{Claims: Claims(in.Synthesis), Tally: map[Kind]int{}}
+	claims, prose := claimsAndProse(in.Synthesis)
+	res := &Result{Claims: r.withProse(claims, prose), Tally: map[Kind]int{}}
 	for _, k := range Kinds {
 		res.Tally[k] = 0
 	}
@@ -961,6 +989,12 @@ func refsOverlap(a, b []synth.Ref) bool {
 func (r *run) judge(c *Claim, m matched) []Problem {
 	var ps []Problem
 	if len(m.cands) == 0 && len(m.weak) == 0 {
+		if c.prose {
+			// An item that names its agents only in its prose is held to
+			// who said what it states, never called invented: its words
+			// are as often a recommendation or a conflict as a finding.
+			return []Problem{{Kind: Unverifiable, Message: "no finding of the run matches it"}}
+		}
 		ps = r.unmatched(c, m)
 		if c.Count > 1 && ps[0].Kind == Unverifiable {
 			// Tied to no finding, but said in the reports: the count it

@@ -43,6 +43,9 @@ type Claim struct {
 	// theme: a row of a table read by its cells (rowByCells), a theme and
 	// the IDs or agents that bear it out.
 	theme bool
+	// prose: a list item that names its agents only in its prose
+	// (reader.proseItem).
+	prose bool
 }
 
 // attribution is what a claim says one agent reported.
@@ -77,6 +80,10 @@ type reader struct {
 	claimLvl int            // level of the current finding heading; 0: none
 	block    int            // index in out of the claim whose block this is; -1: none
 	table    *tableCols
+	// prose are the list items that state no claim by their form but
+	// name what may be agents in their prose (proseItem): Check keeps
+	// those whose names are agents of the run.
+	prose []Claim
 }
 
 // line returns the line at byte offset p and the offset of the next one.
@@ -91,6 +98,13 @@ func (r *reader) lineAt(p int) (string, int) {
 // documentation for what a claim is). It never fails: text that states no
 // claim gives none.
 func Claims(src []byte) []Claim {
+	c, _ := claimsAndProse(src)
+	return c
+}
+
+// claimsAndProse returns the claims of a synthesis and the list items that
+// may be claims by the agents their prose names (see proseItem).
+func claimsAndProse(src []byte) (claims, prose []Claim) {
 	// The lines are read one at a time rather than split into a slice at
 	// once: a synthesis of 60 MB of newlines took a 960 MB slice of them.
 	r := &reader{text: string(src), block: -1}
@@ -101,7 +115,7 @@ func Claims(src []byte) []Claim {
 		r.n++
 		r.step(strings.TrimSpace(strings.TrimRight(line, "\r")))
 	}
-	return r.out
+	return r.out, r.prose
 }
 
 // skipFrontMatter steps over YAML front matter: its lists name agents and
@@ -356,6 +370,7 @@ func (r *reader) item(text, t string) {
 			return
 		}
 		if r.groupLvl == 0 {
+			r.proseItem(text, t)
 			return
 		}
 		// An item directly under a severity group heading.
@@ -372,6 +387,44 @@ func (r *reader) item(text, t string) {
 	}
 	r.add(c, t)
 	r.block = -1
+}
+
+// proseItem keeps a list item that states no claim by its form but names
+// two things or more that may be agents in its prose ("**Cut the plugin
+// list.** Launch-wedge calls it …; Pitch-coach calls it …"): a claim of those agents when they are
+// agents of the run, which only Check can tell.
+func (r *reader) proseItem(text, t string) {
+	// Only an item that opens with what it states, in bold, and says who
+	// in the prose after it: a plan's "Keep the job idempotent
+	// (Ledger-audit P0 + Queue-health High)" is an action, not a claim.
+	_, after, ok := leadBold(strings.TrimSpace(text))
+	if !ok {
+		return
+	}
+	names := proseNames(after)
+	if len(names) < 2 {
+		return
+	}
+	c, ok := itemClaim(text, true)
+	if !ok {
+		return
+	}
+	c.Agents = appendNew(c.Agents, names...)
+	c.Line, c.Text = r.n, clip(t)
+	r.prose = append(r.prose, c)
+}
+
+// proseNameRe finds words that may name an agent in prose: hyphenated
+// ("Launch-wedge", "fd-safety") or in backticks.
+var proseNameRe = regexp.MustCompile("`([A-Za-z][A-Za-z0-9_-]*)`|\\b([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+)\\b")
+
+// proseNames returns the words of a text that may name agents, once each.
+func proseNames(t string) []string {
+	var names []string
+	for _, m := range proseNameRe.FindAllStringSubmatch(t, 32) {
+		names = appendNew(names, m[1]+m[2])
+	}
+	return names
 }
 
 // paragraph reads a line of prose: a bold lead-in that states a finding

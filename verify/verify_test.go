@@ -91,6 +91,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"otherwords", SeverityRaised, true},
 		{"unmatchedcount", WrongCount, true},
 		{"themetable", WrongCount, true},
+		{"proseagents", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
