@@ -363,21 +363,24 @@ func Check(in Input) *Result {
 // withProse adds to the claims the list items that name, in their prose,
 // two agents of the run or more (reader.proseItem): a claim of those
 // agents. Words that resolve to no agent ("first-contact") are dropped.
-func (r *run) withProse(claims, prose []Claim) []Claim {
+func (r *run) withProse(claims []Claim, prose []proseClaim) []Claim {
 	added := false
-	for _, c := range prose {
+	for _, p := range prose {
+		c := p.c
 		var names, agents []string
 		for _, n := range c.Agents {
 			if a, ok := r.agents.resolve(n); ok && !slices.Contains(agents, a) {
 				names, agents = append(names, n), append(agents, a)
 			}
 		}
-		if len(agents) < 2 {
+		if len(agents) < p.min {
 			continue
 		}
 		c.Agents, c.prose = names, true
 		for _, n := range names {
-			c.attrib = append(c.attrib, attribution{label: n})
+			if !slices.ContainsFunc(c.attrib, func(a attribution) bool { return a.label == n }) {
+				c.attrib = append(c.attrib, attribution{label: n})
+			}
 		}
 		claims, added = append(claims, c), true
 	}
@@ -1302,7 +1305,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		if _, ok := support[a]; ok || !grounded || mismatched(m, a) {
 			continue
 		}
-		if fs, ok := m.said[a]; ok {
+		if fs, ok := m.said[a]; ok && !c.quotes {
 			// Its findings can be read: they say it, or it did not report it.
 			if saysLittle(fs, m.titleWords) {
 				wrong = append(wrong, fmt.Sprintf("names %s, none of whose findings says it (its closest, %s, holds %.0f%% of its words, against %s)",

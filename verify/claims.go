@@ -44,8 +44,13 @@ type Claim struct {
 	// the IDs or agents that bear it out.
 	theme bool
 	// prose: a list item that names its agents only in its prose
-	// (reader.proseItem).
+	// (reader.proseItem, reader.whoSaid).
 	prose bool
+	// quotes: an item of a "who said what" list (reader.whoSaid), whose
+	// body is what its agent said, in its words or the synthesis's: the
+	// agent is held to its report, not to its findings, whose blocks the
+	// reader may not hold (a finding read from front matter).
+	quotes bool
 }
 
 // attribution is what a claim says one agent reported.
@@ -81,9 +86,9 @@ type reader struct {
 	block    int            // index in out of the claim whose block this is; -1: none
 	table    *tableCols
 	// prose are the list items that state no claim by their form but
-	// name what may be agents in their prose (proseItem): Check keeps
-	// those whose names are agents of the run.
-	prose []Claim
+	// name what may be agents (proseItem, whoSaid): Check keeps those
+	// whose names are agents of the run.
+	prose []proseClaim
 }
 
 // line returns the line at byte offset p and the offset of the next one.
@@ -104,7 +109,7 @@ func Claims(src []byte) []Claim {
 
 // claimsAndProse returns the claims of a synthesis and the list items that
 // may be claims by the agents their prose names (see proseItem).
-func claimsAndProse(src []byte) (claims, prose []Claim) {
+func claimsAndProse(src []byte) (claims []Claim, prose []proseClaim) {
 	// The lines are read one at a time rather than split into a slice at
 	// once: a synthesis of 60 MB of newlines took a 960 MB slice of them.
 	r := &reader{text: string(src), block: -1}
@@ -346,6 +351,9 @@ func (r *reader) item(text, t string) {
 	if isTally(text) {
 		return
 	}
+	if r.block >= 0 && r.whoSaid(text, t) {
+		return
+	}
 	if isField(text) {
 		if label, _ := fieldParts(text); r.block >= 0 || commonFields[parse.Normalize(label)] || attributionFields[parse.Normalize(label)] {
 			r.field(text)
@@ -411,7 +419,45 @@ func (r *reader) proseItem(text, t string) {
 	}
 	c.Agents = appendNew(c.Agents, names...)
 	c.Line, c.Text = r.n, clip(t)
-	r.prose = append(r.prose, c)
+	r.prose = append(r.prose, proseClaim{c, 2})
+}
+
+// A proseClaim is a claim of the agents it names, if min of its names at
+// least are agents of the run.
+type proseClaim struct {
+	c   Claim
+	min int
+}
+
+// whoSaid reads an item of a "who said what" list under a finding or a
+// convergence heading ("- **fd-a** (P0-1): \"quote\"", "- **fd-b**: what
+// it found"): a claim of that agent, stating what the item says it found,
+// if the label is an agent of the run (Check); otherwise, as before, a
+// detail of the claim above.
+func (r *reader) whoSaid(text, t string) bool {
+	if _, _, ok := leadBold(strings.TrimSpace(text)); !ok {
+		return false
+	}
+	agent, sev, id, value, ok := agentLeadID(strings.ReplaceAll(text, "**", ""))
+	if !ok {
+		return false
+	}
+	said := cleanTitle(strings.Trim(strings.TrimSpace(value), "\"“”"))
+	if !hasKeyword(said) {
+		return false
+	}
+	// The item says the agent raised the finding above; what it quotes is
+	// the agent's case for it.
+	above := r.out[r.block]
+	c := Claim{Title: above.Title, Severity: sev, ID: id, Agents: []string{agent}, Line: r.n, Text: clip(t), body: said, quotes: true}
+	c.attrib = []attribution{{label: agent, sev: sev, ids: nonEmpty(id)}}
+	if id != "" {
+		c.Cites = []string{id}
+	}
+	c.FileRefs = fileRefs(t)
+	r.detail(text)
+	r.prose = append(r.prose, proseClaim{c, 1})
+	return true
 }
 
 // proseNameRe finds words that may name an agent in prose: hyphenated

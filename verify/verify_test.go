@@ -92,6 +92,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"unmatchedcount", WrongCount, true},
 		{"themetable", WrongCount, true},
 		{"proseagents", WrongCount, true},
+		{"whosaid", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
