@@ -1302,6 +1302,10 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	}
 	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
 	for _, a := range m.named {
+		if msg, ok := r.missesCode(c, m, a); ok && grounded && !mismatched(m, a) {
+			wrong = append(wrong, msg)
+			continue
+		}
 		if _, ok := support[a]; ok || !grounded || mismatched(m, a) {
 			continue
 		}
@@ -1433,6 +1437,45 @@ func (r *run) bestSaid(m matched) string {
 		return "no finding of any agent"
 	}
 	return fmt.Sprintf("%.0f%% in %s", 100*best, r.srcLabel(m.said[bestA].src))
+}
+
+// missesCode reports whether a claim about a name from code that the
+// titles of a few findings write (m.coded: "AgentNotFoundMsg silently
+// dropped") names an agent whose report, read in full, never writes that
+// name: whatever words its findings share with the claim, they are about
+// something else. The message names a finding that writes it.
+func (r *run) missesCode(c *Claim, m matched, agent string) (string, bool) {
+	if len(m.coded) == 0 || slices.Contains(m.citers, agent) {
+		return "", false
+	}
+	text, ok := r.texts[agent]
+	if !ok || r.unread[agent] {
+		return "", false
+	}
+	for _, j := range m.coded {
+		if slices.Contains(r.cands[j].agents, agent) {
+			return "", false
+		}
+	}
+	var named []string
+	for _, id := range codeNames(c.Title + " " + c.Text) {
+		if js := r.codeOwners()[id]; len(js) == 0 || len(js) > maxCodeOwners {
+			continue
+		}
+		if strings.Contains(string(text), id) {
+			return "", false
+		}
+		named = append(named, id)
+	}
+	if len(named) == 0 {
+		return "", false
+	}
+	where := r.cands[m.coded[0]].key()
+	if f := r.cands[m.coded[0]].f; f != nil && len(f.Sources) > 0 {
+		where = idOr(f.Sources[0].ID, "") + " (" + f.Sources[0].Ref + ")"
+	}
+	return fmt.Sprintf("names %s, whose report never writes %s, which the claim is about (%s writes it)",
+		agent, named[0], strings.TrimSpace(where)), true
 }
 
 func mismatched(m matched, agent string) bool {

@@ -93,6 +93,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"themetable", WrongCount, true},
 		{"proseagents", WrongCount, true},
 		{"whosaid", WrongCount, true},
+		{"codeneighbour", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
