@@ -1441,11 +1441,12 @@ func (r *run) bestSaid(m matched) string {
 
 // missesCode reports whether a claim about a name from code that the
 // titles of a few findings write (m.coded: "AgentNotFoundMsg silently
-// dropped") names an agent whose report, read in full, never writes that
-// name: whatever words its findings share with the claim, they are about
-// something else. The message names a finding that writes it.
+// dropped"), or about a file:line a finding it matched points at, names
+// an agent whose report, read in full, never writes that name or file:
+// whatever words its findings share with the claim, they are about
+// something else. The message names the finding that writes it.
 func (r *run) missesCode(c *Claim, m matched, agent string) (string, bool) {
-	if len(m.coded) == 0 || slices.Contains(m.citers, agent) {
+	if (len(m.coded) == 0 && len(c.FileRefs) == 0) || slices.Contains(m.citers, agent) {
 		return "", false
 	}
 	text, ok := r.texts[agent]
@@ -1467,11 +1468,31 @@ func (r *run) missesCode(c *Claim, m matched, agent string) (string, bool) {
 		}
 		named = append(named, id)
 	}
+	by := -1
+	if len(m.coded) > 0 {
+		by = m.coded[0]
+	}
+	// A file:line the claim writes that a finding it matched points at.
+	for _, ref := range c.FileRefs {
+		x := synth.ParseRef(ref)
+		for _, j := range m.cands {
+			if refsOverlap([]synth.Ref{x}, r.cands[j].refs) && !slices.Contains(r.cands[j].agents, agent) {
+				if strings.Contains(string(text), path.Base(x.Path)) {
+					return "", false
+				}
+				named = append(named, path.Base(x.Path))
+				if by < 0 {
+					by = j
+				}
+				break
+			}
+		}
+	}
 	if len(named) == 0 {
 		return "", false
 	}
-	where := r.cands[m.coded[0]].key()
-	if f := r.cands[m.coded[0]].f; f != nil && len(f.Sources) > 0 {
+	where := r.cands[by].key()
+	if f := r.cands[by].f; f != nil && len(f.Sources) > 0 {
 		where = idOr(f.Sources[0].ID, "") + " (" + f.Sources[0].Ref + ")"
 	}
 	return fmt.Sprintf("names %s, whose report never writes %s, which the claim is about (%s writes it)",

@@ -94,6 +94,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"proseagents", WrongCount, true},
 		{"whosaid", WrongCount, true},
 		{"codeneighbour", WrongCount, true},
+		{"refneighbour", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
