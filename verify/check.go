@@ -120,6 +120,10 @@ const (
 	// whose block holds this much of the line's words, clearly more than
 	// its other findings' blocks.
 	mentioned = 0.6
+	// themeWords: a count that names no agent, over a theme row's title
+	// of at most this many words, is not judged by what the
+	// reports say: a theme that short is said in other words as often.
+	themeWords = 3
 )
 
 // candidate is one run finding or improvement with what matching needs.
@@ -356,10 +360,41 @@ func Check(in Input) *Result {
 	return checkWith(newRun(in.Run, in.Reports), in.Synthesis)
 }
 
+// withProse adds to the claims the list items that name, in their prose,
+// two agents of the run or more (reader.proseItem): a claim of those
+// agents. Words that resolve to no agent ("first-contact") are dropped.
+func (r *run) withProse(claims []Claim, prose []proseClaim) []Claim {
+	added := false
+	for _, p := range prose {
+		c := p.c
+		var names, agents []string
+		for _, n := range c.Agents {
+			if a, ok := r.agents.resolve(n); ok && !slices.Contains(agents, a) {
+				names, agents = append(names, n), append(agents, a)
+			}
+		}
+		if len(agents) < p.min {
+			continue
+		}
+		c.Agents, c.prose = names, true
+		for _, n := range names {
+			if !slices.ContainsFunc(c.attrib, func(a attribution) bool { return a.label == n }) {
+				c.attrib = append(c.attrib, attribution{label: n})
+			}
+		}
+		claims, added = append(claims, c), true
+	}
+	if added {
+		slices.SortStableFunc(claims, func(a, b Claim) int { return a.Line - b.Line })
+	}
+	return claims
+}
+
 // checkWith verifies a synthesis against an indexed run.
 func checkWith(r *run, src []byte) *Result {
 	in := Input{Synthesis: src}
-	res := &Result{Claims: Claims(in.Synthesis), Tally: map[Kind]int{}}
+	claims, prose := claimsAndProse(in.Synthesis)
+	res := &Result{Claims: r.withProse(claims, prose), Tally: map[Kind]int{}}
 	for _, k := range Kinds {
 		res.Tally[k] = 0
 	}
@@ -957,6 +992,12 @@ func refsOverlap(a, b []synth.Ref) bool {
 func (r *run) judge(c *Claim, m matched) []Problem {
 	var ps []Problem
 	if len(m.cands) == 0 && len(m.weak) == 0 {
+		if c.prose {
+			// An item that names its agents only in its prose is held to
+			// who said what it states, never called invented: its words
+			// are as often a recommendation or a conflict as a finding.
+			return []Problem{{Kind: Unverifiable, Message: "no finding of the run matches it"}}
+		}
 		ps = r.unmatched(c, m)
 		if c.Count > 1 && ps[0].Kind == Unverifiable {
 			// Tied to no finding, but said in the reports: the count it
@@ -1261,10 +1302,14 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	}
 	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
 	for _, a := range m.named {
+		if msg, ok := r.missesCode(c, m, a); ok && grounded && !mismatched(m, a) {
+			wrong = append(wrong, msg)
+			continue
+		}
 		if _, ok := support[a]; ok || !grounded || mismatched(m, a) {
 			continue
 		}
-		if fs, ok := m.said[a]; ok {
+		if fs, ok := m.said[a]; ok && !c.quotes {
 			// Its findings can be read: they say it, or it did not report it.
 			if saysLittle(fs, m.titleWords) {
 				wrong = append(wrong, fmt.Sprintf("names %s, none of whose findings says it (its closest, %s, holds %.0f%% of its words, against %s)",
@@ -1279,7 +1324,11 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		wrong = append(wrong, fmt.Sprintf("names %s, which has no finding like it and whose report says nothing like it (%.0f%% of its words at most, against %.0f%% in %s)",
 			a, 100*m.scores[i], 100*m.best, r.bestAgent(m)))
 	}
-	if c.Count > len(m.named) && grounded {
+	// A count that names no agent over a theme of a few words in a row of
+	// IDs ("| Staged rollout | RES-2, DEC-4 | High (4 agents) |"): too few
+	// words to tell a report that says it from one that does not.
+	themeOnly := c.theme && len(m.named) == 0 && m.titleWords <= themeWords
+	if c.Count > len(m.named) && grounded && !themeOnly {
 		// More agents than it names (or it names none): the others must
 		// say something like it somewhere.
 		lenient := map[string]bool{}
@@ -1388,6 +1437,66 @@ func (r *run) bestSaid(m matched) string {
 		return "no finding of any agent"
 	}
 	return fmt.Sprintf("%.0f%% in %s", 100*best, r.srcLabel(m.said[bestA].src))
+}
+
+// missesCode reports whether a claim about a name from code that the
+// titles of a few findings write (m.coded: "AgentNotFoundMsg silently
+// dropped"), or about a file:line a finding it matched points at, names
+// an agent whose report, read in full, never writes that name or file:
+// whatever words its findings share with the claim, they are about
+// something else. The message names the finding that writes it.
+func (r *run) missesCode(c *Claim, m matched, agent string) (string, bool) {
+	if (len(m.coded) == 0 && len(c.FileRefs) == 0) || slices.Contains(m.citers, agent) {
+		return "", false
+	}
+	text, ok := r.texts[agent]
+	if !ok || r.unread[agent] {
+		return "", false
+	}
+	for _, j := range m.coded {
+		if slices.Contains(r.cands[j].agents, agent) {
+			return "", false
+		}
+	}
+	var named []string
+	for _, id := range codeNames(c.Title + " " + c.Text) {
+		if js := r.codeOwners()[id]; len(js) == 0 || len(js) > maxCodeOwners {
+			continue
+		}
+		if strings.Contains(string(text), id) {
+			return "", false
+		}
+		named = append(named, id)
+	}
+	by := -1
+	if len(m.coded) > 0 {
+		by = m.coded[0]
+	}
+	// A file:line the claim writes that a finding it matched points at.
+	for _, ref := range c.FileRefs {
+		x := synth.ParseRef(ref)
+		for _, j := range m.cands {
+			if refsOverlap([]synth.Ref{x}, r.cands[j].refs) && !slices.Contains(r.cands[j].agents, agent) {
+				if strings.Contains(string(text), path.Base(x.Path)) {
+					return "", false
+				}
+				named = append(named, path.Base(x.Path))
+				if by < 0 {
+					by = j
+				}
+				break
+			}
+		}
+	}
+	if len(named) == 0 {
+		return "", false
+	}
+	where := r.cands[by].key()
+	if f := r.cands[by].f; f != nil && len(f.Sources) > 0 {
+		where = idOr(f.Sources[0].ID, "") + " (" + f.Sources[0].Ref + ")"
+	}
+	return fmt.Sprintf("names %s, whose report never writes %s, which the claim is about (%s writes it)",
+		agent, named[0], strings.TrimSpace(where)), true
 }
 
 func mismatched(m matched, agent string) bool {

@@ -40,6 +40,17 @@ type Claim struct {
 	// body is the prose that follows a heading or bold lead-in claim, up to
 	// maxBody bytes: what the synthesis says of it in more words.
 	body string
+	// theme: a row of a table read by its cells (rowByCells), a theme and
+	// the IDs or agents that bear it out.
+	theme bool
+	// prose: a list item that names its agents only in its prose
+	// (reader.proseItem, reader.whoSaid).
+	prose bool
+	// quotes: an item of a "who said what" list (reader.whoSaid), whose
+	// body is what its agent said, in its words or the synthesis's: the
+	// agent is held to its report, not to its findings, whose blocks the
+	// reader may not hold (a finding read from front matter).
+	quotes bool
 }
 
 // attribution is what a claim says one agent reported.
@@ -74,6 +85,10 @@ type reader struct {
 	claimLvl int            // level of the current finding heading; 0: none
 	block    int            // index in out of the claim whose block this is; -1: none
 	table    *tableCols
+	// prose are the list items that state no claim by their form but
+	// name what may be agents (proseItem, whoSaid): Check keeps those
+	// whose names are agents of the run.
+	prose []proseClaim
 }
 
 // line returns the line at byte offset p and the offset of the next one.
@@ -88,6 +103,13 @@ func (r *reader) lineAt(p int) (string, int) {
 // documentation for what a claim is). It never fails: text that states no
 // claim gives none.
 func Claims(src []byte) []Claim {
+	c, _ := claimsAndProse(src)
+	return c
+}
+
+// claimsAndProse returns the claims of a synthesis and the list items that
+// may be claims by the agents their prose names (see proseItem).
+func claimsAndProse(src []byte) (claims []Claim, prose []proseClaim) {
 	// The lines are read one at a time rather than split into a slice at
 	// once: a synthesis of 60 MB of newlines took a 960 MB slice of them.
 	r := &reader{text: string(src), block: -1}
@@ -98,7 +120,7 @@ func Claims(src []byte) []Claim {
 		r.n++
 		r.step(strings.TrimSpace(strings.TrimRight(line, "\r")))
 	}
-	return r.out
+	return r.out, r.prose
 }
 
 // skipFrontMatter steps over YAML front matter: its lists name agents and
@@ -329,6 +351,9 @@ func (r *reader) item(text, t string) {
 	if isTally(text) {
 		return
 	}
+	if r.block >= 0 && r.whoSaid(text, t) {
+		return
+	}
 	if isField(text) {
 		if label, _ := fieldParts(text); r.block >= 0 || commonFields[parse.Normalize(label)] || attributionFields[parse.Normalize(label)] {
 			r.field(text)
@@ -353,6 +378,7 @@ func (r *reader) item(text, t string) {
 			return
 		}
 		if r.groupLvl == 0 {
+			r.proseItem(text, t)
 			return
 		}
 		// An item directly under a severity group heading.
@@ -369,6 +395,82 @@ func (r *reader) item(text, t string) {
 	}
 	r.add(c, t)
 	r.block = -1
+}
+
+// proseItem keeps a list item that states no claim by its form but names
+// two things or more that may be agents in its prose ("**Cut the plugin
+// list.** Launch-wedge calls it …; Pitch-coach calls it …"): a claim of those agents when they are
+// agents of the run, which only Check can tell.
+func (r *reader) proseItem(text, t string) {
+	// Only an item that opens with what it states, in bold, and says who
+	// in the prose after it: a plan's "Keep the job idempotent
+	// (Ledger-audit P0 + Queue-health High)" is an action, not a claim.
+	_, after, ok := leadBold(strings.TrimSpace(text))
+	if !ok {
+		return
+	}
+	names := proseNames(after)
+	if len(names) < 2 {
+		return
+	}
+	c, ok := itemClaim(text, true)
+	if !ok {
+		return
+	}
+	c.Agents = appendNew(c.Agents, names...)
+	c.Line, c.Text = r.n, clip(t)
+	r.prose = append(r.prose, proseClaim{c, 2})
+}
+
+// A proseClaim is a claim of the agents it names, if min of its names at
+// least are agents of the run.
+type proseClaim struct {
+	c   Claim
+	min int
+}
+
+// whoSaid reads an item of a "who said what" list under a finding or a
+// convergence heading ("- **fd-a** (P0-1): \"quote\"", "- **fd-b**: what
+// it found"): a claim of that agent, stating what the item says it found,
+// if the label is an agent of the run (Check); otherwise, as before, a
+// detail of the claim above.
+func (r *reader) whoSaid(text, t string) bool {
+	if _, _, ok := leadBold(strings.TrimSpace(text)); !ok {
+		return false
+	}
+	agent, sev, id, value, ok := agentLeadID(strings.ReplaceAll(text, "**", ""))
+	if !ok {
+		return false
+	}
+	said := cleanTitle(strings.Trim(strings.TrimSpace(value), "\"“”"))
+	if !hasKeyword(said) {
+		return false
+	}
+	// The item says the agent raised the finding above; what it quotes is
+	// the agent's case for it.
+	above := r.out[r.block]
+	c := Claim{Title: above.Title, Severity: sev, ID: id, Agents: []string{agent}, Line: r.n, Text: clip(t), body: said, quotes: true}
+	c.attrib = []attribution{{label: agent, sev: sev, ids: nonEmpty(id)}}
+	if id != "" {
+		c.Cites = []string{id}
+	}
+	c.FileRefs = fileRefs(t)
+	r.detail(text)
+	r.prose = append(r.prose, proseClaim{c, 1})
+	return true
+}
+
+// proseNameRe finds words that may name an agent in prose: hyphenated
+// ("Launch-wedge", "fd-safety") or in backticks.
+var proseNameRe = regexp.MustCompile("`([A-Za-z][A-Za-z0-9_-]*)`|\\b([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+)\\b")
+
+// proseNames returns the words of a text that may name agents, once each.
+func proseNames(t string) []string {
+	var names []string
+	for _, m := range proseNameRe.FindAllStringSubmatch(t, 32) {
+		names = appendNew(names, m[1]+m[2])
+	}
+	return names
 }
 
 // paragraph reads a line of prose: a bold lead-in that states a finding

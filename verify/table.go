@@ -16,6 +16,9 @@ type tableCols struct {
 	header []string
 	// none: the table states no claims (agents and their verdicts, actions).
 	none bool
+	// byCells: no header names the finding's column; each row's cells
+	// decide which holds what (see rowByCells).
+	byCells bool
 }
 
 // newTable reads a table's header row.
@@ -56,6 +59,9 @@ func newTable(header []string) *tableCols {
 	}
 	// A table of agents and their verdicts states no findings.
 	t.none = t.title < 0 || (verdict && t.agent >= 0)
+	// Headers that name no finding column ("Finding Theme", "Agents
+	// Converging"): the rows' cells may still say who said what.
+	t.byCells = t.title < 0 && !verdict && t.agent < 0 && len(t.others) > 0
 	return t
 }
 
@@ -68,6 +74,9 @@ func set(col *int, i int) {
 // row reads one table row as a claim; group is the severity of the group
 // heading the table stands under.
 func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
+	if t.byCells {
+		return rowByCells(cs, group)
+	}
 	if t.none || t.title >= len(cs) {
 		return Claim{}, false
 	}
@@ -227,4 +236,76 @@ func agentCell(cell string) []string {
 		names = append(names, part)
 	}
 	return names
+}
+
+// rowByCells reads a row of a table whose headers name no finding column
+// by its cells: a cell of finding IDs alone ("DEC-1, PER-1, RES-2") cites
+// them, a cell of agent names alone names the agents, a cell that counts
+// agents ("High (3 agents)", "3/5") gives the count; the first other cell
+// with a word of substance is the title. A row is a claim only when it
+// says who: IDs or agents, and a title besides.
+func rowByCells(cs []string, group parse.Severity) (Claim, bool) {
+	c := Claim{Severity: group, theme: true}
+	title := -1
+	for i, x := range cs {
+		plain := strings.TrimSpace(strings.ReplaceAll(x, "**", ""))
+		if plain == "" {
+			continue
+		}
+		if resolvedMark(plain) {
+			return Claim{}, false
+		}
+		if ids := idCell(plain); ids != nil {
+			c.Cites = appendNew(c.Cites, ids...)
+			c.attrib = append(c.attrib, attribution{ids: ids})
+			continue
+		}
+		if names := agentCell(plain); names != nil {
+			c.Agents = appendNew(c.Agents, names...)
+			for _, n := range names {
+				c.attrib = append(c.attrib, attribution{label: n})
+			}
+			continue
+		}
+		if n, of := counts(plain); n > 0 {
+			if c.Count == 0 {
+				c.Count, c.Of = n, of
+			}
+			continue
+		}
+		if title < 0 && hasKeyword(cleanTitle(plain)) {
+			title = i
+		}
+	}
+	if title < 0 || (len(c.Cites) == 0 && len(c.Agents) == 0) {
+		return Claim{}, false
+	}
+	t := strings.ReplaceAll(cs[title], "**", "")
+	if _, sev, rest, ok := leadMarker(t); ok {
+		if sev != "" {
+			c.Severity = sev
+		}
+		t = rest
+	}
+	c.Title = cleanTitle(t)
+	c.FileRefs = fileRefs(strings.Join(cs, " "))
+	return c, c.Title != ""
+}
+
+// idCell returns the finding IDs a cell holds when it holds nothing else
+// ("DEC-1, PER-1, RES-2", "OD-1/AR-1"); nil otherwise.
+func idCell(cell string) []string {
+	var ids []string
+	for _, tok := range strings.FieldsFunc(cell, func(r rune) bool { return r == ',' || r == ' ' || r == ';' || r == '+' }) {
+		tok = trimTok(strings.Trim(tok, "`*_()"))
+		if tok == "" {
+			continue
+		}
+		x := expandID(tok)
+		if len(x) == 0 {
+			return nil
+		}
+		ids = append(ids, x...)
+	}
+	return ids
 }

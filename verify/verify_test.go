@@ -90,6 +90,11 @@ func TestGoldenKinds(t *testing.T) {
 		{"twoseverities", SeverityRaised, true},
 		{"otherwords", SeverityRaised, true},
 		{"unmatchedcount", WrongCount, true},
+		{"themetable", WrongCount, true},
+		{"proseagents", WrongCount, true},
+		{"whosaid", WrongCount, true},
+		{"codeneighbour", WrongCount, true},
+		{"refneighbour", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
