@@ -155,8 +155,8 @@ var (
 		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
 		"总结", "m t")
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+level)?|sev|criticality|risk(?:\s+level)?|priority(?:\s+level)?|impact(?:\s+level)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
-		"sev", "criticality", "risk", "priority", "impact", "prioridad", "gravedad", "schweregrad")
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+(?:level|rating))?|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
 	statusFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`),
@@ -185,6 +185,8 @@ var fieldNames = map[string]bool{
 	"reproduction": true, "test": true, "tests": true, "verification": true, "criticality": true,
 	"sev": true, "severity level": true, "priority level": true, "impact level": true, "resolution": true,
 	"state": true, "where": true, "what": true, "current": true, "proposed": true, "problem statement": true,
+	"risk rating": true, "severity rating": true, "cvss score": true, "cvss vector": true, "likelihood": true,
+	"exploitability": true,
 }
 
 // readGeneral reads lines by the rules of SPEC §2.3; src is the text the
@@ -640,7 +642,7 @@ func (n *gnode) setField(name, value string, line int) {
 	sev, _, _ := severityValue(value, true)
 	prio := 3
 	switch k := strings.ToLower(name); {
-	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || k == "sévérité" || k == "gravité" ||
+	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
 		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ"):
 		prio = 0

@@ -45,6 +45,10 @@ func severityValue(s string, position bool) (Severity, sevClass, bool) {
 			paren = paren[:j]
 		}
 	}
+	// A score with its level ("9.8 (Critical)", "7.5 (High)"): the level.
+	if paren != "" && isScore(main) {
+		main = ""
+	}
 	for _, part := range []string{main, paren} {
 		if part == "" || isCount(part) {
 			continue
@@ -222,4 +226,15 @@ func trimEmoji(s string) string {
 		}
 		s = s[n:]
 	}
+}
+
+// isScore reports whether s is a decimal score ("9.8", "7.5/10"), as a
+// CVSS score is written before its level.
+func isScore(s string) bool {
+	s, _, _ = strings.Cut(s, "/")
+	i := strings.IndexByte(s, '.')
+	if i <= 0 || i == len(s)-1 {
+		return false
+	}
+	return isDigits(s[:i]) && isDigits(s[i+1:])
 }
