@@ -977,7 +977,11 @@ func (g *general) tallyOf(line int, text string, sev Severity) {
 	if i := strings.LastIndexAny(t, ":("); i >= 0 {
 		rest := strings.Trim(t[i+1:], " )*_")
 		if f := strings.Fields(rest); len(f) > 0 {
-			if n, err := strconv.Atoi(f[0]); err == nil {
+			d := 0
+			for d < len(f[0]) && isDigit(f[0][d]) {
+				d++
+			}
+			if n, err := strconv.Atoi(f[0][:d]); err == nil && (d == len(f[0]) || isCount(f[0])) {
 				g.tallies = append(g.tallies, tally{line: line, sev: sev, n: n, group: -1})
 			}
 		}
@@ -1319,19 +1323,20 @@ func negation(w string) bool {
 }
 
 // markLegends marks runs of three or more sibling items that each start
-// with a different severity, in order (Critical, High, Medium, Low): a
-// legend of the levels, not findings.
+// with the next severity, in order (Critical, High, Medium, Low): a legend
+// of the levels, not findings. Findings skip levels (Critical, High, Low)
+// and a checklist's items are tasks, never a legend.
 func markLegends(nodes []gnode) {
 	for k := 0; k < len(nodes); {
 		n := &nodes[k]
-		if n.kind == 'h' || !n.lab.ok || n.lab.class != sevFinding {
+		if n.kind == 'h' || n.kind == 'c' || !n.lab.ok || n.lab.class != sevFinding {
 			k++
 			continue
 		}
 		end := k + 1
 		prev := n.lab.sev.Rank()
-		for end < len(nodes) && nodes[end].parent == n.parent && nodes[end].kind != 'h' && nodes[end].lab.ok &&
-			nodes[end].lab.sev.Rank() > prev {
+		for end < len(nodes) && nodes[end].parent == n.parent && nodes[end].kind != 'h' && nodes[end].kind != 'c' &&
+			nodes[end].lab.ok && nodes[end].lab.sev.Rank() == prev+1 {
 			prev = nodes[end].lab.sev.Rank()
 			end++
 		}
@@ -1449,6 +1454,11 @@ func labelOf(text string, kind byte) label {
 			if t, _ := splitDash(a); !isCountText(t) {
 				lab.title, lab.empty = cleanTitle(t), false
 			}
+		}
+		if lab.ok && kind != 'h' && isCount(strings.TrimLeft(after, " :—–-")) {
+			// "**Blocking (P0)**: 4", "- **Critical issues:** 2 found":
+			// a tally of the bold part's category, not a finding.
+			lab.empty = true
 		}
 		if lab.ok && resolvedMark(after) {
 			lab.resolved = true
