@@ -1253,7 +1253,7 @@ func groupCore(t string) (core string, count int, cut bool) {
 var groupWordsList = map[string]bool{
 	"issues": true, "issue": true, "findings": true, "finding": true, "problems": true, "problem": true,
 	"concerns": true, "concern": true, "bugs": true, "bug": true, "vulnerabilities": true, "vulnerability": true,
-	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "gaps": true, "fixes": true,
+	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "risk": true, "gaps": true, "fixes": true,
 	"priority": true, "severity": true, "level": true, "and": true, "&": true, "/": true, "or": true,
 	"recommendations": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
@@ -1524,10 +1524,28 @@ func apartID(s string) (id, rest string, ok bool) {
 	switch {
 	case r == "", strings.HasPrefix(tok, "["), strings.ContainsAny(tok[len(tok)-1:], ":.)]`*"):
 	case strings.ContainsAny(r[:1], ":-|.)"), strings.HasPrefix(r, "—"), strings.HasPrefix(r, "–"):
+	case dashedID(tok):
+		// "H-01 Reentrancy in withdraw": a letter code, a dash and a
+		// number is an ID, not a sentence's subject.
 	default:
 		return "", s, false
 	}
 	return id, rest, true
+}
+
+// dashedID reports whether s is letters, a dash and digits ("H-01",
+// "SEC-12").
+func dashedID(s string) bool {
+	a, b, ok := strings.Cut(s, "-")
+	if !ok || a == "" || len(a) > 8 || !isDigits(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] < 'A' || a[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // wordPrefix splits "Finding QA-7" into its word and the rest.
