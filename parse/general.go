@@ -208,6 +208,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	}
 	template := isTemplate(lines)
 	heading := -1 // the innermost open heading node
+	realLevel := 0 // the level of the last heading written with #s
 	var table *genTable
 	for i := range lines {
 		st.tick()
@@ -220,14 +221,22 @@ func readGeneral(st *stop, src string, lines []line) general {
 			table = nil
 			continue
 		}
-		if l.level > 0 {
+		level, head := l.level, l.head
+		if level > 0 {
+			realLevel = level
+		} else if h, ok := summaryHead(t); ok {
+			// A collapsed block's summary heads what it folds, one level
+			// below the heading it stands under.
+			level, head = min(realLevel+1, 6), h
+		}
+		if level > 0 {
 			table = nil
-			n := gnode{i: i, kind: 'h', rank: l.level, text: l.head, count: -1}
+			n := gnode{i: i, kind: 'h', rank: level, text: head, count: -1}
 			for len(stack) > 0 && nodes[cur()].rank >= n.rank {
 				stack = stack[:len(stack)-1]
 			}
 			n.parent = cur()
-			n.cls, n.rgroup = headingClass(nodes, n.parent, l.head, len(nodes))
+			n.cls, n.rgroup = headingClass(nodes, n.parent, head, len(nodes))
 			nodes = append(nodes, n)
 			stack = append(stack, len(nodes)-1)
 			heading = len(nodes) - 1
@@ -1255,7 +1264,7 @@ var groupWordsList = map[string]bool{
 	"concerns": true, "concern": true, "bugs": true, "bug": true, "vulnerabilities": true, "vulnerability": true,
 	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "risk": true, "gaps": true, "fixes": true,
 	"priority": true, "severity": true, "level": true, "and": true, "&": true, "/": true, "or": true,
-	"recommendations": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
+	"recommendations": true, "comments": true, "comment": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
 	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
 	"security": false,
@@ -2136,3 +2145,29 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	// resolved resolves its rows.
 	g.pending = append(g.pending, pendingRow{f: gf, head: t.head})
 }
+
+// summaryHead reads the summary of a collapsed block ("<summary>🔴
+// Critical (2)</summary>", "<details><summary><b>[HIGH] Title</b>"): a
+// heading of what the block folds, as PR review bots write their findings.
+func summaryHead(t string) (string, bool) {
+	if len(t) < 9 || t[0] != '<' {
+		return "", false
+	}
+	lower := strings.ToLower(t)
+	if strings.HasPrefix(lower, "<details>") {
+		t, lower = strings.TrimSpace(t[9:]), strings.TrimSpace(lower[9:])
+	}
+	if !strings.HasPrefix(lower, "<summary>") {
+		return "", false
+	}
+	t = t[9:]
+	if i := strings.Index(strings.ToLower(t), "</summary>"); i >= 0 {
+		t = t[:i]
+	}
+	t = summaryTagRe.ReplaceAllString(t, "")
+	h := cleanHeading(strings.TrimSpace(t))
+	return h, h != ""
+}
+
+// summaryTagRe matches the inline tags of a summary line.
+var summaryTagRe = regexp.MustCompile(`(?i)</?(?:b|strong|em|i|code)>`)
