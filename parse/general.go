@@ -207,7 +207,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		return stack[len(stack)-1]
 	}
 	template := isTemplate(lines)
-	heading := -1 // the innermost open heading node
+	heading := -1  // the innermost open heading node
 	realLevel := 0 // the level of the last heading written with #s
 	var table *genTable
 	for i := range lines {
