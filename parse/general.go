@@ -2012,10 +2012,15 @@ type genTable struct {
 	section                       string
 	skip                          int
 	kv                            bool // a two-column field table: "| Severity | High |"
-	cls                           sectionClass
-	group                         int
-	head                          int  // the heading node the table stands under, -1 for none
-	legend                        bool // under a legend, a guide or a template: no findings
+	// fields: a severity column and no title or count column, as a
+	// finding's rating table ("| Likelihood | Impact | Risk |"): its
+	// rows are the fields of the finding over it; sevName names it.
+	fields  bool
+	sevName string
+	cls     sectionClass
+	group   int
+	head    int  // the heading node the table stands under, -1 for none
+	legend  bool // under a legend, a guide or a template: no findings
 }
 
 // genTableHeader reads a table header at lines[i] (followed by a delimiter
@@ -2027,12 +2032,15 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	cells := tableCells(lines[i].text)
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1}
+	sevRank := 0
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
 		switch {
-		case c.sev < 0 && sevColumn(name):
-			c.sev = j
+		case sevColumn(name) && (c.sev < 0 || sevColumnRank(name) < sevRank):
+			// Of several ("| Likelihood | Impact | Risk |"), the
+			// strongest: severity, then risk, priority, impact.
+			c.sev, c.sevName, sevRank = j, name, sevColumnRank(name)
 		case c.id < 0 && (name == "id" || name == "#" || name == "ref" || name == "finding id" || name == "no." || name == "no" || name == "key"):
 			c.id = j
 		case c.title < 0 && titleColumn(name):
@@ -2053,10 +2061,32 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		// table (rule 3), known once the headings are read.
 		return c, true
 	}
-	if c.sev < 0 || c.title < 0 && c.count < 0 {
+	if c.sev < 0 {
 		return genTable{}, false
 	}
+	if c.title < 0 && c.count < 0 {
+		// One row only: a table of many rows and no titles lists
+		// something else (hours of work by priority).
+		if i+3 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+3].text), "|") {
+			return genTable{}, false
+		}
+		c.fields = true
+	}
 	return c, true
+}
+
+// sevColumnRank orders severity columns as setField orders fields:
+// severity 0, risk 1, priority 2, the others 3.
+func sevColumnRank(name string) int {
+	switch {
+	case strings.HasPrefix(name, "sev") || strings.HasPrefix(name, "crit"):
+		return 0
+	case strings.HasPrefix(name, "risk"):
+		return 1
+	case strings.HasPrefix(name, "prio"):
+		return 2
+	}
+	return 3
 }
 
 func sevColumn(name string) bool {
@@ -2073,6 +2103,7 @@ func titleColumn(name string) bool {
 	switch name {
 	case "title", "finding", "issue", "summary", "description", "problem", "concern", "name", "gap", "vulnerability",
 		"bug", "observation", "item", "what", "issue title", "finding title", "defect", "risk description", "details",
+		"threat", "weakness", "flaw", "comment", "vulnerability name", "finding summary",
 		"문제", "이슈", "내용", "问题", "描述", "problème", "problema", "hallazgo", "vấn đề", "mô tả", "befund", "problem description":
 		return true
 	}
@@ -2099,6 +2130,15 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 		return
 	}
 	if legend {
+		return
+	}
+	if t.fields {
+		// "| Medium | High | High |" under a finding's heading: its field.
+		if cur >= 0 {
+			if _, c, ok := severityValue(cell(t.sev), true); ok && c == sevFinding {
+				(*nodes)[cur].setField(t.sevName, cell(t.sev), num)
+			}
+		}
 		return
 	}
 	sevText := cell(t.sev)
