@@ -342,6 +342,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// them all at once, not copies of a growing list.
 	g.findings = make([]gfinding, 0, len(nodes)+len(g.pending))
 	g.decide(st, lines, nodes, template)
+	if len(g.findings) == 0 && !template {
+		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
+	}
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
 	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })

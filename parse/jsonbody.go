@@ -3,6 +3,7 @@ package parse
 import (
 	"encoding/json"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -146,3 +147,48 @@ func jsonFinding(m map[string]any) (Finding, bool) {
 	}
 	return f, true
 }
+
+// fencedJSONFindings reads the findings of the fenced ```json blocks of a
+// report ("## Findings" over a JSON array a tool printed), by the rules of
+// a JSON body. The caller takes them only when the report gives no finding
+// otherwise: a JSON block beside findings written in Markdown is an
+// example or a restatement.
+func fencedJSONFindings(st *stop, lines []line) []gfinding {
+	var out []gfinding
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i].text)
+		if len(t) < 7 || !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") ||
+			!strings.EqualFold(strings.TrimSpace(strings.TrimLeft(t, "`~")), "json") {
+			continue
+		}
+		fence, open := t[:3], lines[i].num
+		example := false
+		for k := max(0, i-3); k < i; k++ {
+			example = example || exampleRe.MatchString(lines[k].text)
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j].text), fence); j++ {
+			b.WriteString(lines[j].text)
+			b.WriteByte('\n')
+		}
+		if example {
+			i = j
+			continue
+		}
+		fs, _ := jsonFindings(st, b.String())
+		for _, f := range fs {
+			if placeholderTitle(f.Title) {
+				continue
+			}
+			f.Line += open
+			out = append(out, f)
+		}
+		i = j
+	}
+	return out
+}
+
+// exampleRe matches a line that presents a JSON block as an example or a
+// format to follow, not as findings.
+var exampleRe = regexp.MustCompile(`(?i)\b(?:example|format|schema|template|sample|e\.g\.)`)
