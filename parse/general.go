@@ -186,7 +186,8 @@ var fieldNames = map[string]bool{
 	"sev": true, "severity level": true, "priority level": true, "impact level": true, "resolution": true,
 	"state": true, "where": true, "what": true, "current": true, "proposed": true, "problem statement": true,
 	"risk rating": true, "severity rating": true, "cvss score": true, "cvss vector": true, "likelihood": true,
-	"exploitability": true,
+	"exploitability": true, "verdict": true, "decision": true, "outcome": true, "overall": true,
+	"overall verdict": true, "final verdict": true, "recommendation status": true,
 }
 
 // readGeneral reads lines by the rules of SPEC §2.3; src is the text the

@@ -18,6 +18,13 @@ import (
 // the value, so stripped, holds anything but severity words.
 func severityValue(s string, position bool) (Severity, sevClass, bool) {
 	v := strings.TrimSpace(stripBold(s))
+	// "(severity: high)", "[Priority: P1]": the field's name is not the value.
+	if i := strings.IndexAny(v, ":："); i > 0 && i <= 12 {
+		switch strings.ToLower(strings.TrimSpace(v[:i])) {
+		case "severity", "sev", "priority", "prio", "risk", "impact", "level":
+			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":："))
+		}
+	}
 	// The reason after a dash, a colon or a semicolon is not the value.
 	v = cutReason(v)
 	v = strings.Trim(v, " \t*_`[]()\"'.:")
