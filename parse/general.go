@@ -1271,6 +1271,10 @@ var groupWordsList = map[string]bool{
 	"recommendations": true, "comments": true, "comment": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
 	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
+	// A deadline after the level: "Must fix before merge", "Blockers for
+	// release", "Fix immediately".
+	"before": true, "for": true, "merge": true, "merging": true, "release": true, "shipping": true, "launch": true,
+	"deploy": true, "deployment": true, "production": true, "immediately": true, "asap": true, "changes": true,
 	"security": false,
 }
 
