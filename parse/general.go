@@ -1274,7 +1274,7 @@ var groupWordsList = map[string]bool{
 	// A deadline after the level: "Must fix before merge", "Blockers for
 	// release", "Fix immediately".
 	"before": true, "for": true, "merge": true, "merging": true, "release": true, "shipping": true, "launch": true,
-	"deploy": true, "deployment": true, "production": true, "immediately": true, "asap": true, "changes": true,
+	"deploy": true, "deployment": true, "production": true, "immediately": true, "asap": true,
 	"security": false,
 }
 
@@ -1352,8 +1352,13 @@ func markLegends(nodes []gnode) {
 		}
 		end := k + 1
 		prev := n.lab.sev.Rank()
+		// A level written as a range ("P0/P1") skips to the next range.
+		step := func(j int) bool {
+			r := nodes[j].lab.sev.Rank()
+			return r == prev+1 || r > prev && strings.ContainsAny(nodes[j-1].lab.word, "/-")
+		}
 		for end < len(nodes) && nodes[end].parent == n.parent && nodes[end].kind != 'h' && nodes[end].kind != 'c' &&
-			nodes[end].lab.ok && nodes[end].lab.sev.Rank() == prev+1 {
+			nodes[end].lab.ok && step(end) {
 			prev = nodes[end].lab.sev.Rank()
 			end++
 		}
@@ -1541,9 +1546,10 @@ func apartID(s string) (id, rest string, ok bool) {
 	switch {
 	case r == "", strings.HasPrefix(tok, "["), strings.ContainsAny(tok[len(tok)-1:], ":.)]`*"):
 	case strings.ContainsAny(r[:1], ":-|.)"), strings.HasPrefix(r, "—"), strings.HasPrefix(r, "–"):
-	case dashedID(tok):
+	case dashedID(tok) && r[0] >= 'A' && r[0] <= 'Z':
 		// "H-01 Reentrancy in withdraw": a letter code, a dash and a
-		// number is an ID, not a sentence's subject.
+		// number before a capitalised title is an ID, not a sentence's
+		// subject ("INV-8 write-block inventory").
 	default:
 		return "", s, false
 	}
@@ -1720,7 +1726,40 @@ func labelText(text string, kind byte) label {
 			break
 		}
 	}
+	// f. A severity mark before a title with no word of severity: "🚨
+	// Security: hard-coded secret", "🟠 Cache key ignores the tenant".
+	// A mark of P3 ("🟢 What went well") or over a word or two names a
+	// section, not a finding; a mark before a severity word ("🚨
+	// CRITICAL SECURITY REQUIREMENTS") is read with the word, or not at
+	// all.
+	if sev, mark, ok := leadMark(raw); ok && len(strings.Fields(flat)) >= 3 && !startsWithSeverity(flat) {
+		lab.ok, lab.sev, lab.class, lab.word = true, sev, sevFinding, mark
+		body := flat
+		if id, r, ok := apartID(body); ok {
+			lab.id, body = id, strings.TrimLeft(r, sepChars)
+		}
+		lab.title = itemTitle(body, kind)
+	}
 	return lab
+}
+
+// leadMark reads a severity mark (an emoji of the vocabulary, P0 to P2)
+// that opens s, after a checkbox and bold.
+func leadMark(s string) (Severity, string, bool) {
+	t := strings.TrimSpace(s)
+	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+		t = t[len(m[0]):]
+	}
+	t = strings.TrimLeft(t, "*_[ ")
+	r, n := utf8.DecodeRuneInString(t)
+	if n < 2 || !isEmojiRune(r) {
+		return "", "", false
+	}
+	sev, c, ok := oneSeverity(t[:n], false)
+	if !ok || c != sevFinding || sev.Rank() > 2 {
+		return "", "", false
+	}
+	return sev, t[:n], true
 }
 
 // itemBracket reports whether a bracketed severity word that ends at e in

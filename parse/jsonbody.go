@@ -187,6 +187,11 @@ func fencedJSONFindings(st *stop, lines []line) []gfinding {
 		} else {
 			fs = yamlFindings(b.String())
 		}
+		// One object is a finding only under a key that names findings:
+		// a lone {"summary", "priority"} is a record of something else.
+		if len(fs) < 2 && !findingsKeyRe.MatchString(b.String()) {
+			fs = nil
+		}
 		for _, f := range fs {
 			if placeholderTitle(f.Title) {
 				continue
@@ -252,3 +257,6 @@ func yamlFindings(text string) (out []gfinding) {
 	walk(&doc, 0)
 	return out
 }
+
+// findingsKeyRe matches a JSON or YAML key that names a list of findings.
+var findingsKeyRe = regexp.MustCompile(`(?i)(?:^|["\s])(?:findings|issues|vulnerabilities|problems|results)"?\s*:`)
