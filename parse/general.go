@@ -208,8 +208,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 		return stack[len(stack)-1]
 	}
 	template := isTemplate(lines)
-	heading := -1  // the innermost open heading node
-	realLevel := 0 // the level of the last heading written with #s
+	heading := -1   // the innermost open heading node
+	realLevel := 0  // the level of the last heading written with #s
+	listGroup := -1 // the node of an open group line over a list
 	var table *genTable
 	for i := range lines {
 		st.tick()
@@ -229,6 +230,12 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// A collapsed block's summary heads what it folds, one level
 			// below the heading it stands under.
 			level, head = min(realLevel+1, 6), h
+		} else if w, _, ok := plainGroupLine(t); ok && l.text == t && listFollows(lines, i) {
+			// "CRITICAL" or "High priority issues:" alone over a list:
+			// the heading of a group, written without #s, over that
+			// list only.
+			level, head = min(realLevel+1, 6), w
+			listGroup = len(nodes)
 		}
 		if level > 0 {
 			table = nil
@@ -278,6 +285,13 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		kind, indent, body := listItem(l.text)
+		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") {
+			// A paragraph after the list ends a group line's scope.
+			for len(stack) > 0 && cur() >= listGroup {
+				stack = stack[:len(stack)-1]
+			}
+			listGroup = -1
+		}
 		// A severity or status field belongs to the innermost open node.
 		if m := sevFieldOf(t); m != nil {
 			// The field belongs to the finding's opener, not to a bold
@@ -321,6 +335,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 				}
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
+			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && plainLabel(t):
+			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
+			// its own: read as the bold lead-in it stands for.
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		default:
 			if c := cur(); c >= 0 && !noneText(t) {
@@ -2258,3 +2276,59 @@ func summaryHead(t string) (string, bool) {
 
 // summaryTagRe matches the inline tags of a summary line.
 var summaryTagRe = regexp.MustCompile(`(?i)</?(?:b|strong|em|i|code)>`)
+
+// plainLabel reports whether a paragraph line, not bold and not indented,
+// opens with a label as an item would: a P-level or a bracketed severity
+// ("P0: Title", "[HIGH] Title"), or a severity word in capitals before a
+// colon or a dash ("CRITICAL: Title").
+func plainLabel(t string) bool {
+	if len(t) < 2 || len(t) > 400 {
+		return false
+	}
+	m, ok := markerAt(t, true)
+	if !ok || m.start != 0 || m.class != sevFinding {
+		return false
+	}
+	word := t[:m.end]
+	if !IsPLevel(strings.Trim(word, "[]():*_ ")) && word[0] != '[' && !isUpperWord(word) {
+		return false
+	}
+	r := strings.TrimLeft(t[m.end:], " \t")
+	if word[0] == '[' {
+		return r != ""
+	}
+	return strings.HasPrefix(r, ":") || strings.HasPrefix(r, "—") || strings.HasPrefix(r, "–") || strings.HasPrefix(r, "- ")
+}
+
+// listFollows reports whether the next line that is not blank, within
+// two, is a list item.
+func listFollows(lines []line, i int) bool {
+	for j := i + 1; j < len(lines) && j <= i+2; j++ {
+		if strings.TrimSpace(lines[j].text) == "" {
+			continue
+		}
+		kind, _, _ := listItem(lines[j].text)
+		return kind != 0
+	}
+	return false
+}
+
+// plainGroupLine reads a paragraph line that is only a group's name, in
+// capitals or ending with a colon, not bold ("CRITICAL", "High priority
+// issues:").
+func plainGroupLine(t string) (string, Severity, bool) {
+	if strings.ContainsAny(t, "*_") {
+		return "", "", false // a bold label: readBoldGroup's
+	}
+	w := strings.TrimSpace(trimEmoji(t))
+	colon := strings.HasSuffix(w, ":")
+	w = strings.TrimSpace(strings.TrimSuffix(w, ":"))
+	if w == "" || len(w) > 40 || !colon && w != strings.ToUpper(w) {
+		return "", "", false
+	}
+	sev, ok := groupPhrase(w)
+	if !ok || !startsWithSeverity(w) && !IsPLevel(strings.Fields(w)[0]) {
+		return "", "", false
+	}
+	return w, sev, true
+}
