@@ -219,6 +219,12 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		t := strings.TrimSpace(l.text)
+		if strings.HasPrefix(t, ">") && l.level == 0 {
+			// A quoted block ("> **[P1] Title**"), as review bots quote
+			// their comments: read as the text it quotes.
+			q := strings.TrimLeft(t, "> ")
+			l.text, t = q, strings.TrimSpace(q)
+		}
 		if t == "" {
 			table = nil
 			continue
