@@ -211,6 +211,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 	heading := -1   // the innermost open heading node
 	realLevel := 0  // the level of the last heading written with #s
 	listGroup := -1 // the node of an open group line over a list
+	// A badge line's severity, its line number and index, waiting for
+	// the title under it.
+	badge, badgeNum, badgeAt := "", 0, 0
 	var table *genTable
 	for i := range lines {
 		st.tick()
@@ -347,11 +350,21 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// its own: read as the bold lead-in it stands for.
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		default:
+			if v, ok := badgeLine(t); ok {
+				// "_⚠️ Potential issue_ | _🔴 Critical_" over the
+				// comment's bold title: the title's severity field.
+				badge, badgeNum, badgeAt = v, l.num, i
+				continue
+			}
 			if c := cur(); c >= 0 && !noneText(t) {
 				nodes[c].body = true
 			}
 			continue
 		}
+		if badge != "" && i-badgeAt <= 2 {
+			n.setField("severity", badge, badgeNum)
+		}
+		badge = ""
 		for len(stack) > 0 && nodes[cur()].rank >= n.rank {
 			stack = stack[:len(stack)-1]
 		}
@@ -2337,4 +2350,25 @@ func plainGroupLine(t string) (string, Severity, bool) {
 		return "", "", false
 	}
 	return w, sev, true
+}
+
+// badgeLine reads a line of badges, each in italics or bold, joined by
+// pipes, one a severity ("_⚠️ Potential issue_ | _🔴 Critical_", as PR
+// review bots head a comment): the severity.
+func badgeLine(t string) (string, bool) {
+	if len(t) > 120 || !strings.Contains(t, "|") || t[0] != '_' && t[0] != '*' {
+		return "", false
+	}
+	value := ""
+	for _, part := range strings.Split(t, "|") {
+		p := strings.TrimSpace(part)
+		if len(p) < 3 || p[0] != p[len(p)-1] || p[0] != '_' && p[0] != '*' {
+			return "", false
+		}
+		p = strings.TrimSpace(strings.Trim(p, "_*"))
+		if _, c, ok := severityValue(p, true); ok && c == sevFinding && value == "" {
+			value = p
+		}
+	}
+	return value, value != ""
 }
