@@ -349,6 +349,11 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && len(t) < 200 && i+1 < len(lines) && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil &&
+			!strings.HasSuffix(t, ".") && !strings.Contains(t, "|"):
+			// "Finding 1: Tokens are logged" with "Severity: High" on
+			// the next line: a title written as a plain line.
+			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		default:
 			if v, ok := badgeLine(t); ok {
 				// "_⚠️ Potential issue_ | _🔴 Critical_" over the
@@ -2313,10 +2318,16 @@ func plainLabel(t string) bool {
 		return false
 	}
 	r := strings.TrimLeft(t[m.end:], " \t")
-	if word[0] == '[' {
-		return r != ""
+	if word[0] != '[' {
+		if !strings.HasPrefix(r, ":") && !strings.HasPrefix(r, "—") && !strings.HasPrefix(r, "–") && !strings.HasPrefix(r, "- ") {
+			return false
+		}
+		r = strings.TrimLeft(r, ":—–- \t")
 	}
-	return strings.HasPrefix(r, ":") || strings.HasPrefix(r, "—") || strings.HasPrefix(r, "–") || strings.HasPrefix(r, "- ")
+	// A title opens with a capital, a digit or code: "P1: the team
+	// agreed …" and "CRITICAL: never skip the checks" are sentences.
+	c, _ := utf8.DecodeRuneInString(r)
+	return r != "" && (unicode.IsUpper(c) || unicode.IsDigit(c) || c == '`' || c == '"' || c >= utf8.RuneSelf && !unicode.IsLower(c))
 }
 
 // listFollows reports whether the next line that is not blank, within
