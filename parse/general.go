@@ -2168,9 +2168,9 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 // severity 0, risk 1, priority 2, the others 3.
 func sevColumnRank(name string) int {
 	switch {
-	case strings.HasPrefix(name, "sev") || strings.HasPrefix(name, "crit"):
+	case strings.Contains(name, "sev") || strings.HasPrefix(name, "crit"):
 		return 0
-	case strings.HasPrefix(name, "risk"):
+	case strings.Contains(name, "risk"):
 		return 1
 	case strings.HasPrefix(name, "prio"):
 		return 2
@@ -2181,6 +2181,7 @@ func sevColumnRank(name string) int {
 func sevColumn(name string) bool {
 	switch name {
 	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio",
+		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
 		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
 		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität":
 		return true
