@@ -813,6 +813,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 		nodes[k].lab = labelOf(nodes[k].text, nodes[k].kind)
 	}
 	markRecurringLabels(nodes)
+	markAuditIDs(nodes)
 	for k := range nodes {
 		n := &nodes[k]
 		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
@@ -2383,4 +2384,42 @@ func badgeLine(t string) (string, bool) {
 		}
 	}
 	return value, value != ""
+}
+
+// auditIDRe matches the IDs audit firms give findings by severity: C-01
+// critical, H-01 high, M-01 medium, L-01 low, I-01 informational.
+var auditIDRe = regexp.MustCompile(`^[CHMLI]-\d{1,3}$`)
+
+// markAuditIDs reads the severity of headings titled by audit IDs ("####
+// [H-01] Reentrancy …", "### M-02: …") with no severity of their own, when
+// the report's headings use two letters of the scale or more: one "H-1"
+// may be a hypothesis, "H-01" beside "M-01" is a rating.
+func markAuditIDs(nodes []gnode) {
+	var seen [256]bool
+	letters := 0
+	for k := range nodes {
+		n := &nodes[k]
+		if n.kind != 'h' || n.lab.ok {
+			continue
+		}
+		if _, id := plainTitle(n.text, n.kind); auditIDRe.MatchString(id) && !seen[id[0]] {
+			seen[id[0]] = true
+			letters++
+		}
+	}
+	if letters < 2 {
+		return
+	}
+	for k := range nodes {
+		n := &nodes[k]
+		if n.kind != 'h' || n.lab.ok {
+			continue
+		}
+		title, id := plainTitle(n.text, n.kind)
+		if !auditIDRe.MatchString(id) || strings.TrimSpace(title) == "" {
+			continue
+		}
+		sev := map[byte]Severity{'C': P0, 'H': P1, 'M': P2, 'L': P3, 'I': P3}[id[0]]
+		n.lab = label{ok: true, sev: sev, class: sevFinding, id: id, title: title, word: id}
+	}
 }
