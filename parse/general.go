@@ -155,8 +155,8 @@ var (
 		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
 		"总结", "m t")
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+level)?|sev|criticality|risk(?:\s+level)?|priority(?:\s+level)?|impact(?:\s+level)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
-		"sev", "criticality", "risk", "priority", "impact", "prioridad", "gravedad", "schweregrad")
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+(?:level|rating))?|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
 	statusFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`),
@@ -185,6 +185,9 @@ var fieldNames = map[string]bool{
 	"reproduction": true, "test": true, "tests": true, "verification": true, "criticality": true,
 	"sev": true, "severity level": true, "priority level": true, "impact level": true, "resolution": true,
 	"state": true, "where": true, "what": true, "current": true, "proposed": true, "problem statement": true,
+	"risk rating": true, "severity rating": true, "cvss score": true, "cvss vector": true, "likelihood": true,
+	"exploitability": true, "verdict": true, "decision": true, "outcome": true, "overall": true,
+	"overall verdict": true, "final verdict": true, "recommendation status": true,
 }
 
 // readGeneral reads lines by the rules of SPEC §2.3; src is the text the
@@ -205,7 +208,12 @@ func readGeneral(st *stop, src string, lines []line) general {
 		return stack[len(stack)-1]
 	}
 	template := isTemplate(lines)
-	heading := -1 // the innermost open heading node
+	heading := -1   // the innermost open heading node
+	realLevel := 0  // the level of the last heading written with #s
+	listGroup := -1 // the node of an open group line over a list
+	// A badge line's severity, its line number and index, waiting for
+	// the title under it.
+	badge, badgeNum, badgeAt := "", 0, 0
 	var table *genTable
 	for i := range lines {
 		st.tick()
@@ -214,18 +222,38 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		t := strings.TrimSpace(l.text)
+		if strings.HasPrefix(t, ">") && l.level == 0 {
+			// A quoted block ("> **[P1] Title**"), as review bots quote
+			// their comments: read as the text it quotes.
+			q := strings.TrimLeft(t, "> ")
+			l.text, t = q, strings.TrimSpace(q)
+		}
 		if t == "" {
 			table = nil
 			continue
 		}
-		if l.level > 0 {
+		level, head := l.level, l.head
+		if level > 0 {
+			realLevel = level
+		} else if h, ok := summaryHead(t); ok {
+			// A collapsed block's summary heads what it folds, one level
+			// below the heading it stands under.
+			level, head = min(realLevel+1, 6), h
+		} else if w, _, ok := plainGroupLine(t); ok && l.text == t && listFollows(lines, i) {
+			// "CRITICAL" or "High priority issues:" alone over a list:
+			// the heading of a group, written without #s, over that
+			// list only.
+			level, head = min(realLevel+1, 6), w
+			listGroup = len(nodes)
+		}
+		if level > 0 {
 			table = nil
-			n := gnode{i: i, kind: 'h', rank: l.level, text: l.head, count: -1}
+			n := gnode{i: i, kind: 'h', rank: level, text: head, count: -1}
 			for len(stack) > 0 && nodes[cur()].rank >= n.rank {
 				stack = stack[:len(stack)-1]
 			}
 			n.parent = cur()
-			n.cls, n.rgroup = headingClass(nodes, n.parent, l.head, len(nodes))
+			n.cls, n.rgroup = headingClass(nodes, n.parent, head, len(nodes))
 			nodes = append(nodes, n)
 			stack = append(stack, len(nodes)-1)
 			heading = len(nodes) - 1
@@ -266,6 +294,13 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		kind, indent, body := listItem(l.text)
+		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") {
+			// A paragraph after the list ends a group line's scope.
+			for len(stack) > 0 && cur() >= listGroup {
+				stack = stack[:len(stack)-1]
+			}
+			listGroup = -1
+		}
 		// A severity or status field belongs to the innermost open node.
 		if m := sevFieldOf(t); m != nil {
 			// The field belongs to the finding's opener, not to a bold
@@ -310,12 +345,31 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && plainLabel(t):
+			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
+			// its own: read as the bold lead-in it stands for.
+			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && len(t) < 200 && i+1 < len(lines) && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil &&
+			!strings.HasSuffix(t, ".") && !strings.Contains(t, "|"):
+			// "Finding 1: Tokens are logged" with "Severity: High" on
+			// the next line: a title written as a plain line.
+			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		default:
+			if v, ok := badgeLine(t); ok {
+				// "_⚠️ Potential issue_ | _🔴 Critical_" over the
+				// comment's bold title: the title's severity field.
+				badge, badgeNum, badgeAt = v, l.num, i
+				continue
+			}
 			if c := cur(); c >= 0 && !noneText(t) {
 				nodes[c].body = true
 			}
 			continue
 		}
+		if badge != "" && i-badgeAt <= 2 {
+			n.setField("severity", badge, badgeNum)
+		}
+		badge = ""
 		for len(stack) > 0 && nodes[cur()].rank >= n.rank {
 			stack = stack[:len(stack)-1]
 		}
@@ -331,6 +385,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// them all at once, not copies of a growing list.
 	g.findings = make([]gfinding, 0, len(nodes)+len(g.pending))
 	g.decide(st, lines, nodes, template)
+	if len(g.findings) == 0 && !template {
+		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
+	}
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
 	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })
@@ -640,7 +697,7 @@ func (n *gnode) setField(name, value string, line int) {
 	sev, _, _ := severityValue(value, true)
 	prio := 3
 	switch k := strings.ToLower(name); {
-	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || k == "sévérité" || k == "gravité" ||
+	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
 		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ"):
 		prio = 0
@@ -756,6 +813,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 		nodes[k].lab = labelOf(nodes[k].text, nodes[k].kind)
 	}
 	markRecurringLabels(nodes)
+	markAuditIDs(nodes)
 	for k := range nodes {
 		n := &nodes[k]
 		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
@@ -975,7 +1033,11 @@ func (g *general) tallyOf(line int, text string, sev Severity) {
 	if i := strings.LastIndexAny(t, ":("); i >= 0 {
 		rest := strings.Trim(t[i+1:], " )*_")
 		if f := strings.Fields(rest); len(f) > 0 {
-			if n, err := strconv.Atoi(f[0]); err == nil {
+			d := 0
+			for d < len(f[0]) && isDigit(f[0][d]) {
+				d++
+			}
+			if n, err := strconv.Atoi(f[0][:d]); err == nil && (d == len(f[0]) || isCount(f[0])) {
 				g.tallies = append(g.tallies, tally{line: line, sev: sev, n: n, group: -1})
 			}
 		}
@@ -1247,11 +1309,15 @@ func groupCore(t string) (core string, count int, cut bool) {
 var groupWordsList = map[string]bool{
 	"issues": true, "issue": true, "findings": true, "finding": true, "problems": true, "problem": true,
 	"concerns": true, "concern": true, "bugs": true, "bug": true, "vulnerabilities": true, "vulnerability": true,
-	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "gaps": true, "fixes": true,
+	"defects": true, "defect": true, "items": true, "item": true, "risks": true, "risk": true, "gaps": true, "fixes": true,
 	"priority": true, "severity": true, "level": true, "and": true, "&": true, "/": true, "or": true,
-	"recommendations": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
+	"recommendations": true, "comments": true, "comment": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
 	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
+	// A deadline after the level: "Must fix before merge", "Blockers for
+	// release", "Fix immediately".
+	"before": true, "for": true, "merge": true, "merging": true, "release": true, "shipping": true, "launch": true,
+	"deploy": true, "deployment": true, "production": true, "immediately": true, "asap": true,
 	"security": false,
 }
 
@@ -1317,19 +1383,25 @@ func negation(w string) bool {
 }
 
 // markLegends marks runs of three or more sibling items that each start
-// with a different severity, in order (Critical, High, Medium, Low): a
-// legend of the levels, not findings.
+// with the next severity, in order (Critical, High, Medium, Low): a legend
+// of the levels, not findings. Findings skip levels (Critical, High, Low)
+// and a checklist's items are tasks, never a legend.
 func markLegends(nodes []gnode) {
 	for k := 0; k < len(nodes); {
 		n := &nodes[k]
-		if n.kind == 'h' || !n.lab.ok || n.lab.class != sevFinding {
+		if n.kind == 'h' || n.kind == 'c' || !n.lab.ok || n.lab.class != sevFinding {
 			k++
 			continue
 		}
 		end := k + 1
 		prev := n.lab.sev.Rank()
-		for end < len(nodes) && nodes[end].parent == n.parent && nodes[end].kind != 'h' && nodes[end].lab.ok &&
-			nodes[end].lab.sev.Rank() > prev {
+		// A level written as a range ("P0/P1") skips to the next range.
+		step := func(j int) bool {
+			r := nodes[j].lab.sev.Rank()
+			return r == prev+1 || r > prev && strings.ContainsAny(nodes[j-1].lab.word, "/-")
+		}
+		for end < len(nodes) && nodes[end].parent == n.parent && nodes[end].kind != 'h' && nodes[end].kind != 'c' &&
+			nodes[end].lab.ok && step(end) {
 			prev = nodes[end].lab.sev.Rank()
 			end++
 		}
@@ -1448,6 +1520,11 @@ func labelOf(text string, kind byte) label {
 				lab.title, lab.empty = cleanTitle(t), false
 			}
 		}
+		if lab.ok && kind != 'h' && isCount(strings.TrimLeft(after, " :—–-")) {
+			// "**Blocking (P0)**: 4", "- **Critical issues:** 2 found":
+			// a tally of the bold part's category, not a finding.
+			lab.empty = true
+		}
 		if lab.ok && resolvedMark(after) {
 			lab.resolved = true
 		}
@@ -1512,10 +1589,29 @@ func apartID(s string) (id, rest string, ok bool) {
 	switch {
 	case r == "", strings.HasPrefix(tok, "["), strings.ContainsAny(tok[len(tok)-1:], ":.)]`*"):
 	case strings.ContainsAny(r[:1], ":-|.)"), strings.HasPrefix(r, "—"), strings.HasPrefix(r, "–"):
+	case dashedID(tok) && r[0] >= 'A' && r[0] <= 'Z':
+		// "H-01 Reentrancy in withdraw": a letter code, a dash and a
+		// number before a capitalised title is an ID, not a sentence's
+		// subject ("INV-8 write-block inventory").
 	default:
 		return "", s, false
 	}
 	return id, rest, true
+}
+
+// dashedID reports whether s is letters, a dash and digits ("H-01",
+// "SEC-12").
+func dashedID(s string) bool {
+	a, b, ok := strings.Cut(s, "-")
+	if !ok || a == "" || len(a) > 8 || !isDigits(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] < 'A' || a[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // wordPrefix splits "Finding QA-7" into its word and the rest.
@@ -1673,7 +1769,40 @@ func labelText(text string, kind byte) label {
 			break
 		}
 	}
+	// f. A severity mark before a title with no word of severity: "🚨
+	// Security: hard-coded secret", "🟠 Cache key ignores the tenant".
+	// A mark of P3 ("🟢 What went well") or over a word or two names a
+	// section, not a finding; a mark before a severity word ("🚨
+	// CRITICAL SECURITY REQUIREMENTS") is read with the word, or not at
+	// all.
+	if sev, mark, ok := leadMark(raw); ok && len(strings.Fields(flat)) >= 3 && !startsWithSeverity(flat) {
+		lab.ok, lab.sev, lab.class, lab.word = true, sev, sevFinding, mark
+		body := flat
+		if id, r, ok := apartID(body); ok {
+			lab.id, body = id, strings.TrimLeft(r, sepChars)
+		}
+		lab.title = itemTitle(body, kind)
+	}
 	return lab
+}
+
+// leadMark reads a severity mark (an emoji of the vocabulary, P0 to P2)
+// that opens s, after a checkbox and bold.
+func leadMark(s string) (Severity, string, bool) {
+	t := strings.TrimSpace(s)
+	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+		t = t[len(m[0]):]
+	}
+	t = strings.TrimLeft(t, "*_[ ")
+	r, n := utf8.DecodeRuneInString(t)
+	if n < 2 || !isEmojiRune(r) {
+		return "", "", false
+	}
+	sev, c, ok := oneSeverity(t[:n], false)
+	if !ok || c != sevFinding || sev.Rank() > 2 {
+		return "", "", false
+	}
+	return sev, t[:n], true
 }
 
 // itemBracket reports whether a bracketed severity word that ends at e in
@@ -1973,10 +2102,15 @@ type genTable struct {
 	section                       string
 	skip                          int
 	kv                            bool // a two-column field table: "| Severity | High |"
-	cls                           sectionClass
-	group                         int
-	head                          int  // the heading node the table stands under, -1 for none
-	legend                        bool // under a legend, a guide or a template: no findings
+	// fields: a severity column and no title or count column, as a
+	// finding's rating table ("| Likelihood | Impact | Risk |"): its
+	// rows are the fields of the finding over it; sevName names it.
+	fields  bool
+	sevName string
+	cls     sectionClass
+	group   int
+	head    int  // the heading node the table stands under, -1 for none
+	legend  bool // under a legend, a guide or a template: no findings
 }
 
 // genTableHeader reads a table header at lines[i] (followed by a delimiter
@@ -1988,12 +2122,15 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	cells := tableCells(lines[i].text)
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1}
+	sevRank := 0
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
 		switch {
-		case c.sev < 0 && sevColumn(name):
-			c.sev = j
+		case sevColumn(name) && (c.sev < 0 || sevColumnRank(name) < sevRank):
+			// Of several ("| Likelihood | Impact | Risk |"), the
+			// strongest: severity, then risk, priority, impact.
+			c.sev, c.sevName, sevRank = j, name, sevColumnRank(name)
 		case c.id < 0 && (name == "id" || name == "#" || name == "ref" || name == "finding id" || name == "no." || name == "no" || name == "key"):
 			c.id = j
 		case c.title < 0 && titleColumn(name):
@@ -2014,15 +2151,38 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		// table (rule 3), known once the headings are read.
 		return c, true
 	}
-	if c.sev < 0 || c.title < 0 && c.count < 0 {
+	if c.sev < 0 {
 		return genTable{}, false
 	}
+	if c.title < 0 && c.count < 0 {
+		// One row only: a table of many rows and no titles lists
+		// something else (hours of work by priority).
+		if i+3 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+3].text), "|") {
+			return genTable{}, false
+		}
+		c.fields = true
+	}
 	return c, true
+}
+
+// sevColumnRank orders severity columns as setField orders fields:
+// severity 0, risk 1, priority 2, the others 3.
+func sevColumnRank(name string) int {
+	switch {
+	case strings.Contains(name, "sev") || strings.HasPrefix(name, "crit"):
+		return 0
+	case strings.Contains(name, "risk"):
+		return 1
+	case strings.HasPrefix(name, "prio"):
+		return 2
+	}
+	return 3
 }
 
 func sevColumn(name string) bool {
 	switch name {
 	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio",
+		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
 		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
 		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität":
 		return true
@@ -2034,6 +2194,7 @@ func titleColumn(name string) bool {
 	switch name {
 	case "title", "finding", "issue", "summary", "description", "problem", "concern", "name", "gap", "vulnerability",
 		"bug", "observation", "item", "what", "issue title", "finding title", "defect", "risk description", "details",
+		"threat", "weakness", "flaw", "comment", "vulnerability name", "finding summary",
 		"문제", "이슈", "내용", "问题", "描述", "problème", "problema", "hallazgo", "vấn đề", "mô tả", "befund", "problem description":
 		return true
 	}
@@ -2060,6 +2221,15 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 		return
 	}
 	if legend {
+		return
+	}
+	if t.fields {
+		// "| Medium | High | High |" under a finding's heading: its field.
+		if cur >= 0 {
+			if _, c, ok := severityValue(cell(t.sev), true); ok && c == sevFinding {
+				(*nodes)[cur].setField(t.sevName, cell(t.sev), num)
+			}
+		}
 		return
 	}
 	sevText := cell(t.sev)
@@ -2105,4 +2275,151 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	// row with no severity its own, and a group whose findings are
 	// resolved resolves its rows.
 	g.pending = append(g.pending, pendingRow{f: gf, head: t.head})
+}
+
+// summaryHead reads the summary of a collapsed block ("<summary>🔴
+// Critical (2)</summary>", "<details><summary><b>[HIGH] Title</b>"): a
+// heading of what the block folds, as PR review bots write their findings.
+func summaryHead(t string) (string, bool) {
+	if len(t) < 9 || t[0] != '<' {
+		return "", false
+	}
+	lower := strings.ToLower(t)
+	if strings.HasPrefix(lower, "<details>") {
+		t, lower = strings.TrimSpace(t[9:]), strings.TrimSpace(lower[9:])
+	}
+	if !strings.HasPrefix(lower, "<summary>") {
+		return "", false
+	}
+	t = t[9:]
+	if i := strings.Index(strings.ToLower(t), "</summary>"); i >= 0 {
+		t = t[:i]
+	}
+	t = summaryTagRe.ReplaceAllString(t, "")
+	h := cleanHeading(strings.TrimSpace(t))
+	return h, h != ""
+}
+
+// summaryTagRe matches the inline tags of a summary line.
+var summaryTagRe = regexp.MustCompile(`(?i)</?(?:b|strong|em|i|code)>`)
+
+// plainLabel reports whether a paragraph line, not bold and not indented,
+// opens with a label as an item would: a P-level or a bracketed severity
+// ("P0: Title", "[HIGH] Title"), or a severity word in capitals before a
+// colon or a dash ("CRITICAL: Title").
+func plainLabel(t string) bool {
+	if len(t) < 2 || len(t) > 400 {
+		return false
+	}
+	m, ok := markerAt(t, true)
+	if !ok || m.start != 0 || m.class != sevFinding {
+		return false
+	}
+	word := t[:m.end]
+	if !IsPLevel(strings.Trim(word, "[]():*_ ")) && word[0] != '[' && !isUpperWord(word) {
+		return false
+	}
+	r := strings.TrimLeft(t[m.end:], " \t")
+	if word[0] != '[' {
+		if !strings.HasPrefix(r, ":") && !strings.HasPrefix(r, "—") && !strings.HasPrefix(r, "–") && !strings.HasPrefix(r, "- ") {
+			return false
+		}
+		r = strings.TrimLeft(r, ":—–- \t")
+	}
+	// A title opens with a capital, a digit or code: "P1: the team
+	// agreed …" and "CRITICAL: never skip the checks" are sentences.
+	c, _ := utf8.DecodeRuneInString(r)
+	return r != "" && (unicode.IsUpper(c) || unicode.IsDigit(c) || c == '`' || c == '"' || c >= utf8.RuneSelf && !unicode.IsLower(c))
+}
+
+// listFollows reports whether the next line that is not blank, within
+// two, is a list item.
+func listFollows(lines []line, i int) bool {
+	for j := i + 1; j < len(lines) && j <= i+2; j++ {
+		if strings.TrimSpace(lines[j].text) == "" {
+			continue
+		}
+		kind, _, _ := listItem(lines[j].text)
+		return kind != 0
+	}
+	return false
+}
+
+// plainGroupLine reads a paragraph line that is only a group's name, in
+// capitals or ending with a colon, not bold ("CRITICAL", "High priority
+// issues:").
+func plainGroupLine(t string) (string, Severity, bool) {
+	if strings.ContainsAny(t, "*_") {
+		return "", "", false // a bold label: readBoldGroup's
+	}
+	w := strings.TrimSpace(trimEmoji(t))
+	colon := strings.HasSuffix(w, ":")
+	w = strings.TrimSpace(strings.TrimSuffix(w, ":"))
+	if w == "" || len(w) > 40 || !colon && w != strings.ToUpper(w) {
+		return "", "", false
+	}
+	sev, ok := groupPhrase(w)
+	if !ok || !startsWithSeverity(w) && !IsPLevel(strings.Fields(w)[0]) {
+		return "", "", false
+	}
+	return w, sev, true
+}
+
+// badgeLine reads a line of badges, each in italics or bold, joined by
+// pipes, one a severity ("_⚠️ Potential issue_ | _🔴 Critical_", as PR
+// review bots head a comment): the severity.
+func badgeLine(t string) (string, bool) {
+	if len(t) > 120 || !strings.Contains(t, "|") || t[0] != '_' && t[0] != '*' {
+		return "", false
+	}
+	value := ""
+	for _, part := range strings.Split(t, "|") {
+		p := strings.TrimSpace(part)
+		if len(p) < 3 || p[0] != p[len(p)-1] || p[0] != '_' && p[0] != '*' {
+			return "", false
+		}
+		p = strings.TrimSpace(strings.Trim(p, "_*"))
+		if _, c, ok := severityValue(p, true); ok && c == sevFinding && value == "" {
+			value = p
+		}
+	}
+	return value, value != ""
+}
+
+// auditIDRe matches the IDs audit firms give findings by severity: C-01
+// critical, H-01 high, M-01 medium, L-01 low, I-01 informational.
+var auditIDRe = regexp.MustCompile(`^[CHMLI]-\d{1,3}$`)
+
+// markAuditIDs reads the severity of headings titled by audit IDs ("####
+// [H-01] Reentrancy …", "### M-02: …") with no severity of their own, when
+// the report's headings use two letters of the scale or more: one "H-1"
+// may be a hypothesis, "H-01" beside "M-01" is a rating.
+func markAuditIDs(nodes []gnode) {
+	var seen [256]bool
+	letters := 0
+	for k := range nodes {
+		n := &nodes[k]
+		if n.kind != 'h' || n.lab.ok {
+			continue
+		}
+		if _, id := plainTitle(n.text, n.kind); auditIDRe.MatchString(id) && !seen[id[0]] {
+			seen[id[0]] = true
+			letters++
+		}
+	}
+	if letters < 2 {
+		return
+	}
+	for k := range nodes {
+		n := &nodes[k]
+		if n.kind != 'h' || n.lab.ok {
+			continue
+		}
+		title, id := plainTitle(n.text, n.kind)
+		if !auditIDRe.MatchString(id) || strings.TrimSpace(title) == "" {
+			continue
+		}
+		sev := map[byte]Severity{'C': P0, 'H': P1, 'M': P2, 'L': P3, 'I': P3}[id[0]]
+		n.lab = label{ok: true, sev: sev, class: sevFinding, id: id, title: title, word: id}
+	}
 }

@@ -3,8 +3,11 @@ package parse
 import (
 	"encoding/json"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Some review tools write their report as JSON, and agents save it as the
@@ -146,3 +149,114 @@ func jsonFinding(m map[string]any) (Finding, bool) {
 	}
 	return f, true
 }
+
+// fencedJSONFindings reads the findings of the fenced ```json and ```yaml
+// blocks of a report ("## Findings" over a JSON array a tool printed), by the rules of
+// a JSON body. The caller takes them only when the report gives no finding
+// otherwise: a JSON block beside findings written in Markdown is an
+// example or a restatement.
+func fencedJSONFindings(st *stop, lines []line) []gfinding {
+	var out []gfinding
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i].text)
+		if len(t) < 7 || !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {
+			continue
+		}
+		lang := strings.ToLower(strings.TrimSpace(strings.TrimLeft(t, "`~")))
+		if lang != "json" && lang != "yaml" && lang != "yml" {
+			continue
+		}
+		fence, open := t[:3], lines[i].num
+		example := false
+		for k := max(0, i-3); k < i; k++ {
+			example = example || exampleRe.MatchString(lines[k].text)
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j].text), fence); j++ {
+			b.WriteString(lines[j].text)
+			b.WriteByte('\n')
+		}
+		if example {
+			i = j
+			continue
+		}
+		var fs []gfinding
+		if lang == "json" {
+			fs, _ = jsonFindings(st, b.String())
+		} else {
+			fs = yamlFindings(b.String())
+		}
+		// One object is a finding only under a key that names findings:
+		// a lone {"summary", "priority"} is a record of something else.
+		if len(fs) < 2 && !findingsKeyRe.MatchString(b.String()) {
+			fs = nil
+		}
+		for _, f := range fs {
+			if placeholderTitle(f.Title) {
+				continue
+			}
+			f.Line += open
+			out = append(out, f)
+		}
+		i = j
+	}
+	return out
+}
+
+// exampleRe matches a line that presents a JSON block as an example or a
+// format to follow, not as findings.
+var exampleRe = regexp.MustCompile(`(?i)\b(?:example|format|schema|template|sample|e\.g\.)`)
+
+// yamlFindings reads the mappings of a YAML block as JSON objects are read
+// (a "findings:" list of severity and title): a finding's line is its
+// mapping's. Aliases are not followed.
+func yamlFindings(text string) (out []gfinding) {
+	if len(text) > MaxYAMLSize {
+		return nil
+	}
+	defer func() {
+		if recover() != nil {
+			out = nil // yaml.v3 recovers its own panics; this is a last defence
+		}
+	}()
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(text), &doc) != nil {
+		return nil
+	}
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch n.Kind {
+		case yaml.DocumentNode, yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c, depth+1)
+			}
+		case yaml.MappingNode:
+			m := map[string]any{}
+			for k := 0; k+1 < len(n.Content); k += 2 {
+				key, v := n.Content[k], n.Content[k+1]
+				if v.Kind != yaml.ScalarNode {
+					walk(v, depth+1)
+					continue
+				}
+				if v.Tag == "!!int" {
+					m[strings.ToLower(key.Value)] = json.Number(v.Value)
+				} else {
+					m[strings.ToLower(key.Value)] = v.Value
+				}
+			}
+			if f, ok := jsonFinding(m); ok {
+				f.Line = n.Line
+				out = append(out, gfinding{Finding: f, group: -1})
+			}
+		}
+	}
+	walk(&doc, 0)
+	return out
+}
+
+// findingsKeyRe matches a JSON or YAML key that names a list of findings.
+var findingsKeyRe = regexp.MustCompile(`(?i)(?:^|["\s])(?:findings|issues|vulnerabilities|problems|results)"?\s*:`)

@@ -45,6 +45,9 @@ func severityToken(tok string, slot bool) (Severity, sevClass) {
 	if sev, c, ok := vocabWord(t, slot); ok {
 		return sev, c
 	}
+	if sev, ok := sevScale(t); ok {
+		return sev, sevFinding
+	}
 	if !slot {
 		return "", sevNone
 	}
@@ -76,6 +79,38 @@ func pLevel(t string) Severity {
 		return P2
 	}
 	return P3
+}
+
+// sevScale maps a numbered severity of incident and ticket scales ("Sev1",
+// "SEV-2", "Severity 3", "S1" is not one: it names too much else), where 1
+// is the worst: Sev0 and Sev1 → P0, Sev2 → P1, Sev3 → P2, Sev4 and above →
+// P3.
+func sevScale(w string) (Severity, bool) {
+	if len(w) < 4 || len(w) > 12 || w[0]|0x20 != 's' {
+		return "", false
+	}
+	l := strings.ToLower(w)
+	switch {
+	case strings.HasPrefix(l, "severity"):
+		l = l[8:]
+	case strings.HasPrefix(l, "sev"):
+		l = l[3:]
+	default:
+		return "", false
+	}
+	l = strings.TrimLeft(l, " -_")
+	if !isDigits(l) || len(l) > 2 {
+		return "", false
+	}
+	switch l {
+	case "0", "1":
+		return P0, true
+	case "2":
+		return P1, true
+	case "3":
+		return P2, true
+	}
+	return P3, true
 }
 
 // vocabRow is one row of the severity vocabulary.

@@ -18,6 +18,13 @@ import (
 // the value, so stripped, holds anything but severity words.
 func severityValue(s string, position bool) (Severity, sevClass, bool) {
 	v := strings.TrimSpace(stripBold(s))
+	// "(severity: high)", "[Priority: P1]": the field's name is not the value.
+	if i := strings.IndexAny(v, ":："); i > 0 && i <= 12 {
+		switch strings.ToLower(strings.TrimSpace(v[:i])) {
+		case "severity", "sev", "priority", "prio", "risk", "impact", "level":
+			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":："))
+		}
+	}
 	// The reason after a dash, a colon or a semicolon is not the value.
 	v = cutReason(v)
 	v = strings.Trim(v, " \t*_`[]()\"'.:")
@@ -44,6 +51,10 @@ func severityValue(s string, position bool) (Severity, sevClass, bool) {
 			}
 			paren = paren[:j]
 		}
+	}
+	// A score with its level ("9.8 (Critical)", "7.5 (High)"): the level.
+	if paren != "" && isScore(main) {
+		main = ""
 	}
 	for _, part := range []string{main, paren} {
 		if part == "" || isCount(part) {
@@ -143,6 +154,9 @@ func oneSeverity(w string, position bool) (Severity, sevClass, bool) {
 	if IsPLevel(w) {
 		return pLevel(w), sevFinding, true
 	}
+	if sev, ok := sevScale(w); ok {
+		return sev, sevFinding, true
+	}
 	// An emoji mark before its word: "🔴Critical".
 	if r, n := utf8.DecodeRuneInString(w); n > 1 && n < len(w) && isEmojiRune(r) {
 		rest := strings.TrimLeft(w[n:], "\ufe0f ")
@@ -222,4 +236,15 @@ func trimEmoji(s string) string {
 		}
 		s = s[n:]
 	}
+}
+
+// isScore reports whether s is a decimal score ("9.8", "7.5/10"), as a
+// CVSS score is written before its level.
+func isScore(s string) bool {
+	s, _, _ = strings.Cut(s, "/")
+	i := strings.IndexByte(s, '.')
+	if i <= 0 || i == len(s)-1 {
+		return false
+	}
+	return isDigits(s[:i]) && isDigits(s[i+1:])
 }
