@@ -1476,6 +1476,14 @@ func (r *run) missesCode(c *Claim, m matched, agent string) (string, bool) {
 	for _, ref := range c.FileRefs {
 		x := synth.ParseRef(ref)
 		for _, j := range m.cands {
+			if refsOverlap([]synth.Ref{x}, r.cands[j].refs) && slices.Contains(r.cands[j].agents, agent) {
+				// A finding it matched, merged with the agent's own
+				// (the computed synthesis gives it the agent), points
+				// there: the agent reported it, in whatever words.
+				return "", false
+			}
+		}
+		for _, j := range m.cands {
 			if refsOverlap([]synth.Ref{x}, r.cands[j].refs) && !slices.Contains(r.cands[j].agents, agent) {
 				if strings.Contains(string(text), path.Base(x.Path)) {
 					return "", false
