@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -427,13 +427,12 @@ func (z *synthesizer) get(ctx, stop context.Context, key string,
 // directory the way synth does, through root only (never by the path dir,
 // which names it), and writes nothing (the MCP server is read-only). While
 // an agent is still writing, the synthesis is the live one of watch:
-// pending until an agent completes. run selects the run as synth's --run
-// does ("": the newest). Evidence is not checked here. What it reads is
-// counted on hold (the memory limit, as synth's), when hold is not nil.
-// Tests replace it.
-var synthesizeDir = func(ctx context.Context, root *os.Root, dir, run string, opts synth.Options, hold *membudget.Holding) (*synth.Synthesis, error) {
-	opts.Generator = synth.Generator{Name: "fluxwatch", Version: versionString()}
-	scan := watcher.ScanOptions{Run: run, Root: root}
+// pending until an agent completes. cfg.Run selects the run as synth's
+// --run does ("": the newest). Evidence is not checked here. What it reads
+// is counted on hold (the memory limit, as synth's), when hold is not nil.
+func synthesizeDir(ctx context.Context, root *os.Root, dir string, cfg Config, opts synth.Options, hold *membudget.Holding) (*synth.Synthesis, error) {
+	opts.Generator = synth.Generator{Name: "fluxwatch", Version: cfg.Version}
+	scan := watcher.ScanOptions{Run: cfg.Run, Root: root}
 	if hold != nil {
 		scan.Sized = hold.Add
 	}
@@ -447,10 +446,11 @@ var synthesizeDir = func(ctx context.Context, root *os.Root, dir, run string, op
 	return s, err
 }
 
-// mcpBaseline reads the baseline argument of get_synthesis: an earlier
-// findings.json, or a run directory (its findings.json, else its
-// synthesis), which must lie under the root like output_dir.
-func (m *mcpRoot) baseline(ctx context.Context, path string) (*synth.Baseline, error) {
+// baseline reads the baseline argument of get_synthesis: an earlier
+// findings.json, or a run directory (its findings.json, else its synthesis
+// by synthesize, of the newest run), which must lie under the root like
+// output_dir.
+func (m *rootDir) baseline(ctx context.Context, path string, cfg Config, synthesize synthesizeFunc) (*synth.Baseline, error) {
 	if d, err := m.dir(path); err == nil {
 		defer d.Close()
 		f, _, err := fsio.OpenIn(d, "findings.json")
@@ -458,7 +458,8 @@ func (m *mcpRoot) baseline(ctx context.Context, path string) (*synth.Baseline, e
 			defer f.Close()
 			return readBaselineFile(path, f)
 		}
-		s, err := synthesizeDir(ctx, d, filepath.Clean(d.Name()), "", synth.Options{}, nil)
+		cfg.Run = ""
+		s, err := synthesize(ctx, d, filepath.Clean(d.Name()), cfg, synth.Options{}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("baseline %s: %v", path, err)
 		}
@@ -482,9 +483,9 @@ func (m *mcpRoot) baseline(ctx context.Context, path string) (*synth.Baseline, e
 }
 
 func readBaselineFile(path string, r io.Reader) (*synth.Baseline, error) {
-	data, err := fsio.ReadAll(r, 0, maxBaseline)
+	data, err := fsio.ReadAll(r, 0, synth.MaxBaseline)
 	if errors.Is(err, fsio.ErrTooLarge) {
-		return nil, fmt.Errorf("baseline %s: larger than %d bytes", path, maxBaseline)
+		return nil, fmt.Errorf("baseline %s: larger than %d bytes", path, synth.MaxBaseline)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: %v", path, fsio.Cause(err))
