@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +22,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
 // Config is what a server serves, and how.
@@ -212,37 +213,29 @@ func newServer(ctx context.Context, cfg Config, synthesize synthesizeFunc) (*mcp
 				return nil, nil, err
 			}
 		}
+		// The run's bus files are watcher's answer; each is read as it was
+		// opened inside dir (a bus replaced meanwhile by a symlink out of
+		// the root is never read): its complete lines.
+		var files []watcher.BusFile
 		var skipped []error
-		read := 0
-		for _, name := range parse.BusNames {
-			if len(stream) > 0 {
-				break // the run's bus is the stream
-			}
-			path := filepath.Join(dir.Name(), name) // Join cleans
-			file, size, err := busIn(dir, name)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue // no bus under this name
-			}
-			if errors.Is(err, under.escapes) {
-				log.Warn("bus skipped: a symlink out of its directory", "path", path)
-				continue
-			}
-			if errors.Is(err, fsio.ErrNotRegular) {
-				// Skipped, as finding read --dir skips it, when the other
-				// name holds the bus; refused when none does.
-				skipped = append(skipped, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err)))
-				continue
-			}
-			read++
+		if len(stream) == 0 {
+			files, skipped, err = watcher.OpenBus(dir, in.OutputDir)
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err))
+				return nil, nil, err
 			}
-			// The file opened inside dir is the one read, not its path
-			// again: a bus replaced meanwhile by a symlink out of the root
-			// is never read. Its complete lines as it was opened.
+		}
+		skipped = slices.DeleteFunc(skipped, func(err error) bool {
+			if errors.Is(err, watcher.ErrBusOutside) {
+				log.Warn("bus skipped", "error", err.Error())
+				return true
+			}
+			return false
+		})
+		for i, b := range files {
+			path := filepath.Join(dir.Name(), b.Name) // Join cleans
 			dec := bus.NewDecoder(0)
 			dec.Only(f.Severity)
-			err = dec.Decode(fsio.ContextReader(ctx, io.LimitReader(file, size)), func(ent bus.Entry) {
+			err = dec.Decode(fsio.ContextReader(ctx, io.LimitReader(b.File, b.Size)), func(ent bus.Entry) {
 				if f.Match(ent) {
 					add(ent)
 				}
@@ -252,12 +245,15 @@ func newServer(ctx context.Context, cfg Config, synthesize synthesizeFunc) (*mcp
 				}
 				log.Warn("bus", "diagnostic", d.String())
 			})
-			file.Close()
+			b.File.Close()
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), err)
+				for _, rest := range files[i+1:] {
+					rest.File.Close()
+				}
+				return nil, nil, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, b.Name), err)
 			}
 		}
-		if len(skipped) > 0 && read == 0 {
+		if len(skipped) > 0 && len(files) == 0 {
 			return nil, nil, skipped[0]
 		}
 		for _, err := range skipped {
@@ -448,16 +444,4 @@ func (m *rootDir) dir(outputDir string) (*os.Root, error) {
 		return nil, fmt.Errorf("output_dir %s: %v", outputDir, fsio.Cause(err))
 	}
 	return d, nil
-}
-
-// busIn opens the bus file name in dir without blocking — fsio.OpenIn
-// refuses at once a FIFO, a device or a symlink out of dir — and returns it
-// with its size. The caller reads it under its call's deadline, and closes
-// it.
-func busIn(dir *os.Root, name string) (*os.File, int64, error) {
-	f, info, err := fsio.OpenIn(dir, name)
-	if err != nil {
-		return nil, 0, err
-	}
-	return f, info.Size(), nil
 }
