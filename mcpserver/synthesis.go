@@ -463,11 +463,7 @@ func (m *rootDir) baseline(ctx context.Context, path string, cfg Config, synthes
 		if err != nil {
 			return nil, fmt.Errorf("baseline %s: %v", path, err)
 		}
-		b, err := synth.RenderJSON(s)
-		if err != nil {
-			return nil, fmt.Errorf("baseline %s: %v", path, err)
-		}
-		return synth.DecodeBaseline(path, b)
+		return synth.BaselineOf(path, s)
 	}
 	parent, err := m.dir(filepath.Dir(path))
 	if err != nil {

@@ -193,11 +193,7 @@ func readBaseline(ctx context.Context, path string, scan watcher.ScanOptions, op
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
-			js, err := synth.RenderJSON(s)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-			return synth.DecodeBaseline(path, js)
+			return synth.BaselineOf(path, s)
 		}
 	}
 	// Never blocks and never grows without bound: a FIFO or device
