@@ -181,36 +181,41 @@ func TestRelayWaitsForUnavailable(t *testing.T) {
 	}
 }
 
-// TestRelayRefusedAndFaults: a record refused for good is a warning and
-// stays on its side; any other error ends the relay, naming the side.
-func TestRelayRefusedAndFaults(t *testing.T) {
-	for _, c := range []struct {
-		name    string
-		err     error
-		wantErr string
-		warn    string
-	}{
-		{"refused", fmt.Errorf("record over --max-line: %w", ErrRefused), "", "stays on the other side only"},
-		{"fault", errors.New("disk on fire"), "bus relay: to ", ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			file := relayFile(t, "file.jsonl")
-			stream := &flaky{Backend: relayFile(t, "stream.jsonl"), fails: 1, err: c.err}
-			appendAll(t, file, finding("fd-a", Blocking, "one"), finding("fd-a", Blocking, "two"))
-			var warnings []string
-			err := Relay(context.Background(), file, stream, RelayOptions{Once: true, ToStream: true,
-				Diag: func(d parse.Diagnostic) { warnings = append(warnings, d.String()) }})
-			if c.wantErr == "" && err != nil || c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr) || !errors.Is(err, c.err)) {
-				t.Fatalf("Relay = %v, want %q", err, c.wantErr)
-			}
-			if c.warn != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], c.warn)) {
-				t.Errorf("warnings = %q, want one with %q", warnings, c.warn)
-			}
-			if c.wantErr == "" {
-				if got := strings.Join(summaries(t, stream), " "); got != ":two" {
-					t.Errorf("stream = %q, want the refused record left out", got)
-				}
-			}
-		})
+// relayFailingOnce relays two findings once to a stream whose first
+// Append fails with err, and returns Relay's warnings, the stream and
+// Relay's error.
+func relayFailingOnce(t *testing.T, err error) ([]string, Backend, error) {
+	t.Helper()
+	file := relayFile(t, "file.jsonl")
+	stream := &flaky{Backend: relayFile(t, "stream.jsonl"), fails: 1, err: err}
+	appendAll(t, file, finding("fd-a", Blocking, "one"), finding("fd-a", Blocking, "two"))
+	var warnings []string
+	err = Relay(context.Background(), file, stream, RelayOptions{Once: true, ToStream: true,
+		Diag: func(d parse.Diagnostic) { warnings = append(warnings, d.String()) }})
+	return warnings, stream.Backend, err
+}
+
+// TestRelayRefused: a record refused for good is a warning, and stays on
+// its side; the others are copied.
+func TestRelayRefused(t *testing.T) {
+	warnings, stream, err := relayFailingOnce(t, fmt.Errorf("record over --max-line: %w", ErrRefused))
+	if err != nil {
+		t.Fatalf("Relay = %v, want nil", err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "stays on the other side only") {
+		t.Errorf("warnings = %q, want one saying the record stays", warnings)
+	}
+	if got := strings.Join(summaries(t, stream), " "); got != ":two" {
+		t.Errorf("stream = %q, want the refused record left out", got)
+	}
+}
+
+// TestRelayFault: an error that is neither ErrRefused nor ErrUnavailable
+// ends the relay, naming the side.
+func TestRelayFault(t *testing.T) {
+	fault := errors.New("disk on fire")
+	_, _, err := relayFailingOnce(t, fault)
+	if !errors.Is(err, fault) || !strings.Contains(err.Error(), "bus relay: to ") {
+		t.Fatalf("Relay = %v, want the fault, naming the side", err)
 	}
 }
