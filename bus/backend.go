@@ -16,6 +16,12 @@ import (
 // that is full): retrying cannot store it. The message says which limit.
 var ErrRefused = errors.New("refused")
 
+// ErrUnavailable is wrapped by the error of a backend whose store did not
+// answer (a server away, restarting or too busy): the same request may
+// succeed later. Callers that wait for a store (Relay) retry on it, and on
+// no backend's own error type.
+var ErrUnavailable = errors.New("unavailable")
+
 // Backend is one bus, wherever its records are stored: the JSONL file of
 // SPEC §3 (the default, FileBackend) or a network stream (the natsbus
 // package). Every backend keeps the promises of the file: Append returns

@@ -6,7 +6,9 @@
 // ([Read], [ReadFile], [DecodeBatches], [Tail], [Follow]) live here, and no
 // other package decodes a bus line. [Backend] is the bus as an interface:
 // [FileBackend] is this file; package natsbus is the JetStream stream;
-// [Schemes.Open] chooses by the name's URL scheme.
+// [Schemes.Open] chooses by the name's URL scheme. [Relay] mirrors two
+// backends, waiting on a store that does not answer ([ErrUnavailable], the
+// one error every backend wraps for that).
 //
 // Decoding is pure: bytes in, entries and positioned diagnostics out, fed
 // in any pieces, in memory bounded by the longest line. Writing takes an

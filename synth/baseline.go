@@ -40,6 +40,20 @@ type Baseline struct {
 	Findings []Finding
 }
 
+// BaselineOf is s as a baseline: what DecodeBaseline gives for the
+// findings.json of s, read from path.
+func BaselineOf(path string, s *Synthesis) (*Baseline, error) {
+	data, err := RenderJSON(s)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return DecodeBaseline(path, data)
+}
+
+// MaxBaseline caps a baseline findings.json a reader takes: 1 GiB, some 15
+// times the findings.json of 1,000 agents × 50 findings.
+const MaxBaseline = 1 << 30
+
 // DecodeBaseline decodes the findings.json data of an earlier synthesis
 // named path. Its error names path (and the line, for JSON that does not
 // decode) and says what is wrong with the data; a findings.json of another

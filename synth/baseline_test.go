@@ -26,7 +26,7 @@ func reportRun(reports ...[2]string) *Run {
 // findings.json.
 func baselineOf(t *testing.T, run *Run) *Baseline {
 	t.Helper()
-	b, err := DecodeBaseline("old/findings.json", must(RenderJSON(Synthesize(run, Options{}))))
+	b, err := BaselineOf("old/findings.json", Synthesize(run, Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

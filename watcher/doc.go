@@ -12,10 +12,10 @@
 // owns a Watcher's state; events are hints that make it look again. A
 // [Differ] turns updates into the events of `watch --events`.
 //
-// It is not yet the only reader of a run directory: cmd/fluxwatch also
-// lists a run's bus files itself (bus_flags.go, cmd_finding.go, cmd_mcp.go
-// range over parse.BusNames), so "which files are this run's bus" has a
-// second answer there until issue 31 moves it here.
+// [OpenBus] answers "which files are this run's bus" for a reader of a
+// snapshot (the MCP server). It is not yet the only answer: cmd/fluxwatch's
+// finding and synth --bus still range over parse.BusNames themselves
+// (bus_flags.go, cmd_finding.go) until issue 31 moves them here.
 //
 // It must never write the reports (package report does) or render them,
 // nor decide what a report's bytes mean (package parse does) or decode a

@@ -69,8 +69,15 @@ var ErrAddress = errors.New("want nats://HOST:PORT/RUN with a host and a port fr
 
 // ErrNoReply is wrapped by the error of a request the server did not
 // answer within the timeout: a server away, or too busy; trying again
-// later may succeed.
-var ErrNoReply = errors.New("no reply from the server")
+// later may succeed. It is a bus.ErrUnavailable (errors.Is), so callers
+// that wait for any backend need not name this one.
+var ErrNoReply error = noReply{}
+
+// noReply is ErrNoReply: its message, and bus.ErrUnavailable as its kind.
+type noReply struct{}
+
+func (noReply) Error() string        { return "no reply from the server" }
+func (noReply) Is(target error) bool { return target == bus.ErrUnavailable }
 
 var runName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 

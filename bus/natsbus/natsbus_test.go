@@ -502,3 +502,15 @@ func deleteStream(t *testing.T, url, stream string) {
 		t.Fatal(err)
 	}
 }
+
+// TestErrNoReplyIsUnavailable: a server that does not answer is the
+// backend-neutral bus.ErrUnavailable, which the relay waits on.
+func TestErrNoReplyIsUnavailable(t *testing.T) {
+	err := fmt.Errorf("bus x: publish: %w within 5s: %w", natsbus.ErrNoReply, errors.New("timeout"))
+	if !errors.Is(err, bus.ErrUnavailable) || !errors.Is(err, natsbus.ErrNoReply) || errors.Is(err, bus.ErrRefused) {
+		t.Errorf("%v: want natsbus.ErrNoReply and bus.ErrUnavailable, not ErrRefused", err)
+	}
+	if natsbus.ErrNoReply.Error() != "no reply from the server" {
+		t.Errorf("natsbus.ErrNoReply = %q", natsbus.ErrNoReply)
+	}
+}

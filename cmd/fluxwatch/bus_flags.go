@@ -166,11 +166,11 @@ func busOpenError(cmd string, err error) error {
 
 // busError is the error of cmd (already named in err) reading or writing a
 // bus once it is open: a server that stops answering, or that accepted the
-// connection and never answers a request (natsbus.ErrNoReply, within the
-// bus timeout), cannot be reached, an input error (exit 2) as at the open;
-// other errors are internal (exit 3).
+// connection and never answers a request within the bus timeout
+// (bus.ErrUnavailable), cannot be reached, an input error (exit 2) as at
+// the open; other errors are internal (exit 3).
 func busError(err error) error {
-	if errors.Is(err, natsbus.ErrNoReply) {
+	if errors.Is(err, bus.ErrUnavailable) {
 		return usageError{err}
 	}
 	return err

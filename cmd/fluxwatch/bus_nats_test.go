@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
@@ -177,42 +175,6 @@ func openStream(t *testing.T, url string) bus.Backend {
 	}
 	t.Cleanup(func() { stream.Close() })
 	return stream
-}
-
-// TestMCPStream: mcp --bus nats://… serves fetch_peer_findings from the
-// stream, filtered, whatever bus files output_dir holds.
-func TestMCPStream(t *testing.T) {
-	h := startHub(t)
-	stream := openStream(t, h.URL()+"/mcp")
-	for _, f := range natsFindings {
-		if _, err := stream.Append(context.Background(), bus.Entry{Kind: bus.EntryFinding, Severity: f.sev, Agent: f.agent,
-			Category: "c", Summary: f.summary, FileRefs: []string{}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "peer-findings.jsonl"), []byte(`{"severity":"blocking","agent":"fd-file","summary":"not read"}`+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var logs strings.Builder
-	srv, err := newMCPServer(context.Background(), root, &logs, 10*time.Second, "", stream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cs.Close(); ss.Wait() }()
-	text := resultText(callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": root, "severity_filter": "blocking"}))
-	if strings.Count(text, `"agent"`) != 2 || !strings.Contains(text, "fd-correctness") || strings.Contains(text, "fd-file") {
-		t.Errorf("fetch_peer_findings over the stream: %s", text)
-	}
 }
 
 // TestRelayFollow: a running relay copies a record written to either side

@@ -193,28 +193,20 @@ func readBaseline(ctx context.Context, path string, scan watcher.ScanOptions, op
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
-			js, err := synth.RenderJSON(s)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-			return synth.DecodeBaseline(path, js)
+			return synth.BaselineOf(path, s)
 		}
 	}
 	// Never blocks and never grows without bound: a FIFO or device
-	// (/dev/zero) is refused at once, a file over maxBaseline too.
-	data, err := fsio.ReadFile(file, maxBaseline)
+	// (/dev/zero) is refused at once, a file over synth.MaxBaseline too.
+	data, err := fsio.ReadFile(file, synth.MaxBaseline)
 	if errors.Is(err, fsio.ErrTooLarge) {
-		return nil, fmt.Errorf("%s: larger than %d bytes", file, maxBaseline)
+		return nil, fmt.Errorf("%s: larger than %d bytes", file, synth.MaxBaseline)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, fsio.Cause(err))
 	}
 	return synth.DecodeBaseline(file, data)
 }
-
-// maxBaseline caps a baseline findings.json: 1 GiB, some 15 times the
-// findings.json of 1,000 agents × 50 findings.
-const maxBaseline = 1 << 30
 
 // report prints the expired and unused suppressions of s on stderr (unless
 // quiet).

@@ -1,15 +1,9 @@
 package main
 
 import (
-	"context"
-	"crypto/sha256"
-	"errors"
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
-	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/spf13/cobra"
@@ -80,183 +74,10 @@ func busRelayCmd(e *env) *cobra.Command {
 			return busOpenError("bus relay", err)
 		}
 		defer stream.Close()
-		r := &relay{
-			file:   bus.NewFile(file, bus.Options{MaxLine: b.maxLine}),
-			stream: stream,
-			seen:   map[[32]byte]bool{},
-			diag:   func(d parse.Diagnostic) { fmt.Fprintln(e.stderr, inert.Line(d.String())) },
-		}
-		return busError(r.run(ctx, once, toStream, toFile))
+		return busError(bus.Relay(ctx, bus.NewFile(file, bus.Options{MaxLine: b.maxLine}), stream, bus.RelayOptions{
+			Once: once, ToStream: toStream, ToFile: toFile,
+			Diag: func(d parse.Diagnostic) { fmt.Fprintln(e.stderr, inert.Line(d.String())) },
+		}))
 	}
 	return cmd
-}
-
-// relay copies records between a file bus and a stream, each record once:
-// seen holds the SHA-256 of the canonical line of every record on either
-// side, so a copied record coming back is not copied again.
-type relay struct {
-	file, stream bus.Backend
-	diag         func(parse.Diagnostic)
-
-	mu   sync.Mutex
-	seen map[[32]byte]bool
-	away map[bus.Backend]bool // a side that did not answer, said once
-}
-
-// mark records e as present and reports whether it was new.
-func (r *relay) mark(e bus.Entry) bool {
-	h := sha256.Sum256(bus.Encode(e))
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.seen[h] {
-		return false
-	}
-	r.seen[h] = true
-	return true
-}
-
-// copyTo returns the function that appends each new finding to dst.
-func (r *relay) copyTo(ctx context.Context, dst bus.Backend) func(bus.Entry) error {
-	return func(e bus.Entry) error {
-		if e.Kind != bus.EntryFinding || bus.Validate(e) != nil || !r.mark(e) {
-			return nil
-		}
-		return r.append(ctx, dst, e)
-	}
-}
-
-// append appends e to dst. A server that does not answer (away, or
-// restarting) is waited for, with a warning once, until ctx ends: a
-// running relay outlives a restart of its hub, and the record, marked as
-// seen already, is not lost. A record dst refuses for good (over a limit
-// of its hub) is a warning, and stays where it is. Any other error ends
-// the relay.
-func (r *relay) append(ctx context.Context, dst bus.Backend, e bus.Entry) error {
-	for {
-		_, err := dst.Append(ctx, e)
-		if err == nil || ctx.Err() != nil {
-			r.mu.Lock()
-			delete(r.away, dst)
-			r.mu.Unlock()
-			return nil
-		}
-		if errors.Is(err, bus.ErrRefused) {
-			r.refused(dst, err)
-			return nil
-		}
-		if !errors.Is(err, natsbus.ErrNoReply) {
-			return fmt.Errorf("bus relay: to %s: %w", dst, err)
-		}
-		r.mu.Lock()
-		said := r.away[dst]
-		if r.away == nil {
-			r.away = map[bus.Backend]bool{}
-		}
-		r.away[dst] = true
-		r.mu.Unlock()
-		if !said {
-			r.diag(parse.Diagnostic{Path: dst.String(), Level: parse.LevelWarning,
-				Message: fmt.Sprintf("relay: %v; copying again when it answers", err)})
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
-}
-
-// refused warns that dst refused a record for good (err says which limit):
-// the record stays on its side only.
-func (r *relay) refused(dst bus.Backend, err error) {
-	r.diag(parse.Diagnostic{Path: dst.String(), Level: parse.LevelWarning,
-		Message: fmt.Sprintf("relay: %v; the record stays on the other side only", err)})
-}
-
-func (r *relay) run(ctx context.Context, once, toStream, toFile bool) error {
-	next, err := r.crossCopy(ctx, toStream, toFile)
-	if err != nil {
-		return err
-	}
-	if once {
-		return nil
-	}
-	var wg sync.WaitGroup
-	errs := make(chan error, 2)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	follow := func(src, dst bus.Backend, since int64) {
-		defer wg.Done()
-		if err := src.Follow(ctx, since, bus.Filter{}, r.copyTo(ctx, dst), r.diag); err != nil {
-			errs <- err
-			cancel()
-		}
-	}
-	if toStream {
-		wg.Add(1)
-		go follow(r.file, r.stream, next[0])
-	}
-	if toFile {
-		wg.Add(1)
-		go follow(r.stream, r.file, next[1])
-	}
-	wg.Wait()
-	close(errs)
-	return errors.Join(collect(errs)...)
-}
-
-// crossCopy reads both sides, marks every record of either as seen, and
-// copies each finding present on one side only to the other (for the
-// directions asked). It returns where each side's Follow goes on: the
-// records it appends come after, and are seen already.
-func (r *relay) crossCopy(ctx context.Context, toStream, toFile bool) (next [2]int64, err error) {
-	sides := [2]map[[32]byte]bool{{}, {}}
-	var entries [2][]bus.Entry
-	for i, side := range []bus.Backend{r.file, r.stream} {
-		next[i], err = side.Read(ctx, 0, bus.Filter{}, func(e bus.Entry) error {
-			sides[i][sha256.Sum256(bus.Encode(e))] = true
-			r.mark(e)
-			if e.Kind == bus.EntryFinding && bus.Validate(e) == nil {
-				entries[i] = append(entries[i], e)
-			}
-			return nil
-		}, r.diag)
-		if err != nil {
-			return next, fmt.Errorf("bus relay: %w", err)
-		}
-	}
-	copyOver := func(from int, dst bus.Backend) error {
-		for _, e := range entries[from] {
-			h := sha256.Sum256(bus.Encode(e))
-			if sides[1-from][h] {
-				continue
-			}
-			sides[1-from][h] = true
-			if _, err := dst.Append(ctx, e); errors.Is(err, bus.ErrRefused) {
-				r.refused(dst, err)
-			} else if err != nil {
-				return fmt.Errorf("bus relay: to %s: %w", dst, err)
-			}
-		}
-		return nil
-	}
-	if toStream {
-		if err := copyOver(0, r.stream); err != nil {
-			return next, err
-		}
-	}
-	if toFile {
-		if err := copyOver(1, r.file); err != nil {
-			return next, err
-		}
-	}
-	return next, nil
-}
-
-func collect(errs <-chan error) []error {
-	var all []error
-	for err := range errs {
-		all = append(all, err)
-	}
-	return all
 }

@@ -1,27 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"log/slog"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/fluxwatch/fluxwatch/bus"
-	"github.com/fluxwatch/fluxwatch/internal/fsio"
-	"github.com/fluxwatch/fluxwatch/internal/membudget"
-	"github.com/fluxwatch/fluxwatch/parse"
-	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/mcpserver"
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
 )
@@ -61,9 +46,11 @@ func mcpCmd(e *env) *cobra.Command {
 	return cmd
 }
 
+// runMCP is the adapter of `fluxwatch mcp`: the flags, the stream they
+// name, then one mcpserver.Serve.
 func runMCP(ctx context.Context, e *env, flags *flag.FlagSet, root string, callTimeout time.Duration, run string, b busFlags) error {
 	b.resolve(e)
-	var stream []bus.Backend
+	cfg := mcpserver.Config{Root: root, CallTimeout: callTimeout, Version: versionString(), Log: e.stderr}
 	switch {
 	case b.path != "" && !b.remote():
 		if flags.Changed("bus") {
@@ -75,7 +62,7 @@ func runMCP(ctx context.Context, e *env, flags *flag.FlagSet, root string, callT
 			return busOpenError("mcp", err)
 		}
 		defer bk.Close()
-		stream = append(stream, bk)
+		cfg.Stream = bk
 	}
 	if flags.NArg() > 0 {
 		return usageErrorf("mcp: unexpected argument %q", flags.Arg(0))
@@ -83,372 +70,16 @@ func runMCP(ctx context.Context, e *env, flags *flag.FlagSet, root string, callT
 	if callTimeout <= 0 {
 		return usageErrorf("mcp: --call-timeout %v: want a duration above 0", callTimeout)
 	}
-	run, err := selectRun(e, "mcp", run)
-	if err != nil {
+	var err error
+	if cfg.Run, err = selectRun(e, "mcp", run); err != nil {
 		return err
 	}
-	srv, err := newMCPServer(ctx, root, e.stderr, callTimeout, run, stream...)
-	if err != nil {
+	err = mcpserver.Serve(ctx, cfg, e.stdin, e.stdout)
+	switch {
+	case errors.Is(err, mcpserver.ErrConfig):
 		return usageErrorf("mcp: %v", err)
-	}
-	// At end of input, answers still being computed get up to one call's
-	// deadline (and a little more to be written).
-	stdio := newMCPStdio(e.stdin, e.stdout, slog.New(slog.NewTextHandler(e.stderr, nil)), callTimeout+time.Second)
-	// stdio hands over one message of at most maxMessage bytes at a time.
-	t := &mcp.IOTransport{Reader: stdio, Writer: nopWriteCloser{stdio}, MaxLineLength: -1}
-	// srv.Run, without its error log when ctx ends: a signal is no error.
-	ss, err := srv.Connect(ctx, t, nil)
-	if err != nil {
+	case err != nil && ctx.Err() == nil:
 		return fmt.Errorf("mcp: %w", err)
 	}
-	ended := make(chan error, 1)
-	go func() { ended <- ss.Wait() }()
-	select {
-	case <-ctx.Done():
-		ss.Close() // every call in flight ends at once: within() watches ctx
-		<-ended
-		return ctx.Err()
-	case err := <-ended:
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("mcp: %w", err)
-		}
-		return nil
-	}
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
-// The tools' arguments and results.
-type (
-	fetchArgs struct {
-		OutputDir      string `json:"output_dir"`
-		SeverityFilter string `json:"severity_filter,omitempty"`
-	}
-)
-
-const entrySchemaDoc = `Each finding is an object: ` +
-	`"severity": "blocking" (it contradicts or invalidates other agents' analysis: an agent MUST acknowledge it in its report) ` +
-	`or "notable" (it may change other agents' conclusions: consider it); ` +
-	`"agent": the agent that shared it; "category": a short topic; "summary": the finding; ` +
-	`"file_refs": ["path:line" or "path:start-end", ...]; "timestamp": RFC 3339, when the agent wrote it (may be absent); ` +
-	`on some hand-written entries "id" (like "SCM-01") and "priority" (P0-P3). ` +
-	`With severity_filter "all", agent events also appear: "kind": "stall" with "severity": "warn" means the agent stalled. ` +
-	`Entries come in the order they were written, which is the timeline.`
-
-// newMCPServer builds the server with its two tools, confined to root; with
-// a stream, fetch_peer_findings reads it instead of output_dir's bus. Each
-// call ends with a tool error after callTimeout, and at once when ctx ends.
-func newMCPServer(ctx context.Context, root string, logw io.Writer, callTimeout time.Duration, run string, stream ...bus.Backend) (*mcp.Server, error) {
-	under, err := openMCPRoot(root)
-	if err != nil {
-		return nil, err
-	}
-	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv := mcp.NewServer(&mcp.Implementation{Name: "fluxwatch", Version: versionString()}, &mcp.ServerOptions{
-		Logger: log,
-		Instructions: "fluxwatch reads the output directory of a run of parallel review agents. " +
-			"Call fetch_peer_findings before writing your final report and acknowledge every blocking finding of another agent; " +
-			"call get_synthesis for the current verdict and deduplicated findings.",
-	})
-
-	fetchIn, err := jsonschema.For[fetchArgs](nil)
-	if err != nil {
-		return nil, err
-	}
-	fetchIn.Required = []string{"output_dir"}
-	fetchIn.Properties["output_dir"].Description = "the run's output directory: absolute, or relative to the server's root; it must lie under the root"
-	sev := fetchIn.Properties["severity_filter"]
-	sev.Description = "which findings: blocking, notable, or all (the default; all also includes agent events such as stalls)"
-	sev.Enum = []any{bus.Blocking, bus.Notable, bus.All}
-	sev.Default = json.RawMessage(`"all"`)
-	mcp.AddTool(srv, &mcp.Tool{
-		Name:  "fetch_peer_findings",
-		Title: "Fetch peer findings",
-		Description: "Read the peer-findings bus of a review run: the urgent findings that parallel review agents " +
-			"shared while they worked (the files findings.jsonl and peer-findings.jsonl of output_dir). " +
-			"The result is a JSON array of findings (text), [] when no agent has shared one yet. " + entrySchemaDoc + " Read-only.",
-		InputSchema: fetchIn,
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
-	}, within(ctx, callTimeout, "fetch_peer_findings", func(ctx context.Context, req *mcp.CallToolRequest, in fetchArgs) (*mcp.CallToolResult, any, error) {
-		dir, err := under.dir(in.OutputDir)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer dir.Close()
-		f := bus.Filter{Severity: in.SeverityFilter}
-		switch f.Severity {
-		case "", bus.All, bus.Blocking, bus.Notable:
-		default:
-			return nil, nil, fmt.Errorf("severity_filter %q: want blocking, notable or all", f.Severity)
-		}
-		// The result is sent once, as the text (SPEC §7: a JSON array of
-		// canonical findings), each entry encoded as it is read: no
-		// structured copy of it beside, and no entries held.
-		var text []byte
-		text = append(text, '[')
-		add := func(ent bus.Entry) {
-			if len(text) > 1 {
-				text = append(text, ',')
-			}
-			text = bytes.TrimSuffix(bus.AppendLine(text, ent), []byte("\n"))
-		}
-		for _, bk := range stream {
-			_, err := bk.Read(ctx, 0, f, func(ent bus.Entry) error {
-				add(ent)
-				return nil
-			}, func(d parse.Diagnostic) { log.Warn("bus", "diagnostic", d.String()) })
-			if err != nil {
-				return nil, nil, err
-			}
-		}
-		var skipped []error
-		read := 0
-		for _, name := range parse.BusNames {
-			if len(stream) > 0 {
-				break // the run's bus is the stream
-			}
-			path := filepath.Join(dir.Name(), name) // Join cleans
-			file, size, err := busIn(dir, name)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue // no bus under this name
-			}
-			if errors.Is(err, under.escapes) {
-				log.Warn("bus skipped: a symlink out of its directory", "path", path)
-				continue
-			}
-			if errors.Is(err, fsio.ErrNotRegular) {
-				// Skipped, as finding read --dir skips it, when the other
-				// name holds the bus; refused when none does.
-				skipped = append(skipped, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err)))
-				continue
-			}
-			read++
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), fsio.Cause(err))
-			}
-			// The file opened inside dir is the one read, not its path
-			// again: a bus replaced meanwhile by a symlink out of the root
-			// is never read. Its complete lines as it was opened.
-			dec := bus.NewDecoder(0)
-			dec.Only(f.Severity)
-			err = dec.Decode(fsio.ContextReader(ctx, io.LimitReader(file, size)), func(ent bus.Entry) {
-				if f.Match(ent) {
-					add(ent)
-				}
-			}, func(d parse.Diagnostic) {
-				if d.Path == "" {
-					d.Path = path
-				}
-				log.Warn("bus", "diagnostic", d.String())
-			})
-			file.Close()
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %v", filepath.Join(in.OutputDir, name), err)
-			}
-		}
-		if len(skipped) > 0 && read == 0 {
-			return nil, nil, skipped[0]
-		}
-		for _, err := range skipped {
-			log.Warn("bus skipped", "error", err.Error())
-		}
-		text = append(text, ']')
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}, nil, nil
-	}))
-
-	synthIn, err := jsonschema.For[synthesisArgs](nil)
-	if err != nil {
-		return nil, err
-	}
-	synthIn.Required = []string{"output_dir"}
-	describe := func(name, doc string) *jsonschema.Schema {
-		p := synthIn.Properties[name]
-		p.Description = doc
-		return p
-	}
-	describe("output_dir", "the run's output directory: absolute, or relative to the server's root; it must lie under the root")
-	view := describe("view", "summary (the default): the verdict, the counts, the agents and the top findings; "+
-		"findings: a page of the findings (offset, limit), filtered; "+
-		"full: the whole findings.json, when it is at most 8 MiB")
-	view.Enum, view.Default = []any{viewSummary, viewFindings, viewFull}, json.RawMessage(`"summary"`)
-	top := describe("top", "summary: how many of the top findings (by severity, then convergence) to list")
-	top.Minimum, top.Maximum, top.Default = new(0.0), new(float64(maxTop)), json.RawMessage(fmt.Sprint(defaultTop))
-	sevs := describe("severity", "only findings of these severities (any of P0, P1, P2, P3)")
-	sevs.Items.Enum = []any{"P0", "P1", "P2", "P3"}
-	describe("agent", "only findings this agent reported")
-	describe("baseline", "an earlier findings.json, or run directory, under the root: each finding says whether it is new "+
-		"or unchanged since, and the result sums it up")
-	describe("new_only", "only findings new since the baseline (needs baseline)")
-	off := describe("offset", "findings view: how many matching findings to skip (next_offset of the last page)")
-	off.Minimum = new(0.0)
-	lim := describe("limit", "findings view: how many findings at most")
-	lim.Minimum, lim.Maximum, lim.Default = new(1.0), new(float64(maxLimit)), json.RawMessage(fmt.Sprint(defaultLimit))
-	detail := describe("detail", "brief (the default): id, severity, section, title, agents, convergence, confidence, "+
-		"file_refs of each finding; full: each finding as findings.json has it (sources, timeline, evidence)")
-	detail.Enum, detail.Default = []any{"brief", "full"}, json.RawMessage(`"brief"`)
-	synths, serverCtx := newSynthesizer(), ctx
-	mcp.AddTool(srv, &mcp.Tool{
-		Name:  "get_synthesis",
-		Title: "Get the synthesis of a review run",
-		Description: "Return the current synthesis of a review run, as fluxwatch synth and watch make it. " +
-			"By default a summary: \"verdict\" (safe, needs-changes, risky, error or pending), \"counts\" of findings per " +
-			"severity, \"agents\" (launched, completed, the failed and still-writing ones, each agent's status, verdict and " +
-			"counts; \"unreadable\": the completed agents whose reports could not be fully read — the verdict counts what was " +
-			"read of them and may be too low, so never take a verdict as safe while this list is not empty) and the top findings. With view \"findings\", a page of the deduplicated findings (offset, limit; " +
-			"\"next_offset\" is null on the last page), filtered by severity, agent, or new since a baseline. Each finding: " +
-			"id, severity P0-P3, section, title, the agents that reported it, convergence N/M, confidence, file_refs. " +
-			"With view \"full\", the whole findings.json (timeline of peer findings, evidence, sources) when it is small. " +
-			"The result is the structured content; the text lists the same facts as lines. Read-only.",
-		InputSchema: synthIn,
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
-	}, within(ctx, callTimeout, "get_synthesis", func(ctx context.Context, req *mcp.CallToolRequest, in synthesisArgs) (*mcp.CallToolResult, any, error) {
-		in, err := in.check()
-		if err != nil {
-			return nil, nil, err
-		}
-		dir, err := under.dir(in.OutputDir)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer dir.Close()
-		path := filepath.Clean(dir.Name())
-		var opts synth.Options
-		if in.Baseline != "" {
-			if opts.Baseline, err = under.baseline(ctx, in.Baseline); err != nil {
-				return nil, nil, err
-			}
-		}
-		// Callers asking at once for one run share one synthesis, made
-		// through a root of its own (a caller that gives up closes its).
-		s, done, err := synths.get(ctx, serverCtx, path+"\x00"+run+"\x00"+in.Baseline,
-			func(ctx context.Context, hold *membudget.Holding) (*synth.Synthesis, error) {
-				d, err := under.dir(in.OutputDir)
-				if err != nil {
-					return nil, err
-				}
-				defer d.Close()
-				return synthesizeDir(ctx, d, path, run, opts, hold)
-			})
-		if err != nil {
-			return nil, nil, err
-		}
-		defer done()
-		out, text, err := synthesisView(s, in)
-		if err != nil {
-			return nil, nil, err
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
-	}))
-	return srv, nil
-}
-
-// errCallTimeout is the cause of a call's context ending at its deadline.
-var errCallTimeout = errors.New("call deadline passed")
-
-// within wraps a tool handler so that every call ends by itself: the handler
-// runs in a goroutine of its own with a context that ends after timeout, or
-// when the client cancels the call, or when stop (the server's context) ends;
-// the call then returns a tool error at once, whatever the handler is still
-// doing (a read blocked on a strange file, a huge report being parsed). The
-// abandoned handler finishes in the background and its result is dropped.
-// The SDK serves each call concurrently, so a slow call never delays another.
-func within[In, Out any](stop context.Context, timeout time.Duration, tool string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		ctx, cancel := context.WithTimeoutCause(ctx, timeout, errCallTimeout)
-		defer cancel()
-		defer context.AfterFunc(stop, cancel)()
-		type result struct {
-			res *mcp.CallToolResult
-			out Out
-			err error
-		}
-		done := make(chan result, 1) // the handler never blocks on it, even when abandoned
-		go func() {
-			res, out, err := h(ctx, req, in)
-			done <- result{res, out, err}
-		}()
-		select {
-		case r := <-done:
-			return r.res, r.out, r.err
-		case <-ctx.Done():
-			var zero Out
-			if errors.Is(context.Cause(ctx), errCallTimeout) {
-				return nil, zero, fmt.Errorf("%s: no answer within %v (--call-timeout): the call was abandoned", tool, timeout)
-			}
-			return nil, zero, fmt.Errorf("%s: %w", tool, ctx.Err())
-		}
-	}
-}
-
-// mcpRoot is the directory every output_dir must lie under, opened as an
-// os.Root: the kernel resolves each path inside it, so a symbolic link (or
-// "..") cannot lead out, and nothing is checked first and opened later.
-type mcpRoot struct {
-	root      *os.Root
-	abs, real string // the root as given (made absolute) and with its symlinks resolved
-	// escapes is os.Root's error for a path that leads out of the root (os
-	// does not export it): found by asking for "..".
-	escapes error
-}
-
-func openMCPRoot(root string) (*mcpRoot, error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return nil, fmt.Errorf("--root %s: %w", root, err)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
-	}
-	r, err := fsio.OpenRoot(real)
-	if err != nil {
-		return nil, fmt.Errorf("--root %s: %w", root, fsio.Cause(err))
-	}
-	_, err = r.Stat("..")
-	return &mcpRoot{root: r, abs: abs, real: real, escapes: fsio.Cause(err)}, nil
-}
-
-// dir opens output_dir (absolute, or relative to the root) as an os.Root of
-// its own, refusing it — with an error naming it — when it leads out of the
-// root, is missing or is not a directory. The caller closes it.
-func (m *mcpRoot) dir(outputDir string) (*os.Root, error) {
-	if strings.TrimSpace(outputDir) == "" {
-		return nil, errors.New("output_dir is required")
-	}
-	rel := filepath.Clean(outputDir)
-	if filepath.IsAbs(rel) {
-		rel = "" // outside unless under the root as given or as resolved
-		for _, base := range []string{m.real, m.abs} {
-			if r, err := filepath.Rel(base, filepath.Clean(outputDir)); err == nil && (r == "." || filepath.IsLocal(r)) {
-				rel = r
-				break
-			}
-		}
-	}
-	outside := fmt.Errorf("output_dir %s is outside the server's root %s", outputDir, m.real)
-	if rel == "" || (rel != "." && !filepath.IsLocal(rel)) {
-		return nil, outside
-	}
-	d, err := fsio.OpenRootIn(m.root, rel) // filepath.Clean(d.Name()) is filepath.Join(m.real, rel)
-	switch {
-	case errors.Is(err, m.escapes):
-		return nil, outside
-	case err != nil:
-		return nil, fmt.Errorf("output_dir %s: %v", outputDir, fsio.Cause(err))
-	}
-	return d, nil
-}
-
-// busIn opens the bus file name in dir without blocking — fsio.OpenIn
-// refuses at once a FIFO, a device or a symlink out of dir — and returns it
-// with its size. The caller reads it under its call's deadline, and closes
-// it.
-func busIn(dir *os.Root, name string) (*os.File, int64, error) {
-	f, info, err := fsio.OpenIn(dir, name)
-	if err != nil {
-		return nil, 0, err
-	}
-	return f, info.Size(), nil
+	return err
 }

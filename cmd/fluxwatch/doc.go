@@ -23,11 +23,12 @@
 // What is true today: the package is not only wiring. Beside the flags,
 // the command tree and the exit codes (main.go, root.go, cli.go), it holds product
 // logic that only the binary tests: output planning and the merge of
-// flags with .fluxwatch.yaml (report_flags.go, ci_flags.go), the MCP
-// server (cmd_mcp.go, mcp_stdio.go), the bus relay (cmd_bus.go), check's
+// flags with .fluxwatch.yaml (report_flags.go, ci_flags.go), check's
 // classification of inputs (cmd_check.go, check_inputs.go) and which files
-// are a run's bus (bus_flags.go). Issue 31 moves these below cmd, leaving
-// adapters; docs/architecture.md says where each change goes meanwhile. It
+// are a run's bus for finding (bus_flags.go); the MCP server (package
+// mcpserver) and the bus relay (bus.Relay) have left. Issue 31 moves the
+// rest below cmd, leaving adapters; docs/architecture.md says where each
+// change goes meanwhile. It
 // must never decide what a report says, merge findings or render a
 // synthesis: those are parse's, synth's, page's and report's.
 package main

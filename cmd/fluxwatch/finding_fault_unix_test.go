@@ -83,21 +83,6 @@ func TestFindingWriteUnwritableBus(t *testing.T) {
 	}
 }
 
-// TestMCPFetchFIFOBus: fetch_peer_findings on a run whose bus is a FIFO
-// answers with an error at once, and the server goes on serving.
-func TestMCPFetchFIFOBus(t *testing.T) {
-	root := t.TempDir()
-	run := filepath.Join(root, "run")
-	testfault.Mkfifo(t, filepath.Join(run, "peer-findings.jsonl"))
-	cs := mcpSession(t, root)
-	testfault.Within(t, 3*time.Second, "fetch_peer_findings on a FIFO bus", func() {
-		res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": run})
-		if !res.IsError || !strings.Contains(resultText(res), "a FIFO") {
-			t.Errorf("IsError = %v, text %q: want an error naming a FIFO", res.IsError, resultText(res))
-		}
-	})
-}
-
 // TestFindingWriteDiskFull: finding write on a full disk exits 2 with one
 // line naming the bus and the cause, and leaves no part of its record:
 // the next write, with room again, follows the last whole record, and

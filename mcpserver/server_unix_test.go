@@ -1,9 +1,10 @@
 //go:build unix
 
-package main
+package mcpserver
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,20 +72,18 @@ func TestMCPBlockedCallDoesNotDelayOthers(t *testing.T) {
 	testfault.Mkfifo(t, filepath.Join(root, "stuck", "fd-b.md"))
 	os.Mkdir(filepath.Join(root, "slow"), 0o755)
 
-	old := synthesizeDir
-	t.Cleanup(func() { synthesizeDir = old })
 	entered := make(chan struct{}, 1)
 	slow, _ := filepath.EvalSymlinks(filepath.Join(root, "slow"))
-	synthesizeDir = func(ctx context.Context, r *os.Root, dir, run string, opts synth.Options, hold *membudget.Holding) (*synth.Synthesis, error) {
+	fake := func(ctx context.Context, r *os.Root, dir string, cfg Config, opts synth.Options, hold *membudget.Holding) (*synth.Synthesis, error) {
 		if dir == slow {
 			entered <- struct{}{}
 			select {} // a synthesis that never ends and ignores ctx: only the deadline ends its call
 		}
-		return old(ctx, r, dir, run, opts, hold)
+		return synthesizeDir(ctx, r, dir, cfg, opts, hold)
 	}
 
 	const deadline = time.Second
-	cs := mcpSessionTimeout(t, root, deadline)
+	cs := mcpSessionWith(t, Config{Root: root, CallTimeout: deadline}, fake)
 	start := time.Now()
 	slowRes := asyncCall(cs, "get_synthesis", map[string]any{"output_dir": "slow"})
 	stuckRes := asyncCall(cs, "get_synthesis", map[string]any{"output_dir": "stuck"})
@@ -144,10 +143,12 @@ func TestMCPFIFOOutputDirRefused(t *testing.T) {
 		t.Errorf("fetch on a normal dir after the FIFOs: IsError %v, %q", res.IsError, resultText(res))
 	}
 
-	code, stderr := runWithin(t, 3*time.Second, "mcp", "--root", filepath.Join(root, "fifo"))
-	if code != exitUsage || !strings.Contains(stderr, "--root "+filepath.Join(root, "fifo")+": not a directory") {
-		t.Errorf("mcp --root FIFO: exit %d, stderr %q; want exit 2 naming it", code, stderr)
-	}
+	testfault.Within(t, 3*time.Second, "a FIFO root", func() {
+		_, err := NewServer(context.Background(), Config{Root: filepath.Join(root, "fifo")})
+		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "--root "+filepath.Join(root, "fifo")+": not a directory") {
+			t.Errorf("Root a FIFO: %v; want ErrConfig naming it", err)
+		}
+	})
 }
 
 // fetch_peer_findings reads the bus file it checked, not its path again: a
@@ -194,4 +195,19 @@ func TestMCPBusSwappedForSymlinkOut(t *testing.T) {
 	if outsideRead > 0 {
 		t.Errorf("%d calls of %d answered with the bus outside the root", outsideRead, calls)
 	}
+}
+
+// TestMCPFetchFIFOBus: fetch_peer_findings on a run whose bus is a FIFO
+// answers with an error at once, and the server goes on serving.
+func TestMCPFetchFIFOBus(t *testing.T) {
+	root := t.TempDir()
+	run := filepath.Join(root, "run")
+	testfault.Mkfifo(t, filepath.Join(run, "peer-findings.jsonl"))
+	cs := mcpSession(t, root)
+	testfault.Within(t, 3*time.Second, "fetch_peer_findings on a FIFO bus", func() {
+		res := callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": run})
+		if !res.IsError || !strings.Contains(resultText(res), "a FIFO") {
+			t.Errorf("IsError = %v, text %q: want an error naming a FIFO", res.IsError, resultText(res))
+		}
+	})
 }

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"bufio"
@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mcpStdio is the MCP server's standard input and output. It never holds a
+// stdio is the MCP server's standard input and output. It never holds a
 // request back: the SDK serves every call in a goroutine of its own, in
 // parallel, and answers each when it is done (initialize and notifications
 // stay in order, as the SDK handles those one after the other).
@@ -34,7 +34,7 @@ import (
 // than maxMessage (read through in bounded memory) or cut off by the end of
 // input is answered here with a JSON-RPC error, said on the log, and
 // skipped; the session goes on.
-type mcpStdio struct {
+type stdio struct {
 	in    *bufio.Reader
 	out   io.Writer
 	log   *slog.Logger
@@ -56,12 +56,12 @@ type mcpStdio struct {
 	close    sync.Once
 }
 
-// maxMessage is the longest input line mcpStdio hands over: the SDK's own
+// maxMessage is the longest input line stdio hands over: the SDK's own
 // default cap on one message.
 const maxMessage = mcp.DefaultMaxLineLength
 
-func newMCPStdio(in io.Reader, out io.Writer, log *slog.Logger, drain time.Duration) *mcpStdio {
-	return &mcpStdio{
+func newStdio(in io.Reader, out io.Writer, log *slog.Logger, drain time.Duration) *stdio {
+	return &stdio{
 		in:       bufio.NewReaderSize(in, 64<<10),
 		out:      out,
 		log:      log,
@@ -75,7 +75,7 @@ func newMCPStdio(in io.Reader, out io.Writer, log *slog.Logger, drain time.Durat
 
 // Read hands over the input one line (one message) at a time, noting the
 // id of each request.
-func (s *mcpStdio) Read(p []byte) (int, error) {
+func (s *stdio) Read(p []byte) (int, error) {
 	for len(s.rest) == 0 {
 		if s.err != nil {
 			if s.err == io.EOF {
@@ -123,7 +123,7 @@ func (s *mcpStdio) Read(p []byte) (int, error) {
 // at the end of input), and the input's error. A line longer than
 // maxMessage is read through to its end and dropped, in bounded memory:
 // long is true, and line is nil.
-func (s *mcpStdio) readLine() (line []byte, long bool, err error) {
+func (s *stdio) readLine() (line []byte, long bool, err error) {
 	for {
 		frag, err := s.in.ReadSlice('\n')
 		switch {
@@ -197,7 +197,7 @@ func initializeVersion(line []byte) (string, bool) {
 // refuse answers a line that is not a message with a JSON-RPC error — with
 // the line's id when it has a string or number one, else null, as JSON-RPC
 // 2.0 asks — and says so on the log.
-func (s *mcpStdio) refuse(line []byte, code int, msg string) {
+func (s *stdio) refuse(line []byte, code int, msg string) {
 	s.log.Warn("mcp: " + msg)
 	id := json.RawMessage("null")
 	var m struct {
@@ -218,14 +218,14 @@ func (s *mcpStdio) refuse(line []byte, code int, msg string) {
 
 // Close is called by the transport when the session ends: a Read waiting
 // for answers gives up.
-func (s *mcpStdio) Close() error {
+func (s *stdio) Close() error {
 	s.close.Do(func() { close(s.closed) })
 	return nil
 }
 
 // waitAnswered waits until every request handed over has been answered, or
 // drain has passed, or the session was closed.
-func (s *mcpStdio) waitAnswered() {
+func (s *stdio) waitAnswered() {
 	timer := time.NewTimer(s.drain)
 	defer timer.Stop()
 	for {
@@ -246,7 +246,7 @@ func (s *mcpStdio) waitAnswered() {
 }
 
 // Write passes one outgoing message on and notes the request it answers.
-func (s *mcpStdio) Write(p []byte) (int, error) {
+func (s *stdio) Write(p []byte) (int, error) {
 	s.wmu.Lock()
 	n, err := s.out.Write(p)
 	s.wmu.Unlock()

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"bytes"
@@ -13,23 +13,27 @@ import (
 	"time"
 )
 
-// runMCPStdin runs `fluxwatch mcp` in root on input in to its end, and
-// returns its exit code, its output split in lines and its log.
-func runMCPStdin(t *testing.T, root string, in io.Reader) (code int, lines []string, stderr string) {
+// runMCPStdin serves a server rooted at root on input in to its end, as
+// `fluxwatch mcp` does on its standard input, and returns Serve's error,
+// its output split in lines and its log.
+func runMCPStdin(t *testing.T, root string, in io.Reader) (lines []string, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := bareEnv(&out, &errb)
-	e.stdin = in
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	code = exitCode(run(ctx, []string{"mcp", "--root", root, "--call-timeout", "5s"}, e), &errb)
+	err = Serve(ctx, Config{Root: root, CallTimeout: 5 * time.Second, Log: &errb}, in, &out)
 	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 		if l != "" {
 			lines = append(lines, l)
 		}
 	}
-	return code, lines, errb.String()
+	return lines, errb.String(), err
 }
+
+// mcpHello opens a session: initialize, then initialized.
+const mcpHello = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+`
 
 // answers maps the id of each answer on the output (as JSON text; null for
 // an error answered to no id) to the answer; every line must be a JSON-RPC
@@ -79,10 +83,10 @@ func TestMCPMalformedLineAnswered(t *testing.T) {
 		{"batch in 2025-06-18", `[{"jsonrpc":"2.0","id":70,"method":"ping"}]` + "\n", "null", "-32600"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			code, lines, stderr := runMCPStdin(t, root, strings.NewReader(mcpHello+c.line+mcpFetch))
+			lines, stderr, err := runMCPStdin(t, root, strings.NewReader(mcpHello+c.line+mcpFetch))
 			got := answers(t, lines)
-			if code != 0 {
-				t.Errorf("exit %d, want 0; stderr %q", code, stderr)
+			if err != nil {
+				t.Errorf("Serve: %v, want nil; log %q", err, stderr)
 			}
 			if len(got["1"]) != 1 || len(got["8"]) != 1 || !strings.Contains(got["8"][0], `\"agent\":\"fd-a\"`) {
 				t.Errorf("want an answer to initialize (1) and to the fetch (8) after the bad line; got\n%s", strings.Join(lines, "\n"))
@@ -103,14 +107,14 @@ func TestMCPMalformedLineAnswered(t *testing.T) {
 func TestMCPInputEndsInsideMessage(t *testing.T) {
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, "run"), 0o755)
-	code, lines, stderr := runMCPStdin(t, root, strings.NewReader(mcpHello+`{"jsonrpc":"2.0","id":8,"method":"tools/li`))
+	lines, stderr, err := runMCPStdin(t, root, strings.NewReader(mcpHello+`{"jsonrpc":"2.0","id":8,"method":"tools/li`))
 	got := answers(t, lines)
-	if code != 0 || len(got["null"]) != 1 || !strings.Contains(got["null"][0], "the input ended inside a message") {
-		t.Errorf("exit %d (want 0), stdout\n%s\nstderr %q; want an error for the cut message", code, strings.Join(lines, "\n"), stderr)
+	if err != nil || len(got["null"]) != 1 || !strings.Contains(got["null"][0], "the input ended inside a message") {
+		t.Errorf("Serve %v (want nil), stdout\n%s\nlog %q; want an error for the cut message", err, strings.Join(lines, "\n"), stderr)
 	}
-	code, lines, stderr = runMCPStdin(t, root, strings.NewReader(mcpHello+strings.TrimSuffix(mcpFetch, "\n")))
-	if got := answers(t, lines); code != 0 || len(got["8"]) != 1 || !strings.Contains(got["8"][0], `"text":"[]"`) {
-		t.Errorf("exit %d (want 0), stdout\n%s\nstderr %q; want the fetch answered", code, strings.Join(lines, "\n"), stderr)
+	lines, stderr, err = runMCPStdin(t, root, strings.NewReader(mcpHello+strings.TrimSuffix(mcpFetch, "\n")))
+	if got := answers(t, lines); err != nil || len(got["8"]) != 1 || !strings.Contains(got["8"][0], `"text":"[]"`) {
+		t.Errorf("Serve %v (want nil), stdout\n%s\nlog %q; want the fetch answered", err, strings.Join(lines, "\n"), stderr)
 	}
 }
 
@@ -125,11 +129,11 @@ func TestMCPHugeLineDropped(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	code, lines, stderr := runMCPStdin(t, root, huge)
+	lines, stderr, err := runMCPStdin(t, root, huge)
 	runtime.ReadMemStats(&after)
 	got := answers(t, lines)
-	if code != 0 || len(got["null"]) != 1 || !strings.Contains(got["null"][0], "longer than") || len(got["8"]) != 1 {
-		t.Errorf("exit %d (want 0), stdout\n%.2000s\nstderr %q; want the long line refused and the fetch answered", code, strings.Join(lines, "\n"), stderr)
+	if err != nil || len(got["null"]) != 1 || !strings.Contains(got["null"][0], "longer than") || len(got["8"]) != 1 {
+		t.Errorf("Serve %v (want nil), stdout\n%.2000s\nlog %q; want the long line refused and the fetch answered", err, strings.Join(lines, "\n"), stderr)
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size/2 {
 		t.Errorf("allocated %d MiB for a %d MiB line: want it read through in bounded memory", alloc>>20, size>>20)

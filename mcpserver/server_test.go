@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"bytes"
@@ -27,8 +27,16 @@ func mcpSession(t *testing.T, root string) *mcp.ClientSession {
 // mcpSessionTimeout is mcpSession with a --call-timeout.
 func mcpSessionTimeout(t *testing.T, root string, callTimeout time.Duration) *mcp.ClientSession {
 	t.Helper()
+	return mcpSessionWith(t, Config{Root: root, CallTimeout: callTimeout}, synthesizeDir)
+}
+
+// mcpSessionWith connects the SDK's own client to a server of cfg whose
+// syntheses synthesize makes.
+func mcpSessionWith(t *testing.T, cfg Config, synthesize synthesizeFunc) *mcp.ClientSession {
+	t.Helper()
 	var logs bytes.Buffer
-	srv, err := newMCPServer(context.Background(), root, &logs, callTimeout, "")
+	cfg.Log = &logs
+	srv, err := newServer(context.Background(), cfg.withDefaults(), synthesize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,18 +197,38 @@ func TestMCPWithSDKClient(t *testing.T) {
 // TestMCPSynthesisSeam: get_synthesis serves whatever synthesizeDir returns.
 func TestMCPSynthesisSeam(t *testing.T) {
 	root := t.TempDir()
-	old := synthesizeDir
-	defer func() { synthesizeDir = old }()
 	var got string
-	synthesizeDir = func(ctx context.Context, r *os.Root, dir, run string, opts synth.Options, hold *membudget.Holding) (*synth.Synthesis, error) {
+	fake := func(ctx context.Context, r *os.Root, dir string, cfg Config, opts synth.Options, hold *membudget.Holding) (*synth.Synthesis, error) {
 		got = dir
 		return &synth.Synthesis{Verdict: parse.Safe, Reviewed: "2026-11-20T10:00:00Z"}, nil
 	}
-	cs := mcpSession(t, root)
+	cs := mcpSessionWith(t, Config{Root: root}, fake)
 	res := callTool(t, cs, "get_synthesis", map[string]any{"output_dir": "."})
 	real, _ := filepath.EvalSymlinks(root)
 	sc, _ := json.Marshal(res.StructuredContent)
 	if res.IsError || !strings.Contains(string(sc), `"verdict":"safe"`) || got != real {
 		t.Errorf("result %s %q (error %v) for dir %q, want the seam's for %q", sc, resultText(res), res.IsError, got, real)
+	}
+}
+
+// TestMCPStream: with a Stream (mcp --bus nats://…), fetch_peer_findings
+// reads it, filtered, whatever bus files output_dir holds. Any backend
+// stands for the stream here: a file outside the root.
+func TestMCPStream(t *testing.T) {
+	stream := bus.NewFile(filepath.Join(t.TempDir(), "stream.jsonl"), bus.Options{NoSync: true})
+	for _, f := range []struct{ sev, agent string }{{bus.Blocking, "fd-correctness"}, {bus.Notable, "fd-perf"}, {bus.Blocking, "fd-safety"}} {
+		if _, err := stream.Append(context.Background(), bus.Entry{Kind: bus.EntryFinding, Severity: f.sev, Agent: f.agent,
+			Category: "c", Summary: "s " + f.agent, FileRefs: []string{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "peer-findings.jsonl"), []byte(`{"severity":"blocking","agent":"fd-file","summary":"not read"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := mcpSessionWith(t, Config{Root: root, Stream: stream}, synthesizeDir)
+	text := resultText(callTool(t, cs, "fetch_peer_findings", map[string]any{"output_dir": root, "severity_filter": "blocking"}))
+	if strings.Count(text, `"agent"`) != 2 || !strings.Contains(text, "fd-correctness") || strings.Contains(text, "fd-file") {
+		t.Errorf("fetch_peer_findings over the stream: %s", text)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package mcpserver
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
+	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
 // synthesisRun writes a run of three agents under root/name: 12 findings
@@ -145,9 +146,7 @@ func TestMCPSynthesisViews(t *testing.T) {
 			t.Errorf("new since base: %v %+v (%s)", briefIDs(out), out.Baseline, text)
 		}
 		// A findings.json is a baseline too.
-		if _, _, code := runIn(t, "synth", "-q", "--no-evidence", base); code != exitOK && code != exitGate {
-			t.Fatalf("synth base: exit %d", code)
-		}
+		writeFindingsJSON(t, base)
 		out, _, res = callSynthesis(t, cs, map[string]any{"output_dir": "run", "view": "findings", "baseline": "base/findings.json", "new_only": true})
 		if res.IsError || !slices.Equal(briefIDs(out), []string{"C-001"}) {
 			t.Errorf("new since base/findings.json: %v", briefIDs(out))
@@ -184,20 +183,18 @@ func TestMCPSynthesisShared(t *testing.T) {
 	for _, name := range []string{"a", "b", "c", "d"} {
 		synthesisRun(t, root, name)
 	}
-	old := synthesizeDir
-	t.Cleanup(func() { synthesizeDir = old })
 	var made, running, most atomic.Int32
 	release := make(chan struct{})
-	synthesizeDir = func(ctx context.Context, r *os.Root, dir, run string, opts synth.Options, hold *membudget.Holding) (*synth.Synthesis, error) {
+	fake := func(ctx context.Context, r *os.Root, dir string, cfg Config, opts synth.Options, hold *membudget.Holding) (*synth.Synthesis, error) {
 		made.Add(1)
 		n := running.Add(1)
 		defer running.Add(-1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
 		<-release
-		return old(ctx, r, dir, run, opts, hold)
+		return synthesizeDir(ctx, r, dir, cfg, opts, hold)
 	}
-	cs := mcpSession(t, root)
+	cs := mcpSessionWith(t, Config{Root: root}, fake)
 	var wg sync.WaitGroup
 	results := make(chan *mcp.CallToolResult, 10)
 	call := func(dir string) {
@@ -231,5 +228,22 @@ func TestMCPSynthesisShared(t *testing.T) {
 	}
 	if n := most.Load(); n > maxSyntheses {
 		t.Errorf("%d syntheses at once, want at most %d", n, maxSyntheses)
+	}
+}
+
+// writeFindingsJSON writes the findings.json of the run in dir, as synth
+// does.
+func writeFindingsJSON(t *testing.T, dir string) {
+	t.Helper()
+	s, err := watcher.Synthesize(context.Background(), dir, watcher.ScanOptions{}, synth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := synth.RenderJSON(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "findings.json"), data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
