@@ -2043,7 +2043,10 @@ func severityAndID(inner string) (Severity, sevClass, string, string, bool) {
 	}
 	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
 	for _, p := range [2][2]string{{a, b}, {b, a}} {
-		if !IsFindingID(p[1]) {
+		if !IsFindingID(p[1]) || IsPLevel(p[1]) {
+			continue // "(P1, P2)" names two levels, not an ID
+		}
+		if _, _, ok := severityValue(p[1], true); ok {
 			continue
 		}
 		if sev, cl, ok := severityValue(p[0], true); ok && !isCount(p[0]) {
