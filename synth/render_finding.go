@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -299,57 +298,6 @@ func appendProvenances(dst []byte, l []*AgentProvenance, depth int) []byte {
 }
 
 // appendJSONString appends s as a JSON string as findings.json writes it:
-// as encoding/json does without HTML escaping ('"' and '\' escaped, control
-// characters as \b \f \n \r \t or \u00XX, invalid UTF-8 as \ufffd, U+2028
-// and U+2029 escaped), and then inert.EscapeJSON (DEL, the C1 controls and
-// the bidirectional controls as \u escapes).
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0 // s[start:i] is yet to be copied
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default: // the C0 controls and DEL
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029' || r < 0xa0 || r >= 0x600 && unicode.Is(unicode.Bidi_Control, r):
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
+// as encoding/json does without HTML escaping, and then inert.EscapeJSON
+// (DEL, the C1 controls and the bidirectional controls as \u escapes).
+func appendJSONString(dst []byte, s string) []byte { return inert.AppendJSONString(dst, s, true) }
