@@ -136,10 +136,18 @@ func TestLevenshteinWithinAgreesWithLevenshtein(t *testing.T) {
 	}
 }
 
-func FuzzCloseStrings(f *testing.F) {
+// addTitlePairs seeds f with pairs of titles: a plural, re-worded, one
+// empty.
+func addTitlePairs(f *testing.F) {
 	f.Add("deadlock", "deadlocks")
+	f.Add("Deadlock", "Deadlocks")
 	f.Add("session tokens stored", "session token stored")
+	f.Add("Session tokens stored in localStorage", "Session token stored in local storage")
 	f.Add("", "x")
+}
+
+func FuzzCloseStrings(f *testing.F) {
+	addTitlePairs(f)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if len(a) > 200 || len(b) > 200 {
 			return
@@ -166,9 +174,7 @@ func closeStrings(a, b string) bool {
 }
 
 func FuzzTitlesMatch(f *testing.F) {
-	f.Add("Session tokens stored in localStorage", "Session token stored in local storage")
-	f.Add("Deadlock", "Deadlocks")
-	f.Add("", "x")
+	addTitlePairs(f)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if len(a) > 300 || len(b) > 300 {
 			return
