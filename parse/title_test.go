@@ -16,6 +16,7 @@ func TestNormalize(t *testing.T) {
 		{"Ünïcode ümlauts", "ncode mlauts"},
 		{"", ""},
 		{"---", ""},
+		{"  Auth-Flow: Tokens (v2)! ", "auth flow tokens v2"},
 	}
 	for _, tt := range tests {
 		if got := Normalize(tt.in); got != tt.want {
@@ -91,6 +92,11 @@ func TestTitlesMatch(t *testing.T) {
 			"retry loop pool alpha beta gamma delta", "retry loop pool epsilon zeta eta theta", false},
 		{"different", "SQL injection in search endpoint", "Missing CSRF token on logout", false},
 		{"two shared keywords only", "Cache invalidation race", "Cache invalidation missing docs", false},
+		{"hyphen", "Session tokens stored in localStorage", "Session tokens stored in local-storage", true},
+		{"re-worded", "Missing rate limiting on login API", "Missing rate-limiting for the login API", true},
+		{"re-ordered", "Retry loop lacks jitter and backoff ceiling", "No backoff ceiling or jitter in the retry loop", true},
+		{"nothing shared", "Path traversal in upload", "Quota checked after write", false},
+		{"both empty", "", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
