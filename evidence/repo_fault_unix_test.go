@@ -3,7 +3,6 @@
 package evidence
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,14 +28,7 @@ func TestOpenRepositoryFIFO(t *testing.T) {
 	})
 
 	repo := filepath.Join(dir, "swapped")
-	write(t, filepath.Join(repo, "a.go"), "package a\n")
-	v, err := Open(repo, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(repo); err != nil {
-		t.Fatal(err)
-	}
+	v := openRemoved(t, repo)
 	testfault.Mkfifo(t, repo)
 	testfault.Within(t, 2*time.Second, "Check of a repository swapped for a FIFO", func() {
 		r := v.Check([]parse.Claim{{Path: "a.go", Start: 1, End: 1}})[0]

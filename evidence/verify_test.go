@@ -22,6 +22,21 @@ func write(t *testing.T, path, data string) {
 	}
 }
 
+// openRemoved opens repo, a repository holding a.go, then removes it: a
+// Verifier whose repository went away after Open.
+func openRemoved(t *testing.T, repo string) *Verifier {
+	t.Helper()
+	write(t, filepath.Join(repo, "a.go"), "package a\n")
+	v, err := Open(repo, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(repo); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
@@ -131,15 +146,7 @@ func TestOpen(t *testing.T) {
 		t.Error("Open of a file: no error")
 	}
 	// The repository vanishes between Open and Check: claims are skipped.
-	gone := filepath.Join(dir, "gone")
-	write(t, filepath.Join(gone, "a.go"), "x\n")
-	v, err := Open(gone, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(gone); err != nil {
-		t.Fatal(err)
-	}
+	v := openRemoved(t, filepath.Join(dir, "gone"))
 	r := v.Check([]parse.Claim{{Path: "a.go", Start: 1, End: 1}, {Path: "../a.go", Start: 1, End: 1}})
 	if r[0].Status != parse.EvidenceSkipped || !strings.HasPrefix(r[0].Note, "repository unreadable") {
 		t.Errorf("vanished repository: %+v", r[0])

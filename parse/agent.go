@@ -222,18 +222,7 @@ func (p *reportParser) unreadable() {
 // computed verdict v (SPEC §2.3 "never silently safe"): risky is worse than
 // needs-changes, which is worse than safe. Other declared words are not.
 func worseVerdict(d, v Verdict) bool {
-	rank := func(v Verdict) int {
-		switch v {
-		case Safe:
-			return 1
-		case NeedsChanges:
-			return 2
-		case Risky:
-			return 3
-		}
-		return 0
-	}
-	return rank(d) > 0 && rank(d) > rank(v)
+	return d.Rank() > 0 && d.Rank() > v.Rank()
 }
 
 func isBlank(lines []line) bool {

@@ -14,6 +14,49 @@ const maxDescription = 16 << 10
 // references in it join the finding's file_refs. A prose finding's own body
 // is its description.
 func (p *reportParser) linkDescriptions() {
+	var b *blocks // made at the first block: an index with no prose has none
+	p.linkBlocks(func(f *Finding, i int, own bool) {
+		if b == nil {
+			b = newBlocks(p.src, p.lines)
+		}
+		end := int(b.end[i])
+		// The description is the block's first lines, up to
+		// maxDescription bytes in all (each line and its newline).
+		last := b.last(i, end)
+		size := 0
+		if last >= i {
+			size = int(b.at[last+1] - b.at[i])
+		}
+		var refs []string // the block's, merged into the finding's at once
+		// The references of a prose list item or bold lead-in are
+		// already the finding's: the prose walk read them in the same
+		// text, and reading them again doubled the parse time.
+		from := i
+		if own && p.lines[i].level == 0 {
+			from = i + 1
+		}
+		for _, r := range b.between(b.refLines, from, last+1) {
+			refs = append(refs, fileRefs(p.lines[r].text)...)
+		}
+		if size > 0 {
+			f.Description = b.description(p.src, p.lines, i, last, size)
+		}
+		claims := b.claims(p.lines, i, end)
+		for _, c := range claims {
+			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
+			refs = append(refs, c.Ref())
+		}
+		f.FileRefs = mergeRefs(f.FileRefs, refs)
+		f.Evidence = append(f.Evidence, claims...)
+	})
+}
+
+// linkBlocks calls link for each block of the report that is a finding's
+// (SPEC §2.4), f the finding and i the line that opens the block: a
+// block whose opening line holds a prose finding (own), else one that
+// opens with the ID of a finding not yet linked. Blocks inside the Findings
+// Index are not read. Then every finding's FileRefs is non-nil.
+func (p *reportParser) linkBlocks(link func(f *Finding, i int, own bool)) {
 	fs := p.r.Findings
 	if len(fs) == 0 {
 		return
@@ -34,7 +77,6 @@ func (p *reportParser) linkDescriptions() {
 		lo, hi = p.ix.start, p.ix.end
 	}
 	linked := make([]bool, len(fs))
-	var b *blocks // made at the first block: an index with no prose has none
 	for i := 0; i < len(p.lines); i++ {
 		p.stop.tick()
 		l := p.lines[i]
@@ -56,38 +98,7 @@ func (p *reportParser) linkDescriptions() {
 			continue
 		}
 		linked[k] = true
-		if b == nil {
-			b = newBlocks(p.src, p.lines)
-		}
-		end := int(b.end[i])
-		// The description is the block's first lines, up to
-		// maxDescription bytes in all (each line and its newline).
-		last := b.last(i, end)
-		size := 0
-		if last >= i {
-			size = int(b.at[last+1] - b.at[i])
-		}
-		var refs []string // the block's, merged into the finding's at once
-		// The references of a prose list item or bold lead-in are
-		// already the finding's: the prose walk read them in the same
-		// text, and reading them again doubled the parse time.
-		from := i
-		if own && l.level == 0 {
-			from = i + 1
-		}
-		for _, r := range b.between(b.refLines, from, last+1) {
-			refs = append(refs, fileRefs(p.lines[r].text)...)
-		}
-		if size > 0 {
-			fs[k].Description = b.description(p.src, p.lines, i, last, size)
-		}
-		claims := b.claims(p.lines, i, end)
-		for _, c := range claims {
-			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
-			refs = append(refs, c.Ref())
-		}
-		fs[k].FileRefs = mergeRefs(fs[k].FileRefs, refs)
-		fs[k].Evidence = append(fs[k].Evidence, claims...)
+		link(&fs[k], i, own)
 	}
 	for i := range fs {
 		if fs[i].FileRefs == nil {

@@ -16,47 +16,8 @@ import (
 // (blocks); TestLinkDescriptionsPlain and FuzzLinkDescriptions hold the
 // two together.
 func (p *reportParser) linkDescriptionsPlain() {
-	fs := p.r.Findings
-	if len(fs) == 0 {
-		return
-	}
-	// Line numbers run from 1 to len(p.lines): byLine[n] is 1 + the index
-	// of the (last) finding at line n, 0 for none; a slice, not a map, for a
-	// report of 200,000 findings. byID is made at the first block that
-	// opens with an ID: an index of 200,000 IDs with no prose has none.
-	var byID map[string]int
-	byLine := make([]int32, len(p.lines)+1)
-	for i, f := range fs {
-		if f.Line >= 0 && f.Line < len(byLine) {
-			byLine[f.Line] = int32(i + 1)
-		}
-	}
-	lo, hi := -1, -1
-	if p.ix != nil && p.ix.kind != "fenced" {
-		lo, hi = p.ix.start, p.ix.end
-	}
-	linked := make([]bool, len(fs))
-	for i := 0; i < len(p.lines); i++ {
-		p.stop.tick()
+	p.linkBlocks(func(f *Finding, i int, own bool) {
 		l := p.lines[i]
-		if l.masked || (i >= lo && i < hi) {
-			continue
-		}
-		k, own := -1, false
-		if j := int(byLine[l.num]) - 1; j >= 0 && fs[j].Confidence == ConfidenceLow {
-			k, own = j, true // a prose finding's own block
-		} else if id := blockID(l); id != "" {
-			if byID == nil {
-				byID = findingsByID(fs)
-			}
-			if j, ok := byID[id]; ok && !linked[j] {
-				k = j
-			}
-		}
-		if k < 0 {
-			continue
-		}
-		linked[k] = true
 		end := blockEndPlain(p.lines, i)
 		size, last := 0, i
 		var refs []string // the block's, merged into the finding's at once
@@ -74,21 +35,16 @@ func (p *reportParser) linkDescriptionsPlain() {
 			}
 		}
 		if size > 0 {
-			fs[k].Description = descriptionPlain(p.src, p.lines[i:last+1], size)
+			f.Description = descriptionPlain(p.src, p.lines[i:last+1], size)
 		}
 		claims := evidenceClaims(p.lines, i, end)
 		for _, c := range claims {
 			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
 			refs = append(refs, c.Ref())
 		}
-		fs[k].FileRefs = mergeRefs(fs[k].FileRefs, refs)
-		fs[k].Evidence = append(fs[k].Evidence, claims...)
-	}
-	for i := range fs {
-		if fs[i].FileRefs == nil {
-			fs[i].FileRefs = []string{}
-		}
-	}
+		f.FileRefs = mergeRefs(f.FileRefs, refs)
+		f.Evidence = append(f.Evidence, claims...)
+	})
 }
 
 func descriptionPlain(src string, ls []line, size int) string {

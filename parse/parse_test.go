@@ -171,27 +171,6 @@ func TestFileRefs(t *testing.T) {
 	}
 }
 
-func TestTitleRuleExamples(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want bool
-	}{
-		{"Session tokens stored in localStorage", "Session tokens stored in local-storage", true},
-		{"Missing rate limiting on login API", "Missing rate-limiting for the login API", true},
-		{"Retry loop lacks jitter and backoff ceiling", "No backoff ceiling or jitter in the retry loop", true},
-		{"Path traversal in upload", "Quota checked after write", false},
-		{"", "", true}, // equal after normalisation
-	}
-	for _, tt := range tests {
-		if got := TitlesMatch(tt.a, tt.b); got != tt.want {
-			t.Errorf("TitlesMatch(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
-		}
-	}
-	if got := Normalize("  Auth-Flow: Tokens (v2)! "); got != "auth flow tokens v2" {
-		t.Errorf("Normalize = %q", got)
-	}
-}
-
 func TestClassifyName(t *testing.T) {
 	tests := []struct {
 		rel   string

@@ -53,6 +53,20 @@ func VerdictOf(sevs ...Severity) Verdict {
 	return v
 }
 
+// Rank orders the verdicts that judge findings: safe 1, needs-changes 2,
+// risky 3; pending, error and anything else 0.
+func (v Verdict) Rank() int {
+	switch v {
+	case Safe:
+		return 1
+	case NeedsChanges:
+		return 2
+	case Risky:
+		return 3
+	}
+	return 0
+}
+
 // Status is an agent report's status (SPEC §2.5).
 type Status string
 

@@ -16,6 +16,7 @@ func TestNormalize(t *testing.T) {
 		{"Ünïcode ümlauts", "ncode mlauts"},
 		{"", ""},
 		{"---", ""},
+		{"  Auth-Flow: Tokens (v2)! ", "auth flow tokens v2"},
 	}
 	for _, tt := range tests {
 		if got := Normalize(tt.in); got != tt.want {
@@ -91,6 +92,11 @@ func TestTitlesMatch(t *testing.T) {
 			"retry loop pool alpha beta gamma delta", "retry loop pool epsilon zeta eta theta", false},
 		{"different", "SQL injection in search endpoint", "Missing CSRF token on logout", false},
 		{"two shared keywords only", "Cache invalidation race", "Cache invalidation missing docs", false},
+		{"hyphen", "Session tokens stored in localStorage", "Session tokens stored in local-storage", true},
+		{"re-worded", "Missing rate limiting on login API", "Missing rate-limiting for the login API", true},
+		{"re-ordered", "Retry loop lacks jitter and backoff ceiling", "No backoff ceiling or jitter in the retry loop", true},
+		{"nothing shared", "Path traversal in upload", "Quota checked after write", false},
+		{"both empty", "", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,10 +142,18 @@ func TestLevenshteinWithinAgreesWithLevenshtein(t *testing.T) {
 	}
 }
 
-func FuzzCloseStrings(f *testing.F) {
+// addTitlePairs seeds f with pairs of titles: a plural, re-worded, one
+// empty.
+func addTitlePairs(f *testing.F) {
 	f.Add("deadlock", "deadlocks")
+	f.Add("Deadlock", "Deadlocks")
 	f.Add("session tokens stored", "session token stored")
+	f.Add("Session tokens stored in localStorage", "Session token stored in local storage")
 	f.Add("", "x")
+}
+
+func FuzzCloseStrings(f *testing.F) {
+	addTitlePairs(f)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if len(a) > 200 || len(b) > 200 {
 			return
@@ -166,9 +180,7 @@ func closeStrings(a, b string) bool {
 }
 
 func FuzzTitlesMatch(f *testing.F) {
-	f.Add("Session tokens stored in localStorage", "Session token stored in local storage")
-	f.Add("Deadlock", "Deadlocks")
-	f.Add("", "x")
+	addTitlePairs(f)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if len(a) > 300 || len(b) > 300 {
 			return

@@ -167,51 +167,38 @@ func compareBaseline(fs []Finding, b *Baseline) *BaselineReport {
 			match(i, j, MatchFingerprint)
 		}
 	}
-	for i := range fs {
-		if fs[i].Baseline.State != BaselineNew {
-			continue
-		}
-		// An unmatched baseline finding first; else one already matched: a
-		// finding that merged through a source no longer reported splits.
-		first := -1
-		for j := range old {
-			if sharesKey(&cur[i], &old[j]) {
+	// matchShared matches each finding still new to a baseline finding it
+	// shares with: an unmatched one first; else the first already matched
+	// that split may take again.
+	matchShared := func(shares func(a, b *baseFinding) bool, split func(b *baseFinding) bool, by string) {
+		for i := range fs {
+			if fs[i].Baseline.State != BaselineNew {
+				continue
+			}
+			first := -1
+			for j := range old {
+				if !shares(&cur[i], &old[j]) {
+					continue
+				}
 				if !matched[j] {
 					first = j
 					break
 				}
-				if first < 0 {
+				if first < 0 && split(&old[j]) {
 					first = j
 				}
 			}
-		}
-		if first >= 0 {
-			match(i, first, MatchKey)
-		}
-	}
-	for i := range fs {
-		if fs[i].Baseline.State != BaselineNew {
-			continue
-		}
-		// An unmatched baseline finding first; else a merged one already
-		// matched: a merge that split (its evidence, an ID or a line, no
-		// longer there) whose part also moved its key.
-		first := -1
-		for j := range old {
-			if sharesTitle(&cur[i], &old[j]) {
-				if !matched[j] {
-					first = j
-					break
-				}
-				if first < 0 && len(old[j].keys) > 1 {
-					first = j
-				}
+			if first >= 0 {
+				match(i, first, by)
 			}
 		}
-		if first >= 0 {
-			match(i, first, MatchTitle)
-		}
 	}
+	// Any baseline finding may split: one that merged through a source no
+	// longer reported.
+	matchShared(sharesKey, func(*baseFinding) bool { return true }, MatchKey)
+	// A merged one may: a merge that split (its evidence, an ID or a line,
+	// no longer there) whose part also moved its key.
+	matchShared(sharesTitle, func(b *baseFinding) bool { return len(b.keys) > 1 }, MatchTitle)
 	for i := range fs {
 		if fs[i].Baseline.State == BaselineNew {
 			r.New++

@@ -373,7 +373,14 @@ func TestBaselineSplit(t *testing.T) {
 	}
 	s := Synthesize(reportRun(a, c), Options{Baseline: baselineOf(t, reportRun(a, b, c))})
 	if len(s.Findings) != 2 || s.Baseline.New != 0 || s.Baseline.Unchanged != 2 || len(s.Baseline.Absent) != 0 {
-		t.Errorf("%d findings, baseline %+v: want 2 unchanged", len(s.Findings), s.Baseline)
+		t.Fatalf("%d findings, baseline %+v: want 2 unchanged", len(s.Findings), s.Baseline)
+	}
+	// One part keeps the fingerprint; the other shares a source's key with
+	// the baseline finding it already matched.
+	by := []string{s.Findings[0].Baseline.MatchedBy, s.Findings[1].Baseline.MatchedBy}
+	slices.Sort(by)
+	if !slices.Equal(by, []string{MatchFingerprint, MatchKey}) {
+		t.Errorf("matched by %q, want one by fingerprint, one by key", by)
 	}
 }
 

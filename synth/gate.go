@@ -71,7 +71,7 @@ func (g Gate) Judge(s *Synthesis) Decision {
 	case s.Verdict == parse.Error:
 		d.ByVerdict = true // a review that did not happen never passes
 	case g.FailOn != "":
-		d.ByVerdict = verdictRank(d.Verdict) >= verdictRank(g.FailOn)
+		d.ByVerdict = d.Verdict.Rank() >= g.FailOn.Rank()
 	}
 	if g.FailOnNew != "" {
 		d.New = NewAtOrAbove(s, g.FailOnNew)
@@ -97,20 +97,6 @@ func countingFindings(s *Synthesis, minIndependent int) []Finding {
 		}
 	}
 	return out
-}
-
-// verdictRank orders the verdicts a gate compares: safe below
-// needs-changes below risky; pending and anything else lowest.
-func verdictRank(v parse.Verdict) int {
-	switch v {
-	case parse.Safe:
-		return 1
-	case parse.NeedsChanges:
-		return 2
-	case parse.Risky:
-		return 3
-	}
-	return 0
 }
 
 // gateVerdict is the verdict a gate's FailOn applies when it asks for at

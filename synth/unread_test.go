@@ -79,22 +79,14 @@ func TestNeverPlainSafe(t *testing.T) {
 		t.Errorf("VerdictText = %q, want %q", got, want)
 	}
 	md := string(RenderMarkdown(s))
-	if !strings.Contains(md, "**Verdict:** safe — 1 report could not be fully read (2/2 agents completed, 0 failed)\n") {
-		t.Errorf("summary.md verdict line:\n%s", md)
-	}
-	for _, want := range []string{
+	wantAll(t, "summary.md", md,
+		"**Verdict:** safe — 1 report could not be fully read (2/2 agents completed, 0 failed)\n",
 		"- Could not be fully read: audit — ",
 		"- Agent audit could not be fully read (`audit.md`)",
 		"  - `audit.md:7: error: P0 \"CRITICAL\" here gave no finding`",
-		"  - `audit.md:12: error: declared verdict risky",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("summary.md lacks %q:\n%s", want, md)
-		}
-	}
-	if strings.Contains(md, "audit.md: warning: malformed index: prose fallback`\n  -") {
-		t.Errorf("a warning listed as a reason:\n%s", md)
-	}
+		"  - `audit.md:12: error: declared verdict risky")
+	// A warning is not listed as a reason.
+	wantNone(t, "summary.md", md, "audit.md: warning: malformed index: prose fallback`\n  -")
 	clean := Synthesize(&Run{Agents: []Agent{agentOf("fd-valid", parse.StatusValid)}}, Options{})
 	if got := VerdictText(clean); got != "safe" {
 		t.Errorf("VerdictText of a fully read run = %q", got)

@@ -40,10 +40,6 @@ func manyClaimsRun(t testing.TB, paras, claims int) Input {
 		report.WriteString(p + "\n\n")
 	}
 	report.WriteString("<!-- flux-drive:complete -->\n")
-	data := []byte(report.String())
-	rep := parse.ReadReport(data)
-	run := &synth.Run{Input: "run", Agents: []synth.Agent{{Name: "fd-a", File: "fd-a.md", Status: rep.Status, Report: rep, Text: data}}}
-	s := synth.Synthesize(run, synth.Options{})
 
 	var syn strings.Builder
 	syn.WriteString("# Review Summary\n\n## Key Findings\n\n- **P1** Session token leaks into the logs (1/1 agents)\n")
@@ -52,8 +48,23 @@ func manyClaimsRun(t testing.TB, paras, claims int) Input {
 	}
 	// One claim restated by a paragraph of the report: unverifiable.
 	syn.WriteString("- **P2** " + first + "\n")
+	return oneAgentInput(report.String(), syn.String(), synth.Options{})
+}
 
-	return Input{Synthesis: []byte(syn.String()), Run: s, Reports: map[string][]byte{"fd-a": data}}
+// oneAgentInput is the check of synthesis against a run of one agent,
+// fd-a, whose report is report, synthesised with opts.
+func oneAgentInput(report, synthesis string, opts synth.Options) Input {
+	data := []byte(report)
+	rep := parse.ReadReport(data)
+	run := &synth.Run{Input: "run", Agents: []synth.Agent{{Name: "fd-a", File: "fd-a.md", Status: rep.Status, Report: rep, Text: data}}}
+	return Input{Synthesis: []byte(synthesis), Run: synth.Synthesize(run, opts), Reports: map[string][]byte{"fd-a": data}}
+}
+
+// benchCheck times Check of in.
+func benchCheck(b *testing.B, in Input) {
+	for b.Loop() {
+		Check(in)
+	}
 }
 
 // TestManyClaimsLongReport: of the 802 claims, the one that names the
@@ -74,10 +85,7 @@ func TestManyClaimsLongReport(t *testing.T) {
 
 // BenchmarkManyClaimsLongReport: 800 claims against a 0.7 MB report.
 func BenchmarkManyClaimsLongReport(b *testing.B) {
-	in := manyClaimsRun(b, 10000, 800)
-	for b.Loop() {
-		Check(in)
-	}
+	benchCheck(b, manyClaimsRun(b, 10000, 800))
 }
 
 // BenchmarkThousandClaims5MB: 1,000 claims against a 4.7 MB report, the
@@ -85,9 +93,7 @@ func BenchmarkManyClaimsLongReport(b *testing.B) {
 func BenchmarkThousandClaims5MB(b *testing.B) {
 	in := manyClaimsRun(b, 66000, 1000)
 	b.SetBytes(int64(len(in.Reports["fd-a"])))
-	for b.Loop() {
-		Check(in)
-	}
+	benchCheck(b, in)
 }
 
 // manyFindingsRun is a run of findings findings, each with a title of
@@ -112,26 +118,19 @@ func manyFindingsRun(t testing.TB, findings, claims int) Input {
 		fmt.Fprintf(&report, "- P2 | AB-%04d | \"API\" | %s\n", i, strings.Join(titles[i], " "))
 	}
 	report.WriteString("Verdict: needs-changes\n")
-	data := []byte(report.String())
-	rep := parse.ReadReport(data)
-	run := &synth.Run{Input: "run", Agents: []synth.Agent{{Name: "fd-a", File: "fd-a.md", Status: rep.Status, Report: rep, Text: data}}}
-	s := synth.Synthesize(run, synth.Options{Dedup: synth.DedupExact})
 	var syn strings.Builder
 	syn.WriteString("# Review Summary\n\n## P2 Findings\n\n")
 	for i := range claims {
 		tw := titles[rng.Intn(len(titles))]
 		syn.WriteString("- " + strings.Join(tw[:4], " ") + " " + word() + fmt.Sprintf(" (%d agents)\n", 1+i%2))
 	}
-	return Input{Synthesis: []byte(syn.String()), Run: s, Reports: map[string][]byte{"fd-a": data}}
+	return oneAgentInput(report.String(), syn.String(), synth.Options{Dedup: synth.DedupExact})
 }
 
 // BenchmarkManyFindingsManyClaims: 2,000 claims against a run of 2,000
 // findings.
 func BenchmarkManyFindingsManyClaims(b *testing.B) {
-	in := manyFindingsRun(b, 2000, 2000)
-	for b.Loop() {
-		Check(in)
-	}
+	benchCheck(b, manyFindingsRun(b, 2000, 2000))
 }
 
 // BenchmarkManyBlockersLeftOut: 2,000 P1 findings, 200 claims: most
@@ -142,7 +141,5 @@ func BenchmarkManyBlockersLeftOut(b *testing.B) {
 	for i := range in.Run.Findings {
 		in.Run.Findings[i].Severity = parse.P1
 	}
-	for b.Loop() {
-		Check(in)
-	}
+	benchCheck(b, in)
 }

@@ -54,23 +54,16 @@ func (r *Result) summary() string {
 	return s
 }
 
-// jsonResult is the --json document.
-type jsonResult struct {
-	Synthesis  string       `json:"synthesis"`
-	Run        string       `json:"run"`
-	Ungrounded bool         `json:"ungrounded"`
-	Claims     []Claim      `json:"claims"`
-	Grounded   int          `json:"grounded"`
-	Problems   []Problem    `json:"problems"`
-	Tally      map[Kind]int `json:"tally"`
-}
-
 // JSON renders the result as an indented JSON document naming the
 // synthesis file and the run directory, control characters escaped
 // (inert.EscapeJSON).
 func (r *Result) JSON(path, run string) []byte {
-	doc := jsonResult{Synthesis: path, Run: run, Ungrounded: r.Ungrounded(), Claims: r.Claims,
-		Grounded: r.Grounded, Problems: r.Problems, Tally: r.Tally}
+	doc := struct {
+		Synthesis  string `json:"synthesis"`
+		Run        string `json:"run"`
+		Ungrounded bool   `json:"ungrounded"`
+		Result
+	}{path, run, r.Ungrounded(), *r}
 	if doc.Claims == nil {
 		doc.Claims = []Claim{}
 	}

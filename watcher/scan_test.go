@@ -72,12 +72,16 @@ type agentStatus struct {
 	status     parse.Status
 }
 
-func statuses(run *synth.Run) []agentStatus {
-	var out []agentStatus
+// wantAgents fails t unless the agents of run are want, in order.
+func wantAgents(t *testing.T, run *synth.Run, want []agentStatus) {
+	t.Helper()
+	var got []agentStatus
 	for _, a := range run.Agents {
-		out = append(out, agentStatus{a.Name, a.File, a.Status})
+		got = append(got, agentStatus{a.Name, a.File, a.Status})
 	}
-	return out
+	if !slices.Equal(got, want) {
+		t.Errorf("agents =\n%v\nwant\n%v", got, want)
+	}
 }
 
 // diagLines returns each diagnostic as its one line, in order.
@@ -87,6 +91,15 @@ func diagLines(ds []parse.Diagnostic) []string {
 		out = append(out, d.String())
 	}
 	return out
+}
+
+// wantDiagnostics fails t unless the diagnostics of run are want, each as
+// its one line, in order.
+func wantDiagnostics(t *testing.T, run *synth.Run, want ...string) {
+	t.Helper()
+	if got := diagLines(run.Diagnostics); !slices.Equal(got, want) {
+		t.Errorf("diagnostics =\n%q\nwant\n%q", got, want)
+	}
 }
 
 func TestScanLayout(t *testing.T) {
@@ -116,17 +129,14 @@ func TestScanLayout(t *testing.T) {
 	write(t, dir, "peer-findings.jsonl", "", time.Minute)
 	write(t, dir, "findings.jsonl", "", 2*time.Minute)
 	run := scan(t, dir, ScanOptions{})
-	want := []agentStatus{
+	wantAgents(t, run, []agentStatus{
 		{"fd-a", "fd-a.md", parse.StatusValid},
 		{"fd-b", "fd-b.md.partial", parse.StatusPartial},
 		{"fd-c", "fd-c.abort", parse.StatusError},
 		{"fd-d", "fd-d.md.partial.aborted-20261120", parse.StatusError},
 		{"fd-e", "fd-e.md", parse.StatusError},
 		{"fd-empty", "fd-empty.md", parse.StatusError},
-	}
-	if got := statuses(run); !slices.Equal(got, want) {
-		t.Errorf("agents =\n%v\nwant\n%v", got, want)
-	}
+	})
 	var bus []string
 	for _, b := range run.Bus {
 		bus = append(bus, b.Name)
@@ -196,9 +206,9 @@ func TestScanRunSelection(t *testing.T) {
 			}
 			want = append(want, agentStatus{f.agent, f.file, st})
 		}
-		if got := statuses(scan(t, dir, ScanOptions{Run: sel})); !slices.Equal(got, want) {
-			t.Errorf("--run %q: agents =\n%v\nwant\n%v", sel, got, want)
-		}
+		t.Run("--run="+sel, func(t *testing.T) {
+			wantAgents(t, scan(t, dir, ScanOptions{Run: sel}), want)
+		})
 	}
 
 	run = scan(t, dir, ScanOptions{StrictRun: true})
@@ -275,15 +285,8 @@ func TestScanOneFilePerAgent(t *testing.T) {
 	write(t, dir, "fd-b.abort", "", time.Minute)
 	write(t, dir, "fd-b.md.partial", "P0 draft\n", 2*time.Minute)
 	run := scan(t, dir, ScanOptions{})
-	want := []agentStatus{{"fd-a", "fd-a.md", parse.StatusValid}, {"fd-b", "fd-b.abort", parse.StatusError}}
-	if got := statuses(run); !slices.Equal(got, want) {
-		t.Errorf("agents = %v, want %v", got, want)
-	}
-	msgs := diagLines(run.Diagnostics)
-	wantMsgs := []string{"fd-a.md.partial: info: superseded by fd-a.md", "fd-b.md.partial: info: superseded by fd-b.abort"}
-	if !slices.Equal(msgs, wantMsgs) {
-		t.Errorf("diagnostics = %q, want %q", msgs, wantMsgs)
-	}
+	wantAgents(t, run, []agentStatus{{"fd-a", "fd-a.md", parse.StatusValid}, {"fd-b", "fd-b.abort", parse.StatusError}})
+	wantDiagnostics(t, run, "fd-a.md.partial: info: superseded by fd-a.md", "fd-b.md.partial: info: superseded by fd-b.abort")
 }
 
 // Symbolic links are followed while they stay inside the directory, also
@@ -312,31 +315,23 @@ func TestScanSymlinks(t *testing.T) {
 		}
 	}
 	run := scan(t, dir, ScanOptions{})
-	want := []agentStatus{
+	wantAgents(t, run, []agentStatus{
 		{"fd-abs", "fd-abs.md", parse.StatusValid},
 		{"fd-in", "fd-in.md", parse.StatusValid},
 		{"fd-real", "fd-real.md", parse.StatusValid},
-	}
-	if got := statuses(run); !slices.Equal(got, want) {
-		t.Errorf("agents = %v, want %v", got, want)
-	}
+	})
 	if len(run.Specialists) != 0 {
 		t.Errorf("followed a findings/ symlink out of the directory")
 	}
 	if run.Design == nil || run.Design.File != "design/manifest.yaml" {
 		t.Errorf("design = %+v, want design/manifest.yaml read through its absolute link", run.Design)
 	}
-	got := diagLines(run.Diagnostics)
-	wantDiags := []string{
+	wantDiagnostics(t, run,
 		"fd-loop.md: warning: symlink loop: not followed",
 		"fd-out.md: warning: symlink resolves outside the output directory: not followed",
 		"fd-via.md: warning: symlink resolves outside the output directory: not followed",
 		"findings: warning: symlink resolves outside the output directory: not followed",
-		"out: warning: symlink resolves outside the output directory: not followed",
-	}
-	if !slices.Equal(got, wantDiags) {
-		t.Errorf("diagnostics =\n%q\nwant\n%q", got, wantDiags)
-	}
+		"out: warning: symlink resolves outside the output directory: not followed")
 }
 
 func TestScanOddFiles(t *testing.T) {
@@ -351,25 +346,17 @@ func TestScanOddFiles(t *testing.T) {
 	write(t, dir, "fd\x01bad.md", "P0 x\n", 0)
 	testfault.Mkfifo(t, filepath.Join(dir, "fd-fifo.md"))
 	run := scan(t, dir, ScanOptions{MaxFile: 64})
-	want := []agentStatus{{"fd-big", "fd-big.md", parse.StatusError}}
-	if got := statuses(run); !slices.Equal(got, want) {
-		t.Errorf("agents = %v, want %v", got, want)
-	}
+	wantAgents(t, run, []agentStatus{{"fd-big", "fd-big.md", parse.StatusError}})
 	if d := run.Agents[0].Diagnostics; len(d) != 1 || !strings.Contains(d[0].Message, "larger than 64 bytes") {
 		t.Errorf("big file diagnostics = %v", d)
 	}
-	got := diagLines(run.Diagnostics)
-	wantDiags := []string{
+	wantDiagnostics(t, run,
 		`"fd\x01bad.md": warning: agent name rejected: invalid name: name contains a control character`,
 		"fd-dir.md: warning: not a regular file (a directory): skipped",
 		"fd-dir2.md.partial: warning: not a regular file (a directory): skipped",
 		"fd-dir3.abort: warning: not a regular file (a directory): skipped",
 		"fd-fifo.md: warning: not a regular file (a FIFO): skipped",
-		"peer-findings.jsonl: warning: not a regular file (a directory): skipped",
-	}
-	if !slices.Equal(got, wantDiags) {
-		t.Errorf("diagnostics =\n%q\nwant\n%q", got, wantDiags)
-	}
+		"peer-findings.jsonl: warning: not a regular file (a directory): skipped")
 }
 
 func TestScanErrors(t *testing.T) {
@@ -563,10 +550,7 @@ func TestScanRenamedWhileRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []agentStatus{{"fd-a", "fd-a.md", parse.StatusValid}, {"fd-b", "fd-b.md", parse.StatusValid}}
-	if got := statuses(run); !slices.Equal(got, want) {
-		t.Errorf("agents = %v, want %v", got, want)
-	}
+	wantAgents(t, run, []agentStatus{{"fd-a", "fd-a.md", parse.StatusValid}, {"fd-b", "fd-b.md", parse.StatusValid}})
 	if n := calls.Load(); n != 2 {
 		t.Errorf("%d reports parsed, want 2: fd-a.md once, fd-b.md", n)
 	}

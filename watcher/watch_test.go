@@ -804,16 +804,21 @@ func TestWatchDirectoryReplaced(t *testing.T) {
 			}
 			return n
 		}
+		// remake makes the directory path again, just renamed or removed
+		// (op), and sends the events of both.
+		remake := func(path string, op fsnotify.Op) {
+			if err := os.Mkdir(path, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			h.src.events <- fsnotify.Event{Name: path, Op: op}
+			h.src.events <- fsnotify.Event{Name: path, Op: fsnotify.Create}
+			time.Sleep(DefaultDebounce)
+		}
 
 		if err := os.Rename(dir, dir+".old"); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		h.src.events <- fsnotify.Event{Name: dir, Op: fsnotify.Rename}
-		h.src.events <- fsnotify.Event{Name: dir, Op: fsnotify.Create}
-		time.Sleep(DefaultDebounce)
+		remake(dir, fsnotify.Rename)
 		var diags []parse.Diagnostic
 		u := h.next()
 		for {
@@ -836,12 +841,7 @@ func TestWatchDirectoryReplaced(t *testing.T) {
 		findings := filepath.Join(dir, "findings")
 		for range 2 { // made, then removed and made again (its inode may be reused)
 			os.RemoveAll(findings)
-			if err := os.Mkdir(findings, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			h.src.events <- fsnotify.Event{Name: findings, Op: fsnotify.Remove}
-			h.src.events <- fsnotify.Event{Name: findings, Op: fsnotify.Create}
-			time.Sleep(DefaultDebounce)
+			remake(findings, fsnotify.Remove)
 			synctest.Wait()
 			for len(h.updates) > 0 {
 				<-h.updates

@@ -52,11 +52,7 @@ func TestWithin(t *testing.T) {
 		"nowhere.json":    "missing-dir/x.json",
 		"in-and-out.json": "../run/sub/back.json",
 	}
-	for name, target := range links {
-		if err := os.Symlink(target, filepath.Join(run, name)); err != nil {
-			t.Skipf("no symlinks: %v", err)
-		}
-	}
+	symlinks(t, run, links)
 	for _, tc := range []struct {
 		path string
 		want string // "" written; else a piece of the error
@@ -184,17 +180,12 @@ func TestRealPath(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(top, "a", "b"), 0o755)
 	os.MkdirAll(filepath.Join(top, "out"), 0o755)
-	links := map[string]string{
+	symlinks(t, top, map[string]string{
 		"a/to-out":   "../out",
 		"a/dangling": "../out/new.html",
 		"a/deep":     "../out/missing/dir",
 		"a/loop":     "loop",
-	}
-	for name, target := range links {
-		if err := os.Symlink(target, filepath.Join(top, name)); err != nil {
-			t.Skipf("no symlinks: %v", err)
-		}
-	}
+	})
 	for _, tc := range []struct{ path, want string }{
 		{"a/b", "a/b"},
 		{"a/b/missing/x", "a/b/missing/x"},
@@ -210,5 +201,16 @@ func TestRealPath(t *testing.T) {
 	}
 	if _, err := RealPath(filepath.Join(top, "a", "loop")); err == nil {
 		t.Errorf("RealPath of a loop: no error")
+	}
+}
+
+// symlinks makes each name of links, a path below dir, a symbolic link to
+// its target; it skips t where links cannot be made.
+func symlinks(t *testing.T, dir string, links map[string]string) {
+	t.Helper()
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Skipf("no symlinks: %v", err)
+		}
 	}
 }
