@@ -183,6 +183,8 @@ type run struct {
 	// byKeyword and byNorm index the candidates' titles by keyword and by
 	// normalised title (titleCandidates).
 	byKeyword, byNorm map[string][]int
+	// topic: the words of the review's topic (topicWords).
+	topic map[string]bool
 }
 
 // srcRec is one agent's finding (a source of a run finding) or improvement.
@@ -432,7 +434,7 @@ func checkWith(r *run, src []byte) *Result {
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
-		if present[j] || f == nil || f.Severity.Rank() > 1 || restated(cd, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
+		if present[j] || f == nil || f.Severity.Rank() > 1 || r.restated(cd, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
 			// A title of one word ("Rank #1") is more likely a misread
 			// line than a finding: too little to say whether it appears.
 			continue
@@ -1653,6 +1655,9 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		if part != l {
 			pw = words(withoutAttribution(part))
 		}
+		if len(pw) < 2 || part == l && len(pw) < 3 || verdictRe.MatchString(part) {
+			continue // too few words, or an agent's verdict and tally ("verdict: needs-changes (1 P0")
+		}
 		titled := make([]bool, len(named))
 		for i, a := range named {
 			// The title's words: the finding of its agent whose titles
@@ -1674,9 +1679,6 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 				present[bestJ], titled[i] = true, true
 				trace(bestJ, "line %q names %s and holds its title's words", part, a)
 			}
-		}
-		if len(pw) < 2 || part == l && len(pw) < 3 || verdictRe.MatchString(part) {
-			continue // too few words, or an agent's verdict and tally ("verdict: needs-changes (1 P0")
 		}
 		for i := range fits {
 			fits[i] = fit{k: -1}
@@ -1863,14 +1865,63 @@ func trace(j int, format string, args ...any) {
 var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3]|[Cc]ritical|CRITICAL|[Hh]igh|HIGH)\b`)
 
 // restated reports whether some line of the synthesis restates one of a
-// finding's titles.
-func restated(cd *candidate, lines *corpus) bool {
+// finding's titles: it holds three of the title's words and three in ten,
+// two of them (or all, when fewer are left) words the run's titles do not
+// use across agents (topicWords). A review of ad-hoc agents writes "ad-hoc
+// agent" and "project" on every other line: a line holding them and one
+// word of a blocker's title does not state it.
+func (r *run) restated(cd *candidate, lines *corpus) bool {
+	topic := r.topicWords()
 	for _, t := range cd.raw {
-		if lines.any(words(t)) {
+		ws := words(t)
+		var own []string
+		for _, w := range ws {
+			if !topic[w] && !slices.Contains(own, w) {
+				own = append(own, w)
+			}
+		}
+		need := min(2, len(own))
+		found := false
+		lines.each(ws, func(i int) bool {
+			found = lines.overlapWith(i, own) >= need
+			return !found
+		})
+		if found {
 			return true
 		}
 	}
 	return false
+}
+
+// topicWords returns the words of the run's titles that the findings of
+// many agents use (a third of them, three at least): the topic of the
+// review, not what one finding says.
+func (r *run) topicWords() map[string]bool {
+	if r.topic != nil {
+		return r.topic
+	}
+	by := map[string][]string{} // word → the agents whose titles use it
+	for j := range r.cands {
+		cd := &r.cands[j]
+		if cd.f == nil {
+			continue
+		}
+		for _, w := range cd.titleWords() {
+			for _, a := range cd.agents {
+				if !slices.Contains(by[w], a) {
+					by[w] = append(by[w], a)
+				}
+			}
+		}
+	}
+	need := max(3, (len(r.s.Agents)+2)/3)
+	r.topic = map[string]bool{}
+	for w, as := range by {
+		if len(as) >= need {
+			r.topic[w] = true
+		}
+	}
+	return r.topic
 }
 
 var debugRestate func(j, k int)
