@@ -185,6 +185,8 @@ type run struct {
 	byKeyword, byNorm map[string][]int
 	// topic: the words of the review's topic (topicWords).
 	topic map[string]bool
+	// citedByID: the candidates the synthesis cites by ID (cited).
+	citedByID []bool
 }
 
 // srcRec is one agent's finding (a source of a run finding) or improvement.
@@ -431,6 +433,7 @@ func checkWith(r *run, src []byte) *Result {
 	r.cited(in.Synthesis, present)
 	r.identified(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
+	fixed := r.fixedSections()
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
@@ -441,6 +444,9 @@ func checkWith(r *run, src []byte) *Result {
 		}
 		if covers != nil && !slices.ContainsFunc(f.Agents, func(a string) bool { return covers[a] }) {
 			continue // another run's agent
+		}
+		if slices.ContainsFunc(f.Sources, func(s synth.Source) bool { return fixed[s.Agent+"\x00"+s.Section] }) {
+			continue // its fix is cited in its place
 		}
 		if k := r.restatedBy(j, present); k >= 0 {
 			if debugRestate != nil {
@@ -1546,6 +1552,7 @@ func sayers(support map[string]string) string {
 // findings share needs a word of the line to agree), or by an agent's name
 // and a severity that agent gave one finding only ("fd-a (P0)").
 func (r *run) cited(src []byte, present []bool) {
+	r.citedByID = make([]bool, len(r.cands))
 	for l := range strings.SplitSeq(string(src), "\n") {
 		if !strings.ContainsAny(l, "0123456789") {
 			// No ID and no severity level: only its words can say a finding.
@@ -1565,6 +1572,7 @@ func (r *run) cited(src []byte, present []bool) {
 					for _, e := range es {
 						if e.agent == agent {
 							present[e.cand] = true
+							r.citedByID[e.cand] = true
 							trace(e.cand, "line %q cites %s of %s", l, id, agent)
 						}
 					}
@@ -1573,6 +1581,7 @@ func (r *run) cited(src []byte, present []bool) {
 				for _, e := range es {
 					if distinct(es) == 1 || r.cands[e.cand].shares(lw) > 0 {
 						present[e.cand] = true
+						r.citedByID[e.cand] = true
 						trace(e.cand, "line %q cites %s", l, id)
 					}
 				}
@@ -1976,6 +1985,37 @@ func (r *run) restatedBy(j int, present []bool) int {
 		return bestK
 	}
 	return -1
+}
+
+// fixedSections returns the sections ("agent\x00section") under which an
+// agent filed one blocker and an improvement the synthesis cites by ID:
+// the fix of that finding, stated in place of the defect ("fd-ux (IMP-1):
+// Make Phase 5 silent" for "Phase 5 adds processing with no consent
+// gate", both under "Phase 5 — Compound"). An improvement tied to a claim
+// by its words only is not enough: its words are the fix's, and a
+// synthesis that wants the fix may never state the defect.
+func (r *run) fixedSections() map[string]bool {
+	blockers := map[string]int{}
+	for j := range r.cands {
+		if f := r.cands[j].f; f != nil {
+			for _, s := range f.Sources {
+				if s.Section != "" && s.Severity.Rank() <= 1 {
+					blockers[s.Agent+"\x00"+s.Section]++
+				}
+			}
+		}
+	}
+	out := map[string]bool{}
+	for k := range r.cands {
+		if imp := r.cands[k].imp; imp != nil && r.citedByID[k] && imp.Section != "" {
+			for _, a := range imp.Agents {
+				if key := a + "\x00" + imp.Section; blockers[key] == 1 {
+					out[key] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // proseOnly reports whether every agent of a finding wrote its report

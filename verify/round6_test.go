@@ -12,6 +12,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		ungrounded bool
 	}{
 		{"topicwords", MissingBlocker, true},
+		{"fixcited", MissingBlocker, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
