@@ -1623,27 +1623,23 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	if !strings.Contains(l, "-") {
 		return
 	}
-	var named, toks []string
-	for _, tok := range strings.FieldsFunc(l, func(r rune) bool {
-		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']'
-	}) {
-		tok = strings.Trim(tok, ".+")
-		if strings.Contains(tok, "-") && agentNameRe.MatchString(strings.ToLower(tok)) {
-			if a, ok := r.agents.resolve(tok); ok {
-				toks = append(toks, tok)
-				if !slices.Contains(named, a) {
-					named = append(named, a)
-				}
-			}
-		}
-	}
+	named, toks := r.agentsIn(l)
 	if len(named) == 0 {
 		return
 	}
+	// A part of a line that names several agents is about the agents it
+	// names itself: the part "Reviewed by: 7 agents (" of "Reviewed by:
+	// 7 agents (fd-a, fd-b, …)" says nothing of fd-a's findings.
+	origParts := lineParts(l)
 	// The agents' names are not what the line says ("[fd-user-experience]
 	// (fd-user-experience.md) — verdict: …" says nothing of its findings).
 	for _, tok := range toks {
 		l = strings.ReplaceAll(l, tok, " ")
+	}
+	parts := lineParts(l)
+	partNames := func(int) []string { return named }
+	if len(named) > 1 && len(parts) == len(origParts) {
+		partNames = func(i int) []string { as, _ := r.agentsIn(origParts[i]); return as }
 	}
 	lw = words(withoutAttribution(l))
 	// What an agent wrote about one of its findings holds most of the
@@ -1659,16 +1655,19 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		best, second float64
 	}
 	fits := make([]fit, len(named))
-	for _, part := range append([]string{l}, lineParts(l)...) {
-		pw := lw
-		if part != l {
-			pw = words(withoutAttribution(part))
+	for pi, part := range append([]string{l}, parts...) {
+		pw, of := lw, named
+		if pi > 0 {
+			pw, of = words(withoutAttribution(part)), partNames(pi-1)
 		}
 		if len(pw) < 2 || part == l && len(pw) < 3 || verdictRe.MatchString(part) {
 			continue // too few words, or an agent's verdict and tally ("verdict: needs-changes (1 P0")
 		}
 		titled := make([]bool, len(named))
 		for i, a := range named {
+			if !slices.Contains(of, a) {
+				continue
+			}
 			// The title's words: the finding of its agent whose titles
 			// hold most of them.
 			best, second, bestJ := 0, 0, -1
@@ -1708,12 +1707,31 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		for i, a := range named {
 			// A part whose words a title holds states that finding, not
 			// the one whose block also holds them.
-			if f := fits[i]; f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) {
+			if f := fits[i]; slices.Contains(of, a) && f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) {
 				present[r.srcs[f.k].cand] = true
 				trace(r.srcs[f.k].cand, "line %q names %s and what it wrote of the finding holds the line's words", part, a)
 			}
 		}
 	}
+}
+
+// agentsIn returns the agents of the run a text names by their names
+// (hyphenated words), once each, and the words that name them.
+func (r *run) agentsIn(t string) (agents, toks []string) {
+	for _, tok := range strings.FieldsFunc(t, func(r rune) bool {
+		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']'
+	}) {
+		tok = strings.Trim(tok, ".+")
+		if strings.Contains(tok, "-") && agentNameRe.MatchString(strings.ToLower(tok)) {
+			if a, ok := r.agents.resolve(tok); ok {
+				toks = append(toks, tok)
+				if !slices.Contains(agents, a) {
+					agents = append(agents, a)
+				}
+			}
+		}
+	}
+	return agents, toks
 }
 
 // verdictRe finds an agent's verdict in a part of a line.

@@ -13,6 +13,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 	}{
 		{"topicwords", MissingBlocker, true},
 		{"fixcited", MissingBlocker, true},
+		{"rosterline", MissingBlocker, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
