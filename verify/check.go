@@ -1263,6 +1263,12 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	// not at all; what its report says elsewhere, in passing, is not a
 	// finding it reported.
 	readable := func(a string) bool { _, ok := m.said[a]; return ok }
+	// A claim that names no agent but cites IDs for a count ("| Safety
+	// agents stay on Claude | FC-1, OD-5, SYS-1 | High (3 agents) |")
+	// says who by its IDs: their agents are held to their findings, as
+	// named agents are.
+	citedCount := c.Count > 1 && len(m.named) == 0 && len(m.citers) > 0
+	var offCited []string // the agents of cited findings about something else
 	for _, j := range append(slices.Clone(m.cands), m.weak...) {
 		cd := &r.cands[j]
 		if cd.f != nil {
@@ -1271,6 +1277,15 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 				// alone matches it, may be merged from several agents':
 				// each of them must say it.
 				if (!slices.Contains(m.cands, j) || slices.Contains(m.titled, j)) && !slices.Contains(m.coded, j) && readable(s.Agent) && saysLittle(m.said[s.Agent], m.titleWords) {
+					continue
+				}
+				if citedCount && slices.Contains(m.citers, s.Agent) && readable(s.Agent) && saysLittle(m.said[s.Agent], m.titleWords) {
+					// An ID it cites for its count, of a finding about
+					// something else: the ID says which finding, not
+					// that its agent said this.
+					if !slices.Contains(offCited, s.Agent) {
+						offCited = append(offCited, s.Agent)
+					}
 					continue
 				}
 				note(s.Agent, s.Ref)
@@ -1348,7 +1363,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		for i, s := range m.scores {
 			a := r.reports.names[i]
-			if fs, ok := m.said[a]; (!ok || len(m.named) == 0) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
+			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && !citedCount) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
 				lenient[a] = true
 			}
 		}
@@ -1359,9 +1374,13 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 					others = append(others, a)
 				}
 			}
-			if len(others) == 0 {
+			offCited = slices.DeleteFunc(offCited, func(a string) bool { _, ok := support[a]; return ok || lenient[a] })
+			switch {
+			case len(offCited) > 0:
+				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and the findings it cites of %s say nothing like it: %d at most", c.Count, sayers(support), strings.Join(offCited, ", "), len(lenient)))
+			case len(others) == 0:
 				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and no other agent's report says anything like it", c.Count, sayers(support)))
-			} else {
+			default:
 				who := "no finding says it"
 				if len(support) > 0 {
 					who = sayers(support)

@@ -18,6 +18,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"fixcited", []Kind{MissingBlocker}, true},
 		{"rosterline", []Kind{MissingBlocker}, true},
 		{"frontmatter", []Kind{SeverityRaised, WrongCount}, true},
+		{"citedcount", []Kind{WrongCount}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
