@@ -183,6 +183,10 @@ type run struct {
 	// byKeyword and byNorm index the candidates' titles by keyword and by
 	// normalised title (titleCandidates).
 	byKeyword, byNorm map[string][]int
+	// topic: the words of the review's topic (topicWords).
+	topic map[string]bool
+	// citedByID: the candidates the synthesis cites by ID (cited).
+	citedByID []bool
 }
 
 // srcRec is one agent's finding (a source of a run finding) or improvement.
@@ -429,16 +433,20 @@ func checkWith(r *run, src []byte) *Result {
 	r.cited(in.Synthesis, present)
 	r.identified(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
+	fixed := r.fixedSections()
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
-		if present[j] || f == nil || f.Severity.Rank() > 1 || restated(cd, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
+		if present[j] || f == nil || f.Severity.Rank() > 1 || r.restated(cd, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
 			// A title of one word ("Rank #1") is more likely a misread
 			// line than a finding: too little to say whether it appears.
 			continue
 		}
 		if covers != nil && !slices.ContainsFunc(f.Agents, func(a string) bool { return covers[a] }) {
 			continue // another run's agent
+		}
+		if slices.ContainsFunc(f.Sources, func(s synth.Source) bool { return fixed[s.Agent+"\x00"+s.Section] }) {
+			continue // its fix is cited in its place
 		}
 		if k := r.restatedBy(j, present); k >= 0 {
 			if debugRestate != nil {
@@ -1255,6 +1263,12 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	// not at all; what its report says elsewhere, in passing, is not a
 	// finding it reported.
 	readable := func(a string) bool { _, ok := m.said[a]; return ok }
+	// A claim that names no agent but cites IDs for a count ("| Safety
+	// agents stay on Claude | FC-1, OD-5, SYS-1 | High (3 agents) |")
+	// says who by its IDs: their agents are held to their findings, as
+	// named agents are.
+	citedCount := c.Count > 1 && len(m.named) == 0 && len(m.citers) > 0
+	var offCited []string // the agents of cited findings about something else
 	for _, j := range append(slices.Clone(m.cands), m.weak...) {
 		cd := &r.cands[j]
 		if cd.f != nil {
@@ -1263,6 +1277,15 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 				// alone matches it, may be merged from several agents':
 				// each of them must say it.
 				if (!slices.Contains(m.cands, j) || slices.Contains(m.titled, j)) && !slices.Contains(m.coded, j) && readable(s.Agent) && saysLittle(m.said[s.Agent], m.titleWords) {
+					continue
+				}
+				if citedCount && slices.Contains(m.citers, s.Agent) && readable(s.Agent) && saysLittle(m.said[s.Agent], m.titleWords) {
+					// An ID it cites for its count, of a finding about
+					// something else: the ID says which finding, not
+					// that its agent said this.
+					if !slices.Contains(offCited, s.Agent) {
+						offCited = append(offCited, s.Agent)
+					}
 					continue
 				}
 				note(s.Agent, s.Ref)
@@ -1340,7 +1363,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		for i, s := range m.scores {
 			a := r.reports.names[i]
-			if fs, ok := m.said[a]; (!ok || len(m.named) == 0) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
+			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && !citedCount) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
 				lenient[a] = true
 			}
 		}
@@ -1351,9 +1374,13 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 					others = append(others, a)
 				}
 			}
-			if len(others) == 0 {
+			offCited = slices.DeleteFunc(offCited, func(a string) bool { _, ok := support[a]; return ok || lenient[a] })
+			switch {
+			case len(offCited) > 0:
+				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and the findings it cites of %s say nothing like it: %d at most", c.Count, sayers(support), strings.Join(offCited, ", "), len(lenient)))
+			case len(others) == 0:
 				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and no other agent's report says anything like it", c.Count, sayers(support)))
-			} else {
+			default:
 				who := "no finding says it"
 				if len(support) > 0 {
 					who = sayers(support)
@@ -1544,6 +1571,7 @@ func sayers(support map[string]string) string {
 // findings share needs a word of the line to agree), or by an agent's name
 // and a severity that agent gave one finding only ("fd-a (P0)").
 func (r *run) cited(src []byte, present []bool) {
+	r.citedByID = make([]bool, len(r.cands))
 	for l := range strings.SplitSeq(string(src), "\n") {
 		if !strings.ContainsAny(l, "0123456789") {
 			// No ID and no severity level: only its words can say a finding.
@@ -1563,6 +1591,7 @@ func (r *run) cited(src []byte, present []bool) {
 					for _, e := range es {
 						if e.agent == agent {
 							present[e.cand] = true
+							r.citedByID[e.cand] = true
 							trace(e.cand, "line %q cites %s of %s", l, id, agent)
 						}
 					}
@@ -1571,6 +1600,7 @@ func (r *run) cited(src []byte, present []bool) {
 				for _, e := range es {
 					if distinct(es) == 1 || r.cands[e.cand].shares(lw) > 0 {
 						present[e.cand] = true
+						r.citedByID[e.cand] = true
 						trace(e.cand, "line %q cites %s", l, id)
 					}
 				}
@@ -1612,27 +1642,23 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	if !strings.Contains(l, "-") {
 		return
 	}
-	var named, toks []string
-	for _, tok := range strings.FieldsFunc(l, func(r rune) bool {
-		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']'
-	}) {
-		tok = strings.Trim(tok, ".+")
-		if strings.Contains(tok, "-") && agentNameRe.MatchString(strings.ToLower(tok)) {
-			if a, ok := r.agents.resolve(tok); ok {
-				toks = append(toks, tok)
-				if !slices.Contains(named, a) {
-					named = append(named, a)
-				}
-			}
-		}
-	}
+	named, toks := r.agentsIn(l)
 	if len(named) == 0 {
 		return
 	}
+	// A part of a line that names several agents is about the agents it
+	// names itself: the part "Reviewed by: 7 agents (" of "Reviewed by:
+	// 7 agents (fd-a, fd-b, …)" says nothing of fd-a's findings.
+	origParts := lineParts(l)
 	// The agents' names are not what the line says ("[fd-user-experience]
 	// (fd-user-experience.md) — verdict: …" says nothing of its findings).
 	for _, tok := range toks {
 		l = strings.ReplaceAll(l, tok, " ")
+	}
+	parts := lineParts(l)
+	partNames := func(int) []string { return named }
+	if len(named) > 1 && len(parts) == len(origParts) {
+		partNames = func(i int) []string { as, _ := r.agentsIn(origParts[i]); return as }
 	}
 	lw = words(withoutAttribution(l))
 	// What an agent wrote about one of its findings holds most of the
@@ -1648,13 +1674,19 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		best, second float64
 	}
 	fits := make([]fit, len(named))
-	for _, part := range append([]string{l}, lineParts(l)...) {
-		pw := lw
-		if part != l {
-			pw = words(withoutAttribution(part))
+	for pi, part := range append([]string{l}, parts...) {
+		pw, of := lw, named
+		if pi > 0 {
+			pw, of = words(withoutAttribution(part)), partNames(pi-1)
+		}
+		if len(pw) < 2 || part == l && len(pw) < 3 || verdictRe.MatchString(part) {
+			continue // too few words, or an agent's verdict and tally ("verdict: needs-changes (1 P0")
 		}
 		titled := make([]bool, len(named))
 		for i, a := range named {
+			if !slices.Contains(of, a) {
+				continue
+			}
 			// The title's words: the finding of its agent whose titles
 			// hold most of them.
 			best, second, bestJ := 0, 0, -1
@@ -1675,9 +1707,6 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 				trace(bestJ, "line %q names %s and holds its title's words", part, a)
 			}
 		}
-		if len(pw) < 2 || part == l && len(pw) < 3 || verdictRe.MatchString(part) {
-			continue // too few words, or an agent's verdict and tally ("verdict: needs-changes (1 P0")
-		}
 		for i := range fits {
 			fits[i] = fit{k: -1}
 		}
@@ -1697,12 +1726,31 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		for i, a := range named {
 			// A part whose words a title holds states that finding, not
 			// the one whose block also holds them.
-			if f := fits[i]; f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) {
+			if f := fits[i]; slices.Contains(of, a) && f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) {
 				present[r.srcs[f.k].cand] = true
 				trace(r.srcs[f.k].cand, "line %q names %s and what it wrote of the finding holds the line's words", part, a)
 			}
 		}
 	}
+}
+
+// agentsIn returns the agents of the run a text names by their names
+// (hyphenated words), once each, and the words that name them.
+func (r *run) agentsIn(t string) (agents, toks []string) {
+	for _, tok := range strings.FieldsFunc(t, func(r rune) bool {
+		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '*' || r == '`' || r == ';' || r == ':' || r == '[' || r == ']'
+	}) {
+		tok = strings.Trim(tok, ".+")
+		if strings.Contains(tok, "-") && agentNameRe.MatchString(strings.ToLower(tok)) {
+			if a, ok := r.agents.resolve(tok); ok {
+				toks = append(toks, tok)
+				if !slices.Contains(agents, a) {
+					agents = append(agents, a)
+				}
+			}
+		}
+	}
+	return agents, toks
 }
 
 // verdictRe finds an agent's verdict in a part of a line.
@@ -1863,14 +1911,63 @@ func trace(j int, format string, args ...any) {
 var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3]|[Cc]ritical|CRITICAL|[Hh]igh|HIGH)\b`)
 
 // restated reports whether some line of the synthesis restates one of a
-// finding's titles.
-func restated(cd *candidate, lines *corpus) bool {
+// finding's titles: it holds three of the title's words and three in ten,
+// two of them (or all, when fewer are left) words the run's titles do not
+// use across agents (topicWords). A review of ad-hoc agents writes "ad-hoc
+// agent" and "project" on every other line: a line holding them and one
+// word of a blocker's title does not state it.
+func (r *run) restated(cd *candidate, lines *corpus) bool {
+	topic := r.topicWords()
 	for _, t := range cd.raw {
-		if lines.any(words(t)) {
+		ws := words(t)
+		var own []string
+		for _, w := range ws {
+			if !topic[w] && !slices.Contains(own, w) {
+				own = append(own, w)
+			}
+		}
+		need := min(2, len(own))
+		found := false
+		lines.each(ws, func(i int) bool {
+			found = lines.overlapWith(i, own) >= need
+			return !found
+		})
+		if found {
 			return true
 		}
 	}
 	return false
+}
+
+// topicWords returns the words of the run's titles that the findings of
+// many agents use (a third of them, three at least): the topic of the
+// review, not what one finding says.
+func (r *run) topicWords() map[string]bool {
+	if r.topic != nil {
+		return r.topic
+	}
+	by := map[string][]string{} // word → the agents whose titles use it
+	for j := range r.cands {
+		cd := &r.cands[j]
+		if cd.f == nil {
+			continue
+		}
+		for _, w := range cd.titleWords() {
+			for _, a := range cd.agents {
+				if !slices.Contains(by[w], a) {
+					by[w] = append(by[w], a)
+				}
+			}
+		}
+	}
+	need := max(3, (len(r.s.Agents)+2)/3)
+	r.topic = map[string]bool{}
+	for w, as := range by {
+		if len(as) >= need {
+			r.topic[w] = true
+		}
+	}
+	return r.topic
 }
 
 var debugRestate func(j, k int)
@@ -1925,6 +2022,37 @@ func (r *run) restatedBy(j int, present []bool) int {
 		return bestK
 	}
 	return -1
+}
+
+// fixedSections returns the sections ("agent\x00section") under which an
+// agent filed one blocker and an improvement the synthesis cites by ID:
+// the fix of that finding, stated in place of the defect ("fd-ux (IMP-1):
+// Make Phase 5 silent" for "Phase 5 adds processing with no consent
+// gate", both under "Phase 5 — Compound"). An improvement tied to a claim
+// by its words only is not enough: its words are the fix's, and a
+// synthesis that wants the fix may never state the defect.
+func (r *run) fixedSections() map[string]bool {
+	blockers := map[string]int{}
+	for j := range r.cands {
+		if f := r.cands[j].f; f != nil {
+			for _, s := range f.Sources {
+				if s.Section != "" && s.Severity.Rank() <= 1 {
+					blockers[s.Agent+"\x00"+s.Section]++
+				}
+			}
+		}
+	}
+	out := map[string]bool{}
+	for k := range r.cands {
+		if imp := r.cands[k].imp; imp != nil && r.citedByID[k] && imp.Section != "" {
+			for _, a := range imp.Agents {
+				if key := a + "\x00" + imp.Section; blockers[key] == 1 {
+					out[key] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // proseOnly reports whether every agent of a finding wrote its report

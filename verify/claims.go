@@ -113,7 +113,10 @@ func claimsAndProse(src []byte) (claims []Claim, prose []proseClaim) {
 	// The lines are read one at a time rather than split into a slice at
 	// once: a synthesis of 60 MB of newlines took a 960 MB slice of them.
 	r := &reader{text: string(src), block: -1}
-	r.skipFrontMatter()
+	if front, ok := r.skipFrontMatter(); ok {
+		// Its findings list, if any: claims before the body's.
+		r.out = frontMatterClaims(front, 1)
+	}
 	for r.pos <= len(r.text) {
 		var line string
 		line, r.pos = r.lineAt(r.pos)
@@ -123,22 +126,25 @@ func claimsAndProse(src []byte) (claims []Claim, prose []proseClaim) {
 	return r.out, r.prose
 }
 
-// skipFrontMatter steps over YAML front matter: its lists name agents and
-// counts, they state no claim.
-func (r *reader) skipFrontMatter() {
+// skipFrontMatter steps over YAML front matter and returns its text (the
+// lines between the --- lines): its roster, tallies and verdict state no
+// claim, and only a findings list in it is read (frontMatterClaims).
+func (r *reader) skipFrontMatter() (string, bool) {
 	first, next := r.lineAt(0)
 	if strings.TrimSpace(first) != "---" {
-		return
+		return "", false
 	}
 	for p, n := next, 1; p <= len(r.text); {
+		start := p
 		var l string
 		l, p = r.lineAt(p)
 		n++
 		if t := strings.TrimSpace(l); t == "---" || t == "..." {
 			r.pos, r.n = p, n
-			return
+			return r.text[next:start], true
 		}
 	}
+	return "", false
 }
 
 // step reads one trimmed line.
