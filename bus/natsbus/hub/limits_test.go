@@ -108,7 +108,9 @@ func TestStreamLimitsEnforced(t *testing.T) {
 	}
 	defer nc.Close()
 	js, _ := jetstream.New(nc)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	// A guard against a hang, not a speed bar: under -race on a loaded
+	// 2-core machine the hub took over 20 s to answer here once.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cfg := jetstream.StreamConfig{Name: "FLUXWATCH_raw", Subjects: []string{"fluxwatch.raw.findings.*"}, Discard: jetstream.DiscardOld}
 	if _, err := js.CreateStream(ctx, cfg); err == nil {
