@@ -16,7 +16,8 @@ import (
 // pair that asking every pair finds.
 //
 // A finding is read as its words: the keywords of its title (parse.Keywords,
-// each cut to a stem by stem) and the first descWords keywords of its
+// each cut to a stem by stem, and the defect classes they name:
+// defectClasses) and the first descWords keywords of its
 // description less its file:line refs (a place is evidence of its own), each
 // as often as it stands. A word weighs what it says about
 // one finding of the run: log2((N+n)/n) for a word n of the run's N findings
@@ -25,7 +26,9 @@ import (
 // cost the square of the run).
 //
 // The score of two findings of different agents is the cosine of their
-// weighted words, when it is at least minWords, plus evidence:
+// weighted words, or of their titles' words each weighed once by its idf
+// when that is higher (a description has many words of its own), when it
+// is at least minWords, plus evidence:
 //   - sectionBonus when they are in the same section (agents name sections
 //     differently, and prose has none: weak evidence);
 //   - refBonus when they cite the same place: one file (one path the end of
@@ -35,6 +38,12 @@ import (
 //     §5.2, not one);
 //   - citeBonus when a description of one names the other's ID, an ID only
 //     that finding of the run carries.
+//
+// Findings that cite one place (refBonus) and whose titles share two
+// weighted words score at least mergeScore when their cosine is at least
+// minPlaceWords: two agents pointing at one line with one defect class or
+// one identifier in common name one defect (two issues at one line share a
+// place, not their words).
 //
 // Findings of one section whose titles share at least three weighted words
 // that weigh at least half of the lighter title (titlesMatch: SPEC §5.2's
@@ -80,13 +89,15 @@ const (
 
 // The score's threshold and its evidence (see the comment above).
 const (
-	mergeScore   = 0.5
-	minWords     = 0.2
-	sectionBonus = 0.1
-	refBonus     = 0.25
-	citeBonus    = 0.3
-	refSpan      = 40
-	refGap       = 6
+	mergeScore = 0.5
+	minWords   = 0.2
+	// minPlaceWords is the cosine two findings citing one place need.
+	minPlaceWords = 0.1
+	sectionBonus  = 0.1
+	refBonus      = 0.25
+	citeBonus     = 0.3
+	refSpan       = 40
+	refGap        = 6
 )
 
 // probeNum/probeDen is a cosine whose square is under minWords: two nodes
@@ -163,6 +174,11 @@ type mergeNode struct {
 	// the weight of each (its idf, counted once).
 	title    []int32
 	titleIDF []int64
+	// titleNorm2 is the sum of the squares of titleIDF.
+	titleNorm2 int64
+	// wordIDF is titleIDF less the defect classes (0): the title rule
+	// weighs the words a title holds.
+	wordIDF []int64
 }
 
 // merger holds the merge rule's view of a run's nodes.
@@ -182,10 +198,15 @@ func newMerger(nodes []*node) *merger {
 	counts := make([][]termCount, len(nodes))
 	titleOf := make([][]int32, len(nodes))
 	var scratch []termCount
+	var stems []string
+	var classWord []bool // by word: a defect class
 	for i, n := range nodes {
 		scratch = scratch[:0]
 		add := func(w string, c int64) int32 {
-			s := stem(w)
+			s := w
+			if !isClassWord(w) {
+				s = stem(w)
+			}
 			id, ok := words[s]
 			if !ok {
 				id = int32(len(df))
@@ -196,9 +217,20 @@ func newMerger(nodes []*node) *merger {
 			return id
 		}
 		kws := parse.Keywords(n.norm())
+		kws = kws[:min(len(kws), titleWords)]
 		var tl []int32
-		for _, kw := range kws[:min(len(kws), titleWords)] {
+		stems = stems[:0]
+		for _, kw := range kws {
 			tl = append(tl, add(kw, titleWeight))
+			stems = append(stems, stem(kw))
+		}
+		for _, c := range defectClassesOf(stems) {
+			id := add(c, titleWeight)
+			tl = append(tl, id)
+			for len(classWord) <= int(id) {
+				classWord = append(classWord, false)
+			}
+			classWord[id] = true
 		}
 		slices.Sort(tl)
 		titleOf[i] = slices.Compact(tl)
@@ -241,6 +273,12 @@ func newMerger(nodes []*node) *merger {
 			if idf[id] > 0 {
 				mn.title = append(mn.title, id)
 				mn.titleIDF = append(mn.titleIDF, idf[id])
+				mn.titleNorm2 += idf[id] * idf[id]
+				if int(id) < len(classWord) && classWord[id] {
+					mn.wordIDF = append(mn.wordIDF, 0)
+				} else {
+					mn.wordIDF = append(mn.wordIDF, idf[id])
+				}
 			}
 		}
 	}
@@ -450,6 +488,30 @@ func (g *merger) cosine(i, j int) float64 {
 	return float64(dot) / math.Sqrt(norms)
 }
 
+// titleCosine returns the cosine of the titles of nodes i and j, each word
+// weighed once by its idf.
+func (g *merger) titleCosine(i, j int) float64 {
+	a, b := &g.m[i], &g.m[j]
+	if a.titleNorm2 == 0 || b.titleNorm2 == 0 {
+		return 0
+	}
+	var dot int64
+	for x, y := 0, 0; x < len(a.title) && y < len(b.title); {
+		switch {
+		case a.title[x] < b.title[y]:
+			x++
+		case a.title[x] > b.title[y]:
+			y++
+		default:
+			dot += a.titleIDF[x] * b.titleIDF[y]
+			x++
+			y++
+		}
+	}
+	norms := float64(float64(a.titleNorm2) * float64(b.titleNorm2))
+	return float64(dot) / math.Sqrt(norms)
+}
+
 // score returns the score of nodes i and j (see the comment above) and
 // whether it is one a pair may merge at: nodes of one agent never are.
 func (g *merger) score(i, j int) (float64, bool) {
@@ -457,24 +519,29 @@ func (g *merger) score(i, j int) (float64, bool) {
 	if len(a.agents) == 1 && len(b.agents) == 1 && a.agents[0] == b.agents[0] {
 		return 0, false
 	}
-	s := g.cosine(i, j)
+	s := max(g.cosine(i, j), g.titleCosine(i, j))
 	same := g.nodes[i].section == g.nodes[j].section && g.nodes[i].section != ""
 	shared := countShared(a.title, b.title)
 	titleRule := same && shared >= 3 && titlesMatch(a, b)
-	if s < minWords && !titleRule {
+	// Two agents citing one place with two title words in common (a
+	// defect class is one) name one defect there; co-located issues share
+	// a place, not their words.
+	near := shared >= 2 && g.near(i, j)
+	placeRule := near && s >= minPlaceWords
+	if s < minWords && !titleRule && !placeRule {
 		return s, false // evidence raises a match of words, it never makes one
 	}
 	if same {
 		s += sectionBonus
 	}
-	if shared >= 2 && g.near(i, j) {
+	if near {
 		s += refBonus
 	}
 	if g.cites(i, j) || g.cites(j, i) {
 		s += citeBonus
 	}
-	if titleRule {
-		s = max(s, mergeScore) // the title rule merges whatever the words of the descriptions
+	if titleRule || placeRule {
+		s = max(s, mergeScore) // these rules merge whatever the words of the descriptions
 	}
 	return s, s >= mergeScore
 }
@@ -485,10 +552,10 @@ func (g *merger) score(i, j int) (float64, bool) {
 // make up little of a title.
 func titlesMatch(a, b *mergeNode) bool {
 	var shared, ta, tb int64
-	for _, w := range a.titleIDF {
+	for _, w := range a.wordIDF {
 		ta += w
 	}
-	for _, w := range b.titleIDF {
+	for _, w := range b.wordIDF {
 		tb += w
 	}
 	for x, y := 0, 0; x < len(a.title) && y < len(b.title); {
@@ -498,7 +565,7 @@ func titlesMatch(a, b *mergeNode) bool {
 		case a.title[x] > b.title[y]:
 			y++
 		default:
-			shared += a.titleIDF[x]
+			shared += a.wordIDF[x]
 			x++
 			y++
 		}
@@ -539,11 +606,8 @@ func (g *merger) candidates(i int, f func(j int)) {
 			f(int(j))
 		}
 	}
-	if g.nodes[i].section == "" {
-		return
-	}
-	// The title rule (in one section) needs three shared title words: a
-	// node it joins holds each of them.
+	// The title rule needs three shared title words, and a title cosine
+	// one: a node they join holds one of them.
 	for _, t := range g.m[i].title {
 		for _, j := range g.postings[t] {
 			f(int(j))
