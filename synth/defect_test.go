@@ -38,3 +38,14 @@ func TestDefectClassesOf(t *testing.T) {
 		}
 	}
 }
+
+// Code identifiers: what only code writes, lower-cased, each once; the
+// words of prose are not, nor a ref's line.
+func TestIdentsOf(t *testing.T) {
+	got := identsOf("`save_upload` passes `request.filename` to os.path.join (see src/upload.py:11), with --dry-run; " +
+		"getUser, HTTPServer and iPhone; and/or e.g. U.S. 3.5 x/y TODO... findings.json and Findings.json")
+	want := []string{"--dry-run", "findings.json", "getuser", "os.path.join", "request.filename", "save_upload", "src/upload.py"}
+	if !slices.Equal(got, want) {
+		t.Errorf("identsOf = %q, want %q", got, want)
+	}
+}

@@ -37,7 +37,11 @@ import (
 //     words (two issues at one line that share one are co-located, SPEC
 //     §5.2, not one);
 //   - citeBonus when a description of one names the other's ID, an ID only
-//     that finding of the run carries.
+//     that finding of the run carries;
+//   - identBonus when a code identifier (identsOf: snake_case, camelCase,
+//     dotted names, paths, flags) that one's title names, the other names
+//     in its title or description, and at most rareIdents findings of the
+//     run name it.
 //
 // Findings that cite one place (refBonus) and whose titles share two
 // weighted words score at least mergeScore when their cosine is at least
@@ -96,6 +100,8 @@ const (
 	sectionBonus  = 0.1
 	refBonus      = 0.25
 	citeBonus     = 0.3
+	identBonus    = 0.15
+	rareIdents    = 3
 	refSpan       = 40
 	refGap        = 6
 )
@@ -179,6 +185,10 @@ type mergeNode struct {
 	// wordIDF is titleIDF less the defect classes (0): the title rule
 	// weighs the words a title holds.
 	wordIDF []int64
+	// idents are the rare code identifiers its titles name (identsOf;
+	// named by at most rareIdents nodes), sorted; named those its
+	// descriptions name too.
+	idents, named []int32
 }
 
 // merger holds the merge rule's view of a run's nodes.
@@ -284,7 +294,50 @@ func newMerger(nodes []*node) *merger {
 	}
 	g.refsOf()
 	g.citedOf()
+	g.identsOf()
 	return g
+}
+
+// identsOf gives each node the code identifiers its titles and its
+// description name that at most rareIdents nodes of the run name.
+func (g *merger) identsOf() {
+	ids := map[string]int32{}
+	var df []int32
+	for i, n := range g.nodes {
+		mn := &g.m[i]
+		text := n.srcs[0].f.Title
+		for _, s := range n.srcs[1:] {
+			if s.f.Title != text {
+				text += " " + s.f.Title
+			}
+		}
+		title := identsOf(text)
+		all := title
+		if d := representative(n).f.Description; d != "" {
+			all = identsOf(text + " " + d[:min(len(d), descBytes)])
+		}
+		for _, w := range all {
+			id, ok := ids[w]
+			if !ok {
+				id = int32(len(df))
+				ids[w] = id
+				df = append(df, 0)
+			}
+			df[id]++
+			mn.named = append(mn.named, id)
+			if _, ok := slices.BinarySearch(title, w); ok {
+				mn.idents = append(mn.idents, id)
+			}
+		}
+	}
+	for i := range g.m {
+		mn := &g.m[i]
+		rare := func(id int32) bool { return df[id] > rareIdents }
+		mn.idents = slices.DeleteFunc(mn.idents, rare)
+		mn.named = slices.DeleteFunc(mn.named, rare)
+		slices.Sort(mn.idents)
+		slices.Sort(mn.named)
+	}
 }
 
 // termCount is a word of a node and how often it counts.
@@ -539,6 +592,9 @@ func (g *merger) score(i, j int) (float64, bool) {
 	}
 	if g.cites(i, j) || g.cites(j, i) {
 		s += citeBonus
+	}
+	if countShared(a.idents, b.named) > 0 || countShared(a.named, b.idents) > 0 {
+		s += identBonus
 	}
 	if titleRule || placeRule {
 		s = max(s, mergeScore) // these rules merge whatever the words of the descriptions
