@@ -6,28 +6,59 @@ import (
 )
 
 // identsOf returns the code identifiers a text names, lower-cased, sorted
-// and each once: words that only code writes — snake_case, camelCase or
-// PascalCase with a capital inside, dotted names (os.path.join,
-// findings.json), paths (src/upload.py) and flags (--dry-run). A file:line
-// ref is a place (refBonus), not a name: its line is cut off.
+// and each once (eachIdent).
 func identsOf(text string) []string {
 	var out []string
-	for _, w := range strings.Fields(text) {
-		const marks = "`'\"()[]{}<>,;:!?*"
-		w = strings.Trim(strings.TrimRight(strings.Trim(w, marks), "."), marks)
-		if i := strings.LastIndexByte(w, ':'); i > 0 && i+1 < len(w) && w[i+1] >= '0' && w[i+1] <= '9' {
-			w = w[:i]
-		}
-		if len(w) < 4 || len(w) > 80 || !isIdent(w) {
-			continue
-		}
-		out = append(out, strings.ToLower(w))
-	}
+	eachIdent(text, func(w string) { out = append(out, lowerASCII(w)) })
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-// isIdent reports whether a word is written as code is (identsOf).
+// eachIdent calls f with each code identifier of a text, as written: the
+// words that only code writes — snake_case, camelCase with a capital after
+// two small letters, dotted names (os.path.join, findings.json), paths
+// (src/upload.py) and flags (--dry-run) — less the quotes, brackets and
+// punctuation around them. A file:line ref is a place (refBonus), not a
+// name: its line is cut off. It allocates nothing.
+func eachIdent(text string, f func(string)) {
+	const marks = "`'\"()[]{}<>,;:!?*"
+	for i := 0; i < len(text); {
+		for i < len(text) && isSpaceByte(text[i]) {
+			i++
+		}
+		j := i
+		for j < len(text) && !isSpaceByte(text[j]) {
+			j++
+		}
+		w := text[i:j]
+		i = j
+		if len(w) < 4 {
+			continue
+		}
+		w = strings.Trim(strings.TrimRight(strings.Trim(w, marks), "."), marks)
+		if k := strings.LastIndexByte(w, ':'); k > 0 && k+1 < len(w) && w[k+1] >= '0' && w[k+1] <= '9' {
+			w = w[:k]
+		}
+		if len(w) >= 4 && len(w) <= 80 && isIdent(w) {
+			f(w)
+		}
+	}
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
+
+// lowerASCII lower-cases an identifier (ASCII only, isIdent), copying it
+// only when it holds a capital.
+func lowerASCII(w string) string {
+	for i := 0; i < len(w); i++ {
+		if 'A' <= w[i] && w[i] <= 'Z' {
+			return strings.ToLower(w)
+		}
+	}
+	return w
+}
+
+// isIdent reports whether a word is written as code is (eachIdent).
 func isIdent(w string) bool {
 	letters, inner := 0, false
 	for i := 0; i < len(w); i++ {

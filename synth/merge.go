@@ -185,9 +185,9 @@ type mergeNode struct {
 	// wordIDF is titleIDF less the defect classes (0): the title rule
 	// weighs the words a title holds.
 	wordIDF []int64
-	// idents are the rare code identifiers its titles name (identsOf;
-	// named by at most rareIdents nodes), sorted; named those its
-	// descriptions name too.
+	// idents are the rare code identifiers its titles name
+	// (merger.identsOf), sorted; named those its titles or its description
+	// name, sorted.
 	idents, named []int32
 }
 
@@ -298,45 +298,55 @@ func newMerger(nodes []*node) *merger {
 	return g
 }
 
-// identsOf gives each node the code identifiers its titles and its
-// description name that at most rareIdents nodes of the run name.
+// identsOf gives each node the code identifiers its titles name (idents),
+// and those of them that its titles or its description name (named), each
+// when at most rareIdents nodes name it. A run whose titles name none
+// reads no description for them.
 func (g *merger) identsOf() {
 	ids := map[string]int32{}
-	var df []int32
 	for i, n := range g.nodes {
 		mn := &g.m[i]
-		text := n.srcs[0].f.Title
-		for _, s := range n.srcs[1:] {
-			if s.f.Title != text {
-				text += " " + s.f.Title
+		for k, s := range n.srcs {
+			if k > 0 && s.f.Title == n.srcs[k-1].f.Title {
+				continue
 			}
-		}
-		title := identsOf(text)
-		all := title
-		if d := representative(n).f.Description; d != "" {
-			all = identsOf(text + " " + d[:min(len(d), descBytes)])
-		}
-		for _, w := range all {
-			id, ok := ids[w]
-			if !ok {
-				id = int32(len(df))
-				ids[w] = id
-				df = append(df, 0)
-			}
-			df[id]++
-			mn.named = append(mn.named, id)
-			if _, ok := slices.BinarySearch(title, w); ok {
+			eachIdent(s.f.Title, func(w string) {
+				w = lowerASCII(w)
+				id, ok := ids[w]
+				if !ok {
+					id = int32(len(ids))
+					ids[w] = id
+				}
 				mn.idents = append(mn.idents, id)
-			}
+			})
 		}
 	}
+	if len(ids) == 0 {
+		return
+	}
+	df := make([]int32, len(ids)) // nodes naming each
+	for i, n := range g.nodes {
+		mn := &g.m[i]
+		mn.named = append(mn.named, mn.idents...)
+		if d := representative(n).f.Description; d != "" {
+			eachIdent(d[:min(len(d), descBytes)], func(w string) {
+				if id, ok := ids[lowerASCII(w)]; ok {
+					mn.named = append(mn.named, id)
+				}
+			})
+		}
+		slices.Sort(mn.named)
+		mn.named = slices.Compact(mn.named)
+		for _, id := range mn.named {
+			df[id]++
+		}
+	}
+	common := func(id int32) bool { return df[id] > rareIdents }
 	for i := range g.m {
 		mn := &g.m[i]
-		rare := func(id int32) bool { return df[id] > rareIdents }
-		mn.idents = slices.DeleteFunc(mn.idents, rare)
-		mn.named = slices.DeleteFunc(mn.named, rare)
 		slices.Sort(mn.idents)
-		slices.Sort(mn.named)
+		mn.idents = slices.DeleteFunc(slices.Compact(mn.idents), common)
+		mn.named = slices.DeleteFunc(mn.named, common)
 	}
 }
 
