@@ -529,25 +529,31 @@ func (g *merger) hasAgent(j int, a string) bool {
 // cosine returns the cosine of the weighted words of nodes i and j.
 func (g *merger) cosine(i, j int) float64 {
 	a, b := &g.m[i], &g.m[j]
-	if a.norm2 == 0 || b.norm2 == 0 {
+	return cosineOf(a.terms, a.weight, a.norm2, b.terms, b.weight, b.norm2)
+}
+
+// cosineOf returns the cosine of two weighted word lists (words ascending,
+// their weights, the sum of the squares of those).
+func cosineOf(at []int32, aw []int64, an2 int64, bt []int32, bw []int64, bn2 int64) float64 {
+	if an2 == 0 || bn2 == 0 {
 		return 0
 	}
 	var dot int64
-	for x, y := 0, 0; x < len(a.terms) && y < len(b.terms); {
+	for x, y := 0, 0; x < len(at) && y < len(bt); {
 		switch {
-		case a.terms[x] < b.terms[y]:
+		case at[x] < bt[y]:
 			x++
-		case a.terms[x] > b.terms[y]:
+		case at[x] > bt[y]:
 			y++
 		default:
-			dot += a.weight[x] * b.weight[y]
+			dot += aw[x] * bw[y]
 			x++
 			y++
 		}
 	}
 	// Each step is one rounding (no fused multiply-add), so every platform
 	// computes the same value.
-	norms := float64(float64(a.norm2) * float64(b.norm2))
+	norms := float64(float64(an2) * float64(bn2))
 	return float64(dot) / math.Sqrt(norms)
 }
 
@@ -555,24 +561,7 @@ func (g *merger) cosine(i, j int) float64 {
 // weighed once by its idf.
 func (g *merger) titleCosine(i, j int) float64 {
 	a, b := &g.m[i], &g.m[j]
-	if a.titleNorm2 == 0 || b.titleNorm2 == 0 {
-		return 0
-	}
-	var dot int64
-	for x, y := 0, 0; x < len(a.title) && y < len(b.title); {
-		switch {
-		case a.title[x] < b.title[y]:
-			x++
-		case a.title[x] > b.title[y]:
-			y++
-		default:
-			dot += a.titleIDF[x] * b.titleIDF[y]
-			x++
-			y++
-		}
-	}
-	norms := float64(float64(a.titleNorm2) * float64(b.titleNorm2))
-	return float64(dot) / math.Sqrt(norms)
+	return cosineOf(a.title, a.titleIDF, a.titleNorm2, b.title, b.titleIDF, b.titleNorm2)
 }
 
 // score returns the score of nodes i and j (see the comment above) and
