@@ -16,7 +16,8 @@ import (
 // pair that asking every pair finds.
 //
 // A finding is read as its words: the keywords of its title (parse.Keywords,
-// each cut to a stem by stem) and the first descWords keywords of its
+// each cut to a stem by stem, and the defect classes they name:
+// defectClasses) and the first descWords keywords of its
 // description less its file:line refs (a place is evidence of its own), each
 // as often as it stands. A word weighs what it says about
 // one finding of the run: log2((N+n)/n) for a word n of the run's N findings
@@ -25,7 +26,9 @@ import (
 // cost the square of the run).
 //
 // The score of two findings of different agents is the cosine of their
-// weighted words, when it is at least minWords, plus evidence:
+// weighted words, or of their titles' words each weighed once by its idf
+// when that is higher (a description has many words of its own), when it
+// is at least minWords, plus evidence:
 //   - sectionBonus when they are in the same section (agents name sections
 //     differently, and prose has none: weak evidence);
 //   - refBonus when they cite the same place: one file (one path the end of
@@ -34,7 +37,17 @@ import (
 //     words (two issues at one line that share one are co-located, SPEC
 //     §5.2, not one);
 //   - citeBonus when a description of one names the other's ID, an ID only
-//     that finding of the run carries.
+//     that finding of the run carries;
+//   - identBonus when a code identifier (identsOf: snake_case, camelCase,
+//     dotted names, paths, flags) that one's title names, the other names
+//     in its title or description, and at most rareIdents findings of the
+//     run name it.
+//
+// Findings that cite one place (refBonus) and whose titles share two
+// weighted words score at least mergeScore when their cosine is at least
+// minPlaceWords: two agents pointing at one line with one defect class or
+// one identifier in common name one defect (two issues at one line share a
+// place, not their words).
 //
 // Findings of one section whose titles share at least three weighted words
 // that weigh at least half of the lighter title (titlesMatch: SPEC §5.2's
@@ -80,13 +93,17 @@ const (
 
 // The score's threshold and its evidence (see the comment above).
 const (
-	mergeScore   = 0.5
-	minWords     = 0.2
-	sectionBonus = 0.1
-	refBonus     = 0.25
-	citeBonus    = 0.3
-	refSpan      = 40
-	refGap       = 6
+	mergeScore = 0.5
+	minWords   = 0.2
+	// minPlaceWords is the cosine two findings citing one place need.
+	minPlaceWords = 0.1
+	sectionBonus  = 0.1
+	refBonus      = 0.25
+	citeBonus     = 0.3
+	identBonus    = 0.15
+	rareIdents    = 3
+	refSpan       = 40
+	refGap        = 6
 )
 
 // probeNum/probeDen is a cosine whose square is under minWords: two nodes
@@ -163,6 +180,15 @@ type mergeNode struct {
 	// the weight of each (its idf, counted once).
 	title    []int32
 	titleIDF []int64
+	// titleNorm2 is the sum of the squares of titleIDF.
+	titleNorm2 int64
+	// wordIDF is titleIDF less the defect classes (0): the title rule
+	// weighs the words a title holds.
+	wordIDF []int64
+	// idents are the rare code identifiers its titles name
+	// (merger.identsOf), sorted; named those its titles or its description
+	// name, sorted.
+	idents, named []int32
 }
 
 // merger holds the merge rule's view of a run's nodes.
@@ -182,10 +208,15 @@ func newMerger(nodes []*node) *merger {
 	counts := make([][]termCount, len(nodes))
 	titleOf := make([][]int32, len(nodes))
 	var scratch []termCount
+	var stems []string
+	var classWord []bool // by word: a defect class
 	for i, n := range nodes {
 		scratch = scratch[:0]
 		add := func(w string, c int64) int32 {
-			s := stem(w)
+			s := w
+			if !isClassWord(w) {
+				s = stem(w)
+			}
 			id, ok := words[s]
 			if !ok {
 				id = int32(len(df))
@@ -196,9 +227,20 @@ func newMerger(nodes []*node) *merger {
 			return id
 		}
 		kws := parse.Keywords(n.norm())
+		kws = kws[:min(len(kws), titleWords)]
 		var tl []int32
-		for _, kw := range kws[:min(len(kws), titleWords)] {
+		stems = stems[:0]
+		for _, kw := range kws {
 			tl = append(tl, add(kw, titleWeight))
+			stems = append(stems, stem(kw))
+		}
+		for _, c := range defectClassesOf(stems) {
+			id := add(c, titleWeight)
+			tl = append(tl, id)
+			for len(classWord) <= int(id) {
+				classWord = append(classWord, false)
+			}
+			classWord[id] = true
 		}
 		slices.Sort(tl)
 		titleOf[i] = slices.Compact(tl)
@@ -241,12 +283,71 @@ func newMerger(nodes []*node) *merger {
 			if idf[id] > 0 {
 				mn.title = append(mn.title, id)
 				mn.titleIDF = append(mn.titleIDF, idf[id])
+				mn.titleNorm2 += idf[id] * idf[id]
+				if int(id) < len(classWord) && classWord[id] {
+					mn.wordIDF = append(mn.wordIDF, 0)
+				} else {
+					mn.wordIDF = append(mn.wordIDF, idf[id])
+				}
 			}
 		}
 	}
 	g.refsOf()
 	g.citedOf()
+	g.identsOf()
 	return g
+}
+
+// identsOf gives each node the code identifiers its titles name (idents),
+// and those of them that its titles or its description name (named), each
+// when at most rareIdents nodes name it. A run whose titles name none
+// reads no description for them.
+func (g *merger) identsOf() {
+	ids := map[string]int32{}
+	for i, n := range g.nodes {
+		mn := &g.m[i]
+		for k, s := range n.srcs {
+			if k > 0 && s.f.Title == n.srcs[k-1].f.Title {
+				continue
+			}
+			eachIdent(s.f.Title, func(w string) {
+				w = lowerASCII(w)
+				id, ok := ids[w]
+				if !ok {
+					id = int32(len(ids))
+					ids[w] = id
+				}
+				mn.idents = append(mn.idents, id)
+			})
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	df := make([]int32, len(ids)) // nodes naming each
+	for i, n := range g.nodes {
+		mn := &g.m[i]
+		mn.named = append(mn.named, mn.idents...)
+		if d := representative(n).f.Description; d != "" {
+			eachIdent(d[:min(len(d), descBytes)], func(w string) {
+				if id, ok := ids[lowerASCII(w)]; ok {
+					mn.named = append(mn.named, id)
+				}
+			})
+		}
+		slices.Sort(mn.named)
+		mn.named = slices.Compact(mn.named)
+		for _, id := range mn.named {
+			df[id]++
+		}
+	}
+	common := func(id int32) bool { return df[id] > rareIdents }
+	for i := range g.m {
+		mn := &g.m[i]
+		slices.Sort(mn.idents)
+		mn.idents = slices.DeleteFunc(slices.Compact(mn.idents), common)
+		mn.named = slices.DeleteFunc(mn.named, common)
+	}
 }
 
 // termCount is a word of a node and how often it counts.
@@ -428,26 +529,39 @@ func (g *merger) hasAgent(j int, a string) bool {
 // cosine returns the cosine of the weighted words of nodes i and j.
 func (g *merger) cosine(i, j int) float64 {
 	a, b := &g.m[i], &g.m[j]
-	if a.norm2 == 0 || b.norm2 == 0 {
+	return cosineOf(a.terms, a.weight, a.norm2, b.terms, b.weight, b.norm2)
+}
+
+// cosineOf returns the cosine of two weighted word lists (words ascending,
+// their weights, the sum of the squares of those).
+func cosineOf(at []int32, aw []int64, an2 int64, bt []int32, bw []int64, bn2 int64) float64 {
+	if an2 == 0 || bn2 == 0 {
 		return 0
 	}
 	var dot int64
-	for x, y := 0, 0; x < len(a.terms) && y < len(b.terms); {
+	for x, y := 0, 0; x < len(at) && y < len(bt); {
 		switch {
-		case a.terms[x] < b.terms[y]:
+		case at[x] < bt[y]:
 			x++
-		case a.terms[x] > b.terms[y]:
+		case at[x] > bt[y]:
 			y++
 		default:
-			dot += a.weight[x] * b.weight[y]
+			dot += aw[x] * bw[y]
 			x++
 			y++
 		}
 	}
 	// Each step is one rounding (no fused multiply-add), so every platform
 	// computes the same value.
-	norms := float64(float64(a.norm2) * float64(b.norm2))
+	norms := float64(float64(an2) * float64(bn2))
 	return float64(dot) / math.Sqrt(norms)
+}
+
+// titleCosine returns the cosine of the titles of nodes i and j, each word
+// weighed once by its idf.
+func (g *merger) titleCosine(i, j int) float64 {
+	a, b := &g.m[i], &g.m[j]
+	return cosineOf(a.title, a.titleIDF, a.titleNorm2, b.title, b.titleIDF, b.titleNorm2)
 }
 
 // score returns the score of nodes i and j (see the comment above) and
@@ -457,24 +571,32 @@ func (g *merger) score(i, j int) (float64, bool) {
 	if len(a.agents) == 1 && len(b.agents) == 1 && a.agents[0] == b.agents[0] {
 		return 0, false
 	}
-	s := g.cosine(i, j)
+	s := max(g.cosine(i, j), g.titleCosine(i, j))
 	same := g.nodes[i].section == g.nodes[j].section && g.nodes[i].section != ""
 	shared := countShared(a.title, b.title)
 	titleRule := same && shared >= 3 && titlesMatch(a, b)
-	if s < minWords && !titleRule {
+	// Two agents citing one place with two title words in common (a
+	// defect class is one) name one defect there; co-located issues share
+	// a place, not their words.
+	near := shared >= 2 && g.near(i, j)
+	placeRule := near && s >= minPlaceWords
+	if s < minWords && !titleRule && !placeRule {
 		return s, false // evidence raises a match of words, it never makes one
 	}
 	if same {
 		s += sectionBonus
 	}
-	if shared >= 2 && g.near(i, j) {
+	if near {
 		s += refBonus
 	}
 	if g.cites(i, j) || g.cites(j, i) {
 		s += citeBonus
 	}
-	if titleRule {
-		s = max(s, mergeScore) // the title rule merges whatever the words of the descriptions
+	if countShared(a.idents, b.named) > 0 || countShared(a.named, b.idents) > 0 {
+		s += identBonus
+	}
+	if titleRule || placeRule {
+		s = max(s, mergeScore) // these rules merge whatever the words of the descriptions
 	}
 	return s, s >= mergeScore
 }
@@ -485,10 +607,10 @@ func (g *merger) score(i, j int) (float64, bool) {
 // make up little of a title.
 func titlesMatch(a, b *mergeNode) bool {
 	var shared, ta, tb int64
-	for _, w := range a.titleIDF {
+	for _, w := range a.wordIDF {
 		ta += w
 	}
-	for _, w := range b.titleIDF {
+	for _, w := range b.wordIDF {
 		tb += w
 	}
 	for x, y := 0, 0; x < len(a.title) && y < len(b.title); {
@@ -498,7 +620,7 @@ func titlesMatch(a, b *mergeNode) bool {
 		case a.title[x] > b.title[y]:
 			y++
 		default:
-			shared += a.titleIDF[x]
+			shared += a.wordIDF[x]
 			x++
 			y++
 		}
@@ -539,11 +661,8 @@ func (g *merger) candidates(i int, f func(j int)) {
 			f(int(j))
 		}
 	}
-	if g.nodes[i].section == "" {
-		return
-	}
-	// The title rule (in one section) needs three shared title words: a
-	// node it joins holds each of them.
+	// The title rule needs three shared title words, and a title cosine
+	// one: a node they join holds one of them.
 	for _, t := range g.m[i].title {
 		for _, j := range g.postings[t] {
 			f(int(j))

@@ -140,9 +140,25 @@ func TestScoreEvidence(t *testing.T) {
 			t.Errorf("%s: score %+v over the words', want %+v", name, got, bonus)
 		}
 	}
+	// An identifier one title names and the other finding names: the
+	// words are the same with or without it ("list_uploads" and
+	// "listuploads" normalise alike).
+	plain, withID := b, b
+	plain.Description, withID.Description = "Built in listuploads.", "Built in `list_uploads`."
+	identBare := scoreOf(t, []parse.Finding{a}, []parse.Finding{plain})
+	if got := scoreOf(t, []parse.Finding{a}, []parse.Finding{withID}) - identBare; math.Abs(got-identBonus) > 1e-9 {
+		t.Errorf("one identifier: score %+v over the words' %v, want %+v", got, identBare, identBonus)
+	}
+	// In one section, a pair the title rule does not join (two title
+	// words in common, a defect class one of them) gains sectionBonus.
+	a2 := a
+	a2.Title = "Injection through list_uploads"
+	bare2 := scoreOf(t, []parse.Finding{a2}, []parse.Finding{b})
 	sec := b
 	sec.Section = "Uploads"
-	with("one section", sectionBonus, a, sec)
+	if got := scoreOf(t, []parse.Finding{a2}, []parse.Finding{sec}) - bare2; bare2 < minWords || math.Abs(got-sectionBonus) > 1e-9 {
+		t.Errorf("one section: score %+v over the words' %v, want %+v", got, bare2, sectionBonus)
+	}
 	place := func(ra, rb string) (parse.Finding, parse.Finding) {
 		x, y := a, b
 		x.FileRefs, y.FileRefs = []string{ra}, []string{rb}
