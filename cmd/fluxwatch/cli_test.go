@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/spf13/cobra"
 )
@@ -31,7 +32,7 @@ func helpPaths() [][]string {
 			paths = append(paths, []string{n, sub.Name()})
 		}
 	}
-	for _, sub := range planOrder {
+	for _, sub := range plan.Commands() {
 		paths = append(paths, []string{"plan", sub})
 	}
 	return paths

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
@@ -64,7 +65,7 @@ func discoverCmd(e *env) *cobra.Command {
 		case *taskFile != "":
 			// At most what a manifest holds: the task becomes a created
 			// directory's description, and /dev/zero is not held in memory.
-			data, err := readInput(e.stdin, *taskFile, parse.MaxYAMLSize)
+			data, err := fsio.ReadInput(e.stdin, *taskFile, parse.MaxYAMLSize)
 			if err != nil {
 				return usageErrorf("discover: --task-file: %v", err)
 			}
@@ -100,13 +101,13 @@ func discoverCmd(e *env) *cobra.Command {
 
 // discoverOutput is the JSON that discover prints.
 type discoverOutput struct {
-	Directory  *string          `json:"directory"` // null when nothing was found
-	Tier       int              `json:"tier"`
-	Score      *float64         `json:"score"`
-	Source     string           `json:"source,omitempty"`
-	Candidates []plan.Candidate `json:"candidates,omitempty"`
-	Notes      []string         `json:"notes,omitempty"`
-	Error      *envelopeError   `json:"error,omitempty"`
+	Directory  *string             `json:"directory"` // null when nothing was found
+	Tier       int                 `json:"tier"`
+	Score      *float64            `json:"score"`
+	Source     string              `json:"source,omitempty"`
+	Candidates []plan.Candidate    `json:"candidates,omitempty"`
+	Notes      []string            `json:"notes,omitempty"`
+	Error      *plan.EnvelopeError `json:"error,omitempty"`
 }
 
 func writeDiscover(e *env, res plan.Result, perr *plan.Error) error {
@@ -115,9 +116,9 @@ func writeDiscover(e *env, res plan.Result, perr *plan.Error) error {
 		out.Directory = &res.Directory
 	}
 	if perr != nil {
-		out.Error = &envelopeError{perr.Type, perr.Message, perr.Suggestion}
+		out.Error = &plan.EnvelopeError{Type: perr.Type, Message: perr.Message, Suggestion: perr.Suggestion}
 	}
-	if err := writeJSON(e.stdout, out); err != nil {
+	if err := plan.WriteJSON(e.stdout, out); err != nil {
 		return exitError{exitInternal, fmt.Errorf("write output: %w", err)}
 	}
 	return nil
