@@ -55,6 +55,10 @@ var BusNames = []string{"findings.jsonl", "peer-findings.jsonl"}
 
 var runRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
 
+// IsRun reports whether s is a run id as file names carry it (SPEC §1:
+// [0-9a-fA-F-]{8,}).
+func IsRun(s string) bool { return runRe.MatchString(s) }
+
 // ClassifyName says what the file at rel (a slash-separated path relative to
 // the output directory) is. Only the top level, findings/*.yaml and
 // design/manifest.yaml are meaningful; everything else is KindIgnored.
