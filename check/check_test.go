@@ -9,20 +9,20 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
-// writeFiles writes files (slash paths → contents) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+// writeFiles writes the files of a txtar archive under dir.
+func writeFiles(t *testing.T, dir, archive string) {
 	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	fsys, err := txtar.FS(txtar.Parse([]byte(archive)))
+	if err == nil {
+		err = os.CopyFS(dir, fsys)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -32,14 +32,20 @@ const validReport = "### Findings Index\n- P1 | SEC-1 | \"Auth\" | Token compare
 // parse.NamedFile says, each kind with its summary.
 func TestPathsClassifiesNamedFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"fd-sec.md":            validReport,
-		"notes.txt":            validReport, // named: read as a report whatever its name
-		"old-bus.jsonl":        `{"severity":"notable","agent":"fd-a","category":"c","summary":"s","timestamp":"2026-11-20T10:00:00Z"}` + "\n",
-		"MANIFEST.yaml":        "feature_name: Login\n",
-		"design/manifest.yaml": "designs:\n  - screenshot_file_name: a.png\n    description: A\n",
-		"findings/api.yaml":    "specialist_name: api\nnotes: n\napproaches: []\n",
-	})
+	// notes.txt, named, is read as a report whatever its name.
+	writeFiles(t, dir, "-- fd-sec.md --\n"+validReport+"-- notes.txt --\n"+validReport+`-- old-bus.jsonl --
+{"severity":"notable","agent":"fd-a","category":"c","summary":"s","timestamp":"2026-11-20T10:00:00Z"}
+-- MANIFEST.yaml --
+feature_name: Login
+-- design/manifest.yaml --
+designs:
+  - screenshot_file_name: a.png
+    description: A
+-- findings/api.yaml --
+specialist_name: api
+notes: n
+approaches: []
+`)
 	var paths []string
 	for _, name := range []string{"fd-sec.md", "notes.txt", "old-bus.jsonl", "MANIFEST.yaml", "design/manifest.yaml", "findings/api.yaml"} {
 		paths = append(paths, filepath.Join(dir, filepath.FromSlash(name)))
@@ -79,10 +85,7 @@ func TestPathsClassifiesNamedFiles(t *testing.T) {
 // named alone is judged as the report it becomes.
 func TestStrict(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"fd-a.md.partial": validReport,
-		"fd-b.md":         "no index here, just prose.\n",
-	})
+	writeFiles(t, dir, "-- fd-a.md.partial --\n"+validReport+"-- fd-b.md --\nno index here, just prose.\n")
 	partial := filepath.Join(dir, "fd-a.md.partial")
 	for _, c := range []struct {
 		name       string
@@ -111,12 +114,18 @@ func TestStrict(t *testing.T) {
 // rule synth.Ungrounded states); a P2 is not, whatever its claims.
 func TestEvidenceUngrounded(t *testing.T) {
 	repo := t.TempDir()
-	writeFiles(t, repo, map[string]string{"auth/check.go": "package auth\n\nfunc ok() bool { return true }\n"})
+	writeFiles(t, repo, "-- auth/check.go --\npackage auth\n\nfunc ok() bool { return true }\n")
 	run := t.TempDir()
-	writeFiles(t, run, map[string]string{
-		"fd-a.md": "### Findings Index\n- P1 | A-1 | \"Auth\" | Broken in auth/missing.go:3\n- P2 | A-2 | \"Auth\" | Also in auth/gone.go:9\nVerdict: needs-changes\n",
-		"fd-b.md": "### Findings Index\n- P1 | B-1 | \"Auth\" | Returns true in auth/check.go:3\nVerdict: needs-changes\n",
-	})
+	writeFiles(t, run, `-- fd-a.md --
+### Findings Index
+- P1 | A-1 | "Auth" | Broken in auth/missing.go:3
+- P2 | A-2 | "Auth" | Also in auth/gone.go:9
+Verdict: needs-changes
+-- fd-b.md --
+### Findings Index
+- P1 | B-1 | "Auth" | Returns true in auth/check.go:3
+Verdict: needs-changes
+`)
 	res, err := Paths(context.Background(), []string{run}, Options{Evidence: true, Repo: repo})
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +156,7 @@ func TestEvidenceUngrounded(t *testing.T) {
 // stderr; an empty check is [].
 func TestWriteJSON(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"fd-a.md": validReport, "findings.jsonl": "not json\n"})
+	writeFiles(t, dir, "-- fd-a.md --\n"+validReport+"-- findings.jsonl --\nnot json\n")
 	for _, c := range []struct {
 		paths []string
 		n     int

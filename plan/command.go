@@ -394,8 +394,7 @@ func target(args []string) (a approachRef, err error) {
 }
 
 func clearApproach(p *run, args []string) error {
-	fs := p.flags()
-	ref, ok, err := p.parseTarget(fs, args)
+	ref, ok, err := p.parseTarget(p.flags(), args)
 	if !ok {
 		return err
 	}
@@ -406,8 +405,7 @@ func clearApproach(p *run, args []string) error {
 }
 
 func getApproach(p *run, args []string) error {
-	fs := p.flags()
-	ref, ok, err := p.parseTarget(fs, args)
+	ref, ok, err := p.parseTarget(p.flags(), args)
 	if !ok {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
@@ -265,14 +266,11 @@ func follow(t *testing.T, open func(*testing.T) bus.Backend, before int, wait ti
 		}
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
+	testfault.Within(t, wait, "Follow after its context ended", func() {
+		if err := <-done; err != nil {
 			t.Errorf("Follow after its context ended: %v, want nil", err)
 		}
-	case <-time.After(wait):
-		t.Fatal("Follow did not return when its context ended")
-	}
+	})
 	if len(got) != 0 {
 		t.Errorf("follow: %d records more than appended", len(got))
 	}

@@ -41,11 +41,22 @@ func findingCmd(e *env) *cobra.Command {
 	return parentCmd(e, "finding", "write to or read from the peer-findings bus", findingUsage, findingWriteCmd(e), findingReadCmd(e))
 }
 
+// findingSub returns the finding subcommand name, with the flags that
+// name the bus.
+func findingSub(name, summary string) (*cobra.Command, *busFlags) {
+	cmd := newCommand(name, summary, findingUsage)
+	b := &busFlags{}
+	b.register(cmd.Flags())
+	return cmd, b
+}
+
 // target is the bus the flags name: a URL opened on demand, the --bus
-// file, or --dir (default $FLUX_OUTPUT_DIR). "" names none.
-func (b *busFlags) target(e *env, cmd string) (finding.Target, error) {
+// file, or --dir (default $FLUX_OUTPUT_DIR). cmd takes no arguments.
+func (b *busFlags) target(e *env, cmd string, args []string) (finding.Target, error) {
 	b.resolve(e)
 	switch {
+	case len(args) > 0:
+		return finding.Target{}, usageErrorf("%s: unexpected argument %q", cmd, args[0])
 	case b.dir != "" && b.path != "":
 		return finding.Target{}, usageErrorf("%s: give --dir or --bus, not both", cmd)
 	case b.remote():
@@ -77,10 +88,8 @@ func findingError(cmd string, err error) error {
 }
 
 func findingWriteCmd(e *env) *cobra.Command {
-	cmd := newCommand("write", "append one finding to the bus", findingUsage)
+	cmd, b := findingSub("write", "append one finding to the bus")
 	flags := cmd.Flags()
-	var b busFlags
-	b.register(flags)
 	var o finding.WriteOptions
 	ent := &o.Entry
 	var asJSON, sync bool
@@ -97,10 +106,7 @@ func findingWriteCmd(e *env) *cobra.Command {
 	flags.MarkHidden("sync") // kept for scripts written when syncing was opt-in
 	flags.BoolVar(&asJSON, "json", false, `print {"bus":PATH,"offset":N} after writing`)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if len(args) > 0 {
-			return usageErrorf("finding write: unexpected argument %q", args[0])
-		}
-		t, err := b.target(e, "finding write")
+		t, err := b.target(e, "finding write", args)
 		if err != nil {
 			return err
 		}
@@ -119,10 +125,8 @@ func findingWriteCmd(e *env) *cobra.Command {
 }
 
 func findingReadCmd(e *env) *cobra.Command {
-	cmd := newCommand("read", "print the bus, or follow it", findingUsage)
+	cmd, b := findingSub("read", "print the bus, or follow it")
 	flags := cmd.Flags()
-	var b busFlags
-	b.register(flags)
 	var o finding.ReadOptions
 	var quiet bool
 	flags.StringVar(&o.Filter.Severity, "severity", bus.All, "blocking, notable or all (all includes agent events such as stalls)")
@@ -133,10 +137,7 @@ func findingReadCmd(e *env) *cobra.Command {
 	flags.DurationVar(&o.Interval, "interval", bus.DefaultInterval, "with --follow: the longest wait between two polls")
 	flags.BoolVarP(&quiet, "quiet", "q", false, "do not print diagnostics about the bus on stderr")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if len(args) > 0 {
-			return usageErrorf("finding read: unexpected argument %q", args[0])
-		}
-		t, err := b.target(e, "finding read")
+		t, err := b.target(e, "finding read", args)
 		if err != nil {
 			return err
 		}
