@@ -4,11 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
-	"path/filepath"
 	"testing"
-	"time"
-
-	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 func TestIsURL(t *testing.T) {
@@ -42,46 +38,5 @@ func TestSchemesOpen(t *testing.T) {
 	}
 	if _, err := s.Open(ctx, "kafka://h/r", Options{}); !errors.Is(err, ErrScheme) {
 		t.Errorf("kafka://: %v, want ErrScheme", err)
-	}
-}
-
-// TestFileBackend: Append, Read from a position and Follow of the file bus
-// behind the interface agree with the package's functions.
-func TestFileBackend(t *testing.T) {
-	b := NewFile(filepath.Join(t.TempDir(), "peer-findings.jsonl"), Options{NoSync: true, Interval: 10 * time.Millisecond})
-	ctx := context.Background()
-	var offs []int64
-	for i, sev := range []string{Blocking, Notable, Blocking} {
-		off, err := b.Append(ctx, Entry{Kind: EntryFinding, Severity: sev, Agent: "fd-a", Summary: string(rune('a' + i))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		offs = append(offs, off)
-	}
-	var got []string
-	next, err := b.Read(ctx, offs[1], Filter{Severity: Blocking}, func(e Entry) error { got = append(got, e.Summary); return nil }, nil)
-	if err != nil || len(got) != 1 || got[0] != "c" {
-		t.Errorf("Read from %d, blocking: %v %v, want [c]", offs[1], got, err)
-	}
-	fctx, cancel := context.WithCancel(ctx)
-	seen := make(chan string, 4)
-	done := make(chan error, 1)
-	go func() {
-		done <- b.Follow(fctx, next, Filter{}, func(e Entry) error { seen <- e.Summary; return nil }, func(parse.Diagnostic) {})
-	}()
-	if _, err := b.Append(ctx, Entry{Kind: EntryFinding, Severity: Notable, Agent: "fd-b", Summary: "d"}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case s := <-seen:
-		if s != "d" {
-			t.Errorf("Follow from %d: first %q, want d", next, s)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Follow: nothing after 10 s")
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("Follow: %v", err)
 	}
 }

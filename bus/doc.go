@@ -22,5 +22,5 @@
 //
 // It must never print, nor decide which files of a run directory are its
 // bus: the names are parse.BusNames, and finding them in a directory is
-// package watcher's (and, today, also cmd/fluxwatch's: see watcher's doc).
+// package watcher's (OpenBus, BusPaths, BusToWrite).
 package bus

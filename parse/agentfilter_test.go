@@ -52,6 +52,16 @@ func TestNamedFile(t *testing.T) {
 		{"gpt-4.1.md", Name{Kind: KindReport, Agent: "gpt-4.1"}},
 		{"input.md", Name{Kind: KindReport, Agent: "input"}},
 		{"review.txt", Name{Kind: KindReport, Agent: "review"}},
+		{"a/b/fd-a.md", Name{Kind: KindReport, Agent: "fd-a"}},
+		{"findings.jsonl", Name{Kind: KindBus}},
+		{"runs/old-bus.jsonl", Name{Kind: KindBus}},
+		{"MANIFEST.yaml", Name{Kind: KindFeature}},
+		{"x/MANIFEST.yml", Name{Kind: KindFeature}},
+		{"plan/design/manifest.yaml", Name{Kind: KindDesign}},
+		{"design/manifest.yaml", Name{Kind: KindDesign}},
+		{"manifest.yaml", Name{Kind: KindSpecialist, Agent: "manifest"}},
+		{"findings/fd-a.yaml", Name{Kind: KindSpecialist, Agent: "fd-a"}},
+		{"notes.yml", Name{Kind: KindSpecialist, Agent: "notes"}},
 	}
 	for _, tt := range tests {
 		if got := NamedFile(tt.base); got != tt.want {

@@ -25,9 +25,10 @@ const (
 	KindSpecialist             // findings/{specialist}.yaml
 	KindDesign                 // design/manifest.yaml
 	KindManifest               // run.json: the run manifest (provenance)
+	KindFeature                // MANIFEST.yaml: a feature directory's manifest (SPEC §4.3), named alone only
 )
 
-var kindNames = [...]string{"ignored", "report", "partial", "abort", "bus", "own", "specialist", "design", "manifest"}
+var kindNames = [...]string{"ignored", "report", "partial", "abort", "bus", "own", "specialist", "design", "manifest", "feature"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -53,6 +54,10 @@ type Name struct {
 var BusNames = []string{"findings.jsonl", "peer-findings.jsonl"}
 
 var runRe = regexp.MustCompile(`^[0-9a-fA-F-]{8,}$`)
+
+// IsRun reports whether s is a run id as file names carry it (SPEC §1:
+// [0-9a-fA-F-]{8,}).
+func IsRun(s string) bool { return runRe.MatchString(s) }
 
 // ClassifyName says what the file at rel (a slash-separated path relative to
 // the output directory) is. Only the top level, findings/*.yaml and
@@ -116,16 +121,33 @@ func agentName(k Kind, stem string) Name {
 	return Name{Kind: k, Agent: agent, Run: run}
 }
 
-// NamedFile is what a file named alone (fluxwatch check FILE) is: what
-// ClassifyName says when that is an agent file (a report, a .partial, an
-// abort marker), else a finished report of the name's stem, since a file
-// named is read whatever its name (gpt-4.1.md, notes.md, review.txt).
-// Check kept a rule of its own for this; ClassifyName is the one rule,
-// this its fallback.
-func NamedFile(base string) Name {
+// NamedFile is what a file named alone (fluxwatch check FILE) is, from its
+// slash-separated path: what ClassifyName says of its base name when that
+// is an agent file (a report, a .partial, an abort marker); else a bus for
+// any *.jsonl, a feature manifest for MANIFEST.yaml, a design manifest for
+// design/manifest.yaml, a specialist file for any other *.yaml (Agent its
+// stem); else a finished report of the name's stem, since a file named is
+// read whatever its name (gpt-4.1.md, notes.md, review.txt). Check kept a
+// classification of its own for this; ClassifyName is the one rule, this
+// its fallback for a file outside a run directory's layout.
+func NamedFile(name string) Name {
+	dir, base := path.Split(name)
 	switch n := ClassifyName(base); n.Kind {
 	case KindReport, KindPartial, KindAbort:
 		return n
+	}
+	switch {
+	case strings.HasSuffix(base, ".jsonl"):
+		return Name{Kind: KindBus}
+	case base == "MANIFEST.yaml" || base == "MANIFEST.yml":
+		return Name{Kind: KindFeature}
+	case base == "manifest.yaml" && path.Base(strings.TrimSuffix(dir, "/")) == "design":
+		return Name{Kind: KindDesign}
+	}
+	for _, s := range []string{".yaml", ".yml"} {
+		if stem, ok := strings.CutSuffix(base, s); ok {
+			return Name{Kind: KindSpecialist, Agent: stem}
+		}
 	}
 	stem := base
 	for _, s := range []string{".md.partial", ".md", ".abort"} {

@@ -14,9 +14,13 @@
 // second look, so that agents started at once agree on one directory.
 // [GitTop] is the one answer to "which repository" (no git process).
 //
-// It owns the plan root's files, specialist names and the *Error envelope
-// of the command line. It must never read a run directory, print, or read
-// the clock (Options.Now gives time).
+// [Command] is `fluxwatch plan` whole (its flags, its JSON envelope, its
+// exit codes as *ExitError); [WriteDiscover] and [Choose] are what
+// discover prints and asks.
+//
+// It owns the plan root's files, specialist names and the envelope of the
+// command line. It must never read a run directory or the clock
+// (Options.Now gives time), and writes only to the writers it is given.
 //
 // The discovery tiers and the other decisions in full are in
 // docs/decisions.md.

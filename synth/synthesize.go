@@ -747,21 +747,25 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *Evidence
 	}
 	for i := range s.Findings {
 		f := &s.Findings[i]
-		if f.Evidence == nil || f.Severity.Rank() > 1 {
+		if f.Evidence == nil {
 			continue
 		}
-		if f.Evidence.Ungrounded = Ungrounded(f.Evidence.Claims); f.Evidence.Ungrounded {
+		if f.Evidence.Ungrounded = Ungrounded(f.Severity, f.Evidence.Claims); f.Evidence.Ungrounded {
 			tally.Ungrounded++
 		}
 	}
 	return tally
 }
 
-// Ungrounded reports whether claims is not empty and every one of them
-// failed: mismatch, missing-file or out-of-range (SPEC §5.7: a P0/P1 with
-// such claims is flagged). A skipped claim (a binary or oversized file)
-// neither grounds nor fails.
-func Ungrounded(claims []parse.ClaimResult) bool {
+// Ungrounded reports whether a finding of severity sev with these claims is
+// flagged ungrounded (SPEC §5.7): it is P0 or P1, and claims is not empty
+// and every one of them failed (mismatch, missing-file or out-of-range). A
+// skipped claim (a binary or oversized file) neither grounds nor fails.
+// synth and check both ask this.
+func Ungrounded(sev parse.Severity, claims []parse.ClaimResult) bool {
+	if sev.Rank() > 1 {
+		return false
+	}
 	for _, c := range claims {
 		switch c.Status {
 		case parse.EvidenceMismatch, parse.EvidenceMissingFile, parse.EvidenceOutOfRange:

@@ -66,10 +66,31 @@ func TestOpenBus(t *testing.T) {
 				t.Fatalf("skipped %v, want %v", skipped, c.skipped)
 			}
 			for i, err := range skipped {
-				if !errors.Is(err, c.skipped[i]) || !strings.HasPrefix(err.Error(), "run/") {
+				if !errors.Is(err, c.skipped[i]) || !strings.HasPrefix(strings.TrimPrefix(err.Error(), "open "), "run/") {
 					t.Errorf("skipped %v, want %v naming run/…", err, c.skipped[i])
 				}
 			}
 		})
+	}
+}
+
+// TestBusPaths: OpenBus's answer by path, and the file a writer appends to.
+func TestBusPaths(t *testing.T) {
+	dir := t.TempDir()
+	if got := BusToWrite(dir); got != filepath.Join(dir, "findings.jsonl") {
+		t.Errorf("BusToWrite of an empty run = %s, want findings.jsonl", got)
+	}
+	testfault.Mkfifo(t, filepath.Join(dir, "findings.jsonl"))
+	os.WriteFile(filepath.Join(dir, "peer-findings.jsonl"), []byte("{}\n"), 0o644)
+	paths, skipped, err := BusPaths(dir)
+	if err != nil || len(paths) != 1 || paths[0] != filepath.Join(dir, "peer-findings.jsonl") ||
+		len(skipped) != 1 || !errors.Is(skipped[0], fsio.ErrNotRegular) {
+		t.Errorf("BusPaths = %q, %v, %v; want peer-findings.jsonl and the FIFO skipped", paths, skipped, err)
+	}
+	if got := BusToWrite(dir); got != filepath.Join(dir, "peer-findings.jsonl") {
+		t.Errorf("BusToWrite = %s, want the existing peer-findings.jsonl", got)
+	}
+	if _, _, err := BusPaths(filepath.Join(dir, "none")); err == nil {
+		t.Error("BusPaths of a missing directory: no error")
 	}
 }

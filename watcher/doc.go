@@ -12,10 +12,9 @@
 // owns a Watcher's state; events are hints that make it look again. A
 // [Differ] turns updates into the events of `watch --events`.
 //
-// [OpenBus] answers "which files are this run's bus" for a reader of a
-// snapshot (the MCP server). It is not yet the only answer: cmd/fluxwatch's
-// finding and synth --bus still range over parse.BusNames themselves
-// (bus_flags.go, cmd_finding.go) until issue 31 moves them here.
+// [OpenBus] answers "which files are this run's bus" for every reader of
+// one (the MCP server; by path, [BusPaths], finding read and synth --bus's
+// warning); [BusToWrite] is the file a writer appends to.
 //
 // It must never write the reports (package report does) or render them,
 // nor decide what a report's bytes mean (package parse does) or decode a

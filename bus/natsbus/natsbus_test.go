@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/bus/bustest"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
@@ -41,10 +42,8 @@ func open(t testing.TB, raw string, timeout time.Duration) *natsbus.Bus {
 	return b
 }
 
-func entry(agent, sev string, n int) bus.Entry {
-	return bus.Entry{Kind: bus.EntryFinding, Severity: sev, Agent: agent, Category: "c",
-		Summary: fmt.Sprintf("finding %d of %s", n, agent), FileRefs: []string{}, Timestamp: "2026-11-25T04:00:00Z"}
-}
+// entry is the suite's test record.
+var entry = bustest.Entry
 
 func readAll(t *testing.T, b bus.Backend, since int64, f bus.Filter) ([]bus.Entry, int64) {
 	t.Helper()
@@ -59,10 +58,9 @@ func readAll(t *testing.T, b bus.Backend, since int64, f bus.Filter) ([]bus.Entr
 	return got, next
 }
 
-// TestAppendRead: records come back in stream order with their sequence as
-// position, the same canonical lines as a file would hold; a retried
-// record is stored once; Read from a position goes on after it; a severity
-// filter keeps only its records.
+// TestAppendRead: what the conformance suite cannot say of every backend:
+// a stream not made yet reads as empty with next 1 (sequences start at
+// 1), and a retried record (the same bytes) is stored once.
 func TestAppendRead(t *testing.T) {
 	h := hubtest.Start(t, hub.Config{})
 	b := open(t, h.URL()+"/run-1", 0)
@@ -72,16 +70,15 @@ func TestAppendRead(t *testing.T) {
 		t.Fatalf("missing stream: got %d entries, next %d; want none, 1", len(got), next)
 	}
 	var seqs []int64
-	for i := range 6 {
-		sev := bus.Blocking
-		if i%2 == 1 {
-			sev = bus.Notable
-		}
-		seq, err := b.Append(ctx, entry("fd-a", sev, i))
+	for i := range 3 {
+		seq, err := b.Append(ctx, entry("fd-a", bus.Blocking, i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		seqs = append(seqs, seq)
+	}
+	if seqs[0] != 1 {
+		t.Errorf("first sequence %d, want 1", seqs[0])
 	}
 	// The same record again (a retried write) is stored once.
 	dup, err := b.Append(ctx, entry("fd-a", bus.Blocking, 0))
@@ -91,28 +88,8 @@ func TestAppendRead(t *testing.T) {
 	if dup != seqs[0] {
 		t.Errorf("retried record: sequence %d, want the stored copy's %d", dup, seqs[0])
 	}
-	got, next := readAll(t, b, 0, bus.Filter{})
-	if len(got) != 6 || next != 7 {
-		t.Fatalf("got %d entries, next %d; want 6, 7", len(got), next)
-	}
-	for i, e := range got {
-		if e.Offset != seqs[i] || e.Summary != entry("fd-a", "", i).Summary {
-			t.Errorf("entry %d: seq %d %q, want seq %d in append order", i, e.Offset, e.Summary, seqs[i])
-		}
-		if line, want := string(bus.Encode(e)), string(bus.Encode(entry("fd-a", e.Severity, i))); line != want {
-			t.Errorf("entry %d: line %s, want %s", i, line, want)
-		}
-	}
-	rest, _ := readAll(t, b, 5, bus.Filter{})
-	if len(rest) != 2 || rest[0].Offset != 5 {
-		t.Errorf("Read from 5: %d entries starting at %v, want 2 from 5", len(rest), rest)
-	}
-	blocking, _ := readAll(t, b, 0, bus.Filter{Severity: bus.Notable})
-	if len(blocking) != 3 {
-		t.Errorf("notable only: %d entries, want 3", len(blocking))
-	}
-	if _, err := b.Append(ctx, bus.Entry{Kind: bus.EntryFinding, Severity: "bad", Agent: "x", Summary: "s"}); !errors.Is(err, bus.ErrInvalid) {
-		t.Errorf("invalid record: %v, want ErrInvalid", err)
+	if got, next := readAll(t, b, 0, bus.Filter{}); len(got) != 3 || next != 4 {
+		t.Fatalf("got %d entries, next %d; want 3, 4", len(got), next)
 	}
 }
 
@@ -151,55 +128,6 @@ func TestReadLeavesNoConsumer(t *testing.T) {
 	}
 	if n := info.State.Consumers; n != 0 {
 		t.Errorf("%d consumers left on the stream after 20 reads, want 0", n)
-	}
-}
-
-// TestFollow: a follower started before the stream exists gets every
-// record once, in order, as they are stored, and ends when ctx does.
-func TestFollow(t *testing.T) {
-	h := hubtest.Start(t, hub.Config{})
-	w := open(t, h.URL()+"/follow", 0)
-	r := open(t, h.URL()+"/follow", 0)
-	ctx, cancel := context.WithCancel(context.Background())
-	got := make(chan bus.Entry, 100)
-	done := make(chan error, 1)
-	go func() {
-		done <- r.Follow(ctx, 0, bus.Filter{Severity: bus.Blocking}, func(e bus.Entry) error {
-			got <- e
-			return nil
-		}, nil)
-	}()
-	for i := range 20 {
-		sev := bus.Blocking
-		if i%4 == 3 {
-			sev = bus.Notable
-		}
-		if _, err := w.Append(context.Background(), entry("fd-b", sev, i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var last int64
-	for n := 0; n < 15; n++ {
-		select {
-		case e := <-got:
-			if e.Offset <= last || e.Severity != bus.Blocking {
-				t.Fatalf("follow: entry %d at seq %d (%s) after %d", n, e.Offset, e.Severity, last)
-			}
-			last = e.Offset
-		case err := <-done:
-			t.Fatalf("follow ended after %d of 15 entries: %v", n, err)
-		case <-time.After(30 * time.Second):
-			t.Fatalf("follow: %d of 15 entries after 30 s", n)
-		}
-	}
-	cancel()
-	testfault.Within(t, 2*time.Second, "Follow after cancel", func() {
-		if err := <-done; err != nil {
-			t.Errorf("Follow after cancel: %v", err)
-		}
-	})
-	if len(got) != 0 {
-		t.Errorf("follow: %d extra entries", len(got))
 	}
 }
 

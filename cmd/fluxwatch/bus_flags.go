@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
-	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
-	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/watcher"
 	flag "github.com/spf13/pflag"
 )
 
@@ -100,58 +98,6 @@ func (b *busFlags) open(ctx context.Context, e *env, noSync bool) (bus.Backend, 
 		Getenv: b.getenv(e), Creds: b.creds})
 }
 
-// paths returns the bus files named by the flags: the --bus file, or for a
-// directory the bus names that exist in it (SPEC §1: findings.jsonl, then
-// peer-findings.jsonl), or, when none does yet, the one a writer would create.
-func (b *busFlags) paths(e *env, cmd string) ([]string, error) {
-	if b.path != "" && b.dir != "" {
-		return nil, usageErrorf("%s: give --dir or --bus, not both", cmd)
-	}
-	if b.path != "" {
-		return []string{b.path}, nil
-	}
-	dir := b.dir
-	if dir == "" {
-		dir = e.getenv("FLUX_OUTPUT_DIR")
-	}
-	if dir == "" {
-		return nil, usageErrorf("%s: name the bus with --dir DIR or --bus PATH", cmd)
-	}
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return nil, usageErrorf("%s: output directory: %v", cmd, err)
-	}
-	if !fi.IsDir() {
-		return nil, usageErrorf("%s: %s is not a directory", cmd, dir)
-	}
-	var found []string
-	var skipped []error
-	for _, name := range parse.BusNames {
-		p := filepath.Join(dir, name)
-		if err := fsio.LinkInside(dir, name); err != nil {
-			return nil, usageErrorf("%s: %v", cmd, err) // SPEC §1: not followed out of the run
-		}
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && !fi.Mode().IsRegular():
-			// As synth skips it: the other name may hold the bus.
-			skipped = append(skipped, fsio.NotRegular(p, fi.Mode()))
-		case err == nil:
-			found = append(found, p)
-		}
-	}
-	switch {
-	case len(found) == 0 && len(skipped) > 0:
-		return nil, usageErrorf("%s: %v", cmd, skipped[0])
-	case len(found) == 0:
-		found = []string{defaultBus(dir)}
-	}
-	for _, err := range skipped {
-		fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: %s: skipped\n", cmd, inert.Line(err.Error()))
-	}
-	return found, nil
-}
-
 // errBusURL is wrapped by the error of opening a bus URL that does not
 // parse as one.
 var errBusURL = errors.New("not a URL")
@@ -209,21 +155,11 @@ func (b *synthBus) open(ctx context.Context, e *env, f *reportFlags, dir string)
 		return nil, busOpenError(f.cmd, err)
 	}
 	named, _ := os.Stat(b.path)
-	for _, name := range parse.BusNames {
-		p := filepath.Join(dir, name)
+	files, _, _ := watcher.BusPaths(dir) // the run's own bus files, which are not read
+	for _, p := range files {
 		if fi, err := os.Stat(p); err == nil && !f.quiet && (named == nil || !os.SameFile(fi, named)) {
 			fmt.Fprintf(e.stderr, "fluxwatch: warning: %s: not read: the run's bus is %s (--bus)\n", inert.Line(p), src)
 		}
 	}
 	return src, nil
-}
-
-// defaultBus is the bus a writer appends to in dir: peer-findings.jsonl when
-// it exists, else findings.jsonl.
-func defaultBus(dir string) string {
-	p := filepath.Join(dir, "peer-findings.jsonl")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	return filepath.Join(dir, "findings.jsonl")
 }

@@ -3,158 +3,17 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
 
-	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
 )
 
-// The command line around cobra's tree (root.go): global options, help on
-// stdout with examples, and "did you mean" for mistyped commands and
-// flags.
-
-// globalOptions are the options given before the command (-v, --log-level
-// and --log-format also after it).
-type globalOptions struct {
-	quiet     bool
-	verbose   bool
-	logLevel  string
-	logFormat string
-	help      bool
-	version   bool
-}
-
-// globalFlags declares the global options on fs, the root command's, for
-// help, completion and the man page; parseGlobal reads them.
-func globalFlags(fs *flag.FlagSet) {
-	fs.BoolP("quiet", "q", false, "print nothing but errors (what a command was asked to print, such as --format or schema, still prints)")
-	fs.BoolP("verbose", "v", false, "structured logs on stderr at level debug")
-	fs.String("log-level", "", "structured logs on stderr from `LEVEL`: debug, info, warn or error")
-	fs.String("log-format", "", "the logs as `FORMAT`: text (default) or json")
-	fs.BoolP("help", "h", false, "this help ('fluxwatch help COMMAND': a command's help)")
-	fs.Bool("version", false, "as 'fluxwatch version'")
-}
-
-// parseGlobal reads the global options at the front of args and -v,
-// --verbose, --log-level and --log-format anywhere before "--" (no command
-// has flags of those names). It returns the options and the remaining
-// arguments, the command first.
-func parseGlobal(args []string) (globalOptions, []string, error) {
-	var g globalOptions
-	valued := func(arg, name string, i *int, rest []string) (string, bool, error) {
-		if v, ok := strings.CutPrefix(arg, name+"="); ok {
-			return v, true, nil
-		}
-		if arg != name {
-			return "", false, nil
-		}
-		if *i+1 >= len(rest) {
-			return "", true, fmt.Errorf("flag needs an argument: %s", name)
-		}
-		*i++
-		return rest[*i], true, nil
-	}
-	var out []string
-	front := true
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			out = append(out, args[i:]...)
-			break
-		}
-		switch a {
-		case "-v", "--verbose":
-			g.verbose = true
-			continue
-		}
-		if v, ok, err := valued(a, "--log-level", &i, args); ok || err != nil {
-			if err != nil {
-				return g, nil, err
-			}
-			g.logLevel = v
-			continue
-		}
-		if v, ok, err := valued(a, "--log-format", &i, args); ok || err != nil {
-			if err != nil {
-				return g, nil, err
-			}
-			g.logFormat = v
-			continue
-		}
-		if front {
-			switch a {
-			case "-q", "--quiet":
-				g.quiet = true
-				continue
-			case "-h", "--help":
-				g.help = true
-				continue
-			case "--version":
-				g.version = true
-				continue
-			}
-			if strings.HasPrefix(a, "-") {
-				var names []string
-				fs := flag.NewFlagSet("fluxwatch", flag.ContinueOnError)
-				globalFlags(fs)
-				fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-				return g, nil, fmt.Errorf("unknown global flag %s%s", a, suggestFlag(a, names))
-			}
-			front = false
-		}
-		out = append(out, a)
-	}
-	return g, out, nil
-}
-
-// logger returns the structured logger the options ask for: none unless -v
-// or --log-level, on w (stderr).
-func (g globalOptions) logger(w io.Writer) (*slog.Logger, error) {
-	if !g.verbose && g.logLevel == "" {
-		if g.logFormat != "" && g.logFormat != "text" && g.logFormat != "json" {
-			return nil, fmt.Errorf("--log-format %q: want text or json", g.logFormat)
-		}
-		return discardLogger, nil
-	}
-	level := slog.LevelDebug
-	if g.logLevel != "" {
-		if err := level.UnmarshalText([]byte(g.logLevel)); err != nil {
-			return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", g.logLevel)
-		}
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	switch g.logFormat {
-	case "", "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
-	}
-	return nil, fmt.Errorf("--log-format %q: want text or json", g.logFormat)
-}
-
-var discardLogger = slog.New(slog.DiscardHandler)
-
-// logger is the command's structured logger (never nil).
-func (e *env) logger() *slog.Logger {
-	if e.log == nil {
-		return discardLogger
-	}
-	return e.log
-}
-
-// newFlagSet returns a flag set that returns its errors (printing
-// nothing): plan's, which parses its own flags.
-func (e *env) newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
+// The command line around cobra's tree (root.go): help on stdout with
+// examples, and "did you mean" for mistyped commands (cobra's) and flags
+// (cobra has none). The global options are global.go's.
 
 // isHelp reports whether args (a command's) ask for its help.
 func isHelp(args []string) bool {
@@ -217,11 +76,13 @@ func commandNames(root *cobra.Command) []string {
 	return names
 }
 
-// unknownCommand is the usage error of a mistyped command.
+// unknownCommand is the usage error of a mistyped command, with cobra's
+// first suggestion (a Levenshtein distance of at most 2, or a prefix).
 func unknownCommand(root *cobra.Command, name string) error {
 	hint := ""
-	if s := closest(name, commandNames(root)); s != "" {
-		hint = fmt.Sprintf("; did you mean %q?", s)
+	root.SuggestionsMinimumDistance = 2
+	if s := root.SuggestionsFor(name); name != "" && len(s) > 0 {
+		hint = fmt.Sprintf("; did you mean %q?", s[0])
 	}
 	return usageErrorf("unknown command %q%s (run 'fluxwatch help')", name, hint)
 }
@@ -269,9 +130,10 @@ func suggestFlag(typed string, names []string) string {
 	return ""
 }
 
-// closest returns the candidate nearest to s, when it is near enough: an
+// closest returns the flag name nearest to s, when it is near enough: an
 // edit distance of at most a third of its length (at least 1), or s a
-// prefix of exactly one candidate. "" otherwise.
+// prefix of exactly one candidate. "" otherwise. cobra suggests commands
+// (unknownCommand), not flags.
 func closest(s string, candidates []string) string {
 	if s == "" {
 		return ""
@@ -323,46 +185,4 @@ func editDistance(a, b string) int {
 		}
 	}
 	return d[len(ra)][len(rb)]
-}
-
-// quietArgs passes a global -q to the command: as its own --quiet where it
-// has one. Every other command prints only what it was asked for.
-func quietArgs(name string, args []string) []string {
-	switch name {
-	case "synth", "watch", "check", "verify", "demo":
-		return append([]string{"--quiet"}, args...)
-	case "finding":
-		if len(args) > 0 && args[0] == "read" {
-			return append([]string{"read", "--quiet"}, args[1:]...)
-		}
-	}
-	return args
-}
-
-// readInput reads the input file path whole ("-": stdin), at most limit
-// bytes: a larger input is an error naming it (fsio.ErrTooLarge), read no
-// further than limit+1 bytes. Unlike fsio.ReadFile it reads what is not a
-// regular file too (a pipe, <(cmd)): the user named it as the input.
-func readInput(stdin io.Reader, path string, limit int64) ([]byte, error) {
-	if path == "-" {
-		data, err := fsio.ReadAll(stdin, 0, limit)
-		if err != nil {
-			return nil, fmt.Errorf("standard input: %w", err)
-		}
-		return data, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var size int64
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-		size = info.Size()
-	}
-	data, err := fsio.ReadAll(f, size, limit)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return data, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/spf13/cobra"
 )
@@ -31,7 +33,7 @@ func helpPaths() [][]string {
 			paths = append(paths, []string{n, sub.Name()})
 		}
 	}
-	for _, sub := range planOrder {
+	for _, sub := range plan.Commands() {
 		paths = append(paths, []string{"plan", sub})
 	}
 	return paths
@@ -79,14 +81,17 @@ func TestExamplesNameCommands(t *testing.T) {
 	}
 }
 
-func TestClosest(t *testing.T) {
-	names := commandNames(testRoot())
+// TestSuggestions: a mistyped command gets cobra's suggestion, a mistyped
+// flag closest's.
+func TestSuggestions(t *testing.T) {
+	root := testRoot()
 	for typed, want := range map[string]string{
 		"synht": "synth", "sytnh": "synth", "wtach": "watch", "verison": "version", "fidning": "finding",
 		"scheam": "schema", "compl": "completion", "frobnicate": "", "x": "", "": "",
 	} {
-		if got := closest(typed, names); got != want {
-			t.Errorf("closest(%q) = %q, want %q", typed, got, want)
+		msg := unknownCommand(root, typed).Error()
+		if hint := fmt.Sprintf("did you mean %q?", want); want != "" && !strings.Contains(msg, hint) || want == "" && strings.Contains(msg, "did you mean") {
+			t.Errorf("unknown command %q: %s; want the suggestion %q", typed, msg, want)
 		}
 	}
 	for typed, want := range map[string]string{

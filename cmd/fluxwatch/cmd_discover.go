@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
-	"time"
 
-	"github.com/fluxwatch/fluxwatch/internal/inert"
+	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/spf13/cobra"
@@ -64,7 +60,7 @@ func discoverCmd(e *env) *cobra.Command {
 		case *taskFile != "":
 			// At most what a manifest holds: the task becomes a created
 			// directory's description, and /dev/zero is not held in memory.
-			data, err := readInput(e.stdin, *taskFile, parse.MaxYAMLSize)
+			data, err := fsio.ReadInput(e.stdin, *taskFile, parse.MaxYAMLSize)
 			if err != nil {
 				return usageErrorf("discover: --task-file: %v", err)
 			}
@@ -87,40 +83,15 @@ func discoverCmd(e *env) *cobra.Command {
 		switch plan.ErrorType(err) {
 		case plan.ErrAmbiguous:
 			if stdin, ok := e.stdin.(io.Writer); ok && e.isTerminal(stdin) && e.isTerminal(e.stdout) {
-				res, err = choose(e, o, c, res, *create)
+				res, err = plan.Choose(e.stdin, e.stderr, o, c, res, *create)
 			}
 		}
 		if err != nil {
 			return discoverFail(e, res, err)
 		}
-		return writeDiscover(e, res, nil)
+		return discoverWrite(e, res, nil)
 	}
 	return cmd
-}
-
-// discoverOutput is the JSON that discover prints.
-type discoverOutput struct {
-	Directory  *string          `json:"directory"` // null when nothing was found
-	Tier       int              `json:"tier"`
-	Score      *float64         `json:"score"`
-	Source     string           `json:"source,omitempty"`
-	Candidates []plan.Candidate `json:"candidates,omitempty"`
-	Notes      []string         `json:"notes,omitempty"`
-	Error      *envelopeError   `json:"error,omitempty"`
-}
-
-func writeDiscover(e *env, res plan.Result, perr *plan.Error) error {
-	out := discoverOutput{Tier: res.Tier, Score: res.Score, Source: res.Source, Candidates: res.Candidates, Notes: res.Notes}
-	if res.Directory != "" {
-		out.Directory = &res.Directory
-	}
-	if perr != nil {
-		out.Error = &envelopeError{perr.Type, perr.Message, perr.Suggestion}
-	}
-	if err := writeJSON(e.stdout, out); err != nil {
-		return exitError{exitInternal, fmt.Errorf("write output: %w", err)}
-	}
-	return nil
 }
 
 // discoverFail prints what was found with the error and maps it to the exit
@@ -131,7 +102,7 @@ func discoverFail(e *env, res plan.Result, err error) error {
 	if !errors.As(err, &pe) {
 		pe = &plan.Error{Type: plan.ErrIO, Message: err.Error(), Err: err}
 	}
-	if werr := writeDiscover(e, res, pe); werr != nil {
+	if werr := discoverWrite(e, res, pe); werr != nil {
 		return werr
 	}
 	code := exitUsage
@@ -145,47 +116,10 @@ func discoverFail(e *env, res plan.Result, err error) error {
 	return exitError{code, errors.New(msg)}
 }
 
-// choose asks the user, on a terminal, to pick one of the candidates (or to
-// create a new directory, with --create).
-func choose(e *env, o plan.Options, c plan.CreateOptions, res plan.Result, create bool) (plan.Result, error) {
-	w := e.stderr
-	fmt.Fprintln(w, "Several recent feature directories could be meant, and none matches the task clearly:")
-	for i, cand := range res.Candidates {
-		name := cand.FeatureName
-		if name == "" {
-			name = cand.FeatureSlug
-		}
-		modified := cand.Modified
-		if t, err := time.Parse(time.RFC3339, cand.Modified); err == nil {
-			modified = t.Local().Format("2006-01-02 15:04")
-		}
-		fmt.Fprintf(w, "  %d) %s\n     %q, score %.3f, modified %s\n", i+1, inert.Line(cand.Directory), name, cand.Score, inert.Line(modified))
+// discoverWrite prints discover's JSON; a failed write is exit 3.
+func discoverWrite(e *env, res plan.Result, perr *plan.Error) error {
+	if err := plan.WriteDiscover(e.stdout, res, perr); err != nil {
+		return exitError{exitInternal, fmt.Errorf("write output: %w", err)}
 	}
-	prompt := fmt.Sprintf("Choose 1-%d", len(res.Candidates))
-	if create {
-		fmt.Fprintln(w, "  c) create a new feature directory")
-		prompt += " or c"
-	}
-	in := bufio.NewReader(e.stdin)
-	for tries := 0; tries < 3; tries++ {
-		fmt.Fprintf(w, "%s: ", prompt)
-		line, err := in.ReadString('\n')
-		answer := strings.TrimSpace(line)
-		if create && strings.EqualFold(answer, "c") {
-			created, cerr := plan.Create(o, c)
-			created.Notes = res.Notes
-			return created, cerr
-		}
-		if n, perr := strconv.Atoi(answer); perr == nil && n >= 1 && n <= len(res.Candidates) {
-			cand := res.Candidates[n-1]
-			score := cand.Score
-			return plan.Result{Directory: cand.Directory, Tier: 2, Score: &score, Source: "chosen", Notes: res.Notes}, nil
-		}
-		if err != nil {
-			break // end of input
-		}
-		fmt.Fprintf(w, "%q is not a choice.\n", answer)
-	}
-	return res, &plan.Error{Type: plan.ErrAmbiguous, Message: "no feature directory chosen",
-		Suggestion: "pick one with --dir DIR"}
+	return nil
 }

@@ -63,20 +63,3 @@ func (zeros) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
-// The one line on stderr names the command once. Before, a usage error
-// read "fluxwatch: plan write-approach: plan write-approach: unknown flag".
-func TestPlanErrorLineNamesCommandOnce(t *testing.T) {
-	for _, args := range [][]string{
-		{"plan", "--plan-dir", t.TempDir(), "write-approach", "fe", "1", "--bogus"},
-		{"plan", "--plan-dir", t.TempDir(), "write-approach", "fe", "1", "--context-file", filepath.Join(t.TempDir(), "missing")},
-		{"plan", "--plan-dir", t.TempDir(), "get-findings", "extra"},
-	} {
-		var stdout, stderr bytes.Buffer
-		code := exitCode(run(context.Background(), args, bareEnv(&stdout, &stderr)), &stderr)
-		line := stderr.String()
-		if code != exitUsage || strings.Count(line, "\n") != 1 || strings.Count(line, "plan "+args[3]+":") != 1 {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming the command once", args[3:], code, line)
-		}
-	}
-}

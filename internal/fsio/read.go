@@ -253,3 +253,31 @@ func Cause(err error) error {
 	}
 	return err
 }
+
+// ReadInput reads the input file path whole ("-": stdin), at most limit
+// bytes: a larger input is an error naming it (fsio.ErrTooLarge), read no
+// further than limit+1 bytes. Unlike fsio.ReadFile it reads what is not a
+// regular file too (a pipe, <(cmd)): the user named it as the input.
+func ReadInput(stdin io.Reader, path string, limit int64) ([]byte, error) {
+	if path == "-" {
+		data, err := ReadAll(stdin, 0, limit)
+		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		return data, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var size int64
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	data, err := ReadAll(f, size, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
+}
