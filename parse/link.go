@@ -15,11 +15,11 @@ const maxDescription = 16 << 10
 // is its description.
 func (p *reportParser) linkDescriptions() {
 	var b *blocks // made at the first block: an index with no prose has none
-	p.linkBlocks(func(f *Finding, i int, own bool) {
+	p.linkBlocks(func(f *Finding, i, next int, own bool) {
 		if b == nil {
 			b = newBlocks(p.src, p.lines)
 		}
-		end := int(b.end[i])
+		end := min(int(b.end[i]), next)
 		// The description is the block's first lines, up to
 		// maxDescription bytes in all (each line and its newline).
 		last := b.last(i, end)
@@ -54,9 +54,12 @@ func (p *reportParser) linkDescriptions() {
 // linkBlocks calls link for each block of the report that is a finding's
 // (SPEC §2.4), f the finding and i the line that opens the block: a
 // block whose opening line holds a prose finding (own), else one that
-// opens with the ID of a finding not yet linked. Blocks inside the Findings
-// Index are not read. Then every finding's FileRefs is non-nil.
-func (p *reportParser) linkBlocks(link func(f *Finding, i int, own bool)) {
+// opens with the ID of a finding not yet linked. next is the line that
+// opens the next finding's block (len(p.lines) after the last): a block
+// ends there at the latest, so a `**UP-2**` paragraph under a `### UP-1`
+// heading is UP-2's, not UP-1's too. Blocks inside the Findings Index are
+// not read. Then every finding's FileRefs is non-nil.
+func (p *reportParser) linkBlocks(link func(f *Finding, i, next int, own bool)) {
 	fs := p.r.Findings
 	if len(fs) == 0 {
 		return
@@ -77,6 +80,11 @@ func (p *reportParser) linkBlocks(link func(f *Finding, i int, own bool)) {
 		lo, hi = p.ix.start, p.ix.end
 	}
 	linked := make([]bool, len(fs))
+	type start struct {
+		k, i int
+		own  bool
+	}
+	var starts []start
 	for i := 0; i < len(p.lines); i++ {
 		p.stop.tick()
 		l := p.lines[i]
@@ -98,7 +106,14 @@ func (p *reportParser) linkBlocks(link func(f *Finding, i int, own bool)) {
 			continue
 		}
 		linked[k] = true
-		link(&fs[k], i, own)
+		starts = append(starts, start{k, i, own})
+	}
+	for n, s := range starts {
+		next := len(p.lines)
+		if n+1 < len(starts) {
+			next = starts[n+1].i
+		}
+		link(&fs[s.k], s.i, next, s.own)
 	}
 	for i := range fs {
 		if fs[i].FileRefs == nil {

@@ -16,9 +16,9 @@ import (
 // (blocks); TestLinkDescriptionsPlain and FuzzLinkDescriptions hold the
 // two together.
 func (p *reportParser) linkDescriptionsPlain() {
-	p.linkBlocks(func(f *Finding, i int, own bool) {
+	p.linkBlocks(func(f *Finding, i, next int, own bool) {
 		l := p.lines[i]
-		end := blockEndPlain(p.lines, i)
+		end := min(blockEndPlain(p.lines, i), next)
 		size, last := 0, i
 		var refs []string // the block's, merged into the finding's at once
 		for n, bl := range p.lines[i:end] {
