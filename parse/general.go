@@ -89,8 +89,12 @@ type gnode struct {
 	fieldLine int
 	fieldWord string
 	resolved  bool // a status field says resolved or fixed
-	rich      int  // children that are headings, bold lead-ins, numbered or checkbox items
-	subs      int  // children that are headings
+	// ticked: a checkbox item whose box is ticked; open: the item or its
+	// status field says it is still open ("— **Deferred**", "Status:
+	// Pending"). A ticked box is resolved unless the item says open.
+	ticked, open bool
+	rich         int // children that are headings, bold lead-ins, numbered or checkbox items
+	subs         int // children that are headings
 	// unlabelledSubs are sub-headings with no severity of their own: a
 	// labelled heading over them is their group ("Blocking" over "[B-1]
 	// Title"); over labelled ones it is a finding of its own.
@@ -321,6 +325,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 		if m := statusFieldOf(t); m != nil {
 			if c := cur(); c >= 0 && (isResolvedValue(m[2]) || isResolution(m[1], m[2])) {
 				nodes[c].resolved = true
+			} else if c >= 0 && isOpenValue(m[2]) {
+				nodes[c].open = true
 			}
 			continue
 		}
@@ -339,9 +345,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 			if m := checkboxRe.FindStringSubmatch(body); m != nil {
 				n.kind, n.rank = 'c', 8+indent/2
 				n.text = body[len(m[0]):]
-				if m[1] != " " {
-					n.resolved = true
-				}
+				n.ticked = m[1] != " "
+				n.open = n.ticked && openMark(n.text)
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
@@ -711,7 +716,83 @@ func (n *gnode) setField(name, value string, line int) {
 	}
 	if isResolvedValue(value) {
 		n.resolved = true
+	} else if isOpenValue(value) {
+		n.open = true
 	}
+}
+
+// openWords are the statuses that say a finding is still open, though its
+// box may be ticked ("- [x] Title — **Deferred (out of scope)**"): the box
+// then says the item was handled, not that the defect is gone.
+var openWords = []string{"deferred", "postponed", "pending", "unresolved", "not fixed", "won't fix", "wont fix", "wontfix",
+	"open", "todo", "to do", "in progress", "not started"}
+
+// isOpenValue reports whether a status value says the finding is still
+// open: it starts with one of openWords.
+func isOpenValue(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(strings.Trim(trimEmoji(strings.TrimSpace(stripBold(v))), "*_`[]()")))
+	for _, w := range openWords {
+		if strings.HasPrefix(v, w) && (len(v) == len(w) || !isWordByte(v[len(w)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// openMark reports whether an item's text states an open status where a
+// status stands: a bold span or brackets holding only such a status, with
+// a note in parentheses or after a colon or dash at most ("**Deferred (out
+// of scope)**", "[Pending]"), or the last part after a dash ("— Deferred";
+// "open" there is too often a title's word, "Open redirect", and is read
+// only in bold or brackets).
+func openMark(s string) bool {
+	for i := 0; i < len(s); i++ {
+		var end string
+		switch {
+		case strings.HasPrefix(s[i:], "**"):
+			end, i = "**", i+1
+		case s[i] == '[':
+			end = "]"
+		case s[i] == '(':
+			end = ")"
+		default:
+			continue
+		}
+		rest := s[i+1:]
+		j := strings.Index(rest, end)
+		if j < 0 {
+			continue
+		}
+		if openStatus(rest[:j]) {
+			return true
+		}
+	}
+	for _, sep := range []string{" — ", " – ", " - "} {
+		if j := strings.LastIndex(s, sep); j >= 0 {
+			v := strings.TrimSpace(s[j+len(sep):])
+			if openStatus(v) && !strings.HasPrefix(strings.ToLower(v), "open") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// openStatus reports whether v is only an open status, with a note in
+// parentheses or after a colon or dash at most.
+func openStatus(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(strings.Trim(trimEmoji(strings.TrimSpace(stripBold(v))), "*_`[]")))
+	for _, w := range openWords {
+		if !strings.HasPrefix(v, w) {
+			continue
+		}
+		rest := strings.TrimSpace(v[len(w):])
+		if rest == "" || strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "—") ||
+			strings.HasPrefix(rest, "–") || strings.HasPrefix(rest, "- ") || rest == "." {
+			return true
+		}
+	}
+	return false
 }
 
 // noneText reports whether a line under a group says there is nothing in
@@ -991,7 +1072,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
 		nodes[a].found++
 	}
-	resolved := lab.resolved || n.resolved
+	resolved := lab.resolved || n.resolved || n.ticked && !n.open
 	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
 		resolved = resolved || nodes[a].resolvedGroup
 	}
