@@ -214,6 +214,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	template := isTemplate(lines)
 	heading := -1   // the innermost open heading node
 	realLevel := 0  // the level of the last heading written with #s
+	folds := 0      // <details> blocks open at the line
 	listGroup := -1 // the node of an open group line over a list
 	// A badge line's severity, its line number and index, waiting for
 	// the title under it.
@@ -236,13 +237,20 @@ func readGeneral(st *stop, src string, lines []line) general {
 			table = nil
 			continue
 		}
+		opened, closed := 0, 0
+		if t[0] == '<' {
+			opened, closed = foldTags(t)
+			folds += opened
+		}
 		level, head := l.level, l.head
 		if level > 0 {
 			realLevel = level
 		} else if h, ok := summaryHead(t); ok {
 			// A collapsed block's summary heads what it folds, one level
-			// below the heading it stands under.
-			level, head = min(realLevel+1, 6), h
+			// below the heading it stands under and one more for each
+			// block it is folded in ("🔴 Critical (2)" over its
+			// comments' own blocks).
+			level, head = min(realLevel+max(folds, 1), 6), h
 		} else if w, _, ok := plainGroupLine(t); ok && l.text == t && listFollows(lines, i) {
 			// "CRITICAL" or "High priority issues:" alone over a list:
 			// the heading of a group, written without #s, over that
@@ -250,6 +258,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			level, head = min(realLevel+1, 6), w
 			listGroup = len(nodes)
 		}
+		folds = max(folds-closed, 0)
 		if level > 0 {
 			table = nil
 			n := gnode{i: i, kind: 'h', rank: level, text: head, count: -1}
@@ -2382,6 +2391,25 @@ func summaryHead(t string) (string, bool) {
 	t = summaryTagRe.ReplaceAllString(t, "")
 	h := cleanHeading(strings.TrimSpace(t))
 	return h, h != ""
+}
+
+// foldTags counts the <details> blocks a line opens and closes.
+func foldTags(t string) (opened, closed int) {
+	for i := strings.IndexByte(t, '<'); i >= 0; {
+		r := t[i+1:]
+		switch {
+		case len(r) >= 7 && strings.EqualFold(r[:7], "details") && (len(r) == 7 || r[7] == '>' || r[7] == ' '):
+			opened++
+		case len(r) >= 8 && strings.EqualFold(r[:8], "/details"):
+			closed++
+		}
+		j := strings.IndexByte(r, '<')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return opened, closed
 }
 
 // summaryTagRe matches the inline tags of a summary line.
