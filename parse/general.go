@@ -203,7 +203,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		g.findings = fs
 		return g
 	}
-	nodes := make([]gnode, 0, nodeRoom(lines))
+	nodes := make([]gnode, 0, 64)
 	var stack []int // open nodes, innermost last
 	cur := func() int {
 		if len(stack) == 0 {
@@ -406,21 +406,6 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// a heading's or an item's finding once its block is known.
 	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })
 	return g
-}
-
-// nodeRoom is room for the nodes of a report: the lines that may be one
-// (a heading, an item, a bold, quoted or tagged line, a bracketed label),
-// nearly all of them and seldom many more, which spares a long report the
-// copies of a growing list; plain label lines, rare, are not counted.
-func nodeRoom(lines []line) int {
-	n := 0
-	for _, l := range lines {
-		t := strings.TrimLeft(l.text, " \t")
-		if l.level > 0 || t != "" && t[0] != '|' && (strings.IndexByte("-*+<>[", t[0]) >= 0 || t[0] >= '0' && t[0] <= '9') {
-			n++
-		}
-	}
-	return max(n, 16)
 }
 
 // resolvedMark is resolvedRe.MatchString(s), read by hand in one pass
