@@ -113,6 +113,30 @@ func sevScale(w string) (Severity, bool) {
 	return P3, true
 }
 
+// priorityLevel reads a P-level spelled out ("Priority 1", "Prio-2",
+// "priority 0"), as P1 abbreviates it: Priority 0 → P0, 1 → P1, 2 → P2,
+// 3 and above → P3. It is read only in a severity position (a group
+// heading, a severity field, brackets): "the priority 1 queue" is prose.
+func priorityLevel(w string) (Severity, bool) {
+	if len(w) < 6 || len(w) > 12 || w[0]|0x20 != 'p' {
+		return "", false
+	}
+	l := strings.ToLower(w)
+	switch {
+	case strings.HasPrefix(l, "priority"):
+		l = l[8:]
+	case strings.HasPrefix(l, "prio"):
+		l = l[4:]
+	default:
+		return "", false
+	}
+	t := strings.TrimLeft(l, " -_")
+	if len(t) == len(l) || !isDigits(t) || len(t) > 2 {
+		return "", false // "Priority1" glued, "Priority A": not a level
+	}
+	return pLevel("P" + t), true
+}
+
 // vocabRow is one row of the severity vocabulary.
 type vocabRow struct {
 	sev   Severity
