@@ -1325,7 +1325,8 @@ func underListLabel(nodes []gnode, stack []int, rank int) bool {
 // directly under a severity group heading ("**Do not deploy** until these
 // are fixed:"), as a label of the group's list: its items are the group's
 // findings (rule 3), the label none. A bold lead-in elsewhere is not a
-// group: SPEC §2.3 names group headings only.
+// group (a bold line alone over a list may be a group line: see
+// plainGroupLine).
 func readBoldGroup(nodes []gnode, k int) {
 	n := &nodes[k]
 	if n.rich+n.plain == 0 || !strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":") {
@@ -1335,6 +1336,17 @@ func readBoldGroup(nodes []gnode, k int) {
 		n.group, n.pure, n.gsev, n.count = true, true, nodes[p].gsev, -1
 		n.lab.word = nodes[p].lab.word
 	}
+}
+
+// boldAlone reports whether a line is bold from end to end, a colon after
+// it at most ("**Critical Issues**", "**High priority:**",
+// "**Minor**:"), as a heading written in bold.
+func boldAlone(t string) bool {
+	t = strings.TrimSuffix(strings.TrimSpace(t), ":")
+	if len(t) < 5 || !strings.HasPrefix(t, "**") || !strings.HasSuffix(t, "**") {
+		return false
+	}
+	return !strings.Contains(t[2:len(t)-2], "**")
 }
 
 // shortHead reports whether a heading's text, less its severity, is a
@@ -2459,15 +2471,20 @@ func listFollows(lines []line, i int) bool {
 
 // plainGroupLine reads a paragraph line that is only a group's name, in
 // capitals or ending with a colon, not bold ("CRITICAL", "High priority
-// issues:").
+// issues:"); or bold from end to end, as a heading written in bold
+// ("**Critical Issues (Must Fix)**", "**High priority**:").
 func plainGroupLine(t string) (string, Severity, bool) {
+	bold := boldAlone(t)
+	if bold {
+		t = strings.TrimSpace(strings.ReplaceAll(t, "**", ""))
+	}
 	if strings.ContainsAny(t, "*_") {
 		return "", "", false // a bold label: readBoldGroup's
 	}
 	w := strings.TrimSpace(trimEmoji(t))
 	colon := strings.HasSuffix(w, ":")
 	w = strings.TrimSpace(strings.TrimSuffix(w, ":"))
-	if w == "" || len(w) > 40 || !colon && w != strings.ToUpper(w) {
+	if w == "" || len(w) > 40 || !colon && !bold && w != strings.ToUpper(w) {
 		return "", "", false
 	}
 	sev, ok := groupPhrase(w)
