@@ -1507,14 +1507,21 @@ func markLegends(nodes []gnode) {
 			prev = nodes[end].lab.sev.Rank()
 			end++
 		}
-		// A legend's items are short and have no children of their own.
+		// A legend's items are short and define: no children, no file
+		// reference (a finding's "P0: … in `cache/key.go:12`"), no text
+		// of their own under two of them or more (a paragraph after the
+		// list reads as under its last item).
 		if end-k >= 3 {
-			legend := true
+			legend, bodies := true, 0
 			for j := k; j < end; j++ {
-				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 {
+				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 || hasFileRef(nodes[j].text) {
 					legend = false
 				}
+				if nodes[j].body {
+					bodies++
+				}
 			}
+			legend = legend && bodies < 2
 			if legend && (end == len(nodes) || nodes[end].parent != n.parent || nodes[end].kind == 'h' || !nodes[end].lab.ok) {
 				for j := k; j < end; j++ {
 					nodes[j].legend = true
@@ -1523,6 +1530,11 @@ func markLegends(nodes []gnode) {
 		}
 		k = end
 	}
+}
+
+// hasFileRef reports whether text names a file and line ("a.go:12").
+func hasFileRef(text string) bool {
+	return strings.IndexByte(text, ':') >= 0 && len(fileRefs(text)) > 0
 }
 
 // markRecurringLabels marks the bold labels ("**Current state:** …",
