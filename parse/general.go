@@ -1590,6 +1590,11 @@ func labelOf(text string, kind byte) label {
 		lab := labelText(lead, kind)
 		if !lab.ok {
 			a := strings.TrimSpace(after)
+			if _, _, ok := idTrailingSeverity(lead + " " + a); ok && a != "" && a[0] != '(' && a[0] != '[' {
+				// "**CA-05** Health check ignores the database (P1)":
+				// the bold part is the ID, the severity ends the line.
+				return labelText(lead+" "+a, kind)
+			}
 			if a != "" && (a[0] == '(' || a[0] == '[') {
 				if j := strings.IndexAny(a, ")]"); j > 0 {
 					if sev, c, ok := severityValue(a[1:j], true); ok && !isCount(a[1:j]) {
@@ -2447,6 +2452,9 @@ func plainLabel(t string) bool {
 	if len(t) < 2 || len(t) > 400 {
 		return false
 	}
+	if _, _, ok := idTrailingSeverity(t); ok {
+		return true
+	}
 	m, ok := markerAt(t, true)
 	if !ok || m.start != 0 || m.class != sevFinding {
 		return false
@@ -2467,6 +2475,41 @@ func plainLabel(t string) bool {
 	c, _ := utf8.DecodeRuneInString(r)
 	return r != "" && (unicode.IsUpper(c) || unicode.IsDigit(c) || c == '`' || c == '"' || c >= utf8.RuneSelf && !unicode.IsLower(c))
 }
+
+// idTrailingSeverity reads a line that opens with an ID and ends with its
+// severity in brackets, a title between ("CA-02 Retry loop never backs
+// off (P1)"): the ID, the bracketed severity. The ID is set apart from
+// the title only so: a token of an ID's shape (letters, a separator or
+// two letters or more, digits) and a severity given at the end of the
+// same line, written as a label (a P-level or a capitalised word).
+func idTrailingSeverity(t string) (id, word string, ok bool) {
+	t = strings.TrimSpace(t)
+	if t == "" || t[len(t)-1] != ')' && t[len(t)-1] != ']' {
+		return "", "", false
+	}
+	tok, rest, _ := strings.Cut(t, " ")
+	tok = strings.TrimRight(tok, ":.")
+	if !IsFindingID(tok) || !strings.ContainsAny(tok, "-_.") && !(len(tok) > 1 && isUpperASCII(tok[1])) {
+		return "", "", false
+	}
+	open := strings.LastIndexAny(rest, "([")
+	if open <= 0 {
+		return "", "", false
+	}
+	word = rest[open+1 : len(rest)-1]
+	title := strings.TrimSpace(strings.TrimLeft(rest[:open], ":—–- "))
+	sev, c, okSev := severityValue(word, true)
+	if !okSev || c != sevFinding || sev == "" || !itemBracket(rest, word, len(rest)) || title == "" {
+		return "", "", false
+	}
+	r, _ := utf8.DecodeRuneInString(title)
+	if !unicode.IsUpper(r) && !unicode.IsDigit(r) && r != '`' {
+		return "", "", false
+	}
+	return tok, word, true
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // listFollows reports whether the next line that is not blank, within
 // two, is a list item.
