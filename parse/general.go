@@ -72,44 +72,46 @@ type tally struct {
 
 // gnode is a heading, item or bold lead-in of the general reader.
 type gnode struct {
-	i      int  // index of its line
-	kind   byte // 'h' heading, 'b' bold lead-in, 'n' numbered item, 'c' checkbox item, 'l' bullet
-	rank   int  // nesting rank: heading level, then 7 bold, 8 numbered or checkbox, 9 bullet, more when indented
-	parent int  // index of the parent node, -1 at the top
+	i      int   // index of its line
+	parent int   // index of the parent node, -1 at the top
+	rank   int32 // nesting rank: heading level, then 7 bold, 8 numbered or checkbox, 9 bullet, more when indented
+	kind   byte  // 'h' heading, 'b' bold lead-in, 'n' numbered item, 'c' checkbox item, 'l' bullet
 	text   string
 	lab    label
 	// group: a severity group heading; pure when its text is only severity
 	// and group words (with a count or a trailing note).
 	group, pure bool
-	gsev        Severity
-	count       int // a count the group heading states, -1 when none
-	// field: a severity field in the node's block (rule 2).
-	field     Severity
-	fieldPrio int // lower is stronger: Severity 0, Risk 1, Priority 2, Impact 3
-	fieldLine int
-	fieldWord string
-	resolved  bool // a status field says resolved or fixed
+	resolved    bool // a status field says resolved or fixed
 	// ticked: a checkbox item whose box is ticked; open: the item or its
 	// status field says it is still open ("— **Deferred**", "Status:
 	// Pending"). A ticked box is resolved unless the item says open.
-	ticked, open bool
-	rich         int // children that are headings, bold lead-ins, numbered or checkbox items
-	subs         int // children that are headings
+	ticked, open  bool
+	body          bool // text directly under it that is not "none"
+	finding       bool
+	legend        bool
+	fieldLabel    bool // a bold label that recurs in several findings: a field of each
+	resolvedGroup bool // a group heading whose note says its findings are resolved
+	placeholders  bool // a group with a template's placeholder under it
+	gsev          Severity
+	count         int // a count the group heading states, -1 when none
+	// field: a severity field in the node's block (rule 2).
+	field     Severity
+	fieldPrio int32 // lower is stronger: Severity 0, Risk 1, Priority 2, Impact 3
+	fieldLine int
+	fieldWord string
+	// The counts of its children (int32: a node list is the general
+	// reader's largest; they stay far below 2^31 at 16 MiB): rich are
+	// headings, bold lead-ins, numbered or checkbox items; subs headings.
+	rich, subs int32
 	// unlabelledSubs are sub-headings with no severity of their own: a
 	// labelled heading over them is their group ("Blocking" over "[B-1]
 	// Title"); over labelled ones it is a finding of its own.
-	unlabelledSubs int
-	unlabelledKids int  // children of any kind with no severity of their own
-	labelledSubs   int  // children that are headings with a severity of their own
-	plain          int  // children that are bullets
-	found          int  // children that became findings
-	body           bool // text directly under it that is not "none"
-	finding        bool
-	fidx           int // its index in general.findings when it is a finding
-	legend         bool
-	fieldLabel     bool   // a bold label that recurs in several findings: a field of each
-	resolvedGroup  bool   // a group heading whose note says its findings are resolved
-	placeholders   bool   // a group with a template's placeholder under it
+	unlabelledSubs int32
+	unlabelledKids int32  // children of any kind with no severity of their own
+	labelledSubs   int32  // children that are headings with a severity of their own
+	plain          int32  // children that are bullets
+	found          int32  // children that became findings
+	fidx           int    // its index in general.findings when it is a finding
 	section        string // the innermost enclosing heading that is not a finding
 	// cls is the class of the section it stands in (a summary or a plan
 	// restates or plans, it does not report); rgroup is the outermost
@@ -261,7 +263,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		folds = max(folds-closed, 0)
 		if level > 0 {
 			table = nil
-			n := gnode{i: i, kind: 'h', rank: level, text: head, count: -1}
+			n := gnode{i: i, kind: 'h', rank: int32(level), text: head, count: -1}
 			for len(stack) > 0 && nodes[cur()].rank >= n.rank {
 				stack = stack[:len(stack)-1]
 			}
@@ -347,12 +349,12 @@ func readGeneral(st *stop, src string, lines []line) general {
 		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
 			continue // a nested item details the one above it
 		case kind != 0:
-			n = gnode{i: i, kind: 'l', rank: 9 + indent/2, text: body, count: -1}
+			n = gnode{i: i, kind: 'l', rank: int32(9 + indent/2), text: body, count: -1}
 			if kind == '1' {
-				n.kind, n.rank = 'n', 8+indent/2
+				n.kind, n.rank = 'n', int32(8+indent/2)
 			}
 			if m := checkboxRe.FindStringSubmatch(body); m != nil {
-				n.kind, n.rank = 'c', 8+indent/2
+				n.kind, n.rank = 'c', int32(8+indent/2)
 				n.text = body[len(m[0]):]
 				n.ticked = m[1] != " "
 				n.open = n.ticked && openMark(n.text)
@@ -709,7 +711,7 @@ func isFieldLine(t string) bool {
 
 func (n *gnode) setField(name, value string, line int) {
 	sev, _, _ := severityValue(value, true)
-	prio := 3
+	prio := int32(3)
 	switch k := strings.ToLower(name); {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
@@ -1313,7 +1315,7 @@ func (n *gnode) readGroup() {
 func underListLabel(nodes []gnode, stack []int, rank int) bool {
 	for i := len(stack) - 1; i >= 0; i-- {
 		n := &nodes[stack[i]]
-		if n.rank >= rank {
+		if int(n.rank) >= rank {
 			continue // an item at the new item's depth: its sibling
 		}
 		return (n.kind == 'l' || n.kind == 'n') && strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":")
