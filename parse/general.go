@@ -72,40 +72,46 @@ type tally struct {
 
 // gnode is a heading, item or bold lead-in of the general reader.
 type gnode struct {
-	i      int  // index of its line
-	kind   byte // 'h' heading, 'b' bold lead-in, 'n' numbered item, 'c' checkbox item, 'l' bullet
-	rank   int  // nesting rank: heading level, then 7 bold, 8 numbered or checkbox, 9 bullet, more when indented
-	parent int  // index of the parent node, -1 at the top
+	i      int   // index of its line
+	parent int   // index of the parent node, -1 at the top
+	rank   int32 // nesting rank: heading level, then 7 bold, 8 numbered or checkbox, 9 bullet, more when indented
+	kind   byte  // 'h' heading, 'b' bold lead-in, 'n' numbered item, 'c' checkbox item, 'l' bullet
 	text   string
 	lab    label
 	// group: a severity group heading; pure when its text is only severity
 	// and group words (with a count or a trailing note).
 	group, pure bool
-	gsev        Severity
-	count       int // a count the group heading states, -1 when none
+	resolved    bool // a status field says resolved or fixed
+	// ticked: a checkbox item whose box is ticked; open: the item or its
+	// status field says it is still open ("— **Deferred**", "Status:
+	// Pending"). A ticked box is resolved unless the item says open.
+	ticked, open  bool
+	body          bool // text directly under it that is not "none"
+	finding       bool
+	legend        bool
+	fieldLabel    bool // a bold label that recurs in several findings: a field of each
+	resolvedGroup bool // a group heading whose note says its findings are resolved
+	placeholders  bool // a group with a template's placeholder under it
+	gsev          Severity
+	count         int // a count the group heading states, -1 when none
 	// field: a severity field in the node's block (rule 2).
 	field     Severity
-	fieldPrio int // lower is stronger: Severity 0, Risk 1, Priority 2, Impact 3
+	fieldPrio int32 // lower is stronger: Severity 0, Risk 1, Priority 2, Impact 3
 	fieldLine int
 	fieldWord string
-	resolved  bool // a status field says resolved or fixed
-	rich      int  // children that are headings, bold lead-ins, numbered or checkbox items
-	subs      int  // children that are headings
+	// The counts of its children (int32: a node list is the general
+	// reader's largest; they stay far below 2^31 at 16 MiB): rich are
+	// headings, bold lead-ins, numbered or checkbox items; subs headings.
+	rich, subs int32
 	// unlabelledSubs are sub-headings with no severity of their own: a
 	// labelled heading over them is their group ("Blocking" over "[B-1]
 	// Title"); over labelled ones it is a finding of its own.
-	unlabelledSubs int
-	unlabelledKids int  // children of any kind with no severity of their own
-	labelledSubs   int  // children that are headings with a severity of their own
-	plain          int  // children that are bullets
-	found          int  // children that became findings
-	body           bool // text directly under it that is not "none"
-	finding        bool
-	fidx           int // its index in general.findings when it is a finding
-	legend         bool
-	fieldLabel     bool   // a bold label that recurs in several findings: a field of each
-	resolvedGroup  bool   // a group heading whose note says its findings are resolved
-	placeholders   bool   // a group with a template's placeholder under it
+	unlabelledSubs int32
+	unlabelledKids int32  // children of any kind with no severity of their own
+	labelledSubs   int32  // children that are headings with a severity of their own
+	plain          int32  // children that are bullets
+	found          int32  // children that became findings
+	fidx           int    // its index in general.findings when it is a finding
 	section        string // the innermost enclosing heading that is not a finding
 	// cls is the class of the section it stands in (a summary or a plan
 	// restates or plans, it does not report); rgroup is the outermost
@@ -210,6 +216,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	template := isTemplate(lines)
 	heading := -1   // the innermost open heading node
 	realLevel := 0  // the level of the last heading written with #s
+	folds := 0      // <details> blocks open at the line
 	listGroup := -1 // the node of an open group line over a list
 	// A badge line's severity, its line number and index, waiting for
 	// the title under it.
@@ -232,13 +239,20 @@ func readGeneral(st *stop, src string, lines []line) general {
 			table = nil
 			continue
 		}
+		opened, closed := 0, 0
+		if t[0] == '<' {
+			opened, closed = foldTags(t)
+			folds += opened
+		}
 		level, head := l.level, l.head
 		if level > 0 {
 			realLevel = level
 		} else if h, ok := summaryHead(t); ok {
 			// A collapsed block's summary heads what it folds, one level
-			// below the heading it stands under.
-			level, head = min(realLevel+1, 6), h
+			// below the heading it stands under and one more for each
+			// block it is folded in ("🔴 Critical (2)" over its
+			// comments' own blocks).
+			level, head = min(realLevel+max(folds, 1), 6), h
 		} else if w, _, ok := plainGroupLine(t); ok && l.text == t && listFollows(lines, i) {
 			// "CRITICAL" or "High priority issues:" alone over a list:
 			// the heading of a group, written without #s, over that
@@ -246,9 +260,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 			level, head = min(realLevel+1, 6), w
 			listGroup = len(nodes)
 		}
+		folds = max(folds-closed, 0)
 		if level > 0 {
 			table = nil
-			n := gnode{i: i, kind: 'h', rank: level, text: head, count: -1}
+			n := gnode{i: i, kind: 'h', rank: int32(level), text: head, count: -1}
 			for len(stack) > 0 && nodes[cur()].rank >= n.rank {
 				stack = stack[:len(stack)-1]
 			}
@@ -321,6 +336,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 		if m := statusFieldOf(t); m != nil {
 			if c := cur(); c >= 0 && (isResolvedValue(m[2]) || isResolution(m[1], m[2])) {
 				nodes[c].resolved = true
+			} else if c >= 0 && isOpenValue(m[2]) {
+				nodes[c].open = true
 			}
 			continue
 		}
@@ -332,16 +349,15 @@ func readGeneral(st *stop, src string, lines []line) general {
 		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
 			continue // a nested item details the one above it
 		case kind != 0:
-			n = gnode{i: i, kind: 'l', rank: 9 + indent/2, text: body, count: -1}
+			n = gnode{i: i, kind: 'l', rank: int32(9 + indent/2), text: body, count: -1}
 			if kind == '1' {
-				n.kind, n.rank = 'n', 8+indent/2
+				n.kind, n.rank = 'n', int32(8+indent/2)
 			}
 			if m := checkboxRe.FindStringSubmatch(body); m != nil {
-				n.kind, n.rank = 'c', 8+indent/2
+				n.kind, n.rank = 'c', int32(8+indent/2)
 				n.text = body[len(m[0]):]
-				if m[1] != " " {
-					n.resolved = true
-				}
+				n.ticked = m[1] != " "
+				n.open = n.ticked && openMark(n.text)
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
@@ -695,7 +711,7 @@ func isFieldLine(t string) bool {
 
 func (n *gnode) setField(name, value string, line int) {
 	sev, _, _ := severityValue(value, true)
-	prio := 3
+	prio := int32(3)
 	switch k := strings.ToLower(name); {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
@@ -711,7 +727,83 @@ func (n *gnode) setField(name, value string, line int) {
 	}
 	if isResolvedValue(value) {
 		n.resolved = true
+	} else if isOpenValue(value) {
+		n.open = true
 	}
+}
+
+// openWords are the statuses that say a finding is still open, though its
+// box may be ticked ("- [x] Title — **Deferred (out of scope)**"): the box
+// then says the item was handled, not that the defect is gone.
+var openWords = []string{"deferred", "postponed", "pending", "unresolved", "not fixed", "won't fix", "wont fix", "wontfix",
+	"open", "todo", "to do", "in progress", "not started"}
+
+// isOpenValue reports whether a status value says the finding is still
+// open: it starts with one of openWords.
+func isOpenValue(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(strings.Trim(trimEmoji(strings.TrimSpace(stripBold(v))), "*_`[]()")))
+	for _, w := range openWords {
+		if strings.HasPrefix(v, w) && (len(v) == len(w) || !isWordByte(v[len(w)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// openMark reports whether an item's text states an open status where a
+// status stands: a bold span or brackets holding only such a status, with
+// a note in parentheses or after a colon or dash at most ("**Deferred (out
+// of scope)**", "[Pending]"), or the last part after a dash ("— Deferred";
+// "open" there is too often a title's word, "Open redirect", and is read
+// only in bold or brackets).
+func openMark(s string) bool {
+	for i := 0; i < len(s); i++ {
+		var end string
+		switch {
+		case strings.HasPrefix(s[i:], "**"):
+			end, i = "**", i+1
+		case s[i] == '[':
+			end = "]"
+		case s[i] == '(':
+			end = ")"
+		default:
+			continue
+		}
+		rest := s[i+1:]
+		j := strings.Index(rest, end)
+		if j < 0 {
+			continue
+		}
+		if openStatus(rest[:j]) {
+			return true
+		}
+	}
+	for _, sep := range []string{" — ", " – ", " - "} {
+		if j := strings.LastIndex(s, sep); j >= 0 {
+			v := strings.TrimSpace(s[j+len(sep):])
+			if openStatus(v) && !strings.HasPrefix(strings.ToLower(v), "open") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// openStatus reports whether v is only an open status, with a note in
+// parentheses or after a colon or dash at most.
+func openStatus(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(strings.Trim(trimEmoji(strings.TrimSpace(stripBold(v))), "*_`[]")))
+	for _, w := range openWords {
+		if !strings.HasPrefix(v, w) {
+			continue
+		}
+		rest := strings.TrimSpace(v[len(w):])
+		if rest == "" || strings.HasPrefix(rest, "(") || strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "—") ||
+			strings.HasPrefix(rest, "–") || strings.HasPrefix(rest, "- ") || rest == "." {
+			return true
+		}
+	}
+	return false
 }
 
 // noneText reports whether a line under a group says there is nothing in
@@ -991,7 +1083,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
 		nodes[a].found++
 	}
-	resolved := lab.resolved || n.resolved
+	resolved := lab.resolved || n.resolved || n.ticked && !n.open
 	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
 		resolved = resolved || nodes[a].resolvedGroup
 	}
@@ -1223,7 +1315,7 @@ func (n *gnode) readGroup() {
 func underListLabel(nodes []gnode, stack []int, rank int) bool {
 	for i := len(stack) - 1; i >= 0; i-- {
 		n := &nodes[stack[i]]
-		if n.rank >= rank {
+		if int(n.rank) >= rank {
 			continue // an item at the new item's depth: its sibling
 		}
 		return (n.kind == 'l' || n.kind == 'n') && strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":")
@@ -1235,7 +1327,8 @@ func underListLabel(nodes []gnode, stack []int, rank int) bool {
 // directly under a severity group heading ("**Do not deploy** until these
 // are fixed:"), as a label of the group's list: its items are the group's
 // findings (rule 3), the label none. A bold lead-in elsewhere is not a
-// group: SPEC §2.3 names group headings only.
+// group (a bold line alone over a list may be a group line: see
+// plainGroupLine).
 func readBoldGroup(nodes []gnode, k int) {
 	n := &nodes[k]
 	if n.rich+n.plain == 0 || !strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":") {
@@ -1245,6 +1338,17 @@ func readBoldGroup(nodes []gnode, k int) {
 		n.group, n.pure, n.gsev, n.count = true, true, nodes[p].gsev, -1
 		n.lab.word = nodes[p].lab.word
 	}
+}
+
+// boldAlone reports whether a line is bold from end to end, a colon after
+// it at most ("**Critical Issues**", "**High priority:**",
+// "**Minor**:"), as a heading written in bold.
+func boldAlone(t string) bool {
+	t = strings.TrimSuffix(strings.TrimSpace(t), ":")
+	if len(t) < 5 || !strings.HasPrefix(t, "**") || !strings.HasSuffix(t, "**") {
+		return false
+	}
+	return !strings.Contains(t[2:len(t)-2], "**")
 }
 
 // shortHead reports whether a heading's text, less its severity, is a
@@ -1405,14 +1509,21 @@ func markLegends(nodes []gnode) {
 			prev = nodes[end].lab.sev.Rank()
 			end++
 		}
-		// A legend's items are short and have no children of their own.
+		// A legend's items are short and define: no children, no file
+		// reference (a finding's "P0: … in `cache/key.go:12`"), no text
+		// of their own under two of them or more (a paragraph after the
+		// list reads as under its last item).
 		if end-k >= 3 {
-			legend := true
+			legend, bodies := true, 0
 			for j := k; j < end; j++ {
-				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 {
+				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 || hasFileRef(nodes[j].text) {
 					legend = false
 				}
+				if nodes[j].body {
+					bodies++
+				}
 			}
+			legend = legend && bodies < 2
 			if legend && (end == len(nodes) || nodes[end].parent != n.parent || nodes[end].kind == 'h' || !nodes[end].lab.ok) {
 				for j := k; j < end; j++ {
 					nodes[j].legend = true
@@ -1421,6 +1532,11 @@ func markLegends(nodes []gnode) {
 		}
 		k = end
 	}
+}
+
+// hasFileRef reports whether text names a file and line ("a.go:12").
+func hasFileRef(text string) bool {
+	return strings.IndexByte(text, ':') >= 0 && len(fileRefs(text)) > 0
 }
 
 // markRecurringLabels marks the bold labels ("**Current state:** …",
@@ -1476,6 +1592,11 @@ func labelOf(text string, kind byte) label {
 		lab := labelText(lead, kind)
 		if !lab.ok {
 			a := strings.TrimSpace(after)
+			if _, _, ok := idTrailingSeverity(lead + " " + a); ok && a != "" && a[0] != '(' && a[0] != '[' {
+				// "**CA-05** Health check ignores the database (P1)":
+				// the bold part is the ID, the severity ends the line.
+				return labelText(lead+" "+a, kind)
+			}
 			if a != "" && (a[0] == '(' || a[0] == '[') {
 				if j := strings.IndexAny(a, ")]"); j > 0 {
 					if sev, c, ok := severityValue(a[1:j], true); ok && !isCount(a[1:j]) {
@@ -2303,6 +2424,25 @@ func summaryHead(t string) (string, bool) {
 	return h, h != ""
 }
 
+// foldTags counts the <details> blocks a line opens and closes.
+func foldTags(t string) (opened, closed int) {
+	for i := strings.IndexByte(t, '<'); i >= 0; {
+		r := t[i+1:]
+		switch {
+		case len(r) >= 7 && strings.EqualFold(r[:7], "details") && (len(r) == 7 || r[7] == '>' || r[7] == ' '):
+			opened++
+		case len(r) >= 8 && strings.EqualFold(r[:8], "/details"):
+			closed++
+		}
+		j := strings.IndexByte(r, '<')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return opened, closed
+}
+
 // summaryTagRe matches the inline tags of a summary line.
 var summaryTagRe = regexp.MustCompile(`(?i)</?(?:b|strong|em|i|code)>`)
 
@@ -2313,6 +2453,9 @@ var summaryTagRe = regexp.MustCompile(`(?i)</?(?:b|strong|em|i|code)>`)
 func plainLabel(t string) bool {
 	if len(t) < 2 || len(t) > 400 {
 		return false
+	}
+	if _, _, ok := idTrailingSeverity(t); ok {
+		return true
 	}
 	m, ok := markerAt(t, true)
 	if !ok || m.start != 0 || m.class != sevFinding {
@@ -2335,6 +2478,41 @@ func plainLabel(t string) bool {
 	return r != "" && (unicode.IsUpper(c) || unicode.IsDigit(c) || c == '`' || c == '"' || c >= utf8.RuneSelf && !unicode.IsLower(c))
 }
 
+// idTrailingSeverity reads a line that opens with an ID and ends with its
+// severity in brackets, a title between ("CA-02 Retry loop never backs
+// off (P1)"): the ID, the bracketed severity. The ID is set apart from
+// the title only so: a token of an ID's shape (letters, a separator or
+// two letters or more, digits) and a severity given at the end of the
+// same line, written as a label (a P-level or a capitalised word).
+func idTrailingSeverity(t string) (id, word string, ok bool) {
+	t = strings.TrimSpace(t)
+	if t == "" || t[len(t)-1] != ')' && t[len(t)-1] != ']' {
+		return "", "", false
+	}
+	tok, rest, _ := strings.Cut(t, " ")
+	tok = strings.TrimRight(tok, ":.")
+	if !IsFindingID(tok) || !strings.ContainsAny(tok, "-_.") && !(len(tok) > 1 && isUpperASCII(tok[1])) {
+		return "", "", false
+	}
+	open := strings.LastIndexAny(rest, "([")
+	if open <= 0 {
+		return "", "", false
+	}
+	word = rest[open+1 : len(rest)-1]
+	title := strings.TrimSpace(strings.TrimLeft(rest[:open], ":—–- "))
+	sev, c, okSev := severityValue(word, true)
+	if !okSev || c != sevFinding || sev == "" || !itemBracket(rest, word, len(rest)) || title == "" {
+		return "", "", false
+	}
+	r, _ := utf8.DecodeRuneInString(title)
+	if !unicode.IsUpper(r) && !unicode.IsDigit(r) && r != '`' {
+		return "", "", false
+	}
+	return tok, word, true
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+
 // listFollows reports whether the next line that is not blank, within
 // two, is a list item.
 func listFollows(lines []line, i int) bool {
@@ -2350,15 +2528,20 @@ func listFollows(lines []line, i int) bool {
 
 // plainGroupLine reads a paragraph line that is only a group's name, in
 // capitals or ending with a colon, not bold ("CRITICAL", "High priority
-// issues:").
+// issues:"); or bold from end to end, as a heading written in bold
+// ("**Critical Issues (Must Fix)**", "**High priority**:").
 func plainGroupLine(t string) (string, Severity, bool) {
+	bold := boldAlone(t)
+	if bold {
+		t = strings.TrimSpace(strings.ReplaceAll(t, "**", ""))
+	}
 	if strings.ContainsAny(t, "*_") {
 		return "", "", false // a bold label: readBoldGroup's
 	}
 	w := strings.TrimSpace(trimEmoji(t))
 	colon := strings.HasSuffix(w, ":")
 	w = strings.TrimSpace(strings.TrimSuffix(w, ":"))
-	if w == "" || len(w) > 40 || !colon && w != strings.ToUpper(w) {
+	if w == "" || len(w) > 40 || !colon && !bold && w != strings.ToUpper(w) {
 		return "", "", false
 	}
 	sev, ok := groupPhrase(w)

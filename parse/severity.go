@@ -86,20 +86,8 @@ func pLevel(t string) Severity {
 // is the worst: Sev0 and Sev1 → P0, Sev2 → P1, Sev3 → P2, Sev4 and above →
 // P3.
 func sevScale(w string) (Severity, bool) {
-	if len(w) < 4 || len(w) > 12 || w[0]|0x20 != 's' {
-		return "", false
-	}
-	l := strings.ToLower(w)
-	switch {
-	case strings.HasPrefix(l, "severity"):
-		l = l[8:]
-	case strings.HasPrefix(l, "sev"):
-		l = l[3:]
-	default:
-		return "", false
-	}
-	l = strings.TrimLeft(l, " -_")
-	if !isDigits(l) || len(l) > 2 {
+	l, ok := levelNumber(w, "severity", "sev", false)
+	if !ok {
 		return "", false
 	}
 	switch l {
@@ -111,6 +99,42 @@ func sevScale(w string) (Severity, bool) {
 		return P2, true
 	}
 	return P3, true
+}
+
+// priorityLevel reads a P-level spelled out ("Priority 1", "Prio-2",
+// "priority 0"), as P1 abbreviates it: Priority 0 → P0, 1 → P1, 2 → P2,
+// 3 and above → P3. It is read only in a severity position (a group
+// heading, a severity field, brackets): "the priority 1 queue" is prose.
+// "Priority1" glued is not one.
+func priorityLevel(w string) (Severity, bool) {
+	l, ok := levelNumber(w, "priority", "prio", true)
+	if !ok {
+		return "", false
+	}
+	return pLevel("P" + l), true
+}
+
+// levelNumber returns the number of a level written as its name, long or
+// short, then one or two digits, with a space, '-' or '_' between them
+// or not ("Severity 3", "SEV-2", "Sev1"; sep: one must stand there).
+func levelNumber(w, long, short string, sep bool) (string, bool) {
+	if len(w) < len(short)+1 || len(w) > 12 || w[0]|0x20 != short[0] {
+		return "", false
+	}
+	l := strings.ToLower(w)
+	switch {
+	case strings.HasPrefix(l, long):
+		l = l[len(long):]
+	case strings.HasPrefix(l, short):
+		l = l[len(short):]
+	default:
+		return "", false
+	}
+	t := strings.TrimLeft(l, " -_")
+	if sep && len(t) == len(l) || !isDigits(t) || len(t) > 2 {
+		return "", false
+	}
+	return t, true
 }
 
 // vocabRow is one row of the severity vocabulary.

@@ -90,7 +90,7 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 	if opts := strings.FieldsFunc(k, func(r rune) bool { return r == '/' || r == '|' }); len(opts) > 1 {
 		named := 0
 		for _, o := range opts {
-			if _, ok := verdictSynonyms[strings.Trim(strings.NewReplacer("_", "-", " ", "-").Replace(strings.TrimSpace(o)), "-*`.")]; ok {
+			if _, ok := verdictSynonyms[strings.Trim(dashSpaces.Replace(strings.TrimSpace(o)), "-*`.")]; ok {
 				named++
 			}
 		}
@@ -98,7 +98,7 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 			return "", false
 		}
 	}
-	k = strings.Trim(strings.NewReplacer("_", "-", " ", "-").Replace(k), "-*`.!:;,()[]\"'")
+	k = strings.Trim(dashSpaces.Replace(k), "-*`.!:;,()[]\"'")
 	if v, ok := verdictSynonyms[k]; ok {
 		return v, true
 	}
@@ -275,7 +275,7 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 	// word or phrase exactly, not a title that opens with one.
 	if first && l.level > 0 {
 		v := verdictValue(l.head)
-		if _, ok := verdictSynonyms[strings.Trim(strings.NewReplacer("_", "-", " ", "-").Replace(strings.ToLower(v)), "-")]; ok {
+		if _, ok := verdictSynonyms[strings.Trim(dashSpaces.Replace(strings.ToLower(v)), "-")]; ok {
 			return candidate{text: v, overall: true}
 		}
 	}
@@ -394,3 +394,9 @@ func containsFold(s, w string) bool {
 	}
 	return false
 }
+
+// dashSpaces writes a verdict's underscores and spaces as dashes
+// ("changes requested" and "changes_requested" as "changes-requested"),
+// built once: a Replacer built per line cost a 16 MiB report a tenth of
+// its time.
+var dashSpaces = strings.NewReplacer("_", "-", " ", "-")

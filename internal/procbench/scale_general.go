@@ -18,6 +18,9 @@ func generalKinds(c scaleConfig, report func(reportgen.Shape) func(string, int) 
 		reportgen.Restate:      "general report: restating summary",
 		reportgen.Resolved:     "general report: resolved/struck items",
 		reportgen.JSONBody:     "general report: JSON body",
+		reportgen.PlainLabels:  "general report: plain label lines",
+		reportgen.Details:      "general report: <details> comments",
+		reportgen.AuditIDs:     "general report: audit IDs, badges, quotes",
 		reportgen.Mix:          "general report: a mix of the shapes",
 	}
 	var ks []*scaleKind

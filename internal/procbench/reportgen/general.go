@@ -38,12 +38,25 @@ const (
 	Resolved Shape = "resolved"
 	// A review tool's JSON output saved as the report.
 	JSONBody Shape = "json-body"
+	// Plain lines (not bold, not headings) that label a finding
+	// ("P1: Title", "[HIGH] Title", "CRITICAL: Title") over a paragraph,
+	// and plain group-name lines ("MEDIUM", "Minor issues:") over a list.
+	PlainLabels Shape = "plain-labels"
+	// A PR bot's folded comments: <details> groups whose <summary> is a
+	// severity group ("🔴 Critical (N)"), each finding a <details> of its
+	// own with "<summary><b>[HIGH] Title</b></summary>".
+	Details Shape = "details"
+	// An audit's "#### H-01 Title" headings (C/H/M/L/I letter codes), PR
+	// bot badge lines ("_⚠️ Potential issue_ | _🟠 Major_") over a bold
+	// title, and quoted "> **[P1] Title**" lead-ins.
+	AuditIDs Shape = "audit-ids"
 	// A section of each Markdown shape above, one after another.
 	Mix Shape = "mix"
 )
 
 // General lists the shapes of the general reader (§2.3).
-var General = []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved, JSONBody, Mix}
+var General = []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved, JSONBody,
+	PlainLabels, Details, AuditIDs, Mix}
 
 // IsGeneral reports whether reports of shape s are read by §2.3's general
 // reader.
@@ -71,7 +84,7 @@ func (g *gen) general(size int) []byte {
 	}
 	// A group heading states its count: the same title twice in a
 	// group would be one finding, fewer than the heading says.
-	g.fresh = g.shape == SevGroups
+	g.fresh = g.shape == SevGroups || g.shape == Details
 	var b bytes.Buffer
 	b.Grow(size + 1024)
 	head, tail := g.generalHead(), g.generalTail()
@@ -116,7 +129,8 @@ func (g *gen) mix(size int) []byte {
 	var b bytes.Buffer
 	b.Grow(size + 1024)
 	b.WriteString("# Review of the release branch\n\n")
-	shapes := []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved}
+	shapes := []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved, PlainLabels,
+		Details, AuditIDs}
 	for _, s := range shapes {
 		part := Report(s, (size-64)/len(shapes))
 		// Less each part's title: the sections stand under one report.
@@ -173,6 +187,15 @@ func (g *gen) buckets() []*bucket {
 			"\n## Recommendations\n\nFix them in this order:\n\n")
 	case JSONBody:
 		return mk("")
+	case PlainLabels:
+		return mk("## Findings\n\n", "MEDIUM\n", "\nMinor issues:\n")
+	case Details:
+		return mk("## Review comments\n\n<details>\n<summary>🔴 Critical (%d)</summary>\n\n",
+			"</details>\n\n<details>\n<summary>🟠 High (%d)</summary>\n\n",
+			"</details>\n\n<details>\n<summary>🟡 Medium (%d)</summary>\n\n",
+			"</details>\n\n<details>\n<summary>🟢 Low (%d)</summary>\n\n")
+	case AuditIDs:
+		return mk("## Findings\n\n", "\n## Review bot comments\n\n", "\n## Notes from the second reader\n\n")
 	}
 	return mk("## Findings\n\n")
 }
@@ -283,6 +306,38 @@ func (g *gen) generalItem(i int) []string {
 			return []string{fmt.Sprintf("### [%s] %s\n\n- **Status:** Resolved\n- **Location:** `%s`\n\n", sev, t, g.ref())}
 		}
 		return []string{fmt.Sprintf("### [%s] %s\n\n- **Status:** Open\n- **Location:** `%s`\n\n", sev, t, g.ref())}
+	case PlainLabels:
+		add := make([]string, 3)
+		switch {
+		case sev == "P2":
+			add[1] = fmt.Sprintf("- %s: %s\n", t, g.sentence())
+		case sev == "P3":
+			add[2] = fmt.Sprintf("- %s in `%s`\n", t, g.ref())
+		case i%3 == 0:
+			add[0] = fmt.Sprintf("%s: %s\n%s\n\n", sev, t, g.sentence())
+		case i%3 == 1:
+			add[0] = fmt.Sprintf("[%s] %s\n%s\n\n", sevWords[sev], t, g.sentence())
+		default:
+			add[0] = fmt.Sprintf("%s: %s\n%s\n\n", sevWords[sev], t, g.sentence())
+		}
+		return add
+	case Details:
+		add := make([]string, 4)
+		add[sev[1]-'0'] = fmt.Sprintf("<details>\n<summary><b>[%s] %s</b></summary>\n\n%s\n\n`%s`\n\n</details>\n\n",
+			sevWords[sev], t, g.sentence(), g.ref())
+		return add
+	case AuditIDs:
+		add := make([]string, 3)
+		switch i % 3 {
+		case 0:
+			add[0] = fmt.Sprintf("#### %c-%02d %s\n\n%s\n\n", "CHML"[sev[1]-'0'], i, t, g.sentence())
+		case 1:
+			add[1] = fmt.Sprintf("_⚠️ Potential issue_ | _%s %s_\n\n**%s**\n\n%s\n\n", sevEmoji[sev],
+				[]string{"Critical", "Major", "Minor", "Trivial"}[sev[1]-'0'], t, g.sentence())
+		default:
+			add[2] = fmt.Sprintf("> **[%s] %s**\n> %s\n\n", sev, t, g.sentence())
+		}
+		return add
 	case JSONBody:
 		return []string{fmt.Sprintf("    {\n      \"id\": %q,\n      \"title\": %q,\n      \"severity\": %q,\n      \"file\": %q,\n      \"line\": %d,\n      \"body\": %q\n    },\n",
 			id(i), t, strings.ToLower(sevWords[sev]), "src/"+g.words[g.r.IntN(64)]+".go", 1+g.r.IntN(900), g.sentence())}
