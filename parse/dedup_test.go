@@ -18,7 +18,7 @@ func dedupProseAllPairs(fs []Finding) []Finding {
 	for _, f := range fs {
 		dup := keptWithIDOrTitle(out, f)
 		for j := range out {
-			if dup < 0 && out[j].Section != f.Section && !distinctIDs(out[j].ID, f.ID) && TitlesMatch(out[j].Title, f.Title) {
+			if dup < 0 && out[j].Section != f.Section && !distinctIDs(out[j].ID, f.ID) && TitlesMatch(out[j].Title, f.Title) && !distinctPlaces(f.Title, out[j].Title) {
 				dup = j
 				break
 			}
@@ -280,7 +280,7 @@ func dedupProseKeywordsPlain(fs []Finding) []Finding {
 				}
 			}
 			for j := range out {
-				if cands[j] && out[j].Section != f.Section && !distinctIDs(out[j].ID, f.ID) && TitlesMatch(out[j].Title, f.Title) {
+				if cands[j] && out[j].Section != f.Section && !distinctIDs(out[j].ID, f.ID) && TitlesMatch(out[j].Title, f.Title) && !distinctPlaces(f.Title, out[j].Title) {
 					dup = j
 					break
 				}

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"hash/maphash"
+	"slices"
 )
 
 // dedupProse counts a finding listed twice once: same ID, the same
@@ -302,6 +303,26 @@ func distinctIDs(a, b string) bool {
 	return a != "" && b != "" && idKey(a) != idKey(b)
 }
 
+// distinctPlaces reports whether two titles each name file:line places and
+// share none: `catalog.ts:225-253` and `catalog.ts:258-289` are two
+// findings, though their titles are close by the title rule.
+func distinctPlaces(a, b string) bool {
+	ra := fileRefs(a)
+	if len(ra) == 0 {
+		return false
+	}
+	rb := fileRefs(b)
+	if len(rb) == 0 {
+		return false
+	}
+	for _, r := range ra {
+		if slices.Contains(rb, r) {
+			return false
+		}
+	}
+	return true
+}
+
 // post adds out[j] to the posting lists of its keywords, which fuzzy has
 // just looked up. A list that grows past maxPosting closes.
 func (d *proseDedup) post(j int, t *Title) {
@@ -330,7 +351,7 @@ func (d *proseDedup) post(j int, t *Title) {
 func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 	if d.exact {
 		for j := range d.out {
-			if d.out[j].Section != f.Section && !distinctIDs(f.ID, d.out[j].ID) && t.Matches(d.title(j)) {
+			if d.out[j].Section != f.Section && !distinctIDs(f.ID, d.out[j].ID) && t.Matches(d.title(j)) && !distinctPlaces(f.Title, d.out[j].Title) {
 				return j
 			}
 		}
@@ -364,7 +385,7 @@ func (d *proseDedup) fuzzy(f *Finding, t *Title) int {
 				continue
 			}
 			d.stamp[j] = d.round
-			if d.out[j].Section != f.Section && !distinctIDs(f.ID, d.out[int(j)].ID) && t.Matches(d.title(int(j))) {
+			if d.out[j].Section != f.Section && !distinctIDs(f.ID, d.out[int(j)].ID) && t.Matches(d.title(int(j))) && !distinctPlaces(f.Title, d.out[int(j)].Title) {
 				dup = int(j)
 			}
 		}
