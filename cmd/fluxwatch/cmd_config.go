@@ -6,13 +6,14 @@ import (
 	"fmt"
 
 	"github.com/fluxwatch/fluxwatch/config"
+	"github.com/fluxwatch/fluxwatch/internal/runjob"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 )
 
 // This file is the config command; what synth and watch take from
-// .fluxwatch.yaml is ci_flags.go's.
+// .fluxwatch.yaml is runjob's.
 
 const configUsage = `Usage: fluxwatch config [--config FILE] [--json] [DIR]
 
@@ -43,39 +44,16 @@ func configCmd(e *env) *cobra.Command {
 			// synth's sake only when it holds one.
 			run, _, _ = plan.DiscoverDir(plan.Options{EnvDir: e.getenv("FLUX_OUTPUT_DIR")})
 		}
-		cfg, err := loadConfig(e, "config", *named, run)
+		cfg, err := runjob.LoadConfig(e.getenv, e.stderr, "config", *named, run)
 		if err != nil {
-			return err
+			return jobError(err)
 		}
 		for _, key := range config.PathKeys {
 			if _, err := cfg.Local(key, cfg.Get(key)); err != nil {
 				return usageErrorf("config: %v", err)
 			}
 		}
-		eff := *cfg
-		for _, d := range []struct {
-			v   *string
-			def string
-		}{{&eff.Gate.FailOn, "none"}, {&eff.Gate.FailOnNew, "none"}, {&eff.Agents.Dedup, "fuzzy"}} {
-			if *d.v == "" {
-				*d.v = d.def
-			}
-		}
-		if eff.Evidence.Check == nil {
-			on := true
-			eff.Evidence.Check = &on
-		}
-		if eff.Agents.StrictRun == nil {
-			off := false
-			eff.Agents.StrictRun = &off
-		}
-		if eff.Gate.AllowUnreadable == nil {
-			off := false
-			eff.Gate.AllowUnreadable = &off
-		}
-		if eff.Suppressions == nil {
-			eff.Suppressions = []config.Suppression{}
-		}
+		eff := runjob.Effective(cfg)
 		if *asJSON {
 			out := struct {
 				File string `json:"file"`

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
+	"github.com/fluxwatch/fluxwatch/internal/runjob"
 	"github.com/fluxwatch/fluxwatch/verify"
 	"github.com/fluxwatch/fluxwatch/watcher"
 	"github.com/spf13/cobra"
@@ -35,20 +36,19 @@ const maxSynthesis = 64 << 20
 
 func verifyCmd(e *env) *cobra.Command {
 	cmd := newCommand("verify", "check a synthesis written by someone else against the run", verifyUsage)
-	f := reportFlags{cmd: "verify"}
-	var jsonOut bool
+	f := runjob.Options{Command: "verify"}
+	var jsonOut, quiet bool
 	var sarifPath string
 	fs := cmd.Flags()
 	fs.BoolVar(&jsonOut, "json", false, "print the result as JSON")
 	fs.StringVar(&sarifPath, "sarif", "", "also write the problems as a SARIF 2.1.0 log to `FILE` (- for stdout)")
-	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors")
-	fs.StringVar(&f.run, "run", "", "synthesise run `RUN` (default: $FLUX_RUN_UUID, else the newest run)")
-	fs.BoolVar(&f.strictRun, "strict-run", false, "leave unscoped (legacy) reports out of the selected run")
-	fs.StringSliceVar(&f.expect, "expect", nil, "`AGENTS` launched (comma-separated)")
-	fs.StringVar(&f.dedup, "dedup", "fuzzy", "merge findings by `MODE`: fuzzy or exact")
-	fs.IntVar(&f.maxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
-	fs.IntVar(&f.jobs, "jobs", 8, "parse at most `N` files at once")
-	f.failOn = "none"
+	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing but errors")
+	fs.StringVar(&f.Run, "run", "", "synthesise run `RUN` (default: $FLUX_RUN_UUID, else the newest run)")
+	fs.BoolVar(&f.StrictRun, "strict-run", false, "leave unscoped (legacy) reports out of the selected run")
+	fs.StringSliceVar(&f.Expect, "expect", nil, "`AGENTS` launched (comma-separated)")
+	fs.StringVar(&f.Dedup, "dedup", "fuzzy", "merge findings by `MODE`: fuzzy or exact")
+	fs.IntVar(&f.MaxLine, "max-line", bus.DefaultMaxLine, "skip bus lines longer than `BYTES`")
+	fs.IntVar(&f.Jobs, "jobs", 8, "parse at most `N` files at once")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx := cmd.Context()
 		if fs.NArg() != 2 {
@@ -62,9 +62,10 @@ func verifyCmd(e *env) *cobra.Command {
 		if _, err := fsio.StatDir(dir); err != nil {
 			return usageErrorf("verify: %v", err)
 		}
-		opts, scanOpts, err := f.options(e)
+		f.Getenv, f.Version = e.getenv, versionString()
+		opts, scanOpts, err := runjob.Settings(f)
 		if err != nil {
-			return err
+			return jobError(err)
 		}
 		opts.EvidenceNote = "not checked by verify"
 		s, err := watcher.Synthesize(ctx, dir, scanOpts, opts)
@@ -89,7 +90,7 @@ func verifyCmd(e *env) *cobra.Command {
 			reports[a.Name] = data
 		}
 		r := verify.Check(verify.Input{Synthesis: src, Run: s, Reports: reports})
-		sarifPath = stdoutTarget(sarifPath)
+		sarifPath = runjob.StdoutTarget(sarifPath)
 		if sarifPath != "" {
 			data, err := r.SARIF(path, versionString())
 			if err != nil {
@@ -104,7 +105,7 @@ func verifyCmd(e *env) *cobra.Command {
 		switch {
 		case jsonOut:
 			e.stdout.Write(r.JSON(path, dir))
-		case !f.quiet && sarifPath != "-":
+		case !quiet && sarifPath != "-":
 			e.stdout.Write(r.Text(path))
 		}
 		if r.Ungrounded() {
