@@ -44,7 +44,7 @@ func verifyCmd(e *env) *cobra.Command {
 			return usageErrorf("verify: want SYNTHESIS.md and RUN, got %d arguments", fs.NArg())
 		}
 		v.Synthesis, o.Dir = fs.Arg(0), fs.Arg(1)
-		o.Env = runjob.Env{Getenv: e.getenv, Stdout: e.stdout, Stderr: e.stderr, Log: e.logger(), Version: versionString()}
+		o.Env = e.job()
 		return jobError(runjob.Verify(cmd.Context(), o, v))
 	}
 	return cmd

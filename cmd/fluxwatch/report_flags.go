@@ -86,7 +86,7 @@ func (f *reportFlags) options(e *env) (runjob.Options, error) {
 		files[name] = *p
 	}
 	o := runjob.Options{
-		Env:     runjob.Env{Getenv: e.getenv, Stdout: e.stdout, Stderr: e.stderr, Log: e.logger(), Version: versionString()},
+		Env:     e.job(),
 		Command: f.cmd, Dir: f.fs.Arg(0),
 		Out: f.out, Files: files, Quiet: f.quiet,
 		FailOn: f.failOn, FailOnNew: f.failOnNew, MinIndependent: f.minIndep, AllowUnreadable: f.allowUnread,
@@ -100,6 +100,11 @@ func (f *reportFlags) options(e *env) (runjob.Options, error) {
 	}
 	o.OpenBus = func(ctx context.Context, dir string) (bus.Backend, error) { return f.bus.open(ctx, e, f, dir) }
 	return o, nil
+}
+
+// job is the outside world of a runjob call.
+func (e *env) job() runjob.Env {
+	return runjob.Env{Getenv: e.getenv, Stdout: e.stdout, Stderr: e.stderr, Log: e.logger(), Version: versionString()}
 }
 
 // selectRun is runjob.SelectRun for check and mcp.

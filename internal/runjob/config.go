@@ -1,7 +1,9 @@
 package runjob
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +12,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/config"
 	"github.com/fluxwatch/fluxwatch/plan"
 	"github.com/fluxwatch/fluxwatch/report"
+	"go.yaml.in/yaml/v3"
 )
 
 // LoadConfig reads named (--config), or the .fluxwatch.yaml that applies in
@@ -60,9 +63,51 @@ func LoadConfig(getenv func(string) string, stderr io.Writer, cmd, named, run st
 	return cfg, nil
 }
 
-// Effective is cfg with the defaults of every setting filled in: what
+// ShowConfig is `fluxwatch config`: it prints the effective configuration
+// for the run in run (""; discovery tiers 1-2 only, as the working
+// directory is a run directory only when it holds one) as YAML, or JSON
+// with asJSON: the file named (or found), with every default filled in. A
+// path of the file that leads outside its repository is an input error.
+func ShowConfig(e Env, named, run string, asJSON bool) error {
+	if run == "" {
+		run, _, _ = plan.DiscoverDir(plan.Options{EnvDir: e.getenv("FLUX_OUTPUT_DIR")})
+	}
+	cfg, err := LoadConfig(e.Getenv, e.Stderr, "config", named, run)
+	if err != nil {
+		return err
+	}
+	for _, key := range config.PathKeys {
+		if _, err := cfg.Local(key, cfg.Get(key)); err != nil {
+			return inputf("config: %v", err)
+		}
+	}
+	eff := effective(cfg)
+	var b bytes.Buffer
+	if asJSON {
+		out := struct {
+			File string `json:"file"`
+			config.Config
+		}{cfg.Path, eff}
+		data, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return internal(fmt.Errorf("config: %w", err))
+		}
+		b.Write(append(data, '\n'))
+	} else {
+		fmt.Fprintf(&b, "# configuration file: %s\n", or(cfg.Path, "none found (defaults)"))
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		if err := enc.Encode(&eff); err != nil {
+			return internal(fmt.Errorf("config: %w", err))
+		}
+	}
+	_, err = e.Stdout.Write(b.Bytes())
+	return err
+}
+
+// effective is cfg with the defaults of every setting filled in: what
 // synth and watch use when no flag overrides it (fluxwatch config).
-func Effective(cfg *config.Config) config.Config {
+func effective(cfg *config.Config) config.Config {
 	eff := *cfg
 	eff.Gate.FailOn = or(eff.Gate.FailOn, "none")
 	eff.Gate.FailOnNew = or(eff.Gate.FailOnNew, "none")

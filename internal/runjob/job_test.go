@@ -331,10 +331,10 @@ func TestEffective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eff := Effective(cfg)
+	eff := effective(cfg)
 	if eff.Gate.FailOn != "none" || eff.Gate.FailOnNew != "none" || eff.Agents.Dedup != "fuzzy" ||
 		eff.Evidence.Check == nil || !*eff.Evidence.Check || eff.Agents.StrictRun == nil || *eff.Agents.StrictRun ||
 		eff.Gate.AllowUnreadable == nil || *eff.Gate.AllowUnreadable || eff.Suppressions == nil {
-		t.Errorf("Effective(no file) = %+v: want every default filled", eff)
+		t.Errorf("effective(no file) = %+v: want every default filled", eff)
 	}
 }
