@@ -291,13 +291,13 @@ func TestTargetsRefused(t *testing.T) {
 // TestGateExplained: a tripped gate is StatusGate with one line per reason
 // on stderr (none with Quiet); an open gate says nothing and passes.
 func TestGateExplained(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		failOn string
-		quiet  bool
-		status int
-		stderr string
-	}{
+	type gateCase struct {
+		name, failOn string
+		quiet        bool
+		status       int
+		stderr       string // a line it prints ("": nothing)
+	}
+	for _, tc := range []gateCase{
 		{"tripped", "needs-changes", false, StatusGate, "fluxwatch: gate --fail-on needs-changes tripped: verdict needs-changes from 1 finding at P1 or above"},
 		{"tripped quietly", "needs-changes", true, StatusGate, ""},
 		{"not tripped", "risky", false, StatusOK, ""},
