@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/runjob"
@@ -111,17 +110,4 @@ func (e *env) job() runjob.Env {
 func selectRun(e *env, cmd, flagged string) (string, error) {
 	run, err := runjob.SelectRun(e.getenv, cmd, flagged)
 	return run, jobError(err)
-}
-
-// jobError is err, of runjob, as the error of a command: the exit status
-// it carries, its message.
-func jobError(err error) error {
-	var je *runjob.Error
-	switch {
-	case !errors.As(err, &je):
-		return err
-	case je.Status == runjob.StatusInput:
-		return usageError{je.Err}
-	}
-	return exitError{je.Status, je.Err}
 }
