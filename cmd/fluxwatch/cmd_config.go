@@ -1,6 +1,8 @@
 package main
 
 import (
+	_ "embed"
+
 	"github.com/fluxwatch/fluxwatch/internal/runjob"
 	"github.com/spf13/cobra"
 )
@@ -8,19 +10,10 @@ import (
 // This file is the config command; what synth and watch take from
 // .fluxwatch.yaml is runjob's.
 
-const configUsage = `Usage: fluxwatch config [--config FILE] [--json] [DIR]
-
-Prints the effective configuration of synth and watch for the run in DIR
-(default: discovery tiers 1-2, $FLUX_OUTPUT_DIR or a recent feature
-directory): the .fluxwatch.yaml found in the working directory or above it up
-to the git top (or FILE), with the defaults filled in, as YAML (or JSON). A
-.fluxwatch.yaml inside the run directory is never read (agents write it): a
-warning names it. Flags given to synth or watch override the file. Exits 2
-when the file is invalid, naming the file and line, or when one of its paths
-leads outside its repository.
-
-Flags:
-`
+// configUsage is the help of the config command.
+//
+//go:embed help/config.txt
+var configUsage string
 
 func configCmd(e *env) *cobra.Command {
 	cmd := newCommand("config", "print the effective configuration (.fluxwatch.yaml)", configUsage)

@@ -1,29 +1,17 @@
 package main
 
 import (
+	_ "embed"
+
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/runjob"
 	"github.com/spf13/cobra"
 )
 
-const verifyUsage = `Usage: fluxwatch verify [flags] SYNTHESIS.md RUN
-
-Checks a synthesis written by someone else (an LLM synthesis agent, a
-person) against the run in directory RUN, synthesised as 'fluxwatch synth'
-would. Each claim (a table row, bullet, numbered item or finding heading
-that states a finding) is grounded, wrong or unverifiable: wrong when it
-rates a finding above every agent (severity-raised), names an agent that did
-not report it or counts more agents than said it (wrong-count), or states
-what no agent said (invented). A P0/P1 of an agent's findings index that
-the synthesis neither cites by ID nor states in words is a missing-blocker
-(one read from a report without an index is a note). Wrong claims and
-missing blockers are printed with their evidence and trip the gate;
-unverifiable claims and lowered severities (severity-dropped) are notes.
-See docs/verify.md. Exit codes: 0 no wrong claim, 1 wrong claims or missing
-blockers, 2 a usage or input error, 3 an internal error.
-
-Flags:
-`
+// verifyUsage is the help of the verify command.
+//
+//go:embed help/verify.txt
+var verifyUsage string
 
 func verifyCmd(e *env) *cobra.Command {
 	cmd := newCommand("verify", "check a synthesis written by someone else against the run", verifyUsage)
