@@ -75,6 +75,7 @@ func TestConfigAndFlags(t *testing.T) {
 		name   string
 		config string
 		given  map[string]string // flag: value given on the command line
+		format string
 		check  func(t *testing.T, j *Job)
 		err    string
 	}{
@@ -116,6 +117,21 @@ func TestConfigAndFlags(t *testing.T) {
 			err: "leads outside"},
 		{name: "fail-on-new needs a baseline", config: "gate: {fail-on-new: P1}\n",
 			err: "synth: --fail-on-new needs a baseline: --baseline FILE or baseline: in .fluxwatch.yaml"},
+		{name: "--format keeps its stdout target", config: "output: {sarif: out/r.sarif, out: reports}\n", format: "sarif",
+			check: func(t *testing.T, j *Job) {
+				if got := j.targets.Files["sarif"]; got != "-" {
+					t.Errorf("sarif target = %q, want - (--format sarif wins over output.sarif)", got)
+				}
+				if !strings.HasSuffix(j.targets.Dir, filepath.Join("conf", "reports")) {
+					t.Errorf("--out target = %q, want output.out (conf/reports)", j.targets.Dir)
+				}
+			}},
+		{name: "--format alone writes no report files", format: "markdown",
+			check: func(t *testing.T, j *Job) {
+				if j.targets.Dir != "-" || len(j.targets.FileTargets()) != 0 {
+					t.Errorf("targets %+v, want summary.md on stdout and no file", j.targets)
+				}
+			}},
 		{name: "bad choice from a flag", given: map[string]string{"dedup": "loose"}, err: `synth: --dedup "loose"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -136,6 +152,7 @@ func TestConfigAndFlags(t *testing.T) {
 				}
 			}
 			o.Given = func(name string) bool { _, ok := tc.given[name]; return ok }
+			o.Format = tc.format
 			j, err := Load(context.Background(), o)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) || status(err) != StatusInput {
