@@ -105,7 +105,8 @@ func (j *Job) Dir() string { return j.dir }
 
 // Synthesize reads the run once and synthesises it. Without a named
 // directory, one that holds nothing of a run is an input error saying what
-// was looked for. A signal is an internal error (the status is the
+// was looked for; so is a run picked by file times under a gate
+// (pickedRun). A signal is an internal error (the status is the
 // signal's).
 func (j *Job) Synthesize(ctx context.Context) (*synth.Synthesis, error) {
 	var s *synth.Synthesis
@@ -128,6 +129,9 @@ func (j *Job) Synthesize(ctx context.Context) (*synth.Synthesis, error) {
 	}
 	j.o.log().Info("synthesised", "dir", j.dir, "base", j.targets.Base, "verdict", s.Verdict,
 		"agents", len(s.Agents), "findings", len(s.Findings), "evidence", s.Evidence != nil)
+	if err := j.pickedRun(s); err != nil {
+		return nil, err // before anything is written: no report of a run picked by file times
+	}
 	return s, nil
 }
 

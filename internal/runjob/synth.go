@@ -8,9 +8,7 @@ import (
 
 // Synth is `fluxwatch synth`: it reads the run once, writes its reports
 // and prints findings.json (--json) or the one-line summary on stdout
-// (unless quiet or stdout carries a report), then judges the gate. A run
-// picked by file times under a gate is refused before anything is
-// written.
+// (unless quiet or stdout carries a report), then judges the gate.
 func Synth(ctx context.Context, o Options) error {
 	j, err := Load(ctx, o)
 	if err != nil {
@@ -20,9 +18,6 @@ func Synth(ctx context.Context, o Options) error {
 	s, err := j.Synthesize(ctx)
 	if err != nil {
 		return err
-	}
-	if err := j.pickedRun(s); err != nil {
-		return err // before anything is written: no report of a run picked by file times
 	}
 	if err := j.Write(ctx, s); err != nil {
 		return err
