@@ -173,7 +173,7 @@ func (o *Options) merge(cfg *config.Config) error {
 	if bad != nil {
 		return inputf("%s: %v", o.Command, bad)
 	}
-	if err := config.CheckChoice("gate.fail-on-new", or(o.FailOnNew, "none")); err != nil {
+	if err := config.CheckChoice("gate.fail-on-new", o.value("fail-on-new", o.FailOnNew, "none")); err != nil {
 		return inputf("%s: --fail-on-new %q: %v", o.Command, o.FailOnNew, err)
 	}
 	if or(o.FailOnNew, "none") != "none" && o.Baseline == "" {

@@ -133,6 +133,7 @@ func TestConfigAndFlags(t *testing.T) {
 				}
 			}},
 		{name: "bad choice from a flag", given: map[string]string{"dedup": "loose"}, err: `synth: --dedup "loose"`},
+		{name: "empty choice given", given: map[string]string{"fail-on": ""}, err: `synth: --fail-on "": want none, needs-changes or risky`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var w world

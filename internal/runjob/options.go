@@ -169,10 +169,10 @@ func Settings(o Options) (synth.Options, watcher.ScanOptions, error) {
 	if o.MinIndependent < 0 {
 		return opts, scan, inputf("%s: --min-independent %d: want 0 or more", cmd, o.MinIndependent)
 	}
-	if err := config.CheckChoice("gate.fail-on", or(o.FailOn, "none")); err != nil {
+	if err := config.CheckChoice("gate.fail-on", o.value("fail-on", o.FailOn, "none")); err != nil {
 		return opts, scan, inputf("%s: --fail-on %q: %v", cmd, o.FailOn, err)
 	}
-	if err := config.CheckChoice("agents.dedup", or(o.Dedup, "fuzzy")); err != nil {
+	if err := config.CheckChoice("agents.dedup", o.value("dedup", o.Dedup, "fuzzy")); err != nil {
 		return opts, scan, inputf("%s: --dedup %q: %v", cmd, o.Dedup, err)
 	}
 	if o.Dedup == "exact" {
@@ -211,6 +211,16 @@ func Settings(o Options) (synth.Options, watcher.ScanOptions, error) {
 		opts.Reviewed = time.Unix(sec, 0).UTC()
 	}
 	return opts, scan, nil
+}
+
+// value is v, the value of the flag name, or its default def when v is
+// empty and the flag was not given: an empty value given (--fail-on ”)
+// is checked as given.
+func (o *Options) value(name, v, def string) string {
+	if v == "" && !o.given(name) {
+		return def
+	}
+	return v
 }
 
 // or is v, else (v empty) def.
