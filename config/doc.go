@@ -14,6 +14,5 @@
 //
 // It owns the file's keys and their checks. It must never read the run
 // directory, the clock or the environment, nor merge the file with
-// command-line flags (today cmd/fluxwatch does, in ci_flags.go and
-// report_flags.go).
+// command-line flags (internal/runjob does).
 package config

@@ -1,32 +1,19 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
+	_ "embed"
 
-	"github.com/fluxwatch/fluxwatch/config"
-	"github.com/fluxwatch/fluxwatch/plan"
+	"github.com/fluxwatch/fluxwatch/internal/runjob"
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 )
 
 // This file is the config command; what synth and watch take from
-// .fluxwatch.yaml is ci_flags.go's.
+// .fluxwatch.yaml is runjob's.
 
-const configUsage = `Usage: fluxwatch config [--config FILE] [--json] [DIR]
-
-Prints the effective configuration of synth and watch for the run in DIR
-(default: discovery tiers 1-2, $FLUX_OUTPUT_DIR or a recent feature
-directory): the .fluxwatch.yaml found in the working directory or above it up
-to the git top (or FILE), with the defaults filled in, as YAML (or JSON). A
-.fluxwatch.yaml inside the run directory is never read (agents write it): a
-warning names it. Flags given to synth or watch override the file. Exits 2
-when the file is invalid, naming the file and line, or when one of its paths
-leads outside its repository.
-
-Flags:
-`
+// configUsage is the help of the config command.
+//
+//go:embed help/config.txt
+var configUsage string
 
 func configCmd(e *env) *cobra.Command {
 	cmd := newCommand("config", "print the effective configuration (.fluxwatch.yaml)", configUsage)
@@ -37,70 +24,7 @@ func configCmd(e *env) *cobra.Command {
 		if fs.NArg() > 1 {
 			return usageErrorf("config: want at most one directory, got %d arguments", fs.NArg())
 		}
-		run := fs.Arg(0)
-		if run == "" {
-			// Discovery only: the working directory is a run directory for
-			// synth's sake only when it holds one.
-			run, _, _ = plan.DiscoverDir(plan.Options{EnvDir: e.getenv("FLUX_OUTPUT_DIR")})
-		}
-		cfg, err := loadConfig(e, "config", *named, run)
-		if err != nil {
-			return err
-		}
-		for _, key := range config.PathKeys {
-			if _, err := cfg.Local(key, cfg.Get(key)); err != nil {
-				return usageErrorf("config: %v", err)
-			}
-		}
-		eff := *cfg
-		for _, d := range []struct {
-			v   *string
-			def string
-		}{{&eff.Gate.FailOn, "none"}, {&eff.Gate.FailOnNew, "none"}, {&eff.Agents.Dedup, "fuzzy"}} {
-			if *d.v == "" {
-				*d.v = d.def
-			}
-		}
-		if eff.Evidence.Check == nil {
-			on := true
-			eff.Evidence.Check = &on
-		}
-		if eff.Agents.StrictRun == nil {
-			off := false
-			eff.Agents.StrictRun = &off
-		}
-		if eff.Gate.AllowUnreadable == nil {
-			off := false
-			eff.Gate.AllowUnreadable = &off
-		}
-		if eff.Suppressions == nil {
-			eff.Suppressions = []config.Suppression{}
-		}
-		if *asJSON {
-			out := struct {
-				File string `json:"file"`
-				config.Config
-			}{cfg.Path, eff}
-			data, err := json.MarshalIndent(out, "", "  ")
-			if err != nil {
-				return exitError{exitInternal, fmt.Errorf("config: %w", err)}
-			}
-			_, err = e.stdout.Write(append(data, '\n'))
-			return err
-		}
-		from := cfg.Path
-		if from == "" {
-			from = "none found (defaults)"
-		}
-		var b bytes.Buffer
-		fmt.Fprintf(&b, "# configuration file: %s\n", from)
-		enc := yaml.NewEncoder(&b)
-		enc.SetIndent(2)
-		if err := enc.Encode(&eff); err != nil {
-			return exitError{exitInternal, fmt.Errorf("config: %w", err)}
-		}
-		_, err = e.stdout.Write(b.Bytes())
-		return err
+		return jobError(runjob.ShowConfig(e.job(), *named, fs.Arg(0), *asJSON))
 	}
 	return cmd
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -13,23 +14,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const demoUsage = `Usage: fluxwatch demo [flags] [DIR]
-
-Writes an example review run into DIR (default fluxwatch-demo), which must be
-empty or missing. Without flags it is a small realistic run: six agents
-writing in different formats, a peer-findings bus, specialist findings.
-With --agents (and --findings, --bus-lines, --seed) it generates a large run
-deterministically, for benchmarks. Then try: fluxwatch synth DIR (the example
-also ships the sources its agents reviewed, in DIR/repo: add --repo DIR/repo
-to check their evidence).
-
-With --live it simulates the review as it happens, over about 20 seconds
-(--speed 2: 10 seconds): six agents write growing .partial files, share
-findings on the bus (a blocking one that later agents acknowledge) and rename
-their reports into place; one fails. Run fluxwatch watch DIR beside it.
-
-Flags:
-`
+// demoUsage is the help of the demo command.
+//
+//go:embed help/demo.txt
+var demoUsage string
 
 func demoCmd(e *env) *cobra.Command {
 	cmd := newCommand("demo", "write an example run directory", demoUsage)

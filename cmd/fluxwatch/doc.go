@@ -20,15 +20,15 @@
 // discover's ambiguous match); 130 after SIGINT and 143 after SIGTERM. A
 // signal ends every command within 1 s.
 //
-// What is true today: the package is not only wiring. Beside the flags,
-// the command tree and the exit codes (main.go, root.go, cli.go), it holds product
-// logic that only the binary tests: output planning and the merge of
-// flags with .fluxwatch.yaml (report_flags.go, ci_flags.go), check's
+// The package is adapters: each command's flags, filled into the options
+// of the library call that does its work, and the error it returns mapped
+// to the exit code. synth, watch, verify and config are one call each to
+// internal/runjob (the run and its configuration, the report targets, the
+// gate, watch's loop); main.go holds the signals and exit codes, root.go
+// and cli.go the command tree. What is not yet below cmd: check's
 // classification of inputs (cmd_check.go, check_inputs.go) and which files
-// are a run's bus for finding (bus_flags.go); the MCP server (package
-// mcpserver) and the bus relay (bus.Relay) have left. Issue 31 moves the
-// rest below cmd, leaving adapters; docs/architecture.md says where each
-// change goes meanwhile. It
-// must never decide what a report says, merge findings or render a
-// synthesis: those are parse's, synth's, page's and report's.
+// are a run's bus for finding (bus_flags.go); docs/architecture.md says
+// where each change goes. It must never decide what a report says, merge
+// findings or render a synthesis: those are parse's, synth's, page's and
+// report's.
 package main

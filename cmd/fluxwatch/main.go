@@ -63,16 +63,7 @@ func mainStatus(args []string, e *env) int {
 		status = signalStatus(sig)
 		mu.Unlock()
 		cancel()
-		t := time.NewTimer(signalGrace)
-		first := time.Now()
-	wait:
-		select {
-		case <-t.C:
-		case again := <-sigs:
-			if again == sig && time.Since(first) < signalEcho {
-				goto wait // the same signal twice at once (GNU timeout sends two): one
-			}
-		}
+		waitGrace(sig, sigs)
 		fsio.RemoveTemps()
 		os.Exit(status)
 	}()
@@ -95,6 +86,25 @@ func mainStatus(args []string, e *env) int {
 	}
 	fsio.RemoveTemps()
 	return code
+}
+
+// waitGrace waits signalGrace after the first signal sig, or until another
+// signal arrives on sigs: the same signal again at once (GNU timeout sends
+// two) is the first one.
+func waitGrace(sig os.Signal, sigs <-chan os.Signal) {
+	t := time.NewTimer(signalGrace)
+	defer t.Stop()
+	first := time.Now()
+	for {
+		select {
+		case <-t.C:
+			return
+		case again := <-sigs:
+			if again != sig || time.Since(first) >= signalEcho {
+				return
+			}
+		}
+	}
 }
 
 // signalsCaught, when a test sets it, is called once mainStatus catches
@@ -227,59 +237,4 @@ func usage(w io.Writer, root *cobra.Command) {
 	fmt.Fprintln(w, "Global options (before the command; -v, --log-level and --log-format also after it):")
 	fmt.Fprint(w, root.Flags().FlagUsages())
 	fmt.Fprintln(w, "\nRun 'fluxwatch help COMMAND' (or 'fluxwatch COMMAND --help') for a command's flags and examples.")
-}
-
-// Exit codes (SPEC §7). A command ended by SIGINT or SIGTERM exits 128 + the
-// signal's number instead (mainStatus).
-const (
-	exitOK       = 0
-	exitGate     = 1
-	exitUsage    = 2
-	exitInternal = 3
-)
-
-// usageError is a usage or input error: exit 2.
-type usageError struct{ err error }
-
-func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) Unwrap() error { return u.err }
-
-func usageErrorf(format string, a ...any) error {
-	return usageError{fmt.Errorf(format, a...)}
-}
-
-// exitError carries an exit code and an optional message.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (x exitError) Error() string {
-	if x.err == nil {
-		return fmt.Sprintf("exit %d", x.code)
-	}
-	return x.err.Error()
-}
-func (x exitError) Unwrap() error { return x.err }
-
-// exitCode prints err (if any) as one line on stderr, credentials
-// redacted, and maps it to an exit code.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil {
-		return exitOK
-	}
-	stderr = redact.Writer(stderr)
-	var x exitError
-	if errors.As(err, &x) {
-		if x.err != nil {
-			fmt.Fprintf(stderr, "fluxwatch: %s\n", inert.Line(x.err.Error()))
-		}
-		return x.code
-	}
-	fmt.Fprintf(stderr, "fluxwatch: %s\n", inert.Line(err.Error()))
-	var u usageError
-	if errors.As(err, &u) {
-		return exitUsage
-	}
-	return exitInternal
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/runjob"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
 
@@ -160,8 +161,8 @@ func TestWatchEventsReaderGoneEnds(t *testing.T) {
 	start := time.Now()
 	testfault.Within(t, 3*time.Second, "watch after its reader went", func() { err = cmd.Wait() })
 	t.Logf("watch ended %v after its reader: %v, stderr %q", time.Since(start), err, stderr.String())
-	if code := cmd.ProcessState.ExitCode(); code != sigpipeStatus {
-		t.Errorf("exit %d, want %d", code, sigpipeStatus)
+	if code := cmd.ProcessState.ExitCode(); code != runjob.StatusSIGPIPE {
+		t.Errorf("exit %d, want %d", code, runjob.StatusSIGPIPE)
 	}
 	if strings.Contains(stderr.String(), "fluxwatch:") {
 		t.Errorf("stderr %q: want no message, as for SIGPIPE", stderr.String())
