@@ -111,10 +111,20 @@ func mdKeyFindings(w *mdWriter, s *Synthesis) {
 	if len(s.Findings) == 0 {
 		w.f("\nNo findings.\n")
 	}
-	line := func(f *Finding) { mdKeyFinding(w, f) }
+	line := func(f *Finding) {
+		mdKeyFinding(w, *f)
+	}
 	if s.cache != nil { // a Live's: the lines of the findings that did not change are kept
-		line = cachedLine(w, &s.cache.md, mdKeyFinding)
-		defer s.cache.md.finish()
+		c := &s.cache.md
+		c.start()
+		defer c.finish()
+		line = func(f *Finding) {
+			w.Write(c.append(w.AvailableBuffer(), f, 0, func(dst []byte) []byte {
+				var one mdWriter
+				mdKeyFinding(&one, *f)
+				return append(dst, one.Bytes()...)
+			}))
+		}
 	}
 	for _, sev := range []parse.Severity{parse.P0, parse.P1, parse.P2, parse.P3} {
 		heading := w.once(fmt.Sprintf("\n### %s\n\n", sev))
@@ -129,8 +139,8 @@ func mdKeyFindings(w *mdWriter, s *Synthesis) {
 }
 
 // mdKeyFinding writes the line of f in Key Findings.
-func mdKeyFinding(w *mdWriter, f *Finding) {
-	w.f("- %s (%s agents: %s%s)", findingLabel(*f), f.ConvergenceDisplay, mdList(f.Agents, ", "), mdPriming(*f))
+func mdKeyFinding(w *mdWriter, f Finding) {
+	w.f("- %s (%s agents: %s%s)", findingLabel(f), f.ConvergenceDisplay, mdList(f.Agents, ", "), mdPriming(f))
 	if f.Section != "" {
 		w.f(" — %s", mdText(f.Section))
 	}
@@ -381,41 +391,16 @@ func mdDirectory(w *mdWriter, s *Synthesis) {
 // mdConflicts writes the findings whose agents gave different severities.
 func mdConflicts(w *mdWriter, s *Synthesis) {
 	heading := w.once("\n## Conflicts\n\n")
-	line := func(f *Finding) { mdConflict(w, f) }
-	if s.cache != nil { // a Live's: the lines of the findings that did not change are kept
-		line = cachedLine(w, &s.cache.conflicts, mdConflict)
-		defer s.cache.conflicts.finish()
-	}
-	for i := range s.Findings {
-		if s.Findings[i].SeverityConflict == nil {
+	for _, f := range s.Findings {
+		if f.SeverityConflict == nil {
 			continue
 		}
 		heading()
-		line(&s.Findings[i])
-	}
-}
-
-// mdConflict writes the line of f in Conflicts.
-func mdConflict(w *mdWriter, f *Finding) {
-	var parts []string
-	for _, a := range sortedKeys(f.SeverityConflict) {
-		parts = append(parts, fmt.Sprintf("%s %s", mdText(a), f.SeverityConflict[a]))
-	}
-	w.f("- %s: %s (kept %s)\n", findingLabel(*f), strings.Join(parts, ", "), f.Severity)
-}
-
-// cachedLine returns a function that writes the line write writes for a
-// finding, from c when the finding did not change since c's last write
-// (render_cache.go). It begins a write of c: the caller ends it (finish)
-// once the section is written.
-func cachedLine(w *mdWriter, c *findingCache, write func(*mdWriter, *Finding)) func(*Finding) {
-	c.start()
-	return func(f *Finding) {
-		w.Write(c.append(w.AvailableBuffer(), f, 0, func(dst []byte) []byte {
-			var one mdWriter
-			write(&one, f)
-			return append(dst, one.Bytes()...)
-		}))
+		var parts []string
+		for _, a := range sortedKeys(f.SeverityConflict) {
+			parts = append(parts, fmt.Sprintf("%s %s", mdText(a), f.SeverityConflict[a]))
+		}
+		w.f("- %s: %s (kept %s)\n", findingLabel(f), strings.Join(parts, ", "), f.Severity)
 	}
 }
 

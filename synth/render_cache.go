@@ -18,16 +18,15 @@ import (
 // writes those bytes again; appendFinding is a function of the finding's
 // value alone, so the output is byte for byte what rendering it again
 // writes (TestLiveMatchesSynthesize renders every step of a changing run
-// both ways). summary.md's Key Findings and Conflicts, a line per finding
-// (most of its 32 MB at 8,000 agents), are kept alike. The price is
-// memory: the cache holds the findings' rendering (~370 MB at 8,000
-// agents) beside the synthesis.
+// both ways). summary.md's Key Findings, a line per finding (32 MB at 8,000
+// agents), are kept alike. The price is memory: the cache holds the
+// findings' rendering (~370 MB at 8,000 agents) beside the synthesis.
 
 // renderCache is the rendered findings of the last reports written from a
-// Live's syntheses: each finding of findings.json, and its lines of
-// summary.md's Key Findings and Conflicts.
+// Live's syntheses: each finding of findings.json, and its line of
+// summary.md's Key Findings.
 type renderCache struct {
-	json, md, conflicts findingCache
+	json, md findingCache
 }
 
 // findingCache is one rendering of each finding of the last write, by
