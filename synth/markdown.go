@@ -111,57 +111,37 @@ func mdKeyFindings(w *mdWriter, s *Synthesis) {
 	if len(s.Findings) == 0 {
 		w.f("\nNo findings.\n")
 	}
-	line := func(f *Finding) {
-		mdKeyFinding(w, *f)
-	}
-	if s.cache != nil { // a Live's: the lines of the findings that did not change are kept
-		c := &s.cache.md
-		c.start()
-		defer c.finish()
-		line = func(f *Finding) {
-			w.Write(c.append(w.AvailableBuffer(), f, 0, func(dst []byte) []byte {
-				var one mdWriter
-				mdKeyFinding(&one, *f)
-				return append(dst, one.Bytes()...)
-			}))
-		}
-	}
 	for _, sev := range []parse.Severity{parse.P0, parse.P1, parse.P2, parse.P3} {
 		heading := w.once(fmt.Sprintf("\n### %s\n\n", sev))
-		for i := range s.Findings {
-			if s.Findings[i].Severity != sev {
+		for _, f := range s.Findings {
+			if f.Severity != sev {
 				continue
 			}
 			heading()
-			line(&s.Findings[i])
+			w.f("- %s (%s agents: %s%s)", findingLabel(f), f.ConvergenceDisplay, mdList(f.Agents, ", "), mdPriming(f))
+			if f.Section != "" {
+				w.f(" — %s", mdText(f.Section))
+			}
+			if len(f.FileRefs) > 0 {
+				refs := make([]string, len(f.FileRefs))
+				for i, r := range f.FileRefs {
+					refs[i] = mdCode(r)
+				}
+				w.f(" · %s", strings.Join(refs, ", "))
+			}
+			w.f(" · confidence %s", f.Confidence)
+			if f.Evidence != nil && f.Evidence.Ungrounded {
+				w.f(" · **ungrounded**")
+			}
+			if f.DiscoveredBy != nil {
+				w.f(" · first on the bus: %s", mdText(*f.DiscoveredBy))
+			}
+			if f.Suppressed != nil {
+				w.f(" · suppressed")
+			}
+			w.f("\n")
 		}
 	}
-}
-
-// mdKeyFinding writes the line of f in Key Findings.
-func mdKeyFinding(w *mdWriter, f Finding) {
-	w.f("- %s (%s agents: %s%s)", findingLabel(f), f.ConvergenceDisplay, mdList(f.Agents, ", "), mdPriming(f))
-	if f.Section != "" {
-		w.f(" — %s", mdText(f.Section))
-	}
-	if len(f.FileRefs) > 0 {
-		refs := make([]string, len(f.FileRefs))
-		for i, r := range f.FileRefs {
-			refs[i] = mdCode(r)
-		}
-		w.f(" · %s", strings.Join(refs, ", "))
-	}
-	w.f(" · confidence %s", f.Confidence)
-	if f.Evidence != nil && f.Evidence.Ungrounded {
-		w.f(" · **ungrounded**")
-	}
-	if f.DiscoveredBy != nil {
-		w.f(" · first on the bus: %s", mdText(*f.DiscoveredBy))
-	}
-	if f.Suppressed != nil {
-		w.f(" · suppressed")
-	}
-	w.f("\n")
 }
 
 // mdIssues writes the P0 and P1 findings as a checklist.

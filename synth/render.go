@@ -106,8 +106,7 @@ func (jw *jsonWriter) value(v reflect.Value, depth, parts int) {
 	case t == reflect.TypeFor[[]Finding]():
 		fs := v.Interface().([]Finding)
 		render := appendFinding
-		if jw.cache != nil && depth == 1 { // the synthesis's findings
-			c := &jw.cache.json
+		if c := jw.cache; c != nil && depth == 1 { // the synthesis's findings
 			c.start()
 			defer func() {
 				if jw.err == nil {

@@ -17,20 +17,12 @@ import (
 // writes those bytes again; appendFinding is a function of the finding's
 // value alone, so the output is byte for byte what rendering it again
 // writes (TestLiveMatchesSynthesize renders every step of a changing run
-// both ways). summary.md's Key Findings, a line per finding (32 MB at 8,000
-// agents), are kept alike. The price is memory: the cache holds the
-// findings' rendering (~370 MB at 8,000 agents) beside the synthesis.
+// both ways). The price is memory: the cache holds the findings' rendering
+// (340 MB at 8,000 agents) beside the synthesis.
 
-// renderCache is the rendered findings of the last reports written from a
-// Live's syntheses: each finding of findings.json, and its line of
-// summary.md's Key Findings.
+// renderCache is the rendered findings of the last findings.json written
+// from a Live's syntheses. It is safe for concurrent use.
 type renderCache struct {
-	json, md findingCache
-}
-
-// findingCache is one rendering of each finding of the last write, by
-// key. It is safe for concurrent use.
-type findingCache struct {
 	mu    sync.Mutex
 	byKey map[string]*cachedFinding
 	gen   uint64 // the write being made; entries not used by it are dropped
@@ -39,49 +31,43 @@ type findingCache struct {
 type cachedFinding struct {
 	f     Finding // shallow: its slices are the synthesis's, never modified
 	depth int
-	out   []byte
+	json  []byte
 	gen   uint64
 }
 
 // start begins a write of all the findings: the entries it does not use are
 // dropped at its end (finish).
-func (c *findingCache) start() {
+func (c *renderCache) start() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
 }
 
-// append appends what render appends for f at depth, from the cache when
-// the finding rendered last under f's key is equal to f.
-func (c *findingCache) append(dst []byte, f *Finding, depth int, render func(dst []byte) []byte) []byte {
+// appendFinding appends f as appendFinding does, from the cache when the
+// finding rendered last is equal to it.
+func (c *renderCache) appendFinding(dst []byte, f *Finding, depth int, enc *jsonEncoder) []byte {
 	c.mu.Lock()
 	x := c.byKey[f.Key]
 	if x != nil && x.depth == depth && equalFinding(&x.f, f) {
 		x.gen = c.gen
 		c.mu.Unlock()
-		return append(dst, x.out...)
+		return append(dst, x.json...)
 	}
 	c.mu.Unlock()
 	start := len(dst)
-	dst = render(dst)
+	dst = appendFinding(dst, f, depth, enc)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.byKey == nil {
 		c.byKey = map[string]*cachedFinding{}
 	}
-	c.byKey[f.Key] = &cachedFinding{f: *f, depth: depth, out: slices.Clone(dst[start:]), gen: c.gen}
+	c.byKey[f.Key] = &cachedFinding{f: *f, depth: depth, json: slices.Clone(dst[start:]), gen: c.gen}
 	return dst
-}
-
-// appendFinding appends f as appendFinding does, from the cache when the
-// finding rendered last is equal to it.
-func (c *findingCache) appendFinding(dst []byte, f *Finding, depth int, enc *jsonEncoder) []byte {
-	return c.append(dst, f, depth, func(dst []byte) []byte { return appendFinding(dst, f, depth, enc) })
 }
 
 // finish drops the entries the write begun by start did not use: findings
 // that are gone, or changed.
-func (c *findingCache) finish() {
+func (c *renderCache) finish() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	maps.DeleteFunc(c.byKey, func(_ string, x *cachedFinding) bool { return x.gen != c.gen })
