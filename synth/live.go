@@ -48,10 +48,6 @@ type Live struct {
 	tl   *timeline
 	read []busMark // the bus files as read into tl
 	memo *busMemo  // what the entries read gave, for the next timeline
-
-	// cache keeps the findings as last rendered, for the next rendering
-	// of a synthesis of this Live (render_cache.go).
-	cache *renderCache
 }
 
 // agentKey is what the report side of a completed agent depends on.
@@ -75,7 +71,7 @@ func NewLive(opts Options) *Live {
 	if opts.MaxEntries <= 0 {
 		opts.MaxEntries = DefaultMaxEntries
 	}
-	return &Live{opts: opts, memo: newBusMemo(true), cache: &renderCache{}}
+	return &Live{opts: opts, memo: newBusMemo(true)}
 }
 
 // Rewind forgets the bus entries read: the next Update reads the whole bus.
@@ -206,7 +202,6 @@ func (l *Live) appended(run *Run) (segs []segment, ok bool) {
 // returns is not changed by later Updates.
 func (l *Live) Synthesis() *Synthesis {
 	s := *l.base
-	s.cache = l.cache
 	s.Findings = make([]Finding, len(l.findings))
 	copy(s.Findings, l.findings)
 	if l.tl != nil {

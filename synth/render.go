@@ -64,7 +64,7 @@ func WriteJSON(w io.Writer, s *Synthesis) error {
 // item and 64 KiB of output, never the document or a large part of it
 // (the rest of s but the findings was one 48 MB buffer at 8,000 agents).
 func writeJSON(w io.Writer, s *Synthesis, enc *jsonEncoder) error {
-	jw := jsonWriter{w: w, enc: enc, cache: s.cache}
+	jw := jsonWriter{w: w, enc: enc}
 	jw.value(reflect.ValueOf(s).Elem(), 0, 3)
 	jw.out = append(jw.out, '\n')
 	jw.flush()
@@ -80,9 +80,6 @@ type jsonWriter struct {
 	enc *jsonEncoder
 	out []byte
 	err error // w's first
-	// cache renders the findings of the synthesis written (nil: each is
-	// rendered).
-	cache *renderCache
 }
 
 func (jw *jsonWriter) flush() {
@@ -105,18 +102,8 @@ func (jw *jsonWriter) value(v reflect.Value, depth, parts int) {
 	switch {
 	case t == reflect.TypeFor[[]Finding]():
 		fs := v.Interface().([]Finding)
-		render := appendFinding
-		if c := jw.cache; c != nil && depth == 1 { // the synthesis's findings
-			c.start()
-			defer func() {
-				if jw.err == nil {
-					c.finish()
-				}
-			}()
-			render = c.appendFinding
-		}
 		jw.out = appendArray(jw.out, fs == nil, len(fs), depth, func(dst []byte, i, depth int) []byte {
-			jw.out = render(dst, &fs[i], depth, jw.enc)
+			jw.out = appendFinding(dst, &fs[i], depth, jw.enc)
 			if len(jw.out) >= 64<<10 {
 				jw.flush()
 			}

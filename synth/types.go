@@ -66,10 +66,6 @@ type Synthesis struct {
 	Suppressions *SuppressionReport `json:"suppressions,omitempty"`
 	// Yield is what each completed agent added, by agent name.
 	Yield []AgentYield `json:"yield"`
-
-	// cache holds the findings as last rendered, for a Live's syntheses
-	// (render_cache.go); nil otherwise.
-	cache *renderCache
 }
 
 // AgentYield is what one completed agent added to the synthesis, so that an
