@@ -120,38 +120,49 @@ type Rendered struct {
 // failed; otherwise it names the target that could not be written. Under
 // fsio.WithoutWaiting a FIFO target with no reader is passed over, the
 // other targets written, and the error wraps fsio.ErrNoReader.
-func Write(ctx context.Context, s *synth.Synthesis, t Targets) (Rendered, error) {
-	var r Rendered
+func Write(ctx context.Context, s *synth.Synthesis, t Targets) (r Rendered, err error) {
+	// summary.md is rendered beside findings.json, which is rendered, or
+	// streamed to its file, meanwhile: both only read s. At 8,000 agents
+	// summary.md is 32 MB, findings.json 357 MB, and a watcher rewrites
+	// both at every change; one after the other, the summary's rendering
+	// (~0.2 s) came before every byte of findings.json.
+	var summary []byte
 	done := make(chan struct{})
-	go func() { // the two renderings only read s: make them side by side
+	go func() {
 		defer close(done)
-		r.Summary = synth.RenderMarkdown(s)
+		summary = synth.RenderMarkdown(s)
 	}()
+	rendered := func() []byte {
+		<-done
+		r.Summary = summary
+		return summary
+	}
+	// Never return while the goroutine still reads s; r (the named
+	// result) gets the summary then.
+	defer rendered()
 	if t.KeepJSON {
-		var err error
 		if r.FindingsJSON, err = synth.RenderJSON(s); err != nil {
-			<-done
 			return r, fmt.Errorf("%w: findings.json: %w", ErrRender, err)
 		}
 	}
-	<-done
 	type target struct {
 		path   string
 		render func() ([]byte, error)
 		stream func(io.Writer) error // instead of render: content too large to hold
 	}
 	same := func(b []byte) func() ([]byte, error) { return func() ([]byte, error) { return b, nil } }
+	md := func() ([]byte, error) { return rendered(), nil }
 	var targets []target
 	switch t.Dir {
 	case "":
 	case Stdout:
-		targets = append(targets, target{path: Stdout, render: same(r.Summary)})
+		targets = append(targets, target{path: Stdout, render: md})
 	default:
 		findings := target{path: filepath.Join(t.Dir, "findings.json"), render: same(r.FindingsJSON)}
 		if !t.KeepJSON {
 			findings = target{path: findings.path, stream: func(w io.Writer) error { return synth.WriteJSON(w, s) }}
 		}
-		targets = append(targets, findings, target{path: filepath.Join(t.Dir, "summary.md"), render: same(r.Summary)})
+		targets = append(targets, findings, target{path: filepath.Join(t.Dir, "summary.md"), render: md})
 	}
 	for _, f := range FileFormats() {
 		targets = append(targets, target{path: t.Files[f.Name], render: func() ([]byte, error) { return f.Render(s, t) }})

@@ -1,14 +1,18 @@
 package watcher
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -220,5 +224,50 @@ func TestTopFindings(t *testing.T) {
 	}
 	if !slices.Equal(keys, []string{"c", "b"}) {
 		t.Errorf("top findings %v, want [c b]", keys)
+	}
+}
+
+// TestDifferSameFindings: a Differ that skips the findings of an update
+// whose findings are those of the one before (sameFindings) gives the
+// events of one that looks at them every time, over a run that grows by
+// bus appends and by agents completing.
+func TestDifferSameFindings(t *testing.T) {
+	dir := t.TempDir()
+	if err := demo.Generate(dir, demo.Config{Agents: 10, Findings: 6, BusLines: 200, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	full, err := Scan(context.Background(), dir, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := synth.NewLive(synth.Options{Watching: true})
+	fast, slow := NewDiffer(), NewDiffer()
+	r := rand.New(rand.NewPCG(29, 3))
+	agents, entries := 1, 0
+	at := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	skipped := 0
+	for step := range 80 {
+		if r.IntN(4) == 0 && agents < len(full.Agents) {
+			agents++
+		} else {
+			entries = min(len(full.Bus[0].Entries), entries+1+r.IntN(5))
+		}
+		run := *full
+		run.Agents = full.Agents[:agents]
+		run.Bus = []synth.BusFile{{Name: full.Bus[0].Name, Entries: full.Bus[0].Entries[:entries]}}
+		live.Update(&run)
+		s := live.Synthesis()
+		if fast.sameFindings(s.Findings) {
+			skipped++
+		}
+		slow.seen = nil // never the same: every finding looked at
+		u := &Update{Time: at.Add(time.Duration(step) * time.Second), Synthesis: s}
+		got, want := fast.Diff(u), slow.Diff(u)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: events\n%+v\nwant\n%+v", step, got, want)
+		}
+	}
+	if skipped == 0 {
+		t.Fatal("no update had the findings of the one before: the test tests nothing")
 	}
 }
