@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"regexp"
@@ -28,11 +29,10 @@ func isHelp(args []string) bool {
 	return false
 }
 
-const helpUsage = `Usage: fluxwatch help [COMMAND [SUBCOMMAND]]
-
-Without a command, lists the commands and the global options; with one,
-prints its help (as COMMAND --help): usage, flags and examples, on stdout.
-`
+// helpUsage is the help of the help command.
+//
+//go:embed help/help.txt
+var helpUsage string
 
 func helpCmd(e *env) *cobra.Command {
 	cmd := newCommand("help", "show the help of fluxwatch or of a command", helpUsage)

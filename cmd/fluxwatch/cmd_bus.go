@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
 
 	"github.com/fluxwatch/fluxwatch/bus"
@@ -9,37 +10,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const busUsage = `Usage:
-  fluxwatch bus serve [--store DIR] [--listen HOST:PORT] [credentials] [limits]
-  fluxwatch bus relay [--once] [--direction both|to-stream|to-file] FILE nats://HOST:PORT/RUN
-
-serve runs an embedded NATS server with JetStream (default 127.0.0.1:4222,
-streams kept in --store), for a team that has no NATS server: agents then
-write with --bus nats://HOST:PORT/RUN. It runs until interrupted. It is in
-binaries built with -tags hub (make build-hub) only: the server adds ~14 MB.
-
-The hub is closed by default: it listens on loopback. An address other than
-loopback needs credentials, named as nats-server names them: --auth TOKEN,
---user U --pass P, --nkey PUBKEY (repeatable), or --tlsverify with
---tlscacert and --tlscert/--tlskey (client certificates); or --public, which
-opens it to anyone who can reach it (a loud warning). Clients pass theirs the
-NATS way: nats://TOKEN@ or nats://USER:PASS@ in the URL, $NATS_TOKEN,
-$NATS_USER/$NATS_PASSWORD, --nats-nkey or $NATS_NKEY (a seed file),
---nats-creds or $NATS_CREDS, --nats-ca, --nats-cert, --nats-key (or $NATS_CA,
-$NATS_CERT, $NATS_KEY). Every stream gets the hub's limits, whatever its
-writer asks for: --max-line (1 MiB a record), --max-bytes (1 GiB a run: a
-full stream refuses records, it never drops acknowledged ones), --max-age
-(30 days), --max-store (10 GiB in all). A writer over one is refused at once,
-naming it (finding write exits 2). The start line names a URL others can
-reach and no secret.
-
-relay mirrors a file bus into a run's stream and the stream back into the
-file, so shell-helper agents and networked agents share one run; watch and
-synth read the file. A record already on the other side (same canonical
-line) is not copied again, so relaying twice, or both ways, copies each
-record once. Records that are not findings (stall events) stay where they
-are. With --once it copies what is there and exits.
-`
+// busUsage is the help of the bus command.
+//
+//go:embed help/bus.txt
+var busUsage string
 
 func busCmd(e *env) *cobra.Command {
 	return parentCmd(e, "bus", "serve a NATS bus hub, or relay a file bus to a stream", busUsage, busServeCmd(e), busRelayCmd(e))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -11,7 +12,10 @@ import (
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
 
-const checkUsage = "Usage: fluxwatch check [--strict] [--json] [-q] [--run RUN [--strict-run]] [--evidence [--repo DIR]] PATH…\n\nParses agent reports (files, or directories classified by the output-directory\nrules) and prints their diagnostics and one summary line per report. With\n--evidence, also every claim of every finding with its status (SPEC §5.7).\nWith --strict (what an agent runs on its report before finishing), the exit\nstatus is 0 only when every report is valid, else 1 with one line on stderr\nper report that is not.\n\nFlags:\n"
+// checkUsage is the help of the check command.
+//
+//go:embed help/check.txt
+var checkUsage string
 
 // checkCmd is `fluxwatch check`: check.Paths reads, cmd chooses the
 // printing and the exit code (2 for an unreadable input, 1 for --strict

@@ -61,9 +61,6 @@ func demoCmd(e *env) *cobra.Command {
 		default:
 			err = demo.Generate(dir, cfg)
 		}
-		if errors.Is(err, demo.ErrNotEmpty) {
-			return usageErrorf("demo: %v", err)
-		}
 		if err != nil {
 			return usageErrorf("demo: %v", err)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -11,27 +12,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const discoverUsage = `Usage: fluxwatch discover [--task TEXT | --task-file F] [--dir DIR] [--root DIR] [--window D] [--create]
-
-Find the feature directory a task belongs to (SPEC §4.3) and print it as JSON:
-{"directory", "tier", "score", "source", "candidates", "notes"}.
-
-  tier 1  an explicit directory: --dir (must exist), else a "feature_directory:" line
-          in the task, else $FLUX_OUTPUT_DIR, when it exists
-  tier 2  MANIFEST.yaml files under --root modified within --window: one is used; of
-          several, the best scoring if it reaches --threshold and beats the second.
-          score = 0.4·sim(feature_name) + 0.4·sim(description) + 0.2·sim(feature_slug),
-          sim = |A∩B| / min(|A|,|B|) over the word sets of the task and the field
-  tier 3  --create: make ROOT/YYYY-MM-DD-HHMMSS-<slug> with a MANIFEST.yaml, under
-          a lock on ROOT/.fluxwatch-discover.lock and after looking again: agents
-          that run discover --create for one task at once make one directory
-          and all print it
-
-No clear match: on a terminal you choose from a numbered list; otherwise the
-candidates are printed and the exit code is 3. Nothing found without --create: exit 2.
-
-Flags:
-`
+// discoverUsage is the help of the discover command.
+//
+//go:embed help/discover.txt
+var discoverUsage string
 
 func discoverCmd(e *env) *cobra.Command {
 	cmd := newCommand("discover", "find or create the feature directory", discoverUsage)

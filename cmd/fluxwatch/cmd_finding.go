@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,27 +16,10 @@ import (
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
-const findingUsage = `Usage:
-  fluxwatch finding write (--dir DIR | --bus PATH|URL) --severity blocking|notable --agent NAME
-                          --category C --summary TEXT|- [--file-ref PATH:LINE]… [--timestamp T]
-                          [--no-sync]
-  fluxwatch finding read  (--dir DIR | --bus PATH|URL) [--severity blocking|notable|all] [--agent A]
-                          [--since OFFSET] [--follow]
-
-write appends one finding to the peer-findings bus, safely beside other writers
-(and after a writer killed mid-line), and exits 0 only once the record is on disk.
-read prints the bus as a JSON array of canonical entries ([] when there is none);
-with --follow, one JSON object a line as entries arrive, until interrupted. With
---severity blocking or notable, lines in the canonical shape of the other
-severity are skipped without being decoded: they give no diagnostics.
-
---bus nats://HOST:PORT/RUN (or $FLUXWATCH_BUS) uses the run's JetStream
-stream instead of a file: write exits 0 only after the server acknowledged
-the record, --since and "offset" are stream sequences, and a server that
-cannot be reached is an error within --bus-timeout. Credentials come from
---nats-creds or $NATS_CREDS, $NATS_NKEY, $NATS_USER/$NATS_PASSWORD,
-$NATS_TOKEN, $NATS_CA, $NATS_CERT/$NATS_KEY, and are never printed.
-`
+// findingUsage is the help of the finding command.
+//
+//go:embed help/finding.txt
+var findingUsage string
 
 func findingCmd(e *env) *cobra.Command {
 	return parentCmd(e, "finding", "write to or read from the peer-findings bus", findingUsage, findingWriteCmd(e), findingReadCmd(e))

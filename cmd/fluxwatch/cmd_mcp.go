@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"time"
@@ -11,22 +12,10 @@ import (
 	flag "github.com/spf13/pflag"
 )
 
-const mcpUsage = `Usage: fluxwatch mcp [--root DIR] [--run RUN] [--call-timeout D] [--bus nats://HOST:PORT/RUN] [--nats-* FILE]
-
-Serves the Model Context Protocol on standard input and output, with two
-read-only tools: fetch_peer_findings {output_dir, severity_filter} and
-get_synthesis {output_dir, view, top, severity, agent, baseline, new_only,
-offset, limit, detail}: a summary by default, pages of findings, or the
-whole findings.json when it is small. Every output_dir must lie under --root
-(default the working directory); the kernel resolves it inside the root, so
-a symlink cannot lead out. Calls asking at once for one run share one
-synthesis; at most two are made at once, each within synth's memory budget. Requests are served concurrently: a call that has not
-answered within --call-timeout (default 30s) ends with a tool error, and a
-slow call never delays the others. Logs go to standard error only. With
---bus nats://HOST:PORT/RUN (or such a $FLUXWATCH_BUS), fetch_peer_findings
-reads that stream instead of the bus files of output_dir. get_synthesis
-reads the run --run or $FLUX_RUN_UUID names, as synth does, else the newest.
-`
+// mcpUsage is the help of the mcp command.
+//
+//go:embed help/mcp.txt
+var mcpUsage string
 
 func mcpCmd(e *env) *cobra.Command {
 	cmd := newCommand("mcp", "serve fetch_peer_findings and get_synthesis over MCP on stdio", mcpUsage)

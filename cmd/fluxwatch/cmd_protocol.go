@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -8,18 +9,10 @@ import (
 	"github.com/fluxwatch/fluxwatch/protocol"
 )
 
-const protocolUsage = `Usage: fluxwatch protocol --agent NAME [--bus PATH|URL] [--dir DIR] [--run RUN] [--command PATH]
-
-Prints the agent contract to paste into the prompt of agent NAME, as one
-section: the report it writes (where, the Findings Index with an example,
-the verdict rule, the error stub, the front matter with finished:, and the
-check --strict it runs before finishing), and, with a bus, the Peer
-Findings Protocol: when to share a finding, the exact command to write one
-to the bus at PATH (or nats://HOST:PORT/RUN; default $FLUXWATCH_BUS), and
-how to read and acknowledge the other agents' findings. --dir and --run
-name the report's file (DIR/NAME.RUN.md). A URL holding credentials is
-refused: the prompt would show them; give agents NATS_CREDS instead.
-`
+// protocolUsage is the help of the protocol command.
+//
+//go:embed help/protocol.txt
+var protocolUsage string
 
 func protocolCmd(e *env) *cobra.Command {
 	cmd := newCommand("protocol", "print the agent contract (report and peer findings) for an agent prompt", protocolUsage)

@@ -1,19 +1,17 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
 	"github.com/spf13/cobra"
 	"runtime"
 	"runtime/debug"
 )
 
-const versionUsage = `Usage: fluxwatch version
-
-Prints "fluxwatch VERSION", then the VCS revision, whether the tree was
-modified and the Go version when the build info has them. VERSION is the
-Makefile's stamp (git describe --always --dirty), else the module version,
-else devel-REVISION, else devel-GOVERSION.
-`
+// versionUsage is the help of the version command.
+//
+//go:embed help/version.txt
+var versionUsage string
 
 func versionCmd(e *env) *cobra.Command {
 	cmd := newCommand("version", "print the version", versionUsage)

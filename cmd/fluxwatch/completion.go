@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -18,12 +19,10 @@ var completionScripts = map[string]func(root *cobra.Command, w io.Writer) error{
 	"powershell": (*cobra.Command).GenPowerShellCompletionWithDesc,
 }
 
-const completionUsage = `Usage: fluxwatch completion bash|zsh|fish|powershell
-
-Prints a completion script for the shell: commands, their subcommands and
-flags, and the values of --format, --fail-on and --dedup complete; other
-arguments complete as file names. bash's needs the bash-completion package.
-`
+// completionUsage is the help of the completion command.
+//
+//go:embed help/completion.txt
+var completionUsage string
 
 func completionCmd(e *env) *cobra.Command {
 	cmd := newCommand("completion", "print a shell completion script (bash, zsh, fish or powershell)", completionUsage)

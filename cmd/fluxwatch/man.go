@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -11,13 +12,10 @@ import (
 	"github.com/spf13/cobra/doc"
 )
 
-const manUsage = `Usage: fluxwatch man DIR
-
-Writes man pages into DIR (created when missing): fluxwatch.1, and
-fluxwatch-COMMAND.1 for every command and subcommand, from the same text as
---help (cobra's generator). Read one with man -l DIR/fluxwatch-synth.1.
-The pages are dated by $SOURCE_DATE_EPOCH, else the build's commit time.
-`
+// manUsage is the help of the man command.
+//
+//go:embed help/man.txt
+var manUsage string
 
 func manCmd(e *env) *cobra.Command {
 	cmd := newCommand("man", "write man pages for fluxwatch and every command into a directory", manUsage)
