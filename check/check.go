@@ -47,14 +47,17 @@ type Result struct {
 
 // Report is one agent report as `check --json` prints it.
 type Report struct {
-	File            string              `json:"file"`
-	Agent           string              `json:"agent"`
-	Status          parse.Status        `json:"status"`
-	DeclaredVerdict *string             `json:"declared_verdict"`
-	Verdict         parse.Verdict       `json:"verdict"`
-	Findings        []parse.Finding     `json:"findings"`
-	Improvements    []parse.Improvement `json:"improvements"`
-	Diagnostics     []parse.Diagnostic  `json:"diagnostics"`
+	File            string          `json:"file"`
+	Agent           string          `json:"agent"`
+	Status          parse.Status    `json:"status"`
+	DeclaredVerdict *string         `json:"declared_verdict"`
+	Verdict         parse.Verdict   `json:"verdict"`
+	Findings        []parse.Finding `json:"findings"`
+	// Resolved are the findings the report marks struck through or
+	// fixed (SPEC §2.3: recorded, never counted).
+	Resolved     []parse.Finding     `json:"resolved,omitempty"`
+	Improvements []parse.Improvement `json:"improvements"`
+	Diagnostics  []parse.Diagnostic  `json:"diagnostics"`
 	// Envelope is the report's message envelope, when it has one.
 	Envelope map[string]string `json:"envelope,omitempty"`
 	// Evidence is set with Options.Evidence.
@@ -228,7 +231,7 @@ func reportOf(file string, a synth.Agent) Report {
 		Diagnostics: slices.Clone(a.Diagnostics),
 	}
 	if r := a.Report; r != nil {
-		c.Findings, c.Improvements, c.Envelope = r.Findings, r.Improvements, r.Envelope
+		c.Findings, c.Resolved, c.Improvements, c.Envelope = r.Findings, r.Resolved, r.Improvements, r.Envelope
 		c.Diagnostics = append(c.Diagnostics, r.Diagnostics...)
 		if a.Status != parse.StatusError {
 			c.Verdict = r.Verdict()

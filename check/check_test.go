@@ -178,3 +178,51 @@ func TestWriteJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestResolvedShown: the findings a report marks fixed are listed in
+// check --json and counted in its text line, never as findings (SPEC §2.3).
+func TestResolvedShown(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, `-- fd-audit.md --
+# Audit
+
+## Critical
+
+### 1. ~~Shell command built from the request~~
+Fixed in the last commit.
+
+### 2. Session cookie without Secure — FIXED
+
+## High
+
+### 3. Rate limit missing on the login form
+`+"`web/login.go:12`"+` accepts unlimited attempts.
+`)
+	res, err := Paths(context.Background(), []string{filepath.Join(dir, "fd-audit.md")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Reports[0]
+	if len(r.Findings) != 1 || r.Findings[0].Severity != parse.P1 || len(r.Resolved) != 2 {
+		t.Fatalf("findings %+v resolved %+v: want one P1 finding and two resolved", r.Findings, r.Resolved)
+	}
+	var text, js, stderr bytes.Buffer
+	if err := res.WriteText(&text, true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "1 finding (P0 0, P1 1, P2 0, P3 0), 2 resolved,") {
+		t.Errorf("text does not count the resolved findings:\n%s", text.String())
+	}
+	if err := res.WriteJSON(&js, &stderr, true); err != nil {
+		t.Fatal(err)
+	}
+	var got []struct {
+		Resolved []parse.Finding `json:"resolved"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(got[0].Resolved) != 2 || got[0].Resolved[0].Severity != parse.P0 {
+		t.Errorf("check --json resolved = %+v, want the two P0s", got)
+	}
+}

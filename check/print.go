@@ -93,9 +93,13 @@ func writeReport(w io.Writer, r Report, quiet bool) {
 	if r.Status == parse.StatusUnreadable {
 		unread = " — could not be fully read"
 	}
-	fmt.Fprintln(w, inert.Line(fmt.Sprintf("%s: %s, %s (P0 %d, P1 %d, P2 %d, P3 %d), %s, declared %s, verdict %s%s",
+	resolved := ""
+	if len(r.Resolved) > 0 {
+		resolved = fmt.Sprintf(", %d resolved", len(r.Resolved))
+	}
+	fmt.Fprintln(w, inert.Line(fmt.Sprintf("%s: %s, %s (P0 %d, P1 %d, P2 %d, P3 %d)%s, %s, declared %s, verdict %s%s",
 		r.File, r.Status, synth.Plural(len(r.Findings), "finding"), counts[parse.P0], counts[parse.P1], counts[parse.P2], counts[parse.P3],
-		synth.Plural(len(r.Improvements), "improvement"), declared, r.Verdict, unread)))
+		resolved, synth.Plural(len(r.Improvements), "improvement"), declared, r.Verdict, unread)))
 	if ev != nil {
 		t := ev.tally
 		fmt.Fprintln(w, inert.Line(fmt.Sprintf("%s: evidence against %s: %s (%d verified, %d moved, %d mismatch, %d missing file, %d out of range, %d skipped), %d ungrounded",
