@@ -1122,6 +1122,9 @@ func (g *general) tallyOf(line int, text string, sev Severity) {
 	if len(plevelCountRe.FindAllStringIndex(t, 2)) > 1 {
 		return // "P0: 60, P1: 48, P2: 36": several counts, read as a line's tally or not at all
 	}
+	if endsWithRef(t) {
+		return // "CRITICAL: SQL built in src/UserDao.java:61": a line of a file
+	}
 	if i := strings.LastIndexAny(t, ":("); i >= 0 {
 		rest := strings.Trim(t[i+1:], " )*_")
 		if f := strings.Fields(rest); len(f) > 0 {
@@ -1210,7 +1213,7 @@ func plainTitle(text string, kind byte) (title, id string) {
 				if lid, rest, ok := apartID(t2); ok {
 					id, t2 = lid, strings.TrimLeft(rest, sepChars)
 				}
-				if !emptyTitle(cleanTitle(t2)) {
+				if !emptyTitle(cleanTitle(t2)) && !isLocation(t2) {
 					return cleanTitle(t2), id
 				}
 			}

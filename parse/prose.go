@@ -156,7 +156,8 @@ func cleanTitle(s string) string {
 var countTitleRe = regexp.MustCompile(`^(?i)(\d+\b.{0,24}|\d+\s*[,/|;].*|none\b.*|n/?a|nothing.*|no (findings?|issues?).*|—|-|–|tbd|0|\(.*)$`)
 
 // emptyTitle reports whether a title says nothing: empty, "none", a count, a
-// legend, or only group words ("defects", "findings").
+// legend, or only group words ("defects", "findings"). A title that ends with
+// a file:line is not a count ("Token logged in src/auth.go:23").
 func emptyTitle(s string) bool {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -170,7 +171,7 @@ func emptyTitle(s string) bool {
 			return true
 		}
 	}
-	return strings.IndexByte(s, ':') >= 0 && isTally(s) || onlyGroupWords(s)
+	return strings.IndexByte(s, ':') >= 0 && isTally(s) && !endsWithRef(s) || onlyGroupWords(s)
 }
 
 // isTally reports whether s is a legend or tally: "(invalid measurement …):

@@ -59,6 +59,23 @@ func fileRefs(s string) []string {
 	return refs
 }
 
+// endsWithRef reports whether s ends with a file:line reference
+// ("… in src/App.java:23"): its last number is a line of a file, not a
+// count ("Critical issues: 23").
+func endsWithRef(s string) bool {
+	s = strings.TrimRight(s, " \t`)]*_.")
+	c := strings.LastIndexByte(s, ':')
+	for c >= 0 {
+		if _, _, _, next, ok := refAt(s, c, 0); ok {
+			return next >= len(s)
+		}
+		if c = strings.LastIndexByte(s[:c], ':'); c < 0 || len(s)-c > 24 {
+			return false
+		}
+	}
+	return false
+}
+
 // refSeen reports whether ref is among refs (or in seen, when there is one).
 func refSeen(refs []string, seen map[string]bool, ref string) bool {
 	if seen != nil {
