@@ -895,6 +895,12 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 			case 'h':
 				nodes[p].subs++
 				nodes[p].rich++
+			case 'b':
+				// A verdict line in bold under the last group is not one
+				// of its findings: its bullets stay eligible.
+				if !verdictLead(nodes[k].text) {
+					nodes[p].rich++
+				}
 			default:
 				nodes[p].rich++
 			}
@@ -1041,7 +1047,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		return // an overall rating
 	case hasField && (n.kind != 'h' || n.rank > 1):
 		sev, word = n.field, n.fieldWord
-	case grp != nil && eligible(n, grp):
+	case grp != nil && eligible(n, grp) && !verdictLead(n.text):
 		sev, word = grp.gsev, groupWord(grp.text)
 		if hasField {
 			sev, word = n.field, n.fieldWord
@@ -1114,6 +1120,22 @@ func eligible(n *gnode, grp *gnode) bool {
 		return !(strings.HasSuffix(strings.TrimSpace(lead), ":") && strings.TrimSpace(after) == "")
 	}
 	return true
+}
+
+// verdictLead reports whether an item or bold lead-in under a group states
+// the report's verdict ("**Verdict: ❌ Changes requested**" under "💡
+// Suggestions"): the verdict, not a finding of the group.
+func verdictLead(text string) bool {
+	t := strings.TrimSpace(text)
+	if len(t) >= 400 || !strings.ContainsAny(t, ":：") {
+		return false
+	}
+	m := verdictLabelRe.FindStringSubmatch(strings.TrimLeft(stripBold(trimEmoji(t)), "#> "))
+	if m == nil {
+		return false
+	}
+	_, ok := NormalizeVerdict(verdictValue(m[3]))
+	return ok
 }
 
 // tallyOf records the count that a labelled line with no title states.
