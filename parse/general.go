@@ -285,6 +285,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 					if heading >= 0 {
 						table.cls, table.group = nodes[heading].cls, nodes[heading].rgroup
 					}
+					if table.kv {
+						// "| Severity | High |" as its first row.
+						table.row(&g, &nodes, cur(), t, l.num, table.legend)
+					}
 				}
 				if table == nil {
 					continue
@@ -2294,6 +2298,19 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		c.kv = true
 		return c, true
 	}
+	if len(cells) == 2 && c.sev == 0 && c.title < 0 && c.count < 0 {
+		// "| Severity | High |" as the table's first row: a field table
+		// whose header is a field too.
+		if _, cl, ok := severityValue(strings.TrimSpace(cells[1]), true); ok && cl == sevFinding {
+			return genTable{kv: true, sev: -1, title: -1, id: -1, status: -1, count: -1}, true
+		}
+	}
+	if c.sev < 0 && c.title < 0 && c.count < 0 && slices.ContainsFunc(cells, func(cell string) bool { _, _, ok := cellField(cell); return ok }) {
+		// "| Severity: **High** | Difficulty: **Low** |": a finding's
+		// rating table that names each field in its cell.
+		c.kv = true
+		return c, true
+	}
 	if c.sev < 0 && c.title >= 0 {
 		// No severity column: its rows are findings by the severity in
 		// their ID ("| P0-1 | … |") or of the group heading over the
@@ -2328,6 +2345,25 @@ func sevColumnRank(name string) int {
 	return 3
 }
 
+// cellField reads a table cell that names a severity field and its value:
+// "Severity: **High**", "**Risk:** Medium".
+func cellField(cell string) (name, value string, ok bool) {
+	t := strings.TrimSpace(stripBold(cell))
+	name, value, found := strings.Cut(t, ":")
+	if !found {
+		return "", "", false
+	}
+	name = strings.ToLower(strings.TrimSpace(name))
+	value = strings.TrimSpace(value)
+	if !sevColumn(name) {
+		return "", "", false
+	}
+	if _, c, ok := severityValue(value, true); !ok || c != sevFinding {
+		return "", "", false
+	}
+	return name, value, true
+}
+
 func sevColumn(name string) bool {
 	switch name {
 	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio",
@@ -2360,11 +2396,22 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 		return strings.TrimSpace(cells[j])
 	}
 	if t.kv {
-		// "| Severity | High |" in a finding's block is its field.
+		// "| Severity | High |" in a finding's block is its field, and
+		// so is a cell "Severity: **High**".
+		if cur < 0 {
+			return
+		}
 		name := strings.ToLower(strings.TrimSpace(stripBold(cell(0))))
-		if cur >= 0 && sevColumn(name) {
+		if sevColumn(name) && len(cells) == 2 {
 			if _, c, ok := severityValue(cell(1), true); ok && c == sevFinding {
 				(*nodes)[cur].setField(name, cell(1), num)
+			}
+			return
+		}
+		for _, c := range cells {
+			if name, value, ok := cellField(c); ok {
+				(*nodes)[cur].setField(name, value, num)
+				return
 			}
 		}
 		return
