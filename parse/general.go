@@ -214,9 +214,12 @@ func readGeneral(st *stop, src string, lines []line) general {
 		return stack[len(stack)-1]
 	}
 	template := isTemplate(lines)
-	heading := -1   // the innermost open heading node
-	realLevel := 0  // the level of the last heading written with #s
-	folds := 0      // <details> blocks open at the line
+	heading := -1  // the innermost open heading node
+	realLevel := 0 // the level of the last heading written with #s
+	folds := 0     // <details> blocks open at the line
+	// The summary headings open, each with the number of <details> blocks
+	// open at its line: closing its block ends the heading's block.
+	var summaries []foldHead
 	listGroup := -1 // the node of an open group line over a list
 	// A badge line's severity, its line number and index, waiting for
 	// the title under it.
@@ -245,9 +248,11 @@ func readGeneral(st *stop, src string, lines []line) general {
 			folds += opened
 		}
 		level, head := l.level, l.head
+		summary := false
 		if level > 0 {
 			realLevel = level
 		} else if h, ok := summaryHead(t); ok {
+			summary = true
 			// A collapsed block's summary heads what it folds, one level
 			// below the heading it stands under and one more for each
 			// block it is folded in ("🔴 Critical (2)" over its
@@ -260,7 +265,26 @@ func readGeneral(st *stop, src string, lines []line) general {
 			level, head = min(realLevel+1, 6), w
 			listGroup = len(nodes)
 		}
+		depth := folds
 		folds = max(folds-closed, 0)
+		if closed > 0 {
+			// "</details>": the summary headings of the blocks it closes
+			// end here, with whatever opened under them.
+			for len(summaries) > 0 && summaries[len(summaries)-1].folds > folds {
+				at := slices.Index(stack, summaries[len(summaries)-1].node)
+				summaries = summaries[:len(summaries)-1]
+				if at >= 0 {
+					stack = stack[:at]
+				}
+			}
+			heading = -1
+			for _, k := range slices.Backward(stack) {
+				if nodes[k].kind == 'h' {
+					heading = k
+					break
+				}
+			}
+		}
 		if level > 0 {
 			table = nil
 			n := gnode{i: i, kind: 'h', rank: int32(level), text: head, count: -1}
@@ -272,6 +296,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 			nodes = append(nodes, n)
 			stack = append(stack, len(nodes)-1)
 			heading = len(nodes) - 1
+			if summary && depth > 0 && depth == folds {
+				summaries = append(summaries, foldHead{node: heading, folds: depth})
+			}
 			continue
 		}
 		if strings.HasPrefix(t, "|") {
@@ -2472,6 +2499,10 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	// resolved resolves its rows.
 	g.pending = append(g.pending, pendingRow{f: gf, head: t.head})
 }
+
+// foldHead is a summary heading and the number of <details> blocks open
+// at its line.
+type foldHead struct{ node, folds int }
 
 // summaryHead reads the summary of a collapsed block ("<summary>🔴
 // Critical (2)</summary>", "<details><summary><b>[HIGH] Title</b>"): a
