@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// verdictRe finds "Verdict:" written at the start of a line (after list
+// verdictRe finds "Verdict:" (or "Verdict — ") written at the start of a line (after list
 // markers and emphasis) or after a separator inside a heading, as in
 // "## Executive Summary — Verdict: needs-changes".
-var verdictRe = regexp.MustCompile(`(?i)(?:^|[—–|:]\s*|\s-\s)verdict\s*:\s*(.*)$`)
+var verdictRe = regexp.MustCompile(`(?i)(?:^|[—–|:]\s*|\s-\s)verdict\s*(?::|：|\s[—–]\s)\s*(.*)$`)
 
 // verdictLine reads a verdict line. plain reports whether the line is exactly
 // the strict form "Verdict: VALUE" (no emphasis, no heading, no trailing text).
@@ -42,6 +42,13 @@ func verdictLine(s string) (text string, plain, ok bool) {
 	v := cutVerdictValue(u[m[2]:m[3]])
 	if v == "" {
 		return "", false, false
+	}
+	if !strings.ContainsAny(u[m[0]:m[2]], ":：") {
+		// "Verdict — REJECT": with a dash, only a verdict word; a
+		// heading "Verdict — how we decided" is a title.
+		if _, ok := NormalizeVerdict(v); !ok {
+			return "", false, false
+		}
 	}
 	return v, false, true
 }
@@ -139,6 +146,7 @@ var verdictSynonyms = map[string]Verdict{
 	"ship-with-changes": NeedsChanges, "minor-issues": NeedsChanges, "conditional": NeedsChanges,
 	"conditionally": NeedsChanges, "revision-required": NeedsChanges, "revisions-required": NeedsChanges,
 	"major-revision": NeedsChanges, "minor-revision": NeedsChanges,
+	"not-ready": NeedsChanges, "not-yet-ready": NeedsChanges, "ready-to-merge": Safe,
 	"risky": Risky, "fail": Risky, "failed": Risky, "blocked": Risky, "block": Risky, "blocking": Risky,
 	"reject": Risky, "rejected": Risky, "do-not-ship": Risky, "do-not-merge": Risky, "unsafe": Risky,
 	"no-go": Risky, "nogo": Risky,
@@ -219,8 +227,8 @@ type candidate struct {
 var (
 	// Labels of a verdict line: "**Verdict:**", "Recommendation:",
 	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
-	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
-		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness")
+	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness|overall)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
+		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall")
 	// Headings of the sections a report gives its overall verdict in.
 	verdictSectionRe = guard(regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`),
 		"summary", "verdict", "conclusion", "decision", "recommendation", "assessment", "overall", "final", "result",
