@@ -1594,8 +1594,10 @@ func (r *run) missesCode(c *Claim, m matched, agent string) (string, bool) {
 // neighbour reports whether an agent a claim names was credited for a
 // neighbouring finding: another agent the claim names reported it beyond
 // doubt (the claim cites its ID, or matched its finding, or that
-// finding's title and block hold three quarters of the claim's title),
-// while this one did not (no ID of its own cited, no finding of its own
+// finding's title and block hold three quarters of the claim's title; for
+// a claim that names one agent, an agent it does not name whose finding
+// it matched or states in other words, holding three quarters of its
+// title), while this one did not (no ID of its own cited, no finding of its own
 // matched, none holding half of the claim's title), and the finding of
 // its own that says most of the claim is another defect: the synthesis
 // states it apart, on a line that does not state the other agent's; its
@@ -1625,6 +1627,20 @@ func (r *run) neighbour(c *Claim, m matched, a string) (string, bool) {
 		strict := slices.Contains(m.citers, b) || r.covers(m.cands, b) || bs.title >= strictTitle
 		if strict && bs.title+bs.all > best {
 			anchor, best = b, bs.title+bs.all
+		}
+	}
+	if anchor == "" && len(m.named) == 1 {
+		// The only agent it names: an agent it does not name whose
+		// finding it states (matched, or in other words) beyond doubt.
+		for _, b := range slices.Sorted(maps.Keys(m.said)) {
+			bs := m.said[b]
+			if b == a {
+				continue
+			}
+			strict := (r.covers(m.cands, b) || r.covers(weak, b)) && bs.title >= strictTitle
+			if strict && bs.title+bs.all > best {
+				anchor, best = b, bs.title+bs.all
+			}
 		}
 	}
 	if anchor == "" {
