@@ -1,36 +1,11 @@
 package verify
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 )
-
-// TestGoldenKindsRound7 pins what the archives of issue 28's seventh round
-// are about, as TestGoldenKinds does for the others.
-func TestGoldenKindsRound7(t *testing.T) {
-	for _, tc := range []struct {
-		archive    string
-		kinds      []Kind
-		ungrounded bool
-	}{
-		{"neighbour", []Kind{WrongCount}, true},
-	} {
-		t.Run(tc.archive, func(t *testing.T) {
-			r := resultOf(t, tc.archive)
-			if got := r.Ungrounded(); got != tc.ungrounded {
-				t.Errorf("Ungrounded() = %v, want %v\n%s", got, tc.ungrounded, r.Text("synthesis.md"))
-			}
-			for _, k := range Kinds {
-				if n := r.Tally[k]; slices.Contains(tc.kinds, k) != (n > 0) {
-					t.Errorf("%d %s problems, want them only of kinds %v:\n%s", n, k, tc.kinds, r.Text("synthesis.md"))
-				}
-			}
-		})
-	}
-}
 
 // TestNeighbourMargin: an agent is held to have been credited for a
 // neighbouring finding only when every test fails it. Each variant of
