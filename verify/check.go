@@ -1594,21 +1594,21 @@ func (r *run) missesCode(c *Claim, m matched, agent string) (string, bool) {
 // neighbour reports whether an agent a claim names was credited for a
 // neighbouring finding: another agent the claim names reported it beyond
 // doubt (the claim cites its ID, or matched its finding, or that
-// finding's title and block hold three quarters of the claim's title; for
-// a claim that names one agent, an agent it does not name whose finding
-// it matched or states in other words, holding three quarters of its
-// title), while this one did not (no ID of its own cited, no finding of its own
-// matched, none holding half of the claim's title), and the finding of
-// its own that says most of the claim is another defect: the synthesis
-// states it apart, on a line that does not state the other agent's; its
-// block shares less than a quarter of its words with the other's; and its
-// report never writes a word of the claim's title that the other
-// agent's finding writes and at most two findings of the run write (the
-// word that says what the claim is about: "hysteresis" in "No
-// hysteresis in drift detection", credited to an agent whose finding is
-// about drift between two registries). Each test alone is passed by
-// agents a careful reader credits: a synthesis merges findings that
-// share few words.
+// finding's title and block hold three quarters of the claim's title;
+// for a claim that names one agent, an agent it does not name whose
+// finding it matched or states in other words, holding three quarters
+// of its title), while this one did not (no ID of its own cited, no
+// finding of its own matched, none holding half of the claim's title),
+// and the finding of its own that says most of the claim is another
+// defect: the synthesis states it apart, on a line that does not state
+// the other agent's; no finding of its own shares a quarter of the
+// other's block; and its report never writes a word of the claim's
+// title that the other agent's finding writes and at most two findings
+// of the run write (the word that says what the claim is about:
+// "hysteresis" in "No hysteresis in drift detection", credited to an
+// agent whose finding is about drift between two registries). Each test
+// alone is passed by agents a careful reader credits: a synthesis merges
+// findings that share few words.
 func (r *run) neighbour(c *Claim, m matched, a string) (string, bool) {
 	fs, ok := m.said[a]
 	if c.quotes {
