@@ -120,6 +120,16 @@ const (
 	// whose block holds this much of the line's words, clearly more than
 	// its other findings' blocks.
 	mentioned = 0.6
+	// strictTitle: an agent one of whose findings holds this much of a
+	// claim's title's weight reported it beyond doubt (neighbour).
+	strictTitle = 0.75
+	// apartShare: two findings whose blocks share less than this of the
+	// weight of the smaller's words are about different things
+	// (neighbour).
+	apartShare = 0.25
+	// rareFindings: a word that at most this many findings of the run
+	// write names what a claim is about (neighbour).
+	rareFindings = 2
 	// themeWords: a count that names no agent, over a theme row's title
 	// of at most this many words, is not judged by what the
 	// reports say: a theme that short is said in other words as often.
@@ -187,6 +197,11 @@ type run struct {
 	topic map[string]bool
 	// citedByID: the candidates the synthesis cites by ID (cited).
 	citedByID []bool
+	// matches are the claims' matches, in claim order; statedBy: a
+	// candidate → the claims (their indices) that match it (m.cands).
+	matches  []matched
+	lines    []int
+	statedBy map[int][]int
 }
 
 // srcRec is one agent's finding (a source of a run finding) or improvement.
@@ -404,17 +419,29 @@ func checkWith(r *run, src []byte) *Result {
 	}
 	present := make([]bool, len(r.cands))
 	covers := r.covered(in.Synthesis, res.Claims)
+	// Every claim is matched before any is judged: whether an agent was
+	// credited for a neighbouring finding depends on what the other
+	// claims state (apart).
+	ms := make([]matched, len(res.Claims))
+	r.statedBy, r.lines = map[int][]int{}, make([]int, len(res.Claims))
 	for i := range res.Claims {
 		c := &res.Claims[i]
 		m := r.match(c)
 		for _, j := range m.cands {
 			present[j] = true
 			trace(j, "claim %d matches it", c.Line)
+			r.statedBy[j] = append(r.statedBy[j], i)
 		}
 		for _, j := range m.weak {
 			present[j] = true
 			trace(j, "claim %d states it in other words", c.Line)
 		}
+		ms[i], r.lines[i] = m, c.Line
+	}
+	r.matches = ms
+	for i := range res.Claims {
+		c := &res.Claims[i]
+		m := ms[i]
 		ps := r.judge(c, m)
 		if debugClaim != nil {
 			debugClaim(r, c, m, ps)
@@ -563,8 +590,13 @@ type matched struct {
 	// coded are those of weak whose titles write a name from code the
 	// claim writes: their agents said it.
 	coded []int
-	// blockScores are the candidates' block scores for the claim.
-	blockScores []float64
+	// namedWeak are those of weak tied to it only because their agent is
+	// named (a finding holding 40% of its words): the credit judged.
+	namedWeak []int
+	// blockScores are the candidates whose blocks hold at least littleAll
+	// of the claim's words, ascending, with their scores (the others
+	// bear on no rule; kept sparse, as every claim's match is kept).
+	blockScores []blockScore
 	// scores are the agents' word scores for the claim (weigh), with the
 	// paragraph of each; best the highest.
 	scores []float64
@@ -575,6 +607,12 @@ type matched struct {
 	// they say (findingSay); titleWords counts the words of its title.
 	said       map[string]findingSay
 	titleWords int
+}
+
+// blockScore is one candidate's block score for a claim.
+type blockScore struct {
+	j int
+	v float64
 }
 
 // findingSay is how much of a claim an agent's own findings and
@@ -752,7 +790,11 @@ func (r *run) match(c *Claim) matched {
 	// What it states in other words: the one finding whose block holds
 	// most of its words, clearly more than any other.
 	bs, _, _ := r.blocks.weigh(all)
-	m.blockScores = bs
+	for j, v := range bs {
+		if v >= littleAll {
+			m.blockScores = append(m.blockScores, blockScore{j, v})
+		}
+	}
 	if len(all) >= 3 {
 		bestJ, best, second := -1, 0.0, 0.0
 		for j, v := range bs {
@@ -804,6 +846,7 @@ func (r *run) match(c *Claim) matched {
 		}
 		if bestJ >= 0 && best >= plausible && best >= 1.2*second {
 			m.weak = append(m.weak, bestJ)
+			m.namedWeak = append(m.namedWeak, bestJ)
 		}
 	}
 	m.said, m.titleWords = r.findingsSay(tw, all), len(tw)
@@ -1140,7 +1183,8 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 				impAgents = append(impAgents, r.cands[j].agents...)
 			}
 		}
-		for j, v := range m.blockScores {
+		for _, b := range m.blockScores {
+			j, v := b.j, b.v
 			cd := &r.cands[j]
 			if cd.f == nil || cd.f.Severity.Rank() > rank || !r.ofNamed(m, j) || len(m.citers) > 0 && !onlyImp {
 				// A finding it cites by ID settles what it states: another
@@ -1296,8 +1340,8 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			}
 		}
 	}
-	for j, v := range m.blockScores {
-		if cd := &r.cands[j]; v >= plausible && cd.f != nil {
+	for _, b := range m.blockScores {
+		if cd := &r.cands[b.j]; b.v >= plausible && cd.f != nil {
 			for _, s := range cd.f.Sources {
 				if !readable(s.Agent) || !saysLittle(m.said[s.Agent], m.titleWords) {
 					note(s.Agent, s.Ref)
@@ -1325,27 +1369,16 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	}
 	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
 	for _, a := range m.named {
-		if msg, ok := r.missesCode(c, m, a); ok && grounded && !mismatched(m, a) {
+		if !grounded || mismatched(m, a) {
+			continue
+		}
+		if msg, ok := r.missesCode(c, m, a); ok {
 			wrong = append(wrong, msg)
-			continue
+		} else if msg, ok := r.unreported(c, m, a, support); ok {
+			wrong = append(wrong, msg)
+		} else if msg, ok := r.neighbour(c, m, a); ok {
+			wrong = append(wrong, msg)
 		}
-		if _, ok := support[a]; ok || !grounded || mismatched(m, a) {
-			continue
-		}
-		if fs, ok := m.said[a]; ok && !c.quotes {
-			// Its findings can be read: they say it, or it did not report it.
-			if saysLittle(fs, m.titleWords) {
-				wrong = append(wrong, fmt.Sprintf("names %s, none of whose findings says it (its closest, %s, holds %.0f%% of its words, against %s)",
-					a, r.srcLabel(fs.src), 100*fs.all, r.bestSaid(m)))
-			}
-			continue
-		}
-		i := slices.Index(r.reports.names, a)
-		if i < 0 || m.scores[i] >= silent*m.best {
-			continue // no report to read, or it says something like it
-		}
-		wrong = append(wrong, fmt.Sprintf("names %s, which has no finding like it and whose report says nothing like it (%.0f%% of its words at most, against %.0f%% in %s)",
-			a, 100*m.scores[i], 100*m.best, r.bestAgent(m)))
 	}
 	// A count that names no agent over a theme of a few words in a row of
 	// IDs ("| Staged rollout | RES-2, DEC-4 | High (4 agents) |"): too few
@@ -1396,6 +1429,30 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		return Problem{}, false
 	}
 	return Problem{Kind: WrongCount, Message: strings.Join(wrong, "; ")}, true
+}
+
+// unreported reports whether an agent a claim names, which no finding it
+// is tied to comes from (support), did not report it: its findings can be
+// read and say little of it (saysLittle), or they cannot and its report
+// says far less of it than the report that says most.
+func (r *run) unreported(c *Claim, m matched, a string, support map[string]string) (string, bool) {
+	if _, ok := support[a]; ok {
+		return "", false
+	}
+	if fs, ok := m.said[a]; ok && !c.quotes {
+		// Its findings can be read: they say it, or it did not report it.
+		if saysLittle(fs, m.titleWords) {
+			return fmt.Sprintf("names %s, none of whose findings says it (its closest, %s, holds %.0f%% of its words, against %s)",
+				a, r.srcLabel(fs.src), 100*fs.all, r.bestSaid(m)), true
+		}
+		return "", false
+	}
+	i := slices.Index(r.reports.names, a)
+	if i < 0 || m.scores[i] >= silent*m.best {
+		return "", false // no report to read, or it says something like it
+	}
+	return fmt.Sprintf("names %s, which has no finding like it and whose report says nothing like it (%.0f%% of its words at most, against %.0f%% in %s)",
+		a, 100*m.scores[i], 100*m.best, r.bestAgent(m)), true
 }
 
 // unwritten reports whether an agent's report, which fluxwatch read in
@@ -1533,6 +1590,102 @@ func (r *run) missesCode(c *Claim, m matched, agent string) (string, bool) {
 	return fmt.Sprintf("names %s, whose report never writes %s, which the claim is about (%s writes it)",
 		agent, named[0], strings.TrimSpace(where)), true
 }
+
+// neighbour reports whether an agent a claim names was credited for a
+// neighbouring finding: another agent the claim names reported it beyond
+// doubt (the claim cites its ID, or matched its finding, or that
+// finding's title and block hold three quarters of the claim's title;
+// for a claim that names one agent, an agent it does not name whose
+// finding it matched or states in other words, holding three quarters
+// of its title), while this one did not (no ID of its own cited, no
+// finding of its own matched, none holding half of the claim's title),
+// and the finding of its own that says most of the claim is another
+// defect: the synthesis states it apart, on a line that does not state
+// the other agent's; no finding of its own shares a quarter of the
+// other's block; and its report never writes a word of the claim's
+// title that the other agent's finding writes and at most two findings
+// of the run write (the word that says what the claim is about:
+// "hysteresis" in "No hysteresis in drift detection", credited to an
+// agent whose finding is about drift between two registries). Each test
+// alone is passed by agents a careful reader credits: a synthesis merges
+// findings that share few words.
+func (r *run) neighbour(c *Claim, m matched, a string) (string, bool) {
+	fs, ok := m.said[a]
+	if c.quotes {
+		return "", false // a quote of the agent: weighed on its whole report
+	}
+	weak := slices.DeleteFunc(slices.Clone(m.weak), func(j int) bool { return slices.Contains(m.namedWeak, j) })
+	if !ok || fs.title >= saySome || slices.Contains(m.citers, a) || r.covers(m.cands, a) || r.covers(weak, a) {
+		return "", false
+	}
+	anchor, best := "", -1.0
+	for _, b := range m.named {
+		bs, ok := m.said[b]
+		if b == a || !ok {
+			continue
+		}
+		strict := slices.Contains(m.citers, b) || r.covers(m.cands, b) || bs.title >= strictTitle
+		if strict && bs.title+bs.all > best {
+			anchor, best = b, bs.title+bs.all
+		}
+	}
+	if anchor == "" && len(m.named) == 1 {
+		// The only agent it names: an agent it does not name whose
+		// finding it states (matched, or in other words) beyond doubt.
+		for _, b := range slices.Sorted(maps.Keys(m.said)) {
+			bs := m.said[b]
+			if b == a {
+				continue
+			}
+			strict := (r.covers(m.cands, b) || r.covers(weak, b)) && bs.title >= strictTitle
+			if strict && bs.title+bs.all > best {
+				anchor, best = b, bs.title+bs.all
+			}
+		}
+	}
+	if anchor == "" {
+		return "", false
+	}
+	ka, kb := fs.src, m.said[anchor].src
+	ja, jb := r.srcs[ka].cand, r.srcs[kb].cand
+	if ja == jb {
+		return "", false
+	}
+	for k := range r.srcs {
+		// No finding of its own shares much with the other's.
+		if r.srcs[k].agent == a && r.said.sharedShare(k, kb) >= apartShare {
+			return "", false
+		}
+	}
+	apart := 0
+	for _, i := range r.statedBy[ja] {
+		if o := &r.matches[i]; r.lines[i] != c.Line && !slices.Contains(o.cands, jb) && !slices.Contains(o.weak, jb) {
+			apart = r.lines[i]
+			break
+		}
+	}
+	if apart == 0 {
+		return "", false
+	}
+	owner := slices.Index(r.reports.names, a)
+	if owner < 0 {
+		return "", false
+	}
+	// The title less its asides ("(Michel-Levy chart missing)"): what
+	// it is about, not the picture it is given.
+	for _, w := range words(asideRe.ReplaceAllString(c.Title, " ")) {
+		id, ok := r.said.vocab[w]
+		if !ok || r.said.df[id] > rareFindings || !r.said.has(kb, id) || r.reports.ownerHas(owner, w) {
+			continue
+		}
+		return fmt.Sprintf("names %s, whose closest finding, %s, is another defect the synthesis states apart (line %d), and whose report never writes %s, which %s writes",
+			a, r.srcLabel(ka), apart, quote(asWritten(c.Title, w)), r.srcLabel(kb)), true
+	}
+	return "", false
+}
+
+// asideRe matches a parenthesised aside.
+var asideRe = regexp.MustCompile(`\([^()]*\)`)
 
 func mismatched(m matched, agent string) bool {
 	for _, x := range m.mismatch {

@@ -381,8 +381,8 @@ func TestLabelledSyntheses(t *testing.T) {
 	// false flags at most a tenth of the errors. On the whole set, with the
 	// eight held-out syntheses of round 3: false flags at most 5% of the
 	// errors (round 4's figure; the target is a tenth), errors
-	// found at least 59% (round 6's; the target, 90%, is not reached:
-	// verify finds half of the held-out errors). Every
+	// found at least 64% (round 7's; the target, 90%, is not reached:
+	// verify finds over half of the held-out errors). Every
 	// error-free synthesis but one passes. A change that loses ground fails
 	// here.
 	first := rounds[0]
@@ -398,16 +398,16 @@ func TestLabelledSyntheses(t *testing.T) {
 	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
 		falseFlags: totals[false].falseFlags + totals[true].falseFlags,
 		clean:      totals[false].clean + totals[true].clean, cleanPass: totals[false].cleanPass + totals[true].cleanPass}
-	if 100*all.found < 59*all.errors {
-		t.Errorf("found %d of %d errors, want at least 59%%", all.found, all.errors)
+	if 100*all.found < 64*all.errors {
+		t.Errorf("found %d of %d errors, want at least 64%%", all.found, all.errors)
 	}
 	if 100*all.falseFlags > 5*all.errors {
 		t.Errorf("%d false flags for %d errors, want at most 5%%", all.falseFlags, all.errors)
 	}
-	// The held-out part alone, at round 6's figures: errors found at
-	// least 52%, false flags at most 6% of its errors.
-	if ho := totals[true]; 100*ho.found < 52*ho.errors || 100*ho.falseFlags > 6*ho.errors {
-		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 52%% and at most 6%%", ho.found, ho.falseFlags, ho.errors)
+	// The held-out part alone, at round 7's figures: errors found at
+	// least 56%, false flags at most 6% of its errors.
+	if ho := totals[true]; 100*ho.found < 56*ho.errors || 100*ho.falseFlags > 6*ho.errors {
+		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 56%% and at most 6%%", ho.found, ho.falseFlags, ho.errors)
 	}
 	if all.cleanPass < all.clean-1 {
 		t.Errorf("%d of %d error-free syntheses pass, want all but one at most", all.cleanPass, all.clean)

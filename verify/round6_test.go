@@ -6,8 +6,8 @@ import (
 )
 
 // TestGoldenKindsRound6 pins what the archives of issue 28's sixth round
-// are about, as TestGoldenKinds does for the others, so that a -update
-// that loses the point of a fixture fails.
+// and after are about, as TestGoldenKinds does for the others, so that a
+// -update that loses the point of a fixture fails.
 func TestGoldenKindsRound6(t *testing.T) {
 	for _, tc := range []struct {
 		archive    string
@@ -19,6 +19,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"rosterline", []Kind{MissingBlocker}, true},
 		{"frontmatter", []Kind{SeverityRaised, WrongCount}, true},
 		{"citedcount", []Kind{WrongCount}, true},
+		{"neighbour", []Kind{WrongCount}, true}, // round 7
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)

@@ -401,3 +401,59 @@ func folded(ws []string) []string {
 	}
 	return out
 }
+
+// has reports whether paragraph i holds the word numbered id.
+func (c *corpus) has(i int, id uint32) bool {
+	_, ok := slices.BinarySearch(c.paras[i], id)
+	return ok
+}
+
+// ownerHas reports whether some paragraph of an owner holds word w.
+func (c *corpus) ownerHas(owner int, w string) bool {
+	id, ok := c.vocab[w]
+	if !ok {
+		return false
+	}
+	for _, i := range c.posts[id] {
+		if c.owners[i] == owner {
+			return true
+		}
+	}
+	return false
+}
+
+// sharedShare is the share of the weight of the words of the smaller of
+// paragraphs a and b (weighted as weigh weighs them) that both hold.
+func (c *corpus) sharedShare(a, b int) float64 {
+	n := float64(len(c.names))
+	sum := func(p []uint32) float64 {
+		t := 0.0
+		for _, id := range p {
+			t += math.Log(1 + n/float64(c.df[id]))
+		}
+		return t
+	}
+	both := 0.0
+	for _, id := range c.paras[a] {
+		if c.has(b, id) {
+			both += math.Log(1 + n/float64(c.df[id]))
+		}
+	}
+	if s := min(sum(c.paras[a]), sum(c.paras[b])); s > 0 {
+		return both / s
+	}
+	return 0
+}
+
+// asWritten returns the token of s that is word w (words), as s writes
+// it: "hysteresis" for "hysteresi". w itself when none is.
+func asWritten(s, w string) string {
+	for _, tok := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r >= 0x80)
+	}) {
+		if ws := words(tok); len(ws) == 1 && ws[0] == w {
+			return tok
+		}
+	}
+	return w
+}
