@@ -209,5 +209,5 @@ func TestConvergenceLabels(t *testing.T) {
 // rule to, a little under what it measures, per part of the labelled set.
 var floors = map[string]struct{ precision, recall float64 }{
 	"tune":    {0.93, 0.38},
-	"holdout": {0.90, 0.24},
+	"holdout": {0.90, 0.27},
 }

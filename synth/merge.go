@@ -55,11 +55,14 @@ import (
 // mergeScore, whatever their descriptions: a long title has too many words
 // of its own for the cosine.
 //
-// Pairs scoring at least mergeScore merge, best first, into groups that hold
-// each agent once: an agent reports a defect once, so a pair whose groups
-// share an agent is two defects (two findings one agent wrote apart are two;
-// equal keys still merge). The order is the score, then the keys' order:
-// never the order of the input.
+// Pairs scoring at least mergeScore merge, best first. An agent reports a
+// defect once, so a pair whose groups already share an agent merges only
+// when it scores at least sharedAgentScore: two findings of one agent are
+// two defects unless another agent's finding says, that strongly, that each
+// is its own (two findings one agent wrote never merge by themselves; equal
+// keys still merge). Convergence counts agents, not findings, so a group
+// holding an agent twice counts it once. The order is the score, then the
+// keys' order: never the order of the input.
 //
 // The constants were tuned on hand-labelled clusters of real runs
 // (testdata/convergence.txt, TestConvergenceLabels) and checked on runs that
@@ -104,6 +107,9 @@ const (
 	rareIdents    = 3
 	refSpan       = 40
 	refGap        = 6
+	// sharedAgentScore is the score a pair needs to join groups that share
+	// an agent.
+	sharedAgentScore = 0.6
 )
 
 // probeNum/probeDen is a cosine whose square is under minWords: two nodes
@@ -699,7 +705,7 @@ func sortPairs(ps []scored) []scored {
 }
 
 // join merges pairs into uf in their order, each only when the two groups
-// have no agent in common.
+// have no agent in common or it scores at least sharedAgentScore.
 func (g *merger) join(ps []scored, uf unionFind) {
 	agents := make(map[int][]int32, len(ps))
 	of := func(r int) []int32 {
@@ -714,7 +720,7 @@ func (g *merger) join(ps []scored, uf unionFind) {
 			continue
 		}
 		as, bs := of(a), of(b)
-		if intersects(as, bs) {
+		if p.score < sharedAgentScore && intersects(as, bs) {
 			continue
 		}
 		uf.union(a, b)
@@ -740,14 +746,14 @@ func intersects(a, b []int32) bool {
 	return false
 }
 
-// mergeSorted returns the sorted union of two sorted lists with no element
-// in common.
+// mergeSorted returns the sorted union of two sorted lists, each element
+// once.
 func mergeSorted(a, b []int32) []int32 {
 	out := make([]int32, 0, len(a)+len(b))
 	out = append(out, a...)
 	out = append(out, b...)
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // oneAgent reports whether every source of nodes is one agent's.

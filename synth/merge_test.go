@@ -229,23 +229,42 @@ func TestLog2Fixed(t *testing.T) {
 	}
 }
 
-// An agent reports a defect once: one finding of fd-a like two of fd-b
-// merges with the more alike.
-func TestMergeGroupsHoldAnAgentOnce(t *testing.T) {
+// An agent reports a defect once: a finding of fd-a like two of fd-b joins
+// the more alike, and the other joins them only when it scores at least
+// sharedAgentScore with fd-a's (one defect fd-b wrote twice), not when it
+// merely shares the topic. Convergence counts fd-b once.
+func TestMergeOneAgentTwice(t *testing.T) {
 	x := desc(fnd(parse.P1, "A-1", "Cache", "Stale cache entries after a config reload"),
 		"After a config reload the cache keeps entries computed with the old config until they expire.")
 	y1 := desc(fnd(parse.P1, "B-1", "Cache", "Config reload leaves stale cache entries"),
 		"A config reload does not clear the cache: entries computed with the old config are served until they expire.")
-	y2 := desc(fnd(parse.P2, "B-2", "Cache", "Cache entries outlive a config reload"),
-		"The cache is not cleared on config reload.")
-	s := Synthesize(&Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, x), agentOf("fd-b", parse.StatusValid, y1, y2)}}, Options{})
-	if len(s.Findings) != 2 {
-		t.Fatalf("%d findings, want 2 (fd-a's and fd-b's B-1, and B-2)", len(s.Findings))
-	}
-	for _, f := range s.Findings {
-		if len(f.Agents) == 2 && !slices.ContainsFunc(f.Sources, func(s Source) bool { return s.ID == "B-1" }) {
-			t.Errorf("A-1 merged with %v, want B-1 (the more alike)", f.Sources)
-		}
+	for _, tc := range []struct {
+		name string
+		y2   parse.Finding
+		want [][]string // the sources' IDs of each finding, as Synthesize orders them
+	}{
+		{"one defect written twice", desc(fnd(parse.P2, "B-2", "Cache", "Cache entries outlive a config reload"),
+			"The cache is not cleared on config reload."), [][]string{{"A-1", "B-1", "B-2"}}},
+		{"a defect of its own on one topic", desc(fnd(parse.P2, "B-2", "Cache", "Config reload is not logged"),
+			"A config reload writes no log line, so stale entries cannot be traced to it."), [][]string{{"A-1", "B-1"}, {"B-2"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Synthesize(&Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, x), agentOf("fd-b", parse.StatusValid, y1, tc.y2)}}, Options{})
+			var got [][]string
+			for _, f := range s.Findings {
+				var ids []string
+				for _, src := range f.Sources {
+					ids = append(ids, src.ID)
+				}
+				got = append(got, ids)
+				if len(ids) > 1 && (f.Convergence != 2 || f.ConvergenceDisplay != "2/2") {
+					t.Errorf("%v: convergence %d (%s), want 2 (2/2): fd-b counts once", ids, f.Convergence, f.ConvergenceDisplay)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("findings' sources = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
 
