@@ -315,7 +315,7 @@ func TestFuzzyUnionIsPairwise(t *testing.T) {
 	sections := []string{"Auth", "Storage", "", "API"}
 	refs := []string{"a.go:1", "a.go:2", "src/a.go:5-9", "lib/a.go:5", "b.go:7-9", "b.go:30", "c.go", "b.go:1-90"}
 	defer func(n int) { commonTitlesLimit = n }(commonTitlesLimit)
-	var merged, byWords, byEvidence int
+	var merged, byWords, byEvidence, sharedAgent int
 	for trial := range 400 {
 		commonTitlesLimit = []int{2, 5, 64}[trial%3]
 		var srcs []*src
@@ -342,6 +342,7 @@ func TestFuzzyUnionIsPairwise(t *testing.T) {
 		want := mergePlain(nodes)
 		got := newUnionFind(len(nodes))
 		fuzzyUnion(nodes, got)
+		sharedAgent += groupsHoldingAnAgentTwice(nodes, got)
 		g := newMerger(nodes)
 		for i := range nodes {
 			for j := i + 1; j < len(nodes); j++ {
@@ -360,11 +361,32 @@ func TestFuzzyUnionIsPairwise(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d pairs merged, %d by words alone, %d only by evidence", merged, byWords, byEvidence)
-	if merged < 100 || byWords < 20 || byEvidence < 20 {
-		t.Errorf("random runs merged %d pairs, %d by words alone, %d only by evidence: too few to test the index",
-			merged, byWords, byEvidence)
+	t.Logf("%d pairs merged, %d by words alone, %d only by evidence; %d groups hold an agent twice",
+		merged, byWords, byEvidence, sharedAgent)
+	if merged < 100 || byWords < 20 || byEvidence < 20 || sharedAgent < 20 {
+		t.Errorf("random runs merged %d pairs, %d by words alone, %d only by evidence, %d groups holding an agent twice: too few to test the index",
+			merged, byWords, byEvidence, sharedAgent)
 	}
+}
+
+// groupsHoldingAnAgentTwice counts the groups of uf in which one agent has
+// sources in two nodes: groups that only a pair scoring sharedAgentScore
+// or more can make.
+func groupsHoldingAnAgentTwice(nodes []*node, uf unionFind) int {
+	seen := map[[2]string]int{} // {root, agent}: the node it was first seen in
+	twice := map[int]bool{}
+	for i, n := range nodes {
+		r := uf.find(i)
+		for _, s := range n.srcs {
+			k := [2]string{fmt.Sprint(r), s.agent}
+			if j, ok := seen[k]; !ok {
+				seen[k] = i
+			} else if j != i {
+				twice[r] = true
+			}
+		}
+	}
+	return len(twice)
 }
 
 // A node's probe is its heaviest words, heaviest first, the fewest whose
