@@ -55,11 +55,21 @@ import (
 // mergeScore, whatever their descriptions: a long title has too many words
 // of its own for the cosine.
 //
-// Pairs scoring at least mergeScore merge, best first, into groups that hold
-// each agent once: an agent reports a defect once, so a pair whose groups
-// share an agent is two defects (two findings one agent wrote apart are two;
-// equal keys still merge). The order is the score, then the keys' order:
-// never the order of the input.
+// Pairs scoring at least mergeScore merge, best first. An agent reports a
+// defect once, so a pair whose groups already share an agent merges only
+// when it scores at least sharedAgentScore: two findings of one agent are
+// two defects unless another agent's finding matches them that strongly
+// (two findings one agent wrote never merge by themselves; equal keys
+// still merge). Convergence counts agents, not findings, so a group
+// holding an agent twice counts it once. The order is the score, then the
+// keys' order: never the order of the input.
+//
+// Then a group those pairs made is read as all its words (groupVec: the sum
+// of its nodes' weighted words): a group and another group or node whose
+// words have a cosine of at least groupScore merge, best first, by the same
+// rule for shared agents. Two agents who name one defect from two sides
+// name it better together than either does alone. A group looks up its
+// candidates by its probe words, as a node does.
 //
 // The constants were tuned on hand-labelled clusters of real runs
 // (testdata/convergence.txt, TestConvergenceLabels) and checked on runs that
@@ -104,6 +114,12 @@ const (
 	rareIdents    = 3
 	refSpan       = 40
 	refGap        = 6
+	// sharedAgentScore is the score a pair needs to join groups that share
+	// an agent.
+	sharedAgentScore = 0.6
+	// groupScore is the cosine of words a group of findings needs with
+	// another (or with a finding) to join it; at least probeNum/probeDen.
+	groupScore = 0.45
 )
 
 // probeNum/probeDen is a cosine whose square is under minWords: two nodes
@@ -197,6 +213,9 @@ type merger struct {
 	m     []mergeNode
 	// postings lists, for each weighted word, the nodes holding it.
 	postings [][]int32
+	// groupAgents are the agents of each group join made, by its root,
+	// sorted; a node not in one has its own (mergeNode.agents).
+	groupAgents map[int][]int32
 }
 
 // newMerger weighs the words of nodes (see the comment above).
@@ -278,7 +297,7 @@ func newMerger(nodes []*node) *merger {
 				g.postings[t.id] = append(g.postings[t.id], int32(i))
 			}
 		}
-		mn.probe = probeOf(mn)
+		mn.probe = probeOf(mn.terms, mn.weight, mn.norm2)
 		for _, id := range titleOf[i] {
 			if idf[id] > 0 {
 				mn.title = append(mn.title, id)
@@ -370,26 +389,28 @@ func sumTerms(tc []termCount) []termCount {
 	return out
 }
 
-// probeOf returns a node's probe: its words, heaviest first, until the
-// squares of those left weigh less than (probeNum/probeDen)² of its norm. A
-// node sharing none of them has a cosine under probeNum/probeDen with it:
-// its dot product is at most the norm of the words left.
-func probeOf(mn *mergeNode) []int32 {
-	order := make([]int, len(mn.terms))
+// probeOf returns the probe of weighted words (words, their weights, the
+// sum of the squares of those: exact integers for a node, float64 for a
+// group, whose sums may pass 2^63): its words, heaviest first, until the
+// squares of those left weigh less than (probeNum/probeDen)² of its norm.
+// Words sharing none of them have a cosine under probeNum/probeDen with
+// it: their dot product is at most the norm of the words left.
+func probeOf[N int64 | float64](terms []int32, weight []int64, norm2 N) []int32 {
+	order := make([]int, len(terms))
 	for k := range order {
 		order[k] = k
 	}
 	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(mn.weight[b], mn.weight[a]), cmp.Compare(mn.terms[a], mn.terms[b]))
+		return cmp.Or(cmp.Compare(weight[b], weight[a]), cmp.Compare(terms[a], terms[b]))
 	})
-	left := mn.norm2
+	left := norm2
 	var probe []int32
 	for _, k := range order {
-		if left*probeDen*probeDen < probeNum*probeNum*mn.norm2 {
+		if left*probeDen*probeDen < probeNum*probeNum*norm2 {
 			break
 		}
-		probe = append(probe, mn.terms[k])
-		left -= mn.weight[k] * mn.weight[k]
+		probe = append(probe, terms[k])
+		left -= N(N(weight[k]) * N(weight[k])) // one rounding each, no fused multiply-add
 	}
 	return probe
 }
@@ -533,12 +554,13 @@ func (g *merger) cosine(i, j int) float64 {
 }
 
 // cosineOf returns the cosine of two weighted word lists (words ascending,
-// their weights, the sum of the squares of those).
-func cosineOf(at []int32, aw []int64, an2 int64, bt []int32, bw []int64, bn2 int64) float64 {
+// their weights, the sum of the squares of those: integers for nodes,
+// float64 for groups).
+func cosineOf[N int64 | float64](at []int32, aw []int64, an2 N, bt []int32, bw []int64, bn2 N) float64 {
 	if an2 == 0 || bn2 == 0 {
 		return 0
 	}
-	var dot int64
+	var dot N
 	for x, y := 0, 0; x < len(at) && y < len(bt); {
 		switch {
 		case at[x] < bt[y]:
@@ -546,7 +568,7 @@ func cosineOf(at []int32, aw []int64, an2 int64, bt []int32, bw []int64, bn2 int
 		case at[x] > bt[y]:
 			y++
 		default:
-			dot += aw[x] * bw[y]
+			dot += N(N(aw[x]) * N(bw[y]))
 			x++
 			y++
 		}
@@ -699,9 +721,12 @@ func sortPairs(ps []scored) []scored {
 }
 
 // join merges pairs into uf in their order, each only when the two groups
-// have no agent in common.
+// have no agent in common or it scores at least sharedAgentScore.
 func (g *merger) join(ps []scored, uf unionFind) {
-	agents := make(map[int][]int32, len(ps))
+	if g.groupAgents == nil {
+		g.groupAgents = make(map[int][]int32, len(ps))
+	}
+	agents := g.groupAgents
 	of := func(r int) []int32 {
 		if as, ok := agents[r]; ok {
 			return as
@@ -714,7 +739,7 @@ func (g *merger) join(ps []scored, uf unionFind) {
 			continue
 		}
 		as, bs := of(a), of(b)
-		if intersects(as, bs) {
+		if p.score < sharedAgentScore && intersects(as, bs) {
 			continue
 		}
 		uf.union(a, b)
@@ -740,14 +765,14 @@ func intersects(a, b []int32) bool {
 	return false
 }
 
-// mergeSorted returns the sorted union of two sorted lists with no element
-// in common.
+// mergeSorted returns the sorted union of two sorted lists, each element
+// once.
 func mergeSorted(a, b []int32) []int32 {
 	out := make([]int32, 0, len(a)+len(b))
 	out = append(out, a...)
 	out = append(out, b...)
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
 }
 
 // oneAgent reports whether every source of nodes is one agent's.
@@ -762,15 +787,109 @@ func oneAgent(nodes []*node) bool {
 	return true
 }
 
-// fuzzyUnion joins the nodes that the merge rule makes one. A node asks only
-// its candidates (merger.candidates), each once: a probe word's postings hold
-// at most commonTitlesLimit nodes, so the cost is linear in the nodes.
+// fuzzyUnion joins the nodes that the merge rule makes one: the pairs of
+// nodes, then the pairs of the groups they made. A node or group asks only
+// its candidates (merger.candidates, groupPairs), each once: a probe word's
+// postings hold at most commonTitlesLimit nodes, so the cost is linear in
+// the nodes.
 func fuzzyUnion(nodes []*node, uf unionFind) {
 	if oneAgent(nodes) {
 		return // only findings of different agents merge by the rule
 	}
 	g := newMerger(nodes)
 	g.join(g.pairs(), uf)
+	vs := g.groupVecs(uf)
+	g.join(g.groupPairs(uf, vs), uf)
+}
+
+// groupVec is the words of a group of nodes join made: the sum of its
+// nodes' weighted words (mergeNode.terms and weight), words ascending.
+type groupVec struct {
+	terms  []int32
+	weight []int64
+	// norm2 is the sum of the squares of weight: a float64, for a group's
+	// sums may pass 2^63 (a node's, under 2^45, are exact in it).
+	norm2 float64
+	// root: the vector is a group's (its index the group's root); big: the
+	// group holds two nodes or more (a node alone was compared by score
+	// already).
+	root, big bool
+	// probe are the words a big group looks its candidates up by
+	// (probeOf).
+	probe []int32
+}
+
+// groupVecs returns the words of each group of uf, at its root's index. A
+// group of one node reads the node's own.
+func (g *merger) groupVecs(uf unionFind) []groupVec {
+	vs := make([]groupVec, len(g.nodes))
+	members := map[int][]int{} // the other nodes of each big group
+	for i := range g.nodes {
+		if r := uf.find(i); r != i {
+			members[r] = append(members[r], i)
+		}
+	}
+	var sum []termCount
+	for i := range g.nodes {
+		if uf.find(i) != i {
+			continue
+		}
+		mn := &g.m[i]
+		v := &vs[i]
+		v.root = true
+		ms, big := members[i]
+		if !big {
+			v.terms, v.weight, v.norm2 = mn.terms, mn.weight, float64(mn.norm2)
+			continue
+		}
+		v.big = true
+		sum = sum[:0]
+		for _, k := range append(ms, i) {
+			for x, t := range g.m[k].terms {
+				sum = append(sum, termCount{t, g.m[k].weight[x]})
+			}
+		}
+		tc := sumTerms(sum)
+		v.terms, v.weight = make([]int32, len(tc)), make([]int64, len(tc))
+		for x, t := range tc {
+			v.terms[x], v.weight[x] = t.id, t.count
+			v.norm2 += float64(float64(t.count) * float64(t.count))
+		}
+		v.probe = probeOf(v.terms, v.weight, v.norm2)
+	}
+	return vs
+}
+
+// groupCosine returns the cosine of the words of two groups.
+func groupCosine(a, b *groupVec) float64 {
+	return cosineOf(a.terms, a.weight, a.norm2, b.terms, b.weight, b.norm2)
+}
+
+// groupPairs returns the pairs of groups (by their roots) whose words match
+// at groupScore or more, one of them holding two nodes or more, each once,
+// sorted best first. A group looks its candidates up by its probe words.
+func (g *merger) groupPairs(uf unionFind, vs []groupVec) []scored {
+	var out []scored
+	seen := make([]int32, len(g.nodes)) // seen[h] == r+1: h already scored for r
+	for r := range vs {
+		v := &vs[r]
+		if !v.big {
+			continue
+		}
+		for _, t := range v.probe {
+			for _, j := range g.postings[t] {
+				h := uf.find(int(j))
+				if h == r || seen[h] == int32(r+1) {
+					continue
+				}
+				seen[h] = int32(r + 1)
+				if s := groupCosine(v, &vs[h]); s >= groupScore {
+					out = append(out, scored{s, int32(min(r, h)), int32(max(r, h))})
+				}
+			}
+		}
+	}
+	return sortPairs(out)
 }
 
 // withoutRefs returns text without the file:line refs it cites: a place is

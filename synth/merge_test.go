@@ -229,23 +229,42 @@ func TestLog2Fixed(t *testing.T) {
 	}
 }
 
-// An agent reports a defect once: one finding of fd-a like two of fd-b
-// merges with the more alike.
-func TestMergeGroupsHoldAnAgentOnce(t *testing.T) {
+// An agent reports a defect once: a finding of fd-a like two of fd-b joins
+// the more alike, and the other joins them only when it scores at least
+// sharedAgentScore with fd-a's (one defect fd-b wrote twice), not when it
+// merely shares the topic. Convergence counts fd-b once.
+func TestMergeOneAgentTwice(t *testing.T) {
 	x := desc(fnd(parse.P1, "A-1", "Cache", "Stale cache entries after a config reload"),
 		"After a config reload the cache keeps entries computed with the old config until they expire.")
 	y1 := desc(fnd(parse.P1, "B-1", "Cache", "Config reload leaves stale cache entries"),
 		"A config reload does not clear the cache: entries computed with the old config are served until they expire.")
-	y2 := desc(fnd(parse.P2, "B-2", "Cache", "Cache entries outlive a config reload"),
-		"The cache is not cleared on config reload.")
-	s := Synthesize(&Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, x), agentOf("fd-b", parse.StatusValid, y1, y2)}}, Options{})
-	if len(s.Findings) != 2 {
-		t.Fatalf("%d findings, want 2 (fd-a's and fd-b's B-1, and B-2)", len(s.Findings))
-	}
-	for _, f := range s.Findings {
-		if len(f.Agents) == 2 && !slices.ContainsFunc(f.Sources, func(s Source) bool { return s.ID == "B-1" }) {
-			t.Errorf("A-1 merged with %v, want B-1 (the more alike)", f.Sources)
-		}
+	for _, tc := range []struct {
+		name string
+		y2   parse.Finding
+		want [][]string // the sources' IDs of each finding, as Synthesize orders them
+	}{
+		{"one defect written twice", desc(fnd(parse.P2, "B-2", "Cache", "Cache entries outlive a config reload"),
+			"The cache is not cleared on config reload."), [][]string{{"A-1", "B-1", "B-2"}}},
+		{"a defect of its own on one topic", desc(fnd(parse.P2, "B-2", "Cache", "Config reload is not logged"),
+			"A config reload writes no log line, so stale entries cannot be traced to it."), [][]string{{"A-1", "B-1"}, {"B-2"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Synthesize(&Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, x), agentOf("fd-b", parse.StatusValid, y1, tc.y2)}}, Options{})
+			var got [][]string
+			for _, f := range s.Findings {
+				var ids []string
+				for _, src := range f.Sources {
+					ids = append(ids, src.ID)
+				}
+				got = append(got, ids)
+				if len(ids) > 1 && (f.Convergence != 2 || f.ConvergenceDisplay != "2/2") {
+					t.Errorf("%v: convergence %d (%s), want 2 (2/2): fd-b counts once", ids, f.Convergence, f.ConvergenceDisplay)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("findings' sources = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -265,8 +284,8 @@ func TestMergeByCitedID(t *testing.T) {
 	}
 }
 
-// mergePlain is the merge rule asked about every pair of nodes: the
-// reference fuzzyUnion must equal.
+// mergePlain is the merge rule asked about every pair of nodes, then every
+// pair of the groups they make: the reference fuzzyUnion must equal.
 func mergePlain(nodes []*node) unionFind {
 	uf := newUnionFind(len(nodes))
 	g := newMerger(nodes)
@@ -275,6 +294,19 @@ func mergePlain(nodes []*node) unionFind {
 		for j := i + 1; j < len(nodes); j++ {
 			if s, ok := g.score(i, j); ok {
 				ps = append(ps, scored{s, int32(i), int32(j)})
+			}
+		}
+	}
+	g.join(sortPairs(ps), uf)
+	vs := g.groupVecs(uf)
+	ps = ps[:0]
+	for r := range vs {
+		for h := r + 1; h < len(vs); h++ {
+			if !vs[r].root || !vs[h].root || !vs[r].big && !vs[h].big {
+				continue
+			}
+			if s := groupCosine(&vs[r], &vs[h]); s >= groupScore {
+				ps = append(ps, scored{s, int32(r), int32(h)})
 			}
 		}
 	}
@@ -296,7 +328,7 @@ func TestFuzzyUnionIsPairwise(t *testing.T) {
 	sections := []string{"Auth", "Storage", "", "API"}
 	refs := []string{"a.go:1", "a.go:2", "src/a.go:5-9", "lib/a.go:5", "b.go:7-9", "b.go:30", "c.go", "b.go:1-90"}
 	defer func(n int) { commonTitlesLimit = n }(commonTitlesLimit)
-	var merged, byWords, byEvidence int
+	var merged, byWords, byEvidence, sharedAgent, byGroup int
 	for trial := range 400 {
 		commonTitlesLimit = []int{2, 5, 64}[trial%3]
 		var srcs []*src
@@ -323,7 +355,10 @@ func TestFuzzyUnionIsPairwise(t *testing.T) {
 		want := mergePlain(nodes)
 		got := newUnionFind(len(nodes))
 		fuzzyUnion(nodes, got)
+		sharedAgent += groupsHoldingAnAgentTwice(nodes, got)
 		g := newMerger(nodes)
+		byScore := newUnionFind(len(nodes))
+		g.join(g.pairs(), byScore)
 		for i := range nodes {
 			for j := i + 1; j < len(nodes); j++ {
 				if (got.find(i) == got.find(j)) != (want.find(i) == want.find(j)) {
@@ -332,6 +367,9 @@ func TestFuzzyUnionIsPairwise(t *testing.T) {
 				}
 				if got.find(i) == got.find(j) {
 					merged++
+					if byScore.find(i) != byScore.find(j) {
+						byGroup++
+					}
 					if s := g.cosine(i, j); s >= mergeScore {
 						byWords++
 					} else if s < float64(probeNum)/probeDen {
@@ -341,11 +379,35 @@ func TestFuzzyUnionIsPairwise(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d pairs merged, %d by words alone, %d only by evidence", merged, byWords, byEvidence)
-	if merged < 100 || byWords < 20 || byEvidence < 20 {
-		t.Errorf("random runs merged %d pairs, %d by words alone, %d only by evidence: too few to test the index",
-			merged, byWords, byEvidence)
+	t.Logf("%d pairs merged, %d by words alone, %d only by evidence, %d only by a group's words; %d groups hold an agent twice",
+		merged, byWords, byEvidence, byGroup, sharedAgent)
+	if merged < 100 || byWords < 20 || byEvidence < 20 || byGroup < 20 || sharedAgent < 20 {
+		t.Errorf("random runs merged %d pairs, %d by words alone, %d only by evidence, %d only by a group's words, %d groups holding an agent twice: too few to test the index",
+			merged, byWords, byEvidence, byGroup, sharedAgent)
 	}
+	if groupScore < float64(probeNum)/probeDen {
+		t.Errorf("groupScore %.2f is under probeNum/probeDen: a group's probe would miss groups it joins", groupScore)
+	}
+}
+
+// groupsHoldingAnAgentTwice counts the groups of uf in which one agent has
+// sources in two nodes: groups that only a pair scoring sharedAgentScore
+// or more can make.
+func groupsHoldingAnAgentTwice(nodes []*node, uf unionFind) int {
+	seen := map[[2]string]int{} // {root, agent}: the node it was first seen in
+	twice := map[int]bool{}
+	for i, n := range nodes {
+		r := uf.find(i)
+		for _, s := range n.srcs {
+			k := [2]string{fmt.Sprint(r), s.agent}
+			if j, ok := seen[k]; !ok {
+				seen[k] = i
+			} else if j != i {
+				twice[r] = true
+			}
+		}
+	}
+	return len(twice)
 }
 
 // A node's probe is its heaviest words, heaviest first, the fewest whose
@@ -498,5 +560,67 @@ func TestTitleRuleInOneSection(t *testing.T) {
 	b[0].Section = "Storage"
 	if s := scoreOf(t, a, b); s >= mergeScore {
 		t.Errorf("two sections: score %v, want the words' alone, under %v", s, mergeScore)
+	}
+}
+
+// A group of findings is read as all its words: a finding that matches no
+// finding of the group at mergeScore joins it when its words match the
+// group's at groupScore (two agents name one defect better than either);
+// one on the same topic that matches the group's words less stays apart.
+func TestMergeByGroupWords(t *testing.T) {
+	run := func(c parse.Finding) *Run {
+		return &Run{Agents: []Agent{
+			agentOf("fd-a", parse.StatusValid,
+				desc(fnd(parse.P0, "A-1", "F3", "Git commit and override file write are not atomic"),
+					"The override file is written, then git commit runs; a failed commit leaves the file changed in the working tree."),
+				desc(fnd(parse.P2, "A-2", "F2", "Threshold of 80% is hardcoded"), "The routing threshold cannot be tuned.")),
+			agentOf("fd-b", parse.StatusValid,
+				desc(fnd(parse.P1, "B-1", "F3 Apply Flow", "Override write and git commit not in one transaction"),
+					"If git commit fails after the override file is written the working tree keeps a partial override."),
+				desc(fnd(parse.P2, "B-2", "F1", "Pattern definition incomplete"), "Routing-eligible patterns are not defined.")),
+			agentOf("fd-c", parse.StatusValid, c,
+				desc(fnd(parse.P2, "C-3", "Docs", "Canary skipped when the apply fails"), "No canary is recorded.")),
+		}}
+	}
+	for _, tc := range []struct {
+		name string
+		c    parse.Finding
+		want string // the sources' IDs of the finding holding A-1
+	}{
+		{"one defect in the words of both", desc(fnd(parse.P1, "C-1", "Features", "Commit failure leaves override written but not committed"),
+			"The file write and the git commit are two steps."), "[A-1 B-1 C-1]"},
+		{"another defect of the topic", desc(fnd(parse.P1, "C-1", "Features", "Commit failure is not reported"),
+			"When git commit fails the command still exits 0."), "[A-1 B-1]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(tc.c)
+			var srcs []*src
+			for _, a := range r.Agents {
+				for i := range a.Report.Findings {
+					srcs = append(srcs, ptr(newSrc(a.Name, a.File, &a.Report.Findings[i])))
+				}
+			}
+			nodes := nodesOf(srcs)
+			g := newMerger(nodes)
+			for i, n := range nodes {
+				for j, o := range nodes {
+					if n.srcs[0].f.ID == "C-1" && (o.srcs[0].f.ID == "A-1" || o.srcs[0].f.ID == "B-1") {
+						if s, ok := g.score(i, j); ok {
+							t.Fatalf("C-1 and %s score %.2f: they merge without the group", o.srcs[0].f.ID, s)
+						}
+					}
+				}
+			}
+			s := Synthesize(r, Options{})
+			for _, f := range s.Findings {
+				var ids []string
+				for _, src := range f.Sources {
+					ids = append(ids, src.ID)
+				}
+				if slices.Contains(ids, "A-1") && fmt.Sprint(ids) != tc.want {
+					t.Errorf("A-1's finding holds %v, want %s", ids, tc.want)
+				}
+			}
+		})
 	}
 }
