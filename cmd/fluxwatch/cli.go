@@ -4,9 +4,11 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strings"
+	"text/template"
 
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
@@ -62,6 +64,28 @@ func helpCmd(e *env) *cobra.Command {
 		return nil
 	}
 	return cmd
+}
+
+// rootUsage is the help of fluxwatch itself: its commands and global
+// options.
+//
+//go:embed help/fluxwatch.txt
+var rootUsage string
+
+var rootUsageTmpl = template.Must(template.New("fluxwatch").Parse(rootUsage))
+
+// usage prints the help of fluxwatch itself on w.
+func usage(w io.Writer, root *cobra.Command) {
+	var cmds []*cobra.Command
+	for _, n := range commandNames(root) {
+		c, _, _ := root.Find([]string{n})
+		cmds = append(cmds, c)
+	}
+	_ = rootUsageTmpl.Execute(w, struct {
+		Long     string
+		Commands []*cobra.Command
+		Flags    string
+	}{root.Long, cmds, root.Flags().FlagUsages()})
 }
 
 // commandNames lists the commands of root that help shows, sorted.

@@ -225,16 +225,3 @@ func execute(ctx context.Context, root *cobra.Command, e *env, args []string) er
 	root.SetErr(e.stderr)
 	return root.ExecuteContext(ctx)
 }
-
-func usage(w io.Writer, root *cobra.Command) {
-	fmt.Fprintln(w, "fluxwatch watches parallel review agents and keeps one deterministic synthesis current.")
-	fmt.Fprintln(w, "\nUsage: fluxwatch [global options] COMMAND [flags] [args]\n\nCommands:")
-	for _, n := range commandNames(root) {
-		c, _, _ := root.Find([]string{n})
-		fmt.Fprintf(w, "  %-10s %s\n", n, c.Short)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Global options (before the command; -v, --log-level and --log-format also after it):")
-	fmt.Fprint(w, root.Flags().FlagUsages())
-	fmt.Fprintln(w, "\nRun 'fluxwatch help COMMAND' (or 'fluxwatch COMMAND --help') for a command's flags and examples.")
-}
