@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -35,28 +34,16 @@ func findingSub(name, summary string) (*cobra.Command, *busflag.Flags) {
 	return cmd, b
 }
 
-// findingTarget is the bus b names: a URL opened on demand, the --bus
-// file, or --dir (default $FLUX_OUTPUT_DIR). cmd takes no arguments.
+// findingTarget is the bus b names (b.Target); cmd takes no arguments.
 func findingTarget(e *env, b *busflag.Flags, cmd string, args []string) (finding.Target, error) {
-	b.Resolve(e.getenv)
-	switch {
-	case len(args) > 0:
+	if len(args) > 0 {
 		return finding.Target{}, usageErrorf("%s: unexpected argument %q", cmd, args[0])
-	case b.Dir != "" && b.Path != "":
-		return finding.Target{}, usageErrorf("%s: give --dir or --bus, not both", cmd)
-	case b.Remote():
-		return finding.Target{Open: func(ctx context.Context) (bus.Backend, error) { return b.Open(ctx, e.getenv, false) }}, nil
-	case b.Path != "":
-		return finding.Target{Path: b.Path}, nil
 	}
-	dir := b.Dir
-	if dir == "" {
-		dir = e.getenv("FLUX_OUTPUT_DIR")
+	t, err := b.Target(e.getenv)
+	if err != nil {
+		return t, usageErrorf("%s: %v", cmd, err)
 	}
-	if dir == "" {
-		return finding.Target{}, usageErrorf("%s: name the bus with --dir DIR or --bus PATH", cmd)
-	}
-	return finding.Target{Dir: dir}, nil
+	return t, nil
 }
 
 // findingError names cmd in err: an input error exits 2, others 3.

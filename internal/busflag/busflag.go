@@ -9,11 +9,14 @@
 package busflag
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus"
+	"github.com/fluxwatch/fluxwatch/finding"
 	flag "github.com/spf13/pflag"
 )
 
@@ -92,4 +95,22 @@ func (b *Flags) Options(getenv func(string) string, noSync bool) bus.Options {
 // bus that cannot be reached is an error naming it without credentials.
 func (b *Flags) Open(ctx context.Context, getenv func(string) string, noSync bool) (bus.Backend, error) {
 	return Schemes.Open(ctx, b.Path, b.Options(getenv, noSync))
+}
+
+// Target is the bus of finding write and read: a URL opened on demand,
+// the --bus file, or --dir (default $FLUX_OUTPUT_DIR).
+func (b *Flags) Target(getenv func(string) string) (finding.Target, error) {
+	b.Resolve(getenv)
+	switch {
+	case b.Dir != "" && b.Path != "":
+		return finding.Target{}, errors.New("give --dir or --bus, not both")
+	case b.Remote():
+		return finding.Target{Open: func(ctx context.Context) (bus.Backend, error) { return b.Open(ctx, getenv, false) }}, nil
+	case b.Path != "":
+		return finding.Target{Path: b.Path}, nil
+	}
+	if dir := cmp.Or(b.Dir, getenv("FLUX_OUTPUT_DIR")); dir != "" {
+		return finding.Target{Dir: dir}, nil
+	}
+	return finding.Target{}, errors.New("name the bus with --dir DIR or --bus PATH")
 }

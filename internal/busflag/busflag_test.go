@@ -80,3 +80,40 @@ func TestOpen(t *testing.T) {
 		t.Error("Schemes has no nats backend")
 	}
 }
+
+// TestTarget: the bus of finding write and read, from the flags and the
+// environment: --bus (a file or a URL), else $FLUXWATCH_BUS, else --dir or
+// $FLUX_OUTPUT_DIR; both --dir and --bus, or none at all, are errors.
+func TestTarget(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		b    Flags
+		vars map[string]string
+		want string // "path P", "dir D", "url", or "error E"
+	}{
+		{"--bus file", Flags{Path: "b.jsonl"}, nil, "path b.jsonl"},
+		{"--bus URL", Flags{Path: "nats://h/r"}, nil, "url"},
+		{"--dir", Flags{Dir: "run"}, map[string]string{"FLUXWATCH_BUS": "x.jsonl"}, "dir run"},
+		{"FLUXWATCH_BUS", Flags{}, map[string]string{"FLUXWATCH_BUS": "x.jsonl", "FLUX_OUTPUT_DIR": "out"}, "path x.jsonl"},
+		{"FLUX_OUTPUT_DIR", Flags{}, map[string]string{"FLUX_OUTPUT_DIR": "out"}, "dir out"},
+		{"both", Flags{Dir: "run", Path: "b.jsonl"}, nil, "error give --dir or --bus, not both"},
+		{"none", Flags{}, nil, "error name the bus with --dir DIR or --bus PATH"},
+	} {
+		b := tc.b
+		tg, err := b.Target(env(tc.vars))
+		got := ""
+		switch {
+		case err != nil:
+			got = "error " + err.Error()
+		case tg.Open != nil:
+			got = "url"
+		case tg.Path != "":
+			got = "path " + tg.Path
+		default:
+			got = "dir " + tg.Dir
+		}
+		if got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
