@@ -5,9 +5,11 @@
 package buildinfo
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -17,6 +19,24 @@ import (
 func Version(stamp string) string {
 	bi, ok := debug.ReadBuildInfo()
 	return resolve(stamp, bi, ok, runtime.Version())
+}
+
+// Describe is what `fluxwatch version` prints, one item a line:
+// "fluxwatch VERSION" (Version(stamp)), the VCS revision, modification and
+// time when the build carries them, and the Go version.
+func Describe(stamp string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fluxwatch %s\n", Version(stamp))
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision", "vcs.modified", "vcs.time":
+				fmt.Fprintf(&b, "%s: %s\n", s.Key, s.Value)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "go: %s\n", runtime.Version())
+	return b.String()
 }
 
 // resolve is the fallback chain of Version, apart from the process for

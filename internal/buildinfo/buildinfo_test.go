@@ -1,7 +1,9 @@
 package buildinfo
 
 import (
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 )
@@ -53,5 +55,13 @@ func TestDate(t *testing.T) {
 	}
 	if got := Date(env("soon")); got.IsZero() || got.Equal(time.Unix(0, 0)) {
 		t.Errorf("Date without a number = %v, want the commit's time or now", got)
+	}
+}
+
+// TestDescribe: the version line first, the Go version last.
+func TestDescribe(t *testing.T) {
+	got := Describe("v9")
+	if !strings.HasPrefix(got, "fluxwatch v9\n") || !strings.HasSuffix(got, "\ngo: "+runtime.Version()+"\n") {
+		t.Errorf("Describe(v9) = %q", got)
 	}
 }
