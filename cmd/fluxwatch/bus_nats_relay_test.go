@@ -9,6 +9,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
+	"github.com/fluxwatch/fluxwatch/internal/busflag"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
 
@@ -36,7 +37,7 @@ func TestRelayServerAway(t *testing.T) {
 		t.Helper()
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			stream := bus.Backend(nil)
-			if b, err := (&busFlags{path: url, timeout: time.Second}).open(context.Background(), e, false); err == nil {
+			if b, err := (&busflag.Flags{Path: url, Timeout: time.Second}).Open(context.Background(), e.getenv, false); err == nil {
 				stream = b
 			}
 			n := 0

@@ -13,6 +13,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub"
 	"github.com/fluxwatch/fluxwatch/bus/natsbus/hub/hubtest"
+	"github.com/fluxwatch/fluxwatch/internal/busflag"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 )
 
@@ -168,8 +169,8 @@ func isExit(err error) bool {
 func openStream(t *testing.T, url string) bus.Backend {
 	t.Helper()
 	e, _, _ := natsEnv("")
-	b := busFlags{path: url}
-	stream, err := b.open(context.Background(), e, false)
+	b := busflag.Flags{Path: url}
+	stream, err := b.Open(context.Background(), e.getenv, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,13 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
 	"strings"
+	"text/template"
 
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
 )
@@ -62,6 +65,28 @@ func helpCmd(e *env) *cobra.Command {
 		return nil
 	}
 	return cmd
+}
+
+// rootUsage is the help of fluxwatch itself: its commands and global
+// options.
+//
+//go:embed help/fluxwatch.txt
+var rootUsage string
+
+var rootUsageTmpl = template.Must(template.New("fluxwatch").Parse(rootUsage))
+
+// usage prints the help of fluxwatch itself on w.
+func usage(w io.Writer, root *cobra.Command) {
+	var cmds []*cobra.Command
+	for _, n := range commandNames(root) {
+		c, _, _ := root.Find([]string{n})
+		cmds = append(cmds, c)
+	}
+	_ = rootUsageTmpl.Execute(w, struct {
+		Long     string
+		Commands []*cobra.Command
+		Flags    string
+	}{root.Long, cmds, root.Flags().FlagUsages()})
 }
 
 // commandNames lists the commands of root that help shows, sorted.
@@ -130,9 +155,9 @@ func suggestFlag(typed string, names []string) string {
 	return ""
 }
 
-// closest returns the flag name nearest to s, when it is near enough: an
-// edit distance of at most a third of its length (at least 1), or s a
-// prefix of exactly one candidate. "" otherwise. cobra suggests commands
+// closest returns the flag name nearest to s, when it is near enough: a
+// distance of at most a third of its length (at least 1), or s a prefix of
+// exactly one candidate. "" otherwise. cobra suggests commands
 // (unknownCommand), not flags.
 func closest(s string, candidates []string) string {
 	if s == "" {
@@ -144,8 +169,7 @@ func closest(s string, candidates []string) string {
 		if strings.HasPrefix(c, s) {
 			prefixed = append(prefixed, c)
 		}
-		d := editDistance(s, c)
-		if bestD < 0 || d < bestD {
+		if d := distance(s, c); bestD < 0 || d < bestD {
 			best, bestD = c, d
 		}
 	}
@@ -159,30 +183,16 @@ func closest(s string, candidates []string) string {
 	return ""
 }
 
-// editDistance is the Damerau–Levenshtein distance (optimal string
-// alignment) of a and b: insertions, deletions, substitutions and swaps of
-// neighbours each cost 1.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
+// distance is the edit distance of a mistyped flag s to the flag c:
+// parse.Levenshtein (SPEC §5.2's), with one swap of neighbours in s
+// counting as one edit, so that --jsno is one edit from --json.
+func distance(s, c string) int {
+	d := parse.Levenshtein(s, c)
+	r := []rune(s)
+	for i := 0; i+1 < len(r); i++ {
+		r[i], r[i+1] = r[i+1], r[i]
+		d = min(d, 1+parse.Levenshtein(string(r), c))
+		r[i], r[i+1] = r[i+1], r[i]
 	}
-	for j := range rb {
-		d[0][j+1] = j + 1
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
+	return d
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -100,35 +99,6 @@ func TestSuggestions(t *testing.T) {
 	} {
 		if got := suggestFlag(typed, []string{"fail-on", "json", "rdjsonl", "bus"}); got != want {
 			t.Errorf("suggestFlag(%q) = %q, want %q", typed, got, want)
-		}
-	}
-}
-
-func TestResolveVersion(t *testing.T) {
-	bi := func(v string, kv ...string) *debug.BuildInfo {
-		b := &debug.BuildInfo{Main: debug.Module{Version: v}}
-		for i := 0; i < len(kv); i += 2 {
-			b.Settings = append(b.Settings, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
-		}
-		return b
-	}
-	const rev = "0123456789abcdef0123"
-	for _, c := range []struct {
-		stamp string
-		bi    *debug.BuildInfo
-		ok    bool
-		want  string
-	}{
-		{"v1.0.0-3-gabc-dirty", bi("v0.9.0"), true, "v1.0.0-3-gabc-dirty"},
-		{"", bi("v0.9.0"), true, "v0.9.0"},
-		{"", bi("v0.9.0", "vcs.revision", rev, "vcs.modified", "true"), true, "v0.9.0+dirty"},
-		{"", bi("(devel)", "vcs.revision", rev, "vcs.modified", "false"), true, "devel-0123456789ab"},
-		{"", bi("(devel)", "vcs.revision", rev, "vcs.modified", "true"), true, "devel-0123456789ab-dirty"},
-		{"", bi("(devel)"), true, "devel-go1.99"},
-		{"", nil, false, "devel-go1.99"},
-	} {
-		if got := resolveVersion(c.stamp, c.bi, c.ok, "go1.99"); got != c.want {
-			t.Errorf("resolveVersion(%q, %+v) = %q, want %q", c.stamp, c.bi, got, c.want)
 		}
 	}
 }

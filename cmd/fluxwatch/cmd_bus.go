@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/busflag"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/spf13/cobra"
@@ -24,11 +25,11 @@ func busRelayCmd(e *env) *cobra.Command {
 	flags := cmd.Flags()
 	var once bool
 	var direction string
-	var b busFlags
+	var b busflag.Flags
 	flags.BoolVar(&once, "once", false, "copy what is there, both ways, and exit")
 	flags.StringVar(&direction, "direction", "both", "both, to-stream (file to stream) or to-file (stream to file)")
-	b.registerNATS(flags)
-	flags.IntVar(&b.maxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
+	b.RegisterNATS(flags)
+	flags.IntVar(&b.MaxLine, "max-line", bus.DefaultMaxLine, "the longest line (bytes) written or read")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx := cmd.Context()
 		if flags.NArg() != 2 {
@@ -42,13 +43,13 @@ func busRelayCmd(e *env) *cobra.Command {
 		if !toStream && !toFile {
 			return usageErrorf("bus relay: --direction %q: want both, to-stream or to-file", direction)
 		}
-		b.path = url
-		stream, err := b.open(ctx, e, false)
+		b.Path = url
+		stream, err := b.Open(ctx, e.getenv, false)
 		if err != nil {
-			return busOpenError("bus relay", err)
+			return usageErrorf("bus relay: %w", err)
 		}
 		defer stream.Close()
-		return busError(bus.Relay(ctx, bus.NewFile(file, bus.Options{MaxLine: b.maxLine}), stream, bus.RelayOptions{
+		return busError(bus.Relay(ctx, bus.NewFile(file, bus.Options{MaxLine: b.MaxLine}), stream, bus.RelayOptions{
 			Once: once, ToStream: toStream, ToFile: toFile,
 			Diag: func(d parse.Diagnostic) { fmt.Fprintln(e.stderr, inert.Line(d.String())) },
 		}))

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
-	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/spf13/cobra"
@@ -46,8 +42,14 @@ func demoCmd(e *env) *cobra.Command {
 			dir = "fluxwatch-demo"
 		}
 		generated := fs.Changed("agents") || fs.Changed("findings") || fs.Changed("bus-lines") || fs.Changed("seed")
-		if *live {
-			return runLiveDemo(ctx, e, dir, *speed, generated)
+		switch {
+		case *live && generated:
+			return usageErrorf("demo: --live simulates the example run: leave out --agents, --findings, --bus-lines and --seed")
+		case *live:
+			if err := demo.RunLive(ctx, e.stdout, dir, *speed); err != nil {
+				return usageErrorf("demo: %v", err)
+			}
+			return nil
 		}
 		if fs.Changed("speed") {
 			return usageErrorf("demo: --speed goes with --live")
@@ -74,28 +76,4 @@ func demoCmd(e *env) *cobra.Command {
 		return nil
 	}
 	return cmd
-}
-
-// runLiveDemo runs the live demo in dir, saying what happens on stdout.
-func runLiveDemo(ctx context.Context, e *env, dir string, speed float64, generated bool) error {
-	if generated {
-		return usageErrorf("demo: --live simulates the example run: leave out --agents, --findings, --bus-lines and --seed")
-	}
-	if speed <= 0 || math.IsInf(speed, 0) || math.IsNaN(speed) {
-		return usageErrorf("demo: --speed %v: want a number above 0", speed)
-	}
-	fmt.Fprintf(e.stdout, "live demo in %s: 6 agents over about %s; in another terminal run: fluxwatch watch %s\n",
-		dir, time.Duration(float64(demo.LiveDuration)/speed).Round(100*time.Millisecond), dir)
-	err := demo.Live(ctx, dir, speed, func(line string) { fmt.Fprintln(e.stdout, line) })
-	switch {
-	case errors.Is(err, demo.ErrNotEmpty):
-		return usageErrorf("demo: %v", err)
-	case ctx.Err() != nil:
-		fmt.Fprintln(e.stdout, "live demo interrupted")
-		return nil
-	case err != nil:
-		return usageErrorf("demo: %v", err)
-	}
-	fmt.Fprintf(e.stdout, "done; now run: fluxwatch synth %s\n", dir)
-	return nil
 }

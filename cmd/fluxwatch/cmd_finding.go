@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/finding"
+	"github.com/fluxwatch/fluxwatch/internal/busflag"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -27,35 +27,23 @@ func findingCmd(e *env) *cobra.Command {
 
 // findingSub returns the finding subcommand name, with the flags that
 // name the bus.
-func findingSub(name, summary string) (*cobra.Command, *busFlags) {
+func findingSub(name, summary string) (*cobra.Command, *busflag.Flags) {
 	cmd := newCommand(name, summary, findingUsage)
-	b := &busFlags{}
-	b.register(cmd.Flags())
+	b := &busflag.Flags{}
+	b.Register(cmd.Flags())
 	return cmd, b
 }
 
-// target is the bus the flags name: a URL opened on demand, the --bus
-// file, or --dir (default $FLUX_OUTPUT_DIR). cmd takes no arguments.
-func (b *busFlags) target(e *env, cmd string, args []string) (finding.Target, error) {
-	b.resolve(e)
-	switch {
-	case len(args) > 0:
+// findingTarget is the bus b names (b.Target); cmd takes no arguments.
+func findingTarget(e *env, b *busflag.Flags, cmd string, args []string) (finding.Target, error) {
+	if len(args) > 0 {
 		return finding.Target{}, usageErrorf("%s: unexpected argument %q", cmd, args[0])
-	case b.dir != "" && b.path != "":
-		return finding.Target{}, usageErrorf("%s: give --dir or --bus, not both", cmd)
-	case b.remote():
-		return finding.Target{Open: func(ctx context.Context) (bus.Backend, error) { return b.open(ctx, e, false) }}, nil
-	case b.path != "":
-		return finding.Target{Path: b.path}, nil
 	}
-	dir := b.dir
-	if dir == "" {
-		dir = e.getenv("FLUX_OUTPUT_DIR")
+	t, err := b.Target(e.getenv)
+	if err != nil {
+		return t, usageErrorf("%s: %v", cmd, err)
 	}
-	if dir == "" {
-		return finding.Target{}, usageErrorf("%s: name the bus with --dir DIR or --bus PATH", cmd)
-	}
-	return finding.Target{Dir: dir}, nil
+	return t, nil
 }
 
 // findingError names cmd in err: an input error exits 2, others 3.
@@ -90,11 +78,11 @@ func findingWriteCmd(e *env) *cobra.Command {
 	flags.MarkHidden("sync") // kept for scripts written when syncing was opt-in
 	flags.BoolVar(&asJSON, "json", false, `print {"bus":PATH,"offset":N} after writing`)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		t, err := b.target(e, "finding write", args)
+		t, err := findingTarget(e, b, "finding write", args)
 		if err != nil {
 			return err
 		}
-		o.Stdin, o.Now, o.MaxLine = e.stdin, time.Now, b.maxLine
+		o.Stdin, o.Now, o.MaxLine = e.stdin, time.Now, b.MaxLine
 		written, err := finding.Write(cmd.Context(), t, o)
 		if err != nil {
 			return findingError("finding write", err)
@@ -121,11 +109,11 @@ func findingReadCmd(e *env) *cobra.Command {
 	flags.DurationVar(&o.Interval, "interval", bus.DefaultInterval, "with --follow: the longest wait between two polls")
 	flags.BoolVarP(&quiet, "quiet", "q", false, "do not print diagnostics about the bus on stderr")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		t, err := b.target(e, "finding read", args)
+		t, err := findingTarget(e, b, "finding read", args)
 		if err != nil {
 			return err
 		}
-		o.MaxLine = b.maxLine
+		o.MaxLine = b.MaxLine
 		if !quiet {
 			o.Diag = func(d parse.Diagnostic) { fmt.Fprintln(e.stderr, inert.Line(d.String())) }
 		}

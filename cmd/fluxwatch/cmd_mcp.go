@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/busflag"
 	"github.com/fluxwatch/fluxwatch/mcpserver"
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
@@ -26,9 +27,9 @@ func mcpCmd(e *env) *cobra.Command {
 	flags.DurationVar(&callTimeout, "call-timeout", 30*time.Second, "how long a tool call may take before it ends with a tool error")
 	var run string
 	flags.StringVar(&run, "run", "", "get_synthesis reads run `RUN`, as synth --run does (default: $FLUX_RUN_UUID, else the newest run)")
-	var b busFlags
-	flags.StringVar(&b.path, "bus", "", "a nats://HOST:PORT/RUN stream fetch_peer_findings reads (default $FLUXWATCH_BUS when a URL)")
-	b.registerNATS(flags) // the credentials and timeout every bus client has
+	var b busflag.Flags
+	flags.StringVar(&b.Path, "bus", "", "a nats://HOST:PORT/RUN stream fetch_peer_findings reads (default $FLUXWATCH_BUS when a URL)")
+	b.RegisterNATS(flags) // the credentials and timeout every bus client has
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		return runMCP(cmd.Context(), e, flags, root, callTimeout, run, b)
 	}
@@ -37,18 +38,18 @@ func mcpCmd(e *env) *cobra.Command {
 
 // runMCP is the adapter of `fluxwatch mcp`: the flags, the stream they
 // name, then one mcpserver.Serve.
-func runMCP(ctx context.Context, e *env, flags *flag.FlagSet, root string, callTimeout time.Duration, run string, b busFlags) error {
-	b.resolve(e)
+func runMCP(ctx context.Context, e *env, flags *flag.FlagSet, root string, callTimeout time.Duration, run string, b busflag.Flags) error {
+	b.Resolve(e.getenv)
 	cfg := mcpserver.Config{Root: root, CallTimeout: callTimeout, Version: versionString(), Log: e.stderr}
 	switch {
-	case b.path != "" && !b.remote():
+	case b.Path != "" && !b.Remote():
 		if flags.Changed("bus") {
-			return usageErrorf("mcp: --bus %q: want nats://HOST:PORT/RUN (a file bus is read from output_dir)", b.path)
+			return usageErrorf("mcp: --bus %q: want nats://HOST:PORT/RUN (a file bus is read from output_dir)", b.Path)
 		}
-	case b.path != "":
-		bk, err := b.open(ctx, e, false)
+	case b.Path != "":
+		bk, err := b.Open(ctx, e.getenv, false)
 		if err != nil {
-			return busOpenError("mcp", err)
+			return usageErrorf("mcp: %w", err)
 		}
 		defer bk.Close()
 		cfg.Stream = bk

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fluxwatch/fluxwatch/internal/busflag"
 	"github.com/fluxwatch/fluxwatch/protocol"
 )
 
@@ -27,9 +28,9 @@ func protocolCmd(e *env) *cobra.Command {
 		if len(args) > 0 {
 			return usageErrorf("protocol: unexpected argument %q", args[0])
 		}
-		b := busFlags{path: busPath}
-		b.resolve(e)
-		text, err := protocol.Text(protocol.Options{Agent: agent, Command: command, Dir: dir, Run: run, Bus: b.path})
+		b := busflag.Flags{Path: busPath}
+		b.Resolve(e.getenv)
+		text, err := protocol.Text(protocol.Options{Agent: agent, Command: command, Dir: dir, Run: run, Bus: b.Path})
 		if err != nil {
 			return usageErrorf("protocol: %v", err)
 		}

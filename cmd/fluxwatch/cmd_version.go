@@ -3,9 +3,9 @@ package main
 import (
 	_ "embed"
 	"fmt"
+
+	"github.com/fluxwatch/fluxwatch/internal/buildinfo"
 	"github.com/spf13/cobra"
-	"runtime"
-	"runtime/debug"
 )
 
 // versionUsage is the help of the version command.
@@ -20,16 +20,7 @@ func versionCmd(e *env) *cobra.Command {
 		if fs.NArg() > 0 {
 			return usageErrorf("version: want no arguments")
 		}
-		fmt.Fprintf(e.stdout, "fluxwatch %s\n", versionString())
-		if bi, ok := debug.ReadBuildInfo(); ok {
-			for _, s := range bi.Settings {
-				switch s.Key {
-				case "vcs.revision", "vcs.modified", "vcs.time":
-					fmt.Fprintf(e.stdout, "%s: %s\n", s.Key, s.Value)
-				}
-			}
-		}
-		fmt.Fprintf(e.stdout, "go: %s\n", runtime.Version())
+		fmt.Fprint(e.stdout, buildinfo.Describe(version))
 		return nil
 	}
 	return cmd

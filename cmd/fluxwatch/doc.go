@@ -24,11 +24,11 @@
 // of the library call that does its work, and the error it returns mapped
 // to the exit code. synth, watch, verify and config are one call each to
 // internal/runjob (the run and its configuration, the report targets, the
-// gate, watch's loop); main.go holds the signals and exit codes, root.go
-// and cli.go the command tree. What is not yet below cmd: check's
-// classification of inputs (cmd_check.go, check_inputs.go) and which files
-// are a run's bus for finding (bus_flags.go); docs/architecture.md says
-// where each change goes. It must never decide what a report says, merge
-// findings or render a synthesis: those are parse's, synth's, page's and
-// report's.
+// gate, watch's loop); check is check's, finding finding's, mcp
+// mcpserver's; the flags that name a bus are internal/busflag's, the
+// signals internal/interrupt's. main.go and exit.go map errors to exit
+// codes, root.go and cli.go hold the command tree; docs/architecture.md
+// says where each change goes. It must never decide what a report says,
+// merge findings or render a synthesis: those are parse's, synth's,
+// page's and report's.
 package main

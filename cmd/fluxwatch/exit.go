@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fluxwatch/fluxwatch/bus"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 	"github.com/fluxwatch/fluxwatch/internal/redact"
 	"github.com/fluxwatch/fluxwatch/internal/runjob"
@@ -76,4 +77,15 @@ func jobError(err error) error {
 		return usageError{je.Err}
 	}
 	return exitError{je.Status, je.Err}
+}
+
+// busError is the error of a bus once it is open: a server that stops
+// answering, or that accepted the connection and never answers a request
+// within the bus timeout (bus.ErrUnavailable), cannot be reached, an input
+// error (exit 2) as at the open; other errors are internal (exit 3).
+func busError(err error) error {
+	if errors.Is(err, bus.ErrUnavailable) {
+		return usageError{err}
+	}
+	return err
 }

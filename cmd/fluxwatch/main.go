@@ -7,14 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
+	"github.com/fluxwatch/fluxwatch/internal/interrupt"
 	"github.com/fluxwatch/fluxwatch/internal/redact"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/spf13/cobra"
@@ -24,55 +22,13 @@ func main() {
 	os.Exit(mainStatus(os.Args[1:], newEnv()))
 }
 
-// signalGrace is how long a command has, after the first SIGINT or SIGTERM,
-// to return by itself before the process ends anyway (SPEC §7: every command
-// ends within 1 s of the signal, whatever it is doing).
-const signalGrace = 750 * time.Millisecond
-
-// signalEcho is how soon a repeat of the first signal counts as the same
-// one: GNU timeout signals the child and then its whole process group, so
-// a command run under it gets SIGTERM twice within microseconds. Only a
-// second signal after this, or another signal, ends the process at once.
-const signalEcho = 100 * time.Millisecond
-
 // mainStatus runs the command in args and returns the process's exit status.
-// The first SIGINT or SIGTERM cancels the command's context; a command that
-// has not returned signalGrace later (or at a second signal) is not waited
-// for: the temporary files of its writes in flight are removed and the
-// process exits at once. Either way the status is 128 + the signal's number
-// (130 for SIGINT, 143 for SIGTERM), with no message for the cancellation
-// itself. A command that returned before the signal keeps its own status.
+// A signal cancels the command and ends the process (interrupt.Run): the
+// status is then 128 + its number (130 for SIGINT, 143 for SIGTERM), with no
+// message for the cancellation itself. A command that returned before the
+// signal keeps its own status.
 func mainStatus(args []string, e *env) int {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	if signalsCaught != nil {
-		signalsCaught()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-
-	var mu sync.Mutex
-	returned, status := false, 0 // status: 128+n once a signal arrived
-	go func() {
-		sig := <-sigs
-		mu.Lock()
-		if returned {
-			mu.Unlock()
-			return // too late to interrupt: main is exiting with the command's own status
-		}
-		status = signalStatus(sig)
-		mu.Unlock()
-		cancel()
-		waitGrace(sig, sigs)
-		fsio.RemoveTemps()
-		os.Exit(status)
-	}()
-
-	err := run(ctx, args, e)
-	mu.Lock()
-	returned = true
-	code := status
-	mu.Unlock()
+	code, err := interrupt.Run(func(ctx context.Context) error { return run(ctx, args, e) }, signalsCaught)
 	if code == 0 {
 		return exitCode(err, e.stderr)
 	}
@@ -88,38 +44,10 @@ func mainStatus(args []string, e *env) int {
 	return code
 }
 
-// waitGrace waits signalGrace after the first signal sig, or until another
-// signal arrives on sigs: the same signal again at once (GNU timeout sends
-// two) is the first one.
-func waitGrace(sig os.Signal, sigs <-chan os.Signal) {
-	t := time.NewTimer(signalGrace)
-	defer t.Stop()
-	first := time.Now()
-	for {
-		select {
-		case <-t.C:
-			return
-		case again := <-sigs:
-			if again != sig || time.Since(first) >= signalEcho {
-				return
-			}
-		}
-	}
-}
-
 // signalsCaught, when a test sets it, is called once mainStatus catches
 // SIGINT and SIGTERM: a signal sent before then ends the process by the
 // default action, before the command even started.
 var signalsCaught func()
-
-// signalStatus is the conventional exit status of a process ended by sig:
-// 128 + its number.
-func signalStatus(sig os.Signal) int {
-	if s, ok := sig.(syscall.Signal); ok {
-		return 128 + int(s)
-	}
-	return 128 + int(syscall.SIGTERM)
-}
 
 // env is what a command may touch of the outside world. Tests replace its
 // fields; nothing below main reads os.Stdout or os.Getenv directly.
@@ -224,17 +152,4 @@ func execute(ctx context.Context, root *cobra.Command, e *env, args []string) er
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	return root.ExecuteContext(ctx)
-}
-
-func usage(w io.Writer, root *cobra.Command) {
-	fmt.Fprintln(w, "fluxwatch watches parallel review agents and keeps one deterministic synthesis current.")
-	fmt.Fprintln(w, "\nUsage: fluxwatch [global options] COMMAND [flags] [args]\n\nCommands:")
-	for _, n := range commandNames(root) {
-		c, _, _ := root.Find([]string{n})
-		fmt.Fprintf(w, "  %-10s %s\n", n, c.Short)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Global options (before the command; -v, --log-level and --log-format also after it):")
-	fmt.Fprint(w, root.Flags().FlagUsages())
-	fmt.Fprintln(w, "\nRun 'fluxwatch help COMMAND' (or 'fluxwatch COMMAND --help') for a command's flags and examples.")
 }

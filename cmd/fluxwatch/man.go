@@ -3,11 +3,9 @@ package main
 import (
 	_ "embed"
 	"os"
-	"runtime/debug"
-	"strconv"
 	"strings"
-	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/buildinfo"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 )
@@ -27,7 +25,8 @@ func manCmd(e *env) *cobra.Command {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return usageErrorf("man: %v", err)
 		}
-		header := &doc.GenManHeader{Source: "fluxwatch " + versionString(), Manual: "fluxwatch manual", Date: manDate(e)}
+		date := buildinfo.Date(e.getenv)
+		header := &doc.GenManHeader{Source: "fluxwatch " + versionString(), Manual: "fluxwatch manual", Date: &date}
 		root := cmd.Root()
 		root.DisableAutoGenTag = true
 		manText(root)
@@ -47,22 +46,4 @@ func manText(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		manText(sub)
 	}
-}
-
-// manDate is the date of the man pages: $SOURCE_DATE_EPOCH, else the time
-// of the build's commit, else now. The same build writes the same pages.
-func manDate(e *env) *time.Time {
-	if sec, err := strconv.ParseInt(e.getenv("SOURCE_DATE_EPOCH"), 10, 64); err == nil {
-		t := time.Unix(sec, 0).UTC()
-		return &t
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if t, err := time.Parse(time.RFC3339, s.Value); s.Key == "vcs.time" && err == nil {
-				return &t
-			}
-		}
-	}
-	t := time.Now().UTC()
-	return &t
 }

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"context"
-
 	"github.com/fluxwatch/fluxwatch/bus"
+	"github.com/fluxwatch/fluxwatch/internal/busflag"
 	"github.com/fluxwatch/fluxwatch/internal/runjob"
 	"github.com/fluxwatch/fluxwatch/report"
 	"github.com/fluxwatch/fluxwatch/synth"
@@ -35,7 +34,7 @@ type reportFlags struct {
 	noEvidence   bool
 	config       string
 	baseline     string
-	bus          synthBus
+	bus          busflag.Flags
 }
 
 // newCommand returns the command f.cmd (synth or watch) with the flags of
@@ -44,7 +43,8 @@ func (f *reportFlags) newCommand(summary, usage string) (*cobra.Command, *flag.F
 	cmd := newCommand(f.cmd, summary, usage)
 	fs := cmd.Flags()
 	f.register(fs)
-	f.bus.register(fs)
+	fs.StringVar(&f.bus.Path, "bus", "", "read the peer findings from `BUS`, nats://HOST:PORT/RUN or a file, not from DIR's bus files (default $FLUXWATCH_BUS when a URL)")
+	f.bus.RegisterNATS(fs)
 	return cmd, fs
 }
 
@@ -93,11 +93,8 @@ func (f *reportFlags) options(e *env) (runjob.Options, error) {
 		MaxLine: f.maxLine, Jobs: f.jobs, SummaryLimit: f.summaryLimit,
 		Repo: f.repo, NoEvidence: f.noEvidence, Config: f.config, Baseline: f.baseline,
 		Given: f.fs.Changed,
+		Bus:   f.bus.Path, BusOptions: f.bus.Options(e.getenv, false),
 	}
-	if f.bus.path != "" && !bus.IsURL(f.bus.path) {
-		o.BusFile = f.bus.path
-	}
-	o.OpenBus = func(ctx context.Context, dir string) (bus.Backend, error) { return f.bus.open(ctx, e, f, dir) }
 	return o, nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/fluxwatch/fluxwatch/internal/interrupt"
 	"github.com/fluxwatch/fluxwatch/internal/testfault"
 	"golang.org/x/sys/unix"
 )
@@ -401,8 +402,8 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	testfault.Within(t, signalBound, "after two signals", func() { <-p.done })
 	took := time.Since(sent)
 	t.Logf("exit %d %v after the first signal", p.cmd.ProcessState.ExitCode(), took.Round(time.Millisecond))
-	if took >= signalGrace {
-		t.Errorf("exited %v after the first signal: the second did not end it before the grace (%v)", took, signalGrace)
+	if took >= interrupt.Grace {
+		t.Errorf("exited %v after the first signal: the second did not end it before the grace (%v)", took, interrupt.Grace)
 	}
 	if got := p.cmd.ProcessState.ExitCode(); got != 143 {
 		t.Errorf("exit status %d, want 143 (the first signal's)", got)
@@ -425,7 +426,7 @@ func TestSignalEchoIsOneSignal(t *testing.T) {
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	// Not at once: two signals sent before the first is handled are one
 	// pending signal to the kernel. timeout's two kills are sometimes
-	// apart, sometimes not; here they always are, by less than signalEcho.
+	// apart, sometimes not; here they always are, by less than interrupt.Echo.
 	time.Sleep(2 * time.Millisecond)
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	testfault.Within(t, signalBound, "after the signal", func() { <-p.done })

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -184,5 +185,38 @@ func TestLiveStops(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) || n != 1 {
 		t.Errorf("Live after cancel = %v after %d steps, want context.Canceled after 1", err, n)
+	}
+}
+
+// TestRunLive: what `demo --live` says: the run and what to watch it with,
+// each step, what to run next; interrupted, it says so and is no error; a
+// speed that is no number above 0 and a directory holding a run are the
+// user's errors, said before anything is written.
+func TestRunLive(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	var out bytes.Buffer
+	if err := RunLive(context.Background(), &out, dir, 400); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.HasPrefix(text, "live demo in "+dir+": 6 agents over about 100ms; in another terminal run: fluxwatch watch "+dir+"\n") ||
+		!strings.Contains(text, "fd-safety") || !strings.HasSuffix(text, "done; now run: fluxwatch synth "+dir+"\n") {
+		t.Errorf("RunLive said:\n%s", text)
+	}
+	out.Reset()
+	if err := RunLive(context.Background(), &out, dir, 400); !errors.Is(err, ErrNotEmpty) {
+		t.Errorf("RunLive in a run: %v, want ErrNotEmpty", err)
+	}
+	for _, speed := range []float64{0, -1, math.Inf(1), math.NaN()} {
+		out.Reset()
+		if err := RunLive(context.Background(), &out, t.TempDir(), speed); err == nil || !strings.Contains(err.Error(), "want a number above 0") || out.Len() > 0 {
+			t.Errorf("RunLive at speed %v: %v, said %q; want an error and nothing said", speed, err, out.String())
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out.Reset()
+	if err := RunLive(ctx, &out, filepath.Join(t.TempDir(), "run"), 1); err != nil || !strings.HasSuffix(out.String(), "live demo interrupted\n") {
+		t.Errorf("RunLive interrupted: %v, said %q; want no error and the interruption said", err, out.String())
 	}
 }

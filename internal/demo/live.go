@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,6 +57,36 @@ type liveStep struct {
 	do   func() error
 }
 
+// RunLive is `fluxwatch demo --live`: the live demo in dir at speed, each
+// step and what to run next told on w. A demo ended by ctx is not an
+// error: it says it was interrupted. Its errors are the user's (a speed
+// that is no number above 0, a directory that holds a run).
+func RunLive(ctx context.Context, w io.Writer, dir string, speed float64) error {
+	if err := checkSpeed(speed); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "live demo in %s: 6 agents over about %s; in another terminal run: fluxwatch watch %s\n",
+		dir, time.Duration(float64(LiveDuration)/speed).Round(100*time.Millisecond), dir)
+	err := Live(ctx, dir, speed, func(line string) { fmt.Fprintln(w, line) })
+	switch {
+	case errors.Is(err, ErrNotEmpty), err != nil && ctx.Err() == nil:
+		return err
+	case ctx.Err() != nil:
+		fmt.Fprintln(w, "live demo interrupted")
+		return nil
+	}
+	fmt.Fprintf(w, "done; now run: fluxwatch synth %s\n", dir)
+	return nil
+}
+
+// checkSpeed is the error of a speed that is no number above 0.
+func checkSpeed(speed float64) error {
+	if speed <= 0 || math.IsInf(speed, 0) || math.IsNaN(speed) {
+		return fmt.Errorf("--speed %v: want a number above 0", speed)
+	}
+	return nil
+}
+
 // Live simulates a review in dir (missing, or holding nothing but fluxwatch's
 // own reports and hidden files): six agents of run
 // ExampleRun write growing .partial files, share findings on the bus —
@@ -64,8 +96,8 @@ type liveStep struct {
 // say with a line about each step as it happens, and stops early with ctx's
 // error.
 func Live(ctx context.Context, dir string, speed float64, say func(string)) error {
-	if speed <= 0 {
-		return fmt.Errorf("live demo: speed %v: want more than 0", speed)
+	if err := checkSpeed(speed); err != nil {
+		return err
 	}
 	if err := prepareLive(dir); err != nil {
 		return err

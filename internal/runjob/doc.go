@@ -5,14 +5,15 @@
 //
 // It owns: choosing the run directory and the run (SPEC §1, §4.3); reading
 // .fluxwatch.yaml and merging it with the flags (a flag always wins; a
-// configuration in the run directory is never read, SPEC §10); the
-// evidence verifier and the baseline; the report targets, checked before
-// anything is read (at most one thing on standard output, no two targets
-// one file, no target an input of the run) and written in their order
-// (files, GitHub files, then standard output); the gate's decision and its
-// account on stderr; and watch's loop: the reports written at each change,
-// its events or lines on a queue a slow reader cannot hold up, the final
-// reports and event.
+// configuration in the run directory is never read, SPEC §10); the evidence
+// verifier and the baseline; the --bus read instead of the run's bus files
+// (opened by internal/busflag's Schemes); the report targets, checked before
+// anything is read (at most one thing on standard output, no two targets one
+// file, no target an input of the run) and written in their order (files,
+// GitHub files, then standard output); the gate's decision and its account
+// on stderr; and watch's loop: the reports written at each change, its
+// events or lines on a queue a slow reader cannot hold up, the final reports
+// and event.
 //
 // A command fills Options from its flags (flags stay in cmd: this package
 // knows no flag set) and calls Synth or Watch, or Load and a Job's methods.

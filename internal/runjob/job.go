@@ -37,7 +37,7 @@ type Job struct {
 
 // Load finds the run directory (o.Dir, else DefaultDir), then prepares the
 // job: the configuration merged with o, the options checked, the baseline
-// read, the bus opened (o.OpenBus), the report targets checked and the
+// read, the bus opened (o.Bus), the report targets checked and the
 // evidence verifier set up, in that order. The caller closes the job.
 func Load(ctx context.Context, o Options) (*Job, error) {
 	dir, implicit, err := o.dir()
@@ -76,10 +76,8 @@ func load(ctx context.Context, o Options, dir string, implicit bool) (*Job, erro
 	if err := j.readBaseline(ctx); err != nil {
 		return nil, err
 	}
-	if o.OpenBus != nil {
-		if j.bus, err = o.OpenBus(ctx, dir); err != nil {
-			return nil, err
-		}
+	if j.bus, err = o.openBus(ctx, dir); err != nil {
+		return nil, err
 	}
 	j.targets = j.targetsOf()
 	if j.onStdout, err = j.checkTargets(o.stdoutData()); err == nil {

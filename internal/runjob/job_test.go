@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -276,8 +277,10 @@ func TestTargetsRefused(t *testing.T) {
 		{"the bus", func(o *Options) { o.Files = map[string]string{"junit": filepath.Join(o.Dir, "peer-findings.jsonl")} },
 			"an input of the run"},
 		{"the --bus file", func(o *Options) {
-			o.BusFile = filepath.Join(filepath.Dir(o.Dir), "bus.jsonl")
-			o.Files = map[string]string{"rdjsonl": o.BusFile}
+			o.Bus = filepath.Join(filepath.Dir(o.Dir), "bus.jsonl")
+			o.BusOptions.Timeout = time.Second
+			writeFiles(t, filepath.Dir(o.Dir), map[string]string{"bus.jsonl": ""})
+			o.Files = map[string]string{"rdjsonl": o.Bus}
 		}, "an input of the run"},
 		{"one file twice", func(o *Options) {
 			p := filepath.Join(filepath.Dir(o.Dir), "r.out")

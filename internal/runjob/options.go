@@ -1,7 +1,6 @@
 package runjob
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -111,11 +110,11 @@ type Options struct {
 	JSON        bool
 	Annotations bool
 
-	// BusFile is the --bus file read instead of the run's bus files (an
-	// input no target may be); OpenBus opens the bus named, nil when the
-	// run's own bus files are read.
-	BusFile string
-	OpenBus func(ctx context.Context, dir string) (bus.Backend, error)
+	// Bus is --bus, the bus read instead of the run's bus files: a file or
+	// a nats:// URL ("": $FLUXWATCH_BUS when a URL, else the run's own);
+	// BusOptions open it (its MaxLine is MaxLine).
+	Bus        string
+	BusOptions bus.Options
 
 	Watch WatchOptions
 }

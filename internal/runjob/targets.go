@@ -122,7 +122,7 @@ func (j *Job) checkTargets(data string) (bool, error) {
 	files := t.FileTargets()
 	for i, a := range files {
 		err := fsio.CheckWithin(j.dir, a.Path, report.RefuseInput)
-		if err == nil && j.o.BusFile != "" && sameTarget(a.Path, j.o.BusFile) {
+		if err == nil && j.o.busFile() != "" && sameTarget(a.Path, j.o.busFile()) {
 			err = report.ErrInput
 		}
 		switch {
