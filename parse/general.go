@@ -1425,6 +1425,14 @@ var groupWordsList = map[string]bool{
 	"security": false,
 }
 
+// groupSep reports whether r separates the words of a group heading.
+func groupSep(r rune) bool {
+	return r == ' ' || r == '\t' || r == '/' || r == ',' || r == '&' || r == '(' || r == ')' || r == ':' || r == '—' || r == '–'
+}
+
+// groupTrim is what groupPhrase trims around a word.
+var groupTrim = newByteSet("-*_`[]")
+
 // groupPhrase reads a group heading's core: severity words and group words
 // only, at least one severity ("High Priority Issues", "P0 -- Critical",
 // "Must fix", "PROBLÈMES CRITIQUES").
@@ -1435,22 +1443,26 @@ func groupPhrase(core string) (Severity, bool) {
 	if sev, c, ok := severityPhrase(strings.Trim(core, " *_`[]"), true); ok && c == sevFinding {
 		return sev, true
 	}
-	words := strings.FieldsFunc(core, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '/' || r == ',' || r == '&' || r == '(' || r == ')' || r == ':' || r == '—' || r == '–'
-	})
+	var buf [16]string
+	words := appendFields(buf[:0], core, groupSep)
 	best, found := Severity(""), false
 	for i := 0; i < len(words); i++ {
-		w := strings.Trim(words[i], "-*_`[]")
-		if w == "" || groupWordsList[strings.ToLower(w)] {
+		w := groupTrim.trim(words[i])
+		if w == "" || foldIn(groupWordsList, w) {
 			continue
 		}
 		if i+1 < len(words) {
-			if sev, c, ok := oneSeverity(w+" "+strings.Trim(words[i+1], "-*_`[]"), true); ok && c == sevFinding {
-				if !found || sev.Rank() < best.Rank() {
-					best, found = sev, true
+			// Two words of one phrase ("Must fix"), or a word and one
+			// that oneSeverity reads nothing in ("High ."); other
+			// words are read alone.
+			if next := groupTrim.trim(words[i+1]); phraseStart(w) || blank(next) {
+				if sev, c, ok := oneSeverity(w+" "+next, true); ok && c == sevFinding {
+					if !found || sev.Rank() < best.Rank() {
+						best, found = sev, true
+					}
+					i++
+					continue
 				}
-				i++
-				continue
 			}
 		}
 		if sev, c, ok := oneSeverity(w, true); ok && c == sevFinding {
