@@ -131,6 +131,31 @@ func FuzzRegexpGuards(f *testing.F) {
 	})
 }
 
+// TestLowerWordsRandom compares each word list's in with a search for
+// each of its words in the lowered text, on random texts of the words'
+// pieces (a word's first byte, its first two, all but its last, the word
+// in either case) between letters, spaces and bytes outside ASCII.
+func TestLowerWordsRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 2))
+	for name, w := range lowerWordLists {
+		var pieces []string
+		for _, word := range w.words {
+			pieces = append(pieces, word, strings.ToUpper(word), word[:1], word[:2], word[:len(word)-1])
+		}
+		pieces = append(pieces, "a", "x", " ", "É", "ſ", "\u212a", "\xe2", "İ")
+		for range 20000 {
+			var b strings.Builder
+			for n := r.IntN(6); n >= 0; n-- {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			s := b.String()
+			if got, want := w.in(s), containsAny(strings.ToLower(s), w.words); got != want {
+				t.Fatalf("%s.in(%q) = %v; in the lowered text: %v", name, s, got, want)
+			}
+		}
+	}
+}
+
 // TestIDMatchRandom compares idMatch with idRe on random strings of the
 // characters an ID is made of, and a few it is not, up to 40 bytes: runs
 // long and short, separators doubled, first and last.
