@@ -299,7 +299,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		table = nil
-		if len(t) < 300 && plevelCountRe.may(t) && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
+		if len(t) < 300 && mayCountPLevel(t) && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
 			// "P0: 3, P1: 2" in a summary, or with a word that says it
 			// counts findings: a scoring table's "P0: 60" is not a tally,
 			// nor is "2 of 3 P0 flaws" in a sentence.
@@ -1114,6 +1114,35 @@ func eligible(n *gnode, grp *gnode) bool {
 		return !(strings.HasSuffix(strings.TrimSpace(lead), ":") && strings.TrimSpace(after) == "")
 	}
 	return true
+}
+
+// mayCountPLevel reports whether t may hold a match of plevelCountRe: a
+// P-level (P0–P3, any case) with a colon after it, past white space and
+// asterisks, or a digit and white space before it. It is the regexp's
+// guard on tally lines: a restating list's "- **[P2] Title**" items
+// hold a P-level and no count, and the regexp would try every place of
+// them.
+func mayCountPLevel(t string) bool {
+	for q := 0; q+1 < len(t); q++ {
+		if t[q]|0x20 != 'p' || t[q+1] < '0' || t[q+1] > '3' {
+			continue
+		}
+		j := q + 2
+		for j < len(t) && (t[j] == '*' || strings.IndexByte(reSpace, t[j]) >= 0) {
+			j++
+		}
+		if j < len(t) && t[j] == ':' {
+			return true
+		}
+		i := q
+		for i > 0 && strings.IndexByte(reSpace, t[i-1]) >= 0 {
+			i--
+		}
+		if i < q && i > 0 && t[i-1] >= '0' && t[i-1] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // tallyOf records the count that a labelled line with no title states.

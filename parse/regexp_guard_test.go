@@ -39,6 +39,12 @@ var guards = []struct {
 	{"resolvedNote", func(s string) any { return resolvedNote(s) }, func(s string) any { return resolvedNoteRe.MatchString(s) }},
 	{"cutNumbering", func(s string) any { return cutNumbering(s) }, func(s string) any { return genNumberingRe.ReplaceAllString(s, "") }},
 	{"numberingLen", func(s string) any { return s[:numberingLen(s)] }, func(s string) any { return genNumberingRe.FindString(s) }},
+	{"mayCountPLevel", func(s string) any {
+		if !mayCountPLevel(s) {
+			return [][]int(nil)
+		}
+		return plevelCountRe.FindAllStringSubmatchIndex(s, 8)
+	}, func(s string) any { return plevelCountRe.re.FindAllStringSubmatchIndex(s, 8) }},
 	{"severityLineOf", func(s string) any { return severityLineOf(s) }, func(s string) any { return severityLineRe.FindStringSubmatch(s) }},
 }
 
@@ -152,6 +158,28 @@ func TestLowerWordsRandom(t *testing.T) {
 			if got, want := w.in(s), containsAny(strings.ToLower(s), w.words); got != want {
 				t.Fatalf("%s.in(%q) = %v; in the lowered text: %v", name, s, got, want)
 			}
+		}
+	}
+}
+
+// TestCountPLevelRandom compares plevelCountRe behind mayCountPLevel
+// with the regexp alone on random lines of P-levels, counts, colons,
+// asterisks, white space and letters.
+func TestCountPLevelRandom(t *testing.T) {
+	pieces := []string{"P0", "p3", "P4", "P1", "Px", ":", "：", " ", "\t", "\v", "\f", "**", "*", "12", "3", "x", "a1", "_", "-", "P", "0"}
+	r := rand.New(rand.NewPCG(26, 4))
+	for range 100000 {
+		var b strings.Builder
+		for n := r.IntN(8); n >= 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		got := [][]int(nil)
+		if mayCountPLevel(s) {
+			got = plevelCountRe.FindAllStringSubmatchIndex(s, 8)
+		}
+		if want := plevelCountRe.re.FindAllStringSubmatchIndex(s, 8); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("plevelCountRe behind mayCountPLevel finds %v in %q; alone: %v", got, s, want)
 		}
 	}
 }
