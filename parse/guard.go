@@ -257,6 +257,48 @@ func (w *lowerWords) inLower(l string) bool {
 	return false
 }
 
+// wordListSet looks a text up in several lists of lowerWords (eight at
+// most) in one pass: headingClass asks three of each heading.
+type wordListSet struct {
+	lists []*lowerWords
+	// The lists by the first and by the second bytes of their words.
+	first, second [256]uint8
+}
+
+func newWordListSet(lists ...*lowerWords) *wordListSet {
+	if len(lists) > 8 {
+		panic("newWordListSet: more than 8 lists")
+	}
+	s := &wordListSet{lists: lists}
+	for k, w := range lists {
+		for _, word := range w.words {
+			s.first[word[0]] |= 1 << k
+			s.second[word[1]] |= 1 << k
+		}
+	}
+	return s
+}
+
+// inLower returns a bit for each list (1<<k for lists[k]) that l, as
+// wordsLower returns it, holds one of the words of.
+func (s *wordListSet) inLower(l string) (found uint8) {
+	all := uint8(1)<<len(s.lists) - 1
+	for i := 0; i+1 < len(l) && found != all; i++ {
+		c0, c1 := lowerASCII(l[i]), lowerASCII(l[i+1])
+		for k := s.first[c0] & s.second[c1] &^ found; k != 0; k &= k - 1 {
+			n := bits.TrailingZeros8(k)
+			w := s.lists[n]
+			for m := w.first[c0] & w.second[c1]; m != 0; m &= m - 1 {
+				if hasPrefixLower(l[i:], w.words[bits.TrailingZeros64(m)]) {
+					found |= 1 << n
+					break
+				}
+			}
+		}
+	}
+	return found
+}
+
 func lowerASCII(c byte) byte {
 	if c >= 'A' && c <= 'Z' {
 		return c + 'a' - 'A'

@@ -138,7 +138,7 @@ func FuzzRegexpGuards(f *testing.F) {
 }
 
 // TestLowerWordsRandom compares each word list's in with a search for
-// each of its words in the lowered text, on random texts of the words'
+// each of its words in the lowered text, and headWords with its lists, on random texts of the words'
 // pieces (a word's first byte, its first two, all but its last, the word
 // in either case) between letters, spaces and bytes outside ASCII.
 func TestLowerWordsRandom(t *testing.T) {
@@ -158,6 +158,30 @@ func TestLowerWordsRandom(t *testing.T) {
 			if got, want := w.in(s), containsAny(strings.ToLower(s), w.words); got != want {
 				t.Fatalf("%s.in(%q) = %v; in the lowered text: %v", name, s, got, want)
 			}
+		}
+	}
+	// headWords answers for its three lists as each does, on texts of
+	// the pieces of all three.
+	var pieces []string
+	for _, w := range headWords.lists {
+		for _, word := range w.words {
+			pieces = append(pieces, word, strings.ToUpper(word), word[:2], word[:len(word)-1], " ", "x")
+		}
+	}
+	for range 50000 {
+		var b strings.Builder
+		for n := r.IntN(6); n >= 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		var want uint8
+		for k, w := range headWords.lists {
+			if w.in(s) {
+				want |= 1 << k
+			}
+		}
+		if got := headWords.inLower(wordsLower(s)); got != want {
+			t.Fatalf("headWords.inLower(%q) = %03b; its lists one by one: %03b", s, got, want)
 		}
 	}
 }
