@@ -47,9 +47,8 @@ func randomPhrase(r *rand.Rand) string {
 	return b.String()
 }
 
-// goldenLines returns the lines of the golden report archives, and their
-// headings' text less the '#'s.
-func goldenLines(t *testing.T) []string {
+// goldenReports returns the golden report archives' text.
+func goldenReports(t *testing.T) []string {
 	files, err := filepath.Glob("testdata/report/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("golden reports: %v, %d files", err, len(files))
@@ -60,7 +59,17 @@ func goldenLines(t *testing.T) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, l := range strings.Split(string(b), "\n") {
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// goldenLines returns the lines of the golden report archives, and their
+// headings' text less the '#'s.
+func goldenLines(t *testing.T) []string {
+	var out []string
+	for _, r := range goldenReports(t) {
+		for _, l := range strings.Split(r, "\n") {
 			out = append(out, l, strings.TrimLeft(l, "# "))
 		}
 	}

@@ -2,8 +2,6 @@ package parse
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -44,18 +42,7 @@ func randomVerdictReport(r *rand.Rand) string {
 // status or result line under a summary heading, once or recurring,
 // decides the verdict by its place.
 func TestOverallVerdictAsPlain(t *testing.T) {
-	files, err := filepath.Glob("testdata/report/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("golden reports: %v, %d files", err, len(files))
-	}
-	var inputs []string
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, string(b))
-	}
+	inputs := goldenReports(t)
 	r := rand.New(rand.NewPCG(26, 3))
 	for range 30000 {
 		inputs = append(inputs, randomVerdictReport(r))
