@@ -330,7 +330,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		table = nil
-		if len(t) < 300 && plevelCountRe.may(t) && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
+		if len(t) < 300 && mayCountPLevel(t) && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
 			// "P0: 3, P1: 2" in a summary, or with a word that says it
 			// counts findings: a scoring table's "P0: 60" is not a tally,
 			// nor is "2 of 3 P0 flaws" in a sentence.
@@ -1169,6 +1169,35 @@ func verdictLead(text string) bool {
 	return ok
 }
 
+// mayCountPLevel reports whether t may hold a match of plevelCountRe: a
+// P-level (P0–P3, any case) with a colon after it, past white space and
+// asterisks, or a digit and white space before it. It is the regexp's
+// guard on tally lines: a restating list's "- **[P2] Title**" items
+// hold a P-level and no count, and the regexp would try every place of
+// them.
+func mayCountPLevel(t string) bool {
+	for q := 0; q+1 < len(t); q++ {
+		if t[q]|0x20 != 'p' || t[q+1] < '0' || t[q+1] > '3' {
+			continue
+		}
+		j := q + 2
+		for j < len(t) && (t[j] == '*' || strings.IndexByte(reSpace, t[j]) >= 0) {
+			j++
+		}
+		if j < len(t) && t[j] == ':' {
+			return true
+		}
+		i := q
+		for i > 0 && strings.IndexByte(reSpace, t[i-1]) >= 0 {
+			i--
+		}
+		if i < q && i > 0 && t[i-1] >= '0' && t[i-1] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
 // tallyOf records the count that a labelled line with no title states.
 func (g *general) tallyOf(line int, text string, sev Severity) {
 	t := stripBold(text)
@@ -1481,6 +1510,14 @@ var groupWordsList = map[string]bool{
 	"security": false,
 }
 
+// groupSep reports whether r separates the words of a group heading.
+func groupSep(r rune) bool {
+	return r == ' ' || r == '\t' || r == '/' || r == ',' || r == '&' || r == '(' || r == ')' || r == ':' || r == '—' || r == '–'
+}
+
+// groupTrim is what groupPhrase trims around a word.
+var groupTrim = newByteSet("-*_`[]")
+
 // groupPhrase reads a group heading's core: severity words and group words
 // only, at least one severity ("High Priority Issues", "P0 -- Critical",
 // "Must fix", "PROBLÈMES CRITIQUES").
@@ -1491,22 +1528,26 @@ func groupPhrase(core string) (Severity, bool) {
 	if sev, c, ok := severityPhrase(strings.Trim(core, " *_`[]"), true); ok && c == sevFinding {
 		return sev, true
 	}
-	words := strings.FieldsFunc(core, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '/' || r == ',' || r == '&' || r == '(' || r == ')' || r == ':' || r == '—' || r == '–'
-	})
+	var buf [16]string
+	words := appendFields(buf[:0], core, groupSep)
 	best, found := Severity(""), false
 	for i := 0; i < len(words); i++ {
-		w := strings.Trim(words[i], "-*_`[]")
-		if w == "" || groupWordsList[strings.ToLower(w)] {
+		w := groupTrim.trim(words[i])
+		if w == "" || foldIn(groupWordsList, w) {
 			continue
 		}
 		if i+1 < len(words) {
-			if sev, c, ok := oneSeverity(w+" "+strings.Trim(words[i+1], "-*_`[]"), true); ok && c == sevFinding {
-				if !found || sev.Rank() < best.Rank() {
-					best, found = sev, true
+			// Two words of one phrase ("Must fix"), or a word and one
+			// that oneSeverity reads nothing in ("High ."); other
+			// words are read alone.
+			if next := groupTrim.trim(words[i+1]); phraseStart(w) || blank(next) {
+				if sev, c, ok := oneSeverity(w+" "+next, true); ok && c == sevFinding {
+					if !found || sev.Rank() < best.Rank() {
+						best, found = sev, true
+					}
+					i++
+					continue
 				}
-				i++
-				continue
 			}
 		}
 		if sev, c, ok := oneSeverity(w, true); ok && c == sevFinding {

@@ -203,7 +203,10 @@ func (g *guardedRe) FindAllStringSubmatchIndex(s string, n int) [][]int {
 // one pass; an ASCII text without lowering a copy.
 type lowerWords struct {
 	words []string
-	first [256]uint64 // the words by their first byte
+	// The words by their first and by their second byte: a place of a
+	// text is compared with the few words that start with both of its
+	// bytes, where many start with its first byte alone.
+	first, second [256]uint64
 }
 
 func newLowerWords(words ...string) *lowerWords {
@@ -212,7 +215,11 @@ func newLowerWords(words ...string) *lowerWords {
 	}
 	w := &lowerWords{words: words}
 	for k, word := range words {
+		if len(word) < 2 {
+			panic("newLowerWords: a word of one byte: " + word)
+		}
 		w.first[word[0]] |= 1 << k
+		w.second[word[1]] |= 1 << k
 	}
 	return w
 }
@@ -234,16 +241,62 @@ func wordsLower(s string) string {
 }
 
 // inLower reports whether l, as wordsLower returns it, holds one of the
-// words: one pass, each byte against the words that start with it.
+// words: one pass, each two bytes against the words that start with them.
 func (w *lowerWords) inLower(l string) bool {
-	for i := 0; i < len(l); i++ {
-		for m := w.first[lowerASCII(l[i])]; m != 0; m &= m - 1 {
+	for i := 0; i+1 < len(l); i++ {
+		m := w.first[lowerASCII(l[i])]
+		if m == 0 {
+			continue
+		}
+		for m &= w.second[lowerASCII(l[i+1])]; m != 0; m &= m - 1 {
 			if hasPrefixLower(l[i:], w.words[bits.TrailingZeros64(m)]) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// wordListSet looks a text up in several lists of lowerWords (eight at
+// most) in one pass: headingClass asks three of each heading.
+type wordListSet struct {
+	lists []*lowerWords
+	// The lists by the first and by the second bytes of their words.
+	first, second [256]uint8
+}
+
+func newWordListSet(lists ...*lowerWords) *wordListSet {
+	if len(lists) > 8 {
+		panic("newWordListSet: more than 8 lists")
+	}
+	s := &wordListSet{lists: lists}
+	for k, w := range lists {
+		for _, word := range w.words {
+			s.first[word[0]] |= 1 << k
+			s.second[word[1]] |= 1 << k
+		}
+	}
+	return s
+}
+
+// inLower returns a bit for each list (1<<k for lists[k]) that l, as
+// wordsLower returns it, holds one of the words of.
+func (s *wordListSet) inLower(l string) (found uint8) {
+	all := uint8(1)<<len(s.lists) - 1
+	for i := 0; i+1 < len(l) && found != all; i++ {
+		c0, c1 := lowerASCII(l[i]), lowerASCII(l[i+1])
+		for k := s.first[c0] & s.second[c1] &^ found; k != 0; k &= k - 1 {
+			n := bits.TrailingZeros8(k)
+			w := s.lists[n]
+			for m := w.first[c0] & w.second[c1]; m != 0; m &= m - 1 {
+				if hasPrefixLower(l[i:], w.words[bits.TrailingZeros64(m)]) {
+					found |= 1 << n
+					break
+				}
+			}
+		}
+	}
+	return found
 }
 
 func lowerASCII(c byte) byte {

@@ -39,6 +39,12 @@ var guards = []struct {
 	{"resolvedNote", func(s string) any { return resolvedNote(s) }, func(s string) any { return resolvedNoteRe.MatchString(s) }},
 	{"cutNumbering", func(s string) any { return cutNumbering(s) }, func(s string) any { return genNumberingRe.ReplaceAllString(s, "") }},
 	{"numberingLen", func(s string) any { return s[:numberingLen(s)] }, func(s string) any { return genNumberingRe.FindString(s) }},
+	{"mayCountPLevel", func(s string) any {
+		if !mayCountPLevel(s) {
+			return [][]int(nil)
+		}
+		return plevelCountRe.FindAllStringSubmatchIndex(s, 8)
+	}, func(s string) any { return plevelCountRe.re.FindAllStringSubmatchIndex(s, 8) }},
 	{"severityLineOf", func(s string) any { return severityLineOf(s) }, func(s string) any { return severityLineRe.FindStringSubmatch(s) }},
 }
 
@@ -129,6 +135,77 @@ func FuzzRegexpGuards(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLowerWordsRandom compares each word list's in with a search for
+// each of its words in the lowered text, and headWords with its lists, on random texts of the words'
+// pieces (a word's first byte, its first two, all but its last, the word
+// in either case) between letters, spaces and bytes outside ASCII.
+func TestLowerWordsRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 2))
+	for name, w := range lowerWordLists {
+		var pieces []string
+		for _, word := range w.words {
+			pieces = append(pieces, word, strings.ToUpper(word), word[:1], word[:2], word[:len(word)-1])
+		}
+		pieces = append(pieces, "a", "x", " ", "É", "ſ", "\u212a", "\xe2", "İ")
+		for range 20000 {
+			var b strings.Builder
+			for n := r.IntN(6); n >= 0; n-- {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			s := b.String()
+			if got, want := w.in(s), containsAny(strings.ToLower(s), w.words); got != want {
+				t.Fatalf("%s.in(%q) = %v; in the lowered text: %v", name, s, got, want)
+			}
+		}
+	}
+	// headWords answers for its three lists as each does, on texts of
+	// the pieces of all three.
+	var pieces []string
+	for _, w := range headWords.lists {
+		for _, word := range w.words {
+			pieces = append(pieces, word, strings.ToUpper(word), word[:2], word[:len(word)-1], " ", "x")
+		}
+	}
+	for range 50000 {
+		var b strings.Builder
+		for n := r.IntN(6); n >= 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		var want uint8
+		for k, w := range headWords.lists {
+			if w.in(s) {
+				want |= 1 << k
+			}
+		}
+		if got := headWords.inLower(wordsLower(s)); got != want {
+			t.Fatalf("headWords.inLower(%q) = %03b; its lists one by one: %03b", s, got, want)
+		}
+	}
+}
+
+// TestCountPLevelRandom compares plevelCountRe behind mayCountPLevel
+// with the regexp alone on random lines of P-levels, counts, colons,
+// asterisks, white space and letters.
+func TestCountPLevelRandom(t *testing.T) {
+	pieces := []string{"P0", "p3", "P4", "P1", "Px", ":", "：", " ", "\t", "\v", "\f", "**", "*", "12", "3", "x", "a1", "_", "-", "P", "0"}
+	r := rand.New(rand.NewPCG(26, 4))
+	for range 100000 {
+		var b strings.Builder
+		for n := r.IntN(8); n >= 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		got := [][]int(nil)
+		if mayCountPLevel(s) {
+			got = plevelCountRe.FindAllStringSubmatchIndex(s, 8)
+		}
+		if want := plevelCountRe.re.FindAllStringSubmatchIndex(s, 8); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("plevelCountRe behind mayCountPLevel finds %v in %q; alone: %v", got, s, want)
+		}
+	}
 }
 
 // TestIDMatchRandom compares idMatch with idRe on random strings of the

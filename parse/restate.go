@@ -65,6 +65,9 @@ var (
 		"总结", "结论", "まとめ", "tóm tắt", "kết luận")
 	actionWords = newLowerWords("recommend", "action", "next step", "fix order", "order of fix", "priorit", "must", "go/no", "recommandation",
 		"recomendacion", "권고", "권장", "建议", "khuyến nghị")
+	// headWords are the three lists, looked a heading up in at once:
+	// bit 1 plan, 2 summary, 4 action.
+	headWords = newWordListSet(planWords, summaryWords, actionWords)
 )
 
 // namesSection reports whether a heading names a section of the kind re
@@ -110,18 +113,18 @@ func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) 
 	if len(nodes) == 0 && p < 0 {
 		return cls, group // the report's title names its subject
 	}
-	l := wordsLower(t)
+	words := headWords.inLower(wordsLower(t))
 	switch {
-	case planWords.inLower(l) && planHeadRe.MatchString(t):
+	case words&1 != 0 && planHeadRe.MatchString(t):
 		return clsPlan, -1
 	case cls == clsPlan:
 		return cls, group
-	case summaryWords.inLower(l) && namesSection(summaryHeadRe, t):
+	case words&2 != 0 && namesSection(summaryHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}
 		return clsSummary, group
-	case actionWords.inLower(l) && namesSection(actionHeadRe, t):
+	case words&4 != 0 && namesSection(actionHeadRe, t):
 		if cls == clsBody {
 			group = k
 		}

@@ -187,6 +187,21 @@ var vocabIndex = func() map[string]vocabEntry {
 	return m
 }()
 
+// vocabStarts holds the words that open the vocabulary's phrases of
+// several words, and their first words together ("fix", "fix before" of
+// "fix before merge"), as vocabKey writes them.
+var vocabStarts = func() map[string]bool {
+	m := map[string]bool{}
+	for k := range vocabIndex {
+		for i := range len(k) {
+			if k[i] == ' ' {
+				m[k[:i]] = true
+			}
+		}
+	}
+	return m
+}()
+
 type vocabEntry struct {
 	sev      Severity
 	class    sevClass

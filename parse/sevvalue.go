@@ -77,9 +77,8 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 	if sev, c, ok := oneSeverity(v, position); ok {
 		return sev, c, true
 	}
-	parts := strings.FieldsFunc(v, func(r rune) bool {
-		return r == '/' || r == '-' || r == ',' || r == '|' || r == '–' || unicode.IsSpace(r)
-	})
+	var buf [16]string
+	parts := appendFields(buf[:0], v, phraseSep)
 	best, class, n := Severity(""), sevNone, 0
 	var levels [4]bool // the levels named: three or more make a scale
 	improvement := false
@@ -99,7 +98,7 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 			continue
 		}
 		// Two or three words of one phrase: "must fix", "nice to have".
-		if i+1 < len(parts) {
+		if i+1 < len(parts) && phraseStart(p) {
 			if sev, c, ok := oneSeverity(p+" "+parts[i+1], position); ok {
 				i++
 				n++
@@ -109,7 +108,7 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 				continue
 			}
 		}
-		if i+2 < len(parts) {
+		if i+2 < len(parts) && phraseStart(p) {
 			if sev, c, ok := oneSeverity(p+" "+parts[i+1]+" "+parts[i+2], position); ok {
 				i += 2
 				n++
@@ -119,11 +118,8 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 				continue
 			}
 		}
-		switch strings.ToLower(p) {
-		case "to", "or", "and", "priority", "severity", "level", "prio", "sev", "issue", "issues", "concern", "concerns", "finding", "findings", "bug", "bugs", "problem", "problems", "vulnerability", "vulnerabilities":
-			if i > 0 || strings.EqualFold(p, "priority") {
-				continue
-			}
+		if foldIn(phraseFillers, p) && (i > 0 || strings.EqualFold(p, "priority")) {
+			continue
 		}
 		if isEmojiMark(p) {
 			continue
@@ -148,9 +144,138 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 	return best, class, n > 0
 }
 
+// phraseFillers are the words a severity phrase may hold besides its
+// severities: "High or Critical", "P1 issues"; the first word of the
+// phrase only when it is "priority".
+var phraseFillers = map[string]bool{
+	"to": true, "or": true, "and": true, "priority": true, "severity": true, "level": true, "prio": true, "sev": true,
+	"issue": true, "issues": true, "concern": true, "concerns": true, "finding": true, "findings": true, "bug": true,
+	"bugs": true, "problem": true, "problems": true, "vulnerability": true, "vulnerabilities": true,
+}
+
+// phraseSep reports whether r separates the words of a severity phrase.
+func phraseSep(r rune) bool {
+	return r == '/' || r == '-' || r == ',' || r == '|' || r == '–' || unicode.IsSpace(r)
+}
+
+// appendFields appends to dst the fields of s that strings.FieldsFunc(s,
+// sep) returns: a caller's array holds them without allocating.
+func appendFields(dst []string, s string, sep func(rune) bool) []string {
+	start := -1
+	for i, r := range s {
+		switch {
+		case !sep(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			dst = append(dst, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
+}
+
+// foldIn reports set[strings.ToLower(w)], lowering an ASCII w on the stack.
+func foldIn(set map[string]bool, w string) bool {
+	var buf [24]byte
+	if len(w) > len(buf) {
+		return set[strings.ToLower(w)]
+	}
+	b := buf[:len(w)]
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return set[strings.ToLower(w)]
+		}
+		b[i] = lowerASCII(w[i])
+	}
+	return set[string(b)]
+}
+
+// byteSet is a set of ASCII bytes to trim, as the cutset of strings.Trim
+// is, built once rather than on every call.
+type byteSet [256]bool
+
+func newByteSet(cutset string) *byteSet {
+	var s byteSet
+	for i := 0; i < len(cutset); i++ {
+		if cutset[i] >= utf8.RuneSelf {
+			panic("newByteSet: not ASCII")
+		}
+		s[cutset[i]] = true
+	}
+	return &s
+}
+
+// trim returns strings.Trim(w, cutset).
+func (s *byteSet) trim(w string) string {
+	return s.trimRight(s.trimLeft(w))
+}
+
+// trimLeft returns strings.TrimLeft(w, cutset).
+func (s *byteSet) trimLeft(w string) string {
+	i := 0
+	for i < len(w) && s[w[i]] {
+		i++
+	}
+	return w[i:]
+}
+
+// trimRight returns strings.TrimRight(w, cutset).
+func (s *byteSet) trimRight(w string) string {
+	j := len(w)
+	for j > 0 && s[w[j-1]] {
+		j--
+	}
+	return w[:j]
+}
+
+// sevTrim is what oneSeverity trims around a word: white space, emphasis,
+// brackets, quotes and a closing period or colon.
+var sevTrim = newByteSet(" \t*_`[]()\"'.:")
+
+// phraseStart reports whether a phrase of several words that oneSeverity
+// reads may open with w: a phrase of the vocabulary ("must" of "must fix",
+// "fix-before" of "fix before merge"), a level number ("Sev 1", "Priority
+// 2"), or anything after the characters oneSeverity trims, emoji and
+// white space it skips ("** Must fix", "🔴 nice to have"). Other words are read alone,
+// and the words after them need not be joined to them and looked up.
+func phraseStart(w string) bool {
+	for {
+		w = sevTrim.trimLeft(w)
+		r, n := utf8.DecodeRuneInString(w)
+		if n <= 1 || !isEmojiRune(r) {
+			break
+		}
+		w = w[n:]
+	}
+	var buf [32]byte
+	k, ascii := asciiVocabKey(buf[:0], w)
+	if !ascii {
+		k = []byte(vocabKey(w))
+	}
+	return len(k) == 0 || hasPrefixLower(string(k), "sev") || hasPrefixLower(string(k), "prio") || vocabStarts[string(k)]
+}
+
+// blank reports whether oneSeverity reads nothing in s when it ends a
+// phrase: s holds only what it trims, variation selectors, dashes,
+// underscores and white space.
+func blank(s string) bool {
+	for _, r := range s {
+		if r < utf8.RuneSelf && sevTrim[r] || r == '-' || r == '_' || r == '\ufe0f' || unicode.IsSpace(r) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
 // oneSeverity reads one word or phrase of the vocabulary, or a P-level.
 func oneSeverity(w string, position bool) (Severity, sevClass, bool) {
-	w = strings.Trim(w, " \t*_`[]()\"'.:")
+	w = sevTrim.trim(w)
 	if IsPLevel(w) {
 		return pLevel(w), sevFinding, true
 	}

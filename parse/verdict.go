@@ -169,11 +169,26 @@ func overallVerdict(lines []line) (string, int) {
 	}
 	final := finalSection(lines)
 	// A heading that recurs ("### Assessment" under each file reviewed)
-	// heads a section about one topic, not the report's summary.
-	heads := map[string]int{}
-	for _, l := range lines {
+	// heads a section about one topic, not the report's summary: the
+	// summary headings are counted among all headings, in any case.
+	var summaries []int // the lines of headings verdictSectionRe matches
+	counts := map[string]int{}
+	for i, l := range lines {
 		if !l.masked && l.level > 0 {
-			heads[strings.ToLower(plainHead(l.head))]++
+			if h := plainHead(l.head); verdictSectionRe.MatchString(h) {
+				summaries = append(summaries, i)
+				counts[strings.ToLower(h)] = 0
+			}
+		}
+	}
+	if len(summaries) > 0 {
+		for _, l := range lines {
+			if !l.masked && l.level > 0 {
+				k := strings.ToLower(plainHead(l.head))
+				if _, ok := counts[k]; ok {
+					counts[k]++
+				}
+			}
 		}
 	}
 	inSummary, seenHeading := false, false
@@ -191,8 +206,11 @@ func overallVerdict(lines []line) (string, int) {
 		if l.level > 0 {
 			// The report's title does not end its preamble.
 			seenHeading = seenHeading || !first || l.level > 1
-			h := plainHead(l.head)
-			inSummary = verdictSectionRe.MatchString(h) && heads[strings.ToLower(h)] == 1
+			inSummary = false
+			if len(summaries) > 0 && summaries[0] == i {
+				summaries = summaries[1:]
+				inSummary = counts[strings.ToLower(plainHead(l.head))] == 1
+			}
 		}
 		place := !seenHeading || inSummary || i >= final
 		c := verdictCandidate(lines, i, first)
@@ -249,10 +267,13 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 	}
 	if len(t) < 400 && strings.Contains(t, ":") {
 		u := strings.TrimLeft(stripBold(t), "#> ")
-		if m := verdictLabelRe.FindStringSubmatch(u); m != nil {
-			v := verdictValue(m[3])
-			if _, ok := NormalizeVerdict(v); ok && !strings.EqualFold(v, "error") {
-				return candidate{text: v, verdictLabel: strings.EqualFold(m[2], "verdict"), overall: m[1] != "" || l.level > 0}
+		// Most labels ("- **Status:** Resolved") name no verdict: the
+		// value is read first, the regexp run on those that do.
+		if verdictLabelRe.may(u) {
+			if v := labelVerdict(u); v != "" {
+				if m := verdictLabelRe.re.FindStringSubmatch(u); m != nil {
+					return candidate{text: v, verdictLabel: strings.EqualFold(m[2], "verdict"), overall: m[1] != "" || l.level > 0}
+				}
 			}
 		}
 	}
@@ -305,6 +326,35 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 	}
 	return candidate{}
 }
+
+// labelVerdict returns the verdict a label line u names (verdictLabelRe),
+// other than error, as verdictValue writes it; or "". The value is what
+// follows the line's first colon (no part of the regexp before its colon
+// matches one), less the white space and one "**" or "__" the regexp
+// skips (when nothing is left, the regexp's value is white space or
+// emphasis, which names no verdict either).
+func labelVerdict(u string) string {
+	i := strings.IndexByte(u, ':')
+	if j := strings.Index(u, "："); j >= 0 && (i < 0 || j < i) {
+		i = j + len("：")
+	} else if i >= 0 {
+		i++
+	} else {
+		return ""
+	}
+	v := strings.TrimLeft(u[i:], reSpace)
+	if strings.HasPrefix(v, "**") || strings.HasPrefix(v, "__") {
+		v = v[2:] // verdictValue trims the white space after it
+	}
+	v = verdictValue(v)
+	if _, ok := NormalizeVerdict(v); !ok || strings.EqualFold(v, "error") {
+		return ""
+	}
+	return v
+}
+
+// reSpace is what \s matches in a regexp.
+const reSpace = "\t\n\f\r "
 
 var decisiveHeadRe = regexp.MustCompile(`(?i)^(?:overall\s+|final\s+)?(?:verdict|decision|go/no[- ]go)$`)
 
