@@ -300,8 +300,18 @@ func agentResult(a *Agent, manifest *parse.RunManifest, watching bool) AgentResu
 	return r
 }
 
+// sourcesOf returns a source for each finding of the completed agents. Each
+// is an object of its own, not one block for all: fillSources drops them
+// one finding at a time as it makes the Sources, and a block would stay
+// whole until the last.
 func sourcesOf(completed []*Agent) []*src {
-	var srcs []*src
+	n := 0
+	for _, a := range completed {
+		if a.Report != nil {
+			n += len(a.Report.Findings)
+		}
+	}
+	srcs := make([]*src, 0, n)
 	for _, a := range completed {
 		if a.Report == nil {
 			continue
@@ -319,8 +329,9 @@ func sourcesOf(completed []*Agent) []*src {
 func findingsOf(groups [][]*src, m int) []Finding {
 	fs := make([]Finding, 0, len(groups))
 	var sh shares
-	for _, g := range groups {
+	for i, g := range groups {
 		fs = append(fs, mergedFinding(g, m, &sh))
+		fs[i].srcs = &groups[i]
 	}
 	// The order is found on indexes and the findings moved once each: a
 	// Finding is 456 bytes with pointers, and sorting them in place moved
@@ -340,7 +351,7 @@ func findingsOf(groups [][]*src, m int) []Finding {
 	})
 	permute(fs, order)
 	for i := range fs {
-		for _, s := range fs[i].srcs {
+		for _, s := range *fs[i].srcs {
 			s.finding = int32(i)
 		}
 	}
@@ -418,7 +429,6 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 		Title:           rep.f.Title,
 		CoLocatedWith:   []CoLocation{},
 		CrossReferences: []CrossReference{},
-		srcs:            g,
 	}
 	// Each agent with its highest severity, and the refs of all sources:
 	// slices, not maps, for the groups of one to a few sources that most
@@ -505,8 +515,8 @@ func fillSources(fs []Finding) {
 		if f.srcs == nil {
 			continue
 		}
-		f.Sources = make([]Source, 0, len(f.srcs))
-		for _, s := range f.srcs {
+		f.Sources = make([]Source, 0, len(*f.srcs))
+		for _, s := range *f.srcs {
 			conf := s.f.Confidence
 			if conf == "" {
 				conf = parse.ConfidenceHigh
@@ -524,7 +534,7 @@ func fillSources(fs []Finding) {
 // whether its Sources are made yet or not.
 func eachSource(f *Finding, fn func(section, title string)) {
 	if f.srcs != nil {
-		for _, s := range f.srcs {
+		for _, s := range *f.srcs {
 			fn(s.f.Section, s.f.Title)
 		}
 		return

@@ -226,8 +226,9 @@ type Finding struct {
 
 	// srcs are the sources of a finding whose Sources are not made yet
 	// (fillSources): a synthesis makes them last, once the timeline's
-	// index of the sources is garbage.
-	srcs []*src
+	// index of the sources is garbage. It points at the finding's group in
+	// dedup's list (8 bytes, not a slice's 24, in each of 200k findings).
+	srcs *[]*src
 }
 
 // Provenance is what is known of how an agent's report was made: from its
