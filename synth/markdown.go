@@ -146,8 +146,8 @@ func mdKeyFindings(w *mdWriter, s *Synthesis) {
 			if f.Evidence != nil && f.Evidence.Ungrounded {
 				w.f(" · **ungrounded**")
 			}
-			if f.DiscoveredBy != nil {
-				w.f(" · first on the bus: %s", mdText(*f.DiscoveredBy))
+			if f.DiscoveredBy() != nil {
+				w.f(" · first on the bus: %s", mdText(*f.DiscoveredBy()))
 			}
 			if f.Suppressed != nil {
 				w.f(" · suppressed")
@@ -385,13 +385,13 @@ func mdDirectory(w *mdWriter, s *Synthesis) {
 func mdConflicts(w *mdWriter, s *Synthesis) {
 	heading := w.once("\n## Conflicts\n\n")
 	for _, f := range s.Findings {
-		if f.SeverityConflict == nil {
+		if f.SeverityConflict() == nil {
 			continue
 		}
 		heading()
 		var parts []string
-		for _, a := range sortedKeys(f.SeverityConflict) {
-			parts = append(parts, fmt.Sprintf("%s %s", mdText(a), f.SeverityConflict[a]))
+		for _, a := range sortedKeys(f.SeverityConflict()) {
+			parts = append(parts, fmt.Sprintf("%s %s", mdText(a), f.SeverityConflict()[a]))
 		}
 		w.f("- %s: %s (kept %s)\n", findingLabel(f), strings.Join(parts, ", "), f.Severity)
 	}

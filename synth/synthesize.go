@@ -422,13 +422,11 @@ func (sh *shares) convergence(n, m int) string {
 func mergedFinding(g []*src, m int, sh *shares) Finding {
 	rep := g[0]
 	f := Finding{
-		ID:              rep.f.ID,
-		Key:             rep.key,
-		Severity:        rep.f.Severity,
-		Section:         rep.f.Section,
-		Title:           rep.f.Title,
-		CoLocatedWith:   []CoLocation{},
-		CrossReferences: []CrossReference{},
+		ID:       rep.f.ID,
+		Key:      rep.key,
+		Severity: rep.f.Severity,
+		Section:  rep.f.Section,
+		Title:    rep.f.Title,
 	}
 	// Each agent with its highest severity, and the refs of all sources:
 	// slices, not maps, for the groups of one to a few sources that most
@@ -469,7 +467,7 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 	}
 	f.Convergence = len(f.Agents)
 	f.ConvergenceDisplay = sh.convergence(f.Convergence, m)
-	f.Independent, f.Primed = f.Convergence, []Priming{} // until a bus entry primes one
+	f.Independent = f.Convergence // until a bus entry primes one
 	switch {
 	case allLow || f.Convergence <= 1:
 		f.Confidence = parse.ConfidenceLow
@@ -479,10 +477,11 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 		f.Confidence = parse.ConfidenceHigh
 	}
 	if conflict {
-		f.SeverityConflict = make(map[string]parse.Severity, len(agents))
+		sevs := make(map[string]parse.Severity, len(agents))
 		for _, a := range agents {
-			f.SeverityConflict[a.agent] = a.sev
+			sevs[a.agent] = a.sev
 		}
+		f.setMore(func(m *findingMore) { m.severityConflict = sevs })
 	}
 	slices.SortFunc(refs, func(a, b refText) int { return compareRef(a.ref, b.ref) })
 	refs = slices.CompactFunc(refs, func(a, b refText) bool { return a.ref == b.ref })
@@ -495,7 +494,9 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 		first = refs[0].ref.Path
 	}
 	f.Fingerprint = fingerprint(f.Key, first)
-	f.CrossReferences = crossReferences(g)
+	if xs := crossReferences(g); len(xs) > 0 {
+		f.setMore(func(m *findingMore) { m.crossReferences = xs })
+	}
 	return f
 }
 
@@ -612,6 +613,7 @@ func coLocate(fs []Finding) {
 			byPoint[p] = append(byPoint[p], i)
 		}
 	}
+	co := map[int][]CoLocation{} // by finding: few have any
 	for _, p := range sortedKeys(byPoint) {
 		l := byPoint[p]
 		if len(l) < 2 {
@@ -620,15 +622,16 @@ func coLocate(fs []Finding) {
 		for _, i := range l {
 			for _, j := range l {
 				if i != j {
-					fs[i].CoLocatedWith = append(fs[i].CoLocatedWith, CoLocation{Key: fs[j].Key, ID: fs[j].ID, Ref: p})
+					co[i] = append(co[i], CoLocation{Key: fs[j].Key, ID: fs[j].ID, Ref: p})
 				}
 			}
 		}
 	}
-	for i := range fs {
-		slices.SortFunc(fs[i].CoLocatedWith, func(a, b CoLocation) int {
+	for i, l := range co {
+		slices.SortFunc(l, func(a, b CoLocation) int {
 			return cmp.Or(compareRef(ParseRef(a.Ref), ParseRef(b.Ref)), cmp.Compare(a.Key, b.Key))
 		})
+		fs[i].setMore(func(m *findingMore) { m.coLocatedWith = l })
 	}
 }
 
