@@ -300,14 +300,14 @@ func newView(s *synth.Synthesis, opts Options) *view {
 			continue
 		}
 		r.Names = names(f.Agents)
-		if f.DiscoveredBy != nil {
-			r.Discovered = *f.DiscoveredBy
+		if f.DiscoveredBy() != nil {
+			r.Discovered = *f.DiscoveredBy()
 		}
-		if len(f.SeverityConflict) > 0 {
-			agents := slices.Sorted(maps.Keys(f.SeverityConflict))
+		if len(f.SeverityConflict()) > 0 {
+			agents := slices.Sorted(maps.Keys(f.SeverityConflict()))
 			parts := make([]string, len(agents))
 			for j, a := range agents {
-				parts[j] = a + " " + string(f.SeverityConflict[a])
+				parts[j] = a + " " + string(f.SeverityConflict()[a])
 			}
 			r.Conflict = names(parts)
 		}
@@ -441,7 +441,7 @@ func results(tl *synth.Timeline) []result {
 // convText is a finding's convergence, split when a peer's bus entry primed
 // some of its agents: "3/5 (2 independent)".
 func convText(f *synth.Finding) string {
-	if len(f.Primed) == 0 {
+	if len(f.Primed()) == 0 {
 		return f.ConvergenceDisplay
 	}
 	return f.ConvergenceDisplay + " (" + strconv.Itoa(f.Independent) + " independent)"

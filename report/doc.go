@@ -10,8 +10,10 @@
 //   - "-": standard output, the writer the caller passes;
 //   - a path, written by fsio.WriteFile: a regular (or missing) file is
 //     replaced atomically and only when its content changed (findings.json
-//     is streamed to it by fsio.WriteFileFunc, never held whole, unless
-//     Targets.KeepJSON asks for its bytes), a symbolic link
+//     and summary.md are streamed to it by fsio.WriteFileFunc, never held
+//     whole, findings.json unless Targets.KeepJSON asks for its bytes;
+//     summary.md is written on a goroutine of its own beside findings.json),
+//     a symbolic link
 //     keeps being a link and its target is replaced, a device or FIFO (such
 //     as /dev/stdout) is written in place, and a FIFO with no reader is
 //     waited for only until the context ends;

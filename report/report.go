@@ -110,7 +110,7 @@ func (t Targets) StdoutOnly() Targets {
 // Rendered are the renderings of a synthesis that callers reuse.
 // FindingsJSON is there only when Targets.KeepJSON asked for it.
 type Rendered struct {
-	FindingsJSON, Summary []byte
+	FindingsJSON []byte
 }
 
 // Write renders s and writes findings.json (first: a watcher of the file sees
@@ -121,25 +121,27 @@ type Rendered struct {
 // fsio.WithoutWaiting a FIFO target with no reader is passed over, the
 // other targets written, and the error wraps fsio.ErrNoReader.
 func Write(ctx context.Context, s *synth.Synthesis, t Targets) (r Rendered, err error) {
-	// summary.md is rendered beside findings.json, which is rendered, or
-	// streamed to its file, meanwhile: both only read s. At 8,000 agents
-	// summary.md is 32 MB, findings.json 357 MB, and a watcher rewrites
-	// both at every change; one after the other, the summary's rendering
-	// (~0.2 s) came before every byte of findings.json.
-	var summary []byte
+	ctx = fsio.Within(ctx, t.Run, RefuseInput)
+	// summary.md is streamed to its file beside findings.json, which is
+	// rendered, or streamed to its file, meanwhile: both only read s. At
+	// 8,000 agents summary.md is 34 MB, findings.json 357 MB, and a watcher
+	// rewrites both at every change; one after the other, the summary came
+	// before every byte of findings.json. Neither is held whole: summary.md
+	// in memory was a fifth of synth's peak heap on a 16 MiB report.
+	var mdErr error
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		summary = synth.RenderMarkdown(s)
-	}()
-	rendered := func() []byte {
-		<-done
-		r.Summary = summary
-		return summary
+	close(done)
+	if t.Dir != "" && t.Dir != Stdout {
+		done = make(chan struct{})
+		go func() {
+			defer close(done)
+			mdErr = writeTarget(ctx, filepath.Join(t.Dir, "summary.md"), nil, func(w io.Writer) error {
+				return synth.WriteMarkdown(w, s)
+			}, t.Stdout, t.Run)
+		}()
 	}
-	// Never return while the goroutine still reads s; r (the named
-	// result) gets the summary then.
-	defer rendered()
+	// Never return while the goroutine still reads s.
+	defer func() { <-done }()
 	if t.KeepJSON {
 		if r.FindingsJSON, err = synth.RenderJSON(s); err != nil {
 			return r, fmt.Errorf("%w: findings.json: %w", ErrRender, err)
@@ -151,36 +153,42 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (r Rendered, err 
 		stream func(io.Writer) error // instead of render: content too large to hold
 	}
 	same := func(b []byte) func() ([]byte, error) { return func() ([]byte, error) { return b, nil } }
-	md := func() ([]byte, error) { return rendered(), nil }
 	var targets []target
 	switch t.Dir {
 	case "":
 	case Stdout:
-		targets = append(targets, target{path: Stdout, render: md})
+		targets = append(targets, target{path: Stdout, stream: func(w io.Writer) error { return synth.WriteMarkdown(w, s) }})
 	default:
 		findings := target{path: filepath.Join(t.Dir, "findings.json"), render: same(r.FindingsJSON)}
 		if !t.KeepJSON {
 			findings = target{path: findings.path, stream: func(w io.Writer) error { return synth.WriteJSON(w, s) }}
 		}
-		targets = append(targets, findings, target{path: filepath.Join(t.Dir, "summary.md"), render: md})
+		targets = append(targets, findings, target{stream: func(io.Writer) error { <-done; return mdErr }})
 	}
 	for _, f := range FileFormats() {
 		targets = append(targets, target{path: t.Files[f.Name], render: func() ([]byte, error) { return f.Render(s, t) }})
 	}
 	var unread []error // FIFOs with no reader (fsio.WithoutWaiting): the others are still written
-	ctx = fsio.Within(ctx, t.Run, RefuseInput)
 	for _, x := range targets {
-		if x.path == "" || (x.path == Stdout && t.SkipStdout) {
+		if x.path == Stdout && t.SkipStdout {
 			continue
 		}
 		var data []byte
-		if x.stream == nil {
-			var err error
+		var err error
+		switch {
+		case x.path == "" && x.stream != nil: // summary.md, written by the goroutine: its error, in its place
+			err = x.stream(nil)
+		case x.path == "":
+			continue
+		case x.stream == nil:
 			if data, err = x.render(); err != nil {
 				return r, fmt.Errorf("%w: %w", ErrRender, err)
 			}
+			fallthrough
+		default:
+			err = writeTarget(ctx, x.path, data, x.stream, t.Stdout, t.Run)
 		}
-		if err := writeTarget(ctx, x.path, data, x.stream, t.Stdout, t.Run); errors.Is(err, fsio.ErrNoReader) {
+		if errors.Is(err, fsio.ErrNoReader) {
 			unread = append(unread, err)
 		} else if err != nil {
 			return r, err

@@ -49,7 +49,7 @@ func testWriteTargets(t *testing.T, keepJSON bool) {
 	if keepJSON && !bytes.Equal(r.FindingsJSON, must(synth.RenderJSON(s))) {
 		t.Error("the kept findings.json is not RenderJSON's")
 	}
-	for name, want := range map[string][]byte{"findings.json": must(synth.RenderJSON(s)), "summary.md": r.Summary} {
+	for name, want := range map[string][]byte{"findings.json": must(synth.RenderJSON(s)), "summary.md": synth.RenderMarkdown(s)} {
 		if got, err := os.ReadFile(filepath.Join(out, name)); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: %v, content equal %v", name, err, bytes.Equal(got, want))
 		}

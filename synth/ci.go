@@ -223,7 +223,7 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 		props := sarif.NewPropertyBag().
 			Add("key", f.Key).Add("id", f.ID).Add("agents", f.Agents).
 			Add("convergence", f.ConvergenceDisplay).Add("confidence", f.Confidence).
-			Add("independent", f.Independent).Add("primed", f.Primed).Add("provenance", f.Provenance)
+			Add("independent", f.Independent).Add("primed", nonNil(f.Primed())).Add("provenance", f.Provenance)
 		if f.Evidence != nil {
 			// Evidence was checked (SPEC §5.7): say whether every claim failed.
 			props.Add("ungrounded", f.Evidence.Ungrounded)

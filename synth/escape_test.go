@@ -98,8 +98,8 @@ func hostileSynthesis(s string) *Synthesis {
 		},
 		Findings: []Finding{{
 			ID: s, Severity: parse.P0, Section: s, Title: s, Agents: []string{s, s}, ConvergenceDisplay: "2/2",
-			Confidence: "medium", FileRefs: []string{s}, DiscoveredBy: &by,
-			SeverityConflict: map[string]parse.Severity{s: parse.P0, s + "2": parse.P1},
+			Confidence: "medium", FileRefs: []string{s},
+			more: &findingMore{discoveredBy: &by, severityConflict: map[string]parse.Severity{s: parse.P0, s + "2": parse.P1}},
 			Evidence: &FindingEvidence{Ungrounded: true, Claims: []parse.ClaimResult{
 				{EvidenceClaim: parse.EvidenceClaim{Agent: s, Claim: parse.Claim{Path: s, Start: 1, End: 2}}, Status: parse.EvidenceMismatch, Note: s},
 				{EvidenceClaim: parse.EvidenceClaim{Agent: s, Claim: parse.Claim{Path: s, Start: 1, End: 1}}, Status: parse.EvidenceMoved, Found: s},

@@ -34,7 +34,7 @@ func ExampleSynthesize() {
 
 	fmt.Println("verdict:", s.Verdict, "agents completed:", s.AgentsCompleted)
 	for _, f := range s.Findings {
-		fmt.Printf("%s %s (%s: %v) %v\n", f.Severity, f.Title, f.ConvergenceDisplay, f.Agents, f.SeverityConflict)
+		fmt.Printf("%s %s (%s: %v) %v\n", f.Severity, f.Title, f.ConvergenceDisplay, f.Agents, f.SeverityConflict())
 	}
 
 	js, err := synth.RenderJSON(s)

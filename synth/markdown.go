@@ -1,9 +1,11 @@
 package synth
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -24,8 +26,9 @@ const summaryDiagnostics = 10
 // summaryClaims is how many claims that did not verify summary.md lists.
 const summaryClaims = 50
 
-// mdWriter is the buffer summary.md is written into.
-type mdWriter struct{ bytes.Buffer }
+// mdWriter is what summary.md is written through: a buffered writer whose
+// first error is kept, and returned by WriteMarkdown.
+type mdWriter struct{ *bufio.Writer }
 
 func (w *mdWriter) f(format string, a ...any) { fmt.Fprintf(w, format, a...) }
 
@@ -42,11 +45,21 @@ func (w *mdWriter) once(heading string) func() {
 	}
 }
 
-// RenderMarkdown returns summary.md (SPEC §6): one section after another, each
-// written by a function of its own. Agent-written text goes through mdText or
-// mdCode (escape.go) and nowhere else.
+// RenderMarkdown returns summary.md (SPEC §6), as WriteMarkdown writes it.
 func RenderMarkdown(s *Synthesis) []byte {
-	var w mdWriter
+	var b bytes.Buffer
+	_ = WriteMarkdown(&b, s) // a bytes.Buffer takes every write
+	return b.Bytes()
+}
+
+// WriteMarkdown writes summary.md (SPEC §6) to out: one section after
+// another, each written by a function of its own. Agent-written text goes
+// through mdText or mdCode (escape.go) and nowhere else. The error is the
+// first of out. A file target is written as it is rendered: summary.md of
+// 8,000 agents is 34 MB, and held whole (with the buffer's growth) it was
+// a fifth of synth's peak heap.
+func WriteMarkdown(out io.Writer, s *Synthesis) error {
+	w := mdWriter{bufio.NewWriterSize(out, 64<<10)}
 	mdHeader(&w, s)
 	mdBaseline(&w, s)
 	mdKeyFindings(&w, s)
@@ -61,7 +74,7 @@ func RenderMarkdown(s *Synthesis) []byte {
 	mdTimeline(&w, s)
 	mdSpecialists(&w, s)
 	mdEvidence(&w, s)
-	return w.Bytes()
+	return w.Flush()
 }
 
 // mdHeader writes the title, the verdict and the run's facts.
@@ -133,8 +146,8 @@ func mdKeyFindings(w *mdWriter, s *Synthesis) {
 			if f.Evidence != nil && f.Evidence.Ungrounded {
 				w.f(" · **ungrounded**")
 			}
-			if f.DiscoveredBy != nil {
-				w.f(" · first on the bus: %s", mdText(*f.DiscoveredBy))
+			if f.DiscoveredBy() != nil {
+				w.f(" · first on the bus: %s", mdText(*f.DiscoveredBy()))
 			}
 			if f.Suppressed != nil {
 				w.f(" · suppressed")
@@ -372,13 +385,13 @@ func mdDirectory(w *mdWriter, s *Synthesis) {
 func mdConflicts(w *mdWriter, s *Synthesis) {
 	heading := w.once("\n## Conflicts\n\n")
 	for _, f := range s.Findings {
-		if f.SeverityConflict == nil {
+		if f.SeverityConflict() == nil {
 			continue
 		}
 		heading()
 		var parts []string
-		for _, a := range sortedKeys(f.SeverityConflict) {
-			parts = append(parts, fmt.Sprintf("%s %s", mdText(a), f.SeverityConflict[a]))
+		for _, a := range sortedKeys(f.SeverityConflict()) {
+			parts = append(parts, fmt.Sprintf("%s %s", mdText(a), f.SeverityConflict()[a]))
 		}
 		w.f("- %s: %s (kept %s)\n", findingLabel(f), strings.Join(parts, ", "), f.Severity)
 	}

@@ -13,13 +13,13 @@ import (
 // posted" (the agents that posted each priming entry, in the order of their
 // first priming entry); "" when every agent was independent.
 func mdPriming(f Finding) string {
-	if len(f.Primed) == 0 {
+	if len(f.Primed()) == 0 {
 		return ""
 	}
 	var order []string
 	n := map[string]int{}
 	seq := map[string]int{}
-	for _, p := range f.Primed {
+	for _, p := range f.Primed() {
 		if _, ok := n[p.By]; !ok {
 			order = append(order, p.By)
 			seq[p.By] = p.Seq

@@ -80,7 +80,7 @@ func primedBy(ms []firstMatch, b string, sec int64, nsec int) *firstMatch {
 func (t *timeline) annotate(s *Synthesis) {
 	for i, by := range t.discoveredBy {
 		if by != nil {
-			s.Findings[i].DiscoveredBy = by
+			s.Findings[i].setMore(func(m *findingMore) { m.discoveredBy = by })
 		}
 	}
 	for p, ms := range t.firstBy {
@@ -100,7 +100,8 @@ func (t *timeline) annotate(s *Synthesis) {
 			}
 		}
 		if len(primed) > 0 {
-			f.Primed, f.Independent = primed, f.Convergence-len(primed)
+			f.setMore(func(m *findingMore) { m.primed = primed })
+			f.Independent = f.Convergence - len(primed)
 		}
 	}
 	t.provenance(s)
@@ -126,7 +127,7 @@ func (t *timeline) yield(s *Synthesis) []AgentYield {
 	}
 	for _, f := range s.Findings {
 		primed := map[string]bool{}
-		for _, p := range f.Primed {
+		for _, p := range f.Primed() {
 			primed[p.Agent] = true
 		}
 		for _, a := range f.Agents {

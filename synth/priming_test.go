@@ -79,8 +79,8 @@ func TestPriming(t *testing.T) {
 	f := s.Findings[0]
 	// fd-a posted too, but after fd-c's entry, which it could have read.
 	want := []Priming{{Agent: "fd-a", By: "fd-c", Seq: 1}, {Agent: "fd-b", By: "fd-c", Seq: 1}}
-	if f.Convergence != 4 || f.Independent != 2 || !reflect.DeepEqual(f.Primed, want) {
-		t.Errorf("convergence %d, independent %d, primed %+v; want 4, 2, %+v", f.Convergence, f.Independent, f.Primed, want)
+	if f.Convergence != 4 || f.Independent != 2 || !reflect.DeepEqual(f.Primed(), want) {
+		t.Errorf("convergence %d, independent %d, primed %+v; want 4, 2, %+v", f.Convergence, f.Independent, f.Primed(), want)
 	}
 	md := string(RenderMarkdown(s))
 	if !strings.Contains(md, "(4/5 agents: fd-a, fd-b, fd-c, fd-d; 2 independent, 2 after fd-c posted)") {

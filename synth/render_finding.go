@@ -46,13 +46,23 @@ var findingFields = func() []findingField {
 		"ConvergenceDisplay": func(dst []byte, f *Finding, _ int) []byte { return appendJSONString(dst, f.ConvergenceDisplay) },
 		"Confidence":         func(dst []byte, f *Finding, _ int) []byte { return appendJSONString(dst, f.Confidence) },
 		"FileRefs":           func(dst []byte, f *Finding, d int) []byte { return appendStrings(dst, f.FileRefs, d) },
-		"SeverityConflict":   func(dst []byte, f *Finding, d int) []byte { return appendSeverities(dst, f.SeverityConflict, d) },
-		"CoLocatedWith":      func(dst []byte, f *Finding, d int) []byte { return appendCoLocations(dst, f.CoLocatedWith, d) },
-		"CrossReferences":    func(dst []byte, f *Finding, d int) []byte { return appendCrossReferences(dst, f.CrossReferences, d) },
-		"DiscoveredBy":       func(dst []byte, f *Finding, _ int) []byte { return appendStringPtr(dst, f.DiscoveredBy) },
 		"Independent":        func(dst []byte, f *Finding, _ int) []byte { return strconv.AppendInt(dst, int64(f.Independent), 10) },
-		"Primed":             func(dst []byte, f *Finding, d int) []byte { return appendPrimings(dst, f.Primed, d) },
 		"Provenance":         func(dst []byte, f *Finding, d int) []byte { return appendProvenances(dst, f.Provenance, d) },
+	}
+	// The members behind Finding.more, each before the field named: the
+	// three lists are [] when the finding has none.
+	more := map[string][]findingField{
+		"Independent": {
+			{name: `"severity_conflict": `, write: func(dst []byte, f *Finding, d int) []byte { return appendSeverities(dst, f.SeverityConflict(), d) }},
+			{name: `"co_located_with": `, write: func(dst []byte, f *Finding, d int) []byte {
+				return appendCoLocations(dst, nonNil(f.CoLocatedWith()), d)
+			}},
+			{name: `"cross_references": `, write: func(dst []byte, f *Finding, d int) []byte {
+				return appendCrossReferences(dst, nonNil(f.CrossReferences()), d)
+			}},
+			{name: `"discovered_by": `, write: func(dst []byte, f *Finding, _ int) []byte { return appendStringPtr(dst, f.DiscoveredBy()) }},
+		},
+		"Provenance": {{name: `"primed": `, write: func(dst []byte, f *Finding, d int) []byte { return appendPrimings(dst, nonNil(f.Primed()), d) }}},
 	}
 	t := reflect.TypeFor[Finding]()
 	var out []findingField
@@ -69,6 +79,7 @@ var findingFields = func() []findingField {
 		if name == "" {
 			name = sf.Name
 		}
+		out = append(out, more[sf.Name]...)
 		out = append(out, findingField{name: strconv.Quote(name) + ": ", omitEmpty: opts == "omitempty" ||
 			strings.HasPrefix(opts, "omitempty,") || strings.Contains(opts, ",omitempty"), index: i, write: writers[sf.Name]})
 	}

@@ -39,8 +39,7 @@ func TestRenderJSONMatchesEncoder(t *testing.T) {
 			a := awkward[i%len(awkward)]
 			f := Finding{ID: fmt.Sprint(i), Title: a, Section: a, Agents: []string{a, "x"}, FileRefs: []string{}}
 			if i%2 == 1 {
-				f.SeverityConflict = map[string]parse.Severity{a: "P1"}
-				f.DiscoveredBy = &a
+				f.more = &findingMore{severityConflict: map[string]parse.Severity{a: "P1"}, discoveredBy: &a}
 			}
 			s.Findings = append(s.Findings, f)
 		}

@@ -148,13 +148,13 @@ func TestDedup(t *testing.T) {
 			t.Errorf("auth finding = %s %d %s %s, want P0 3 high 3/3", auth.Severity, auth.Convergence, auth.Confidence, auth.ConvergenceDisplay)
 		}
 		wantConflict := map[string]parse.Severity{"fd-arch": parse.P1, "fd-quality": parse.P1, "fd-safety": parse.P0}
-		if fmt.Sprint(auth.SeverityConflict) != fmt.Sprint(wantConflict) {
-			t.Errorf("severity_conflict = %v, want %v", auth.SeverityConflict, wantConflict)
+		if fmt.Sprint(auth.SeverityConflict()) != fmt.Sprint(wantConflict) {
+			t.Errorf("severity_conflict = %v, want %v", auth.SeverityConflict(), wantConflict)
 		}
 		// fd-arch and fd-safety share the key but cite different lines; fd-quality's title differs.
-		if len(auth.CrossReferences) != 2 || auth.CrossReferences[0].Ref != "src/auth.ts:12" ||
-			!slices.Equal(auth.CrossReferences[0].Agents, []string{"fd-arch"}) || auth.CrossReferences[1].Ref != "src/auth.ts:30" {
-			t.Errorf("cross_references = %+v", auth.CrossReferences)
+		if len(auth.CrossReferences()) != 2 || auth.CrossReferences()[0].Ref != "src/auth.ts:12" ||
+			!slices.Equal(auth.CrossReferences()[0].Agents, []string{"fd-arch"}) || auth.CrossReferences()[1].Ref != "src/auth.ts:30" {
+			t.Errorf("cross_references = %+v", auth.CrossReferences())
 		}
 		// Cross-section merge by file:line: "Rate Limits" and "API Design" share src/api.ts:40 and the titles
 		// match; QU-002 (same section as AR-002, shares keywords) joins too.
@@ -167,8 +167,8 @@ func TestDedup(t *testing.T) {
 		if cache == nil || logged == nil {
 			t.Fatalf("co-located findings merged: %+v", s.Findings)
 		}
-		if len(cache.CoLocatedWith) != 1 || cache.CoLocatedWith[0].ID != "SAF-03" || cache.CoLocatedWith[0].Ref != "src/cache.ts:7" {
-			t.Errorf("co_located_with = %+v, want SAF-03 at src/cache.ts:7", cache.CoLocatedWith)
+		if len(cache.CoLocatedWith()) != 1 || cache.CoLocatedWith()[0].ID != "SAF-03" || cache.CoLocatedWith()[0].Ref != "src/cache.ts:7" {
+			t.Errorf("co_located_with = %+v, want SAF-03 at src/cache.ts:7", cache.CoLocatedWith())
 		}
 		if len(s.Findings) != 4 {
 			t.Errorf("%d findings, want 4", len(s.Findings))
@@ -225,8 +225,8 @@ func TestRepresentative(t *testing.T) {
 		t.Errorf("representative = %s (convergence %d, %d sources), want A-1, 2, 3", f.ID, f.Convergence, len(f.Sources))
 	}
 	// An agent reporting it twice at P1 and P3 counts at its highest: no conflict with zeta's P1.
-	if s.Findings[0].SeverityConflict != nil {
-		t.Errorf("severity_conflict = %v, want none", s.Findings[0].SeverityConflict)
+	if s.Findings[0].SeverityConflict() != nil {
+		t.Errorf("severity_conflict = %v, want none", s.Findings[0].SeverityConflict())
 	}
 }
 

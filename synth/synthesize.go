@@ -46,7 +46,14 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 	completed := accountAgents(s, run, opts)
 	srcs := sourcesOf(completed)
 	nodes := nodesOf(srcs) // for dedup, then the timeline's matcher
-	s.Findings = findingsOf(dedup(nodes, opts.Dedup), len(completed))
+	groups := dedup(nodes, opts.Dedup)
+	if len(run.Bus) == 0 {
+		// No bus, so no matcher: the nodes are garbage before the merged
+		// findings are made, not beside them (a tenth of the live heap of
+		// a 16 MiB strict index).
+		nodes = nil
+	}
+	s.Findings = findingsOf(groups, len(completed))
 	s.Baseline, s.Suppressions = judge(s.Findings, opts)
 	if opts.Evidence != nil {
 		s.Evidence = checkEvidence(s, srcs, opts.Evidence, opts.EvidenceRepo)
@@ -293,8 +300,18 @@ func agentResult(a *Agent, manifest *parse.RunManifest, watching bool) AgentResu
 	return r
 }
 
+// sourcesOf returns a source for each finding of the completed agents. Each
+// is an object of its own, not one block for all: fillSources drops them
+// one finding at a time as it makes the Sources, and a block would stay
+// whole until the last.
 func sourcesOf(completed []*Agent) []*src {
-	var srcs []*src
+	n := 0
+	for _, a := range completed {
+		if a.Report != nil {
+			n += len(a.Report.Findings)
+		}
+	}
+	srcs := make([]*src, 0, n)
 	for _, a := range completed {
 		if a.Report == nil {
 			continue
@@ -312,8 +329,9 @@ func sourcesOf(completed []*Agent) []*src {
 func findingsOf(groups [][]*src, m int) []Finding {
 	fs := make([]Finding, 0, len(groups))
 	var sh shares
-	for _, g := range groups {
+	for i, g := range groups {
 		fs = append(fs, mergedFinding(g, m, &sh))
+		fs[i].srcs = &groups[i]
 	}
 	// The order is found on indexes and the findings moved once each: a
 	// Finding is 456 bytes with pointers, and sorting them in place moved
@@ -333,7 +351,7 @@ func findingsOf(groups [][]*src, m int) []Finding {
 	})
 	permute(fs, order)
 	for i := range fs {
-		for _, s := range fs[i].srcs {
+		for _, s := range *fs[i].srcs {
 			s.finding = int32(i)
 		}
 	}
@@ -404,14 +422,11 @@ func (sh *shares) convergence(n, m int) string {
 func mergedFinding(g []*src, m int, sh *shares) Finding {
 	rep := g[0]
 	f := Finding{
-		ID:              rep.f.ID,
-		Key:             rep.key,
-		Severity:        rep.f.Severity,
-		Section:         rep.f.Section,
-		Title:           rep.f.Title,
-		CoLocatedWith:   []CoLocation{},
-		CrossReferences: []CrossReference{},
-		srcs:            g,
+		ID:       rep.f.ID,
+		Key:      rep.key,
+		Severity: rep.f.Severity,
+		Section:  rep.f.Section,
+		Title:    rep.f.Title,
 	}
 	// Each agent with its highest severity, and the refs of all sources:
 	// slices, not maps, for the groups of one to a few sources that most
@@ -452,7 +467,7 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 	}
 	f.Convergence = len(f.Agents)
 	f.ConvergenceDisplay = sh.convergence(f.Convergence, m)
-	f.Independent, f.Primed = f.Convergence, []Priming{} // until a bus entry primes one
+	f.Independent = f.Convergence // until a bus entry primes one
 	switch {
 	case allLow || f.Convergence <= 1:
 		f.Confidence = parse.ConfidenceLow
@@ -462,10 +477,11 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 		f.Confidence = parse.ConfidenceHigh
 	}
 	if conflict {
-		f.SeverityConflict = make(map[string]parse.Severity, len(agents))
+		sevs := make(map[string]parse.Severity, len(agents))
 		for _, a := range agents {
-			f.SeverityConflict[a.agent] = a.sev
+			sevs[a.agent] = a.sev
 		}
+		f.setMore(func(m *findingMore) { m.severityConflict = sevs })
 	}
 	slices.SortFunc(refs, func(a, b refText) int { return compareRef(a.ref, b.ref) })
 	refs = slices.CompactFunc(refs, func(a, b refText) bool { return a.ref == b.ref })
@@ -478,7 +494,9 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 		first = refs[0].ref.Path
 	}
 	f.Fingerprint = fingerprint(f.Key, first)
-	f.CrossReferences = crossReferences(g)
+	if xs := crossReferences(g); len(xs) > 0 {
+		f.setMore(func(m *findingMore) { m.crossReferences = xs })
+	}
 	return f
 }
 
@@ -498,8 +516,8 @@ func fillSources(fs []Finding) {
 		if f.srcs == nil {
 			continue
 		}
-		f.Sources = make([]Source, 0, len(f.srcs))
-		for _, s := range f.srcs {
+		f.Sources = make([]Source, 0, len(*f.srcs))
+		for _, s := range *f.srcs {
 			conf := s.f.Confidence
 			if conf == "" {
 				conf = parse.ConfidenceHigh
@@ -517,7 +535,7 @@ func fillSources(fs []Finding) {
 // whether its Sources are made yet or not.
 func eachSource(f *Finding, fn func(section, title string)) {
 	if f.srcs != nil {
-		for _, s := range f.srcs {
+		for _, s := range *f.srcs {
 			fn(s.f.Section, s.f.Title)
 		}
 		return
@@ -595,6 +613,7 @@ func coLocate(fs []Finding) {
 			byPoint[p] = append(byPoint[p], i)
 		}
 	}
+	co := map[int][]CoLocation{} // by finding: few have any
 	for _, p := range sortedKeys(byPoint) {
 		l := byPoint[p]
 		if len(l) < 2 {
@@ -603,15 +622,16 @@ func coLocate(fs []Finding) {
 		for _, i := range l {
 			for _, j := range l {
 				if i != j {
-					fs[i].CoLocatedWith = append(fs[i].CoLocatedWith, CoLocation{Key: fs[j].Key, ID: fs[j].ID, Ref: p})
+					co[i] = append(co[i], CoLocation{Key: fs[j].Key, ID: fs[j].ID, Ref: p})
 				}
 			}
 		}
 	}
-	for i := range fs {
-		slices.SortFunc(fs[i].CoLocatedWith, func(a, b CoLocation) int {
+	for i, l := range co {
+		slices.SortFunc(l, func(a, b CoLocation) int {
 			return cmp.Or(compareRef(ParseRef(a.Ref), ParseRef(b.Ref)), cmp.Compare(a.Key, b.Key))
 		})
+		fs[i].setMore(func(m *findingMore) { m.coLocatedWith = l })
 	}
 }
 

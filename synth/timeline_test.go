@@ -100,11 +100,11 @@ func TestTimeline(t *testing.T) {
 		t.Errorf("stalls = %+v %q", tl.Stalls, tl.Stalled)
 	}
 	auth := findingByID(s, "SAF-01")
-	if auth == nil || auth.DiscoveredBy == nil || *auth.DiscoveredBy != "fd-safety" {
+	if auth == nil || auth.DiscoveredBy() == nil || *auth.DiscoveredBy() != "fd-safety" {
 		t.Errorf("discovered_by of SAF-01 = %v, want fd-safety (the first entry matching it)", auth)
 	}
 	arch := findingByID(s, "AR-007")
-	if arch == nil || arch.DiscoveredBy == nil || *arch.DiscoveredBy != "fd-arch" {
+	if arch == nil || arch.DiscoveredBy() == nil || *arch.DiscoveredBy() != "fd-arch" {
 		t.Errorf("discovered_by of AR-007 wrong")
 	}
 	if tl.Entries[1].Finding != "auth:session tokens stored in localstorage" {

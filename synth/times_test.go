@@ -97,8 +97,8 @@ func TestDeclaredTimesWin(t *testing.T) {
 		t.Errorf("diagnostics %v: the entry is a month before the files, and plausible against the declared times", a.Diagnostics)
 	}
 	f := a.Findings[0]
-	if f.Independent != 1 || len(f.Primed) != 1 || f.Primed[0].Agent != "fd-lax" {
-		t.Errorf("%s: independent %d, primed %v; want fd-lax primed by the entry, fd-safety independent", f.Title, f.Independent, f.Primed)
+	if f.Independent != 1 || len(f.Primed()) != 1 || f.Primed()[0].Agent != "fd-lax" {
+		t.Errorf("%s: independent %d, primed %v; want fd-lax primed by the entry, fd-safety independent", f.Title, f.Independent, f.Primed())
 	}
 
 	// The same run with file times only: the checkout decides.

@@ -252,8 +252,8 @@ func TestWatchBus(t *testing.T) {
 		if len(u.Appended) != 1 || u.Appended[0].Seq != 2 || u.Appended[0].Line != 2 || u.Appended[0].Summary != "Tokens in localStorage" {
 			t.Fatalf("after an append: %+v", u.Appended)
 		}
-		if u.Synthesis.Timeline.Total != 2 || deref2(u.Synthesis.Findings[0].DiscoveredBy) != "fd-b" {
-			t.Errorf("timeline total %d, discovered by %v", u.Synthesis.Timeline.Total, u.Synthesis.Findings[0].DiscoveredBy)
+		if u.Synthesis.Timeline.Total != 2 || deref2(u.Synthesis.Findings[0].DiscoveredBy()) != "fd-b" {
+			t.Errorf("timeline total %d, discovered by %v", u.Synthesis.Timeline.Total, u.Synthesis.Findings[0].DiscoveredBy())
 		}
 
 		// Half a line: held; the rest: read.

@@ -41,11 +41,11 @@ func TestCorpusPriming(t *testing.T) {
 		runs++
 		ind, pr := 0, 0
 		for _, f := range s.Findings {
-			if f.Independent+len(f.Primed) != f.Convergence {
-				t.Errorf("%s: %s: %d independent + %d primed != convergence %d", dir, f.Key, f.Independent, len(f.Primed), f.Convergence)
+			if f.Independent+len(f.Primed()) != f.Convergence {
+				t.Errorf("%s: %s: %d independent + %d primed != convergence %d", dir, f.Key, f.Independent, len(f.Primed()), f.Convergence)
 			}
 			ind += f.Independent
-			pr += len(f.Primed)
+			pr += len(f.Primed())
 			if f.Convergence > 1 {
 				shared++
 			}

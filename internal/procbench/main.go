@@ -28,7 +28,7 @@
 // Usage:
 //
 //	go run ./internal/procbench [-bin bin/fluxwatch] [-shell scripts/shell-synth.sh] [-runs 5] [-work DIR]
-//	        [-scale full|tiny|only|off] [-scale-runs 3]
+//	        [-scale full|tiny|only|off] [-scale-runs 3] [-scale-kinds REGEXP]
 //
 // It needs jq, awk, sort, uniq, cat and wc on $PATH (make bench installs jq).
 // The machine's load is printed before and after: figures taken on a busy
@@ -45,6 +45,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -59,7 +60,14 @@ func main() {
 	work := flag.String("work", "", "directory for the inputs and outputs (default: a temporary one, removed after)")
 	scale := flag.String("scale", "full", "the scale table: full (1×–8×), tiny (two small sizes), only (the full table and nothing else) or off")
 	scaleRuns := flag.Int("scale-runs", 3, "timed runs of each command of the scale table (after one warm-up run)")
+	scaleKinds := flag.String("scale-kinds", "", "a regular expression: only the scale table's kinds whose name it matches (\"synth\\)\": the synthesis rows)")
 	flag.Parse()
+	only, err := regexp.Compile(*scaleKinds)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "procbench: -scale-kinds:", err)
+		os.Exit(2)
+	}
+	fullScale.only, tinyScale.only = only, only
 	if err := run(os.Stdout, *bin, *shell, *runs, *work, *scale, *scaleRuns); err != nil {
 		fmt.Fprintln(os.Stderr, "procbench:", err)
 		os.Exit(1)

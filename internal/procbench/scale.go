@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,6 +48,8 @@ type scaleConfig struct {
 	steps       int // 4 for 1×..8×, 2 for 1×..2×
 	reportBytes func(mib int) int
 	synth       synthSizes // the synthesis rows (synthscale.go)
+	// only keeps the kinds whose name it matches (-scale-kinds); nil: all.
+	only *regexp.Regexp
 }
 
 var (
@@ -113,6 +117,9 @@ func runScale(w io.Writer, bin string, c scaleConfig, runs int, work string) err
 		return err
 	}
 	kinds := append(scaleKinds(bin, c, out), synthScaleKinds(bin, c, out)...)
+	if c.only != nil {
+		kinds = slices.DeleteFunc(kinds, func(k *scaleKind) bool { return !c.only.MatchString(k.name) })
+	}
 	for _, k := range kinds {
 		for s := range c.steps {
 			n := k.base << s

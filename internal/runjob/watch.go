@@ -103,7 +103,6 @@ type watchRun struct {
 	differ *watcher.Differ
 
 	final      *synth.Synthesis
-	summary    []byte
 	first      bool
 	unread     bool  // a FIFO target had no reader at the last change (said once)
 	lost       error // a write of the events or lines to stdout failed: the watch ends

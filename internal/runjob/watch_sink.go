@@ -100,7 +100,6 @@ func (r *watchRun) write(ctx context.Context, u *watcher.Update) error {
 	default:
 		r.unread = false
 	}
-	r.summary = rendered.Summary
 	if r.live != nil && rendered.FindingsJSON != nil {
 		b, err := page.Render(u.Synthesis, report.PageNames(r.pageOptions(true), u.Synthesis, r.every.Base))
 		if err != nil {
@@ -182,7 +181,7 @@ func (r *watchRun) finish(ctx context.Context) error {
 	wctx, cancel := writeContext(ctx)
 	defer cancel()
 	gh := r.github(false, r.onStdout || r.mode == modeEvents || r.lost != nil)
-	if err := r.writeOutputs(wctx, r.final, r.targets.StdoutOnly(), gh, r.summary); err != nil {
+	if err := r.writeOutputs(wctx, r.final, r.targets.StdoutOnly(), gh); err != nil {
 		return err
 	}
 	if errors.Is(r.lost, syscall.EPIPE) {

@@ -62,25 +62,25 @@ func (j *Job) github(annotations, stdoutIsData bool) report.GitHub {
 func (j *Job) Write(ctx context.Context, s *synth.Synthesis) error {
 	// --format github: the annotations are what stdout carries.
 	gh := j.github(j.o.Annotations, j.onStdout && j.o.Format != "github")
-	return j.writeOutputs(ctx, s, j.targets, gh, nil)
+	return j.writeOutputs(ctx, s, j.targets, gh)
 }
 
 // writeOutputs writes the outputs of s: the report files of t, the files of
 // g, then what goes to standard output: the targets of t that are "-",
 // then g's annotations. Files first, so that a reader of stdout that goes
 // away early (| head: SIGPIPE ends the process) leaves every file written.
-// summary is s's summary.md when the caller has it (nil: rendered here).
-func (j *Job) writeOutputs(ctx context.Context, s *synth.Synthesis, t report.Targets, g report.GitHub, summary []byte) error {
+// The step summary renders summary.md again: the file target streams it
+// and keeps no copy.
+func (j *Job) writeOutputs(ctx context.Context, s *synth.Synthesis, t report.Targets, g report.GitHub) error {
 	if len(t.FileTargets()) > 0 {
 		files := t
 		files.SkipStdout = true
-		r, err := j.writeReports(ctx, s, files)
-		if err != nil {
+		if _, err := j.writeReports(ctx, s, files); err != nil {
 			return err
 		}
-		summary = r.Summary
 	}
-	if summary == nil && g.StepSummary != "" {
+	var summary []byte
+	if g.StepSummary != "" {
 		summary = synth.RenderMarkdown(s)
 	}
 	g.SummaryLimit, g.FullReport = j.o.SummaryLimit, j.fullReport(t.Dir)

@@ -510,7 +510,7 @@ func (v *View) findingLines(s *synth.Synthesis, cols int) []string {
 	for _, f := range watcher.TopFindings(s, viewFindings) {
 		agents := inert.Line(strings.Join(f.Agents, ", "))
 		conv := fit(f.ConvergenceDisplay, 6)
-		if len(f.Primed) > 0 { // the split only when a peer primed someone
+		if len(f.Primed()) > 0 { // the split only when a peer primed someone
 			conv = f.ConvergenceDisplay + " (" + strconv.Itoa(f.Independent) + " ind.)"
 		}
 		text := conv + " " + inert.Line(f.Title)
