@@ -246,46 +246,43 @@ type findingMore struct {
 // SeverityConflict maps agent to severity when the sources disagree; nil
 // otherwise (null in findings.json).
 func (f *Finding) SeverityConflict() map[string]parse.Severity {
-	if f.more == nil {
-		return nil
-	}
-	return f.more.severityConflict
+	return f.m().severityConflict
 }
 
 // CoLocatedWith are the other findings citing one of its file:line points
 // (findings.json's co_located_with).
 func (f *Finding) CoLocatedWith() []CoLocation {
-	if f.more == nil {
-		return nil
-	}
-	return f.more.coLocatedWith
+	return f.m().coLocatedWith
 }
 
 // CrossReferences are the locations its sources point at, when they point
 // at more than one (findings.json's cross_references).
 func (f *Finding) CrossReferences() []CrossReference {
-	if f.more == nil {
-		return nil
-	}
-	return f.more.crossReferences
+	return f.m().crossReferences
 }
 
 // DiscoveredBy is the agent whose bus entry first matched the finding; nil
 // when none did.
 func (f *Finding) DiscoveredBy() *string {
-	if f.more == nil {
-		return nil
-	}
-	return f.more.discoveredBy
+	return f.m().discoveredBy
 }
 
 // Primed names the agents whose agreement is not independent, each with
 // the bus entry that primed it (see Independent).
 func (f *Finding) Primed() []Priming {
+	return f.m().primed
+}
+
+// noMore is what a finding without findingMore has: nothing. It is never
+// changed (setMore copies).
+var noMore findingMore
+
+// m returns what f has of findingMore.
+func (f *Finding) m() *findingMore {
 	if f.more == nil {
-		return nil
+		return &noMore
 	}
-	return f.more.primed
+	return f.more
 }
 
 // setMore changes what f has of findingMore through set, on a copy: a
