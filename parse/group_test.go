@@ -27,12 +27,7 @@ func TestGroupHeading(t *testing.T) {
 }
 
 func TestExportedSeverityValue(t *testing.T) {
-	for _, tt := range []struct {
-		s        string
-		position bool
-		sev      Severity
-		ok       bool
-	}{
+	for _, tt := range []sevValueCase{
 		{"High", false, P1, true},
 		{"MEDIUM-HIGH", false, P1, true},
 		{"Important", true, P1, true},
@@ -42,9 +37,9 @@ func TestExportedSeverityValue(t *testing.T) {
 		{"IMP", true, "", false},
 		{"High memory use", false, "", false},
 	} {
-		sev, ok := SeverityValue(tt.s, tt.position)
-		if sev != tt.sev || ok != tt.ok {
-			t.Errorf("SeverityValue(%q, %v) = %q, %v; want %q, %v", tt.s, tt.position, sev, ok, tt.sev, tt.ok)
+		sev, ok := SeverityValue(tt.in, tt.position)
+		if sev != tt.want || ok != tt.ok {
+			t.Errorf("SeverityValue(%q, %v) = %q, %v; want %q, %v", tt.in, tt.position, sev, ok, tt.want, tt.ok)
 		}
 	}
 }

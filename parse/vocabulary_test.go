@@ -59,16 +59,20 @@ func TestVocabularyDoc(t *testing.T) {
 	}
 }
 
+// sevValueCase is a value, whether it stands in a severity position, and
+// the severity read from it (ok false: none).
+type sevValueCase struct {
+	in       string
+	position bool
+	want     Severity
+	ok       bool
+}
+
 // TestSeverityValue reads the values of §2.3: compounds take the higher
 // level; emoji, bold, counts and reasons are stripped; words of a
 // severity position only count there.
 func TestSeverityValue(t *testing.T) {
-	for _, tt := range []struct {
-		in       string
-		position bool
-		want     Severity
-		ok       bool
-	}{
+	for _, tt := range []sevValueCase{
 		{"🔴 CRITICAL — data loss", false, P0, true}, {"MEDIUM-HIGH", false, P1, true},
 		{"High/Critical", false, P0, true}, {"Low to Medium", false, P2, true}, {"High (3)", false, P1, true},
 		{"**P0** - Fix immediately", false, P0, true}, {"Critical (P0)", false, P0, true},
