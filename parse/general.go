@@ -161,8 +161,8 @@ var (
 		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
 		"总结", "m t")
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+(?:level|rating))?|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
-		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad")
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+(?:level|rating))?|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
 	statusFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`),
@@ -746,11 +746,12 @@ func (n *gnode) setField(name, value string, line int) {
 	switch k := strings.ToLower(name); {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
-		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ"):
+		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ") || k == "severidade" || k == "gravidade" ||
+		k == "深刻度" || k == "серьёзность" || k == "серьезность" || k == "критичность":
 		prio = 0
 	case strings.HasPrefix(k, "risk"):
 		prio = 1
-	case strings.HasPrefix(k, "prio") || k == "prioridad" || k == "priorität" || k == "优先级" || k == "우선순위" || k == "độ ưu tiên":
+	case strings.HasPrefix(k, "prio") || k == "prioridad" || k == "priorität" || k == "优先级" || k == "우선순위" || k == "độ ưu tiên" || k == "prioridade" || k == "приоритет":
 		prio = 2
 	}
 	if n.fieldLine == 0 || prio < n.fieldPrio {
@@ -2141,6 +2142,15 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 		}
 		return "", sevNone, "", "", false
 	}
+	// "【重大】Title": the lenticular brackets of Chinese and Japanese.
+	if strings.HasPrefix(s, "【") {
+		if j := strings.Index(s, "】"); j > len("【") && j < 60 {
+			if sev, c, ok := severityValue(s[len("【"):j], true); ok {
+				return sev, c, s[len("【"):j], s[j+len("】"):], true
+			}
+		}
+		return "", sevNone, "", "", false
+	}
 	if m, ok := markerAt(s, true); ok {
 		end := m.end
 		// A compound: "P0/P1", "[P1]/[P2]": the higher level.
@@ -2177,6 +2187,10 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 			if strings.HasPrefix(s[i:], "—") || strings.HasPrefix(s[i:], "–") {
 				end = i
 			}
+		case 0xef: // ： (a full-width colon)
+			if strings.HasPrefix(s[i:], "：") {
+				end = i
+			}
 		}
 		if end >= 0 {
 			break
@@ -2185,6 +2199,9 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 	if end <= 0 {
 		return "", sevNone, "", "", false
 	}
+	// "Critique : injection SQL": French sets a space before the colon,
+	// which no English label does; the word is read as a label there.
+	position = position || s[end] == ':' && s[end-1] == ' '
 	head := strings.TrimSpace(s[:end])
 	if strings.Count(head, " ") > 3 {
 		return "", sevNone, "", "", false
@@ -2203,7 +2220,7 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 		}
 	}
 	rest := s[end:]
-	rest = strings.TrimLeft(rest, ":-—– ")
+	rest = strings.TrimLeft(rest, ":-—–： ")
 	return sev, c, head, rest, true
 }
 

@@ -154,21 +154,28 @@ type vocabRow struct {
 // reader takes severity words from (docs/reports.md shows it, and
 // TestVocabularyDoc holds the two together). Words are matched in any case;
 // a plural ("blockers", "nits") reads as its word. The words of other
-// languages are those real reports use for the same levels.
+// languages are those real reports use for the same levels: a marker where
+// no English label is spelled so ("Kritisch:", "【重大】", "Критично:"), a
+// position word where one is ("Critique", "Alto", "Media").
 var vocabulary = []vocabRow{
 	{sev: P0, class: sevFinding,
-		marker:   []string{"critical", "blocker", "blocking", "showstopper", "severe", "fix before merge", "🔴", "🚨", "⛔"},
-		position: []string{"crit", "critique", "crítico", "crítica", "kritisch", "严重", "致命", "긴급", "치명적", "重大", "nghiêm trọng", "core", "no go"}},
+		marker: []string{"critical", "blocker", "blocking", "showstopper", "severe", "fix before merge", "🔴", "🚨", "⛔",
+			"kritisch", "bloquant", "crítico", "crítica", "критично", "критический", "критическая", "критичный", "блокер",
+			"严重", "超危", "致命", "重大", "緊急", "致命的", "긴급", "치명적", "심각"},
+		position: []string{"crit", "critique", "highest", "nghiêm trọng", "core", "no go"}},
 	{sev: P1, class: sevFinding,
-		marker:   []string{"high", "major", "must fix", "🟠"},
-		position: []string{"important", "error", "élevé", "élevée", "haute", "alto", "alta", "hoch", "高", "높음", "중요", "cao"}},
+		marker: []string{"high", "major", "must fix", "🟠",
+			"hoch", "majeur", "élevé", "élevée", "высокий", "высокая", "высокое", "高危", "높음"},
+		position: []string{"important", "error", "haute", "alto", "alta", "高", "중요", "cao"}},
 	{sev: P2, class: sevFinding,
-		marker:   []string{"medium", "moderate", "should fix", "🟡"},
-		position: []string{"warning", "warn", "moyen", "moyenne", "medio", "media", "mittel", "中", "보통", "중간", "trung bình"}},
+		marker: []string{"medium", "moderate", "should fix", "🟡",
+			"mittel", "средний", "средняя", "среднее", "средне", "中危", "중간"},
+		position: []string{"warning", "warn", "moyen", "moyenne", "medio", "media", "médio", "média", "中", "보통", "trung bình"}},
 	{sev: P3, class: sevFinding,
 		marker: []string{"low", "minor", "info", "informational", "nit", "cosmetic", "trivial", "nice to have",
-			"🟢", "🔵", "⚪"},
-		position: []string{"suggestion", "nitpick", "faible", "bas", "basse", "bajo", "baja", "niedrig", "低", "낮음", "thấp"}},
+			"🟢", "🔵", "⚪",
+			"niedrig", "faible", "mineur", "низкий", "низкая", "низкое", "незначительно", "незначительный", "低危", "낮음"},
+		position: []string{"suggestion", "nitpick", "lowest", "bas", "basse", "bajo", "baja", "baixo", "baixa", "低", "thấp"}},
 	{class: sevImprovement, marker: []string{"imp", "improvement"}},
 }
 

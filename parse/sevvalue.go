@@ -21,7 +21,8 @@ func severityValue(s string, position bool) (Severity, sevClass, bool) {
 	// "(severity: high)", "[Priority: P1]": the field's name is not the value.
 	if i := strings.IndexAny(v, ":："); i > 0 && i <= 12 {
 		switch strings.ToLower(strings.TrimSpace(v[:i])) {
-		case "severity", "sev", "priority", "prio", "risk", "impact", "level":
+		case "severity", "sev", "priority", "prio", "risk", "impact", "level", "severidad", "severidade", "sévérité",
+			"schweregrad", "gravedad", "gravidade", "gravité":
 			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":："))
 		}
 	}
