@@ -699,7 +699,10 @@ func isResolvedValue(v string) bool {
 		return true
 	}
 	v = strings.TrimSpace(strings.Trim(trimEmoji(v), "*_`[]()"))
-	for _, w := range []string{"fixed", "resolved", "done", "closed", "addressed", "already fixed", "implemented", "corrigé", "résolu", "resuelto", "corregido", "해결", "수정 완료", "已修复", "已解决"} {
+	// An audit's statuses too: "Solved", "Remediated", "Mitigated" say the
+	// defect is gone; "Acknowledged" and "Risk accepted" that it stays.
+	for _, w := range []string{"fixed", "resolved", "done", "closed", "addressed", "already fixed", "implemented", "solved", "remediated", "mitigated",
+		"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "已修复", "已解决", "修正済み"} {
 		if strings.HasPrefix(v, w) {
 			return true
 		}
@@ -2733,28 +2736,48 @@ func badgeLine(t string) (string, bool) {
 	return value, value != ""
 }
 
+// auditTitle is plainTitle of a heading that may name its ID after
+// "Issue" or "Finding" ("Issue H-1: Title"); named says it did.
+func auditTitle(text string, kind byte) (title, id string, named bool) {
+	title, id = plainTitle(text, kind)
+	if id != "" {
+		return title, id, false
+	}
+	if w, rest, ok := wordPrefix(stripBold(text)); ok && (strings.EqualFold(w, "issue") || strings.EqualFold(w, "finding")) {
+		if t, lid := plainTitle(rest, kind); auditIDRe.MatchString(lid) {
+			return t, lid, true
+		}
+	}
+	return title, id, false
+}
+
 // auditIDRe matches the IDs audit firms give findings by severity: C-01
 // critical, H-01 high, M-01 medium, L-01 low, I-01 informational.
 var auditIDRe = regexp.MustCompile(`^[CHMLI]-\d{1,3}$`)
 
 // markAuditIDs reads the severity of headings titled by audit IDs ("####
-// [H-01] Reentrancy …", "### M-02: …") with no severity of their own, when
-// the report's headings use two letters of the scale or more: one "H-1"
-// may be a hypothesis, "H-01" beside "M-01" is a rating.
+// [H-01] Reentrancy …", "### M-02: …", "# Issue H-1: …") with no severity
+// of their own, when the report uses them as a rating: its headings use two
+// letters of the scale or more, or the ID is written as audits write it,
+// zero-padded ("H-01") or after "Issue" or "Finding". One "H-1" may be a
+// hypothesis; "H-01", "Issue H-1" or "H-1" beside "M-1" is a rating.
 func markAuditIDs(nodes []gnode) {
 	var seen [256]bool
-	letters := 0
+	letters, rated := 0, false
 	for k := range nodes {
 		n := &nodes[k]
 		if n.kind != 'h' || n.lab.ok {
 			continue
 		}
-		if _, id := plainTitle(n.text, n.kind); auditIDRe.MatchString(id) && !seen[id[0]] {
-			seen[id[0]] = true
-			letters++
+		if _, id, named := auditTitle(n.text, n.kind); auditIDRe.MatchString(id) {
+			if !seen[id[0]] {
+				seen[id[0]] = true
+				letters++
+			}
+			rated = rated || named || id[2] == '0' && len(id) > 3
 		}
 	}
-	if letters < 2 {
+	if letters < 2 && !rated {
 		return
 	}
 	for k := range nodes {
@@ -2762,7 +2785,7 @@ func markAuditIDs(nodes []gnode) {
 		if n.kind != 'h' || n.lab.ok {
 			continue
 		}
-		title, id := plainTitle(n.text, n.kind)
+		title, id, _ := auditTitle(n.text, n.kind)
 		if !auditIDRe.MatchString(id) || strings.TrimSpace(title) == "" {
 			continue
 		}
