@@ -1691,6 +1691,22 @@ func labelOf(text string, kind byte) label {
 	// (High)". The rest is its description.
 	if lead, after, ok := boldLead(raw); ok {
 		lab := labelText(lead, kind)
+		if !lab.ok && kind != 'h' {
+			// "1. **Severity: Critical** — Keys unencrypted": a severity
+			// field in bold labels the title after it. (Written as a
+			// bullet or a line, it is the field of the finding above.)
+			if m := sevFieldOf(lead); m != nil {
+				if t, _ := splitDash(strings.TrimLeft(after, " :—–-")); !emptyTitle(cleanTitle(t)) {
+					sev, c, _ := severityValue(m[2], true)
+					lab = label{ok: true, sev: sev, class: c, word: strings.TrimSpace(m[2]), resolved: resolvedMark(after)}
+					if id, r, ok := apartID(t); ok {
+						lab.id, t = id, strings.TrimLeft(r, sepChars)
+					}
+					lab.title = cleanTitle(t)
+					return lab
+				}
+			}
+		}
 		if !lab.ok {
 			a := strings.TrimSpace(after)
 			if _, _, ok := idTrailingSeverity(lead + " " + a); ok && a != "" && a[0] != '(' && a[0] != '[' {
@@ -1782,7 +1798,15 @@ func bareLead(lead, after string) bool {
 	if f := strings.Fields(l); IsPLevel(strings.Trim(f[len(f)-1], ":")) {
 		return true
 	}
-	return a == "" || strings.ContainsAny(a[:1], ":—–-") || strings.HasPrefix(a, "–") || strings.HasPrefix(a, "—")
+	if a == "" || strings.ContainsAny(a[:1], ":—–-") || strings.HasPrefix(a, "–") || strings.HasPrefix(a, "—") {
+		return true
+	}
+	// "- **MAJOR** Flag default is ON", "**Critical** `Init` leaks the
+	// key": a capitalised severity word alone, then a title that opens as
+	// one does (a capital or code); "**High** for the core patterns" goes
+	// on a sentence, "**Critical** 3" counts.
+	r, _ := utf8.DecodeRuneInString(a)
+	return isUpperWord(l) && !strings.Contains(l, " ") && (unicode.IsUpper(r) || r == '`')
 }
 
 // isParagraphLabel reports whether a bold lead-in only labels the
