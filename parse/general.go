@@ -676,7 +676,7 @@ func sevFieldOf(t string) []string {
 	if m == nil {
 		return nil
 	}
-	if _, c, ok := severityValue(m[2], true); !ok || c != sevFinding {
+	if _, c, ok := fieldSeverity(m[1], m[2]); !ok || c != sevFinding {
 		return nil
 	}
 	return m
@@ -744,7 +744,7 @@ func isFieldLine(t string) bool {
 }
 
 func (n *gnode) setField(name, value string, line int) {
-	sev, _, _ := severityValue(value, true)
+	sev, _, _ := fieldSeverity(name, value)
 	prio := int32(3)
 	switch k := strings.ToLower(name); {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
@@ -1697,7 +1697,7 @@ func labelOf(text string, kind byte) label {
 			// bullet or a line, it is the field of the finding above.)
 			if m := sevFieldOf(lead); m != nil {
 				if t, _ := splitDash(strings.TrimLeft(after, " :—–-")); !emptyTitle(cleanTitle(t)) {
-					sev, c, _ := severityValue(m[2], true)
+					sev, c, _ := fieldSeverity(m[1], m[2])
 					lab = label{ok: true, sev: sev, class: c, word: strings.TrimSpace(m[2]), resolved: resolvedMark(after)}
 					if id, r, ok := apartID(t); ok {
 						lab.id, t = id, strings.TrimLeft(r, sepChars)
@@ -2470,7 +2470,7 @@ func cellField(cell string) (name, value string, ok bool) {
 	if !sevColumn(name) {
 		return "", "", false
 	}
-	if _, c, ok := severityValue(value, true); !ok || c != sevFinding {
+	if _, c, ok := fieldSeverity(name, value); !ok || c != sevFinding {
 		return "", "", false
 	}
 	return name, value, true
