@@ -224,6 +224,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// A badge line's severity, its line number and index, waiting for
 	// the title under it.
 	badge, badgeNum, badgeAt := "", 0, 0
+	badgeProse := false // the badge is an image over a paragraph
 	var table *genTable
 	for i := range lines {
 		st.tick()
@@ -402,16 +403,29 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// the next line: a title written as a plain line.
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		default:
-			if v, ok := badgeLine(t); ok {
+			if v, rest, ok := imageBadge(t); ok {
+				// "![high](…/high-priority.svg)" over a comment, or
+				// opening it: the severity of the paragraph it marks.
+				badge, badgeNum, badgeAt, badgeProse = v, l.num, i, true
+				if rest == "" {
+					continue
+				}
+				t = rest
+			} else if v, ok := badgeLine(t); ok {
 				// "_⚠️ Potential issue_ | _🔴 Critical_" over the
 				// comment's bold title: the title's severity field.
-				badge, badgeNum, badgeAt = v, l.num, i
+				badge, badgeNum, badgeAt, badgeProse = v, l.num, i, false
 				continue
 			}
-			if c := cur(); c >= 0 && !noneText(t) {
-				nodes[c].body = true
+			if !badgeProse || badge == "" || i-badgeAt > 2 {
+				if c := cur(); c >= 0 && !noneText(t) {
+					nodes[c].body = true
+				}
+				continue
 			}
-			continue
+			// The comment under an image badge: its first sentence
+			// is its title.
+			n = gnode{i: i, kind: 'b', rank: 7, text: "**" + firstSentence(t) + "**", count: -1}
 		}
 		if badge != "" && i-badgeAt <= 2 {
 			n.setField("severity", badge, badgeNum)
@@ -2758,6 +2772,38 @@ func badgeLine(t string) (string, bool) {
 		}
 	}
 	return value, value != ""
+}
+
+// imageBadge reads a badge image whose alt text is a severity, as review
+// bots open a comment with ("![critical](https://…/critical.svg)"): the
+// severity word and the text after the image on its line.
+func imageBadge(t string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(t, "![") {
+		return "", "", false
+	}
+	j := strings.Index(t, "](")
+	if j < 0 || j > 40 {
+		return "", "", false
+	}
+	k := strings.IndexByte(t[j:], ')')
+	if k < 0 {
+		return "", "", false
+	}
+	alt := t[2:j]
+	if _, c, ok := severityValue(alt, true); !ok || c != sevFinding {
+		return "", "", false
+	}
+	return alt, strings.TrimSpace(t[j+k+1:]), true
+}
+
+// firstSentence returns the first sentence of a paragraph's line, less
+// emphasis marks, as a title.
+func firstSentence(t string) string {
+	t = strings.ReplaceAll(t, "**", "")
+	if i := strings.Index(t, ". "); i > 0 {
+		t = t[:i]
+	}
+	return strings.TrimSpace(t)
 }
 
 // auditTitle is plainTitle of a heading that may name its ID after
