@@ -393,6 +393,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && scannerLine(t) != "":
+			// "✗ High severity vulnerability found in jsonwebtoken": a
+			// scanner's result line, read as "[High] …".
+			n = gnode{i: i, kind: 'b', rank: 7, text: "[" + scannerLine(t) + "] " + strings.TrimSpace(trimEmoji(t)), count: -1}
 		case l.text == t && plainLabel(t):
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
@@ -961,6 +965,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 	}
 	markRecurringLabels(nodes)
 	markAuditIDs(nodes)
+	markEmojiScale(nodes)
 	for k := range nodes {
 		n := &nodes[k]
 		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
@@ -2804,6 +2809,65 @@ func firstSentence(t string) string {
 		t = t[:i]
 	}
 	return strings.TrimSpace(t)
+}
+
+// scannerLine returns the severity word of a scanner's result line, a
+// cross mark then "<level> severity" ("✗ High severity vulnerability
+// found in jsonwebtoken", "✘ Medium severity issue"), or "".
+func scannerLine(t string) string {
+	var rest string
+	switch {
+	case strings.HasPrefix(t, "✗"):
+		rest = t[len("✗"):]
+	case strings.HasPrefix(t, "✘"):
+		rest = t[len("✘"):]
+	default:
+		return ""
+	}
+	w, after, ok := strings.Cut(strings.TrimSpace(rest), " ")
+	if !ok || !hasPrefixLower(after, "severity ") {
+		return ""
+	}
+	if _, c, ok := severityValue(w, false); !ok || c != sevFinding {
+		return ""
+	}
+	return w
+}
+
+// markEmojiScale reads the items of a list rated by colour marks: an item
+// opened by a mark of P3 (🟢, 🔵, ⚪) is a P3 finding when an item beside
+// it (under the same parent) is labelled by a mark of its own ("- 🔴 …",
+// "- 🟡 …"). Alone, "- 🟢 Tests pass" is praise, not a finding.
+func markEmojiScale(nodes []gnode) {
+	rated := map[int]bool{}
+	for k := range nodes {
+		n := &nodes[k]
+		if n.kind != 'h' && n.lab.ok && isEmojiMark(n.lab.word) {
+			rated[n.parent] = true
+		}
+	}
+	if len(rated) == 0 {
+		return
+	}
+	for k := range nodes {
+		n := &nodes[k]
+		if n.lab.ok || !rated[n.parent] || strings.IndexByte("lnc", n.kind) < 0 {
+			continue
+		}
+		t := strings.TrimSpace(stripBold(n.text))
+		r, size := utf8.DecodeRuneInString(t)
+		if size < 2 || !isEmojiRune(r) {
+			continue
+		}
+		sev, c, ok := oneSeverity(t[:size], false)
+		body := strings.TrimSpace(trimEmoji(t))
+		// "🟢 Security: all looks good": a category's status, not a
+		// finding.
+		if !ok || c != sevFinding || sev != P3 || len(strings.Fields(body)) < 3 || strings.Contains(body, ": ") || noneText(body) {
+			continue
+		}
+		n.lab = label{ok: true, sev: P3, class: sevFinding, word: t[:size], title: itemTitle(body, n.kind)}
+	}
 }
 
 // auditTitle is plainTitle of a heading that may name its ID after
