@@ -242,17 +242,32 @@ func vocabWord(w string, position bool) (Severity, sevClass, bool) {
 	return e.sev, e.class, true
 }
 
-// vocabKeyMax is the length of the longest key of the vocabulary.
-var vocabKeyMax = func() int {
-	n := 0
+// vocabKeyMax is the length of the longest ASCII key of the vocabulary,
+// and vocabKeyRunes the most runes of any key: the words of other
+// languages ("незначительный", 28 bytes) are told by their runes, and do
+// not lengthen the ASCII words' test.
+var vocabKeyMax, vocabKeyRunes = func() (int, int) {
+	n, r := 0, 0
 	for k := range vocabIndex {
-		n = max(n, len(k))
+		if asciiOnlyKey(k) {
+			n = max(n, len(k))
+		}
+		r = max(r, utf8.RuneCountInString(k))
 	}
 	if n+2 > 32 {
 		panic("vocabulary key longer than asciiVocabKey's buffer")
 	}
-	return n
+	return n, r
 }()
+
+func asciiOnlyKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
 
 // asciiVocabKey appends vocabKey(w) to dst when w is ASCII (ascii is false
 // otherwise), or, when that is longer than any key's plural, a part of it
@@ -307,7 +322,7 @@ func vocabKeyLonger(w string) bool {
 		if r == '-' || r == '_' || unicode.IsSpace(r) {
 			continue
 		}
-		if n++; n > vocabKeyMax+1 {
+		if n++; n > vocabKeyRunes+1 {
 			return true
 		}
 	}
@@ -474,14 +489,43 @@ func wrappedWordAtStart(t string) []int {
 	return wrappedWordAt.FindStringSubmatchIndex(t)
 }
 
-// bareWordAtStart is bareWordAt.FindStringSubmatchIndex(t): a match starts
-// with the first letter of a severity word, in either case (no other
-// character folds to those).
+// bareWordAtStart is bareWordAt.FindStringSubmatchIndex(t): a match opens
+// with a marker word, whole (what may follow it is no letter), so t's
+// leading run of ASCII letters must be one, in any case; a letter outside
+// ASCII in or after the run ('ſ' and the Kelvin sign fold to s and k) is
+// left to the regexp.
 func bareWordAtStart(t string) []int {
 	if t == "" || t[0] < utf8.RuneSelf && strings.IndexByte(markerFirsts, t[0]) < 0 {
 		return nil
 	}
+	if t[0] < utf8.RuneSelf {
+		var buf [24]byte
+		n := 0
+		for n < len(t) && isASCIILetter(t[n]) {
+			n++
+		}
+		if (n == len(t) || t[n] < utf8.RuneSelf) && (n > len(buf) || !markerWordSet[string(appendLower(buf[:0], t[:n]))]) {
+			return nil
+		}
+	}
 	return bareWordAt.FindStringSubmatchIndex(t)
+}
+
+// markerWordSet holds the words of markerWords, lower-case.
+var markerWordSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Split(markerWords, "|") {
+		m[strings.ToLower(w)] = true
+	}
+	return m
+}()
+
+// appendLower appends the ASCII s to dst in lower case.
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		dst = append(dst, lowerASCII(s[i]))
+	}
+	return dst
 }
 
 // markerAt reads a marker at the start of s (after spaces). It accepts P0–P3

@@ -19,7 +19,7 @@ import (
 // the value, so stripped, holds anything but severity words.
 func severityValue(s string, position bool) (Severity, sevClass, bool) {
 	sev, c, ok := wordValue(s, position)
-	if !ok && strings.ContainsAny(s, "0123456789") {
+	if !ok && scoreNamed(s) {
 		// "Severity 5/5", "CVSS 3.1: 8.1 (AV:N/…)": a score on a
 		// scale its name states.
 		if name, score, found := namedScore(s); found {
@@ -29,6 +29,15 @@ func severityValue(s string, position bool) (Severity, sevClass, bool) {
 		}
 	}
 	return sev, c, ok
+}
+
+// scoreNamed reports whether s may be a score with its name: it opens
+// with the first letter of one (cvss, severity, risk, impact,
+// criticality, base score) and holds a digit. Most text severityValue
+// fails on is told apart here.
+func scoreNamed(s string) bool {
+	t := strings.TrimLeft(s, " \t*_`([")
+	return t != "" && strings.IndexByte("cCsSrRiIbB", t[0]) >= 0 && strings.ContainsAny(t, "0123456789")
 }
 
 // fieldSeverity reads the value of a severity field named name: as
@@ -68,7 +77,11 @@ func namedScore(s string) (name, score string, ok bool) {
 // P1, 3 → P2, 1 and 2 → P3. A number whose scale is not stated
 // ("Severity: 4") is not read.
 func scoreSeverity(name, score string) (Severity, bool) {
-	n := strings.ToLower(strings.TrimSpace(strings.Trim(strings.TrimSpace(name), "*_`-+ ")))
+	n := strings.TrimSpace(strings.Trim(strings.TrimSpace(name), "*_`-+ "))
+	if len(n) > 24 {
+		return "", false
+	}
+	n = strings.ToLower(n)
 	v := strings.TrimSpace(strings.Trim(strings.TrimSpace(score), "*_`"))
 	if i := strings.IndexAny(v, " (\t"); i > 0 {
 		v = v[:i]
