@@ -161,8 +161,8 @@ var (
 		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
 		"总结", "m t")
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+(?:level|rating))?|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
-		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad")
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+(?:level|rating))?|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	anyFieldRe    = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
 	statusFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`),
@@ -224,6 +224,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// A badge line's severity, its line number and index, waiting for
 	// the title under it.
 	badge, badgeNum, badgeAt := "", 0, 0
+	badgeProse := false // the badge is an image over a paragraph
 	var table *genTable
 	for i := range lines {
 		st.tick()
@@ -392,6 +393,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && scannerLine(t) != "":
+			// "✗ High severity vulnerability found in jsonwebtoken": a
+			// scanner's result line, read as "[High] …".
+			n = gnode{i: i, kind: 'b', rank: 7, text: "[" + scannerLine(t) + "] " + strings.TrimSpace(trimEmoji(t)), count: -1}
 		case l.text == t && plainLabel(t):
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
@@ -402,16 +407,29 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// the next line: a title written as a plain line.
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		default:
-			if v, ok := badgeLine(t); ok {
+			if v, rest, ok := imageBadge(t); ok {
+				// "![high](…/high-priority.svg)" over a comment, or
+				// opening it: the severity of the paragraph it marks.
+				badge, badgeNum, badgeAt, badgeProse = v, l.num, i, true
+				if rest == "" {
+					continue
+				}
+				t = rest
+			} else if v, ok := badgeLine(t); ok {
 				// "_⚠️ Potential issue_ | _🔴 Critical_" over the
 				// comment's bold title: the title's severity field.
-				badge, badgeNum, badgeAt = v, l.num, i
+				badge, badgeNum, badgeAt, badgeProse = v, l.num, i, false
 				continue
 			}
-			if c := cur(); c >= 0 && !noneText(t) {
-				nodes[c].body = true
+			if !badgeProse || badge == "" || i-badgeAt > 2 {
+				if c := cur(); c >= 0 && !noneText(t) {
+					nodes[c].body = true
+				}
+				continue
 			}
-			continue
+			// The comment under an image badge: its first sentence
+			// is its title.
+			n = gnode{i: i, kind: 'b', rank: 7, text: "**" + firstSentence(t) + "**", count: -1}
 		}
 		if badge != "" && i-badgeAt <= 2 {
 			n.setField("severity", badge, badgeNum)
@@ -676,7 +694,7 @@ func sevFieldOf(t string) []string {
 	if m == nil {
 		return nil
 	}
-	if _, c, ok := severityValue(m[2], true); !ok || c != sevFinding {
+	if _, c, ok := fieldSeverity(m[1], m[2]); !ok || c != sevFinding {
 		return nil
 	}
 	return m
@@ -699,7 +717,10 @@ func isResolvedValue(v string) bool {
 		return true
 	}
 	v = strings.TrimSpace(strings.Trim(trimEmoji(v), "*_`[]()"))
-	for _, w := range []string{"fixed", "resolved", "done", "closed", "addressed", "already fixed", "implemented", "corrigé", "résolu", "resuelto", "corregido", "해결", "수정 완료", "已修复", "已解决"} {
+	// An audit's statuses too: "Solved", "Remediated", "Mitigated" say the
+	// defect is gone; "Acknowledged" and "Risk accepted" that it stays.
+	for _, w := range []string{"fixed", "resolved", "done", "closed", "addressed", "already fixed", "implemented", "solved", "remediated", "mitigated",
+		"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "已修复", "已解决", "修正済み"} {
 		if strings.HasPrefix(v, w) {
 			return true
 		}
@@ -741,16 +762,17 @@ func isFieldLine(t string) bool {
 }
 
 func (n *gnode) setField(name, value string, line int) {
-	sev, _, _ := severityValue(value, true)
+	sev, _, _ := fieldSeverity(name, value)
 	prio := int32(3)
 	switch k := strings.ToLower(name); {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
-		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ"):
+		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ") || k == "severidade" || k == "gravidade" ||
+		k == "深刻度" || k == "серьёзность" || k == "серьезность" || k == "критичность":
 		prio = 0
 	case strings.HasPrefix(k, "risk"):
 		prio = 1
-	case strings.HasPrefix(k, "prio") || k == "prioridad" || k == "priorität" || k == "优先级" || k == "우선순위" || k == "độ ưu tiên":
+	case strings.HasPrefix(k, "prio") || k == "prioridad" || k == "priorität" || k == "优先级" || k == "우선순위" || k == "độ ưu tiên" || k == "prioridade" || k == "приоритет":
 		prio = 2
 	}
 	if n.fieldLine == 0 || prio < n.fieldPrio {
@@ -943,6 +965,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 	}
 	markRecurringLabels(nodes)
 	markAuditIDs(nodes)
+	markEmojiScale(nodes)
 	for k := range nodes {
 		n := &nodes[k]
 		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
@@ -1687,6 +1710,22 @@ func labelOf(text string, kind byte) label {
 	// (High)". The rest is its description.
 	if lead, after, ok := boldLead(raw); ok {
 		lab := labelText(lead, kind)
+		if !lab.ok && kind != 'h' {
+			// "1. **Severity: Critical** — Keys unencrypted": a severity
+			// field in bold labels the title after it. (Written as a
+			// bullet or a line, it is the field of the finding above.)
+			if m := sevFieldOf(lead); m != nil {
+				if t, _ := splitDash(strings.TrimLeft(after, " :—–-")); !emptyTitle(cleanTitle(t)) {
+					sev, c, _ := fieldSeverity(m[1], m[2])
+					lab = label{ok: true, sev: sev, class: c, word: strings.TrimSpace(m[2]), resolved: resolvedMark(after)}
+					if id, r, ok := apartID(t); ok {
+						lab.id, t = id, strings.TrimLeft(r, sepChars)
+					}
+					lab.title = cleanTitle(t)
+					return lab
+				}
+			}
+		}
 		if !lab.ok {
 			a := strings.TrimSpace(after)
 			if _, _, ok := idTrailingSeverity(lead + " " + a); ok && a != "" && a[0] != '(' && a[0] != '[' {
@@ -1778,7 +1817,15 @@ func bareLead(lead, after string) bool {
 	if f := strings.Fields(l); IsPLevel(strings.Trim(f[len(f)-1], ":")) {
 		return true
 	}
-	return a == "" || strings.ContainsAny(a[:1], ":—–-") || strings.HasPrefix(a, "–") || strings.HasPrefix(a, "—")
+	if a == "" || strings.ContainsAny(a[:1], ":—–-") || strings.HasPrefix(a, "–") || strings.HasPrefix(a, "—") {
+		return true
+	}
+	// "- **MAJOR** Flag default is ON", "**Critical** `Init` leaks the
+	// key": a capitalised severity word alone, then a title that opens as
+	// one does (a capital or code); "**High** for the core patterns" goes
+	// on a sentence, "**Critical** 3" counts.
+	r, _ := utf8.DecodeRuneInString(a)
+	return isUpperWord(l) && !strings.Contains(l, " ") && (unicode.IsUpper(r) || r == '`')
 }
 
 // isParagraphLabel reports whether a bold lead-in only labels the
@@ -2141,6 +2188,15 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 		}
 		return "", sevNone, "", "", false
 	}
+	// "【重大】Title": the lenticular brackets of Chinese and Japanese.
+	if strings.HasPrefix(s, "【") {
+		if j := strings.Index(s, "】"); j > len("【") && j < 60 {
+			if sev, c, ok := severityValue(s[len("【"):j], true); ok {
+				return sev, c, s[len("【"):j], s[j+len("】"):], true
+			}
+		}
+		return "", sevNone, "", "", false
+	}
 	if m, ok := markerAt(s, true); ok {
 		end := m.end
 		// A compound: "P0/P1", "[P1]/[P2]": the higher level.
@@ -2177,6 +2233,10 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 			if strings.HasPrefix(s[i:], "—") || strings.HasPrefix(s[i:], "–") {
 				end = i
 			}
+		case 0xef: // ： (a full-width colon)
+			if strings.HasPrefix(s[i:], "：") {
+				end = i
+			}
 		}
 		if end >= 0 {
 			break
@@ -2185,6 +2245,9 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 	if end <= 0 {
 		return "", sevNone, "", "", false
 	}
+	// "Critique : injection SQL": French sets a space before the colon,
+	// which no English label does; the word is read as a label there.
+	position = position || s[end] == ':' && s[end-1] == ' '
 	head := strings.TrimSpace(s[:end])
 	if strings.Count(head, " ") > 3 {
 		return "", sevNone, "", "", false
@@ -2203,7 +2266,7 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 		}
 	}
 	rest := s[end:]
-	rest = strings.TrimLeft(rest, ":-—– ")
+	rest = strings.TrimLeft(rest, ":-—–： ")
 	return sev, c, head, rest, true
 }
 
@@ -2426,7 +2489,7 @@ func cellField(cell string) (name, value string, ok bool) {
 	if !sevColumn(name) {
 		return "", "", false
 	}
-	if _, c, ok := severityValue(value, true); !ok || c != sevFinding {
+	if _, c, ok := fieldSeverity(name, value); !ok || c != sevFinding {
 		return "", "", false
 	}
 	return name, value, true
@@ -2716,28 +2779,139 @@ func badgeLine(t string) (string, bool) {
 	return value, value != ""
 }
 
+// imageBadge reads a badge image whose alt text is a severity, as review
+// bots open a comment with ("![critical](https://…/critical.svg)"): the
+// severity word and the text after the image on its line.
+func imageBadge(t string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(t, "![") {
+		return "", "", false
+	}
+	j := strings.Index(t, "](")
+	if j < 0 || j > 40 {
+		return "", "", false
+	}
+	k := strings.IndexByte(t[j:], ')')
+	if k < 0 {
+		return "", "", false
+	}
+	alt := t[2:j]
+	if _, c, ok := severityValue(alt, true); !ok || c != sevFinding {
+		return "", "", false
+	}
+	return alt, strings.TrimSpace(t[j+k+1:]), true
+}
+
+// firstSentence returns the first sentence of a paragraph's line, less
+// emphasis marks, as a title.
+func firstSentence(t string) string {
+	t = strings.ReplaceAll(t, "**", "")
+	if i := strings.Index(t, ". "); i > 0 {
+		t = t[:i]
+	}
+	return strings.TrimSpace(t)
+}
+
+// scannerLine returns the severity word of a scanner's result line, a
+// cross mark then "<level> severity" ("✗ High severity vulnerability
+// found in jsonwebtoken", "✘ Medium severity issue"), or "".
+func scannerLine(t string) string {
+	var rest string
+	switch {
+	case strings.HasPrefix(t, "✗"):
+		rest = t[len("✗"):]
+	case strings.HasPrefix(t, "✘"):
+		rest = t[len("✘"):]
+	default:
+		return ""
+	}
+	w, after, ok := strings.Cut(strings.TrimSpace(rest), " ")
+	if !ok || !hasPrefixLower(after, "severity ") {
+		return ""
+	}
+	if _, c, ok := severityValue(w, false); !ok || c != sevFinding {
+		return ""
+	}
+	return w
+}
+
+// markEmojiScale reads the items of a list rated by colour marks: an item
+// opened by a mark of P3 (🟢, 🔵, ⚪) is a P3 finding when an item beside
+// it (under the same parent) is labelled by a mark of its own ("- 🔴 …",
+// "- 🟡 …"). Alone, "- 🟢 Tests pass" is praise, not a finding.
+func markEmojiScale(nodes []gnode) {
+	rated := map[int]bool{}
+	for k := range nodes {
+		n := &nodes[k]
+		if n.kind != 'h' && n.lab.ok && isEmojiMark(n.lab.word) {
+			rated[n.parent] = true
+		}
+	}
+	if len(rated) == 0 {
+		return
+	}
+	for k := range nodes {
+		n := &nodes[k]
+		if n.lab.ok || !rated[n.parent] || strings.IndexByte("lnc", n.kind) < 0 {
+			continue
+		}
+		t := strings.TrimSpace(stripBold(n.text))
+		r, size := utf8.DecodeRuneInString(t)
+		if size < 2 || !isEmojiRune(r) {
+			continue
+		}
+		sev, c, ok := oneSeverity(t[:size], false)
+		body := strings.TrimSpace(trimEmoji(t))
+		// "🟢 Security: all looks good": a category's status, not a
+		// finding.
+		if !ok || c != sevFinding || sev != P3 || len(strings.Fields(body)) < 3 || strings.Contains(body, ": ") || noneText(body) {
+			continue
+		}
+		n.lab = label{ok: true, sev: P3, class: sevFinding, word: t[:size], title: itemTitle(body, n.kind)}
+	}
+}
+
+// auditTitle is plainTitle of a heading that may name its ID after
+// "Issue" or "Finding" ("Issue H-1: Title"); named says it did.
+func auditTitle(text string, kind byte) (title, id string, named bool) {
+	title, id = plainTitle(text, kind)
+	if id != "" {
+		return title, id, false
+	}
+	if w, rest, ok := wordPrefix(stripBold(text)); ok && (strings.EqualFold(w, "issue") || strings.EqualFold(w, "finding")) {
+		if t, lid := plainTitle(rest, kind); auditIDRe.MatchString(lid) {
+			return t, lid, true
+		}
+	}
+	return title, id, false
+}
+
 // auditIDRe matches the IDs audit firms give findings by severity: C-01
 // critical, H-01 high, M-01 medium, L-01 low, I-01 informational.
 var auditIDRe = regexp.MustCompile(`^[CHMLI]-\d{1,3}$`)
 
 // markAuditIDs reads the severity of headings titled by audit IDs ("####
-// [H-01] Reentrancy …", "### M-02: …") with no severity of their own, when
-// the report's headings use two letters of the scale or more: one "H-1"
-// may be a hypothesis, "H-01" beside "M-01" is a rating.
+// [H-01] Reentrancy …", "### M-02: …", "# Issue H-1: …") with no severity
+// of their own, when the report uses them as a rating: its headings use two
+// letters of the scale or more, or the ID is written as audits write it,
+// zero-padded ("H-01") or after "Issue" or "Finding". One "H-1" may be a
+// hypothesis; "H-01", "Issue H-1" or "H-1" beside "M-1" is a rating.
 func markAuditIDs(nodes []gnode) {
 	var seen [256]bool
-	letters := 0
+	letters, rated := 0, false
 	for k := range nodes {
 		n := &nodes[k]
 		if n.kind != 'h' || n.lab.ok {
 			continue
 		}
-		if _, id := plainTitle(n.text, n.kind); auditIDRe.MatchString(id) && !seen[id[0]] {
-			seen[id[0]] = true
-			letters++
+		if _, id, named := auditTitle(n.text, n.kind); auditIDRe.MatchString(id) {
+			if !seen[id[0]] {
+				seen[id[0]] = true
+				letters++
+			}
+			rated = rated || named || id[2] == '0' && len(id) > 3
 		}
 	}
-	if letters < 2 {
+	if letters < 2 && !rated {
 		return
 	}
 	for k := range nodes {
@@ -2745,7 +2919,7 @@ func markAuditIDs(nodes []gnode) {
 		if n.kind != 'h' || n.lab.ok {
 			continue
 		}
-		title, id := plainTitle(n.text, n.kind)
+		title, id, _ := auditTitle(n.text, n.kind)
 		if !auditIDRe.MatchString(id) || strings.TrimSpace(title) == "" {
 			continue
 		}

@@ -154,21 +154,28 @@ type vocabRow struct {
 // reader takes severity words from (docs/reports.md shows it, and
 // TestVocabularyDoc holds the two together). Words are matched in any case;
 // a plural ("blockers", "nits") reads as its word. The words of other
-// languages are those real reports use for the same levels.
+// languages are those real reports use for the same levels: a marker where
+// no English label is spelled so ("Kritisch:", "【重大】", "Критично:"), a
+// position word where one is ("Critique", "Alto", "Media").
 var vocabulary = []vocabRow{
 	{sev: P0, class: sevFinding,
-		marker:   []string{"critical", "blocker", "blocking", "showstopper", "severe", "fix before merge", "🔴", "🚨", "⛔"},
-		position: []string{"crit", "critique", "crítico", "crítica", "kritisch", "严重", "致命", "긴급", "치명적", "重大", "nghiêm trọng", "core", "no go"}},
+		marker: []string{"critical", "blocker", "blocking", "showstopper", "severe", "fix before merge", "🔴", "🚨", "⛔",
+			"kritisch", "bloquant", "crítico", "crítica", "критично", "критический", "критическая", "критичный", "блокер",
+			"严重", "超危", "致命", "重大", "緊急", "致命的", "긴급", "치명적", "심각"},
+		position: []string{"crit", "critique", "highest", "nghiêm trọng", "core", "no go"}},
 	{sev: P1, class: sevFinding,
-		marker:   []string{"high", "major", "must fix", "🟠"},
-		position: []string{"important", "error", "élevé", "élevée", "haute", "alto", "alta", "hoch", "高", "높음", "중요", "cao"}},
+		marker: []string{"high", "major", "must fix", "🟠",
+			"hoch", "majeur", "élevé", "élevée", "высокий", "высокая", "высокое", "高危", "높음"},
+		position: []string{"important", "error", "haute", "alto", "alta", "高", "중요", "cao"}},
 	{sev: P2, class: sevFinding,
-		marker:   []string{"medium", "moderate", "should fix", "🟡"},
-		position: []string{"warning", "warn", "moyen", "moyenne", "medio", "media", "mittel", "中", "보통", "중간", "trung bình"}},
+		marker: []string{"medium", "moderate", "should fix", "🟡",
+			"mittel", "средний", "средняя", "среднее", "средне", "中危", "중간"},
+		position: []string{"warning", "warn", "moyen", "moyenne", "medio", "media", "médio", "média", "中", "보통", "trung bình"}},
 	{sev: P3, class: sevFinding,
 		marker: []string{"low", "minor", "info", "informational", "nit", "cosmetic", "trivial", "nice to have",
-			"🟢", "🔵", "⚪"},
-		position: []string{"suggestion", "nitpick", "faible", "bas", "basse", "bajo", "baja", "niedrig", "低", "낮음", "thấp"}},
+			"🟢", "🔵", "⚪",
+			"niedrig", "faible", "mineur", "низкий", "низкая", "низкое", "незначительно", "незначительный", "低危", "낮음"},
+		position: []string{"suggestion", "nitpick", "lowest", "bas", "basse", "bajo", "baja", "baixo", "baixa", "低", "thấp"}},
 	{class: sevImprovement, marker: []string{"imp", "improvement"}},
 }
 
@@ -235,17 +242,32 @@ func vocabWord(w string, position bool) (Severity, sevClass, bool) {
 	return e.sev, e.class, true
 }
 
-// vocabKeyMax is the length of the longest key of the vocabulary.
-var vocabKeyMax = func() int {
-	n := 0
+// vocabKeyMax is the length of the longest ASCII key of the vocabulary,
+// and vocabKeyRunes the most runes of any key: the words of other
+// languages ("незначительный", 28 bytes) are told by their runes, and do
+// not lengthen the ASCII words' test.
+var vocabKeyMax, vocabKeyRunes = func() (int, int) {
+	n, r := 0, 0
 	for k := range vocabIndex {
-		n = max(n, len(k))
+		if asciiOnlyKey(k) {
+			n = max(n, len(k))
+		}
+		r = max(r, utf8.RuneCountInString(k))
 	}
 	if n+2 > 32 {
 		panic("vocabulary key longer than asciiVocabKey's buffer")
 	}
-	return n
+	return n, r
 }()
+
+func asciiOnlyKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if k[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
 
 // asciiVocabKey appends vocabKey(w) to dst when w is ASCII (ascii is false
 // otherwise), or, when that is longer than any key's plural, a part of it
@@ -300,7 +322,7 @@ func vocabKeyLonger(w string) bool {
 		if r == '-' || r == '_' || unicode.IsSpace(r) {
 			continue
 		}
-		if n++; n > vocabKeyMax+1 {
+		if n++; n > vocabKeyRunes+1 {
 			return true
 		}
 	}
@@ -467,14 +489,43 @@ func wrappedWordAtStart(t string) []int {
 	return wrappedWordAt.FindStringSubmatchIndex(t)
 }
 
-// bareWordAtStart is bareWordAt.FindStringSubmatchIndex(t): a match starts
-// with the first letter of a severity word, in either case (no other
-// character folds to those).
+// bareWordAtStart is bareWordAt.FindStringSubmatchIndex(t): a match opens
+// with a marker word, whole (what may follow it is no letter), so t's
+// leading run of ASCII letters must be one, in any case; a letter outside
+// ASCII in or after the run ('ſ' and the Kelvin sign fold to s and k) is
+// left to the regexp.
 func bareWordAtStart(t string) []int {
 	if t == "" || t[0] < utf8.RuneSelf && strings.IndexByte(markerFirsts, t[0]) < 0 {
 		return nil
 	}
+	if t[0] < utf8.RuneSelf {
+		var buf [24]byte
+		n := 0
+		for n < len(t) && isASCIILetter(t[n]) {
+			n++
+		}
+		if (n == len(t) || t[n] < utf8.RuneSelf) && (n > len(buf) || !markerWordSet[string(appendLower(buf[:0], t[:n]))]) {
+			return nil
+		}
+	}
 	return bareWordAt.FindStringSubmatchIndex(t)
+}
+
+// markerWordSet holds the words of markerWords, lower-case.
+var markerWordSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Split(markerWords, "|") {
+		m[strings.ToLower(w)] = true
+	}
+	return m
+}()
+
+// appendLower appends the ASCII s to dst in lower case.
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		dst = append(dst, lowerASCII(s[i]))
+	}
+	return dst
 }
 
 // markerAt reads a marker at the start of s (after spaces). It accepts P0–P3

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,11 +18,106 @@ import (
 // vocabulary that are severities only there count too. ok is false when
 // the value, so stripped, holds anything but severity words.
 func severityValue(s string, position bool) (Severity, sevClass, bool) {
+	sev, c, ok := wordValue(s, position)
+	if !ok && scoreNamed(s) {
+		// "Severity 5/5", "CVSS 3.1: 8.1 (AV:N/…)": a score on a
+		// scale its name states.
+		if name, score, found := namedScore(s); found {
+			if sev, ok := scoreSeverity(name, score); ok {
+				return sev, sevFinding, true
+			}
+		}
+	}
+	return sev, c, ok
+}
+
+// scoreNamed reports whether s may be a score with its name: it opens
+// with the first letter of one (cvss, severity, risk, impact,
+// criticality, base score) and holds a digit. Most text severityValue
+// fails on is told apart here.
+func scoreNamed(s string) bool {
+	t := strings.TrimLeft(s, " \t*_`([")
+	return t != "" && strings.IndexByte("cCsSrRiIbB", t[0]) >= 0 && strings.ContainsAny(t, "0123456789")
+}
+
+// fieldSeverity reads the value of a severity field named name: as
+// severityValue does, or as a score on the scale the name states
+// ("CVSS: 8.1").
+func fieldSeverity(name, value string) (Severity, sevClass, bool) {
+	sev, c, ok := severityValue(value, true)
+	if !ok && strings.ContainsAny(value, "0123456789") {
+		if sev, ok := scoreSeverity(name, value); ok {
+			return sev, sevFinding, true
+		}
+	}
+	return sev, c, ok
+}
+
+// namedScore splits a score from the name before it: at a colon
+// ("CVSS 3.1: 8.1"), else before the last word, which opens with a digit
+// ("CVSS 3.1 Base Score 9.8", "Severity 5/5").
+func namedScore(s string) (name, score string, ok bool) {
+	t := strings.TrimSpace(stripBold(s))
+	if i := strings.IndexAny(t, ":："); i > 0 && i <= 24 {
+		_, n := utf8.DecodeRuneInString(t[i:])
+		return t[:i], t[i+n:], true
+	}
+	i := strings.LastIndexByte(t, ' ')
+	if i <= 0 || i > 24 || i+1 >= len(t) || !isDigit(t[i+1]) {
+		return "", "", false
+	}
+	return t[:i], t[i+1:], true
+}
+
+// scoreSeverity reads a numeric severity whose scale its name states
+// (SPEC §2.3 names no numbers; docs/reports.md gives this rule): a CVSS
+// score ("CVSS", "CVSS 3.1 Base Score") in the standard bands, 9.0–10
+// critical P0, 7.0–8.9 high P1, 4.0–6.9 medium P2, 0.1–3.9 low P3; and a
+// severity rated out of five ("Severity: 4/5"), 5 the worst: 5 → P0, 4 →
+// P1, 3 → P2, 1 and 2 → P3. A number whose scale is not stated
+// ("Severity: 4") is not read.
+func scoreSeverity(name, score string) (Severity, bool) {
+	n := strings.TrimSpace(strings.Trim(strings.TrimSpace(name), "*_`-+ "))
+	if len(n) > 24 {
+		return "", false
+	}
+	n = strings.ToLower(n)
+	v := strings.TrimSpace(strings.Trim(strings.TrimSpace(score), "*_`"))
+	if i := strings.IndexAny(v, " (\t"); i > 0 {
+		v = v[:i]
+	}
+	switch {
+	case strings.HasPrefix(n, "cvss") || strings.HasSuffix(n, "base score"):
+		v = strings.TrimSuffix(v, "/10")
+		x, err := strconv.ParseFloat(v, 64)
+		switch {
+		case err != nil || x <= 0 || x > 10 || !isScore(v) && !isDigits(v):
+			return "", false
+		case x >= 9:
+			return P0, true
+		case x >= 7:
+			return P1, true
+		case x >= 4:
+			return P2, true
+		}
+		return P3, true
+	case strings.HasPrefix(n, "sev") || strings.HasPrefix(n, "risk") || n == "impact" || n == "criticality":
+		if len(v) != 3 || v[1] != '/' || v[2] != '5' || v[0] < '1' || v[0] > '5' {
+			return "", false
+		}
+		return [...]Severity{P3, P3, P2, P1, P0}[v[0]-'1'], true
+	}
+	return "", false
+}
+
+// wordValue is severityValue less its scores.
+func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	v := strings.TrimSpace(stripBold(s))
 	// "(severity: high)", "[Priority: P1]": the field's name is not the value.
 	if i := strings.IndexAny(v, ":："); i > 0 && i <= 12 {
 		switch strings.ToLower(strings.TrimSpace(v[:i])) {
-		case "severity", "sev", "priority", "prio", "risk", "impact", "level":
+		case "severity", "sev", "priority", "prio", "risk", "impact", "level", "severidad", "severidade", "sévérité",
+			"schweregrad", "gravedad", "gravidade", "gravité":
 			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":："))
 		}
 	}

@@ -150,6 +150,17 @@ var verdictSynonyms = map[string]Verdict{
 	"risky": Risky, "fail": Risky, "failed": Risky, "blocked": Risky, "block": Risky, "blocking": Risky,
 	"reject": Risky, "rejected": Risky, "do-not-ship": Risky, "do-not-merge": Risky, "unsafe": Risky,
 	"no-go": Risky, "nogo": Risky,
+	// The same verdicts in the languages of the severity vocabulary.
+	"approuvé": Safe, "approuvée": Safe, "validé": Safe, "freigegeben": Safe, "aprobado": Safe, "aprovado": Safe,
+	"承認": Safe, "通过": Safe, "승인": Safe, "одобрено": Safe,
+	"à-corriger": NeedsChanges, "à-revoir": NeedsChanges, "corrections-requises": NeedsChanges,
+	"modifications-requises": NeedsChanges, "nicht-freigegeben": NeedsChanges, "änderungen-erforderlich": NeedsChanges,
+	"requiere-cambios": NeedsChanges, "cambios-requeridos": NeedsChanges, "requer-alterações": NeedsChanges,
+	"não-aprovado": NeedsChanges, "差し戻し": NeedsChanges, "要修正": NeedsChanges, "需要修改": NeedsChanges,
+	"수정-필요": NeedsChanges, "требуются-изменения": NeedsChanges, "требует-доработки": NeedsChanges,
+	"на-доработку": NeedsChanges,
+	"rejeté":       Risky, "refusé": Risky, "abgelehnt": Risky, "rechazado": Risky, "no-desplegar": Risky,
+	"reprovado": Risky, "却下": Risky, "不通过": Risky, "拒绝": Risky, "반려": Risky, "отклонено": Risky,
 	"error": Error,
 }
 
@@ -245,8 +256,10 @@ type candidate struct {
 var (
 	// Labels of a verdict line: "**Verdict:**", "Recommendation:",
 	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
-	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness|overall)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
-		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall")
+	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current|release|merge)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness|overall|fazit|gesamturteil|empfehlung|veredicto|recomendaci[oó]n|recomenda[cç][aã]o|conclusi[oó]n|conclus[aã]o|avis|décision|итог|вывод|заключение|総合判定|判定|结论|結論|결론|판정)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
+		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall",
+		"fazit", "urteil", "empfehlung", "veredicto", "recomenda", "conclus", "avis", "cision", "тог", "вывод", "аключение",
+		"判定", "结论", "結論", "결론", "판정")
 	// Headings of the sections a report gives its overall verdict in.
 	verdictSectionRe = guard(regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`),
 		"summary", "verdict", "conclusion", "decision", "recommendation", "assessment", "overall", "final", "result",
