@@ -275,7 +275,7 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 		}
 		return candidate{text: v, verdictLabel: true, overall: l.level > 0 || overallLabel(t)}
 	}
-	if len(t) < 400 && strings.Contains(t, ":") {
+	if len(t) < 400 && strings.Contains(t, ":") && verdictLabelFirst[t[len(t)-len(strings.TrimLeft(t, labelLead))]] { // a : is left
 		u := strings.TrimLeft(stripBold(t), "#> ")
 		// Most labels ("- **Status:** Resolved") name no verdict: the
 		// value is read first, the regexp run on those that do.
@@ -359,6 +359,13 @@ func verdictLabelAt(u string) bool {
 	}
 	return false
 }
+
+// labelLead are the bytes a label line may open with before its label
+// (verdictCandidate's TrimLeft, verdictLabelRe's list marker, emphasis
+// and white space): stripBold removes only '*'s, so the first byte of a
+// line that is none of these is its label's first byte, stripped or
+// not.
+const labelLead = "#> -*+_" + reSpace
 
 // verdictLabelWords are the words verdictLabelRe's labels open with,
 // qualifiers first.

@@ -25,6 +25,7 @@ var verdictPieces = []string{
 	"**Verdict:** needs-changes", "Verdict: safe", "- **Verdict**: risky — two criticals", "Verdict: error",
 	"- [x] REVISE", "- [ ] APPROVE", "- [ ] REJECT", "- [x] APPROVE", "APPROVED", "NO-GO", "needs work", "LGTM",
 	"Status: __ _approve_", "Status:\t__ _approve_", "Result:\f__\r'approve'", "Review status: Approved", "Merge readiness: blocked", "New status: fail", "current result: PASS",
+	"## Status: approved", "> **Decision:** approve", "### Result: **PASS**",
 }
 
 // randomVerdictReport joins one to 24 pieces.
