@@ -231,7 +231,7 @@ func TestDescriptionIsTheLines(t *testing.T) {
 		for _, l := range lines[i : j+1] {
 			want.WriteString(l.text + "\n")
 		}
-		if got := newBlocks(src, lines).description(src, lines, i, j, want.Len()); got != want.String() {
+		if got := newBlocks(src, lines, nil).description(src, lines, i, j, want.Len()); got != want.String() {
 			t.Fatalf("description of lines %d–%d of %q = %q, want %q", i, j, b.String(), got, want.String())
 		}
 	}

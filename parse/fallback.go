@@ -217,11 +217,16 @@ func (d *proseDedup) add(f Finding, norm string, cites ...string) {
 // keep needs to keep it. Only keep may follow it for another finding.
 func (d *proseDedup) find(f *Finding, norm string, cites []string) (dup int, key uint64, single bool) {
 	dup = -1
-	if j, ok := d.byID[idKey(f.ID)]; ok && f.ID != "" {
-		dup = j
+	if f.ID != "" {
+		if j, ok := d.byID[idKey(f.ID)]; ok {
+			dup = j
+		}
 	}
 	for _, c := range cites {
-		if j, ok := d.byID[idKey(c)]; ok && dup < 0 {
+		if dup >= 0 {
+			break
+		}
+		if j, ok := d.byID[idKey(c)]; ok {
 			dup = j
 		}
 	}

@@ -15,9 +15,10 @@ const maxDescription = 16 << 10
 // is its description.
 func (p *reportParser) linkDescriptions() {
 	var b *blocks // made at the first block: an index with no prose has none
-	p.linkBlocks(func(f *Finding, i, next int, own bool) {
+	var ids blockIDs
+	p.linkBlocks(&ids, func(f *Finding, i, next int, own bool) {
 		if b == nil {
-			b = newBlocks(p.src, p.lines)
+			b = newBlocks(p.src, p.lines, ids)
 		}
 		end := min(int(b.end[i]), next)
 		// The description is the block's first lines, up to
@@ -58,11 +59,18 @@ func (p *reportParser) linkDescriptions() {
 // opens the next finding's block (len(p.lines) after the last): a block
 // ends there at the latest, so a `**UP-2**` paragraph under a `### UP-1`
 // heading is UP-2's, not UP-1's too. Blocks inside the Findings Index are
-// not read. Then every finding's FileRefs is non-nil.
-func (p *reportParser) linkBlocks(link func(f *Finding, i, next int, own bool)) {
+// not read. Then every finding's FileRefs is non-nil. When ids is not nil,
+// *ids is made and holds the blockID of each line read for one, before
+// link is first called.
+func (p *reportParser) linkBlocks(ids *blockIDs, link func(f *Finding, i, next int, own bool)) {
 	fs := p.r.Findings
 	if len(fs) == 0 {
 		return
+	}
+	var memo blockIDs
+	if ids != nil {
+		memo = make(blockIDs, len(p.lines))
+		*ids = memo
 	}
 	// Line numbers run from 1 to len(p.lines): byLine[n] is 1 + the index
 	// of the (last) finding at line n, 0 for none; a slice, not a map, for a
@@ -94,7 +102,7 @@ func (p *reportParser) linkBlocks(link func(f *Finding, i, next int, own bool)) 
 		k, own := -1, false
 		if j := int(byLine[l.num]) - 1; j >= 0 && fs[j].Confidence == ConfidenceLow {
 			k, own = j, true // a prose finding's own block
-		} else if id := blockID(l); id != "" {
+		} else if id := memo.read(l, i); id != "" {
 			if byID == nil {
 				byID = findingsByID(fs)
 			}
@@ -159,7 +167,34 @@ type blocks struct {
 	refLines, evLines []int32
 }
 
-func newBlocks(src string, lines []line) *blocks {
+// blockIDs says, for each line, whether blockID found an ID there: 0 not
+// read yet, 1 none, 2 one. newBlocks reads the lines linkBlocks read
+// already from it, not again.
+type blockIDs []uint8
+
+// read returns blockID(l), l being lines[i], and notes whether it is one.
+func (ids blockIDs) read(l line, i int) string {
+	id := blockID(l)
+	if ids != nil {
+		ids[i] = 1
+		if id != "" {
+			ids[i] = 2
+		}
+	}
+	return id
+}
+
+// has reports whether blockID(l) is one, l being lines[i].
+func (ids blockIDs) has(l line, i int) bool {
+	if ids != nil && ids[i] != 0 {
+		return ids[i] == 2
+	}
+	return blockID(l) != ""
+}
+
+// newBlocks reads the blocks of lines, the lines of src; ids holds what
+// linkBlocks read of their IDs, or is nil.
+func newBlocks(src string, lines []line, ids blockIDs) *blocks {
 	n := len(lines)
 	b := &blocks{end: make([]int32, n), at: make([]int64, n+1), split: make([]int32, n+1)}
 	for i, l := range lines {
@@ -207,7 +242,7 @@ func newBlocks(src string, lines []line) *blocks {
 		if l.masked {
 			continue
 		}
-		if t == "" || blockID(l) != "" {
+		if t == "" || ids.has(l, i) {
 			nextPara = int32(i)
 		}
 		if k != 0 && indent < 2 {
@@ -298,8 +333,13 @@ func trailingIDOf(t string) []string {
 
 // blockID returns the finding ID a block opens with: a heading, list item,
 // bold lead-in or paragraph whose text, after any marker, starts with an ID
-// ("SEC-001: the handler …") — or a heading that ends with "(ID)".
+// ("SEC-001: the handler …") — or a heading that ends with "(ID)". Every
+// ID holds a digit (IsFindingID, wordIDRe): a line with none is not read
+// further (TestBlockIDAsPlain).
 func blockID(l line) string {
+	if !hasDigit(l.text) {
+		return ""
+	}
 	t := strings.TrimSpace(l.text)
 	if l.level > 0 {
 		t = l.head
@@ -323,4 +363,14 @@ func blockID(l line) string {
 		return ""
 	}
 	return id
+}
+
+// hasDigit reports whether s holds an ASCII digit.
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]-'0' <= 9 {
+			return true
+		}
+	}
+	return false
 }

@@ -16,7 +16,7 @@ import (
 // (blocks); TestLinkDescriptionsPlain and FuzzLinkDescriptions hold the
 // two together.
 func (p *reportParser) linkDescriptionsPlain() {
-	p.linkBlocks(func(f *Finding, i, next int, own bool) {
+	p.linkBlocks(nil, func(f *Finding, i, next int, own bool) {
 		l := p.lines[i]
 		end := min(blockEndPlain(p.lines, i), next)
 		size, last := 0, i
@@ -208,4 +208,74 @@ func FuzzLinkDescriptions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkLinkPlain(t, string(data))
 	})
+}
+
+// blockIDPlain is blockID as it was first written, every line read: the
+// reference for its digit test.
+func blockIDPlain(l line) string {
+	t := strings.TrimSpace(l.text)
+	if l.level > 0 {
+		t = l.head
+		if m := trailingIDOf(t); m != nil && IsFindingID(m[1]) {
+			return m[1]
+		}
+	} else if k, indent, body := listItem(l.text); k != 0 {
+		if indent >= 2 {
+			return ""
+		}
+		t = body
+	} else if t == "" || l.text[0] == ' ' || l.text[0] == '\t' {
+		return ""
+	}
+	t = strings.TrimSpace(stripNumbering(stripBold(t)))
+	if m, ok := markerAt(t, false); ok {
+		t = strings.TrimLeft(t[m.end:], sepChars)
+	}
+	id, rest, ok := leadID(t)
+	if !ok || !startsSep(rest) {
+		return ""
+	}
+	return id
+}
+
+// idPieces are openings of blocks with IDs in every place blockID reads
+// one, and their digits taken away.
+var idPieces = []string{
+	"### AR-001: Title", "### Title (SEC-12)", "### Title (SEC-x)", "- **F-3**: item", "1. **C1** — numbered", "**Finding 3**: lead-in",
+	"Issue #2.1 - para", "riſk 4: x", "- [P1] GAP-2: x", "**[HIGH] H-01 Title**", "### 2. CRITICAL: SEC-P0-2: x", "  - SEC-1: nested",
+	" SEC-1: indented", "P1: no id", "### Finding three", "- **F-x**: item", "CRIT-3 — x", "AB١: x", "## Q1", "Item 7",
+}
+
+// TestBlockIDAsPlain compares blockID with blockIDPlain on every line of
+// the golden reports and of random reports of IDs, blocks and prose.
+func TestBlockIDAsPlain(t *testing.T) {
+	inputs := goldenReports(t)
+	r := rand.New(rand.NewPCG(26, 8))
+	for range 3000 {
+		inputs = append(inputs, randomLinkReport(r, 1+r.IntN(30)))
+	}
+	for range 3000 {
+		var b strings.Builder
+		for n := 1 + r.IntN(12); n > 0; n-- {
+			b.WriteString(idPieces[r.IntN(len(idPieces))] + "\n")
+		}
+		inputs = append(inputs, b.String())
+	}
+	found := 0
+	for _, s := range inputs {
+		_, lines := splitLines(s)
+		mask(lines)
+		for _, l := range lines {
+			got, want := blockID(l), blockIDPlain(l)
+			if got != want {
+				t.Fatalf("blockID(%q) = %q; plain: %q", l.text, got, want)
+			}
+			if got != "" {
+				found++
+			}
+		}
+	}
+	if found < 5000 {
+		t.Errorf("%d lines open with an ID; want 5000 or more", found)
+	}
 }

@@ -135,14 +135,18 @@ func headingClass(nodes []gnode, p int, text string, k int) (sectionClass, int) 
 
 // citedIDs returns the finding IDs that text names, other than own: the
 // IDs a restating item points at ("Protected paths (H1)", "Fix P0-B",
-// "Finding 1 should be fixed first").
+// "Finding 1 should be fixed first"). Every ID holds a digit: a text
+// with none names none (TestCitedIDsAsPlain).
 func citedIDs(text, own string) []string {
+	if !hasDigit(text) {
+		return nil
+	}
 	var out []string
 	for _, m := range citedWordIDRe.FindAllStringSubmatch(text, 4) {
 		w := strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:])
 		out = append(out, w+" "+m[2])
 	}
-	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
+	for tok := range strings.FieldsFuncSeq(text, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == ',' || r == '(' || r == ')' || r == '[' || r == ']' || r == '/' ||
 			r == '`' || r == '*' || r == ';' || r == '|'
 	}) {

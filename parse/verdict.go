@@ -3,6 +3,7 @@ package parse
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // verdictRe finds "Verdict:" (or "Verdict — ") written at the start of a line (after list
@@ -183,22 +184,31 @@ func overallVerdict(lines []line) (string, int) {
 	// heads a section about one topic, not the report's summary: the
 	// summary headings are counted among all headings, in any case.
 	var summaries []int // the lines of headings verdictSectionRe matches
+	var heads []string  // every heading, plainHead
 	counts := map[string]int{}
+	var sizes [256]bool // the sizes of counts' keys, those under 256
 	for i, l := range lines {
 		if !l.masked && l.level > 0 {
-			if h := plainHead(l.head); verdictSectionRe.MatchString(h) {
+			h := plainHead(l.head)
+			heads = append(heads, h)
+			if verdictSectionRe.MatchString(h) {
 				summaries = append(summaries, i)
-				counts[strings.ToLower(h)] = 0
+				k := strings.ToLower(h)
+				counts[k] = 0
+				sizes[min(len(k), 255)] = true
 			}
 		}
 	}
 	if len(summaries) > 0 {
-		for _, l := range lines {
-			if !l.masked && l.level > 0 {
-				k := strings.ToLower(plainHead(l.head))
-				if _, ok := counts[k]; ok {
-					counts[k]++
-				}
+		for _, h := range heads {
+			// Lowering keeps an ASCII heading's size: one of another
+			// size than every key's is none of them, and is not lowered.
+			if len(h) < 255 && !sizes[len(h)] && isASCII(h) {
+				continue
+			}
+			k := strings.ToLower(h)
+			if _, ok := counts[k]; ok {
+				counts[k]++
 			}
 		}
 	}
@@ -278,11 +288,11 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 		}
 		return candidate{text: v, verdictLabel: true, overall: l.level > 0 || overallLabel(t)}
 	}
-	if len(t) < 400 && strings.Contains(t, ":") {
+	if len(t) < 400 && strings.Contains(t, ":") && verdictLabelFirst[t[len(t)-len(strings.TrimLeft(t, labelLead))]] { // a : is left
 		u := strings.TrimLeft(stripBold(t), "#> ")
 		// Most labels ("- **Status:** Resolved") name no verdict: the
 		// value is read first, the regexp run on those that do.
-		if verdictLabelRe.may(u) {
+		if verdictLabelAt(u) {
 			if v := labelVerdict(u); v != "" {
 				if m := verdictLabelRe.re.FindStringSubmatch(u); m != nil {
 					return candidate{text: v, verdictLabel: strings.EqualFold(m[2], "verdict"), overall: m[1] != "" || l.level > 0}
@@ -329,7 +339,7 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 	}
 	// "- [x] REVISE" among "- [ ] APPROVE", "- [ ] REJECT": the option
 	// ticked.
-	if k, _, item := listItem(l.text); k != 0 {
+	if k, _, item := listItem(l.text); k != 0 && strings.HasPrefix(item, "[") {
 		if m := checkboxRe.FindStringSubmatch(item); m != nil && m[1] != " " {
 			v := cutVerdictValue(stripBold(item[len(m[0]):]))
 			if _, ok := NormalizeVerdict(v); ok && verdictOptions(lines, i) >= 2 {
@@ -339,6 +349,52 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 	}
 	return candidate{}
 }
+
+// verdictLabelAt reports whether u may be a verdict label line
+// (verdictLabelRe): whether, after the list marker and emphasis the
+// regexp skips, u opens with a word one of its labels or their qualifiers
+// open with. Most lines with a colon open with none ("- **Location:**").
+func verdictLabelAt(u string) bool {
+	if len(u) > 1 && (u[0] == '-' || u[0] == '*' || u[0] == '+') && isRegexpSpace(u[1]) {
+		u = strings.TrimLeft(u[1:], reSpace)
+	}
+	if strings.HasPrefix(u, "**") || strings.HasPrefix(u, "__") {
+		u = u[2:]
+	}
+	u = strings.TrimLeft(u, reSpace)
+	if u == "" || !verdictLabelFirst[u[0]] {
+		return false
+	}
+	for _, w := range verdictLabelWords {
+		if hasWordFold(u, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// labelLead are the bytes a label line may open with before its label
+// (verdictCandidate's TrimLeft, verdictLabelRe's list marker, emphasis
+// and white space): stripBold removes only '*'s, so the first byte of a
+// line that is none of these is its label's first byte, stripped or
+// not.
+const labelLead = "#> -*+_" + reSpace
+
+// verdictLabelWords are the words verdictLabelRe's labels open with,
+// qualifiers first.
+var verdictLabelWords = []string{"overall", "final", "updated", "new", "initial", "current", "verdict",
+	"recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "gate", "review",
+	"production", "merge"}
+
+// verdictLabelFirst holds the bytes a word of verdictLabelWords opens
+// with, in either case, and ſ's first byte, which (?i) folds to s.
+var verdictLabelFirst = func() (first [256]bool) {
+	for _, w := range verdictLabelWords {
+		first[w[0]], first[w[0]-'a'+'A'] = true, true
+	}
+	first["ſ"[0]] = true
+	return first
+}()
 
 // labelVerdict returns the verdict a label line u names (verdictLabelRe),
 // other than error, as verdictValue writes it; or "". The value is what
@@ -454,6 +510,16 @@ func finalSection(lines []line) int {
 		}
 	}
 	return at
+}
+
+// isASCII reports whether s is all ASCII.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // containsFold reports whether s contains the lower-case ASCII word w in any case.

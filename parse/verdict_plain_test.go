@@ -2,6 +2,7 @@ package parse
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,7 @@ var verdictPieces = []string{
 	"**Verdict:** needs-changes", "Verdict: safe", "- **Verdict**: risky — two criticals", "Verdict: error",
 	"- [x] REVISE", "- [ ] APPROVE", "- [ ] REJECT", "- [x] APPROVE", "APPROVED", "NO-GO", "needs work", "LGTM",
 	"Status: __ _approve_", "Status:\t__ _approve_", "Result:\f__\r'approve'", "Review status: Approved", "Merge readiness: blocked", "New status: fail", "current result: PASS",
+	"## Status: approved", "> **Decision:** approve", "### Result: **PASS**",
 }
 
 // randomVerdictReport joins one to 24 pieces.
@@ -188,4 +190,43 @@ func plainVerdictCandidate(lines []line, i int, first bool) candidate {
 		}
 	}
 	return candidate{}
+}
+
+// labelPieces are the parts random label lines are made of: list markers,
+// emphasis and white space in any order, label words and their
+// qualifiers in any case (with ſ for s), other words, colons.
+var labelPieces = []string{
+	"-", "*", "+", " ", "\t", "\f", "\v", "**", "__", "_", "#", ">", ":", "：", " approve", " needs work", "x",
+	"Status", "STATUS", "ſtatus", "status", "Verdict", "verdict", "Overall", "final", "Final ", "Updated ", "new ",
+	"Initial ", "current ", "Recommendation", "Decision", "Assessment", "Outcome", "Result", "Conclusion",
+	"Gate Status", "gate status", "Review Status", "review_status", "Production Readiness", "Merge readiness",
+	"Location", "Impact", "Fix", "Stat", "Overal", "Kelvin", "1.", "[x]",
+}
+
+// TestVerdictLabelAtRandom: every line verdictLabelRe matches passes
+// verdictLabelAt, on random lines of labels, markers and emphasis and
+// on verdictPieces.
+func TestVerdictLabelAtRandom(t *testing.T) {
+	inputs := slices.Clone(verdictPieces)
+	r := rand.New(rand.NewPCG(26, 9))
+	for range 200000 {
+		var b strings.Builder
+		for n := 1 + r.IntN(7); n > 0; n-- {
+			b.WriteString(labelPieces[r.IntN(len(labelPieces))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	matched := 0
+	for _, s := range inputs {
+		u := strings.TrimLeft(stripBold(strings.TrimSpace(s)), "#> ")
+		if verdictLabelRe.re.MatchString(u) {
+			matched++
+			if !verdictLabelAt(u) {
+				t.Fatalf("verdictLabelAt(%q) = false; verdictLabelRe matches it", u)
+			}
+		}
+	}
+	if matched < 2000 {
+		t.Errorf("%d label lines; want 2000 or more", matched)
+	}
 }

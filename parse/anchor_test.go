@@ -1,0 +1,49 @@
+package parse
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// anyFieldRePlain is anyFieldRe as first written, a ^ in each
+// alternative: Go's regexps try such a one at every position of a line.
+var anyFieldRePlain = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|^(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s`)
+
+// fieldPieces are the parts random field lines are made of.
+var fieldPieces = []string{
+	"-", "*", "+", " ", "\t", "**", "__", "_", ":", ": ", "Location", "Fix", "impact", "Status", "A", "x", "(a)", "/",
+	"[x]", "✅", "résumé", strings.Repeat("y", 41), "1.", "**Location:**", "- **Impact**:", "Fix: ",
+}
+
+// TestAnyFieldReAnchored compares anyFieldRe with its plain form on
+// every golden line and random field lines.
+func TestAnyFieldReAnchored(t *testing.T) {
+	var inputs []string
+	for _, s := range goldenReports(t) {
+		inputs = append(inputs, strings.Split(s, "\n")...)
+	}
+	r := rand.New(rand.NewPCG(26, 11))
+	for range 100000 {
+		var b strings.Builder
+		for n := 1 + r.IntN(8); n > 0; n-- {
+			b.WriteString(fieldPieces[r.IntN(len(fieldPieces))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	matched := 0
+	for _, s := range inputs {
+		got, want := anyFieldRe.FindStringSubmatch(s), anyFieldRePlain.FindStringSubmatch(s)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("anyFieldRe on %q: %q; plain: %q", s, got, want)
+		}
+		if got != nil {
+			matched++
+		}
+	}
+	if matched < 10000 {
+		t.Errorf("%d field lines; want 10000 or more", matched)
+	}
+}
