@@ -889,7 +889,9 @@ var legendWords = newLowerWords("legend", "rubric", "glossary", "severit", "prio
 	"sévérité", "schweregrad", "重要度", "심각도", "严重程度")
 
 // isTemplate reports whether the report says it is a template or an example
-// in its title or first paragraph: its severities are placeholders.
+// in its title or first paragraph: its severities are placeholders. A
+// title that names another kind of document (a changelog, a plan, a guide,
+// instructions, an empty checklist: see notReportTitle) counts as one too.
 func isTemplate(lines []line) bool {
 	seen := 0
 	for _, l := range lines {
@@ -903,7 +905,97 @@ func isTemplate(lines []line) bool {
 		if l.level == 1 && templateTitleRe.MatchString(l.head) {
 			return true
 		}
+		if l.level == 1 {
+			switch notReportTitle(l.head) {
+			case docOther:
+				return true
+			case docChecklist:
+				return !ticked(lines)
+			}
+		}
 		if l.level == 0 && templatePhraseRe.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// The kinds of document a title may name (notReportTitle).
+const (
+	docReport    = iota // a report, or a title that does not say
+	docOther            // a changelog, a plan, a guide, instructions, minutes
+	docChecklist        // a checklist: a report once a box is ticked
+)
+
+// notReportTitle reads the head noun of a report's title, the last word
+// of its first part ("Sprint 45 plan", "Code style guide", "Security
+// review checklist", "Changelog"), less a note after a colon or a dash
+// and what follows "of" or "for": a changelog says what was fixed, a
+// plan, a guide, instructions or a checklist what to do or to look for,
+// and their severities label tasks and rules, not findings (SPEC §2.3).
+// A title that names a review of one ("Correctness Review: Migration
+// Plan", "Review of the sprint plan", "Architecture Review Plan") is a
+// report ("Extraction Plan — Correctness Review" too): only a checklist
+// stays one with review in its title.
+func notReportTitle(title string) int {
+	t := strings.ToLower(strings.TrimSpace(stripBold(title)))
+	all := strings.Fields(t)
+	for _, sep := range []string{":", " — ", " – ", " - ", " | ", "(", " of ", " for "} {
+		if i := strings.Index(t, sep); i > 0 {
+			t = t[:i]
+		}
+	}
+	words := strings.Fields(t)
+	// "Sprint 45 plan v2", "Changelog 2.4": a number or a version after
+	// the noun is not it.
+	for len(words) > 0 && strings.ContainsAny(words[len(words)-1], "0123456789") {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return docReport
+	}
+	head := strings.Trim(words[len(words)-1], ".,;!?*_`")
+	if len(words) > 1 {
+		switch words[len(words)-2] + " " + head {
+		case "release notes", "meeting notes", "change log", "action items":
+			return docOther
+		}
+	}
+	if head == "checklist" || head == "checklists" {
+		return docChecklist
+	}
+	for _, w := range all {
+		switch strings.Trim(w, ".,;:*_`()") {
+		case "review", "reviews", "audit", "report", "findings", "assessment", "analysis", "synthesis", "verdict",
+			"feedback", "pentest", "scan":
+			return docReport
+		}
+	}
+	switch head {
+	case "changelog", "changes", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
+		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook":
+		return docOther
+	}
+	return docReport
+}
+
+// ticked reports whether a checkbox item of the report is ticked: a
+// checklist with one filled in is a report of what was checked.
+func ticked(lines []line) bool {
+	for _, l := range lines {
+		if l.masked || l.level != 0 || strings.IndexByte(l.text, ']') < 0 {
+			continue
+		}
+		t := strings.TrimLeft(l.text, " \t>")
+		if len(t) > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') {
+			t = strings.TrimLeft(t[1:], " \t")
+		} else {
+			t = cutNumbering(t)
+		}
+		if len(t) >= 3 && t[0] == '[' && t[2] == ']' && t[1] != ' ' {
+			return true
+		}
+		if strings.HasPrefix(t, "[✓]") || strings.HasPrefix(t, "[✔]") {
 			return true
 		}
 	}
