@@ -1401,16 +1401,30 @@ func plainTitle(text string, kind byte) (title, id string) {
 
 // locationTitle returns the title of an item that opens with where the
 // defect is ("`a.go:12` — Title", ":53 — Title", "hooks.json + b.sh —
-// Title"): the text after the location; t itself otherwise.
+// Title") or its kind ("Vulnerability — `U.java:71` — Message", as
+// SonarQube lists its issues): the text after them; t itself otherwise.
 func locationTitle(t, rest string) string {
-	if rest == "" || !isLocation(t) {
-		return t
+	first := t
+	for rest != "" && (isLocation(t) || issueKind(t)) {
+		var r string
+		r, rest = splitDash(rest)
+		if emptyTitle(cleanTitle(r)) || resolvedLeadRe.MatchString(stripBold(r)) {
+			return first
+		}
+		t = r
 	}
-	r, _ := splitDash(rest)
-	if emptyTitle(cleanTitle(r)) || resolvedLeadRe.MatchString(stripBold(r)) {
-		return t
+	return t
+}
+
+// issueKind reports whether s only names a kind of issue, as scanners
+// type theirs before the message: "Bug", "Vulnerability", "Code Smell".
+func issueKind(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(strings.Trim(stripBold(s), "`*_[]()"))) {
+	case "bug", "vulnerability", "code smell", "security hotspot", "hotspot", "security", "performance",
+		"correctness", "reliability", "maintainability", "best practice", "best-practice", "style":
+		return true
 	}
-	return r
+	return false
 }
 
 // isLocation reports whether s only names places in files: ":53",
@@ -1826,8 +1840,8 @@ func labelOf(text string, kind byte) label {
 					a = strings.TrimLeft(a[j+1:], " :")
 				}
 			}
-			if t, _ := splitDash(a); !isCountText(t) {
-				lab.title, lab.empty = cleanTitle(t), false
+			if t, r := splitDash(a); !isCountText(t) {
+				lab.title, lab.empty = cleanTitle(locationTitle(t, r)), false
 			}
 		}
 		if lab.ok && kind != 'h' && isCount(strings.TrimLeft(after, " :—–-")) {
@@ -2435,7 +2449,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	cells := tableCells(lines[i].text)
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1}
-	sevRank := 0
+	sevRank, titleName := 0, ""
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
@@ -2446,8 +2460,10 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			c.sev, c.sevName, sevRank = j, name, sevColumnRank(name)
 		case c.id < 0 && (name == "id" || name == "#" || name == "ref" || name == "finding id" || name == "no." || name == "no" || name == "key"):
 			c.id = j
-		case c.title < 0 && titleColumn(name):
-			c.title = j
+		case titleColumn(name) && (c.title < 0 || titledColumn(name) && !titledColumn(titleName)):
+			// "| Vulnerability | … | Title |": a column named for the
+			// title beats one that may hold an ID (a CVE) or a category.
+			c.title, titleName = j, name
 		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "statut" || name == "estado"):
 			c.status = j
 		case c.count < 0 && (name == "count" || name == "number" || name == "total" || name == "n" || name == "findings" || name == "issues" || name == "#" || name == "건수" || name == "개수" || name == "nombre" || name == "cantidad" || name == "数量" || name == "件数"):
@@ -2544,6 +2560,12 @@ func titleColumn(name string) bool {
 		return true
 	}
 	return false
+}
+
+// titledColumn reports whether a title column is named for the title
+// itself: it beats another title column.
+func titledColumn(name string) bool {
+	return name == "title" || name == "issue title" || name == "finding title" || name == "vulnerability name"
 }
 
 // row reads one row of the table t into g.
