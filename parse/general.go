@@ -913,7 +913,9 @@ var legendWords = newLowerWords("legend", "rubric", "glossary", "severit", "prio
 	"sévérité", "schweregrad", "重要度", "심각도", "严重程度")
 
 // isTemplate reports whether the report says it is a template or an example
-// in its title or first paragraph: its severities are placeholders.
+// in its title or first paragraph: its severities are placeholders. A
+// title that names another kind of document (a changelog, a plan, a guide,
+// instructions, an empty checklist: see notReportTitle) counts as one too.
 func isTemplate(lines []line) bool {
 	seen := 0
 	for _, l := range lines {
@@ -927,7 +929,97 @@ func isTemplate(lines []line) bool {
 		if l.level == 1 && templateTitleRe.MatchString(l.head) {
 			return true
 		}
+		if l.level == 1 {
+			switch notReportTitle(l.head) {
+			case docOther:
+				return true
+			case docChecklist:
+				return !ticked(lines)
+			}
+		}
 		if l.level == 0 && templatePhraseRe.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// The kinds of document a title may name (notReportTitle).
+const (
+	docReport    = iota // a report, or a title that does not say
+	docOther            // a changelog, a plan, a guide, instructions, minutes
+	docChecklist        // a checklist: a report once a box is ticked
+)
+
+// notReportTitle reads the head noun of a report's title, the last word
+// of its first part ("Sprint 45 plan", "Code style guide", "Security
+// review checklist", "Changelog"), less a note after a colon or a dash
+// and what follows "of" or "for": a changelog says what was fixed, a
+// plan, a guide, instructions or a checklist what to do or to look for,
+// and their severities label tasks and rules, not findings (SPEC §2.3).
+// A title that names a review of one ("Correctness Review: Migration
+// Plan", "Review of the sprint plan", "Architecture Review Plan") is a
+// report ("Extraction Plan — Correctness Review" too): only a checklist
+// stays one with review in its title.
+func notReportTitle(title string) int {
+	t := strings.ToLower(strings.TrimSpace(stripBold(title)))
+	all := strings.Fields(t)
+	for _, sep := range []string{":", " — ", " – ", " - ", " | ", "(", " of ", " for "} {
+		if i := strings.Index(t, sep); i > 0 {
+			t = t[:i]
+		}
+	}
+	words := strings.Fields(t)
+	// "Sprint 45 plan v2", "Changelog 2.4": a number or a version after
+	// the noun is not it.
+	for len(words) > 0 && strings.ContainsAny(words[len(words)-1], "0123456789") {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return docReport
+	}
+	head := strings.Trim(words[len(words)-1], ".,;!?*_`")
+	if len(words) > 1 {
+		switch words[len(words)-2] + " " + head {
+		case "release notes", "meeting notes", "change log", "action items":
+			return docOther
+		}
+	}
+	if head == "checklist" || head == "checklists" {
+		return docChecklist
+	}
+	for _, w := range all {
+		switch strings.Trim(w, ".,;:*_`()") {
+		case "review", "reviews", "audit", "report", "findings", "assessment", "analysis", "synthesis", "verdict",
+			"feedback", "pentest", "scan":
+			return docReport
+		}
+	}
+	switch head {
+	case "changelog", "changes", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
+		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook":
+		return docOther
+	}
+	return docReport
+}
+
+// ticked reports whether a checkbox item of the report is ticked: a
+// checklist with one filled in is a report of what was checked.
+func ticked(lines []line) bool {
+	for _, l := range lines {
+		if l.masked || l.level != 0 || strings.IndexByte(l.text, ']') < 0 {
+			continue
+		}
+		t := strings.TrimLeft(l.text, " \t>")
+		if len(t) > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') {
+			t = strings.TrimLeft(t[1:], " \t")
+		} else {
+			t = cutNumbering(t)
+		}
+		if len(t) >= 3 && t[0] == '[' && t[2] == ']' && t[1] != ' ' {
+			return true
+		}
+		if strings.HasPrefix(t, "[✓]") || strings.HasPrefix(t, "[✔]") {
 			return true
 		}
 	}
@@ -1334,16 +1426,30 @@ func plainTitle(text string, kind byte) (title, id string) {
 
 // locationTitle returns the title of an item that opens with where the
 // defect is ("`a.go:12` — Title", ":53 — Title", "hooks.json + b.sh —
-// Title"): the text after the location; t itself otherwise.
+// Title") or its kind ("Vulnerability — `U.java:71` — Message", as
+// SonarQube lists its issues): the text after them; t itself otherwise.
 func locationTitle(t, rest string) string {
-	if rest == "" || !isLocation(t) {
-		return t
+	first := t
+	for rest != "" && (isLocation(t) || issueKind(t)) {
+		var r string
+		r, rest = splitDash(rest)
+		if emptyTitle(cleanTitle(r)) || resolvedLeadRe.MatchString(stripBold(r)) {
+			return first
+		}
+		t = r
 	}
-	r, _ := splitDash(rest)
-	if emptyTitle(cleanTitle(r)) || resolvedLeadRe.MatchString(stripBold(r)) {
-		return t
+	return t
+}
+
+// issueKind reports whether s only names a kind of issue, as scanners
+// type theirs before the message: "Bug", "Vulnerability", "Code Smell".
+func issueKind(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(strings.Trim(stripBold(s), "`*_[]()"))) {
+	case "bug", "vulnerability", "code smell", "security hotspot", "hotspot", "security", "performance",
+		"correctness", "reliability", "maintainability", "best practice", "best-practice", "style":
+		return true
 	}
-	return r
+	return false
 }
 
 // isLocation reports whether s only names places in files: ":53",
@@ -1775,8 +1881,8 @@ func labelOf(text string, kind byte) label {
 					a = strings.TrimLeft(a[j+1:], " :")
 				}
 			}
-			if t, _ := splitDash(a); !isCountText(t) {
-				lab.title, lab.empty = cleanTitle(t), false
+			if t, r := splitDash(a); !isCountText(t) {
+				lab.title, lab.empty = cleanTitle(locationTitle(t, r)), false
 			}
 		}
 		if lab.ok && kind != 'h' && isCount(strings.TrimLeft(after, " :—–-")) {
@@ -2408,7 +2514,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	cells := tableCells(lines[i].text)
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1}
-	sevRank := 0
+	sevRank, titleName := 0, ""
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
@@ -2419,8 +2525,10 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			c.sev, c.sevName, sevRank = j, name, sevColumnRank(name)
 		case c.id < 0 && (name == "id" || name == "#" || name == "ref" || name == "finding id" || name == "no." || name == "no" || name == "key"):
 			c.id = j
-		case c.title < 0 && titleColumn(name):
-			c.title = j
+		case titleColumn(name) && (c.title < 0 || titledColumn(name) && !titledColumn(titleName)):
+			// "| Vulnerability | … | Title |": a column named for the
+			// title beats one that may hold an ID (a CVE) or a category.
+			c.title, titleName = j, name
 		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "statut" || name == "estado"):
 			c.status = j
 		case c.count < 0 && (name == "count" || name == "number" || name == "total" || name == "n" || name == "findings" || name == "issues" || name == "#" || name == "건수" || name == "개수" || name == "nombre" || name == "cantidad" || name == "数量" || name == "件数"):
@@ -2517,6 +2625,12 @@ func titleColumn(name string) bool {
 		return true
 	}
 	return false
+}
+
+// titledColumn reports whether a title column is named for the title
+// itself: it beats another title column.
+func titledColumn(name string) bool {
+	return name == "title" || name == "issue title" || name == "finding title" || name == "vulnerability name"
 }
 
 // row reads one row of the table t into g.
