@@ -2320,6 +2320,7 @@ func idSeverity(id string) (Severity, string, bool) {
 // genTable is a table of the general reader (rule 4).
 type genTable struct {
 	sev, title, id, status, count int
+	titleRank                     int // 0 when the title column is named "title"
 	section                       string
 	skip                          int
 	kv                            bool // a two-column field table: "| Severity | High |"
@@ -2354,8 +2355,17 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			c.sev, c.sevName, sevRank = j, name, sevColumnRank(name)
 		case c.id < 0 && (name == "id" || name == "#" || name == "ref" || name == "finding id" || name == "no." || name == "no" || name == "key"):
 			c.id = j
-		case c.title < 0 && titleColumn(name):
-			c.title = j
+		case titleColumn(name) && (c.title < 0 || name == "title" && c.titleRank > 0):
+			// "| Defect | Title | Severity |": a column named title
+			// holds the titles; the defect (bug, issue) column before
+			// it holds their IDs.
+			if c.title >= 0 && c.id < 0 {
+				c.id = c.title
+			}
+			c.title, c.titleRank = j, 1
+			if name == "title" {
+				c.titleRank = 0
+			}
 		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "statut" || name == "estado"):
 			c.status = j
 		case c.count < 0 && (name == "count" || name == "number" || name == "total" || name == "n" || name == "findings" || name == "issues" || name == "#" || name == "건수" || name == "개수" || name == "nombre" || name == "cantidad" || name == "数量" || name == "件数"):
@@ -2434,7 +2444,7 @@ func cellField(cell string) (name, value string, ok bool) {
 
 func sevColumn(name string) bool {
 	switch name {
-	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio",
+	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio", "rating", "grade",
 		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
 		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
 		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität":
