@@ -2526,8 +2526,13 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		case c.id < 0 && (name == "id" || name == "#" || name == "ref" || name == "finding id" || name == "no." || name == "no" || name == "key"):
 			c.id = j
 		case titleColumn(name) && (c.title < 0 || titledColumn(name) && !titledColumn(titleName)):
-			// "| Vulnerability | … | Title |": a column named for the
-			// title beats one that may hold an ID (a CVE) or a category.
+			// "| Vulnerability | … | Title |", "| Defect | Title | Severity |":
+			// a column named for the title beats one that may hold an ID (a
+			// CVE, a defect number) or a category; that earlier column holds
+			// the IDs when no other does.
+			if c.title >= 0 && c.id < 0 {
+				c.id = c.title
+			}
 			c.title, titleName = j, name
 		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "statut" || name == "estado"):
 			c.status = j
@@ -2607,7 +2612,7 @@ func cellField(cell string) (name, value string, ok bool) {
 
 func sevColumn(name string) bool {
 	switch name {
-	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio",
+	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio", "rating", "grade",
 		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
 		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
 		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität":

@@ -362,6 +362,9 @@ func verdictLabelAt(u string) bool {
 		u = u[2:]
 	}
 	u = strings.TrimLeft(u, reSpace)
+	if u != "" && u[0] >= 0x80 {
+		return true // a label of another script (итог, 総合判定): (?i) folds beyond ASCII, so the regexp decides
+	}
 	if u == "" || !verdictLabelFirst[u[0]] {
 		return false
 	}
@@ -384,7 +387,8 @@ const labelLead = "#> -*+_" + reSpace
 // qualifiers first.
 var verdictLabelWords = []string{"overall", "final", "updated", "new", "initial", "current", "verdict",
 	"recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "gate", "review",
-	"production", "merge"}
+	"production", "merge", "release", "fazit", "gesamturteil", "empfehlung", "veredicto", "recomenda",
+	"conclus", "avis", "dé", "dÉ"}
 
 // verdictLabelFirst holds the bytes a word of verdictLabelWords opens
 // with, in either case, and ſ's first byte, which (?i) folds to s.
@@ -393,6 +397,9 @@ var verdictLabelFirst = func() (first [256]bool) {
 		first[w[0]], first[w[0]-'a'+'A'] = true, true
 	}
 	first["ſ"[0]] = true
+	for b := 0x80; b < 0x100; b++ {
+		first[b] = true // labels of other scripts (итог, 総合判定): the regexp decides
+	}
 	return first
 }()
 
