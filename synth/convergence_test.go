@@ -127,17 +127,25 @@ func TestConvergenceLabels(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", lr.path, err)
 		}
+		evidence := func(a, b string) string { return "" }
+		if *showMissed && lr.split == "tune" {
+			run, err := watcher.NewScanner(watcher.ScanOptions{Jobs: 2, NoBus: true}).Scan(context.Background(), dir)
+			if err != nil {
+				t.Fatalf("%s: %v", lr.path, err)
+			}
+			evidence = synth.MergeEvidence(run)
+		}
 		type found struct {
-			file, cluster, title string
-			finding              int
+			file, cluster, title, ref string
+			finding                   int
 		}
 		merged := map[string]found{} // by "file:line" and "file ID" of each source
 		for i, f := range s.Findings {
 			for _, src := range f.Sources {
 				file, _, _ := strings.Cut(src.Ref, ":")
-				merged[src.Ref] = found{file, "", src.Title, i}
+				merged[src.Ref] = found{file, "", src.Title, path.Base(src.Ref), i}
 				if src.ID != "" {
-					merged[file+" "+src.ID] = found{file, "", src.Title, i}
+					merged[file+" "+src.ID] = found{file, "", src.Title, path.Base(src.Ref), i}
 				}
 			}
 		}
@@ -173,7 +181,8 @@ func TestConvergenceLabels(t *testing.T) {
 				case same:
 					c.fn++
 					if *showMissed && lr.split == "tune" {
-						t.Logf("  labelled together, apart: %s %s: %q and %q", lr.path, a.cluster, a.title, b.title)
+						t.Logf("  labelled together, apart: %s %s: %q and %q: %s", lr.path, a.cluster, a.title, b.title,
+							evidence(a.ref, b.ref))
 					}
 				case merged:
 					c.fp++

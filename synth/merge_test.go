@@ -624,3 +624,48 @@ func TestMergeByGroupWords(t *testing.T) {
 		})
 	}
 }
+
+// Merging is transitive (SPEC §5.2): a finding that matches two others
+// joins them, though those two share too few words to merge alone.
+func TestMergeThroughOneFinding(t *testing.T) {
+	r := &Run{Agents: []Agent{
+		agentOf("fd-a", parse.StatusValid,
+			desc(fnd(parse.P1, "A-1", "Hooks", "Token budget check races with concurrent hook writes"),
+				"The budget file is read, checked and written in separate steps; two hooks running at once both pass the check and both write."),
+			desc(fnd(parse.P2, "A-2", "Docs", "Install guide skips the plugin cache"), "The guide never says where the cache lives.")),
+		agentOf("fd-b", parse.StatusValid,
+			desc(fnd(parse.P1, "B-1", "Budget", "TOCTOU on token budget check"),
+				"Check and write of the budget file are separate steps, not atomic.")),
+		agentOf("fd-c", parse.StatusValid,
+			desc(fnd(parse.P2, "C-1", "Concurrency", "Concurrent hook writes overspend"),
+				"Two hooks running at once both pass and both write.")),
+	}}
+	var srcs []*src
+	for _, a := range r.Agents {
+		for i := range a.Report.Findings {
+			srcs = append(srcs, ptr(newSrc(a.Name, a.File, &a.Report.Findings[i])))
+		}
+	}
+	nodes := nodesOf(srcs)
+	g := newMerger(nodes)
+	at := map[string]int{}
+	for i, n := range nodes {
+		at[n.srcs[0].f.ID] = i
+	}
+	for _, p := range []struct {
+		a, b  string
+		merge bool
+	}{{"A-1", "B-1", true}, {"A-1", "C-1", true}, {"B-1", "C-1", false}} {
+		if s, ok := g.score(at[p.a], at[p.b]); ok != p.merge {
+			t.Fatalf("%s and %s score %.2f, merge %v; the test wants %v", p.a, p.b, s, ok, p.merge)
+		}
+	}
+	s := Synthesize(r, Options{})
+	i := slices.IndexFunc(s.Findings, func(f Finding) bool { return f.ID == "A-1" })
+	if i < 0 {
+		t.Fatal("no finding A-1")
+	}
+	if got := s.Findings[i].Agents; len(got) != 3 {
+		t.Errorf("A-1 holds agents %v, want fd-a, fd-b and fd-c", got)
+	}
+}

@@ -1,0 +1,56 @@
+package synth
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// MergeEvidence reads run's completed agents as Synthesize does and
+// returns what the merge rule (SPEC §5.2) sees of two of their findings,
+// each named by its report's base name and line ("fd-a.md:12"): the score
+// and its parts, for TestConvergenceLabels to print beside a pair it
+// left apart.
+func MergeEvidence(run *Run) func(a, b string) string {
+	var s Synthesis
+	nodes := nodesOf(sourcesOf(accountAgents(&s, run, Options{})))
+	at := map[string]int{}
+	for i, n := range nodes {
+		for _, src := range n.srcs {
+			at[fmt.Sprintf("%s:%d", path.Base(src.file), src.f.Line)] = i
+		}
+	}
+	g := newMerger(nodes)
+	return func(a, b string) string {
+		i, ok := at[a]
+		j, ok2 := at[b]
+		if !ok || !ok2 {
+			return "not read"
+		}
+		score, _ := g.score(i, j)
+		var ev []string
+		if nodes[i].section == nodes[j].section && nodes[i].section != "" {
+			ev = append(ev, "one section")
+		}
+		if g.near(i, j) {
+			ev = append(ev, "one place")
+		}
+		if g.cites(i, j) || g.cites(j, i) {
+			ev = append(ev, "cites")
+		}
+		if countShared(g.m[i].idents, g.m[j].named) > 0 || countShared(g.m[i].named, g.m[j].idents) > 0 {
+			ev = append(ev, "identifier")
+		}
+		// A finding whose report's prose was not linked to it (SPEC §2.4)
+		// is read as its title alone.
+		bare := ""
+		for _, k := range []int{i, j} {
+			if representative(nodes[k]).f.Description == "" {
+				bare += fmt.Sprintf("; %s has no description", cmp.Or(nodes[k].srcs[0].f.ID, "one"))
+			}
+		}
+		return fmt.Sprintf("score %.2f (words %.2f, titles %.2f; evidence: %s%s)", score, g.cosine(i, j), g.titleCosine(i, j),
+			cmp.Or(strings.Join(ev, ", "), "none"), bare)
+	}
+}
