@@ -13,6 +13,12 @@
 // another (the MCP server, a synthesis per call) holds each for a while
 // (Hold): the limit is the budget of what is held, and goes down again.
 //
+// `watch` sets none: its live heap is above the budget (491 MB at a 16 MiB
+// strict index, where synth holds 179 MB), and a limit there tried at 8×
+// the largest listing + 64 MB only kept the collector running: 2.5× the
+// CPU, a report rename's p50 latency 0.7 → 1.8 s on 1,000 agents
+// (docs/performance.md, fifth round). What watch holds must shrink first.
+//
 // `check` sets it: parsing holds a few times its input, well under the
 // budget, so the limit costs the collector little. `synth` of a run
 // directory sets it too: 1,000 agents × 96 findings (14 MB) hold at most
