@@ -995,8 +995,11 @@ func notReportTitle(title string) int {
 			return docReport
 		}
 	}
+	if head == "changes" && len(words) == 1 {
+		return docOther // "# Changes": a change log; "Requested changes" is a review's
+	}
 	switch head {
-	case "changelog", "changes", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
+	case "changelog", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
 		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook":
 		return docOther
 	}

@@ -28,6 +28,10 @@ func TestNotReportTitle(t *testing.T) {
 		{"Security audit", docReport},
 		{"Code review: payments", docReport},
 		{"Plan 9 port findings", docReport},
+		{"Changes", docOther},
+		{"Changes 2.4.1", docOther},
+		{"Requested changes", docReport},
+		{"Suggested changes", docReport},
 		{"", docReport},
 	} {
 		if got := notReportTitle(c.title); got != c.want {
