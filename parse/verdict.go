@@ -362,11 +362,11 @@ func verdictLabelAt(u string) bool {
 		u = u[2:]
 	}
 	u = strings.TrimLeft(u, reSpace)
-	if u != "" && u[0] >= 0x80 {
-		return true // a label of another script (итог, 総合判定): (?i) folds beyond ASCII, so the regexp decides
-	}
 	if u == "" || !verdictLabelFirst[u[0]] {
 		return false
+	}
+	if u[0] >= 0x80 {
+		return true // a label of another script: (?i) folds beyond ASCII, so the regexp decides
 	}
 	for _, w := range verdictLabelWords {
 		if hasWordFold(u, w) {
@@ -397,8 +397,11 @@ var verdictLabelFirst = func() (first [256]bool) {
 		first[w[0]], first[w[0]-'a'+'A'] = true, true
 	}
 	first["ſ"[0]] = true
-	for b := 0x80; b < 0x100; b++ {
-		first[b] = true // labels of other scripts (итог, 総合判定): the regexp decides
+	// Labels of other scripts: their first byte is shared by the
+	// upper and lower case of Cyrillic, so an emoji- or symbol-led line
+	// still skips the regexp.
+	for _, w := range []string{"итог", "ИТОГ", "вывод", "ВЫВОД", "заключение", "ЗАКЛЮЧЕНИЕ", "総合判定", "判定", "结论", "結論", "결론", "판정"} {
+		first[w[0]] = true
 	}
 	return first
 }()
