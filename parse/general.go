@@ -375,7 +375,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			continue
 		}
-		if isFieldLine(t) {
+		if isFieldLine(t) || kind != 0 && indent < 2 && inFieldRun(lines, i) {
 			continue
 		}
 		var n gnode
@@ -761,6 +761,82 @@ func isFieldLine(t string) bool {
 	}
 	name = strings.ToLower(strings.TrimSpace(strings.TrimRight(name, ":")))
 	return fieldNames[name]
+}
+
+// inFieldRun reports whether lines[i], a list item, is one of a run of
+// bold fields under a heading that a severity field closes: `- **Rule:**
+// x` over `- **Severity:** High` is a field of the heading's finding, as
+// `- **Location:**` is, whatever its name (SPEC §2.3, fields of a
+// finding, in any order). The run is the items at the item's indent, each
+// a short `**Name:** value`, with at most one blank line between; it opens
+// under a heading that names a finding (not a group heading such as
+// "Findings", where the run is the finding) and holds a severity field at
+// most ten items on.
+func inFieldRun(lines []line, i int) bool {
+	if !boldField(lines[i].text) {
+		return false
+	}
+	_, indent, _ := listItem(lines[i].text)
+	at := func(j int) (field, sev bool) {
+		k, in, _ := listItem(lines[j].text)
+		if k == 0 || in != indent || !boldField(lines[j].text) {
+			return false, false
+		}
+		return true, sevFieldOf(strings.TrimSpace(lines[j].text)) != nil
+	}
+	// Back to the heading the run opens under.
+	blank := 0
+	for j := i - 1; ; j-- {
+		if j < 0 || i-j > 10 {
+			return false
+		}
+		if strings.TrimSpace(lines[j].text) == "" {
+			if blank++; blank > 1 {
+				return false
+			}
+			continue
+		}
+		blank = 0
+		if lines[j].level > 0 {
+			// Under "## Findings" the run is the finding itself.
+			if emptyTitle(lines[j].head) {
+				return false
+			}
+			break
+		}
+		if f, _ := at(j); !f {
+			return false
+		}
+	}
+	blank = 0
+	for j := i + 1; j < len(lines) && j-i <= 10; j++ {
+		if strings.TrimSpace(lines[j].text) == "" {
+			if blank++; blank > 1 {
+				return false
+			}
+			continue
+		}
+		blank = 0
+		f, sev := at(j)
+		if sev {
+			return true
+		}
+		if !f {
+			return false
+		}
+	}
+	return false
+}
+
+// boldField reports whether t is a list item `- **Name:** value` with a
+// name of at most four words and a value short of a sentence.
+func boldField(t string) bool {
+	m := anyFieldRe.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil || m[1] == "" || strings.Count(m[1], " ") > 3 {
+		return false
+	}
+	v := strings.TrimSpace(strings.TrimSpace(t)[len(m[0]):])
+	return len(v) <= 100 && !strings.Contains(v, ". ")
 }
 
 func (n *gnode) setField(name, value string, line int) {
