@@ -455,6 +455,13 @@ func readGeneral(st *stop, src string, lines []line) general {
 	if len(g.findings) == 0 && !template {
 		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
 	}
+	if len(g.findings) == 0 && !template {
+		if out, ok := toolOutputLines(lines); ok {
+			// Read once more with the tool's output as text; it holds
+			// no plain fence with a severity field any more.
+			return readGeneral(st, src, out)
+		}
+	}
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
 	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })
