@@ -364,6 +364,11 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			if c >= 0 {
 				nodes[stack[c]].setField(m[1], m[2], l.num)
+			} else if sev, _, _ := fieldSeverity(m[1], m[2]); sev.Rank() <= 1 && !template {
+				// A P0/P1 severity field with nothing above it to
+				// label: a line that named a severity and gave no
+				// finding (SPEC §2.3, never silently safe).
+				g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: strings.TrimSpace(m[2])})
 			}
 			continue
 		}
