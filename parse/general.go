@@ -461,6 +461,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
 	}
 	if len(g.findings) == 0 && !template {
+		if out, ok := htmlTableLines(lines); ok {
+			// Read once more with HTML tables as Markdown ones.
+			return readGeneral(st, src, out)
+		}
 		if out, ok := toolOutputLines(lines); ok {
 			// Read once more with the tool's output as text; it holds
 			// no plain fence with a severity field any more.
