@@ -31,6 +31,7 @@ import (
 type general struct {
 	findings []gfinding // resolved ones included, marked
 	orphans  []orphan
+	unmapped []unmappedRow
 	tallies  []tally
 	pending  []pendingRow // table rows, until the headings over them are read
 }
@@ -60,6 +61,28 @@ type orphan struct {
 	line int
 	sev  Severity
 	word string
+	// column names the severity column of a table whose cell word is
+	// not a severity fluxwatch reads; sev is then empty.
+	column string
+}
+
+// unmappedSeverity reports whether v, a severity column's cell that is
+// not a severity, still states one: a short token ("Sev-A", "S1", "9"),
+// not empty, a dash, n/a, none or a sentence.
+func unmappedSeverity(v string) bool {
+	v = strings.TrimSpace(strings.Trim(stripBold(v), "`*_ "))
+	if v == "" || len(v) > 16 || strings.Count(v, " ") > 1 {
+		return false
+	}
+	switch strings.ToLower(strings.Trim(v, ".")) {
+	case "-", "—", "–", "n/a", "na", "none", "tbd", "tba", "?", "unknown", "unrated", "n.a", "x", "✓", "✔", "yes", "no",
+		"pass", "passed", "ok", "correct", "fail", "failed", "real", "by design":
+		return false
+	}
+	if isResolvedValue(v) || isOpenValue(v) {
+		return false // a status written in the severity column
+	}
+	return true
 }
 
 // tally is a count of findings of one severity that the report states.
@@ -456,6 +479,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// Each node gives at most one finding, each table row one: room for
 	// them all at once, not copies of a growing list.
 	g.findings = make([]gfinding, 0, len(nodes)+len(g.pending))
+	g.unmappedOrphans()
 	g.decide(st, lines, nodes, template)
 	if len(g.findings) == 0 && !template {
 		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
@@ -2598,6 +2622,26 @@ type genTable struct {
 	group   int
 	head    int  // the heading node the table stands under, -1 for none
 	legend  bool // under a legend, a guide or a template: no findings
+	mapped  bool // a row's severity cell was a severity
+}
+
+// unmappedRow is a table row whose severity cell fluxwatch cannot map, an
+// orphan when no row of its table maps (unmappedOrphans).
+type unmappedRow struct {
+	o orphan
+	t *genTable
+}
+
+// unmappedOrphans adds the unmapped rows of tables none of whose rows
+// mapped to the orphans: a column of "Sev-A"/"Sev-C" is a scale fluxwatch
+// does not know, while one "Resolved" among High and Low rows is not.
+func (g *general) unmappedOrphans() {
+	for _, u := range g.unmapped {
+		if !u.t.mapped {
+			g.orphans = append(g.orphans, u.o)
+		}
+	}
+	g.unmapped = nil
 }
 
 // genTableHeader reads a table header at lines[i] (followed by a delimiter
@@ -2785,9 +2829,20 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 			sev, ok = "", true
 		}
 	}
+	if !ok && t.sev >= 0 && t.title >= 0 && t.count < 0 && t.sevName != "level" && unmappedSeverity(sevText) {
+		// "| BUG-3 | Sev-A | Crash on save |": the column names a
+		// severity and the cell holds one fluxwatch cannot map (SPEC
+		// §2.3, never silently safe); an orphan if no row of the table
+		// maps.
+		if title := cleanTitle(stripBold(cell(t.title))); !emptyTitle(title) && !placeholderTitle(title) {
+			g.unmapped = append(g.unmapped, unmappedRow{orphan{line: num, word: strings.TrimSpace(stripBold(sevText)), column: t.sevName}, t})
+		}
+		return
+	}
 	if !ok || c != sevFinding {
 		return
 	}
+	t.mapped = true
 	if t.title < 0 {
 		if n, err := strconv.Atoi(strings.Trim(stripBold(cell(t.count)), " `")); err == nil {
 			g.tallies = append(g.tallies, tally{line: num, sev: sev, n: n, group: -1})
