@@ -180,7 +180,7 @@ func (p *reportParser) unreadable() {
 		for _, o := range gr.orphans {
 			bad = true
 			if o.column != "" {
-				p.diag(o.line, LevelError, "%s %q is not a severity fluxwatch reads: the row gave no finding", o.column, o.word)
+				p.diag(o.line, LevelError, "%s %q is not a severity fluxwatch reads: it gave no finding", o.column, o.word)
 				continue
 			}
 			p.diag(o.line, LevelError, "%s %q here gave no finding", o.sev, o.word)

@@ -66,6 +66,21 @@ type orphan struct {
 	column string
 }
 
+// unmappedField reports whether a severity field's value is a severity
+// fluxwatch cannot map: one short token (unmappedSeverity: "4", "Sev-A",
+// "S1") that no rule reads, not words ("Recommended fix"), a placeholder (`<level>`, `{sev}`) and not a list of the
+// options (`Critical | High | Low`).
+func unmappedField(name, value string) bool {
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(name)), "impact") {
+		return false // "Impact: Users lose data" is prose, not a level
+	}
+	if _, _, ok := fieldSeverity(name, value); ok {
+		return false
+	}
+	v := strings.TrimSpace(stripBold(value))
+	return !placeholderTitle(v) && !strings.ContainsAny(v, "|/, ") && unmappedSeverity(v)
+}
+
 // unmappedSeverity reports whether v, a severity column's cell that is
 // not a severity, still states one: a short token ("Sev-A", "S1", "9"),
 // not empty, a dash, n/a, none or a sentence.
@@ -393,6 +408,12 @@ func readGeneral(st *stop, src string, lines []line) general {
 				// finding (SPEC §2.3, never silently safe).
 				g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: strings.TrimSpace(m[2])})
 			}
+			continue
+		}
+		if m := sevFieldRe.FindStringSubmatch(t); m != nil && !template && len(stack) > 0 && unmappedField(m[1], m[2]) {
+			// "Severity: 4" with no scale, "Priority: Sev-A": a severity
+			// field fluxwatch cannot map (SPEC §2.3, never silently safe).
+			g.orphans = append(g.orphans, orphan{line: l.num, word: strings.TrimSpace(stripBold(m[2])), column: strings.ToLower(strings.TrimSpace(m[1]))})
 			continue
 		}
 		if m := statusFieldOf(t); m != nil {
