@@ -66,6 +66,15 @@ type orphan struct {
 	column string
 }
 
+// sevFieldAny is sevFieldRe's match of t, whatever its value, or nil; the
+// cheap tests first (a field has a colon).
+func sevFieldAny(t string) []string {
+	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
+		return nil
+	}
+	return sevFieldRe.FindStringSubmatch(t)
+}
+
 // unmappedField reports whether a severity field's value is a severity
 // fluxwatch cannot map: one short token (unmappedSeverity: "4", "Sev-A",
 // "S1") that no rule reads, not words ("Recommended fix"), a placeholder (`<level>`, `{sev}`) and not a list of the
@@ -254,6 +263,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		return stack[len(stack)-1]
 	}
 	template := isTemplate(lines)
+	runs := fieldRuns{lines: lines}
 	heading := -1  // the innermost open heading node
 	realLevel := 0 // the level of the last heading written with #s
 	folds := 0     // <details> blocks open at the line
@@ -389,7 +399,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 			listGroup = -1
 		}
 		// A severity or status field belongs to the innermost open node.
-		if m := sevFieldOf(t); m != nil {
+		fm := sevFieldAny(t)
+		if m := fm; m != nil && mappedField(m) {
 			// The field belongs to the finding's opener, not to a bold
 			// label of a paragraph ("**What the plan says:** …") in it;
 			// a field written as a paragraph of its own, not indented,
@@ -410,7 +421,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			continue
 		}
-		if m := sevFieldRe.FindStringSubmatch(t); m != nil && !template && len(stack) > 0 && unmappedField(m[1], m[2]) {
+		if m := fm; m != nil && !template && len(stack) > 0 && unmappedField(m[1], m[2]) {
 			// "Severity: 4" with no scale, "Priority: Sev-A": a severity
 			// field fluxwatch cannot map (SPEC §2.3, never silently safe).
 			g.orphans = append(g.orphans, orphan{line: l.num, word: strings.TrimSpace(stripBold(m[2])), column: strings.ToLower(strings.TrimSpace(m[1]))})
@@ -424,7 +435,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			continue
 		}
-		if isFieldLine(t) || kind != 0 && indent < 2 && inFieldRun(lines, i) {
+		if isFieldLine(t) || kind != 0 && indent < 2 && runs.inFieldRun(i) {
 			continue
 		}
 		var n gnode
@@ -750,17 +761,21 @@ func spaceRun(s string, i int) int {
 
 // sevFieldOf matches a severity field line whose value is a severity.
 func sevFieldOf(t string) []string {
-	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
-		return nil
-	}
-	m := sevFieldRe.FindStringSubmatch(t)
+	m := sevFieldAny(t)
 	if m == nil {
 		return nil
 	}
-	if _, c, ok := fieldSeverity(m[1], m[2]); !ok || c != sevFinding {
+	if !mappedField(m) {
 		return nil
 	}
 	return m
+}
+
+// mappedField reports whether m, sevFieldAny's match, holds the severity
+// of a finding.
+func mappedField(m []string) bool {
+	_, c, ok := fieldSeverity(m[1], m[2])
+	return ok && c == sevFinding
 }
 
 func statusFieldOf(t string) []string {
@@ -824,6 +839,35 @@ func isFieldLine(t string) bool {
 	return fieldNames[name]
 }
 
+// fieldRuns answers inFieldRun for the lines of one report, reading each
+// line's form once: a list of 100,000 bold items would otherwise be read
+// ten times over, by the items after it.
+type fieldRuns struct {
+	lines []line
+	memo  []uint8 // 0 not read, 1 not a bold field, 2 a bold field, 3 a severity field too
+}
+
+// form returns the memo of lines[j] for a run at indent.
+func (r *fieldRuns) form(j, indent int) uint8 {
+	k, in, _ := listItem(r.lines[j].text)
+	if k == 0 || in != indent {
+		return 1
+	}
+	if r.memo == nil {
+		r.memo = make([]uint8, len(r.lines))
+	}
+	if r.memo[j] == 0 {
+		r.memo[j] = 1
+		if t := r.lines[j].text; boldField(t) {
+			r.memo[j] = 2
+			if sevFieldOf(strings.TrimSpace(t)) != nil {
+				r.memo[j] = 3
+			}
+		}
+	}
+	return r.memo[j]
+}
+
 // inFieldRun reports whether lines[i], a list item, is one of a run of
 // bold fields under a heading that a severity field closes: `- **Rule:**
 // x` over `- **Severity:** High` is a field of the heading's finding, as
@@ -833,17 +877,11 @@ func isFieldLine(t string) bool {
 // under a heading that names a finding (not a group heading such as
 // "Findings", where the run is the finding) and holds a severity field at
 // most ten items on.
-func inFieldRun(lines []line, i int) bool {
-	if !boldField(lines[i].text) {
-		return false
-	}
+func (r *fieldRuns) inFieldRun(i int) bool {
+	lines := r.lines
 	_, indent, _ := listItem(lines[i].text)
-	at := func(j int) (field, sev bool) {
-		k, in, _ := listItem(lines[j].text)
-		if k == 0 || in != indent || !boldField(lines[j].text) {
-			return false, false
-		}
-		return true, sevFieldOf(strings.TrimSpace(lines[j].text)) != nil
+	if r.form(i, indent) < 2 {
+		return false
 	}
 	// Back to the heading the run opens under.
 	blank := 0
@@ -865,7 +903,7 @@ func inFieldRun(lines []line, i int) bool {
 			}
 			break
 		}
-		if f, _ := at(j); !f {
+		if r.form(j, indent) < 2 {
 			return false
 		}
 	}
@@ -878,11 +916,10 @@ func inFieldRun(lines []line, i int) bool {
 			continue
 		}
 		blank = 0
-		f, sev := at(j)
-		if sev {
+		switch r.form(j, indent) {
+		case 3:
 			return true
-		}
-		if !f {
+		case 1:
 			return false
 		}
 	}
