@@ -179,6 +179,10 @@ func (p *reportParser) unreadable() {
 	if gr != nil {
 		for _, o := range gr.orphans {
 			bad = true
+			if o.column != "" {
+				p.diag(o.line, LevelError, "%s %q is not a severity fluxwatch reads: it gave no finding", o.column, o.word)
+				continue
+			}
 			p.diag(o.line, LevelError, "%s %q here gave no finding", o.sev, o.word)
 		}
 		read := map[Severity]int{}

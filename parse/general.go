@@ -31,6 +31,7 @@ import (
 type general struct {
 	findings []gfinding // resolved ones included, marked
 	orphans  []orphan
+	unmapped []unmappedRow
 	tallies  []tally
 	pending  []pendingRow // table rows, until the headings over them are read
 }
@@ -60,6 +61,52 @@ type orphan struct {
 	line int
 	sev  Severity
 	word string
+	// column names the severity column of a table whose cell word is
+	// not a severity fluxwatch reads; sev is then empty.
+	column string
+}
+
+// sevFieldAny is sevFieldRe's match of t, whatever its value, or nil; the
+// cheap tests first (a field has a colon).
+func sevFieldAny(t string) []string {
+	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
+		return nil
+	}
+	return sevFieldRe.FindStringSubmatch(t)
+}
+
+// unmappedField reports whether a severity field's value is a severity
+// fluxwatch cannot map: one short token (unmappedSeverity: "4", "Sev-A",
+// "S1") that no rule reads, not words ("Recommended fix"), a placeholder (`<level>`, `{sev}`) and not a list of the
+// options (`Critical | High | Low`).
+func unmappedField(name, value string) bool {
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(name)), "impact") {
+		return false // "Impact: Users lose data" is prose, not a level
+	}
+	if _, _, ok := fieldSeverity(name, value); ok {
+		return false
+	}
+	v := strings.TrimSpace(stripBold(value))
+	return !placeholderTitle(v) && !strings.ContainsAny(v, "|/, ") && unmappedSeverity(v)
+}
+
+// unmappedSeverity reports whether v, a severity column's cell that is
+// not a severity, still states one: a short token ("Sev-A", "S1", "9"),
+// not empty, a dash, n/a, none or a sentence.
+func unmappedSeverity(v string) bool {
+	v = strings.TrimSpace(strings.Trim(stripBold(v), "`*_ "))
+	if v == "" || len(v) > 16 || strings.Count(v, " ") > 1 {
+		return false
+	}
+	switch strings.ToLower(strings.Trim(v, ".")) {
+	case "-", "—", "–", "n/a", "na", "none", "tbd", "tba", "?", "unknown", "unrated", "n.a", "x", "✓", "✔", "yes", "no",
+		"pass", "passed", "ok", "correct", "fail", "failed", "real", "by design":
+		return false
+	}
+	if isResolvedValue(v) || isOpenValue(v) {
+		return false // a status written in the severity column
+	}
+	return true
 }
 
 // tally is a count of findings of one severity that the report states.
@@ -216,6 +263,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		return stack[len(stack)-1]
 	}
 	template := isTemplate(lines)
+	runs := fieldRuns{lines: lines}
 	heading := -1  // the innermost open heading node
 	realLevel := 0 // the level of the last heading written with #s
 	folds := 0     // <details> blocks open at the line
@@ -351,7 +399,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 			listGroup = -1
 		}
 		// A severity or status field belongs to the innermost open node.
-		if m := sevFieldOf(t); m != nil {
+		fm := sevFieldAny(t)
+		if m := fm; m != nil && mappedField(m) {
 			// The field belongs to the finding's opener, not to a bold
 			// label of a paragraph ("**What the plan says:** …") in it;
 			// a field written as a paragraph of its own, not indented,
@@ -364,7 +413,18 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			if c >= 0 {
 				nodes[stack[c]].setField(m[1], m[2], l.num)
+			} else if sev, _, _ := fieldSeverity(m[1], m[2]); sev.Rank() <= 1 && !template {
+				// A P0/P1 severity field with nothing above it to
+				// label: a line that named a severity and gave no
+				// finding (SPEC §2.3, never silently safe).
+				g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: strings.TrimSpace(m[2])})
 			}
+			continue
+		}
+		if m := fm; m != nil && !template && len(stack) > 0 && unmappedField(m[1], m[2]) {
+			// "Severity: 4" with no scale, "Priority: Sev-A": a severity
+			// field fluxwatch cannot map (SPEC §2.3, never silently safe).
+			g.orphans = append(g.orphans, orphan{line: l.num, word: strings.TrimSpace(stripBold(m[2])), column: strings.ToLower(strings.TrimSpace(m[1]))})
 			continue
 		}
 		if m := statusFieldOf(t); m != nil {
@@ -375,7 +435,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			continue
 		}
-		if isFieldLine(t) {
+		if isFieldLine(t) || kind != 0 && indent < 2 && runs.inFieldRun(i) {
 			continue
 		}
 		var n gnode
@@ -451,9 +511,21 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// Each node gives at most one finding, each table row one: room for
 	// them all at once, not copies of a growing list.
 	g.findings = make([]gfinding, 0, len(nodes)+len(g.pending))
+	g.unmappedOrphans()
 	g.decide(st, lines, nodes, template)
 	if len(g.findings) == 0 && !template {
 		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
+	}
+	if len(g.findings) == 0 && !template {
+		if out, ok := htmlTableLines(lines); ok {
+			// Read once more with HTML tables as Markdown ones.
+			return readGeneral(st, src, out)
+		}
+		if out, ok := toolOutputLines(lines); ok {
+			// Read once more with the tool's output as text; it holds
+			// no plain fence with a severity field any more.
+			return readGeneral(st, src, out)
+		}
 	}
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
@@ -689,17 +761,21 @@ func spaceRun(s string, i int) int {
 
 // sevFieldOf matches a severity field line whose value is a severity.
 func sevFieldOf(t string) []string {
-	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
-		return nil
-	}
-	m := sevFieldRe.FindStringSubmatch(t)
+	m := sevFieldAny(t)
 	if m == nil {
 		return nil
 	}
-	if _, c, ok := fieldSeverity(m[1], m[2]); !ok || c != sevFinding {
+	if !mappedField(m) {
 		return nil
 	}
 	return m
+}
+
+// mappedField reports whether m, sevFieldAny's match, holds the severity
+// of a finding.
+func mappedField(m []string) bool {
+	_, c, ok := fieldSeverity(m[1], m[2])
+	return ok && c == sevFinding
 }
 
 func statusFieldOf(t string) []string {
@@ -761,6 +837,104 @@ func isFieldLine(t string) bool {
 	}
 	name = strings.ToLower(strings.TrimSpace(strings.TrimRight(name, ":")))
 	return fieldNames[name]
+}
+
+// fieldRuns answers inFieldRun for the lines of one report, reading each
+// line's form once: a list of 100,000 bold items would otherwise be read
+// ten times over, by the items after it.
+type fieldRuns struct {
+	lines []line
+	memo  []uint8 // 0 not read, 1 not a bold field, 2 a bold field, 3 a severity field too
+}
+
+// form returns the memo of lines[j] for a run at indent.
+func (r *fieldRuns) form(j, indent int) uint8 {
+	k, in, _ := listItem(r.lines[j].text)
+	if k == 0 || in != indent {
+		return 1
+	}
+	if r.memo == nil {
+		r.memo = make([]uint8, len(r.lines))
+	}
+	if r.memo[j] == 0 {
+		r.memo[j] = 1
+		if t := r.lines[j].text; boldField(t) {
+			r.memo[j] = 2
+			if sevFieldOf(strings.TrimSpace(t)) != nil {
+				r.memo[j] = 3
+			}
+		}
+	}
+	return r.memo[j]
+}
+
+// inFieldRun reports whether lines[i], a list item, is one of a run of
+// bold fields under a heading that a severity field closes: `- **Rule:**
+// x` over `- **Severity:** High` is a field of the heading's finding, as
+// `- **Location:**` is, whatever its name (SPEC §2.3, fields of a
+// finding, in any order). The run is the items at the item's indent, each
+// a short `**Name:** value`, with at most one blank line between; it opens
+// under a heading that names a finding (not a group heading such as
+// "Findings", where the run is the finding) and holds a severity field at
+// most ten items on.
+func (r *fieldRuns) inFieldRun(i int) bool {
+	lines := r.lines
+	_, indent, _ := listItem(lines[i].text)
+	if r.form(i, indent) < 2 {
+		return false
+	}
+	// Back to the heading the run opens under.
+	blank := 0
+	for j := i - 1; ; j-- {
+		if j < 0 || i-j > 10 {
+			return false
+		}
+		if strings.TrimSpace(lines[j].text) == "" {
+			if blank++; blank > 1 {
+				return false
+			}
+			continue
+		}
+		blank = 0
+		if lines[j].level > 0 {
+			// Under "## Findings" the run is the finding itself.
+			if emptyTitle(lines[j].head) {
+				return false
+			}
+			break
+		}
+		if r.form(j, indent) < 2 {
+			return false
+		}
+	}
+	blank = 0
+	for j := i + 1; j < len(lines) && j-i <= 10; j++ {
+		if strings.TrimSpace(lines[j].text) == "" {
+			if blank++; blank > 1 {
+				return false
+			}
+			continue
+		}
+		blank = 0
+		switch r.form(j, indent) {
+		case 3:
+			return true
+		case 1:
+			return false
+		}
+	}
+	return false
+}
+
+// boldField reports whether t is a list item `- **Name:** value` with a
+// name of at most four words and a value short of a sentence.
+func boldField(t string) bool {
+	m := anyFieldRe.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil || m[1] == "" || strings.Count(m[1], " ") > 3 {
+		return false
+	}
+	v := strings.TrimSpace(strings.TrimSpace(t)[len(m[0]):])
+	return len(v) <= 100 && !strings.Contains(v, ". ")
 }
 
 func (n *gnode) setField(name, value string, line int) {
@@ -2506,6 +2680,26 @@ type genTable struct {
 	group   int
 	head    int  // the heading node the table stands under, -1 for none
 	legend  bool // under a legend, a guide or a template: no findings
+	mapped  bool // a row's severity cell was a severity
+}
+
+// unmappedRow is a table row whose severity cell fluxwatch cannot map, an
+// orphan when no row of its table maps (unmappedOrphans).
+type unmappedRow struct {
+	o orphan
+	t *genTable
+}
+
+// unmappedOrphans adds the unmapped rows of tables none of whose rows
+// mapped to the orphans: a column of "Sev-A"/"Sev-C" is a scale fluxwatch
+// does not know, while one "Resolved" among High and Low rows is not.
+func (g *general) unmappedOrphans() {
+	for _, u := range g.unmapped {
+		if !u.t.mapped {
+			g.orphans = append(g.orphans, u.o)
+		}
+	}
+	g.unmapped = nil
 }
 
 // genTableHeader reads a table header at lines[i] (followed by a delimiter
@@ -2693,9 +2887,20 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 			sev, ok = "", true
 		}
 	}
+	if !ok && t.sev >= 0 && t.title >= 0 && t.count < 0 && t.sevName != "level" && unmappedSeverity(sevText) {
+		// "| BUG-3 | Sev-A | Crash on save |": the column names a
+		// severity and the cell holds one fluxwatch cannot map (SPEC
+		// §2.3, never silently safe); an orphan if no row of the table
+		// maps.
+		if title := cleanTitle(stripBold(cell(t.title))); !emptyTitle(title) && !placeholderTitle(title) {
+			g.unmapped = append(g.unmapped, unmappedRow{orphan{line: num, word: strings.TrimSpace(stripBold(sevText)), column: t.sevName}, t})
+		}
+		return
+	}
 	if !ok || c != sevFinding {
 		return
 	}
+	t.mapped = true
 	if t.title < 0 {
 		if n, err := strconv.Atoi(strings.Trim(stripBold(cell(t.count)), " `")); err == nil {
 			g.tallies = append(g.tallies, tally{line: num, sev: sev, n: n, group: -1})

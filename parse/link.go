@@ -106,7 +106,15 @@ func (p *reportParser) linkBlocks(ids *blockIDs, link func(f *Finding, i, next i
 			if byID == nil {
 				byID = findingsByID(fs)
 			}
-			if j, ok := byID[id]; ok && !linked[j] {
+			j, ok := byID[id]
+			if !ok {
+				// `#### P1-Q7: Title` details index ID Q7: the
+				// heading repeats the finding's severity before its ID.
+				if _, sev := severityPrefix(id); sev && len(id) > 3 {
+					j, ok = byID[id[3:]]
+				}
+			}
+			if ok && !linked[j] {
 				k = j
 			}
 		}
