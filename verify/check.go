@@ -464,7 +464,7 @@ func checkWith(r *run, src []byte) *Result {
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
-		if present[j] || f == nil || f.Severity.Rank() > 1 || r.restated(cd, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
+		if present[j] || f == nil || f.Severity.Rank() > 1 || r.restated(j, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
 			// A title of one word ("Rank #1") is more likely a misread
 			// line than a finding: too little to say whether it appears.
 			continue
@@ -2069,7 +2069,8 @@ var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}
 // use across agents (topicWords). A review of ad-hoc agents writes "ad-hoc
 // agent" and "project" on every other line: a line holding them and one
 // word of a blocker's title does not state it.
-func (r *run) restated(cd *candidate, lines *corpus) bool {
+func (r *run) restated(j int, lines *corpus) bool {
+	cd := &r.cands[j]
 	topic := r.topicWords()
 	for _, t := range cd.raw {
 		ws := words(t)
@@ -2081,11 +2082,14 @@ func (r *run) restated(cd *candidate, lines *corpus) bool {
 		}
 		need := min(2, len(own))
 		found := false
+		at := int32(0)
 		lines.each(ws, func(i int) bool {
 			found = lines.overlapWith(i, own) >= need
+			at = lines.lines[i]
 			return !found
 		})
 		if found {
+			trace(j, "synthesis line %d holds its title's words", at)
 			return true
 		}
 	}
@@ -2178,34 +2182,64 @@ func (r *run) restatedBy(j int, present []bool) int {
 }
 
 // fixedSections returns the sections ("agent\x00section") under which an
-// agent filed one blocker and an improvement the synthesis cites by ID:
-// the fix of that finding, stated in place of the defect ("fd-ux (IMP-1):
-// Make Phase 5 silent" for "Phase 5 adds processing with no consent
-// gate", both under "Phase 5 — Compound"). An improvement tied to a claim
-// by its words only is not enough: its words are the fix's, and a
+// agent filed one blocker and an improvement the synthesis cites by ID, or
+// states on a line that names that agent: the fix of that finding, stated
+// in place of the defect ("fd-ux (IMP-1): Make Phase 5 silent" for "Phase
+// 5 adds processing with no consent gate", both under "Phase 5 —
+// Compound"; "Simplify Phase 4 (fd-ux)" tied to fd-ux's "Collapse Phase 4
+// into one prompt", filed under "Phase 4", for its one blocker under
+// "Phase 4: Steps 4.1–4.4"). A blocker's section is the improvement's, or
+// a part of it ("Phase 4: …" under "Phase 4"). An improvement tied to a
+// claim by its words only is not enough: its words are the fix's, and a
 // synthesis that wants the fix may never state the defect.
 func (r *run) fixedSections() map[string]bool {
-	blockers := map[string]int{}
+	type blocker struct{ agent, section string }
+	var blockers []blocker
 	for j := range r.cands {
 		if f := r.cands[j].f; f != nil {
 			for _, s := range f.Sources {
 				if s.Section != "" && s.Severity.Rank() <= 1 {
-					blockers[s.Agent+"\x00"+s.Section]++
+					blockers = append(blockers, blocker{s.Agent, s.Section})
 				}
+			}
+		}
+	}
+	named := make([]bool, len(r.cands)) // matched by a claim naming its agent
+	for i := range r.matches {
+		m := &r.matches[i]
+		for _, k := range m.cands {
+			if imp := r.cands[k].imp; imp != nil && slices.ContainsFunc(imp.Agents, func(a string) bool { return slices.Contains(m.named, a) }) {
+				named[k] = true
 			}
 		}
 	}
 	out := map[string]bool{}
 	for k := range r.cands {
-		if imp := r.cands[k].imp; imp != nil && r.citedByID[k] && imp.Section != "" {
-			for _, a := range imp.Agents {
-				if key := a + "\x00" + imp.Section; blockers[key] == 1 {
-					out[key] = true
+		imp := r.cands[k].imp
+		if imp == nil || imp.Section == "" || !r.citedByID[k] && !named[k] {
+			continue
+		}
+		for _, a := range imp.Agents {
+			var under []blocker
+			for _, b := range blockers {
+				if b.agent == a && sectionUnder(b.section, imp.Section) {
+					under = append(under, b)
 				}
+			}
+			if len(under) == 1 {
+				out[a+"\x00"+under[0].section] = true
 			}
 		}
 	}
 	return out
+}
+
+// sectionUnder reports whether a finding filed under section s falls
+// under section of: the same, or a part of it ("Phase 4: Steps 4.1–4.4"
+// under "Phase 4").
+func sectionUnder(s, of string) bool {
+	s, of = strings.ToLower(strings.TrimSpace(s)), strings.ToLower(strings.TrimSpace(of))
+	return s == of || strings.HasPrefix(s, of) && strings.HasPrefix(strings.TrimSpace(s[len(of):]), ":")
 }
 
 // proseOnly reports whether every agent of a finding wrote its report

@@ -19,7 +19,8 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"rosterline", []Kind{MissingBlocker}, true},
 		{"frontmatter", []Kind{SeverityRaised, WrongCount}, true},
 		{"citedcount", []Kind{WrongCount}, true},
-		{"neighbour", []Kind{WrongCount}, true}, // round 7
+		{"neighbour", []Kind{WrongCount}, true},    // round 7
+		{"fixnamed", []Kind{MissingBlocker}, true}, // round 11
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
