@@ -199,8 +199,13 @@ type run struct {
 	citedByID []bool
 	// matches are the claims' matches, in claim order; statedBy: a
 	// candidate → the claims (their indices) that match it (m.cands).
-	matches  []matched
-	lines    []int
+	matches []matched
+	claims  []Claim
+	lines   []int
+	claimAt map[int]int // a line → the first claim on it
+	// over: per claim, those of its m.cands its count leaves out
+	// (overCount).
+	over     [][]int
 	statedBy map[int][]int
 }
 
@@ -424,12 +429,19 @@ func checkWith(r *run, src []byte) *Result {
 	// claims state (apart).
 	ms := make([]matched, len(res.Claims))
 	r.statedBy, r.lines = map[int][]int{}, make([]int, len(res.Claims))
+	r.over = make([][]int, len(res.Claims))
 	for i := range res.Claims {
 		c := &res.Claims[i]
 		m := r.match(c)
+		over := r.overCount(c, m)
+		r.over[i] = over
 		for _, j := range m.cands {
-			present[j] = true
-			trace(j, "claim %d matches it", c.Line)
+			if slices.Contains(over, j) {
+				trace(j, "claim %d ties it by its title only, beyond the agents it counts", c.Line)
+			} else {
+				present[j] = true
+				trace(j, "claim %d matches it", c.Line)
+			}
 			r.statedBy[j] = append(r.statedBy[j], i)
 		}
 		for _, j := range m.weak {
@@ -438,7 +450,11 @@ func checkWith(r *run, src []byte) *Result {
 		}
 		ms[i], r.lines[i] = m, c.Line
 	}
-	r.matches = ms
+	r.matches, r.claims = ms, res.Claims
+	r.claimAt = map[int]int{}
+	for i := len(r.lines) - 1; i >= 0; i-- {
+		r.claimAt[r.lines[i]] = i
+	}
 	for i := range res.Claims {
 		c := &res.Claims[i]
 		m := ms[i]
@@ -507,6 +523,41 @@ func checkWith(r *run, src []byte) *Result {
 		res.Tally[p.Kind]++
 	}
 	return res
+}
+
+// overCount returns the findings a claim is tied to by the title rule
+// alone (m.titled: matches as good as each other) that the number of
+// agents it says said it leaves out. A claim that says "1/5 agents", tied
+// to two agents' findings whose titles it matches alike, states the one
+// whose title holds more of its words, not both: the other is not present
+// in the synthesis by it. Nil when the claim gives no count, or its count
+// leaves none out.
+func (r *run) overCount(c *Claim, m matched) []int {
+	if c.Count == 0 || len(m.titled) < 2 {
+		return nil
+	}
+	agents := map[string]bool{} // of the findings it is tied to otherwise
+	for _, j := range m.cands {
+		if !slices.Contains(m.titled, j) {
+			for _, a := range r.cands[j].agents {
+				agents[a] = true
+			}
+		}
+	}
+	all := words(c.Title + " " + withoutAttribution(c.Text) + " " + c.body)
+	titled := slices.Clone(m.titled)
+	slices.SortStableFunc(titled, func(a, b int) int { return r.cands[b].shares(all) - r.cands[a].shares(all) })
+	var out []int
+	for _, j := range titled {
+		if len(agents) >= c.Count && slices.ContainsFunc(r.cands[j].agents, func(a string) bool { return !agents[a] }) {
+			out = append(out, j)
+			continue
+		}
+		for _, a := range r.cands[j].agents {
+			agents[a] = true
+		}
+	}
+	return out
 }
 
 // resolvedTitle reports whether a finding's title opens with a mark that
@@ -2084,6 +2135,9 @@ func (r *run) restated(j int, lines *corpus) bool {
 		found := false
 		at := int32(0)
 		lines.each(ws, func(i int) bool {
+			if r.otherClaim(int(lines.lines[i]), j) {
+				return true
+			}
 			found = lines.overlapWith(i, own) >= need
 			at = lines.lines[i]
 			return !found
@@ -2094,6 +2148,34 @@ func (r *run) restated(j int, lines *corpus) bool {
 		}
 	}
 	return false
+}
+
+// otherClaim reports whether line n of the synthesis is a claim that
+// says one agent said it and is tied to findings of one agent, not of
+// finding j's: its words are about that agent's finding. "Report has no
+// format template (1/5 agents)", tied to fd-ux's finding, does not state
+// fd-perf's "Prompt template duplicated across agents" because both write
+// "template". (A claim counting several agents is often tied to fewer
+// than it names: its words may be the others'.)
+func (r *run) otherClaim(n, j int) bool {
+	i, ok := r.claimAt[n]
+	if !ok || r.claims[i].Count != 1 {
+		return false
+	}
+	m := &r.matches[i]
+	agents := map[string]bool{}
+	for _, k := range append(slices.Clone(m.cands), m.weak...) {
+		if slices.Contains(r.over[i], k) {
+			continue
+		}
+		for _, a := range r.cands[k].agents {
+			agents[a] = true
+		}
+	}
+	for _, a := range m.named {
+		agents[a] = true
+	}
+	return len(agents) == 1 && !slices.ContainsFunc(r.cands[j].agents, func(a string) bool { return agents[a] })
 }
 
 // topicWords returns the words of the run's titles that the findings of

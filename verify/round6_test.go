@@ -21,6 +21,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"citedcount", []Kind{WrongCount}, true},
 		{"neighbour", []Kind{WrongCount}, true},    // round 7
 		{"fixnamed", []Kind{MissingBlocker}, true}, // round 11
+		{"onecount", []Kind{MissingBlocker}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
