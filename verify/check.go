@@ -1200,6 +1200,7 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	case len(m.cands) == 0:
 		rated = worded
 	}
+	rated = r.related(c, m, rated)
 	for _, j := range rated {
 		cd := &r.cands[j]
 		if !r.ofNamed(m, j) {
@@ -1271,6 +1272,35 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		return Problem{Kind: SeverityDropped, Message: fmt.Sprintf("says %s; %s, and no agent rates it lower", c.Severity, strings.Join(srcs, "; "))}, true
 	}
 	return Problem{}, false
+}
+
+// related returns those of the findings rated that are about what a
+// claim says, when some are and some are not: a finding is about
+// something else when its title holds no word of the claim's title and
+// its block little of all the claim's words (littleAll), while another
+// finding rated holds half of the title's words. A claim "Advancement has
+// no driver (fd-ring (P1), fd-escalation (P0))" tied to fd-escalation's
+// P0 on escalation triggers by its agent and severity, and to fd-ring's P1
+// on advancement by its words, states fd-ring's P1: fd-escalation's P0
+// does not make its P0 right.
+func (r *run) related(c *Claim, m matched, rated []int) []int {
+	tw := words(c.Title)
+	if len(tw) < 2 {
+		return rated
+	}
+	block := func(j int) float64 {
+		for _, b := range m.blockScores {
+			if b.j == j {
+				return b.v
+			}
+		}
+		return 0
+	}
+	about := func(j int) bool { return r.cands[j].shares(tw) > 0 || block(j) >= littleAll }
+	if !slices.ContainsFunc(rated, func(j int) bool { return 2*r.cands[j].shares(tw) >= len(tw) }) {
+		return rated
+	}
+	return slices.DeleteFunc(slices.Clone(rated), func(j int) bool { return r.cands[j].f != nil && !about(j) })
 }
 
 // ratedAsHigh reports whether the line an agent wrote a finding on (its

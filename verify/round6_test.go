@@ -22,6 +22,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"neighbour", []Kind{WrongCount}, true},    // round 7
 		{"fixnamed", []Kind{MissingBlocker}, true}, // round 11
 		{"onecount", []Kind{MissingBlocker}, true},
+		{"unrelatedcite", []Kind{SeverityRaised}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
