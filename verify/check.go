@@ -203,6 +203,9 @@ type run struct {
 	claims  []Claim
 	lines   []int
 	claimAt map[int]int // a line → the first claim on it
+	// zero: the severities the synthesis's tally gives an agent none of
+	// (zeroTallies).
+	zero map[string]bool
 	// over: per claim, those of its m.cands its count leaves out
 	// (overCount).
 	over     [][]int
@@ -501,6 +504,12 @@ func checkWith(r *run, src []byte) *Result {
 			Kind:    MissingBlocker,
 			Message: fmt.Sprintf("the run's %s %s (%s; %s agents) is neither cited by ID nor stated anywhere in the synthesis", f.Severity, label(f), sourceRefs(f, 3), f.ConvergenceDisplay),
 			Finding: f.Key,
+		}
+		for _, a := range f.Agents {
+			if r.zero[a+"\x00"+string(f.Severity)] {
+				p.Message += fmt.Sprintf("; its tally gives %s no %s", a, f.Severity)
+				break
+			}
 		}
 		if r.proseOnly(f) {
 			// Read from prose (SPEC 2.3, confidence low): a line its
@@ -1806,6 +1815,7 @@ func sayers(support map[string]string) string {
 // and a severity that agent gave one finding only ("fd-a (P0)").
 func (r *run) cited(src []byte, present []bool) {
 	r.citedByID = make([]bool, len(r.cands))
+	r.zero = r.zeroTallies(src)
 	for l := range strings.SplitSeq(string(src), "\n") {
 		if !strings.ContainsAny(l, "0123456789") {
 			// No ID and no severity level: only its words can say a finding.
@@ -1936,7 +1946,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 					second = n
 				}
 			}
-			if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(pw)) {
+			if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(pw)) && !r.tallied0(bestJ, a) {
 				present[bestJ], titled[i] = true, true
 				trace(bestJ, "line %q names %s and holds its title's words", part, a)
 			}
@@ -1960,12 +1970,63 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		for i, a := range named {
 			// A part whose words a title holds states that finding, not
 			// the one whose block also holds them.
-			if f := fits[i]; slices.Contains(of, a) && f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) {
+			if f := fits[i]; slices.Contains(of, a) && f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) && !r.tallied0(r.srcs[f.k].cand, a) {
 				present[r.srcs[f.k].cand] = true
 				trace(r.srcs[f.k].cand, "line %q names %s and what it wrote of the finding holds the line's words", part, a)
 			}
 		}
 	}
+}
+
+// zeroTallies returns the severities a synthesis's own tally table gives
+// an agent none of ("agent\x00P0"): a row that names the agent, under a
+// column headed by a severity level, whose cell is 0 ("| fd-perf | safe |
+// 0 | 1 |" under "| Agent | Verdict | P0 | P1 |").
+func (r *run) zeroTallies(src []byte) map[string]bool {
+	var out map[string]bool
+	var header []string
+	for l := range strings.SplitSeq(string(src), "\n") {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "|") {
+			header = nil
+			continue
+		}
+		if isSeparatorRow(t) {
+			continue
+		}
+		cs := cells(t)
+		if header == nil {
+			header = cs
+			continue
+		}
+		var agent string
+		for _, c := range cs {
+			if a, ok := r.agents.resolve(strings.Trim(c, "*`[] ")); ok {
+				agent = a
+				break
+			}
+		}
+		if agent == "" {
+			continue
+		}
+		for i, h := range header {
+			if i < len(cs) && pLevelRe.MatchString(h) && len(strings.Fields(h)) == 1 && cs[i] == "0" {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[agent+"\x00"+strings.ToUpper(strings.Trim(h, "*` "))] = true
+			}
+		}
+	}
+	return out
+}
+
+// tallied0 reports whether the synthesis's own tally gives agent a none
+// of candidate j's severity: a line naming a does not state j by its
+// words then (the synthesis says the agent has no such finding).
+func (r *run) tallied0(j int, a string) bool {
+	f := r.cands[j].f
+	return f != nil && r.zero[a+"\x00"+string(f.Severity)]
 }
 
 // agentsIn returns the agents of the run a text names by their names

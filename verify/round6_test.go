@@ -23,6 +23,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"fixnamed", []Kind{MissingBlocker}, true}, // round 11
 		{"onecount", []Kind{MissingBlocker}, true},
 		{"unrelatedcite", []Kind{SeverityRaised}, true},
+		{"zerotally", []Kind{MissingBlocker}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
