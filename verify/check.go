@@ -1812,7 +1812,10 @@ func sayers(support map[string]string) string {
 // cited marks the findings the synthesis cites anywhere: by ID (an ID
 // given to an agent counts for that agent's finding; an ID several
 // findings share needs a word of the line to agree), or by an agent's name
-// and a severity that agent gave one finding only ("fd-a (P0)").
+// and a severity ("fd-a (P0)"; not an ID, "fd-a (P0-2)") that agent gave
+// one finding only, or, of several, the one whose title holds most of the
+// line's words and any other whose title holds a word of the line the
+// first one's does not.
 func (r *run) cited(src []byte, present []bool) {
 	r.citedByID = make([]bool, len(r.cands))
 	r.zero = r.zeroTallies(src)
@@ -1851,7 +1854,11 @@ func (r *run) cited(src []byte, present []bool) {
 			}
 		}
 		r.mentions(l, lw, present)
-		for _, m := range agentSevRe.FindAllStringSubmatch(l, -1) {
+		for _, mi := range agentSevRe.FindAllStringSubmatchIndex(l, -1) {
+			m := []string{l[mi[0]:mi[1]], l[mi[2]:mi[3]], l[mi[4]:mi[5]]}
+			if mi[1]+1 < len(l) && l[mi[1]] == '-' && l[mi[1]+1] >= '0' && l[mi[1]+1] <= '9' {
+				continue // an ID ("fd-a (P1-3)"), not a severity
+			}
 			agent, ok := r.agents.resolve(m[1])
 			if !ok {
 				continue
@@ -1872,6 +1879,24 @@ func (r *run) cited(src []byte, present []bool) {
 			if len(js) == 1 || bestN > second {
 				present[best] = true
 				trace(best, "line %q names %s with %s", l, agent, sev)
+			}
+			if len(js) > 1 && bestN > second {
+				// The line's words the best one's title does not hold may
+				// be another's: "Replace the README opening with a GIF
+				// (fd-a P0)" states fd-a's P0 on the README and its P0 on
+				// the missing GIF.
+				var rest []string
+				for _, w := range lw {
+					if !r.cands[best].folds[fold(w)] {
+						rest = append(rest, w)
+					}
+				}
+				for _, j := range js {
+					if j != best && r.cands[j].sharesFolded(rest) > 0 {
+						present[j] = true
+						trace(j, "line %q names %s with %s and words of its title", l, agent, sev)
+					}
+				}
 			}
 
 		}

@@ -24,6 +24,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"onecount", []Kind{MissingBlocker}, true},
 		{"unrelatedcite", []Kind{SeverityRaised}, true},
 		{"zerotally", []Kind{MissingBlocker}, true},
+		{"agentseverity", []Kind{MissingBlocker}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
