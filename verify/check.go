@@ -1927,7 +1927,16 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	parts := lineParts(l)
 	partNames := func(int) []string { return named }
 	if len(named) > 1 && len(parts) == len(origParts) {
-		partNames = func(i int) []string { as, _ := r.agentsIn(origParts[i]); return as }
+		partNames = func(i int) []string {
+			p := origParts[i]
+			if k := strings.LastIndex(p, "("); k >= 0 && !strings.Contains(p[k:], ")") {
+				// "Reviewed by: 7 agents (fd-a": fd-a opens a list
+				// the next parts go on with; the part says nothing of it.
+				p = p[:k]
+			}
+			as, _ := r.agentsIn(p)
+			return as
+		}
 	}
 	lw = words(withoutAttribution(l))
 	// What an agent wrote about one of its findings holds most of the
@@ -1952,6 +1961,10 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 			continue // too few words, or an agent's verdict and tally ("verdict: needs-changes (1 P0")
 		}
 		titled := make([]bool, len(named))
+		// The review's topic ("agent" in a review of ad-hoc agents) is
+		// not what a line says of a finding: "Reviewed by: 7 agents" holds
+		// no title's words.
+		own := pw
 		for i, a := range named {
 			if !slices.Contains(of, a) {
 				continue
@@ -1964,7 +1977,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 				if cd.f == nil || !slices.Contains(cd.agents, a) {
 					continue
 				}
-				switch n := cd.sharesFolded(pw); {
+				switch n := cd.sharesFolded(own); {
 				case n > best:
 					best, second, bestJ = n, best, j
 				case n > second:

@@ -25,6 +25,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"unrelatedcite", []Kind{SeverityRaised}, true},
 		{"zerotally", []Kind{MissingBlocker}, true},
 		{"agentseverity", []Kind{MissingBlocker}, true},
+		{"rosterfirst", []Kind{MissingBlocker}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
