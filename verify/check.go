@@ -1209,7 +1209,14 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	case len(m.cands) == 0:
 		rated = worded
 	}
+	all := rated
 	rated = r.related(c, m, rated)
+	var aside []string // findings it cites or names that are about something else
+	for _, j := range all {
+		if f := r.cands[j].f; f != nil && !slices.Contains(rated, j) && r.ofNamed(m, j) && len(f.Sources) > 0 {
+			aside = append(aside, fmt.Sprintf("%s (%s, %s)", idOr(f.Sources[0].ID, quote(f.Title)), f.Sources[0].Ref, f.Severity))
+		}
+	}
 	for _, j := range rated {
 		cd := &r.cands[j]
 		if !r.ofNamed(m, j) {
@@ -1276,7 +1283,11 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	case onlyImp && rank <= 2:
 		return Problem{Kind: SeverityRaised, Message: fmt.Sprintf("says %s; %s, and no agent rates it a finding", c.Severity, strings.Join(srcs, "; "))}, true
 	case !onlyImp && rank < hi:
-		return Problem{Kind: SeverityRaised, Message: fmt.Sprintf("says %s; %s, and no agent rates it higher", c.Severity, strings.Join(srcs, "; "))}, true
+		msg := fmt.Sprintf("says %s; %s, and no agent rates it higher", c.Severity, strings.Join(srcs, "; "))
+		if len(aside) > 0 {
+			msg += fmt.Sprintf("; it also names %s, which %s about something else", strings.Join(aside, ", "), cmpStr(len(aside) == 1, "is", "are"))
+		}
+		return Problem{Kind: SeverityRaised, Message: msg}, true
 	case !onlyImp && rank > lo && lo <= 1:
 		return Problem{Kind: SeverityDropped, Message: fmt.Sprintf("says %s; %s, and no agent rates it lower", c.Severity, strings.Join(srcs, "; "))}, true
 	}
@@ -1310,6 +1321,13 @@ func (r *run) related(c *Claim, m matched, rated []int) []int {
 		return rated
 	}
 	return slices.DeleteFunc(slices.Clone(rated), func(j int) bool { return r.cands[j].f != nil && !about(j) })
+}
+
+func cmpStr(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
 }
 
 // ratedAsHigh reports whether the line an agent wrote a finding on (its
