@@ -1317,7 +1317,7 @@ func (r *run) related(c *Claim, m matched, rated []int) []int {
 		return 0
 	}
 	about := func(j int) bool { return r.cands[j].shares(tw) > 0 || block(j) >= littleAll }
-	if !slices.ContainsFunc(rated, func(j int) bool { return 2*r.cands[j].shares(tw) >= len(tw) }) {
+	if !slices.ContainsFunc(rated, func(j int) bool { return r.cands[j].f != nil && 2*r.cands[j].shares(tw) >= len(tw) }) {
 		return rated
 	}
 	return slices.DeleteFunc(slices.Clone(rated), func(j int) bool { return r.cands[j].f != nil && !about(j) })
