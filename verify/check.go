@@ -1903,8 +1903,14 @@ func (r *run) cited(src []byte, present []bool) {
 				// be another's: "Replace the README opening with a GIF
 				// (fd-a P0)" states fd-a's P0 on the README and its P0 on
 				// the missing GIF.
+				// The agents' names are not what the line says.
+				said := l
+				_, toks := r.agentsIn(l)
+				for _, tok := range toks {
+					said = strings.ReplaceAll(said, tok, " ")
+				}
 				var rest []string
-				for _, w := range lw {
+				for _, w := range words(said) {
 					if !r.cands[best].folds[fold(w)] {
 						rest = append(rest, w)
 					}

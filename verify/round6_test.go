@@ -26,6 +26,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"zerotally", []Kind{MissingBlocker}, true},
 		{"agentseverity", []Kind{MissingBlocker}, true},
 		{"rosterfirst", []Kind{MissingBlocker}, true},
+		{"agentsevnames", []Kind{MissingBlocker}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
