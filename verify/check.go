@@ -2061,9 +2061,19 @@ func (r *run) zeroTallies(src []byte) map[string]bool {
 			header = cs
 			continue
 		}
+		// The agent is a cell that holds its hyphenated name alone
+		// ("fd-perf", "**fd-perf**", "[fd-perf](fd-perf.md)"), not a
+		// title that writes it, nor a word a label may shorten.
 		var agent string
 		for _, c := range cs {
-			if a, ok := r.agents.resolve(strings.Trim(c, "*`[] ")); ok {
+			if i := strings.Index(c, "]("); strings.HasPrefix(c, "[") && i > 0 {
+				c = c[1:i]
+			}
+			c = strings.Trim(c, "*` ")
+			if !strings.Contains(c, "-") || !agentNameRe.MatchString(strings.ToLower(c)) {
+				continue // a verdict ("safe") is not fd-safety
+			}
+			if a, ok := r.agents.resolve(c); ok {
 				agent = a
 				break
 			}
