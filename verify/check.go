@@ -1902,8 +1902,8 @@ func (r *run) cited(src []byte, present []bool) {
 				// The line's words the best one's title does not hold may
 				// be another's: "Replace the README opening with a GIF
 				// (fd-a P0)" states fd-a's P0 on the README and its P0 on
-				// the missing GIF.
-				// The agents' names are not what the line says.
+				// the missing GIF. The agents' names are not what the line
+				// says.
 				said := l
 				_, toks := r.agentsIn(l)
 				for _, tok := range toks {
@@ -1985,10 +1985,6 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 			continue // too few words, or an agent's verdict and tally ("verdict: needs-changes (1 P0")
 		}
 		titled := make([]bool, len(named))
-		// The review's topic ("agent" in a review of ad-hoc agents) is
-		// not what a line says of a finding: "Reviewed by: 7 agents" holds
-		// no title's words.
-		own := pw
 		for i, a := range named {
 			if !slices.Contains(of, a) {
 				continue
@@ -2001,7 +1997,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 				if cd.f == nil || !slices.Contains(cd.agents, a) {
 					continue
 				}
-				switch n := cd.sharesFolded(own); {
+				switch n := cd.sharesFolded(pw); {
 				case n > best:
 					best, second, bestJ = n, best, j
 				case n > second:
@@ -2282,7 +2278,8 @@ var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}
 // two of them (or all, when fewer are left) words the run's titles do not
 // use across agents (topicWords). A review of ad-hoc agents writes "ad-hoc
 // agent" and "project" on every other line: a line holding them and one
-// word of a blocker's title does not state it.
+// word of a blocker's title does not state it. Nor does a claim of one
+// agent's finding (otherClaim) state another agent's blocker by its words.
 func (r *run) restated(j int, lines *corpus) bool {
 	cd := &r.cands[j]
 	topic := r.topicWords()
