@@ -206,6 +206,8 @@ type run struct {
 	// zero: the severities the synthesis's tally gives an agent none of
 	// (zeroTallies).
 	zero map[string]bool
+	// srcLines are the synthesis's lines.
+	srcLines []string
 	// over: per claim, those of its m.cands its count leaves out
 	// (overCount).
 	over     [][]int
@@ -479,6 +481,7 @@ func checkWith(r *run, src []byte) *Result {
 	r.cited(in.Synthesis, present)
 	r.identified(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
+	r.srcLines = strings.Split(string(in.Synthesis), "\n")
 	fixed := r.fixedSections()
 	for j := range r.cands {
 		cd := &r.cands[j]
@@ -2279,7 +2282,9 @@ var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}
 // use across agents (topicWords). A review of ad-hoc agents writes "ad-hoc
 // agent" and "project" on every other line: a line holding them and one
 // word of a blocker's title does not state it. Nor does a claim of one
-// agent's finding (otherClaim) state another agent's blocker by its words.
+// agent's finding (otherClaim), or a line that is not a claim and names
+// other agents only (otherAgents), state another agent's blocker by its
+// words.
 func (r *run) restated(j int, lines *corpus) bool {
 	cd := &r.cands[j]
 	topic := r.topicWords()
@@ -2298,6 +2303,9 @@ func (r *run) restated(j int, lines *corpus) bool {
 			if r.otherClaim(int(lines.lines[i]), j) {
 				return true
 			}
+			if r.otherAgents(int(lines.lines[i]), j) {
+				return true
+			}
 			found = lines.overlapWith(i, own) >= need
 			at = lines.lines[i]
 			return !found
@@ -2308,6 +2316,21 @@ func (r *run) restated(j int, lines *corpus) bool {
 		}
 	}
 	return false
+}
+
+// otherAgents reports whether line n of the synthesis, not a claim,
+// names agents of the run and none of finding j's: a plan's item, a row
+// of a table of questions, a recommendation says what those agents said
+// ("| Token budget | 5 entries per agent (performance-oracle) |" does not
+// state spec-flow's "Compounding agent has no token budget"). A claim's
+// line is otherClaim's to judge: a claim often names fewer agents than
+// said it.
+func (r *run) otherAgents(n, j int) bool {
+	if _, claim := r.claimAt[n]; claim || n < 1 || n > len(r.srcLines) {
+		return false
+	}
+	as, _ := r.agentsIn(r.srcLines[n-1])
+	return len(as) > 0 && !slices.ContainsFunc(as, func(a string) bool { return slices.Contains(r.cands[j].agents, a) })
 }
 
 // otherClaim reports whether line n of the synthesis is a claim that

@@ -27,6 +27,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"agentseverity", []Kind{MissingBlocker}, true},
 		{"rosterfirst", []Kind{MissingBlocker}, true},
 		{"agentsevnames", []Kind{MissingBlocker}, true},
+		{"otheragents", []Kind{MissingBlocker}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
