@@ -381,8 +381,8 @@ func TestLabelledSyntheses(t *testing.T) {
 	// false flags at most a tenth of the errors. On the whole set, with the
 	// eight held-out syntheses of round 3: false flags at most 4% of the
 	// errors (round 11's figure is 3%; the target is a tenth),
-	// errors found at least 69% (round 11's; the target, 90%, is not
-	// reached: verify finds 60% of the held-out errors). Every
+	// errors found at least 70% (round 11's; the target, 90%, is not
+	// reached: verify finds 62% of the held-out errors). Every
 	// error-free synthesis but one passes. A change that loses ground fails
 	// here.
 	first := rounds[0]
@@ -398,19 +398,19 @@ func TestLabelledSyntheses(t *testing.T) {
 	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
 		falseFlags: totals[false].falseFlags + totals[true].falseFlags,
 		clean:      totals[false].clean + totals[true].clean, cleanPass: totals[false].cleanPass + totals[true].cleanPass}
-	if 100*all.found < 69*all.errors {
-		t.Errorf("found %d of %d errors, want at least 69%%", all.found, all.errors)
+	if 100*all.found < 70*all.errors {
+		t.Errorf("found %d of %d errors, want at least 70%%", all.found, all.errors)
 	}
 	if 100*all.falseFlags > 4*all.errors {
 		t.Errorf("%d false flags for %d errors, want at most 4%%", all.falseFlags, all.errors)
 	}
 	// The held-out part alone, at round 11's figures: errors found at
-	// least 60%, false flags at most 4% of its errors.
-	if ho := totals[true]; 100*ho.found < 60*ho.errors || 100*ho.falseFlags > 4*ho.errors {
-		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 60%% and at most 4%%", ho.found, ho.falseFlags, ho.errors)
+	// least 62%, false flags at most 4% of its errors.
+	if ho := totals[true]; 100*ho.found < 62*ho.errors || 100*ho.falseFlags > 4*ho.errors {
+		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 62%% and at most 4%%", ho.found, ho.falseFlags, ho.errors)
 	}
 	// Missing blockers and raised severities, both parts together, at
-	// round 11's figures: at least 78% of the dropped blockers and every
+	// round 11's figures: at least 80% of the dropped blockers and every
 	// raised severity; no more than 3 blockers reported missing that the
 	// synthesis states.
 	var missing, raised [3]int
@@ -420,8 +420,8 @@ func TestLabelledSyntheses(t *testing.T) {
 			raised[i] += tot.byKind["raised"][i]
 		}
 	}
-	if f, n := missing[0], missing[0]+missing[1]; 100*f < 78*n {
-		t.Errorf("missing blockers: found %d of %d, want at least 78%%", f, n)
+	if f, n := missing[0], missing[0]+missing[1]; 100*f < 80*n {
+		t.Errorf("missing blockers: found %d of %d, want at least 80%%", f, n)
 	}
 	if raised[1] > 0 {
 		t.Errorf("raised severities: missed %d of %d, want none missed", raised[1], raised[0]+raised[1])
