@@ -479,6 +479,7 @@ func checkWith(r *run, src []byte) *Result {
 		}
 	}
 	r.cited(in.Synthesis, present)
+	r.countedFixes(present)
 	r.identified(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
 	r.srcLines = strings.Split(string(in.Synthesis), "\n")
@@ -2494,6 +2495,115 @@ func (r *run) fixedSections() map[string]bool {
 			if len(under) == 1 {
 				out[a+"\x00"+under[0].section] = true
 			}
+		}
+	}
+	return out
+}
+
+// countedFixes marks the blockers a claim counts without naming them: a
+// claim that names no agent and counts one agent more than the findings
+// it is tied to come from ("Phase 4 is 115 lines (2/5 agents)", tied to
+// fd-simplicity's finding filed under "Phase 4: Cross-AI Escalation")
+// counts the one other agent that filed an improvement under that
+// section (its part before a colon: "Phase 4") and one blocker there
+// (fd-ux's "Collapse Phase 4 prompts into one decision" and its P1 on
+// the prompts, under "Phase 4: Steps 4.1–4.4"): it merged that agent's
+// fix in, and states its blocker. Nothing when two agents fit.
+func (r *run) countedFixes(present []bool) {
+	// fixes: an improvement's section (lower case) → per agent that filed
+	// one there, its one blocker under that section (-1: none or several).
+	var fixes map[string]map[string]int
+	for i := range r.matches {
+		m := &r.matches[i]
+		c := &r.claims[i]
+		if c.Count == 0 || len(m.named) > 0 || len(m.cands) == 0 {
+			continue
+		}
+		agents := map[string]bool{}
+		var sections []string
+		for _, j := range m.cands {
+			for _, a := range r.cands[j].agents {
+				agents[a] = true
+			}
+			if f := r.cands[j].f; f != nil {
+				for _, src := range f.Sources {
+					sec, _, _ := strings.Cut(src.Section, ":")
+					if sec = strings.ToLower(strings.TrimSpace(sec)); sec != "" && !slices.Contains(sections, sec) {
+						sections = append(sections, sec)
+					}
+				}
+			}
+		}
+		if c.Count != len(agents)+1 || len(sections) == 0 {
+			continue
+		}
+		if fixes == nil {
+			fixes = r.fixIndex()
+		}
+		found := -1
+		for _, sec := range sections {
+			for a, j := range fixes[sec] {
+				if agents[a] || j < 0 || j == found {
+					continue
+				}
+				if found >= 0 {
+					found = -2 // two agents fit: nothing
+					break
+				}
+				found = j
+			}
+			if found == -2 {
+				break
+			}
+		}
+		if found >= 0 {
+			present[found] = true
+			trace(found, "claim %d counts its agent for its fix", c.Line)
+		}
+	}
+}
+
+// fixIndex maps each improvement's section (lower case) to the agents
+// that filed one there and, for each, its one blocker under that section
+// (sectionUnder), or -1 when it has none or several.
+func (r *run) fixIndex() map[string]map[string]int {
+	type filed struct {
+		j       int
+		section string
+	}
+	blockers := map[string][]filed{} // agent → its blockers
+	for j := range r.cands {
+		if f := r.cands[j].f; f != nil && f.Severity.Rank() <= 1 {
+			for _, src := range f.Sources {
+				blockers[src.Agent] = append(blockers[src.Agent], filed{j, src.Section})
+			}
+		}
+	}
+	out := map[string]map[string]int{}
+	for k := range r.cands {
+		imp := r.cands[k].imp
+		if imp == nil || strings.TrimSpace(imp.Section) == "" {
+			continue
+		}
+		sec := strings.ToLower(strings.TrimSpace(imp.Section))
+		for _, a := range imp.Agents {
+			if out[sec] == nil {
+				out[sec] = map[string]int{}
+			}
+			if _, done := out[sec][a]; done {
+				continue
+			}
+			one := -1
+			for _, b := range blockers[a] {
+				if sectionUnder(b.section, imp.Section) {
+					if one >= 0 && one != b.j {
+						one = -1
+						break
+					}
+					one = b.j
+				}
+			}
+			out[sec][a] = one
 		}
 	}
 	return out

@@ -28,6 +28,7 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"rosterfirst", []Kind{MissingBlocker}, true},
 		{"agentsevnames", []Kind{MissingBlocker}, true},
 		{"otheragents", []Kind{MissingBlocker}, true},
+		{"countedfix", []Kind{MissingBlocker}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
