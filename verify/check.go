@@ -199,8 +199,18 @@ type run struct {
 	citedByID []bool
 	// matches are the claims' matches, in claim order; statedBy: a
 	// candidate → the claims (their indices) that match it (m.cands).
-	matches  []matched
-	lines    []int
+	matches []matched
+	claims  []Claim
+	lines   []int
+	claimAt map[int]int // a line → the first claim on it
+	// zero: the severities the synthesis's tally gives an agent none of
+	// (zeroTallies).
+	zero map[string]bool
+	// srcLines are the synthesis's lines.
+	srcLines []string
+	// over: per claim, those of its m.cands its count leaves out
+	// (overCount).
+	over     [][]int
 	statedBy map[int][]int
 }
 
@@ -424,12 +434,19 @@ func checkWith(r *run, src []byte) *Result {
 	// claims state (apart).
 	ms := make([]matched, len(res.Claims))
 	r.statedBy, r.lines = map[int][]int{}, make([]int, len(res.Claims))
+	r.over = make([][]int, len(res.Claims))
 	for i := range res.Claims {
 		c := &res.Claims[i]
 		m := r.match(c)
+		over := r.overCount(c, m)
+		r.over[i] = over
 		for _, j := range m.cands {
-			present[j] = true
-			trace(j, "claim %d matches it", c.Line)
+			if slices.Contains(over, j) {
+				trace(j, "claim %d ties it by its title only, beyond the agents it counts", c.Line)
+			} else {
+				present[j] = true
+				trace(j, "claim %d matches it", c.Line)
+			}
 			r.statedBy[j] = append(r.statedBy[j], i)
 		}
 		for _, j := range m.weak {
@@ -438,7 +455,11 @@ func checkWith(r *run, src []byte) *Result {
 		}
 		ms[i], r.lines[i] = m, c.Line
 	}
-	r.matches = ms
+	r.matches, r.claims = ms, res.Claims
+	r.claimAt = map[int]int{}
+	for i := len(r.lines) - 1; i >= 0; i-- {
+		r.claimAt[r.lines[i]] = i
+	}
 	for i := range res.Claims {
 		c := &res.Claims[i]
 		m := ms[i]
@@ -458,13 +479,15 @@ func checkWith(r *run, src []byte) *Result {
 		}
 	}
 	r.cited(in.Synthesis, present)
+	r.countedFixes(present)
 	r.identified(in.Synthesis, present)
 	lines := synthesisLines(in.Synthesis)
+	r.srcLines = strings.Split(string(in.Synthesis), "\n")
 	fixed := r.fixedSections()
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
-		if present[j] || f == nil || f.Severity.Rank() > 1 || r.restated(cd, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
+		if present[j] || f == nil || f.Severity.Rank() > 1 || r.restated(j, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
 			// A title of one word ("Rank #1") is more likely a misread
 			// line than a finding: too little to say whether it appears.
 			continue
@@ -485,6 +508,12 @@ func checkWith(r *run, src []byte) *Result {
 			Kind:    MissingBlocker,
 			Message: fmt.Sprintf("the run's %s %s (%s; %s agents) is neither cited by ID nor stated anywhere in the synthesis", f.Severity, label(f), sourceRefs(f, 3), f.ConvergenceDisplay),
 			Finding: f.Key,
+		}
+		for _, a := range f.Agents {
+			if r.zero[a+"\x00"+string(f.Severity)] {
+				p.Message += fmt.Sprintf("; its tally gives %s no %s", a, f.Severity)
+				break
+			}
 		}
 		if r.proseOnly(f) {
 			// Read from prose (SPEC 2.3, confidence low): a line its
@@ -507,6 +536,41 @@ func checkWith(r *run, src []byte) *Result {
 		res.Tally[p.Kind]++
 	}
 	return res
+}
+
+// overCount returns the findings a claim is tied to by the title rule
+// alone (m.titled: matches as good as each other) that the number of
+// agents it says said it leaves out. A claim that says "1/5 agents", tied
+// to two agents' findings whose titles it matches alike, states the one
+// whose title holds more of its words, not both: the other is not present
+// in the synthesis by it. Nil when the claim gives no count, or its count
+// leaves none out.
+func (r *run) overCount(c *Claim, m matched) []int {
+	if c.Count == 0 || len(m.titled) < 2 {
+		return nil
+	}
+	agents := map[string]bool{} // of the findings it is tied to otherwise
+	for _, j := range m.cands {
+		if !slices.Contains(m.titled, j) {
+			for _, a := range r.cands[j].agents {
+				agents[a] = true
+			}
+		}
+	}
+	all := words(c.Title + " " + withoutAttribution(c.Text) + " " + c.body)
+	titled := slices.Clone(m.titled)
+	slices.SortStableFunc(titled, func(a, b int) int { return r.cands[b].shares(all) - r.cands[a].shares(all) })
+	var out []int
+	for _, j := range titled {
+		if len(agents) >= c.Count && slices.ContainsFunc(r.cands[j].agents, func(a string) bool { return !agents[a] }) {
+			out = append(out, j)
+			continue
+		}
+		for _, a := range r.cands[j].agents {
+			agents[a] = true
+		}
+	}
+	return out
 }
 
 // resolvedTitle reports whether a finding's title opens with a mark that
@@ -1149,6 +1213,14 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	case len(m.cands) == 0:
 		rated = worded
 	}
+	all := rated
+	rated = r.related(c, m, rated)
+	var aside []string // findings it cites or names that are about something else
+	for _, j := range all {
+		if f := r.cands[j].f; f != nil && !slices.Contains(rated, j) && r.ofNamed(m, j) && len(f.Sources) > 0 {
+			aside = append(aside, fmt.Sprintf("%s (%s, %s)", idOr(f.Sources[0].ID, quote(f.Title)), f.Sources[0].Ref, f.Severity))
+		}
+	}
 	for _, j := range rated {
 		cd := &r.cands[j]
 		if !r.ofNamed(m, j) {
@@ -1215,11 +1287,51 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 	case onlyImp && rank <= 2:
 		return Problem{Kind: SeverityRaised, Message: fmt.Sprintf("says %s; %s, and no agent rates it a finding", c.Severity, strings.Join(srcs, "; "))}, true
 	case !onlyImp && rank < hi:
-		return Problem{Kind: SeverityRaised, Message: fmt.Sprintf("says %s; %s, and no agent rates it higher", c.Severity, strings.Join(srcs, "; "))}, true
+		msg := fmt.Sprintf("says %s; %s, and no agent rates it higher", c.Severity, strings.Join(srcs, "; "))
+		if len(aside) > 0 {
+			msg += fmt.Sprintf("; it also names %s, which %s about something else", strings.Join(aside, ", "), cmpStr(len(aside) == 1, "is", "are"))
+		}
+		return Problem{Kind: SeverityRaised, Message: msg}, true
 	case !onlyImp && rank > lo && lo <= 1:
 		return Problem{Kind: SeverityDropped, Message: fmt.Sprintf("says %s; %s, and no agent rates it lower", c.Severity, strings.Join(srcs, "; "))}, true
 	}
 	return Problem{}, false
+}
+
+// related returns those of the findings rated that are about what a
+// claim says, when some are and some are not: a finding is about
+// something else when its title holds no word of the claim's title and
+// its block little of all the claim's words (littleAll), while another
+// finding rated holds half of the title's words. A claim "Advancement has
+// no driver (fd-ring (P1), fd-escalation (P0))" tied to fd-escalation's
+// P0 on escalation triggers by its agent and severity, and to fd-ring's P1
+// on advancement by its words, states fd-ring's P1: fd-escalation's P0
+// does not make its P0 right.
+func (r *run) related(c *Claim, m matched, rated []int) []int {
+	tw := words(c.Title)
+	if len(tw) < 2 {
+		return rated
+	}
+	block := func(j int) float64 {
+		for _, b := range m.blockScores {
+			if b.j == j {
+				return b.v
+			}
+		}
+		return 0
+	}
+	about := func(j int) bool { return r.cands[j].shares(tw) > 0 || block(j) >= littleAll }
+	if !slices.ContainsFunc(rated, func(j int) bool { return r.cands[j].f != nil && 2*r.cands[j].shares(tw) >= len(tw) }) {
+		return rated
+	}
+	return slices.DeleteFunc(slices.Clone(rated), func(j int) bool { return r.cands[j].f != nil && !about(j) })
+}
+
+func cmpStr(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
 }
 
 // ratedAsHigh reports whether the line an agent wrote a finding on (its
@@ -1722,9 +1834,13 @@ func sayers(support map[string]string) string {
 // cited marks the findings the synthesis cites anywhere: by ID (an ID
 // given to an agent counts for that agent's finding; an ID several
 // findings share needs a word of the line to agree), or by an agent's name
-// and a severity that agent gave one finding only ("fd-a (P0)").
+// and a severity ("fd-a (P0)"; not an ID, "fd-a (P0-2)") that agent gave
+// one finding only, or, of several, the one whose title holds most of the
+// line's words and any other whose title holds a word of the line the
+// first one's does not.
 func (r *run) cited(src []byte, present []bool) {
 	r.citedByID = make([]bool, len(r.cands))
+	r.zero = r.zeroTallies(src)
 	for l := range strings.SplitSeq(string(src), "\n") {
 		if !strings.ContainsAny(l, "0123456789") {
 			// No ID and no severity level: only its words can say a finding.
@@ -1760,7 +1876,11 @@ func (r *run) cited(src []byte, present []bool) {
 			}
 		}
 		r.mentions(l, lw, present)
-		for _, m := range agentSevRe.FindAllStringSubmatch(l, -1) {
+		for _, mi := range agentSevRe.FindAllStringSubmatchIndex(l, -1) {
+			m := []string{l[mi[0]:mi[1]], l[mi[2]:mi[3]], l[mi[4]:mi[5]]}
+			if mi[1]+1 < len(l) && l[mi[1]] == '-' && l[mi[1]+1] >= '0' && l[mi[1]+1] <= '9' {
+				continue // an ID ("fd-a (P1-3)"), not a severity
+			}
 			agent, ok := r.agents.resolve(m[1])
 			if !ok {
 				continue
@@ -1781,6 +1901,30 @@ func (r *run) cited(src []byte, present []bool) {
 			if len(js) == 1 || bestN > second {
 				present[best] = true
 				trace(best, "line %q names %s with %s", l, agent, sev)
+			}
+			if len(js) > 1 && bestN > second {
+				// The line's words the best one's title does not hold may
+				// be another's: "Replace the README opening with a GIF
+				// (fd-a P0)" states fd-a's P0 on the README and its P0 on
+				// the missing GIF. The agents' names are not what the line
+				// says.
+				said := l
+				_, toks := r.agentsIn(l)
+				for _, tok := range toks {
+					said = strings.ReplaceAll(said, tok, " ")
+				}
+				var rest []string
+				for _, w := range words(said) {
+					if !r.cands[best].folds[fold(w)] {
+						rest = append(rest, w)
+					}
+				}
+				for _, j := range js {
+					if j != best && r.cands[j].sharesFolded(rest) > 0 {
+						present[j] = true
+						trace(j, "line %q names %s with %s and words of its title", l, agent, sev)
+					}
+				}
 			}
 
 		}
@@ -1811,7 +1955,16 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	parts := lineParts(l)
 	partNames := func(int) []string { return named }
 	if len(named) > 1 && len(parts) == len(origParts) {
-		partNames = func(i int) []string { as, _ := r.agentsIn(origParts[i]); return as }
+		partNames = func(i int) []string {
+			p := origParts[i]
+			if k := strings.LastIndex(p, "("); k >= 0 && !strings.Contains(p[k:], ")") {
+				// "Reviewed by: 7 agents (fd-a": fd-a opens a list
+				// the next parts go on with; the part says nothing of it.
+				p = p[:k]
+			}
+			as, _ := r.agentsIn(p)
+			return as
+		}
 	}
 	lw = words(withoutAttribution(l))
 	// What an agent wrote about one of its findings holds most of the
@@ -1855,7 +2008,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 					second = n
 				}
 			}
-			if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(pw)) {
+			if best > second && (best >= 3 || best >= 2 && 5*best >= 2*len(pw)) && !r.tallied0(bestJ, a) {
 				present[bestJ], titled[i] = true, true
 				trace(bestJ, "line %q names %s and holds its title's words", part, a)
 			}
@@ -1879,12 +2032,73 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 		for i, a := range named {
 			// A part whose words a title holds states that finding, not
 			// the one whose block also holds them.
-			if f := fits[i]; slices.Contains(of, a) && f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) {
+			if f := fits[i]; slices.Contains(of, a) && f.k >= 0 && f.best >= mentioned && f.best >= 1.25*f.second && (part == l || !titled[i]) && !r.tallied0(r.srcs[f.k].cand, a) {
 				present[r.srcs[f.k].cand] = true
 				trace(r.srcs[f.k].cand, "line %q names %s and what it wrote of the finding holds the line's words", part, a)
 			}
 		}
 	}
+}
+
+// zeroTallies returns the severities a synthesis's own tally table gives
+// an agent none of ("agent\x00P0"): a row that names the agent, under a
+// column headed by a severity level, whose cell is 0 ("| fd-perf | safe |
+// 0 | 1 |" under "| Agent | Verdict | P0 | P1 |").
+func (r *run) zeroTallies(src []byte) map[string]bool {
+	var out map[string]bool
+	var header []string
+	for l := range strings.SplitSeq(string(src), "\n") {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "|") {
+			header = nil
+			continue
+		}
+		if isSeparatorRow(t) {
+			continue
+		}
+		cs := cells(t)
+		if header == nil {
+			header = cs
+			continue
+		}
+		// The agent is a cell that holds its hyphenated name alone
+		// ("fd-perf", "**fd-perf**", "[fd-perf](fd-perf.md)"), not a
+		// title that writes it, nor a word a label may shorten.
+		var agent string
+		for _, c := range cs {
+			if i := strings.Index(c, "]("); strings.HasPrefix(c, "[") && i > 0 {
+				c = c[1:i]
+			}
+			c = strings.Trim(c, "*` ")
+			if !strings.Contains(c, "-") || !agentNameRe.MatchString(strings.ToLower(c)) {
+				continue // a verdict ("safe") is not fd-safety
+			}
+			if a, ok := r.agents.resolve(c); ok {
+				agent = a
+				break
+			}
+		}
+		if agent == "" {
+			continue
+		}
+		for i, h := range header {
+			if i < len(cs) && pLevelRe.MatchString(h) && len(strings.Fields(h)) == 1 && cs[i] == "0" {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[agent+"\x00"+strings.ToUpper(strings.Trim(h, "*` "))] = true
+			}
+		}
+	}
+	return out
+}
+
+// tallied0 reports whether the synthesis's own tally gives agent a none
+// of candidate j's severity: a line naming a does not state j by its
+// words then (the synthesis says the agent has no such finding).
+func (r *run) tallied0(j int, a string) bool {
+	f := r.cands[j].f
+	return f != nil && r.zero[a+"\x00"+string(f.Severity)]
 }
 
 // agentsIn returns the agents of the run a text names by their names
@@ -2068,8 +2282,12 @@ var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}
 // two of them (or all, when fewer are left) words the run's titles do not
 // use across agents (topicWords). A review of ad-hoc agents writes "ad-hoc
 // agent" and "project" on every other line: a line holding them and one
-// word of a blocker's title does not state it.
-func (r *run) restated(cd *candidate, lines *corpus) bool {
+// word of a blocker's title does not state it. Nor does a claim of one
+// agent's finding (otherClaim), or a line that is not a claim and names
+// other agents only (otherAgents), state another agent's blocker by its
+// words.
+func (r *run) restated(j int, lines *corpus) bool {
+	cd := &r.cands[j]
 	topic := r.topicWords()
 	for _, t := range cd.raw {
 		ws := words(t)
@@ -2081,15 +2299,67 @@ func (r *run) restated(cd *candidate, lines *corpus) bool {
 		}
 		need := min(2, len(own))
 		found := false
+		at := int32(0)
 		lines.each(ws, func(i int) bool {
+			if r.otherClaim(int(lines.lines[i]), j) {
+				return true
+			}
+			if r.otherAgents(int(lines.lines[i]), j) {
+				return true
+			}
 			found = lines.overlapWith(i, own) >= need
+			at = lines.lines[i]
 			return !found
 		})
 		if found {
+			trace(j, "synthesis line %d holds its title's words", at)
 			return true
 		}
 	}
 	return false
+}
+
+// otherAgents reports whether line n of the synthesis, not a claim,
+// names agents of the run and none of finding j's: a plan's item, a row
+// of a table of questions, a recommendation says what those agents said
+// ("| Token budget | 5 entries per agent (performance-oracle) |" does not
+// state spec-flow's "Compounding agent has no token budget"). A claim's
+// line is otherClaim's to judge: a claim often names fewer agents than
+// said it.
+func (r *run) otherAgents(n, j int) bool {
+	if _, claim := r.claimAt[n]; claim || n < 1 || n > len(r.srcLines) {
+		return false
+	}
+	as, _ := r.agentsIn(r.srcLines[n-1])
+	return len(as) > 0 && !slices.ContainsFunc(as, func(a string) bool { return slices.Contains(r.cands[j].agents, a) })
+}
+
+// otherClaim reports whether line n of the synthesis is a claim that
+// says one agent said it and is tied to findings of one agent, not of
+// finding j's: its words are about that agent's finding. "Report has no
+// format template (1/5 agents)", tied to fd-ux's finding, does not state
+// fd-perf's "Prompt template duplicated across agents" because both write
+// "template". (A claim counting several agents is often tied to fewer
+// than it names: its words may be the others'.)
+func (r *run) otherClaim(n, j int) bool {
+	i, ok := r.claimAt[n]
+	if !ok || r.claims[i].Count != 1 {
+		return false
+	}
+	m := &r.matches[i]
+	agents := map[string]bool{}
+	for _, k := range append(slices.Clone(m.cands), m.weak...) {
+		if slices.Contains(r.over[i], k) {
+			continue
+		}
+		for _, a := range r.cands[k].agents {
+			agents[a] = true
+		}
+	}
+	for _, a := range m.named {
+		agents[a] = true
+	}
+	return len(agents) == 1 && !slices.ContainsFunc(r.cands[j].agents, func(a string) bool { return agents[a] })
 }
 
 // topicWords returns the words of the run's titles that the findings of
@@ -2178,34 +2448,173 @@ func (r *run) restatedBy(j int, present []bool) int {
 }
 
 // fixedSections returns the sections ("agent\x00section") under which an
-// agent filed one blocker and an improvement the synthesis cites by ID:
-// the fix of that finding, stated in place of the defect ("fd-ux (IMP-1):
-// Make Phase 5 silent" for "Phase 5 adds processing with no consent
-// gate", both under "Phase 5 — Compound"). An improvement tied to a claim
-// by its words only is not enough: its words are the fix's, and a
+// agent filed one blocker and an improvement the synthesis cites by ID, or
+// states on a line that names that agent: the fix of that finding, stated
+// in place of the defect ("fd-ux (IMP-1): Make Phase 5 silent" for "Phase
+// 5 adds processing with no consent gate", both under "Phase 5 —
+// Compound"; "Simplify Phase 4 (fd-ux)" tied to fd-ux's "Collapse Phase 4
+// into one prompt", filed under "Phase 4", for its one blocker under
+// "Phase 4: Steps 4.1–4.4"). A blocker's section is the improvement's, or
+// a part of it ("Phase 4: …" under "Phase 4"). An improvement tied to a
+// claim by its words only is not enough: its words are the fix's, and a
 // synthesis that wants the fix may never state the defect.
 func (r *run) fixedSections() map[string]bool {
-	blockers := map[string]int{}
+	type blocker struct{ agent, section string }
+	var blockers []blocker
 	for j := range r.cands {
 		if f := r.cands[j].f; f != nil {
 			for _, s := range f.Sources {
 				if s.Section != "" && s.Severity.Rank() <= 1 {
-					blockers[s.Agent+"\x00"+s.Section]++
+					blockers = append(blockers, blocker{s.Agent, s.Section})
 				}
+			}
+		}
+	}
+	named := make([]bool, len(r.cands)) // matched by a claim naming its agent
+	for i := range r.matches {
+		m := &r.matches[i]
+		for _, k := range m.cands {
+			if imp := r.cands[k].imp; imp != nil && slices.ContainsFunc(imp.Agents, func(a string) bool { return slices.Contains(m.named, a) }) {
+				named[k] = true
 			}
 		}
 	}
 	out := map[string]bool{}
 	for k := range r.cands {
-		if imp := r.cands[k].imp; imp != nil && r.citedByID[k] && imp.Section != "" {
-			for _, a := range imp.Agents {
-				if key := a + "\x00" + imp.Section; blockers[key] == 1 {
-					out[key] = true
+		imp := r.cands[k].imp
+		if imp == nil || imp.Section == "" || !r.citedByID[k] && !named[k] {
+			continue
+		}
+		for _, a := range imp.Agents {
+			var under []blocker
+			for _, b := range blockers {
+				if b.agent == a && sectionUnder(b.section, imp.Section) {
+					under = append(under, b)
 				}
+			}
+			if len(under) == 1 {
+				out[a+"\x00"+under[0].section] = true
 			}
 		}
 	}
 	return out
+}
+
+// countedFixes marks the blockers a claim counts without naming them: a
+// claim that names no agent and counts one agent more than the findings
+// it is tied to come from ("Phase 4 is 115 lines (2/5 agents)", tied to
+// fd-simplicity's finding filed under "Phase 4: Cross-AI Escalation")
+// counts the one other agent that filed an improvement under that
+// section (its part before a colon: "Phase 4") and one blocker there
+// (fd-ux's "Collapse Phase 4 prompts into one decision" and its P1 on
+// the prompts, under "Phase 4: Steps 4.1–4.4"): it merged that agent's
+// fix in, and states its blocker. Nothing when two agents fit.
+func (r *run) countedFixes(present []bool) {
+	// fixes: an improvement's section (lower case) → per agent that filed
+	// one there, its one blocker under that section (-1: none or several).
+	var fixes map[string]map[string]int
+	for i := range r.matches {
+		m := &r.matches[i]
+		c := &r.claims[i]
+		if c.Count == 0 || len(m.named) > 0 || len(m.cands) == 0 {
+			continue
+		}
+		agents := map[string]bool{}
+		var sections []string
+		for _, j := range m.cands {
+			for _, a := range r.cands[j].agents {
+				agents[a] = true
+			}
+			if f := r.cands[j].f; f != nil {
+				for _, src := range f.Sources {
+					sec, _, _ := strings.Cut(src.Section, ":")
+					if sec = strings.ToLower(strings.TrimSpace(sec)); sec != "" && !slices.Contains(sections, sec) {
+						sections = append(sections, sec)
+					}
+				}
+			}
+		}
+		if c.Count != len(agents)+1 || len(sections) == 0 {
+			continue
+		}
+		if fixes == nil {
+			fixes = r.fixIndex()
+		}
+		found := -1
+		for _, sec := range sections {
+			for a, j := range fixes[sec] {
+				if agents[a] || j < 0 || j == found {
+					continue
+				}
+				if found >= 0 {
+					found = -2 // two agents fit: nothing
+					break
+				}
+				found = j
+			}
+			if found == -2 {
+				break
+			}
+		}
+		if found >= 0 {
+			present[found] = true
+			trace(found, "claim %d counts its agent for its fix", c.Line)
+		}
+	}
+}
+
+// fixIndex maps each improvement's section (lower case) to the agents
+// that filed one there and, for each, its one blocker under that section
+// (sectionUnder), or -1 when it has none or several.
+func (r *run) fixIndex() map[string]map[string]int {
+	type filed struct {
+		j       int
+		section string
+	}
+	blockers := map[string][]filed{} // agent → its blockers
+	for j := range r.cands {
+		if f := r.cands[j].f; f != nil && f.Severity.Rank() <= 1 {
+			for _, src := range f.Sources {
+				blockers[src.Agent] = append(blockers[src.Agent], filed{j, src.Section})
+			}
+		}
+	}
+	out := map[string]map[string]int{}
+	for k := range r.cands {
+		imp := r.cands[k].imp
+		if imp == nil || strings.TrimSpace(imp.Section) == "" {
+			continue
+		}
+		sec := strings.ToLower(strings.TrimSpace(imp.Section))
+		for _, a := range imp.Agents {
+			if out[sec] == nil {
+				out[sec] = map[string]int{}
+			}
+			if _, done := out[sec][a]; done {
+				continue
+			}
+			one := -1
+			for _, b := range blockers[a] {
+				if sectionUnder(b.section, imp.Section) {
+					if one >= 0 && one != b.j {
+						one = -1
+						break
+					}
+					one = b.j
+				}
+			}
+			out[sec][a] = one
+		}
+	}
+	return out
+}
+
+// sectionUnder reports whether a finding filed under section s falls
+// under section of: the same, or a part of it ("Phase 4: Steps 4.1–4.4"
+// under "Phase 4").
+func sectionUnder(s, of string) bool {
+	s, of = strings.ToLower(strings.TrimSpace(s)), strings.ToLower(strings.TrimSpace(of))
+	return s == of || strings.HasPrefix(s, of) && strings.HasPrefix(strings.TrimSpace(s[len(of):]), ":")
 }
 
 // proseOnly reports whether every agent of a finding wrote its report

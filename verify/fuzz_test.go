@@ -1,11 +1,13 @@
 package verify
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzClaims: the claim parser never panics, every claim lies on a line of
@@ -46,5 +48,47 @@ func FuzzClaims(f *testing.F) {
 		}
 		// Check never panics either, with and without a run.
 		Check(Input{Synthesis: src})
+	})
+}
+
+// FuzzCheckRun: checked against a run with findings, improvements, IDs and
+// agents (the archives' runs), any synthesis gives problems on lines it has
+// (0 for a missing blocker), each with a message, and never a panic.
+func FuzzCheckRun(f *testing.F) {
+	for _, b := range txtartest.Files(f, "testdata/golden/*.txtar", txtartest.Named("synthesis.md")) {
+		f.Add(b)
+	}
+	for _, s := range []string{
+		"| Agent | Verdict | P0 | P1 |\n|---|---|---|---|\n| fd-perf | safe | 0 | 0 |\n| fd-perf | 0 |",
+		"**Reviewed by**: 3 agents (fd-docs, fd-api, (fd-ops",
+		"- Replace it (fd-launch P0) (fd-spec (P1-1)) (fd-launch P0-",
+		"## Critical (P0)\n- **Eviction job has no scheduler** (fd-cache CA-1, fd-queue QU-1)\n- x (1/1 agents)",
+	} {
+		f.Add([]byte(s))
+	}
+	a, err := txtar.ParseFile("testdata/golden/agentseverity.txtar")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, name := range []string{"zerotally", "unrelatedcite", "onecount", "fixnamed"} {
+		b, err := txtar.ParseFile("testdata/golden/" + name + ".txtar")
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, file := range b.Files {
+			if strings.HasPrefix(file.Name, "agents/") && !slices.ContainsFunc(a.Files, func(x txtar.File) bool { return x.Name == file.Name }) {
+				a.Files = append(a.Files, file)
+			}
+		}
+	}
+	s, reports := runOf(f, a)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		lines := strings.Count(string(src), "\n") + 1
+		r := Check(Input{Synthesis: src, Run: s, Reports: reports})
+		for _, p := range r.Problems {
+			if p.Line < 0 || p.Line > lines || p.Message == "" {
+				t.Fatalf("problem at line %d of %d: %+v", p.Line, lines, p)
+			}
+		}
 	})
 }

@@ -63,9 +63,16 @@ func TestClaimDebug(t *testing.T) {
 		}
 	}
 	defer func() { debugClaim = nil }()
-	tracePresent = func(j int, why string) {
-		if os.Getenv("DBG_TRACE") != "" && rr != nil && rr.cands[j].f != nil && rr.cands[j].f.Severity.Rank() <= 1 {
-			fmt.Printf("   present %s: %s\n", rr.cands[j].key(), why)
+	// Why each blocker counts as present, kept until the run is known
+	// (claims are matched before the first is judged).
+	type why struct {
+		j   int
+		why string
+	}
+	var whys []why
+	tracePresent = func(j int, s string) {
+		if os.Getenv("DBG_TRACE") != "" {
+			whys = append(whys, why{j, s})
 		}
 	}
 	defer func() { tracePresent = nil }()
@@ -74,6 +81,11 @@ func TestClaimDebug(t *testing.T) {
 	}
 	defer func() { debugRestate = nil }()
 	r, _ := corpusCheck(t, filepath.Join(root, name), agents[name])
+	for _, w := range whys {
+		if rr != nil && rr.cands[w.j].f != nil && rr.cands[w.j].f.Severity.Rank() <= 1 {
+			fmt.Printf("   present %s: %s\n", rr.cands[w.j].key(), w.why)
+		}
+	}
 	for _, p := range r.Problems {
 		if p.Kind == MissingBlocker || p.Line == 0 {
 			fmt.Println("MISSING", p.Message)

@@ -19,7 +19,16 @@ func TestGoldenKindsRound6(t *testing.T) {
 		{"rosterline", []Kind{MissingBlocker}, true},
 		{"frontmatter", []Kind{SeverityRaised, WrongCount}, true},
 		{"citedcount", []Kind{WrongCount}, true},
-		{"neighbour", []Kind{WrongCount}, true}, // round 7
+		{"neighbour", []Kind{WrongCount}, true},    // round 7
+		{"fixnamed", []Kind{MissingBlocker}, true}, // round 11
+		{"onecount", []Kind{MissingBlocker}, true},
+		{"unrelatedcite", []Kind{SeverityRaised}, true},
+		{"zerotally", []Kind{MissingBlocker}, true},
+		{"agentseverity", []Kind{MissingBlocker}, true},
+		{"rosterfirst", []Kind{MissingBlocker}, true},
+		{"agentsevnames", []Kind{MissingBlocker}, true},
+		{"otheragents", []Kind{MissingBlocker}, true},
+		{"countedfix", []Kind{MissingBlocker}, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the want parts of testdata/gold
 
 // runOf synthesises the agent reports of an archive (agents/NAME.md) the way
 // the watcher would, and returns them by name for Check.
-func runOf(t *testing.T, a *txtar.Archive) (*synth.Synthesis, map[string][]byte) {
+func runOf(t testing.TB, a *txtar.Archive) (*synth.Synthesis, map[string][]byte) {
 	t.Helper()
 	run := &synth.Run{Input: "run"}
 	reports := map[string][]byte{}

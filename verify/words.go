@@ -372,9 +372,10 @@ func (c *corpus) weighEach(ws []string, f func(para int, share float64, held int
 func synthesisLines(src []byte) *corpus {
 	c := newCorpus()
 	c.names = []string{"synthesis"}
+	n := int32(0)
 	for l := range strings.SplitSeq(string(src), "\n") {
-		if strings.TrimSpace(l) != "" {
-			c.add(0, words(l))
+		if n++; strings.TrimSpace(l) != "" {
+			c.addAt(0, words(l), n)
 		}
 	}
 	return c
