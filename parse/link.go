@@ -106,7 +106,7 @@ func (p *reportParser) linkBlocks(ids *blockIDs, link func(f *Finding, i, next i
 			if byID == nil {
 				byID = findingsByID(fs)
 			}
-			if j, ok := byID[id]; ok && !linked[j] {
+			if j, ok := indexFinding(byID, id); ok && !linked[j] {
 				k = j
 			}
 		}
@@ -128,6 +128,26 @@ func (p *reportParser) linkBlocks(ids *blockIDs, link func(f *Finding, i, next i
 			fs[i].FileRefs = []string{}
 		}
 	}
+}
+
+// indexFinding returns the finding byID holds for the ID a block opens
+// with: the ID itself, else the same ID with its severity prefix taken off
+// or put on. A report whose index says "C2" often heads C2's details
+// "P0-C2: title", and one whose index says "P0-C2" may head them "C2".
+func indexFinding(byID map[string]int, id string) (int, bool) {
+	if j, ok := byID[id]; ok {
+		return j, true
+	}
+	if _, ok := severityPrefix(id); ok {
+		j, ok := byID[id[3:]]
+		return j, ok
+	}
+	for _, p := range [...]string{"P0-", "P1-", "P2-", "P3-"} {
+		if j, ok := byID[p+id]; ok {
+			return j, true
+		}
+	}
+	return 0, false
 }
 
 // findingsByID maps each ID of fs to its first finding.
