@@ -106,7 +106,16 @@ func (p *reportParser) linkBlocks(ids *blockIDs, link func(f *Finding, i, next i
 			if byID == nil {
 				byID = findingsByID(fs)
 			}
-			if j, ok := indexFinding(byID, id); ok && !linked[j] {
+			j, ok := indexFinding(byID, id)
+			if !ok && l.level > 0 {
+				// "#### P0-C2: title (F3)": the heading ends with an
+				// ID of something else (a focus area); its lead ID
+				// is the finding's.
+				if lead := textID(l.head); lead != "" && lead != id {
+					j, ok = indexFinding(byID, lead)
+				}
+			}
+			if ok && !linked[j] {
 				k = j
 			}
 		}
@@ -374,6 +383,12 @@ func blockID(l line) string {
 	} else if t == "" || l.text[0] == ' ' || l.text[0] == '\t' {
 		return "" // an indented line continues something else
 	}
+	return textID(t)
+}
+
+// textID returns the ID a block's text starts with, after any numbering,
+// bold and severity marker: "SEC-001: the handler …".
+func textID(t string) string {
 	t = strings.TrimSpace(stripNumbering(stripBold(t)))
 	if m, ok := markerAt(t, false); ok {
 		t = strings.TrimLeft(t[m.end:], sepChars)
