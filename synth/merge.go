@@ -507,17 +507,16 @@ func (g *merger) citedOf() {
 	for i, n := range g.nodes {
 		mn := &g.m[i]
 		for _, s := range n.srcs {
-			other := func(id string) (int32, bool) {
-				j := at[id]
-				return j, int(j) != i && !g.hasAgent(int(j), s.agent)
-			}
 			eachMention(s.f.Description, needles, func(id string) {
-				if j, ok := other(id); ok {
+				if j := at[id]; int(j) != i && !g.hasAgent(int(j), s.agent) {
 					mn.cited = append(mn.cited, j)
 				}
 			})
+			if !hasSameAsWord(s.f.Title) && !hasSameAsWord(s.f.Description[:min(len(s.f.Description), sameAsBytes)]) {
+				continue
+			}
 			eachSameAs(s.f.Title, s.f.Description, needles, func(id string) {
-				if j, ok := other(id); ok {
+				if j := at[id]; int(j) != i && !g.hasAgent(int(j), s.agent) {
 					mn.sameAs = append(mn.sameAs, j)
 				}
 			})
@@ -534,10 +533,20 @@ func (g *merger) citedOf() {
 // bare "see C2" is not one: it points at something related.
 var sameAsRe = regexp.MustCompile(`(?i)\b(?:covered by|duplicates?(?: of)?|same (?:issue|defect|finding|problem|bug|root cause) as|also reported (?:as|by|in))[\s:\[(*` + "`" + `]*([A-Za-z][A-Za-z0-9_.-]*[0-9][A-Za-z0-9_]*)`)
 
-// hasSameAsWord reports whether t holds a word sameAsRe starts with.
+// hasSameAsWord reports whether t holds, in any case, a word sameAsRe
+// starts with; it reads t without copying it.
 func hasSameAsWord(t string) bool {
-	l := strings.ToLower(t)
-	return strings.Contains(l, "cover") || strings.Contains(l, "dup") || strings.Contains(l, "same") || strings.Contains(l, "also")
+	for i := 0; i+3 <= len(t); i++ {
+		switch t[i] | 0x20 {
+		case 'c', 'd', 's', 'a':
+			for _, w := range [...]string{"cover", "dup", "same", "also"} {
+				if len(t)-i >= len(w) && strings.EqualFold(t[i:i+len(w)], w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // sameAsBytes is how much of a description's opening is read for
