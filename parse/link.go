@@ -106,12 +106,13 @@ func (p *reportParser) linkBlocks(ids *blockIDs, link func(f *Finding, i, next i
 			if byID == nil {
 				byID = findingsByID(fs)
 			}
-			j, ok := byID[id]
-			if !ok {
-				// `#### P1-Q7: Title` details index ID Q7: the
-				// heading repeats the finding's severity before its ID.
-				if _, sev := severityPrefix(id); sev && len(id) > 3 {
-					j, ok = byID[id[3:]]
+			j, ok := indexFinding(byID, id)
+			if !ok && l.level > 0 {
+				// "#### P0-C2: title (F3)": the heading ends with an
+				// ID of something else (a focus area); its lead ID
+				// is the finding's.
+				if lead := textID(l.head); lead != "" && lead != id {
+					j, ok = indexFinding(byID, lead)
 				}
 			}
 			if ok && !linked[j] {
@@ -136,6 +137,26 @@ func (p *reportParser) linkBlocks(ids *blockIDs, link func(f *Finding, i, next i
 			fs[i].FileRefs = []string{}
 		}
 	}
+}
+
+// indexFinding returns the finding byID holds for the ID a block opens
+// with: the ID itself, else the same ID with its severity prefix taken off
+// or put on. A report whose index says "C2" often heads C2's details
+// "P0-C2: title", and one whose index says "P0-C2" may head them "C2".
+func indexFinding(byID map[string]int, id string) (int, bool) {
+	if j, ok := byID[id]; ok {
+		return j, true
+	}
+	if _, ok := severityPrefix(id); ok {
+		j, ok := byID[id[3:]]
+		return j, ok
+	}
+	for _, p := range [...]string{"P0-", "P1-", "P2-", "P3-"} {
+		if j, ok := byID[p+id]; ok {
+			return j, true
+		}
+	}
+	return 0, false
 }
 
 // findingsByID maps each ID of fs to its first finding.
@@ -362,6 +383,12 @@ func blockID(l line) string {
 	} else if t == "" || l.text[0] == ' ' || l.text[0] == '\t' {
 		return "" // an indented line continues something else
 	}
+	return textID(t)
+}
+
+// textID returns the ID a block's text starts with, after any numbering,
+// bold and severity marker: "SEC-001: the handler …".
+func textID(t string) string {
 	t = strings.TrimSpace(stripNumbering(stripBold(t)))
 	if m, ok := markerAt(t, false); ok {
 		t = strings.TrimLeft(t[m.end:], sepChars)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/bits"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -37,7 +38,10 @@ import (
 //     words (two issues at one line that share one are co-located, SPEC
 //     §5.2, not one);
 //   - citeBonus when a description of one names the other's ID, an ID only
-//     that finding of the run carries;
+//     that finding of the run carries (and when one calls itself that
+//     finding, in its title or the opening of its description: "[covered
+//     by PER-04]", "duplicate of C2", sameAsRe, the pair scores at least
+//     mergeScore whatever its words);
 //   - identBonus when a code identifier (identsOf: snake_case, camelCase,
 //     dotted names, paths, flags) that one's title names, the other names
 //     in its title or description, and at most rareIdents findings of the
@@ -192,6 +196,10 @@ type mergeNode struct {
 	// node carries, named by a source of an agent that node does not have),
 	// sorted.
 	cited []int32
+	// sameAs are the nodes among cited that its title or the opening of
+	// its description calls the same defect ("[covered by PER-04]",
+	// "duplicate of C2"), sorted.
+	sameAs []int32
 	// title are the weighted words of its title, ascending, and titleIDF
 	// the weight of each (its idf, counted once).
 	title    []int32
@@ -504,9 +512,60 @@ func (g *merger) citedOf() {
 					mn.cited = append(mn.cited, j)
 				}
 			})
+			if !hasSameAsWord(s.f.Title) && !hasSameAsWord(s.f.Description[:min(len(s.f.Description), sameAsBytes)]) {
+				continue
+			}
+			eachSameAs(s.f.Title, s.f.Description, needles, func(id string) {
+				if j := at[id]; int(j) != i && !g.hasAgent(int(j), s.agent) {
+					mn.sameAs = append(mn.sameAs, j)
+				}
+			})
 		}
 		slices.Sort(mn.cited)
 		mn.cited = slices.Compact(mn.cited)
+		slices.Sort(mn.sameAs)
+		mn.sameAs = slices.Compact(mn.sameAs)
+	}
+}
+
+// sameAsRe finds a finding calling itself another's: "covered by PER-04",
+// "duplicate of `C2`", "same issue as SEC-1", "also reported as F3". A
+// bare "see C2" is not one: it points at something related.
+var sameAsRe = regexp.MustCompile(`(?i)\b(?:covered by|duplicates?(?: of)?|same (?:issue|defect|finding|problem|bug|root cause) as|also reported (?:as|by|in))[\s:\[(*` + "`" + `]*([A-Za-z][A-Za-z0-9_.-]*[0-9][A-Za-z0-9_]*)`)
+
+// hasSameAsWord reports whether t holds, in any case, a word sameAsRe
+// starts with; it reads t without copying it.
+func hasSameAsWord(t string) bool {
+	for i := 0; i+3 <= len(t); i++ {
+		switch t[i] | 0x20 {
+		case 'c', 'd', 's', 'a':
+			for _, w := range [...]string{"cover", "dup", "same", "also"} {
+				if len(t)-i >= len(w) && strings.EqualFold(t[i:i+len(w)], w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sameAsBytes is how much of a description's opening is read for
+// sameAsRe: its heading and first line, where a finding says what it is.
+const sameAsBytes = 400
+
+// eachSameAs calls f with each ID of needles that a finding's title or the
+// opening of its description says it is the same defect as.
+func eachSameAs(title, desc string, needles map[string]struct{}, f func(id string)) {
+	desc = desc[:min(len(desc), sameAsBytes)]
+	for _, t := range [...]string{title, desc} {
+		if !hasSameAsWord(t) {
+			continue // the regexp only where one of its words is
+		}
+		for _, m := range sameAsRe.FindAllStringSubmatch(t, -1) {
+			if _, ok := needles[m[1]]; ok {
+				f(m[1])
+			}
+		}
 	}
 }
 
@@ -529,6 +588,15 @@ func (g *merger) near(i, j int) bool {
 		}
 	}
 	return false
+}
+
+// same reports whether node i or node j calls itself the other (sameAs).
+func (g *merger) same(i, j int) bool {
+	_, ok := slices.BinarySearch(g.m[i].sameAs, int32(j))
+	if !ok {
+		_, ok = slices.BinarySearch(g.m[j].sameAs, int32(i))
+	}
+	return ok
 }
 
 // cites reports whether node i's descriptions name node j (citedOf).
@@ -602,7 +670,10 @@ func (g *merger) score(i, j int) (float64, bool) {
 	// a place, not their words.
 	near := shared >= 2 && g.near(i, j)
 	placeRule := near && s >= minPlaceWords
-	if s < minWords && !titleRule && !placeRule {
+	// A finding that calls itself another agent's ("covered by PER-04")
+	// is that one, whatever its words.
+	sameRule := g.same(i, j)
+	if s < minWords && !titleRule && !placeRule && !sameRule {
 		return s, false // evidence raises a match of words, it never makes one
 	}
 	if same {
@@ -617,7 +688,7 @@ func (g *merger) score(i, j int) (float64, bool) {
 	if countShared(a.idents, b.named) > 0 || countShared(a.named, b.idents) > 0 {
 		s += identBonus
 	}
-	if titleRule || placeRule {
+	if titleRule || placeRule || sameRule {
 		s = max(s, mergeScore) // these rules merge whatever the words of the descriptions
 	}
 	return s, s >= mergeScore
@@ -689,6 +760,9 @@ func (g *merger) candidates(i int, f func(j int)) {
 		for _, j := range g.postings[t] {
 			f(int(j))
 		}
+	}
+	for _, j := range g.m[i].sameAs {
+		f(int(j))
 	}
 }
 

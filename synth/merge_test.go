@@ -284,6 +284,39 @@ func TestMergeByCitedID(t *testing.T) {
 	}
 }
 
+// A finding that calls itself another agent's ("[covered by PER-04]",
+// "duplicate of C2") merges with it whatever its words; a "see" names
+// something related, and an ID two findings carry or the finder's own
+// names neither.
+func TestMergeBySameAs(t *testing.T) {
+	per := fnd(parse.P2, "PER-04", "Performance", "Fixed poll interval adds latency without inotify")
+	for _, c := range []struct {
+		title, desc string
+		extra       []parse.Finding // more findings of fd-a
+		same        bool
+		want        int
+	}{
+		{"Backoff should grow between checks [covered by PER-04]", "", nil, false, 1},
+		{"Backoff should grow between checks", "### ID-8: Backoff should grow\n\nDuplicate of `PER-04`.", nil, false, 1},
+		{"Backoff should grow between checks", "Same issue as PER-04, seen from the caller.", nil, false, 1},
+		{"Backoff should grow between checks (see PER-04)", "", nil, false, 2},
+		{"Backoff should grow between checks [covered by PER-04]", "", []parse.Finding{fnd(parse.P3, "PER-04", "Docs", "Readme typo")}, false, 3},
+		{"Backoff should grow between checks [covered by PER-04]", "", nil, true, 2},
+	} {
+		f := fnd(parse.P2, "ID-8", "", c.title)
+		f.Description = strings.ReplaceAll(c.desc, `\n`, "\n")
+		var run *Run
+		if c.same {
+			run = &Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, per, f)}}
+		} else {
+			run = &Run{Agents: []Agent{agentOf("fd-a", parse.StatusValid, append([]parse.Finding{per}, c.extra...)...), agentOf("fd-b", parse.StatusValid, f)}}
+		}
+		if s := Synthesize(run, Options{}); len(s.Findings) != c.want {
+			t.Errorf("%q / %q (one agent %v, %d more): %d findings, want %d", c.title, c.desc, c.same, len(c.extra), len(s.Findings), c.want)
+		}
+	}
+}
+
 // mergePlain is the merge rule asked about every pair of nodes, then every
 // pair of the groups they make: the reference fuzzyUnion must equal.
 func mergePlain(nodes []*node) unionFind {
@@ -341,11 +374,15 @@ func TestFuzzyUnionIsPairwise(t *testing.T) {
 				if r.IntN(3) == 0 {
 					f.FileRefs = []string{refs[r.IntN(len(refs))]}
 				}
-				switch r.IntN(4) {
+				switch r.IntN(5) {
 				case 0:
 					f.Description = fmt.Sprintf("see X-%d", r.IntN(30))
 				case 1:
 					f.Description = strings.Join(pick(r, words, r.IntN(12)), " ")
+				case 2:
+					// sameAs: merges whatever the words, found by
+					// candidates through sameAs, not the postings.
+					f.Title += fmt.Sprintf(" [covered by X-%d]", r.IntN(30))
 				}
 				s := newSrc(fmt.Sprintf("fd-%d", a), "f.md", &f)
 				srcs = append(srcs, &s)
