@@ -339,6 +339,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// nor is "2 of 3 P0 flaws" in a sentence.
 			g.plevelTallies(t, l.num)
 		}
+		if ts := wordTallies(t); ts != nil && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
+			g.wordTallies(ts, l.num)
+		}
 		if isRule(t) {
 			continue
 		}
@@ -1229,7 +1232,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		return // a template's heading over its slots
 	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
-		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) {
+		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) && !countAfterColon(title) {
 			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})
 		}
 		g.tallyOf(l.num, n.text, sev)
@@ -1326,6 +1329,9 @@ func (g *general) tallyOf(line int, text string, sev Severity) {
 	}
 	if endsWithRef(t) {
 		return // "CRITICAL: SQL built in src/UserDao.java:61": a line of a file
+	}
+	if wordTallies(t) != nil {
+		return // "**Critical Findings:** 3 high, 4 medium": the breakdown is the line's tally
 	}
 	if i := strings.LastIndexAny(t, ":("); i >= 0 {
 		rest := strings.Trim(t[i+1:], " )*_")

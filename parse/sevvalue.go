@@ -426,7 +426,14 @@ func isCount(s string) bool {
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
 	}
-	switch strings.ToLower(strings.TrimSpace(s[i:])) {
+	rest := strings.ToLower(strings.TrimSpace(s[i:]))
+	for _, v := range [...]string{" found", " identified", " detected", " reported"} {
+		// "1 issue found", "3 findings identified"
+		if strings.HasSuffix(rest, v) && strings.IndexByte(rest, ' ') == len(rest)-len(v) {
+			rest = rest[:len(rest)-len(v)]
+		}
+	}
+	switch rest {
 	case "", "item", "items", "finding", "findings", "issue", "issues", "bug", "bugs", "problem", "problems",
 		"concern", "concerns", "gap", "gaps", "total", "found", "건", "件", "个", "개", "개 항목", "problèmes", "problemas":
 		return true
