@@ -228,6 +228,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	badge, badgeNum, badgeAt := "", 0, 0
 	badgeProse := false // the badge is an image over a paragraph
 	var table *genTable
+	blockEnd := -1 // the last line of a field block read as one finding
 	for i := range lines {
 		st.tick()
 		l := lines[i]
@@ -344,6 +345,28 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		if isRule(t) {
 			continue
+		}
+		if i <= blockEnd {
+			continue // a field of the field block above
+		}
+		if (t[0] == '*' || t[0] == '_') && (i == 0 || !paraLine(lines[i-1])) {
+			if b, ok := readFieldBlock(lines, i); ok {
+				// A paragraph of fields, one finding (fieldblock.go).
+				blockEnd = b.end
+				n := gnode{i: i, kind: 'b', rank: 7, text: b.text, count: -1, resolved: b.resolved, open: b.openMark}
+				n.setField(b.sevName, b.sevValue, b.sevLine)
+				for len(stack) > 0 && nodes[cur()].rank >= n.rank {
+					stack = stack[:len(stack)-1]
+				}
+				n.parent = cur()
+				n.cls, n.rgroup = clsBody, -1
+				if n.parent >= 0 {
+					n.cls, n.rgroup = nodes[n.parent].cls, nodes[n.parent].rgroup
+				}
+				nodes = append(nodes, n)
+				stack = append(stack, len(nodes)-1)
+				continue
+			}
 		}
 		kind, indent, body := listItem(l.text)
 		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") {
