@@ -2713,7 +2713,7 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 		return
 	}
 	sevText := cell(t.sev)
-	sev, c, ok := severityValue(sevText, true)
+	sev, c, ok := slotSeverity(sevText)
 	if t.sev < 0 {
 		// Severity from the ID, else from the group over the table.
 		sev, _, ok = idSeverity(strings.Trim(stripBold(cell(t.id)), "`[]# "))

@@ -103,8 +103,9 @@ func sevScale(w string) (Severity, bool) {
 
 // sLevel reads the short form of the numbered scale of sevScale that
 // defect trackers write ("S1", "s2"): S0 and S1 → P0, S2 → P1, S3 → P2,
-// S4 and above → P3. Like priorityLevel it is read only in a severity
-// position: a bare S1 names steps, sections and stories too.
+// S4 and above → P3. It is read only in a severity slot (slotSeverity):
+// a severity field or a table's severity column. "Layer S1", "(S1)" in a
+// heading name steps, sections, stages and stories too.
 func sLevel(w string) (Severity, bool) {
 	if len(w) != 2 || w[0]|0x20 != 's' || w[1] < '0' || w[1] > '9' {
 		return "", false

@@ -262,9 +262,6 @@ func plainOneSeverity(w string, position bool) (Severity, sevClass, bool) {
 	if sev, ok := priorityLevel(w); ok && position {
 		return sev, sevFinding, true
 	}
-	if sev, ok := sLevel(w); ok && position {
-		return sev, sevFinding, true
-	}
 	// An emoji mark before its word: "🔴Critical".
 	if r, n := utf8.DecodeRuneInString(w); n > 1 && n < len(w) && isEmojiRune(r) {
 		rest := strings.TrimLeft(w[n:], "\ufe0f ")

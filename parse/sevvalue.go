@@ -44,9 +44,22 @@ func scoreNamed(s string) bool {
 // severityValue does, or as a score on the scale the name states
 // ("CVSS: 8.1").
 func fieldSeverity(name, value string) (Severity, sevClass, bool) {
-	sev, c, ok := severityValue(value, true)
+	sev, c, ok := slotSeverity(value)
 	if !ok && strings.ContainsAny(value, "0123456789") {
 		if sev, ok := scoreSeverity(name, value); ok {
+			return sev, sevFinding, true
+		}
+	}
+	return sev, c, ok
+}
+
+// slotSeverity reads the value of a severity slot, a severity field or a
+// table's severity column: as severityValue in a severity position, or
+// an S-level ("S1", sLevel), which only a slot holds.
+func slotSeverity(s string) (Severity, sevClass, bool) {
+	sev, c, ok := severityValue(s, true)
+	if !ok {
+		if sev, ok := sLevel(strings.Trim(strings.TrimSpace(stripBold(s)), "`[]()")); ok {
 			return sev, sevFinding, true
 		}
 	}
@@ -379,9 +392,6 @@ func oneSeverity(w string, position bool) (Severity, sevClass, bool) {
 		return sev, sevFinding, true
 	}
 	if sev, ok := priorityLevel(w); ok && position {
-		return sev, sevFinding, true
-	}
-	if sev, ok := sLevel(w); ok && position {
 		return sev, sevFinding, true
 	}
 	// An emoji mark before its word: "🔴Critical".
