@@ -2001,15 +2001,21 @@ func apartID(s string) (id, rest string, ok bool) {
 	default:
 		return "", s, false
 	}
-	return id, rest, true
+	return id, cutScopeTag(rest), true
 }
 
 // dashedID reports whether s is letters, a dash and digits ("H-01",
-// "SEC-12").
+// "SEC-12"), or groups of digits ("ACM-01-003", a Cure53 audit's ID:
+// the audit's code, its round, the finding's number).
 func dashedID(s string) bool {
 	a, b, ok := strings.Cut(s, "-")
-	if !ok || a == "" || len(a) > 8 || !isDigits(b) {
+	if !ok || a == "" || len(a) > 8 {
 		return false
+	}
+	for g := range strings.SplitSeq(b, "-") {
+		if !isDigits(g) {
+			return false
+		}
 	}
 	for i := 0; i < len(a); i++ {
 		if a[i] < 'A' || a[i] > 'Z' {
