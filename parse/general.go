@@ -91,6 +91,7 @@ type gnode struct {
 	legend        bool
 	fieldLabel    bool // a bold label that recurs in several findings: a field of each
 	resolvedGroup bool // a group heading whose note says its findings are resolved
+	resolvedHead  bool // a heading that only says its contents are resolved ("### Fixed", resolved.go)
 	placeholders  bool // a group with a template's placeholder under it
 	gsev          Severity
 	count         int // a count the group heading states, -1 when none
@@ -297,6 +298,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			n.parent = cur()
 			n.cls, n.rgroup = headingClass(nodes, n.parent, head, len(nodes))
+			n.resolvedHead = resolvedHeading(head)
 			nodes = append(nodes, n)
 			stack = append(stack, len(nodes)-1)
 			heading = len(nodes) - 1
@@ -1169,6 +1171,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 			r.f.resolved = r.f.resolved || nodes[a].resolvedGroup
 			nodes[a].found++
 		}
+		r.f.resolved = r.f.resolved || underResolved(nodes, h)
 		g.findings = append(g.findings, r.f)
 	}
 	// Groups: tallies of their own counts, and groups that gave nothing.
@@ -1270,6 +1273,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
 		resolved = resolved || nodes[a].resolvedGroup
 	}
+	resolved = resolved || underResolved(nodes, p)
 	f := Finding{Severity: sev, ID: id, Section: n.section, Title: title, Line: l.num, Confidence: ConfidenceLow,
 		FileRefs: fileRefs(n.text), resolved: resolved}
 	gf := gfinding{Finding: f, cls: n.cls, group: n.rgroup, num: wordNumber(id)}

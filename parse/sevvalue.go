@@ -44,6 +44,9 @@ func scoreNamed(s string) bool {
 // severityValue does, or as a score on the scale the name states
 // ("CVSS: 8.1").
 func fieldSeverity(name, value string) (Severity, sevClass, bool) {
+	if optionList(value) {
+		return "", sevNone, false // a template's "Critical | High | Medium | Low"
+	}
 	sev, c, ok := slotSeverity(value)
 	if !ok && strings.ContainsAny(value, "0123456789") {
 		if sev, ok := scoreSeverity(name, value); ok {
@@ -64,6 +67,30 @@ func slotSeverity(s string) (Severity, sevClass, bool) {
 		}
 	}
 	return sev, c, ok
+}
+
+// optionList reports whether a severity value lists the options of a
+// template rather than rating anything: three or more severities of
+// different levels between pipes or slashes ("Critical | High | Medium |
+// Low", "P0/P1/P2/P3"). Two are a compound ("High/Critical"), read as the
+// higher.
+func optionList(v string) bool {
+	if strings.Count(v, "|")+strings.Count(v, "/") < 2 {
+		return false
+	}
+	var seen [4]bool
+	n := 0
+	for part := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == '|' || r == '/' }) {
+		sev, c, ok := severityValue(part, true)
+		if !ok || c != sevFinding {
+			return false
+		}
+		if k := sev.Rank(); k < 4 && !seen[k] {
+			seen[k] = true
+			n++
+		}
+	}
+	return n >= 3
 }
 
 // namedScore splits a score from the name before it: at a colon
