@@ -406,6 +406,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		if isFieldLine(t) {
 			continue
 		}
+		scan := scannerLine(t) // a prefix test on most lines
 		var n gnode
 		switch {
 		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
@@ -423,10 +424,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
-		case l.text == t && scannerLine(t) != "":
+		case l.text == t && scan != "":
 			// "✗ High severity vulnerability found in jsonwebtoken": a
 			// scanner's result line, read as "[High] …".
-			n = gnode{i: i, kind: 'b', rank: 7, text: "[" + scannerLine(t) + "] " + strings.TrimSpace(trimEmoji(t)), count: -1}
+			n = gnode{i: i, kind: 'b', rank: 7, text: "[" + scan + "] " + strings.TrimSpace(trimEmoji(t)), count: -1}
 		case l.text == t && plainLabel(t):
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
