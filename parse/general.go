@@ -518,6 +518,10 @@ func resolvedMark(s string) bool {
 	return false
 }
 
+// resolvedWords are the words that mark a finding resolved (SPEC §2.3
+// resolved items), in its line (resolvedMark), its status field
+// (isResolvedValue, with statusResolvedWords) or a heading over it
+// (resolvedHeading): the one list of them.
 var resolvedWords = []string{"fixed", "resolved", "addressed", "done", "closed"}
 
 // resolvedAnchor reports whether a resolved word at s[q:] stands where
@@ -748,16 +752,26 @@ func isResolvedValue(v string) bool {
 		return true
 	}
 	v = strings.TrimSpace(strings.Trim(trimEmoji(v), "*_`[]()"))
-	// An audit's statuses too: "Solved", "Remediated", "Mitigated" say the
-	// defect is gone; "Acknowledged" and "Risk accepted" that it stays.
-	for _, w := range []string{"fixed", "resolved", "done", "closed", "addressed", "already fixed", "implemented", "solved", "remediated", "mitigated",
-		"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "已修复", "已解决", "修正済み"} {
+	for _, w := range resolvedWords {
+		if strings.HasPrefix(v, w) {
+			return true
+		}
+	}
+	for _, w := range statusResolvedWords {
 		if strings.HasPrefix(v, w) {
 			return true
 		}
 	}
 	return false
 }
+
+// statusResolvedWords are the words that resolve a finding as the value of
+// its status field only, beside resolvedWords, which resolve it there and
+// as a mark in its line: an audit's statuses ("Solved", "Remediated",
+// "Mitigated" say the defect is gone; "Acknowledged" and "Risk accepted"
+// that it stays), and the same words in other languages.
+var statusResolvedWords = []string{"already fixed", "implemented", "solved", "remediated", "mitigated",
+	"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "已修复", "已解决", "修正済み"}
 
 // isResolution reports whether a Resolution field tells what was done
 // ("Resolution: copied the plan to …", "Resolution: added a guard"), a
