@@ -91,10 +91,10 @@ func appendCount(out []sevCount, s Severity, num string) []sevCount {
 
 // countAfterColon reports whether a title is a category and its count,
 // "General issues: 1 issue found", "Critical: 0 issues": a tally of the
-// category, not a finding.
+// category, not a finding. "src/auth.go:42" is a line of a file.
 func countAfterColon(s string) bool {
 	i := strings.LastIndexByte(s, ':')
-	return i >= 0 && isCount(strings.TrimRight(s[i+1:], ". "))
+	return i >= 0 && i+1 < len(s) && s[i+1] == ' ' && isCount(strings.TrimRight(s[i+1:], ". "))
 }
 
 // wordTallies records the counts a line states in words (wordTallies), one
