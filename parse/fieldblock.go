@@ -30,22 +30,33 @@ type fieldBlock struct {
 func readFieldBlock(lines []line, i int) (b fieldBlock, ok bool) {
 	title := ""
 	id := ""
+	// First the cheap tests: every line a bold field, one a title.
 	k := i
 	for ; k < len(lines) && k-i < 16 && paraLine(lines[k]); k++ {
-		s := strings.TrimSpace(lines[k].text)
-		name, value, isField := boldField(s)
+		name, value, isField := boldField(strings.TrimSpace(lines[k].text))
 		if !isField {
 			return b, false // a paragraph of prose around bold labels
+		}
+		if title == "" && titleFieldName(name) {
+			title = value
+		}
+	}
+	if title == "" || k-i < 2 {
+		return b, false
+	}
+	title = ""
+	for k = i; k < len(lines) && k-i < 16 && paraLine(lines[k]); k++ {
+		s := strings.TrimSpace(lines[k].text)
+		name, value, _ := boldField(s)
+		if title == "" && value != "" && titleFieldName(name) {
+			title = value
+			continue
 		}
 		if m := sevFieldOf(s); m != nil && b.sevLine == 0 {
 			b.sevName, b.sevValue, b.sevLine = m[1], m[2], lines[k].num
 			continue
 		}
 		switch strings.ToLower(name) {
-		case "summary", "title", "issue title", "finding title":
-			if title == "" {
-				title = value
-			}
 		case "key", "id", "issue", "issue key", "ticket", "reference", "ref":
 			if IsFindingID(value) {
 				id = value
@@ -96,4 +107,13 @@ func boldField(t string) (name, value string, ok bool) {
 		return strings.TrimSpace(name), strings.TrimSpace(value), true
 	}
 	return "", "", false
+}
+
+// titleFieldName reports whether a field names a finding's title.
+func titleFieldName(name string) bool {
+	switch strings.ToLower(name) {
+	case "summary", "title", "issue title", "finding title":
+		return true
+	}
+	return false
 }

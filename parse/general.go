@@ -342,7 +342,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// nor is "2 of 3 P0 flaws" in a sentence.
 			g.plevelTallies(t, l.num)
 		}
-		if ts := wordTallies(t); ts != nil && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
+		if ts, ok := wordTallies(t); ok && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
 			g.wordTallies(ts, l.num)
 		}
 		if isRule(t) {
@@ -1372,7 +1372,7 @@ func (g *general) tallyOf(line int, text string, sev Severity) {
 	if endsWithRef(t) {
 		return // "CRITICAL: SQL built in src/UserDao.java:61": a line of a file
 	}
-	if wordTallies(t) != nil {
+	if _, ok := wordTallies(t); ok {
 		return // "**Critical Findings:** 3 high, 4 medium": the breakdown is the line's tally
 	}
 	if i := strings.LastIndexAny(t, ":("); i >= 0 {

@@ -1,6 +1,9 @@
 package parse
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // A resolved section (SPEC §2.3 resolved items, docs/reports.md
 // "Resolved"): a heading that only says its contents are resolved —
@@ -13,6 +16,9 @@ import "strings"
 // words ("issues", "findings") and a note of when ("since the last
 // review", "in 2.4.1").
 func resolvedHeading(head string) bool {
+	if h := strings.TrimLeft(head, " \t*_#0123456789.)"); h == "" || h[0] < utf8.RuneSelf && strings.IndexByte("fFrRaAdDcC", h[0]) < 0 {
+		return false // most headings: no resolved word, nor an emoji, first
+	}
 	t := strings.TrimSpace(trimEmoji(stripBold(head)))
 	t = strings.TrimSpace(cutNumbering(t))
 	if len(t) > 60 {

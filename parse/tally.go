@@ -13,23 +13,34 @@ import (
 // (agent.go, unreadable): a report that counts a high finding it never
 // wrote down in a place of a finding is never silently safe.
 
-// sevCount is one "severity: count" or "count severity" pair of a line.
-type sevCount struct {
-	sev Severity
-	n   int
+// sevCounts are the counts a line states of each level, P0 to P3, and
+// whether it states one of the level at all.
+type sevCounts struct {
+	n    [4]int
+	seen [4]bool
 }
 
 // wordTallies returns the severity counts a line states in words: two or
 // more pairs of a count and a severity word of the vocabulary's markers,
-// written "High: 1" (a colon between) or "1 high" (a space between). One
-// pair alone is prose ("1 critical path"); a P-level is plevelTallies'.
-// It is a hand scan, no regexp: it runs on every line of a report.
-func wordTallies(t string) []sevCount {
+// written "High: 1" (a colon between) or "1 high" (a space between),
+// summed by level ("critical: 1, blocker: 1" states two P0). One pair
+// alone is prose ("1 critical path"); a P-level is plevelTallies'. It
+// is a hand scan with no regexp and no allocation: it runs on every line
+// of a report.
+func wordTallies(t string) (c sevCounts, ok bool) {
 	if len(t) >= 300 || !hasDigit(t) {
-		return nil
+		return c, false
 	}
-	var out []sevCount
-	// The previous word, where it ends, and whether it is a count.
+	pairs := 0
+	add := func(s Severity, num string) {
+		n, err := strconv.Atoi(num)
+		if k := s.Rank(); err == nil && k < 4 {
+			c.n[k] += n
+			c.seen[k] = true
+			pairs++
+		}
+	}
+	// The previous word and where it ends.
 	prev, prevEnd := "", -1
 	for i := 0; i < len(t); {
 		if !isWordByte(t[i]) {
@@ -48,20 +59,17 @@ func wordTallies(t string) []sevCount {
 		case isDigits(w) && prev != "" && !isDigits(prev) && colonSep(sep):
 			// "High: 1", "**High**: 1"
 			if s, ok := tallyWord(prev); ok {
-				out = appendCount(out, s, w)
+				add(s, w)
 			}
 		case !isDigits(w) && isDigits(prev) && strings.Trim(sep, " ") == "":
 			// "1 high"
 			if s, ok := tallyWord(w); ok {
-				out = appendCount(out, s, prev)
+				add(s, prev)
 			}
 		}
 		prev, prevEnd, i = w, j, j
 	}
-	if len(out) < 2 {
-		return nil
-	}
-	return out
+	return c, pairs >= 2
 }
 
 // tallyWord reads a marker word of the vocabulary as a severity: the words
@@ -81,14 +89,6 @@ func colonSep(s string) bool {
 	return strings.Count(s, ":") == 1 && strings.Trim(s, " :*_") == ""
 }
 
-func appendCount(out []sevCount, s Severity, num string) []sevCount {
-	n, err := strconv.Atoi(num)
-	if err != nil {
-		return out
-	}
-	return append(out, sevCount{s, n})
-}
-
 // countAfterColon reports whether a title is a category and its count,
 // "General issues: 1 issue found", "Critical: 0 issues": a tally of the
 // category, not a finding. "src/auth.go:42" is a line of a file.
@@ -97,22 +97,12 @@ func countAfterColon(s string) bool {
 	return i >= 0 && i+1 < len(s) && s[i+1] == ' ' && isCount(strings.TrimRight(s[i+1:], ". "))
 }
 
-// wordTallies records the counts a line states in words (wordTallies), one
-// tally a severity: "critical: 1, blocker: 1" states two P0 findings.
-func (g *general) wordTallies(ts []sevCount, line int) {
-	var sum [4]int
-	var seen [4]bool
-	for _, c := range ts {
-		k := c.sev.Rank()
-		if k < 0 || k > 3 {
-			continue
-		}
-		sum[k] += c.n
-		seen[k] = true
-	}
+// wordTallies records the counts a line states in words (wordTallies),
+// one tally a level.
+func (g *general) wordTallies(c sevCounts, line int) {
 	for k, s := range [...]Severity{P0, P1, P2, P3} {
-		if seen[k] {
-			g.tallies = append(g.tallies, tally{line: line, sev: s, n: sum[k], group: -1})
+		if c.seen[k] {
+			g.tallies = append(g.tallies, tally{line: line, sev: s, n: c.n[k], group: -1})
 		}
 	}
 }

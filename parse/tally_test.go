@@ -6,20 +6,34 @@ import (
 )
 
 func TestWordTallies(t *testing.T) {
+	// want: the count of P0..P3 stated, -1 for a level not stated; nil
+	// for a line that is no tally.
 	for _, c := range []struct {
 		line string
-		want []sevCount
+		want []int
 	}{
-		{"Total issues (by severity): Low: 1, Medium: 0, High: 1.", []sevCount{{P3, 1}, {P2, 0}, {P1, 1}}},
-		{"2 vulnerabilities (1 high, 1 critical)", []sevCount{{P1, 1}, {P0, 1}}},
-		{"**Critical:** 0 · **High:** 3", []sevCount{{P0, 0}, {P1, 3}}},
+		{"Total issues (by severity): Low: 1, Medium: 0, High: 1.", []int{-1, 1, 0, 1}},
+		{"2 vulnerabilities (1 high, 1 critical)", []int{1, 1, -1, -1}},
+		{"**Critical:** 0 · **High:** 3", []int{0, 3, -1, -1}},
+		{"critical: 1, blocker: 2, low: 4", []int{3, -1, -1, 4}},
 		{"One critical path runs through 1 critical section", nil},
 		{"Found 1 critical issue in the parser", nil},
 		{"P0: 1, P1: 2", nil}, // plevelTallies' own
 		{"Error: 3, Warning: 2", nil},
 	} {
-		if got := wordTallies(c.line); !slices.Equal(got, c.want) {
-			t.Errorf("wordTallies(%q) = %v; want %v", c.line, got, c.want)
+		got, ok := wordTallies(c.line)
+		var g []int
+		if ok {
+			for k := range 4 {
+				if got.seen[k] {
+					g = append(g, got.n[k])
+				} else {
+					g = append(g, -1)
+				}
+			}
+		}
+		if !slices.Equal(g, c.want) {
+			t.Errorf("wordTallies(%q) = %v; want %v", c.line, g, c.want)
 		}
 	}
 }
