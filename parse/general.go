@@ -138,6 +138,7 @@ type gnode struct {
 	legend        bool
 	fieldLabel    bool // a bold label that recurs in several findings: a field of each
 	resolvedGroup bool // a group heading whose note says its findings are resolved
+	resolvedHead  bool // a heading that only says its contents are resolved ("### Fixed", resolved.go)
 	placeholders  bool // a group with a template's placeholder under it
 	gsev          Severity
 	count         int // a count the group heading states, -1 when none
@@ -276,6 +277,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	badge, badgeNum, badgeAt := "", 0, 0
 	badgeProse := false // the badge is an image over a paragraph
 	var table *genTable
+	blockEnd := -1 // the last line of a field block read as one finding
 	for i := range lines {
 		st.tick()
 		l := lines[i]
@@ -344,6 +346,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			n.parent = cur()
 			n.cls, n.rgroup = headingClass(nodes, n.parent, head, len(nodes))
+			n.resolvedHead = resolvedHeading(head)
 			nodes = append(nodes, n)
 			stack = append(stack, len(nodes)-1)
 			heading = len(nodes) - 1
@@ -387,8 +390,33 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// nor is "2 of 3 P0 flaws" in a sentence.
 			g.plevelTallies(t, l.num)
 		}
+		if ts, ok := wordTallies(t); ok && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
+			g.wordTallies(ts, l.num)
+		}
 		if isRule(t) {
 			continue
+		}
+		if i <= blockEnd {
+			continue // a field of the field block above
+		}
+		if (t[0] == '*' || t[0] == '_') && (i == 0 || !paraLine(lines[i-1])) {
+			if b, ok := readFieldBlock(lines, i); ok {
+				// A paragraph of fields, one finding (fieldblock.go).
+				blockEnd = b.end
+				n := gnode{i: i, kind: 'b', rank: 7, text: b.text, count: -1, resolved: b.resolved, open: b.openMark}
+				n.setField(b.sevName, b.sevValue, b.sevLine)
+				for len(stack) > 0 && nodes[cur()].rank >= n.rank {
+					stack = stack[:len(stack)-1]
+				}
+				n.parent = cur()
+				n.cls, n.rgroup = clsBody, -1
+				if n.parent >= 0 {
+					n.cls, n.rgroup = nodes[n.parent].cls, nodes[n.parent].rgroup
+				}
+				nodes = append(nodes, n)
+				stack = append(stack, len(nodes)-1)
+				continue
+			}
 		}
 		kind, indent, body := listItem(l.text)
 		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") {
@@ -438,6 +466,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		if isFieldLine(t) || kind != 0 && indent < 2 && runs.inFieldRun(i) {
 			continue
 		}
+		scan := scannerLine(t) // a prefix test on most lines
 		var n gnode
 		switch {
 		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
@@ -455,10 +484,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
-		case l.text == t && scannerLine(t) != "":
+		case l.text == t && scan != "":
 			// "✗ High severity vulnerability found in jsonwebtoken": a
 			// scanner's result line, read as "[High] …".
-			n = gnode{i: i, kind: 'b', rank: 7, text: "[" + scannerLine(t) + "] " + strings.TrimSpace(trimEmoji(t)), count: -1}
+			n = gnode{i: i, kind: 'b', rank: 7, text: "[" + scan + "] " + strings.TrimSpace(trimEmoji(t)), count: -1}
 		case l.text == t && plainLabel(t):
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
@@ -561,6 +590,10 @@ func resolvedMark(s string) bool {
 	return false
 }
 
+// resolvedWords are the words that mark a finding resolved (SPEC §2.3
+// resolved items), in its line (resolvedMark), its status field
+// (isResolvedValue, with statusResolvedWords) or a heading over it
+// (resolvedHeading): the one list of them.
 var resolvedWords = []string{"fixed", "resolved", "addressed", "done", "closed"}
 
 // resolvedAnchor reports whether a resolved word at s[q:] stands where
@@ -795,16 +828,26 @@ func isResolvedValue(v string) bool {
 		return true
 	}
 	v = strings.TrimSpace(strings.Trim(trimEmoji(v), "*_`[]()"))
-	// An audit's statuses too: "Solved", "Remediated", "Mitigated" say the
-	// defect is gone; "Acknowledged" and "Risk accepted" that it stays.
-	for _, w := range []string{"fixed", "resolved", "done", "closed", "addressed", "already fixed", "implemented", "solved", "remediated", "mitigated",
-		"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "已修复", "已解决", "修正済み"} {
+	for _, w := range resolvedWords {
+		if strings.HasPrefix(v, w) {
+			return true
+		}
+	}
+	for _, w := range statusResolvedWords {
 		if strings.HasPrefix(v, w) {
 			return true
 		}
 	}
 	return false
 }
+
+// statusResolvedWords are the words that resolve a finding as the value of
+// its status field only, beside resolvedWords, which resolve it there and
+// as a mark in its line: an audit's statuses ("Solved", "Remediated",
+// "Mitigated" say the defect is gone; "Acknowledged" and "Risk accepted"
+// that it stays), and the same words in other languages.
+var statusResolvedWords = []string{"already fixed", "implemented", "solved", "remediated", "mitigated",
+	"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "已修复", "已解决", "修正済み"}
 
 // isResolution reports whether a Resolution field tells what was done
 // ("Resolution: copied the plan to …", "Resolution: added a guard"), a
@@ -1317,6 +1360,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 			r.f.resolved = r.f.resolved || nodes[a].resolvedGroup
 			nodes[a].found++
 		}
+		r.f.resolved = r.f.resolved || underResolved(nodes, h)
 		g.findings = append(g.findings, r.f)
 	}
 	// Groups: tallies of their own counts, and groups that gave nothing.
@@ -1403,7 +1447,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		return // a template's heading over its slots
 	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
-		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) {
+		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) && !countAfterColon(title) {
 			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})
 		}
 		g.tallyOf(l.num, n.text, sev)
@@ -1418,6 +1462,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
 		resolved = resolved || nodes[a].resolvedGroup
 	}
+	resolved = resolved || underResolved(nodes, p)
 	f := Finding{Severity: sev, ID: id, Section: n.section, Title: title, Line: l.num, Confidence: ConfidenceLow,
 		FileRefs: fileRefs(n.text), resolved: resolved}
 	gf := gfinding{Finding: f, cls: n.cls, group: n.rgroup, num: wordNumber(id)}
@@ -1500,6 +1545,9 @@ func (g *general) tallyOf(line int, text string, sev Severity) {
 	}
 	if endsWithRef(t) {
 		return // "CRITICAL: SQL built in src/UserDao.java:61": a line of a file
+	}
+	if _, ok := wordTallies(t); ok {
+		return // "**Critical Findings:** 3 high, 4 medium": the breakdown is the line's tally
 	}
 	if i := strings.LastIndexAny(t, ":("); i >= 0 {
 		rest := strings.Trim(t[i+1:], " )*_")
@@ -2146,15 +2194,21 @@ func apartID(s string) (id, rest string, ok bool) {
 	default:
 		return "", s, false
 	}
-	return id, rest, true
+	return id, cutScopeTag(rest), true
 }
 
 // dashedID reports whether s is letters, a dash and digits ("H-01",
-// "SEC-12").
+// "SEC-12"), or groups of digits ("ACM-01-003", a Cure53 audit's ID:
+// the audit's code, its round, the finding's number).
 func dashedID(s string) bool {
 	a, b, ok := strings.Cut(s, "-")
-	if !ok || a == "" || len(a) > 8 || !isDigits(b) {
+	if !ok || a == "" || len(a) > 8 {
 		return false
+	}
+	for g := range strings.SplitSeq(b, "-") {
+		if !isDigits(g) {
+			return false
+		}
 	}
 	for i := 0; i < len(a); i++ {
 		if a[i] < 'A' || a[i] > 'Z' {
@@ -2878,7 +2932,7 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 		return
 	}
 	sevText := cell(t.sev)
-	sev, c, ok := severityValue(sevText, true)
+	sev, c, ok := slotSeverity(sevText)
 	if t.sev < 0 {
 		// Severity from the ID, else from the group over the table.
 		sev, _, ok = idSeverity(strings.Trim(stripBold(cell(t.id)), "`[]# "))

@@ -171,7 +171,7 @@ func emptyTitle(s string) bool {
 			return true
 		}
 	}
-	return strings.IndexByte(s, ':') >= 0 && isTally(s) && !endsWithRef(s) || onlyGroupWords(s)
+	return strings.IndexByte(s, ':') >= 0 && (isTally(s) || countAfterColon(s)) && !endsWithRef(s) || onlyGroupWords(s)
 }
 
 // isTally reports whether s is a legend or tally: "(invalid measurement …):

@@ -101,6 +101,18 @@ func sevScale(w string) (Severity, bool) {
 	return P3, true
 }
 
+// sLevel reads the short form of the numbered scale of sevScale that
+// defect trackers write ("S1", "s2"): S0 and S1 → P0, S2 → P1, S3 → P2,
+// S4 and above → P3. It is read only in a severity slot (slotSeverity):
+// a severity field or a table's severity column. "Layer S1", "(S1)" in a
+// heading name steps, sections, stages and stories too.
+func sLevel(w string) (Severity, bool) {
+	if len(w) != 2 || w[0]|0x20 != 's' || w[1] < '0' || w[1] > '9' {
+		return "", false
+	}
+	return sevScale("sev" + w[1:])
+}
+
 // priorityLevel reads a P-level spelled out ("Priority 1", "Prio-2",
 // "priority 0"), as P1 abbreviates it: Priority 0 → P0, 1 → P1, 2 → P2,
 // 3 and above → P3. It is read only in a severity position (a group

@@ -44,13 +44,53 @@ func scoreNamed(s string) bool {
 // severityValue does, or as a score on the scale the name states
 // ("CVSS: 8.1").
 func fieldSeverity(name, value string) (Severity, sevClass, bool) {
-	sev, c, ok := severityValue(value, true)
+	if optionList(value) {
+		return "", sevNone, false // a template's "Critical | High | Medium | Low"
+	}
+	sev, c, ok := slotSeverity(value)
 	if !ok && strings.ContainsAny(value, "0123456789") {
 		if sev, ok := scoreSeverity(name, value); ok {
 			return sev, sevFinding, true
 		}
 	}
 	return sev, c, ok
+}
+
+// slotSeverity reads the value of a severity slot, a severity field or a
+// table's severity column: as severityValue in a severity position, or
+// an S-level ("S1", sLevel), which only a slot holds.
+func slotSeverity(s string) (Severity, sevClass, bool) {
+	sev, c, ok := severityValue(s, true)
+	if !ok {
+		if sev, ok := sLevel(strings.Trim(strings.TrimSpace(stripBold(s)), "`[]()")); ok {
+			return sev, sevFinding, true
+		}
+	}
+	return sev, c, ok
+}
+
+// optionList reports whether a severity value lists the options of a
+// template rather than rating anything: three or more severities of
+// different levels between pipes or slashes ("Critical | High | Medium |
+// Low", "P0/P1/P2/P3"). Two are a compound ("High/Critical"), read as the
+// higher.
+func optionList(v string) bool {
+	if strings.Count(v, "|")+strings.Count(v, "/") < 2 {
+		return false
+	}
+	var seen [4]bool
+	n := 0
+	for part := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == '|' || r == '/' }) {
+		sev, c, ok := severityValue(part, true)
+		if !ok || c != sevFinding {
+			return false
+		}
+		if k := sev.Rank(); k < 4 && !seen[k] {
+			seen[k] = true
+			n++
+		}
+	}
+	return n >= 3
 }
 
 // namedScore splits a score from the name before it: at a colon
@@ -423,7 +463,14 @@ func isCount(s string) bool {
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
 	}
-	switch strings.ToLower(strings.TrimSpace(s[i:])) {
+	rest := strings.ToLower(strings.TrimSpace(s[i:]))
+	for _, v := range [...]string{" found", " identified", " detected", " reported"} {
+		// "1 issue found", "3 findings identified"
+		if strings.HasSuffix(rest, v) && strings.IndexByte(rest, ' ') == len(rest)-len(v) {
+			rest = rest[:len(rest)-len(v)]
+		}
+	}
+	switch rest {
 	case "", "item", "items", "finding", "findings", "issue", "issues", "bug", "bugs", "problem", "problems",
 		"concern", "concerns", "gap", "gaps", "total", "found", "건", "件", "个", "개", "개 항목", "problèmes", "problemas":
 		return true

@@ -1,0 +1,121 @@
+package parse
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestWordTallies(t *testing.T) {
+	// want: the count of P0..P3 stated, -1 for a level not stated; nil
+	// for a line that is no tally.
+	for _, c := range []struct {
+		line string
+		want []int
+	}{
+		{"Total issues (by severity): Low: 1, Medium: 0, High: 1.", []int{-1, 1, 0, 1}},
+		{"2 vulnerabilities (1 high, 1 critical)", []int{1, 1, -1, -1}},
+		{"**Critical:** 0 · **High:** 3", []int{0, 3, -1, -1}},
+		{"critical: 1, blocker: 2, low: 4", []int{3, -1, -1, 4}},
+		{"One critical path runs through 1 critical section", nil},
+		{"Found 1 critical issue in the parser", nil},
+		{"P0: 1, P1: 2", nil}, // plevelTallies' own
+		{"Error: 3, Warning: 2", nil},
+	} {
+		got, ok := wordTallies(c.line)
+		var g []int
+		if ok {
+			for k := range 4 {
+				if got.seen[k] {
+					g = append(g, got.n[k])
+				} else {
+					g = append(g, -1)
+				}
+			}
+		}
+		if !slices.Equal(g, c.want) {
+			t.Errorf("wordTallies(%q) = %v; want %v", c.line, g, c.want)
+		}
+	}
+}
+
+func TestCountAfterColon(t *testing.T) {
+	for s, want := range map[string]bool{
+		"General issues: 1 issue found":   true,
+		"Concurrency: 0 issues":           true,
+		"Error handling: 3 findings":      true,
+		"Security: all looks good":        false,
+		"Retry: 3 attempts are too many":  false,
+		"Token leak in src/auth.go:42":    false,
+		"Cache key ignores the tenant":    false,
+		"Checks: 2 problems identified":   true,
+		"Review: 5 reviewers disagreed":   false,
+		"Uploads: 1 issue found. Fix now": false,
+	} {
+		if got := countAfterColon(s); got != want {
+			t.Errorf("countAfterColon(%q) = %v; want %v", s, got, want)
+		}
+	}
+}
+
+func TestOptionList(t *testing.T) {
+	for v, want := range map[string]bool{
+		"Critical | High | Medium | Low": true,
+		"P0/P1/P2/P3":                    true,
+		"High/Critical":                  false,
+		"Medium-High":                    false,
+		"High | data loss | now":         false,
+		"Critical":                       false,
+	} {
+		if got := optionList(v); got != want {
+			t.Errorf("optionList(%q) = %v; want %v", v, got, want)
+		}
+	}
+}
+
+func TestSLevel(t *testing.T) {
+	for w, want := range map[string]Severity{"S0": P0, "S1": P0, "s2": P1, "S3": P2, "S4": P3, "S9": P3, "S12": "", "SX": "", "Sev1": ""} {
+		got, ok := sLevel(w)
+		if ok != (want != "") || got != want {
+			t.Errorf("sLevel(%q) = %q, %v; want %q", w, got, ok, want)
+		}
+	}
+	if _, _, ok := severityValue("S1", true); ok {
+		t.Error(`severityValue("S1", true) reads a severity; S-levels belong to severity slots only`)
+	}
+	if sev, _, ok := slotSeverity("**S1**"); !ok || sev != P0 {
+		t.Errorf(`slotSeverity("**S1**") = %q, %v; want P0`, sev, ok)
+	}
+}
+
+func TestCutScopeTag(t *testing.T) {
+	for rest, want := range map[string]string{
+		" WP1: Stored XSS":          " Stored XSS",
+		" WP12: Stored XSS":         " Stored XSS",
+		" P1: Stored XSS":           " P1: Stored XSS",
+		" Sev2: Stored XSS":         " Sev2: Stored XSS",
+		" Stored XSS: the nickname": " Stored XSS: the nickname",
+		" API-2: Stored XSS":        " API-2: Stored XSS",
+	} {
+		if got := cutScopeTag(rest); got != want {
+			t.Errorf("cutScopeTag(%q) = %q; want %q", rest, got, want)
+		}
+	}
+}
+
+func TestResolvedHeading(t *testing.T) {
+	for h, want := range map[string]bool{
+		"Fixed":                        true,
+		"Resolved":                     true,
+		"✅ Resolved issues (3)":        true,
+		"Fixed since the last review":  true,
+		"Addressed Findings":           true,
+		"Fixed-point arithmetic drift": false,
+		"Resolved questions of scope":  false,
+		"Closed-loop control":          false,
+		"Open issues":                  false,
+	} {
+		if got := resolvedHeading(h); got != want {
+			t.Errorf("resolvedHeading(%q) = %v; want %v", h, got, want)
+		}
+	}
+}
