@@ -12,7 +12,7 @@ func inFieldRunPlain(lines []line, i int) bool {
 	_, indent, _ := listItem(lines[i].text)
 	form := func(j int) uint8 {
 		k, in, _ := listItem(lines[j].text)
-		if k == 0 || in != indent || !boldField(lines[j].text) {
+		if k == 0 || in != indent || !shortBoldField(lines[j].text) {
 			return 1
 		}
 		if sevFieldOf(strings.TrimSpace(lines[j].text)) != nil {

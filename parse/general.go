@@ -901,7 +901,7 @@ func (r *fieldRuns) form(j, indent int) uint8 {
 	}
 	if r.memo[j] == 0 {
 		r.memo[j] = 1
-		if t := r.lines[j].text; boldField(t) {
+		if t := r.lines[j].text; shortBoldField(t) {
 			r.memo[j] = 2
 			if sevFieldOf(strings.TrimSpace(t)) != nil {
 				r.memo[j] = 3
@@ -969,9 +969,9 @@ func (r *fieldRuns) inFieldRun(i int) bool {
 	return false
 }
 
-// boldField reports whether t is a list item `- **Name:** value` with a
+// shortBoldField reports whether t is a list item `- **Name:** value` with a
 // name of at most four words and a value short of a sentence.
-func boldField(t string) bool {
+func shortBoldField(t string) bool {
 	m := anyFieldRe.FindStringSubmatch(strings.TrimSpace(t))
 	if m == nil || m[1] == "" || strings.Count(m[1], " ") > 3 {
 		return false
