@@ -46,11 +46,25 @@ type Claim struct {
 	// prose: a list item that names its agents only in its prose
 	// (reader.proseItem, reader.whoSaid).
 	prose bool
+	// head: the heading over a "who said what" table or list this claim
+	// is a row of, when the paragraph under the heading counts the agents
+	// ("Two agents converged on …"); nil: none.
+	head *countHead
 	// quotes: an item of a "who said what" list (reader.whoSaid), whose
 	// body is what its agent said, in its words or the synthesis's: the
 	// agent is held to its report, not to its findings, whose blocks the
 	// reader may not hold (a finding read from front matter).
 	quotes bool
+}
+
+// countHead is a heading whose paragraph counts the agents of the "who
+// said what" rows under it: a claim of that count, borne out by its rows
+// (judgeHeads).
+type countHead struct {
+	line  int
+	title string
+	n, of int
+	lvl   int
 }
 
 // attribution is what a claim says one agent reported.
@@ -85,6 +99,7 @@ type reader struct {
 	claimLvl int            // level of the current finding heading; 0: none
 	block    int            // index in out of the claim whose block this is; -1: none
 	table    *tableCols
+	head     *countHead // the counting heading over the rows read; nil: none
 	// prose are the list items that state no claim by their form but
 	// name what may be agents (proseItem, whoSaid): Check keeps those
 	// whose names are agents of the run.
@@ -209,6 +224,7 @@ func (r *reader) heading(lvl int, text, t string) {
 	if r.claimLvl > 0 && lvl <= r.claimLvl {
 		r.claimLvl = 0
 	}
+	r.head = nil
 	if r.skipLvl > 0 {
 		return
 	}
@@ -239,8 +255,18 @@ func (r *reader) heading(lvl int, text, t string) {
 		// "### Convergence Point 2: Lifecycle transitions" over "Two
 		// agents converged on the same gap: …": the count the paragraph
 		// under the heading opens with is the heading's.
-		n, of := r.paragraphCount()
-		if n == 0 {
+		n, of, rows := r.paragraphCount()
+		if n > 0 && rows {
+			// Its rows are the claims; the count is the heading's, which
+			// they bear out or not (judgeHeads).
+			title := clip(text)
+			if hc, ok := itemClaim(text, true); ok {
+				title = hc.Title
+			}
+			r.head = &countHead{line: r.n, title: title, n: n, of: of}
+			return
+		}
+		if n == 0 || rows {
 			return
 		}
 		if c, ok = itemClaim(text, true); !ok {
@@ -260,8 +286,10 @@ func (r *reader) heading(lvl int, text, t string) {
 // paragraph after the current line states ("All three agents identified
 // …", "Two agents converged …"): 0 when the next text is not a paragraph
 // or states none. "Every agent found …" counts nothing: it is how a
-// synthesis speaks of the review, too broad to hold to a count.
-func (r *reader) paragraphCount() (n, of int) {
+// synthesis speaks of the review, too broad to hold to a count. rows: a
+// table or list of who said what follows the paragraph, whose rows are
+// the claims and bear the count out.
+func (r *reader) paragraphCount() (n, of int, rows bool) {
 	var para strings.Builder
 	after := "" // the first line after the paragraph that is not blank
 	for p := r.pos; p <= len(r.text); {
@@ -295,19 +323,20 @@ func (r *reader) paragraphCount() (n, of int) {
 			break
 		}
 	}
-	if _, item := listItem(after); item || strings.HasPrefix(after, "|") {
-		// A table or list of who said what follows: its rows and items are
-		// the claims ("| Dogon | … |"), the paragraph their preamble.
-		return 0, 0
-	}
 	first := strings.TrimSpace(para.String())
-	if strings.HasSuffix(first, ":") {
-		return 0, 0 // "All six agents converge on these problems:" labels what follows
-	}
 	if i := strings.Index(first, ". "); i > 0 {
 		first = first[:i]
 	}
-	return counts(first)
+	n, of = counts(first)
+	if _, item := listItem(after); item || strings.HasPrefix(after, "|") {
+		// A table or list of who said what follows: its rows and items are
+		// the claims ("| Dogon | … |"), the paragraph their preamble.
+		return n, of, true
+	}
+	if strings.HasSuffix(first, ":") {
+		return 0, 0, false // "All six agents converge on these problems:" labels what follows
+	}
+	return n, of, false
 }
 
 // listFollows reports whether the next line that is not blank is a list
@@ -577,7 +606,7 @@ func (r *reader) tableRow(t string) {
 
 // add appends a claim, with its line and text.
 func (r *reader) add(c Claim, t string) {
-	c.Line, c.Text = r.n, clip(t)
+	c.Line, c.Text, c.head = r.n, clip(t), r.head
 	r.out = append(r.out, c)
 }
 

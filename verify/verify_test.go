@@ -95,6 +95,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"whosaid", WrongCount, true},
 		{"codeneighbour", WrongCount, true},
 		{"refneighbour", WrongCount, true},
+		{"countheading", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
