@@ -1376,11 +1376,17 @@ var (
 	fractionRe   = regexp.MustCompile(`(?i)\b(\d{1,3})\s*/\s*(\d{1,3})\s+(?:agents?|reviewers?)\b`)
 	convPrefixRe = regexp.MustCompile(`(?i)^\s*convergence:?\s*\d{1,3}\s*/\s*\d{1,3}\s*[:—–-]?\s*`)
 	convRe       = regexp.MustCompile(`(?i)\bconvergence:?\s*(\d{1,3})\s*/\s*(\d{1,3})\b`)
-	parenNRe     = regexp.MustCompile(`(?i)\((\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
+	parenNRe     = regexp.MustCompile(`(?i)[(\[](\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
 	byNRe        = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,3}|all \d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
 	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all (?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flag(?:ged)?|find|found|identif(?:y|ied)|raised?|report(?:ed)?|noted?|agreed?|converged?|recogni[sz]ed?)\b`)
-	ofRe         = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:agents?|reviewers?)\b`)
-	numberWords  = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+	ofRe         = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(?:the\s+)?(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
+	// byOfRe: "flagged by 3 of 5", the agents left unsaid; agentsOfRe:
+	// "Agents: 3/5". "Convergence: 3 agents" is not read: held to the
+	// count rule on the labelled syntheses, it flagged two claims a
+	// careful reader holds grounded for each error it found.
+	byOfRe      = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\b`)
+	agentsOfRe  = regexp.MustCompile(`(?i)\b(?:agents|reviewers)\**\s*:\**\s*(\d{1,2})\s*/\s*(\d{1,2})\b`)
+	numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 )
 
 func number(s string) int {
@@ -1393,10 +1399,11 @@ func number(s string) int {
 }
 
 // counts reads a claimed convergence: "3/5 agents", "Convergence 3/5",
-// "(2 agents)", "confirmed by 3 agents", "2 of 4 agents", "three agents
-// independently flagged".
+// "(2 agents)", "[2 agents]", "confirmed by 3 agents", "2 of 4 agents",
+// "three of the five agents", "flagged by 3 of 5", "Agents: 3/5",
+// "three agents independently flagged".
 func counts(t string) (n, of int) {
-	for _, re := range []*regexp.Regexp{fractionRe, convRe, ofRe} {
+	for _, re := range []*regexp.Regexp{fractionRe, convRe, ofRe, byOfRe, agentsOfRe} {
 		if m := re.FindStringSubmatch(t); m != nil {
 			return number(m[1]), number(m[2])
 		}
