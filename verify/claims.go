@@ -1376,7 +1376,7 @@ var (
 	fractionRe   = regexp.MustCompile(`(?i)\b(\d{1,3})\s*/\s*(\d{1,3})\s+(?:agents?|reviewers?)\b`)
 	convPrefixRe = regexp.MustCompile(`(?i)^\s*convergence:?\s*\d{1,3}\s*/\s*\d{1,3}\s*[:—–-]?\s*`)
 	convRe       = regexp.MustCompile(`(?i)\bconvergence:?\s*(\d{1,3})\s*/\s*(\d{1,3})\b`)
-	parenNRe     = regexp.MustCompile(`(?i)[(\[](\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
+	parenNRe     = regexp.MustCompile(`(?i)[(\[](?:[^()\[\]]{0,40}?[,;]\s*)?(\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
 	byNRe        = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,3}|all \d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
 	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all (?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flag(?:ged)?|find|found|identif(?:y|ied)|raised?|report(?:ed)?|noted?|agreed?|converged?|recogni[sz]ed?)\b`)
 	ofRe         = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(?:the\s+)?(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
@@ -1435,14 +1435,40 @@ var parenAgentsRe = regexp.MustCompile(`\(([a-z][a-z0-9_, +-]*)\)`)
 // fd-a, fd-b", "Agents: a, b".
 var agentsRe = regexp.MustCompile(`(?i)(?:\bagents?\s*:|\b(?:flagged|found|raised|reported|identified|confirmed)\s+by\s*:?)\s*([^()\n;|]+)`)
 
-// namedAgents returns the agent names a text attributes a claim to.
+// namedAgents returns the agent names a text attributes a claim to. After
+// "agents:" or "flagged by" the names may be labels ("Cache Coherence,
+// API Surface"): Check resolves them to agents or drops them.
 func namedAgents(t string) []string {
 	m := agentsRe.FindStringSubmatch(strings.ReplaceAll(t, "**", ""))
 	if m == nil {
 		return nil
 	}
-	return agentList(m[1])
+	if names := agentList(m[1]); names != nil {
+		return names
+	}
+	return labelList(m[1])
 }
+
+// labelList splits "Cache Coherence, API Surface and Ops" into labels of
+// one to four capitalised words each; a list holding anything else is no
+// list.
+func labelList(s string) []string {
+	s = strings.NewReplacer(" and ", ",", " & ", ",", " + ", ",", "`", "").Replace(s)
+	var names []string
+	for p := range strings.SplitSeq(s, ",") {
+		p = strings.Trim(strings.TrimSpace(p), ".:*_")
+		if p == "" {
+			continue
+		}
+		if !agentLabelRe.MatchString(p) {
+			return nil
+		}
+		names = append(names, p)
+	}
+	return names
+}
+
+var agentLabelRe = regexp.MustCompile(`^[A-Z][A-Za-z0-9/-]*(?: [A-Z][A-Za-z0-9/-]*){0,3}$`)
 
 // agentList splits "a, b and c" into names that look like agent names
 // (lower-case words joined by '-' or '_'); a list holding anything else

@@ -155,6 +155,7 @@ func TestCounts(t *testing.T) {
 		{"Convergence 3/5: retries lack jitter", 3, 5},
 		{"Retries lack jitter (2 agents)", 2, 0},
 		{"Retries lack jitter [2 agents]", 2, 0},
+		{"Retries lack jitter (P1, 2 agents: Ops, Queue)", 2, 0},
 		{"confirmed by three agents", 3, 0},
 		{"flagged by 3 of 5 agents", 3, 5},
 		{"flagged by 3 of 5", 3, 5},

@@ -96,6 +96,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"codeneighbour", WrongCount, true},
 		{"refneighbour", WrongCount, true},
 		{"countheading", WrongCount, true},
+		{"labelcount", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
