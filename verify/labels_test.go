@@ -381,7 +381,7 @@ func TestLabelledSyntheses(t *testing.T) {
 	// false flags at most a tenth of the errors. On the whole set, with the
 	// eight held-out syntheses of round 3: false flags at most 5% of the
 	// errors (round 4's figure; the target is a tenth), errors
-	// found at least 64% (round 7's; the target, 90%, is not reached:
+	// found at least 66% (round 11's; the target, 90%, is not reached:
 	// verify finds over half of the held-out errors). Every
 	// error-free synthesis but one passes. A change that loses ground fails
 	// here.
@@ -398,8 +398,13 @@ func TestLabelledSyntheses(t *testing.T) {
 	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
 		falseFlags: totals[false].falseFlags + totals[true].falseFlags,
 		clean:      totals[false].clean + totals[true].clean, cleanPass: totals[false].cleanPass + totals[true].cleanPass}
-	if 100*all.found < 64*all.errors {
-		t.Errorf("found %d of %d errors, want at least 64%%", all.found, all.errors)
+	if 100*all.found < 66*all.errors {
+		t.Errorf("found %d of %d errors, want at least 66%%", all.found, all.errors)
+	}
+	// Wrong agents and counts, both parts: at least 56% found (round
+	// 11's figure, 32 of 57).
+	if c, ho := totals[false].byKind["count"], totals[true].byKind["count"]; 100*(c[0]+ho[0]) < 56*(c[0]+c[1]+ho[0]+ho[1]) {
+		t.Errorf("wrong agents and counts: found %d of %d, want at least 56%%", c[0]+ho[0], c[0]+c[1]+ho[0]+ho[1])
 	}
 	if 100*all.falseFlags > 5*all.errors {
 		t.Errorf("%d false flags for %d errors, want at most 5%%", all.falseFlags, all.errors)
