@@ -1452,28 +1452,18 @@ func namedAgents(t string) []string {
 // labelList splits "Cache Coherence, API Surface and Ops" into labels of
 // one to four capitalised words each; a list holding anything else is no
 // list.
-func labelList(s string) []string {
-	s = strings.NewReplacer(" and ", ",", " & ", ",", " + ", ",", "`", "").Replace(s)
-	var names []string
-	for p := range strings.SplitSeq(s, ",") {
-		p = strings.Trim(strings.TrimSpace(p), ".:*_")
-		if p == "" {
-			continue
-		}
-		if !agentLabelRe.MatchString(p) {
-			return nil
-		}
-		names = append(names, p)
-	}
-	return names
-}
+func labelList(s string) []string { return nameList(s, agentLabelRe) }
 
 var agentLabelRe = regexp.MustCompile(`^[A-Z][A-Za-z0-9/-]*(?: [A-Z][A-Za-z0-9/-]*){0,3}$`)
 
 // agentList splits "a, b and c" into names that look like agent names
 // (lower-case words joined by '-' or '_'); a list holding anything else
 // ("three agents independently") is no list.
-func agentList(s string) []string {
+func agentList(s string) []string { return nameList(s, agentNameRe) }
+
+// nameList splits "a, b and c" into its names, each matching name; nil
+// when one does not.
+func nameList(s string, name *regexp.Regexp) []string {
 	s = strings.NewReplacer(" and ", ",", " & ", ",", " + ", ",", "`", "").Replace(s)
 	var names []string
 	for p := range strings.SplitSeq(s, ",") {
@@ -1481,7 +1471,7 @@ func agentList(s string) []string {
 		if p == "" {
 			continue
 		}
-		if !agentNameRe.MatchString(p) {
+		if !name.MatchString(p) {
 			return nil
 		}
 		names = append(names, p)
