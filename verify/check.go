@@ -460,10 +460,12 @@ func checkWith(r *run, src []byte) *Result {
 	for i := len(r.lines) - 1; i >= 0; i-- {
 		r.claimAt[r.lines[i]] = i
 	}
+	judged := make([][]Problem, len(res.Claims))
 	for i := range res.Claims {
 		c := &res.Claims[i]
 		m := ms[i]
 		ps := r.judge(c, m)
+		judged[i] = ps
 		if debugClaim != nil {
 			debugClaim(r, c, m, ps)
 		}
@@ -478,6 +480,7 @@ func checkWith(r *run, src []byte) *Result {
 			res.Problems = append(res.Problems, p)
 		}
 	}
+	res.Problems = append(res.Problems, judgeHeads(res.Claims, ms, judged)...)
 	r.cited(in.Synthesis, present)
 	r.countedFixes(present)
 	r.identified(in.Synthesis, present)
@@ -569,6 +572,56 @@ func (r *run) overCount(c *Claim, m matched) []int {
 		for _, a := range r.cands[j].agents {
 			agents[a] = true
 		}
+	}
+	return out
+}
+
+// judgeHeads judges the count of each heading over a "who said what"
+// table or list (countHead): "Two agents converged on …" over a row per
+// agent. The rows are the synthesis's own evidence for the count: an
+// agent whose row was judged a wrong count (its report does not say what
+// the row gives it) does not bear it out, and a count above the agents
+// left is wrong. Rows that are not one agent each, each a different one,
+// are findings under a heading, not who said what: no judgement.
+func judgeHeads(claims []Claim, ms []matched, judged [][]Problem) []Problem {
+	var out []Problem
+	for i := 0; i < len(claims); {
+		h := claims[i].head
+		if h == nil {
+			i++
+			continue
+		}
+		var agents, bad []string
+		var badLine []string
+		who := true
+		k := i
+		for ; k < len(claims) && claims[k].head == h; k++ {
+			m := ms[k]
+			if len(m.named) != 1 || slices.Contains(agents, m.named[0]) {
+				who = false
+				continue
+			}
+			a := m.named[0]
+			agents = append(agents, a)
+			if hasKind(judged[k], WrongCount) {
+				bad = append(bad, a)
+				badLine = append(badLine, fmt.Sprintf("%s (line %d)", a, claims[k].Line))
+			}
+		}
+		i = k
+		if !who || len(bad) == 0 || h.n <= len(agents)-len(bad) {
+			continue
+		}
+		left := slices.DeleteFunc(slices.Clone(agents), func(a string) bool { return slices.Contains(bad, a) })
+		says := "its row for %s gives that agent what its report does not say"
+		if len(bad) > 1 {
+			says = "its rows for %s give those agents what their reports do not say"
+		}
+		out = append(out, Problem{
+			Line: h.line, Kind: WrongCount, Claim: h.title,
+			Message: fmt.Sprintf("claims %d agents; "+says+": %d at most (%s)",
+				h.n, strings.Join(badLine, ", "), len(left), strings.Join(left, ", ")),
+		})
 	}
 	return out
 }

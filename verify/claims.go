@@ -46,11 +46,25 @@ type Claim struct {
 	// prose: a list item that names its agents only in its prose
 	// (reader.proseItem, reader.whoSaid).
 	prose bool
+	// head: the heading over a "who said what" table or list this claim
+	// is a row of, when the paragraph under the heading counts the agents
+	// ("Two agents converged on …"); nil: none.
+	head *countHead
 	// quotes: an item of a "who said what" list (reader.whoSaid), whose
 	// body is what its agent said, in its words or the synthesis's: the
 	// agent is held to its report, not to its findings, whose blocks the
 	// reader may not hold (a finding read from front matter).
 	quotes bool
+}
+
+// countHead is a heading whose paragraph counts the agents of the "who
+// said what" rows under it: a claim of that count, borne out by its rows
+// (judgeHeads).
+type countHead struct {
+	line  int
+	title string
+	n, of int
+	lvl   int
 }
 
 // attribution is what a claim says one agent reported.
@@ -85,6 +99,7 @@ type reader struct {
 	claimLvl int            // level of the current finding heading; 0: none
 	block    int            // index in out of the claim whose block this is; -1: none
 	table    *tableCols
+	head     *countHead // the counting heading over the rows read; nil: none
 	// prose are the list items that state no claim by their form but
 	// name what may be agents (proseItem, whoSaid): Check keeps those
 	// whose names are agents of the run.
@@ -209,6 +224,7 @@ func (r *reader) heading(lvl int, text, t string) {
 	if r.claimLvl > 0 && lvl <= r.claimLvl {
 		r.claimLvl = 0
 	}
+	r.head = nil
 	if r.skipLvl > 0 {
 		return
 	}
@@ -239,8 +255,18 @@ func (r *reader) heading(lvl int, text, t string) {
 		// "### Convergence Point 2: Lifecycle transitions" over "Two
 		// agents converged on the same gap: …": the count the paragraph
 		// under the heading opens with is the heading's.
-		n, of := r.paragraphCount()
-		if n == 0 {
+		n, of, rows := r.paragraphCount()
+		if n > 0 && rows {
+			// Its rows are the claims; the count is the heading's, which
+			// they bear out or not (judgeHeads).
+			title := clip(text)
+			if hc, ok := itemClaim(text, true); ok {
+				title = hc.Title
+			}
+			r.head = &countHead{line: r.n, title: title, n: n, of: of}
+			return
+		}
+		if n == 0 || rows {
 			return
 		}
 		if c, ok = itemClaim(text, true); !ok {
@@ -260,8 +286,10 @@ func (r *reader) heading(lvl int, text, t string) {
 // paragraph after the current line states ("All three agents identified
 // …", "Two agents converged …"): 0 when the next text is not a paragraph
 // or states none. "Every agent found …" counts nothing: it is how a
-// synthesis speaks of the review, too broad to hold to a count.
-func (r *reader) paragraphCount() (n, of int) {
+// synthesis speaks of the review, too broad to hold to a count. rows: a
+// table or list of who said what follows the paragraph, whose rows are
+// the claims and bear the count out.
+func (r *reader) paragraphCount() (n, of int, rows bool) {
 	var para strings.Builder
 	after := "" // the first line after the paragraph that is not blank
 	for p := r.pos; p <= len(r.text); {
@@ -295,19 +323,20 @@ func (r *reader) paragraphCount() (n, of int) {
 			break
 		}
 	}
-	if _, item := listItem(after); item || strings.HasPrefix(after, "|") {
-		// A table or list of who said what follows: its rows and items are
-		// the claims ("| Dogon | … |"), the paragraph their preamble.
-		return 0, 0
-	}
 	first := strings.TrimSpace(para.String())
-	if strings.HasSuffix(first, ":") {
-		return 0, 0 // "All six agents converge on these problems:" labels what follows
-	}
 	if i := strings.Index(first, ". "); i > 0 {
 		first = first[:i]
 	}
-	return counts(first)
+	n, of = counts(first)
+	if _, item := listItem(after); item || strings.HasPrefix(after, "|") {
+		// A table or list of who said what follows: its rows and items are
+		// the claims ("| Dogon | … |"), the paragraph their preamble.
+		return n, of, true
+	}
+	if strings.HasSuffix(first, ":") {
+		return 0, 0, false // "All six agents converge on these problems:" labels what follows
+	}
+	return n, of, false
 }
 
 // listFollows reports whether the next line that is not blank is a list
@@ -577,7 +606,7 @@ func (r *reader) tableRow(t string) {
 
 // add appends a claim, with its line and text.
 func (r *reader) add(c Claim, t string) {
-	c.Line, c.Text = r.n, clip(t)
+	c.Line, c.Text, c.head = r.n, clip(t), r.head
 	r.out = append(r.out, c)
 }
 
@@ -1347,11 +1376,17 @@ var (
 	fractionRe   = regexp.MustCompile(`(?i)\b(\d{1,3})\s*/\s*(\d{1,3})\s+(?:agents?|reviewers?)\b`)
 	convPrefixRe = regexp.MustCompile(`(?i)^\s*convergence:?\s*\d{1,3}\s*/\s*\d{1,3}\s*[:—–-]?\s*`)
 	convRe       = regexp.MustCompile(`(?i)\bconvergence:?\s*(\d{1,3})\s*/\s*(\d{1,3})\b`)
-	parenNRe     = regexp.MustCompile(`(?i)\((\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
+	parenNRe     = regexp.MustCompile(`(?i)[(\[](?:[^()\[\]]{0,40}?[,;]\s*)?(\d{1,3}|all \d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+agents?\b`)
 	byNRe        = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,3}|all \d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
 	nAgentsRe    = regexp.MustCompile(`(?i)\b(two|three|four|five|six|seven|eight|nine|ten|all (?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)|\d{1,2})\s+(?:review\s+)?(?:agents|reviewers)\s+(?:\([^()]{0,120}\)\s+)?(?:independently\s+)?(?:flag(?:ged)?|find|found|identif(?:y|ied)|raised?|report(?:ed)?|noted?|agreed?|converged?|recogni[sz]ed?)\b`)
-	ofRe         = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:agents?|reviewers?)\b`)
-	numberWords  = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+	ofRe         = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(?:the\s+)?(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:review\s+)?(?:agents?|reviewers?)\b`)
+	// byOfRe: "flagged by 3 of 5", the agents left unsaid; agentsOfRe:
+	// "Agents: 3/5". "Convergence: 3 agents" is not read: held to the
+	// count rule on the labelled syntheses, it flagged two claims a
+	// careful reader holds grounded for each error it found.
+	byOfRe      = regexp.MustCompile(`(?i)\b(?:confirmed|flagged|found|raised|reported|identified|noted|cited)\s+by\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+of\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\b`)
+	agentsOfRe  = regexp.MustCompile(`(?i)\b(?:agents|reviewers)\**\s*:\**\s*(\d{1,2})\s*/\s*(\d{1,2})\b`)
+	numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 )
 
 func number(s string) int {
@@ -1364,10 +1399,11 @@ func number(s string) int {
 }
 
 // counts reads a claimed convergence: "3/5 agents", "Convergence 3/5",
-// "(2 agents)", "confirmed by 3 agents", "2 of 4 agents", "three agents
-// independently flagged".
+// "(2 agents)", "[2 agents]", "confirmed by 3 agents", "2 of 4 agents",
+// "three of the five agents", "flagged by 3 of 5", "Agents: 3/5",
+// "three agents independently flagged".
 func counts(t string) (n, of int) {
-	for _, re := range []*regexp.Regexp{fractionRe, convRe, ofRe} {
+	for _, re := range []*regexp.Regexp{fractionRe, convRe, ofRe, byOfRe, agentsOfRe} {
 		if m := re.FindStringSubmatch(t); m != nil {
 			return number(m[1]), number(m[2])
 		}
@@ -1399,19 +1435,35 @@ var parenAgentsRe = regexp.MustCompile(`\(([a-z][a-z0-9_, +-]*)\)`)
 // fd-a, fd-b", "Agents: a, b".
 var agentsRe = regexp.MustCompile(`(?i)(?:\bagents?\s*:|\b(?:flagged|found|raised|reported|identified|confirmed)\s+by\s*:?)\s*([^()\n;|]+)`)
 
-// namedAgents returns the agent names a text attributes a claim to.
+// namedAgents returns the agent names a text attributes a claim to. After
+// "agents:" or "flagged by" the names may be labels ("Cache Coherence,
+// API Surface"): Check resolves them to agents or drops them.
 func namedAgents(t string) []string {
 	m := agentsRe.FindStringSubmatch(strings.ReplaceAll(t, "**", ""))
 	if m == nil {
 		return nil
 	}
-	return agentList(m[1])
+	if names := agentList(m[1]); names != nil {
+		return names
+	}
+	return labelList(m[1])
 }
+
+// labelList splits "Cache Coherence, API Surface and Ops" into labels of
+// one to four capitalised words each; a list holding anything else is no
+// list.
+func labelList(s string) []string { return nameList(s, agentLabelRe) }
+
+var agentLabelRe = regexp.MustCompile(`^[A-Z][A-Za-z0-9/-]*(?: [A-Z][A-Za-z0-9/-]*){0,3}$`)
 
 // agentList splits "a, b and c" into names that look like agent names
 // (lower-case words joined by '-' or '_'); a list holding anything else
 // ("three agents independently") is no list.
-func agentList(s string) []string {
+func agentList(s string) []string { return nameList(s, agentNameRe) }
+
+// nameList splits "a, b and c" into its names, each matching name; nil
+// when one does not.
+func nameList(s string, name *regexp.Regexp) []string {
 	s = strings.NewReplacer(" and ", ",", " & ", ",", " + ", ",", "`", "").Replace(s)
 	var names []string
 	for p := range strings.SplitSeq(s, ",") {
@@ -1419,7 +1471,7 @@ func agentList(s string) []string {
 		if p == "" {
 			continue
 		}
-		if !agentNameRe.MatchString(p) {
+		if !name.MatchString(p) {
 			return nil
 		}
 		names = append(names, p)

@@ -143,3 +143,31 @@ func TestClaims(t *testing.T) {
 		})
 	}
 }
+
+// TestCounts reads each way a synthesis writes how many agents raise a
+// finding, and leaves alone a number that counts nothing.
+func TestCounts(t *testing.T) {
+	for _, tt := range []struct {
+		text  string
+		n, of int
+	}{
+		{"Session cache ignores invalidation (3/5 agents)", 3, 5},
+		{"Convergence 3/5: retries lack jitter", 3, 5},
+		{"Retries lack jitter (2 agents)", 2, 0},
+		{"Retries lack jitter [2 agents]", 2, 0},
+		{"Retries lack jitter (P1, 2 agents: Ops, Queue)", 2, 0},
+		{"confirmed by three agents", 3, 0},
+		{"flagged by 3 of 5 agents", 3, 5},
+		{"flagged by 3 of 5", 3, 5},
+		{"three of the five agents raise it", 3, 5},
+		{"**Agents:** 2/4", 2, 4},
+		{"Two reviewers flagged the missing timeout", 2, 0},
+		{"The queue holds 3 of 5 messages", 0, 0},
+		{"Retries after 2 seconds", 0, 0},
+		{"2 agents", 0, 0},
+	} {
+		if n, of := counts(tt.text); n != tt.n || of != tt.of {
+			t.Errorf("counts(%q) = %d/%d, want %d/%d", tt.text, n, of, tt.n, tt.of)
+		}
+	}
+}

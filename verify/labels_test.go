@@ -401,6 +401,11 @@ func TestLabelledSyntheses(t *testing.T) {
 	if 100*all.found < 70*all.errors {
 		t.Errorf("found %d of %d errors, want at least 70%%", all.found, all.errors)
 	}
+	// Wrong agents and counts, both parts: at least 56% found (round
+	// 11's figure, 32 of 57).
+	if c, ho := totals[false].byKind["count"], totals[true].byKind["count"]; 100*(c[0]+ho[0]) < 56*(c[0]+c[1]+ho[0]+ho[1]) {
+		t.Errorf("wrong agents and counts: found %d of %d, want at least 56%%", c[0]+ho[0], c[0]+c[1]+ho[0]+ho[1])
+	}
 	if 100*all.falseFlags > 3*all.errors {
 		t.Errorf("%d false flags for %d errors, want at most 3%%", all.falseFlags, all.errors)
 	}

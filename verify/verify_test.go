@@ -95,6 +95,8 @@ func TestGoldenKinds(t *testing.T) {
 		{"whosaid", WrongCount, true},
 		{"codeneighbour", WrongCount, true},
 		{"refneighbour", WrongCount, true},
+		{"countheading", WrongCount, true},
+		{"labelcount", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
