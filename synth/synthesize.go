@@ -527,6 +527,10 @@ func fillSources(fs []Finding) {
 				Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: s.fileRefs(),
 			})
 		}
+		// The group's slot in dedup's list too: that list is one block
+		// that the findings not filled yet keep, and through it every
+		// source would stay until the last finding is filled.
+		*f.srcs = nil
 		f.srcs = nil
 	}
 }
