@@ -44,10 +44,12 @@ const (
 	maxLimit     = 200
 	// maxAgentsListed is how many agents a summary lists one by one.
 	maxAgentsListed = 200
-	// maxFullDocument is the largest findings.json the full view sends:
-	// one JSON-RPC message holds it, and the client holds it whole.
-	maxFullDocument = 8 << 20
 )
+
+// maxFullDocument is the largest findings.json the full view sends: one
+// JSON-RPC message holds it, and the client holds it whole. A variable for
+// the tests.
+var maxFullDocument = 8 << 20
 
 // synthesisSummary is the structured result of the summary and findings
 // views.
@@ -177,6 +179,13 @@ func (a synthesisArgs) keep(f *synth.Finding) bool {
 // The full view's document is findings.json itself.
 func synthesisView(s *synth.Synthesis, a synthesisArgs) (any, string, error) {
 	if a.View == viewFull {
+		// Measured before it is made: findings.json of 1,000 agents is
+		// some 50 MB, and marshalled whole only to be refused it was
+		// several times that on top of the synthesis.
+		if n, over := compactSize(s, maxFullDocument); over {
+			return nil, "", fmt.Errorf("findings.json of %s is more than %d bytes, the most the full view sends: "+
+				"call view summary, or view findings with offset and limit", s.Input, n)
+		}
 		data, err := json.Marshal(s) // compact: the SDK sends it so
 		if err != nil {
 			return nil, "", err
@@ -306,4 +315,54 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// compactSize counts the bytes of s as the full view sends it (what
+// json.Marshal makes of findings.json: no whitespace between tokens, and
+// <, >, &, U+2028 and U+2029 escaped), streaming findings.json
+// (synth.WriteJSON) rather than holding it, and stops once the count passes
+// limit: then over is true and n is limit.
+func compactSize(s *synth.Synthesis, limit int) (n int, over bool) {
+	c := compactCounter{limit: limit}
+	if err := synth.WriteJSON(&c, s); errors.Is(err, errOverLimit) {
+		return limit, true
+	}
+	return c.n, false
+}
+
+var errOverLimit = errors.New("over the limit")
+
+// compactCounter counts what json.Marshal makes of the JSON written to it,
+// and fails once the count passes limit.
+type compactCounter struct {
+	n, limit      int
+	inStr, escape bool
+	prev          [2]byte // the two bytes before, for U+2028 and U+2029
+	seen          int     // bytes written to it (for the tests)
+}
+
+func (c *compactCounter) Write(p []byte) (int, error) {
+	c.seen += len(p)
+	for _, b := range p {
+		switch {
+		case c.escape:
+			c.escape = false
+		case c.inStr && b == '\\':
+			c.escape = true
+		case b == '"':
+			c.inStr = !c.inStr
+		case c.inStr && (b == '<' || b == '>' || b == '&'):
+			c.n += len(`\u003c`) - 1
+		case c.inStr && (b == 0xa8 || b == 0xa9) && c.prev == [2]byte{0xe2, 0x80}:
+			c.n += len(`\u2028`) - 3 // with its three bytes counted
+		case !c.inStr && (b == ' ' || b == '\n' || b == '\t' || b == '\r'):
+			continue
+		}
+		c.prev = [2]byte{c.prev[1], b}
+		c.n++
+	}
+	if c.n > c.limit {
+		return 0, errOverLimit
+	}
+	return len(p), nil
 }

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -163,6 +164,19 @@ func TestMCPSynthesisViews(t *testing.T) {
 		if text := resultText(res); strings.Contains(text, "synthesis_protocol_version") || len(text) > 300 {
 			t.Errorf("full view text %q", text)
 		}
+		// The size limit is measured on the compact document, as sent: a
+		// byte less and it is refused, saying so; exactly it and it is sent.
+		defer func(was int) { maxFullDocument = was }(maxFullDocument)
+		maxFullDocument = len(sc) - 1
+		res = callTool(t, cs, "get_synthesis", map[string]any{"output_dir": "run", "view": "full"})
+		if text := resultText(res); !res.IsError || !strings.Contains(text, fmt.Sprintf("more than %d bytes", len(sc)-1)) ||
+			!strings.Contains(text, "view findings with offset and limit") {
+			t.Errorf("full view over the limit: error %v, %q", res.IsError, text)
+		}
+		maxFullDocument = len(sc)
+		if res = callTool(t, cs, "get_synthesis", map[string]any{"output_dir": "run", "view": "full"}); res.IsError {
+			t.Errorf("full view at the limit: %s", resultText(res))
+		}
 	})
 	for _, bad := range []map[string]any{
 		{"view": "everything"}, {"top": 1000}, {"limit": 0}, {"offset": -1}, {"severity": []string{"high"}},
@@ -245,5 +259,29 @@ func writeFindingsJSON(t *testing.T, dir string) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, "findings.json"), data, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A full view too large to send is refused having streamed little of it:
+// the count stops at the limit, and the document is never made whole.
+func TestCompactSizeStopsAtLimit(t *testing.T) {
+	s := &synth.Synthesis{ProtocolVersion: "1.0"}
+	for i := range 20000 {
+		s.Findings = append(s.Findings, synth.Finding{Key: fmt.Sprintf("s:title %d", i), Title: fmt.Sprintf("Title <%d> & \u2028 \u2029 \"q\"", i),
+			Severity: "P1", Agents: []string{"fd-a"}})
+	}
+	whole, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, over := compactSize(s, len(whole)); over || n != len(whole) {
+		t.Errorf("compactSize at the whole document's length %d: %d, over %v", len(whole), n, over)
+	}
+	c := compactCounter{limit: 1000}
+	if err := synth.WriteJSON(&c, s); !errors.Is(err, errOverLimit) {
+		t.Fatalf("WriteJSON past the limit: %v", err)
+	}
+	if c.seen > 256<<10 || c.seen*4 > len(whole) {
+		t.Errorf("streamed %d bytes of a %d-byte document to refuse it past 1000", c.seen, len(whole))
 	}
 }
