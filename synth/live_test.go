@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/evidence"
@@ -190,3 +191,65 @@ func (oddLines) Verify(claims []parse.EvidenceClaim) []parse.ClaimResult {
 // The evidence package's verifier is a Verifier (it shares only package
 // parse's claim types with synth, and does not import it).
 var _ synth.Verifier = (*evidence.Verifier)(nil)
+
+// TestLiveSnapshotsReadOnly: the syntheses a Live hands out share their
+// findings with it and with each other, so every writer must only read
+// them. Each synthesis is rendered in every format by two goroutines at
+// once while the Live goes on updating and handing out the next ones:
+// under -race a writer that modifies a finding, or a Live that modifies
+// findings it handed out, is a reported race; and each synthesis must
+// render at the end as it did when it was handed out.
+func TestLiveSnapshotsReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	if err := demo.Generate(dir, demo.Config{Agents: 8, Findings: 6, BusLines: 300, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func(s *synth.Synthesis) []byte {
+		var b bytes.Buffer
+		b.Write(must(synth.RenderJSON(s)))
+		b.Write(synth.RenderMarkdown(s))
+		b.Write(must(synth.RenderSARIF(s, dir)))
+		b.Write(must(synth.RenderJUnit(s, dir)))
+		b.Write(must(synth.RenderRDJSONL(s, dir)))
+		b.Write(must(synth.RenderCodeClimate(s, dir)))
+		b.Write(synth.RenderAnnotations(s, dir))
+		return b.Bytes()
+	}
+	live := synth.NewLive(synth.Options{Watching: true})
+	r := rand.New(rand.NewPCG(29, 6))
+	type kept struct {
+		s     *synth.Synthesis
+		first []byte
+	}
+	var (
+		wg    sync.WaitGroup
+		snaps []kept
+	)
+	nAgents, entries := 1, 0
+	for step := range 40 {
+		if r.IntN(4) == 0 && nAgents < len(full.Agents) {
+			nAgents++
+		} else {
+			entries = min(len(full.Bus[0].Entries), entries+1+r.IntN(10))
+		}
+		live.Update(prefixRun(full, nAgents, []int{entries}))
+		s := live.Synthesis()
+		if step%3 == 0 {
+			s = live.Synthesis() // a second one of the same update shares the first's findings
+		}
+		snaps = append(snaps, kept{s: s, first: render(s)})
+		for range 2 {
+			wg.Go(func() { render(s) })
+		}
+	}
+	wg.Wait()
+	for i, k := range snaps {
+		if got := render(k.s); !bytes.Equal(got, k.first) {
+			t.Fatalf("synthesis %d changed after later updates:\n%s", i, txtartest.FirstDiff(k.first, got))
+		}
+	}
+}
