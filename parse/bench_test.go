@@ -1,6 +1,7 @@
 package parse_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/internal/procbench/reportgen"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // BenchmarkReadReport measures the report parser (MB/s) on generated reports
@@ -119,4 +121,50 @@ func BenchmarkReadReportGeneral(b *testing.B) {
 		}
 		return ""
 	})
+}
+
+// BenchmarkReadReportGoldenRepeated parses the reports of each golden file
+// of testdata/report (its .md files one after another) repeated to 1, 2,
+// 4, 8 and 16 MiB: the structures of SPEC §2.3 as their cases write them,
+// every line a label, and the same titles thousands of times over. Each
+// doubling should cost at most ~2.2× the time. With -short the sizes are
+// 64 KiB and 128 KiB. Select a file with -bench
+// 'ReadReportGoldenRepeated/languages/'.
+func BenchmarkReadReportGoldenRepeated(b *testing.B) {
+	files, err := filepath.Glob("testdata/report/*.txtar")
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no golden files: %v", err)
+	}
+	sizes := []int{1 << 20, 2 << 20, 4 << 20, 8 << 20, 16<<20 - 1024}
+	if testing.Short() {
+		sizes = []int{64 << 10, 128 << 10}
+	}
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var unit []byte
+		for _, x := range ar.Files {
+			if strings.HasSuffix(x.Name, ".md") {
+				unit = append(append(unit, x.Data...), '\n')
+			}
+		}
+		if len(unit) == 0 {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".txtar")
+		for _, size := range sizes {
+			b.Run(fmt.Sprintf("%s/%dKiB", name, (size+1023)>>10), func(b *testing.B) {
+				data := bytes.Repeat(unit, max(1, size/len(unit)))
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				cpu := cpuTime()
+				for b.Loop() {
+					parse.ReadReport(data)
+				}
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
 }
