@@ -498,8 +498,9 @@ func (p *reportParser) footer() (string, int) {
 }
 
 var (
-	stallHeadingRe = regexp.MustCompile(`(?i)—\s*stall rescue\b|-\s*stall rescue\b`)
-	stalledRe      = regexp.MustCompile(`(?i)^\**status:?\**\s*:?\s*\**\s*stalled\**$`)
+	// Looked for on every line: behind their words (guard).
+	stallHeadingRe = guard(regexp.MustCompile(`(?i)—\s*stall rescue\b|-\s*stall rescue\b`), "stall rescue")
+	stalledRe      = guard(regexp.MustCompile(`(?i)^\**status:?\**\s*:?\s*\**\s*stalled\**$`), "stalled")
 	toolFailureRe  = regexp.MustCompile(`(?i)^(?:agent failed to produce findings|\S*\s*(?:oracle|agent|reviewer)\s+failed\s*\((?:exit|status)\s*\d+\))`)
 )
 

@@ -1,6 +1,7 @@
 package parse_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/internal/procbench/reportgen"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // BenchmarkReadReport measures the report parser (MB/s) on generated reports
@@ -61,8 +63,8 @@ func BenchmarkTitleMatches(b *testing.B) {
 }
 
 // BenchmarkReadReportScale parses generated reports of every shape of
-// reportgen (strict index, the §2.2 variants, the prose forms) at 2, 4, 8
-// and 16 MiB, so that the time per byte can be compared across sizes: SPEC
+// reportgen (strict index, the §2.2 variants, the prose forms) at 1, 2, 4,
+// 8 and 16 MiB, so that the time per byte can be compared across sizes: SPEC
 // §9 wants each doubling to cost at most ~2.2× the time. With -short the
 // sizes are 64 KiB and 128 KiB. cpu-ns/op is the CPU time of the process
 // (GC included) per parse: on a busy machine it varies less than ns/op.
@@ -75,11 +77,11 @@ func BenchmarkReadReportScale(b *testing.B) {
 	})
 }
 
-// benchShapes parses reportgen's report of each shape at 2, 4, 8 and 16 MiB
+// benchShapes parses reportgen's report of each shape at 1, 2, 4, 8 and 16 MiB
 // (64 and 128 KiB with -short), reporting cpu-ns/op; wrong says what is
 // wrong with the parse of the last size read, "" when nothing is.
 func benchShapes(b *testing.B, shapes []reportgen.Shape, wrong func(*parse.Report) string) {
-	sizes := []int{2 << 20, 4 << 20, 8 << 20, 16<<20 - 1024}
+	sizes := []int{1 << 20, 2 << 20, 4 << 20, 8 << 20, 16<<20 - 1024}
 	if testing.Short() {
 		sizes = []int{64 << 10, 128 << 10}
 	}
@@ -106,7 +108,9 @@ func benchShapes(b *testing.B, shapes []reportgen.Shape, wrong func(*parse.Repor
 // BenchmarkReadReportGeneral parses generated reports of each shape of the
 // general reader (SPEC §2.3: severity groups, field blocks, numbered and
 // trailing levels, levels in IDs, tables under any heading, restating
-// lists, resolved items, a JSON body, a mix) at 2, 4, 8 and 16 MiB: each
+// lists, resolved items, a JSON body, bold leads, contest IDs, CVSS
+// scores, other languages, badge images, scanner lines, Rating columns,
+// repeated titles, a mix) at 1, 2, 4, 8 and 16 MiB: each
 // doubling should cost at most ~2.2× the time, and 16 MiB under 2 s (SPEC
 // §9). With -short the sizes are 64 KiB and 128 KiB. cpu-ns/op is as in
 // BenchmarkReadReportScale.
@@ -117,4 +121,50 @@ func BenchmarkReadReportGeneral(b *testing.B) {
 		}
 		return ""
 	})
+}
+
+// BenchmarkReadReportGoldenRepeated parses the reports of each golden file
+// of testdata/report (its .md files one after another) repeated to 1, 2,
+// 4, 8 and 16 MiB: the structures of SPEC §2.3 as their cases write them,
+// every line a label, and the same titles thousands of times over. Each
+// doubling should cost at most ~2.2× the time. With -short the sizes are
+// 64 KiB and 128 KiB. Select a file with -bench
+// 'ReadReportGoldenRepeated/languages/'.
+func BenchmarkReadReportGoldenRepeated(b *testing.B) {
+	files, err := filepath.Glob("testdata/report/*.txtar")
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no golden files: %v", err)
+	}
+	sizes := []int{1 << 20, 2 << 20, 4 << 20, 8 << 20, 16<<20 - 1024}
+	if testing.Short() {
+		sizes = []int{64 << 10, 128 << 10}
+	}
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var unit []byte
+		for _, x := range ar.Files {
+			if strings.HasSuffix(x.Name, ".md") {
+				unit = append(append(unit, x.Data...), '\n')
+			}
+		}
+		if len(unit) == 0 {
+			continue
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".txtar")
+		for _, size := range sizes {
+			b.Run(fmt.Sprintf("%s/%dKiB", name, (size+1023)>>10), func(b *testing.B) {
+				data := bytes.Repeat(unit, max(1, size/len(unit)))
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				cpu := cpuTime()
+				for b.Loop() {
+					parse.ReadReport(data)
+				}
+				b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
 }

@@ -47,10 +47,24 @@ func stripNumbering(s string) string {
 // wordIDAt is wordIDRe.FindStringSubmatchIndex(s): a match starts with the
 // first letter of one of its words, in either case (no other letter folds
 // to those), then that word's second letter, in either case or non-ASCII
-// ('ſ' folds to 's').
+// ('ſ' folds to 's'); and the first space of s (a word holds none) is
+// followed by spaces, an optional '#' and a digit.
 func wordIDAt(s string) []int {
 	if len(s) < 2 || s[0] < utf8.RuneSelf && strings.IndexByte("fFiIgGcCpPrRoO", s[0]) < 0 ||
 		s[1] < utf8.RuneSelf && strings.IndexByte("iIsSaAoOrRtTbBeE", s[1]) < 0 {
+		return nil
+	}
+	i := strings.IndexAny(s, " \t\n\f\r")
+	if i < 0 {
+		return nil
+	}
+	for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
+		i++
+	}
+	if i < len(s) && s[i] == '#' {
+		i++
+	}
+	if i == len(s) || s[i] < '0' || s[i] > '9' {
 		return nil
 	}
 	return wordIDRe.FindStringSubmatchIndex(s)

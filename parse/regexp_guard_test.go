@@ -55,6 +55,7 @@ var guardedRes = map[string]*guardedRe{
 	"verdictSectionRe": verdictSectionRe, "sevFieldRe": sevFieldRe, "statusFieldRe": statusFieldRe,
 	"verdictLabelRe": verdictLabelRe, "tierRe": tierRe,
 	"verdictHeadRe": verdictHeadRe, "overviewRe": overviewRe,
+	"stallHeadingRe": stallHeadingRe, "stalledRe": stalledRe,
 }
 
 // lowerWordLists are the word lists looked for in lower-cased text.
@@ -76,7 +77,7 @@ var headWordLists = map[string]struct {
 var guardedCases = []string{
 	"✅ done", "~~CRITICAL~~ x", "Title — Fixed", "(reſolved)", "[ADDRESSED]", "- closed", "CLOſED", "already fixed",
 	"Implemented: x", "fixe", "resolve", "P0: 3 findings", "15 P1", "p2 : 4", "Total issues: 3", "iſſues", "Finding 3",
-	"finding #1.2", "riſk 2", "RISK 4", "ri\u212ak 5", "Observation 9", "## Executive Summary", "TL;DR", "tldr", "Go/No-Go",
+	"finding #1.2", "# Plan — STALL RESCUE", "x -stall  rescue", "**Status:** STALLED", "status ſtalled", "Issue H-1: x", "issue\t\f#7", "Finding #", "Issue  12x", "gap\v3", "riſk 2", "RISK 4", "ri\u212ak 5", "Observation 9", "## Executive Summary", "TL;DR", "tldr", "Go/No-Go",
 	"bottom line", "Final Verdict", "conclusions", "Assessment", "aſſeſſment", "Ri\u212a", "Bloc\u212aer", "s", "k", "\u212a",
 	"\xc5", "\xe2\x84", "ſ", "Bottom Line", "GATE", "total", "vulnerabilities", "concern", "Gap 1", "ITEM 2",
 	"**Severity:** High", "- Risk Level: P1", "SEV: low", "Criticality : x", "Sévérité : haute", "심각도: 높음",

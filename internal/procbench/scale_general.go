@@ -21,6 +21,14 @@ func generalKinds(c scaleConfig, report func(reportgen.Shape) func(string, int) 
 		reportgen.PlainLabels:  "general report: plain label lines",
 		reportgen.Details:      "general report: <details> comments",
 		reportgen.AuditIDs:     "general report: audit IDs, badges, quotes",
+		reportgen.BoldLeads:    "general report: bold severity leads",
+		reportgen.Contest:      "general report: contest IDs (## H-01: Title)",
+		reportgen.CVSS:         "general report: CVSS scores",
+		reportgen.Languages:    "general report: severity words of other languages",
+		reportgen.Badges:       "general report: badge images",
+		reportgen.Scanner:      "general report: scanner ✗ lines",
+		reportgen.Rating:       "general report: Rating columns",
+		reportgen.Repeated:     "general report: repeated titles",
 		reportgen.Mix:          "general report: a mix of the shapes",
 	}
 	var ks []*scaleKind

@@ -50,13 +50,35 @@ const (
 	// bot badge lines ("_⚠️ Potential issue_ | _🟠 Major_") over a bold
 	// title, and quoted "> **[P1] Title**" lead-ins.
 	AuditIDs Shape = "audit-ids"
+	// "- **MAJOR** Title", "**Critical** Title" and "1. **Severity: High**
+	// — Title": a bold severity leading an item or a line.
+	BoldLeads Shape = "bold-leads"
+	// A contest audit's "## H-01: Title" headings over a summary and a
+	// recommendation heading, and "# Issue M-3: Title".
+	Contest Shape = "contest"
+	// "### LG-01 Title" over a "**CVSS 3.1:** 8.1 (AV:N/…)" field, or a
+	// score in the heading.
+	CVSS Shape = "cvss"
+	// Severity words of other languages: "### 2. Hoch: Titel",
+	// "### [Élevé] Titre", "### Критично: …".
+	Languages Shape = "languages"
+	// A review bot's badge image whose alt text is the level over the
+	// paragraph that is the finding, between rules.
+	Badges Shape = "badges"
+	// A scanner's "✗ High severity vulnerability found in pkg" lines.
+	Scanner Shape = "scanner"
+	// | Vulnerability | Rating | tables.
+	Rating Shape = "rating"
+	// "### n. CRITICAL: Title" where a few titles recur again and again,
+	// each at another place: many findings share one title.
+	Repeated Shape = "repeated"
 	// A section of each Markdown shape above, one after another.
 	Mix Shape = "mix"
 )
 
 // General lists the shapes of the general reader (§2.3).
 var General = []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved, JSONBody,
-	PlainLabels, Details, AuditIDs, Mix}
+	PlainLabels, Details, AuditIDs, BoldLeads, Contest, CVSS, Languages, Badges, Scanner, Rating, Repeated, Mix}
 
 // IsGeneral reports whether reports of shape s are read by §2.3's general
 // reader.
@@ -130,7 +152,7 @@ func (g *gen) mix(size int) []byte {
 	b.Grow(size + 1024)
 	b.WriteString("# Review of the release branch\n\n")
 	shapes := []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved, PlainLabels,
-		Details, AuditIDs}
+		Details, AuditIDs, BoldLeads, Contest, CVSS, Languages, Badges, Scanner, Rating, Repeated}
 	for _, s := range shapes {
 		part := Report(s, (size-64)/len(shapes))
 		// Less each part's title: the sections stand under one report.
@@ -196,6 +218,11 @@ func (g *gen) buckets() []*bucket {
 			"</details>\n\n<details>\n<summary>🟢 Low (%d)</summary>\n\n")
 	case AuditIDs:
 		return mk("## Findings\n\n", "\n## Review bot comments\n\n", "\n## Notes from the second reader\n\n")
+	case Contest:
+		return mk("")
+	case Rating:
+		return mk("## Upload service\n\n| Vulnerability | Rating |\n|---|---|\n",
+			"\n## Admin console\n\n| # | Vulnerability | Rating | Where |\n|---|---|---|---|\n")
 	}
 	return mk("## Findings\n\n")
 }
@@ -213,6 +240,13 @@ var sevWordsMixed = map[string][]string{
 func (g *gen) sevWord(sev string) string {
 	ws := sevWordsMixed[sev]
 	return ws[g.r.IntN(len(ws))]
+}
+
+// repeatedTitle is one of eight titles of the level: a report of this
+// shape names the same few faults again and again.
+func (g *gen) repeatedTitle(sev string) string {
+	k := int(sev[1]-'0')*8 + g.r.IntN(8)
+	return strings.ToUpper(g.words[k][:1]) + g.words[k][1:] + " " + strings.Join(g.words[k+32:k+36], " ")
 }
 
 func (g *gen) sentence() string {
@@ -338,6 +372,59 @@ func (g *gen) generalItem(i int) []string {
 			add[2] = fmt.Sprintf("> **[%s] %s**\n> %s\n\n", sev, t, g.sentence())
 		}
 		return add
+	case BoldLeads:
+		w := []string{"BLOCKER", "MAJOR", "Medium", "Minor"}[sev[1]-'0']
+		switch i % 3 {
+		case 0:
+			return []string{fmt.Sprintf("- **%s** %s\n", w, t)}
+		case 1:
+			return []string{fmt.Sprintf("**%s** %s\n\n%s\n\n", sevWords[sev][:1]+strings.ToLower(sevWords[sev][1:]), t, g.sentence())}
+		}
+		return []string{fmt.Sprintf("%d. **Severity: %s** — %s\n", i+1, g.sevWord(sev), t)}
+	case Contest:
+		c := "CHML"[sev[1]-'0'] // an audit numbers each level below 1000
+		if i%2 == 0 {
+			return []string{fmt.Sprintf("## %c-%02d: %s\n\n%s\n\n## Recommendation\n%s\n\n", c, i%1000, t, g.sentence(), g.sentence())}
+		}
+		return []string{fmt.Sprintf("# Issue %c-%d: %s\n\n## Summary\n%s\n\n", c, i%1000, t, g.sentence())}
+	case CVSS:
+		score := []string{"9.8", "8.1", "5.3", "2.7"}[sev[1]-'0']
+		switch i % 3 {
+		case 0:
+			return []string{fmt.Sprintf("### %s %s\n**CVSS 3.1:** %s (AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:N)\n\n%s\n\n", id(i), t, score, g.sentence())}
+		case 1:
+			return []string{fmt.Sprintf("### %s %s\n- **CVSS Base Score:** %s\n\n", id(i), t, score)}
+		}
+		return []string{fmt.Sprintf("### %s %s (CVSS %s)\n\n%s\n\n", id(i), t, score, g.sentence())}
+	case Languages:
+		k := sev[1] - '0'
+		switch i % 3 {
+		case 0:
+			return []string{fmt.Sprintf("### %d. %s: %s\n%s\n\n", i+1, []string{"Kritisch", "Hoch", "Mittel", "Niedrig"}[k], t, g.sentence())}
+		case 1:
+			return []string{fmt.Sprintf("### [%s] %s\n\n", []string{"Critique", "Élevé", "Moyen", "Faible"}[k], t)}
+		}
+		return []string{fmt.Sprintf("### %s: %s\n\n", []string{"Критично", "Высокий", "Средне", "Незначительно"}[k], t)}
+	case Badges:
+		w := strings.ToLower(sevWords[sev])
+		if i%2 == 0 {
+			return []string{fmt.Sprintf("---\n\n![%s](https://example.invalid/review/%s-priority.svg)\n\n%s %s\n\n`%s`\n\n", w, w, t+".", g.sentence(), g.ref())}
+		}
+		return []string{fmt.Sprintf("---\n\n![%s](https://example.invalid/review/%s-priority.svg) %s.\n\n", w, w, t)}
+	case Scanner:
+		w := sevWords[sev][:1] + strings.ToLower(sevWords[sev][1:])
+		return []string{fmt.Sprintf("✗ %s severity vulnerability found in %s\n  Description: %s\n  Introduced through: %s@1.%d.0\n\n",
+			w, g.words[g.r.IntN(len(g.words))], t, g.words[g.r.IntN(64)], g.r.IntN(20))}
+	case Rating:
+		add := make([]string, 2)
+		if i%2 == 0 {
+			add[0] = fmt.Sprintf("| %s | %s |\n", t, g.sevWord(sev))
+		} else {
+			add[1] = fmt.Sprintf("| %d | %s | %s | `%s` |\n", i+1, t, g.sevWord(sev), g.ref())
+		}
+		return add
+	case Repeated:
+		return []string{fmt.Sprintf("### %d. %s: %s\n\n%s\n\n`%s`\n\n", i+1, sevWords[sev], g.repeatedTitle(sev), g.sentence(), g.ref())}
 	case JSONBody:
 		return []string{fmt.Sprintf("    {\n      \"id\": %q,\n      \"title\": %q,\n      \"severity\": %q,\n      \"file\": %q,\n      \"line\": %d,\n      \"body\": %q\n    },\n",
 			id(i), t, strings.ToLower(sevWords[sev]), "src/"+g.words[g.r.IntN(64)]+".go", 1+g.r.IntN(900), g.sentence())}
