@@ -178,7 +178,11 @@ func TestIdleStreamsSwept(t *testing.T) {
 			break
 		}
 		if ctx.Err() != nil {
-			if s != nil {
+			// Looked up again: the lookup of the loop ran out of time too.
+			last, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			s, err = js.Stream(last, b.Stream())
+			cancel()
+			if err == nil {
 				info := s.CachedInfo()
 				err = fmt.Errorf("max_age %v, %d records, the last at %v", info.Config.MaxAge, info.State.Msgs,
 					info.State.LastTime.Format(time.RFC3339Nano))
