@@ -127,7 +127,14 @@ func (l Limits) clamp(cfg jetstream.StreamConfig) (jetstream.StreamConfig, bool)
 // enforcer is the hub's own connection: it puts every stream within the
 // limits as it is made or changed (the server's advisories say when), and
 // every stream there is when it starts (a store of an earlier hub), and
-// deletes the streams whose records all aged out (sweep).
+// at each sweep every stream again, deleting the runs' streams whose
+// records all aged out.
+//
+// The sweep is not only for deleting: the server sends a stream's created
+// advisory before the stream can be looked up (nats-server 2.15's
+// addStream registers it with its account last), so the lookup of enforce
+// may find nothing and miss a new stream; the next sweep puts it within
+// the limits. Before, such a stream kept no MaxAge and was never deleted.
 type enforcer struct {
 	nc     *nats.Conn
 	js     jetstream.JetStream
@@ -209,15 +216,21 @@ func (e *enforcer) run() {
 	}
 }
 
-// sweep deletes the runs' streams that hold nothing any more, their every
-// record aged out (or none written) MaxAge ago: each holds a reservation
-// of MaxBytes of the store, which new runs need.
+// sweep puts every stream within the limits (one whose advisory enforce
+// missed) and deletes the runs' streams that hold nothing any more, their
+// every record aged out (or none written) MaxAge ago: each holds a
+// reservation of MaxBytes of the store, which new runs need.
 func (e *enforcer) sweep() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	streams := e.js.ListStreams(ctx)
 	var idle []string
+	var outside []jetstream.StreamConfig
 	for info := range streams.Info() {
+		if cfg, changed := e.limits.clamp(info.Config); changed {
+			outside = append(outside, cfg)
+			continue // its age is not the limits' yet
+		}
 		last := info.State.LastTime
 		if last.IsZero() {
 			last = info.Created
@@ -225,6 +238,9 @@ func (e *enforcer) sweep() {
 		if strings.HasPrefix(info.Config.Name, "FLUXWATCH_") && info.State.Msgs == 0 && time.Since(last) > e.limits.MaxAge {
 			idle = append(idle, info.Config.Name)
 		}
+	}
+	for _, cfg := range outside {
+		e.js.UpdateStream(ctx, cfg) // deleted meanwhile, or no room: the next sweep tries again
 	}
 	for _, name := range idle {
 		e.js.DeleteStream(ctx, name) // written to meanwhile: a writer makes it again

@@ -1,0 +1,60 @@
+package hub
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// TestSweepPutsMissedStreamWithinLimits: a stream the advisories did not
+// bring to the enforcer (the server sends a stream's created advisory
+// before the stream can be looked up, so enforce may find nothing) is put
+// within the limits by the next sweep, called here directly, without a
+// ticker. Before, such a stream kept no MaxAge and was never deleted:
+// TestIdleStreamsSwept failed under load, the stream still there 20 s on.
+func TestSweepPutsMissedStreamWithinLimits(t *testing.T) {
+	h, err := Start(Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true,
+		Limits: Limits{MaxBytes: 8 << 20, MaxAge: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Shutdown)
+	// No advisory reaches this enforcer: it sees a stream only as the
+	// sweep lists it, as after a missed advisory.
+	nc, err := nats.Connect(h.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	e := &enforcer{nc: nc, js: js, limits: h.enforcer.limits}
+	// The hub's own enforcer would put it within the limits at once:
+	// stop it first, so that only the sweep can.
+	h.enforcer.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := jetstream.StreamConfig{Name: "FLUXWATCH_missed", Subjects: []string{"fluxwatch.missed.findings.*"},
+		MaxBytes: 1 << 20, Discard: jetstream.DiscardOld, Duplicates: 10 * time.Minute}
+	if _, err := js.CreateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	get := func() jetstream.StreamConfig {
+		t.Helper()
+		s, err := js.Stream(ctx, cfg.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.CachedInfo().Config
+	}
+	if c := get(); c.MaxAge != 0 || c.Discard != jetstream.DiscardOld {
+		t.Fatalf("before the sweep: max_age %v discard %v; want the stream as made (no enforcer running)", c.MaxAge, c.Discard)
+	}
+	e.sweep()
+	if c := get(); c.MaxAge != time.Hour || c.Discard != jetstream.DiscardNew || c.MaxMsgSize <= 0 {
+		t.Errorf("after a sweep: max_age %v discard %v max_msg_size %d; want the hub's limits",
+			c.MaxAge, c.Discard, c.MaxMsgSize)
+	}
+}
