@@ -228,6 +228,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 	badge, badgeNum, badgeAt := "", 0, 0
 	badgeProse := false // the badge is an image over a paragraph
 	var table *genTable
+	// The run of field lines from the last field-shaped line read, and
+	// whether a severity field stands among them (fieldRun).
+	runEnd, runSev := 0, false
 	for i := range lines {
 		st.tick()
 		l := lines[i]
@@ -376,6 +379,14 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		if isFieldLine(t) {
+			continue
+		}
+		if i >= runEnd && strings.IndexByte(t, ':') >= 0 {
+			runEnd, runSev = fieldRun(lines, i)
+		}
+		if i < runEnd && runSev {
+			// "- **Rule:** x" over "- **Severity:** High": a field of
+			// the finding whose severity field stands among them.
 			continue
 		}
 		var n gnode
@@ -743,6 +754,51 @@ func isResolution(field, v string) bool {
 		return false
 	}
 	return len(w) > 4 && strings.HasSuffix(w, "ed")
+}
+
+// fieldRun reads the run of field lines that starts at lines[i]: lines of
+// "Name: value" shape ("- **Rule:** x", "CWE: 22"), one after another,
+// none blank. It returns the index after the run, and whether a severity
+// field stands in it: then each of them, whatever its name, is a field of
+// one finding, in any order (SPEC §2.3), not an item of its own. Each
+// line is scanned once: the caller asks again only after the run.
+func fieldRun(lines []line, i int) (end int, sev bool) {
+	j := i
+	for ; j < len(lines); j++ {
+		if lines[j].masked || lines[j].level > 0 {
+			break
+		}
+		t := strings.TrimSpace(lines[j].text)
+		if t == "" || strings.IndexByte(t, ':') < 0 {
+			break
+		}
+		if sevFieldOf(t) != nil {
+			sev = true
+			continue
+		}
+		if !fieldShaped(t) {
+			break
+		}
+	}
+	return max(j, i+1), sev
+}
+
+// fieldShaped reports whether t is a line of "Name: value" shape whose
+// name is not a severity ("- **High:** x" is a labelled item).
+func fieldShaped(t string) bool {
+	m := anyFieldRe.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	name := m[1]
+	if name == "" {
+		name = m[2]
+	}
+	if startsWithSeverity(name) {
+		return false
+	}
+	_, _, _, _, _, ok := bracketSeverity(name)
+	return !ok
 }
 
 // isFieldLine reports whether t is a field of a finding ("- **Location**:
@@ -1228,6 +1284,17 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	if n.placeholders {
 		return // a template's heading over its slots
 	}
+	if hasField && !lab.ok && n.kind == 'h' && id == "" && emptyTitle(title) {
+		// "## Findings" over "- **Severity:** Critical" in a report of
+		// one finding: the finding is the heading above, by its title.
+		if a := titledAbove(nodes, p); a >= 0 {
+			nodes[a].finding, nodes[a].fieldLine = true, n.fieldLine
+			n, l = &nodes[a], lines[nodes[a].i]
+			title, id = plainTitle(n.text, n.kind)
+		} else if sev.Rank() <= 1 {
+			g.orphans = append(g.orphans, orphan{line: n.fieldLine, sev: sev, word: word})
+		}
+	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
 		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) {
 			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})
@@ -1254,6 +1321,24 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		gf.cites = citedIDs(n.text, id)
 	}
 	g.findings = append(g.findings, gf)
+}
+
+// titledAbove returns the nearest heading from node a up that gives a
+// finding's title and is no finding, group, legend or overview, or -1.
+func titledAbove(nodes []gnode, a int) int {
+	for ; a >= 0; a = nodes[a].parent {
+		n := &nodes[a]
+		if n.kind != 'h' || n.finding || n.group || n.legend || n.lab.ok || n.fieldLine > 0 {
+			continue
+		}
+		if namesSection(overviewRe, n.text) {
+			return -1
+		}
+		if t, _ := plainTitle(n.text, n.kind); !emptyTitle(t) && !placeholderTitle(t) {
+			return a
+		}
+	}
+	return -1
 }
 
 // eligible reports whether node n, directly under the group grp, is one of
