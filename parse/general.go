@@ -231,11 +231,20 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// The run of field lines from the last field-shaped line read, and
 	// whether a severity field stands among them (fieldRun).
 	runEnd, runSev := 0, false
+	// The fence last opened: its first line, its closing line, and
+	// whether it is a tool's printout to read (toolFence).
+	fenceAt, fenceEnd, fenceRead := -1, 0, false
 	for i := range lines {
 		st.tick()
 		l := lines[i]
 		if l.masked {
-			continue
+			if l.fenced && i >= fenceEnd && (i == 0 || !lines[i-1].fenced) {
+				fenceAt = i
+				fenceEnd, fenceRead = toolFence(lines, i)
+			}
+			if !fenceRead || i <= fenceAt || i >= fenceEnd {
+				continue // code, or a fence's own lines
+			}
 		}
 		t := strings.TrimSpace(l.text)
 		if strings.HasPrefix(t, ">") && l.level == 0 {
@@ -378,19 +387,24 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			continue
 		}
-		if isFieldLine(t) {
+		// In a tool's printout, the line over a severity field is the
+		// title it rates, whatever its shape (">> Issue: [B602] …").
+		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil
+		if isFieldLine(t) && !printTitle {
 			continue
 		}
-		if i >= runEnd && strings.IndexByte(t, ':') >= 0 {
+		if i >= runEnd && strings.IndexByte(t, ':') >= 0 && !printTitle {
 			runEnd, runSev = fieldRun(lines, i)
 		}
-		if i < runEnd && runSev {
+		if i < runEnd && runSev && !printTitle {
 			// "- **Rule:** x" over "- **Severity:** High": a field of
 			// the finding whose severity field stands among them.
 			continue
 		}
 		var n gnode
 		switch {
+		case printTitle:
+			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
 			continue // a nested item details the one above it
 		case kind != 0:
@@ -708,7 +722,16 @@ func sevFieldOf(t string) []string {
 		return nil
 	}
 	if _, c, ok := fieldSeverity(m[1], m[2]); !ok || c != sevFinding {
-		return nil
+		// "Severity: High   Confidence: High": a tool prints its
+		// fields in columns on one line; the first column is the value.
+		v, _, cut := strings.Cut(strings.ReplaceAll(m[2], "\t", "  "), "  ")
+		if !cut {
+			return nil
+		}
+		if _, c, ok := fieldSeverity(m[1], v); !ok || c != sevFinding {
+			return nil
+		}
+		m[2] = v
 	}
 	return m
 }
