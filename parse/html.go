@@ -1,0 +1,101 @@
+package parse
+
+import "strings"
+
+// HTML tables (SPEC §2.3 rule 4): a report that writes its table as
+// <table> (a tool's HTML export, a review pasted from a page) has its rows
+// read as the pipe rows they stand for. Each <tr> on one line becomes
+// "| a | b |"; a row of <th> cells is the header and gets the delimiter row
+// after it; the lines of the table's other tags are dropped, so that the
+// rows stand together as one table. The lines keep their numbers.
+
+// htmlTables returns lines with each HTML table's rows written as pipe
+// rows, or lines itself when src holds no <table.
+func htmlTables(src string, lines []line) []line {
+	if !strings.Contains(src, "<table") && !strings.Contains(src, "<TABLE") {
+		return lines
+	}
+	out := make([]line, 0, len(lines)+4)
+	in := false
+	for _, l := range lines {
+		t := strings.ToLower(strings.TrimSpace(l.text))
+		if l.masked || !in && !strings.HasPrefix(t, "<table") {
+			out = append(out, l)
+			continue
+		}
+		in = true
+		if strings.HasPrefix(t, "</table") {
+			in = false
+			continue
+		}
+		var cells []string
+		head := false
+		if strings.Contains(t, "<tr") {
+			cells, head = htmlRow(l.text)
+		}
+		if cells == nil {
+			if t == "" || strings.TrimSpace(stripTags(l.text)) != "" {
+				out = append(out, l) // a row split over lines is read as text
+			}
+			continue // <thead>, <tbody> and the like
+		}
+		r := l
+		r.text = "| " + strings.Join(cells, " | ") + " |"
+		out = append(out, r)
+		if head {
+			d := l
+			d.text = "|" + strings.Repeat("---|", len(cells))
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// htmlRow reads the cells of a <tr> written on one line, and whether they
+// are header cells (<th>). It returns nil when the line holds no cell.
+func htmlRow(s string) (cells []string, head bool) {
+	low := strings.ToLower(s)
+	for {
+		i := strings.Index(low, "<t")
+		if i < 0 || i+3 >= len(low) {
+			return cells, head
+		}
+		c := low[i+2]
+		if c != 'd' && c != 'h' || low[i+3] != '>' && low[i+3] != ' ' {
+			low, s = low[i+2:], s[i+2:]
+			continue
+		}
+		open := strings.IndexByte(low[i:], '>')
+		if open < 0 {
+			return cells, head
+		}
+		body := i + open + 1
+		end := strings.Index(low[body:], "</t")
+		if end < 0 {
+			end = len(low) - body
+		}
+		cells = append(cells, strings.ReplaceAll(strings.TrimSpace(stripTags(s[body:body+end])), "|", "/"))
+		head = head || c == 'h'
+		low, s = low[body+end:], s[body+end:]
+	}
+}
+
+// stripTags drops the tags from s ("<b>High</b>" is "High").
+func stripTags(s string) string {
+	if strings.IndexByte(s, '<') < 0 {
+		return s
+	}
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			in = true
+		case r == '>' && in:
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
