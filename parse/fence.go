@@ -2,57 +2,46 @@ package parse
 
 import "strings"
 
-// plainFenceLangs are the info strings of a fence that holds a tool's
-// printed output rather than code: none, or a name for plain text or a
-// terminal session.
-var plainFenceLangs = map[string]bool{
-	"": true, "text": true, "txt": true, "plaintext": true, "plain": true, "console": true, "output": true,
-	"log": true, "terminal": true, "shell-session": true, "none": true,
-}
+// Tool output pasted into a report (SPEC §2.3): a scanner's printout
+// ("npm audit", bandit, a linter) in a fence with no language, or one that
+// says it is text or output, is a report body, read by the general reader
+// like the lines around it. A fence whose info string names a programming
+// language, a data format or markdown holds code or an example and gives
+// no finding (JSON and YAML are read by jsonbody.go). Only a printout with
+// a severity field line in it is read: a plain fence of a command and its
+// log stays masked.
 
-// toolOutputLines returns lines with the body of each plain fence that
-// holds a severity field unmasked, and whether there was one: `npm audit`
-// or a scanner's report pasted as a fence is the report's body (SPEC
-// §2.3), read when the text outside the fences gives no finding. A fence
-// with a programming language stays code, and so does one that an
-// "Example:" or "Template" line in the three lines above introduces. Once
-// unmasked, a body is not returned again: reading the lines returned
-// gives false.
-func toolOutputLines(lines []line) ([]line, bool) {
-	var out []line
-	for i := 0; i < len(lines); i++ {
-		f := fenceOpen(lines[i].text)
-		if f == "" || !lines[i].fenced {
-			continue
+// outputInfo are the info strings of a fence that holds printed text.
+var outputInfo = map[string]bool{"": true, "text": true, "txt": true, "plain": true, "plaintext": true,
+	"output": true, "console": true, "log": true, "stdout": true}
+
+// toolFence reads the fence that opens at lines[i], the first fenced line
+// of a run: it returns the index of its closing line (len(lines) when it
+// is never closed), and whether the lines inside it are a tool's printout
+// to read.
+func toolFence(lines []line, i int) (end int, read bool) {
+	end = i + 1
+	for ; end < len(lines) && lines[end].fenced; end++ {
+		if t := strings.TrimSpace(lines[end].text); fenceOpen(t) != "" && strings.Trim(t, "`~") == "" {
+			break
 		}
-		lang := strings.ToLower(strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(lines[i].text), f[:1])))
-		j := i + 1
-		sev := false
-		for ; j < len(lines); j++ {
-			t := strings.TrimSpace(lines[j].text)
-			if strings.HasPrefix(t, f) && strings.Trim(t, f[:1]) == "" {
-				break
-			}
-			sev = sev || sevFieldOf(t) != nil
-		}
-		example := false
-		for k := max(0, i-3); k < i; k++ {
-			example = example || exampleRe.MatchString(lines[k].text)
-		}
-		// A body read as text already (masked no more) is not read again.
-		if sev && plainFenceLangs[lang] && !example && j < len(lines) && j > i+1 && lines[i+1].masked {
-			if out == nil {
-				out = slicesClone(lines)
-			}
-			for k := i + 1; k < j; k++ {
-				l := &out[k]
-				l.masked, l.fenced = false, false
-				l.level, l.head = heading(l.text)
-			}
-		}
-		i = j
 	}
-	return out, out != nil
+	info := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(lines[i].text), "`~"))
+	info, _, _ = strings.Cut(info, " ")
+	if !outputInfo[strings.ToLower(info)] {
+		return end, false
+	}
+	// A fence that the lines before it present as an example, a format
+	// or a template ("Example output:") shows what a tool would print.
+	for k := max(0, i-3); k < i; k++ {
+		if exampleRe.MatchString(lines[k].text) {
+			return end, false
+		}
+	}
+	for k := i + 1; k < end; k++ {
+		if sevFieldOf(strings.TrimSpace(lines[k].text)) != nil {
+			return end, true
+		}
+	}
+	return end, false
 }
-
-func slicesClone(lines []line) []line { return append([]line(nil), lines...) }

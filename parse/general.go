@@ -255,6 +255,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		g.findings = fs
 		return g
 	}
+	lines = htmlTables(src, lines)
 	nodes := make([]gnode, 0, 64)
 	var stack []int // open nodes, innermost last
 	cur := func() int {
@@ -264,7 +265,6 @@ func readGeneral(st *stop, src string, lines []line) general {
 		return stack[len(stack)-1]
 	}
 	template := isTemplate(lines)
-	runs := fieldRuns{lines: lines}
 	heading := -1  // the innermost open heading node
 	realLevel := 0 // the level of the last heading written with #s
 	folds := 0     // <details> blocks open at the line
@@ -278,11 +278,23 @@ func readGeneral(st *stop, src string, lines []line) general {
 	badgeProse := false // the badge is an image over a paragraph
 	var table *genTable
 	blockEnd := -1 // the last line of a field block read as one finding
+	// The run of field lines from the last field-shaped line read, and
+	// whether a severity field stands among them (fieldRun).
+	runEnd, runSev := 0, false
+	// The fence last opened: its first line, its closing line, and
+	// whether it is a tool's printout to read (toolFence).
+	fenceAt, fenceEnd, fenceRead := -1, 0, false
 	for i := range lines {
 		st.tick()
 		l := lines[i]
 		if l.masked {
-			continue
+			if l.fenced && i >= fenceEnd && (i == 0 || !lines[i-1].fenced) {
+				fenceAt = i
+				fenceEnd, fenceRead = toolFence(lines, i)
+			}
+			if !fenceRead || i <= fenceAt || i >= fenceEnd {
+				continue // code, or a fence's own lines
+			}
 		}
 		t := strings.TrimSpace(l.text)
 		if strings.HasPrefix(t, ">") && l.level == 0 {
@@ -428,7 +440,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		// A severity or status field belongs to the innermost open node.
 		fm := sevFieldAny(t)
-		if m := fm; m != nil && mappedField(m) {
+		if m := sevFieldMatch(fm); m != nil {
 			// The field belongs to the finding's opener, not to a bold
 			// label of a paragraph ("**What the plan says:** …") in it;
 			// a field written as a paragraph of its own, not indented,
@@ -463,12 +475,25 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			continue
 		}
-		if isFieldLine(t) || kind != 0 && indent < 2 && runs.inFieldRun(i) {
+		// In a tool's printout, the line over a severity field is the
+		// title it rates, whatever its shape (">> Issue: [B602] …").
+		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil
+		if isFieldLine(t) && !printTitle {
+			continue
+		}
+		if i >= runEnd && strings.IndexByte(t, ':') >= 0 && !printTitle {
+			runEnd, runSev = fieldRun(lines, i)
+		}
+		if i < runEnd && runSev && !printTitle {
+			// "- **Rule:** x" over "- **Severity:** High": a field of
+			// the finding whose severity field stands among them.
 			continue
 		}
 		scan := scannerLine(t) // a prefix test on most lines
 		var n gnode
 		switch {
+		case printTitle:
+			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
 			continue // a nested item details the one above it
 		case kind != 0:
@@ -544,17 +569,6 @@ func readGeneral(st *stop, src string, lines []line) general {
 	g.decide(st, lines, nodes, template)
 	if len(g.findings) == 0 && !template {
 		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
-	}
-	if len(g.findings) == 0 && !template {
-		if out, ok := htmlTableLines(lines); ok {
-			// Read once more with HTML tables as Markdown ones.
-			return readGeneral(st, src, out)
-		}
-		if out, ok := toolOutputLines(lines); ok {
-			// Read once more with the tool's output as text; it holds
-			// no plain fence with a severity field any more.
-			return readGeneral(st, src, out)
-		}
 	}
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
@@ -794,12 +808,25 @@ func spaceRun(s string, i int) int {
 
 // sevFieldOf matches a severity field line whose value is a severity.
 func sevFieldOf(t string) []string {
-	m := sevFieldAny(t)
+	return sevFieldMatch(sevFieldAny(t))
+}
+
+// sevFieldMatch is sevFieldOf of the line sevFieldAny matched as m.
+func sevFieldMatch(m []string) []string {
 	if m == nil {
 		return nil
 	}
 	if !mappedField(m) {
-		return nil
+		// "Severity: High   Confidence: High": a tool prints its
+		// fields in columns on one line; the first column is the value.
+		v, _, cut := strings.Cut(strings.ReplaceAll(m[2], "\t", "  "), "  ")
+		if !cut {
+			return nil
+		}
+		if _, c, ok := fieldSeverity(m[1], v); !ok || c != sevFinding {
+			return nil
+		}
+		m[2] = v
 	}
 	return m
 }
@@ -864,6 +891,51 @@ func isResolution(field, v string) bool {
 	return len(w) > 4 && strings.HasSuffix(w, "ed")
 }
 
+// fieldRun reads the run of field lines that starts at lines[i]: lines of
+// "Name: value" shape ("- **Rule:** x", "CWE: 22"), one after another,
+// none blank. It returns the index after the run, and whether a severity
+// field stands in it: then each of them, whatever its name, is a field of
+// one finding, in any order (SPEC §2.3), not an item of its own. Each
+// line is scanned once: the caller asks again only after the run.
+func fieldRun(lines []line, i int) (end int, sev bool) {
+	j := i
+	for ; j < len(lines); j++ {
+		if lines[j].masked || lines[j].level > 0 {
+			break
+		}
+		t := strings.TrimSpace(lines[j].text)
+		if t == "" || strings.IndexByte(t, ':') < 0 {
+			break
+		}
+		if sevFieldOf(t) != nil {
+			sev = true
+			continue
+		}
+		if !fieldShaped(t) {
+			break
+		}
+	}
+	return max(j, i+1), sev
+}
+
+// fieldShaped reports whether t is a line of "Name: value" shape whose
+// name is not a severity ("- **High:** x" is a labelled item).
+func fieldShaped(t string) bool {
+	m := anyFieldRe.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	name := m[1]
+	if name == "" {
+		name = m[2]
+	}
+	if startsWithSeverity(name) {
+		return false
+	}
+	_, _, _, _, _, ok := bracketSeverity(name)
+	return !ok
+}
+
 // isFieldLine reports whether t is a field of a finding ("- **Location**:
 // x", "Fix: y"): part of the finding above it, never a finding.
 func isFieldLine(t string) bool {
@@ -880,104 +952,6 @@ func isFieldLine(t string) bool {
 	}
 	name = strings.ToLower(strings.TrimSpace(strings.TrimRight(name, ":")))
 	return fieldNames[name]
-}
-
-// fieldRuns answers inFieldRun for the lines of one report, reading each
-// line's form once: a list of 100,000 bold items would otherwise be read
-// ten times over, by the items after it.
-type fieldRuns struct {
-	lines []line
-	memo  []uint8 // 0 not read, 1 not a bold field, 2 a bold field, 3 a severity field too
-}
-
-// form returns the memo of lines[j] for a run at indent.
-func (r *fieldRuns) form(j, indent int) uint8 {
-	k, in, _ := listItem(r.lines[j].text)
-	if k == 0 || in != indent {
-		return 1
-	}
-	if r.memo == nil {
-		r.memo = make([]uint8, len(r.lines))
-	}
-	if r.memo[j] == 0 {
-		r.memo[j] = 1
-		if t := r.lines[j].text; shortBoldField(t) {
-			r.memo[j] = 2
-			if sevFieldOf(strings.TrimSpace(t)) != nil {
-				r.memo[j] = 3
-			}
-		}
-	}
-	return r.memo[j]
-}
-
-// inFieldRun reports whether lines[i], a list item, is one of a run of
-// bold fields under a heading that a severity field closes: `- **Rule:**
-// x` over `- **Severity:** High` is a field of the heading's finding, as
-// `- **Location:**` is, whatever its name (SPEC §2.3, fields of a
-// finding, in any order). The run is the items at the item's indent, each
-// a short `**Name:** value`, with at most one blank line between; it opens
-// under a heading that names a finding (not a group heading such as
-// "Findings", where the run is the finding) and holds a severity field at
-// most ten items on.
-func (r *fieldRuns) inFieldRun(i int) bool {
-	lines := r.lines
-	_, indent, _ := listItem(lines[i].text)
-	if r.form(i, indent) < 2 {
-		return false
-	}
-	// Back to the heading the run opens under.
-	blank := 0
-	for j := i - 1; ; j-- {
-		if j < 0 || i-j > 10 {
-			return false
-		}
-		if strings.TrimSpace(lines[j].text) == "" {
-			if blank++; blank > 1 {
-				return false
-			}
-			continue
-		}
-		blank = 0
-		if lines[j].level > 0 {
-			// Under "## Findings" the run is the finding itself.
-			if emptyTitle(lines[j].head) {
-				return false
-			}
-			break
-		}
-		if r.form(j, indent) < 2 {
-			return false
-		}
-	}
-	blank = 0
-	for j := i + 1; j < len(lines) && j-i <= 10; j++ {
-		if strings.TrimSpace(lines[j].text) == "" {
-			if blank++; blank > 1 {
-				return false
-			}
-			continue
-		}
-		blank = 0
-		switch r.form(j, indent) {
-		case 3:
-			return true
-		case 1:
-			return false
-		}
-	}
-	return false
-}
-
-// shortBoldField reports whether t is a list item `- **Name:** value` with a
-// name of at most four words and a value short of a sentence.
-func shortBoldField(t string) bool {
-	m := anyFieldRe.FindStringSubmatch(strings.TrimSpace(t))
-	if m == nil || m[1] == "" || strings.Count(m[1], " ") > 3 {
-		return false
-	}
-	v := strings.TrimSpace(strings.TrimSpace(t)[len(m[0]):])
-	return len(v) <= 100 && !strings.Contains(v, ". ")
 }
 
 func (n *gnode) setField(name, value string, line int) {
@@ -1446,6 +1420,17 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	if n.placeholders {
 		return // a template's heading over its slots
 	}
+	if hasField && !lab.ok && n.kind == 'h' && id == "" && emptyTitle(title) {
+		// "## Findings" over "- **Severity:** Critical" in a report of
+		// one finding: the finding is the heading above, by its title.
+		if a := titledAbove(nodes, p); a >= 0 {
+			nodes[a].finding, nodes[a].fieldLine = true, n.fieldLine
+			n, l = &nodes[a], lines[nodes[a].i]
+			title, id = plainTitle(n.text, n.kind)
+		} else if sev.Rank() <= 1 {
+			g.orphans = append(g.orphans, orphan{line: n.fieldLine, sev: sev, word: word})
+		}
+	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
 		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) && !countAfterColon(title) {
 			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})
@@ -1473,6 +1458,24 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		gf.cites = citedIDs(n.text, id)
 	}
 	g.findings = append(g.findings, gf)
+}
+
+// titledAbove returns the nearest heading from node a up that gives a
+// finding's title and is no finding, group, legend or overview, or -1.
+func titledAbove(nodes []gnode, a int) int {
+	for ; a >= 0; a = nodes[a].parent {
+		n := &nodes[a]
+		if n.kind != 'h' || n.finding || n.group || n.legend || n.lab.ok || n.fieldLine > 0 {
+			continue
+		}
+		if namesSection(overviewRe, n.text) {
+			return -1
+		}
+		if t, _ := plainTitle(n.text, n.kind); !emptyTitle(t) && !placeholderTitle(t) {
+			return a
+		}
+	}
+	return -1
 }
 
 // eligible reports whether node n, directly under the group grp, is one of

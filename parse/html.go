@@ -1,117 +1,101 @@
 package parse
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
-var (
-	htmlCellRe = regexp.MustCompile(`(?is)<t([hd])\b[^>]*>(.*?)</t[hd]\s*>`)
-	htmlTagRe  = regexp.MustCompile(`(?s)<[^>]*>`)
-)
+// HTML tables (SPEC §2.3 rule 4): a report that writes its table as
+// <table> (a tool's HTML export, a review pasted from a page) has its rows
+// read as the pipe rows they stand for. Each <tr> on one line becomes
+// "| a | b |"; a row of <th> cells is the header and gets the delimiter row
+// after it; the lines of the table's other tags are dropped, so that the
+// rows stand together as one table. The lines keep their numbers.
 
-// htmlTableLines returns lines with each HTML <table> written as the
-// Markdown table it stands for, and whether there was one: a report
-// exported as HTML (`<tr><th>Severity</th>…`) holds its findings in the
-// same columns a Markdown table would (SPEC §2.3, tables anywhere). A
-// row's cells are joined onto its first line, its other lines left empty;
-// the header goes on the line before its row (`<table>`, `<thead>`) and
-// the delimiter on the row's own, so every data row keeps its line.
-func htmlTableLines(lines []line) ([]line, bool) {
-	var out []line
-	for i := 0; i < len(lines); i++ {
-		if lines[i].masked || strings.IndexByte(lines[i].text, '<') < 0 || !strings.Contains(strings.ToLower(lines[i].text), "<table") {
+// htmlTables returns lines with each HTML table's rows written as pipe
+// rows, or lines itself when src holds no <table.
+func htmlTables(src string, lines []line) []line {
+	if !strings.Contains(src, "<table") && !strings.Contains(src, "<TABLE") {
+		return lines
+	}
+	out := make([]line, 0, len(lines)+4)
+	in := false
+	for _, l := range lines {
+		t := strings.ToLower(strings.TrimSpace(l.text))
+		if l.masked || !in && !strings.HasPrefix(t, "<table") {
+			out = append(out, l)
 			continue
 		}
-		end := i
-		for end < len(lines) && end-i < 20000 && !strings.Contains(strings.ToLower(lines[end].text), "</table") {
-			end++
+		in = true
+		if strings.HasPrefix(t, "</table") {
+			in = false
+			continue
 		}
-		if end == len(lines) {
-			return out, out != nil
+		var cells []string
+		head := false
+		if strings.Contains(t, "<tr") {
+			cells, head = htmlRow(l.text)
 		}
-		if t := htmlTable(lines, i, end); t != nil {
-			if out == nil {
-				out = append([]line(nil), lines...)
+		if cells == nil {
+			if t == "" || strings.TrimSpace(stripTags(l.text)) != "" {
+				out = append(out, l) // a row split over lines is read as text
 			}
-			copy(out[i:end+1], t)
+			continue // <thead>, <tbody> and the like
 		}
-		i = end
+		r := l
+		r.text = "| " + strings.Join(cells, " | ") + " |"
+		out = append(out, r)
+		if head {
+			d := l
+			d.text = "|" + strings.Repeat("---|", len(cells))
+			out = append(out, d)
+		}
 	}
-	return out, out != nil
+	return out
 }
 
-// htmlTable rewrites lines[i:end+1], a <table> block, or returns nil when
-// it has no header row. The Markdown table is packed at the block's top,
-// header, delimiter, then each row with the number of the line its <tr>
-// opens on, so a finding keeps its line; the block's other lines follow,
-// empty.
-func htmlTable(lines []line, i, end int) []line {
-	block := lines[i : end+1]
-	var rows []line
-	header := false
-	for k := 0; k < len(block); k++ {
-		lo := strings.ToLower(block[k].text)
-		at := strings.Index(lo, "<tr")
-		if at < 0 {
+// htmlRow reads the cells of a <tr> written on one line, and whether they
+// are header cells (<th>). It returns nil when the line holds no cell.
+func htmlRow(s string) (cells []string, head bool) {
+	low := strings.ToLower(s)
+	for {
+		i := strings.Index(low, "<t")
+		if i < 0 || i+3 >= len(low) {
+			return cells, head
+		}
+		c := low[i+2]
+		if c != 'd' && c != 'h' || low[i+3] != '>' && low[i+3] != ' ' {
+			low, s = low[i+2:], s[i+2:]
 			continue
 		}
-		// The row runs to its </tr>, or to the next row's opening.
-		var b strings.Builder
-		b.WriteString(block[k].text[at:])
-		last := k
-		for !strings.Contains(strings.ToLower(b.String()), "</tr") && last+1 < len(block) && !strings.Contains(strings.ToLower(block[last+1].text), "<tr") {
-			last++
-			b.WriteByte(' ')
-			b.WriteString(block[last].text)
+		open := strings.IndexByte(low[i:], '>')
+		if open < 0 {
+			return cells, head
 		}
-		cells := htmlCellRe.FindAllStringSubmatch(b.String(), -1)
-		k2 := k
-		k = last
-		if len(cells) == 0 {
-			continue
+		body := i + open + 1
+		end := strings.Index(low[body:], "</t")
+		if end < 0 {
+			end = len(low) - body
 		}
-		th := strings.EqualFold(cells[0][1], "h")
-		if !header && !th {
-			return nil // a row before the header: not a table of columns
-		}
-		text := "|"
-		for _, c := range cells {
-			v := strings.TrimSpace(htmlTagRe.ReplaceAllString(c[2], " "))
-			v = strings.ReplaceAll(strings.Join(strings.Fields(htmlUnescape(v)), " "), "|", "/")
-			text += " " + v + " |"
-		}
-		l := block[k2]
-		l.text, l.level, l.head = text, 0, ""
-		rows = append(rows, l)
-		if !header {
-			l.text = "|" + strings.Repeat(" --- |", len(cells))
-			rows = append(rows, l)
-			header = true
-		}
+		cells = append(cells, strings.ReplaceAll(strings.TrimSpace(stripTags(s[body:body+end])), "|", "/"))
+		head = head || c == 'h'
+		low, s = low[body+end:], s[body+end:]
 	}
-	if !header || len(rows) > len(block) {
-		return nil // a table written on one line has no room for its rows
-	}
-	t := make([]line, len(block))
-	n := copy(t, rows)
-	for k := range block {
-		if n >= len(t) {
-			break
-		}
-		// The rest, empty, keep numbers the block had.
-		t[n] = block[k]
-		t[n].text, t[n].level, t[n].head = "", 0, ""
-		n++
-	}
-	return t
 }
 
-var htmlEntities = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&#39;", "'", "&nbsp;", " ")
-
-func htmlUnescape(s string) string {
-	if !strings.Contains(s, "&") {
+// stripTags drops the tags from s ("<b>High</b>" is "High").
+func stripTags(s string) string {
+	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
-	return htmlEntities.Replace(s)
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == '<':
+			in = true
+		case r == '>' && in:
+			in = false
+		case !in:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
