@@ -204,8 +204,8 @@ func TestWildConformance(t *testing.T) {
 	}
 	// Floors at the figures docs/reports.md gives: a change that reads
 	// these reports worse fails here.
-	if all.matched < 172 || all.invented > 4 || all.safeMissed > 2 || all.exact < 169 || all.nonReportBad > 1 {
-		t.Errorf("corpus-wild reads worse than docs/reports.md says (recall 172, invented 4, called safe neither unreadable nor all resolved 2, exact 169, not-a-report files read 1): %s", all)
+	if all.matched < 174 || all.invented > 3 || all.safeMissed > 2 || all.exact < 171 || all.nonReportBad > 1 {
+		t.Errorf("corpus-wild reads worse than docs/reports.md says (recall 174, invented 3, called safe neither unreadable nor all resolved 2, exact 171, not-a-report files read 1): %s", all)
 	}
 }
 
