@@ -264,6 +264,20 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		return stack[len(stack)-1]
 	}
+	// push opens n as the innermost node, closing the nodes it outranks;
+	// it takes its section class from the node it opens under.
+	push := func(n gnode) {
+		for len(stack) > 0 && nodes[cur()].rank >= n.rank {
+			stack = stack[:len(stack)-1]
+		}
+		n.parent = cur()
+		n.cls, n.rgroup = clsBody, -1
+		if n.parent >= 0 {
+			n.cls, n.rgroup = nodes[n.parent].cls, nodes[n.parent].rgroup
+		}
+		nodes = append(nodes, n)
+		stack = append(stack, len(nodes)-1)
+	}
 	template := isTemplate(lines)
 	heading := -1  // the innermost open heading node
 	realLevel := 0 // the level of the last heading written with #s
@@ -417,16 +431,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 				blockEnd = b.end
 				n := gnode{i: i, kind: 'b', rank: 7, text: b.text, count: -1, resolved: b.resolved, open: b.openMark}
 				n.setField(b.sevName, b.sevValue, b.sevLine)
-				for len(stack) > 0 && nodes[cur()].rank >= n.rank {
-					stack = stack[:len(stack)-1]
-				}
-				n.parent = cur()
-				n.cls, n.rgroup = clsBody, -1
-				if n.parent >= 0 {
-					n.cls, n.rgroup = nodes[n.parent].cls, nodes[n.parent].rgroup
-				}
-				nodes = append(nodes, n)
-				stack = append(stack, len(nodes)-1)
+				push(n)
 				continue
 			}
 		}
@@ -551,16 +556,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			n.setField("severity", badge, badgeNum)
 		}
 		badge = ""
-		for len(stack) > 0 && nodes[cur()].rank >= n.rank {
-			stack = stack[:len(stack)-1]
-		}
-		n.parent = cur()
-		n.cls, n.rgroup = clsBody, -1
-		if n.parent >= 0 {
-			n.cls, n.rgroup = nodes[n.parent].cls, nodes[n.parent].rgroup
-		}
-		nodes = append(nodes, n)
-		stack = append(stack, len(nodes)-1)
+		push(n)
 	}
 	// Each node gives at most one finding, each table row one: room for
 	// them all at once, not copies of a growing list.
