@@ -2721,6 +2721,7 @@ func idSeverity(id string) (Severity, string, bool) {
 // genTable is a table of the general reader (rule 4).
 type genTable struct {
 	sev, title, id, status, count int
+	alt                           int // a second title column, or -1
 	section                       string
 	skip                          int
 	kv                            bool // a two-column field table: "| Severity | High |"
@@ -2763,7 +2764,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		return genTable{}, false
 	}
 	cells := tableCells(lines[i].text)
-	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1}
+	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1, alt: -1}
 	sevRank, titleName := 0, ""
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
@@ -2784,6 +2785,10 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 				c.id = c.title
 			}
 			c.title, titleName = j, name
+		case titleColumn(name) && c.alt < 0:
+			// "| Defect | Summary | Severity |": a second title column,
+			// the title of a row whose first holds only an ID.
+			c.alt = j
 		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "statut" || name == "estado"):
 			c.status = j
 		case c.count < 0 && (name == "count" || name == "number" || name == "total" || name == "n" || name == "findings" || name == "issues" || name == "#" || name == "건수" || name == "개수" || name == "nombre" || name == "cantidad" || name == "数量" || name == "件数"):
@@ -2961,12 +2966,21 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 		return
 	}
 	title := cleanTitle(stripBold(cell(t.title)))
+	idCol := t.id
+	if t.alt >= 0 && IsFindingID(strings.Trim(title, "`[]# ")) {
+		// The title column holds only this row's ID: the title is in
+		// the other title column.
+		if idCol < 0 {
+			idCol = t.title
+		}
+		title = cleanTitle(stripBold(cell(t.alt)))
+	}
 	struck := strings.HasPrefix(title, "~~") || strings.Contains(sevText, "~~")
 	title = strings.TrimSpace(strings.ReplaceAll(title, "~~", ""))
 	if emptyTitle(title) || placeholderTitle(title) {
 		return
 	}
-	id := strings.Trim(stripBold(cell(t.id)), "`[]# ")
+	id := strings.Trim(stripBold(cell(idCol)), "`[]# ")
 	number := ""
 	if isDigits(id) {
 		number, id = id, ""
