@@ -100,7 +100,12 @@ func unmappedSeverity(v string) bool {
 	}
 	switch strings.ToLower(strings.Trim(v, ".")) {
 	case "-", "—", "–", "n/a", "na", "none", "tbd", "tba", "?", "unknown", "unrated", "n.a", "x", "✓", "✔", "yes", "no",
-		"pass", "passed", "ok", "correct", "fail", "failed", "real", "by design":
+		"pass", "passed", "ok", "fail", "failed", "real":
+		// Check results written in the column, and "real" (a
+		// confirmed issue, as against a false positive): words that
+		// say whether, not how bad. "real" came from one home report;
+		// without it that report, which rates nothing else, is
+		// unreadable.
 		return false
 	}
 	if isResolvedValue(v) || isOpenValue(v) {
