@@ -14,6 +14,66 @@ type Ref struct {
 	End   int // == Start for a single line
 }
 
+// dropRefLines returns s with the line numbers of its file references cut:
+// "tool (mcp_server.py:699-735)" → "tool (mcp_server.py)". A reference is a
+// path (letters, digits, "_./-", holding a letter and a '/' or a '.'
+// before a letter) followed by ":N" or ":N-M"; "Phase 2: 3 steps" and
+// "10:30" are not.
+func dropRefLines(s string) string {
+	if strings.IndexByte(s, ':') < 0 {
+		return s
+	}
+	var b []byte
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != ':' || i+1 >= len(s) || s[i+1] < '0' || s[i+1] > '9' || !refPathBefore(s[:i]) {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j+1 < len(s) && (s[j] == '-' || s[j] == ',') && s[j+1] >= '0' && s[j+1] <= '9' {
+			for j++; j < len(s) && s[j] >= '0' && s[j] <= '9'; j++ {
+			}
+		}
+		b = append(b, s[last:i]...)
+		last, i = j, j-1
+	}
+	if b == nil {
+		return s
+	}
+	return string(append(b, s[last:]...))
+}
+
+// refPathBefore reports whether s ends in a path that a file reference
+// names: "mcp_server.py", "src/x", not "Phase 2" or "10".
+func refPathBefore(s string) bool {
+	i := len(s)
+	for i > 0 {
+		c := s[i-1]
+		if c == '_' || c == '.' || c == '/' || c == '-' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' {
+			i--
+			continue
+		}
+		break
+	}
+	p := s[i:]
+	letter, path := false, false
+	for k := 0; k < len(p); k++ {
+		c := p[k]
+		switch {
+		case c|0x20 >= 'a' && c|0x20 <= 'z':
+			letter = true
+		case c == '/':
+			path = true
+		case c == '.' && k+1 < len(p) && p[k+1]|0x20 >= 'a' && p[k+1]|0x20 <= 'z':
+			path = true
+		}
+	}
+	return letter && path
+}
+
 // ParseRef reads "path", "path:12" or "path:12-14". A leading "./" and
 // surrounding backticks are dropped.
 func ParseRef(s string) Ref {

@@ -2,6 +2,8 @@ package synth
 
 import (
 	"testing"
+
+	"github.com/fluxwatch/fluxwatch/parse"
 )
 
 func TestParseRef(t *testing.T) {
@@ -68,5 +70,44 @@ func TestMentions(t *testing.T) {
 	// "fd-perf-2" alone does not name fd-perf.
 	if m := mentions([]byte("see fd-perf-2 only"), map[string]struct{}{"fd-perf": {}}); m["fd-perf"] {
 		t.Errorf("fd-perf-2 names fd-perf")
+	}
+}
+
+func TestDropRefLines(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"1.3 `distill` tool (mcp_server.py:699-735)", "1.3 `distill` tool (mcp_server.py)"},
+		{"sync.sh:87", "sync.sh"},
+		{"src/a.go:12, lib/b.ts:7-9", "src/a.go, lib/b.ts"},
+		{"a.go:12,14 and more", "a.go and more"},
+		{"Phase 2: 3 steps", "Phase 2: 3 steps"},
+		{"Meeting at 10:30", "Meeting at 10:30"},
+		{"v1.2:3", "v1.2:3"},
+		{"Uploads", "Uploads"},
+		{"Makefile/x:", "Makefile/x:"},
+		{"", ""},
+	} {
+		if got := dropRefLines(c.in); got != c.want {
+			t.Errorf("dropRefLines(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestFingerprintLineShiftInSection: a section that cites lines of code
+// (a heading "tool (x.py:10-20)") keeps its findings' fingerprints when the
+// code moves (SPEC §6), and a section without a reference keeps its key's.
+func TestFingerprintLineShiftInSection(t *testing.T) {
+	fp := func(section string) string {
+		run := &Run{Agents: []Agent{agentOf("a", parse.StatusMalformed, fnd(parse.P2, "", section, "Empty sections are rendered"))}}
+		return synthOf(t, run, Options{}).Findings[0].Fingerprint
+	}
+	if a, b := fp("1.3 tool (mcp_server.py:699-735)"), fp("1.3 tool (mcp_server.py:706-742)"); a != b {
+		t.Errorf("fingerprint moved with the section's line numbers: %s, %s", a, b)
+	}
+	if a, b := fp("1.3 tool (mcp_server.py:699-735)"), fp("1.3 tool (other.py:699-735)"); a == b {
+		t.Errorf("sections citing different files share a fingerprint %s", a)
+	}
+	plain := synthOf(t, &Run{Agents: []Agent{agentOf("a", parse.StatusValid, fnd(parse.P2, "U-1", "Uploads", "t"))}}, Options{}).Findings[0]
+	if plain.Fingerprint != fingerprint(plain.Key, "") {
+		t.Errorf("a section without a reference changed its fingerprint")
 	}
 }

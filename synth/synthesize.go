@@ -493,11 +493,25 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 	if len(refs) > 0 {
 		first = refs[0].ref.Path
 	}
-	f.Fingerprint = fingerprint(f.Key, first)
+	f.Fingerprint = fingerprint(lineFreeKey(f.Key, f.Section), first)
 	if xs := crossReferences(g); len(xs) > 0 {
 		f.setMore(func(m *findingMore) { m.crossReferences = xs })
 	}
 	return f
+}
+
+// lineFreeKey is key (normalised section ":" normalised title) with the
+// line numbers of the file references in section dropped: a heading
+// "1.3 `distill` tool (mcp_server.py:699-735)" is a section whose numbers
+// move with the code it cites, and a fingerprint must not (SPEC §6). A key
+// whose section cites no line is returned as it is.
+func lineFreeKey(key, section string) string {
+	free := dropRefLines(section)
+	if free == section {
+		return key
+	}
+	_, title, _ := strings.Cut(key, ":") // a normalised section holds no ':'
+	return parse.Normalize(free) + ":" + title
 }
 
 // fingerprint is the fingerprint of SPEC §6 of a finding whose key is key
