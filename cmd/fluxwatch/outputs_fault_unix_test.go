@@ -123,10 +123,27 @@ func TestSynthGitHubFIFOSignalIsCancellation(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"synth", "--no-evidence", "--out", filepath.Join(dir, "out"), runDir}, e)
 	}()
-	time.Sleep(300 * time.Millisecond) // let it reach the FIFO
+	// Let it reach the FIFO: the reports are written before the step
+	// summary, so wait for summary.md (a fixed sleep was too short on a
+	// loaded machine), then a moment for the open of the FIFO to block.
+	summary := filepath.Join(dir, "out", "summary.md")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(summary); err == nil {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("synth ended before the signal, with the FIFO unread: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("summary.md not written within 30 s")
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
 	cancel()
 	var err error
-	testfault.Within(t, time.Second, "synth after the signal", func() { err = <-done })
+	testfault.Within(t, 5*time.Second, "synth after the signal", func() { err = <-done })
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("synth returned %v: not the cancellation, so main prints it after the signal", err)
 	}
