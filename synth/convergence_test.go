@@ -217,6 +217,6 @@ func TestConvergenceLabels(t *testing.T) {
 // floors are the merge precision and recall TestConvergenceLabels holds the
 // rule to, a little under what it measures, per part of the labelled set.
 var floors = map[string]struct{ precision, recall float64 }{
-	"tune":    {0.93, 0.42},
+	"tune":    {0.93, 0.57},
 	"holdout": {0.90, 0.32},
 }
