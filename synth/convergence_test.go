@@ -19,6 +19,11 @@ import (
 // those of held-out runs, which the rule is not tuned on.
 var showMissed = flag.Bool("convergence.missed", false, "TestConvergenceLabels: list the same-defect pairs of tuning runs left apart")
 
+// showDetail adds to each pair showMissed lists what the rule read of its
+// two findings: agent, ID, section, identifiers, places and the opening of
+// the description.
+var showDetail = flag.Bool("convergence.detail", false, "TestConvergenceLabels: with -convergence.missed, show what the rule read of each finding")
+
 // labelRun is one run of testdata/convergence.txt: where it is (a directory
 // under the corpus, or a group of corpus-wild's manifest when wild), whether
 // the merge rule was tuned on it, and its labelled findings.
@@ -133,7 +138,7 @@ func TestConvergenceLabels(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", lr.path, err)
 			}
-			evidence = synth.MergeEvidence(run)
+			evidence = synth.MergeEvidence(run, *showDetail)
 		}
 		type found struct {
 			file, cluster, title, ref string
@@ -217,6 +222,6 @@ func TestConvergenceLabels(t *testing.T) {
 // floors are the merge precision and recall TestConvergenceLabels holds the
 // rule to, a little under what it measures, per part of the labelled set.
 var floors = map[string]struct{ precision, recall float64 }{
-	"tune":    {0.93, 0.42},
+	"tune":    {0.93, 0.57},
 	"holdout": {0.90, 0.32},
 }

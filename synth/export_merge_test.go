@@ -12,7 +12,15 @@ import (
 // each named by its report's base name and line ("fd-a.md:12"): the score
 // and its parts, for TestConvergenceLabels to print beside a pair it
 // left apart.
-func MergeEvidence(run *Run) func(a, b string) string {
+//
+// With detail, each finding follows on a line of its own: its agent, ID,
+// section, the identifiers its title names, the places it cites and the
+// opening of the description the rule reads, so that a reader sees what
+// the rule saw without opening the reports.
+// descOpening is how much of a description MergeEvidence shows.
+const descOpening = 300
+
+func MergeEvidence(run *Run, detail bool) func(a, b string) string {
 	var s Synthesis
 	nodes := nodesOf(sourcesOf(accountAgents(&s, run, Options{})))
 	at := map[string]int{}
@@ -50,7 +58,21 @@ func MergeEvidence(run *Run) func(a, b string) string {
 				bare += fmt.Sprintf("; %s has no description", cmp.Or(nodes[k].srcs[0].f.ID, "one"))
 			}
 		}
-		return fmt.Sprintf("score %.2f (words %.2f, titles %.2f; evidence: %s%s)", score, g.cosine(i, j), g.titleCosine(i, j),
+		out := fmt.Sprintf("score %.2f (words %.2f, titles %.2f; evidence: %s%s)", score, g.cosine(i, j), g.titleCosine(i, j),
 			cmp.Or(strings.Join(ev, ", "), "none"), bare)
+		if detail {
+			for _, k := range []int{i, j} {
+				r := representative(nodes[k])
+				var refs []string
+				for _, x := range g.m[k].refs {
+					refs = append(refs, x.String())
+				}
+				d := r.f.Description
+				d = strings.Join(strings.Fields(d[:min(len(d), descOpening)]), " ")
+				out += fmt.Sprintf("\n      %s %s, section %q, title names %v, cites %v: %s", r.agent, cmp.Or(r.f.ID, "(no ID)"),
+					nodes[k].section, identsOf(r.f.Title), refs, cmp.Or(d, "(no description)"))
+			}
+		}
+		return out
 	}
 }

@@ -83,6 +83,11 @@ func TestMergeRule(t *testing.T) {
 			a: f("Uploads", "SQL injection in list_uploads", "src/db.py:1-400"), b: f("", "SQL query built with string formatting (injection risk)", "src/db.py:40")},
 		{name: "the same words, one each",
 			a: f("Concurrency", "Deadlock"), b: f("Storage", "Deadlocks"), merge: true},
+		// Round 7 of issue 29 left out a bonus for one identifier in both
+		// titles: it merges two defects of one function.
+		{name: "one function named by two titles, two defects, stays two",
+			a: desc(f("Config", "parse_config ignores read errors"), "parse_config drops the error of the read and returns defaults."),
+			b: desc(f("Security", "parse_config follows symlinks out of the config dir"), "A symlink in the config dir makes parse_config read any file.")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
