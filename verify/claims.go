@@ -496,8 +496,9 @@ func (r *reader) whoSaid(text, t string) bool {
 }
 
 // proseNameRe finds words that may name an agent in prose: hyphenated
-// ("Launch-wedge", "fd-safety") or in backticks.
-var proseNameRe = regexp.MustCompile("`([A-Za-z][A-Za-z0-9_-]*)`|\\b([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+)\\b")
+// ("Launch-wedge", "fd-safety"), in backticks, or an acronym of letters
+// joined by a symbol ("A&R").
+var proseNameRe = regexp.MustCompile("`([A-Za-z][A-Za-z0-9_-]*)`|\\b([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+|[A-Z](?:[&/][A-Z])+)\\b")
 
 // proseNames returns the words of a text that may name agents, once each.
 func proseNames(t string) []string {
@@ -1454,7 +1455,7 @@ func namedAgents(t string) []string {
 // list.
 func labelList(s string) []string { return nameList(s, agentLabelRe) }
 
-var agentLabelRe = regexp.MustCompile(`^[A-Z][A-Za-z0-9/-]*(?: [A-Z][A-Za-z0-9/-]*){0,3}$`)
+var agentLabelRe = regexp.MustCompile(`^[A-Z][A-Za-z0-9/&-]*(?: [A-Z][A-Za-z0-9/&-]*){0,3}$`)
 
 // agentList splits "a, b and c" into names that look like agent names
 // (lower-case words joined by '-' or '_'); a list holding anything else
