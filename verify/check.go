@@ -2193,8 +2193,8 @@ var agentsStatedRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:agents?\s+)?(?:lau
 // covered returns the agents a synthesis covers when the run directory
 // holds more completed agents than it says it was written from (its
 // largest "N/M" count: M, or "4 launched", "Reviewed by 7 agents"): the
-// agents it names anywhere, by name or label.
-// A directory that keeps several runs' reports side by side otherwise
+// agents it names anywhere, by name or label, or by the one word of its
+// name. A directory that keeps several runs' reports side by side otherwise
 // makes every other run's blocker "missing". Nil when the synthesis
 // covers the whole directory, or names no agent.
 func (r *run) covered(src []byte, claims []Claim) map[string]bool {
@@ -2228,6 +2228,14 @@ func (r *run) covered(src []byte, claims []Claim) map[string]bool {
 					named[a] = true
 				}
 			}
+		}
+	}
+	// An agent named in one word ("oracle") is named by that word, in any
+	// case, written whole ("**Oracle**: completed"; not "performance-oracle").
+	lower := strings.ToLower(string(src))
+	for _, a := range r.s.AgentsCompleted {
+		if !strings.ContainsAny(a, "-_") && hasToken(lower, strings.ToLower(a)) {
+			named[a] = true
 		}
 	}
 	if len(named) == 0 {
