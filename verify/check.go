@@ -1559,9 +1559,19 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		for a := range support {
 			lenient[a] = true
 		}
+		// A claim that names its agents and counts more ("Three review
+		// agents (fd-a, fd-b)") named those it knew of: an agent it does
+		// not name makes up the count only by a finding of its own that
+		// holds its title about as well as the findings it is tied to,
+		// three quarters of its weight, not by one that shares a few of
+		// its words.
+		titleNeed := mayAll
+		if len(m.named) > 0 {
+			titleNeed = strictTitle
+		}
 		for i, s := range m.scores {
 			a := r.reports.names[i]
-			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && !citedCount) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
+			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && !citedCount) && s >= maybeSay || ok && fs.title >= titleNeed && fs.all >= mayAll {
 				lenient[a] = true
 			}
 		}
@@ -1576,6 +1586,8 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			switch {
 			case len(offCited) > 0:
 				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and the findings it cites of %s say nothing like it: %d at most", c.Count, sayers(support), strings.Join(offCited, ", "), len(lenient)))
+			case len(others) == 0 && len(m.named) > 0:
+				wrong = append(wrong, fmt.Sprintf("claims %d agents and names %d; %s, and no finding of another agent holds its title", c.Count, len(m.named), sayers(support)))
 			case len(others) == 0:
 				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and no other agent's report says anything like it", c.Count, sayers(support)))
 			default:
