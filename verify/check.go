@@ -710,6 +710,9 @@ type matched struct {
 	// namedWeak are those of weak tied to it only because their agent is
 	// named (a finding holding 40% of its words): the credit judged.
 	namedWeak []int
+	// namedTitle are those of cands tied to it only because their agent
+	// is named and their title holds half of its title's words.
+	namedTitle []int
 	// blockScores are the candidates whose blocks hold at least littleAll
 	// of the claim's words, ascending, with their scores (the others
 	// bear on no rule; kept sparse, as every claim's match is kept).
@@ -900,6 +903,9 @@ func (r *run) match(c *Claim) matched {
 				}
 			}
 			if bestJ >= 0 && 2*bestN >= len(tw) && (bestN >= 2 || len(tw) <= 2) {
+				if !slices.Contains(m.cands, bestJ) {
+					m.namedTitle = append(m.namedTitle, bestJ)
+				}
 				add(bestJ)
 			}
 		}
@@ -1539,6 +1545,8 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		if msg, ok := r.missesCode(c, m, a); ok {
 			wrong = append(wrong, msg)
+		} else if msg, ok := r.nearestOnly(c, m, a); ok {
+			wrong = append(wrong, msg)
 		} else if msg, ok := r.unreported(c, m, a, support); ok {
 			wrong = append(wrong, msg)
 		} else if msg, ok := r.neighbour(c, m, a); ok {
@@ -1630,6 +1638,51 @@ func (r *run) unreported(c *Claim, m matched, a string, support map[string]strin
 	}
 	return fmt.Sprintf("names %s, which has no finding like it and whose report says nothing like it (%.0f%% of its words at most, against %.0f%% in %s)",
 		a, 100*m.scores[i], 100*m.best, r.bestAgent(m)), true
+}
+
+// nearestOnly reports whether an agent a claim names is tied to it only
+// by its nearest finding, the one the claim's words fit best among the
+// agent's own because the agent is named (m.namedTitle, m.namedWeak),
+// while that finding holds less than half of what the finding the claim
+// is grounded on holds, of its title's weight and of all its words: the
+// claim credits the agent for a neighbouring finding. The finding it is
+// grounded on is the best of another agent's that the claim cites, or is
+// tied to by the title rule, a file:line, a name from code, in other
+// words, or as that agent's nearest. An agent the claim ties by no
+// finding at all is judged by unreported.
+func (r *run) nearestOnly(c *Claim, m matched, a string) (string, bool) {
+	fs, ok := m.said[a]
+	if !ok || c.quotes || slices.Contains(m.citers, a) {
+		return "", false
+	}
+	var own, other []int // a's nearest ties; the claim's other ties
+	for _, j := range append(slices.Clone(m.cands), m.weak...) {
+		if slices.Contains(m.namedTitle, j) || slices.Contains(m.namedWeak, j) {
+			if slices.Contains(r.cands[j].agents, a) {
+				own = append(own, j)
+				continue
+			}
+		}
+		other = append(other, j)
+	}
+	if len(own) == 0 || r.covers(other, a) {
+		return "", false
+	}
+	ground, gt, ga := "", 0.0, 0.0
+	for _, b := range slices.Sorted(maps.Keys(m.said)) {
+		bs := m.said[b]
+		if b == a || !(slices.Contains(m.citers, b) || r.covers(m.cands, b) || r.covers(m.weak, b)) {
+			continue
+		}
+		if bs.title+bs.all > gt+ga {
+			ground, gt, ga = b, bs.title, bs.all
+		}
+	}
+	if ground == "" || 2*fs.title >= gt || 3*fs.all >= ga {
+		return "", false
+	}
+	return fmt.Sprintf("names %s, whose closest finding, %s, holds %.0f%% of its title and %.0f%% of its words, against %.0f%% and %.0f%% in %s: another defect",
+		a, r.srcLabel(fs.src), 100*fs.title, 100*fs.all, 100*gt, 100*ga, r.srcLabel(m.said[ground].src)), true
 }
 
 // unwritten reports whether an agent's report, which fluxwatch read in
