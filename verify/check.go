@@ -1166,6 +1166,9 @@ func refsOverlap(a, b []synth.Ref) bool {
 func (r *run) judge(c *Claim, m matched) []Problem {
 	var ps []Problem
 	if len(m.cands) == 0 && len(m.weak) == 0 {
+		if p, ok := r.unquoted(c, m); ok {
+			return []Problem{p}
+		}
 		if c.prose {
 			// An item that names its agents only in its prose is held to
 			// who said what it states, never called invented: its words
@@ -1189,6 +1192,25 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// unquoted reports whether an item of a "who said what" list that no
+// finding of the run matches (its heading's theme is the synthesis's own
+// words) gives its agent words that agent's report does not hold: its
+// best paragraph holds less than a quarter of the item's words, the
+// share below which a claim no report says is invented. The item says
+// what that agent said; a report that says nothing like it did not.
+func (r *run) unquoted(c *Claim, m matched) (Problem, bool) {
+	if !c.quotes || len(m.named) != 1 {
+		return Problem{}, false
+	}
+	a := m.named[0]
+	i := slices.Index(r.reports.names, a)
+	if i < 0 || m.scores[i] >= invented {
+		return Problem{}, false
+	}
+	return Problem{Kind: WrongCount, Message: fmt.Sprintf("names %s, whose report says nothing like what the item gives it (%.0f%% of its words at most, against %.0f%% in %s), and no finding of the run matches it",
+		a, 100*m.scores[i], 100*m.best, r.bestAgent(m))}, true
 }
 
 // unmatched judges a claim that matches no finding of the run: an agent's
