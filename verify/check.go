@@ -612,6 +612,11 @@ func judgeHeads(claims []Claim, ms []matched, judged [][]Problem) []Problem {
 		if !who || len(bad) == 0 || h.n <= len(agents)-len(bad) {
 			continue
 		}
+		if at := slices.IndexFunc(claims, func(c Claim) bool { return c.Line == h.line && c.head == nil }); at >= 0 && hasKind(judged[at], WrongCount) {
+			// The heading is a claim of its own count ("### Convergence
+			// 5/7: …"), already found wrong: flagged once.
+			continue
+		}
 		left := slices.DeleteFunc(slices.Clone(agents), func(a string) bool { return slices.Contains(bad, a) })
 		says := "its row for %s gives that agent what its report does not say"
 		if len(bad) > 1 {

@@ -100,6 +100,9 @@ type reader struct {
 	block    int            // index in out of the claim whose block this is; -1: none
 	table    *tableCols
 	head     *countHead // the counting heading over the rows read; nil: none
+	// whoHead is the counting heading claim over the "who said what"
+	// items read (whoSaid); nil: none yet.
+	whoHead *countHead
 	// prose are the list items that state no claim by their form but
 	// name what may be agents (proseItem, whoSaid): Check keeps those
 	// whose names are agents of the run.
@@ -485,6 +488,15 @@ func (r *reader) whoSaid(text, t string) bool {
 	// the agent's case for it.
 	above := r.out[r.block]
 	c := Claim{Title: above.Title, Severity: sev, ID: id, Agents: []string{agent}, Line: r.n, Text: clip(t), body: said, quotes: true}
+	if above.Count > 1 && r.claimLvl > 0 {
+		// Under a heading that counts its agents ("### Convergence 5/7:
+		// …"): the items bear its count out or not, as a counting
+		// paragraph's rows do (judgeHeads).
+		if r.whoHead == nil || r.whoHead.line != above.Line {
+			r.whoHead = &countHead{line: above.Line, title: above.Title, n: above.Count, of: above.Of}
+		}
+		c.head = r.whoHead
+	}
 	c.attrib = []attribution{{label: agent, sev: sev, ids: nonEmpty(id)}}
 	if id != "" {
 		c.Cites = []string{id}
