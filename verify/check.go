@@ -706,6 +706,8 @@ type matched struct {
 	// citers are the agents of the findings it cites by ID: like the
 	// agents it names, they say who it holds reported it.
 	citers []string
+	// cited are the findings (and improvements) it cites by ID.
+	cited []int
 	// weak are the findings whose blocks hold the claim's words: what it
 	// states in other words (never judged for severity).
 	weak []int
@@ -833,6 +835,9 @@ func (r *run) match(c *Claim) matched {
 			}
 			for _, e := range keep {
 				add(e.cand)
+				if !slices.Contains(m.cited, e.cand) {
+					m.cited = append(m.cited, e.cand)
+				}
 				if !slices.Contains(m.citers, e.agent) {
 					m.citers = append(m.citers, e.agent)
 				}
@@ -1508,7 +1513,9 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	// A claim that names no agent but cites IDs for a count ("| Safety
 	// agents stay on Claude | FC-1, OD-5, SYS-1 | High (3 agents) |")
 	// says who by its IDs: their agents are held to their findings, as
-	// named agents are.
+	// named agents are, and only the findings it cites make up its count
+	// (another agent's finding its title matches, or its words fit, is
+	// not cited; one merged with a cited finding is).
 	citedCount := c.Count > 1 && len(m.named) == 0 && len(m.citers) > 0
 	var offCited []string // the agents of cited findings about something else
 	for _, j := range append(slices.Clone(m.cands), m.weak...) {
@@ -1530,6 +1537,9 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 					}
 					continue
 				}
+				if citedCount && !slices.Contains(m.cited, j) {
+					continue
+				}
 				note(s.Agent, s.Ref)
 			}
 		} else {
@@ -1541,6 +1551,9 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	for _, b := range m.blockScores {
 		if cd := &r.cands[b.j]; b.v >= plausible && cd.f != nil {
 			for _, s := range cd.f.Sources {
+				if citedCount && !slices.Contains(m.cited, b.j) {
+					continue
+				}
 				if !readable(s.Agent) || !saysLittle(m.said[s.Agent], m.titleWords) {
 					note(s.Agent, s.Ref)
 				}
@@ -1606,7 +1619,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		for i, s := range m.scores {
 			a := r.reports.names[i]
-			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && !citedCount) && s >= maybeSay || ok && fs.title >= titleNeed && fs.all >= mayAll {
+			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && !citedCount) && s >= maybeSay || ok && !citedCount && fs.title >= titleNeed && fs.all >= mayAll {
 				lenient[a] = true
 			}
 		}
@@ -1621,6 +1634,8 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			switch {
 			case len(offCited) > 0:
 				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and the findings it cites of %s say nothing like it: %d at most", c.Count, sayers(support), strings.Join(offCited, ", "), len(lenient)))
+			case len(others) == 0 && citedCount:
+				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and it cites no finding of another agent", c.Count, sayers(support)))
 			case len(others) == 0 && len(m.named) > 0:
 				wrong = append(wrong, fmt.Sprintf("claims %d agents and names %d; %s, and no finding of another agent holds its title", c.Count, len(m.named), sayers(support)))
 			case len(others) == 0:
