@@ -129,7 +129,7 @@ const (
 	apartShare = 0.25
 	// rareFindings: a word that at most this many findings of the run
 	// write names what a claim is about (neighbour).
-	rareFindings = 2
+	rareFindings = 3
 	// themeWords: a count that names no agent, over a theme row's title
 	// of at most this many words, is not judged by what the
 	// reports say: a theme that short is said in other words as often.
@@ -1923,9 +1923,18 @@ func (r *run) neighbour(c *Claim, m matched, a string) (string, bool) {
 	if ja == jb {
 		return "", false
 	}
+	// No finding of its own about the claim (one holding a word of its
+	// title) shares much with the other's: a finding that holds none of
+	// it is about something else, whatever words two findings of one
+	// review share.
+	about := map[int]bool{}
+	r.said.weighEach(words(c.Title), func(k int, v float64, _ int) {
+		if v > 0 && r.srcs[k].agent == a {
+			about[k] = true
+		}
+	})
 	for k := range r.srcs {
-		// No finding of its own shares much with the other's.
-		if r.srcs[k].agent == a && r.said.sharedShare(k, kb) >= apartShare {
+		if about[k] && r.said.sharedShare(k, kb) >= apartShare {
 			return "", false
 		}
 	}
