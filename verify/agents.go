@@ -94,7 +94,7 @@ func (x *agentIndex) resolve(label string) (string, bool) {
 	if label == "" {
 		return "", false
 	}
-	lw := labelWords(label)
+	lw := initials(labelWords(label))
 	if len(lw) == 0 {
 		return "", false
 	}
@@ -123,6 +123,21 @@ func (x *agentIndex) resolve(label string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// initials joins a label of single letters, an acronym written with a
+// symbol between its letters ("A&R", "Q/A": "a", "r"), into the one word
+// an agent's name writes it as ("ar" of fd-ar-rollout-cadence).
+func initials(lw []string) []string {
+	if len(lw) < 2 {
+		return lw
+	}
+	for _, w := range lw {
+		if len(w) != 1 {
+			return lw
+		}
+	}
+	return []string{strings.Join(lw, "")}
 }
 
 // wordsWithin reports whether every word of a label matches a word of a

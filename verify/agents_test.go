@@ -7,7 +7,7 @@ import "testing"
 func TestResolve(t *testing.T) {
 	agents := []string{"fd-architecture", "fd-cache-coherence-invalidation", "fd-api-surface-naming",
 		"fd-ux-vision-delivery-gap", "fd-ux-kernel-surface-gap", "pattern-recognition-specialist",
-		"code-simplicity-reviewer", "fd-dogon-po-tolo-seed-classification", "fd-v2-quality", "fd-safety", "fd-storage"}
+		"code-simplicity-reviewer", "fd-dogon-po-tolo-seed-classification", "fd-v2-quality", "fd-safety", "fd-storage", "fd-ar-rollout-cadence"}
 	ids := map[string][]string{"fd-api-surface-naming": {"AP-11", "AP-13"}, "fd-storage": {"ST-04"}}
 	reports := map[string][]byte{"fd-safety": []byte("---\nagent: fd-safety\n---\n# Security Review: Payments\n")}
 	x := newAgentIndex(agents, ids, reports)
@@ -23,13 +23,14 @@ func TestResolve(t *testing.T) {
 		{"simplicity", "code-simplicity-reviewer"},
 		{"Dogon", "fd-dogon-po-tolo-seed-classification"},
 		{"quality", "fd-v2-quality"},
-		{"AP", "fd-api-surface-naming"}, // an ID prefix
-		{"ST", "fd-storage"},            // an ID prefix
-		{"Security", "fd-safety"},       // the report's own title
-		{"gap", ""},                     // two agents fit: no guess
-		{"fd-ux", ""},                   // two agents fit
-		{"agents", ""},                  // not a name
-		{"performance", ""},             // no such agent
+		{"AP", "fd-api-surface-naming"},  // an ID prefix
+		{"ST", "fd-storage"},             // an ID prefix
+		{"Security", "fd-safety"},        // the report's own title
+		{"A&R", "fd-ar-rollout-cadence"}, // an acronym's letters joined
+		{"gap", ""},                      // two agents fit: no guess
+		{"fd-ux", ""},                    // two agents fit
+		{"agents", ""},                   // not a name
+		{"performance", ""},              // no such agent
 	} {
 		if got, _ := x.resolve(tt.label); got != tt.want {
 			t.Errorf("resolve(%q) = %q, want %q", tt.label, got, tt.want)

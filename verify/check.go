@@ -129,7 +129,7 @@ const (
 	apartShare = 0.25
 	// rareFindings: a word that at most this many findings of the run
 	// write names what a claim is about (neighbour).
-	rareFindings = 2
+	rareFindings = 3
 	// themeWords: a count that names no agent, over a theme row's title
 	// of at most this many words, is not judged by what the
 	// reports say: a theme that short is said in other words as often.
@@ -612,6 +612,11 @@ func judgeHeads(claims []Claim, ms []matched, judged [][]Problem) []Problem {
 		if !who || len(bad) == 0 || h.n <= len(agents)-len(bad) {
 			continue
 		}
+		if at := slices.IndexFunc(claims, func(c Claim) bool { return c.Line == h.line && c.head == nil }); at >= 0 && hasKind(judged[at], WrongCount) {
+			// The heading is a claim of its own count ("### Convergence
+			// 5/7: …"), already found wrong: flagged once.
+			continue
+		}
 		left := slices.DeleteFunc(slices.Clone(agents), func(a string) bool { return slices.Contains(bad, a) })
 		says := "its row for %s gives that agent what its report does not say"
 		if len(bad) > 1 {
@@ -701,6 +706,8 @@ type matched struct {
 	// citers are the agents of the findings it cites by ID: like the
 	// agents it names, they say who it holds reported it.
 	citers []string
+	// cited are the findings (and improvements) it cites by ID.
+	cited []int
 	// weak are the findings whose blocks hold the claim's words: what it
 	// states in other words (never judged for severity).
 	weak []int
@@ -710,6 +717,9 @@ type matched struct {
 	// namedWeak are those of weak tied to it only because their agent is
 	// named (a finding holding 40% of its words): the credit judged.
 	namedWeak []int
+	// namedTitle are those of cands tied to it only because their agent
+	// is named and their title holds half of its title's words.
+	namedTitle []int
 	// blockScores are the candidates whose blocks hold at least littleAll
 	// of the claim's words, ascending, with their scores (the others
 	// bear on no rule; kept sparse, as every claim's match is kept).
@@ -825,6 +835,9 @@ func (r *run) match(c *Claim) matched {
 			}
 			for _, e := range keep {
 				add(e.cand)
+				if !slices.Contains(m.cited, e.cand) {
+					m.cited = append(m.cited, e.cand)
+				}
 				if !slices.Contains(m.citers, e.agent) {
 					m.citers = append(m.citers, e.agent)
 				}
@@ -900,6 +913,9 @@ func (r *run) match(c *Claim) matched {
 				}
 			}
 			if bestJ >= 0 && 2*bestN >= len(tw) && (bestN >= 2 || len(tw) <= 2) {
+				if !slices.Contains(m.cands, bestJ) {
+					m.namedTitle = append(m.namedTitle, bestJ)
+				}
 				add(bestJ)
 			}
 		}
@@ -1160,6 +1176,9 @@ func refsOverlap(a, b []synth.Ref) bool {
 func (r *run) judge(c *Claim, m matched) []Problem {
 	var ps []Problem
 	if len(m.cands) == 0 && len(m.weak) == 0 {
+		if p, ok := r.unquoted(c, m); ok {
+			return []Problem{p}
+		}
 		if c.prose {
 			// An item that names its agents only in its prose is held to
 			// who said what it states, never called invented: its words
@@ -1183,6 +1202,25 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// unquoted reports whether an item of a "who said what" list that no
+// finding of the run matches (its heading's theme is the synthesis's own
+// words) gives its agent words that agent's report does not hold: its
+// best paragraph holds less than a quarter of the item's words, the
+// share below which a claim no report says is invented. The item says
+// what that agent said; a report that says nothing like it did not.
+func (r *run) unquoted(c *Claim, m matched) (Problem, bool) {
+	if !c.quotes || len(m.named) != 1 {
+		return Problem{}, false
+	}
+	a := m.named[0]
+	i := slices.Index(r.reports.names, a)
+	if i < 0 || m.scores[i] >= invented {
+		return Problem{}, false
+	}
+	return Problem{Kind: WrongCount, Message: fmt.Sprintf("names %s, whose report says nothing like what the item gives it (%.0f%% of its words at most, against %.0f%% in %s), and no finding of the run matches it",
+		a, 100*m.scores[i], 100*m.best, r.bestAgent(m))}, true
 }
 
 // unmatched judges a claim that matches no finding of the run: an agent's
@@ -1475,7 +1513,9 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	// A claim that names no agent but cites IDs for a count ("| Safety
 	// agents stay on Claude | FC-1, OD-5, SYS-1 | High (3 agents) |")
 	// says who by its IDs: their agents are held to their findings, as
-	// named agents are.
+	// named agents are, and only the findings it cites make up its count
+	// (another agent's finding its title matches, or its words fit, is
+	// not cited; one merged with a cited finding is).
 	citedCount := c.Count > 1 && len(m.named) == 0 && len(m.citers) > 0
 	var offCited []string // the agents of cited findings about something else
 	for _, j := range append(slices.Clone(m.cands), m.weak...) {
@@ -1497,6 +1537,9 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 					}
 					continue
 				}
+				if citedCount && !slices.Contains(m.cited, j) {
+					continue
+				}
 				note(s.Agent, s.Ref)
 			}
 		} else {
@@ -1508,6 +1551,9 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	for _, b := range m.blockScores {
 		if cd := &r.cands[b.j]; b.v >= plausible && cd.f != nil {
 			for _, s := range cd.f.Sources {
+				if citedCount && !slices.Contains(m.cited, b.j) {
+					continue
+				}
 				if !readable(s.Agent) || !saysLittle(m.said[s.Agent], m.titleWords) {
 					note(s.Agent, s.Ref)
 				}
@@ -1539,6 +1585,8 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		}
 		if msg, ok := r.missesCode(c, m, a); ok {
 			wrong = append(wrong, msg)
+		} else if msg, ok := r.nearestOnly(c, m, a); ok {
+			wrong = append(wrong, msg)
 		} else if msg, ok := r.unreported(c, m, a, support); ok {
 			wrong = append(wrong, msg)
 		} else if msg, ok := r.neighbour(c, m, a); ok {
@@ -1559,9 +1607,19 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 		for a := range support {
 			lenient[a] = true
 		}
+		// A claim that names its agents and counts more ("Three review
+		// agents (fd-a, fd-b)") named those it knew of: an agent it does
+		// not name makes up the count only by a finding of its own that
+		// holds its title about as well as the findings it is tied to,
+		// three quarters of its weight, not by one that shares a few of
+		// its words.
+		titleNeed := mayAll
+		if len(m.named) > 0 {
+			titleNeed = strictTitle
+		}
 		for i, s := range m.scores {
 			a := r.reports.names[i]
-			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && !citedCount) && s >= maybeSay || ok && fs.title >= mayAll && fs.all >= mayAll {
+			if fs, ok := m.said[a]; (!ok || len(m.named) == 0 && !citedCount) && s >= maybeSay || ok && !citedCount && fs.title >= titleNeed && fs.all >= mayAll {
 				lenient[a] = true
 			}
 		}
@@ -1576,6 +1634,10 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			switch {
 			case len(offCited) > 0:
 				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and the findings it cites of %s say nothing like it: %d at most", c.Count, sayers(support), strings.Join(offCited, ", "), len(lenient)))
+			case len(others) == 0 && citedCount:
+				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and it cites no finding of another agent", c.Count, sayers(support)))
+			case len(others) == 0 && len(m.named) > 0:
+				wrong = append(wrong, fmt.Sprintf("claims %d agents and names %d; %s, and no finding of another agent holds its title", c.Count, len(m.named), sayers(support)))
 			case len(others) == 0:
 				wrong = append(wrong, fmt.Sprintf("claims %d agents; %s, and no other agent's report says anything like it", c.Count, sayers(support)))
 			default:
@@ -1618,6 +1680,51 @@ func (r *run) unreported(c *Claim, m matched, a string, support map[string]strin
 	}
 	return fmt.Sprintf("names %s, which has no finding like it and whose report says nothing like it (%.0f%% of its words at most, against %.0f%% in %s)",
 		a, 100*m.scores[i], 100*m.best, r.bestAgent(m)), true
+}
+
+// nearestOnly reports whether an agent a claim names is tied to it only
+// by its nearest finding, the one the claim's words fit best among the
+// agent's own because the agent is named (m.namedTitle, m.namedWeak),
+// while that finding holds less than half of what the finding the claim
+// is grounded on holds, of its title's weight and of all its words: the
+// claim credits the agent for a neighbouring finding. The finding it is
+// grounded on is the best of another agent's that the claim cites, or is
+// tied to by the title rule, a file:line, a name from code, in other
+// words, or as that agent's nearest. An agent the claim ties by no
+// finding at all is judged by unreported.
+func (r *run) nearestOnly(c *Claim, m matched, a string) (string, bool) {
+	fs, ok := m.said[a]
+	if !ok || c.quotes || slices.Contains(m.citers, a) {
+		return "", false
+	}
+	var own, other []int // a's nearest ties; the claim's other ties
+	for _, j := range append(slices.Clone(m.cands), m.weak...) {
+		if slices.Contains(m.namedTitle, j) || slices.Contains(m.namedWeak, j) {
+			if slices.Contains(r.cands[j].agents, a) {
+				own = append(own, j)
+				continue
+			}
+		}
+		other = append(other, j)
+	}
+	if len(own) == 0 || r.covers(other, a) {
+		return "", false
+	}
+	ground, gt, ga := "", 0.0, 0.0
+	for _, b := range slices.Sorted(maps.Keys(m.said)) {
+		bs := m.said[b]
+		if b == a || !(slices.Contains(m.citers, b) || r.covers(m.cands, b) || r.covers(m.weak, b)) {
+			continue
+		}
+		if bs.title+bs.all > gt+ga {
+			ground, gt, ga = b, bs.title, bs.all
+		}
+	}
+	if ground == "" || 2*fs.title >= gt || 3*fs.all >= ga {
+		return "", false
+	}
+	return fmt.Sprintf("names %s, whose closest finding, %s, holds %.0f%% of its title and %.0f%% of its words, against %.0f%% and %.0f%% in %s: another defect",
+		a, r.srcLabel(fs.src), 100*fs.title, 100*fs.all, 100*gt, 100*ga, r.srcLabel(m.said[ground].src)), true
 }
 
 // unwritten reports whether an agent's report, which fluxwatch read in
@@ -1816,9 +1923,18 @@ func (r *run) neighbour(c *Claim, m matched, a string) (string, bool) {
 	if ja == jb {
 		return "", false
 	}
+	// No finding of its own about the claim (one holding a word of its
+	// title) shares much with the other's: a finding that holds none of
+	// it is about something else, whatever words two findings of one
+	// review share.
+	about := map[int]bool{}
+	r.said.weighEach(words(c.Title), func(k int, v float64, _ int) {
+		if v > 0 && r.srcs[k].agent == a {
+			about[k] = true
+		}
+	})
 	for k := range r.srcs {
-		// No finding of its own shares much with the other's.
-		if r.srcs[k].agent == a && r.said.sharedShare(k, kb) >= apartShare {
+		if about[k] && r.said.sharedShare(k, kb) >= apartShare {
 			return "", false
 		}
 	}
@@ -2193,8 +2309,8 @@ var agentsStatedRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:agents?\s+)?(?:lau
 // covered returns the agents a synthesis covers when the run directory
 // holds more completed agents than it says it was written from (its
 // largest "N/M" count: M, or "4 launched", "Reviewed by 7 agents"): the
-// agents it names anywhere, by name or label.
-// A directory that keeps several runs' reports side by side otherwise
+// agents it names anywhere, by name or label, or by the one word of its
+// name. A directory that keeps several runs' reports side by side otherwise
 // makes every other run's blocker "missing". Nil when the synthesis
 // covers the whole directory, or names no agent.
 func (r *run) covered(src []byte, claims []Claim) map[string]bool {
@@ -2228,6 +2344,14 @@ func (r *run) covered(src []byte, claims []Claim) map[string]bool {
 					named[a] = true
 				}
 			}
+		}
+	}
+	// An agent named in one word ("oracle") is named by that word, in any
+	// case, written whole ("**Oracle**: completed"; not "performance-oracle").
+	lower := strings.ToLower(string(src))
+	for _, a := range r.s.AgentsCompleted {
+		if !strings.ContainsAny(a, "-_") && hasToken(lower, strings.ToLower(a)) {
+			named[a] = true
 		}
 	}
 	if len(named) == 0 {

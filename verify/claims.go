@@ -100,6 +100,9 @@ type reader struct {
 	block    int            // index in out of the claim whose block this is; -1: none
 	table    *tableCols
 	head     *countHead // the counting heading over the rows read; nil: none
+	// whoHead is the counting heading claim over the "who said what"
+	// items read (whoSaid); nil: none yet.
+	whoHead *countHead
 	// prose are the list items that state no claim by their form but
 	// name what may be agents (proseItem, whoSaid): Check keeps those
 	// whose names are agents of the run.
@@ -485,6 +488,15 @@ func (r *reader) whoSaid(text, t string) bool {
 	// the agent's case for it.
 	above := r.out[r.block]
 	c := Claim{Title: above.Title, Severity: sev, ID: id, Agents: []string{agent}, Line: r.n, Text: clip(t), body: said, quotes: true}
+	if above.Count > 1 && r.claimLvl > 0 {
+		// Under a heading that counts its agents ("### Convergence 5/7:
+		// …"): the items bear its count out or not, as a counting
+		// paragraph's rows do (judgeHeads).
+		if r.whoHead == nil || r.whoHead.line != above.Line {
+			r.whoHead = &countHead{line: above.Line, title: above.Title, n: above.Count, of: above.Of}
+		}
+		c.head = r.whoHead
+	}
 	c.attrib = []attribution{{label: agent, sev: sev, ids: nonEmpty(id)}}
 	if id != "" {
 		c.Cites = []string{id}
@@ -496,8 +508,9 @@ func (r *reader) whoSaid(text, t string) bool {
 }
 
 // proseNameRe finds words that may name an agent in prose: hyphenated
-// ("Launch-wedge", "fd-safety") or in backticks.
-var proseNameRe = regexp.MustCompile("`([A-Za-z][A-Za-z0-9_-]*)`|\\b([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+)\\b")
+// ("Launch-wedge", "fd-safety"), in backticks, or an acronym of letters
+// joined by a symbol ("A&R").
+var proseNameRe = regexp.MustCompile("`([A-Za-z][A-Za-z0-9_-]*)`|\\b([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+|[A-Z](?:[&/][A-Z])+)\\b")
 
 // proseNames returns the words of a text that may name agents, once each.
 func proseNames(t string) []string {
@@ -1454,7 +1467,7 @@ func namedAgents(t string) []string {
 // list.
 func labelList(s string) []string { return nameList(s, agentLabelRe) }
 
-var agentLabelRe = regexp.MustCompile(`^[A-Z][A-Za-z0-9/-]*(?: [A-Z][A-Za-z0-9/-]*){0,3}$`)
+var agentLabelRe = regexp.MustCompile(`^[A-Z][A-Za-z0-9/&-]*(?: [A-Z][A-Za-z0-9/&-]*){0,3}$`)
 
 // agentList splits "a, b and c" into names that look like agent names
 // (lower-case words joined by '-' or '_'); a list holding anything else

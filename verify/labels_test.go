@@ -380,9 +380,9 @@ func TestLabelledSyntheses(t *testing.T) {
 	// and two, the floors they were set with: errors found at least 60%,
 	// false flags at most a tenth of the errors. On the whole set, with the
 	// eight held-out syntheses of round 3: false flags at most 3% of the
-	// errors (round 11's figure is 2%; the target is a tenth),
-	// errors found at least 70% (round 11's; the target, 90%, is not
-	// reached: verify finds 62% of the held-out errors). Every
+	// errors (round 12a's figure is 2%; the target is a tenth),
+	// errors found at least 76% (round 12a's, 90 of 117; the target, 90%,
+	// is not reached: verify finds 70% of the held-out errors). Every
 	// error-free synthesis but one passes. A change that loses ground fails
 	// here.
 	first := rounds[0]
@@ -398,21 +398,21 @@ func TestLabelledSyntheses(t *testing.T) {
 	all := tally{errors: totals[false].errors + totals[true].errors, found: totals[false].found + totals[true].found,
 		falseFlags: totals[false].falseFlags + totals[true].falseFlags,
 		clean:      totals[false].clean + totals[true].clean, cleanPass: totals[false].cleanPass + totals[true].cleanPass}
-	if 100*all.found < 70*all.errors {
-		t.Errorf("found %d of %d errors, want at least 70%%", all.found, all.errors)
+	if 100*all.found < 76*all.errors {
+		t.Errorf("found %d of %d errors, want at least 76%%", all.found, all.errors)
 	}
-	// Wrong agents and counts, both parts: at least 56% found (round
-	// 11's figure, 32 of 57).
-	if c, ho := totals[false].byKind["count"], totals[true].byKind["count"]; 100*(c[0]+ho[0]) < 56*(c[0]+c[1]+ho[0]+ho[1]) {
-		t.Errorf("wrong agents and counts: found %d of %d, want at least 56%%", c[0]+ho[0], c[0]+c[1]+ho[0]+ho[1])
+	// Wrong agents and counts, both parts: at least 68% found (round
+	// 12a's figure, 39 of 57).
+	if c, ho := totals[false].byKind["count"], totals[true].byKind["count"]; 100*(c[0]+ho[0]) < 68*(c[0]+c[1]+ho[0]+ho[1]) {
+		t.Errorf("wrong agents and counts: found %d of %d, want at least 68%%", c[0]+ho[0], c[0]+c[1]+ho[0]+ho[1])
 	}
 	if 100*all.falseFlags > 3*all.errors {
 		t.Errorf("%d false flags for %d errors, want at most 3%%", all.falseFlags, all.errors)
 	}
-	// The held-out part alone, at round 11's figures: errors found at
-	// least 62%, false flags at most 4% of its errors.
-	if ho := totals[true]; 100*ho.found < 62*ho.errors || 100*ho.falseFlags > 4*ho.errors {
-		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 62%% and at most 4%%", ho.found, ho.falseFlags, ho.errors)
+	// The held-out part alone, at round 12a's figures: errors found at
+	// least 69% (37 of 53), false flags at most 4% of its errors.
+	if ho := totals[true]; 100*ho.found < 69*ho.errors || 100*ho.falseFlags > 4*ho.errors {
+		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 69%% and at most 4%%", ho.found, ho.falseFlags, ho.errors)
 	}
 	// Missing blockers and raised severities, both parts together, at
 	// round 11's figures: at least 80% of the dropped blockers and every
