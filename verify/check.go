@@ -1999,13 +1999,13 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	// A part of a line that names several agents is about the agents it
 	// names itself: the part "Reviewed by: 7 agents (" of "Reviewed by:
 	// 7 agents (fd-a, fd-b, …)" says nothing of fd-a's findings.
-	origParts := lineParts(l)
+	origParts := append(lineParts(l), sentences(l)...)
 	// The agents' names are not what the line says ("[fd-user-experience]
 	// (fd-user-experience.md) — verdict: …" says nothing of its findings).
 	for _, tok := range toks {
 		l = strings.ReplaceAll(l, tok, " ")
 	}
-	parts := lineParts(l)
+	parts := append(lineParts(l), sentences(l)...)
 	partNames := func(int) []string { return named }
 	if len(named) > 1 && len(parts) == len(origParts) {
 		partNames = func(i int) []string {
@@ -2184,6 +2184,34 @@ func lineParts(l string) []string {
 		return nil
 	}
 	return parts
+}
+
+// sentences splits a line of several sentences at their ends ("fd-a
+// wants the preprint before HN. Credentialing takes longer."): the first
+// says what the agent said, the rest why, and its words are the
+// sentence's, not the line's. Nil when the line is one sentence.
+func sentences(l string) []string {
+	var out []string
+	for {
+		i := strings.IndexAny(l, ".!?")
+		for i >= 0 && !(i+2 < len(l) && l[i+1] == ' ' && (isUpper(l[i+2]) || l[i+2] == '*')) {
+			j := strings.IndexAny(l[i+1:], ".!?")
+			if j < 0 {
+				i = -1
+				break
+			}
+			i += 1 + j
+		}
+		if i < 0 {
+			break
+		}
+		out = append(out, l[:i])
+		l = l[i+2:]
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return append(out, l)
 }
 
 // agentsStatedRe finds where a synthesis says how many agents it was

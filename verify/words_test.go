@@ -32,3 +32,21 @@ func TestWordsAcronyms(t *testing.T) {
 		}
 	}
 }
+
+// TestSentences splits a line at its sentences' ends only.
+func TestSentences(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []string
+	}{
+		{"one sentence only.", nil},
+		{"fd-a wants it before HN. Credentialing takes longer.", []string{"fd-a wants it before HN", "Credentialing takes longer."}},
+		{"see docs/verify.md. **Next** step", []string{"see docs/verify.md", "**Next** step"}},
+		{"v1.2 ships. e.g. later", nil},
+		{"Why? Because! Done", []string{"Why", "Because", "Done"}},
+	} {
+		if got := sentences(c.line); !slices.Equal(got, c.want) {
+			t.Errorf("sentences(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+}
