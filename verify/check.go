@@ -2366,13 +2366,13 @@ var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}
 // finding's titles (holdsTitle). A review of ad-hoc agents writes
 // "ad-hoc agent" and "project" on every other line: a line holding them
 // and one word of a blocker's title does not state it. Nor does a claim
-// of one agent's finding (otherClaim), or a line that is not a claim and
-// names other agents only (otherAgents), state another agent's blocker by
-// its words.
+// of one agent's finding (otherClaim), a line that is not a claim and
+// names other agents only (otherAgents), or a field of a claim tied to
+// other findings (otherField), state another blocker by its words.
 func (r *run) restated(j int, lines *corpus) bool {
 	at, ok := r.holdsTitle(j, lines, func(i int) bool {
 		n := int(lines.lines[i])
-		return r.otherClaim(n, j) || r.otherAgents(n, j)
+		return r.otherClaim(n, j) || r.otherAgents(n, j) || r.otherField(n, j)
 	})
 	if ok {
 		trace(j, "synthesis line %d holds its title's words", at)
@@ -2475,6 +2475,33 @@ func (r *run) sectionStates(j int) bool {
 		trace(j, "the section at synthesis line %d names its agent and holds its title's words", at)
 	}
 	return ok
+}
+
+// otherField reports whether line n of the synthesis is a field of a
+// claim ("- Fix: …", "**Location**: …": a label of commonFields and a
+// colon, list marker and bold aside) that is tied to findings other than
+// j: the claim nearest above it in the same block (no blank line or
+// heading between). A claim's fix speaks of that claim's findings ("Fix:
+// retry each webhook delivery with backoff" under a claim of dropped
+// webhooks does not state another finding's "Queue worker retries with
+// no backoff").
+func (r *run) otherField(n, j int) bool {
+	if _, claim := r.claimAt[n]; claim || n < 1 || n > len(r.srcLines) {
+		return false
+	}
+	m := fieldLabelRe.FindStringSubmatch(strings.TrimLeft(strings.TrimSpace(r.srcLines[n-1]), "-*+ "))
+	if m == nil || !commonFields[strings.ToLower(strings.TrimSpace(m[1]))] {
+		return false
+	}
+	for k := n - 1; k >= 1; k-- {
+		if t := strings.TrimSpace(r.srcLines[k-1]); t == "" || strings.HasPrefix(t, "#") {
+			return false
+		}
+		if i, ok := r.claimAt[k]; ok {
+			return !slices.Contains(r.matches[i].cands, j) && !slices.Contains(r.matches[i].weak, j)
+		}
+	}
+	return false
 }
 
 // otherAgents reports whether line n of the synthesis, not a claim,
