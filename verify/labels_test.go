@@ -394,11 +394,12 @@ func TestLabelledSyntheses(t *testing.T) {
 	}
 	// Floors under today's figures. On the twenty syntheses of rounds one
 	// and two, the floors they were set with: errors found at least 60%,
-	// false flags at most a tenth of the errors. On the whole set, with the
-	// eight held-out syntheses of round 3: false flags at most 3% of the
-	// errors (round 11's figure is 2%; the target is a tenth),
-	// errors found at least 70% (round 11's; the target, 90%, is not
-	// reached: verify finds 62% of the held-out errors). Every
+	// false flags at most a tenth of the errors. On the tuning and
+	// held-out parts, with the eight held-out syntheses of round 3 (round
+	// 12's part is judged apart, below): false flags at most 1% of the
+	// errors (round 12's figure is none of 117; the target is a
+	// tenth), errors found at least 70% (round 11's; the target, 90%, is
+	// not reached: verify finds 62% of the held-out errors). Every
 	// error-free synthesis but one passes. A change that loses ground fails
 	// here.
 	first := rounds[0]
@@ -422,13 +423,13 @@ func TestLabelledSyntheses(t *testing.T) {
 	if c, ho := totals[false].byKind["count"], totals[true].byKind["count"]; 100*(c[0]+ho[0]) < 56*(c[0]+c[1]+ho[0]+ho[1]) {
 		t.Errorf("wrong agents and counts: found %d of %d, want at least 56%%", c[0]+ho[0], c[0]+c[1]+ho[0]+ho[1])
 	}
-	if 100*all.falseFlags > 3*all.errors {
-		t.Errorf("%d false flags for %d errors, want at most 3%%", all.falseFlags, all.errors)
+	if 100*all.falseFlags > 1*all.errors {
+		t.Errorf("%d false flags for %d errors, want at most 1%%", all.falseFlags, all.errors)
 	}
-	// The held-out part alone, at round 11's figures: errors found at
-	// least 62%, false flags at most 4% of its errors.
-	if ho := totals[true]; 100*ho.found < 62*ho.errors || 100*ho.falseFlags > 4*ho.errors {
-		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 62%% and at most 4%%", ho.found, ho.falseFlags, ho.errors)
+	// The held-out part alone: errors found at least 62% (round 11's
+	// figure), false flags at most 2% of its errors (round 12's is 0).
+	if ho := totals[true]; 100*ho.found < 62*ho.errors || 100*ho.falseFlags > 2*ho.errors {
+		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 62%% and at most 2%%", ho.found, ho.falseFlags, ho.errors)
 	}
 	// Missing blockers and raised severities, both parts together, at
 	// round 11's figures: at least 80% of the dropped blockers and every
@@ -447,16 +448,16 @@ func TestLabelledSyntheses(t *testing.T) {
 	if raised[1] > 0 {
 		t.Errorf("raised severities: missed %d of %d, want none missed", raised[1], raised[0]+raised[1])
 	}
-	if n := totals[false].flagsBy[MissingBlocker] + totals[true].flagsBy[MissingBlocker]; n > 2 {
-		t.Errorf("%d false missing blockers, want at most 2", n)
+	if n := totals[false].flagsBy[MissingBlocker] + totals[true].flagsBy[MissingBlocker]; n > 0 {
+		t.Errorf("%d false missing blockers, want none (round 12's figure)", n)
 	}
 	if all.cleanPass < all.clean-1 {
 		t.Errorf("%d of %d error-free syntheses pass, want all but one at most", all.cleanPass, all.clean)
 	}
-	// Round 12's four syntheses, at the figures measured before that
-	// round changed any rule: 2 of 61 errors found, 6 false flags.
-	if fresh.syntheses > 0 && (fresh.found < 2 || fresh.falseFlags > 6) {
-		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 2 and at most 6", fresh.found, fresh.falseFlags, fresh.errors)
+	// Round 12's four syntheses: 2 of 61 errors found and 6 false flags
+	// before that round changed any rule, 3 and 6 after.
+	if fresh.syntheses > 0 && (fresh.found < 3 || fresh.falseFlags > 6) {
+		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 3 and at most 6", fresh.found, fresh.falseFlags, fresh.errors)
 	}
 }
 
