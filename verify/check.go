@@ -208,6 +208,10 @@ type run struct {
 	zero map[string]bool
 	// srcLines are the synthesis's lines.
 	srcLines []string
+	// sections pools the words of each section of the synthesis that
+	// names an agent, sectionAgents the agents each names (sectionStates).
+	sections      *corpus
+	sectionAgents [][]string
 	// over: per claim, those of its m.cands its count leaves out
 	// (overCount).
 	over     [][]int
@@ -490,7 +494,7 @@ func checkWith(r *run, src []byte) *Result {
 	for j := range r.cands {
 		cd := &r.cands[j]
 		f := cd.f
-		if present[j] || f == nil || f.Severity.Rank() > 1 || r.restated(j, lines) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
+		if present[j] || f == nil || f.Severity.Rank() > 1 || r.restated(j, lines) || r.sectionStates(j) || len(words(f.Title)) < 2 || resolvedTitle(f.Title) {
 			// A title of one word ("Rank #1") is more likely a misread
 			// line than a finding: too little to say whether it appears.
 			continue
@@ -2115,13 +2119,13 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	// A part of a line that names several agents is about the agents it
 	// names itself: the part "Reviewed by: 7 agents (" of "Reviewed by:
 	// 7 agents (fd-a, fd-b, …)" says nothing of fd-a's findings.
-	origParts := lineParts(l)
+	origParts := append(lineParts(l), sentences(l)...)
 	// The agents' names are not what the line says ("[fd-user-experience]
 	// (fd-user-experience.md) — verdict: …" says nothing of its findings).
 	for _, tok := range toks {
 		l = strings.ReplaceAll(l, tok, " ")
 	}
-	parts := lineParts(l)
+	parts := append(lineParts(l), sentences(l)...)
 	partNames := func(int) []string { return named }
 	if len(named) > 1 && len(parts) == len(origParts) {
 		partNames = func(i int) []string {
@@ -2302,6 +2306,34 @@ func lineParts(l string) []string {
 	return parts
 }
 
+// sentences splits a line of several sentences at their ends ("fd-a
+// wants the preprint before HN. Credentialing takes longer."): the first
+// says what the agent said, the rest why, and its words are the
+// sentence's, not the line's. Nil when the line is one sentence.
+func sentences(l string) []string {
+	var out []string
+	for {
+		i := strings.IndexAny(l, ".!?")
+		for i >= 0 && !(i+2 < len(l) && l[i+1] == ' ' && (isUpper(l[i+2]) || l[i+2] == '*')) {
+			j := strings.IndexAny(l[i+1:], ".!?")
+			if j < 0 {
+				i = -1
+				break
+			}
+			i += 1 + j
+		}
+		if i < 0 {
+			break
+		}
+		out = append(out, l[:i])
+		l = l[i+2:]
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return append(out, l)
+}
+
 // agentsStatedRe finds where a synthesis says how many agents it was
 // written from: "4 launched", "Reviewed by 7 agents", "Agents launched: 5".
 var agentsStatedRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:agents?\s+)?(?:launched|completed)\b|\breviewed by (\d{1,3}) (?:\w+ )?agents\b|\bagents\s+(?:launched|completed)\W{1,6}(\d{1,3})\b`)
@@ -2455,15 +2487,29 @@ func trace(j int, format string, args ...any) {
 var agentSevRe = regexp.MustCompile(`\b([A-Za-z][a-z0-9]*(?:-[a-z0-9]+)+)\*{0,2}\s*\(?\s*(P[0-3]|[Cc]ritical|CRITICAL|[Hh]igh|HIGH)\b`)
 
 // restated reports whether some line of the synthesis restates one of a
-// finding's titles: it holds three of the title's words and three in ten,
-// two of them (or all, when fewer are left) words the run's titles do not
-// use across agents (topicWords). A review of ad-hoc agents writes "ad-hoc
-// agent" and "project" on every other line: a line holding them and one
-// word of a blocker's title does not state it. Nor does a claim of one
-// agent's finding (otherClaim), or a line that is not a claim and names
-// other agents only (otherAgents), state another agent's blocker by its
-// words.
+// finding's titles (holdsTitle). A review of ad-hoc agents writes
+// "ad-hoc agent" and "project" on every other line: a line holding them
+// and one word of a blocker's title does not state it. Nor does a claim
+// of one agent's finding (otherClaim), a line that is not a claim and
+// names other agents only (otherAgents), or a field of a claim tied to
+// other findings (otherField), state another blocker by its words.
 func (r *run) restated(j int, lines *corpus) bool {
+	at, ok := r.holdsTitle(j, lines, func(i int) bool {
+		n := int(lines.lines[i])
+		return r.otherClaim(n, j) || r.otherAgents(n, j) || r.otherField(n, j)
+	})
+	if ok {
+		trace(j, "synthesis line %d holds its title's words", at)
+	}
+	return ok
+}
+
+// holdsTitle reports whether a paragraph of c that skip does not leave
+// out holds one of finding j's titles, and the line it starts at: three
+// of the title's words and three in ten, two of them (or all, when fewer
+// are left) words the run's titles do not use across agents
+// (topicWords).
+func (r *run) holdsTitle(j int, c *corpus, skip func(i int) bool) (int32, bool) {
 	cd := &r.cands[j]
 	topic := r.topicWords()
 	for _, t := range cd.raw {
@@ -2477,20 +2523,106 @@ func (r *run) restated(j int, lines *corpus) bool {
 		need := min(2, len(own))
 		found := false
 		at := int32(0)
-		lines.each(ws, func(i int) bool {
-			if r.otherClaim(int(lines.lines[i]), j) {
+		c.each(ws, func(i int) bool {
+			if skip(i) {
 				return true
 			}
-			if r.otherAgents(int(lines.lines[i]), j) {
-				return true
-			}
-			found = lines.overlapWith(i, own) >= need
-			at = lines.lines[i]
+			found = c.overlapWith(i, own) >= need
+			at = c.lines[i]
 			return !found
 		})
 		if found {
-			trace(j, "synthesis line %d holds its title's words", at)
-			return true
+			return at, true
+		}
+	}
+	return 0, false
+}
+
+// sectionStates reports whether a section of the synthesis that names
+// one of finding j's agents (a heading and the lines under it, up to the
+// next heading) holds its title by holdsTitle, its lines' words taken
+// together. A theme's section quotes one finding of each agent it names
+// ("Defer ad-hoc agent generation": "user-advocate (C-2): …") while its
+// heading and the other agents' lines word that agent's other finding on
+// the theme (a quality floor for generated agents, as another agent's
+// "no quality gate for ad-hoc agents"): the section states it, though no
+// line of it does alone.
+func (r *run) sectionStates(j int) bool {
+	if r.sections == nil {
+		r.sections, r.sectionAgents = newCorpus(), nil
+		r.sections.names = []string{"synthesis"}
+		var ws []string
+		var agents []string
+		start := int32(0)
+		flush := func() {
+			if len(agents) > 0 && start > 0 {
+				r.sections.addAt(0, ws, start)
+				r.sectionAgents = append(r.sectionAgents, agents)
+			}
+			ws, agents = nil, nil
+		}
+		for n, l := range r.srcLines {
+			if strings.HasPrefix(strings.TrimSpace(l), "#") {
+				flush()
+				start = int32(n + 1)
+			}
+			for _, w := range words(l) {
+				if !slices.Contains(ws, w) {
+					ws = append(ws, w)
+				}
+			}
+			as, _ := r.agentsIn(l)
+			for _, a := range as {
+				if !slices.Contains(agents, a) {
+					agents = append(agents, a)
+				}
+			}
+		}
+		flush()
+	}
+	topic := r.topicWords()
+	heads := func(i int) bool {
+		// The heading words what the section is about: one of them, the
+		// blocker's own (not the review's topic), compared folded.
+		var own []string
+		for _, w := range words(r.srcLines[r.sections.lines[i]-1]) {
+			if !topic[w] {
+				own = append(own, w)
+			}
+		}
+		return r.cands[j].sharesFolded(own) > 0
+	}
+	at, ok := r.holdsTitle(j, r.sections, func(i int) bool {
+		return !slices.ContainsFunc(r.sectionAgents[i], func(a string) bool { return slices.Contains(r.cands[j].agents, a) }) || !heads(i)
+	})
+	if ok {
+		trace(j, "the section at synthesis line %d names its agent and holds its title's words", at)
+	}
+	return ok
+}
+
+// otherField reports whether line n of the synthesis is a field of a
+// claim ("- Fix: …", "**Location**: …": a label of commonFields and a
+// colon, list marker and bold aside) that is tied to findings other than
+// j: the claim nearest above it in the same block (no blank line or
+// heading between). A claim's fix speaks of that claim's findings ("Fix:
+// retry each webhook delivery with backoff" under a claim of dropped
+// webhooks does not state another finding's "Queue worker retries with
+// no backoff").
+func (r *run) otherField(n, j int) bool {
+	if _, claim := r.claimAt[n]; claim || n < 1 || n > len(r.srcLines) {
+		return false
+	}
+	m := fieldLabelRe.FindStringSubmatch(strings.TrimLeft(strings.TrimSpace(r.srcLines[n-1]), "-*+ "))
+	if m == nil || !commonFields[strings.ToLower(strings.TrimSpace(m[1]))] {
+		return false
+	}
+	for k := n - 1; k >= 1; k-- {
+		if t := strings.TrimSpace(r.srcLines[k-1]); t == "" || strings.HasPrefix(t, "#") {
+			return false
+		}
+		if i, ok := r.claimAt[k]; ok {
+			return !slices.Contains(r.matches[i].cands, j) && !slices.Contains(r.matches[i].weak, j)
 		}
 	}
 	return false

@@ -711,7 +711,9 @@ func skippedSection(text string) bool {
 // parentheses before a note ("P0 Findings (1) — Blocking") and a plural
 // level ("P1s"). A P-level the heading writes is the group's: "P1 —
 // Implementation-Blocking" is the synthesis's P1 group, whose note says
-// what P1 means to it, not a P0 group.
+// what P1 means to it, not a P0 group. Of several ("Critical Findings
+// (P0/P1)", "P0-P1"), the least severe: a claim under it says no more
+// than that, and is raised only if that is above its agents'.
 func groupHeading(text string) (parse.Severity, bool) {
 	t := synthGroupRe.ReplaceAllString(text, " ")
 	t = pluralLevelRe.ReplaceAllString(t, "$1")
@@ -721,7 +723,7 @@ func groupHeading(text string) (parse.Severity, bool) {
 	}
 	best := parse.Severity("")
 	for _, m := range pLevelRe.FindAllString(t, -1) {
-		if s, _ := parse.SeverityWord(m); best == "" || s.Rank() < best.Rank() {
+		if s, _ := parse.SeverityWord(m); best == "" || s.Rank() > best.Rank() {
 			best = s
 		}
 	}

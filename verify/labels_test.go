@@ -52,10 +52,16 @@ type hlabel struct {
 	Holdout bool `json:"holdout"`
 	// Round is the round of issue 28 that labelled it: 0 for the first
 	// twenty syntheses (rounds one and two), 3 for the eight held out
-	// after the general reader came.
+	// after the general reader came, 12 for the five labelled in round
+	// 12 and measured with the rules as they were before that round.
 	Round int    `json:"round"`
 	Note  string `json:"note"`
 }
+
+// freshRound is the round whose labels are kept apart from the two parts
+// the rules were tuned and checked on: syntheses no rule was written
+// for, measured before any change of that round touched them.
+const freshRound = 12
 
 // errorOutcome reports whether an outcome is an error the gate must trip on.
 func errorOutcome(o string) bool {
@@ -236,6 +242,9 @@ func TestLabelledSyntheses(t *testing.T) {
 		bySynth[l.Synthesis] = append(bySynth[l.Synthesis], l)
 	}
 	totals := map[bool]*tally{false: {byKind: map[string][3]int{}, flagsBy: map[Kind]int{}}, true: {byKind: map[string][3]int{}, flagsBy: map[Kind]int{}}}
+	// fresh is the part labelled in round 12, held out and kept apart:
+	// the floors of the two parts above are measured without it.
+	fresh := &tally{byKind: map[string][3]int{}, flagsBy: map[Kind]int{}}
 	rounds := map[int]*tally{} // the same, by the round that labelled them
 	for _, name := range order {
 		ls := bySynth[name]
@@ -247,6 +256,9 @@ func TestLabelledSyntheses(t *testing.T) {
 		lines := strings.Count(string(src), "\n") + 1
 		r, s := corpusCheck(t, path, agents[name])
 		tot := totals[ls[0].Holdout]
+		if ls[0].Round == freshRound {
+			tot = fresh
+		}
 		rnd := rounds[ls[0].Round]
 		if rnd == nil {
 			rnd = &tally{}
@@ -370,19 +382,24 @@ func TestLabelledSyntheses(t *testing.T) {
 	t.Logf("tuning:   %v", totals[false])
 	if os.Getenv("VERIFY_TUNING") == "" {
 		t.Logf("held out: %v", totals[true])
+		t.Logf("round 12: %v", fresh)
 	}
-	if os.Getenv("VERIFY_TUNING") == "" && rounds[3] != nil {
-		r3 := rounds[3]
-		t.Logf("  of which labelled in round 3 (8 syntheses): %d errors, found %d, false flags %d; error-free passing %d/%d",
-			r3.errors, r3.found, r3.falseFlags, r3.cleanPass, r3.clean)
+	if os.Getenv("VERIFY_TUNING") == "" {
+		for _, r := range []int{3} {
+			if x := rounds[r]; x != nil {
+				t.Logf("  of which labelled in round %d (%d syntheses): %d errors, found %d, false flags %d; error-free passing %d/%d",
+					r, x.syntheses, x.errors, x.found, x.falseFlags, x.cleanPass, x.clean)
+			}
+		}
 	}
 	// Floors under today's figures. On the twenty syntheses of rounds one
 	// and two, the floors they were set with: errors found at least 60%,
-	// false flags at most a tenth of the errors. On the whole set, with the
-	// eight held-out syntheses of round 3: false flags at most 3% of the
-	// errors (round 12a's figure is 2%; the issue's target is a tenth),
-	// errors found at least 76% (round 12a's, 90 of 117; the target, 90%,
-	// is not reached: verify finds 70% of the held-out errors). Every
+	// false flags at most a tenth of the errors. On the tuning and
+	// held-out parts, with the eight held-out syntheses of round 3 (round
+	// 12's part is judged apart, below): false flags at most 1% of the
+	// errors (the issue's target is a tenth), errors found at least 76%
+	// (rounds 12a and 12b together, 90 of 117; the target, 90%, is not
+	// reached: verify finds 70% of the held-out errors). Every
 	// error-free synthesis but one passes. A change that loses ground fails
 	// here.
 	first := rounds[0]
@@ -406,13 +423,13 @@ func TestLabelledSyntheses(t *testing.T) {
 	if c, ho := totals[false].byKind["count"], totals[true].byKind["count"]; 100*(c[0]+ho[0]) < 68*(c[0]+c[1]+ho[0]+ho[1]) {
 		t.Errorf("wrong agents and counts: found %d of %d, want at least 68%%", c[0]+ho[0], c[0]+c[1]+ho[0]+ho[1])
 	}
-	if 100*all.falseFlags > 3*all.errors {
-		t.Errorf("%d false flags for %d errors, want at most 3%%", all.falseFlags, all.errors)
+	if 100*all.falseFlags > 1*all.errors {
+		t.Errorf("%d false flags for %d errors, want at most 1%%", all.falseFlags, all.errors)
 	}
-	// The held-out part alone, at round 12a's figures: errors found at
-	// least 69% (37 of 53), false flags at most 4% of its errors.
-	if ho := totals[true]; 100*ho.found < 69*ho.errors || 100*ho.falseFlags > 4*ho.errors {
-		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 69%% and at most 4%%", ho.found, ho.falseFlags, ho.errors)
+	// The held-out part alone, at rounds 12a and 12b's figures: errors
+	// found at least 69% (37 of 53), false flags at most 2% of its errors.
+	if ho := totals[true]; 100*ho.found < 69*ho.errors || 100*ho.falseFlags > 2*ho.errors {
+		t.Errorf("held out: found %d and %d false flags for %d errors, want at least 69%% and at most 2%%", ho.found, ho.falseFlags, ho.errors)
 	}
 	// Missing blockers and raised severities, both parts together, at
 	// round 11's figures: at least 80% of the dropped blockers and every
@@ -431,11 +448,17 @@ func TestLabelledSyntheses(t *testing.T) {
 	if raised[1] > 0 {
 		t.Errorf("raised severities: missed %d of %d, want none missed", raised[1], raised[0]+raised[1])
 	}
-	if n := totals[false].flagsBy[MissingBlocker] + totals[true].flagsBy[MissingBlocker]; n > 2 {
-		t.Errorf("%d false missing blockers, want at most 2", n)
+	if n := totals[false].flagsBy[MissingBlocker] + totals[true].flagsBy[MissingBlocker]; n > 0 {
+		t.Errorf("%d false missing blockers, want none (round 12's figure)", n)
 	}
 	if all.cleanPass < all.clean-1 {
 		t.Errorf("%d of %d error-free syntheses pass, want all but one at most", all.cleanPass, all.clean)
+	}
+	// Round 12's five syntheses: 3 of 68 errors found and 6 false flags
+	// with the rules before that round, 4 and 2 after round 12b, 4 and 3
+	// with round 12a's count rules beside it (one wrong count flagged).
+	if fresh.syntheses > 0 && (fresh.found < 4 || fresh.falseFlags > 3) {
+		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 4 and at most 3", fresh.found, fresh.falseFlags, fresh.errors)
 	}
 }
 

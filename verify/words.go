@@ -40,7 +40,39 @@ func words(s string) []string {
 			out = append(out, s)
 		}
 	}
-	return out
+	return appendAcronyms(out, s)
+}
+
+// appendAcronyms appends to ws the acronyms of two capital letters s
+// writes ("HN", "UI", "DB"), lower-cased: words under three letters are
+// dropped, but one written in capitals between other characters is a
+// name ("any HN submission"), not a stop word; one joined by a hyphen is
+// a part of an ID ("CB-1"), which the citation rules read. A word of a line in
+// capitals ("DO NOT SHIP") is no acronym: the two-letter words English
+// writes in any case are left out (twoLetter).
+func appendAcronyms(ws []string, s string) []string {
+	for i := 0; i+1 < len(s); i++ {
+		if !isUpper(s[i]) || !isUpper(s[i+1]) || i > 0 && (isWordByte(s[i-1]) || s[i-1] == '-') ||
+			i+2 < len(s) && (isWordByte(s[i+2]) || s[i+2] == '-') {
+			continue // inside a word, or a part of an ID ("CB-1", "P1-UX-3")
+		}
+		a := string([]byte{s[i] + 'a' - 'A', s[i+1] + 'a' - 'A'})
+		if !twoLetter[a] && !slices.Contains(ws, a) {
+			ws = append(ws, a)
+		}
+	}
+	return ws
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// twoLetter are the English words of two letters: in capitals they are
+// shouted, not acronyms. "ID" is one too: any finding may write it.
+var twoLetter = map[string]bool{
+	"am": true, "an": true, "as": true, "at": true, "be": true, "by": true, "do": true, "go": true,
+	"he": true, "id": true, "if": true, "in": true, "is": true, "it": true, "me": true, "my": true, "no": true,
+	"of": true, "oh": true, "ok": true, "on": true, "or": true, "so": true, "to": true, "up": true,
+	"us": true, "we": true,
 }
 
 // generic are words of checklists and findings alike that say nothing of
