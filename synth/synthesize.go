@@ -165,7 +165,7 @@ func summarize(s *Synthesis, run *Run, completed []*Agent, opts Options) {
 	default:
 		sevs := make([]parse.Severity, 0, len(s.Findings))
 		for _, f := range s.Findings {
-			if f.Suppressed == nil { // an accepted finding does not count
+			if f.Suppressed() == nil { // an accepted finding does not count
 				sevs = append(sevs, f.Severity)
 			}
 		}
@@ -778,22 +778,25 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *Evidence
 	if len(results) != len(all) {
 		panic(fmt.Sprintf("synth: Verifier returned %d results for %d claims", len(results), len(all)))
 	}
+	evs := make([]*FindingEvidence, len(s.Findings))
 	for i, r := range results {
-		f := &s.Findings[owner[i]]
-		if f.Evidence == nil {
-			f.Evidence = &FindingEvidence{Claims: []parse.ClaimResult{}}
+		ev := evs[owner[i]]
+		if ev == nil {
+			ev = &FindingEvidence{Claims: []parse.ClaimResult{}}
+			evs[owner[i]] = ev
 		}
-		f.Evidence.Claims = append(f.Evidence.Claims, r)
+		ev.Claims = append(ev.Claims, r)
 		tally.Add(r.Status)
 	}
-	for i := range s.Findings {
-		f := &s.Findings[i]
-		if f.Evidence == nil {
+	for i, ev := range evs {
+		if ev == nil {
 			continue
 		}
-		if f.Evidence.Ungrounded = Ungrounded(f.Severity, f.Evidence.Claims); f.Evidence.Ungrounded {
+		f := &s.Findings[i]
+		if ev.Ungrounded = Ungrounded(f.Severity, ev.Claims); ev.Ungrounded {
 			tally.Ungrounded++
 		}
+		f.setMore(func(m *findingMore) { m.evidence = ev })
 	}
 	return tally
 }
