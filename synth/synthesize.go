@@ -23,7 +23,7 @@ import (
 // every change keeps a [Live] instead, which must give the same result at a
 // cost that follows the change; the tests hold Live to this function.
 func Synthesize(run *Run, opts Options) *Synthesis {
-	s, tl := synthesizeReports(run, opts)
+	s, tl := synthesizeReports(run, opts, false)
 	var segs []segment
 	for _, b := range run.Bus {
 		if len(b.Entries) > 0 {
@@ -37,8 +37,10 @@ func Synthesize(run *Run, opts Options) *Synthesis {
 // synthesizeReports does every step of Synthesize but reading the bus: the
 // agents, the merged findings and their evidence, the verdict, the
 // specialists; it returns the synthesis so far and an empty timeline for
-// the bus.
-func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
+// the bus. With release, run's reports are its own (SynthesizeStream's
+// copies): a run without a bus and evidence lets go of their findings once
+// it has made the Sources from them.
+func synthesizeReports(run *Run, opts Options, release bool) (*Synthesis, *timeline) {
 	if opts.MaxEntries <= 0 {
 		opts.MaxEntries = DefaultMaxEntries
 	}
@@ -53,7 +55,14 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 		// a 16 MiB strict index).
 		nodes = nil
 	}
-	s.Findings = findingsOf(groups, len(completed))
+	if release && len(run.Bus) == 0 && opts.Evidence == nil {
+		// Nothing reads the sources of the merge after the findings are
+		// made: no matcher, no evidence.
+		srcs = nil
+		s.Findings = findingsReleasing(groups, completed)
+	} else {
+		s.Findings = findingsOf(groups, len(completed))
+	}
 	s.Baseline, s.Suppressions = judge(s.Findings, opts)
 	if opts.Evidence != nil {
 		s.Evidence = checkEvidence(s, srcs, opts.Evidence, opts.EvidenceRepo)
@@ -100,7 +109,18 @@ func SynthesizeStream(run *Run, opts Options, read BusReader) (*Synthesis, error
 	for i, b := range run.Bus {
 		listed.Bus[i] = BusFile{Name: b.Name}
 	}
-	s, tl := synthesizeReports(&listed, opts)
+	// The agents and their reports are copies (what the reports hold is
+	// not), so that the synthesis can let go of the parsed findings once
+	// they are merged without modifying run: when the caller holds run no
+	// more, they are garbage before the merged findings are made.
+	listed.Agents = slices.Clone(run.Agents)
+	for i := range listed.Agents {
+		if r := listed.Agents[i].Report; r != nil {
+			c := *r
+			listed.Agents[i].Report = &c
+		}
+	}
+	s, tl := synthesizeReports(&listed, opts, true)
 	for i, b := range listed.Bus {
 		n := 0
 		diags, err := read(b.Name, func(batch []record.Entry) {
@@ -329,10 +349,139 @@ func sourcesOf(completed []*Agent) []*src {
 func findingsOf(groups [][]*src, m int) []Finding {
 	fs := make([]Finding, 0, len(groups))
 	var sh shares
+	var ms []member
 	for i, g := range groups {
-		fs = append(fs, mergedFinding(g, m, &sh))
+		ms = ms[:0]
+		for _, s := range g {
+			ms = append(ms, member{s: s, key: s.key})
+		}
+		fs = append(fs, mergedFinding(ms, m, &sh))
 		fs[i].srcs = &groups[i]
 	}
+	sortFindings(fs)
+	for i := range fs {
+		for _, s := range *fs[i].srcs {
+			s.finding = int32(i)
+		}
+	}
+	coLocate(fs)
+	return fs
+}
+
+// findingsReleasing is findingsOf for a synthesis that reads nothing of the
+// sources of the merge once the findings are made (no bus, no evidence) and
+// whose completed agents' reports are its own: it makes the Sources first,
+// from the sources, and lets go of the sources and of the reports' parsed
+// findings before it makes the merged findings from the Sources. A 16 MiB
+// strict index is 200k findings: the parsed findings (31 MB) and the
+// sources (16 MB) were held beside the merged findings (45 MB) and their
+// Sources (27 MB), at the synthesis's peak.
+func findingsReleasing(groups [][]*src, completed []*Agent) []Finding {
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	block := make([]Source, 0, n)
+	keys := make([]string, 0, n)
+	off := make([]int32, len(groups)+1)
+	var raw map[int32][]string // the refs as written of a source whose Source rewrote them
+	for i, g := range groups {
+		for _, s := range g {
+			if !s.asWritten {
+				if raw == nil {
+					raw = map[int32][]string{}
+				}
+				raw[int32(len(block))] = s.f.FileRefs
+			}
+			block = append(block, sourceOf(s))
+			keys = append(keys, s.key)
+		}
+		off[i+1] = int32(len(block))
+		groups[i] = nil
+	}
+	for _, a := range completed {
+		if a.Report != nil {
+			a.Report.Findings = nil
+		}
+	}
+	fs := make([]Finding, 0, len(groups))
+	var sh shares
+	var ms []member
+	for i := range len(groups) {
+		ms = ms[:0]
+		for k := off[i]; k < off[i+1]; k++ {
+			ms = append(ms, member{so: &block[k], key: keys[k], raw: raw[k]})
+		}
+		f := mergedFinding(ms, len(completed), &sh)
+		f.Sources = block[off[i]:off[i+1]:off[i+1]]
+		fs = append(fs, f)
+	}
+	sortFindings(fs)
+	coLocate(fs)
+	return fs
+}
+
+// member is one source of a merged finding as mergedFinding reads it: a
+// source of the merge (s), or the Source made of one (so, and, when its
+// Source rewrote them, its file refs as written); key is the source's.
+type member struct {
+	s   *src
+	so  *Source
+	key string
+	raw []string
+}
+
+func (m *member) agent() string {
+	if m.s != nil {
+		return m.s.agent
+	}
+	return m.so.Agent
+}
+
+func (m *member) sev() parse.Severity {
+	if m.s != nil {
+		return m.s.f.Severity
+	}
+	return m.so.Severity
+}
+
+// lowConfidence reports whether the agent marked it low (a Source's
+// confidence is high when the agent gave none).
+func (m *member) lowConfidence() bool {
+	if m.s != nil {
+		return m.s.f.Confidence == parse.ConfidenceLow
+	}
+	return m.so.Confidence == parse.ConfidenceLow
+}
+
+// refs yields what src.refs yields of the source.
+func (m *member) refs(yield func(Ref, string) bool) {
+	switch {
+	case m.s != nil:
+		m.s.refs(yield)
+	case m.raw != nil:
+		s := src{f: &parse.Finding{FileRefs: m.raw}}
+		s.refs(yield)
+	default: // a Source has its file refs as the source yields them
+		s := src{f: &parse.Finding{FileRefs: m.so.FileRefs}, asWritten: true}
+		s.refs(yield)
+	}
+}
+
+// nRefs is the number of file refs the agent wrote.
+func (m *member) nRefs() int {
+	switch {
+	case m.s != nil:
+		return len(m.s.f.FileRefs)
+	case m.raw != nil:
+		return len(m.raw)
+	}
+	return len(m.so.FileRefs)
+}
+
+// sortFindings sorts merged findings by severity, then convergence
+// (highest first), then key.
+func sortFindings(fs []Finding) {
 	// The order is found on indexes and the findings moved once each: a
 	// Finding is 456 bytes with pointers, and sorting them in place moved
 	// each some log n times, every move behind the collector's write
@@ -350,13 +499,6 @@ func findingsOf(groups [][]*src, m int) []Finding {
 		)
 	})
 	permute(fs, order)
-	for i := range fs {
-		for _, s := range *fs[i].srcs {
-			s.finding = int32(i)
-		}
-	}
-	coLocate(fs)
-	return fs
 }
 
 // permute puts xs in the order given (order[k] is the index of the item
@@ -419,14 +561,12 @@ func (sh *shares) convergence(n, m int) string {
 	return d
 }
 
-func mergedFinding(g []*src, m int, sh *shares) Finding {
-	rep := g[0]
-	f := Finding{
-		ID:       rep.f.ID,
-		Key:      rep.key,
-		Severity: rep.f.Severity,
-		Section:  rep.f.Section,
-		Title:    rep.f.Title,
+func mergedFinding(g []member, m int, sh *shares) Finding {
+	var f Finding
+	if rep := g[0]; rep.s != nil {
+		f = Finding{ID: rep.s.f.ID, Key: rep.key, Severity: rep.s.f.Severity, Section: rep.s.f.Section, Title: rep.s.f.Title}
+	} else {
+		f = Finding{ID: rep.so.ID, Key: rep.key, Severity: rep.so.Severity, Section: rep.so.Section, Title: rep.so.Title}
 	}
 	// Each agent with its highest severity, and the refs of all sources:
 	// slices, not maps, for the groups of one to a few sources that most
@@ -442,14 +582,15 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 	}
 	var refs []refText
 	allLow := true
-	for _, s := range g {
+	for i := range g {
+		s := &g[i]
 		for r, text := range s.refs {
 			refs = append(refs, refText{r, text})
 		}
-		if s.f.Confidence != parse.ConfidenceLow {
+		if !s.lowConfidence() {
 			allLow = false
 		}
-		agents = append(agents, agentSev{s.agent, s.f.Severity})
+		agents = append(agents, agentSev{s.agent(), s.sev()})
 	}
 	slices.SortFunc(agents, func(a, b agentSev) int {
 		return cmp.Or(cmp.Compare(a.agent, b.agent), cmp.Compare(a.sev.Rank(), b.sev.Rank()))
@@ -531,20 +672,25 @@ func fillSources(fs []Finding) {
 		block = block[:start+n]
 		f.Sources = block[start:start:len(block)]
 		for _, s := range *f.srcs {
-			conf := s.f.Confidence
-			if conf == "" {
-				conf = parse.ConfidenceHigh
-			}
-			f.Sources = append(f.Sources, Source{
-				Agent: s.agent, ID: s.f.ID, Severity: s.f.Severity, Ref: sourceRef(s.file, s.f.Line),
-				Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: s.fileRefs(),
-			})
+			f.Sources = append(f.Sources, sourceOf(s))
 		}
 		// The group's slot in dedup's list too: that list is one block
 		// that the findings not filled yet keep, and through it every
 		// source would stay until the last finding is filled.
 		*f.srcs = nil
 		f.srcs = nil
+	}
+}
+
+// sourceOf is the Source of s.
+func sourceOf(s *src) Source {
+	conf := s.f.Confidence
+	if conf == "" {
+		conf = parse.ConfidenceHigh
+	}
+	return Source{
+		Agent: s.agent, ID: s.f.ID, Severity: s.f.Severity, Ref: sourceRef(s.file, s.f.Line),
+		Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: s.fileRefs(),
 	}
 }
 
@@ -572,19 +718,20 @@ func compareRef(a, b Ref) int {
 
 // crossReferences lists the locations the sources of one key point at, for
 // each key whose sources point at more than one location.
-func crossReferences(g []*src) []CrossReference {
+func crossReferences(g []member) []CrossReference {
 	n := 0
-	for _, s := range g {
-		n += len(s.f.FileRefs)
+	for i := range g {
+		n += g[i].nRefs()
 	}
 	if n < 2 {
 		return []CrossReference{} // one location at most
 	}
 	type keyRef struct{ key, ref, agent string }
 	all := make([]keyRef, 0, n)
-	for _, s := range g {
+	for i := range g {
+		s := &g[i]
 		for _, text := range s.refs {
-			all = append(all, keyRef{s.key, text, s.agent})
+			all = append(all, keyRef{s.key, text, s.agent()})
 		}
 	}
 	slices.SortFunc(all, func(a, b keyRef) int {
