@@ -2,6 +2,8 @@ package synth
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -65,6 +67,66 @@ func TestSynthesizeStreamReleasing(t *testing.T) {
 		for k, a := range run.Agents {
 			if !slices.EqualFunc(a.Report.Findings, held[k], func(x, y parse.Finding) bool { return x.ID == y.ID && x.Title == y.Title }) {
 				t.Fatalf("case %d: SynthesizeStream modified the findings of %s", i, a.Name)
+			}
+		}
+	}
+}
+
+// coLocateByMap is coLocate as it was: every point's text mapped to the
+// findings citing it. The reference for TestCoLocateAgainstMap.
+func coLocateByMap(fs []Finding) map[int][]CoLocation {
+	byPoint := map[string][]int{}
+	for i, f := range fs {
+		seen := map[string]bool{}
+		for _, r := range f.FileRefs {
+			p := ParseRef(r).point()
+			if p == "" || seen[p] {
+				continue
+			}
+			seen[p] = true
+			byPoint[p] = append(byPoint[p], i)
+		}
+	}
+	co := map[int][]CoLocation{}
+	for _, p := range sortedKeys(byPoint) {
+		l := byPoint[p]
+		for _, i := range l {
+			for _, j := range l {
+				if i != j {
+					co[i] = append(co[i], CoLocation{Key: fs[j].Key, ID: fs[j].ID, Ref: p})
+				}
+			}
+		}
+	}
+	for _, l := range co {
+		slices.SortFunc(l, func(a, b CoLocation) int {
+			return cmp.Or(compareRef(ParseRef(a.Ref), ParseRef(b.Ref)), cmp.Compare(a.Key, b.Key))
+		})
+	}
+	return co
+}
+
+// TestCoLocateAgainstMap: coLocate, which sorts the citations, finds the
+// co-locations the map of every point's text found, on random findings
+// citing a few files and lines every way (a line twice, a range, a file
+// without a line, no path).
+func TestCoLocateAgainstMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 11))
+	refs := []string{"a.go:1", "./a.go:1", "a.go:1-3", "a.go:2", "`b.go:10`", "b.go:10-12", "b.go", "c/d.go:7", "no path", "a.go:10"}
+	for n := range 300 {
+		fs := make([]Finding, 1+r.IntN(12))
+		for i := range fs {
+			fs[i].Key = fmt.Sprintf("s:title %d", i)
+			fs[i].ID = fmt.Sprintf("X-%d", r.IntN(5))
+			for range r.IntN(4) {
+				fs[i].FileRefs = append(fs[i].FileRefs, refs[r.IntN(len(refs))])
+			}
+		}
+		want := coLocateByMap(fs)
+		coLocate(fs)
+		for i := range fs {
+			if got := fs[i].CoLocatedWith(); !slices.Equal(got, want[i]) {
+				t.Fatalf("case %d, finding %d: co-located with %v, want %v", n, i, got, want[i])
 			}
 		}
 	}

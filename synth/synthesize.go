@@ -772,31 +772,46 @@ func crossReferences(g []member) []CrossReference {
 
 // coLocate fills co_located_with: other findings citing the same file:line.
 func coLocate(fs []Finding) {
-	byPoint := map[string][]int{}
-	for i, f := range fs {
-		seen := map[string]bool{}
-		for _, r := range f.FileRefs {
-			p := ParseRef(r).point()
-			if p == "" || seen[p] {
-				continue
+	// Each finding's citations of a file:line, sorted by the point: a run
+	// of two findings or more is a co-location. The points are compared as
+	// path and line, and a point's text is made only for the findings that
+	// share it: a map of every point's text to its findings was 23 MB at
+	// the peak of a 16 MiB report whose 200k findings cite a line each.
+	type citation struct {
+		path string
+		line int
+		i    int32
+	}
+	var cs []citation
+	for i := range fs {
+		for _, r := range fs[i].FileRefs {
+			if ref := ParseRef(r); ref.Start != 0 && ref.Path != "" {
+				cs = append(cs, citation{ref.Path, ref.Start, int32(i)})
 			}
-			seen[p] = true
-			byPoint[p] = append(byPoint[p], i)
 		}
 	}
-	co := map[int][]CoLocation{} // by finding: few have any
-	for _, p := range sortedKeys(byPoint) {
-		l := byPoint[p]
-		if len(l) < 2 {
-			continue
+	slices.SortFunc(cs, func(a, b citation) int {
+		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.i, b.i))
+	})
+	// A point a finding cites twice counts once.
+	cs = slices.Compact(cs)
+	co := map[int32][]CoLocation{} // by finding: few have any
+	for k := 0; k < len(cs); {
+		l := k + 1
+		for l < len(cs) && cs[l].path == cs[k].path && cs[l].line == cs[k].line {
+			l++
 		}
-		for _, i := range l {
-			for _, j := range l {
-				if i != j {
-					co[i] = append(co[i], CoLocation{Key: fs[j].Key, ID: fs[j].ID, Ref: p})
+		if l-k > 1 {
+			p := Ref{Path: cs[k].path, Start: cs[k].line, End: cs[k].line}.point()
+			for _, a := range cs[k:l] {
+				for _, b := range cs[k:l] {
+					if a.i != b.i {
+						co[a.i] = append(co[a.i], CoLocation{Key: fs[b.i].Key, ID: fs[b.i].ID, Ref: p})
+					}
 				}
 			}
 		}
+		k = l
 	}
 	for i, l := range co {
 		slices.SortFunc(l, func(a, b CoLocation) int {
