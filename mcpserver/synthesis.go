@@ -169,7 +169,7 @@ func (a synthesisArgs) keep(f *synth.Finding) bool {
 	if a.Agent != "" && !slices.Contains(f.Agents, a.Agent) {
 		return false
 	}
-	if a.NewOnly && (f.Baseline == nil || f.Baseline.State != synth.BaselineNew) {
+	if a.NewOnly && (f.Baseline() == nil || f.Baseline().State != synth.BaselineNew) {
 		return false
 	}
 	return true
@@ -243,9 +243,9 @@ func synthesisView(s *synth.Synthesis, a synthesisArgs) (any, string, error) {
 
 func brief(f *synth.Finding) findingBrief {
 	b := findingBrief{ID: f.ID, Severity: f.Severity, Section: f.Section, Title: f.Title, Agents: f.Agents,
-		Convergence: f.ConvergenceDisplay, Confidence: f.Confidence, FileRefs: f.FileRefs, Suppressed: f.Suppressed != nil}
-	if f.Baseline != nil {
-		b.Baseline = string(f.Baseline.State)
+		Convergence: f.ConvergenceDisplay, Confidence: f.Confidence, FileRefs: f.FileRefs, Suppressed: f.Suppressed() != nil}
+	if f.Baseline() != nil {
+		b.Baseline = string(f.Baseline().State)
 	}
 	return b
 }
@@ -299,8 +299,8 @@ func summaryText(s *synth.Synthesis, a synthesisArgs, out synthesisSummary, page
 		if len(f.FileRefs) > 0 {
 			fmt.Fprintf(&b, " at %s", strings.Join(firstOf(f.FileRefs, 3), ", "))
 		}
-		if f.Baseline != nil {
-			fmt.Fprintf(&b, " [%s]", f.Baseline.State)
+		if f.Baseline() != nil {
+			fmt.Fprintf(&b, " [%s]", f.Baseline().State)
 		}
 		b.WriteByte('\n')
 	}

@@ -312,7 +312,7 @@ func newView(s *synth.Synthesis, opts Options) *view {
 			r.Conflict = names(parts)
 		}
 		r.Refs = refs(f)
-		r.Ungrounded = f.Evidence != nil && f.Evidence.Ungrounded
+		r.Ungrounded = f.Evidence() != nil && f.Evidence().Ungrounded
 		if i < openFindings {
 			r.Open = f.Severity == parse.P0 && i < 3
 			v.Findings = append(v.Findings, r)
@@ -370,7 +370,7 @@ func names(agents []string) string {
 // refs are the cited lines of f with their evidence status: the checked
 // claims when evidence was checked, else the file refs.
 func refs(f *synth.Finding) []refRow {
-	if f.Evidence == nil || len(f.Evidence.Claims) == 0 {
+	if f.Evidence() == nil || len(f.Evidence().Claims) == 0 {
 		rs := make([]refRow, len(f.FileRefs))
 		for i, r := range f.FileRefs {
 			rs[i] = refRow{Ref: r}
@@ -379,7 +379,7 @@ func refs(f *synth.Finding) []refRow {
 	}
 	seen := map[string]bool{}
 	var rs []refRow
-	for _, c := range f.Evidence.Claims {
+	for _, c := range f.Evidence().Claims {
 		ref := c.Path
 		if c.Start > 0 {
 			ref += ":" + strconv.Itoa(c.Start)

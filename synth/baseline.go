@@ -154,13 +154,17 @@ func compareBaseline(fs []Finding, b *Baseline) *BaselineReport {
 	}
 	matched := make([]bool, len(old))
 	cur := make([]baseFinding, len(fs))
+	// Each finding's comparison, set on it once it is final: a finding
+	// holds it behind its findingMore, made again at each change.
+	is := make([]*FindingBaseline, len(fs))
+	isNew := &FindingBaseline{State: BaselineNew} // shared: never changed
 	for i := range fs {
-		fs[i].Baseline = &FindingBaseline{State: BaselineNew}
+		is[i] = isNew
 		cur[i] = newBaseFinding(&fs[i])
 	}
 	match := func(i, j int, by string) {
 		matched[j] = true
-		fs[i].Baseline = &FindingBaseline{State: BaselineUnchanged, Fingerprint: b.Findings[j].Fingerprint, MatchedBy: by}
+		is[i] = &FindingBaseline{State: BaselineUnchanged, Fingerprint: b.Findings[j].Fingerprint, MatchedBy: by}
 	}
 	for i := range fs {
 		if j, ok := byFP[fs[i].Fingerprint]; ok && !matched[j] {
@@ -172,7 +176,7 @@ func compareBaseline(fs []Finding, b *Baseline) *BaselineReport {
 	// that split may take again.
 	matchShared := func(shares func(a, b *baseFinding) bool, split func(b *baseFinding) bool, by string) {
 		for i := range fs {
-			if fs[i].Baseline.State != BaselineNew {
+			if is[i].State != BaselineNew {
 				continue
 			}
 			first := -1
@@ -200,7 +204,8 @@ func compareBaseline(fs []Finding, b *Baseline) *BaselineReport {
 	// no longer there) whose part also moved its key.
 	matchShared(sharesTitle, func(b *baseFinding) bool { return len(b.keys) > 1 }, MatchTitle)
 	for i := range fs {
-		if fs[i].Baseline.State == BaselineNew {
+		fs[i].setMore(func(m *findingMore) { m.baseline = is[i] })
+		if is[i].State == BaselineNew {
 			r.New++
 		} else {
 			r.Unchanged++
@@ -309,7 +314,7 @@ func AtLeast(s, min parse.Severity) bool { return s.Rank() <= min.Rank() }
 func NewAtOrAbove(s *Synthesis, min parse.Severity) []Finding {
 	var out []Finding
 	for _, f := range s.Findings {
-		if f.Baseline != nil && f.Baseline.State == BaselineNew && f.Suppressed == nil && AtLeast(f.Severity, min) {
+		if f.Baseline() != nil && f.Baseline().State == BaselineNew && f.Suppressed() == nil && AtLeast(f.Severity, min) {
 			out = append(out, f)
 		}
 	}

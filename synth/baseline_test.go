@@ -117,9 +117,9 @@ func TestBaselineStates(t *testing.T) {
 			s := Synthesize(tt.run, Options{Baseline: baselineOf(t, base)})
 			got := map[string]string{}
 			for _, f := range s.Findings {
-				st := f.Baseline.State
-				if f.Baseline.MatchedBy != "" {
-					st += " " + f.Baseline.MatchedBy
+				st := f.Baseline().State
+				if f.Baseline().MatchedBy != "" {
+					st += " " + f.Baseline().MatchedBy
 				}
 				got[f.Title] = st
 			}
@@ -212,10 +212,10 @@ func TestSuppressions(t *testing.T) {
 			s := Synthesize(run, Options{Suppressions: tt.entries, Today: today})
 			var got []string
 			for _, f := range s.Findings {
-				if f.Suppressed != nil {
+				if f.Suppressed() != nil {
 					got = append(got, f.Title)
-					if f.Suppressed.By != ".fluxwatch.yaml:3" {
-						t.Errorf("by = %q, want .fluxwatch.yaml:3", f.Suppressed.By)
+					if f.Suppressed().By != ".fluxwatch.yaml:3" {
+						t.Errorf("by = %q, want .fluxwatch.yaml:3", f.Suppressed().By)
 					}
 				}
 			}
@@ -377,7 +377,7 @@ func TestBaselineSplit(t *testing.T) {
 	}
 	// One part keeps the fingerprint; the other shares a source's key with
 	// the baseline finding it already matched.
-	by := []string{s.Findings[0].Baseline.MatchedBy, s.Findings[1].Baseline.MatchedBy}
+	by := []string{s.Findings[0].Baseline().MatchedBy, s.Findings[1].Baseline().MatchedBy}
 	slices.Sort(by)
 	if !slices.Equal(by, []string{MatchFingerprint, MatchKey}) {
 		t.Errorf("matched by %q, want one by fingerprint, one by key", by)

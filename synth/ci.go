@@ -223,10 +223,10 @@ func RenderSARIF(s *Synthesis, dir string) ([]byte, error) {
 		props := sarif.NewPropertyBag().
 			Add("key", f.Key).Add("id", f.ID).Add("agents", f.Agents).
 			Add("convergence", f.ConvergenceDisplay).Add("confidence", f.Confidence).
-			Add("independent", f.Independent).Add("primed", nonNil(f.Primed())).Add("provenance", f.Provenance)
-		if f.Evidence != nil {
+			Add("independent", f.Independent).Add("primed", nonNil(f.Primed())).Add("provenance", f.Provenance())
+		if f.Evidence() != nil {
 			// Evidence was checked (SPEC §5.7): say whether every claim failed.
-			props.Add("ungrounded", f.Evidence.Ungrounded)
+			props.Add("ungrounded", f.Evidence().Ungrounded)
 		}
 		res.WithProperties(props)
 		sarifBaseline(res, f)
@@ -355,11 +355,11 @@ func empty(v any) bool {
 // suppressed. Absent baseline findings are not results: code-scanning
 // services would show them as open alerts; findings.json lists them.
 func sarifBaseline(res *sarif.Result, f Finding) {
-	if f.Baseline != nil {
-		res.WithBaselineState(f.Baseline.State)
+	if f.Baseline() != nil {
+		res.WithBaselineState(f.Baseline().State)
 	}
-	if f.Suppressed != nil {
-		res.AddSuppression(sarif.NewSuppression().WithKind("external").WithJustification(f.Suppressed.Reason))
+	if f.Suppressed() != nil {
+		res.AddSuppression(sarif.NewSuppression().WithKind("external").WithJustification(f.Suppressed().Reason))
 	}
 }
 

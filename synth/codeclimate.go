@@ -68,7 +68,7 @@ func RenderCodeClimate(s *Synthesis, dir string) ([]byte, error) {
 		issues = append(issues, is)
 	}
 	for _, f := range s.Findings {
-		if f.Suppressed != nil {
+		if f.Suppressed() != nil {
 			continue // accepted in the configuration: no issue to show on a merge request
 		}
 		ref := ciLocation(dir, f)

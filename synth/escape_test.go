@@ -99,11 +99,11 @@ func hostileSynthesis(s string) *Synthesis {
 		Findings: []Finding{{
 			ID: s, Severity: parse.P0, Section: s, Title: s, Agents: []string{s, s}, ConvergenceDisplay: "2/2",
 			Confidence: "medium", FileRefs: []string{s},
-			more: &findingMore{discoveredBy: &by, severityConflict: map[string]parse.Severity{s: parse.P0, s + "2": parse.P1}},
-			Evidence: &FindingEvidence{Ungrounded: true, Claims: []parse.ClaimResult{
-				{EvidenceClaim: parse.EvidenceClaim{Agent: s, Claim: parse.Claim{Path: s, Start: 1, End: 2}}, Status: parse.EvidenceMismatch, Note: s},
-				{EvidenceClaim: parse.EvidenceClaim{Agent: s, Claim: parse.Claim{Path: s, Start: 1, End: 1}}, Status: parse.EvidenceMoved, Found: s},
-			}},
+			more: &findingMore{discoveredBy: &by, severityConflict: map[string]parse.Severity{s: parse.P0, s + "2": parse.P1},
+				evidence: &FindingEvidence{Ungrounded: true, Claims: []parse.ClaimResult{
+					{EvidenceClaim: parse.EvidenceClaim{Agent: s, Claim: parse.Claim{Path: s, Start: 1, End: 2}}, Status: parse.EvidenceMismatch, Note: s},
+					{EvidenceClaim: parse.EvidenceClaim{Agent: s, Claim: parse.Claim{Path: s, Start: 1, End: 1}}, Status: parse.EvidenceMoved, Found: s},
+				}}},
 		}, {Severity: parse.P2, Section: s, Title: s, Agents: []string{s}, ConvergenceDisplay: "1/2", Confidence: "low",
 			Sources: []Source{{Agent: s, Ref: "fd-x.md:3"}}}},
 		Improvements: []Improvement{{ID: s, Section: s, Title: s, Agents: []string{s}}, {Title: s, Agents: []string{s}}},

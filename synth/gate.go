@@ -92,7 +92,7 @@ func (g Gate) Judge(s *Synthesis) Decision {
 func countingFindings(s *Synthesis, minIndependent int) []Finding {
 	var out []Finding
 	for _, f := range s.Findings {
-		if f.Suppressed == nil && (minIndependent <= 0 || f.Independent >= minIndependent) {
+		if f.Suppressed() == nil && (minIndependent <= 0 || f.Independent >= minIndependent) {
 			out = append(out, f)
 		}
 	}
@@ -110,7 +110,7 @@ func gateVerdict(s *Synthesis, minIndependent int) parse.Verdict {
 	}
 	var sevs []parse.Severity
 	for _, f := range s.Findings {
-		if f.Independent >= minIndependent && f.Suppressed == nil {
+		if f.Independent >= minIndependent && f.Suppressed() == nil {
 			sevs = append(sevs, f.Severity)
 		}
 	}

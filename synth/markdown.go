@@ -143,13 +143,13 @@ func mdKeyFindings(w *mdWriter, s *Synthesis) {
 				w.f(" · %s", strings.Join(refs, ", "))
 			}
 			w.f(" · confidence %s", f.Confidence)
-			if f.Evidence != nil && f.Evidence.Ungrounded {
+			if f.Evidence() != nil && f.Evidence().Ungrounded {
 				w.f(" · **ungrounded**")
 			}
 			if f.DiscoveredBy() != nil {
 				w.f(" · first on the bus: %s", mdText(*f.DiscoveredBy()))
 			}
-			if f.Suppressed != nil {
+			if f.Suppressed() != nil {
 				w.f(" · suppressed")
 			}
 			w.f("\n")
@@ -162,7 +162,7 @@ func mdIssues(w *mdWriter, s *Synthesis) {
 	w.f("\n## Issues to Address\n\n")
 	n := 0
 	for _, f := range s.Findings {
-		if f.Severity.Rank() > 1 || f.Suppressed != nil {
+		if f.Severity.Rank() > 1 || f.Suppressed() != nil {
 			continue
 		}
 		n++
@@ -522,7 +522,7 @@ func mdEvidence(w *mdWriter, s *Synthesis) {
 	if ev.Ungrounded > 0 {
 		w.f("\n**Ungrounded** (P0/P1 findings whose every claim failed):\n\n")
 		for _, f := range s.Findings {
-			if f.Evidence != nil && f.Evidence.Ungrounded {
+			if f.Evidence() != nil && f.Evidence().Ungrounded {
 				w.f("- %s %s (%s)\n", f.Severity, findingLabel(f), mdList(f.Agents, ", "))
 			}
 		}
@@ -536,14 +536,14 @@ func mdFailedClaims(w *mdWriter, findings []Finding) {
 	var rows []string
 	failed := 0
 	for _, f := range findings {
-		if f.Evidence == nil {
+		if f.Evidence() == nil {
 			continue
 		}
 		label := mdText(f.Title)
 		if f.ID != "" {
 			label = mdText(f.ID)
 		}
-		for _, c := range f.Evidence.Claims {
+		for _, c := range f.Evidence().Claims {
 			if c.Status == parse.EvidenceVerified {
 				continue
 			}

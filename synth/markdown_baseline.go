@@ -20,11 +20,11 @@ func mdBaseline(w *mdWriter, s *Synthesis) {
 		w.f("\n")
 	}
 	for _, f := range s.Findings {
-		if f.Baseline == nil || f.Baseline.State != BaselineNew {
+		if f.Baseline() == nil || f.Baseline().State != BaselineNew {
 			continue
 		}
 		w.f("- %s %s (%s agents)", f.Severity, findingLabel(f), f.ConvergenceDisplay)
-		if f.Suppressed != nil {
+		if f.Suppressed() != nil {
 			w.f(" · suppressed")
 		}
 		w.f("\n")
@@ -53,12 +53,12 @@ func mdSuppressions(w *mdWriter, s *Synthesis) {
 		w.f("No finding is suppressed.\n")
 	}
 	for _, f := range s.Findings {
-		if f.Suppressed == nil {
+		if f.Suppressed() == nil {
 			continue
 		}
-		w.f("- %s %s — %s (%s", f.Severity, findingLabel(f), mdText(f.Suppressed.Reason), mdCode(f.Suppressed.By))
-		if f.Suppressed.Expires != "" {
-			w.f(", until %s", f.Suppressed.Expires)
+		w.f("- %s %s — %s (%s", f.Severity, findingLabel(f), mdText(f.Suppressed().Reason), mdCode(f.Suppressed().By))
+		if f.Suppressed().Expires != "" {
+			w.f(", until %s", f.Suppressed().Expires)
 		}
 		w.f(")\n")
 	}

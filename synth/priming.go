@@ -214,9 +214,12 @@ func (t *timeline) provenance(s *Synthesis) {
 	// Every finding of an agent points at that agent's one AgentProvenance,
 	// and a finding of one agent shares that agent's list: at 8,000 agents
 	// a copy per finding and agent was 31 MB of the synthesis's peak.
+	// A finding of one agent with nothing else behind its findingMore
+	// shares the agent's findingMore too: most findings are that.
 	type shared struct {
-		ap  *AgentProvenance
-		one []*AgentProvenance
+		ap   *AgentProvenance
+		one  []*AgentProvenance
+		more *findingMore
 	}
 	byAgent := map[string]*shared{}
 	of := func(a string) *shared {
@@ -224,6 +227,7 @@ func (t *timeline) provenance(s *Synthesis) {
 		if x == nil {
 			x = &shared{ap: &AgentProvenance{Agent: a, Provenance: byName[a]}}
 			x.one = []*AgentProvenance{x.ap}
+			x.more = &findingMore{provenance: x.one[:1:1]}
 			byAgent[a] = x
 		}
 		return x
@@ -231,12 +235,18 @@ func (t *timeline) provenance(s *Synthesis) {
 	for i := range s.Findings {
 		f := &s.Findings[i]
 		if len(f.Agents) == 1 {
-			f.Provenance = of(f.Agents[0]).one[:1:1]
+			x := of(f.Agents[0])
+			if f.more == nil || f.more.onlyProvenance() {
+				f.more = x.more
+			} else {
+				f.setMore(func(m *findingMore) { m.provenance = x.one[:1:1] })
+			}
 			continue
 		}
-		f.Provenance = make([]*AgentProvenance, len(f.Agents))
+		prov := make([]*AgentProvenance, len(f.Agents))
 		for j, a := range f.Agents {
-			f.Provenance[j] = of(a).ap
+			prov[j] = of(a).ap
 		}
+		f.setMore(func(m *findingMore) { m.provenance = prov })
 	}
 }

@@ -139,7 +139,7 @@ func TestProvenance(t *testing.T) {
 		return *p
 	}
 	got := map[string]string{}
-	for _, p := range s.Findings[0].Provenance {
+	for _, p := range s.Findings[0].Provenance() {
 		got[p.Agent] = str(p.Model) + " " + str(p.Commit) + " " + str(p.RunID) + " " + str(p.PromptHash)
 	}
 	want := map[string]string{

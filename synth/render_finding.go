@@ -29,6 +29,9 @@ type findingField struct {
 	index     int
 	// write appends the value at depth; nil: encoding/json writes it.
 	write func(dst []byte, f *Finding, depth int) []byte
+	// get is the value of a member behind Finding.more that encoding/json
+	// writes; nil: the field index.
+	get func(f *Finding) reflect.Value
 }
 
 // findingFields are the members of a finding, in order.
@@ -47,7 +50,6 @@ var findingFields = func() []findingField {
 		"Confidence":         func(dst []byte, f *Finding, _ int) []byte { return appendJSONString(dst, f.Confidence) },
 		"FileRefs":           func(dst []byte, f *Finding, d int) []byte { return appendStrings(dst, f.FileRefs, d) },
 		"Independent":        func(dst []byte, f *Finding, _ int) []byte { return strconv.AppendInt(dst, int64(f.Independent), 10) },
-		"Provenance":         func(dst []byte, f *Finding, d int) []byte { return appendProvenances(dst, f.Provenance, d) },
 	}
 	// The members behind Finding.more, each before the field named: the
 	// three lists are [] when the finding has none.
@@ -62,7 +64,14 @@ var findingFields = func() []findingField {
 			}},
 			{name: `"discovered_by": `, write: func(dst []byte, f *Finding, _ int) []byte { return appendStringPtr(dst, f.DiscoveredBy()) }},
 		},
-		"Provenance": {{name: `"primed": `, write: func(dst []byte, f *Finding, d int) []byte { return appendPrimings(dst, nonNil(f.Primed()), d) }}},
+	}
+	// And those after the last field.
+	tail := []findingField{
+		{name: `"primed": `, write: func(dst []byte, f *Finding, d int) []byte { return appendPrimings(dst, nonNil(f.Primed()), d) }},
+		{name: `"provenance": `, write: func(dst []byte, f *Finding, d int) []byte { return appendProvenances(dst, f.Provenance(), d) }},
+		{name: `"evidence": `, get: func(f *Finding) reflect.Value { return reflect.ValueOf(f.Evidence()) }},
+		{name: `"baseline": `, omitEmpty: true, get: func(f *Finding) reflect.Value { return reflect.ValueOf(f.Baseline()) }},
+		{name: `"suppressed": `, omitEmpty: true, get: func(f *Finding) reflect.Value { return reflect.ValueOf(f.Suppressed()) }},
 	}
 	t := reflect.TypeFor[Finding]()
 	var out []findingField
@@ -83,7 +92,7 @@ var findingFields = func() []findingField {
 		out = append(out, findingField{name: strconv.Quote(name) + ": ", omitEmpty: opts == "omitempty" ||
 			strings.HasPrefix(opts, "omitempty,") || strings.Contains(opts, ",omitempty"), index: i, write: writers[sf.Name]})
 	}
-	return out
+	return append(out, tail...)
 }()
 
 // appendFinding appends f as findings.json has it at nesting depth depth
@@ -96,10 +105,16 @@ func appendFinding(dst []byte, f *Finding, depth int, enc *jsonEncoder) []byte {
 	var v reflect.Value // f, for the fields encoding/json writes
 	for _, fl := range findingFields {
 		if fl.write == nil {
-			if !v.IsValid() {
+			var fv reflect.Value
+			switch {
+			case fl.get != nil:
+				fv = fl.get(f)
+			case !v.IsValid():
 				v = reflect.ValueOf(f).Elem()
+				fallthrough
+			default:
+				fv = v.Field(fl.index)
 			}
-			fv := v.Field(fl.index)
 			if fl.omitEmpty && isEmptyJSON(fv) {
 				continue
 			}

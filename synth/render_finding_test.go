@@ -22,7 +22,13 @@ var referenceType = func() reflect.Type {
 			{Name: "CrossReferences", Type: reflect.TypeFor[[]CrossReference](), Tag: `json:"cross_references"`},
 			{Name: "DiscoveredBy", Type: reflect.TypeFor[*string](), Tag: `json:"discovered_by"`},
 		},
-		"Provenance": {{Name: "Primed", Type: reflect.TypeFor[[]Priming](), Tag: `json:"primed"`}},
+	}
+	tail := []reflect.StructField{
+		{Name: "Primed", Type: reflect.TypeFor[[]Priming](), Tag: `json:"primed"`},
+		{Name: "Provenance", Type: reflect.TypeFor[[]*AgentProvenance](), Tag: `json:"provenance"`},
+		{Name: "Evidence", Type: reflect.TypeFor[*FindingEvidence](), Tag: `json:"evidence"`},
+		{Name: "Baseline", Type: reflect.TypeFor[*FindingBaseline](), Tag: `json:"baseline,omitempty"`},
+		{Name: "Suppressed", Type: reflect.TypeFor[*Suppressed](), Tag: `json:"suppressed,omitempty"`},
 	}
 	t := reflect.TypeFor[Finding]()
 	var fields []reflect.StructField
@@ -35,7 +41,7 @@ var referenceType = func() reflect.Type {
 		sf.Index, sf.Offset = nil, 0
 		fields = append(fields, sf)
 	}
-	return reflect.StructOf(fields)
+	return reflect.StructOf(append(fields, tail...))
 }()
 
 // findingJSONReference is a finding as findings.json had it before
@@ -54,6 +60,10 @@ func findingJSONReference(f *Finding, depth int) []byte {
 	v.FieldByName("CrossReferences").Set(reflect.ValueOf(nonNil(f.CrossReferences())))
 	v.FieldByName("DiscoveredBy").Set(reflect.ValueOf(f.DiscoveredBy()))
 	v.FieldByName("Primed").Set(reflect.ValueOf(nonNil(f.Primed())))
+	v.FieldByName("Provenance").Set(reflect.ValueOf(f.Provenance()))
+	v.FieldByName("Evidence").Set(reflect.ValueOf(f.Evidence()))
+	v.FieldByName("Baseline").Set(reflect.ValueOf(f.Baseline()))
+	v.FieldByName("Suppressed").Set(reflect.ValueOf(f.Suppressed()))
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -75,9 +85,14 @@ func fillMore(r *rand.Rand, f *Finding) {
 		CrossReferences  []CrossReference
 		DiscoveredBy     *string
 		Primed           []Priming
+		Provenance       []*AgentProvenance
+		Evidence         *FindingEvidence
+		Baseline         *FindingBaseline
+		Suppressed       *Suppressed
 	}
 	fill(r, reflect.ValueOf(&m).Elem(), 0)
-	f.more = &findingMore{m.SeverityConflict, m.CoLocatedWith, m.CrossReferences, m.DiscoveredBy, m.Primed}
+	f.more = &findingMore{m.SeverityConflict, m.CoLocatedWith, m.CrossReferences, m.DiscoveredBy, m.Primed,
+		m.Provenance, m.Evidence, m.Baseline, m.Suppressed}
 }
 
 // awkwardStrings are strings every escape of findings.json meets.
@@ -163,6 +178,37 @@ func TestAppendFindingIsEncodingJSON(t *testing.T) {
 	var empty Finding
 	if got, want := appendFinding(nil, &empty, 2, &enc), findingJSONReference(&empty, 2); !bytes.Equal(got, want) {
 		t.Fatalf("the zero finding:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestFindingJSONRoundTrip: a finding decoded from its findings.json
+// encoding, the members behind Finding.more included, encodes the same.
+func TestFindingJSONRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 10))
+	for i := range 2000 {
+		var f Finding
+		fill(r, reflect.ValueOf(&f).Elem(), 0)
+		fillMore(r, &f)
+		want, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g Finding
+		if err := json.Unmarshal(want, &g); err != nil {
+			t.Fatalf("finding %d: %v", i, err)
+		}
+		// As JSON values: a string that is not UTF-8 is decoded to U+FFFD.
+		got := must(json.Marshal(g))
+		var a, b any
+		if err := json.Unmarshal(got, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(want, &b); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("finding %d: decoded and encoded again:\n%s\nwant\n%s", i, got, want)
+		}
 	}
 }
 

@@ -158,14 +158,17 @@ func suppress(fs []Finding, entries []Suppression, today string) *SuppressionRep
 		rules = append(rules, ru)
 	}
 	for i := range fs {
-		fs[i].Suppressed = nil
+		var by *Suppressed
 		for _, ru := range rules {
 			if ru.matches(&fs[i]) {
 				ru.used = true
-				fs[i].Suppressed = &Suppressed{Reason: ru.e.Reason, Expires: ru.e.Expires, By: ru.e.By()}
+				by = &Suppressed{Reason: ru.e.Reason, Expires: ru.e.Expires, By: ru.e.By()}
 				r.Suppressed++
 				break
 			}
+		}
+		if by != fs[i].Suppressed() {
+			fs[i].setMore(func(m *findingMore) { m.suppressed = by })
 		}
 	}
 	for _, ru := range rules {
@@ -190,7 +193,7 @@ type suppressionRule struct {
 func (ru *suppressionRule) matches(f *Finding) bool {
 	e := ru.e
 	if e.Fingerprint != "" {
-		return e.Fingerprint == f.Fingerprint || (f.Baseline != nil && e.Fingerprint == f.Baseline.Fingerprint)
+		return e.Fingerprint == f.Fingerprint || (f.Baseline() != nil && e.Fingerprint == f.Baseline().Fingerprint)
 	}
 	m := e.Match
 	if m.Severity != "" && f.Severity != m.Severity {

@@ -410,7 +410,7 @@ func TestEvidenceSeam(t *testing.T) {
 		fnd(parse.P1, "A-4", "V", "No refs at all"),
 		skippedOnly, mixed, moved,
 	)}}
-	if s := Synthesize(run, Options{EvidenceNote: "--no-evidence"}); s.Evidence != nil || s.Findings[0].Evidence != nil {
+	if s := Synthesize(run, Options{EvidenceNote: "--no-evidence"}); s.Evidence != nil || s.Findings[0].Evidence() != nil {
 		t.Fatalf("evidence reported without a verifier")
 	} else if md := string(RenderMarkdown(s)); !strings.Contains(md, "## Evidence\n\nNot checked: --no-evidence.\n") {
 		t.Errorf("summary.md does not say why evidence was not checked:\n%s", md[strings.Index(md, "## Evidence"):])
@@ -434,14 +434,14 @@ func TestEvidenceSeam(t *testing.T) {
 		t.Errorf("tally = %+v, want %+v", *s.Evidence, wantTally)
 	}
 	for _, f := range s.Findings {
-		ungrounded := f.Evidence != nil && f.Evidence.Ungrounded
+		ungrounded := f.Evidence() != nil && f.Evidence().Ungrounded
 		// Only A-2 fails every claim; A-3 is P2; hold a skipped
 		// claim (neither grounds nor fails); A-7's moved excerpt grounds it.
 		if ungrounded != (f.ID == "A-2") {
 			t.Errorf("%s: ungrounded = %v", f.ID, ungrounded)
 		}
-		if (f.Evidence == nil) != (f.ID == "A-4") {
-			t.Errorf("%s: evidence %+v", f.ID, f.Evidence)
+		if (f.Evidence() == nil) != (f.ID == "A-4") {
+			t.Errorf("%s: evidence %+v", f.ID, f.Evidence())
 		}
 	}
 	wantAll(t, "summary.md", string(RenderMarkdown(s)),

@@ -23,7 +23,7 @@ import (
 // every change keeps a [Live] instead, which must give the same result at a
 // cost that follows the change; the tests hold Live to this function.
 func Synthesize(run *Run, opts Options) *Synthesis {
-	s, tl := synthesizeReports(run, opts)
+	s, tl := synthesizeReports(run, opts, false)
 	var segs []segment
 	for _, b := range run.Bus {
 		if len(b.Entries) > 0 {
@@ -37,8 +37,10 @@ func Synthesize(run *Run, opts Options) *Synthesis {
 // synthesizeReports does every step of Synthesize but reading the bus: the
 // agents, the merged findings and their evidence, the verdict, the
 // specialists; it returns the synthesis so far and an empty timeline for
-// the bus.
-func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
+// the bus. With release, run's reports are its own (SynthesizeStream's
+// copies): a run without a bus and evidence lets go of their findings once
+// it has made the Sources from them.
+func synthesizeReports(run *Run, opts Options, release bool) (*Synthesis, *timeline) {
 	if opts.MaxEntries <= 0 {
 		opts.MaxEntries = DefaultMaxEntries
 	}
@@ -53,7 +55,14 @@ func synthesizeReports(run *Run, opts Options) (*Synthesis, *timeline) {
 		// a 16 MiB strict index).
 		nodes = nil
 	}
-	s.Findings = findingsOf(groups, len(completed))
+	if release && len(run.Bus) == 0 && opts.Evidence == nil {
+		// Nothing reads the sources of the merge after the findings are
+		// made: no matcher, no evidence.
+		srcs = nil
+		s.Findings = findingsReleasing(groups, completed)
+	} else {
+		s.Findings = findingsOf(groups, len(completed))
+	}
 	s.Baseline, s.Suppressions = judge(s.Findings, opts)
 	if opts.Evidence != nil {
 		s.Evidence = checkEvidence(s, srcs, opts.Evidence, opts.EvidenceRepo)
@@ -100,7 +109,18 @@ func SynthesizeStream(run *Run, opts Options, read BusReader) (*Synthesis, error
 	for i, b := range run.Bus {
 		listed.Bus[i] = BusFile{Name: b.Name}
 	}
-	s, tl := synthesizeReports(&listed, opts)
+	// The agents and their reports are copies (what the reports hold is
+	// not), so that the synthesis can let go of the parsed findings once
+	// they are merged without modifying run: when the caller holds run no
+	// more, they are garbage before the merged findings are made.
+	listed.Agents = slices.Clone(run.Agents)
+	for i := range listed.Agents {
+		if r := listed.Agents[i].Report; r != nil {
+			c := *r
+			listed.Agents[i].Report = &c
+		}
+	}
+	s, tl := synthesizeReports(&listed, opts, true)
 	for i, b := range listed.Bus {
 		n := 0
 		diags, err := read(b.Name, func(batch []record.Entry) {
@@ -165,7 +185,7 @@ func summarize(s *Synthesis, run *Run, completed []*Agent, opts Options) {
 	default:
 		sevs := make([]parse.Severity, 0, len(s.Findings))
 		for _, f := range s.Findings {
-			if f.Suppressed == nil { // an accepted finding does not count
+			if f.Suppressed() == nil { // an accepted finding does not count
 				sevs = append(sevs, f.Severity)
 			}
 		}
@@ -329,10 +349,139 @@ func sourcesOf(completed []*Agent) []*src {
 func findingsOf(groups [][]*src, m int) []Finding {
 	fs := make([]Finding, 0, len(groups))
 	var sh shares
+	var ms []member
 	for i, g := range groups {
-		fs = append(fs, mergedFinding(g, m, &sh))
+		ms = ms[:0]
+		for _, s := range g {
+			ms = append(ms, member{s: s, key: s.key})
+		}
+		fs = append(fs, mergedFinding(ms, m, &sh))
 		fs[i].srcs = &groups[i]
 	}
+	sortFindings(fs)
+	for i := range fs {
+		for _, s := range *fs[i].srcs {
+			s.finding = int32(i)
+		}
+	}
+	coLocate(fs)
+	return fs
+}
+
+// findingsReleasing is findingsOf for a synthesis that reads nothing of the
+// sources of the merge once the findings are made (no bus, no evidence) and
+// whose completed agents' reports are its own: it makes the Sources first,
+// from the sources, and lets go of the sources and of the reports' parsed
+// findings before it makes the merged findings from the Sources. A 16 MiB
+// strict index is 200k findings: the parsed findings (31 MB) and the
+// sources (16 MB) were held beside the merged findings (45 MB) and their
+// Sources (27 MB), at the synthesis's peak.
+func findingsReleasing(groups [][]*src, completed []*Agent) []Finding {
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	block := make([]Source, 0, n)
+	keys := make([]string, 0, n)
+	off := make([]int32, len(groups)+1)
+	var raw map[int32][]string // the refs as written of a source whose Source rewrote them
+	for i, g := range groups {
+		for _, s := range g {
+			if !s.asWritten {
+				if raw == nil {
+					raw = map[int32][]string{}
+				}
+				raw[int32(len(block))] = s.f.FileRefs
+			}
+			block = append(block, sourceOf(s))
+			keys = append(keys, s.key)
+		}
+		off[i+1] = int32(len(block))
+		groups[i] = nil
+	}
+	for _, a := range completed {
+		if a.Report != nil {
+			a.Report.Findings = nil
+		}
+	}
+	fs := make([]Finding, 0, len(groups))
+	var sh shares
+	var ms []member
+	for i := range len(groups) {
+		ms = ms[:0]
+		for k := off[i]; k < off[i+1]; k++ {
+			ms = append(ms, member{so: &block[k], key: keys[k], raw: raw[k]})
+		}
+		f := mergedFinding(ms, len(completed), &sh)
+		f.Sources = block[off[i]:off[i+1]:off[i+1]]
+		fs = append(fs, f)
+	}
+	sortFindings(fs)
+	coLocate(fs)
+	return fs
+}
+
+// member is one source of a merged finding as mergedFinding reads it: a
+// source of the merge (s), or the Source made of one (so, and, when its
+// Source rewrote them, its file refs as written); key is the source's.
+type member struct {
+	s   *src
+	so  *Source
+	key string
+	raw []string
+}
+
+func (m *member) agent() string {
+	if m.s != nil {
+		return m.s.agent
+	}
+	return m.so.Agent
+}
+
+func (m *member) sev() parse.Severity {
+	if m.s != nil {
+		return m.s.f.Severity
+	}
+	return m.so.Severity
+}
+
+// lowConfidence reports whether the agent marked it low (a Source's
+// confidence is high when the agent gave none).
+func (m *member) lowConfidence() bool {
+	if m.s != nil {
+		return m.s.f.Confidence == parse.ConfidenceLow
+	}
+	return m.so.Confidence == parse.ConfidenceLow
+}
+
+// refs yields what src.refs yields of the source.
+func (m *member) refs(yield func(Ref, string) bool) {
+	switch {
+	case m.s != nil:
+		m.s.refs(yield)
+	case m.raw != nil:
+		s := src{f: &parse.Finding{FileRefs: m.raw}}
+		s.refs(yield)
+	default: // a Source has its file refs as the source yields them
+		s := src{f: &parse.Finding{FileRefs: m.so.FileRefs}, asWritten: true}
+		s.refs(yield)
+	}
+}
+
+// nRefs is the number of file refs the agent wrote.
+func (m *member) nRefs() int {
+	switch {
+	case m.s != nil:
+		return len(m.s.f.FileRefs)
+	case m.raw != nil:
+		return len(m.raw)
+	}
+	return len(m.so.FileRefs)
+}
+
+// sortFindings sorts merged findings by severity, then convergence
+// (highest first), then key.
+func sortFindings(fs []Finding) {
 	// The order is found on indexes and the findings moved once each: a
 	// Finding is 456 bytes with pointers, and sorting them in place moved
 	// each some log n times, every move behind the collector's write
@@ -350,13 +499,6 @@ func findingsOf(groups [][]*src, m int) []Finding {
 		)
 	})
 	permute(fs, order)
-	for i := range fs {
-		for _, s := range *fs[i].srcs {
-			s.finding = int32(i)
-		}
-	}
-	coLocate(fs)
-	return fs
 }
 
 // permute puts xs in the order given (order[k] is the index of the item
@@ -419,14 +561,12 @@ func (sh *shares) convergence(n, m int) string {
 	return d
 }
 
-func mergedFinding(g []*src, m int, sh *shares) Finding {
-	rep := g[0]
-	f := Finding{
-		ID:       rep.f.ID,
-		Key:      rep.key,
-		Severity: rep.f.Severity,
-		Section:  rep.f.Section,
-		Title:    rep.f.Title,
+func mergedFinding(g []member, m int, sh *shares) Finding {
+	var f Finding
+	if rep := g[0]; rep.s != nil {
+		f = Finding{ID: rep.s.f.ID, Key: rep.key, Severity: rep.s.f.Severity, Section: rep.s.f.Section, Title: rep.s.f.Title}
+	} else {
+		f = Finding{ID: rep.so.ID, Key: rep.key, Severity: rep.so.Severity, Section: rep.so.Section, Title: rep.so.Title}
 	}
 	// Each agent with its highest severity, and the refs of all sources:
 	// slices, not maps, for the groups of one to a few sources that most
@@ -442,14 +582,15 @@ func mergedFinding(g []*src, m int, sh *shares) Finding {
 	}
 	var refs []refText
 	allLow := true
-	for _, s := range g {
+	for i := range g {
+		s := &g[i]
 		for r, text := range s.refs {
 			refs = append(refs, refText{r, text})
 		}
-		if s.f.Confidence != parse.ConfidenceLow {
+		if !s.lowConfidence() {
 			allLow = false
 		}
-		agents = append(agents, agentSev{s.agent, s.f.Severity})
+		agents = append(agents, agentSev{s.agent(), s.sev()})
 	}
 	slices.SortFunc(agents, func(a, b agentSev) int {
 		return cmp.Or(cmp.Compare(a.agent, b.agent), cmp.Compare(a.sev.Rank(), b.sev.Rank()))
@@ -518,40 +659,37 @@ func lineFreeKey(key, section string) string {
 // and whose first file path is path ("" for none): a hash of the two,
 // stable across runs and line shifts.
 func fingerprint(key, path string) string {
-	sum := sha256.Sum256([]byte(key + "\x00" + path))
+	// Hashed from a buffer on the stack when it fits: the string and
+	// bytes made to hash were 15 MB of garbage for a 16 MiB strict index.
+	var buf [256]byte
+	sum := sha256.Sum256(append(append(append(buf[:0], key...), 0), path...))
 	return hex.EncodeToString(sum[:16])
 }
 
 // fillSources makes the Sources of each finding from its sources, and
 // lets go of them.
 func fillSources(fs []Finding) {
-	// Every finding's Sources are cut from one block: a 16 MiB strict
-	// index is 218k findings of one source each, and a slice each was 218k
+	// The Sources are cut from blocks of sourceBlock: a 16 MiB strict index
+	// is 218k findings of one source each, and a slice each was 218k
 	// objects more for the collector (each rounded up to its size class).
-	n := 0
-	for i := range fs {
-		if fs[i].srcs != nil {
-			n += len(*fs[i].srcs)
-		}
-	}
-	block := make([]Source, 0, n)
+	// Not one block for all: that block (27 MB there) was made while every
+	// source of the merge still lived, at the synthesis's peak; blocks made
+	// as the findings are filled let each source go as its Source is made.
+	var block []Source
 	for i := range fs {
 		f := &fs[i]
 		if f.srcs == nil {
 			continue
 		}
+		n := len(*f.srcs)
+		if cap(block)-len(block) < n {
+			block = make([]Source, 0, max(n, sourceBlock))
+		}
 		start := len(block)
-		block = block[:start+len(*f.srcs)]
+		block = block[:start+n]
 		f.Sources = block[start:start:len(block)]
 		for _, s := range *f.srcs {
-			conf := s.f.Confidence
-			if conf == "" {
-				conf = parse.ConfidenceHigh
-			}
-			f.Sources = append(f.Sources, Source{
-				Agent: s.agent, ID: s.f.ID, Severity: s.f.Severity, Ref: sourceRef(s.file, s.f.Line),
-				Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: s.fileRefs(),
-			})
+			f.Sources = append(f.Sources, sourceOf(s))
 		}
 		// The group's slot in dedup's list too: that list is one block
 		// that the findings not filled yet keep, and through it every
@@ -560,6 +698,22 @@ func fillSources(fs []Finding) {
 		f.srcs = nil
 	}
 }
+
+// sourceOf is the Source of s.
+func sourceOf(s *src) Source {
+	conf := s.f.Confidence
+	if conf == "" {
+		conf = parse.ConfidenceHigh
+	}
+	return Source{
+		Agent: s.agent, ID: s.f.ID, Severity: s.f.Severity, Ref: sourceRef(s.file, s.f.Line),
+		Confidence: conf, Section: s.f.Section, Title: s.f.Title, FileRefs: s.fileRefs(),
+	}
+}
+
+// sourceBlock is how many Sources fillSources cuts from one block: 4,096
+// (557 KB) keeps them to a few dozen objects where a run has 200k.
+const sourceBlock = 4096
 
 // eachSource calls fn with the section and title of each source of f,
 // whether its Sources are made yet or not.
@@ -581,19 +735,20 @@ func compareRef(a, b Ref) int {
 
 // crossReferences lists the locations the sources of one key point at, for
 // each key whose sources point at more than one location.
-func crossReferences(g []*src) []CrossReference {
+func crossReferences(g []member) []CrossReference {
 	n := 0
-	for _, s := range g {
-		n += len(s.f.FileRefs)
+	for i := range g {
+		n += g[i].nRefs()
 	}
 	if n < 2 {
 		return []CrossReference{} // one location at most
 	}
 	type keyRef struct{ key, ref, agent string }
 	all := make([]keyRef, 0, n)
-	for _, s := range g {
+	for i := range g {
+		s := &g[i]
 		for _, text := range s.refs {
-			all = append(all, keyRef{s.key, text, s.agent})
+			all = append(all, keyRef{s.key, text, s.agent()})
 		}
 	}
 	slices.SortFunc(all, func(a, b keyRef) int {
@@ -631,31 +786,46 @@ func crossReferences(g []*src) []CrossReference {
 
 // coLocate fills co_located_with: other findings citing the same file:line.
 func coLocate(fs []Finding) {
-	byPoint := map[string][]int{}
-	for i, f := range fs {
-		seen := map[string]bool{}
-		for _, r := range f.FileRefs {
-			p := ParseRef(r).point()
-			if p == "" || seen[p] {
-				continue
+	// Each finding's citations of a file:line, sorted by the point: a run
+	// of two findings or more is a co-location. The points are compared as
+	// path and line, and a point's text is made only for the findings that
+	// share it: a map of every point's text to its findings was 23 MB at
+	// the peak of a 16 MiB report whose 200k findings cite a line each.
+	type citation struct {
+		path string
+		line int
+		i    int32
+	}
+	var cs []citation
+	for i := range fs {
+		for _, r := range fs[i].FileRefs {
+			if ref := ParseRef(r); ref.Start != 0 && ref.Path != "" {
+				cs = append(cs, citation{ref.Path, ref.Start, int32(i)})
 			}
-			seen[p] = true
-			byPoint[p] = append(byPoint[p], i)
 		}
 	}
-	co := map[int][]CoLocation{} // by finding: few have any
-	for _, p := range sortedKeys(byPoint) {
-		l := byPoint[p]
-		if len(l) < 2 {
-			continue
+	slices.SortFunc(cs, func(a, b citation) int {
+		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.i, b.i))
+	})
+	// A point a finding cites twice counts once.
+	cs = slices.Compact(cs)
+	co := map[int32][]CoLocation{} // by finding: few have any
+	for k := 0; k < len(cs); {
+		l := k + 1
+		for l < len(cs) && cs[l].path == cs[k].path && cs[l].line == cs[k].line {
+			l++
 		}
-		for _, i := range l {
-			for _, j := range l {
-				if i != j {
-					co[i] = append(co[i], CoLocation{Key: fs[j].Key, ID: fs[j].ID, Ref: p})
+		if l-k > 1 {
+			p := Ref{Path: cs[k].path, Start: cs[k].line, End: cs[k].line}.point()
+			for _, a := range cs[k:l] {
+				for _, b := range cs[k:l] {
+					if a.i != b.i {
+						co[a.i] = append(co[a.i], CoLocation{Key: fs[b.i].Key, ID: fs[b.i].ID, Ref: p})
+					}
 				}
 			}
 		}
+		k = l
 	}
 	for i, l := range co {
 		slices.SortFunc(l, func(a, b CoLocation) int {
@@ -787,22 +957,25 @@ func checkEvidence(s *Synthesis, srcs []*src, v Verifier, repo string) *Evidence
 	if len(results) != len(all) {
 		panic(fmt.Sprintf("synth: Verifier returned %d results for %d claims", len(results), len(all)))
 	}
+	evs := make([]*FindingEvidence, len(s.Findings))
 	for i, r := range results {
-		f := &s.Findings[owner[i]]
-		if f.Evidence == nil {
-			f.Evidence = &FindingEvidence{Claims: []parse.ClaimResult{}}
+		ev := evs[owner[i]]
+		if ev == nil {
+			ev = &FindingEvidence{Claims: []parse.ClaimResult{}}
+			evs[owner[i]] = ev
 		}
-		f.Evidence.Claims = append(f.Evidence.Claims, r)
+		ev.Claims = append(ev.Claims, r)
 		tally.Add(r.Status)
 	}
-	for i := range s.Findings {
-		f := &s.Findings[i]
-		if f.Evidence == nil {
+	for i, ev := range evs {
+		if ev == nil {
 			continue
 		}
-		if f.Evidence.Ungrounded = Ungrounded(f.Severity, f.Evidence.Claims); f.Evidence.Ungrounded {
+		f := &s.Findings[i]
+		if ev.Ungrounded = Ungrounded(f.Severity, ev.Claims); ev.Ungrounded {
 			tally.Ungrounded++
 		}
+		f.setMore(func(m *findingMore) { m.evidence = ev })
 	}
 	return tally
 }

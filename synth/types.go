@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"encoding/json"
+	"reflect"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -202,30 +204,23 @@ type Finding struct {
 	Confidence         string   `json:"confidence"`
 	FileRefs           []string `json:"file_refs"`
 	// The members severity_conflict, co_located_with, cross_references and
-	// discovered_by of findings.json come here, and primed after
-	// independent: few findings have any of them, so they are behind one
-	// pointer (more) and read with the methods of their names. A 16 MiB
-	// report is 200k merged findings of one source each: 80 bytes less in
-	// each was 16 MB less of synth's peak heap.
+	// discovered_by of findings.json come here, and primed, provenance,
+	// evidence, baseline and suppressed after independent: few findings
+	// have any but the provenance, which the findings of one agent share,
+	// so they are behind one pointer (more) and read with the methods of
+	// their names. A 16 MiB report is 200k merged findings of one source
+	// each: 128 bytes less in each was 26 MB less of synth's peak heap.
 
 	// Independent counts the agents that reported the finding before any
 	// peer's matching bus entry could have reached them; Primed names the
 	// others, each with the entry that primed it (see the priming rule in
 	// the package documentation). Independent + len(Primed) = Convergence.
 	Independent int `json:"independent"`
-	// Provenance is that of each agent in Agents, in that order. The
-	// findings of one synthesis share one AgentProvenance per agent: they
-	// are not to be modified through a finding.
-	Provenance []*AgentProvenance `json:"provenance"`
-	Evidence   *FindingEvidence   `json:"evidence"`
-	// Baseline compares the finding with Options.Baseline (absent without
-	// one); Suppressed is set when a suppression accepts it.
-	Baseline   *FindingBaseline `json:"baseline,omitempty"`
-	Suppressed *Suppressed      `json:"suppressed,omitempty"`
 
 	// more holds what few findings have; nil when the finding has none of
-	// it. Findings copied from one another share it: it is replaced, never
-	// changed (setMore).
+	// it. Findings share it (those copied from one another, those of one
+	// agent with nothing but its provenance): it is replaced, never changed
+	// (setMore).
 	more *findingMore
 	// srcs are the sources of a finding whose Sources are not made yet
 	// (fillSources): a synthesis makes them last, once the timeline's
@@ -241,6 +236,10 @@ type findingMore struct {
 	crossReferences  []CrossReference
 	discoveredBy     *string
 	primed           []Priming
+	provenance       []*AgentProvenance
+	evidence         *FindingEvidence
+	baseline         *FindingBaseline
+	suppressed       *Suppressed
 }
 
 // SeverityConflict maps agent to severity when the sources disagree; nil
@@ -273,6 +272,30 @@ func (f *Finding) Primed() []Priming {
 	return f.m().primed
 }
 
+// Provenance is that of each agent in Agents, in that order. The findings
+// of one synthesis share one AgentProvenance per agent: they are not to be
+// modified through a finding.
+func (f *Finding) Provenance() []*AgentProvenance {
+	return f.m().provenance
+}
+
+// Evidence is the finding's evidence; nil when evidence was not checked.
+func (f *Finding) Evidence() *FindingEvidence {
+	return f.m().evidence
+}
+
+// Baseline compares the finding with Options.Baseline; nil without one
+// (absent from findings.json).
+func (f *Finding) Baseline() *FindingBaseline {
+	return f.m().baseline
+}
+
+// Suppressed is set when a suppression accepts the finding; nil otherwise
+// (absent from findings.json).
+func (f *Finding) Suppressed() *Suppressed {
+	return f.m().suppressed
+}
+
 // noMore is what a finding without findingMore has: nothing. It is never
 // changed (setMore copies).
 var noMore findingMore
@@ -283,6 +306,13 @@ func (f *Finding) m() *findingMore {
 		return &noMore
 	}
 	return f.more
+}
+
+// onlyProvenance reports whether m holds nothing but a provenance.
+func (m *findingMore) onlyProvenance() bool {
+	c := *m
+	c.provenance = nil
+	return reflect.ValueOf(c).IsZero()
 }
 
 // setMore changes what f has of findingMore through set, on a copy: a
@@ -526,4 +556,33 @@ type Approach struct {
 func (f Finding) MarshalJSON() ([]byte, error) {
 	var enc jsonEncoder
 	return appendFinding(nil, &f, 0, &enc), nil
+}
+
+// UnmarshalJSON decodes a finding of findings.json, the members behind
+// f.more included.
+func (f *Finding) UnmarshalJSON(data []byte) error {
+	type fields Finding // without the methods
+	var x struct {
+		*fields
+		SeverityConflict map[string]parse.Severity `json:"severity_conflict"`
+		CoLocatedWith    []CoLocation              `json:"co_located_with"`
+		CrossReferences  []CrossReference          `json:"cross_references"`
+		DiscoveredBy     *string                   `json:"discovered_by"`
+		Primed           []Priming                 `json:"primed"`
+		Provenance       []*AgentProvenance        `json:"provenance"`
+		Evidence         *FindingEvidence          `json:"evidence"`
+		Baseline         *FindingBaseline          `json:"baseline"`
+		Suppressed       *Suppressed               `json:"suppressed"`
+	}
+	x.fields = (*fields)(f)
+	if err := json.Unmarshal(data, &x); err != nil {
+		return err
+	}
+	m := findingMore{x.SeverityConflict, x.CoLocatedWith, x.CrossReferences, x.DiscoveredBy, x.Primed,
+		x.Provenance, x.Evidence, x.Baseline, x.Suppressed}
+	f.more = nil
+	if !reflect.ValueOf(m).IsZero() {
+		f.more = &m
+	}
+	return nil
 }

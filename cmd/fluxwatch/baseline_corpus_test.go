@@ -216,7 +216,7 @@ func TestCorpusBaselineStability(t *testing.T) {
 			tl.new += s.Baseline.New
 			tl.absent += len(s.Baseline.Absent)
 			for _, f := range s.Findings {
-				switch f.Baseline.MatchedBy {
+				switch f.Baseline().MatchedBy {
 				case synth.MatchFingerprint:
 					tl.byFP++
 				case synth.MatchKey:

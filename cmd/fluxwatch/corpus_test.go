@@ -129,9 +129,9 @@ func TestCorpusSynth(t *testing.T) {
 			}
 			n, ungrounded := 0, 0
 			for _, f := range s.Findings {
-				if f.Evidence != nil {
-					n += len(f.Evidence.Claims)
-					if f.Evidence.Ungrounded {
+				if f.Evidence() != nil {
+					n += len(f.Evidence().Claims)
+					if f.Evidence().Ungrounded {
 						ungrounded++
 					}
 				}

@@ -165,15 +165,15 @@ func TestEvidenceOwnSource(t *testing.T) {
 	}
 	got := map[string]want{}
 	for _, f := range s.Findings {
-		if f.Evidence == nil {
+		if f.Evidence() == nil {
 			t.Errorf("%s: no evidence", f.ID)
 			continue
 		}
 		ungrounded := !strings.HasPrefix(f.ID, "EX-") && !strings.HasPrefix(f.ID, "SH-")
-		if f.Evidence.Ungrounded != ungrounded {
-			t.Errorf("%s: ungrounded = %v, want %v", f.ID, f.Evidence.Ungrounded, ungrounded)
+		if f.Evidence().Ungrounded != ungrounded {
+			t.Errorf("%s: ungrounded = %v, want %v", f.ID, f.Evidence().Ungrounded, ungrounded)
 		}
-		for _, c := range f.Evidence.Claims {
+		for _, c := range f.Evidence().Claims {
 			got[c.Agent+" "+c.Ref()] = want{c.Status, c.Found}
 			if strings.HasPrefix(c.Path, "internal/leak.go") && c.Note != "symlink leads out of the repository: not followed" {
 				t.Errorf("%s: note %q", c.Ref(), c.Note)

@@ -103,7 +103,7 @@ func TestScaleTiny(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{"strict index report", "variant report: bold IDs", "prose report: severity groups",
 		"bus lines, 64 agents", "20 agents × findings", "general report: severity groups", "general report: JSON body", "2× (4000 lines)",
-		"demo: N agents × 10 findings (synth)", "one strict index report (synth)", "2× (400 items)", "≤ 2.2× CPU time per doubling (mean 1×→8×; worst step): ",
+		"demo: N agents × 10 findings (synth)", "one strict index report (synth)", "one prose report of severity groups (synth)", "2× (400 items)", "≤ 2.2× CPU time per doubling (mean 1×→8×; worst step): ",
 		"peak RSS ≤ 8× input + 64 MiB ((RSS−64 MiB)/input): "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("scale table has no %q:\n%s", want, out)

@@ -19,8 +19,9 @@ import (
 // The synthesis rows of the scale table (issue 29): whole runs and single
 // reports through `fluxwatch synth`, where the merging of findings, not the
 // parsing, is what grows — demo runs of N agents × 50 findings, one strict
-// index report of 2–16 MiB, one report of 5,000–40,000 bold `**P1: title
-// n**` items — with the bars of SPEC §9 for them.
+// index report of 2–16 MiB, one prose report of severity groups of 2–16 MiB
+// (the shape whose parse holds the most), one report of 5,000–40,000 bold
+// `**P1: title n**` items — with the bars of SPEC §9 for them.
 
 // synthSizes sizes the synthesis rows: the full table's, and a tiny one for
 // the test that keeps the harness from rotting.
@@ -57,6 +58,12 @@ func synthScaleKinds(bin string, c scaleConfig, out string) []*scaleKind {
 			make: func(dir string, n int) ([]string, string, error) {
 				d := filepath.Join(dir, fmt.Sprintf("synth-strict-%d", n))
 				err := writeOnce(filepath.Join(d, "fd-index.md"), func() []byte { return reportgen.Report(reportgen.Strict, c.reportSize(n)) })
+				return synth(d), d, err
+			}},
+		{name: "one prose report of severity groups (synth)", unit: "MiB", base: sz.indexMiB,
+			make: func(dir string, n int) ([]string, string, error) {
+				d := filepath.Join(dir, fmt.Sprintf("synth-prose-group-%d", n))
+				err := writeOnce(filepath.Join(d, "fd-groups.md"), func() []byte { return reportgen.Report(reportgen.ProseGroup, c.reportSize(n)) })
 				return synth(d), d, err
 			}},
 		{name: "one report of bold **P1: title n** items (synth)", unit: "items", base: sz.boldItems,
