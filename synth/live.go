@@ -4,6 +4,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -38,10 +39,12 @@ type Live struct {
 	// The report side: the completed agents and their merged findings.
 	agents    []agentKey
 	completed []*Agent
-	srcs      []*src
-	nodes     []*node   // srcs by key (nodesOf)
-	findings  []Finding // annotated by the last Synthesis, when handed
-	evidence  *EvidenceTally
+	// nodes are the merge's sources by key (nodesOf), which the timeline
+	// matches bus entries against; nil while the run has no bus entries
+	// (nodesAgain makes them when they come).
+	nodes    []*node
+	findings []Finding // annotated by the last Synthesis, when handed
+	evidence *EvidenceTally
 	// plain is what the annotation of each finding writes over, as the
 	// merge left it; handed says that Synthesis handed out findings, so
 	// they are never written again (copy on write); prov is the agents'
@@ -100,15 +103,23 @@ func (l *Live) Update(run *Run) {
 	}
 	if l.findings == nil || !slices.Equal(keys, l.agents) {
 		l.agents, l.completed = keys, completed
-		l.srcs = sourcesOf(completed)
-		l.nodes = nodesOf(l.srcs)
+		srcs := sourcesOf(completed)
+		l.nodes = nodesOf(srcs)
 		l.findings = findingsOf(dedup(l.nodes, opts.Dedup), len(completed))
-		fillSources(l.findings)
 		l.baseline, l.suppressions = judge(l.findings, opts)
 		if opts.Evidence != nil {
 			s.Findings = l.findings
-			l.evidence = checkEvidence(s, l.srcs, opts.Evidence, opts.EvidenceRepo)
+			l.evidence = checkEvidence(s, srcs, opts.Evidence, opts.EvidenceRepo)
 		}
+		if !hasEntries(run) {
+			// No matcher needs the sources before a bus entry comes, as
+			// in Synthesize: they go as the findings' Sources are made,
+			// not beside them (a 16 MiB strict index's are 48 MB: the
+			// sources, their keys, the nodes).
+			l.nodes = nil
+		}
+		srcs = nil
+		fillSources(l.findings)
 		l.plain = slices.Grow(l.plain[:0], len(l.findings))[:len(l.findings)]
 		for i := range l.findings {
 			l.plain[i] = plainOf(&l.findings[i])
@@ -154,10 +165,11 @@ func (l *Live) readBus(run *Run, rebase bool) {
 	segs, ok := l.appended(run)
 	switch {
 	case ok && rebase:
-		l.tl = l.tl.rebase(l.findings, l.completed, l.nodes, l.opts, runAnchor(run))
+		l.tl = l.tl.rebase(l.findings, l.completed, l.nodes, l.nodesAgain, l.opts, runAnchor(run))
 	case !ok:
 		l.memo.forgetOrder()
 		l.tl = newTimeline(l.findings, l.completed, l.nodes, l.opts, l.memo, runAnchor(run))
+		l.tl.m.more = l.nodesAgain
 		segs = segs[:0]
 		for _, b := range run.Bus {
 			if len(b.Entries) > 0 {
@@ -174,6 +186,39 @@ func (l *Live) readBus(run *Run, rebase bool) {
 			l.read = append(l.read, busMark{b.Name, n})
 		}
 	}
+}
+
+// hasEntries reports whether run's bus has entries, read or dropped.
+func hasEntries(run *Run) bool {
+	for _, b := range run.Bus {
+		if b.Dropped+len(b.Entries) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// nodesAgain makes the nodes of the merge again (let go while the run had
+// no bus entries), for the timeline's matcher: the sources of the completed
+// agents by key, each pointing at the finding whose Sources hold its key
+// (all the sources of a key merge into one finding). It keeps them for
+// the timelines to come.
+func (l *Live) nodesAgain() []*node {
+	nodes := nodesOf(sourcesOf(l.completed))
+	for i := range l.findings {
+		for _, s := range l.findings[i].Sources {
+			j, ok := slices.BinarySearchFunc(nodes, parse.Key(s.Section, s.Title), func(n *node, key string) int {
+				return strings.Compare(n.key, key)
+			})
+			if ok {
+				for _, src := range nodes[j].srcs {
+					src.finding = int32(i)
+				}
+			}
+		}
+	}
+	l.nodes = nodes
+	return nodes
 }
 
 // appended returns the entries of run's bus after those read, when they all

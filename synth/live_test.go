@@ -253,3 +253,55 @@ func TestLiveSnapshotsReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveBusComesLate: a Live whose run had no bus entries when its
+// findings merged lets the merge's sources go, and makes them again when
+// entries come (appended, after a rewind, or read against a new merge):
+// on random runs, every step renders byte for byte like Synthesize.
+func TestLiveBusComesLate(t *testing.T) {
+	dir := t.TempDir()
+	if err := demo.Generate(dir, demo.Config{Agents: 10, Findings: 8, BusLines: 400, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := range uint64(12) {
+		r := rand.New(rand.NewPCG(seed, 29))
+		opts := synth.Options{MaxEntries: 9, Watching: seed%2 == 0}
+		live := synth.NewLive(opts)
+		nAgents, cut, matched := 1+r.IntN(4), []int{0}, false
+		early := r.IntN(3) // the steps that merge more agents before any entry
+		for step := range 30 {
+			switch k := r.IntN(8); {
+			case step < early && nAgents < len(full.Agents):
+				nAgents++ // merges with no bus yet
+			case k == 0 && nAgents < len(full.Agents):
+				nAgents++ // a merge against the entries read
+			case k == 1:
+				cut[0] = 0 // the bus emptied: the next entries come to a run without any
+				live.Rewind()
+			default:
+				cut[0] = min(len(full.Bus[0].Entries), cut[0]+r.IntN(30))
+			}
+			run := prefixRun(full, nAgents, cut)
+			live.Update(run)
+			s := live.Synthesis()
+			got := must(synth.RenderJSON(s))
+			want := must(synth.RenderJSON(synth.Synthesize(run, opts)))
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d, step %d (%d agents, %d entries): live synthesis differs from Synthesize:\n%s",
+					seed, step, nAgents, cut[0], txtartest.FirstDiff(want, got))
+			}
+			if s.Timeline != nil {
+				for _, e := range s.Timeline.Entries {
+					matched = matched || e.Finding != ""
+				}
+			}
+		}
+		if !matched {
+			t.Fatalf("seed %d: no entry matched a finding: the test tests nothing", seed)
+		}
+	}
+}
