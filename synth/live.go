@@ -293,12 +293,49 @@ type plainFinding struct {
 func plainOf(f *Finding) plainFinding { return plainFinding{f.more, f.Independent} }
 
 // annotate annotates s, whose findings are l.findings (see Synthesis).
+// The first time after a merge it annotates them in place. Later, when
+// the timeline knows which findings its entries since touched (a bus
+// append: takeTouched), only those are annotated again, on a copy of the
+// findings made only when one was touched or an agent's provenance
+// changed, and kept only when an annotation differs: an append that
+// touches no finding copies none. On a timeline made again (a rewind, a
+// rebase) every finding is annotated again on a copy, as before.
 func (l *Live) annotate(s *Synthesis) {
-	if !l.handed {
+	touched, all := l.tl.takeTouched()
+	switch {
+	case !l.handed:
 		l.tl.annotate(s)
 		l.handed, l.prov = true, provenanceByName(s.Agents)
 		return
+	case all:
+		l.annotateAll(s)
+		return
 	}
+	prov := l.tl.agentProvenance(s)
+	sameProv := maps.EqualFunc(prov, l.prov, equalProvenance)
+	s.Findings = l.findings
+	if len(touched) > 0 || !sameProv {
+		fs := slices.Clone(l.findings)
+		changed := !sameProv
+		for _, p := range touched {
+			f := &fs[p]
+			f.more, f.Independent = l.plain[p].more, l.plain[p].independent
+			l.tl.annotateFinding(f, p)
+			changed = changed || !sameAnnotation(f, &l.findings[p])
+		}
+		if !sameProv {
+			findingProvenance(fs, prov)
+		}
+		if changed {
+			s.Findings, l.findings, l.prov = fs, fs, prov
+		}
+	}
+	s.Yield = l.tl.yield(s)
+}
+
+// annotateAll annotates every finding again on a copy of l.findings, which
+// replaces them only when an annotation differs (copy on write).
+func (l *Live) annotateAll(s *Synthesis) {
 	fs := slices.Clone(l.findings)
 	for i := range fs {
 		fs[i].more, fs[i].Independent = l.plain[i].more, l.plain[i].independent
@@ -333,13 +370,19 @@ func equalProvenance(a, b Provenance) bool {
 // their annotation (and provenance), are annotated alike.
 func sameAnnotations(fs, gs []Finding) bool {
 	for i := range fs {
-		f, g := &fs[i], &gs[i]
-		if f.Independent != g.Independent || !slices.Equal(f.Primed(), g.Primed()) {
-			return false
-		}
-		if a, b := f.DiscoveredBy(), g.DiscoveredBy(); (a == nil) != (b == nil) || a != nil && *a != *b {
+		if !sameAnnotation(&fs[i], &gs[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameAnnotation reports whether f and g, one finding but for their
+// annotation (and provenance), are annotated alike.
+func sameAnnotation(f, g *Finding) bool {
+	if f.Independent != g.Independent || !slices.Equal(f.Primed(), g.Primed()) {
+		return false
+	}
+	a, b := f.DiscoveredBy(), g.DiscoveredBy()
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }

@@ -6,13 +6,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/internal/procbench/reportgen"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/record"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -303,5 +310,85 @@ func TestLiveBusComesLate(t *testing.T) {
 		if !matched {
 			t.Fatalf("seed %d: no entry matched a finding: the test tests nothing", seed)
 		}
+	}
+}
+
+// TestLiveAppendTouchesOnly: a bus append that matches no finding hands
+// out the findings of the synthesis before (no copy); one that matches a
+// finding hands out a copy, the synthesis before unchanged; both render as
+// Synthesize does.
+func TestLiveAppendTouchesOnly(t *testing.T) {
+	dir := t.TempDir()
+	if err := demo.Generate(dir, demo.Config{Agents: 6, Findings: 5, BusLines: 40, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := synth.Options{Watching: true}
+	live := synth.NewLive(opts)
+	entries := slices.Clone(full.Bus[0].Entries)
+	step := func(es []record.Entry) *synth.Synthesis {
+		run := *full
+		run.Bus = []synth.BusFile{{Name: full.Bus[0].Name, Entries: es}}
+		live.Update(&run)
+		s := live.Synthesis()
+		if got, want := must(synth.RenderJSON(s)), must(synth.RenderJSON(synth.Synthesize(&run, opts))); !bytes.Equal(got, want) {
+			t.Fatalf("%d entries: live synthesis differs from Synthesize:\n%s", len(es), txtartest.FirstDiff(want, got))
+		}
+		return s
+	}
+	s1 := step(entries)
+	before := must(synth.RenderJSON(s1))
+	entries = append(entries, record.Entry{Severity: record.Notable, Agent: "fd-late", Summary: "zyxw qvut nothing like it"})
+	s2 := step(entries)
+	if &s2.Findings[0] != &s1.Findings[0] {
+		t.Errorf("an append that matches no finding copied the findings")
+	}
+	i := slices.IndexFunc(s1.Findings, func(f synth.Finding) bool { return f.DiscoveredBy() == nil })
+	if i < 0 {
+		t.Fatal("every finding is discovered on the bus: nothing left to touch")
+	}
+	f := s1.Findings[i]
+	entries = append(entries, record.Entry{Severity: record.Notable, Agent: "fd-late", Summary: f.Title, FileRefs: f.FileRefs})
+	s3 := step(entries)
+	if &s3.Findings[0] == &s1.Findings[0] || s3.Findings[i].DiscoveredBy() == nil {
+		t.Errorf("an append that matches %q: not discovered, or written over the findings handed out", f.Title)
+	}
+	if got := must(synth.RenderJSON(s1)); !bytes.Equal(got, before) {
+		t.Fatalf("the first synthesis changed:\n%s", txtartest.FirstDiff(before, got))
+	}
+}
+
+// TestLiveAppendAllocates: a bus append that matches no finding of a
+// large report allocates less than a copy of its findings (it makes none).
+func TestLiveAppendAllocates(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fd-index.md"), reportgen.Report(reportgen.Strict, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := synth.NewLive(synth.Options{Watching: true})
+	entries := []record.Entry{{Severity: record.Notable, Agent: "fd-other", Summary: "zyxw qvut nothing like it"}}
+	update := func() *synth.Synthesis {
+		run := *full
+		run.Bus = []synth.BusFile{{Name: "findings.jsonl", Entries: entries}}
+		live.Update(&run)
+		return live.Synthesis()
+	}
+	s := update()
+	update() // handed out: from now on, copy on write
+	entries = append(entries, record.Entry{Severity: record.Notable, Agent: "fd-other", Summary: "zyxw qvut nothing like it either"})
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	update()
+	runtime.ReadMemStats(&m1)
+	copied := uint64(len(s.Findings)) * uint64(unsafe.Sizeof(synth.Finding{}))
+	if got := m1.TotalAlloc - m0.TotalAlloc; got >= copied/4 {
+		t.Errorf("an append that matches no finding allocated %d bytes; a copy of the %d findings is %d", got, len(s.Findings), copied)
 	}
 }

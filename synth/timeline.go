@@ -463,6 +463,10 @@ type timeline struct {
 	// firstSeen is, by position in findings, the set of bus agents (by
 	// number in busAgents) with an entry in firstBy.
 	firstSeen []bitset
+	// touched are the positions in findings whose annotation may have
+	// changed since takeTouched (priming.go); taken says it was called.
+	touched   bitset
+	taken     bool
 	busAgents map[string]int
 	// adjustedBy counts the adjustments of each completed agent (by index),
 	// contradictedOf the contradictions of each entry agent's entries.
@@ -609,6 +613,7 @@ func (t *timeline) add(segs []segment) {
 				if t.discoveredBy[p] == nil {
 					agent := e.Agent
 					t.discoveredBy[p] = &agent
+					t.touch(p)
 				}
 				t.sawMatch(p, seq, e.Agent, !e.Time.IsZero(), e.Time.Unix(), e.Time.Nanosecond())
 			}
@@ -690,6 +695,7 @@ func (t *timeline) rebase(findings []Finding, completed []*Agent, nodes []*node,
 			if n.discoveredBy[p] == nil {
 				agent := ref.agent
 				n.discoveredBy[p] = &agent
+				n.touch(p)
 			}
 			n.sawMatch(p, ref.seq, ref.agent, ref.timed, ref.sec, ref.nsec)
 		}
