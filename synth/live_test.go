@@ -36,19 +36,27 @@ func prefixRun(run *synth.Run, nAgents int, cut []int) *synth.Run {
 	return &r
 }
 
+// demoRun generates the run of cfg and returns it as scanned, and its
+// directory.
+func demoRun(t *testing.T, cfg demo.Config) (*synth.Run, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := demo.Generate(dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	run, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, dir
+}
+
 // TestLiveMatchesSynthesize grows a run step by step (bus entries appended to
 // either file, agents completing, a bus rewound) and checks after every step
 // that the Live synthesis renders byte for byte like a fresh Synthesize, and
 // that a synthesis already returned does not change afterwards.
 func TestLiveMatchesSynthesize(t *testing.T) {
-	dir := t.TempDir()
-	if err := demo.Generate(dir, demo.Config{Agents: 12, Findings: 8, BusLines: 600, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
-	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	full, _ := demoRun(t, demo.Config{Agents: 12, Findings: 8, BusLines: 600, Seed: 7})
 	// Some agents acknowledge others by name only (SPEC §5.5).
 	for i := range full.Agents {
 		if i%3 == 0 {
@@ -207,14 +215,7 @@ var _ synth.Verifier = (*evidence.Verifier)(nil)
 // findings it handed out, is a reported race; and each synthesis must
 // render at the end as it did when it was handed out.
 func TestLiveSnapshotsReadOnly(t *testing.T) {
-	dir := t.TempDir()
-	if err := demo.Generate(dir, demo.Config{Agents: 8, Findings: 6, BusLines: 300, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	full, dir := demoRun(t, demo.Config{Agents: 8, Findings: 6, BusLines: 300, Seed: 11})
 	render := func(s *synth.Synthesis) []byte {
 		var b bytes.Buffer
 		b.Write(must(synth.RenderJSON(s)))
@@ -266,14 +267,7 @@ func TestLiveSnapshotsReadOnly(t *testing.T) {
 // entries come (appended, after a rewind, or read against a new merge):
 // on random runs, every step renders byte for byte like Synthesize.
 func TestLiveBusComesLate(t *testing.T) {
-	dir := t.TempDir()
-	if err := demo.Generate(dir, demo.Config{Agents: 10, Findings: 8, BusLines: 400, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	full, _ := demoRun(t, demo.Config{Agents: 10, Findings: 8, BusLines: 400, Seed: 3})
 	for seed := range uint64(12) {
 		r := rand.New(rand.NewPCG(seed, 29))
 		opts := synth.Options{MaxEntries: 9, Watching: seed%2 == 0}
@@ -318,14 +312,7 @@ func TestLiveBusComesLate(t *testing.T) {
 // finding hands out a copy, the synthesis before unchanged; both render as
 // Synthesize does.
 func TestLiveAppendTouchesOnly(t *testing.T) {
-	dir := t.TempDir()
-	if err := demo.Generate(dir, demo.Config{Agents: 6, Findings: 5, BusLines: 40, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
-	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	full, _ := demoRun(t, demo.Config{Agents: 6, Findings: 5, BusLines: 40, Seed: 5})
 	opts := synth.Options{Watching: true}
 	live := synth.NewLive(opts)
 	entries := slices.Clone(full.Bus[0].Entries)
