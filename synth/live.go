@@ -4,6 +4,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -38,10 +39,12 @@ type Live struct {
 	// The report side: the completed agents and their merged findings.
 	agents    []agentKey
 	completed []*Agent
-	srcs      []*src
-	nodes     []*node   // srcs by key (nodesOf)
-	findings  []Finding // annotated by the last Synthesis, when handed
-	evidence  *EvidenceTally
+	// nodes are the merge's sources by key (nodesOf), which the timeline
+	// matches bus entries against; nil while the run has no bus entries
+	// (nodesAgain makes them when they come).
+	nodes    []*node
+	findings []Finding // annotated by the last Synthesis, when handed
+	evidence *EvidenceTally
 	// plain is what the annotation of each finding writes over, as the
 	// merge left it; handed says that Synthesis handed out findings, so
 	// they are never written again (copy on write); prov is the agents'
@@ -100,15 +103,23 @@ func (l *Live) Update(run *Run) {
 	}
 	if l.findings == nil || !slices.Equal(keys, l.agents) {
 		l.agents, l.completed = keys, completed
-		l.srcs = sourcesOf(completed)
-		l.nodes = nodesOf(l.srcs)
+		srcs := sourcesOf(completed)
+		l.nodes = nodesOf(srcs)
 		l.findings = findingsOf(dedup(l.nodes, opts.Dedup), len(completed))
-		fillSources(l.findings)
 		l.baseline, l.suppressions = judge(l.findings, opts)
 		if opts.Evidence != nil {
 			s.Findings = l.findings
-			l.evidence = checkEvidence(s, l.srcs, opts.Evidence, opts.EvidenceRepo)
+			l.evidence = checkEvidence(s, srcs, opts.Evidence, opts.EvidenceRepo)
 		}
+		if !hasEntries(run) {
+			// No matcher needs the sources before a bus entry comes, as
+			// in Synthesize: they go as the findings' Sources are made,
+			// not beside them (a 16 MiB strict index's are 48 MB: the
+			// sources, their keys, the nodes).
+			l.nodes = nil
+		}
+		srcs = nil
+		fillSources(l.findings)
 		l.plain = slices.Grow(l.plain[:0], len(l.findings))[:len(l.findings)]
 		for i := range l.findings {
 			l.plain[i] = plainOf(&l.findings[i])
@@ -154,10 +165,11 @@ func (l *Live) readBus(run *Run, rebase bool) {
 	segs, ok := l.appended(run)
 	switch {
 	case ok && rebase:
-		l.tl = l.tl.rebase(l.findings, l.completed, l.nodes, l.opts, runAnchor(run))
+		l.tl = l.tl.rebase(l.findings, l.completed, l.nodes, l.nodesAgain, l.opts, runAnchor(run))
 	case !ok:
 		l.memo.forgetOrder()
 		l.tl = newTimeline(l.findings, l.completed, l.nodes, l.opts, l.memo, runAnchor(run))
+		l.tl.m.more = l.nodesAgain
 		segs = segs[:0]
 		for _, b := range run.Bus {
 			if len(b.Entries) > 0 {
@@ -174,6 +186,39 @@ func (l *Live) readBus(run *Run, rebase bool) {
 			l.read = append(l.read, busMark{b.Name, n})
 		}
 	}
+}
+
+// hasEntries reports whether run's bus has entries, read or dropped.
+func hasEntries(run *Run) bool {
+	for _, b := range run.Bus {
+		if b.Dropped+len(b.Entries) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// nodesAgain makes the nodes of the merge again (let go while the run had
+// no bus entries), for the timeline's matcher: the sources of the completed
+// agents by key, each pointing at the finding whose Sources hold its key
+// (all the sources of a key merge into one finding). It keeps them for
+// the timelines to come.
+func (l *Live) nodesAgain() []*node {
+	nodes := nodesOf(sourcesOf(l.completed))
+	for i := range l.findings {
+		for _, s := range l.findings[i].Sources {
+			j, ok := slices.BinarySearchFunc(nodes, parse.Key(s.Section, s.Title), func(n *node, key string) int {
+				return strings.Compare(n.key, key)
+			})
+			if ok {
+				for _, src := range nodes[j].srcs {
+					src.finding = int32(i)
+				}
+			}
+		}
+	}
+	l.nodes = nodes
+	return nodes
 }
 
 // appended returns the entries of run's bus after those read, when they all
@@ -238,8 +283,8 @@ func (l *Live) Synthesis() *Synthesis {
 	return &s
 }
 
-// plainFinding is what an annotation writes over in a finding (besides its
-// provenance, which it always sets).
+// plainFinding is what an annotation writes over in a finding, provenance
+// included (it lives behind more).
 type plainFinding struct {
 	more        *findingMore
 	independent int
@@ -248,12 +293,54 @@ type plainFinding struct {
 func plainOf(f *Finding) plainFinding { return plainFinding{f.more, f.Independent} }
 
 // annotate annotates s, whose findings are l.findings (see Synthesis).
+// The first time after a merge it annotates them in place. Later, when
+// the timeline knows which findings its entries since touched (a bus
+// append: takeTouched), only those are annotated again, on a copy of the
+// findings made only when one was touched or an agent's provenance
+// changed, and kept only when an annotation differs: an append that
+// touches no finding copies none. On a timeline made again (a rewind, a
+// rebase) every finding is annotated again on a copy, as before.
 func (l *Live) annotate(s *Synthesis) {
-	if !l.handed {
+	touched, all := l.tl.takeTouched()
+	switch {
+	case !l.handed:
 		l.tl.annotate(s)
 		l.handed, l.prov = true, provenanceByName(s.Agents)
 		return
+	case all:
+		l.annotateAll(s)
+		return
 	}
+	prov := l.tl.agentProvenance(s)
+	sameProv := maps.EqualFunc(prov, l.prov, equalProvenance)
+	s.Findings = l.findings
+	if len(touched) > 0 || !sameProv {
+		fs := slices.Clone(l.findings)
+		changed := !sameProv
+		for _, p := range touched {
+			f := &fs[p]
+			f.more, f.Independent = l.plain[p].more, l.plain[p].independent
+			l.tl.annotateFinding(f, p)
+			if sameProv {
+				// The plain finding holds no provenance: it lives behind
+				// more since memsynth10, which the reset above replaced.
+				findingProvenance(fs[p:p+1], prov)
+			}
+			changed = changed || !sameAnnotation(f, &l.findings[p])
+		}
+		if !sameProv {
+			findingProvenance(fs, prov)
+		}
+		if changed {
+			s.Findings, l.findings, l.prov = fs, fs, prov
+		}
+	}
+	s.Yield = l.tl.yield(s)
+}
+
+// annotateAll annotates every finding again on a copy of l.findings, which
+// replaces them only when an annotation differs (copy on write).
+func (l *Live) annotateAll(s *Synthesis) {
 	fs := slices.Clone(l.findings)
 	for i := range fs {
 		fs[i].more, fs[i].Independent = l.plain[i].more, l.plain[i].independent
@@ -288,13 +375,19 @@ func equalProvenance(a, b Provenance) bool {
 // their annotation (and provenance), are annotated alike.
 func sameAnnotations(fs, gs []Finding) bool {
 	for i := range fs {
-		f, g := &fs[i], &gs[i]
-		if f.Independent != g.Independent || !slices.Equal(f.Primed(), g.Primed()) {
-			return false
-		}
-		if a, b := f.DiscoveredBy(), g.DiscoveredBy(); (a == nil) != (b == nil) || a != nil && *a != *b {
+		if !sameAnnotation(&fs[i], &gs[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameAnnotation reports whether f and g, one finding but for their
+// annotation (and provenance), are annotated alike.
+func sameAnnotation(f, g *Finding) bool {
+	if f.Independent != g.Independent || !slices.Equal(f.Primed(), g.Primed()) {
+		return false
+	}
+	a, b := f.DiscoveredBy(), g.DiscoveredBy()
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }

@@ -6,13 +6,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/fluxwatch/fluxwatch/evidence"
 	"github.com/fluxwatch/fluxwatch/internal/demo"
+	"github.com/fluxwatch/fluxwatch/internal/procbench/reportgen"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/fluxwatch/fluxwatch/parse"
+	"github.com/fluxwatch/fluxwatch/record"
 	"github.com/fluxwatch/fluxwatch/synth"
 	"github.com/fluxwatch/fluxwatch/watcher"
 )
@@ -29,19 +36,27 @@ func prefixRun(run *synth.Run, nAgents int, cut []int) *synth.Run {
 	return &r
 }
 
+// demoRun generates the run of cfg and returns it as scanned, and its
+// directory.
+func demoRun(t *testing.T, cfg demo.Config) (*synth.Run, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := demo.Generate(dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	run, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, dir
+}
+
 // TestLiveMatchesSynthesize grows a run step by step (bus entries appended to
 // either file, agents completing, a bus rewound) and checks after every step
 // that the Live synthesis renders byte for byte like a fresh Synthesize, and
 // that a synthesis already returned does not change afterwards.
 func TestLiveMatchesSynthesize(t *testing.T) {
-	dir := t.TempDir()
-	if err := demo.Generate(dir, demo.Config{Agents: 12, Findings: 8, BusLines: 600, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
-	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	full, _ := demoRun(t, demo.Config{Agents: 12, Findings: 8, BusLines: 600, Seed: 7})
 	// Some agents acknowledge others by name only (SPEC §5.5).
 	for i := range full.Agents {
 		if i%3 == 0 {
@@ -200,14 +215,7 @@ var _ synth.Verifier = (*evidence.Verifier)(nil)
 // findings it handed out, is a reported race; and each synthesis must
 // render at the end as it did when it was handed out.
 func TestLiveSnapshotsReadOnly(t *testing.T) {
-	dir := t.TempDir()
-	if err := demo.Generate(dir, demo.Config{Agents: 8, Findings: 6, BusLines: 300, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	full, dir := demoRun(t, demo.Config{Agents: 8, Findings: 6, BusLines: 300, Seed: 11})
 	render := func(s *synth.Synthesis) []byte {
 		var b bytes.Buffer
 		b.Write(must(synth.RenderJSON(s)))
@@ -251,5 +259,123 @@ func TestLiveSnapshotsReadOnly(t *testing.T) {
 		if got := render(k.s); !bytes.Equal(got, k.first) {
 			t.Fatalf("synthesis %d changed after later updates:\n%s", i, txtartest.FirstDiff(k.first, got))
 		}
+	}
+}
+
+// TestLiveBusComesLate: a Live whose run had no bus entries when its
+// findings merged lets the merge's sources go, and makes them again when
+// entries come (appended, after a rewind, or read against a new merge):
+// on random runs, every step renders byte for byte like Synthesize.
+func TestLiveBusComesLate(t *testing.T) {
+	full, _ := demoRun(t, demo.Config{Agents: 10, Findings: 8, BusLines: 400, Seed: 3})
+	for seed := range uint64(12) {
+		r := rand.New(rand.NewPCG(seed, 29))
+		opts := synth.Options{MaxEntries: 9, Watching: seed%2 == 0}
+		live := synth.NewLive(opts)
+		nAgents, cut, matched := 1+r.IntN(4), []int{0}, false
+		early := r.IntN(3) // the steps that merge more agents before any entry
+		for step := range 30 {
+			switch k := r.IntN(8); {
+			case step < early && nAgents < len(full.Agents):
+				nAgents++ // merges with no bus yet
+			case k == 0 && nAgents < len(full.Agents):
+				nAgents++ // a merge against the entries read
+			case k == 1:
+				cut[0] = 0 // the bus emptied: the next entries come to a run without any
+				live.Rewind()
+			default:
+				cut[0] = min(len(full.Bus[0].Entries), cut[0]+r.IntN(30))
+			}
+			run := prefixRun(full, nAgents, cut)
+			live.Update(run)
+			s := live.Synthesis()
+			got := must(synth.RenderJSON(s))
+			want := must(synth.RenderJSON(synth.Synthesize(run, opts)))
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d, step %d (%d agents, %d entries): live synthesis differs from Synthesize:\n%s",
+					seed, step, nAgents, cut[0], txtartest.FirstDiff(want, got))
+			}
+			if s.Timeline != nil {
+				for _, e := range s.Timeline.Entries {
+					matched = matched || e.Finding != ""
+				}
+			}
+		}
+		if !matched {
+			t.Fatalf("seed %d: no entry matched a finding: the test tests nothing", seed)
+		}
+	}
+}
+
+// TestLiveAppendTouchesOnly: a bus append that matches no finding hands
+// out the findings of the synthesis before (no copy); one that matches a
+// finding hands out a copy, the synthesis before unchanged; both render as
+// Synthesize does.
+func TestLiveAppendTouchesOnly(t *testing.T) {
+	full, _ := demoRun(t, demo.Config{Agents: 6, Findings: 5, BusLines: 40, Seed: 5})
+	opts := synth.Options{Watching: true}
+	live := synth.NewLive(opts)
+	entries := slices.Clone(full.Bus[0].Entries)
+	step := func(es []record.Entry) *synth.Synthesis {
+		run := *full
+		run.Bus = []synth.BusFile{{Name: full.Bus[0].Name, Entries: es}}
+		live.Update(&run)
+		s := live.Synthesis()
+		if got, want := must(synth.RenderJSON(s)), must(synth.RenderJSON(synth.Synthesize(&run, opts))); !bytes.Equal(got, want) {
+			t.Fatalf("%d entries: live synthesis differs from Synthesize:\n%s", len(es), txtartest.FirstDiff(want, got))
+		}
+		return s
+	}
+	s1 := step(entries)
+	before := must(synth.RenderJSON(s1))
+	entries = append(entries, record.Entry{Severity: record.Notable, Agent: "fd-late", Summary: "zyxw qvut nothing like it"})
+	s2 := step(entries)
+	if &s2.Findings[0] != &s1.Findings[0] {
+		t.Errorf("an append that matches no finding copied the findings")
+	}
+	i := slices.IndexFunc(s1.Findings, func(f synth.Finding) bool { return f.DiscoveredBy() == nil })
+	if i < 0 {
+		t.Fatal("every finding is discovered on the bus: nothing left to touch")
+	}
+	f := s1.Findings[i]
+	entries = append(entries, record.Entry{Severity: record.Notable, Agent: "fd-late", Summary: f.Title, FileRefs: f.FileRefs})
+	s3 := step(entries)
+	if &s3.Findings[0] == &s1.Findings[0] || s3.Findings[i].DiscoveredBy() == nil {
+		t.Errorf("an append that matches %q: not discovered, or written over the findings handed out", f.Title)
+	}
+	if got := must(synth.RenderJSON(s1)); !bytes.Equal(got, before) {
+		t.Fatalf("the first synthesis changed:\n%s", txtartest.FirstDiff(before, got))
+	}
+}
+
+// TestLiveAppendAllocates: a bus append that matches no finding of a
+// large report allocates less than a copy of its findings (it makes none).
+func TestLiveAppendAllocates(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fd-index.md"), reportgen.Report(reportgen.Strict, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	full, err := watcher.Scan(context.Background(), dir, watcher.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := synth.NewLive(synth.Options{Watching: true})
+	entries := []record.Entry{{Severity: record.Notable, Agent: "fd-other", Summary: "zyxw qvut nothing like it"}}
+	update := func() *synth.Synthesis {
+		run := *full
+		run.Bus = []synth.BusFile{{Name: "findings.jsonl", Entries: entries}}
+		live.Update(&run)
+		return live.Synthesis()
+	}
+	s := update()
+	update() // handed out: from now on, copy on write
+	entries = append(entries, record.Entry{Severity: record.Notable, Agent: "fd-other", Summary: "zyxw qvut nothing like it either"})
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	update()
+	runtime.ReadMemStats(&m1)
+	copied := uint64(len(s.Findings)) * uint64(unsafe.Sizeof(synth.Finding{}))
+	if got := m1.TotalAlloc - m0.TotalAlloc; got >= copied/4 {
+		t.Errorf("an append that matches no finding allocated %d bytes; a copy of the %d findings is %d", got, len(s.Findings), copied)
 	}
 }

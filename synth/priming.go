@@ -47,6 +47,7 @@ func (t *timeline) sawMatch(p, seq int, agent string, timed bool, sec int64, nse
 	}
 	seen.add(a)
 	t.firstSeen[p] = seen
+	t.touch(p)
 	timed, _ = t.clock.judge(timed, sec, nsec) // an implausible time counts as none (plausible.go)
 	t.firstBy[p] = append(t.firstBy[p], firstMatch{seq: seq, agent: agent, timed: timed, sec: sec, nsec: nsec})
 }
@@ -78,34 +79,58 @@ func primedBy(ms []firstMatch, b string, sec int64, nsec int) *firstMatch {
 // them: who discovered each, which agents were primed and by what, and the
 // yield of each completed agent.
 func (t *timeline) annotate(s *Synthesis) {
-	for i, by := range t.discoveredBy {
-		if by != nil {
-			s.Findings[i].setMore(func(m *findingMore) { m.discoveredBy = by })
-		}
-	}
-	for p, ms := range t.firstBy {
-		if len(ms) == 0 {
-			continue
-		}
-		f := &s.Findings[p]
-		var primed []Priming
-		for _, a := range f.Agents {
-			i, ok := t.acks.index[a]
-			if !ok {
-				continue
-			}
-			ag := t.acks.agents[i]
-			if m := primedBy(ms, a, ag.sec, ag.nsec); m != nil {
-				primed = append(primed, Priming{Agent: a, By: m.agent, Seq: m.seq})
-			}
-		}
-		if len(primed) > 0 {
-			f.setMore(func(m *findingMore) { m.primed = primed })
-			f.Independent = f.Convergence - len(primed)
-		}
+	for p := range s.Findings {
+		t.annotateFinding(&s.Findings[p], p)
 	}
 	t.provenance(s)
 	s.Yield = t.yield(s)
+}
+
+// annotateFinding annotates f, the finding at position p, as the merge
+// left it: who discovered it, which of its agents were primed and by what.
+func (t *timeline) annotateFinding(f *Finding, p int) {
+	if by := t.discoveredBy[p]; by != nil {
+		f.setMore(func(m *findingMore) { m.discoveredBy = by })
+	}
+	if p >= len(t.firstBy) || len(t.firstBy[p]) == 0 {
+		return
+	}
+	ms := t.firstBy[p]
+	var primed []Priming
+	for _, a := range f.Agents {
+		i, ok := t.acks.index[a]
+		if !ok {
+			continue
+		}
+		ag := t.acks.agents[i]
+		if m := primedBy(ms, a, ag.sec, ag.nsec); m != nil {
+			primed = append(primed, Priming{Agent: a, By: m.agent, Seq: m.seq})
+		}
+	}
+	if len(primed) > 0 {
+		f.setMore(func(m *findingMore) { m.primed = primed })
+		f.Independent = f.Convergence - len(primed)
+	}
+}
+
+// touch notes that the annotation of the finding at position p may have
+// changed (takeTouched).
+func (t *timeline) touch(p int) {
+	if t.touched == nil {
+		t.touched = make(bitset, (len(t.findings)+63)/64)
+	}
+	t.touched.add(p)
+}
+
+// takeTouched returns the positions of the findings whose annotation may
+// have changed since it was last called, in order, and forgets them; all
+// is set when that is not known (the first call on a timeline: a new one,
+// or one rebased).
+func (t *timeline) takeTouched() (ps []int, all bool) {
+	all, t.taken = !t.taken, true
+	ps = t.touched.members()
+	t.touched = nil
+	return ps, all
 }
 
 // yield returns the yield of each completed agent of s (whose findings are
@@ -193,6 +218,13 @@ func provenanceOf(p parse.Provenance) Provenance {
 // records declare (a report's own word first) and gives each finding the
 // provenance of its agents. It does not modify the agents s shares.
 func (t *timeline) provenance(s *Synthesis) {
+	findingProvenance(s.Findings, t.agentProvenance(s))
+}
+
+// agentProvenance completes the agents' provenance of s with what their
+// bus records declare, on a copy of them, and returns it by agent name
+// (foreign agents left out).
+func (t *timeline) agentProvenance(s *Synthesis) map[string]Provenance {
 	s.Agents = slices.Clone(s.Agents)
 	byName := map[string]Provenance{}
 	for i := range s.Agents {
@@ -211,6 +243,12 @@ func (t *timeline) provenance(s *Synthesis) {
 			byName[a.Name] = a.Provenance
 		}
 	}
+	return byName
+}
+
+// findingProvenance gives each finding of fs the provenance of its agents,
+// by name.
+func findingProvenance(fs []Finding, byName map[string]Provenance) {
 	// Every finding of an agent points at that agent's one AgentProvenance,
 	// and a finding of one agent shares that agent's list: at 8,000 agents
 	// a copy per finding and agent was 31 MB of the synthesis's peak.
@@ -232,8 +270,8 @@ func (t *timeline) provenance(s *Synthesis) {
 		}
 		return x
 	}
-	for i := range s.Findings {
-		f := &s.Findings[i]
+	for i := range fs {
+		f := &fs[i]
 		if len(f.Agents) == 1 {
 			x := of(f.Agents[0])
 			if f.more == nil || f.more.onlyProvenance() {

@@ -48,7 +48,10 @@ type matchSets struct {
 // with every finding: candidates come from keyword-prefix blocks (title
 // rule) and a file:line index.
 type matcher struct {
-	nodes   []*node
+	nodes []*node
+	// more makes the nodes when none were given (a Live lets them go
+	// while its run has no bus entries); index calls it.
+	more    func() []*node
 	blocks  blocks
 	byPoint map[point][]*src
 	cache   []*entryMatch // by match key id (busMemo)
@@ -78,6 +81,9 @@ func (m *matcher) index() {
 		return
 	}
 	m.indexed = true
+	if m.nodes == nil && m.more != nil {
+		m.nodes, m.more = m.more(), nil
+	}
 	m.blocks, m.byPoint = blocks{}, map[point][]*src{}
 	for i, n := range m.nodes {
 		for _, b := range blockKeys(parse.Keywords(n.norm())) {
@@ -457,6 +463,10 @@ type timeline struct {
 	// firstSeen is, by position in findings, the set of bus agents (by
 	// number in busAgents) with an entry in firstBy.
 	firstSeen []bitset
+	// touched are the positions in findings whose annotation may have
+	// changed since takeTouched (priming.go); taken says it was called.
+	touched   bitset
+	taken     bool
 	busAgents map[string]int
 	// adjustedBy counts the adjustments of each completed agent (by index),
 	// contradictedOf the contradictions of each entry agent's entries.
@@ -603,6 +613,7 @@ func (t *timeline) add(segs []segment) {
 				if t.discoveredBy[p] == nil {
 					agent := e.Agent
 					t.discoveredBy[p] = &agent
+					t.touch(p)
 				}
 				t.sawMatch(p, seq, e.Agent, !e.Time.IsZero(), e.Time.Unix(), e.Time.Nanosecond())
 			}
@@ -654,10 +665,12 @@ func (m *busMemo) record(ref entryRef, blocking bool) {
 // side: the bus side (counts, entries, stalls) is t's, the report side is
 // made again from what the memo recorded of the first entry of each match
 // key and of the blocking entries, rather than from every entry (which it
-// does not need: see entryRef), its timestamps judged against at. t
-// must not be used afterwards.
-func (t *timeline) rebase(findings []Finding, completed []*Agent, nodes []*node, opts Options, at anchor) *timeline {
+// does not need: see entryRef), its timestamps judged against at. Its
+// matcher makes its nodes with more when nodes is nil. t must not be used
+// afterwards.
+func (t *timeline) rebase(findings []Finding, completed []*Agent, nodes []*node, more func() []*node, opts Options, at anchor) *timeline {
 	n := newTimeline(findings, completed, nodes, opts, t.memo, at)
+	n.m.more = more
 	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
 	n.busProv = t.busProv
 	n.entries, n.entryIDs = t.entries, t.entryIDs
@@ -682,6 +695,7 @@ func (t *timeline) rebase(findings []Finding, completed []*Agent, nodes []*node,
 			if n.discoveredBy[p] == nil {
 				agent := ref.agent
 				n.discoveredBy[p] = &agent
+				n.touch(p)
 			}
 			n.sawMatch(p, ref.seq, ref.agent, ref.timed, ref.sec, ref.nsec)
 		}

@@ -211,11 +211,20 @@ func (d *Differ) digest(src *synth.Source) sourceDigest {
 // findings and their convergence changes, peer findings and bus stalls, timeout stalls, new diagnostics of the synthesis,
 // the verdict change, convergence.
 func (d *Differ) Diff(u *Update) []Event {
-	now := stamp(u.Time)
 	var out []Event
+	d.Each(u, func(e Event) { out = append(out, e) })
+	return out
+}
+
+// Each calls yield with each event of u, in Diff's order, as it is made,
+// so that a caller printing them holds no list of them: the first update
+// of a 16 MiB strict index has 201,618 finding_added events, 114 MB as a
+// list (heap profile of watch, inuse_space). yield must not call d.
+func (d *Differ) Each(u *Update, yield func(Event)) {
+	now := stamp(u.Time)
 	add := func(e Event) {
 		e.Time = now
-		out = append(out, e)
+		yield(e)
 	}
 	for _, dg := range u.Diagnostics {
 		add(Event{Type: EventDiagnostic, File: dg.Path, Line: dg.Line, Level: dg.Level, Message: dg.Message})
@@ -225,7 +234,7 @@ func (d *Differ) Diff(u *Update) []Event {
 		for _, st := range u.Stalled {
 			add(stallEvent(st))
 		}
-		return out
+		return
 	}
 
 	// Agents, by name.
@@ -313,7 +322,6 @@ func (d *Differ) Diff(u *Update) []Event {
 	}
 	d.converged = conv
 	d.updated, d.verdict = true, s.Verdict
-	return out
 }
 
 // Converged reports whether every agent launched so far has finished

@@ -627,6 +627,11 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 		return ErrNotRead
 	}
 	w.pollAll()
+	// The Live and the last synthesis are not used again: they go before
+	// the final synthesis is made, not beside it (with them, the final
+	// synthesis of a finished run of 1,000 agents held twice the live heap
+	// of synth's).
+	w.live, w.last = synth.NewLive(w.opts.Synth), nil
 	opts := w.opts.Synth
 	opts.Watching = false
 	var s *synth.Synthesis

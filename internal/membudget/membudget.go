@@ -13,11 +13,15 @@
 // another (the MCP server, a synthesis per call) holds each for a while
 // (Hold): the limit is the budget of what is held, and goes down again.
 //
-// `watch` sets none: its live heap is above the budget (491 MB at a 16 MiB
-// strict index, where synth holds 179 MB), and a limit there tried at 8×
-// the largest listing + 64 MB only kept the collector running: 2.5× the
-// CPU, a report rename's p50 latency 0.7 → 1.8 s on 1,000 agents
-// (docs/performance.md, fifth round). What watch holds must shrink first.
+// `watch` sets none. Its live heap is now near synth's (171 MB at a 16 MiB
+// strict index, synth 170 MB), but a change allocates a lot (a 48 MB
+// findings.json rendered at each change of 1,000 agents; a report that
+// completes merges every report again beside the last merge), so a limit
+// at 8× the largest listing + 64 MB made the collector run through every
+// change: on 1,000 agents peak RSS 211 → 138 MB, but a report rename's p50
+// latency 4.0 → 11.9 s and 1.7× the CPU; a limit of at least 1.5× the live
+// heap after each collection, 162 MB and 6.0 s (docs/performance.md,
+// seventh round).
 //
 // `check` sets it: parsing holds a few times its input, well under the
 // budget, so the limit costs the collector little. `synth` of a run

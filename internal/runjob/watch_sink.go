@@ -13,6 +13,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
 	"github.com/fluxwatch/fluxwatch/internal/inert"
+	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/fluxwatch/fluxwatch/page"
 	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/report"
@@ -31,8 +32,7 @@ func (r *watchRun) sink(ctx context.Context, u *watcher.Update) error {
 			return err
 		}
 	}
-	events := r.differ.Diff(u)
-	printed, err := r.show(u, events)
+	printed, events, err := r.show(u)
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func (r *watchRun) sink(ctx context.Context, u *watcher.Update) error {
 		r.lost = r.out.Err()
 	}
 	if r.lost == nil && r.out != nil {
-		r.out.Put(printed, len(events))
+		r.out.Put(printed, events)
 	}
 	return nil
 }
@@ -118,8 +118,11 @@ func (r *watchRun) sayRemoved(u *watcher.Update) {
 	r.removed = true
 }
 
-// show draws the view, or returns the events or lines to print of u.
-func (r *watchRun) show(u *watcher.Update, events []watcher.Event) ([]byte, error) {
+// show draws the view, or returns the events or lines to print of u and
+// how many events they are. The events are encoded as the differ makes
+// them, never held as a list (Differ.Each); the view keeps the last few it
+// shows; quiet, nobody reads them and they are not made.
+func (r *watchRun) show(u *watcher.Update) (printed []byte, events int, err error) {
 	var b bytes.Buffer
 	switch r.mode {
 	case modeEvents:
@@ -131,25 +134,38 @@ func (r *watchRun) show(u *watcher.Update, events []watcher.Event) ([]byte, erro
 				bus = u.Synthesis.Timeline.Total
 			}
 			if err := enc.Encode(watcher.Hello(u.Time, r.o.Version, r.dir, bus)); err != nil {
-				return nil, internal(fmt.Errorf("watch: %w", err))
+				return nil, 0, internal(fmt.Errorf("watch: %w", err))
 			}
 		}
-		for _, ev := range events {
-			if err := enc.Encode(ev); err != nil {
-				return nil, internal(fmt.Errorf("watch: %w", err))
+		r.differ.Each(u, func(ev watcher.Event) {
+			if e := enc.Encode(ev); e != nil && err == nil {
+				err = internal(fmt.Errorf("watch: %w", e))
 			}
+			events++
+		})
+		if err != nil {
+			return nil, 0, err
 		}
-		return inert.EscapeJSON(b.Bytes()), nil // agent text as written, escaped
+		return inert.EscapeJSON(b.Bytes()), events, nil // agent text as written, escaped
 	case modeView:
-		r.view.Draw(u, events)
+		var recent []watcher.Event
+		r.differ.Each(u, func(ev watcher.Event) {
+			if len(recent) == termview.Recent {
+				recent = append(recent[:0], recent[1:]...)
+			}
+			recent = append(recent, ev)
+			events++
+		})
+		r.view.Draw(u, recent)
 	case modeLines:
-		for _, ev := range events {
+		r.differ.Each(u, func(ev watcher.Event) {
 			b.WriteString(ev.Text())
 			b.WriteByte('\n')
-		}
-		return b.Bytes(), nil
+			events++
+		})
+		return b.Bytes(), events, nil
 	}
-	return nil, nil
+	return nil, events, nil
 }
 
 // closeOutput waits for the reader to take what is left of the events or

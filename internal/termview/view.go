@@ -77,8 +77,12 @@ func New(w io.Writer, o Options) *View {
 const (
 	viewFindings = 8
 	viewPeers    = 5
-	viewRecent   = 5
+	viewRecent   = Recent
 )
+
+// Recent is how many of the latest events the view shows: of the events
+// of a change, Draw needs only the last Recent.
+const Recent = 5
 
 // ANSI sequences.
 const (
