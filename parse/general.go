@@ -2088,6 +2088,9 @@ func labelOf(text string, kind byte) label {
 				}
 			}
 		}
+		if !lab.ok && kind != 'h' {
+			lab = inlineLead(lead, after, kind)
+		}
 		if lab.ok && lab.id == "" {
 			// "**Finding QA-7 (High):** Title": the bold part names the ID.
 			if _, rest, ok := wordPrefix(lab.title); ok && IsFindingID(rest) {
@@ -2108,6 +2111,13 @@ func labelOf(text string, kind byte) label {
 			if strings.HasPrefix(a, "[") {
 				if j := strings.IndexByte(a, ']'); j > 0 && j < 48 && strings.HasPrefix(strings.TrimSpace(a[j+1:]), ":") {
 					a = strings.TrimLeft(a[j+1:], " :")
+				}
+			}
+			// "**BUG-2231** [Severity: Critical] Title": the bracket
+			// that labelled it is not the title.
+			if a != "" && (a[0] == '[' || a[0] == '(') {
+				if j := strings.IndexAny(a, ")]"); j > 0 && strings.EqualFold(strings.TrimSpace(a[1:j]), strings.TrimSpace(lab.word)) {
+					a = strings.TrimLeft(a[j+1:], " :—–-")
 				}
 			}
 			if t, r := splitDash(a); !isCountText(t) {
@@ -2376,6 +2386,21 @@ func labelText(text string, kind byte) label {
 			}
 			break
 		}
+	}
+	// g. A severity field inside the line, after its title: "Title —
+	// Severity: High. …", "… charge. Risk: HIGH.", "[Severity: Critical]
+	// Title".
+	if sev, word, before, after, ok := inlineField(flat); ok {
+		body := before
+		if strings.TrimSpace(strings.Trim(before, sepChars)) == "" {
+			body = after
+		}
+		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, sevFinding, word, true
+		if id, r, ok := apartID(body); ok {
+			lab.id, body = id, strings.TrimLeft(r, sepChars)
+		}
+		lab.title = itemTitle(strings.TrimRight(body, sepChars), kind)
+		return lab
 	}
 	// f. A severity mark before a title with no word of severity: "🚨
 	// Security: hard-coded secret", "🟠 Cache key ignores the tenant".

@@ -1,0 +1,131 @@
+package parse
+
+import "strings"
+
+// inlineFieldNames are the severity fields an author writes inside a
+// finding's own line, after its title: "**Title** — Severity: **High**.
+// …", "… the original charge. Risk: HIGH.", "[Severity: Critical] Title".
+var inlineFieldNames = []string{"severity", "risk", "severity level", "risk level", "risk rating"}
+
+// inlineField reads a severity field written inside an item's or a
+// heading's text (flat, less bold), not at its start: a field name after
+// a boundary (a dash, the end of a sentence, a bracket, a pipe), a colon,
+// and a value that is a severity and nothing else up to the end of its
+// clause. It returns the severity, the word, and the text before and
+// after the field (the title is cut from them). A colon is the cheap
+// test: most lines hold none.
+func inlineField(flat string) (sev Severity, word, before, after string, ok bool) {
+	for from := 0; from < len(flat); {
+		c := strings.IndexByte(flat[from:], ':')
+		if c < 0 {
+			return "", "", "", "", false
+		}
+		c += from
+		from = c + 1
+		start, named := inlineName(flat, c)
+		if !named || !inlineBoundary(flat, start) {
+			continue
+		}
+		v := strings.TrimLeft(flat[c+1:], " \t*_`")
+		end := strings.IndexAny(v, ".,;)]|\n")
+		if end < 0 {
+			end = len(v)
+		}
+		val := strings.TrimSpace(strings.Trim(strings.TrimSpace(v[:end]), "*_`"))
+		if val == "" || len(val) > 24 {
+			continue
+		}
+		s, cl, found := severityValue(val, true)
+		if !found || cl != sevFinding {
+			continue
+		}
+		rest := v[end:]
+		if rest != "" && (rest[0] == ')' || rest[0] == ']') {
+			rest = rest[1:]
+		}
+		b := flat[:start]
+		if k := len(b); k > 0 && (b[k-1] == '(' || b[k-1] == '[') {
+			b = b[:k-1]
+		}
+		return s, val, strings.TrimSpace(b), strings.TrimSpace(rest), true
+	}
+	return "", "", "", "", false
+}
+
+// inlineName reports whether the text before the colon at c ends with a
+// field name of inlineFieldNames, and where the name starts.
+func inlineName(s string, c int) (int, bool) {
+	head := strings.TrimRight(s[:c], " *_")
+	for _, n := range inlineFieldNames {
+		if len(head) < len(n) {
+			continue
+		}
+		i := len(head) - len(n)
+		if !strings.EqualFold(head[i:], n) {
+			continue
+		}
+		if i > 0 && isWordByte(head[i-1]) {
+			continue
+		}
+		// The bold that opens the name: "— **Severity:** High".
+		for i > 0 && (head[i-1] == '*' || head[i-1] == '_') {
+			i--
+		}
+		return i, true
+	}
+	return 0, false
+}
+
+// inlineBoundary reports whether the field name at i stands where a
+// field starts inside a line: after a dash, the end of a sentence, a
+// bracket or a pipe, not at the line's start (a field line of its own)
+// and not inside a sentence ("the risk: high latency").
+func inlineBoundary(s string, i int) bool {
+	b := strings.TrimRight(s[:i], " \t")
+	if b == "" {
+		return false
+	}
+	switch b[len(b)-1] {
+	case '(', '[', '|', '.', ';', '!', '?':
+		return true
+	}
+	return strings.HasSuffix(b, " —") || strings.HasSuffix(b, " –") || strings.HasSuffix(b, " -") ||
+		strings.HasSuffix(b, "—") || strings.HasSuffix(b, "–")
+}
+
+// inlineLead reads a line led by bold text whose severity is a field
+// written later in the line: "1. **Session fixation** — Severity:
+// **High**. …" (the bold part is the title), "**L42** — Refund not
+// checked. Risk: HIGH." (the bold part names a line; the sentence
+// before the field is the title).
+func inlineLead(lead, after string, kind byte) label {
+	sev, word, before, _, ok := inlineField(stripBold(after))
+	if !ok {
+		return label{}
+	}
+	lab := label{ok: true, sev: sev, class: sevFinding, word: word, inner: true}
+	lab.title, lab.id = plainTitle("**"+lead+"**", kind)
+	if b := strings.TrimSpace(strings.Trim(before, sepChars)); b != "" && (isLocation(lead) || lineMark(lead)) {
+		lab.title = cleanTitle(firstSentence(b))
+		if lineMark(lead) {
+			lab.id = ""
+		}
+	}
+	return lab
+}
+
+// lineMark reports whether s only names a line of the file under
+// review: "L42", "L10-L12", "Line 7", "Lines 3-9".
+func lineMark(s string) bool {
+	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "`:"))
+	if w, rest, ok := strings.Cut(s, " "); ok && (strings.EqualFold(w, "line") || strings.EqualFold(w, "lines")) {
+		s = rest
+	} else if len(s) > 1 && (s[0] == 'L' || s[0] == 'l') {
+		s = s[1:]
+	} else {
+		return false
+	}
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "L", ""), "–", "-")
+	a, b, _ := strings.Cut(s, "-")
+	return isDigits(a) && (b == "" || isDigits(b))
+}
