@@ -1202,10 +1202,13 @@ func notReportTitle(title string) int {
 // checklist with one filled in is a report of what was checked.
 func ticked(lines []line) bool {
 	for _, l := range lines {
-		if l.masked || l.level != 0 || strings.IndexByte(l.text, ']') < 0 {
+		if l.masked || l.level != 0 {
 			continue
 		}
 		t := strings.TrimLeft(l.text, " \t>")
+		if strings.IndexByte(t, ']') < 0 && (len(t) < 2 || t[0] != '-' && t[0] != '*' || t[1] != ' ') {
+			continue // the cheap test: a box, or a bullet that may open with a mark
+		}
 		if len(t) > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') {
 			t = strings.TrimLeft(t[1:], " \t")
 		} else {
@@ -1214,7 +1217,19 @@ func ticked(lines []line) bool {
 		if len(t) >= 3 && t[0] == '[' && t[2] == ']' && t[1] != ' ' {
 			return true
 		}
-		if strings.HasPrefix(t, "[✓]") || strings.HasPrefix(t, "[✔]") {
+		if strings.HasPrefix(t, "[✓]") || strings.HasPrefix(t, "[✔]") || resultMark(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// resultMark reports whether a list item's text opens with a mark a
+// reviewer writes as the result of a check ("- ✅ Tests added", "- ❌
+// Input not validated (High)"): a checklist so marked is filled in.
+func resultMark(t string) bool {
+	for _, m := range []string{"✅", "❌", "☑", "✔", "✓", "✗", "✘", "⚠"} {
+		if strings.HasPrefix(t, m) {
 			return true
 		}
 	}
