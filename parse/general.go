@@ -186,6 +186,10 @@ type label struct {
 	// inner: the severity stands in brackets, parentheses or after a
 	// dash, not at the start or after an ID.
 	inner bool
+	// trail: an item that ends with a lowercase severity in brackets
+	// ("Port 22 open to the world (high)"), a label only when items
+	// beside it end so too (markTrailScale); trail holds it meanwhile.
+	trail *label
 }
 
 var (
@@ -1270,6 +1274,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 	markRecurringLabels(nodes)
 	markAuditIDs(nodes)
 	markEmojiScale(nodes)
+	markTrailScale(nodes)
 	for k := range nodes {
 		n := &nodes[k]
 		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
@@ -2386,6 +2391,8 @@ func labelText(text string, kind byte) label {
 		}
 		lab.title = itemTitle(body, kind)
 		return lab
+	} else if ok && kind != 'h' && c == sevFinding && strings.TrimSpace(flat[e:]) == "" {
+		lab.trail = &label{ok: true, sev: sev, class: c, word: word, inner: true, title: itemTitle(flat[:s], kind)}
 	}
 	// d. Trailing after a dash: "Webhook idempotency — HIGH".
 	for _, sep := range []string{" — ", " – ", " - ", " -- "} {

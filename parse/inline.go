@@ -129,3 +129,27 @@ func lineMark(s string) bool {
 	a, b, _ := strings.Cut(s, "-")
 	return isDigits(a) && (b == "" || isDigits(b))
 }
+
+// markTrailScale reads the items of a list rated at their ends: an item
+// that ends with a lowercase severity in brackets ("S3 bucket readable
+// by anyone (critical)", "No failover plan (major)") is a finding when
+// another item beside it (under the same parent) ends so too. One such
+// item alone is a remark ("spawn it for the container (blocking)"), and
+// a name of two words a measure's level ("CPU usage (high)").
+func markTrailScale(nodes []gnode) {
+	var count map[int]int
+	for k := range nodes {
+		if n := &nodes[k]; !n.lab.ok && n.lab.trail != nil {
+			if count == nil {
+				count = map[int]int{}
+			}
+			count[n.parent]++
+		}
+	}
+	for k := range nodes {
+		n := &nodes[k]
+		if !n.lab.ok && n.lab.trail != nil && count[n.parent] >= 2 && len(strings.Fields(n.lab.trail.title)) >= 3 && !emptyTitle(n.lab.trail.title) {
+			n.lab = *n.lab.trail
+		}
+	}
+}
