@@ -69,6 +69,7 @@ type orphan struct {
 // sevFieldAny is sevFieldRe's match of t, whatever its value, or nil; the
 // cheap tests first (a field has a colon).
 func sevFieldAny(t string) []string {
+	t = fieldForm(t)
 	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
 		return nil
 	}

@@ -153,3 +153,27 @@ func markTrailScale(nodes []gnode) {
 		}
 	}
 }
+
+// fieldForm rewrites a severity field written in a form sevFieldRe does
+// not know to the "Name: value" it stands for: in italics ("*Severity:
+// high*", as review bots end a comment) or apart by a dash ("Severity —
+// High"). Other lines come back as they are; the cheap tests first.
+func fieldForm(t string) string {
+	if len(t) > 2 && (t[0] == '*' || t[0] == '_') && t[1] != t[0] && t[1] != ' ' && t[len(t)-1] == t[0] && t[len(t)-2] != t[0] {
+		t = t[1 : len(t)-1] // "*Severity: high*"
+	}
+	if strings.IndexByte(t, 0xe2) < 0 || strings.IndexByte(t, ':') >= 0 {
+		return t
+	}
+	for _, sep := range []string{" — ", " – "} {
+		name, value, ok := strings.Cut(t, sep)
+		if !ok {
+			continue
+		}
+		n := strings.ToLower(strings.Trim(strings.TrimSpace(name), "*_"))
+		if n == "severity" || n == "risk" || n == "risk level" || n == "risk rating" || n == "priority" || n == "impact" {
+			return name + ": " + value
+		}
+	}
+	return t
+}
