@@ -1990,11 +1990,13 @@ func markLegends(nodes []gnode) {
 		// A legend's items are short and define: no children, no file
 		// reference (a finding's "P0: … in `cache/key.go:12`"), no text
 		// of their own under two of them or more (a paragraph after the
-		// list reads as under its last item).
+		// list reads as under its last item). A legend names the level
+		// first; an item rated at its end ("Title | Critical", "Title
+		// (high)") is a finding.
 		if end-k >= 3 {
 			legend, bodies := true, 0
 			for j := k; j < end; j++ {
-				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 || hasFileRef(nodes[j].text) {
+				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 || hasFileRef(nodes[j].text) || nodes[j].lab.inner {
 					legend = false
 				}
 				if nodes[j].body {
@@ -2395,8 +2397,9 @@ func labelText(text string, kind byte) label {
 	} else if ok && kind != 'h' && c == sevFinding && strings.TrimSpace(flat[e:]) == "" {
 		lab.trail = &label{ok: true, sev: sev, class: c, word: word, inner: true, title: itemTitle(flat[:s], kind)}
 	}
-	// d. Trailing after a dash: "Webhook idempotency — HIGH".
-	for _, sep := range []string{" — ", " – ", " - ", " -- "} {
+	// d. Trailing after a dash or a pipe: "Webhook idempotency — HIGH",
+	// "Total trusted from the client | Critical".
+	for _, sep := range []string{" — ", " – ", " - ", " -- ", " | "} {
 		if i := strings.LastIndex(flat, sep); i > 0 {
 			if sev, c, ok := severityValue(flat[i+len(sep):], false); ok && len(flat)-i < 40 {
 				lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, strings.TrimSpace(flat[i+len(sep):]), true
