@@ -3204,10 +3204,31 @@ func plainGroupLine(t string) (string, Severity, bool) {
 		return "", "", false
 	}
 	sev, ok := groupPhrase(w)
-	if !ok || !startsWithSeverity(w) && !IsPLevel(strings.Fields(w)[0]) {
+	if !ok && strings.HasSuffix(w, ")") {
+		// "**Blockers (2)**": a group line with its count.
+		if core, n, _ := groupCore(w); n >= 0 && core != "" {
+			sev, ok = groupPhrase(core)
+		}
+	}
+	if !ok || !startsWithSeverity(w) && !IsPLevel(strings.Fields(w)[0]) && !startsWithPhrase(w) {
 		return "", "", false
 	}
 	return w, sev, true
+}
+
+// startsWithPhrase reports whether s opens with a severity of two words
+// ("Must fix", "Nice to have" opens with "Nice to"): a group line's.
+func startsWithPhrase(s string) bool {
+	f := strings.Fields(s)
+	if len(f) < 2 || !phraseStart(f[0]) {
+		return false
+	}
+	for n := 2; n <= min(len(f), 3); n++ {
+		if _, c, ok := oneSeverity(strings.Join(f[:n], " "), false); ok && c == sevFinding {
+			return true
+		}
+	}
+	return false
 }
 
 // badgeLine reads a line of badges, each in italics or bold, joined by
