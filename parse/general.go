@@ -509,7 +509,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		switch {
 		case printTitle:
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
-		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
+		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2) && !underCategory(nodes, stack, itemRank(kind, indent)):
 			continue // a nested item details the one above it
 		case kind != 0:
 			n = gnode{i: i, kind: 'l', rank: int32(9 + indent/2), text: body, count: -1}
@@ -1787,6 +1787,39 @@ func underListLabel(nodes []gnode, stack []int, rank int) bool {
 		return (n.kind == 'l' || n.kind == 'n') && strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":")
 	}
 	return false
+}
+
+// itemRank is the nesting rank of a list item (gnode.rank).
+func itemRank(kind byte, indent int) int {
+	if kind == '1' {
+		return 8 + indent/2
+	}
+	return 9 + indent/2
+}
+
+// underCategory reports whether a nested item of rank rank stands
+// directly under an item that only names a category ("- Security" over
+// "  - **Critical:** Tokens logged"): its items are read as items.
+func underCategory(nodes []gnode, stack []int, rank int) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		n := &nodes[stack[i]]
+		if int(n.rank) >= rank {
+			continue
+		}
+		return (n.kind == 'l' || n.kind == 'n') && categoryItem(n.text)
+	}
+	return false
+}
+
+// categoryItem reports whether an item's text only names a category its
+// nested items fall in ("- Security", "- **Performance**"): a word or
+// two, no sentence, no severity of its own, no field.
+func categoryItem(text string) bool {
+	t := strings.TrimSpace(trimEmoji(stripBold(text)))
+	if t == "" || len(t) > 32 || strings.ContainsAny(t, ".:;,`()[]|") || len(strings.Fields(t)) > 2 {
+		return false
+	}
+	return !labelText(t, 'l').ok && !fieldNames[strings.ToLower(t)]
 }
 
 // readBoldGroup reads a bold lead-in that ends with a colon over a list,
