@@ -493,6 +493,13 @@ func readGeneral(st *stop, src string, lines []line) general {
 		// In a tool's printout, the line over a severity field is the
 		// title it rates, whatever its shape (">> Issue: [B602] …").
 		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil
+		if title, ok := titleField(t); ok && !printTitle && !headsBlock(nodes, cur(), i) && ratedBelow(lines, i) {
+			// "- **Issue:** Title" over "  - **Priority:** High": the
+			// field names the finding its severity field rates. Under
+			// a finding's heading it is that finding's field.
+			push(gnode{i: i, kind: 'b', rank: 7, text: "**" + title + "**", count: -1})
+			continue
+		}
 		if isFieldLine(t) && !printTitle {
 			continue
 		}

@@ -177,3 +177,66 @@ func fieldForm(t string) string {
 	}
 	return t
 }
+
+// titleField reads a field line that names a finding rather than
+// describing one ("- **Issue:** Index writes are not batched",
+// "Finding: …"): its value is a title.
+func titleField(t string) (string, bool) {
+	// The cheap test first: a colon, and a name that may be one.
+	if strings.IndexByte(t, ':') < 0 {
+		return "", false
+	}
+	if c := strings.TrimLeft(t, "-*+_ \t"); c == "" || strings.IndexByte("iIfFpPtTbBvVdD", c[0]) < 0 {
+		return "", false
+	}
+	m := anyFieldRe.FindStringSubmatch(t)
+	if m == nil {
+		return "", false
+	}
+	name := m[1]
+	if name == "" {
+		name = m[2]
+	}
+	switch strings.ToLower(strings.TrimSpace(strings.TrimRight(name, ":"))) {
+	case "issue", "finding", "problem", "title", "bug", "vulnerability", "defect":
+	default:
+		return "", false
+	}
+	v := strings.TrimSpace(strings.Trim(strings.TrimSpace(t[len(m[0]):]), "*_"))
+	if v == "" || emptyTitle(cleanTitle(v)) {
+		return "", false
+	}
+	return v, true
+}
+
+// ratedBelow reports whether a severity field stands in the lines that
+// follow lines[i] and belong to it: up to a blank line, a heading, or
+// the next title field, a few lines at most (so that a long run of them
+// is read in linear time).
+func ratedBelow(lines []line, i int) bool {
+	for j := i + 1; j < len(lines) && j <= i+12; j++ {
+		l := lines[j]
+		t := strings.TrimSpace(l.text)
+		if l.masked || l.level > 0 || t == "" {
+			return false
+		}
+		if sevFieldOf(t) != nil {
+			return true
+		}
+		if _, ok := titleField(t); ok {
+			return false
+		}
+	}
+	return false
+}
+
+// headsBlock reports whether node c (the innermost open node) is a
+// heading below the report's title with nothing read under it before
+// line i: the fields that follow it are its own.
+func headsBlock(nodes []gnode, c, i int) bool {
+	if c < 0 || c != len(nodes)-1 {
+		return false
+	}
+	n := &nodes[c]
+	return n.kind == 'h' && n.rank >= 2 && n.fieldLine == 0 && n.i < i
+}
