@@ -1159,7 +1159,7 @@ const (
 // of its first part ("Sprint 45 plan", "Code style guide", "Security
 // review checklist", "Changelog"), less a note after a colon or a dash
 // and what follows "of" or "for": a changelog says what was fixed, a
-// plan, a guide, instructions or a checklist what to do or to look for,
+// plan, a guide, a policy, instructions or a checklist what to do or to look for,
 // and their severities label tasks and rules, not findings (SPEC §2.3).
 // A title that names a review of one ("Correctness Review: Migration
 // Plan", "Review of the sprint plan", "Architecture Review Plan") is a
@@ -1204,7 +1204,7 @@ func notReportTitle(title string) int {
 	}
 	switch head {
 	case "changelog", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
-		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook":
+		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook", "policy", "policies":
 		return docOther
 	}
 	return docReport
