@@ -2184,7 +2184,7 @@ func labelOf(text string, kind byte) label {
 				}
 			}
 			if t, r := splitDash(a); !isCountText(t) {
-				lab.title, lab.empty = cleanTitle(locationTitle(t, r)), false
+				lab.title, lab.empty = cleanTitle(longTitle(locationTitle(t, r))), false
 			}
 		}
 		if lab.ok && kind != 'h' && isCount(strings.TrimLeft(after, " :—–-")) {
@@ -2577,7 +2577,7 @@ func itemTitle(body string, kind byte) string {
 	if kind != 'h' {
 		t, rest := splitDash(body)
 		if l := locationTitle(t, rest); l != t {
-			return cleanTitle(l)
+			return cleanTitle(longTitle(l))
 		}
 	}
 	// "P0-1 (identity fracture): F11 specifies …": the short name in
@@ -2592,7 +2592,7 @@ func itemTitle(body string, kind byte) string {
 	if kind != 'h' {
 		body, _ = splitDash(body)
 	}
-	return cleanTitle(body)
+	return cleanTitle(longTitle(body))
 }
 
 // startSeverity reads a severity at the start of s: wrapped in brackets,

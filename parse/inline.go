@@ -240,3 +240,33 @@ func headsBlock(nodes []gnode, c, i int) bool {
 	n := &nodes[c]
 	return n.kind == 'h' && n.rank >= 2 && n.fieldLine == 0 && n.i < i
 }
+
+// longTitle cuts a title that runs on into its description ("Archive
+// read into memory. The importer reads …", a paragraph in one item) at
+// the end of its first sentence, when that sentence has three words or
+// more ("e.g." does not end one). A short title stays whole.
+func longTitle(s string) string {
+	if len(s) <= 300 {
+		return s
+	}
+	for from := 0; ; {
+		i := strings.Index(s[from:], ". ")
+		if i < 0 {
+			return s
+		}
+		i += from
+		from = i + 2
+		if len(strings.Fields(s[:i])) < 3 {
+			continue
+		}
+		w := s[:i]
+		if j := strings.LastIndexAny(w, " ("); j >= 0 {
+			w = w[j+1:]
+		}
+		switch strings.ToLower(w) {
+		case "e.g", "i.e", "vs", "etc", "approx", "cf", "fig", "no":
+			continue
+		}
+		return s[:i]
+	}
+}
