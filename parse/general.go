@@ -1657,6 +1657,11 @@ func plainTitle(text string, kind byte) (title, id string) {
 	t = strings.TrimSpace(strings.ReplaceAll(t, "~~", ""))
 	if lid, rest, ok := apartID(t); ok {
 		id, t = lid, strings.TrimLeft(rest, sepChars)
+	} else if w, r, ok := wordPrefix(t); ok && w != "" {
+		// "Finding MB-01: Weak PIN lockout": the word names the ID.
+		if lid, rest, ok := apartID(r); ok && IsFindingID(lid) && strings.ContainsAny(lid, "0123456789") && strings.TrimSpace(rest) != "" {
+			id, t = lid, strings.TrimLeft(rest, sepChars)
+		}
 	}
 	if kind != 'h' {
 		// An item's title is its lead: the bold part, else the text up to
@@ -3388,7 +3393,8 @@ func markEmojiScale(nodes []gnode) {
 func auditTitle(text string, kind byte) (title, id string, named bool) {
 	title, id = plainTitle(text, kind)
 	if id != "" {
-		return title, id, false
+		w, _, _ := wordPrefix(cutNumbering(strings.TrimSpace(stripBold(text))))
+		return title, id, strings.EqualFold(w, "issue") || strings.EqualFold(w, "finding")
 	}
 	if w, rest, ok := wordPrefix(stripBold(text)); ok && (strings.EqualFold(w, "issue") || strings.EqualFold(w, "finding")) {
 		if t, lid := plainTitle(rest, kind); auditIDRe.MatchString(lid) {
