@@ -1,6 +1,9 @@
 package parse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // inlineFieldNames are the severity fields an author writes inside a
 // finding's own line, after its title: "**Title** — Severity: **High**.
@@ -178,6 +181,9 @@ func fieldForm(t string) string {
 	return t
 }
 
+// titleFieldNames are the names of the fields that name a finding.
+var titleFieldNames = []string{"issue", "finding", "problem", "title", "bug", "vulnerability", "defect"}
+
 // titleField reads a field line that names a finding rather than
 // describing one ("- **Issue:** Index writes are not batched",
 // "Finding: …"): its value is a title.
@@ -186,7 +192,15 @@ func titleField(t string) (string, bool) {
 	if strings.IndexByte(t, ':') < 0 {
 		return "", false
 	}
-	if c := strings.TrimLeft(t, "-*+_ \t"); c == "" || strings.IndexByte("iIfFpPtTbBvVdD", c[0]) < 0 {
+	c := strings.TrimLeft(t, "-*+_ \t")
+	named := false
+	for _, w := range titleFieldNames {
+		if hasPrefixLower(c, w) {
+			named = true
+			break
+		}
+	}
+	if !named {
 		return "", false
 	}
 	m := anyFieldRe.FindStringSubmatch(t)
@@ -197,9 +211,7 @@ func titleField(t string) (string, bool) {
 	if name == "" {
 		name = m[2]
 	}
-	switch strings.ToLower(strings.TrimSpace(strings.TrimRight(name, ":"))) {
-	case "issue", "finding", "problem", "title", "bug", "vulnerability", "defect":
-	default:
+	if !slices.Contains(titleFieldNames, strings.ToLower(strings.TrimSpace(strings.TrimRight(name, ":")))) {
 		return "", false
 	}
 	v := strings.TrimSpace(strings.Trim(strings.TrimSpace(t[len(m[0]):]), "*_"))
