@@ -500,6 +500,15 @@ func readGeneral(st *stop, src string, lines []line) general {
 			push(gnode{i: i, kind: 'b', rank: 7, text: "**" + title + "**", count: -1})
 			continue
 		}
+		if c := cur(); c >= 0 && nodes[c].kind == 'h' && !printTitle {
+			if title, ok := titleField(t); ok && idOnlyHeading(nodes[c].text) {
+				// "### Finding C1-1" over "**Title:** Crash drops the
+				// batch": a heading that names only its finding's ID
+				// takes its title from the title field below it.
+				nodes[c].text = strings.TrimRight(strings.TrimSpace(nodes[c].text), ":") + ": " + title
+				continue
+			}
+		}
 		if isFieldLine(t) && !printTitle {
 			continue
 		}
@@ -1460,6 +1469,12 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 			g.orphans = append(g.orphans, orphan{line: n.fieldLine, sev: sev, word: word})
 		}
 	}
+	if id != "" && emptyTitle(title) && (n.kind == 'h' || n.kind == 'b') && (hasField || lab.ok && !lab.empty) {
+		// "### SEC-2" over "**Severity:** P0", with no title field: the
+		// finding is named by its ID alone; dropping it would read a
+		// rated finding as nothing (SPEC §2.3, never silently safe).
+		title = id
+	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
 		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) && !countAfterColon(title) {
 			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})
@@ -1659,8 +1674,11 @@ func plainTitle(text string, kind byte) (title, id string) {
 		id, t = lid, strings.TrimLeft(rest, sepChars)
 	} else if w, r, ok := wordPrefix(t); ok && w != "" {
 		// "Finding MB-01: Weak PIN lockout": the word names the ID.
-		if lid, rest, ok := apartID(r); ok && IsFindingID(lid) && strings.ContainsAny(lid, "0123456789") && strings.TrimSpace(rest) != "" {
-			id, t = lid, strings.TrimLeft(rest, sepChars)
+		if lid, rest, ok := apartID(r); ok && IsFindingID(lid) && strings.ContainsAny(lid, "0123456789") {
+			id = lid
+			if strings.Trim(rest, sepChars) != "" {
+				t = strings.TrimLeft(rest, sepChars)
+			} // "Finding C1-1" alone keeps its words as its title
 		}
 	}
 	if kind != 'h' {
@@ -1684,6 +1702,19 @@ func plainTitle(text string, kind byte) (title, id string) {
 		t = locationTitle(t, rest)
 	}
 	return cleanTitle(t), id
+}
+
+// idOnlyHeading reports whether a heading's text names a finding's ID and
+// nothing else: "Finding C1-1", "Issue #4" is not (no ID), "C1-1", "Finding
+// C1-1: Crash" is not (it has a title).
+func idOnlyHeading(text string) bool {
+	t := strings.TrimSpace(trimEmoji(stripBold(text)))
+	t = strings.TrimRight(cutNumbering(t), ": ")
+	if _, r, ok := wordPrefix(t); ok {
+		t = r
+	}
+	lid, rest, ok := apartID(t)
+	return ok && IsFindingID(lid) && strings.ContainsAny(lid, "0123456789") && strings.Trim(rest, sepChars) == ""
 }
 
 // locationTitle returns the title of an item that opens with where the
