@@ -69,6 +69,7 @@ type orphan struct {
 // sevFieldAny is sevFieldRe's match of t, whatever its value, or nil; the
 // cheap tests first (a field has a colon).
 func sevFieldAny(t string) []string {
+	t = fieldForm(t)
 	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
 		return nil
 	}
@@ -186,6 +187,10 @@ type label struct {
 	// inner: the severity stands in brackets, parentheses or after a
 	// dash, not at the start or after an ID.
 	inner bool
+	// trail: an item that ends with a lowercase severity in brackets
+	// ("Port 22 open to the world (high)"), a label only when items
+	// beside it end so too (markTrailScale); trail holds it meanwhile.
+	trail *label
 }
 
 var (
@@ -488,6 +493,22 @@ func readGeneral(st *stop, src string, lines []line) general {
 		// In a tool's printout, the line over a severity field is the
 		// title it rates, whatever its shape (">> Issue: [B602] …").
 		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil
+		if title, ok := titleField(t); ok && !printTitle && !headsBlock(nodes, cur(), i) && ratedBelow(lines, i) {
+			// "- **Issue:** Title" over "  - **Priority:** High": the
+			// field names the finding its severity field rates. Under
+			// a finding's heading it is that finding's field.
+			push(gnode{i: i, kind: 'b', rank: 7, text: "**" + title + "**", count: -1})
+			continue
+		}
+		if c := cur(); c >= 0 && nodes[c].kind == 'h' && !printTitle {
+			if title, ok := titleField(t); ok && idOnlyHeading(nodes[c].text) {
+				// "### Finding C1-1" over "**Title:** Crash drops the
+				// batch": a heading that names only its finding's ID
+				// takes its title from the title field below it.
+				nodes[c].text = strings.TrimRight(strings.TrimSpace(nodes[c].text), ":") + ": " + title
+				continue
+			}
+		}
 		if isFieldLine(t) && !printTitle {
 			continue
 		}
@@ -504,7 +525,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		switch {
 		case printTitle:
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
-		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2):
+		case kind != 0 && indent >= 2 && !underListLabel(nodes, stack, 8+indent/2) && !underCategory(nodes, stack, itemRank(kind, indent)):
 			continue // a nested item details the one above it
 		case kind != 0:
 			n = gnode{i: i, kind: 'l', rank: int32(9 + indent/2), text: body, count: -1}
@@ -1147,7 +1168,7 @@ const (
 // of its first part ("Sprint 45 plan", "Code style guide", "Security
 // review checklist", "Changelog"), less a note after a colon or a dash
 // and what follows "of" or "for": a changelog says what was fixed, a
-// plan, a guide, instructions or a checklist what to do or to look for,
+// plan, a guide, a policy, instructions or a checklist what to do or to look for,
 // and their severities label tasks and rules, not findings (SPEC §2.3).
 // A title that names a review of one ("Correctness Review: Migration
 // Plan", "Review of the sprint plan", "Architecture Review Plan") is a
@@ -1192,7 +1213,7 @@ func notReportTitle(title string) int {
 	}
 	switch head {
 	case "changelog", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
-		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook":
+		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook", "policy", "policies":
 		return docOther
 	}
 	return docReport
@@ -1202,10 +1223,13 @@ func notReportTitle(title string) int {
 // checklist with one filled in is a report of what was checked.
 func ticked(lines []line) bool {
 	for _, l := range lines {
-		if l.masked || l.level != 0 || strings.IndexByte(l.text, ']') < 0 {
+		if l.masked || l.level != 0 {
 			continue
 		}
 		t := strings.TrimLeft(l.text, " \t>")
+		if strings.IndexByte(t, ']') < 0 && (len(t) < 2 || t[0] != '-' && t[0] != '*' || t[1] != ' ') {
+			continue // the cheap test: a box, or a bullet that may open with a mark
+		}
 		if len(t) > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') {
 			t = strings.TrimLeft(t[1:], " \t")
 		} else {
@@ -1214,7 +1238,19 @@ func ticked(lines []line) bool {
 		if len(t) >= 3 && t[0] == '[' && t[2] == ']' && t[1] != ' ' {
 			return true
 		}
-		if strings.HasPrefix(t, "[✓]") || strings.HasPrefix(t, "[✔]") {
+		if strings.HasPrefix(t, "[✓]") || strings.HasPrefix(t, "[✔]") || resultMark(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// resultMark reports whether a list item's text opens with a mark a
+// reviewer writes as the result of a check ("- ✅ Tests added", "- ❌
+// Input not validated (High)"): a checklist so marked is filled in.
+func resultMark(t string) bool {
+	for _, m := range []string{"✅", "❌", "☑", "✔", "✓", "✗", "✘", "⚠"} {
+		if strings.HasPrefix(t, m) {
 			return true
 		}
 	}
@@ -1255,6 +1291,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 	markRecurringLabels(nodes)
 	markAuditIDs(nodes)
 	markEmojiScale(nodes)
+	markTrailScale(nodes)
 	for k := range nodes {
 		n := &nodes[k]
 		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
@@ -1431,6 +1468,12 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		} else if sev.Rank() <= 1 {
 			g.orphans = append(g.orphans, orphan{line: n.fieldLine, sev: sev, word: word})
 		}
+	}
+	if id != "" && emptyTitle(title) && (n.kind == 'h' || n.kind == 'b') && (hasField || lab.ok && !lab.empty) {
+		// "### SEC-2" over "**Severity:** P0", with no title field: the
+		// finding is named by its ID alone; dropping it would read a
+		// rated finding as nothing (SPEC §2.3, never silently safe).
+		title = id
 	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
 		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) && !countAfterColon(title) {
@@ -1629,6 +1672,14 @@ func plainTitle(text string, kind byte) (title, id string) {
 	t = strings.TrimSpace(strings.ReplaceAll(t, "~~", ""))
 	if lid, rest, ok := apartID(t); ok {
 		id, t = lid, strings.TrimLeft(rest, sepChars)
+	} else if w, r, ok := wordPrefix(t); ok && w != "" {
+		// "Finding MB-01: Weak PIN lockout": the word names the ID.
+		if lid, rest, ok := apartID(r); ok && IsFindingID(lid) && strings.ContainsAny(lid, "0123456789") {
+			id = lid
+			if strings.Trim(rest, sepChars) != "" {
+				t = strings.TrimLeft(rest, sepChars)
+			} // "Finding C1-1" alone keeps its words as its title
+		}
 	}
 	if kind != 'h' {
 		// An item's title is its lead: the bold part, else the text up to
@@ -1651,6 +1702,19 @@ func plainTitle(text string, kind byte) (title, id string) {
 		t = locationTitle(t, rest)
 	}
 	return cleanTitle(t), id
+}
+
+// idOnlyHeading reports whether a heading's text names a finding's ID and
+// nothing else: "Finding C1-1", "Issue #4" is not (no ID), "C1-1", "Finding
+// C1-1: Crash" is not (it has a title).
+func idOnlyHeading(text string) bool {
+	t := strings.TrimSpace(trimEmoji(stripBold(text)))
+	t = strings.TrimRight(cutNumbering(t), ": ")
+	if _, r, ok := wordPrefix(t); ok {
+		t = r
+	}
+	lid, rest, ok := apartID(t)
+	return ok && IsFindingID(lid) && strings.ContainsAny(lid, "0123456789") && strings.Trim(rest, sepChars) == ""
 }
 
 // locationTitle returns the title of an item that opens with where the
@@ -1766,6 +1830,39 @@ func underListLabel(nodes []gnode, stack []int, rank int) bool {
 		return (n.kind == 'l' || n.kind == 'n') && strings.HasSuffix(strings.TrimSpace(stripBold(n.text)), ":")
 	}
 	return false
+}
+
+// itemRank is the nesting rank of a list item (gnode.rank).
+func itemRank(kind byte, indent int) int {
+	if kind == '1' {
+		return 8 + indent/2
+	}
+	return 9 + indent/2
+}
+
+// underCategory reports whether a nested item of rank rank stands
+// directly under an item that only names a category ("- Security" over
+// "  - **Critical:** Tokens logged"): its items are read as items.
+func underCategory(nodes []gnode, stack []int, rank int) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		n := &nodes[stack[i]]
+		if int(n.rank) >= rank {
+			continue
+		}
+		return (n.kind == 'l' || n.kind == 'n') && categoryItem(n.text)
+	}
+	return false
+}
+
+// categoryItem reports whether an item's text only names a category its
+// nested items fall in ("- Security", "- **Performance**"): a word or
+// two, no sentence, no severity of its own, no field.
+func categoryItem(text string) bool {
+	t := strings.TrimSpace(trimEmoji(stripBold(text)))
+	if t == "" || len(t) > 32 || strings.ContainsAny(t, ".:;,`()[]|") || len(strings.Fields(t)) > 2 {
+		return false
+	}
+	return !labelText(t, 'l').ok && !fieldNames[strings.ToLower(t)]
 }
 
 // readBoldGroup reads a bold lead-in that ends with a colon over a list,
@@ -1969,11 +2066,13 @@ func markLegends(nodes []gnode) {
 		// A legend's items are short and define: no children, no file
 		// reference (a finding's "P0: … in `cache/key.go:12`"), no text
 		// of their own under two of them or more (a paragraph after the
-		// list reads as under its last item).
+		// list reads as under its last item). A legend names the level
+		// first; an item rated at its end ("Title | Critical", "Title
+		// (high)") is a finding.
 		if end-k >= 3 {
 			legend, bodies := true, 0
 			for j := k; j < end; j++ {
-				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 || hasFileRef(nodes[j].text) {
+				if nodes[j].rich+nodes[j].plain > 0 || len(nodes[j].text) > 100 || hasFileRef(nodes[j].text) || nodes[j].lab.inner {
 					legend = false
 				}
 				if nodes[j].body {
@@ -2088,6 +2187,9 @@ func labelOf(text string, kind byte) label {
 				}
 			}
 		}
+		if !lab.ok && kind != 'h' {
+			lab = inlineLead(lead, after, kind)
+		}
 		if lab.ok && lab.id == "" {
 			// "**Finding QA-7 (High):** Title": the bold part names the ID.
 			if _, rest, ok := wordPrefix(lab.title); ok && IsFindingID(rest) {
@@ -2110,8 +2212,15 @@ func labelOf(text string, kind byte) label {
 					a = strings.TrimLeft(a[j+1:], " :")
 				}
 			}
+			// "**BUG-2231** [Severity: Critical] Title": the bracket
+			// that labelled it is not the title.
+			if a != "" && (a[0] == '[' || a[0] == '(') {
+				if j := strings.IndexAny(a, ")]"); j > 0 && strings.EqualFold(strings.TrimSpace(a[1:j]), strings.TrimSpace(lab.word)) {
+					a = strings.TrimLeft(a[j+1:], " :—–-")
+				}
+			}
 			if t, r := splitDash(a); !isCountText(t) {
-				lab.title, lab.empty = cleanTitle(locationTitle(t, r)), false
+				lab.title, lab.empty = cleanTitle(longTitle(locationTitle(t, r))), false
 			}
 		}
 		if lab.ok && kind != 'h' && isCount(strings.TrimLeft(after, " :—–-")) {
@@ -2361,9 +2470,12 @@ func labelText(text string, kind byte) label {
 		}
 		lab.title = itemTitle(body, kind)
 		return lab
+	} else if ok && kind != 'h' && c == sevFinding && strings.TrimSpace(flat[e:]) == "" {
+		lab.trail = &label{ok: true, sev: sev, class: c, word: word, inner: true, title: itemTitle(flat[:s], kind)}
 	}
-	// d. Trailing after a dash: "Webhook idempotency — HIGH".
-	for _, sep := range []string{" — ", " – ", " - ", " -- "} {
+	// d. Trailing after a dash or a pipe: "Webhook idempotency — HIGH",
+	// "Total trusted from the client | Critical".
+	for _, sep := range []string{" — ", " – ", " - ", " -- ", " | "} {
 		if i := strings.LastIndex(flat, sep); i > 0 {
 			if sev, c, ok := severityValue(flat[i+len(sep):], false); ok && len(flat)-i < 40 {
 				lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, strings.TrimSpace(flat[i+len(sep):]), true
@@ -2376,6 +2488,21 @@ func labelText(text string, kind byte) label {
 			}
 			break
 		}
+	}
+	// g. A severity field inside the line, after its title: "Title —
+	// Severity: High. …", "… charge. Risk: HIGH.", "[Severity: Critical]
+	// Title".
+	if sev, word, before, after, ok := inlineField(flat); ok {
+		body := before
+		if strings.TrimSpace(strings.Trim(before, sepChars)) == "" {
+			body = after
+		}
+		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, sevFinding, word, true
+		if id, r, ok := apartID(body); ok {
+			lab.id, body = id, strings.TrimLeft(r, sepChars)
+		}
+		lab.title = itemTitle(strings.TrimRight(body, sepChars), kind)
+		return lab
 	}
 	// f. A severity mark before a title with no word of severity: "🚨
 	// Security: hard-coded secret", "🟠 Cache key ignores the tenant".
@@ -2486,7 +2613,7 @@ func itemTitle(body string, kind byte) string {
 	if kind != 'h' {
 		t, rest := splitDash(body)
 		if l := locationTitle(t, rest); l != t {
-			return cleanTitle(l)
+			return cleanTitle(longTitle(l))
 		}
 	}
 	// "P0-1 (identity fracture): F11 specifies …": the short name in
@@ -2501,7 +2628,7 @@ func itemTitle(body string, kind byte) string {
 	if kind != 'h' {
 		body, _ = splitDash(body)
 	}
-	return cleanTitle(body)
+	return cleanTitle(longTitle(body))
 }
 
 // startSeverity reads a severity at the start of s: wrapped in brackets,
@@ -3153,10 +3280,31 @@ func plainGroupLine(t string) (string, Severity, bool) {
 		return "", "", false
 	}
 	sev, ok := groupPhrase(w)
-	if !ok || !startsWithSeverity(w) && !IsPLevel(strings.Fields(w)[0]) {
+	if !ok && strings.HasSuffix(w, ")") {
+		// "**Blockers (2)**": a group line with its count.
+		if core, n, _ := groupCore(w); n >= 0 && core != "" {
+			sev, ok = groupPhrase(core)
+		}
+	}
+	if !ok || !startsWithSeverity(w) && !IsPLevel(strings.Fields(w)[0]) && !startsWithPhrase(w) {
 		return "", "", false
 	}
 	return w, sev, true
+}
+
+// startsWithPhrase reports whether s opens with a severity of two words
+// ("Must fix", "Nice to have" opens with "Nice to"): a group line's.
+func startsWithPhrase(s string) bool {
+	f := strings.Fields(s)
+	if len(f) < 2 || !phraseStart(f[0]) {
+		return false
+	}
+	for n := 2; n <= min(len(f), 3); n++ {
+		if _, c, ok := oneSeverity(strings.Join(f[:n], " "), false); ok && c == sevFinding {
+			return true
+		}
+	}
+	return false
 }
 
 // badgeLine reads a line of badges, each in italics or bold, joined by
@@ -3276,7 +3424,8 @@ func markEmojiScale(nodes []gnode) {
 func auditTitle(text string, kind byte) (title, id string, named bool) {
 	title, id = plainTitle(text, kind)
 	if id != "" {
-		return title, id, false
+		w, _, _ := wordPrefix(cutNumbering(strings.TrimSpace(stripBold(text))))
+		return title, id, strings.EqualFold(w, "issue") || strings.EqualFold(w, "finding")
 	}
 	if w, rest, ok := wordPrefix(stripBold(text)); ok && (strings.EqualFold(w, "issue") || strings.EqualFold(w, "finding")) {
 		if t, lid := plainTitle(rest, kind); auditIDRe.MatchString(lid) {
