@@ -42,6 +42,9 @@ func (p *reportParser) linkDescriptions() {
 		if size > 0 {
 			f.Description = b.description(p.src, p.lines, i, last, size)
 		}
+		if r := fieldPairRef(p.lines, from, last+1); r != "" {
+			refs = append(refs, r)
+		}
 		claims := b.claims(p.lines, i, end)
 		for _, c := range claims {
 			// A claim in a wordy form ("a.go lines 3-4") is a reference too.
@@ -408,4 +411,95 @@ func hasDigit(s string) bool {
 		}
 	}
 	return false
+}
+
+// fieldPairRef reads a file reference written as two fields of a
+// finding's block, lines[lo:hi]: a file field holding a path and a lines
+// field holding a line or a range ("**File:** src/a.go" over "**Lines:**
+// 20-41 (the whole function)" is src/a.go:20-41). "" when the block has
+// not both, or its file field is a reference already (its lines are read
+// with the block's other references).
+func fieldPairRef(lines []line, lo, hi int) string {
+	path, nums := "", ""
+	for i := lo; i < hi && (path == "" || nums == ""); i++ {
+		if lines[i].masked || lines[i].level > 0 {
+			continue
+		}
+		name, value, ok := plainField(lines[i].text)
+		if !ok {
+			continue
+		}
+		switch strings.ToLower(name) {
+		case "file", "files", "path", "file path", "location", "affected file":
+			if path == "" {
+				path = fieldPath(value)
+			}
+		case "line", "lines", "line range", "line numbers":
+			if nums == "" {
+				nums = fieldLines(value)
+			}
+		}
+	}
+	if path == "" || nums == "" {
+		return ""
+	}
+	return path + ":" + nums
+}
+
+// plainField splits a field line of a block, bold or not, in a list item
+// or not: "- **File:** x", "**Lines**: 3", "File: x".
+func plainField(text string) (name, value string, ok bool) {
+	t := strings.TrimSpace(text)
+	if k, _, rest := listItem(t); k != 0 {
+		t = strings.TrimSpace(rest)
+	}
+	if name, value, ok = boldField(t); ok {
+		return name, value, true
+	}
+	name, value, ok = strings.Cut(t, ":")
+	if !ok || len(name) == 0 || len(name) > 20 || strings.Count(name, " ") > 1 {
+		return "", "", false
+	}
+	return name, strings.TrimSpace(value), true
+}
+
+// fieldPath is the value of a file field when it is one path and no
+// reference with lines: "`src/a.go`", not "src/a.go:12", a URL or a
+// sentence.
+func fieldPath(v string) string {
+	v = strings.Trim(strings.TrimSpace(v), "`")
+	if v == "" || strings.ContainsAny(v, " \t`:*[]()<>|") || !strings.ContainsAny(v, "./") {
+		return ""
+	}
+	if refs := fileRefs(v + ":1"); len(refs) != 1 || refs[0] != v+":1" {
+		return "" // not a path the reference rule reads
+	}
+	return strings.TrimPrefix(v, "./")
+}
+
+// fieldLines is the line or range a lines field starts with: "20-41 (the
+// whole function)" is "20-41", "L20–L41" is "20-41", "about 20" nothing.
+func fieldLines(v string) string {
+	v = strings.TrimSpace(v)
+	num := func(s string) (string, string) {
+		s = strings.TrimPrefix(s, "L")
+		n := 0
+		for n < len(s) && n < 7 && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		return s[:n], s[n:]
+	}
+	start, rest := num(v)
+	if start == "" || start[0] == '0' || (rest != "" && rest[0] >= '0' && rest[0] <= '9') {
+		return ""
+	}
+	r := strings.TrimLeft(rest, " ")
+	for _, dash := range []string{"-", "–", "—"} {
+		if strings.HasPrefix(r, dash) {
+			if end, _ := num(strings.TrimLeft(r[len(dash):], " ")); end != "" && end[0] != '0' {
+				return start + "-" + end
+			}
+		}
+	}
+	return start
 }
