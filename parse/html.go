@@ -10,34 +10,22 @@ import "strings"
 // rows stand together as one table. The lines keep their numbers.
 
 // htmlTables returns lines with each HTML table's rows written as pipe
-// rows, or lines itself when src holds no <table.
+// rows, or lines itself when src holds no <table. A row written over
+// several lines (<tr>, a <td> a line, </tr>) is read as one, at its <tr>'s
+// line.
 func htmlTables(src string, lines []line) []line {
 	if !strings.Contains(src, "<table") && !strings.Contains(src, "<TABLE") {
 		return lines
 	}
 	out := make([]line, 0, len(lines)+4)
 	in := false
-	for _, l := range lines {
-		t := strings.ToLower(strings.TrimSpace(l.text))
-		if l.masked || !in && !strings.HasPrefix(t, "<table") {
-			out = append(out, l)
-			continue
-		}
-		in = true
-		if strings.HasPrefix(t, "</table") {
-			in = false
-			continue
-		}
-		var cells []string
-		head := false
-		if strings.Contains(t, "<tr") {
-			cells, head = htmlRow(l.text)
-		}
+	var row strings.Builder // the text of a row still open, from its <tr> line
+	var rowAt line
+	open := false
+	emit := func(l line, text string) {
+		cells, head := htmlRow(text)
 		if cells == nil {
-			if t == "" || strings.TrimSpace(stripTags(l.text)) != "" {
-				out = append(out, l) // a row split over lines is read as text
-			}
-			continue // <thead>, <tbody> and the like
+			return
 		}
 		r := l
 		r.text = "| " + strings.Join(cells, " | ") + " |"
@@ -48,6 +36,50 @@ func htmlTables(src string, lines []line) []line {
 			out = append(out, d)
 		}
 	}
+	flush := func() {
+		if open {
+			emit(rowAt, row.String())
+			row.Reset()
+			open = false
+		}
+	}
+	for _, l := range lines {
+		t := strings.ToLower(strings.TrimSpace(l.text))
+		if l.masked || !in && !strings.HasPrefix(t, "<table") {
+			out = append(out, l)
+			continue
+		}
+		in = true
+		if strings.HasPrefix(t, "</table") {
+			flush()
+			in = false
+			continue
+		}
+		if strings.Contains(t, "<tr") {
+			flush() // a <tr> closes the row before it (</tr> may be left out)
+			if !strings.Contains(t, "</tr") && !strings.Contains(t, "</table") {
+				open, rowAt = true, l
+				row.WriteString(l.text)
+				continue
+			}
+			if cells, _ := htmlRow(l.text); cells != nil {
+				emit(l, l.text)
+				continue
+			}
+		} else if open {
+			row.WriteByte(' ')
+			row.WriteString(l.text)
+			if strings.Contains(t, "</tr") {
+				flush()
+			}
+			continue
+		}
+		if t == "" || strings.TrimSpace(stripTags(l.text)) != "" {
+			out = append(out, l) // text between the rows
+		}
+		// <thead>, <tbody> and the like are dropped
+	}
+	flush()
 	return out
 }
 
