@@ -926,6 +926,15 @@ func fieldRun(lines []line, i int) (end int, sev bool) {
 			break
 		}
 		t := strings.TrimSpace(lines[j].text)
+		if t == "" && j > i && j+1 < len(lines) {
+			// Fields written a blank line apart ("- **Query:** …", blank,
+			// "- **Severity:** High") are one run when a field follows.
+			if n := lines[j+1]; !n.masked && n.level == 0 {
+				if u := strings.TrimSpace(n.text); strings.IndexByte(u, ':') >= 0 && (sevFieldOf(u) != nil || fieldShaped(u)) {
+					continue
+				}
+			}
+		}
 		if t == "" || strings.IndexByte(t, ':') < 0 {
 			break
 		}
