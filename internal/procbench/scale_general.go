@@ -29,6 +29,11 @@ func generalKinds(c scaleConfig, report func(reportgen.Shape) func(string, int) 
 		reportgen.Scanner:      "general report: scanner ✗ lines",
 		reportgen.Rating:       "general report: Rating columns",
 		reportgen.Repeated:     "general report: repeated titles",
+		reportgen.FieldRuns:    "general report: fields of a finding in any order",
+		reportgen.Fences:       "general report: tool printouts in plain fences",
+		reportgen.HTMLTables:   "general report: HTML tables",
+		reportgen.FieldParas:   "general report: tracker field paragraphs",
+		reportgen.Verdicts:     "general report: per-section verdicts and tallies",
 		reportgen.Mix:          "general report: a mix of the shapes",
 	}
 	var ks []*scaleKind
