@@ -108,6 +108,7 @@ func (p *reportParser) run() {
 	default:
 		gr := readGeneral(p.stop, p.src, lines)
 		found := gr.settle(p.stop)
+		gr.findings = nil // in found now; the rest of the read needs gr's orphans and tallies
 		found = p.takeResolved(found)
 		p.general = &gr
 		if len(found) == 0 && len(r.Resolved) == 0 {

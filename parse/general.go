@@ -952,13 +952,9 @@ func fieldRun(lines []line, i int) (end int, sev bool) {
 // fieldShaped reports whether t is a line of "Name: value" shape whose
 // name is not a severity ("- **High:** x" is a labelled item).
 func fieldShaped(t string) bool {
-	m := anyFieldRe.FindStringSubmatch(t)
-	if m == nil {
+	name, field := anyFieldName(t)
+	if !field {
 		return false
-	}
-	name := m[1]
-	if name == "" {
-		name = m[2]
 	}
 	if startsWithSeverity(name) {
 		return false
@@ -973,16 +969,78 @@ func isFieldLine(t string) bool {
 	if !strings.Contains(t, ":") {
 		return false
 	}
-	m := anyFieldRe.FindStringSubmatch(t)
-	if m == nil {
+	name, ok := anyFieldName(t)
+	if !ok {
 		return false
-	}
-	name := m[1]
-	if name == "" {
-		name = m[2]
 	}
 	name = strings.ToLower(strings.TrimSpace(strings.TrimRight(name, ":")))
 	return fieldNames[name]
+}
+
+// anyFieldName is anyFieldRe's match of t read by hand: the field's name
+// (the regexp's first group, else its second), and whether t matches.
+// Every line with a colon of a report of fields was matched twice, once
+// by isFieldLine and once by fieldRun, and the regexp's captures made it
+// the largest part of their cost (TestAnyFieldNameAsRegexp).
+func anyFieldName(t string) (string, bool) {
+	// "- ", "* ", "+ " with white space after: taken if what follows
+	// matches, else the line is tried without it (no alternative of
+	// the regexp matches both ways: one opens with "**" or "__", the
+	// other with a capital).
+	u := t
+	if len(u) > 1 && (u[0] == '-' || u[0] == '*' || u[0] == '+') && isRegexpSpace(u[1]) {
+		u = strings.TrimLeft(u[1:], reSpace)
+	}
+	if name, ok := boldFieldName(u); ok {
+		return name, true
+	}
+	return capitalFieldName(u)
+}
+
+// boldFieldName reads the regexp's first alternative at the start of u:
+// "**" or "__", 1 to 40 runes other than '*' and '_' (the fewest that
+// let the rest match), then ':' with white space and "**" or "__" after
+// it, or "**" or "__" with white space and ':' after it.
+func boldFieldName(u string) (string, bool) {
+	if len(u) < 2 || !(u[0] == '*' && u[1] == '*' || u[0] == '_' && u[1] == '_') {
+		return "", false
+	}
+	rest := u[2:]
+	emph := func(s string) bool { return len(s) >= 2 && (s[0] == '*' && s[1] == '*' || s[0] == '_' && s[1] == '_') }
+	for i, n := 0, 0; i < len(rest) && n < 40; n++ {
+		c := rest[i]
+		if c == '*' || c == '_' {
+			return "", false
+		}
+		_, w := utf8.DecodeRuneInString(rest[i:])
+		i += w
+		// The name is rest[:i]: does the rest of the regexp match after it?
+		after := rest[i:]
+		if len(after) > 0 && after[0] == ':' && emph(strings.TrimLeft(after[1:], reSpace)) {
+			return rest[:i], true
+		}
+		if emph(after) && strings.HasPrefix(strings.TrimLeft(after[2:], reSpace), ":") {
+			return rest[:i], true
+		}
+	}
+	return "", false
+}
+
+// capitalFieldName reads the regexp's second alternative at the start of
+// u: a capital, up to 30 letters, spaces, '/', '(', ')' or '-', then ':'
+// and a white space.
+func capitalFieldName(u string) (string, bool) {
+	if u == "" || u[0] < 'A' || u[0] > 'Z' {
+		return "", false
+	}
+	i := 1
+	for i < len(u) && i <= 31 && (isASCIILetter(u[i]) || strings.IndexByte(" /()-", u[i]) >= 0) {
+		i++
+	}
+	if i > 31 || i+1 >= len(u) || u[i] != ':' || !isRegexpSpace(u[i+1]) {
+		return "", false
+	}
+	return u[:i], true
 }
 
 func (n *gnode) setField(name, value string, line int) {
@@ -1384,6 +1442,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 		r.f.resolved = r.f.resolved || underResolved(nodes, h)
 		g.findings = append(g.findings, r.f)
 	}
+	g.pending = nil // 224 bytes a row: 44 MB at 16 MiB of table rows
 	// Groups: tallies of their own counts, and groups that gave nothing.
 	for k := range nodes {
 		n := &nodes[k]

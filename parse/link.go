@@ -436,7 +436,7 @@ func fieldPairRef(lines []line, lo, hi int) string {
 			}
 		case "line", "lines", "line range", "line numbers":
 			if nums == "" {
-				nums = fieldLines(value)
+				nums = fieldLineRange(value)
 			}
 		}
 	}
@@ -477,9 +477,9 @@ func fieldPath(v string) string {
 	return strings.TrimPrefix(v, "./")
 }
 
-// fieldLines is the line or range a lines field starts with: "20-41 (the
+// fieldLineRange is the line or range a lines field starts with: "20-41 (the
 // whole function)" is "20-41", "L20–L41" is "20-41", "about 20" nothing.
-func fieldLines(v string) string {
+func fieldLineRange(v string) string {
 	v = strings.TrimSpace(v)
 	num := func(s string) (string, string) {
 		s = strings.TrimPrefix(s, "L")

@@ -36,6 +36,10 @@ func citedIDsPlain(text, own string) []string {
 var citePieces = []string{
 	"H1", "P0-B", "P1", "SEC-001", "Finding 1", "issue #2.1", "riſk 3", "C1.", "AR-2:", "(F-3)", "[Q1]", "`X-9`",
 	"**CRIT-3**", "HIGH-012", "Fix", "first", "the", "paths", " ", " ", "\t", ",", "/", ";", "|", "١٢", "Ｐ1", "x",
+	// Word IDs and near misses of them (mayCiteWordID): other words,
+	// white space, a '#' after the space or before it, a word glued on.
+	"Item\t4", "GAP #7", "Concern  12", "ISSUE: 3", "Findings 3", "observation#5", "risK 2", "Problem # 4", "subissue 6",
+	"#", "9", "issue", "Risk",
 }
 
 // TestCitedIDsAsPlain compares citedIDs with citedIDsPlain on every line

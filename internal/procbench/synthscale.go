@@ -41,7 +41,7 @@ var (
 func synthScaleKinds(bin string, c scaleConfig, out string) []*scaleKind {
 	sz := c.synth
 	synth := func(d string) []string { return []string{bin, "synth", "-q", "--no-evidence", "--out", out, d} }
-	return []*scaleKind{
+	return append([]*scaleKind{
 		{name: fmt.Sprintf("demo: N agents × %d findings (synth)", sz.demoFindings), unit: "agents", base: sz.demoAgents,
 			make: func(dir string, n int) ([]string, string, error) {
 				d := filepath.Join(dir, fmt.Sprintf("synth-demo-%d×%d", n, sz.demoFindings))
@@ -72,7 +72,7 @@ func synthScaleKinds(bin string, c scaleConfig, out string) []*scaleKind {
 				err := writeOnce(filepath.Join(d, "fd-bold.md"), func() []byte { return boldItems(n) })
 				return synth(d), d, err
 			}},
-	}
+	}, generalSynthKinds(c, synth)...)
 }
 
 // writeOnce writes what data returns to path, its directory made, unless

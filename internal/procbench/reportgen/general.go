@@ -72,13 +72,33 @@ const (
 	// "### n. CRITICAL: Title" where a few titles recur again and again,
 	// each at another place: many findings share one title.
 	Repeated Shape = "repeated"
+	// "### Alert n: Title" over a run of bullet fields in any order
+	// ("- **Rule:**", "- **CWE:**", "- **Severity:** High" among them):
+	// the fields of one finding, whatever their names.
+	FieldRuns Shape = "field-runs"
+	// A tool's printout pasted in fences with no language (or text,
+	// console): "pkg  <1.2.3" over "Severity: high", and ">> Issue: …"
+	// over "Severity: High   Confidence: Medium" printed in columns.
+	Fences Shape = "fences"
+	// <table> exports with a <th> header row and one <tr> per line, a
+	// severity column among the cells.
+	HTMLTables Shape = "html-tables"
+	// A tracker export: paragraphs of bold fields and nothing else
+	// ("**Key:** PAY-901", "**Summary:** Title", "**Priority:** Highest")
+	// in any order, some of them resolved ("**Status:** Done").
+	FieldParas Shape = "field-paras"
+	// Topic sections with a per-section "**Verdict:**" line about the
+	// topic and a tally in words ("2 high, 1 medium") over the findings,
+	// and the overall verdict at the end.
+	Verdicts Shape = "verdicts"
 	// A section of each Markdown shape above, one after another.
 	Mix Shape = "mix"
 )
 
 // General lists the shapes of the general reader (§2.3).
 var General = []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved, JSONBody,
-	PlainLabels, Details, AuditIDs, BoldLeads, Contest, CVSS, Languages, Badges, Scanner, Rating, Repeated, Mix}
+	PlainLabels, Details, AuditIDs, BoldLeads, Contest, CVSS, Languages, Badges, Scanner, Rating, Repeated, FieldRuns,
+	Fences, HTMLTables, FieldParas, Verdicts, Mix}
 
 // IsGeneral reports whether reports of shape s are read by §2.3's general
 // reader.
@@ -152,9 +172,12 @@ func (g *gen) mix(size int) []byte {
 	b.Grow(size + 1024)
 	b.WriteString("# Review of the release branch\n\n")
 	shapes := []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved, PlainLabels,
-		Details, AuditIDs, BoldLeads, Contest, CVSS, Languages, Badges, Scanner, Rating, Repeated}
-	for _, s := range shapes {
-		part := Report(s, (size-64)/len(shapes))
+		Details, AuditIDs, BoldLeads, Contest, CVSS, Languages, Badges, Scanner, Rating, Repeated, FieldRuns, Fences,
+		HTMLTables, FieldParas, Verdicts}
+	for k, s := range shapes {
+		// Each part gets what is left over the parts still to come: a
+		// part falls short of its size by up to a few hundred bytes.
+		part := Report(s, (size-b.Len()-2*(len(shapes)-k))/(len(shapes)-k))
 		// Less each part's title: the sections stand under one report.
 		if i := bytes.Index(part, []byte("\n## ")); i >= 0 {
 			part = part[i+1:]
@@ -181,6 +204,10 @@ func (g *gen) generalTail() string {
 		return "    {\"title\": \"Last check\", \"severity\": \"low\", \"file\": \"README.md\", \"line\": 1}\n  ],\n  \"verdict\": \"changes requested\"\n}\n"
 	case Resolved:
 		return "\n## Verdict\n\n**Verdict:** needs-changes\n"
+	case Fences:
+		return "```\n\nUpgrade the packages before the release.\n\n## Verdict\n\n**Verdict:** risky\n"
+	case HTMLTables:
+		return "  </tbody>\n</table>\n\n<h2>Verdict</h2>\n\n**Verdict:** risky\n"
 	}
 	return "\n## Conclusion\n\n**Verdict:** risky — fix the critical findings first.\n\n<!-- flux-drive:complete -->\n"
 }
@@ -220,6 +247,21 @@ func (g *gen) buckets() []*bucket {
 		return mk("## Findings\n\n", "\n## Review bot comments\n\n", "\n## Notes from the second reader\n\n")
 	case Contest:
 		return mk("")
+	case Fences:
+		return mk("## Dependency audit\n\nThe audit printed this on the branch:\n\n```\n== dependency report ==\n\n",
+			"```\n\n## Static analysis\n\n```text\n", "```\n\n## Linter\n\n```console\n")
+	case HTMLTables:
+		var hs []string
+		for k, s := range []string{"Web front end", "Payments", "Accounts"} {
+			h := "<h2>%s</h2>\n<table>\n  <thead><tr><th>Ref</th><th>Severity</th><th>Title</th></tr></thead>\n  <tbody>\n"
+			if k > 0 {
+				h = "  </tbody>\n</table>\n\n" + h
+			}
+			hs = append(hs, fmt.Sprintf(h, s))
+		}
+		return mk(hs...)
+	case FieldParas:
+		return mk("## Tracker export: open defects\n\n**Reviewer:** release QA\n**Summary:** Defects found this week\n\n")
 	case Rating:
 		return mk("## Upload service\n\n| Vulnerability | Rating |\n|---|---|\n",
 			"\n## Admin console\n\n| # | Vulnerability | Rating | Where |\n|---|---|---|---|\n")
@@ -425,6 +467,67 @@ func (g *gen) generalItem(i int) []string {
 		return add
 	case Repeated:
 		return []string{fmt.Sprintf("### %d. %s: %s\n\n%s\n\n`%s`\n\n", i+1, sevWords[sev], g.repeatedTitle(sev), g.sentence(), g.ref())}
+	case FieldRuns:
+		fs := []string{fmt.Sprintf("- **Rule:** `%s/%s`\n", g.words[g.r.IntN(64)], g.words[g.r.IntN(len(g.words))]),
+			fmt.Sprintf("- **Location:** `%s`\n", g.ref()),
+			fmt.Sprintf("- **Severity:** %s\n", []string{"Critical", "High", "Warning", "Low"}[sev[1]-'0']),
+			fmt.Sprintf("- **CWE:** CWE-%d\n", 20+g.r.IntN(900))}
+		g.r.Shuffle(len(fs), func(a, b int) { fs[a], fs[b] = fs[b], fs[a] })
+		return []string{fmt.Sprintf("### Alert %d: %s\n%s\n", i+1, t, strings.Join(fs, ""))}
+	case Fences:
+		add := make([]string, 3)
+		w := sevWords[sev][:1] + strings.ToLower(sevWords[sev][1:])
+		switch k := g.r.IntN(3); k {
+		case 0:
+			add[0] = fmt.Sprintf("%s  <1.%d.%d\nSeverity: %s\n%s\nupgrade to 1.%d.0\n\n", g.words[g.r.IntN(len(g.words))],
+				g.r.IntN(20), g.r.IntN(10), strings.ToLower(w), t, g.r.IntN(20))
+		default:
+			add[k] = fmt.Sprintf(">> Issue: [B%03d:%s] %s.\n   Severity: %s   Confidence: Medium\n   Location: %s:%d\n\n",
+				g.r.IntN(1000), g.words[g.r.IntN(64)], t, w, g.ref(), 1+g.r.IntN(40))
+		}
+		return add
+	case HTMLTables:
+		add := make([]string, 3)
+		add[g.r.IntN(3)] = fmt.Sprintf("    <tr><td>W-%d</td><td><b>%s</b></td><td>%s</td></tr>\n", i+1,
+			[]string{"Critical", "High", "Medium", "Info"}[sev[1]-'0'], t)
+		return add
+	case FieldParas:
+		fs := []string{fmt.Sprintf("**Key:** LED-%d\n", i+1), fmt.Sprintf("**Summary:** %s\n", t),
+			fmt.Sprintf("**Priority:** %s\n", []string{"Highest", "High", "Medium", "Low"}[sev[1]-'0'])}
+		g.r.Shuffle(len(fs), func(a, b int) { fs[a], fs[b] = fs[b], fs[a] })
+		if i%4 == 3 {
+			fs = append(fs, "**Status:** Done\n")
+		}
+		return []string{strings.Join(fs, "") + "\n"}
+	case Verdicts:
+		// A topic section: its findings, a tally in words that states
+		// what is read, and a verdict about the topic alone.
+		sevs2 := []string{sev, sevs[g.r.IntN(len(sevs))]}
+		var b strings.Builder
+		fmt.Fprintf(&b, "## %s: %s\n\n", g.section(), g.words[g.r.IntN(len(g.words))])
+		n := map[string]int{}
+		for _, s := range sevs2 {
+			n[s]++
+		}
+		var tally []string
+		for _, s := range []string{"P0", "P1", "P2", "P3"} {
+			if n[s] > 0 {
+				tally = append(tally, fmt.Sprintf("%d %s", n[s], strings.ToLower(sevWords[s])))
+			}
+		}
+		fmt.Fprintf(&b, "**Findings:** %s\n\n", strings.Join(tally, ", "))
+		for k, s := range sevs2 {
+			if k > 0 {
+				t = g.title()
+			}
+			fmt.Fprintf(&b, "### %s: %s\n\n%s\n\n", sevWords[s], t, g.sentence())
+		}
+		v := "approve"
+		if sevs2[0] <= "P1" || sevs2[1] <= "P1" {
+			v = []string{"revise", "changes requested", "NO-GO", "reject"}[g.r.IntN(4)]
+		}
+		fmt.Fprintf(&b, "**Verdict:** %s for this area.\n\n", v)
+		return []string{b.String()}
 	case JSONBody:
 		return []string{fmt.Sprintf("    {\n      \"id\": %q,\n      \"title\": %q,\n      \"severity\": %q,\n      \"file\": %q,\n      \"line\": %d,\n      \"body\": %q\n    },\n",
 			id(i), t, strings.ToLower(sevWords[sev]), "src/"+g.words[g.r.IntN(64)]+".go", 1+g.r.IntN(900), g.sentence())}
