@@ -208,22 +208,39 @@ func TestAppendFile(t *testing.T) {
 			t.Errorf("err = %v, want the context's", err)
 		}
 	})
+	// The timed-out call above leaves its open of the FIFO waiting for a
+	// reader: when the reader comes, that open may take it, close, and
+	// end the reader's read with nothing before the next call opens. The
+	// reader reads again until it has something (make test once hung here
+	// for 30 minutes, the next call's open waiting for a reader gone).
 	got := make(chan string, 1)
 	go func() {
-		f, err := os.Open(fifo)
-		if err != nil {
-			got <- err.Error()
-			return
+		for {
+			f, err := os.Open(fifo)
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			b, _ := io.ReadAll(f)
+			f.Close()
+			if len(b) > 0 {
+				got <- string(b)
+				return
+			}
 		}
-		b, _ := io.ReadAll(f)
-		f.Close()
-		got <- string(b)
 	}()
-	if err := AppendFile(context.Background(), fifo, []byte("hello"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if s := <-got; s != "hello" {
-		t.Errorf("reader got %q", s)
+	testfault.Within(t, 10*time.Second, "AppendFile(FIFO, a reader)", func() {
+		if err := AppendFile(context.Background(), fifo, []byte("hello"), 0o644); err != nil {
+			t.Error(err)
+		}
+	})
+	select {
+	case s := <-got:
+		if s != "hello" {
+			t.Errorf("reader got %q", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the reader got nothing in 10 s")
 	}
 }
 
