@@ -1236,7 +1236,8 @@ const (
 // review checklist", "Changelog"), less a note after a colon or a dash
 // and what follows "of" or "for": a changelog says what was fixed, a
 // plan, a guide, a policy, instructions or a checklist what to do or to look for,
-// and their severities label tasks and rules, not findings (SPEC §2.3).
+// a PRD, requirements or a spec what to build, and their severities label
+// tasks, rules and requirements, not findings (SPEC §2.3).
 // A title that names a review of one ("Correctness Review: Migration
 // Plan", "Review of the sprint plan", "Architecture Review Plan") is a
 // report ("Extraction Plan — Correctness Review" too): only a checklist
@@ -1261,7 +1262,7 @@ func notReportTitle(title string) int {
 	head := strings.Trim(words[len(words)-1], ".,;!?*_`")
 	if len(words) > 1 {
 		switch words[len(words)-2] + " " + head {
-		case "release notes", "meeting notes", "change log", "action items":
+		case "release notes", "meeting notes", "change log", "action items", "requirements document":
 			return docOther
 		}
 	}
@@ -1280,7 +1281,8 @@ func notReportTitle(title string) int {
 	}
 	switch head {
 	case "changelog", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
-		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook", "policy", "policies":
+		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook", "policy", "policies",
+		"prd", "requirements", "specification", "spec":
 		return docOther
 	}
 	return docReport
