@@ -167,7 +167,7 @@ func cleanTitle(s string) string {
 	return strings.TrimSpace(s)
 }
 
-var countTitleRe = regexp.MustCompile(`^(?i)(\d+\b.{0,24}|\d+\s*[,/|;].*|none\b.*|n/?a|nothing.*|no (findings?|issues?).*|—|-|–|tbd|0|\(.*)$`)
+var countTitleRe = regexp.MustCompile(`^(?i)(\d+\b.{0,24}|\d+\s*[,/|;].*|(?:none|nothing)(?:\b[^\pL]*|\s*\(.*|[\s:,—–-]+(?:found|identified|observed|noted|reported|detected|flagged|raised|so far|yet|at (?:this|the) (?:time|moment)|in (?:this|the) \pL+|to (?:report|flag|note|add)|significant|critical|major|blocking|notable|of note|else|new|open|remaining|outstanding|that|which|here|applicable|currently|presently|at present|right now|known|pending|so|as of)\b.*)|n/?a|no (findings?|issues?).*|—|-|–|tbd|0|\(.*)$`)
 
 // emptyTitle reports whether a title says nothing: empty, "none", a count, a
 // legend, or only group words ("defects", "findings"). A title that ends with
