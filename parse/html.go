@@ -21,7 +21,7 @@ func htmlTables(src string, lines []line) []line {
 	in := false
 	var row strings.Builder // the text of a row still open, from its <tr> line
 	var rowAt line
-	open := false
+	open, rowLines := false, 0
 	emit := func(l line, text string) {
 		cells, head := htmlRow(text)
 		if cells == nil {
@@ -40,7 +40,7 @@ func htmlTables(src string, lines []line) []line {
 		if open {
 			emit(rowAt, row.String())
 			row.Reset()
-			open = false
+			open, rowLines = false, 0
 		}
 	}
 	for _, l := range lines {
@@ -66,13 +66,19 @@ func htmlTables(src string, lines []line) []line {
 				emit(l, l.text)
 				continue
 			}
-		} else if open {
+		} else if open && t != "" && l.level == 0 && rowLines < maxRowLines {
 			row.WriteByte(' ')
 			row.WriteString(l.text)
+			rowLines++
 			if strings.Contains(t, "</tr") {
 				flush()
 			}
 			continue
+		} else {
+			// A blank line, a heading or a row too long ends a row left
+			// open: the text after an unclosed <tr> stays text, never
+			// swallowed into a cell (its findings read as before).
+			flush()
 		}
 		if t == "" || strings.TrimSpace(stripTags(l.text)) != "" {
 			out = append(out, l) // text between the rows
@@ -82,6 +88,9 @@ func htmlTables(src string, lines []line) []line {
 	flush()
 	return out
 }
+
+// maxRowLines bounds the lines of one HTML row written over several.
+const maxRowLines = 64
 
 // htmlRow reads the cells of a <tr> written on one line, and whether they
 // are header cells (<th>). It returns nil when the line holds no cell.
