@@ -427,6 +427,7 @@ func (r *run) withProse(claims []Claim, prose []proseClaim) []Claim {
 func checkWith(r *run, src []byte) *Result {
 	in := Input{Synthesis: src}
 	claims, prose := claimsAndProse(in.Synthesis)
+	claims = r.trackCounts(claims)
 	res := &Result{Claims: r.withProse(claims, prose), Tally: map[Kind]int{}}
 	for _, k := range Kinds {
 		res.Tally[k] = 0
@@ -543,6 +544,25 @@ func checkWith(r *run, src []byte) *Result {
 		res.Tally[p.Kind]++
 	}
 	return res
+}
+
+// trackCounts keeps the counts of tracks ("(3/4 tracks)") as counts of
+// agents when the run's agents are the tracks: as many completed agents as
+// the count is against. In a run of several agents per track a track is
+// not an agent: the count is dropped, and a claim that was one only by
+// that count with it.
+func (r *run) trackCounts(claims []Claim) []Claim {
+	out := claims[:0]
+	for _, c := range claims {
+		if c.tracks && c.Of != len(r.s.AgentsCompleted) {
+			c.Count, c.Of, c.tracks = 0, 0, false
+			if c.Severity == "" && len(c.attrib) == 0 && len(c.Agents) == 0 {
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // overCount returns the findings a claim is tied to by the title rule
@@ -1202,10 +1222,105 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 	if p, ok := r.severity(c, m); ok {
 		ps = append(ps, p)
 	}
+	if c.items > 0 && c.Count > 0 {
+		if p, ok := r.itemsCount(c, m); ok {
+			ps = append(ps, p)
+		}
+		return ps
+	}
 	if p, ok := r.agentsAndCount(c, m); ok {
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// itemsCount judges the count of a finding whose items cite the IDs that
+// bear it out ("**F1. Title**" over "- Track A: ATA-02 (P1), DGC-01 (P1)"
+// and "- Convergence: 8/16 agents"), on the line that restates it or a
+// row citing the finding's own ID ("| F1 | … | 8/16 |"): the synthesis's
+// own evidence for it. A cited ID settles which finding it means, not
+// that the finding says this: one the synthesis cites under another such
+// finding too, whose title holds more of that one's title and little of
+// this one's (less than littleTitle of its weight), is the other
+// finding's defect, and its agent bears this count out only by another
+// finding cited here. A count above the agents left is wrong. Words
+// alone never discount a cited finding: syntheses group findings that
+// share none of their words ("rate-of-change signal" under "blind spot
+// for rapid-onset incidents").
+func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
+	tw := words(c.Title)
+	var agents, off []string
+	var offNote []string
+	for _, j := range m.cited {
+		for _, a := range r.cands[j].agents {
+			if !slices.Contains(m.citers, a) {
+				continue
+			}
+			if other, line := r.citedApart(c, j, a, tw); line > 0 {
+				if !slices.Contains(off, a) {
+					off = append(off, a)
+					offNote = append(offNote, fmt.Sprintf("%s is the defect of line %d (%s)", r.citedLabel(j, a), line, quote(other)))
+				}
+				continue
+			}
+			if !slices.Contains(agents, a) {
+				agents = append(agents, a)
+			}
+		}
+	}
+	off = slices.DeleteFunc(off, func(a string) bool { return slices.Contains(agents, a) })
+	if c.Count <= len(agents) {
+		return Problem{}, false
+	}
+	msg := fmt.Sprintf("claims %d agents; the IDs its items cite are of %d", c.Count, len(agents)+len(off))
+	if len(off) > 0 {
+		msg += fmt.Sprintf(", and %s: %d at most", strings.Join(offNote, ", "), len(agents))
+	}
+	return Problem{Kind: WrongCount, Message: msg}, true
+}
+
+// citedApart reports whether candidate j, which claim c cites for agent a,
+// is cited by another finding of items whose title holds more of j's
+// agent's words than c's does, while c's holds little of them: the
+// synthesis states it as that finding's defect. It returns that finding's
+// title and line.
+func (r *run) citedApart(c *Claim, j int, a string, tw []string) (string, int) {
+	here := r.srcShare(j, a, tw)
+	if here >= littleTitle {
+		return "", 0
+	}
+	for i, o := range r.claims {
+		if o.items == 0 || o.Line != o.items || o.items == c.items || !slices.Contains(r.matches[i].cited, j) {
+			continue
+		}
+		if r.srcShare(j, a, words(o.Title)) > here {
+			return o.Title, o.Line
+		}
+	}
+	return "", 0
+}
+
+// srcShare is the share of the weight of ws that agent a's source of
+// candidate j holds, in its title and block.
+func (r *run) srcShare(j int, a string, ws []string) float64 {
+	best := 0.0
+	r.said.weighEach(ws, func(k int, v float64, _ int) {
+		if s := r.srcs[k]; s.cand == j && s.agent == a && v > best {
+			best = v
+		}
+	})
+	return best
+}
+
+// citedLabel names agent a's source of candidate j: "SK-01
+// (fd-keju.md:2)".
+func (r *run) citedLabel(j int, a string) string {
+	for k, s := range r.srcs {
+		if s.cand == j && s.agent == a {
+			return r.srcLabel(k)
+		}
+	}
+	return a
 }
 
 // unquoted reports whether an item of a "who said what" list that no
@@ -1584,7 +1699,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	}
 	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
 	for _, a := range m.named {
-		if !grounded || mismatched(m, a) {
+		if !grounded || mismatched(m, a) || c.restates {
 			continue
 		}
 		if msg, ok := r.missesCode(c, m, a); ok {

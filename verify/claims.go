@@ -55,6 +55,19 @@ type Claim struct {
 	// agent is held to its report, not to its findings, whose blocks the
 	// reader may not hold (a finding read from front matter).
 	quotes bool
+	// tracks: its count is of tracks ("(3/4 tracks)", "Convergence
+	// score: 3/4"), an agent count only in a run whose agents are the
+	// tracks, as many as it counts against (Check).
+	tracks bool
+	// items: the line of the finding whose items cite the IDs that bear
+	// it out ("**F1. …**" over "- Track A: ATA-02, DGC-01"), on that
+	// finding, on a line restating its count and on a row citing its own
+	// ID (reader.cite); 0: none.
+	items int
+	// restates: a line that restates the count of the finding above
+	// (reader.restate): judged for its count only, the agents it names
+	// being judged on the finding's own line.
+	restates bool
 }
 
 // countHead is a heading whose paragraph counts the agents of the "who
@@ -103,6 +116,10 @@ type reader struct {
 	// whoHead is the counting heading claim over the "who said what"
 	// items read (whoSaid); nil: none yet.
 	whoHead *countHead
+	// themes: the synthesis's own ID of a finding whose items cite the
+	// agents' IDs that bear it out ("**F1. …**" over "- Track A: ATA-02
+	// (P1), DGC-01 (P1)") → its index in out (citingItem).
+	themes map[string]int
 	// prose are the list items that state no claim by their form but
 	// name what may be agents (proseItem, whoSaid): Check keeps those
 	// whose names are agents of the run.
@@ -386,6 +403,9 @@ func isTally(text string) bool {
 
 // item reads a bullet, numbered item or checkbox.
 func (r *reader) item(text, t string) {
+	if r.block >= 0 && r.restate(text, t) {
+		return
+	}
 	if isTally(text) {
 		return
 	}
@@ -410,6 +430,16 @@ func (r *reader) item(text, t string) {
 		return
 	}
 	c, ok := itemClaim(text, false)
+	if ok && r.block >= 0 && citingItem(text) {
+		// "- Track A: ATA-02 (P1), DGC-01 (P1)" under "**F1. Title**":
+		// the findings that bear the finding above out. A claim of its
+		// own, and IDs the finding above cites.
+		r.cite(text)
+		block := r.block
+		r.add(c, t)
+		r.block = block
+		return
+	}
 	if !ok {
 		if r.claimLvl > 0 {
 			r.detail(text) // a detail of the finding heading above
@@ -507,6 +537,86 @@ func (r *reader) whoSaid(text, t string) bool {
 	return true
 }
 
+// citingLabelRe reads an item that lists IDs after a label: "Track A:
+// ATA-02 (P1), DGC-01 (P1)".
+var citingLabelRe = regexp.MustCompile(`^(?:\*\*|__)?[A-Za-z][A-Za-z0-9 ]{0,30}?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.+)$`)
+
+// citingItem reports whether an item lists finding IDs after a label, and
+// nothing else but asides ("(P0, self-selection aspect)"): the IDs that
+// bear out the finding it stands under.
+func citingItem(text string) bool {
+	m := citingLabelRe.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		return false
+	}
+	rest := strings.TrimSpace(asideRe.ReplaceAllString(m[1], " "))
+	n := 0
+	for tok := range strings.FieldsFuncSeq(rest, func(r rune) bool { return r == ',' || r == ' ' || r == '+' || r == ';' }) {
+		if tok == "and" {
+			continue
+		}
+		if !isID(tok) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// cite gives the finding of the block the IDs an item of it cites, and
+// indexes the finding by its own ID (themes).
+func (r *reader) cite(text string) {
+	th := &r.out[r.block]
+	if r.themes == nil {
+		r.themes = map[string]int{}
+	}
+	if th.items == 0 && len(th.Cites) == 1 {
+		// Its own ID ("F1"), before the IDs of its items.
+		r.themes[th.Cites[0]] = r.block
+	}
+	th.items = th.Line
+	ids, _ := citations(asideRe.ReplaceAllString(text, " "))
+	if len(ids) > 0 {
+		th.attrib = append(th.attrib, attribution{ids: ids})
+		th.Cites = appendNew(th.Cites, ids...)
+	}
+}
+
+// countLineRe matches a line that gives the count of the finding above
+// it, and nothing else: "Convergence: 8/16 agents, all 4 tracks",
+// "**Convergence score: 3/4.** …".
+var countLineRe = regexp.MustCompile(`(?i)^(?:\*\*|__)?convergence(?:\s+score)?(?:\*\*|__)?\s*:`)
+
+// restate reads a line under a finding that states its count
+// (countLineRe): a claim of that count about the finding above, at its own
+// line, with the agents and IDs the finding has been given so far. The
+// finding's own line makes no count claim of it: a synthesis that puts
+// its count on a line of its own claims it there. The finding's block
+// goes on after it.
+func (r *reader) restate(text, t string) bool {
+	if !countLineRe.MatchString(text) {
+		return false
+	}
+	n, of := counts(strings.ReplaceAll(text, "**", ""))
+	tracks := false
+	if n == 0 {
+		n, of = trackCount(text)
+		tracks = n > 0
+	}
+	if n == 0 {
+		return false
+	}
+	c := r.out[r.block]
+	c.Count, c.Of, c.tracks = n, of, tracks
+	c.Severity, c.quotes, c.prose, c.restates = "", false, false, true
+	c.Agents, c.Cites = slices.Clone(c.Agents), slices.Clone(c.Cites)
+	c.attrib = slices.Clone(c.attrib)
+	block := r.block
+	r.add(c, t)
+	r.block = block
+	return true
+}
+
 // proseNameRe finds words that may name an agent in prose: hyphenated
 // ("Launch-wedge", "fd-safety"), in backticks, or an acronym of letters
 // joined by a symbol ("A&R").
@@ -529,6 +639,9 @@ func (r *reader) paragraph(t string) {
 	if g, ok := boldGroup(t); ok {
 		r.group, r.groupLvl = g, -1
 		r.block = -1
+		return
+	}
+	if r.block >= 0 && r.restate(t, t) {
 		return
 	}
 	if strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__") {
@@ -612,6 +725,14 @@ func (r *reader) tableRow(t string) {
 		return
 	}
 	if c, ok := r.table.row(cells(t), r.group); ok {
+		if k, ok := r.themes[c.ID]; ok && len(c.Cites) == 1 {
+			// "| F1 | … | 8/16 |": the synthesis's own finding F1, which
+			// cites the IDs that bear it out.
+			th := r.out[k]
+			c.Cites = appendNew(c.Cites, th.Cites...)
+			c.attrib = append(c.attrib, th.attrib...)
+			c.items = th.items
+		}
 		r.add(c, t)
 	}
 	r.block = -1
@@ -958,6 +1079,10 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 		}
 	}
 	c.Count, c.Of = counts(t)
+	if c.Count == 0 {
+		c.Count, c.Of = trackCount(t)
+		c.tracks = c.Count > 0
+	}
 	c.Agents = appendNew(c.Agents, namedAgents(t)...)
 	for _, m := range parenAgentsRe.FindAllStringSubmatch(t, 16) {
 		if names := agentList(m[1]); len(names) > 0 && strings.Contains(m[1], "-") {
@@ -1429,6 +1554,20 @@ func counts(t string) (n, of int) {
 		}
 	}
 	return 0, 0
+}
+
+// trackCountRe reads a count of tracks: "(3/4 tracks)", "Convergence
+// score: 3/4". A review of tracks writes one report per track, or one per
+// agent of a track: which, only the run tells (Check).
+var trackCountRe = regexp.MustCompile(`(?i)\b(\d{1,2})\s*/\s*(\d{1,2})\s+tracks?\b|\bconvergence\s+score\W{1,6}(\d{1,2})\s*/\s*(\d{1,2})\b`)
+
+// trackCount reads a count of tracks (trackCountRe).
+func trackCount(t string) (n, of int) {
+	m := trackCountRe.FindStringSubmatch(strings.ReplaceAll(t, "**", ""))
+	if m == nil {
+		return 0, 0
+	}
+	return number(m[1] + m[3]), number(m[2] + m[4])
 }
 
 // parenCountRe finds a parenthesised count with or without the agents

@@ -1,0 +1,46 @@
+package verify
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// TestTrackCountNotAgents: in a run of several agents per track, a count
+// of tracks ("(3/3 tracks)") is not a count of agents: trackcount's
+// synthesis checked against a fourth agent's report besides raises no
+// wrong count.
+func TestTrackCountNotAgents(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "trackcount.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Files = append(a.Files, txtar.File{Name: "agents/fd-extra.md", Data: []byte("### Findings Index\n- P2 | X-1 | \"Docs\" | The README omits the install step\nVerdict: safe\n")})
+	r := checked(t, a)
+	if n := r.Tally[WrongCount]; n != 0 {
+		t.Errorf("%d wrong counts, want none:\n%s", n, r.Text("synthesis.md"))
+	}
+}
+
+// TestCitingItem: an item that lists finding IDs after a label, and
+// nothing else but asides, cites the findings bearing out the finding
+// above it.
+func TestCitingItem(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"Track A: ATA-02 (P1), DGC-01 (P1)", true},
+		{"Track C: SK-01 (P0, self-selection aspect), ET-01 (P0, cross-domain aspect)", true},
+		{"**Sources:** NET-1 and QUEUE-1", true},
+		{"Track B: (implied in CB-2 joint feasibility analysis)", false},
+		{"Track A: retries double the load (NET-1)", false},
+		{"Convergence: 3/4 agents", false},
+		{"NET-1, QUEUE-1", false},
+	} {
+		if got := citingItem(tt.text); got != tt.want {
+			t.Errorf("citingItem(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
