@@ -442,7 +442,14 @@ func checkWith(r *run, src []byte) *Result {
 	r.over = make([][]int, len(res.Claims))
 	for i := range res.Claims {
 		c := &res.Claims[i]
-		m := r.match(c)
+		var m matched
+		if k := slices.IndexFunc(res.Claims[:i], func(o Claim) bool { return o.Line == c.restates }); c.restates > 0 && k >= 0 {
+			// A line stating the count of the finding above: it says
+			// what the finding says.
+			m = ms[k]
+		} else {
+			m = r.match(c)
+		}
 		over := r.overCount(c, m)
 		r.over[i] = over
 		for _, j := range m.cands {
@@ -555,8 +562,9 @@ func (r *run) trackCounts(claims []Claim) []Claim {
 	out := claims[:0]
 	for _, c := range claims {
 		if c.tracks && c.Of != len(r.s.AgentsCompleted) {
-			c.Count, c.Of, c.tracks = 0, 0, false
-			if c.Severity == "" && len(c.attrib) == 0 && len(c.Agents) == 0 {
+			restated := c.countLine > 0
+			c.Count, c.Of, c.tracks, c.countLine = 0, 0, false, 0
+			if !restated && c.Severity == "" && len(c.attrib) == 0 && len(c.Agents) == 0 {
 				continue
 			}
 		}
@@ -1222,7 +1230,7 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 	if p, ok := r.severity(c, m); ok {
 		ps = append(ps, p)
 	}
-	if c.items > 0 && c.Count > 0 {
+	if c.items > 0 && c.Count > 0 && c.countLine == 0 {
 		if p, ok := r.itemsCount(c, m); ok {
 			ps = append(ps, p)
 		}
@@ -1699,7 +1707,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	}
 	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
 	for _, a := range m.named {
-		if !grounded || mismatched(m, a) || c.restates {
+		if !grounded || mismatched(m, a) || c.restates > 0 {
 			continue
 		}
 		if msg, ok := r.missesCode(c, m, a); ok {
@@ -1716,7 +1724,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	// IDs ("| Staged rollout | RES-2, DEC-4 | High (4 agents) |"): too few
 	// words to tell a report that says it from one that does not.
 	themeOnly := c.theme && len(m.named) == 0 && m.titleWords <= themeWords
-	if c.Count > len(m.named) && grounded && !themeOnly {
+	if c.Count > len(m.named) && grounded && !themeOnly && c.countLine == 0 {
 		// More agents than it names (or it names none): the others must
 		// say something like it somewhere.
 		lenient := map[string]bool{}
@@ -1768,7 +1776,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			}
 		}
 	}
-	if c.Of > 0 && len(r.s.AgentsLaunched) > 0 && c.Of > len(r.s.AgentsLaunched) {
+	if c.Of > 0 && len(r.s.AgentsLaunched) > 0 && c.Of > len(r.s.AgentsLaunched) && c.countLine == 0 {
 		wrong = append(wrong, fmt.Sprintf("counts against %d agents; the run launched %d", c.Of, len(r.s.AgentsLaunched)))
 	}
 	if len(wrong) == 0 {

@@ -64,10 +64,14 @@ type Claim struct {
 	// finding, on a line restating its count and on a row citing its own
 	// ID (reader.cite); 0: none.
 	items int
-	// restates: a line that restates the count of the finding above
-	// (reader.restate): judged for its count only, the agents it names
-	// being judged on the finding's own line.
-	restates bool
+	// restates: the line of the finding whose count this line states
+	// (reader.restate): tied to what the finding is tied to, and judged
+	// for its count only, the agents it names being judged on the
+	// finding's own line; 0: none.
+	restates int
+	// countLine: the line of a finding's own count, on a line of its own
+	// under it (reader.restate), where it is judged; 0: none.
+	countLine int
 }
 
 // countHead is a heading whose paragraph counts the agents of the "who
@@ -120,6 +124,9 @@ type reader struct {
 	// agents' IDs that bear it out ("**F1. …**" over "- Track A: ATA-02
 	// (P1), DGC-01 (P1)") → its index in out (citingItem).
 	themes map[string]int
+	// restated: each claim of a count line (restate) and the finding it
+	// restates, by their indices in out.
+	restated [][2]int
 	// prose are the list items that state no claim by their form but
 	// name what may be agents (proseItem, whoSaid): Check keeps those
 	// whose names are agents of the run.
@@ -157,6 +164,14 @@ func claimsAndProse(src []byte) (claims []Claim, prose []proseClaim) {
 		line, r.pos = r.lineAt(r.pos)
 		r.n++
 		r.step(strings.TrimSpace(strings.TrimRight(line, "\r")))
+	}
+	for _, x := range r.restated {
+		// A count line says what its finding says, in all the finding's
+		// block: its prose, agents and IDs after the count line too.
+		c, th := &r.out[x[0]], &r.out[x[1]]
+		c.body, c.items = th.body, th.items
+		c.Agents, c.Cites = slices.Clone(th.Agents), slices.Clone(th.Cites)
+		c.attrib, c.FileRefs = slices.Clone(th.attrib), slices.Clone(th.FileRefs)
 	}
 	return r.out, r.prose
 }
@@ -403,7 +418,9 @@ func isTally(text string) bool {
 
 // item reads a bullet, numbered item or checkbox.
 func (r *reader) item(text, t string) {
-	if r.block >= 0 && r.restate(text, t) {
+	if r.block >= 0 && r.out[r.block].items > 0 && r.restate(text, t) {
+		// "- Convergence: 8/16 agents" after the items citing its IDs;
+		// elsewhere such an item is read as a tally, as before.
 		return
 	}
 	if isTally(text) {
@@ -597,7 +614,12 @@ func (r *reader) restate(text, t string) bool {
 	if !countLineRe.MatchString(text) {
 		return false
 	}
-	n, of := counts(strings.ReplaceAll(text, "**", ""))
+	// Counted as an attribution field's value is (parseAttribution).
+	_, value, _ := strings.Cut(strings.NewReplacer("**", "", "__", "").Replace(text), ":")
+	n, of := counts(value + " agents")
+	if n == 0 {
+		n, of = counts(value)
+	}
 	tracks := false
 	if n == 0 {
 		n, of = trackCount(text)
@@ -606,11 +628,26 @@ func (r *reader) restate(text, t string) bool {
 	if n == 0 {
 		return false
 	}
-	c := r.out[r.block]
-	c.Count, c.Of, c.tracks = n, of, tracks
-	c.Severity, c.quotes, c.prose, c.restates = "", false, false, true
-	c.Agents, c.Cites = slices.Clone(c.Agents), slices.Clone(c.Cites)
-	c.attrib = slices.Clone(c.attrib)
+	// The agents and IDs it names ("Convergence: 2/3 (fd-a, fd-b)") are
+	// the finding's, as an attribution field's are.
+	if isField(text) {
+		_, value := fieldParts(text)
+		a := parseAttribution(value)
+		a.Count, a.Of = 0, 0 // given below
+		r.attach(a)
+	}
+	th := &r.out[r.block]
+	if th.Count == 0 {
+		// The finding counts its agents on this line: a count it claims
+		// (a severity is judged knowing it), judged here, not there.
+		th.Count, th.Of, th.tracks, th.countLine = n, of, tracks, r.n
+	}
+	c := *th
+	c.Count, c.Of, c.tracks, c.countLine = n, of, tracks, 0
+	c.Severity, c.quotes, c.prose, c.restates = "", false, false, th.Line
+	// What the finding's block says after this line is said of it too
+	// (claimsAndProse).
+	r.restated = append(r.restated, [2]int{len(r.out), r.block})
 	block := r.block
 	r.add(c, t)
 	r.block = block

@@ -2,6 +2,8 @@ package verify
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -42,5 +44,24 @@ func TestCitingItem(t *testing.T) {
 		if got := citingItem(tt.text); got != tt.want {
 			t.Errorf("citingItem(%q) = %v, want %v", tt.text, got, tt.want)
 		}
+	}
+}
+
+// TestRestatedCount: a line under a finding that only states its count is
+// a claim of that count at its own line, about the finding above, with
+// what the finding's block says after it (its sources, its prose); the
+// finding's own line is not judged for that count.
+func TestRestatedCount(t *testing.T) {
+	src := "## Findings\n\n**Retry storms after a regional failover** (P1)\n\n**Convergence:** 2/3 agents\n**Sources:** fd-net, fd-queue\n\nEvery consumer retries at once.\n"
+	cs := Claims([]byte(src))
+	if len(cs) != 2 {
+		t.Fatalf("%d claims, want 2: %+v", len(cs), cs)
+	}
+	f, n := cs[0], cs[1]
+	if f.Line != 3 || f.Count != 2 || f.countLine != 5 || !strings.Contains(f.body, "Every consumer") || !slices.Equal(f.Agents, []string{"fd-net", "fd-queue"}) {
+		t.Errorf("finding: line %d count %d body %q agents %v, want line 3, its count judged at line 5, the prose after the count line, both agents", f.Line, f.Count, f.body, f.Agents)
+	}
+	if n.Line != 5 || n.Count != 2 || n.Of != 3 || n.Title != f.Title || n.restates != 3 || n.Severity != "" || !slices.Equal(n.Agents, f.Agents) {
+		t.Errorf("count line: %+v, want line 5, 2/3, the finding's title and agents, no severity", n)
 	}
 }
