@@ -216,6 +216,13 @@ type run struct {
 	// (overCount).
 	over     [][]int
 	statedBy map[int][]int
+	// itemCiters: a candidate → the findings of items that cite it
+	// (citedApart), found when first asked.
+	itemCiters map[int][]int
+	// titleShares: a title → each source's share of its words
+	// (srcShare); candSrcs: a candidate → its sources (sourcesOf).
+	titleShares map[string][]float64
+	candSrcs    map[int][]int
 }
 
 // srcRec is one agent's finding (a source of a run finding) or improvement.
@@ -440,10 +447,14 @@ func checkWith(r *run, src []byte) *Result {
 	ms := make([]matched, len(res.Claims))
 	r.statedBy, r.lines = map[int][]int{}, make([]int, len(res.Claims))
 	r.over = make([][]int, len(res.Claims))
+	first := map[int]int{} // a line → the first claim on it
 	for i := range res.Claims {
 		c := &res.Claims[i]
+		if _, ok := first[c.Line]; !ok {
+			first[c.Line] = i
+		}
 		var m matched
-		if k := slices.IndexFunc(res.Claims[:i], func(o Claim) bool { return o.Line == c.restates }); c.restates > 0 && k >= 0 {
+		if k, ok := first[c.restates]; c.restates > 0 && ok && k < i {
 			// A line stating the count of the finding above: it says
 			// what the finding says.
 			m = ms[k]
@@ -1256,7 +1267,6 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 // share none of their words ("rate-of-change signal" under "blind spot
 // for rapid-onset incidents").
 func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
-	tw := words(c.Title)
 	var agents, off []string
 	var offNote []string
 	for _, j := range m.cited {
@@ -1264,7 +1274,7 @@ func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
 			if !slices.Contains(m.citers, a) {
 				continue
 			}
-			if other, line := r.citedApart(c, j, a, tw); line > 0 {
+			if other, line := r.citedApart(c, j, a); line > 0 {
 				if !slices.Contains(off, a) {
 					off = append(off, a)
 					offNote = append(offNote, fmt.Sprintf("%s is the defect of line %d (%s)", r.citedLabel(j, a), line, quote(other)))
@@ -1292,39 +1302,67 @@ func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
 // agent's words than c's does, while c's holds little of them: the
 // synthesis states it as that finding's defect. It returns that finding's
 // title and line.
-func (r *run) citedApart(c *Claim, j int, a string, tw []string) (string, int) {
-	here := r.srcShare(j, a, tw)
+func (r *run) citedApart(c *Claim, j int, a string) (string, int) {
+	here := r.srcShare(j, a, c.Title)
 	if here >= littleTitle {
 		return "", 0
 	}
-	for i, o := range r.claims {
-		if o.items == 0 || o.Line != o.items || o.items == c.items || !slices.Contains(r.matches[i].cited, j) {
-			continue
+	if r.itemCiters == nil {
+		r.itemCiters = map[int][]int{}
+		for i, o := range r.claims {
+			if o.items > 0 && o.Line == o.items {
+				for _, k := range r.matches[i].cited {
+					r.itemCiters[k] = append(r.itemCiters[k], i)
+				}
+			}
 		}
-		if r.srcShare(j, a, words(o.Title)) > here {
+	}
+	for _, i := range r.itemCiters[j] {
+		if o := &r.claims[i]; o.items != c.items && r.srcShare(j, a, o.Title) > here {
 			return o.Title, o.Line
 		}
 	}
 	return "", 0
 }
 
-// srcShare is the share of the weight of ws that agent a's source of
-// candidate j holds, in its title and block.
-func (r *run) srcShare(j int, a string, ws []string) float64 {
+// srcShare is the share of the weight of a title's words that agent a's
+// source of candidate j holds, in its title and block. The shares of every
+// source are weighed once per title (titleShares).
+func (r *run) srcShare(j int, a string, title string) float64 {
+	if r.titleShares == nil {
+		r.titleShares = map[string][]float64{}
+	}
+	shares, ok := r.titleShares[title]
+	if !ok {
+		shares = make([]float64, len(r.srcs))
+		r.said.weighEach(words(title), func(k int, v float64, _ int) { shares[k] = max(shares[k], v) })
+		r.titleShares[title] = shares
+	}
 	best := 0.0
-	r.said.weighEach(ws, func(k int, v float64, _ int) {
-		if s := r.srcs[k]; s.cand == j && s.agent == a && v > best {
-			best = v
+	for _, k := range r.sourcesOf(j) {
+		if r.srcs[k].agent == a {
+			best = max(best, shares[k])
 		}
-	})
+	}
 	return best
+}
+
+// sourcesOf returns the sources (indices into srcs) of candidate j.
+func (r *run) sourcesOf(j int) []int {
+	if r.candSrcs == nil {
+		r.candSrcs = map[int][]int{}
+		for k, s := range r.srcs {
+			r.candSrcs[s.cand] = append(r.candSrcs[s.cand], k)
+		}
+	}
+	return r.candSrcs[j]
 }
 
 // citedLabel names agent a's source of candidate j: "SK-01
 // (fd-keju.md:2)".
 func (r *run) citedLabel(j int, a string) string {
-	for k, s := range r.srcs {
-		if s.cand == j && s.agent == a {
+	for _, k := range r.sourcesOf(j) {
+		if r.srcs[k].agent == a {
 			return r.srcLabel(k)
 		}
 	}

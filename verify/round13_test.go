@@ -1,8 +1,11 @@
 package verify
 
 import (
+	"fmt"
+	"github.com/fluxwatch/fluxwatch/synth"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,5 +66,33 @@ func TestRestatedCount(t *testing.T) {
 	}
 	if n.Line != 5 || n.Count != 2 || n.Of != 3 || n.Title != f.Title || n.restates != 3 || n.Severity != "" || !slices.Equal(n.Agents, f.Agents) {
 		t.Errorf("count line: %+v, want line 5, 2/3, the finding's title and agents, no severity", n)
+	}
+}
+
+// citingRun is a run of findings findings and a synthesis of one finding
+// over items items, each citing two of the findings' IDs, its count
+// restated after them, and a row citing its own ID: the shape whose
+// citations a finding gathers (reader.cite).
+func citingRun(t testing.TB, findings, items int) Input {
+	var report strings.Builder
+	report.WriteString("### Findings Index\n")
+	for i := range findings {
+		fmt.Fprintf(&report, "- P2 | AB-%04d | \"API\" | Retry budget %d is shared across regions\n", i, i)
+	}
+	report.WriteString("Verdict: needs-changes\n")
+	var syn strings.Builder
+	syn.WriteString("# Synthesis\n\n**F1. Retry budget shared across regions**\n")
+	for i := range items {
+		fmt.Fprintf(&syn, "- Track %d: AB-%04d (P2), AB-%04d (P2)\n", i, i%findings, (i+1)%findings)
+	}
+	syn.WriteString("- Convergence: 2/4 agents\n\n| ID | Title | Agents |\n|---|---|---|\n| F1 | Retry budget shared | 2/4 |\n")
+	return oneAgentInput(report.String(), syn.String(), synth.Options{Dedup: synth.DedupExact})
+}
+
+// BenchmarkCitingItems: a finding over 1,000 to 8,000 items citing IDs
+// (citingRun); the time should grow with the items, not their square.
+func BenchmarkCitingItems(b *testing.B) {
+	for _, n := range []int{1000, 2000, 4000, 8000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) { benchCheck(b, citingRun(b, 2000, n)) })
 	}
 }
