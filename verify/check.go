@@ -1254,9 +1254,9 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 }
 
 // itemsCount judges the count of a finding whose items cite the IDs that
-// bear it out ("**F1. Title**" over "- Track A: ATA-02 (P1), DGC-01 (P1)"
-// and "- Convergence: 8/16 agents"), on the line that restates it or a
-// row citing the finding's own ID ("| F1 | … | 8/16 |"): the synthesis's
+// bear it out ("**F1. Title**" over "- Track A: NET-1 (P1), QUEUE-1 (P1)"
+// and "- Convergence: 3/4 agents"), on the line that restates it or a
+// row citing the finding's own ID ("| F1 | … | 3/4 |"): the synthesis's
 // own evidence for it. A cited ID settles which finding it means, not
 // that the finding says this: one the synthesis cites under another such
 // finding too, whose title holds more of that one's title and little of
@@ -1264,8 +1264,8 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 // finding's defect, and its agent bears this count out only by another
 // finding cited here. A count above the agents left is wrong. Words
 // alone never discount a cited finding: syntheses group findings that
-// share none of their words ("rate-of-change signal" under "blind spot
-// for rapid-onset incidents").
+// share none of their words ("no backoff" under "retry storms after
+// a regional failover").
 func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
 	var agents, off []string
 	var offNote []string
@@ -1358,8 +1358,8 @@ func (r *run) sourcesOf(j int) []int {
 	return r.candSrcs[j]
 }
 
-// citedLabel names agent a's source of candidate j: "SK-01
-// (fd-keju.md:2)".
+// citedLabel names agent a's source of candidate j: "NET-1
+// (fd-network.md:2)".
 func (r *run) citedLabel(j int, a string) string {
 	for _, k := range r.sourcesOf(j) {
 		if r.srcs[k].agent == a {

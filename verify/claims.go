@@ -60,7 +60,7 @@ type Claim struct {
 	// tracks, as many as it counts against (Check).
 	tracks bool
 	// items: the line of the finding whose items cite the IDs that bear
-	// it out ("**F1. …**" over "- Track A: ATA-02, DGC-01"), on that
+	// it out ("**F1. …**" over "- Track A: NET-1, QUEUE-1"), on that
 	// finding, on a line restating its count and on a row citing its own
 	// ID (reader.cite); 0: none.
 	items int
@@ -121,8 +121,8 @@ type reader struct {
 	// items read (whoSaid); nil: none yet.
 	whoHead *countHead
 	// themes: the synthesis's own ID of a finding whose items cite the
-	// agents' IDs that bear it out ("**F1. …**" over "- Track A: ATA-02
-	// (P1), DGC-01 (P1)") → its index in out (citingItem).
+	// agents' IDs that bear it out ("**F1. …**" over "- Track A: NET-1
+	// (P1), QUEUE-1 (P1)") → its index in out (citingItem).
 	themes map[string]int
 	// restated: each claim of a count line (restate) and the finding it
 	// restates, by their indices in out.
@@ -419,7 +419,7 @@ func isTally(text string) bool {
 // item reads a bullet, numbered item or checkbox.
 func (r *reader) item(text, t string) {
 	if r.block >= 0 && r.out[r.block].items > 0 && r.restate(text, t) {
-		// "- Convergence: 8/16 agents" after the items citing its IDs;
+		// "- Convergence: 3/4 agents" after the items citing its IDs;
 		// elsewhere such an item is read as a tally, as before.
 		return
 	}
@@ -448,7 +448,7 @@ func (r *reader) item(text, t string) {
 	}
 	c, ok := itemClaim(text, false)
 	if ok && r.block >= 0 && citingItem(text) {
-		// "- Track A: ATA-02 (P1), DGC-01 (P1)" under "**F1. Title**":
+		// "- Track A: NET-1 (P1), QUEUE-1 (P1)" under "**F1. Title**":
 		// the findings that bear the finding above out. A claim of its
 		// own, and IDs the finding above cites.
 		r.cite(text)
@@ -555,11 +555,11 @@ func (r *reader) whoSaid(text, t string) bool {
 }
 
 // citingLabelRe reads an item that lists IDs after a label: "Track A:
-// ATA-02 (P1), DGC-01 (P1)".
+// NET-1 (P1), QUEUE-1 (P1)".
 var citingLabelRe = regexp.MustCompile(`^(?:\*\*|__)?[A-Za-z][A-Za-z0-9 ]{0,30}?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.+)$`)
 
 // citingItem reports whether an item lists finding IDs after a label, and
-// nothing else but asides ("(P0, self-selection aspect)"): the IDs that
+// nothing else but asides ("(P0, the expiry angle)"): the IDs that
 // bear out the finding it stands under.
 func citingItem(text string) bool {
 	m := citingLabelRe.FindStringSubmatch(strings.TrimSpace(text))
@@ -600,7 +600,7 @@ func (r *reader) cite(text string) {
 }
 
 // countLineRe matches a line that gives the count of the finding above
-// it, and nothing else: "Convergence: 8/16 agents, all 4 tracks",
+// it, and nothing else: "Convergence: 3/4 agents",
 // "**Convergence score: 3/4.** …".
 var countLineRe = regexp.MustCompile(`(?i)^(?:\*\*|__)?convergence(?:\s+score)?(?:\*\*|__)?\s*:`)
 
@@ -763,7 +763,7 @@ func (r *reader) tableRow(t string) {
 	}
 	if c, ok := r.table.row(cells(t), r.group); ok {
 		if k, ok := r.themes[c.ID]; ok && len(c.Cites) == 1 {
-			// "| F1 | … | 8/16 |": the synthesis's own finding F1, which
+			// "| F1 | … | 3/4 |": the synthesis's own finding F1, which
 			// cites the IDs that bear it out.
 			th := r.out[k]
 			c.Cites = appendNew(c.Cites, th.Cites...)

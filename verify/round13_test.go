@@ -36,10 +36,10 @@ func TestCitingItem(t *testing.T) {
 		text string
 		want bool
 	}{
-		{"Track A: ATA-02 (P1), DGC-01 (P1)", true},
-		{"Track C: SK-01 (P0, self-selection aspect), ET-01 (P0, cross-domain aspect)", true},
+		{"Track A: NET-1 (P1), QUEUE-1 (P1)", true},
+		{"Track C: CACHE-2 (P0, the expiry angle), LOG-1 (P1, the replay angle)", true},
 		{"**Sources:** NET-1 and QUEUE-1", true},
-		{"Track B: (implied in CB-2 joint feasibility analysis)", false},
+		{"Track B: (implied in POOL-3's drain analysis)", false},
 		{"Track A: retries double the load (NET-1)", false},
 		{"Convergence: 3/4 agents", false},
 		{"NET-1, QUEUE-1", false},
