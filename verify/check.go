@@ -1241,6 +1241,11 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 	if p, ok := r.severity(c, m); ok {
 		ps = append(ps, p)
 	}
+	if c.under != "" {
+		if p, ok := r.itemCredits(c, m); ok {
+			ps = append(ps, p)
+		}
+	}
 	if c.items > 0 && c.Count > 0 && c.countLine == 0 {
 		if p, ok := r.itemsCount(c, m); ok {
 			ps = append(ps, p)
@@ -1274,7 +1279,7 @@ func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
 			if !slices.Contains(m.citers, a) {
 				continue
 			}
-			if other, line := r.citedApart(c, j, a); line > 0 {
+			if other, line := r.citedApart(c.Title, c.items, j, a); line > 0 {
 				if !slices.Contains(off, a) {
 					off = append(off, a)
 					offNote = append(offNote, fmt.Sprintf("%s is the defect of line %d (%s)", r.citedLabel(j, a), line, quote(other)))
@@ -1297,13 +1302,35 @@ func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
 	return Problem{Kind: WrongCount, Message: msg}, true
 }
 
-// citedApart reports whether candidate j, which claim c cites for agent a,
-// is cited by another finding of items whose title holds more of j's
-// agent's words than c's does, while c's holds little of them: the
-// synthesis states it as that finding's defect. It returns that finding's
-// title and line.
-func (r *run) citedApart(c *Claim, j int, a string) (string, int) {
-	here := r.srcShare(j, a, c.Title)
+// itemCredits judges an item citing IDs under a finding of items
+// ("- Track C: NET-2 (P1), CACHE-2 (P2)" under "**F2. …**"): an ID whose
+// finding the synthesis cites under another finding of items as that
+// one's defect (citedApart) is credited to this one wrongly.
+func (r *run) itemCredits(c *Claim, m matched) (Problem, bool) {
+	var wrong []string
+	for _, j := range m.cited {
+		for _, a := range r.cands[j].agents {
+			if !slices.Contains(m.citers, a) {
+				continue
+			}
+			if other, line := r.citedApart(c.under, c.items, j, a); line > 0 {
+				wrong = append(wrong, fmt.Sprintf("%s is the defect of line %d (%s)", r.citedLabel(j, a), line, quote(other)))
+			}
+		}
+	}
+	if len(wrong) == 0 {
+		return Problem{}, false
+	}
+	return Problem{Kind: WrongCount, Message: fmt.Sprintf("cites for %s what is not its defect: %s", quote(c.under), strings.Join(wrong, ", "))}, true
+}
+
+// citedApart reports whether candidate j, cited for agent a under the
+// finding of items (a line) titled title, is cited by another finding of
+// items whose title holds more of j's agent's words than this one's does,
+// while this one's holds little of them: the synthesis states it as that
+// finding's defect. It returns that finding's title and line.
+func (r *run) citedApart(title string, items, j int, a string) (string, int) {
+	here := r.srcShare(j, a, title)
 	if here >= littleTitle {
 		return "", 0
 	}
@@ -1318,7 +1345,7 @@ func (r *run) citedApart(c *Claim, j int, a string) (string, int) {
 		}
 	}
 	for _, i := range r.itemCiters[j] {
-		if o := &r.claims[i]; o.items != c.items && r.srcShare(j, a, o.Title) > here {
+		if o := &r.claims[i]; o.items != items && r.srcShare(j, a, o.Title) > here {
 			return o.Title, o.Line
 		}
 	}

@@ -69,6 +69,9 @@ type Claim struct {
 	// for its count only, the agents it names being judged on the
 	// finding's own line; 0: none.
 	restates int
+	// under: on an item citing IDs (reader.cite), the title of the
+	// finding it bears out; "": none.
+	under string
 	// countLine: the line of a finding's own count, on a line of its own
 	// under it (reader.restate), where it is judged; 0: none.
 	countLine int
@@ -452,6 +455,7 @@ func (r *reader) item(text, t string) {
 		// the findings that bear the finding above out. A claim of its
 		// own, and IDs the finding above cites.
 		r.cite(text)
+		c.under, c.items = r.out[r.block].Title, r.out[r.block].items
 		block := r.block
 		r.add(c, t)
 		r.block = block
