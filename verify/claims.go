@@ -591,9 +591,11 @@ func (r *reader) cite(text string) {
 	if r.themes == nil {
 		r.themes = map[string]int{}
 	}
-	if th.items == 0 && len(th.Cites) == 1 {
-		// Its own ID ("F1"), before the IDs of its items.
-		r.themes[th.Cites[0]] = r.block
+	if id := th.Cites; th.items == 0 && len(id) == 1 && strings.HasPrefix(th.Title, id[0]+".") {
+		// Its own number ("**F1. Title**"), before the IDs of its items;
+		// an agent's ID it cites ("**NET-1: Title**") is no number of its
+		// own.
+		r.themes[id[0]] = r.block
 	}
 	th.items = th.Line
 	ids, _ := citations(asideRe.ReplaceAllString(text, " "))

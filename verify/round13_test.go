@@ -96,3 +96,27 @@ func BenchmarkCitingItems(b *testing.B) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) { benchCheck(b, citingRun(b, 2000, n)) })
 	}
 }
+
+// TestThemeOwnNumber: a table row citing a finding's own number ("| F1 |
+// … |") takes the IDs its items cite; a row citing an agent's ID that a
+// finding of items also cites ("**NET-1: …**") does not.
+func TestThemeOwnNumber(t *testing.T) {
+	src := "**F1. Retry storms after failover**\n- Track A: NET-1 (P1)\n- Track B: QUEUE-1 (P1)\n\n" +
+		"**NET-2: Pool drained on failover**\n- Track A: NET-2 (P1)\n- Track C: CACHE-2 (P2)\n\n" +
+		"| ID | Title | Agents |\n|---|---|---|\n| F1 | Retry storms | 3/4 |\n| NET-2 | Pool drained | 2/4 |\n"
+	var rows []Claim
+	for _, c := range Claims([]byte(src)) {
+		if strings.HasPrefix(c.Text, "|") {
+			rows = append(rows, c)
+		}
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(rows))
+	}
+	if rows[0].items != 1 || !slices.Contains(rows[0].Cites, "QUEUE-1") {
+		t.Errorf("F1 row: items %d cites %v, want the finding of line 1 and its items' IDs", rows[0].items, rows[0].Cites)
+	}
+	if rows[1].items != 0 || slices.Contains(rows[1].Cites, "CACHE-2") {
+		t.Errorf("NET-2 row: items %d cites %v, want neither the finding's line nor its items' IDs", rows[1].items, rows[1].Cites)
+	}
+}
