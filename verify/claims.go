@@ -656,6 +656,9 @@ func (r *reader) restate(text, t string) bool {
 	r.restated = append(r.restated, [2]int{len(r.out), r.block})
 	block := r.block
 	r.add(c, t)
+	// Not a row of a counting heading's "who said what" list: it speaks
+	// for the finding above, which is one already (judgeHeads).
+	r.out[len(r.out)-1].head = nil
 	r.block = block
 	return true
 }
