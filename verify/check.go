@@ -216,6 +216,13 @@ type run struct {
 	// (overCount).
 	over     [][]int
 	statedBy map[int][]int
+	// itemCiters: a candidate → the findings of items that cite it
+	// (citedApart), found when first asked.
+	itemCiters map[int][]int
+	// titleShares: a title → each source's share of its words
+	// (srcShare); candSrcs: a candidate → its sources (sourcesOf).
+	titleShares map[string][]float64
+	candSrcs    map[int][]int
 }
 
 // srcRec is one agent's finding (a source of a run finding) or improvement.
@@ -427,6 +434,7 @@ func (r *run) withProse(claims []Claim, prose []proseClaim) []Claim {
 func checkWith(r *run, src []byte) *Result {
 	in := Input{Synthesis: src}
 	claims, prose := claimsAndProse(in.Synthesis)
+	claims = r.trackCounts(claims)
 	res := &Result{Claims: r.withProse(claims, prose), Tally: map[Kind]int{}}
 	for _, k := range Kinds {
 		res.Tally[k] = 0
@@ -439,9 +447,20 @@ func checkWith(r *run, src []byte) *Result {
 	ms := make([]matched, len(res.Claims))
 	r.statedBy, r.lines = map[int][]int{}, make([]int, len(res.Claims))
 	r.over = make([][]int, len(res.Claims))
+	first := map[int]int{} // a line → the first claim on it
 	for i := range res.Claims {
 		c := &res.Claims[i]
-		m := r.match(c)
+		if _, ok := first[c.Line]; !ok {
+			first[c.Line] = i
+		}
+		var m matched
+		if k, ok := first[c.restates]; c.restates > 0 && ok && k < i {
+			// A line stating the count of the finding above: it says
+			// what the finding says.
+			m = ms[k]
+		} else {
+			m = r.match(c)
+		}
 		over := r.overCount(c, m)
 		r.over[i] = over
 		for _, j := range m.cands {
@@ -543,6 +562,26 @@ func checkWith(r *run, src []byte) *Result {
 		res.Tally[p.Kind]++
 	}
 	return res
+}
+
+// trackCounts keeps the counts of tracks ("(3/4 tracks)") as counts of
+// agents when the run's agents are the tracks: as many completed agents as
+// the count is against. In a run of several agents per track a track is
+// not an agent: the count is dropped, and a claim that was one only by
+// that count with it.
+func (r *run) trackCounts(claims []Claim) []Claim {
+	out := claims[:0]
+	for _, c := range claims {
+		if c.tracks && c.Of != len(r.s.AgentsCompleted) {
+			restated := c.countLine > 0
+			c.Count, c.Of, c.tracks, c.countLine = 0, 0, false, 0
+			if !restated && c.Severity == "" && len(c.attrib) == 0 && len(c.Agents) == 0 {
+				continue
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // overCount returns the findings a claim is tied to by the title rule
@@ -1202,10 +1241,159 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 	if p, ok := r.severity(c, m); ok {
 		ps = append(ps, p)
 	}
+	if c.under != "" {
+		if p, ok := r.itemCredits(c, m); ok {
+			ps = append(ps, p)
+		}
+	}
+	if c.items > 0 && c.Count > 0 && c.countLine == 0 {
+		if p, ok := r.itemsCount(c, m); ok {
+			ps = append(ps, p)
+		}
+		return ps
+	}
 	if p, ok := r.agentsAndCount(c, m); ok {
 		ps = append(ps, p)
 	}
 	return ps
+}
+
+// itemsCount judges the count of a finding whose items cite the IDs that
+// bear it out ("**F1. Title**" over "- Track A: NET-1 (P1), QUEUE-1 (P1)"
+// and "- Convergence: 3/4 agents"), on the line that restates it or a
+// row citing the finding's own ID ("| F1 | … | 3/4 |"): the synthesis's
+// own evidence for it. A cited ID settles which finding it means, not
+// that the finding says this: one the synthesis cites under another such
+// finding too, whose title holds more of that one's title and little of
+// this one's (less than littleTitle of its weight), is the other
+// finding's defect, and its agent bears this count out only by another
+// finding cited here. A count above the agents left is wrong. Words
+// alone never discount a cited finding: syntheses group findings that
+// share none of their words ("no backoff" under "retry storms after
+// a regional failover").
+func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
+	var agents, off []string
+	var offNote []string
+	for _, j := range m.cited {
+		for _, a := range r.cands[j].agents {
+			if !slices.Contains(m.citers, a) {
+				continue
+			}
+			if other, line := r.citedApart(c.Title, c.items, j, a); line > 0 {
+				if !slices.Contains(off, a) {
+					off = append(off, a)
+					offNote = append(offNote, fmt.Sprintf("%s is the defect of line %d (%s)", r.citedLabel(j, a), line, quote(other)))
+				}
+				continue
+			}
+			if !slices.Contains(agents, a) {
+				agents = append(agents, a)
+			}
+		}
+	}
+	off = slices.DeleteFunc(off, func(a string) bool { return slices.Contains(agents, a) })
+	if c.Count <= len(agents) {
+		return Problem{}, false
+	}
+	msg := fmt.Sprintf("claims %d agents; the IDs its items cite are of %d", c.Count, len(agents)+len(off))
+	if len(off) > 0 {
+		msg += fmt.Sprintf(", and %s: %d at most", strings.Join(offNote, ", "), len(agents))
+	}
+	return Problem{Kind: WrongCount, Message: msg}, true
+}
+
+// itemCredits judges an item citing IDs under a finding of items
+// ("- Track C: NET-2 (P1), CACHE-2 (P2)" under "**F2. …**"): an ID whose
+// finding the synthesis cites under another finding of items as that
+// one's defect (citedApart) is credited to this one wrongly.
+func (r *run) itemCredits(c *Claim, m matched) (Problem, bool) {
+	var wrong []string
+	for _, j := range m.cited {
+		for _, a := range r.cands[j].agents {
+			if !slices.Contains(m.citers, a) {
+				continue
+			}
+			if other, line := r.citedApart(c.under, c.items, j, a); line > 0 {
+				wrong = append(wrong, fmt.Sprintf("%s is the defect of line %d (%s)", r.citedLabel(j, a), line, quote(other)))
+			}
+		}
+	}
+	if len(wrong) == 0 {
+		return Problem{}, false
+	}
+	return Problem{Kind: WrongCount, Message: fmt.Sprintf("cites for %s what is not its defect: %s", quote(c.under), strings.Join(wrong, ", "))}, true
+}
+
+// citedApart reports whether candidate j, cited for agent a under the
+// finding of items (a line) titled title, is cited by another finding of
+// items whose title holds more of j's agent's words than this one's does,
+// while this one's holds little of them: the synthesis states it as that
+// finding's defect. It returns that finding's title and line.
+func (r *run) citedApart(title string, items, j int, a string) (string, int) {
+	here := r.srcShare(j, a, title)
+	if here >= littleTitle {
+		return "", 0
+	}
+	if r.itemCiters == nil {
+		r.itemCiters = map[int][]int{}
+		for i, o := range r.claims {
+			if o.items > 0 && o.Line == o.items {
+				for _, k := range r.matches[i].cited {
+					r.itemCiters[k] = append(r.itemCiters[k], i)
+				}
+			}
+		}
+	}
+	for _, i := range r.itemCiters[j] {
+		if o := &r.claims[i]; o.items != items && r.srcShare(j, a, o.Title) > here {
+			return o.Title, o.Line
+		}
+	}
+	return "", 0
+}
+
+// srcShare is the share of the weight of a title's words that agent a's
+// source of candidate j holds, in its title and block. The shares of every
+// source are weighed once per title (titleShares).
+func (r *run) srcShare(j int, a string, title string) float64 {
+	if r.titleShares == nil {
+		r.titleShares = map[string][]float64{}
+	}
+	shares, ok := r.titleShares[title]
+	if !ok {
+		shares = make([]float64, len(r.srcs))
+		r.said.weighEach(words(title), func(k int, v float64, _ int) { shares[k] = max(shares[k], v) })
+		r.titleShares[title] = shares
+	}
+	best := 0.0
+	for _, k := range r.sourcesOf(j) {
+		if r.srcs[k].agent == a {
+			best = max(best, shares[k])
+		}
+	}
+	return best
+}
+
+// sourcesOf returns the sources (indices into srcs) of candidate j.
+func (r *run) sourcesOf(j int) []int {
+	if r.candSrcs == nil {
+		r.candSrcs = map[int][]int{}
+		for k, s := range r.srcs {
+			r.candSrcs[s.cand] = append(r.candSrcs[s.cand], k)
+		}
+	}
+	return r.candSrcs[j]
+}
+
+// citedLabel names agent a's source of candidate j: "NET-1
+// (fd-network.md:2)".
+func (r *run) citedLabel(j int, a string) string {
+	for _, k := range r.sourcesOf(j) {
+		if r.srcs[k].agent == a {
+			return r.srcLabel(k)
+		}
+	}
+	return a
 }
 
 // unquoted reports whether an item of a "who said what" list that no
@@ -1584,7 +1772,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	}
 	grounded := len(m.cands) > 0 || len(m.weak) > 0 || m.best >= grounded
 	for _, a := range m.named {
-		if !grounded || mismatched(m, a) {
+		if !grounded || mismatched(m, a) || c.restates > 0 {
 			continue
 		}
 		if msg, ok := r.missesCode(c, m, a); ok {
@@ -1601,7 +1789,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 	// IDs ("| Staged rollout | RES-2, DEC-4 | High (4 agents) |"): too few
 	// words to tell a report that says it from one that does not.
 	themeOnly := c.theme && len(m.named) == 0 && m.titleWords <= themeWords
-	if c.Count > len(m.named) && grounded && !themeOnly {
+	if c.Count > len(m.named) && grounded && !themeOnly && c.countLine == 0 {
 		// More agents than it names (or it names none): the others must
 		// say something like it somewhere.
 		lenient := map[string]bool{}
@@ -1653,7 +1841,7 @@ func (r *run) agentsAndCount(c *Claim, m matched) (Problem, bool) {
 			}
 		}
 	}
-	if c.Of > 0 && len(r.s.AgentsLaunched) > 0 && c.Of > len(r.s.AgentsLaunched) {
+	if c.Of > 0 && len(r.s.AgentsLaunched) > 0 && c.Of > len(r.s.AgentsLaunched) && c.countLine == 0 {
 		wrong = append(wrong, fmt.Sprintf("counts against %d agents; the run launched %d", c.Of, len(r.s.AgentsLaunched)))
 	}
 	if len(wrong) == 0 {

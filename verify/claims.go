@@ -55,6 +55,26 @@ type Claim struct {
 	// agent is held to its report, not to its findings, whose blocks the
 	// reader may not hold (a finding read from front matter).
 	quotes bool
+	// tracks: its count is of tracks ("(3/4 tracks)", "Convergence
+	// score: 3/4"), an agent count only in a run whose agents are the
+	// tracks, as many as it counts against (Check).
+	tracks bool
+	// items: the line of the finding whose items cite the IDs that bear
+	// it out ("**F1. …**" over "- Track A: NET-1, QUEUE-1"), on that
+	// finding, on a line restating its count and on a row citing its own
+	// ID (reader.cite); 0: none.
+	items int
+	// restates: the line of the finding whose count this line states
+	// (reader.restate): tied to what the finding is tied to, and judged
+	// for its count only, the agents it names being judged on the
+	// finding's own line; 0: none.
+	restates int
+	// under: on an item citing IDs (reader.cite), the title of the
+	// finding it bears out; "": none.
+	under string
+	// countLine: the line of a finding's own count, on a line of its own
+	// under it (reader.restate), where it is judged; 0: none.
+	countLine int
 }
 
 // countHead is a heading whose paragraph counts the agents of the "who
@@ -103,6 +123,13 @@ type reader struct {
 	// whoHead is the counting heading claim over the "who said what"
 	// items read (whoSaid); nil: none yet.
 	whoHead *countHead
+	// themes: the synthesis's own ID of a finding whose items cite the
+	// agents' IDs that bear it out ("**F1. …**" over "- Track A: NET-1
+	// (P1), QUEUE-1 (P1)") → its index in out (citingItem).
+	themes map[string]int
+	// restated: each claim of a count line (restate) and the finding it
+	// restates, by their indices in out.
+	restated [][2]int
 	// prose are the list items that state no claim by their form but
 	// name what may be agents (proseItem, whoSaid): Check keeps those
 	// whose names are agents of the run.
@@ -140,6 +167,14 @@ func claimsAndProse(src []byte) (claims []Claim, prose []proseClaim) {
 		line, r.pos = r.lineAt(r.pos)
 		r.n++
 		r.step(strings.TrimSpace(strings.TrimRight(line, "\r")))
+	}
+	for _, x := range r.restated {
+		// A count line says what its finding says, in all the finding's
+		// block: its prose, agents and IDs after the count line too.
+		c, th := &r.out[x[0]], &r.out[x[1]]
+		c.body, c.items = th.body, th.items
+		c.Agents, c.Cites = slices.Clone(th.Agents), slices.Clone(th.Cites)
+		c.attrib, c.FileRefs = slices.Clone(th.attrib), slices.Clone(th.FileRefs)
 	}
 	return r.out, r.prose
 }
@@ -386,6 +421,11 @@ func isTally(text string) bool {
 
 // item reads a bullet, numbered item or checkbox.
 func (r *reader) item(text, t string) {
+	if r.block >= 0 && r.out[r.block].items > 0 && r.restate(text, t) {
+		// "- Convergence: 3/4 agents" after the items citing its IDs;
+		// elsewhere such an item is read as a tally, as before.
+		return
+	}
 	if isTally(text) {
 		return
 	}
@@ -410,6 +450,17 @@ func (r *reader) item(text, t string) {
 		return
 	}
 	c, ok := itemClaim(text, false)
+	if ok && r.block >= 0 && citingItem(text) {
+		// "- Track A: NET-1 (P1), QUEUE-1 (P1)" under "**F1. Title**":
+		// the findings that bear the finding above out. A claim of its
+		// own, and IDs the finding above cites.
+		r.cite(text)
+		c.under, c.items = r.out[r.block].Title, r.out[r.block].items
+		block := r.block
+		r.add(c, t)
+		r.block = block
+		return
+	}
 	if !ok {
 		if r.claimLvl > 0 {
 			r.detail(text) // a detail of the finding heading above
@@ -507,6 +558,111 @@ func (r *reader) whoSaid(text, t string) bool {
 	return true
 }
 
+// citingLabelRe reads an item that lists IDs after a label: "Track A:
+// NET-1 (P1), QUEUE-1 (P1)".
+var citingLabelRe = regexp.MustCompile(`^(?:\*\*|__)?[A-Za-z][A-Za-z0-9 ]{0,30}?(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.+)$`)
+
+// citingItem reports whether an item lists finding IDs after a label, and
+// nothing else but asides ("(P0, the expiry angle)"): the IDs that
+// bear out the finding it stands under.
+func citingItem(text string) bool {
+	m := citingLabelRe.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		return false
+	}
+	rest := strings.TrimSpace(asideRe.ReplaceAllString(m[1], " "))
+	n := 0
+	for tok := range strings.FieldsFuncSeq(rest, func(r rune) bool { return r == ',' || r == ' ' || r == '+' || r == ';' }) {
+		if tok == "and" {
+			continue
+		}
+		if !isID(tok) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// cite gives the finding of the block the IDs an item of it cites, and
+// indexes the finding by its own ID (themes).
+func (r *reader) cite(text string) {
+	th := &r.out[r.block]
+	if r.themes == nil {
+		r.themes = map[string]int{}
+	}
+	if id := th.Cites; th.items == 0 && len(id) == 1 && strings.HasPrefix(th.Title, id[0]+".") {
+		// Its own number ("**F1. Title**"), before the IDs of its items;
+		// an agent's ID it cites ("**NET-1: Title**") is no number of its
+		// own.
+		r.themes[id[0]] = r.block
+	}
+	th.items = th.Line
+	ids, _ := citations(asideRe.ReplaceAllString(text, " "))
+	if len(ids) > 0 {
+		th.attrib = append(th.attrib, attribution{ids: ids})
+		th.Cites = appendNew(th.Cites, ids...)
+	}
+}
+
+// countLineRe matches a line that gives the count of the finding above
+// it, and nothing else: "Convergence: 3/4 agents",
+// "**Convergence score: 3/4.** …".
+var countLineRe = regexp.MustCompile(`(?i)^(?:\*\*|__)?convergence(?:\s+score)?(?:\*\*|__)?\s*:`)
+
+// restate reads a line under a finding that states its count
+// (countLineRe): a claim of that count about the finding above, at its own
+// line, with the agents and IDs the finding has been given so far. The
+// finding's own line makes no count claim of it: a synthesis that puts
+// its count on a line of its own claims it there. The finding's block
+// goes on after it.
+func (r *reader) restate(text, t string) bool {
+	if !countLineRe.MatchString(text) {
+		return false
+	}
+	// Counted as an attribution field's value is (parseAttribution).
+	_, value, _ := strings.Cut(strings.NewReplacer("**", "", "__", "").Replace(text), ":")
+	n, of := counts(value + " agents")
+	if n == 0 {
+		n, of = counts(value)
+	}
+	tracks := false
+	if n == 0 {
+		n, of = trackCount(text)
+		tracks = n > 0
+	}
+	if n == 0 {
+		return false
+	}
+	// The agents and IDs it names ("Convergence: 2/3 (fd-a, fd-b)") are
+	// the finding's, as an attribution field's are.
+	if isField(text) {
+		_, value := fieldParts(text)
+		a := parseAttribution(value)
+		a.Count, a.Of = 0, 0 // given below
+		r.attach(a)
+	}
+	th := &r.out[r.block]
+	if th.Count == 0 {
+		// The finding counts its agents on this line: a count it claims
+		// (a severity is judged knowing it), judged here, not there.
+		th.Count, th.Of, th.tracks, th.countLine = n, of, tracks, r.n
+	}
+	c := *th
+	c.Count, c.Of, c.tracks, c.countLine = n, of, tracks, 0
+	c.Severity, c.quotes, c.prose, c.restates = "", false, false, th.Line
+	// What the finding's block says after this line is said of it too
+	// (claimsAndProse).
+	r.restated = append(r.restated, [2]int{len(r.out), r.block})
+	block := r.block
+	r.add(c, t)
+	// Not a row of a counting heading's "who said what" list: it speaks
+	// for the finding above, which is one already (judgeHeads).
+	r.out[len(r.out)-1].head = nil
+	r.block = block
+	return true
+}
+
 // proseNameRe finds words that may name an agent in prose: hyphenated
 // ("Launch-wedge", "fd-safety"), in backticks, or an acronym of letters
 // joined by a symbol ("A&R").
@@ -529,6 +685,9 @@ func (r *reader) paragraph(t string) {
 	if g, ok := boldGroup(t); ok {
 		r.group, r.groupLvl = g, -1
 		r.block = -1
+		return
+	}
+	if r.block >= 0 && r.restate(t, t) {
 		return
 	}
 	if strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__") {
@@ -612,6 +771,14 @@ func (r *reader) tableRow(t string) {
 		return
 	}
 	if c, ok := r.table.row(cells(t), r.group); ok {
+		if k, ok := r.themes[c.ID]; ok && len(c.Cites) == 1 {
+			// "| F1 | … | 3/4 |": the synthesis's own finding F1, which
+			// cites the IDs that bear it out.
+			th := r.out[k]
+			c.Cites = appendNew(c.Cites, th.Cites...)
+			c.attrib = append(c.attrib, th.attrib...)
+			c.items = th.items
+		}
 		r.add(c, t)
 	}
 	r.block = -1
@@ -958,6 +1125,10 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 		}
 	}
 	c.Count, c.Of = counts(t)
+	if c.Count == 0 {
+		c.Count, c.Of = trackCount(t)
+		c.tracks = c.Count > 0
+	}
 	c.Agents = appendNew(c.Agents, namedAgents(t)...)
 	for _, m := range parenAgentsRe.FindAllStringSubmatch(t, 16) {
 		if names := agentList(m[1]); len(names) > 0 && strings.Contains(m[1], "-") {
@@ -1429,6 +1600,20 @@ func counts(t string) (n, of int) {
 		}
 	}
 	return 0, 0
+}
+
+// trackCountRe reads a count of tracks: "(3/4 tracks)", "Convergence
+// score: 3/4". A review of tracks writes one report per track, or one per
+// agent of a track: which, only the run tells (Check).
+var trackCountRe = regexp.MustCompile(`(?i)\b(\d{1,2})\s*/\s*(\d{1,2})\s+tracks?\b|\bconvergence\s+score\W{1,6}(\d{1,2})\s*/\s*(\d{1,2})\b`)
+
+// trackCount reads a count of tracks (trackCountRe).
+func trackCount(t string) (n, of int) {
+	m := trackCountRe.FindStringSubmatch(strings.ReplaceAll(t, "**", ""))
+	if m == nil {
+		return 0, 0
+	}
+	return number(m[1] + m[3]), number(m[2] + m[4])
 }
 
 // parenCountRe finds a parenthesised count with or without the agents

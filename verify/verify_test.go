@@ -97,6 +97,8 @@ func TestGoldenKinds(t *testing.T) {
 		{"refneighbour", WrongCount, true},
 		{"countheading", WrongCount, true},
 		{"labelcount", WrongCount, true},
+		{"trackcount", WrongCount, true},
+		{"itemscount", WrongCount, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
