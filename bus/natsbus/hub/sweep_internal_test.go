@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -56,5 +57,83 @@ func TestSweepPutsMissedStreamWithinLimits(t *testing.T) {
 	if c := get(); c.MaxAge != time.Hour || c.Discard != jetstream.DiscardNew || c.MaxMsgSize <= 0 {
 		t.Errorf("after a sweep: max_age %v discard %v max_msg_size %d; want the hub's limits",
 			c.MaxAge, c.Discard, c.MaxMsgSize)
+	}
+}
+
+// TestEnforcerLooksAgain: a stream whose advisory reached the enforcer
+// before the server could look it up (nats-server sends the created
+// advisory first) is put within the limits by the enforcer's next
+// lookups, with no sweep. Before, it waited for the sweep, a minute on
+// with these limits: TestStreamLimitsEnforced failed under load.
+func TestEnforcerLooksAgain(t *testing.T) {
+	h, err := Start(Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true,
+		Limits: Limits{MaxBytes: 8 << 20, MaxAge: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Shutdown)
+	h.enforcer.stop() // only the enforcer below looks at streams
+	const name = "FLUXWATCH_late"
+	connect := func() (*nats.Conn, jetstream.JetStream) {
+		t.Helper()
+		nc, err := nats.Connect(h.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		js, _ := jetstream.New(nc)
+		return nc, js
+	}
+	nc, js := connect()
+	// Each lookup is a request on the server's API, seen here too.
+	looked := make(chan struct{}, 64)
+	if _, err := nc.Subscribe("$JS.API.STREAM.INFO."+name, func(*nats.Msg) {
+		select {
+		case looked <- struct{}{}:
+		default:
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	enc, ejs := connect()
+	e := &enforcer{nc: enc, js: ejs, limits: h.enforcer.limits, every: time.Hour, work: make(chan lookup, 8),
+		done: make(chan struct{})}
+	e.wg.Add(1)
+	go e.run()
+	t.Cleanup(e.stop)
+
+	// A guard against a hang, not a speed bar.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	e.queue(lookup{name: name}) // its advisory, before the stream is there
+	// A second lookup is made only after the first found nothing.
+	for i := range 2 {
+		select {
+		case <-looked:
+		case <-ctx.Done():
+			t.Fatalf("%d lookups of a stream not there yet; want the enforcer to look again", i)
+		}
+	}
+	cfg := jetstream.StreamConfig{Name: name, Subjects: []string{"fluxwatch.late.findings.*"},
+		MaxBytes: 1 << 20, Discard: jetstream.DiscardOld}
+	if _, err := js.CreateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		s, err := js.Stream(ctx, name)
+		if err == nil {
+			c := s.CachedInfo().Config
+			if c.MaxAge == time.Hour && c.Discard == jetstream.DiscardNew && c.MaxMsgSize > 0 {
+				return
+			}
+			err = fmt.Errorf("max_age %v discard %v max_msg_size %d", c.MaxAge, c.Discard, c.MaxMsgSize)
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("a stream made after its advisory's lookup: %v; want the hub's limits, with no sweep", err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
