@@ -10,6 +10,37 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
+// startUnenforced starts a hub with limits whose own enforcer is stopped
+// (else it would put a stream within them at once: only the test's may),
+// and a connection to it.
+func startUnenforced(t *testing.T) (*Hub, *nats.Conn, jetstream.JetStream) {
+	t.Helper()
+	h, err := Start(Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true,
+		Limits: Limits{MaxBytes: 8 << 20, MaxAge: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Shutdown)
+	h.enforcer.stop()
+	nc, js := connectTo(t, h)
+	return h, nc, js
+}
+
+// connectTo connects to h, until the test ends.
+func connectTo(t *testing.T, h *Hub) (*nats.Conn, jetstream.JetStream) {
+	t.Helper()
+	nc, err := nats.Connect(h.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nc, js
+}
+
 // TestSweepPutsMissedStreamWithinLimits: a stream the advisories did not
 // bring to the enforcer (the server sends a stream's created advisory
 // before the stream can be looked up, so enforce may find nothing) is put
@@ -17,24 +48,10 @@ import (
 // ticker. Before, such a stream kept no MaxAge and was never deleted:
 // TestIdleStreamsSwept failed under load, the stream still there 20 s on.
 func TestSweepPutsMissedStreamWithinLimits(t *testing.T) {
-	h, err := Start(Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true,
-		Limits: Limits{MaxBytes: 8 << 20, MaxAge: time.Hour}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Shutdown)
+	h, nc, js := startUnenforced(t)
 	// No advisory reaches this enforcer: it sees a stream only as the
 	// sweep lists it, as after a missed advisory.
-	nc, err := nats.Connect(h.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, _ := jetstream.New(nc)
 	e := &enforcer{nc: nc, js: js, limits: h.enforcer.limits}
-	// The hub's own enforcer would put it within the limits at once:
-	// stop it first, so that only the sweep can.
-	h.enforcer.stop()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cfg := jetstream.StreamConfig{Name: "FLUXWATCH_missed", Subjects: []string{"fluxwatch.missed.findings.*"},
@@ -66,25 +83,8 @@ func TestSweepPutsMissedStreamWithinLimits(t *testing.T) {
 // lookups, with no sweep. Before, it waited for the sweep, a minute on
 // with these limits: TestStreamLimitsEnforced failed under load.
 func TestEnforcerLooksAgain(t *testing.T) {
-	h, err := Start(Config{Listen: "127.0.0.1:0", Store: t.TempDir(), NoSync: true,
-		Limits: Limits{MaxBytes: 8 << 20, MaxAge: time.Hour}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Shutdown)
-	h.enforcer.stop() // only the enforcer below looks at streams
+	h, nc, js := startUnenforced(t)
 	const name = "FLUXWATCH_late"
-	connect := func() (*nats.Conn, jetstream.JetStream) {
-		t.Helper()
-		nc, err := nats.Connect(h.URL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(nc.Close)
-		js, _ := jetstream.New(nc)
-		return nc, js
-	}
-	nc, js := connect()
 	// Each lookup is a request on the server's API, seen here too.
 	looked := make(chan struct{}, 64)
 	if _, err := nc.Subscribe("$JS.API.STREAM.INFO."+name, func(*nats.Msg) {
@@ -98,7 +98,7 @@ func TestEnforcerLooksAgain(t *testing.T) {
 	if err := nc.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	enc, ejs := connect()
+	enc, ejs := connectTo(t, h)
 	e := &enforcer{nc: enc, js: ejs, limits: h.enforcer.limits, every: time.Hour, work: make(chan lookup, 8),
 		done: make(chan struct{})}
 	e.wg.Add(1)
