@@ -301,7 +301,9 @@ func (w *Watcher) reread(ctx context.Context, run *synth.Run, opts synth.Options
 		return s, err
 	}
 	s, _, err := readBackend(rctx, run, w.opts.Bus, opts, readBatch)
-	if err == nil && rctx.Err() != nil {
+	if rctx.Err() != nil {
+		// Cut short, whether the backend said so (a stream's read
+		// fails with the context) or not: part of the bus was read.
 		err = fmt.Errorf("%w: %w", ErrBusNotReread, rctx.Err())
 	}
 	return s, err

@@ -53,8 +53,11 @@ func TestBusServe(t *testing.T) {
 }
 
 // serve starts `fluxwatch bus serve ARGS` in process and returns the URL
-// its start line names and what it printed so far, and stops it when the
-// test ends. A serve that ends first returns its exit status instead.
+// its start line names and what it printed once its start lines are out
+// (the limits line is the last), and stops it when the test ends. A serve
+// that ends first returns its exit status instead. It used to return at
+// the first line: under load, before the credentials and limits lines
+// that TestBusServeClosed and TestBusServeLimits check were written.
 func serve(t *testing.T, args ...string) (url string, out, errb *syncBuffer, code int) {
 	t.Helper()
 	e, out, errb := natsEnv("")
@@ -65,7 +68,7 @@ func serve(t *testing.T, args ...string) (url string, out, errb *syncBuffer, cod
 		done <- run(ctx, append([]string{"bus", "serve", "--store", store}, args...), e)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
-	addr := regexp.MustCompile(`serving (nats://\S+) `)
+	addr := regexp.MustCompile(`(?s)serving (nats://\S+) .*\nlimits: [^\n]*\n`)
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if m := addr.FindStringSubmatch(out.String()); m != nil {
 			return m[1], out, errb, -1
@@ -77,7 +80,7 @@ func serve(t *testing.T, args ...string) (url string, out, errb *syncBuffer, cod
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("bus serve printed no address: %q %q", out.String(), errb.String())
+			t.Fatalf("bus serve printed no address and limits: %q %q", out.String(), errb.String())
 		}
 	}
 }

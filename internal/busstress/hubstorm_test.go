@@ -31,7 +31,9 @@ func TestHubStorm(t *testing.T) {
 	defer cancel()
 	res, err := HubStorm(ctx, cfg, os.Stderr)
 	if err != nil {
-		t.Fatal(err)
+		// The seed and the accounting so far: a failure under load was
+		// once not reproduced, its cause unknown.
+		t.Fatalf("hub storm (seed %d): %v (%v)", cfg.Seed, err, res)
 	}
 	t.Log(res)
 	if !res.OK() {

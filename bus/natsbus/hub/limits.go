@@ -130,20 +130,37 @@ func (l Limits) clamp(cfg jetstream.StreamConfig) (jetstream.StreamConfig, bool)
 // at each sweep every stream again, deleting the runs' streams whose
 // records all aged out.
 //
-// The sweep is not only for deleting: the server sends a stream's created
-// advisory before the stream can be looked up (nats-server 2.15's
-// addStream registers it with its account last), so the lookup of enforce
-// may find nothing and miss a new stream; the next sweep puts it within
-// the limits. Before, such a stream kept no MaxAge and was never deleted.
+// The server sends a stream's created advisory before the stream can be
+// looked up (nats-server 2.15's addStream registers it with its account
+// last), so the lookup of enforce may find nothing: the enforcer looks
+// again, sooner at first, for lookAgainFor. The sweep is the last resort,
+// for a stream still missed then: it puts every stream within the limits
+// too. Before, a missed stream kept no MaxAge until the next sweep, a
+// minute on with the default limits (TestStreamLimitsEnforced failed under
+// load), and before that was never put within them.
 type enforcer struct {
 	nc     *nats.Conn
 	js     jetstream.JetStream
 	limits Limits
+	every  time.Duration // between sweeps
 	wg     sync.WaitGroup
-	work   chan string // names of streams to look at
+	work   chan lookup
 	done   chan struct{}
 	once   sync.Once
 }
+
+// lookup is a stream for the enforcer to look at, and how long it has
+// waited since the lookup first found nothing (0: not yet looked up).
+type lookup struct {
+	name   string
+	waited time.Duration
+}
+
+// lookAgainFor bounds how long a stream named by an advisory and not
+// found is looked up again: the stream the server has not registered yet
+// shows up within it even on a loaded machine; one deleted meanwhile
+// costs a lookup every second or so until then.
+const lookAgainFor = 30 * time.Second
 
 // startEnforcer connects to srv in process with opts and starts
 // enforcing.
@@ -159,16 +176,14 @@ func startEnforcer(srv *server.Server, opts []nats.Option, limits Limits) (*enfo
 		nc.Close()
 		return nil, err
 	}
-	e := &enforcer{nc: nc, js: js, limits: limits, work: make(chan string, 1024), done: make(chan struct{})}
+	e := &enforcer{nc: nc, js: js, limits: limits, every: min(time.Minute, max(limits.MaxAge/4, 100*time.Millisecond)),
+		work: make(chan lookup, 1024), done: make(chan struct{})}
 	// Made or changed: look at it (the advisory's subject ends with the
 	// stream's name).
 	for _, subj := range []string{server.JSAdvisoryStreamCreatedPre + ".*", server.JSAdvisoryStreamUpdatedPre + ".*"} {
 		if _, err := nc.Subscribe(subj, func(m *nats.Msg) {
 			name := m.Subject[len(subj)-1:]
-			select {
-			case e.work <- name:
-			case <-e.done:
-			}
+			e.queue(lookup{name: name})
 		}); err != nil {
 			nc.Close()
 			return nil, fmt.Errorf("the hub's own connection: %w", err)
@@ -202,12 +217,17 @@ func startEnforcer(srv *server.Server, opts []nats.Option, limits Limits) (*enfo
 
 func (e *enforcer) run() {
 	defer e.wg.Done()
-	sweep := time.NewTicker(min(time.Minute, max(e.limits.MaxAge/4, 100*time.Millisecond)))
+	sweep := time.NewTicker(e.every)
 	defer sweep.Stop()
 	for {
 		select {
-		case name := <-e.work:
-			e.enforce(name) // a stream deleted meanwhile: nothing to do
+		case l := <-e.work:
+			if !errors.Is(e.enforce(l.name), jetstream.ErrStreamNotFound) || l.waited >= lookAgainFor {
+				continue // within the limits, or deleted meanwhile: the sweep has the rest
+			}
+			// Not registered yet, or deleted: look again, at 10 ms, 20 ms, … up to every second.
+			wait := min(max(l.waited, 10*time.Millisecond), time.Second)
+			time.AfterFunc(wait, func() { e.queue(lookup{name: l.name, waited: l.waited + wait}) })
 		case <-sweep.C:
 			e.sweep()
 		case <-e.done:
@@ -247,13 +267,22 @@ func (e *enforcer) sweep() {
 	}
 }
 
-// enforce puts the stream name within the limits.
+// queue hands l to the enforcer, unless it has stopped.
+func (e *enforcer) queue(l lookup) {
+	select {
+	case e.work <- l:
+	case <-e.done:
+	}
+}
+
+// enforce puts the stream name within the limits. A stream that is not
+// there is jetstream.ErrStreamNotFound.
 func (e *enforcer) enforce(name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	s, err := e.js.Stream(ctx, name)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		return nil
+		return err
 	}
 	if err != nil {
 		return fmt.Errorf("stream %s: %w", name, err)
