@@ -457,3 +457,26 @@ func TestLiveAppendAllocates(t *testing.T) {
 		t.Errorf("an append that matches no finding allocated %d bytes; a copy of the %d findings is %d", got, len(s.Findings), copied)
 	}
 }
+
+// TestLiveSnapshotSharesNames: a synthesis made again names the agents that
+// did not acknowledge a blocking entry with the lists of the synthesis
+// before (a record does not change), rather than make them again: up to
+// 500 records × every completed agent at each change of a watch.
+func TestLiveSnapshotSharesNames(t *testing.T) {
+	full, _ := demoRun(t, demo.Config{Agents: 300, Findings: 2, BusLines: 600, Seed: 1})
+	live := synth.NewLive(synth.Options{Watching: true})
+	live.Update(full)
+	first := live.Synthesis().Timeline.Unacknowledged
+	again := live.Synthesis().Timeline.Unacknowledged
+	if len(first) == 0 || len(again) != len(first) {
+		t.Fatalf("%d and %d unacknowledged entries: the test tests nothing", len(first), len(again))
+	}
+	for i := range first {
+		if !slices.Equal(first[i].By, again[i].By) {
+			t.Fatalf("entry %d: by %v, then %v", i, first[i].By, again[i].By)
+		}
+		if unsafe.SliceData(first[i].By) != unsafe.SliceData(again[i].By) {
+			t.Fatalf("entry %d: its %d names made again", i, len(again[i].By))
+		}
+	}
+}
