@@ -34,11 +34,8 @@ package membudget
 
 import (
 	"os"
-	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
-	"sync/atomic"
 )
 
 const (
@@ -77,82 +74,9 @@ func setLimit() int64 {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return 0
 	}
-	limit := max(Budget(input+held)-outside, floor)
+	limit := Budget(input+held) - outside
 	debug.SetMemoryLimit(limit)
 	return limit
-}
-
-// floor is the least limit while FollowLive runs: the live heap after
-// the last collection and its headroom.
-var floor int64
-
-// FollowLive keeps the limit, until stop, at least (1 + headroom) times
-// the heap live after each collection (runtime/metrics'
-// /gc/heap/live:bytes, read once the collection is done): under the
-// budget the limit is the budget's; a heap live near or above the budget
-// is collected as GOGC=headroom×100 would, not without pause. stop
-// drops the floor.
-func FollowLive(headroom float64) (stop func()) {
-	var stopped atomic.Bool
-	var arm func()
-	arm = func() {
-		// A cleanup runs once a collection found its object unreachable:
-		// after every cycle, as each one arms the next.
-		runtime.AddCleanup(&gcSentinel{}, func(struct{}) {
-			if follow(headroom, &stopped) {
-				arm()
-			}
-		}, struct{}{})
-	}
-	arm()
-	return func() {
-		mu.Lock()
-		defer mu.Unlock()
-		stopped.Store(true)
-		floor = 0
-		setLimit()
-	}
-}
-
-// gcSentinel is an object made only to be collected: large enough and
-// holding a pointer, so that the allocator gives it a block of its own
-// (a cleanup on a tiny block may never run).
-type gcSentinel struct {
-	_ *byte
-	_ [8]byte
-}
-
-// follow raises the floor to (1 + headroom) times the live heap, plus
-// what the limit counts besides the heap (stacks, the runtime's own
-// metadata: 25 MB beside a heap of 65 MB in a watch of 1,000 agents),
-// which a floor of the heap alone would leave no room for. It reports
-// whether to go on: not once stopped.
-func follow(headroom float64, stopped *atomic.Bool) bool {
-	s := []metrics.Sample{
-		{Name: "/gc/heap/live:bytes"},
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-		{Name: "/memory/classes/heap/objects:bytes"},
-		{Name: "/memory/classes/heap/unused:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-	}
-	metrics.Read(s)
-	for _, x := range s {
-		if x.Value.Kind() != metrics.KindUint64 {
-			return false
-		}
-	}
-	v := func(i int) int64 { return int64(s[i].Value.Uint64()) }
-	live := v(0)
-	other := v(1) - v(2) - v(3) - v(4) - v(5)
-	mu.Lock()
-	defer mu.Unlock()
-	if stopped.Load() {
-		return false
-	}
-	floor = int64(float64(live)*(1+headroom)) + max(other, 0)
-	setLimit()
-	return true
 }
 
 // Holding is input a long-running command holds for a while (the MCP

@@ -2,10 +2,8 @@ package membudget
 
 import (
 	"math"
-	"runtime"
 	"runtime/debug"
 	"testing"
-	"time"
 )
 
 // TestAdd: the limit follows the budget of all the input counted, and a
@@ -50,37 +48,5 @@ func TestHold(t *testing.T) {
 	b.Release()
 	if got, want := debug.SetMemoryLimit(-1), int64(64<<20-outside); got != want {
 		t.Fatalf("limit after releasing both = %d, want %d", got, want)
-	}
-}
-
-// TestFollowLive: with a heap live above the budget, the limit follows it
-// after a collection, at least (1 + headroom) times it, rather than leave
-// the collector running without pause; stop puts the budget back.
-func TestFollowLive(t *testing.T) {
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
-	defer func() { input, held = 0, 0 }()
-	t.Setenv("GOMEMLIMIT", "")
-	input, held = 0, 0
-	budget := Add(0) // 44 MiB: the budget of no input
-	stop := FollowLive(0.5)
-	live := make([][]byte, 64) // 64 MiB live, over the budget
-	for i := range live {
-		live[i] = make([]byte, 1<<20)
-		live[i][0] = 1
-	}
-	want := int64(len(live)<<20) * 3 / 2
-	deadline := time.Now().Add(5 * time.Second)
-	for debug.SetMemoryLimit(-1) < want {
-		if time.Now().After(deadline) {
-			t.Fatalf("limit %d MiB with %d MiB live and a budget of %d MiB; want at least %d MiB",
-				debug.SetMemoryLimit(-1)>>20, len(live), budget>>20, want>>20)
-		}
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
-	runtime.KeepAlive(live)
-	stop()
-	if got := debug.SetMemoryLimit(-1); got != budget {
-		t.Errorf("limit after stop = %d MiB, want the budget, %d MiB", got>>20, budget>>20)
 	}
 }

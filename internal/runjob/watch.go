@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/fluxwatch/fluxwatch/internal/fsio"
-	"github.com/fluxwatch/fluxwatch/internal/membudget"
 	"github.com/fluxwatch/fluxwatch/internal/termview"
 	"github.com/fluxwatch/fluxwatch/page/livepage"
 	"github.com/fluxwatch/fluxwatch/report"
@@ -114,17 +112,8 @@ type watchRun struct {
 
 func (r *watchRun) run(ctx context.Context) error {
 	w := r.o.Watch
-	scan := r.scan
-	if r.bus == nil {
-		// Hold the watch to SPEC §9's memory for the run it reads, as
-		// synth is (Job.Synthesize), with half its live heap as headroom
-		// at least (membudget.FollowLive): a bus stream's size is not
-		// known beforehand, so with one, no limit.
-		scan.Sized = new(rescanBudget).sized
-		defer membudget.FollowLive(0.5)()
-	}
 	wopts := watcher.Options{
-		Scan:          scan,
+		Scan:          r.scan,
 		Synth:         r.synth,
 		Debounce:      orNever(w.Debounce),
 		Rescan:        orNever(w.Rescan),
@@ -275,25 +264,4 @@ func orNever(d time.Duration) time.Duration {
 		return -1
 	}
 	return d
-}
-
-// rescanBudget holds a watch to SPEC §9's memory for the run as its last
-// scan listed it: each scan reads the whole directory again, so its size
-// replaces the last one's rather than adding to it (membudget.Add would
-// count the run once per scan and lift the limit out of reach).
-type rescanBudget struct {
-	mu   sync.Mutex
-	hold *membudget.Holding
-}
-
-// sized is a ScanOptions.Sized: the limit becomes the budget of n bytes.
-func (b *rescanBudget) sized(n int64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	h := membudget.Hold()
-	h.Add(n)
-	if b.hold != nil {
-		b.hold.Release()
-	}
-	b.hold = h
 }
