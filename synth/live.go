@@ -170,14 +170,16 @@ func keysOf(completed []*Agent) []agentKey {
 // those of the last Update, and it merged them. The Live then
 // synthesises as not watching from here on. Otherwise ok is false and
 // the Live is unchanged: a merge made beside the one it keeps would hold
-// both, where a caller that lets go of the Live first holds one.
+// both, where a caller that lets go of the Live first holds one. With
+// evidence checked (Options.Evidence) it declines too: Synthesize reads
+// the cited files again, which may have changed since the merge.
 //
 // A watcher's final update is mostly of a run already merged: the last
 // report completed, the run settled. Merging it again was a whole
 // synthesis more (at 8,000 agents, most of `synth`'s 15 s of CPU) for
 // the same findings.
 func (l *Live) Final(run *Run) (s *Synthesis, ok bool) {
-	if l.findings == nil {
+	if l.findings == nil || l.opts.Evidence != nil {
 		return nil, false
 	}
 	opts := l.opts

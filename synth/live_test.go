@@ -198,6 +198,20 @@ func TestLiveFinal(t *testing.T) {
 	if finals < 10 || declined == 0 {
 		t.Fatalf("%d finals, %d declined: the test tests too little", finals, declined)
 	}
+	// Evidence checked: Synthesize reads the cited files again, so Final
+	// declines, and the Live is unchanged.
+	checked := watching
+	checked.Evidence, checked.EvidenceRepo = oddLines{}, "repo"
+	live := synth.NewLive(checked)
+	run := prefixRun(full, len(full.Agents), []int{10, 10})
+	live.Update(run)
+	before := must(synth.RenderJSON(live.Synthesis()))
+	if s, ok := live.Final(run); ok || s != nil {
+		t.Fatalf("Final made a synthesis with evidence checked")
+	}
+	if got := must(synth.RenderJSON(live.Synthesis())); !bytes.Equal(got, before) {
+		t.Fatalf("a Final that declined changed the Live:\n%s", txtartest.FirstDiff(before, got))
+	}
 }
 
 // TestLiveExpectedWhileWatching: an expected agent with no file yet is still
