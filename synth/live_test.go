@@ -122,6 +122,98 @@ func TestLiveMatchesSynthesize(t *testing.T) {
 	}
 }
 
+// TestLiveFinal: a watching Live's Final is Synthesize not watching, byte
+// for byte, at any point of a growing run (agents completing, bus entries
+// appended to either file, a bus rewound), without a merge when the
+// completed agents are those of its last Update; with one more completed
+// agent it declines and is unchanged.
+func TestLiveFinal(t *testing.T) {
+	full, _ := demoRun(t, demo.Config{Agents: 10, Findings: 8, BusLines: 400, Seed: 3})
+	entries := full.Bus[0].Entries
+	full.Bus = []synth.BusFile{
+		{Name: "findings.jsonl", Entries: entries[:250]},
+		{Name: "peer-findings.jsonl", Entries: entries[250:]},
+	}
+	watching := synth.Options{MaxEntries: 7, Watching: true, Expect: []string{"fd-agent-0000", "fd-late"}}
+	final := watching
+	final.Watching = false
+	type step struct {
+		nAgents int
+		cut     []int
+		rewind  bool
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var steps []step
+	nAgents, cut := 0, []int{0, 0}
+	for range 60 {
+		rewind := false
+		switch k := r.IntN(10); {
+		case k == 0 && nAgents < len(full.Agents):
+			nAgents++
+		case k == 1:
+			cut[0], cut[1], rewind = r.IntN(cut[0]+1), 0, true
+		case k < 6:
+			cut[0] = min(len(full.Bus[0].Entries), cut[0]+r.IntN(20))
+		default:
+			if cut[0] > 0 {
+				cut[1] = min(len(full.Bus[1].Entries), cut[1]+r.IntN(20))
+			}
+		}
+		steps = append(steps, step{nAgents, slices.Clone(cut), rewind})
+	}
+	finals, declined := 0, 0
+	for n := 1; n <= len(steps); n += 1 + r.IntN(4) {
+		live := synth.NewLive(watching)
+		for _, st := range steps[:n] {
+			if st.rewind {
+				live.Rewind()
+			}
+			live.Update(prefixRun(full, st.nAgents, st.cut))
+		}
+		last := steps[n-1]
+		if last.nAgents < len(full.Agents) {
+			// One more agent completed since: the Live declines.
+			more := prefixRun(full, last.nAgents+1, last.cut)
+			before := must(synth.RenderJSON(live.Synthesis()))
+			if s, ok := live.Final(more); ok || s != nil {
+				t.Fatalf("step %d: Final of a run with one more completed agent made a synthesis", n)
+			}
+			if got := must(synth.RenderJSON(live.Synthesis())); !bytes.Equal(got, before) {
+				t.Fatalf("step %d: a Final that declined changed the Live:\n%s", n, txtartest.FirstDiff(before, got))
+			}
+			declined++
+		}
+		run := prefixRun(full, last.nAgents, last.cut)
+		s, ok := live.Final(run)
+		if !ok {
+			t.Fatalf("step %d: Final declined a run whose completed agents are those merged", n)
+		}
+		got, want := must(synth.RenderJSON(s)), must(synth.RenderJSON(synth.Synthesize(run, final)))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("step %d (%d agents, bus %v): Final differs from Synthesize not watching:\n%s",
+				n, last.nAgents, last.cut, txtartest.FirstDiff(want, got))
+		}
+		finals++
+	}
+	if finals < 10 || declined == 0 {
+		t.Fatalf("%d finals, %d declined: the test tests too little", finals, declined)
+	}
+	// Evidence checked: Synthesize reads the cited files again, so Final
+	// declines, and the Live is unchanged.
+	checked := watching
+	checked.Evidence, checked.EvidenceRepo = oddLines{}, "repo"
+	live := synth.NewLive(checked)
+	run := prefixRun(full, len(full.Agents), []int{10, 10})
+	live.Update(run)
+	before := must(synth.RenderJSON(live.Synthesis()))
+	if s, ok := live.Final(run); ok || s != nil {
+		t.Fatalf("Final made a synthesis with evidence checked")
+	}
+	if got := must(synth.RenderJSON(live.Synthesis())); !bytes.Equal(got, before) {
+		t.Fatalf("a Final that declined changed the Live:\n%s", txtartest.FirstDiff(before, got))
+	}
+}
+
 // TestLiveExpectedWhileWatching: an expected agent with no file yet is still
 // running while watching, failed otherwise.
 func TestLiveExpectedWhileWatching(t *testing.T) {
@@ -377,5 +469,28 @@ func TestLiveAppendAllocates(t *testing.T) {
 	copied := uint64(len(s.Findings)) * uint64(unsafe.Sizeof(synth.Finding{}))
 	if got := m1.TotalAlloc - m0.TotalAlloc; got >= copied/4 {
 		t.Errorf("an append that matches no finding allocated %d bytes; a copy of the %d findings is %d", got, len(s.Findings), copied)
+	}
+}
+
+// TestLiveSnapshotSharesNames: a synthesis made again names the agents that
+// did not acknowledge a blocking entry with the lists of the synthesis
+// before (a record does not change), rather than make them again: up to
+// 500 records × every completed agent at each change of a watch.
+func TestLiveSnapshotSharesNames(t *testing.T) {
+	full, _ := demoRun(t, demo.Config{Agents: 300, Findings: 2, BusLines: 600, Seed: 1})
+	live := synth.NewLive(synth.Options{Watching: true})
+	live.Update(full)
+	first := live.Synthesis().Timeline.Unacknowledged
+	again := live.Synthesis().Timeline.Unacknowledged
+	if len(first) == 0 || len(again) != len(first) {
+		t.Fatalf("%d and %d unacknowledged entries: the test tests nothing", len(first), len(again))
+	}
+	for i := range first {
+		if !slices.Equal(first[i].By, again[i].By) {
+			t.Fatalf("entry %d: by %v, then %v", i, first[i].By, again[i].By)
+		}
+		if unsafe.SliceData(first[i].By) != unsafe.SliceData(again[i].By) {
+			t.Fatalf("entry %d: its %d names made again", i, len(again[i].By))
+		}
 	}
 }

@@ -627,14 +627,24 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 		return ErrNotRead
 	}
 	w.pollAll()
-	// The Live and the last synthesis are not used again: they go before
-	// the final synthesis is made, not beside it (with them, the final
-	// synthesis of a finished run of 1,000 agents held twice the live heap
-	// of synth's).
-	w.live, w.last = synth.NewLive(w.opts.Synth), nil
+	w.refill()
+	w.last = nil
+	// Mostly the run is the one merged at the last update (its last report
+	// completed, then it settled): the Live makes the final synthesis from
+	// the merge it holds, as it makes each update, with the bus entries it
+	// has read (those handed over included).
+	s, ok := w.live.Final(w.run())
+	if ok {
+		u := w.update(s, false)
+		u.Final = true
+		return finalErr(handle(u))
+	}
+	// Otherwise the Live is not used again: it goes before the final
+	// synthesis is made, not beside it (with it, the final synthesis of a
+	// finished run of 1,000 agents held twice the live heap of synth's).
+	w.live = synth.NewLive(w.opts.Synth)
 	opts := w.opts.Synth
 	opts.Watching = false
-	var s *synth.Synthesis
 	if w.droppedAny() {
 		// The entries handed over are not held: read the bus again, as
 		// fluxwatch synth does.
@@ -650,9 +660,13 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 	}
 	u := w.update(s, false)
 	u.Final = true
-	err := handle(u)
+	return finalErr(handle(u))
+}
+
+// finalErr is the error of the final update's handler: ErrStop is none.
+func finalErr(err error) error {
 	if errors.Is(err, ErrStop) {
-		err = nil
+		return nil
 	}
 	return err
 }

@@ -494,13 +494,19 @@ func TestWatchStoppedBeforeFirstRead(t *testing.T) {
 	}
 }
 
-// After a signal, a watcher that handed bus entries over reads the bus
-// again for its final update only within what is left of the second: cut
-// short (here: to a nanosecond), it hands over no final update and says
-// why, so that the reports of the last change stay whole; in time, the
-// final update comes as before.
+// After a signal, a watcher that handed bus entries over and must merge
+// again for its final update (a report came since the last update) reads
+// the bus again only within what is left of the second: cut short (here:
+// to a nanosecond), it hands over no final update and says why, so that
+// the reports of the last change stay whole; in time, the final update
+// comes as before. When the run is the one merged last, the final update
+// is made from the Live, which read the entries handed over: it comes at
+// once, however little time is left.
 func TestWatchFinalRereadCutBySignal(t *testing.T) {
-	for _, budget := range []time.Duration{time.Nanosecond, 5 * time.Second} {
+	for _, tc := range []struct {
+		budget  time.Duration
+		changed bool // a report came after the last update
+	}{{time.Nanosecond, true}, {5 * time.Second, true}, {time.Nanosecond, false}} {
 		dir := t.TempDir()
 		write(t, dir, "fd-a.md", report("P1 Tokens in localStorage"), 0)
 		var bus strings.Builder
@@ -508,7 +514,8 @@ func TestWatchFinalRereadCutBySignal(t *testing.T) {
 			bus.WriteString(busLine("fd-b", "notable", fmt.Sprintf("Note %d", i)))
 		}
 		write(t, dir, "findings.jsonl", bus.String(), 0)
-		w := New(dir, Options{handOver: 7, finalBudget: budget})
+		// Debounce -1: reports are read at the final rescan only.
+		w := New(dir, Options{handOver: 7, finalBudget: tc.budget, Debounce: -1})
 		ctx, cancel := context.WithCancel(context.Background())
 		updates := make(chan *Update, 10)
 		done := make(chan error, 1)
@@ -517,17 +524,26 @@ func TestWatchFinalRereadCutBySignal(t *testing.T) {
 		if !w.droppedAny() {
 			t.Fatal("no entries handed over: the case tests nothing")
 		}
+		if tc.changed {
+			write(t, dir, "fd-c.md", report("P2 Cache without a bound"), 0)
+		}
 		cancel()
 		err := <-done
-		var final bool
+		var final *Update
 		for len(updates) > 0 {
-			final = final || (<-updates).Final
+			if u := <-updates; u.Final {
+				final = u
+			}
 		}
 		switch {
-		case budget == time.Nanosecond && (!errors.Is(err, ErrBusNotReread) || final):
-			t.Errorf("no time left: Run = %v, final update %v; want ErrBusNotReread and none", err, final)
-		case budget > time.Nanosecond && (err != nil || !final):
-			t.Errorf("in time: Run = %v, final update %v; want the final update", err, final)
+		case tc.changed && tc.budget == time.Nanosecond && (!errors.Is(err, ErrBusNotReread) || final != nil):
+			t.Errorf("no time left: Run = %v, final update %v; want ErrBusNotReread and none", err, final != nil)
+		case (!tc.changed || tc.budget > time.Nanosecond) && (err != nil || final == nil):
+			t.Errorf("changed %v, budget %v: Run = %v, final update %v; want the final update", tc.changed, tc.budget, err, final != nil)
+		case final != nil && (final.Synthesis.Timeline == nil || final.Synthesis.Timeline.Total != 50 ||
+			len(final.Synthesis.AgentsCompleted) != map[bool]int{false: 1, true: 2}[tc.changed]):
+			t.Errorf("changed %v: the final synthesis has %v completed, timeline %+v; want every bus entry",
+				tc.changed, final.Synthesis.AgentsCompleted, final.Synthesis.Timeline)
 		}
 	}
 }

@@ -46,11 +46,15 @@ func waitFor(t *testing.T, out *syncBuffer, s string) {
 }
 
 // benchFluxwatch skips the test unless FLUXWATCH_BENCH is set (as the make
-// target does), else builds the real fluxwatch for it to measure.
+// target does), else builds the real fluxwatch for it to measure, or
+// takes the binary FLUXWATCH_BENCH_BIN names (to compare two builds).
 func benchFluxwatch(t *testing.T, target string) string {
 	t.Helper()
 	if os.Getenv("FLUXWATCH_BENCH") == "" {
 		t.Skipf("set FLUXWATCH_BENCH=1 (make %s)", target)
+	}
+	if bin := os.Getenv("FLUXWATCH_BENCH_BIN"); bin != "" {
+		return bin // a binary built before, to compare two side by side
 	}
 	return cmdtest.Build(t)
 }

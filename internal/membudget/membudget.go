@@ -21,7 +21,9 @@
 // change: on 1,000 agents peak RSS 211 → 138 MB, but a report rename's p50
 // latency 4.0 → 11.9 s and 1.7× the CPU; a limit of at least 1.5× the live
 // heap after each collection, 162 MB and 6.0 s (docs/performance.md,
-// seventh round).
+// seventh round); that floor with the memory the limit counts besides the
+// heap (0181ef0, eighth round), 210 → 162 MB, but a rename's p50 4.2 →
+// 6.5 s and 1.25× the CPU.
 //
 // `check` sets it: parsing holds a few times its input, well under the
 // budget, so the limit costs the collector little. `synth` of a run

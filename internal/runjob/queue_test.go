@@ -127,3 +127,64 @@ func TestOutQueueCloseBounded(t *testing.T) {
 		t.Errorf("Close took %v with a paused reader", took)
 	}
 }
+
+// TestOutChange: a change begun on an empty queue is written as its pieces
+// come, before it ends; one begun while output waits is kept aside, and
+// dropped whole once it would take the queue past its bound, its pieces to
+// come counted in the notice, never kept.
+func TestOutChange(t *testing.T) {
+	g := &gateWriter{open: make(chan struct{})}
+	notice := func(n int) []byte { return fmt.Appendf(nil, "dropped %d\n", n) }
+	q := newOutQueue(g, 1000, notice, nil)
+	line := func(c, i int) []byte {
+		return fmt.Appendf(nil, "change %d piece %d %s\n", c, i, strings.Repeat("x", 80))
+	}
+
+	first := q.Begin()
+	for i := range 30 { // 3 KB: three times the bound, taken by an empty queue
+		first.Put(line(1, i), 1)
+	}
+	second := q.Begin() // output waits (the reader is paused)
+	for i := range 30 {
+		second.Put(line(2, i), 1)
+		if len(second.aside) > 0 && second.size > 1000 {
+			t.Fatalf("piece %d: %d bytes kept aside, over the bound", i, second.size)
+		}
+	}
+	second.End()
+	close(g.open)
+	deadline := time.Now().Add(5 * time.Second)
+	for { // the first change is written while it is still open
+		g.mu.Lock()
+		n := len(g.writes)
+		g.mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("nothing of a change begun on an empty queue written before it ended")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	first.End()
+	third := q.Begin()
+	third.Put(line(3, 0), 1)
+	third.End()
+	if err := q.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var all bytes.Buffer
+	for _, w := range g.writes {
+		all.Write(w)
+	}
+	got := all.String()
+	if strings.Contains(got, "change 2 ") {
+		t.Errorf("the second change, over the bound, was written:\n%s", got)
+	}
+	if c := strings.Count(got, "change 1 "); c != 30 {
+		t.Errorf("%d lines of the first change written, want 30", c)
+	}
+	if !strings.HasSuffix(got, "dropped 30\n"+string(line(3, 0))) {
+		t.Errorf("want the notice of the 30 events dropped, then the third change, last; got ...%q", got[max(0, len(got)-200):])
+	}
+}

@@ -73,7 +73,7 @@ func TestWatchShowStreams(t *testing.T) {
 			ref := watcher.NewDiffer()
 			for step := range 10 {
 				u := randomUpdate(r, at.Add(time.Duration(step)*time.Second))
-				got, n, err := run.show(u)
+				got, n, _, err := shown(run, u)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -104,6 +104,63 @@ func TestWatchShowStreams(t *testing.T) {
 		}
 		if printed == 0 {
 			t.Fatalf("mode %d: no events: the test tests nothing", mode)
+		}
+	}
+}
+
+// shown returns what run.show hands over for u: the pieces joined, how
+// many events they hold, and the size of the largest piece.
+func shown(run *watchRun, u *watcher.Update) (out []byte, events, largest int, err error) {
+	err = run.show(u, func(p []byte, n int) {
+		out = append(out, p...)
+		events += n
+		largest = max(largest, len(p))
+	})
+	return out, events, largest, err
+}
+
+// TestWatchShowPieces: a change of many events (the first update of a
+// large run: one finding_added per finding) is handed to the queue in
+// pieces of about showPiece bytes, each whole lines, never as one buffer
+// of the whole change; joined, they are what the change prints.
+func TestWatchShowPieces(t *testing.T) {
+	at := time.Date(2026, 11, 29, 7, 0, 0, 0, time.UTC)
+	s := &synth.Synthesis{Verdict: parse.Verdict("needs-changes")}
+	for i := range 5000 {
+		src := synth.Source{Agent: "fd-a", Title: fmt.Sprintf("Finding number %d with a title of some length", i)}
+		s.Findings = append(s.Findings, synth.Finding{Key: fmt.Sprintf("k%d", i), Title: src.Title, Severity: parse.P2,
+			Sources: []synth.Source{src}, Agents: []string{"fd-a"}, Convergence: 1})
+	}
+	for _, mode := range []watchMode{modeEvents, modeLines} {
+		run := &watchRun{Job: &Job{dir: "run"}, mode: mode, differ: watcher.NewDiffer(), first: true}
+		u := &watcher.Update{Time: at, Synthesis: s}
+		got, n, largest, err := shown(run, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if mode == modeEvents {
+			enc.Encode(watcher.Hello(at, "", "run", 0))
+		}
+		events := watcher.NewDiffer().Diff(u)
+		for _, ev := range events {
+			if mode == modeEvents {
+				enc.Encode(ev)
+			} else {
+				want.WriteString(ev.Text() + "\n")
+			}
+		}
+		if !bytes.Equal(got, want.Bytes()) || n != len(events) {
+			t.Fatalf("mode %d: printed %d bytes of %d events, want %d bytes of %d", mode, len(got), n, want.Len(), len(events))
+		}
+		if want.Len() < 256<<10 {
+			t.Fatalf("mode %d: the change is %d bytes: too small to test pieces of %d", mode, want.Len(), showPiece)
+		}
+		if largest > showPiece+1024 || largest > want.Len()/4 {
+			t.Errorf("mode %d: a piece of %d bytes for a change of %d: the change was held whole, not in pieces of about %d",
+				mode, largest, want.Len(), showPiece)
 		}
 	}
 }

@@ -32,14 +32,6 @@ func (r *watchRun) sink(ctx context.Context, u *watcher.Update) error {
 			return err
 		}
 	}
-	printed, events, err := r.show(u)
-	if err != nil {
-		return err
-	}
-	r.first = false
-	if u.Final {
-		r.final = u.Synthesis
-	}
 	if r.lost == nil && r.readerGone.Load() {
 		r.lost = syscall.EPIPE
 	}
@@ -50,8 +42,18 @@ func (r *watchRun) sink(ctx context.Context, u *watcher.Update) error {
 		// watch on for no one.
 		r.lost = r.out.Err()
 	}
+	put := func([]byte, int) {}
 	if r.lost == nil && r.out != nil {
-		r.out.Put(printed, events)
+		c := r.out.Begin()
+		defer c.End()
+		put = c.Put
+	}
+	if err := r.show(u, put); err != nil {
+		return err
+	}
+	r.first = false
+	if u.Final {
+		r.final = u.Synthesis
 	}
 	return nil
 }
@@ -118,15 +120,31 @@ func (r *watchRun) sayRemoved(u *watcher.Update) {
 	r.removed = true
 }
 
-// show draws the view, or returns the events or lines to print of u and
-// how many events they are. The events are encoded as the differ makes
-// them, never held as a list (Differ.Each); the view keeps the last few it
-// shows; quiet, nobody reads them and they are not made.
-func (r *watchRun) show(u *watcher.Update) (printed []byte, events int, err error) {
-	var b bytes.Buffer
+// show draws the view, or hands the events or lines to print of u to put
+// in pieces of about showPiece bytes, whole lines each, with how many
+// events each holds. The events are encoded as the differ makes them,
+// never held as a list (Differ.Each), nor as one buffer; the view keeps
+// the last few it shows; quiet, nobody reads them and they are not made.
+func (r *watchRun) show(u *watcher.Update, put func(out []byte, events int)) (err error) {
+	b, events := new(bytes.Buffer), 0
+	// piece hands over what b holds once it holds enough (or at the end),
+	// escaped (agent text as written), and starts a new one: the queue
+	// keeps what it is given.
+	piece := func(end bool) {
+		if b.Len() == 0 || !end && b.Len() < showPiece {
+			return
+		}
+		out := b.Bytes()
+		if r.mode == modeEvents {
+			out = inert.EscapeJSON(out)
+		}
+		put(out, events)
+		b, events = new(bytes.Buffer), 0
+	}
 	switch r.mode {
 	case modeEvents:
-		enc := json.NewEncoder(&b)
+		// One encoder for every piece: it writes to the piece being made.
+		enc := json.NewEncoder(writerFunc(func(p []byte) (int, error) { return b.Write(p) }))
 		enc.SetEscapeHTML(false)
 		if r.first {
 			bus := 0
@@ -134,19 +152,22 @@ func (r *watchRun) show(u *watcher.Update) (printed []byte, events int, err erro
 				bus = u.Synthesis.Timeline.Total
 			}
 			if err := enc.Encode(watcher.Hello(u.Time, r.o.Version, r.dir, bus)); err != nil {
-				return nil, 0, internal(fmt.Errorf("watch: %w", err))
+				return internal(fmt.Errorf("watch: %w", err))
 			}
 		}
 		r.differ.Each(u, func(ev watcher.Event) {
-			if e := enc.Encode(ev); e != nil && err == nil {
+			if err != nil {
+				return
+			}
+			if e := enc.Encode(ev); e != nil {
 				err = internal(fmt.Errorf("watch: %w", e))
 			}
 			events++
+			piece(false)
 		})
 		if err != nil {
-			return nil, 0, err
+			return err
 		}
-		return inert.EscapeJSON(b.Bytes()), events, nil // agent text as written, escaped
 	case modeView:
 		var recent []watcher.Event
 		r.differ.Each(u, func(ev watcher.Event) {
@@ -154,19 +175,29 @@ func (r *watchRun) show(u *watcher.Update) (printed []byte, events int, err erro
 				recent = append(recent[:0], recent[1:]...)
 			}
 			recent = append(recent, ev)
-			events++
 		})
 		r.view.Draw(u, recent)
+		return nil
 	case modeLines:
 		r.differ.Each(u, func(ev watcher.Event) {
 			b.WriteString(ev.Text())
 			b.WriteByte('\n')
 			events++
+			piece(false)
 		})
-		return b.Bytes(), events, nil
 	}
-	return nil, events, nil
+	piece(true)
+	return nil
 }
+
+// writerFunc is a function as an io.Writer.
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// showPiece is about how many bytes of events or lines show hands over at
+// once.
+const showPiece = 64 << 10
 
 // closeOutput waits for the reader to take what is left of the events or
 // lines (after a signal only for finalWrite), and notes a reader gone or a
