@@ -64,6 +64,9 @@ type orphan struct {
 	// column names the severity column of a table whose cell word is
 	// not a severity fluxwatch reads; sev is then empty.
 	column string
+	// legend: the line is an item of a run that may be a legend of the
+	// levels or a list of findings (legend.go).
+	legend bool
 }
 
 // sevFieldAny is sevFieldRe's match of t, whatever its value, or nil; the
@@ -1381,7 +1384,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 			readBoldGroup(nodes, k)
 		}
 	}
-	markLegends(nodes)
+	g.markLegends(lines, nodes, template)
 	// "#### Issue-C1: {issue_title}", "- [ ] {action_item_1}": a
 	// template's slots. The headings over them hold no finding, and a
 	// group over them gave none because there was none to give.
@@ -2112,9 +2115,11 @@ func negation(w string) bool {
 
 // markLegends marks runs of three or more sibling items that each start
 // with the next severity, in order (Critical, High, Medium, Low): a legend
-// of the levels, not findings. Findings skip levels (Critical, High, Low)
-// and a checklist's items are tasks, never a legend.
-func markLegends(nodes []gnode) {
+// of the levels, not findings, unless classifyLevelRun reads them as
+// findings; a run it cannot judge gives an orphan for each P0/P1 item.
+// Findings skip levels (Critical, High, Low) and a checklist's items are
+// tasks, never a legend.
+func (g *general) markLegends(lines []line, nodes []gnode, template bool) {
 	for k := 0; k < len(nodes); {
 		n := &nodes[k]
 		if n.kind == 'h' || n.kind == 'c' || !n.lab.ok || n.lab.class != sevFinding {
@@ -2151,8 +2156,15 @@ func markLegends(nodes []gnode) {
 			}
 			legend = legend && bodies < 2
 			if legend && (end == len(nodes) || nodes[end].parent != n.parent || nodes[end].kind == 'h' || !nodes[end].lab.ok) {
-				for j := k; j < end; j++ {
+				c := classifyLevelRun(lines, nodes, k, end)
+				if c == runUnsure && (template || inLegend(nodes, n.parent)) {
+					c = runLegend
+				}
+				for j := k; j < end && c != runFindings; j++ {
 					nodes[j].legend = true
+					if c == runUnsure && nodes[j].lab.sev.Rank() <= 1 {
+						g.orphans = append(g.orphans, orphan{line: lines[nodes[j].i].num, sev: nodes[j].lab.sev, word: nodes[j].lab.word, legend: true})
+					}
 				}
 			}
 		}
