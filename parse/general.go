@@ -496,7 +496,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		// In a tool's printout, the line over a severity field is the
 		// title it rates, whatever its shape (">> Issue: [B602] …").
 		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil
-		if title, ok := titleField(t); ok && !printTitle && !headsBlock(nodes, cur(), i) && ratedBelow(lines, i) {
+		if title, ok := titleField(t); ok && !printTitle && ratedBelow(lines, i) && !headsBlock(lines, nodes, cur(), i) {
 			// "- **Issue:** Title" over "  - **Priority:** High": the
 			// field names the finding its severity field rates. Under
 			// a finding's heading it is that finding's field.
