@@ -304,6 +304,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 	badge, badgeNum, badgeAt := "", 0, 0
 	badgeProse := false // the badge is an image over a paragraph
 	var table *genTable
+	// Comments separated by rules under one heading (ruleblock.go).
+	rules := newRuleBlocks()
 	blockEnd := -1 // the last line of a field block read as one finding
 	// The run of field lines from the last field-shaped line read, and
 	// whether a severity field stands among them (fieldRun).
@@ -389,6 +391,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			nodes = append(nodes, n)
 			stack = append(stack, len(nodes)-1)
 			heading = len(nodes) - 1
+			rules.heading(i)
 			if summary && depth > 0 && depth == folds {
 				summaries = append(summaries, foldHead{node: heading, folds: depth})
 			}
@@ -433,6 +436,11 @@ func readGeneral(st *stop, src string, lines []line) general {
 			g.wordTallies(ts, l.num)
 		}
 		if isRule(t) {
+			rules.split(i)
+			if rules.node >= 0 && cur() == rules.node {
+				stack = stack[:len(stack)-1] // the rule ends its block's finding
+			}
+			rules.node = -1
 			continue
 		}
 		if i <= blockEnd {
@@ -470,7 +478,32 @@ func readGeneral(st *stop, src string, lines []line) general {
 				c--
 			}
 			if c >= 0 {
-				nodes[stack[c]].setField(m[1], m[2], l.num)
+				h := stack[c]
+				if split, first := rules.splits(nodes, h, i); split {
+					// A comment of its own under the heading, after a rule
+					// (ruleblock.go).
+					if first {
+						// The heading's field was the first block's.
+						if at, title := blockTitle(lines, rules.fieldFrom, rules.fieldAt); at >= 0 {
+							n := blockNode(at, title, &nodes[h])
+							nodes[h].field, nodes[h].fieldPrio, nodes[h].fieldLine, nodes[h].fieldWord = "", 0, 0, ""
+							push(n)
+						}
+						rules.head = h
+					}
+					if at, title := blockTitle(lines, rules.from, i); at >= 0 {
+						var f gnode
+						f.setField(m[1], m[2], l.num)
+						push(blockNode(at, title, &f))
+						rules.node = len(nodes) - 1
+						continue
+					}
+					rules.untitled = rules.from
+				}
+				nodes[h].setField(m[1], m[2], l.num)
+				if nodes[h].kind == 'h' && nodes[h].fieldLine == l.num {
+					rules.fieldSet(h, i)
+				}
 			} else if sev, _, _ := fieldSeverity(m[1], m[2]); sev.Rank() <= 1 && !template {
 				// A P0/P1 severity field with nothing above it to
 				// label: a line that named a severity and gave no
