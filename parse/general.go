@@ -1588,6 +1588,9 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		g.tallyOf(l.num, n.text, sev)
 		return
 	}
+	if lid, rest, ok := toolRuleID(title); ok && id == "" && title[0] == '[' {
+		id, title = lid, cleanTitle(rest) // "**High:** [B602:…] shell call …"
+	}
 	n.finding = true
 	n.fidx = len(g.findings)
 	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
@@ -1776,7 +1779,9 @@ func plainTitle(text string, kind byte) (title, id string) {
 	t := strings.TrimSpace(trimEmoji(stripBold(text)))
 	t = cutNumbering(t)
 	t = strings.TrimSpace(strings.ReplaceAll(t, "~~", ""))
-	if lid, rest, ok := apartID(t); ok {
+	if lid, rest, ok := toolRuleID(t); ok {
+		id, t = lid, rest // "Issue: [B602:subprocess_popen_…] subprocess call …"
+	} else if lid, rest, ok := apartID(t); ok {
 		id, t = lid, strings.TrimLeft(rest, sepChars)
 	} else if w, r, ok := wordPrefix(t); ok && w != "" {
 		// "Finding MB-01: Weak PIN lockout": the word names the ID.
