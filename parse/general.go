@@ -2314,6 +2314,9 @@ func labelOf(text string, kind byte) label {
 			// "**Finding QA-7 (High):** Title": the bold part names the ID.
 			if _, rest, ok := wordPrefix(lab.title); ok && IsFindingID(rest) {
 				lab.id, lab.title, lab.empty = rest, "", true
+			} else if rankTitle(lab.title) {
+				// "**Rank #1 (P1):** Title": a place in an order, no title.
+				lab.title, lab.empty = "", true
 			}
 		}
 		if lab.ok && (lab.empty || strings.TrimSpace(lab.title) == "") && strings.TrimSpace(after) != "" && kind != 'h' {

@@ -71,3 +71,19 @@ func ruleSlug(s string) bool {
 	}
 	return true
 }
+
+// rankTitle reports whether a title only gives a place in an order: "Rank
+// #1", "#2", "No. 3", "Top 1".
+func rankTitle(s string) bool {
+	w, n, ok := strings.Cut(strings.TrimSpace(s), " ")
+	if !ok {
+		w, n = "", w
+	}
+	switch strings.ToLower(w) {
+	case "", "rank", "ranked", "no.", "top", "number":
+	default:
+		return false
+	}
+	n = strings.TrimPrefix(strings.TrimSpace(n), "#")
+	return n != "" && isDigits(n) && (w != "" || strings.HasPrefix(strings.TrimSpace(s), "#"))
+}
