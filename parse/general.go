@@ -381,6 +381,15 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		if level > 0 {
 			table = nil
+			if listGroup >= 0 && listGroup < len(nodes) {
+				// A heading ends a group line's scope, its list: "**Must
+				// fix (2)**" as a report's first line stands for a level-1
+				// heading, and "## Notes" after its list is not under it.
+				for len(stack) > 0 && cur() >= listGroup {
+					stack = stack[:len(stack)-1]
+				}
+				listGroup = -1
+			}
 			n := gnode{i: i, kind: 'h', rank: int32(level), text: head, count: -1}
 			for len(stack) > 0 && nodes[cur()].rank >= n.rank {
 				stack = stack[:len(stack)-1]
