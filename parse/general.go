@@ -299,6 +299,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// open at its line: closing its block ends the heading's block.
 	var summaries []foldHead
 	listGroup := -1 // the node of an open group line over a list
+	// listLeads: the group line's list is of bold lead-ins.
+	listLeads := false
 	// A badge line's severity, its line number and index, waiting for
 	// the title under it.
 	badge, badgeNum, badgeAt := "", 0, 0
@@ -352,12 +354,19 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// block it is folded in ("🔴 Critical (2)" over its
 			// comments' own blocks).
 			level, head = min(realLevel+max(folds, 1), 6), h
-		} else if w, _, ok := plainGroupLine(t); ok && l.text == t && listFollows(lines, i) {
-			// "CRITICAL" or "High priority issues:" alone over a list:
-			// the heading of a group, written without #s, over that
-			// list only.
-			level, head = min(realLevel+1, 6), w
-			listGroup = len(nodes)
+		} else if w, sev, ok := plainGroupLine(t); ok && l.text == t {
+			if listFollows(lines, i) || leadInFollows(lines, i) {
+				// "CRITICAL" or "High priority issues:" alone over a list
+				// (or over bold lead-ins, "**Title.** text"): the heading
+				// of a group, written without #s, over that list only.
+				level, head = min(realLevel+1, 6), w
+				listGroup, listLeads = len(nodes), !listFollows(lines, i)
+			} else if _, n, _ := groupCore(w); n > 0 && sev.Rank() <= 1 {
+				// "**Must fix (2)**" over no list: its count is the
+				// report's tally, checked against what was read (SPEC
+				// §2.3, never silently safe).
+				g.tallies = append(g.tallies, tally{line: l.num, sev: sev, n: n, group: -1})
+			}
 		}
 		depth := folds
 		folds = max(folds-closed, 0)
@@ -466,7 +475,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 		}
 		kind, indent, body := listItem(l.text)
-		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") {
+		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") && !(listLeads && isLeadIn(t)) {
 			// A paragraph after the list ends a group line's scope.
 			for len(stack) > 0 && cur() >= listGroup {
 				stack = stack[:len(stack)-1]
@@ -3391,6 +3400,23 @@ func listFollows(lines []line, i int) bool {
 		return kind != 0
 	}
 	return false
+}
+
+// leadInFollows reports whether a bold lead-in ("**Title.** text") is the
+// next line of text after lines[i], a blank line between them at most.
+func leadInFollows(lines []line, i int) bool {
+	for j := i + 1; j < len(lines) && j <= i+2; j++ {
+		if t := strings.TrimSpace(lines[j].text); t != "" {
+			return lines[j].level == 0 && !lines[j].masked && isLeadIn(t)
+		}
+	}
+	return false
+}
+
+// isLeadIn reports whether t opens with a bold part that text follows.
+func isLeadIn(t string) bool {
+	lead, after, ok := boldLead(t)
+	return ok && strings.TrimSpace(lead) != "" && strings.TrimSpace(after) != ""
 }
 
 // plainGroupLine reads a paragraph line that is only a group's name, in
