@@ -16,10 +16,11 @@ import (
 func toolRuleID(t string) (id, rest string, ok bool) {
 	s := t
 	if i := strings.IndexByte(s, ':'); i > 0 && i < len(s)-1 && !strings.HasPrefix(s, "[") {
-		if !slices.Contains(titleFieldNames, strings.ToLower(strings.TrimSpace(s[:i]))) {
+		name := strings.TrimSpace(s[:i])
+		s = strings.TrimSpace(s[i+1:])
+		if !strings.HasPrefix(s, "[") || !slices.ContainsFunc(titleFieldNames, func(w string) bool { return strings.EqualFold(w, name) }) {
 			return "", t, false
 		}
-		s = strings.TrimSpace(s[i+1:])
 	}
 	if !strings.HasPrefix(s, "[") {
 		return "", t, false
@@ -79,9 +80,8 @@ func rankTitle(s string) bool {
 	if !ok {
 		w, n = "", w
 	}
-	switch strings.ToLower(w) {
-	case "", "rank", "ranked", "no.", "top", "number":
-	default:
+	if w != "" && !strings.EqualFold(w, "rank") && !strings.EqualFold(w, "ranked") && !strings.EqualFold(w, "no.") &&
+		!strings.EqualFold(w, "top") && !strings.EqualFold(w, "number") {
 		return false
 	}
 	n = strings.TrimPrefix(strings.TrimSpace(n), "#")
