@@ -184,6 +184,10 @@ func (p *reportParser) unreadable() {
 				p.diag(o.line, LevelError, "%s %q is not a severity fluxwatch reads: it gave no finding", o.column, o.word)
 				continue
 			}
+			if o.legend {
+				p.diag(o.line, LevelError, "%s %q here may be a legend of the levels or a finding: it gave no finding", o.sev, o.word)
+				continue
+			}
 			p.diag(o.line, LevelError, "%s %q here gave no finding", o.sev, o.word)
 		}
 		read := map[Severity]int{}

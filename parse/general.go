@@ -64,6 +64,9 @@ type orphan struct {
 	// column names the severity column of a table whose cell word is
 	// not a severity fluxwatch reads; sev is then empty.
 	column string
+	// legend: the line is an item of a run that may be a legend of the
+	// levels or a list of findings (legend.go).
+	legend bool
 }
 
 // sevFieldAny is sevFieldRe's match of t, whatever its value, or nil; the
@@ -296,11 +299,15 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// open at its line: closing its block ends the heading's block.
 	var summaries []foldHead
 	listGroup := -1 // the node of an open group line over a list
+	// listLeads: the group line's list is of bold lead-ins.
+	listLeads := false
 	// A badge line's severity, its line number and index, waiting for
 	// the title under it.
 	badge, badgeNum, badgeAt := "", 0, 0
 	badgeProse := false // the badge is an image over a paragraph
 	var table *genTable
+	// Comments separated by rules under one heading (ruleblock.go).
+	rules := newRuleBlocks()
 	blockEnd := -1 // the last line of a field block read as one finding
 	// The run of field lines from the last field-shaped line read, and
 	// whether a severity field stands among them (fieldRun).
@@ -347,12 +354,19 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// block it is folded in ("🔴 Critical (2)" over its
 			// comments' own blocks).
 			level, head = min(realLevel+max(folds, 1), 6), h
-		} else if w, _, ok := plainGroupLine(t); ok && l.text == t && listFollows(lines, i) {
-			// "CRITICAL" or "High priority issues:" alone over a list:
-			// the heading of a group, written without #s, over that
-			// list only.
-			level, head = min(realLevel+1, 6), w
-			listGroup = len(nodes)
+		} else if w, sev, ok := plainGroupLine(t); ok && l.text == t {
+			if listFollows(lines, i) || leadInFollows(lines, i) {
+				// "CRITICAL" or "High priority issues:" alone over a list
+				// (or over bold lead-ins, "**Title.** text"): the heading
+				// of a group, written without #s, over that list only.
+				level, head = min(realLevel+1, 6), w
+				listGroup, listLeads = len(nodes), !listFollows(lines, i)
+			} else if _, n, _ := groupCore(w); n > 0 && sev.Rank() <= 1 {
+				// "**Must fix (2)**" over no list: its count is the
+				// report's tally, checked against what was read (SPEC
+				// §2.3, never silently safe).
+				g.tallies = append(g.tallies, tally{line: l.num, sev: sev, n: n, group: -1})
+			}
 		}
 		depth := folds
 		folds = max(folds-closed, 0)
@@ -376,6 +390,15 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		if level > 0 {
 			table = nil
+			if listGroup >= 0 && listGroup < len(nodes) {
+				// A heading ends a group line's scope, its list: "**Must
+				// fix (2)**" as a report's first line stands for a level-1
+				// heading, and "## Notes" after its list is not under it.
+				for len(stack) > 0 && cur() >= listGroup {
+					stack = stack[:len(stack)-1]
+				}
+				listGroup = -1
+			}
 			n := gnode{i: i, kind: 'h', rank: int32(level), text: head, count: -1}
 			for len(stack) > 0 && nodes[cur()].rank >= n.rank {
 				stack = stack[:len(stack)-1]
@@ -386,6 +409,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			nodes = append(nodes, n)
 			stack = append(stack, len(nodes)-1)
 			heading = len(nodes) - 1
+			rules.heading(i)
 			if summary && depth > 0 && depth == folds {
 				summaries = append(summaries, foldHead{node: heading, folds: depth})
 			}
@@ -430,6 +454,11 @@ func readGeneral(st *stop, src string, lines []line) general {
 			g.wordTallies(ts, l.num)
 		}
 		if isRule(t) {
+			rules.split(i)
+			if rules.node >= 0 && cur() == rules.node {
+				stack = stack[:len(stack)-1] // the rule ends its block's finding
+			}
+			rules.node = -1
 			continue
 		}
 		if i <= blockEnd {
@@ -446,7 +475,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 		}
 		kind, indent, body := listItem(l.text)
-		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") {
+		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") && !(listLeads && isLeadIn(t)) {
 			// A paragraph after the list ends a group line's scope.
 			for len(stack) > 0 && cur() >= listGroup {
 				stack = stack[:len(stack)-1]
@@ -467,7 +496,32 @@ func readGeneral(st *stop, src string, lines []line) general {
 				c--
 			}
 			if c >= 0 {
-				nodes[stack[c]].setField(m[1], m[2], l.num)
+				h := stack[c]
+				if split, first := rules.splits(nodes, h, i); split {
+					// A comment of its own under the heading, after a rule
+					// (ruleblock.go).
+					if first {
+						// The heading's field was the first block's.
+						if at, title := blockTitle(lines, rules.fieldFrom, rules.fieldAt); at >= 0 {
+							n := blockNode(at, title, &nodes[h])
+							nodes[h].field, nodes[h].fieldPrio, nodes[h].fieldLine, nodes[h].fieldWord = "", 0, 0, ""
+							push(n)
+						}
+						rules.head = h
+					}
+					if at, title := blockTitle(lines, rules.from, i); at >= 0 {
+						var f gnode
+						f.setField(m[1], m[2], l.num)
+						push(blockNode(at, title, &f))
+						rules.node = len(nodes) - 1
+						continue
+					}
+					rules.untitled = rules.from
+				}
+				nodes[h].setField(m[1], m[2], l.num)
+				if nodes[h].kind == 'h' && nodes[h].fieldLine == l.num {
+					rules.fieldSet(h, i)
+				}
 			} else if sev, _, _ := fieldSeverity(m[1], m[2]); sev.Rank() <= 1 && !template {
 				// A P0/P1 severity field with nothing above it to
 				// label: a line that named a severity and gave no
@@ -493,7 +547,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		// In a tool's printout, the line over a severity field is the
 		// title it rates, whatever its shape (">> Issue: [B602] …").
 		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil
-		if title, ok := titleField(t); ok && !printTitle && !headsBlock(nodes, cur(), i) && ratedBelow(lines, i) {
+		if title, ok := titleField(t); ok && !printTitle && ratedBelow(lines, i) && !headsBlock(lines, nodes, cur(), i) {
 			// "- **Issue:** Title" over "  - **Priority:** High": the
 			// field names the finding its severity field rates. Under
 			// a finding's heading it is that finding's field.
@@ -1381,7 +1435,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 			readBoldGroup(nodes, k)
 		}
 	}
-	markLegends(nodes)
+	g.markLegends(lines, nodes, template)
 	// "#### Issue-C1: {issue_title}", "- [ ] {action_item_1}": a
 	// template's slots. The headings over them hold no finding, and a
 	// group over them gave none because there was none to give.
@@ -1551,6 +1605,9 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		}
 		g.tallyOf(l.num, n.text, sev)
 		return
+	}
+	if lid, rest, ok := toolRuleID(title); ok && id == "" && title[0] == '[' {
+		id, title = lid, cleanTitle(rest) // "**High:** [B602:…] shell call …"
 	}
 	n.finding = true
 	n.fidx = len(g.findings)
@@ -1740,7 +1797,9 @@ func plainTitle(text string, kind byte) (title, id string) {
 	t := strings.TrimSpace(trimEmoji(stripBold(text)))
 	t = cutNumbering(t)
 	t = strings.TrimSpace(strings.ReplaceAll(t, "~~", ""))
-	if lid, rest, ok := apartID(t); ok {
+	if lid, rest, ok := toolRuleID(t); ok {
+		id, t = lid, rest // "Issue: [B602:subprocess_popen_…] subprocess call …"
+	} else if lid, rest, ok := apartID(t); ok {
 		id, t = lid, strings.TrimLeft(rest, sepChars)
 	} else if w, r, ok := wordPrefix(t); ok && w != "" {
 		// "Finding MB-01: Weak PIN lockout": the word names the ID.
@@ -2112,9 +2171,11 @@ func negation(w string) bool {
 
 // markLegends marks runs of three or more sibling items that each start
 // with the next severity, in order (Critical, High, Medium, Low): a legend
-// of the levels, not findings. Findings skip levels (Critical, High, Low)
-// and a checklist's items are tasks, never a legend.
-func markLegends(nodes []gnode) {
+// of the levels, not findings, unless classifyLevelRun reads them as
+// findings; a run it cannot judge gives an orphan for each P0/P1 item.
+// Findings skip levels (Critical, High, Low) and a checklist's items are
+// tasks, never a legend.
+func (g *general) markLegends(lines []line, nodes []gnode, template bool) {
 	for k := 0; k < len(nodes); {
 		n := &nodes[k]
 		if n.kind == 'h' || n.kind == 'c' || !n.lab.ok || n.lab.class != sevFinding {
@@ -2151,8 +2212,15 @@ func markLegends(nodes []gnode) {
 			}
 			legend = legend && bodies < 2
 			if legend && (end == len(nodes) || nodes[end].parent != n.parent || nodes[end].kind == 'h' || !nodes[end].lab.ok) {
-				for j := k; j < end; j++ {
+				c := classifyLevelRun(lines, nodes, k, end)
+				if c == runUnsure && (template || inLegend(nodes, n.parent)) {
+					c = runLegend
+				}
+				for j := k; j < end && c != runFindings; j++ {
 					nodes[j].legend = true
+					if c == runUnsure && nodes[j].lab.sev.Rank() <= 1 {
+						g.orphans = append(g.orphans, orphan{line: lines[nodes[j].i].num, sev: nodes[j].lab.sev, word: nodes[j].lab.word, legend: true})
+					}
 				}
 			}
 		}
@@ -2264,6 +2332,9 @@ func labelOf(text string, kind byte) label {
 			// "**Finding QA-7 (High):** Title": the bold part names the ID.
 			if _, rest, ok := wordPrefix(lab.title); ok && IsFindingID(rest) {
 				lab.id, lab.title, lab.empty = rest, "", true
+			} else if rankTitle(lab.title) {
+				// "**Rank #1 (P1):** Title": a place in an order, no title.
+				lab.title, lab.empty = "", true
 			}
 		}
 		if lab.ok && (lab.empty || strings.TrimSpace(lab.title) == "") && strings.TrimSpace(after) != "" && kind != 'h' {
@@ -3329,6 +3400,23 @@ func listFollows(lines []line, i int) bool {
 		return kind != 0
 	}
 	return false
+}
+
+// leadInFollows reports whether a bold lead-in ("**Title.** text") is the
+// next line of text after lines[i], a blank line between them at most.
+func leadInFollows(lines []line, i int) bool {
+	for j := i + 1; j < len(lines) && j <= i+2; j++ {
+		if t := strings.TrimSpace(lines[j].text); t != "" {
+			return lines[j].level == 0 && !lines[j].masked && isLeadIn(t)
+		}
+	}
+	return false
+}
+
+// isLeadIn reports whether t opens with a bold part that text follows.
+func isLeadIn(t string) bool {
+	lead, after, ok := boldLead(t)
+	return ok && strings.TrimSpace(lead) != "" && strings.TrimSpace(after) != ""
 }
 
 // plainGroupLine reads a paragraph line that is only a group's name, in

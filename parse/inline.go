@@ -222,13 +222,21 @@ func titleField(t string) (string, bool) {
 }
 
 // ratedBelow reports whether a severity field stands in the lines that
-// follow lines[i] and belong to it: up to a blank line, a heading, or
-// the next title field, a few lines at most (so that a long run of them
-// is read in linear time).
+// follow lines[i] and belong to it: up to a heading, the next title field,
+// or a blank line that no field follows (fields written a blank line
+// apart are one run, as fieldRun reads them), a few lines at most (so
+// that a long run of them is read in linear time).
 func ratedBelow(lines []line, i int) bool {
 	for j := i + 1; j < len(lines) && j <= i+12; j++ {
 		l := lines[j]
 		t := strings.TrimSpace(l.text)
+		if t == "" && !l.masked && l.level == 0 && j+1 < len(lines) {
+			if n := lines[j+1]; !n.masked && n.level == 0 {
+				if u := strings.TrimSpace(n.text); strings.IndexByte(u, ':') >= 0 && (sevFieldOf(u) != nil || fieldShaped(u)) {
+					continue
+				}
+			}
+		}
 		if l.masked || l.level > 0 || t == "" {
 			return false
 		}
@@ -244,13 +252,32 @@ func ratedBelow(lines []line, i int) bool {
 
 // headsBlock reports whether node c (the innermost open node) is a
 // heading below the report's title with nothing read under it before
-// line i: the fields that follow it are its own.
-func headsBlock(nodes []gnode, c, i int) bool {
+// line i, the title field, and so the fields that follow it are its own:
+// not a heading that names a section or a group ("## Findings", "### High
+// Priority Issues"), nor one with another title field in its block (each
+// names a finding of its own, looked for in the next 200 lines). It is
+// asked of a title field with a severity field below it (ratedBelow),
+// once a heading: the node that field opens makes c something else.
+func headsBlock(lines []line, nodes []gnode, c, i int) bool {
 	if c < 0 || c != len(nodes)-1 {
 		return false
 	}
 	n := &nodes[c]
-	return n.kind == 'h' && n.rank >= 2 && n.fieldLine == 0 && n.i < i
+	if n.kind != 'h' || n.rank < 2 || n.fieldLine != 0 || n.i >= i {
+		return false
+	}
+	if onlyGroupWords(plainHead(n.text)) {
+		return false
+	}
+	if _, ok := GroupHeading(n.text); ok {
+		return false
+	}
+	for j := i + 1; j < len(lines) && j <= i+200 && lines[j].level == 0; j++ {
+		if _, ok := titleField(strings.TrimSpace(lines[j].text)); ok && !lines[j].masked {
+			return false
+		}
+	}
+	return true
 }
 
 // longTitle cuts a title that runs on into its description ("Archive

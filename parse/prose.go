@@ -22,8 +22,9 @@ type proseParsed struct {
 func (p proseParsed) noSev() bool { return p.class == sevNone }
 
 var (
-	// "Finding 3", "Issue 2", "Gap 1.2": a word and a number used as an ID.
-	wordIDRe = regexp.MustCompile(`^(?i)((?:finding|issue|gap|concern|problem|risk|item|observation|recommendation)\s+#?\d+(?:\.\d+)*)`)
+	// "Finding 3", "Issue 2", "Gap 1.2", "Alert #14" (a code scanner's
+	// alert): a word and a number used as an ID.
+	wordIDRe = regexp.MustCompile(`^(?i)((?:finding|issue|gap|concern|problem|risk|item|observation|recommendation|alert|bug|defect|vulnerability)\s+#?\d+(?:\.\d+)*)`)
 	// A leading "2." or "2)" numbering inside a heading.
 	numberingRe = regexp.MustCompile(`^\d+(?:\.\d+)*[.)]?\s+`)
 	// Separators between a marker, an ID and a title.
@@ -50,8 +51,8 @@ func stripNumbering(s string) string {
 // ('ſ' folds to 's'); and the first space of s (a word holds none) is
 // followed by spaces, an optional '#' and a digit.
 func wordIDAt(s string) []int {
-	if len(s) < 2 || s[0] < utf8.RuneSelf && strings.IndexByte("fFiIgGcCpPrRoO", s[0]) < 0 ||
-		s[1] < utf8.RuneSelf && strings.IndexByte("iIsSaAoOrRtTbBeE", s[1]) < 0 {
+	if len(s) < 2 || s[0] < utf8.RuneSelf && strings.IndexByte("fFiIgGcCpPrRoOaAbBdDvV", s[0]) < 0 ||
+		s[1] < utf8.RuneSelf && strings.IndexByte("iIsSaAoOrRtTbBeElLuU", s[1]) < 0 {
 		return nil
 	}
 	i := strings.IndexAny(s, " \t\n\f\r")
