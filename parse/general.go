@@ -980,14 +980,8 @@ func fieldRun(lines []line, i int) (end int, sev bool) {
 			break
 		}
 		t := strings.TrimSpace(lines[j].text)
-		if t == "" && j > i && j+1 < len(lines) {
-			// Fields written a blank line apart ("- **Query:** …", blank,
-			// "- **Severity:** High") are one run when a field follows.
-			if n := lines[j+1]; !n.masked && n.level == 0 {
-				if u := strings.TrimSpace(n.text); strings.IndexByte(u, ':') >= 0 && (sevFieldOf(u) != nil || fieldShaped(u)) {
-					continue
-				}
-			}
+		if t == "" && j > i && fieldAfterBlank(lines, j) {
+			continue
 		}
 		if t == "" || strings.IndexByte(t, ':') < 0 {
 			break
@@ -1001,6 +995,22 @@ func fieldRun(lines []line, i int) (end int, sev bool) {
 		}
 	}
 	return max(j, i+1), sev
+}
+
+// fieldAfterBlank reports whether the blank line lines[j] stands inside a
+// run of fields: a field follows it. Fields written a blank line apart
+// ("- **Query:** …", blank, "- **Severity:** High") are one run, for
+// fieldRun and ratedBelow alike.
+func fieldAfterBlank(lines []line, j int) bool {
+	if j+1 >= len(lines) {
+		return false
+	}
+	n := lines[j+1]
+	if n.masked || n.level > 0 {
+		return false
+	}
+	u := strings.TrimSpace(n.text)
+	return strings.IndexByte(u, ':') >= 0 && (sevFieldOf(u) != nil || fieldShaped(u))
 }
 
 // fieldShaped reports whether t is a line of "Name: value" shape whose

@@ -230,12 +230,8 @@ func ratedBelow(lines []line, i int) bool {
 	for j := i + 1; j < len(lines) && j <= i+12; j++ {
 		l := lines[j]
 		t := strings.TrimSpace(l.text)
-		if t == "" && !l.masked && l.level == 0 && j+1 < len(lines) {
-			if n := lines[j+1]; !n.masked && n.level == 0 {
-				if u := strings.TrimSpace(n.text); strings.IndexByte(u, ':') >= 0 && (sevFieldOf(u) != nil || fieldShaped(u)) {
-					continue
-				}
-			}
+		if t == "" && !l.masked && l.level == 0 && fieldAfterBlank(lines, j) {
+			continue
 		}
 		if l.masked || l.level > 0 || t == "" {
 			return false
