@@ -73,7 +73,7 @@ func sevFieldAny(t string) []string {
 	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
 		return nil
 	}
-	return sevFieldRe.FindStringSubmatch(t)
+	return sevFieldSplit(t)
 }
 
 // unmappedField reports whether a severity field's value is a severity
