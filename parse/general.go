@@ -1563,7 +1563,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	}
 	resolved = resolved || underResolved(nodes, p)
 	f := Finding{Severity: sev, ID: id, Section: n.section, Title: title, Line: l.num, Confidence: ConfidenceLow,
-		FileRefs: fileRefs(n.text), resolved: resolved}
+		FileRefs: fileRefsOfText(n.text), resolved: resolved}
 	gf := gfinding{Finding: f, cls: n.cls, group: n.rgroup, num: wordNumber(id)}
 	if n.kind == 'h' && gf.num == "" {
 		gf.num = headingNumber(n.text)
@@ -3192,7 +3192,7 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	}
 	resolved := struck || t.status >= 0 && isResolvedValue(cell(t.status))
 	gf := gfinding{Finding: Finding{Severity: sev, ID: id, Section: t.section, Title: title, Line: num,
-		Confidence: ConfidenceLow, FileRefs: fileRefs(row), resolved: resolved}, cls: t.cls, group: t.group, num: number}
+		Confidence: ConfidenceLow, FileRefs: fileRefsOfText(row), resolved: resolved}, cls: t.cls, group: t.group, num: number}
 	if t.cls != clsBody {
 		gf.cites = citedIDs(cell(t.title), id)
 	}
