@@ -1,0 +1,262 @@
+package parse
+
+import (
+	"math/bits"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// sevFieldSplit is sevFieldRe's match of t read by hand: t, the field's
+// name as written and its value, or nil. A tracker export's paragraphs of
+// bold fields put a severity field in every fourth line, and fieldRun,
+// readFieldBlock and labelOf each ask for it: the regexp's backtracking
+// with its captures was a sixth of the parse (TestSevFieldSplitAsRegexp
+// holds the two equal).
+func sevFieldSplit(t string) []string {
+	i := 0
+	if len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && isRegexpSpace(t[1]) {
+		i = spaceRun(t, 1)
+	}
+	if boldMarkAt(t, i) {
+		i += 2
+	}
+	i = spaceRun(t, i)
+	if i >= len(t) {
+		return nil
+	}
+	var buf [4]int
+	for m := sevFieldFirst[t[i]]; m != 0; m &= m - 1 {
+		for _, e := range sevFieldNames[bits.TrailingZeros64(m)].ends(t, i, buf[:0]) {
+			if e < 0 {
+				continue
+			}
+			if v, ok := sevFieldValue(t, e); ok {
+				return []string{t, t[i:e], v}
+			}
+		}
+	}
+	return nil
+}
+
+// sevFieldValue reads what follows a field's name at t[e:] as sevFieldRe
+// does: white space, "**" or "__", white space, a colon (ASCII or
+// full-width), the same again, then the value, which holds no newline.
+func sevFieldValue(t string, e int) (string, bool) {
+	e = spaceRun(t, e)
+	if boldMarkAt(t, e) {
+		e += 2
+	}
+	e = spaceRun(t, e)
+	switch {
+	case e < len(t) && t[e] == ':':
+		e++
+	case strings.HasPrefix(t[e:], "："):
+		e += len("：")
+	default:
+		return "", false
+	}
+	e = spaceRun(t, e)
+	if boldMarkAt(t, e) {
+		e += 2
+	}
+	e = spaceRun(t, e)
+	if strings.IndexByte(t[e:], '\n') >= 0 {
+		return "", false
+	}
+	return t[e:], true
+}
+
+// boldMarkAt reports whether "**" or "__" stands at t[i:].
+func boldMarkAt(t string, i int) bool {
+	return i+1 < len(t) && (t[i] == '*' && t[i+1] == '*' || t[i] == '_' && t[i+1] == '_')
+}
+
+// sevFieldName is one alternative of sevFieldRe's names: words, one of
+// which stands at the name's start (two spellings of one name share an
+// entry), then optional parts.
+type sevFieldName struct {
+	words []string
+	// more are the words one of which may follow after white space
+	// ("severity level"), in the regexp's order.
+	more []string
+	// tail is a literal that may follow ("mức độ nghiêm trọng").
+	tail string
+	cvss bool
+}
+
+// sevFieldNames are sevFieldRe's names in its order (the first that
+// gives a match wins, as in the regexp).
+var sevFieldNames = []sevFieldName{
+	{words: []string{"severity"}, more: []string{"level", "rating"}},
+	{words: []string{"sev"}},
+	{words: []string{"criticality"}},
+	{words: []string{"risk"}, more: []string{"level", "rating"}},
+	{words: []string{"priority"}, more: []string{"level"}},
+	{words: []string{"impact"}, more: []string{"level"}},
+	{words: []string{"cvss"}, cvss: true},
+	{words: []string{"sévérité"}}, {words: []string{"gravité"}}, {words: []string{"priorité"}},
+	{words: []string{"severidad"}}, {words: []string{"prioridad"}}, {words: []string{"gravedad"}},
+	{words: []string{"schweregrad"}}, {words: []string{"priorität"}},
+	{words: []string{"重要度"}}, {words: []string{"严重程度"}}, {words: []string{"严重性"}}, {words: []string{"优先级"}},
+	{words: []string{"심각도"}}, {words: []string{"우선순위"}}, {words: []string{"중요도"}},
+	{words: []string{"mức độ"}, tail: " nghiêm trọng"}, {words: []string{"độ ưu tiên"}},
+	{words: []string{"severidade"}}, {words: []string{"gravidade"}}, {words: []string{"prioridade"}},
+	{words: []string{"深刻度"}}, {words: []string{"风险等级"}},
+	{words: []string{"серьезность", "серьёзность"}}, {words: []string{"критичность"}}, {words: []string{"приоритет"}},
+}
+
+// sevFieldFirst maps a byte to the names of sevFieldNames (bit k for the
+// k-th) whose text may start with it: the first byte of a name's first
+// rune or of one of its case folds.
+var sevFieldFirst = func() (first [256]uint64) {
+	if len(sevFieldNames) > 64 {
+		panic("sevFieldFirst: more than 64 names")
+	}
+	for k, n := range sevFieldNames {
+		for _, w := range n.words {
+			c, _ := utf8.DecodeRuneInString(w)
+			f := c
+			for {
+				first[string(f)[0]] |= 1 << k
+				if f = unicode.SimpleFold(f); f == c {
+					break
+				}
+			}
+		}
+	}
+	return first
+}()
+
+// ends appends to out where the name n may end when it starts at t[i:],
+// in the order the regexp tries them (its optional parts taken first);
+// -1 for none. At most four ends.
+func (n *sevFieldName) ends(t string, i int, out []int) []int {
+	e := -1
+	for _, w := range n.words {
+		if k := foldPrefixLen(t[i:], w); k >= 0 {
+			e = i + k
+			break
+		}
+	}
+	if e < 0 {
+		return nil
+	}
+	switch {
+	case n.cvss:
+		// cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?
+		v := cvssVersionEnd(t, e)
+		if v >= 0 {
+			out = append(out, cvssScoreEnd(t, v), v)
+		}
+		out = append(out, cvssScoreEnd(t, e), e)
+	case n.tail != "":
+		if k := foldPrefixLen(t[e:], n.tail); k >= 0 {
+			out = append(out, e+k)
+		}
+		out = append(out, e)
+	default:
+		if s := spaceRun(t, e); s > e {
+			for _, w := range n.more {
+				if k := foldPrefixLen(t[s:], w); k >= 0 {
+					out = append(out, s+k)
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// cvssVersionEnd is the end of `\s+v?[\d.]+` at t[e:], or -1.
+func cvssVersionEnd(t string, e int) int {
+	s := spaceRun(t, e)
+	if s == e {
+		return -1
+	}
+	if d := digitDotRun(t, s); d > s {
+		return d
+	}
+	if k := foldPrefixLen(t[s:], "v"); k >= 0 {
+		if d := digitDotRun(t, s+k); d > s+k {
+			return d
+		}
+	}
+	return -1
+}
+
+// cvssScoreEnd is the end of `\s+(?:base\s+)?score` at t[e:], or -1.
+func cvssScoreEnd(t string, e int) int {
+	s := spaceRun(t, e)
+	if s == e {
+		return -1
+	}
+	if k := foldPrefixLen(t[s:], "base"); k >= 0 {
+		if b := spaceRun(t, s+k); b > s+k {
+			if k := foldPrefixLen(t[b:], "score"); k >= 0 {
+				return b + k
+			}
+		}
+	}
+	if k := foldPrefixLen(t[s:], "score"); k >= 0 {
+		return s + k
+	}
+	return -1
+}
+
+// digitDotRun is the end of the run of ASCII digits and dots at t[i:].
+func digitDotRun(t string, i int) int {
+	for i < len(t) && (isDigit(t[i]) || t[i] == '.') {
+		i++
+	}
+	return i
+}
+
+// foldPrefixLen returns the length of the text at the start of s that
+// the word w matches under (?i) (each rune of w, or one of its simple
+// case folds), or -1.
+func foldPrefixLen(s, w string) int {
+	j := 0
+	for i := 0; i < len(w); {
+		c, n := rune(w[i]), 1
+		if c >= utf8.RuneSelf {
+			c, n = utf8.DecodeRuneInString(w[i:])
+		}
+		i += n
+		if j >= len(s) {
+			return -1
+		}
+		r, m := rune(s[j]), 1
+		if r >= utf8.RuneSelf {
+			r, m = utf8.DecodeRuneInString(s[j:])
+		}
+		j += m
+		switch {
+		case r == c:
+		case c < utf8.RuneSelf && r < utf8.RuneSelf:
+			// Letters of ASCII fold to one another only.
+			if r|0x20 != c|0x20 || r|0x20 < 'a' || r|0x20 > 'z' {
+				return -1
+			}
+		case c < utf8.RuneSelf && c|0x20 != 's' && c|0x20 != 'k':
+			// Of ASCII, only s and k fold outside it (ſ, the Kelvin sign).
+			return -1
+		case r < utf8.RuneSelf && c != 'ſ' && c != '\u212a':
+			// And only those two fold into it.
+			return -1
+		case !foldsTo(c, r):
+			return -1
+		}
+	}
+	return j
+}
+
+// foldsTo reports whether r is one of c's simple case folds.
+func foldsTo(c, r rune) bool {
+	for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
+		if f == r {
+			return true
+		}
+	}
+	return false
+}
