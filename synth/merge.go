@@ -483,43 +483,58 @@ func (g *merger) refsOf() {
 
 // citedOf finds the nodes each node's descriptions name by ID: an ID that
 // only one source of the run carries, so that "F1", which many agents use,
-// names none.
+// names none. One map holds each ID with its node and how many sources
+// carry it, and a description's words are looked up in it only when they
+// are as long as some ID (most are not).
 func (g *merger) citedOf() {
-	count := map[string]int{}
-	at := map[string]int32{}
-	for i, n := range g.nodes {
-		for _, s := range n.srcs {
-			if s.f.ID != "" {
-				count[s.f.ID]++
-				at[s.f.ID] = int32(i)
+	n := 0
+	for _, nd := range g.nodes {
+		n += len(nd.srcs)
+	}
+	ids := make(map[string]idAt, n)
+	minLen, maxLen, unique := math.MaxInt, 0, 0
+	for i, nd := range g.nodes {
+		for _, s := range nd.srcs {
+			id := s.f.ID
+			if id == "" {
+				continue
 			}
+			a := ids[id]
+			switch a.sources {
+			case 0:
+				unique++
+			case 1:
+				unique--
+			}
+			ids[id] = idAt{int32(i), a.sources + 1}
+			minLen, maxLen = min(minLen, len(id)), max(maxLen, len(id))
 		}
 	}
-	needles := map[string]struct{}{}
-	for id, c := range count {
-		if c == 1 {
-			needles[id] = struct{}{}
-		}
-	}
-	if len(needles) == 0 {
+	if unique == 0 {
 		return
 	}
-	for i, n := range g.nodes {
+	// One closure for every source: it appends to list the node an ID of
+	// the source of agent names, at node i.
+	var (
+		i     int
+		agent string
+		list  *[]int32
+	)
+	cite := func(_ string, a idAt) {
+		if a.sources == 1 && int(a.node) != i && !g.hasAgent(int(a.node), agent) {
+			*list = append(*list, a.node)
+		}
+	}
+	for i = range g.nodes {
 		mn := &g.m[i]
-		for _, s := range n.srcs {
-			eachMention(s.f.Description, needles, func(id string) {
-				if j := at[id]; int(j) != i && !g.hasAgent(int(j), s.agent) {
-					mn.cited = append(mn.cited, j)
-				}
-			})
+		for _, s := range g.nodes[i].srcs {
+			agent, list = s.agent, &mn.cited
+			eachMention(s.f.Description, ids, minLen, maxLen, cite)
 			if !hasSameAsWord(s.f.Title) && !hasSameAsWord(s.f.Description[:min(len(s.f.Description), sameAsBytes)]) {
 				continue
 			}
-			eachSameAs(s.f.Title, s.f.Description, needles, func(id string) {
-				if j := at[id]; int(j) != i && !g.hasAgent(int(j), s.agent) {
-					mn.sameAs = append(mn.sameAs, j)
-				}
-			})
+			list = &mn.sameAs
+			eachSameAs(s.f.Title, s.f.Description, ids, cite)
 		}
 		slices.Sort(mn.cited)
 		mn.cited = slices.Compact(mn.cited)
@@ -527,6 +542,10 @@ func (g *merger) citedOf() {
 		mn.sameAs = slices.Compact(mn.sameAs)
 	}
 }
+
+// idAt is an ID of the run: the node of the last source carrying it, and
+// how many sources carry it.
+type idAt struct{ node, sources int32 }
 
 // sameAsRe finds a finding calling itself another's: "covered by PER-04",
 // "duplicate of `C2`", "same issue as SEC-1", "also reported as F3". A
@@ -553,17 +572,17 @@ func hasSameAsWord(t string) bool {
 // sameAsRe: its heading and first line, where a finding says what it is.
 const sameAsBytes = 400
 
-// eachSameAs calls f with each ID of needles that a finding's title or the
+// eachSameAs calls f with each ID of ids that a finding's title or the
 // opening of its description says it is the same defect as.
-func eachSameAs(title, desc string, needles map[string]struct{}, f func(id string)) {
+func eachSameAs(title, desc string, ids map[string]idAt, f func(id string, a idAt)) {
 	desc = desc[:min(len(desc), sameAsBytes)]
 	for _, t := range [...]string{title, desc} {
 		if !hasSameAsWord(t) {
 			continue // the regexp only where one of its words is
 		}
 		for _, m := range sameAsRe.FindAllStringSubmatch(t, -1) {
-			if _, ok := needles[m[1]]; ok {
-				f(m[1])
+			if a, ok := ids[m[1]]; ok {
+				f(m[1], a)
 			}
 		}
 	}
