@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -804,5 +805,55 @@ func TestCitedOfIsPlain(t *testing.T) {
 	}
 	if cites < 200 || same < 20 {
 		t.Errorf("random runs cited %d nodes, called themselves %d: too few to test citedOf", cites, same)
+	}
+}
+
+// A source keeps its finding's one ref parsed (src.one); refs must yield
+// what parsing every text yields.
+func TestSrcRefsIsPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 3))
+	texts := []string{"a.go:12", "src/a.go:5-9", "a.go", "./a.go:3", "`b.py:7`", "a.go:9-3", "a.go:0", ":4", "",
+		"c.go:99999999999", "c.go:2147483647", "d.go:1-2147483648", " e.go:8 ", "f.go:08"}
+	var one int
+	for trial := range 2000 {
+		f := fnd(parse.P2, "X-1", "", "title")
+		for range r.IntN(3) {
+			f.FileRefs = append(f.FileRefs, texts[r.IntN(len(texts))])
+		}
+		s := newSrc("fd-a", "f.md", &f)
+		if s.one.path > 0 {
+			one++
+		}
+		type refText struct {
+			r    Ref
+			text string
+		}
+		var got, want []refText
+		for ref, text := range s.refs {
+			got = append(got, refText{ref, text})
+		}
+		asWritten := true
+		for _, text := range f.FileRefs {
+			if ref := ParseRef(text); ref.Path == "" || ref.String() != text {
+				asWritten = false
+			}
+		}
+		for _, text := range f.FileRefs {
+			if ref := ParseRef(text); ref.Path != "" {
+				if !asWritten {
+					text = ref.String()
+				}
+				want = append(want, refText{ref, text})
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d, refs %q: refs yields %v, parsing them %v", trial, f.FileRefs, got, want)
+		}
+	}
+	if one < 300 {
+		t.Errorf("%d of 2000 sources kept their ref parsed: too few to test it", one)
+	}
+	if size := unsafe.Sizeof(src{}); size > 80 {
+		t.Errorf("a src is %d bytes: more than the 80 the allocator gives it", size)
 	}
 }
