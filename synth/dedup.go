@@ -2,6 +2,7 @@ package synth
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,9 +14,10 @@ import (
 //
 // It is small: a synthesis holds one per finding of the run while it
 // holds their reports too (400,000 at 8,000 agents). It keeps no prepared
-// title (sources with one key share their node's) and no parsed file refs
-// (refs reads them again from its finding: parsing a reference allocates
-// nothing).
+// title (sources with one key share their node's) and, of its parsed file
+// refs, only the one a finding with one ref has (one): in the 80 bytes the
+// allocator gives a src anyway, where a list would cost a header and a
+// block per source.
 type src struct {
 	agent string
 	file  string // the agent's report file
@@ -28,7 +30,16 @@ type src struct {
 	// asWritten: every file ref of f has a path and is written as
 	// Ref.String writes it.
 	asWritten bool
+	// one is f's file ref, parsed, when f has one alone and it is written
+	// as Ref.String writes it (asWritten): refs yields it instead of
+	// parsing the text again at each of the three steps that read it
+	// (the merge, the timeline's index, the merged findings).
+	one oneRef
 }
+
+// oneRef is a file ref written as Ref.String writes it, less its text:
+// the length of its path (0: none) and its lines.
+type oneRef struct{ path, start, end int32 }
 
 func newSrc(agent, file string, f *parse.Finding) src {
 	s := src{agent: agent, file: file, f: f, key: parse.Key(f.Section, f.Title), asWritten: true}
@@ -36,6 +47,8 @@ func newSrc(agent, file string, f *parse.Finding) src {
 		if ref := ParseRef(r); ref.Path == "" || !ref.writes(r) {
 			s.asWritten = false
 			break
+		} else if len(f.FileRefs) == 1 && ref.End <= math.MaxInt32 {
+			s.one = oneRef{int32(len(ref.Path)), int32(ref.Start), int32(ref.End)}
 		}
 	}
 	return s
@@ -45,6 +58,11 @@ func newSrc(agent, file string, f *parse.Finding) src {
 // Ref.String writes it: the finding's own text when it is written that
 // way already.
 func (s *src) refs(yield func(Ref, string) bool) {
+	if s.one.path > 0 {
+		r := s.f.FileRefs[0]
+		yield(Ref{Path: r[:s.one.path], Start: int(s.one.start), End: int(s.one.end)}, r)
+		return
+	}
 	for _, r := range s.f.FileRefs {
 		if ref := ParseRef(r); ref.Path != "" {
 			if !s.asWritten && !ref.writes(r) {

@@ -219,26 +219,83 @@ type mergeNode struct {
 type merger struct {
 	nodes []*node
 	m     []mergeNode
-	// postings lists, for each weighted word, the nodes holding it.
-	postings [][]int32
+	// post lists, for each weighted word t, the nodes holding it, at
+	// post[postAt[t]:postAt[t+1]] (postings).
+	post, postAt []int32
 	// groupAgents are the agents of each group join made, by its root,
 	// sorted; a node not in one has its own (mergeNode.agents).
 	groupAgents map[int][]int32
 }
 
-// newMerger weighs the words of nodes (see the comment above).
+// newMerger weighs the words of nodes (see the comment above). It reads a
+// node's sources once for all it needs of them (their agents, places, IDs
+// and the identifiers their titles name, with the words of its title and
+// of its representative's description) while they are in the cache, and
+// keeps the nodes' lists in blocks shared by all (lists): at 8,000 agents
+// the sources, cold in memory, were read in seven passes, and each node
+// held ten lists of its own.
 func newMerger(nodes []*node) *merger {
 	g := &merger{nodes: nodes, m: make([]mergeNode, len(nodes))}
-	g.agentsOf()
-	words := map[string]int32{}
+	n := 0
+	for _, nd := range nodes {
+		n += len(nd.srcs)
+	}
+	words := make(map[string]int32, len(nodes))
 	var df []int32 // nodes holding each word
-	counts := make([][]termCount, len(nodes))
-	titleOf := make([][]int32, len(nodes))
-	var scratch []termCount
+	var classWord []bool
+	counts, titles := newLists[termCount](len(nodes)), newLists[int32](len(nodes))
+	agents, refs, idents := newLists[int32](len(nodes)), newLists[Ref](len(nodes)), newLists[int32](len(nodes))
+	// A source has one agent and most often one ref.
+	agents.all, refs.all = make([]int32, 0, n), make([]Ref, 0, n)
+	// The agents are numbered as first seen, then by name (num).
+	agentNum := map[string]int32{}
+	var agentNames []string
+	ids := make(map[string]idAt, n)
+	minLen, maxLen, unique := math.MaxInt, 0, 0
+	identNum := map[string]int32{}
+	reps := make([]*src, len(nodes))
 	var stems []string
-	var classWord []bool // by word: a defect class
-	for i, n := range nodes {
-		scratch = scratch[:0]
+	for i, nd := range nodes {
+		for k, s := range nd.srcs {
+			a, ok := agentNum[s.agent]
+			if !ok {
+				a = int32(len(agentNames))
+				agentNum[s.agent] = a
+				agentNames = append(agentNames, s.agent)
+			}
+			agents.add(a)
+			for r := range s.refs {
+				if r.Start > 0 && r.End-r.Start <= refSpan {
+					refs.add(r)
+				}
+			}
+			if id := s.f.ID; id != "" {
+				c := ids[id]
+				switch c.sources {
+				case 0:
+					unique++
+				case 1:
+					unique--
+				}
+				ids[id] = idAt{int32(i), c.sources + 1}
+				minLen, maxLen = min(minLen, len(id)), max(maxLen, len(id))
+			}
+			if k == 0 || s.f.Title != nd.srcs[k-1].f.Title {
+				eachIdent(s.f.Title, func(w string) {
+					w = lowerASCII(w)
+					id, ok := identNum[w]
+					if !ok {
+						id = int32(len(identNum))
+						identNum[w] = id
+					}
+					idents.add(id)
+				})
+			}
+		}
+		agents.end()
+		refs.end()
+		idents.end()
+		start := len(counts.all)
 		add := func(w string, c int64) int32 {
 			s := w
 			if !isClassWord(w) {
@@ -250,28 +307,28 @@ func newMerger(nodes []*node) *merger {
 				words[s] = id
 				df = append(df, 0)
 			}
-			scratch = append(scratch, termCount{id, c})
+			counts.add(termCount{id, c})
 			return id
 		}
-		kws := parse.Keywords(n.norm())
+		kws := parse.Keywords(nd.norm())
 		kws = kws[:min(len(kws), titleWords)]
-		var tl []int32
 		stems = stems[:0]
 		for _, kw := range kws {
-			tl = append(tl, add(kw, titleWeight))
+			titles.add(add(kw, titleWeight))
 			stems = append(stems, stem(kw))
 		}
 		for _, c := range defectClassesOf(stems) {
 			id := add(c, titleWeight)
-			tl = append(tl, id)
+			titles.add(id)
 			for len(classWord) <= int(id) {
 				classWord = append(classWord, false)
 			}
 			classWord[id] = true
 		}
-		slices.Sort(tl)
-		titleOf[i] = slices.Compact(tl)
-		if d := representative(n).f.Description; d != "" {
+		titles.end()
+		rep := representative(nd)
+		reps[i] = rep
+		if d := rep.f.Description; d != "" {
 			k := 0
 			for w := range parse.Words(parse.Normalize(withoutRefs(d[:min(len(d), descBytes)]))) {
 				if k == descWords {
@@ -281,11 +338,21 @@ func newMerger(nodes []*node) *merger {
 				k++
 			}
 		}
-		tc := sumTerms(scratch)
-		for _, t := range tc {
+		counts.all = counts.all[:start+len(sumTerms(counts.all[start:]))]
+		counts.end()
+		for _, t := range counts.of(i) {
 			df[t.id]++
 		}
-		counts[i] = tc
+	}
+	// The agents by name.
+	byName := make([]int32, len(agentNames))
+	for k := range byName {
+		byName[k] = int32(k)
+	}
+	slices.SortFunc(byName, func(a, b int32) int { return strings.Compare(agentNames[a], agentNames[b]) })
+	num := make([]int32, len(agentNames))
+	for k, a := range byName {
+		num[a] = int32(k)
 	}
 	idf := make([]int64, len(df))
 	total := uint64(len(nodes))
@@ -294,86 +361,154 @@ func newMerger(nodes []*node) *merger {
 			idf[id] = log2Fixed(total+uint64(d)) - log2Fixed(uint64(d))
 		}
 	}
-	g.postings = make([][]int32, len(df))
-	for i, tc := range counts {
-		mn := &g.m[i]
-		for _, t := range tc {
-			if w := t.count * idf[t.id]; w > 0 {
-				mn.terms = append(mn.terms, t.id)
-				mn.weight = append(mn.weight, w)
-				mn.norm2 += w * w
-				g.postings[t.id] = append(g.postings[t.id], int32(i))
+	// The postings: each weighted word's nodes, in one block.
+	postAt := make([]int32, len(df)+1)
+	nTerms, nTitle := 0, 0
+	for i := range nodes {
+		for _, t := range counts.of(i) {
+			if t.count*idf[t.id] > 0 {
+				postAt[t.id+1]++
+				nTerms++
 			}
 		}
-		mn.probe = probeOf(mn.terms, mn.weight, mn.norm2)
-		for _, id := range titleOf[i] {
+		for _, id := range titles.of(i) {
 			if idf[id] > 0 {
-				mn.title = append(mn.title, id)
-				mn.titleIDF = append(mn.titleIDF, idf[id])
-				mn.titleNorm2 += idf[id] * idf[id]
-				if int(id) < len(classWord) && classWord[id] {
-					mn.wordIDF = append(mn.wordIDF, 0)
-				} else {
-					mn.wordIDF = append(mn.wordIDF, idf[id])
-				}
+				nTitle++
 			}
 		}
 	}
-	g.refsOf()
-	g.citedOf()
-	g.identsOf()
+	for t := range df {
+		postAt[t+1] += postAt[t]
+	}
+	post := make([]int32, nTerms)
+	fill := slices.Clone(postAt[:len(df)])
+	termAll, weightAll := make([]int32, 0, nTerms), make([]int64, 0, nTerms)
+	titleAll, titleIDFAll, wordIDFAll := make([]int32, 0, nTitle), make([]int64, 0, nTitle), make([]int64, 0, nTitle)
+	var probes lists[int32]
+	var order []int
+	for i := range nodes {
+		mn := &g.m[i]
+		as := agents.of(i)
+		for k, a := range as {
+			as[k] = num[a]
+		}
+		slices.Sort(as)
+		mn.agents = slices.Clip(slices.Compact(as))
+		rs := refs.of(i)
+		slices.SortFunc(rs, compareRef)
+		if rs = slices.Compact(rs); len(rs) > 0 {
+			mn.refs = slices.Clip(rs)
+		}
+		from := len(termAll)
+		for _, t := range counts.of(i) {
+			if w := t.count * idf[t.id]; w > 0 {
+				termAll = append(termAll, t.id)
+				weightAll = append(weightAll, w)
+				mn.norm2 += w * w
+				post[fill[t.id]] = int32(i)
+				fill[t.id]++
+			}
+		}
+		mn.terms, mn.weight = termAll[from:len(termAll):len(termAll)], weightAll[from:len(weightAll):len(weightAll)]
+		probes.all = probeOf(mn.terms, mn.weight, mn.norm2, &order, probes.all)
+		probes.end()
+		from = len(titleAll)
+		ts := titles.of(i)
+		slices.Sort(ts)
+		for _, id := range slices.Compact(ts) {
+			if idf[id] > 0 {
+				titleAll = append(titleAll, id)
+				titleIDFAll = append(titleIDFAll, idf[id])
+				mn.titleNorm2 += idf[id] * idf[id]
+				if int(id) < len(classWord) && classWord[id] {
+					wordIDFAll = append(wordIDFAll, 0)
+				} else {
+					wordIDFAll = append(wordIDFAll, idf[id])
+				}
+			}
+		}
+		to := len(titleAll)
+		mn.title, mn.titleIDF, mn.wordIDF = titleAll[from:to:to], titleIDFAll[from:to:to], wordIDFAll[from:to:to]
+	}
+	for i := range nodes {
+		if p := probes.of(i); len(p) > 0 {
+			g.m[i].probe = p
+		}
+	}
+	g.post, g.postAt = post, postAt
+	if unique > 0 {
+		g.citedOf(ids, minLen, maxLen)
+	}
+	if len(identNum) > 0 {
+		g.identsOf(idents, identNum, reps)
+	}
 	return g
 }
 
-// identsOf gives each node the code identifiers its titles name (idents),
-// and those of them that its titles or its description name (named), each
-// when at most rareIdents nodes name it. A run whose titles name none
-// reads no description for them.
-func (g *merger) identsOf() {
-	ids := map[string]int32{}
-	for i, n := range g.nodes {
-		mn := &g.m[i]
-		for k, s := range n.srcs {
-			if k > 0 && s.f.Title == n.srcs[k-1].f.Title {
-				continue
-			}
-			eachIdent(s.f.Title, func(w string) {
-				w = lowerASCII(w)
-				id, ok := ids[w]
-				if !ok {
-					id = int32(len(ids))
-					ids[w] = id
-				}
-				mn.idents = append(mn.idents, id)
-			})
-		}
+// lists is a list for each node in one block: node i's is
+// all[at[i]:at[i+1]], made in the order of the nodes (add, then end).
+type lists[T any] struct {
+	all []T
+	at  []int32
+}
+
+func newLists[T any](nodes int) lists[T] {
+	return lists[T]{at: append(make([]int32, 0, nodes+1), 0)}
+}
+
+// add appends v to the list of the node being made.
+func (l *lists[T]) add(v T) { l.all = append(l.all, v) }
+
+// end closes the list of the node being made.
+func (l *lists[T]) end() {
+	if len(l.at) == 0 {
+		l.at = append(l.at, 0)
 	}
-	if len(ids) == 0 {
-		return
-	}
-	df := make([]int32, len(ids)) // nodes naming each
-	for i, n := range g.nodes {
-		mn := &g.m[i]
-		mn.named = append(mn.named, mn.idents...)
-		if d := representative(n).f.Description; d != "" {
+	l.at = append(l.at, int32(len(l.all)))
+}
+
+// of returns node i's list, its capacity its length.
+func (l *lists[T]) of(i int) []T { return l.all[l.at[i]:l.at[i+1]:l.at[i+1]] }
+
+// postings returns the nodes holding the weighted word t.
+func (g *merger) postings(t int32) []int32 { return g.post[g.postAt[t]:g.postAt[t+1]] }
+
+// identsOf gives each node the code identifiers its titles name (idents,
+// by the numbers of identNum), and those of them that its titles or its
+// representative's description name (named), each when at most
+// rareIdents nodes name it.
+func (g *merger) identsOf(idents lists[int32], identNum map[string]int32, reps []*src) {
+	df := make([]int32, len(identNum)) // nodes naming each
+	named := newLists[int32](len(g.nodes))
+	for i := range g.nodes {
+		start := len(named.all)
+		named.all = append(named.all, idents.of(i)...)
+		if d := reps[i].f.Description; d != "" {
 			eachIdent(d[:min(len(d), descBytes)], func(w string) {
-				if id, ok := ids[lowerASCII(w)]; ok {
-					mn.named = append(mn.named, id)
+				if id, ok := identNum[lowerASCII(w)]; ok {
+					named.add(id)
 				}
 			})
 		}
-		slices.Sort(mn.named)
-		mn.named = slices.Compact(mn.named)
-		for _, id := range mn.named {
+		ns := named.all[start:]
+		slices.Sort(ns)
+		named.all = append(named.all[:start], slices.Compact(ns)...)
+		named.end()
+		for _, id := range named.of(i) {
 			df[id]++
 		}
 	}
 	common := func(id int32) bool { return df[id] > rareIdents }
 	for i := range g.m {
 		mn := &g.m[i]
-		slices.Sort(mn.idents)
-		mn.idents = slices.DeleteFunc(slices.Compact(mn.idents), common)
-		mn.named = slices.DeleteFunc(mn.named, common)
+		is := idents.of(i)
+		slices.Sort(is)
+		if is = slices.DeleteFunc(slices.Compact(is), common); len(is) > 0 {
+			mn.idents = slices.Clip(is)
+		}
+		if ns := slices.DeleteFunc(named.of(i), common); len(ns) > 0 {
+			mn.named = slices.Clip(ns)
+		}
 	}
 }
 
@@ -386,7 +521,7 @@ type termCount struct {
 // sumTerms sorts tc by word and adds up the counts of each word, in place.
 func sumTerms(tc []termCount) []termCount {
 	slices.SortFunc(tc, func(a, b termCount) int { return cmp.Compare(a.id, b.id) })
-	var out []termCount
+	out := tc[:0]
 	for _, t := range tc {
 		if len(out) > 0 && out[len(out)-1].id == t.id {
 			out[len(out)-1].count += t.count
@@ -402,18 +537,20 @@ func sumTerms(tc []termCount) []termCount {
 // group, whose sums may pass 2^63): its words, heaviest first, until the
 // squares of those left weigh less than (probeNum/probeDen)² of its norm.
 // Words sharing none of them have a cosine under probeNum/probeDen with
-// it: their dot product is at most the norm of the words left.
-func probeOf[N int64 | float64](terms []int32, weight []int64, norm2 N) []int32 {
-	order := make([]int, len(terms))
-	for k := range order {
-		order[k] = k
+// it: their dot product is at most the norm of the words left. The probe
+// is appended to dst; order is scratch space.
+func probeOf[N int64 | float64](terms []int32, weight []int64, norm2 N, order *[]int, dst []int32) []int32 {
+	o := (*order)[:0]
+	for k := range terms {
+		o = append(o, k)
 	}
-	slices.SortFunc(order, func(a, b int) int {
+	*order = o
+	slices.SortFunc(o, func(a, b int) int {
 		return cmp.Or(cmp.Compare(weight[b], weight[a]), cmp.Compare(terms[a], terms[b]))
 	})
 	left := norm2
-	var probe []int32
-	for _, k := range order {
+	probe := dst
+	for _, k := range o {
 		if left*probeDen*probeDen < probeNum*probeNum*norm2 {
 			break
 		}
@@ -437,89 +574,35 @@ func representative(n *node) *src {
 	return r
 }
 
-// agentsOf numbers the agents of the run by name and gives each node its
-// agents, sorted.
-func (g *merger) agentsOf() {
-	num := map[string]int32{}
-	for _, n := range g.nodes {
-		for _, s := range n.srcs {
-			num[s.agent] = 0
-		}
-	}
-	names := make([]string, 0, len(num))
-	for a := range num {
-		names = append(names, a)
-	}
-	slices.Sort(names)
-	for k, a := range names {
-		num[a] = int32(k)
-	}
-	for i, n := range g.nodes {
-		as := make([]int32, 0, 1)
-		for _, s := range n.srcs {
-			as = append(as, num[s.agent])
-		}
-		slices.Sort(as)
-		g.m[i].agents = slices.Compact(as)
-	}
-}
-
-// refsOf collects the places each node's sources cite, at most refSpan
-// lines each.
-func (g *merger) refsOf() {
-	for i, n := range g.nodes {
-		mn := &g.m[i]
-		for _, s := range n.srcs {
-			for r := range s.refs {
-				if r.Start > 0 && r.End-r.Start <= refSpan {
-					mn.refs = append(mn.refs, r)
-				}
-			}
-		}
-		slices.SortFunc(mn.refs, compareRef)
-		mn.refs = slices.Compact(mn.refs)
-	}
-}
-
 // citedOf finds the nodes each node's descriptions name by ID: an ID that
 // only one source of the run carries, so that "F1", which many agents use,
-// names none.
-func (g *merger) citedOf() {
-	count := map[string]int{}
-	at := map[string]int32{}
-	for i, n := range g.nodes {
-		for _, s := range n.srcs {
-			if s.f.ID != "" {
-				count[s.f.ID]++
-				at[s.f.ID] = int32(i)
-			}
+// names none. ids holds each ID of the run with its node and how many
+// sources carry it, none shorter than minLen bytes or longer than maxLen:
+// a description's words are looked up only when they are as long as some
+// ID (most are not).
+func (g *merger) citedOf(ids map[string]idAt, minLen, maxLen int) {
+	// One closure for every source: it appends to list the node an ID of
+	// the source of agent names, at node i.
+	var (
+		i     int
+		agent string
+		list  *[]int32
+	)
+	cite := func(_ string, a idAt) {
+		if a.sources == 1 && int(a.node) != i && !g.hasAgent(int(a.node), agent) {
+			*list = append(*list, a.node)
 		}
 	}
-	needles := map[string]struct{}{}
-	for id, c := range count {
-		if c == 1 {
-			needles[id] = struct{}{}
-		}
-	}
-	if len(needles) == 0 {
-		return
-	}
-	for i, n := range g.nodes {
+	for i = range g.nodes {
 		mn := &g.m[i]
-		for _, s := range n.srcs {
-			eachMention(s.f.Description, needles, func(id string) {
-				if j := at[id]; int(j) != i && !g.hasAgent(int(j), s.agent) {
-					mn.cited = append(mn.cited, j)
-				}
-			})
+		for _, s := range g.nodes[i].srcs {
+			agent, list = s.agent, &mn.cited
+			eachMention(s.f.Description, ids, minLen, maxLen, cite)
 			if !hasSameAsWord(s.f.Title) && !hasSameAsWord(s.f.Description[:min(len(s.f.Description), sameAsBytes)]) {
 				continue
 			}
-			eachSameAs(s.f.Title, s.f.Description, needles, func(id string) {
-				if j := at[id]; int(j) != i && !g.hasAgent(int(j), s.agent) {
-					mn.sameAs = append(mn.sameAs, j)
-				}
-			})
+			list = &mn.sameAs
+			eachSameAs(s.f.Title, s.f.Description, ids, cite)
 		}
 		slices.Sort(mn.cited)
 		mn.cited = slices.Compact(mn.cited)
@@ -527,6 +610,10 @@ func (g *merger) citedOf() {
 		mn.sameAs = slices.Compact(mn.sameAs)
 	}
 }
+
+// idAt is an ID of the run: the node of the last source carrying it, and
+// how many sources carry it.
+type idAt struct{ node, sources int32 }
 
 // sameAsRe finds a finding calling itself another's: "covered by PER-04",
 // "duplicate of `C2`", "same issue as SEC-1", "also reported as F3". A
@@ -553,17 +640,17 @@ func hasSameAsWord(t string) bool {
 // sameAsRe: its heading and first line, where a finding says what it is.
 const sameAsBytes = 400
 
-// eachSameAs calls f with each ID of needles that a finding's title or the
+// eachSameAs calls f with each ID of ids that a finding's title or the
 // opening of its description says it is the same defect as.
-func eachSameAs(title, desc string, needles map[string]struct{}, f func(id string)) {
+func eachSameAs(title, desc string, ids map[string]idAt, f func(id string, a idAt)) {
 	desc = desc[:min(len(desc), sameAsBytes)]
 	for _, t := range [...]string{title, desc} {
 		if !hasSameAsWord(t) {
 			continue // the regexp only where one of its words is
 		}
 		for _, m := range sameAsRe.FindAllStringSubmatch(t, -1) {
-			if _, ok := needles[m[1]]; ok {
-				f(m[1])
+			if a, ok := ids[m[1]]; ok {
+				f(m[1], a)
 			}
 		}
 	}
@@ -750,14 +837,14 @@ type scored struct {
 // probeNum). f may be called more than once for one j.
 func (g *merger) candidates(i int, f func(j int)) {
 	for _, t := range g.m[i].probe {
-		for _, j := range g.postings[t] {
+		for _, j := range g.postings(t) {
 			f(int(j))
 		}
 	}
 	// The title rule needs three shared title words, and a title cosine
 	// one: a node they join holds one of them.
 	for _, t := range g.m[i].title {
-		for _, j := range g.postings[t] {
+		for _, j := range g.postings(t) {
 			f(int(j))
 		}
 	}
@@ -904,6 +991,7 @@ func (g *merger) groupVecs(uf unionFind) []groupVec {
 		}
 	}
 	var sum []termCount
+	var order []int
 	for i := range g.nodes {
 		if uf.find(i) != i {
 			continue
@@ -929,7 +1017,7 @@ func (g *merger) groupVecs(uf unionFind) []groupVec {
 			v.terms[x], v.weight[x] = t.id, t.count
 			v.norm2 += float64(float64(t.count) * float64(t.count))
 		}
-		v.probe = probeOf(v.terms, v.weight, v.norm2)
+		v.probe = probeOf(v.terms, v.weight, v.norm2, &order, nil)
 	}
 	return vs
 }
@@ -951,7 +1039,7 @@ func (g *merger) groupPairs(uf unionFind, vs []groupVec) []scored {
 			continue
 		}
 		for _, t := range v.probe {
-			for _, j := range g.postings[t] {
+			for _, j := range g.postings(t) {
 				h := uf.find(int(j))
 				if h == r || seen[h] == int32(r+1) {
 					continue

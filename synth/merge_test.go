@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/fluxwatch/fluxwatch/parse"
 )
@@ -709,5 +710,150 @@ func TestMergeThroughOneFinding(t *testing.T) {
 	}
 	if got := s.Findings[i].Agents; len(got) != 3 {
 		t.Errorf("A-1 holds agents %v, want fd-a, fd-b and fd-c", got)
+	}
+}
+
+// citedPlain is citedOf as it was first written: a map of counts, a map of
+// nodes, a set of the IDs one source carries, and every word of every
+// description looked up in it. citedOf must give every node the same cited
+// and sameAs lists.
+func citedPlain(g *merger) (cited, sameAs [][]int32) {
+	count := map[string]int{}
+	at := map[string]int32{}
+	for i, n := range g.nodes {
+		for _, s := range n.srcs {
+			if s.f.ID != "" {
+				count[s.f.ID]++
+				at[s.f.ID] = int32(i)
+			}
+		}
+	}
+	needles := map[string]idAt{}
+	for id, c := range count {
+		if c == 1 {
+			needles[id] = idAt{at[id], 1}
+		}
+	}
+	cited, sameAs = make([][]int32, len(g.nodes)), make([][]int32, len(g.nodes))
+	for i, n := range g.nodes {
+		for _, s := range n.srcs {
+			add := func(list *[]int32) func(string, idAt) {
+				return func(_ string, a idAt) {
+					if int(a.node) != i && !g.hasAgent(int(a.node), s.agent) {
+						*list = append(*list, a.node)
+					}
+				}
+			}
+			eachMention(s.f.Description, needles, 0, math.MaxInt, add(&cited[i]))
+			eachSameAs(s.f.Title, s.f.Description, needles, add(&sameAs[i]))
+		}
+		slices.Sort(cited[i])
+		cited[i] = slices.Compact(cited[i])
+		slices.Sort(sameAs[i])
+		sameAs[i] = slices.Compact(sameAs[i])
+	}
+	return cited, sameAs
+}
+
+// citedOf looks a description's words up only when they are as long as
+// some ID, in one map of every ID; it must find what looking up every word
+// in a set of the unique IDs finds. IDs are of many lengths, some carried
+// twice, named bare and in punctuation, in descriptions of a few words.
+func TestCitedOfIsPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 2))
+	prefixes := []string{"F", "X-", "SEC-00", "PERFORMANCE-", "fd-a.", ""}
+	wraps := []string{"%s", "`%s`", "(%s)", "%s.", "%s:", "#%s", "./%s", "[covered by %s]", "duplicate of %s", "%s,"}
+	words := []string{"see", "the", "race", "in", "cache", "a.go:12", "also", "same"}
+	var cites, same int
+	for trial := range 300 {
+		id := func() string { return fmt.Sprintf("%s%d", prefixes[r.IntN(len(prefixes))], r.IntN(12)) }
+		var srcs []*src
+		for a := range 2 + r.IntN(4) {
+			for k := range r.IntN(10) {
+				f := fnd(parse.P2, id(), "", strings.Join(pick(r, words, 1+r.IntN(3)), " "))
+				f.Line = k + 1
+				var d []string
+				for range r.IntN(6) {
+					if r.IntN(2) == 0 {
+						d = append(d, fmt.Sprintf(wraps[r.IntN(len(wraps))], id()))
+					} else {
+						d = append(d, words[r.IntN(len(words))])
+					}
+				}
+				f.Description = strings.Join(d, " ")
+				if r.IntN(4) == 0 {
+					f.Title += " " + fmt.Sprintf(wraps[r.IntN(len(wraps))], id())
+				}
+				s := newSrc(fmt.Sprintf("fd-%d", a), "f.md", &f)
+				srcs = append(srcs, &s)
+			}
+		}
+		nodes := nodesOf(srcs)
+		if len(nodes) == 0 {
+			continue
+		}
+		g := newMerger(nodes)
+		cited, sameAs := citedPlain(g)
+		for i := range nodes {
+			if !slices.Equal(g.m[i].cited, cited[i]) || !slices.Equal(g.m[i].sameAs, sameAs[i]) {
+				t.Fatalf("trial %d, node %q (%q): citedOf cited %v, sameAs %v; every word looked up: %v, %v", trial,
+					nodes[i].key, nodes[i].srcs[0].f.Description, g.m[i].cited, g.m[i].sameAs, cited[i], sameAs[i])
+			}
+			cites += len(cited[i])
+			same += len(sameAs[i])
+		}
+	}
+	if cites < 200 || same < 20 {
+		t.Errorf("random runs cited %d nodes, called themselves %d: too few to test citedOf", cites, same)
+	}
+}
+
+// A source keeps its finding's one ref parsed (src.one); refs must yield
+// what parsing every text yields.
+func TestSrcRefsIsPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 3))
+	texts := []string{"a.go:12", "src/a.go:5-9", "a.go", "./a.go:3", "`b.py:7`", "a.go:9-3", "a.go:0", ":4", "",
+		"c.go:99999999999", "c.go:2147483647", "d.go:1-2147483648", " e.go:8 ", "f.go:08"}
+	var one int
+	for trial := range 2000 {
+		f := fnd(parse.P2, "X-1", "", "title")
+		for range r.IntN(3) {
+			f.FileRefs = append(f.FileRefs, texts[r.IntN(len(texts))])
+		}
+		s := newSrc("fd-a", "f.md", &f)
+		if s.one.path > 0 {
+			one++
+		}
+		type refText struct {
+			r    Ref
+			text string
+		}
+		var got, want []refText
+		for ref, text := range s.refs {
+			got = append(got, refText{ref, text})
+		}
+		asWritten := true
+		for _, text := range f.FileRefs {
+			if ref := ParseRef(text); ref.Path == "" || ref.String() != text {
+				asWritten = false
+			}
+		}
+		for _, text := range f.FileRefs {
+			if ref := ParseRef(text); ref.Path != "" {
+				if !asWritten {
+					text = ref.String()
+				}
+				want = append(want, refText{ref, text})
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d, refs %q: refs yields %v, parsing them %v", trial, f.FileRefs, got, want)
+		}
+	}
+	if one < 300 {
+		t.Errorf("%d of 2000 sources kept their ref parsed: too few to test it", one)
+	}
+	if size := unsafe.Sizeof(src{}); size > 80 {
+		t.Errorf("a src is %d bytes: more than the 80 the allocator gives it", size)
 	}
 }

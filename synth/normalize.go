@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -168,7 +169,7 @@ func (r Ref) Overlaps(o Ref) bool {
 // name fd-safety. Only hits allocate.
 func mentions(text []byte, needles map[string]struct{}) map[string]bool {
 	found := map[string]bool{}
-	eachMention(text, needles, func(w string) { found[w] = true })
+	eachMention(text, needles, 0, math.MaxInt, func(w string, _ struct{}) { found[w] = true })
 	return found
 }
 
@@ -178,29 +179,40 @@ func names(text, word string) bool {
 		return false
 	}
 	named := false
-	eachMention(text, map[string]struct{}{word: {}}, func(string) { named = true })
+	eachMention(text, map[string]struct{}{word: {}}, len(word), len(word), func(string, struct{}) { named = true })
 	return named
 }
 
 // eachMention calls f with each needle text names, by the words of
-// mentions, once per naming word; a text read as a string is not copied.
-func eachMention[T ~string | ~[]byte](text T, needles map[string]struct{}, f func(needle string)) {
+// mentions, once per naming word, with its value in needles; a text read
+// as a string is not copied. No needle is shorter than minLen bytes or
+// longer than maxLen: words and their trimmed forms outside those lengths
+// are not looked up (most words of a description, when the needles are
+// IDs).
+func eachMention[T ~string | ~[]byte, V any](text T, needles map[string]V, minLen, maxLen int, f func(needle string, v V)) {
 	if len(needles) == 0 {
 		return
 	}
-	check := func(w T) {
-		if _, ok := needles[string(w)]; ok {
-			f(string(w))
+	look := func(w T) {
+		if len(w) < minLen || len(w) > maxLen {
+			return
 		}
+		if v, ok := needles[string(w)]; ok {
+			f(string(w), v)
+		}
+	}
+	check := func(w T) {
+		if len(w) < minLen {
+			return // its trimmed forms are shorter still
+		}
+		look(w)
 		t := w
 		for len(t) > 0 && strings.IndexByte(".:,#/", t[len(t)-1]) >= 0 {
 			t = t[:len(t)-1]
 		}
 		if len(t) != len(w) && len(t) > 0 && t[0] == '.' {
 			// A dotfile ref at the end of a sentence: ".env:1." names .env:1.
-			if _, ok := needles[string(t)]; ok {
-				f(string(t))
-			}
+			look(t)
 		}
 		for len(t) > 0 && strings.IndexByte(".:#/", t[0]) >= 0 && !(len(t) > 1 && t[0] == '.' && t[1] == '/') {
 			t = t[1:]
@@ -209,9 +221,7 @@ func eachMention[T ~string | ~[]byte](text T, needles map[string]struct{}, f fun
 			t = t[2:]
 		}
 		if len(t) != len(w) {
-			if _, ok := needles[string(t)]; ok {
-				f(string(t))
-			}
+			look(t)
 		}
 	}
 	start := -1
