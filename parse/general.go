@@ -2216,6 +2216,15 @@ func labelOf(text string, kind byte) label {
 	// (High)". The rest is its description.
 	if lead, after, ok := boldLead(raw); ok {
 		lab := labelText(lead, kind)
+		if !lab.ok && kind != 'h' && apartLead(lead, after) {
+			// "- **blocker**: Title", "- **Sev 1** — Title", "**Critical
+			// severity** — …": a bold part set apart by a colon or a dash
+			// is a label as if the colon were in it.
+			lab = labelText(lead+":", kind)
+		}
+		if !lab.ok && kind != 'h' {
+			lab = decoratedLead(lead, after)
+		}
 		if !lab.ok && kind != 'h' {
 			// "1. **Severity: Critical** — Keys unencrypted": a severity
 			// field in bold labels the title after it. (Written as a
@@ -2304,6 +2313,81 @@ func labelOf(text string, kind byte) label {
 		return lab
 	}
 	return labelText(raw, kind)
+}
+
+// decoratedLead reads a bold label of one word whose severity is in
+// brackets before its colon, as Conventional Comments write a review:
+// "**issue (blocking):** Title", "**Bug (high):** Title". The word names a
+// kind of comment; "(non-blocking)" names no severity.
+func decoratedLead(lead, after string) label {
+	l := strings.TrimSpace(lead)
+	colon := strings.HasSuffix(l, ":")
+	l = strings.TrimSpace(strings.TrimSuffix(l, ":"))
+	if !colon && !strings.HasPrefix(strings.TrimLeft(after, " \t"), ":") || !strings.HasSuffix(l, ")") {
+		return label{}
+	}
+	i := strings.IndexByte(l, '(')
+	if i <= 0 {
+		return label{}
+	}
+	word, inner := strings.TrimSpace(l[:i]), l[i+1:len(l)-1]
+	if word == "" || strings.ContainsAny(word, " \t") || strings.ContainsAny(inner, " \t") || !isLetters(word) {
+		return label{}
+	}
+	// "**Recommendation (high):**" rates a field of a finding (its fix),
+	// which is never a finding of its own; "**Issue (high):**" names one.
+	if w := strings.ToLower(word); fieldNames[w] && !slices.Contains(titleFieldNames, w) {
+		return label{}
+	}
+	sev, c, ok := severityValue(inner, false)
+	if !ok || c != sevFinding {
+		return label{}
+	}
+	return label{ok: true, sev: sev, class: c, word: inner, empty: true}
+}
+
+// isLetters reports whether s is letters only.
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// apartLead reports whether a bold part that is no label alone is one when
+// read with the separator after it: a colon, then a title that opens as
+// one does, with a capital, a digit or code ("**blocker**: `Pay` can
+// raise", not "**blocking**: contradicts another agent"); or a dash after
+// a numbered severity or a word and "severity" ("**Sev 1** — Title",
+// "**Critical severity** — Title"; "**HIGH PRIORITY** — this is a
+// critical path" rates the paragraph above it).
+func apartLead(lead, after string) bool {
+	l := strings.TrimSpace(lead)
+	if l == "" || strings.HasSuffix(l, ":") {
+		return false
+	}
+	a := strings.TrimLeft(after, " \t")
+	if strings.HasPrefix(a, ":") {
+		r, _ := utf8.DecodeRuneInString(strings.TrimLeft(a[1:], " \t"))
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) && r != '`' {
+			return false
+		}
+	} else if !strings.HasPrefix(a, "—") && !strings.HasPrefix(a, "–") && !strings.HasPrefix(a, "- ") && !strings.HasPrefix(a, "-- ") {
+		return false
+	}
+	// The bold part is one severity: a word, a numbered severity or a
+	// word and "severity"; "**Critical for F3**: …" says what for.
+	if _, ok := sevScale(strings.ReplaceAll(l, " ", "")); ok {
+		return true
+	}
+	w, noun, two := strings.Cut(l, " ")
+	if two && !strings.EqualFold(noun, "severity") || !isLetters(w) {
+		return false
+	}
+	_, c, ok := oneSeverity(w, false)
+	return ok && c == sevFinding
 }
 
 // noteIsTitle reports whether the note after a group heading's dash is a
@@ -2754,6 +2838,11 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 		if c := s[m.start]; c != '[' && c != '(' && c != '*' && c != '_' {
 			r := strings.TrimLeft(s[end:], " \t")
 			if r != "" && !strings.ContainsAny(r[:1], ":-.|)]") && !strings.HasPrefix(r, "—") && !strings.HasPrefix(r, "–") {
+				// "Critical severity: …": the word with the noun
+				// severity after it labels what follows its colon.
+				if w, n := cutSeverityNoun(r); n > 0 {
+					return m.sev, m.class, strings.TrimSpace(s[m.start:end]) + " " + w, r[n:], true
+				}
 				return "", sevNone, "", "", false
 			}
 		}
@@ -2808,6 +2897,21 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 	rest := s[end:]
 	rest = strings.TrimLeft(rest, ":-—–： ")
 	return sev, c, head, rest, true
+}
+
+// cutSeverityNoun reads the noun "severity" that opens r, then a colon or
+// a dash: the noun and the length of r up to the text after the separator.
+func cutSeverityNoun(r string) (string, int) {
+	const noun = "severity"
+	if len(r) < len(noun) || !strings.EqualFold(r[:len(noun)], noun) {
+		return "", 0
+	}
+	rest := strings.TrimLeft(r[len(noun):], " \t")
+	if !strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, "—") && !strings.HasPrefix(rest, "–") && !strings.HasPrefix(rest, "- ") {
+		return "", 0
+	}
+	rest = strings.TrimLeft(rest, ":-—–： ")
+	return r[:len(noun)], len(r) - len(rest)
 }
 
 // startsWithSeverity reports whether the first word of s is a marker word.
