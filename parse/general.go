@@ -219,7 +219,7 @@ var (
 		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
 		"总结", "m t")
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+(?:level|rating))?|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
 		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	// One ^ before the alternatives, not one in each: a regexp that
@@ -1046,7 +1046,13 @@ func capitalFieldName(u string) (string, bool) {
 func (n *gnode) setField(name, value string, line int) {
 	sev, _, _ := fieldSeverity(name, value)
 	prio := int32(3)
-	switch k := strings.ToLower(name); {
+	k := strings.ToLower(name)
+	for _, q := range []string{"overall ", "inherent ", "residual "} {
+		// "Overall Risk: Critical" under "Impact: High": the rating
+		// that combines the others is a risk or severity field.
+		k = strings.TrimPrefix(k, q)
+	}
+	switch {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
 		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ") || k == "severidade" || k == "gravidade" ||
