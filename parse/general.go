@@ -3047,6 +3047,10 @@ type genTable struct {
 	head    int  // the heading node the table stands under, -1 for none
 	legend  bool // under a legend, a guide or a template: no findings
 	mapped  bool // a row's severity cell was a severity
+	// named: the title column is the first, unnamed, before a severity
+	// column ("| Hotspot | Impact | Evidence |"): a row is a finding when
+	// that cell names one in three words or more.
+	named bool
 }
 
 // unmappedRow is a table row whose severity cell fluxwatch cannot map, an
@@ -3077,7 +3081,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	cells := tableCells(lines[i].text)
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1, alt: -1}
-	sevRank, titleName := 0, ""
+	sevRank, titleName, first, fix := 0, "", -1, false
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
@@ -3105,7 +3109,22 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			c.status = j
 		case c.count < 0 && (name == "count" || name == "number" || name == "total" || name == "n" || name == "findings" || name == "issues" || name == "#" || name == "건수" || name == "개수" || name == "nombre" || name == "cantidad" || name == "数量" || name == "件数"):
 			c.count = j
+		case fixColumn(name):
+			fix = true
+		default:
+			if first < 0 && name != "" && !ratingColumn(name) {
+				first = j
+			}
 		}
+	}
+	if fix && c.sev > first && first >= 0 && c.title < 0 && c.count < 0 && (sevColumnRank(c.sevName) <= 1 || c.sevName == "impact") {
+		// "| Hotspot | Impact | Evidence | Suggested fix |": a table
+		// that rates its rows by severity, risk or impact and tells how
+		// to fix each lists defects, named in its first column; without
+		// a fix it may rate kinds of change or what a design leaks, and
+		// a priority, a level or a grade orders tasks, rules and
+		// criteria too.
+		c.title, c.named = first, true
 	}
 	if len(cells) == 2 && c.sev < 0 {
 		c.kv = true
@@ -3142,6 +3161,26 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		c.fields = true
 	}
 	return c, true
+}
+
+// fixColumn reports whether a table column tells how to fix its row.
+func fixColumn(name string) bool {
+	switch name {
+	case "fix", "suggested fix", "proposed fix", "recommended fix", "recommendation", "remediation", "mitigation", "solution":
+		return true
+	}
+	return false
+}
+
+// ratingColumn reports whether a table column rates its rows as a
+// severity column does, or names a place or kind: never their title.
+func ratingColumn(name string) bool {
+	switch name {
+	case "likelihood", "probability", "difficulty", "confidence", "exploitability", "effort", "cvss", "cwe", "category",
+		"type", "area", "component", "file", "location", "line", "owner", "due", "package", "version", "score":
+		return true
+	}
+	return false
 }
 
 // sevColumnRank orders severity columns as setField orders fields:
@@ -3190,7 +3229,7 @@ func sevColumn(name string) bool {
 
 func titleColumn(name string) bool {
 	switch name {
-	case "title", "finding", "issue", "summary", "description", "problem", "concern", "name", "gap", "vulnerability",
+	case "title", "finding", "issue", "summary", "description", "problem", "concern", "name", "gap", "vulnerability", "message",
 		"bug", "observation", "item", "what", "issue title", "finding title", "defect", "risk description", "details",
 		"threat", "weakness", "flaw", "comment", "vulnerability name", "finding summary",
 		"문제", "이슈", "내용", "问题", "描述", "problème", "problema", "hallazgo", "vấn đề", "mô tả", "befund", "problem description":
@@ -3278,6 +3317,9 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 		return
 	}
 	title := cleanTitle(stripBold(cell(t.title)))
+	if t.named && len(strings.Fields(title)) < 3 {
+		return // "| Auth | High |": an area's rating
+	}
 	idCol := t.id
 	if t.alt >= 0 && IsFindingID(strings.Trim(title, "`[]# ")) {
 		// The title column holds only this row's ID: the title is in
