@@ -815,6 +815,14 @@ func numberingLen(s string) int {
 	if len(s) > 2 && isASCIILetter(s[0]) && (s[1] == '.' || s[1] == ')') && isRegexpSpace(s[2]) {
 		return spaceRun(s, 2)
 	}
+	// "II. High-Priority Findings", "iv) Title": a Roman numeral.
+	n := 0
+	for n < len(s) && n < 6 && strings.IndexByte("IVXivx", s[n]) >= 0 {
+		n++
+	}
+	if n >= 2 && n+1 < len(s) && (s[n] == '.' || s[n] == ')') && isRegexpSpace(s[n+1]) {
+		return spaceRun(s, n+1)
+	}
 	return 0
 }
 
