@@ -2548,6 +2548,9 @@ func labelText(text string, kind byte) label {
 	}
 	flat = strings.TrimSpace(cutNumbering(flat))
 	flat = strings.TrimSpace(trimEmoji(flat))
+	if r := strings.TrimPrefix(flat, "· "); r != flat {
+		flat = strings.TrimSpace(r) // "#2 · HIGH · Title": parts apart by middle dots
+	}
 	if flat == "" {
 		return lab
 	}
@@ -2851,7 +2854,7 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 		// priority, "P0/P1 work:" a kind of work.
 		if c := s[m.start]; c != '[' && c != '(' && c != '*' && c != '_' {
 			r := strings.TrimLeft(s[end:], " \t")
-			if r != "" && !strings.ContainsAny(r[:1], ":-.|)]") && !strings.HasPrefix(r, "—") && !strings.HasPrefix(r, "–") {
+			if r != "" && !strings.ContainsAny(r[:1], ":-.|)]") && !strings.HasPrefix(r, "—") && !strings.HasPrefix(r, "–") && !strings.HasPrefix(r, "·") {
 				// "Critical severity: …": the word with the noun
 				// severity after it labels what follows its colon.
 				if w, n := cutSeverityNoun(r); n > 0 {

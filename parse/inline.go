@@ -93,7 +93,7 @@ func inlineBoundary(s string, i int) bool {
 		return true
 	}
 	return strings.HasSuffix(b, " —") || strings.HasSuffix(b, " –") || strings.HasSuffix(b, " -") ||
-		strings.HasSuffix(b, "—") || strings.HasSuffix(b, "–")
+		strings.HasSuffix(b, "—") || strings.HasSuffix(b, "–") || strings.HasSuffix(b, " ·")
 }
 
 // inlineLead reads a line led by bold text whose severity is a field
