@@ -2551,6 +2551,7 @@ func labelText(text string, kind byte) label {
 	if r := strings.TrimPrefix(flat, "· "); r != flat {
 		flat = strings.TrimSpace(r) // "#2 · HIGH · Title": parts apart by middle dots
 	}
+	flat = unwrapTag(flat)
 	if flat == "" {
 		return lab
 	}
@@ -2690,6 +2691,37 @@ func labelText(text string, kind byte) label {
 		lab.title = itemTitle(body, kind)
 	}
 	return lab
+}
+
+// unwrapTag reads a severity tag that opens s written as code or as a
+// key ("`[CRITICAL]` Title", "<kbd>HIGH</kbd> Title") as the bracketed
+// tag it stands for ("[HIGH] Title"); other text comes back as it is.
+func unwrapTag(s string) string {
+	var inner, rest string
+	switch {
+	case strings.HasPrefix(s, "`"):
+		j := strings.IndexByte(s[1:], '`')
+		if j < 0 {
+			return s
+		}
+		inner, rest = s[1:1+j], s[2+j:]
+		if len(inner) < 3 || inner[0] != '[' && inner[0] != '(' || inner[len(inner)-1] != ']' && inner[len(inner)-1] != ')' {
+			return s
+		}
+		inner = inner[1 : len(inner)-1]
+	case strings.HasPrefix(s, "<kbd>"):
+		j := strings.Index(s, "</kbd>")
+		if j < 0 {
+			return s
+		}
+		inner, rest = s[len("<kbd>"):j], s[j+len("</kbd>"):]
+	default:
+		return s
+	}
+	if _, c, ok := severityValue(inner, true); !ok || c != sevFinding {
+		return s
+	}
+	return "[" + inner + "]" + rest
 }
 
 // leadMark reads a severity mark (an emoji of the vocabulary, P0 to P2)
