@@ -308,6 +308,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// The fence last opened: its first line, its closing line, and
 	// whether it is a tool's printout to read (toolFence).
 	fenceAt, fenceEnd, fenceRead := -1, 0, false
+	setextAt := -1 // the underline of the last setext heading
 	for i := range lines {
 		st.tick()
 		l := lines[i]
@@ -337,6 +338,14 @@ func readGeneral(st *stop, src string, lines []line) general {
 			folds += opened
 		}
 		level, head := l.level, l.head
+		if level == 0 && i == setextAt {
+			continue // the underline of a setext heading
+		}
+		if level == 0 && l.text == t {
+			if u := setextLevel(lines, i); u > 0 {
+				level, head, setextAt = u, cleanHeading(t), i+1
+			}
+		}
 		summary := false
 		if level > 0 {
 			realLevel = level
@@ -3395,6 +3404,29 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	// row with no severity its own, and a group whose findings are
 	// resolved resolves its rows.
 	g.pending = append(g.pending, pendingRow{f: gf, head: t.head})
+}
+
+// setextLevel reads a setext heading at lines[i]: a line of one
+// paragraph (a blank line or nothing above it) that is no list item,
+// table row, quote or tag, underlined by a run of = (level 1) or - (level
+// 2) as long as half the text or more, three at least ("Critical\n---").
+// A short rule under a long line ("Verdict: safe\n---") is a rule.
+func setextLevel(lines []line, i int) int {
+	if i+1 >= len(lines) || i > 0 && strings.TrimSpace(lines[i-1].text) != "" && lines[i-1].level == 0 {
+		return 0
+	}
+	u := strings.TrimSpace(lines[i+1].text)
+	if len(u) < 3 || lines[i+1].masked || lines[i+1].level > 0 || u[0] != '=' && u[0] != '-' || strings.Trim(u, u[:1]) != "" {
+		return 0
+	}
+	t := lines[i].text
+	if strings.ContainsAny(t[:1], "-*+|>< \t") || numberingLen(t) > 0 || len(u)*2 < utf8.RuneCountInString(t) {
+		return 0
+	}
+	if u[0] == '=' {
+		return 1
+	}
+	return 2
 }
 
 // foldHead is a summary heading and the number of <details> blocks open
