@@ -1952,6 +1952,11 @@ func underCategory(nodes []gnode, stack []int, rank int) bool {
 // two, no sentence, no severity of its own, no field.
 func categoryItem(text string) bool {
 	t := strings.TrimSpace(trimEmoji(stripBold(text)))
+	if c := strings.Trim(t, "`"); len(t) > 2 && t[0] == '`' && strings.Count(t, "`") == 2 && strings.ContainsAny(c, "/.") && !strings.ContainsAny(c, " :") {
+		// "- `src/session.ts`" over "  - L42 **[high]** Title": a
+		// review by file names the file, and its items are its findings.
+		return true
+	}
 	if t == "" || len(t) > 32 || strings.ContainsAny(t, ".:;,`()[]|") || len(strings.Fields(t)) > 2 {
 		return false
 	}
@@ -2612,11 +2617,15 @@ func labelText(text string, kind byte) label {
 	}
 	// b. After an ID or a word ID: "QA-7 (High): …", "C1. P0: …".
 	if id, rest, ok := leadID(flat); ok {
+		lid := id
+		if lineMark(id) {
+			lid = "" // "L42 [high] Title": a line of the file, no ID
+		}
 		r := strings.TrimLeft(rest, " \t:—–-.")
 		if strings.HasPrefix(r, "(") || strings.HasPrefix(r, "[") {
 			if j := strings.IndexAny(r, ")]"); j > 0 {
 				if sev, c, ok := severityValue(r[1:j], true); ok {
-					lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, id, r[1:j]
+					lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, lid, r[1:j]
 					lab.title = itemTitle(strings.TrimLeft(r[j+1:], sepChars), kind)
 					return lab
 				}
@@ -2624,7 +2633,7 @@ func labelText(text string, kind byte) label {
 		}
 		if startsSep(rest) {
 			if sev, c, word, rest2, ok := startSeverityAt(r, true); ok {
-				lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, id, word
+				lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, lid, word
 				lab.title = itemTitle(strings.TrimLeft(rest2, sepChars), kind)
 				return lab
 			}
