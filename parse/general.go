@@ -462,6 +462,16 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 			listGroup = -1
 		}
+		if c := cur(); kind == 0 && c >= 0 && nodes[c].kind == 'h' && boldAlone(t) && blankBetween(lines, nodes[c].i, i) && !listFollows(lines, i) {
+			// "#### Reset link valid for 7 days" over "**High**": a
+			// severity alone in bold right under a finding's heading
+			// is its severity field.
+			v := strings.TrimSpace(strings.Trim(strings.TrimSuffix(strings.TrimSpace(t), ":"), "*"))
+			if _, cl, ok := oneSeverity(v, false); ok && cl == sevFinding {
+				nodes[c].setField("severity", v, l.num)
+				continue
+			}
+		}
 		// A severity or status field belongs to the innermost open node.
 		fm := sevFieldAny(t)
 		if m := sevFieldMatch(fm); m != nil {
@@ -3413,6 +3423,17 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	// row with no severity its own, and a group whose findings are
 	// resolved resolves its rows.
 	g.pending = append(g.pending, pendingRow{f: gf, head: t.head})
+}
+
+// blankBetween reports whether the lines strictly between a and b are
+// blank.
+func blankBetween(lines []line, a, b int) bool {
+	for k := a + 1; k < b; k++ {
+		if strings.TrimSpace(lines[k].text) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // setextLevel reads a setext heading at lines[i]: a line of one
