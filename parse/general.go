@@ -3354,6 +3354,9 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 			if _, c, ok := severityValue(cell(t.sev), true); ok && c == sevFinding {
 				(*nodes)[cur].setField(t.sevName, cell(t.sev), num)
 			}
+			if t.status >= 0 && isResolvedValue(cell(t.status)) {
+				(*nodes)[cur].resolved = true // "| Medium | Low | Fixed |"
+			}
 		}
 		return
 	}
