@@ -454,7 +454,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 				continue
 			}
 		}
-		kind, indent, body := listItem(l.text)
+		kind, indent, body := genItem(l.text)
 		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") {
 			// A paragraph after the list ends a group line's scope.
 			for len(stack) > 0 && cur() >= listGroup {
@@ -3428,6 +3428,36 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	g.pending = append(g.pending, pendingRow{f: gf, head: t.head})
 }
 
+// genItem is listItem, and a line that is not indented and opens with a
+// numbering Markdown has no list for, as an item numbered "1.": dotted
+// ("2.1 Title", "2.1. Title") or a lowercase letter ("a. Title", "b)
+// Title"), as reports number the findings under a numbered group.
+func genItem(s string) (kind byte, indent int, text string) {
+	if kind, indent, text = listItem(s); kind != 0 || s == "" || s[0] == ' ' || s[0] == '\t' {
+		return kind, indent, text
+	}
+	// The text opens as a title does: "1.5 seconds is the p99" is a
+	// sentence.
+	titled := func(t string) bool {
+		r, _ := utf8.DecodeRuneInString(t)
+		return unicode.IsUpper(r) || strings.ContainsRune("`([*", r)
+	}
+	if len(s) > 3 && s[0] >= 'a' && s[0] <= 'z' && (s[1] == '.' || s[1] == ')') && s[2] == ' ' && titled(strings.TrimSpace(s[3:])) {
+		return '1', 0, strings.TrimSpace(s[3:])
+	}
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i+1 >= len(s) || s[i] != '.' || !isDigit(s[i+1]) {
+		return 0, 0, ""
+	}
+	if n := numberingLen(s); n > 0 && n < len(s) && titled(s[n:]) {
+		return '1', 0, strings.TrimSpace(s[n:])
+	}
+	return 0, 0, ""
+}
+
 // blankBetween reports whether the lines strictly between a and b are
 // blank.
 func blankBetween(lines []line, a, b int) bool {
@@ -3585,7 +3615,7 @@ func listFollows(lines []line, i int) bool {
 		if strings.TrimSpace(lines[j].text) == "" {
 			continue
 		}
-		kind, _, _ := listItem(lines[j].text)
+		kind, _, _ := genItem(lines[j].text)
 		return kind != 0
 	}
 	return false
@@ -3606,6 +3636,7 @@ func plainGroupLine(t string) (string, Severity, bool) {
 	w := strings.TrimSpace(trimEmoji(t))
 	colon := strings.HasSuffix(w, ":")
 	w = strings.TrimSpace(strings.TrimSuffix(w, ":"))
+	w = strings.TrimSpace(cutNumbering(w)) // "**2. High**", a numbered group
 	if w == "" || len(w) > 40 || !colon && !bold && w != strings.ToUpper(w) {
 		return "", "", false
 	}
