@@ -1753,6 +1753,9 @@ func isCountText(s string) bool {
 // "[Title]", "{title}", "<describe>", "Description", "...".
 func placeholderTitle(s string) bool {
 	s = strings.TrimSpace(s)
+	if len(s) > 2 && s[0] == '`' && s[len(s)-1] == '`' {
+		s = strings.TrimSpace(s[1 : len(s)-1]) // "`<title>`"
+	}
 	if s == "" {
 		return true
 	}
