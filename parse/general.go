@@ -222,7 +222,7 @@ var (
 		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
 		"总结", "m t")
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(severity(?:\s+(?:level|rating))?|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
 		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	// One ^ before the alternatives, not one in each: a regexp that
@@ -315,6 +315,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// The fence last opened: its first line, its closing line, and
 	// whether it is a tool's printout to read (toolFence).
 	fenceAt, fenceEnd, fenceRead := -1, 0, false
+	setextAt := -1 // the underline of the last setext heading
 	for i := range lines {
 		st.tick()
 		l := lines[i]
@@ -344,6 +345,14 @@ func readGeneral(st *stop, src string, lines []line) general {
 			folds += opened
 		}
 		level, head := l.level, l.head
+		if level == 0 && i == setextAt {
+			continue // the underline of a setext heading
+		}
+		if level == 0 && l.text == t {
+			if u := setextLevel(lines, i); u > 0 {
+				level, head, setextAt = u, cleanHeading(t), i+1
+			}
+		}
 		summary := false
 		if level > 0 {
 			realLevel = level
@@ -474,13 +483,23 @@ func readGeneral(st *stop, src string, lines []line) general {
 				continue
 			}
 		}
-		kind, indent, body := listItem(l.text)
+		kind, indent, body := genItem(l.text)
 		if listGroup >= 0 && kind == 0 && l.text == strings.TrimLeft(l.text, " \t") && !(listLeads && isLeadIn(t)) {
 			// A paragraph after the list ends a group line's scope.
 			for len(stack) > 0 && cur() >= listGroup {
 				stack = stack[:len(stack)-1]
 			}
 			listGroup = -1
+		}
+		if c := cur(); kind == 0 && c >= 0 && nodes[c].kind == 'h' && boldAlone(t) && blankBetween(lines, nodes[c].i, i) && !listFollows(lines, i) {
+			// "#### Reset link valid for 7 days" over "**High**": a
+			// severity alone in bold right under a finding's heading
+			// is its severity field.
+			v := strings.TrimSpace(strings.Trim(strings.TrimSuffix(strings.TrimSpace(t), ":"), "*"))
+			if _, cl, ok := oneSeverity(v, false); ok && cl == sevFinding {
+				nodes[c].setField("severity", v, l.num)
+				continue
+			}
 		}
 		// A severity or status field belongs to the innermost open node.
 		fm := sevFieldAny(t)
@@ -885,6 +904,14 @@ func numberingLen(s string) int {
 	if len(s) > 2 && isASCIILetter(s[0]) && (s[1] == '.' || s[1] == ')') && isRegexpSpace(s[2]) {
 		return spaceRun(s, 2)
 	}
+	// "II. High-Priority Findings", "iv) Title": a Roman numeral.
+	n := 0
+	for n < len(s) && n < 6 && strings.IndexByte("IVXivx", s[n]) >= 0 {
+		n++
+	}
+	if n >= 2 && n+1 < len(s) && (s[n] == '.' || s[n] == ')') && isRegexpSpace(s[n+1]) {
+		return spaceRun(s, n+1)
+	}
 	return 0
 }
 
@@ -1126,7 +1153,13 @@ func capitalFieldName(u string) (string, bool) {
 func (n *gnode) setField(name, value string, line int) {
 	sev, _, _ := fieldSeverity(name, value)
 	prio := int32(3)
-	switch k := strings.ToLower(name); {
+	k := strings.ToLower(name)
+	for _, q := range []string{"overall ", "inherent ", "residual "} {
+		// "Overall Risk: Critical" under "Impact: High": the rating
+		// that combines the others is a risk or severity field.
+		k = strings.TrimPrefix(k, q)
+	}
+	switch {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
 		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ") || k == "severidade" || k == "gravidade" ||
@@ -1803,6 +1836,9 @@ func isCountText(s string) bool {
 // "[Title]", "{title}", "<describe>", "Description", "...".
 func placeholderTitle(s string) bool {
 	s = strings.TrimSpace(s)
+	if len(s) > 2 && s[0] == '`' && s[len(s)-1] == '`' {
+		s = strings.TrimSpace(s[1 : len(s)-1]) // "`<title>`"
+	}
 	if s == "" {
 		return true
 	}
@@ -2014,6 +2050,11 @@ func underCategory(nodes []gnode, stack []int, rank int) bool {
 // two, no sentence, no severity of its own, no field.
 func categoryItem(text string) bool {
 	t := strings.TrimSpace(trimEmoji(stripBold(text)))
+	if c := strings.Trim(t, "`"); len(t) > 2 && t[0] == '`' && strings.Count(t, "`") == 2 && strings.ContainsAny(c, "/.") && !strings.ContainsAny(c, " :") {
+		// "- `src/session.ts`" over "  - L42 **[high]** Title": a
+		// review by file names the file, and its items are its findings.
+		return true
+	}
 	if t == "" || len(t) > 32 || strings.ContainsAny(t, ".:;,`()[]|") || len(strings.Fields(t)) > 2 {
 		return false
 	}
@@ -2310,6 +2351,15 @@ func labelOf(text string, kind byte) label {
 	// (High)". The rest is its description.
 	if lead, after, ok := boldLead(raw); ok {
 		lab := labelText(lead, kind)
+		if !lab.ok && kind != 'h' && apartLead(lead, after) {
+			// "- **blocker**: Title", "- **Sev 1** — Title", "**Critical
+			// severity** — …": a bold part set apart by a colon or a dash
+			// is a label as if the colon were in it.
+			lab = labelText(lead+":", kind)
+		}
+		if !lab.ok && kind != 'h' {
+			lab = decoratedLead(lead, after)
+		}
 		if !lab.ok && kind != 'h' {
 			// "1. **Severity: Critical** — Keys unencrypted": a severity
 			// field in bold labels the title after it. (Written as a
@@ -2401,6 +2451,81 @@ func labelOf(text string, kind byte) label {
 		return lab
 	}
 	return labelText(raw, kind)
+}
+
+// decoratedLead reads a bold label of one word whose severity is in
+// brackets before its colon, as Conventional Comments write a review:
+// "**issue (blocking):** Title", "**Bug (high):** Title". The word names a
+// kind of comment; "(non-blocking)" names no severity.
+func decoratedLead(lead, after string) label {
+	l := strings.TrimSpace(lead)
+	colon := strings.HasSuffix(l, ":")
+	l = strings.TrimSpace(strings.TrimSuffix(l, ":"))
+	if !colon && !strings.HasPrefix(strings.TrimLeft(after, " \t"), ":") || !strings.HasSuffix(l, ")") {
+		return label{}
+	}
+	i := strings.IndexByte(l, '(')
+	if i <= 0 {
+		return label{}
+	}
+	word, inner := strings.TrimSpace(l[:i]), l[i+1:len(l)-1]
+	if word == "" || strings.ContainsAny(word, " \t") || strings.ContainsAny(inner, " \t") || !isLetters(word) {
+		return label{}
+	}
+	// "**Recommendation (high):**" rates a field of a finding (its fix),
+	// which is never a finding of its own; "**Issue (high):**" names one.
+	if w := strings.ToLower(word); fieldNames[w] && !slices.Contains(titleFieldNames, w) {
+		return label{}
+	}
+	sev, c, ok := severityValue(inner, false)
+	if !ok || c != sevFinding {
+		return label{}
+	}
+	return label{ok: true, sev: sev, class: c, word: inner, empty: true}
+}
+
+// isLetters reports whether s is letters only.
+func isLetters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// apartLead reports whether a bold part that is no label alone is one when
+// read with the separator after it: a colon, then a title that opens as
+// one does, with a capital, a digit or code ("**blocker**: `Pay` can
+// raise", not "**blocking**: contradicts another agent"); or a dash after
+// a numbered severity or a word and "severity" ("**Sev 1** — Title",
+// "**Critical severity** — Title"; "**HIGH PRIORITY** — this is a
+// critical path" rates the paragraph above it).
+func apartLead(lead, after string) bool {
+	l := strings.TrimSpace(lead)
+	if l == "" || strings.HasSuffix(l, ":") {
+		return false
+	}
+	a := strings.TrimLeft(after, " \t")
+	if strings.HasPrefix(a, ":") {
+		r, _ := utf8.DecodeRuneInString(strings.TrimLeft(a[1:], " \t"))
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) && r != '`' {
+			return false
+		}
+	} else if !strings.HasPrefix(a, "—") && !strings.HasPrefix(a, "–") && !strings.HasPrefix(a, "- ") && !strings.HasPrefix(a, "-- ") {
+		return false
+	}
+	// The bold part is one severity: a word, a numbered severity or a
+	// word and "severity"; "**Critical for F3**: …" says what for.
+	if _, ok := sevScale(strings.ReplaceAll(l, " ", "")); ok {
+		return true
+	}
+	w, noun, two := strings.Cut(l, " ")
+	if two && !strings.EqualFold(noun, "severity") || !isLetters(w) {
+		return false
+	}
+	_, c, ok := oneSeverity(w, false)
+	return ok && c == sevFinding
 }
 
 // noteIsTitle reports whether the note after a group heading's dash is a
@@ -2547,6 +2672,10 @@ func labelText(text string, kind byte) label {
 	}
 	flat = strings.TrimSpace(cutNumbering(flat))
 	flat = strings.TrimSpace(trimEmoji(flat))
+	if r := strings.TrimPrefix(flat, "· "); r != flat {
+		flat = strings.TrimSpace(r) // "#2 · HIGH · Title": parts apart by middle dots
+	}
+	flat = unwrapTag(flat)
 	if flat == "" {
 		return lab
 	}
@@ -2598,11 +2727,15 @@ func labelText(text string, kind byte) label {
 	}
 	// b. After an ID or a word ID: "QA-7 (High): …", "C1. P0: …".
 	if id, rest, ok := leadID(flat); ok {
+		lid := id
+		if lineMark(id) {
+			lid = "" // "L42 [high] Title": a line of the file, no ID
+		}
 		r := strings.TrimLeft(rest, " \t:—–-.")
 		if strings.HasPrefix(r, "(") || strings.HasPrefix(r, "[") {
 			if j := strings.IndexAny(r, ")]"); j > 0 {
 				if sev, c, ok := severityValue(r[1:j], true); ok {
-					lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, id, r[1:j]
+					lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, lid, r[1:j]
 					lab.title = itemTitle(strings.TrimLeft(r[j+1:], sepChars), kind)
 					return lab
 				}
@@ -2610,7 +2743,7 @@ func labelText(text string, kind byte) label {
 		}
 		if startsSep(rest) {
 			if sev, c, word, rest2, ok := startSeverityAt(r, true); ok {
-				lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, id, word
+				lab.ok, lab.sev, lab.class, lab.id, lab.word = true, sev, c, lid, word
 				lab.title = itemTitle(strings.TrimLeft(rest2, sepChars), kind)
 				return lab
 			}
@@ -2686,6 +2819,37 @@ func labelText(text string, kind byte) label {
 		lab.title = itemTitle(body, kind)
 	}
 	return lab
+}
+
+// unwrapTag reads a severity tag that opens s written as code or as a
+// key ("`[CRITICAL]` Title", "<kbd>HIGH</kbd> Title") as the bracketed
+// tag it stands for ("[HIGH] Title"); other text comes back as it is.
+func unwrapTag(s string) string {
+	var inner, rest string
+	switch {
+	case strings.HasPrefix(s, "`"):
+		j := strings.IndexByte(s[1:], '`')
+		if j < 0 {
+			return s
+		}
+		inner, rest = s[1:1+j], s[2+j:]
+		if len(inner) < 3 || inner[0] != '[' && inner[0] != '(' || inner[len(inner)-1] != ']' && inner[len(inner)-1] != ')' {
+			return s
+		}
+		inner = inner[1 : len(inner)-1]
+	case strings.HasPrefix(s, "<kbd>"):
+		j := strings.Index(s, "</kbd>")
+		if j < 0 {
+			return s
+		}
+		inner, rest = s[len("<kbd>"):j], s[j+len("</kbd>"):]
+	default:
+		return s
+	}
+	if _, c, ok := severityValue(inner, true); !ok || c != sevFinding {
+		return s
+	}
+	return "[" + inner + "]" + rest
 }
 
 // leadMark reads a severity mark (an emoji of the vocabulary, P0 to P2)
@@ -2850,7 +3014,12 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 		// priority, "P0/P1 work:" a kind of work.
 		if c := s[m.start]; c != '[' && c != '(' && c != '*' && c != '_' {
 			r := strings.TrimLeft(s[end:], " \t")
-			if r != "" && !strings.ContainsAny(r[:1], ":-.|)]") && !strings.HasPrefix(r, "—") && !strings.HasPrefix(r, "–") {
+			if r != "" && !strings.ContainsAny(r[:1], ":-.|)]") && !strings.HasPrefix(r, "—") && !strings.HasPrefix(r, "–") && !strings.HasPrefix(r, "·") {
+				// "Critical severity: …": the word with the noun
+				// severity after it labels what follows its colon.
+				if w, n := cutSeverityNoun(r); n > 0 {
+					return m.sev, m.class, strings.TrimSpace(s[m.start:end]) + " " + w, r[n:], true
+				}
 				return "", sevNone, "", "", false
 			}
 		}
@@ -2905,6 +3074,21 @@ func startSeverityAt(s string, position bool) (Severity, sevClass, string, strin
 	rest := s[end:]
 	rest = strings.TrimLeft(rest, ":-—–： ")
 	return sev, c, head, rest, true
+}
+
+// cutSeverityNoun reads the noun "severity" that opens r, then a colon or
+// a dash: the noun and the length of r up to the text after the separator.
+func cutSeverityNoun(r string) (string, int) {
+	const noun = "severity"
+	if len(r) < len(noun) || !strings.EqualFold(r[:len(noun)], noun) {
+		return "", 0
+	}
+	rest := strings.TrimLeft(r[len(noun):], " \t")
+	if !strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, "—") && !strings.HasPrefix(rest, "–") && !strings.HasPrefix(rest, "- ") {
+		return "", 0
+	}
+	rest = strings.TrimLeft(rest, ":-—–： ")
+	return r[:len(noun)], len(r) - len(rest)
 }
 
 // startsWithSeverity reports whether the first word of s is a marker word.
@@ -3034,6 +3218,10 @@ type genTable struct {
 	head    int  // the heading node the table stands under, -1 for none
 	legend  bool // under a legend, a guide or a template: no findings
 	mapped  bool // a row's severity cell was a severity
+	// named: the title column is the first, unnamed, before a severity
+	// column ("| Hotspot | Impact | Evidence |"): a row is a finding when
+	// that cell names one in three words or more.
+	named bool
 }
 
 // unmappedRow is a table row whose severity cell fluxwatch cannot map, an
@@ -3064,7 +3252,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	cells := tableCells(lines[i].text)
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1, alt: -1}
-	sevRank, titleName := 0, ""
+	sevRank, titleName, first, fix := 0, "", -1, false
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
@@ -3092,7 +3280,22 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			c.status = j
 		case c.count < 0 && (name == "count" || name == "number" || name == "total" || name == "n" || name == "findings" || name == "issues" || name == "#" || name == "건수" || name == "개수" || name == "nombre" || name == "cantidad" || name == "数量" || name == "件数"):
 			c.count = j
+		case fixColumn(name):
+			fix = true
+		default:
+			if first < 0 && name != "" && !ratingColumn(name) {
+				first = j
+			}
 		}
+	}
+	if fix && c.sev > first && first >= 0 && c.title < 0 && c.count < 0 && (sevColumnRank(c.sevName) <= 1 || c.sevName == "impact") {
+		// "| Hotspot | Impact | Evidence | Suggested fix |": a table
+		// that rates its rows by severity, risk or impact and tells how
+		// to fix each lists defects, named in its first column; without
+		// a fix it may rate kinds of change or what a design leaks, and
+		// a priority, a level or a grade orders tasks, rules and
+		// criteria too.
+		c.title, c.named = first, true
 	}
 	if len(cells) == 2 && c.sev < 0 {
 		c.kv = true
@@ -3129,6 +3332,26 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		c.fields = true
 	}
 	return c, true
+}
+
+// fixColumn reports whether a table column tells how to fix its row.
+func fixColumn(name string) bool {
+	switch name {
+	case "fix", "suggested fix", "proposed fix", "recommended fix", "recommendation", "remediation", "mitigation", "solution":
+		return true
+	}
+	return false
+}
+
+// ratingColumn reports whether a table column rates its rows as a
+// severity column does, or names a place or kind: never their title.
+func ratingColumn(name string) bool {
+	switch name {
+	case "likelihood", "probability", "difficulty", "confidence", "exploitability", "effort", "cvss", "cwe", "category",
+		"type", "area", "component", "file", "location", "line", "owner", "due", "package", "version", "score":
+		return true
+	}
+	return false
 }
 
 // sevColumnRank orders severity columns as setField orders fields:
@@ -3177,7 +3400,7 @@ func sevColumn(name string) bool {
 
 func titleColumn(name string) bool {
 	switch name {
-	case "title", "finding", "issue", "summary", "description", "problem", "concern", "name", "gap", "vulnerability",
+	case "title", "finding", "issue", "summary", "description", "problem", "concern", "name", "gap", "vulnerability", "message",
 		"bug", "observation", "item", "what", "issue title", "finding title", "defect", "risk description", "details",
 		"threat", "weakness", "flaw", "comment", "vulnerability name", "finding summary",
 		"문제", "이슈", "내용", "问题", "描述", "problème", "problema", "hallazgo", "vấn đề", "mô tả", "befund", "problem description":
@@ -3231,6 +3454,9 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 			if _, c, ok := severityValue(cell(t.sev), true); ok && c == sevFinding {
 				(*nodes)[cur].setField(t.sevName, cell(t.sev), num)
 			}
+			if t.status >= 0 && isResolvedValue(cell(t.status)) {
+				(*nodes)[cur].resolved = true // "| Medium | Low | Fixed |"
+			}
 		}
 		return
 	}
@@ -3265,6 +3491,9 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 		return
 	}
 	title := cleanTitle(stripBold(cell(t.title)))
+	if t.named && len(strings.Fields(title)) < 3 {
+		return // "| Auth | High |": an area's rating
+	}
 	idCol := t.id
 	if t.alt >= 0 && IsFindingID(strings.Trim(title, "`[]# ")) {
 		// The title column holds only this row's ID: the title is in
@@ -3297,6 +3526,70 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	// row with no severity its own, and a group whose findings are
 	// resolved resolves its rows.
 	g.pending = append(g.pending, pendingRow{f: gf, head: t.head})
+}
+
+// genItem is listItem, and a line that is not indented and opens with a
+// numbering Markdown has no list for, as an item numbered "1.": dotted
+// ("2.1 Title", "2.1. Title") or a lowercase letter ("a. Title", "b)
+// Title"), as reports number the findings under a numbered group.
+func genItem(s string) (kind byte, indent int, text string) {
+	if kind, indent, text = listItem(s); kind != 0 || s == "" || s[0] == ' ' || s[0] == '\t' {
+		return kind, indent, text
+	}
+	// The text opens as a title does: "1.5 seconds is the p99" is a
+	// sentence.
+	titled := func(t string) bool {
+		r, _ := utf8.DecodeRuneInString(t)
+		return unicode.IsUpper(r) || strings.ContainsRune("`([*", r)
+	}
+	if len(s) > 3 && s[0] >= 'a' && s[0] <= 'z' && (s[1] == '.' || s[1] == ')') && s[2] == ' ' && titled(strings.TrimSpace(s[3:])) {
+		return '1', 0, strings.TrimSpace(s[3:])
+	}
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i+1 >= len(s) || s[i] != '.' || !isDigit(s[i+1]) {
+		return 0, 0, ""
+	}
+	if n := numberingLen(s); n > 0 && n < len(s) && titled(s[n:]) {
+		return '1', 0, strings.TrimSpace(s[n:])
+	}
+	return 0, 0, ""
+}
+
+// blankBetween reports whether the lines strictly between a and b are
+// blank.
+func blankBetween(lines []line, a, b int) bool {
+	for k := a + 1; k < b; k++ {
+		if strings.TrimSpace(lines[k].text) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// setextLevel reads a setext heading at lines[i]: a line of one
+// paragraph (a blank line or nothing above it) that is no list item,
+// table row, quote or tag, underlined by a run of = (level 1) or - (level
+// 2) as long as half the text or more, three at least ("Critical\n---").
+// A short rule under a long line ("Verdict: safe\n---") is a rule.
+func setextLevel(lines []line, i int) int {
+	if i+1 >= len(lines) || i > 0 && strings.TrimSpace(lines[i-1].text) != "" && lines[i-1].level == 0 {
+		return 0
+	}
+	u := strings.TrimSpace(lines[i+1].text)
+	if len(u) < 3 || lines[i+1].masked || lines[i+1].level > 0 || u[0] != '=' && u[0] != '-' || strings.Trim(u, u[:1]) != "" {
+		return 0
+	}
+	t := lines[i].text
+	if strings.ContainsAny(t[:1], "-*+|>< \t") || numberingLen(t) > 0 || len(u)*2 < utf8.RuneCountInString(t) {
+		return 0
+	}
+	if u[0] == '=' {
+		return 1
+	}
+	return 2
 }
 
 // foldHead is a summary heading and the number of <details> blocks open
@@ -3422,7 +3715,7 @@ func listFollows(lines []line, i int) bool {
 		if strings.TrimSpace(lines[j].text) == "" {
 			continue
 		}
-		kind, _, _ := listItem(lines[j].text)
+		kind, _, _ := genItem(lines[j].text)
 		return kind != 0
 	}
 	return false
@@ -3460,6 +3753,7 @@ func plainGroupLine(t string) (string, Severity, bool) {
 	w := strings.TrimSpace(trimEmoji(t))
 	colon := strings.HasSuffix(w, ":")
 	w = strings.TrimSpace(strings.TrimSuffix(w, ":"))
+	w = strings.TrimSpace(cutNumbering(w)) // "**2. High**", a numbered group
 	if w == "" || len(w) > 40 || !colon && !bold && w != strings.ToUpper(w) {
 		return "", "", false
 	}

@@ -30,7 +30,7 @@ func inlineField(flat string) (sev Severity, word, before, after string, ok bool
 			continue
 		}
 		v := strings.TrimLeft(flat[c+1:], " \t*_`")
-		end := strings.IndexAny(v, ".,;)]|\n")
+		end := strings.IndexAny(v, ".,;)]|\n`")
 		if end < 0 {
 			end = len(v)
 		}
@@ -47,7 +47,7 @@ func inlineField(flat string) (sev Severity, word, before, after string, ok bool
 			rest = rest[1:]
 		}
 		b := flat[:start]
-		if k := len(b); k > 0 && (b[k-1] == '(' || b[k-1] == '[') {
+		if k := len(b); k > 0 && (b[k-1] == '(' || b[k-1] == '[' || b[k-1] == '`') {
 			b = b[:k-1]
 		}
 		return s, val, strings.TrimSpace(b), strings.TrimSpace(rest), true
@@ -89,11 +89,11 @@ func inlineBoundary(s string, i int) bool {
 		return false
 	}
 	switch b[len(b)-1] {
-	case '(', '[', '|', '.', ';', '!', '?':
+	case '(', '[', '|', '.', ';', '!', '?', '`':
 		return true
 	}
 	return strings.HasSuffix(b, " —") || strings.HasSuffix(b, " –") || strings.HasSuffix(b, " -") ||
-		strings.HasSuffix(b, "—") || strings.HasSuffix(b, "–")
+		strings.HasSuffix(b, "—") || strings.HasSuffix(b, "–") || strings.HasSuffix(b, " ·")
 }
 
 // inlineLead reads a line led by bold text whose severity is a field

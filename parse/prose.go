@@ -28,7 +28,7 @@ var (
 	// A leading "2." or "2)" numbering inside a heading.
 	numberingRe = regexp.MustCompile(`^\d+(?:\.\d+)*[.)]?\s+`)
 	// Separators between a marker, an ID and a title.
-	sepChars = " \t:—–-.*_|"
+	sepChars = " \t:—–-.*_|·"
 )
 
 // The guards below skip a regexp on text it cannot match: each tests a

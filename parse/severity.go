@@ -480,7 +480,7 @@ var (
 	// A severity word wrapped in brackets, parentheses or bold.
 	wrappedWordAt = regexp.MustCompile(`^(?i)(?:\[(` + severityWords + `|IMP|IMPROVEMENT)\]|\((` + severityWords + `)\)|\*\*(` + severityWords + `)\*\*)`)
 	// ID then separator then a severity word followed by ':' or end: "Finding 3 — CRITICAL:"
-	bareWordAt = regexp.MustCompile(`^(?i)(` + severityWords + `)(?:\s*(?::|—|–|-\s)|\s*$)`)
+	bareWordAt = regexp.MustCompile(`^(?i)(` + severityWords + `)(?:\s*(?::|—|–|-\s|\|\s|·\s)|\s*$)`)
 )
 
 // plevelAtStart is plevelAt.FindStringSubmatchIndex(t): a match starts
