@@ -83,11 +83,16 @@ type sevFieldName struct {
 	// tail is a literal that may follow ("mức độ nghiêm trọng").
 	tail string
 	cvss bool
+	// lead are the words one of which stands first, then white space
+	// ("overall risk"): the name's start is one of them, not of words.
+	lead []string
 }
 
 // sevFieldNames are sevFieldRe's names in its order (the first that
 // gives a match wins, as in the regexp).
 var sevFieldNames = []sevFieldName{
+	{lead: sevFieldLead, words: []string{"severity"}, more: []string{"level", "rating"}},
+	{lead: sevFieldLead, words: []string{"risk"}},
 	{words: []string{"severity"}, more: []string{"level", "rating"}},
 	{words: []string{"sev"}},
 	{words: []string{"criticality"}},
@@ -106,6 +111,10 @@ var sevFieldNames = []sevFieldName{
 	{words: []string{"серьезность", "серьёзность"}}, {words: []string{"критичность"}}, {words: []string{"приоритет"}},
 }
 
+// sevFieldLead are the words that may stand before "severity" or "risk"
+// ("Overall Risk: Critical", "Residual Severity: Low").
+var sevFieldLead = []string{"overall", "inherent", "residual"}
+
 // sevFieldFirst maps a byte to the names of sevFieldNames (bit k for the
 // k-th) whose text may start with it: the first byte of a name's first
 // rune or of one of its case folds.
@@ -114,7 +123,11 @@ var sevFieldFirst = func() (first [256]uint64) {
 		panic("sevFieldFirst: more than 64 names")
 	}
 	for k, n := range sevFieldNames {
-		for _, w := range n.words {
+		starts := n.words
+		if n.lead != nil {
+			starts = n.lead
+		}
+		for _, w := range starts {
 			c, _ := utf8.DecodeRuneInString(w)
 			f := c
 			for {
@@ -132,6 +145,21 @@ var sevFieldFirst = func() (first [256]uint64) {
 // in the order the regexp tries them (its optional parts taken first);
 // -1 for none. At most four ends.
 func (n *sevFieldName) ends(t string, i int, out []int) []int {
+	if n.lead != nil {
+		l := -1
+		for _, w := range n.lead {
+			if k := foldPrefixLen(t[i:], w); k >= 0 {
+				l = i + k
+				break
+			}
+		}
+		if l < 0 {
+			return nil
+		}
+		if i = spaceRun(t, l); i == l {
+			return nil
+		}
+	}
 	e := -1
 	for _, w := range n.words {
 		if k := foldPrefixLen(t[i:], w); k >= 0 {
