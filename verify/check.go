@@ -69,6 +69,10 @@ type Result struct {
 	Problems []Problem `json:"problems"`
 	// Tally counts the problems per kind (every kind present).
 	Tally map[Kind]int `json:"tally"`
+	// Run says, when RUN holds reports of several runs, which agents the
+	// synthesis was judged against and how verify told its run ("" when
+	// it covers the whole directory).
+	Run string `json:"run,omitempty"`
 }
 
 // Ungrounded reports whether any problem other than a note was found: the
@@ -430,6 +434,15 @@ func checkWith(r *run, src []byte) *Result {
 	res := &Result{Claims: r.withProse(claims, prose), Tally: map[Kind]int{}}
 	for _, k := range Kinds {
 		res.Tally[k] = 0
+	}
+	if keep, why := r.ownRun(in.Synthesis, res.Claims); keep != nil {
+		// A directory of several runs: the synthesis is judged against
+		// its own run alone, whose findings and IDs are the only ones it
+		// can state or cite (another run's F1 is not its F1).
+		res.Run = fmt.Sprintf("RUN holds %d completed agents; the synthesis was written from %d (%s): judged against %s only",
+			len(r.s.AgentsCompleted), len(keep), why, strings.Join(sortedKeys(keep), ", "))
+		r = newRun(restrictRun(r.s, keep), restrictReports(r.texts, keep))
+		res.Claims = r.withProse(claims, prose)
 	}
 	present := make([]bool, len(r.cands))
 	covers := r.covered(in.Synthesis, res.Claims)
@@ -2390,6 +2403,78 @@ func (r *run) covered(src []byte, claims []Claim) map[string]bool {
 		return nil
 	}
 	return named
+}
+
+// ownRun returns the agents of the synthesis's own run when RUN holds
+// reports of several runs, and how it tells: the roster its front matter
+// lists (agents_launched, agents, reviewers), else the agents covered
+// names (it says it was written from fewer agents than RUN holds). Nil
+// when it covers the whole directory, or names none of its agents.
+func (r *run) ownRun(src []byte, claims []Claim) (map[string]bool, string) {
+	keep := map[string]bool{}
+	for _, n := range frontMatterRoster(src) {
+		if a, ok := r.agents.resolve(n); ok {
+			keep[a] = true
+		}
+	}
+	if len(keep) > 0 && len(keep) < len(r.s.AgentsCompleted) {
+		return keep, "the roster of its front matter"
+	}
+	if keep := r.covered(src, claims); keep != nil {
+		return keep, "by its count, the agents it names"
+	}
+	return nil, ""
+}
+
+// restrictRun returns the run s holds of the agents keep alone: their
+// agents, findings (a finding merged across runs keeps the sources of
+// keep, at the most severe of their severities) and improvements.
+func restrictRun(s *synth.Synthesis, keep map[string]bool) *synth.Synthesis {
+	out := *s
+	out.Agents = slices.DeleteFunc(slices.Clone(s.Agents), func(a synth.AgentResult) bool { return !keep[a.Name] })
+	out.AgentsCompleted = slices.DeleteFunc(slices.Clone(s.AgentsCompleted), func(a string) bool { return !keep[a] })
+	out.Findings = nil
+	for _, f := range s.Findings {
+		if !slices.ContainsFunc(f.Agents, func(a string) bool { return keep[a] }) {
+			continue
+		}
+		if slices.ContainsFunc(f.Agents, func(a string) bool { return !keep[a] }) {
+			f.Agents = slices.DeleteFunc(slices.Clone(f.Agents), func(a string) bool { return !keep[a] })
+			f.Sources = slices.DeleteFunc(slices.Clone(f.Sources), func(src synth.Source) bool { return !keep[src.Agent] })
+			if len(f.Sources) > 0 {
+				f.Severity = f.Sources[0].Severity
+				for _, src := range f.Sources[1:] {
+					if src.Severity.Rank() < f.Severity.Rank() {
+						f.Severity = src.Severity
+					}
+				}
+			}
+			f.ConvergenceDisplay = fmt.Sprintf("%d/%d", len(f.Agents), len(out.AgentsCompleted))
+		}
+		out.Findings = append(out.Findings, f)
+	}
+	out.Improvements = nil
+	for _, imp := range s.Improvements {
+		if imp.Agents = slices.DeleteFunc(slices.Clone(imp.Agents), func(a string) bool { return !keep[a] }); len(imp.Agents) > 0 {
+			out.Improvements = append(out.Improvements, imp)
+		}
+	}
+	return &out
+}
+
+// restrictReports returns the report texts of the agents keep alone.
+func restrictReports(texts map[string][]byte, keep map[string]bool) map[string][]byte {
+	out := map[string][]byte{}
+	for a, t := range texts {
+		if keep[a] {
+			out[a] = t
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	return slices.Sorted(maps.Keys(m))
 }
 
 // identRe finds a name from code in a title: camelCase, snake_case, a

@@ -142,3 +142,34 @@ func listOf(n *yaml.Node) []string {
 	}
 	return out
 }
+
+// fmRosterKeys are the top-level front-matter keys under which a synthesis
+// lists the agents it was written from ("agents_launched: [fd-a, fd-b]").
+var fmRosterKeys = map[string]bool{"agents": true, "agents_launched": true, "agents_completed": true, "reviewers": true}
+
+// frontMatterRoster returns the names a synthesis's YAML front matter lists
+// as the agents it was written from (a top-level list of names under a key
+// of fmRosterKeys), or nil.
+func frontMatterRoster(src []byte) []string {
+	r := &reader{text: string(src), block: -1}
+	front, ok := r.skipFrontMatter()
+	if !ok || len(front) > maxFrontMatter {
+		return nil
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(front), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	root := doc.Content[0]
+	var out []string
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k, v := root.Content[i], root.Content[i+1]; fmRosterKeys[strings.ToLower(k.Value)] && v.Kind == yaml.SequenceNode {
+			for _, it := range v.Content {
+				if it.Kind == yaml.ScalarNode && strings.TrimSpace(it.Value) != "" {
+					out = append(out, strings.TrimSpace(it.Value))
+				}
+			}
+		}
+	}
+	return out
+}

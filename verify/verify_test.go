@@ -82,6 +82,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"fixstated", MissingBlocker, true},
 		{"folded", "", false},
 		{"otherrun", MissingBlocker, true},
+		{"severalruns", "", false},
 		{"restated", Unverifiable, false},
 		{"madeupid", WrongCount, true},
 		{"identifier", WrongCount, true},
