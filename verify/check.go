@@ -2351,6 +2351,73 @@ func sentences(l string) []string {
 // written from: "4 launched", "Reviewed by 7 agents", "Agents launched: 5".
 var agentsStatedRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:agents?\s+)?(?:launched|completed)\b|\breviewed by (\d{1,3}) (?:\w+ )?agents\b|\bagents\s+(?:launched|completed)\W{1,6}(\d{1,3})\b`)
 
+// sharedEnding resolves the names a synthesis writes that fit several
+// agents of a directory of several runs, each the name followed by its
+// run's ending ("fd-quality" beside fd-quality-broadcast-plan and
+// fd-quality-factory-substrate): the ending that the most of them and of
+// the agents it names (named) end with, two at least and more than any
+// other ending, is its run's, and each such name is its agent of that
+// ending.
+func (r *run) sharedEnding(names, named map[string]bool) []string {
+	byEnding := map[string][]string{}
+	for n := range names {
+		for _, a := range r.s.AgentsCompleted {
+			if end, ok := strings.CutPrefix(strings.ToLower(a), n+"-"); ok && end != "" {
+				byEnding[end] = append(byEnding[end], a)
+			}
+		}
+	}
+	score := func(end string) int {
+		k := len(byEnding[end])
+		for a := range named {
+			if strings.HasSuffix(strings.ToLower(a), "-"+end) {
+				k++
+			}
+		}
+		return k
+	}
+	best, tie := "", false
+	for _, end := range slices.Sorted(maps.Keys(byEnding)) {
+		switch k, b := score(end), score(best); {
+		case best == "" || k > b:
+			best, tie = end, false
+		case k == b:
+			tie = true
+		}
+	}
+	if best == "" || tie || score(best) < 2 {
+		return nil
+	}
+	return byEnding[best]
+}
+
+// headerCountRe finds how many agents a synthesis's header says reviewed:
+// "Plan Review (flux-drive, 3 agents)", "Reviewers: 8 flux-drive
+// agents", "Agents: 7 esoteric reviewers".
+var headerCountRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:[a-z][\w-]*\s+){0,2}(?:agents|reviewers)\b`)
+
+// headerCount returns the largest count of agents the header of a
+// synthesis states (headerCountRe): the lines before its first "## "
+// heading, its YAML front matter left out. 0 when it states none.
+func headerCount(src []byte) int {
+	r := &reader{text: string(src), block: -1}
+	if _, ok := r.skipFrontMatter(); !ok {
+		r.pos = 0
+	}
+	n := 0
+	for r.pos <= len(r.text) {
+		var l string
+		l, r.pos = r.lineAt(r.pos)
+		if strings.HasPrefix(strings.TrimSpace(l), "## ") {
+			break
+		}
+		for _, m := range headerCountRe.FindAllStringSubmatch(l, 4) {
+			n = max(n, number(m[1]))
+		}
+	}
+	return n
+}
+
 // covered returns the agents a synthesis covers when the run directory
 // holds more completed agents than it says it was written from (its
 // largest "N/M" count: M, or "4 launched", "Reviewed by 7 agents"): the
@@ -2366,14 +2433,17 @@ func (r *run) covered(src []byte, claims []Claim) map[string]bool {
 	for _, m := range agentsStatedRe.FindAllStringSubmatch(string(src), 8) {
 		of = max(of, number(m[1]+m[2]+m[3]))
 	}
+	of = max(of, headerCount(src))
 	if of == 0 || of >= len(r.s.AgentsCompleted) {
 		return nil
 	}
-	named := map[string]bool{}
+	named, unresolved := map[string]bool{}, map[string]bool{}
 	for i := range claims {
 		for _, l := range claims[i].Agents {
 			if a, ok := r.agents.resolve(l); ok {
 				named[a] = true
+			} else {
+				unresolved[strings.ToLower(l)] = true
 			}
 		}
 	}
@@ -2387,9 +2457,14 @@ func (r *run) covered(src []byte, claims []Claim) map[string]bool {
 			if tok = strings.Trim(tok, ".+"); strings.Contains(tok, "-") && agentNameRe.MatchString(tok) {
 				if a, ok := r.agents.resolve(tok); ok {
 					named[a] = true
+				} else {
+					unresolved[strings.ToLower(tok)] = true
 				}
 			}
 		}
+	}
+	for _, a := range r.sharedEnding(unresolved, named) {
+		named[a] = true
 	}
 	// An agent named in one word ("oracle") is named by that word, in any
 	// case, written whole ("**Oracle**: completed"; not "performance-oracle").

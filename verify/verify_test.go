@@ -83,6 +83,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"folded", "", false},
 		{"otherrun", MissingBlocker, true},
 		{"severalruns", "", false},
+		{"runending", "", false},
 		{"restated", Unverifiable, false},
 		{"madeupid", WrongCount, true},
 		{"identifier", WrongCount, true},
