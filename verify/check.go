@@ -443,6 +443,8 @@ func checkWith(r *run, src []byte) *Result {
 			len(r.s.AgentsCompleted), len(keep), why, strings.Join(sortedKeys(keep), ", "))
 		r = newRun(restrictRun(r.s, keep), restrictReports(r.texts, keep))
 		res.Claims = r.withProse(claims, prose)
+	} else {
+		res.Run = r.untold(in.Synthesis, res.Claims)
 	}
 	present := make([]bool, len(r.cands))
 	covers := r.covered(in.Synthesis, res.Claims)
@@ -2351,6 +2353,20 @@ func sentences(l string) []string {
 // written from: "4 launched", "Reviewed by 7 agents", "Agents launched: 5".
 var agentsStatedRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:agents?\s+)?(?:launched|completed)\b|\breviewed by (\d{1,3}) (?:\w+ )?agents\b|\bagents\s+(?:launched|completed)\W{1,6}(\d{1,3})\b`)
 
+// statedAgents returns how many agents a synthesis says it was written
+// from: its largest "N/M" count (M), "4 launched", "Reviewed by 7
+// agents", or the count its header states. 0 when it says none.
+func (r *run) statedAgents(src []byte, claims []Claim) int {
+	of := 0
+	for i := range claims {
+		of = max(of, claims[i].Of)
+	}
+	for _, m := range agentsStatedRe.FindAllStringSubmatch(string(src), 8) {
+		of = max(of, number(m[1]+m[2]+m[3]))
+	}
+	return max(of, headerCount(src))
+}
+
 // sharedEnding resolves the names a synthesis writes that fit several
 // agents of a directory of several runs, each the name followed by its
 // run's ending ("fd-quality" beside fd-quality-broadcast-plan and
@@ -2426,14 +2442,7 @@ func headerCount(src []byte) int {
 // makes every other run's blocker "missing". Nil when the synthesis
 // covers the whole directory, or names no agent.
 func (r *run) covered(src []byte, claims []Claim) map[string]bool {
-	of := 0
-	for i := range claims {
-		of = max(of, claims[i].Of)
-	}
-	for _, m := range agentsStatedRe.FindAllStringSubmatch(string(src), 8) {
-		of = max(of, number(m[1]+m[2]+m[3]))
-	}
-	of = max(of, headerCount(src))
+	of := r.statedAgents(src, claims)
 	if of == 0 || of >= len(r.s.AgentsCompleted) {
 		return nil
 	}
@@ -2499,6 +2508,16 @@ func (r *run) ownRun(src []byte, claims []Claim) (map[string]bool, string) {
 		return keep, "by its count, the agents it names"
 	}
 	return nil, ""
+}
+
+// untold says, when a synthesis states it was written from fewer agents
+// than RUN holds but verify could not tell which (it names none of them),
+// that it was judged against the whole directory; "" otherwise.
+func (r *run) untold(src []byte, claims []Claim) string {
+	if of := r.statedAgents(src, claims); of > 0 && of < len(r.s.AgentsCompleted) {
+		return fmt.Sprintf("RUN holds %d completed agents; the synthesis says it was written from %d but names none of them: judged against the whole directory (pass --run to choose its reports)", len(r.s.AgentsCompleted), of)
+	}
+	return ""
 }
 
 // restrictRun returns the run s holds of the agents keep alone: their

@@ -84,6 +84,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"otherrun", MissingBlocker, true},
 		{"severalruns", "", false},
 		{"runending", "", false},
+		{"rununtold", MissingBlocker, true},
 		{"restated", Unverifiable, false},
 		{"madeupid", WrongCount, true},
 		{"identifier", WrongCount, true},
