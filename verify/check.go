@@ -2409,8 +2409,9 @@ func (r *run) sharedEnding(names, named map[string]bool) []string {
 
 // headerCountRe finds how many agents a synthesis's header says reviewed:
 // "Plan Review (flux-drive, 3 agents)", "Reviewers: 8 flux-drive
-// agents", "Agents: 7 esoteric reviewers".
-var headerCountRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:[a-z][\w-]*\s+){0,2}(?:agents|reviewers)\b`)
+// agents", "Agents: 7 esoteric reviewers", "Five flux-drive agents
+// evaluated".
+var headerCountRe = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:[a-z][\w-]*\s+){0,2}(?:agents|reviewers)\b`)
 
 // headerCount returns the largest count of agents the header of a
 // synthesis states (headerCountRe): the lines before its first "## "
