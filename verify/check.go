@@ -2369,8 +2369,8 @@ func (r *run) statedAgents(src []byte, claims []Claim) int {
 
 // sharedEnding resolves the names a synthesis writes that fit several
 // agents of a directory of several runs, each the name followed by its
-// run's ending ("fd-quality" beside fd-quality-broadcast-plan and
-// fd-quality-factory-substrate): the ending that the most of them and of
+// run's ending ("fd-quality" beside fd-quality-billing and
+// fd-quality-search): the ending that the most of them and of
 // the agents it names (named) end with, two at least and more than any
 // other ending, is its run's, and each such name is its agent of that
 // ending.
@@ -2408,9 +2408,8 @@ func (r *run) sharedEnding(names, named map[string]bool) []string {
 }
 
 // headerCountRe finds how many agents a synthesis's header says reviewed:
-// "Plan Review (flux-drive, 3 agents)", "Reviewers: 8 flux-drive
-// agents", "Agents: 7 esoteric reviewers", "Five flux-drive agents
-// evaluated".
+// "Plan review (3 agents)", "Reviewers: 8 review agents",
+// "Agents: 7 domain reviewers", "Five agents reviewed the plan".
 var headerCountRe = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:[a-z][\w-]*\s+){0,2}(?:agents|reviewers)\b`)
 
 // headerCount returns the largest count of agents the header of a

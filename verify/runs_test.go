@@ -12,10 +12,10 @@ func TestHeaderCount(t *testing.T) {
 		src  string
 		want int
 	}{
-		{"# Synthesis\n\n**Review Type:** Plan Review (flux-drive, 3 agents)\n\n## Verdict\n", 3},
-		{"# Synthesis\n**Reviewers:** 8 flux-drive agents\n", 8},
-		{"# Synthesis\n**Agents:** 7 esoteric reviewers (a, b)\n", 7},
-		{"# Synthesis\nFive flux-drive agents evaluated the plan.\n", 5},
+		{"# Synthesis\n\n**Review:** plan review (3 agents)\n\n## Verdict\n", 3},
+		{"# Synthesis\n**Reviewers:** 8 review agents\n", 8},
+		{"# Synthesis\n**Agents:** 7 domain reviewers (a, b)\n", 7},
+		{"# Synthesis\nFive agents reviewed the plan.\n", 5},
 		{"# Synthesis\n\n## Findings\n\nReviewed with 4 agents.\n", 0},
 		{"---\nnote: 9 agents\n---\n# Synthesis\n", 0},
 		{"# Synthesis\n**Agents:** fd-a, fd-b\n", 0},
