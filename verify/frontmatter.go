@@ -30,14 +30,10 @@ var (
 // matter (the roster, tallies, the verdict) states no claim. Invalid YAML,
 // aliases and oversized front matter give none.
 func frontMatterClaims(text string, first int) []Claim {
-	if len(text) > maxFrontMatter || strings.TrimSpace(text) == "" {
+	root := frontMatterMap(text)
+	if root == nil {
 		return nil
 	}
-	var doc yaml.Node
-	if yaml.Unmarshal([]byte(text), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil
-	}
-	root := doc.Content[0]
 	var out []Claim
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -52,6 +48,20 @@ func frontMatterClaims(text string, first int) []Claim {
 		}
 	}
 	return out
+}
+
+// frontMatterMap returns the top-level mapping of a synthesis's front
+// matter (text, between its --- lines), or nil: empty, oversized, not
+// valid YAML, or not a mapping.
+func frontMatterMap(text string) *yaml.Node {
+	if len(text) > maxFrontMatter || strings.TrimSpace(text) == "" {
+		return nil
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(text), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	return doc.Content[0]
 }
 
 // frontMatterItem reads one item of a front-matter findings list.
@@ -153,14 +163,10 @@ var fmRosterKeys = map[string]bool{"agents": true, "agents_launched": true, "age
 func frontMatterRoster(src []byte) []string {
 	r := &reader{text: string(src), block: -1}
 	front, ok := r.skipFrontMatter()
-	if !ok || len(front) > maxFrontMatter {
+	root := frontMatterMap(front)
+	if !ok || root == nil {
 		return nil
 	}
-	var doc yaml.Node
-	if yaml.Unmarshal([]byte(front), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil
-	}
-	root := doc.Content[0]
 	var out []string
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if k, v := root.Content[i], root.Content[i+1]; fmRosterKeys[strings.ToLower(k.Value)] && v.Kind == yaml.SequenceNode {
