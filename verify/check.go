@@ -2374,11 +2374,16 @@ func (r *run) statedAgents(src []byte, claims []Claim) int {
 // the agents it names (named) end with, two at least and more than any
 // other ending, is its run's, and each such name is its agent of that
 // ending.
-func (r *run) sharedEnding(names, named map[string]bool) []string {
+func (r *run) sharedEnding(src []byte, names, named map[string]bool) []string {
 	byEnding := map[string][]string{}
 	for n := range names {
 		for _, a := range r.s.AgentsCompleted {
-			if end, ok := strings.CutPrefix(strings.ToLower(a), n+"-"); ok && end != "" {
+			la := strings.ToLower(a)
+			end, ok := strings.CutPrefix(la, n+"-")
+			if !ok && !strings.HasPrefix(n, "fd-") {
+				end, ok = strings.CutPrefix(la, "fd-"+n+"-")
+			}
+			if ok && end != "" {
 				byEnding[end] = append(byEnding[end], a)
 			}
 		}
@@ -2392,20 +2397,34 @@ func (r *run) sharedEnding(names, named map[string]bool) []string {
 		}
 		return k
 	}
-	best, tie := "", false
+	var best []string // the endings of the highest score
 	for _, end := range slices.Sorted(maps.Keys(byEnding)) {
-		switch k, b := score(end), score(best); {
-		case best == "" || k > b:
-			best, tie = end, false
-		case k == b:
-			tie = true
+		switch k := score(end); {
+		case len(best) == 0 || k > score(best[0]):
+			best = []string{end}
+		case k == score(best[0]):
+			best = append(best, end)
 		}
 	}
-	if best == "" || tie || score(best) < 2 {
+	if len(best) > 1 {
+		// Runs of the same agents: the one whose topic, the words of
+		// its ending, the synthesis writes ("Broadcast Confirmation
+		// Flow Plan" for the -broadcast-plan reports).
+		lower := strings.ToLower(string(src))
+		best = slices.DeleteFunc(best, func(end string) bool {
+			return slices.ContainsFunc(strings.Split(end, "-"), func(w string) bool { return !hasToken(lower, w) })
+		})
+	}
+	if len(best) != 1 || score(best[0]) < 2 {
 		return nil
 	}
-	return byEnding[best]
+	return byEnding[best[0]]
 }
+
+// rosterItemRe finds an item of a roster: a list item that gives an
+// agent's label and its status ("- Architecture: VALID (4 HIGH)",
+// "- **fd-ops**: completed").
+var rosterItemRe = regexp.MustCompile(`(?im)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\**([A-Za-z][A-Za-z0-9 &/_-]{1,40}?)\**[ \t]*:[ \t]*\**(?:valid|invalid|completed?|failed|safe|risky|needs[-_ ](?:changes|attention)|clean|passed?)\b`)
 
 // headerCountRe finds how many agents a synthesis's header says reviewed:
 // "Plan review (3 agents)", "Reviewers: 8 review agents",
@@ -2472,7 +2491,14 @@ func (r *run) covered(src []byte, claims []Claim) map[string]bool {
 			}
 		}
 	}
-	for _, a := range r.sharedEnding(unresolved, named) {
+	for _, m := range rosterItemRe.FindAllStringSubmatch(string(src), 64) {
+		if a, ok := r.agents.resolve(m[1]); ok {
+			named[a] = true
+		} else {
+			unresolved[strings.ReplaceAll(strings.ToLower(strings.TrimSpace(m[1])), " ", "-")] = true
+		}
+	}
+	for _, a := range r.sharedEnding(src, unresolved, named) {
 		named[a] = true
 	}
 	// An agent named in one word ("oracle") is named by that word, in any

@@ -85,6 +85,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"severalruns", "", false},
 		{"runending", "", false},
 		{"rununtold", MissingBlocker, true},
+		{"rosterlabels", "", false},
 		{"restated", Unverifiable, false},
 		{"madeupid", WrongCount, true},
 		{"identifier", WrongCount, true},
