@@ -69,6 +69,10 @@ type Result struct {
 	Problems []Problem `json:"problems"`
 	// Tally counts the problems per kind (every kind present).
 	Tally map[Kind]int `json:"tally"`
+	// Run says, when RUN holds reports of several runs, which agents the
+	// synthesis was judged against and how verify told its run ("" when
+	// it covers the whole directory).
+	Run string `json:"run,omitempty"`
 }
 
 // Ungrounded reports whether any problem other than a note was found: the
@@ -438,6 +442,17 @@ func checkWith(r *run, src []byte) *Result {
 	res := &Result{Claims: r.withProse(claims, prose), Tally: map[Kind]int{}}
 	for _, k := range Kinds {
 		res.Tally[k] = 0
+	}
+	if keep, why := r.ownRun(in.Synthesis, res.Claims); keep != nil {
+		// A directory of several runs: the synthesis is judged against
+		// its own run alone, whose findings and IDs are the only ones it
+		// can state or cite (another run's F1 is not its F1).
+		res.Run = fmt.Sprintf("RUN holds %d completed agents; the synthesis was written from %d (%s): judged against %s only",
+			len(r.s.AgentsCompleted), len(keep), why, strings.Join(sortedKeys(keep), ", "))
+		r = newRun(restrictRun(r.s, keep), restrictReports(r.texts, keep))
+		res.Claims = r.withProse(claims, prose)
+	} else {
+		res.Run = r.untold(in.Synthesis, res.Claims)
 	}
 	present := make([]bool, len(r.cands))
 	covers := r.covered(in.Synthesis, res.Claims)
@@ -2526,6 +2541,106 @@ func sentences(l string) []string {
 // written from: "4 launched", "Reviewed by 7 agents", "Agents launched: 5".
 var agentsStatedRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:agents?\s+)?(?:launched|completed)\b|\breviewed by (\d{1,3}) (?:\w+ )?agents\b|\bagents\s+(?:launched|completed)\W{1,6}(\d{1,3})\b`)
 
+// statedAgents returns how many agents a synthesis says it was written
+// from: its largest "N/M" count (M), "4 launched", "Reviewed by 7
+// agents", or the count its header states. 0 when it says none.
+func (r *run) statedAgents(src []byte, claims []Claim) int {
+	of := 0
+	for i := range claims {
+		of = max(of, claims[i].Of)
+	}
+	for _, m := range agentsStatedRe.FindAllStringSubmatch(string(src), 8) {
+		of = max(of, number(m[1]+m[2]+m[3]))
+	}
+	return max(of, headerCount(src))
+}
+
+// sharedEnding resolves the names a synthesis writes that fit several
+// agents of a directory of several runs, each the name followed by its
+// run's ending ("fd-quality" beside fd-quality-billing and
+// fd-quality-search): the ending that the most of them and of
+// the agents it names (named) end with, two at least and more than any
+// other ending, is its run's, and each such name is its agent of that
+// ending.
+func (r *run) sharedEnding(src []byte, names, named map[string]bool) []string {
+	byEnding := map[string][]string{}
+	for n := range names {
+		for _, a := range r.s.AgentsCompleted {
+			la := strings.ToLower(a)
+			end, ok := strings.CutPrefix(la, n+"-")
+			if !ok && !strings.HasPrefix(n, "fd-") {
+				end, ok = strings.CutPrefix(la, "fd-"+n+"-")
+			}
+			if ok && end != "" {
+				byEnding[end] = append(byEnding[end], a)
+			}
+		}
+	}
+	score := func(end string) int {
+		k := len(byEnding[end])
+		for a := range named {
+			if strings.HasSuffix(strings.ToLower(a), "-"+end) {
+				k++
+			}
+		}
+		return k
+	}
+	var best []string // the endings of the highest score
+	for _, end := range slices.Sorted(maps.Keys(byEnding)) {
+		switch k := score(end); {
+		case len(best) == 0 || k > score(best[0]):
+			best = []string{end}
+		case k == score(best[0]):
+			best = append(best, end)
+		}
+	}
+	if len(best) > 1 {
+		// Runs of the same agents: the one whose topic, the words of
+		// its ending, the synthesis writes ("Broadcast Confirmation
+		// Flow Plan" for the -broadcast-plan reports).
+		lower := strings.ToLower(string(src))
+		best = slices.DeleteFunc(best, func(end string) bool {
+			return slices.ContainsFunc(strings.Split(end, "-"), func(w string) bool { return !hasToken(lower, w) })
+		})
+	}
+	if len(best) != 1 || score(best[0]) < 2 {
+		return nil
+	}
+	return byEnding[best[0]]
+}
+
+// rosterItemRe finds an item of a roster: a list item that gives an
+// agent's label and its status ("- Architecture: VALID (4 HIGH)",
+// "- **fd-ops**: completed").
+var rosterItemRe = regexp.MustCompile(`(?im)^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\**([A-Za-z][A-Za-z0-9 &/_-]{1,40}?)\**[ \t]*:[ \t]*\**(?:valid|invalid|completed?|failed|safe|risky|needs[-_ ](?:changes|attention)|clean|passed?)\b`)
+
+// headerCountRe finds how many agents a synthesis's header says reviewed:
+// "Plan review (3 agents)", "Reviewers: 8 review agents",
+// "Agents: 7 domain reviewers", "Five agents reviewed the plan".
+var headerCountRe = regexp.MustCompile(`(?i)\b(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:[a-z][\w-]*\s+){0,2}(?:agents|reviewers)\b`)
+
+// headerCount returns the largest count of agents the header of a
+// synthesis states (headerCountRe): the lines before its first "## "
+// heading, its YAML front matter left out. 0 when it states none.
+func headerCount(src []byte) int {
+	r := &reader{text: string(src), block: -1}
+	if _, ok := r.skipFrontMatter(); !ok {
+		r.pos = 0
+	}
+	n := 0
+	for r.pos <= len(r.text) {
+		var l string
+		l, r.pos = r.lineAt(r.pos)
+		if strings.HasPrefix(strings.TrimSpace(l), "## ") {
+			break
+		}
+		for _, m := range headerCountRe.FindAllStringSubmatch(l, 4) {
+			n = max(n, number(m[1]))
+		}
+	}
+	return n
+}
+
 // covered returns the agents a synthesis covers when the run directory
 // holds more completed agents than it says it was written from (its
 // largest "N/M" count: M, or "4 launched", "Reviewed by 7 agents"): the
@@ -2534,21 +2649,17 @@ var agentsStatedRe = regexp.MustCompile(`(?i)\b(\d{1,3})\s+(?:agents?\s+)?(?:lau
 // makes every other run's blocker "missing". Nil when the synthesis
 // covers the whole directory, or names no agent.
 func (r *run) covered(src []byte, claims []Claim) map[string]bool {
-	of := 0
-	for i := range claims {
-		of = max(of, claims[i].Of)
-	}
-	for _, m := range agentsStatedRe.FindAllStringSubmatch(string(src), 8) {
-		of = max(of, number(m[1]+m[2]+m[3]))
-	}
+	of := r.statedAgents(src, claims)
 	if of == 0 || of >= len(r.s.AgentsCompleted) {
 		return nil
 	}
-	named := map[string]bool{}
+	named, unresolved := map[string]bool{}, map[string]bool{}
 	for i := range claims {
 		for _, l := range claims[i].Agents {
 			if a, ok := r.agents.resolve(l); ok {
 				named[a] = true
+			} else {
+				unresolved[strings.ToLower(l)] = true
 			}
 		}
 	}
@@ -2562,9 +2673,21 @@ func (r *run) covered(src []byte, claims []Claim) map[string]bool {
 			if tok = strings.Trim(tok, ".+"); strings.Contains(tok, "-") && agentNameRe.MatchString(tok) {
 				if a, ok := r.agents.resolve(tok); ok {
 					named[a] = true
+				} else {
+					unresolved[strings.ToLower(tok)] = true
 				}
 			}
 		}
+	}
+	for _, m := range rosterItemRe.FindAllStringSubmatch(string(src), 64) {
+		if a, ok := r.agents.resolve(m[1]); ok {
+			named[a] = true
+		} else {
+			unresolved[strings.ReplaceAll(strings.ToLower(strings.TrimSpace(m[1])), " ", "-")] = true
+		}
+	}
+	for _, a := range r.sharedEnding(src, unresolved, named) {
+		named[a] = true
 	}
 	// An agent named in one word ("oracle") is named by that word, in any
 	// case, written whole ("**Oracle**: completed"; not "performance-oracle").
@@ -2578,6 +2701,88 @@ func (r *run) covered(src []byte, claims []Claim) map[string]bool {
 		return nil
 	}
 	return named
+}
+
+// ownRun returns the agents of the synthesis's own run when RUN holds
+// reports of several runs, and how it tells: the roster its front matter
+// lists (agents_launched, agents, reviewers), else the agents covered
+// names (it says it was written from fewer agents than RUN holds). Nil
+// when it covers the whole directory, or names none of its agents.
+func (r *run) ownRun(src []byte, claims []Claim) (map[string]bool, string) {
+	keep := map[string]bool{}
+	for _, n := range frontMatterRoster(src) {
+		if a, ok := r.agents.resolve(n); ok {
+			keep[a] = true
+		}
+	}
+	if len(keep) > 0 && len(keep) < len(r.s.AgentsCompleted) {
+		return keep, "the roster of its front matter"
+	}
+	if keep := r.covered(src, claims); keep != nil {
+		return keep, "by its count, the agents it names"
+	}
+	return nil, ""
+}
+
+// untold says, when a synthesis states it was written from fewer agents
+// than RUN holds but verify could not tell which (it names none of them),
+// that it was judged against the whole directory; "" otherwise.
+func (r *run) untold(src []byte, claims []Claim) string {
+	if of := r.statedAgents(src, claims); of > 0 && of < len(r.s.AgentsCompleted) {
+		return fmt.Sprintf("RUN holds %d completed agents; the synthesis says it was written from %d but names none of them: judged against the whole directory (pass --run to choose its reports)", len(r.s.AgentsCompleted), of)
+	}
+	return ""
+}
+
+// restrictRun returns the run s holds of the agents keep alone: their
+// agents, findings (a finding merged across runs keeps the sources of
+// keep, at the most severe of their severities) and improvements.
+func restrictRun(s *synth.Synthesis, keep map[string]bool) *synth.Synthesis {
+	out := *s
+	out.Agents = slices.DeleteFunc(slices.Clone(s.Agents), func(a synth.AgentResult) bool { return !keep[a.Name] })
+	out.AgentsCompleted = slices.DeleteFunc(slices.Clone(s.AgentsCompleted), func(a string) bool { return !keep[a] })
+	out.Findings = nil
+	for _, f := range s.Findings {
+		if !slices.ContainsFunc(f.Agents, func(a string) bool { return keep[a] }) {
+			continue
+		}
+		if slices.ContainsFunc(f.Agents, func(a string) bool { return !keep[a] }) {
+			f.Agents = slices.DeleteFunc(slices.Clone(f.Agents), func(a string) bool { return !keep[a] })
+			f.Sources = slices.DeleteFunc(slices.Clone(f.Sources), func(src synth.Source) bool { return !keep[src.Agent] })
+			if len(f.Sources) > 0 {
+				f.Severity = f.Sources[0].Severity
+				for _, src := range f.Sources[1:] {
+					if src.Severity.Rank() < f.Severity.Rank() {
+						f.Severity = src.Severity
+					}
+				}
+			}
+			f.ConvergenceDisplay = fmt.Sprintf("%d/%d", len(f.Agents), len(out.AgentsCompleted))
+		}
+		out.Findings = append(out.Findings, f)
+	}
+	out.Improvements = nil
+	for _, imp := range s.Improvements {
+		if imp.Agents = slices.DeleteFunc(slices.Clone(imp.Agents), func(a string) bool { return !keep[a] }); len(imp.Agents) > 0 {
+			out.Improvements = append(out.Improvements, imp)
+		}
+	}
+	return &out
+}
+
+// restrictReports returns the report texts of the agents keep alone.
+func restrictReports(texts map[string][]byte, keep map[string]bool) map[string][]byte {
+	out := map[string][]byte{}
+	for a, t := range texts {
+		if keep[a] {
+			out[a] = t
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	return slices.Sorted(maps.Keys(m))
 }
 
 // identRe finds a name from code in a title: camelCase, snake_case, a

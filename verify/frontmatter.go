@@ -30,14 +30,10 @@ var (
 // matter (the roster, tallies, the verdict) states no claim. Invalid YAML,
 // aliases and oversized front matter give none.
 func frontMatterClaims(text string, first int) []Claim {
-	if len(text) > maxFrontMatter || strings.TrimSpace(text) == "" {
+	root := frontMatterMap(text)
+	if root == nil {
 		return nil
 	}
-	var doc yaml.Node
-	if yaml.Unmarshal([]byte(text), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil
-	}
-	root := doc.Content[0]
 	var out []Claim
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -52,6 +48,20 @@ func frontMatterClaims(text string, first int) []Claim {
 		}
 	}
 	return out
+}
+
+// frontMatterMap returns the top-level mapping of a synthesis's front
+// matter (text, between its --- lines), or nil: empty, oversized, not
+// valid YAML, or not a mapping.
+func frontMatterMap(text string) *yaml.Node {
+	if len(text) > maxFrontMatter || strings.TrimSpace(text) == "" {
+		return nil
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(text), &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	return doc.Content[0]
 }
 
 // frontMatterItem reads one item of a front-matter findings list.
@@ -137,6 +147,33 @@ func listOf(n *yaml.Node) []string {
 		for _, e := range n.Content {
 			if v := scalar(e); v != "" {
 				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// fmRosterKeys are the top-level front-matter keys under which a synthesis
+// lists the agents it was written from ("agents_launched: [fd-a, fd-b]").
+var fmRosterKeys = map[string]bool{"agents": true, "agents_launched": true, "agents_completed": true, "reviewers": true}
+
+// frontMatterRoster returns the names a synthesis's YAML front matter lists
+// as the agents it was written from (a top-level list of names under a key
+// of fmRosterKeys), or nil.
+func frontMatterRoster(src []byte) []string {
+	r := &reader{text: string(src), block: -1}
+	front, ok := r.skipFrontMatter()
+	root := frontMatterMap(front)
+	if !ok || root == nil {
+		return nil
+	}
+	var out []string
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k, v := root.Content[i], root.Content[i+1]; fmRosterKeys[strings.ToLower(k.Value)] && v.Kind == yaml.SequenceNode {
+			for _, it := range v.Content {
+				if it.Kind == yaml.ScalarNode && strings.TrimSpace(it.Value) != "" {
+					out = append(out, strings.TrimSpace(it.Value))
+				}
 			}
 		}
 	}

@@ -63,6 +63,8 @@ func FuzzCheckRun(f *testing.F) {
 		"**Reviewed by**: 3 agents (fd-docs, fd-api, (fd-ops",
 		"- Replace it (fd-launch P0) (fd-spec (P1-1)) (fd-launch P0-",
 		"## Critical (P0)\n- **Eviction job has no scheduler** (fd-cache CA-1, fd-queue QU-1)\n- x (1/1 agents)",
+		"---\nagents_launched: [fd-cache, fd-nobody]\n---\n# S\n## High (P1)\n- **x y z** (fd-cache CA-1)",
+		"# S\n**Reviewers:** 2 review agents\n## High (P1)\n- **x y z** (fd-c, fd-cache)",
 	} {
 		f.Add([]byte(s))
 	}

@@ -18,6 +18,9 @@ import (
 // control characters and bidirectional overrides shown as stand-ins.
 func (r *Result) Text(path string) []byte {
 	var b bytes.Buffer
+	if r.Run != "" {
+		fmt.Fprintf(&b, "%s: several runs: %s\n", inert.Line(path), inert.Line(r.Run))
+	}
 	for _, p := range r.Problems {
 		if p.Line > 0 {
 			fmt.Fprintf(&b, "%s:%d: %s: ", inert.Line(path), p.Line, p.Kind)
