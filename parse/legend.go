@@ -120,10 +120,10 @@ func scaleOrFindings(s string) (c legendClass, strong bool) {
 		switch w {
 		case "legend", "legends", "scale", "scales", "level", "levels", "tier", "tiers", "tiered", "label", "labels",
 			"labelled", "labeled", "definition", "definitions", "rubric", "classification", "meaning", "meanings",
-			"key", "glossary", "triage", "sla", "slas":
+			"key", "glossary", "sla", "slas":
 			scale = 2
 		case "severity", "severities", "priority", "priorities", "prioritization", "prioritisation", "rating",
-			"ratings", "urgency":
+			"ratings", "urgency", "triage":
 			scale = max(scale, 1)
 		case "finding", "findings", "issue", "issues", "problem", "problems", "bug", "bugs", "defect", "defects",
 			"vulnerability", "vulnerabilities", "concern", "concerns", "flaw", "flaws", "found", "identified":
