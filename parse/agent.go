@@ -178,10 +178,18 @@ func (p *reportParser) unreadable() {
 	r, gr := p.r, p.general
 	bad := false
 	if gr != nil {
-		for _, o := range gr.orphans {
+		orphans := gr.orphans
+		if len(r.Findings) == 0 && len(r.Resolved) == 0 {
+			orphans = append(orphans[:len(orphans):len(orphans)], gr.overall...)
+		}
+		for _, o := range orphans {
 			bad = true
 			if o.column != "" {
 				p.diag(o.line, LevelError, "%s %q is not a severity fluxwatch reads: it gave no finding", o.column, o.word)
+				continue
+			}
+			if o.overall {
+				p.diag(o.line, LevelError, "%s %q rates the whole report, and no finding was read", o.sev, o.word)
 				continue
 			}
 			if o.legend {

@@ -31,6 +31,9 @@ import (
 type general struct {
 	findings []gfinding // resolved ones included, marked
 	orphans  []orphan
+	// overall are the P0/P1 ratings of the report as a whole (a severity
+	// field under its title): orphans when no finding is read.
+	overall  []orphan
 	unmapped []unmappedRow
 	tallies  []tally
 	pending  []pendingRow // table rows, until the headings over them are read
@@ -67,6 +70,8 @@ type orphan struct {
 	// legend: the line is an item of a run that may be a legend of the
 	// levels or a list of findings (legend.go).
 	legend bool
+	// overall: the line rates the whole report (general.overall).
+	overall bool
 }
 
 // sevFieldAny is sevFieldRe's match of t, whatever its value, or nil; the
@@ -407,6 +412,13 @@ func readGeneral(st *stop, src string, lines []line) general {
 					stack = stack[:len(stack)-1]
 				}
 				listGroup = -1
+			}
+			if name, v, j, ok := headingField(lines, i, head); ok && heading >= 0 && nodes[heading].rank < int32(level) {
+				// "### Severity" over "High", as an advisory writes its
+				// fields: a severity field of the heading it stands under.
+				nodes[heading].setField(name, v, lines[j].num)
+				blockEnd = j
+				continue
 			}
 			n := gnode{i: i, kind: 'h', rank: int32(level), text: head, count: -1}
 			for len(stack) > 0 && nodes[cur()].rank >= n.rank {
@@ -1040,6 +1052,39 @@ func fieldRun(lines []line, i int) (end int, sev bool) {
 	return max(j, i+1), sev
 }
 
+// headingField reads a heading that is only a severity field's name
+// ("### Severity", "#### Risk rating") over its value alone on the next
+// line of text ("High", "**Critical**"), as security advisories write
+// their fields: the name, the value, and the value's index.
+func headingField(lines []line, i int, head string) (name, value string, j int, ok bool) {
+	name = strings.TrimSpace(strings.Trim(strings.TrimSpace(head), "*_:"))
+	if len(name) > 40 {
+		return "", "", 0, false
+	}
+	if m := sevFieldSplit(name + ": x"); m == nil || m[1] != name {
+		return "", "", 0, false
+	}
+	j = i + 1
+	for j < len(lines) && !lines[j].masked && lines[j].level == 0 && strings.TrimSpace(lines[j].text) == "" {
+		j++
+	}
+	if j >= len(lines) || lines[j].masked || lines[j].level > 0 {
+		return "", "", 0, false
+	}
+	t := strings.TrimSpace(lines[j].text)
+	if t != lines[j].text || t == "" || strings.ContainsAny(t[:1], "-*+|>#<") && !strings.HasPrefix(t, "**") {
+		return "", "", 0, false // an item, a table, a quote: not a value alone
+	}
+	value = strings.TrimSpace(strings.Trim(t, "*_"))
+	if j+1 < len(lines) && !lines[j+1].masked && lines[j+1].level == 0 && strings.TrimSpace(lines[j+1].text) != "" {
+		return "", "", 0, false // a paragraph, not a value alone
+	}
+	if _, c, ok := fieldSeverity(name, value); !ok || c != sevFinding {
+		return "", "", 0, false
+	}
+	return name, value, j, true
+}
+
 // fieldAfterBlank reports whether the blank line lines[j] stands inside a
 // run of fields: a field follows it. Fields written a blank line apart
 // ("- **Query:** …", blank, "- **Severity:** High") are one run, for
@@ -1608,7 +1653,15 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 			sev = n.field
 		}
 	case hasField && n.kind == 'h' && (n.rank == 1 || namesSection(overviewRe, n.text)):
-		return // an overall rating
+		// An overall rating. A report that rates itself P0/P1 and gives
+		// no finding (an advisory whose title is its one finding) is
+		// never silently safe (agent.go). Only a severity or risk field
+		// (a request's "Priority: High" asks for a review), and not one
+		// marked resolved (a postmortem's "Status: Resolved").
+		if n.field.Rank() <= 1 && n.fieldPrio <= 1 && !n.resolved {
+			g.overall = append(g.overall, orphan{line: n.fieldLine, sev: n.field, word: n.fieldWord, overall: true})
+		}
+		return
 	case hasField && (n.kind != 'h' || n.rank > 1):
 		sev, word = n.field, n.fieldWord
 	case grp != nil && eligible(n, grp) && !verdictLead(n.text):
