@@ -168,6 +168,9 @@ func heading(s string) (int, string) {
 	if len(s)-len(t) > 3 {
 		return 0, ""
 	}
+	if len(t) > 3 && t[0] == '<' {
+		return htmlHeading(t)
+	}
 	n := 0
 	for n < len(t) && t[n] == '#' {
 		n++
@@ -178,6 +181,23 @@ func heading(s string) (int, string) {
 	text := strings.TrimSpace(t[n:])
 	text = strings.TrimSpace(strings.TrimRight(text, "#"))
 	return n, cleanHeading(text)
+}
+
+// htmlHeading reads an HTML heading written on one line ("<h3>High</h3>",
+// "<h2 id=\"f\">Findings</h2>"), as reports rendered from HTML or written
+// for a site do: its level and its text without tags.
+func htmlHeading(t string) (int, string) {
+	t = strings.TrimSpace(t)
+	if len(t) < 9 || (t[1] != 'h' && t[1] != 'H') || t[2] < '1' || t[2] > '6' || (t[3] != '>' && t[3] != ' ') {
+		return 0, ""
+	}
+	n := int(t[2] - '0')
+	open := strings.IndexByte(t, '>')
+	closing := strings.LastIndex(strings.ToLower(t), "</h"+t[2:3]+">")
+	if open < 0 || closing <= open || closing+5 != len(t) {
+		return 0, ""
+	}
+	return n, cleanHeading(strings.TrimSpace(stripTags(t[open+1 : closing])))
 }
 
 // emojiAt reports whether s starts with an emoji mark: "###✅ Fixed"
