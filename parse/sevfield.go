@@ -146,13 +146,7 @@ var sevFieldFirst = func() (first [256]uint64) {
 // -1 for none. At most four ends.
 func (n *sevFieldName) ends(t string, i int, out []int) []int {
 	if n.lead != nil {
-		l := -1
-		for _, w := range n.lead {
-			if k := foldPrefixLen(t[i:], w); k >= 0 {
-				l = i + k
-				break
-			}
-		}
+		l := wordEnd(t, i, n.lead)
 		if l < 0 {
 			return nil
 		}
@@ -160,13 +154,7 @@ func (n *sevFieldName) ends(t string, i int, out []int) []int {
 			return nil
 		}
 	}
-	e := -1
-	for _, w := range n.words {
-		if k := foldPrefixLen(t[i:], w); k >= 0 {
-			e = i + k
-			break
-		}
-	}
+	e := wordEnd(t, i, n.words)
 	if e < 0 {
 		return nil
 	}
@@ -194,6 +182,17 @@ func (n *sevFieldName) ends(t string, i int, out []int) []int {
 		out = append(out, e)
 	}
 	return out
+}
+
+// wordEnd is the end of the first of words that t[i:] starts with under
+// (?i), or -1.
+func wordEnd(t string, i int, words []string) int {
+	for _, w := range words {
+		if k := foldPrefixLen(t[i:], w); k >= 0 {
+			return i + k
+		}
+	}
+	return -1
 }
 
 // cvssVersionEnd is the end of `\s+v?[\d.]+` at t[e:], or -1.
