@@ -188,7 +188,7 @@ func TestWatchStreamFinalRereadCut(t *testing.T) {
 	r := newStreamRun(t)
 	r.put(t, 0, 50)
 	w := New(r.dir, Options{Synth: streamOpts, Bus: r.stream, Poll: time.Hour, Rescan: -1, handOver: 7,
-		finalBudget: time.Nanosecond, Debounce: -1})
+		finalBudget: time.Nanosecond, Debounce: -1, finalScan: time.Minute})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	updates := make(chan *Update, 100)

@@ -70,9 +70,12 @@ type Options struct {
 	// handOver is the most bus entries a long read holds before handing
 	// them over to the synth.Live (0: handOverBatch); finalBudget bounds
 	// the final update's reading after a signal (0: finalAfterSignal).
-	// Tests make them small.
+	// Tests make them small. finalScan bounds the final rescan after a
+	// signal (0: finalScanAfterSignal); tests of the reading after it make
+	// it long, so that a loaded machine does not cut the scan instead.
 	handOver    int
 	finalBudget time.Duration
+	finalScan   time.Duration
 }
 
 // Update is what the handler of Run receives after each change.
@@ -220,6 +223,9 @@ func New(dir string, opts Options) *Watcher {
 	}
 	if opts.finalBudget <= 0 {
 		opts.finalBudget = finalAfterSignal
+	}
+	if opts.finalScan <= 0 {
+		opts.finalScan = finalScanAfterSignal
 	}
 	w := &Watcher{
 		dir:     dir,
@@ -612,7 +618,7 @@ func (w *Watcher) final(ctx context.Context, handle func(*Update) error) error {
 		// A signal: the final reports must be out within SPEC §7's second,
 		// so a rescan still parsing a huge report gives way to the last one.
 		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(sctx, finalScanAfterSignal)
+		sctx, cancel = context.WithTimeout(sctx, w.opts.finalScan)
 		defer cancel()
 	}
 	if err := w.rescan(sctx); errors.Is(err, context.DeadlineExceeded) {

@@ -514,8 +514,9 @@ func TestWatchFinalRereadCutBySignal(t *testing.T) {
 			bus.WriteString(busLine("fd-b", "notable", fmt.Sprintf("Note %d", i)))
 		}
 		write(t, dir, "findings.jsonl", bus.String(), 0)
-		// Debounce -1: reports are read at the final rescan only.
-		w := New(dir, Options{handOver: 7, finalBudget: tc.budget, Debounce: -1})
+		// Debounce -1: reports are read at the final rescan only, which
+		// is given a minute (the test is of the reading after it).
+		w := New(dir, Options{handOver: 7, finalBudget: tc.budget, Debounce: -1, finalScan: time.Minute})
 		ctx, cancel := context.WithCancel(context.Background())
 		updates := make(chan *Update, 10)
 		done := make(chan error, 1)
