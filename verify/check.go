@@ -1289,23 +1289,15 @@ func (r *run) judge(c *Claim, m matched) []Problem {
 func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
 	var agents, off []string
 	var offNote []string
-	for _, j := range m.cited {
-		for _, a := range r.cands[j].agents {
-			if !slices.Contains(m.citers, a) {
-				continue
-			}
-			if other, line := r.citedApart(c.Title, c.items, j, a); line > 0 {
-				if !slices.Contains(off, a) {
-					off = append(off, a)
-					offNote = append(offNote, fmt.Sprintf("%s is the defect of line %d (%s)", r.citedLabel(j, a), line, quote(other)))
-				}
-				continue
-			}
-			if !slices.Contains(agents, a) {
-				agents = append(agents, a)
-			}
+	r.eachCited(m, c.Title, c.items, func(a, apart string) {
+		switch {
+		case apart != "" && !slices.Contains(off, a):
+			off = append(off, a)
+			offNote = append(offNote, apart)
+		case apart == "" && !slices.Contains(agents, a):
+			agents = append(agents, a)
 		}
-	}
+	})
 	off = slices.DeleteFunc(off, func(a string) bool { return slices.Contains(agents, a) })
 	if c.Count <= len(agents) {
 		return Problem{}, false
@@ -1323,20 +1315,34 @@ func (r *run) itemsCount(c *Claim, m matched) (Problem, bool) {
 // one's defect (citedApart) is credited to this one wrongly.
 func (r *run) itemCredits(c *Claim, m matched) (Problem, bool) {
 	var wrong []string
+	r.eachCited(m, c.under, c.items, func(a, apart string) {
+		if apart != "" {
+			wrong = append(wrong, apart)
+		}
+	})
+	if len(wrong) == 0 {
+		return Problem{}, false
+	}
+	return Problem{Kind: WrongCount, Message: fmt.Sprintf("cites for %s what is not its defect: %s", quote(c.under), strings.Join(wrong, ", "))}, true
+}
+
+// eachCited calls f for each agent of each finding the claim cites that
+// is among its citers, with apart saying, when citedApart finds the
+// finding another finding of items' defect, whose and where
+// ("fd-a NET-2 is the defect of line 40 (…)"); else apart is "".
+func (r *run) eachCited(m matched, title string, items int, f func(a, apart string)) {
 	for _, j := range m.cited {
 		for _, a := range r.cands[j].agents {
 			if !slices.Contains(m.citers, a) {
 				continue
 			}
-			if other, line := r.citedApart(c.under, c.items, j, a); line > 0 {
-				wrong = append(wrong, fmt.Sprintf("%s is the defect of line %d (%s)", r.citedLabel(j, a), line, quote(other)))
+			apart := ""
+			if other, line := r.citedApart(title, items, j, a); line > 0 {
+				apart = fmt.Sprintf("%s is the defect of line %d (%s)", r.citedLabel(j, a), line, quote(other))
 			}
+			f(a, apart)
 		}
 	}
-	if len(wrong) == 0 {
-		return Problem{}, false
-	}
-	return Problem{Kind: WrongCount, Message: fmt.Sprintf("cites for %s what is not its defect: %s", quote(c.under), strings.Join(wrong, ", "))}, true
 }
 
 // citedApart reports whether candidate j, cited for agent a under the
