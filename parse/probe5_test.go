@@ -86,8 +86,10 @@ type probe5Score struct {
 }
 
 // TestProbe5 reads each file of testdata/probe5 alone and prints how the
-// reader did against expect.jsonl. It is a measurement, not a gate: it
-// fails only when the expectation data is malformed.
+// reader did against expect.jsonl, and each report's misses (with
+// PROBE5_FOUND=1, also every finding read from a report with a miss). It
+// is a measurement, not a gate: it fails only when the expectation data
+// is malformed.
 func TestProbe5(t *testing.T) {
 	exps := probe5Load(t)
 	var s probe5Score
@@ -99,6 +101,14 @@ func TestProbe5(t *testing.T) {
 		}
 		r := ReadReport(data)
 		miss := probe5Grade(&s, e, r)
+		if len(miss) > 0 && e.Class == "report" && os.Getenv("PROBE5_FOUND") != "" {
+			for _, f := range r.Findings {
+				miss = append(miss, fmt.Sprintf("  found %s %q (line %d)", f.Severity, f.Title, f.Line))
+			}
+			for _, f := range r.Resolved {
+				miss = append(miss, fmt.Sprintf("  resolved %s %q (line %d)", f.Severity, f.Title, f.Line))
+			}
+		}
 		if len(miss) > 0 {
 			misses = append(misses, fmt.Sprintf("%s [%s, computed %s, declared %q, %d findings, %d resolved]:\n    %s",
 				e.File, r.Status, r.Verdict(), r.DeclaredVerdictText, len(r.Findings), len(r.Resolved),
