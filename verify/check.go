@@ -162,11 +162,15 @@ func (c *candidate) key() string {
 
 // run is the run a synthesis is checked against, indexed.
 type run struct {
-	s       *synth.Synthesis
-	cands   []candidate
-	ids     map[string][]idEntry // upper-cased ID → where
-	agents  *agentIndex
-	reports *corpus
+	s     *synth.Synthesis
+	cands []candidate
+	ids   map[string][]idEntry // upper-cased ID → where
+	// findingNo: an ID "Finding 3" of an agent's report, under "F3", the
+	// way a synthesis cites it after the agent's label
+	// ("(Test-Validation-Loop F3)"): found only with that agent (byID).
+	findingNo map[string][]idEntry
+	agents    *agentIndex
+	reports   *corpus
 	// blocks holds, per candidate, the words of its titles and of what its
 	// agents wrote about it (block).
 	blocks *corpus
@@ -249,7 +253,7 @@ type idEntry struct {
 }
 
 func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
-	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports, lineStarts: map[string][]int{}}
+	r := &run{s: s, ids: map[string][]idEntry{}, findingNo: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports, lineStarts: map[string][]int{}}
 	r.unread = map[string]bool{}
 	for _, a := range s.Agents {
 		if a.File != nil {
@@ -337,7 +341,31 @@ func (r *run) addSource(s srcRec, text string) {
 	r.srcs = append(r.srcs, s)
 }
 
+// findingNoRe reads an agent's ID that is its finding's number: "Finding
+// 3", "Finding #3".
+var findingNoRe = regexp.MustCompile(`^(?i)finding\s*#?\s*(\d{1,3})$`)
+
+// byID returns where an ID a claim cites is: any agent's finding with the
+// ID, and for an agent the claim names, its "Finding 3" cited as "F3".
+func (r *run) byID(id, agent string) []idEntry {
+	k := strings.ToUpper(id)
+	if es := r.ids[k]; len(es) > 0 || agent == "" {
+		return es
+	}
+	var out []idEntry
+	for _, e := range r.findingNo[k] {
+		if e.agent == agent {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func (r *run) addID(id string, cand int, agent string) {
+	if m := findingNoRe.FindStringSubmatch(strings.TrimSpace(id)); m != nil {
+		k := "F" + strings.TrimLeft(m[1], "0")
+		r.findingNo[k] = append(r.findingNo[k], idEntry{cand, agent})
+	}
 	for _, x := range expandID(id) {
 		k := strings.ToUpper(x)
 		r.ids[k] = append(r.ids[k], idEntry{cand, agent})
@@ -841,7 +869,7 @@ func (r *run) match(c *Claim) matched {
 			agent, resolved = r.agents.resolve(at.label)
 		}
 		for _, id := range at.ids {
-			es := r.ids[strings.ToUpper(id)]
+			es := r.byID(id, agent)
 			if len(es) == 0 {
 				if resolved && adjacentID(c.Text, at.label, id) && r.unwritten(agent, id) {
 					m.unwritten = append(m.unwritten, idMismatch{agent: agent, id: id})
@@ -2230,6 +2258,7 @@ func (r *run) cited(src []byte, present []bool) {
 			continue
 		}
 		_, atts := citations(l)
+		atts = append(atts, labelAttributions(l)...)
 		lw := words(l)
 		for _, at := range atts {
 			agent, resolved := "", false
@@ -2237,7 +2266,7 @@ func (r *run) cited(src []byte, present []bool) {
 				agent, resolved = r.agents.resolve(at.label)
 			}
 			for _, id := range at.ids {
-				es := r.ids[strings.ToUpper(id)]
+				es := r.byID(id, agent)
 				if resolved {
 					for _, e := range es {
 						if e.agent == agent {
