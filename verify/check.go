@@ -584,7 +584,7 @@ func checkWith(r *run, src []byte) *Result {
 				break
 			}
 		}
-		if r.proseOnly(f) {
+		if r.proseOnly(f) && !r.siblingsCited(j) {
 			// Read from prose (SPEC 2.3, confidence low): a line its
 			// report restates a finding with, or one that labels a list,
 			// reads as a finding as well as the finding does. Worth a
@@ -3363,6 +3363,47 @@ func (r *run) proseOnly(f *synth.Finding) bool {
 			if ag.Name == a && ag.Status != parse.StatusMalformed && ag.Status != parse.StatusUnreadable {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// siblingsCited reports whether the synthesis cites, by ID, two other
+// blockers of each agent of candidate j at least, and half of them, j
+// having an ID of its own:
+// a synthesis that cites that agent's findings by the IDs its report
+// gives them ("(Test-Validation-Loop F3)") and never this one. Its report
+// has no findings index, but the reader read this finding's ID from the
+// same structure as theirs (a "## Finding 5: …" heading, a summary
+// table's row): it is no line restating another, and dropping it is an
+// error, not a note.
+func (r *run) siblingsCited(j int) bool {
+	f := r.cands[j].f
+	if f == nil || len(f.Agents) == 0 {
+		return false
+	}
+	for _, a := range f.Agents {
+		own := false
+		for _, src := range f.Sources {
+			if src.Agent == a && src.ID != "" {
+				own = true
+			}
+		}
+		if !own {
+			return false
+		}
+		n, of := 0, 0
+		for k := range r.cands {
+			if k == j || !slices.Contains(r.cands[k].agents, a) || r.cands[k].f == nil || r.cands[k].f.Severity.Rank() > 1 {
+				continue
+			}
+			of++
+			if r.citedByID[k] {
+				n++
+			}
+		}
+		if n < 2 || 2*n < of {
+			return false
 		}
 	}
 	return true

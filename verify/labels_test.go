@@ -63,7 +63,10 @@ type hlabel struct {
 // freshRounds are the rounds whose labels are kept apart from the two
 // parts the rules were tuned and checked on, each a part of its own:
 // syntheses no rule was written for, measured before any change of
-// their round touched them. Round 13's part is never tuned on.
+// their round touched them. In round 14 (verify14a) round 13's part
+// becomes a development part, as round 12's did in round 13: both were
+// read and tuned on, and neither is unseen any more; round 14's labels
+// (verify14b) are the new held-out part.
 var freshRounds = []int{12, 13}
 
 // errorOutcome reports whether an outcome is an error the gate must trip on.
@@ -484,14 +487,19 @@ func TestLabelledSyntheses(t *testing.T) {
 	// with the rules before that round, 4 and 2 after round 12b, 4 and 3
 	// with round 12a's count rules beside it (one wrong count flagged);
 	// 18 and 2 after round 13a (counts of tracks, count lines, counts by
-	// the IDs a finding's items cite, items citing another's defect).
-	if f := fresh[12]; f.syntheses > 0 && (f.found < 18 || f.falseFlags > 2) {
-		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 18 and at most 2", f.found, f.falseFlags, f.errors)
+	// the IDs a finding's items cite, items citing another's defect); 20
+	// and 3 after round 14 (verify14a: an index-less report's blocker
+	// whose siblings the synthesis cites by ID is a missing blocker, two
+	// more found, one false: a blocker the synthesis states in a theme's
+	// conclusion, in words of its own).
+	if f := fresh[12]; f.syntheses > 0 && (f.found < 20 || f.falseFlags > 3) {
+		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 20 and at most 3", f.found, f.falseFlags, f.errors)
 	}
 	// Round 13's five syntheses, measured before round 13b changed
-	// anything and never tuned on: 1 of 32 errors found, 1 false flag.
-	if f := fresh[13]; f.syntheses > 0 && (f.found < 1 || f.falseFlags > 1 || f.cleanPass < f.clean) {
-		t.Errorf("round 13: found %d and %d false flags for %d errors, %d of %d error-free passing; want at least 1, at most 1, all", f.found, f.falseFlags, f.errors, f.cleanPass, f.clean)
+	// anything: 1 of 32 errors found, 1 false flag; a development part
+	// from round 14 on (verify14a): 7 found, no false flag.
+	if f := fresh[13]; f.syntheses > 0 && (f.found < 7 || f.falseFlags > 0 || f.cleanPass < f.clean) {
+		t.Errorf("round 13: found %d and %d false flags for %d errors, %d of %d error-free passing; want at least 7, none, all", f.found, f.falseFlags, f.errors, f.cleanPass, f.clean)
 	}
 }
 

@@ -105,6 +105,7 @@ func TestGoldenKinds(t *testing.T) {
 		{"itemscount", WrongCount, true},
 		{"findingno", SeverityRaised, true},
 		{"dashlabels", WrongCount, true},
+		{"siblingscited", MissingBlocker, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
