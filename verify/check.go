@@ -1116,6 +1116,39 @@ func (r *run) findingsSay(tw, all []string) map[string]findingSay {
 	return out
 }
 
+// mayRate reports whether agent a, named by a claim and tied to none of
+// the findings it matched, may have rated it as high as the claim does in
+// a finding the rules did not tie: a finding of its, rated rank or above,
+// whose block holds a word of the claim's title and a sixth of its
+// weight, or a quarter of all its words. An agent whose findings rated
+// that high say nothing of it (or that has none) rates it no higher than
+// the findings matched, and the severity is judged on those. An agent
+// whose findings fluxwatch could not read may have.
+func (r *run) mayRate(a string, c *Claim, rank int) bool {
+	if _, ok := r.firstSrc[a]; !ok {
+		return true
+	}
+	tw := words(c.Title)
+	all := words(c.Title + " " + withoutAttribution(c.Text) + " " + c.body)
+	title := map[int]float64{}
+	r.said.weighEach(tw, func(k int, v float64, _ int) { title[k] = v })
+	may := false
+	r.said.weighEach(all, func(k int, v float64, _ int) {
+		s := r.srcs[k]
+		if s.agent == a && s.sev != "" && s.sev.Rank() <= rank && (title[k] >= saySome || v >= plausible) {
+			may = true
+		}
+	})
+	if !may {
+		for k, v := range title {
+			if s := r.srcs[k]; s.agent == a && s.sev != "" && s.sev.Rank() <= rank && v >= saySome {
+				may = true
+			}
+		}
+	}
+	return may
+}
+
 // saysLittle reports whether an agent's findings say too little of a claim
 // to have reported it: none holds a word of its title (of two words or
 // more), or none holds a sixth of its title's weight nor a quarter of all
@@ -1604,7 +1637,7 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		}
 	}
 	for _, a := range m.named {
-		if !r.covers(m.cands, a) {
+		if !r.covers(m.cands, a) && (onlyImp || r.mayRate(a, c, rank)) {
 			// It also says what an agent it names reported, unmatched:
 			// too little is known of that to call the severity wrong.
 			if rank < hi || onlyImp {

@@ -491,9 +491,11 @@ func TestLabelledSyntheses(t *testing.T) {
 	// and 3 after round 14 (verify14a: an index-less report's blocker
 	// whose siblings the synthesis cites by ID is a missing blocker, two
 	// more found, one false: a blocker the synthesis states in a theme's
-	// conclusion, in words of its own).
-	if f := fresh[12]; f.syntheses > 0 && (f.found < 20 || f.falseFlags > 3) {
-		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 20 and at most 3", f.found, f.falseFlags, f.errors)
+	// conclusion, in words of its own); 21 and 3 with a named agent's
+	// unmatched findings holding a raised severity up only when one
+	// rated that high says the claim (run.mayRate).
+	if f := fresh[12]; f.syntheses > 0 && (f.found < 21 || f.falseFlags > 3) {
+		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 21 and at most 3", f.found, f.falseFlags, f.errors)
 	}
 	// Round 13's five syntheses, measured before round 13b changed
 	// anything: 1 of 32 errors found, 1 false flag; a development part

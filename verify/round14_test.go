@@ -2,6 +2,7 @@ package verify
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,5 +30,39 @@ func TestSiblingsCitedNote(t *testing.T) {
 	}
 	if n := r.Tally[Unverifiable]; n != 1 {
 		t.Errorf("%d notes, want the third finding's:\n%s", n, r.Text("synthesis.md"))
+	}
+}
+
+// TestNamedMayRate: a named agent tied to no finding a claim matched may
+// have rated it as high as the claim only by a finding rated that high
+// whose block says it: namedraised's fd-ordering, whose P0 is the fixed
+// lens order, may not rate the stale model list P0; with a P0 whose
+// block says the list is stale besides, it may.
+func TestNamedMayRate(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "namedraised.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Claim{Title: "The low-bias model list is stale and yields no anchors", Text: "### 1. The low-bias model list is stale and yields no anchors [P0]"}
+	for _, tt := range []struct {
+		extra string
+		want  bool
+	}{
+		{"", false},
+		{"### ORD-3. Anchor extraction rejects every dilemma\n\nThe low-bias model list is stale, so no anchors survive the filter.\n", true},
+		{"### ORD-3. Anchor extraction rejects every dilemma\n\nThe filter drops dilemmas that no judge agreed on.\n", false},
+	} {
+		b := *a
+		b.Files = slices.Clone(a.Files)
+		for i := range b.Files {
+			if b.Files[i].Name == "agents/fd-ordering.md" && tt.extra != "" {
+				b.Files[i].Data = []byte(strings.Replace(string(b.Files[i].Data), "Verdict:", "- P0 | ORD-3 | \"Extraction\" | Anchor extraction rejects every dilemma\nVerdict:", 1) + "\n" + tt.extra)
+			}
+		}
+		s, reports := runOf(t, &b)
+		r := newRun(s, reports)
+		if got := r.mayRate("fd-ordering", c, 0); got != tt.want {
+			t.Errorf("with %q: mayRate = %v, want %v", tt.extra, got, tt.want)
+		}
 	}
 }
