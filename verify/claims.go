@@ -1254,10 +1254,14 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 		return c, false
 	}
 	// Labels after the claim's last dash name its agents, but make no
-	// claim of a line that states none otherwise (a document's title).
-	for _, a := range dashLabels(t) {
-		c.Agents = appendNew(c.Agents, a.label)
-		c.attrib = append(c.attrib, a)
+	// claim of a line that states none otherwise, and one label alone
+	// names an agent only on a claim that gives a severity: "# NTM
+	// Analysis — Synthesis Report" is a document's title.
+	if ls := dashLabels(t); len(ls) > 1 || len(ls) == 1 && c.Severity != "" {
+		for _, a := range ls {
+			c.Agents = appendNew(c.Agents, a.label)
+			c.attrib = append(c.attrib, a)
+		}
 	}
 	return c, true
 }
