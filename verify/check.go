@@ -205,6 +205,9 @@ type run struct {
 	topic map[string]bool
 	// citedByID: the candidates the synthesis cites by ID (cited).
 	citedByID []bool
+	// blockerCites: per agent, its blockers cited by ID and all its
+	// blockers (blockersCited); nil until asked.
+	blockerCites map[string][2]int
 	// matches are the claims' matches, in claim order; statedBy: a
 	// candidate → the claims (their indices) that match it (m.cands).
 	matches []matched
@@ -3425,21 +3428,41 @@ func (r *run) siblingsCited(j int) bool {
 		if !own {
 			return false
 		}
-		n, of := 0, 0
-		for k := range r.cands {
-			if k == j || !slices.Contains(r.cands[k].agents, a) || r.cands[k].f == nil || r.cands[k].f.Severity.Rank() > 1 {
-				continue
-			}
-			of++
-			if r.citedByID[k] {
-				n++
-			}
+		bc := r.blockersCited()[a]
+		n, of := bc[0], bc[1]
+		if f.Severity.Rank() <= 1 {
+			// j itself is one of them, and not cited.
+			of--
 		}
 		if n < 2 || 2*n < of {
 			return false
 		}
 	}
 	return true
+}
+
+// blockersCited counts, per agent, the blockers the synthesis cites by
+// ID and all its blockers, once (siblingsCited asks for each finding
+// left out).
+func (r *run) blockersCited() map[string][2]int {
+	if r.blockerCites != nil {
+		return r.blockerCites
+	}
+	r.blockerCites = map[string][2]int{}
+	for k := range r.cands {
+		if r.cands[k].f == nil || r.cands[k].f.Severity.Rank() > 1 {
+			continue
+		}
+		for _, a := range r.cands[k].agents {
+			v := r.blockerCites[a]
+			v[1]++
+			if r.citedByID[k] {
+				v[0]++
+			}
+			r.blockerCites[a] = v
+		}
+	}
+	return r.blockerCites
 }
 
 // refLine returns the line of a ref ("fd-a.md:12"), or 0.
