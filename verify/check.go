@@ -352,7 +352,8 @@ var findingNoRe = regexp.MustCompile(`^(?i)finding\s*#?\s*(\d{1,3})$`)
 // ID, and for an agent the claim names, its "Finding 3" cited as "F3".
 func (r *run) byID(id, agent string) []idEntry {
 	k := strings.ToUpper(id)
-	if es := r.ids[k]; len(es) > 0 || agent == "" {
+	es := r.ids[k]
+	if agent == "" || slices.ContainsFunc(es, func(e idEntry) bool { return e.agent == agent }) {
 		return es
 	}
 	var out []idEntry
@@ -361,7 +362,10 @@ func (r *run) byID(id, agent string) []idEntry {
 			out = append(out, e)
 		}
 	}
-	return out
+	if len(out) > 0 {
+		return out // F3 of fd-a, whose "Finding 3" it is, not fd-b's ID F3
+	}
+	return es
 }
 
 func (r *run) addID(id string, cand int, agent string) {
@@ -1122,8 +1126,12 @@ func (r *run) findingsSay(tw, all []string) map[string]findingSay {
 // mayRate reports whether agent a, named by a claim and tied to none of
 // the findings it matched, may have rated it as high as the claim does in
 // a finding the rules did not tie: a finding of its, rated rank or above,
-// whose block holds a word of the claim's title and a sixth of its
-// weight, or a quarter of all its words. An agent whose findings rated
+// whose block holds half of the claim's title's weight or 40% of all its
+// words, or the one of its findings nearest the claim, holding most of
+// its title's weight, when that one holds a sixth of it: what the agent
+// wrote nearest the claim carries its rating. Nearest by all the claim's
+// words instead, a P0 about correlated training bias held up a P0 on a
+// stale model list (lens-cookoff). An agent whose findings rated
 // that high say nothing of it (or that has none) rates it no higher than
 // the findings matched, and the severity is judged on those. An agent
 // whose findings fluxwatch could not read may have.
@@ -1135,21 +1143,27 @@ func (r *run) mayRate(a string, c *Claim, rank int) bool {
 	all := words(c.Title + " " + withoutAttribution(c.Text) + " " + c.body)
 	title := map[int]float64{}
 	r.said.weighEach(tw, func(k int, v float64, _ int) { title[k] = v })
+	high := func(k int) bool { s := r.srcs[k]; return s.agent == a && s.sev != "" && s.sev.Rank() <= rank }
 	may := false
 	r.said.weighEach(all, func(k int, v float64, _ int) {
-		s := r.srcs[k]
-		if s.agent == a && s.sev != "" && s.sev.Rank() <= rank && (title[k] >= saySome || v >= plausible) {
+		if high(k) && (title[k] >= saySome || v >= plausible) {
 			may = true
 		}
 	})
-	if !may {
-		for k, v := range title {
-			if s := r.srcs[k]; s.agent == a && s.sev != "" && s.sev.Rank() <= rank && v >= saySome {
-				may = true
-			}
+	bestT := -1 // its source holding most of the claim's title
+	for k, v := range title {
+		if r.srcs[k].agent != a {
+			continue
+		}
+		if high(k) && v >= saySome {
+			may = true
+		}
+		if v >= littleTitle && (bestT < 0 || v > title[bestT] || v == title[bestT] && k < bestT) {
+			bestT = k
 		}
 	}
-	return may
+	// What the agent wrote nearest the claim carries its rating.
+	return may || bestT >= 0 && high(bestT)
 }
 
 // saysLittle reports whether an agent's findings say too little of a claim

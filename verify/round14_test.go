@@ -35,9 +35,10 @@ func TestSiblingsCitedNote(t *testing.T) {
 
 // TestNamedMayRate: a named agent tied to no finding a claim matched may
 // have rated it as high as the claim only by a finding rated that high
-// whose block says it: namedraised's fd-ordering, whose P0 is the fixed
-// lens order, may not rate the stale model list P0; with a P0 whose
-// block says the list is stale besides, it may.
+// whose block says it, or whose title is the nearest the claim's of its
+// findings: namedraised's fd-ordering, whose P0 is the fixed lens order,
+// may not rate the stale model list P0; with a P0 whose block says the
+// list is stale besides, or whose block names the model list, it may.
 func TestNamedMayRate(t *testing.T) {
 	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "namedraised.txtar"))
 	if err != nil {
@@ -51,6 +52,9 @@ func TestNamedMayRate(t *testing.T) {
 		{"", false},
 		{"### ORD-3. Anchor extraction rejects every dilemma\n\nThe low-bias model list is stale, so no anchors survive the filter.\n", true},
 		{"### ORD-3. Anchor extraction rejects every dilemma\n\nThe filter drops dilemmas that no judge agreed on.\n", false},
+		// Its finding nearest the claim's title, rated P0, though its
+		// block holds little of the claim: it may rate it P0.
+		{"### ORD-3. Anchor extraction rejects every dilemma\n\nThe model list is read once per run.\n", true},
 	} {
 		b := *a
 		b.Files = slices.Clone(a.Files)
@@ -64,5 +68,31 @@ func TestNamedMayRate(t *testing.T) {
 		if got := r.mayRate("fd-ordering", c, 0); got != tt.want {
 			t.Errorf("with %q: mayRate = %v, want %v", tt.extra, got, tt.want)
 		}
+	}
+}
+
+// TestByIDFindingNumber: "(Queue-Health F2)" cites fd-queue-health's
+// "## Finding 2", even when another agent's index has an ID F2; cited
+// without an agent, F2 is that other agent's ID.
+func TestByIDFindingNumber(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "findingno.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Files = append(a.Files, txtar.File{Name: "agents/fd-other.md", Data: []byte("### Findings Index\n- P1 | F2 | \"Docs\" | The README omits the install step\nVerdict: needs-changes\n")})
+	s, reports := runOf(t, a)
+	r := newRun(s, reports)
+	agentsOf := func(es []idEntry) []string {
+		var out []string
+		for _, e := range es {
+			out = append(out, e.agent)
+		}
+		return out
+	}
+	if got := agentsOf(r.byID("F2", "fd-queue-health")); !slices.Equal(got, []string{"fd-queue-health"}) {
+		t.Errorf("byID(F2, fd-queue-health) = %v, want fd-queue-health's finding 2", got)
+	}
+	if got := agentsOf(r.byID("F2", "")); !slices.Equal(got, []string{"fd-other"}) {
+		t.Errorf("byID(F2, \"\") = %v, want fd-other's F2", got)
 	}
 }
