@@ -167,7 +167,7 @@ type run struct {
 	ids   map[string][]idEntry // upper-cased ID → where
 	// findingNo: an ID "Finding 3" of an agent's report, under "F3", the
 	// way a synthesis cites it after the agent's label
-	// ("(Test-Validation-Loop F3)"): found only with that agent (byID).
+	// ("(Queue-Health F3)"): found only with that agent (byID).
 	findingNo map[string][]idEntry
 	agents    *agentIndex
 	reports   *corpus
@@ -1130,8 +1130,8 @@ func (r *run) findingsSay(tw, all []string) map[string]findingSay {
 // words, or the one of its findings nearest the claim, holding most of
 // its title's weight, when that one holds a sixth of it: what the agent
 // wrote nearest the claim carries its rating. Nearest by all the claim's
-// words instead, a P0 about correlated training bias held up a P0 on a
-// stale model list (lens-cookoff). An agent whose findings rated
+// words instead, a P0 on another defect, nearest by words, held up
+// a raised P0. An agent whose findings rated
 // that high say nothing of it (or that has none) rates it no higher than
 // the findings matched, and the severity is judged on those. An agent
 // whose findings fluxwatch could not read may have.
@@ -3422,7 +3422,7 @@ func (r *run) proseOnly(f *synth.Finding) bool {
 // blockers of each agent of candidate j at least, and half of them, j
 // having an ID of its own:
 // a synthesis that cites that agent's findings by the IDs its report
-// gives them ("(Test-Validation-Loop F3)") and never this one. Its report
+// gives them ("(Queue-Health F3)") and never this one. Its report
 // has no findings index, but the reader read this finding's ID from the
 // same structure as theirs (a "## Finding 5: …" heading, a summary
 // table's row): it is no line restating another, and dropping it is an

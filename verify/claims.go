@@ -267,8 +267,8 @@ func (r *reader) heading(lvl int, text, t string) {
 		return
 	}
 	if sev, ok := r.leadGroup(lvl, text); ok {
-		// "### P1: High-Priority Improvements", "### HIGH: Address Before
-		// First User Testing" over the findings' own headings: a group,
+		// "### P1: Improvements Before Launch", "### HIGH: Fix Before the
+		// Beta" over the findings' own headings: a group,
 		// whatever its note says.
 		r.group, r.groupLvl = sev, lvl
 		return
@@ -328,8 +328,8 @@ func (r *reader) heading(lvl int, text, t string) {
 }
 
 // leadGroup reads a heading that opens with a severity and a colon or a
-// dash, and goes on with a note ("P1: High-Priority Improvements",
-// "HIGH: Address Before First User Testing", "BLOCKING — Must Fix"), when
+// dash, and goes on with a note ("P1: Improvements Before Launch",
+// "HIGH: Fix Before the Beta", "BLOCKING — Must Fix"), when
 // the next line that is not blank is a deeper heading: a severity group
 // over its findings' headings, not a finding, and not a section of
 // improvements or actions, whatever words its note uses.
@@ -1182,8 +1182,8 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 			}
 		}
 	}
-	// "(Test-Validation-Loop F1)", "(Issue-Comprehension F2,
-	// Localization-Toolchain F3)", "— Product Accuracy + Signal Quality":
+	// "(Queue-Health F1)", "(Cache-Coherence F2,
+	// Retry-Policy F3)", "— Cache Coherence + API Surface":
 	// agents named by label, with the IDs they give each.
 	for _, a := range parenLabels(t) {
 		c.Agents = appendNew(c.Agents, a.label)
@@ -1255,8 +1255,8 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 	}
 	// Labels after the claim's last dash name its agents, but make no
 	// claim of a line that states none otherwise, and one label alone
-	// names an agent only on a claim that gives a severity: "# NTM
-	// Analysis — Synthesis Report" is a document's title.
+	// names an agent only on a claim that gives a severity: "# Cache
+	// Review — Synthesis Report" is a document's title.
 	if ls := dashLabels(t); len(ls) > 1 || len(ls) == 1 && c.Severity != "" {
 		for _, a := range ls {
 			c.Agents = appendNew(c.Agents, a.label)
@@ -1268,10 +1268,10 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 
 // labelAttributions reads the agents a claim names by label, not by name:
 // a parenthesised list whose every part is a label of capitalised words
-// and the IDs it gives that agent ("(Test-Validation-Loop F1)",
-// "(Issue-Comprehension F2, Localization-Toolchain F3)"), and a list of
-// labels after the claim's last dash ("— Product Accuracy + Signal
-// Quality"). Check resolves each label to an agent of the run or drops it.
+// and the IDs it gives that agent ("(Queue-Health F1)",
+// "(Cache-Coherence F2, Retry-Policy F3)"), and a list of
+// labels after the claim's last dash ("— Cache Coherence + API
+// Surface"). Check resolves each label to an agent of the run or drops it.
 func labelAttributions(t string) []attribution {
 	return append(parenLabels(t), dashLabels(t)...)
 }

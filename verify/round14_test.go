@@ -35,32 +35,33 @@ func TestSiblingsCitedNote(t *testing.T) {
 
 // TestNamedMayRate: a named agent tied to no finding a claim matched may
 // have rated it as high as the claim only by a finding rated that high
-// whose block says it, or whose title is the nearest the claim's of its
-// findings: namedraised's fd-ordering, whose P0 is the fixed lens order,
-// may not rate the stale model list P0; with a P0 whose block says the
-// list is stale besides, or whose block names the model list, it may.
+// whose block says it, or whose block is the nearest the claim's title of
+// its findings: namedraised's fd-ordering, whose P0 is the fixed drain
+// order, may not rate the shared retry budget P0; with a P0 whose block
+// says the budget is shared besides, or whose block names the budget, it
+// may.
 func TestNamedMayRate(t *testing.T) {
 	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "namedraised.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Claim{Title: "The low-bias model list is stale and yields no anchors", Text: "### 1. The low-bias model list is stale and yields no anchors [P0]"}
+	c := &Claim{Title: "The retry budget is shared by every tenant", Text: "### 1. The retry budget is shared by every tenant [P0]"}
 	for _, tt := range []struct {
 		extra string
 		want  bool
 	}{
 		{"", false},
-		{"### ORD-3. Anchor extraction rejects every dilemma\n\nThe low-bias model list is stale, so no anchors survive the filter.\n", true},
-		{"### ORD-3. Anchor extraction rejects every dilemma\n\nThe filter drops dilemmas that no judge agreed on.\n", false},
+		{"### ORD-3. Job extraction rejects every batch\n\nThe retry budget is shared by every tenant, so one noisy tenant starves the rest.\n", true},
+		{"### ORD-3. Job extraction rejects every batch\n\nThe filter drops jobs that no worker claimed.\n", false},
 		// Its finding nearest the claim's title, rated P0, though its
 		// block holds little of the claim: it may rate it P0.
-		{"### ORD-3. Anchor extraction rejects every dilemma\n\nThe model list is read once per run.\n", true},
+		{"### ORD-3. Job extraction rejects every batch\n\nThe budget is read once per run.\n", true},
 	} {
 		b := *a
 		b.Files = slices.Clone(a.Files)
 		for i := range b.Files {
 			if b.Files[i].Name == "agents/fd-ordering.md" && tt.extra != "" {
-				b.Files[i].Data = []byte(strings.Replace(string(b.Files[i].Data), "Verdict:", "- P0 | ORD-3 | \"Extraction\" | Anchor extraction rejects every dilemma\nVerdict:", 1) + "\n" + tt.extra)
+				b.Files[i].Data = []byte(strings.Replace(string(b.Files[i].Data), "Verdict:", "- P0 | ORD-3 | \"Extraction\" | Job extraction rejects every batch\nVerdict:", 1) + "\n" + tt.extra)
 			}
 		}
 		s, reports := runOf(t, &b)
