@@ -162,11 +162,15 @@ func (c *candidate) key() string {
 
 // run is the run a synthesis is checked against, indexed.
 type run struct {
-	s       *synth.Synthesis
-	cands   []candidate
-	ids     map[string][]idEntry // upper-cased ID → where
-	agents  *agentIndex
-	reports *corpus
+	s     *synth.Synthesis
+	cands []candidate
+	ids   map[string][]idEntry // upper-cased ID → where
+	// findingNo: an ID "Finding 3" of an agent's report, under "F3", the
+	// way a synthesis cites it after the agent's label
+	// ("(Queue-Health F3)"): found only with that agent (byID).
+	findingNo map[string][]idEntry
+	agents    *agentIndex
+	reports   *corpus
 	// blocks holds, per candidate, the words of its titles and of what its
 	// agents wrote about it (block).
 	blocks *corpus
@@ -201,6 +205,9 @@ type run struct {
 	topic map[string]bool
 	// citedByID: the candidates the synthesis cites by ID (cited).
 	citedByID []bool
+	// blockerCites: per agent, its blockers cited by ID and all its
+	// blockers (blockersCited); nil until asked.
+	blockerCites map[string][2]int
 	// matches are the claims' matches, in claim order; statedBy: a
 	// candidate → the claims (their indices) that match it (m.cands).
 	matches []matched
@@ -249,7 +256,7 @@ type idEntry struct {
 }
 
 func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
-	r := &run{s: s, ids: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports, lineStarts: map[string][]int{}}
+	r := &run{s: s, ids: map[string][]idEntry{}, findingNo: map[string][]idEntry{}, byAgentSev: map[string][]int{}, files: map[string]string{}, texts: reports, lineStarts: map[string][]int{}}
 	r.unread = map[string]bool{}
 	for _, a := range s.Agents {
 		if a.File != nil {
@@ -337,7 +344,35 @@ func (r *run) addSource(s srcRec, text string) {
 	r.srcs = append(r.srcs, s)
 }
 
+// findingNoRe reads an agent's ID that is its finding's number: "Finding
+// 3", "Finding #3".
+var findingNoRe = regexp.MustCompile(`^(?i)finding\s*#?\s*(\d{1,3})$`)
+
+// byID returns where an ID a claim cites is: any agent's finding with the
+// ID, and for an agent the claim names, its "Finding 3" cited as "F3".
+func (r *run) byID(id, agent string) []idEntry {
+	k := strings.ToUpper(id)
+	es := r.ids[k]
+	if agent == "" || slices.ContainsFunc(es, func(e idEntry) bool { return e.agent == agent }) {
+		return es
+	}
+	var out []idEntry
+	for _, e := range r.findingNo[k] {
+		if e.agent == agent {
+			out = append(out, e)
+		}
+	}
+	if len(out) > 0 {
+		return out // F3 of fd-a, whose "Finding 3" it is, not fd-b's ID F3
+	}
+	return es
+}
+
 func (r *run) addID(id string, cand int, agent string) {
+	if m := findingNoRe.FindStringSubmatch(strings.TrimSpace(id)); m != nil {
+		k := "F" + strings.TrimLeft(m[1], "0")
+		r.findingNo[k] = append(r.findingNo[k], idEntry{cand, agent})
+	}
 	for _, x := range expandID(id) {
 		k := strings.ToUpper(x)
 		r.ids[k] = append(r.ids[k], idEntry{cand, agent})
@@ -556,7 +591,7 @@ func checkWith(r *run, src []byte) *Result {
 				break
 			}
 		}
-		if r.proseOnly(f) {
+		if r.proseOnly(f) && !r.siblingsCited(j) {
 			// Read from prose (SPEC 2.3, confidence low): a line its
 			// report restates a finding with, or one that labels a list,
 			// reads as a finding as well as the finding does. Worth a
@@ -841,7 +876,7 @@ func (r *run) match(c *Claim) matched {
 			agent, resolved = r.agents.resolve(at.label)
 		}
 		for _, id := range at.ids {
-			es := r.ids[strings.ToUpper(id)]
+			es := r.byID(id, agent)
 			if len(es) == 0 {
 				if resolved && adjacentID(c.Text, at.label, id) && r.unwritten(agent, id) {
 					m.unwritten = append(m.unwritten, idMismatch{agent: agent, id: id})
@@ -1086,6 +1121,49 @@ func (r *run) findingsSay(tw, all []string) map[string]findingSay {
 		}
 	})
 	return out
+}
+
+// mayRate reports whether agent a, named by a claim and tied to none of
+// the findings it matched, may have rated it as high as the claim does in
+// a finding the rules did not tie: a finding of its, rated rank or above,
+// whose block holds half of the claim's title's weight or 40% of all its
+// words, or the one of its findings nearest the claim, holding most of
+// its title's weight, when that one holds a sixth of it: what the agent
+// wrote nearest the claim carries its rating. Nearest by all the claim's
+// words instead, a P0 on another defect, nearest by words, held up
+// a raised P0. An agent whose findings rated
+// that high say nothing of it (or that has none) rates it no higher than
+// the findings matched, and the severity is judged on those. An agent
+// whose findings fluxwatch could not read may have.
+func (r *run) mayRate(a string, c *Claim, rank int) bool {
+	if _, ok := r.firstSrc[a]; !ok {
+		return true
+	}
+	tw := words(c.Title)
+	all := words(c.Title + " " + withoutAttribution(c.Text) + " " + c.body)
+	title := map[int]float64{}
+	r.said.weighEach(tw, func(k int, v float64, _ int) { title[k] = v })
+	high := func(k int) bool { s := r.srcs[k]; return s.agent == a && s.sev != "" && s.sev.Rank() <= rank }
+	may := false
+	r.said.weighEach(all, func(k int, v float64, _ int) {
+		if high(k) && (title[k] >= saySome || v >= plausible) {
+			may = true
+		}
+	})
+	bestT := -1 // its source holding most of the claim's title
+	for k, v := range title {
+		if r.srcs[k].agent != a {
+			continue
+		}
+		if high(k) && v >= saySome {
+			may = true
+		}
+		if v >= littleTitle && (bestT < 0 || v > title[bestT] || v == title[bestT] && k < bestT) {
+			bestT = k
+		}
+	}
+	// What the agent wrote nearest the claim carries its rating.
+	return may || bestT >= 0 && high(bestT)
 }
 
 // saysLittle reports whether an agent's findings say too little of a claim
@@ -1576,7 +1654,7 @@ func (r *run) severity(c *Claim, m matched) (Problem, bool) {
 		}
 	}
 	for _, a := range m.named {
-		if !r.covers(m.cands, a) {
+		if !r.covers(m.cands, a) && (onlyImp || r.mayRate(a, c, rank)) {
 			// It also says what an agent it names reported, unmatched:
 			// too little is known of that to call the severity wrong.
 			if rank < hi || onlyImp {
@@ -2230,6 +2308,7 @@ func (r *run) cited(src []byte, present []bool) {
 			continue
 		}
 		_, atts := citations(l)
+		atts = append(atts, labelAttributions(l)...)
 		lw := words(l)
 		for _, at := range atts {
 			agent, resolved := "", false
@@ -2237,7 +2316,7 @@ func (r *run) cited(src []byte, present []bool) {
 				agent, resolved = r.agents.resolve(at.label)
 			}
 			for _, id := range at.ids {
-				es := r.ids[strings.ToUpper(id)]
+				es := r.byID(id, agent)
 				if resolved {
 					for _, e := range es {
 						if e.agent == agent {
@@ -3337,6 +3416,67 @@ func (r *run) proseOnly(f *synth.Finding) bool {
 		}
 	}
 	return true
+}
+
+// siblingsCited reports whether the synthesis cites, by ID, two other
+// blockers of each agent of candidate j at least, and half of them, j
+// having an ID of its own:
+// a synthesis that cites that agent's findings by the IDs its report
+// gives them ("(Queue-Health F3)") and never this one. Its report
+// has no findings index, but the reader read this finding's ID from the
+// same structure as theirs (a "## Finding 5: …" heading, a summary
+// table's row): it is no line restating another, and dropping it is an
+// error, not a note.
+func (r *run) siblingsCited(j int) bool {
+	f := r.cands[j].f
+	if f == nil || len(f.Agents) == 0 {
+		return false
+	}
+	for _, a := range f.Agents {
+		own := false
+		for _, src := range f.Sources {
+			if src.Agent == a && src.ID != "" {
+				own = true
+			}
+		}
+		if !own {
+			return false
+		}
+		bc := r.blockersCited()[a]
+		n, of := bc[0], bc[1]
+		if f.Severity.Rank() <= 1 {
+			// j itself is one of them, and not cited.
+			of--
+		}
+		if n < 2 || 2*n < of {
+			return false
+		}
+	}
+	return true
+}
+
+// blockersCited counts, per agent, the blockers the synthesis cites by
+// ID and all its blockers, once (siblingsCited asks for each finding
+// left out).
+func (r *run) blockersCited() map[string][2]int {
+	if r.blockerCites != nil {
+		return r.blockerCites
+	}
+	r.blockerCites = map[string][2]int{}
+	for k := range r.cands {
+		if r.cands[k].f == nil || r.cands[k].f.Severity.Rank() > 1 {
+			continue
+		}
+		for _, a := range r.cands[k].agents {
+			v := r.blockerCites[a]
+			v[1]++
+			if r.citedByID[k] {
+				v[0]++
+			}
+			r.blockerCites[a] = v
+		}
+	}
+	return r.blockerCites
 }
 
 // refLine returns the line of a ref ("fd-a.md:12"), or 0.

@@ -266,6 +266,13 @@ func (r *reader) heading(lvl int, text, t string) {
 	if r.skipLvl > 0 {
 		return
 	}
+	if sev, ok := r.leadGroup(lvl, text); ok {
+		// "### P1: Improvements Before Launch", "### HIGH: Fix Before the
+		// Beta" over the findings' own headings: a group,
+		// whatever its note says.
+		r.group, r.groupLvl = sev, lvl
+		return
+	}
 	if skippedSection(text) {
 		r.skipLvl = lvl
 		return
@@ -318,6 +325,34 @@ func (r *reader) heading(lvl int, text, t string) {
 	r.add(c, t)
 	r.claimLvl = lvl
 	r.block = len(r.out) - 1
+}
+
+// leadGroup reads a heading that opens with a severity and a colon or a
+// dash, and goes on with a note ("P1: Improvements Before Launch",
+// "HIGH: Fix Before the Beta", "BLOCKING — Must Fix"), when
+// the next line that is not blank is a deeper heading: a severity group
+// over its findings' headings, not a finding, and not a section of
+// improvements or actions, whatever words its note uses.
+func (r *reader) leadGroup(lvl int, text string) (parse.Severity, bool) {
+	tok, rest := splitToken(strings.ReplaceAll(text, "**", ""))
+	if !strings.HasSuffix(tok, ":") && !strings.HasPrefix(rest, "—") && !strings.HasPrefix(rest, "–") && !strings.HasPrefix(rest, "- ") {
+		return "", false
+	}
+	sev, ok := tokenSeverity(tok)
+	if !ok || trimLead(rest) == "" {
+		return "", false
+	}
+	for p := r.pos; p <= len(r.text); {
+		l, next := r.lineAt(p)
+		p = next
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		sub, _ := heading(t)
+		return sev, sub > lvl
+	}
+	return "", false
 }
 
 // paragraphCount reads the count of agents the first sentence of the
@@ -433,7 +468,7 @@ func (r *reader) item(text, t string) {
 		return
 	}
 	if isField(text) {
-		if label, _ := fieldParts(text); r.block >= 0 || commonFields[parse.Normalize(label)] || attributionFields[parse.Normalize(label)] {
+		if label, _ := fieldParts(text); r.block >= 0 || commonFields[parse.Normalize(label)] || isAttributionField(label) {
 			r.field(text)
 			return
 		}
@@ -732,7 +767,7 @@ func (r *reader) field(text string) {
 		return
 	}
 	label, value := fieldParts(text)
-	if !attributionFields[parse.Normalize(label)] {
+	if !isAttributionField(label) {
 		r.detail(value)
 		return
 	}
@@ -1147,6 +1182,13 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 			}
 		}
 	}
+	// "(Queue-Health F1)", "(Cache-Coherence F2,
+	// Retry-Policy F3)", "— Cache Coherence + API Surface":
+	// agents named by label, with the IDs they give each.
+	for _, a := range parenLabels(t) {
+		c.Agents = appendNew(c.Agents, a.label)
+		c.attrib = append(c.attrib, a)
+	}
 	// "(fd-architecture: 1/5)", "(simplicity + fd-architecture: 2/5)"
 	for _, m := range parenCountRe.FindAllStringSubmatch(t, 4) {
 		if names := agentList(m[1]); len(names) > 0 {
@@ -1165,6 +1207,13 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 	cites, att := citations(t)
 	c.Cites = appendNew(c.Cites, cites...)
 	for _, a := range att {
+		if a.label == "" {
+			// IDs a label above gives an agent are that agent's.
+			a.ids = slices.DeleteFunc(a.ids, func(id string) bool { return labelledID(c.attrib, id) })
+			if len(a.ids) == 0 {
+				continue
+			}
+		}
 		if a.label == "" && c.ID != "" {
 			// The claim's own label is not a citation of itself.
 			a.ids = slices.DeleteFunc(a.ids, func(id string) bool { return id == c.ID })
@@ -1204,7 +1253,85 @@ func itemClaim(text string, bare bool) (Claim, bool) {
 	if c.Severity == "" && c.Count == 0 && !bare && !citesAgent(c) && !hasCitation(c) {
 		return c, false
 	}
+	// Labels after the claim's last dash name its agents, but make no
+	// claim of a line that states none otherwise, and one label alone
+	// names an agent only on a claim that gives a severity: "# Cache
+	// Review — Synthesis Report" is a document's title.
+	if ls := dashLabels(t); len(ls) > 1 || len(ls) == 1 && c.Severity != "" {
+		for _, a := range ls {
+			c.Agents = appendNew(c.Agents, a.label)
+			c.attrib = append(c.attrib, a)
+		}
+	}
 	return c, true
+}
+
+// labelAttributions reads the agents a claim names by label, not by name:
+// a parenthesised list whose every part is a label of capitalised words
+// and the IDs it gives that agent ("(Queue-Health F1)",
+// "(Cache-Coherence F2, Retry-Policy F3)"), and a list of
+// labels after the claim's last dash ("— Cache Coherence + API
+// Surface"). Check resolves each label to an agent of the run or drops it.
+func labelAttributions(t string) []attribution {
+	return append(parenLabels(t), dashLabels(t)...)
+}
+
+// parenLabels reads the labelled parenthesised lists of labelAttributions.
+func parenLabels(t string) []attribution {
+	var out []attribution
+	plain := strings.ReplaceAll(t, "**", "")
+	for _, m := range parenGroupRe.FindAllStringSubmatch(plain, 16) {
+		var group []attribution
+		for _, part := range splitAttribution(m[1]) {
+			fs := strings.Fields(part)
+			if len(fs) < 2 || len(fs) > 4 {
+				group = nil
+				break
+			}
+			ids := expandID(trimTok(fs[len(fs)-1]))
+			if len(ids) == 0 {
+				ids = expandID(strings.SplitN(trimTok(fs[len(fs)-1]), "-", 2)[0])
+			}
+			label := strings.Join(fs[:len(fs)-1], " ")
+			if len(ids) == 0 || !agentLabelRe.MatchString(label) || isSeverityWord(label) {
+				group = nil
+				break
+			}
+			group = append(group, attribution{label: label, ids: ids})
+		}
+		out = append(out, group...)
+	}
+	return out
+}
+
+// dashLabels reads the labels after a claim's last dash of
+// labelAttributions.
+func dashLabels(t string) []attribution {
+	var out []attribution
+	plain := strings.ReplaceAll(t, "**", "")
+	if i := strings.LastIndexAny(plain, "—–"); i > 0 && strings.HasPrefix(plain[i-1:], " ") {
+		_, size := utf8.DecodeRuneInString(plain[i:])
+		tail := strings.TrimSpace(plain[i+size:])
+		if labels := labelList(tail); len(labels) > 0 {
+			for _, l := range labels {
+				if !isSeverityWord(l) {
+					out = append(out, attribution{label: l})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// labelledID reports whether an attribution gives an ID to a labelled
+// agent.
+func labelledID(atts []attribution, id string) bool {
+	for _, a := range atts {
+		if a.label != "" && slices.Contains(a.ids, id) {
+			return true
+		}
+	}
+	return false
 }
 
 // citesAgent reports whether a claim attributes itself to an agent.
@@ -1332,6 +1459,30 @@ var attributionFields = map[string]bool{
 	"source": true, "sources": true, "agent": true, "agents": true, "attribution": true,
 	"reported by": true, "flagged by": true, "found by": true, "raised by": true,
 	"confirmed by": true, "convergence": true, "who flagged it": true, "reviewers": true,
+}
+
+// isAttributionField reports whether a field's label says who reported
+// the finding: one of attributionFields, or a label of at most three
+// words that names the agents ("Agents reporting", "Reporting agents",
+// "Source agents") or ends in "by" ("Identified by", "Surfaced by").
+func isAttributionField(label string) bool {
+	n := parse.Normalize(label)
+	if attributionFields[n] {
+		return true
+	}
+	ws := strings.Fields(n)
+	if len(ws) < 2 || len(ws) > 3 {
+		return false
+	}
+	if ws[len(ws)-1] == "by" {
+		return true
+	}
+	for _, w := range ws {
+		if w == "agent" || w == "agents" || w == "reviewers" {
+			return true
+		}
+	}
+	return false
 }
 
 // commonFields are the labels of a finding's fields.

@@ -23,6 +23,8 @@ func FuzzClaims(f *testing.F) {
 		"- [ ] P1-2: Title (3/3 agents: a, b)",
 		"```\n- [P0] example\n```",
 		"### Convergence 99/7: x",
+		"### P1: Improvements\n#### 1. **T u** (A-B F1, C F2-F3)\n",
+		"#### 2. [P1] **T u** — A + B C\n- **Agents reporting:** a-b (2 findings)\n### HIGH: x\n",
 		"- **",
 		"|",
 	} {
@@ -65,6 +67,7 @@ func FuzzCheckRun(f *testing.F) {
 		"## Critical (P0)\n- **Eviction job has no scheduler** (fd-cache CA-1, fd-queue QU-1)\n- x (1/1 agents)",
 		"---\nagents_launched: [fd-cache, fd-nobody]\n---\n# S\n## High (P1)\n- **x y z** (fd-cache CA-1)",
 		"# S\n**Reviewers:** 2 review agents\n## High (P1)\n- **x y z** (fd-c, fd-cache)",
+		"### P0: Blocking\n#### 1. **x y z** (Cache F1, Cache-Coherence F01) — Cache + Nobody\n",
 	} {
 		f.Add([]byte(s))
 	}

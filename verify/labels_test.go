@@ -487,14 +487,25 @@ func TestLabelledSyntheses(t *testing.T) {
 	// with the rules before that round, 4 and 2 after round 12b, 4 and 3
 	// with round 12a's count rules beside it (one wrong count flagged);
 	// 18 and 2 after round 13a (counts of tracks, count lines, counts by
-	// the IDs a finding's items cite, items citing another's defect).
-	if f := fresh[12]; f.syntheses > 0 && (f.found < 18 || f.falseFlags > 2) {
-		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 18 and at most 2", f.found, f.falseFlags, f.errors)
+	// the IDs a finding's items cite, items citing another's defect); 20
+	// and 3 after round 14 (verify14a: an index-less report's blocker
+	// whose siblings the synthesis cites by ID is a missing blocker, two
+	// more found, one false: a blocker the synthesis states in a theme's
+	// conclusion, in words of its own); 21 and 3 with a named agent's
+	// unmatched findings holding a raised severity up only when one
+	// rated that high says the claim (run.mayRate).
+	if f := fresh[12]; f.syntheses > 0 && (f.found < 21 || f.falseFlags > 3) {
+		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 21 and at most 3", f.found, f.falseFlags, f.errors)
 	}
 	// Round 13's five syntheses, measured before round 13b changed
-	// anything and never tuned on: 1 of 32 errors found, 1 false flag.
-	if f := fresh[13]; f.syntheses > 0 && (f.found < 1 || f.falseFlags > 1 || f.cleanPass < f.clean) {
-		t.Errorf("round 13: found %d and %d false flags for %d errors, %d of %d error-free passing; want at least 1, at most 1, all", f.found, f.falseFlags, f.errors, f.cleanPass, f.clean)
+	// anything: 1 of 32 errors found, 1 false flag. Round 14 (verify14a)
+	// makes round 13's part a development part, as round 13 made round
+	// 12's: both were read and tuned on, neither is unseen any more (the
+	// note on freshRounds that it is never tuned on holds no longer), and
+	// round 14's labels (verify14b) are the new held-out part. After
+	// round 14: 7 found, no false flag.
+	if f := fresh[13]; f.syntheses > 0 && (f.found < 7 || f.falseFlags > 0 || f.cleanPass < f.clean) {
+		t.Errorf("round 13: found %d and %d false flags for %d errors, %d of %d error-free passing; want at least 7, none, all", f.found, f.falseFlags, f.errors, f.cleanPass, f.clean)
 	}
 }
 

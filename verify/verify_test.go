@@ -103,6 +103,9 @@ func TestGoldenKinds(t *testing.T) {
 		{"labelcount", WrongCount, true},
 		{"trackcount", WrongCount, true},
 		{"itemscount", WrongCount, true},
+		{"findingno", SeverityRaised, true},
+		{"dashlabels", WrongCount, true},
+		{"siblingscited", MissingBlocker, true},
 	} {
 		t.Run(tc.archive, func(t *testing.T) {
 			r := resultOf(t, tc.archive)
