@@ -83,6 +83,14 @@ func leadID(s string) (id, rest string, ok bool) {
 	}
 	bare := strings.TrimRight(strings.Trim(tok, "[]`*"), ":.)")
 	bare = strings.Trim(bare, "[]`*")
+	if tok != "" && tok[0] == '(' {
+		// "(HAL-01) UNPROTECTED INITIALIZER": an audit's ID in
+		// parentheses before the title.
+		if !strings.HasSuffix(strings.TrimRight(tok, ":."), ")") {
+			return "", s, false
+		}
+		bare = strings.TrimPrefix(bare, "(")
+	}
 	if bare != "" && IsFindingID(bare) {
 		if _, ok := severityPrefix(bare); ok || bare[0] != 'P' || !isDigits(bare[1:]) {
 			return bare, s[len(tok):], true

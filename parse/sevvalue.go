@@ -192,6 +192,11 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	if paren != "" && isScore(main) {
 		main = ""
 	}
+	// A level with its score ("High (7.5)", "CRITICAL (9.8/10)"): the
+	// level; "(10)" after a level is a count, read as one below.
+	if main != "" && isScore(paren) {
+		paren = ""
+	}
 	for _, part := range []string{main, paren} {
 		if part == "" || isCount(part) {
 			continue
