@@ -3842,6 +3842,13 @@ func startsWithPhrase(s string) bool {
 // pipes, one a severity ("_⚠️ Potential issue_ | _🔴 Critical_", as PR
 // review bots head a comment): the severity.
 func badgeLine(t string) (string, bool) {
+	if strings.HasPrefix(t, "`") {
+		// "`41-58`: _⚠️ Potential issue_ | _🟠 Major_": the lines the
+		// comment is on come first.
+		if j := strings.IndexByte(t[1:], '`'); j > 0 && lineRange(t[1:1+j]) && strings.HasPrefix(t[2+j:], ":") {
+			t = strings.TrimSpace(t[3+j:])
+		}
+	}
 	if len(t) > 120 || !strings.Contains(t, "|") || t[0] != '_' && t[0] != '*' {
 		return "", false
 	}
@@ -3857,6 +3864,13 @@ func badgeLine(t string) (string, bool) {
 		}
 	}
 	return value, value != ""
+}
+
+// lineRange reports whether s is a line number or a range of them
+// ("41", "41-58").
+func lineRange(s string) bool {
+	a, b, found := strings.Cut(s, "-")
+	return isDigits(a) && (!found || isDigits(b))
 }
 
 // imageBadge reads a badge image whose alt text is a severity, as review
