@@ -3306,9 +3306,17 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	cells := tableCells(lines[i].text)
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1, alt: -1}
 	sevRank, titleName, first, fix := 0, "", -1, false
+	risk, other, otherName, otherRank := -1, -1, "", 0 // a "Risk" column; the strongest other severity column
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
+		if sevColumn(name) {
+			if name == "risk" && risk < 0 {
+				risk = j
+			} else if other < 0 || sevColumnRank(name) < otherRank {
+				other, otherName, otherRank = j, name, sevColumnRank(name)
+			}
+		}
 		switch {
 		case sevColumn(name) && (c.sev < 0 || sevColumnRank(name) < sevRank):
 			// Of several ("| Likelihood | Impact | Risk |"), the
@@ -3340,6 +3348,12 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 				first = j
 			}
 		}
+	}
+	if c.title < 0 && c.count < 0 && risk >= 0 && other >= 0 && risk < other {
+		// "| Risk | Probability | Impact | Rating | Mitigation |": a
+		// risk register names each risk in its "Risk" column and rates
+		// it in the columns after it.
+		c.title, c.sev, c.sevName = risk, other, otherName
 	}
 	if fix && c.sev > first && first >= 0 && c.title < 0 && c.count < 0 && (sevColumnRank(c.sevName) <= 1 || c.sevName == "impact") {
 		// "| Hotspot | Impact | Evidence | Suggested fix |": a table
@@ -3411,9 +3425,14 @@ func ratingColumn(name string) bool {
 // severity 0, risk 1, priority 2, the others 3.
 func sevColumnRank(name string) int {
 	switch {
+	case name == "security severity":
+		// "| Severity | Security severity |": code scanning rates a rule
+		// (error, warning, note) and its security weight apart.
+		return -1
 	case strings.Contains(name, "sev") || strings.HasPrefix(name, "crit"):
 		return 0
-	case strings.Contains(name, "risk"):
+	case strings.Contains(name, "risk") || name == "rating" || name == "grade":
+		// An overall rating beats one axis of it (impact).
 		return 1
 	case strings.HasPrefix(name, "prio"):
 		return 2
@@ -3442,7 +3461,7 @@ func cellField(cell string) (name, value string, ok bool) {
 
 func sevColumn(name string) bool {
 	switch name {
-	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio", "rating", "grade",
+	case "severity", "sev", "sev.", "security severity", "priority", "risk", "risk level", "level", "impact", "criticality", "prio", "rating", "grade",
 		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
 		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
 		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität":
