@@ -3724,6 +3724,13 @@ func plainLabel(t string) bool {
 	if _, _, ok := idTrailingSeverity(t); ok {
 		return true
 	}
+	if wordIDAt(t) != nil {
+		// "Finding 3 (Severity: High): Title", "Result #1 CRITICAL —
+		// Title": a numbered finding rated right after its number.
+		lab := labelText(t, 'b')
+		c, _ := utf8.DecodeRuneInString(lab.title)
+		return lab.ok && lab.class == sevFinding && !lab.inner && (unicode.IsUpper(c) || c == '`')
+	}
 	m, ok := markerAt(t, true)
 	if !ok || m.start != 0 || m.class != sevFinding {
 		return false

@@ -24,7 +24,7 @@ func (p proseParsed) noSev() bool { return p.class == sevNone }
 var (
 	// "Finding 3", "Issue 2", "Gap 1.2", "Alert #14" (a code scanner's
 	// alert): a word and a number used as an ID.
-	wordIDRe = regexp.MustCompile(`^(?i)((?:finding|issue|gap|concern|problem|risk|item|observation|recommendation|alert|bug|defect|vulnerability)\s+#?\d+(?:\.\d+)*)`)
+	wordIDRe = regexp.MustCompile(`^(?i)((?:finding|issue|gap|concern|problem|risk|item|observation|recommendation|alert|bug|defect|vulnerability|result)\s+#?\d+(?:\.\d+)*)`)
 	// A leading "2." or "2)" numbering inside a heading.
 	numberingRe = regexp.MustCompile(`^\d+(?:\.\d+)*[.)]?\s+`)
 	// Separators between a marker, an ID and a title.
