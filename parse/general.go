@@ -273,7 +273,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		g.findings = fs
 		return g
 	}
-	lines = htmlTables(src, lines)
+	lines = htmlItems(src, htmlTables(src, lines))
 	nodes := make([]gnode, 0, 64)
 	var stack []int // open nodes, innermost last
 	cur := func() int {

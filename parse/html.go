@@ -1,6 +1,9 @@
 package parse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // HTML tables (SPEC §2.3 rule 4): a report that writes its table as
 // <table> (a tool's HTML export, a review pasted from a page) has its rows
@@ -140,3 +143,40 @@ func stripTags(s string) string {
 	}
 	return b.String()
 }
+
+// htmlItems returns lines with each HTML list item written on one line
+// ("<li><strong>[High]</strong> Title</li>", a review rendered as HTML)
+// as the Markdown bullet it stands for, its bold and code kept; lines
+// itself when src holds no <li.
+func htmlItems(src string, lines []line) []line {
+	if !strings.Contains(src, "<li") && !strings.Contains(src, "<LI") {
+		return lines
+	}
+	var out []line // a copy, made at the first item
+	for i, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if l.masked || len(t) < 5 || t[0] != '<' || !strings.EqualFold(t[:3], "<li") || t[3] != '>' && t[3] != ' ' {
+			continue
+		}
+		body := t[strings.IndexByte(t, '>')+1:]
+		if n := len(body) - len("</li>"); n >= 0 && strings.EqualFold(body[n:], "</li>") {
+			body = body[:n]
+		}
+		text := strings.TrimSpace(stripTags(htmlInline.Replace(body)))
+		if text == "" {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(lines)
+		}
+		out[i].text = "- " + text
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
+
+// htmlInline writes the inline tags a finding's label uses as Markdown.
+var htmlInline = strings.NewReplacer("<strong>", "**", "</strong>", "**", "<b>", "**", "</b>", "**",
+	"<STRONG>", "**", "</STRONG>", "**", "<B>", "**", "</B>", "**", "<code>", "`", "</code>", "`", "<CODE>", "`", "</CODE>", "`")
