@@ -164,6 +164,9 @@ func markTrailScale(nodes []gnode) {
 // high*", as review bots end a comment) or apart by a dash ("Severity —
 // High"). Other lines come back as they are; the cheap tests first.
 func fieldForm(t string) string {
+	if len(t) > 2 && t[0] == ':' && (t[1] == ' ' || t[1] == '\t') {
+		t = strings.TrimLeft(t[1:], " \t") // ": **Severity:** High", a definition list's line
+	}
 	t = emojiField(t)
 	if len(t) > 2 && (t[0] == '*' || t[0] == '_') && t[1] != t[0] && t[1] != ' ' && t[len(t)-1] == t[0] && t[len(t)-2] != t[0] {
 		t = t[1 : len(t)-1] // "*Severity: high*"
