@@ -153,6 +153,9 @@ func scoreSeverity(name, score string) (Severity, bool) {
 // wordValue is severityValue less its scores.
 func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	v := strings.TrimSpace(stripBold(s))
+	if f, ok := fieldInList(v); ok {
+		v = f // "(Confidence: LOW, Severity: HIGH)": the severity field of several
+	}
 	// "(severity: high)", "[Priority: P1]": the field's name is not the value.
 	if i := strings.IndexAny(v, ":："); i > 0 && i <= 12 {
 		switch strings.ToLower(strings.TrimSpace(v[:i])) {
@@ -523,4 +526,28 @@ func isScore(s string) bool {
 		return false
 	}
 	return isDigits(s[:i]) && isDigits(s[i+1:])
+}
+
+// fieldInList reads a list of fields joined by commas or semicolons,
+// each "Name: value" ("Confidence: LOW, Severity: HIGH", as scanners
+// print a result's ratings): the one whose name is severity or risk.
+func fieldInList(v string) (string, bool) {
+	if strings.IndexByte(v, ',') < 0 && strings.IndexByte(v, ';') < 0 {
+		return "", false
+	}
+	field := ""
+	for part := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == ',' || r == ';' }) {
+		name, _, ok := strings.Cut(part, ":")
+		if !ok {
+			return "", false
+		}
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "severity", "sev", "risk":
+			if field != "" {
+				return "", false
+			}
+			field = strings.TrimSpace(part)
+		}
+	}
+	return field, field != ""
 }
