@@ -577,7 +577,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		// In a tool's printout, the line over a severity field is the
 		// title it rates, whatever its shape (">> Issue: [B602] …").
-		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil
+		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil ||
+			kind == 0 && l.text == t && i+1 < len(lines) && indentedRating(lines, i)
 		if title, ok := titleField(t); ok && !printTitle && ratedBelow(lines, i) && !headsBlock(lines, nodes, cur(), i) {
 			// "- **Issue:** Title" over "  - **Priority:** High": the
 			// field names the finding its severity field rates. Under
@@ -3890,6 +3891,26 @@ func badgeLine(t string) (string, bool) {
 		}
 	}
 	return value, value != ""
+}
+
+// indentedRating reports whether the lines right under lines[i] are
+// indented fields ("Name: value"), one a severity field: a tool's result
+// printed as a line over its fields ("Check: …" over "\tFAILED for
+// resource: …" and "\tSeverity: HIGH").
+func indentedRating(lines []line, i int) bool {
+	for j := i + 1; j < len(lines) && j <= i+8; j++ {
+		t := strings.TrimSpace(lines[j].text)
+		if t == "" || lines[j].masked || lines[j].level > 0 || lines[j].text[0] != '\t' && !strings.HasPrefix(lines[j].text, "  ") {
+			return false
+		}
+		if sevFieldOf(t) != nil {
+			return true
+		}
+		if anyFieldRe.FindStringIndex(t) == nil {
+			return false
+		}
+	}
+	return false
 }
 
 // lineRange reports whether s is a line number or a range of them
