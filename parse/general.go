@@ -1357,8 +1357,15 @@ var legendWords = newLowerWords("legend", "rubric", "glossary", "severit", "prio
 // instructions, an empty checklist: see notReportTitle) counts as one too.
 func isTemplate(lines []line) bool {
 	seen := 0
+	front := len(lines) > 0 && lines[0].masked && strings.TrimSpace(lines[0].text) == "---"
 	for _, l := range lines {
 		t := strings.TrimSpace(l.text)
+		front = front && l.masked
+		if front && (strings.HasPrefix(t, "tools:") || strings.HasPrefix(t, "allowed-tools:")) {
+			// Front matter that names the tools an agent may use: an
+			// agent's definition, whose severities tell it how to rate.
+			return true
+		}
 		if t == "" || l.masked {
 			continue
 		}
@@ -1376,7 +1383,19 @@ func isTemplate(lines []line) bool {
 				return !ticked(lines)
 			}
 		}
-		if l.level == 0 && templatePhraseRe.MatchString(t) {
+		if l.level == 0 && (templatePhraseRe.MatchString(t) || promptOpening(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// promptOpening reports whether a line opens a prompt, as it addresses
+// the agent it instructs: "You are a senior security reviewer.", "Act as
+// an auditor."; its severities tell how to rate, they rate nothing.
+func promptOpening(t string) bool {
+	for _, p := range [...]string{"You are a ", "You are an ", "You are the ", "You're a ", "You're an ", "Act as a ", "Act as an "} {
+		if strings.HasPrefix(t, p) {
 			return true
 		}
 	}
