@@ -219,7 +219,7 @@ var (
 	// Template"): "Seed classification" or "No dual classification" are
 	// findings' words, not a legend's.
 	legendRe     = regexp.MustCompile(`(?i)\b(?:legend|rubric|glossary|(?:severity|priority|risk|impact) (?:levels?|guide|scale|definitions?|ratings?|key|criteria|classification|matrix legend)|rating scale|scoring guide)\b`)
-	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?|severit(?:y|ies)|severidad(?:es)?|sévérités?|schweregrade?|重要度|심각도|严重程度)$|^how to (?:use|read)\b`)
+	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?|severit(?:y|ies)|severidad(?:es)?|sévérités?|schweregrade?|重要度|심각도|严重程度)$|^(?:(?:severity|priority|review|comment|issue) )?labels?$|^how to (?:use|read)\b`)
 	// Headings of summaries and overviews: a severity field there is an
 	// overall rating, not a finding.
 	// Its guard: "sum" of summary, résumé and resumen, "m t" of tóm tắt.
@@ -1347,7 +1347,7 @@ func isLegendHeading(text string) bool {
 }
 
 // legendWords are the words one of which legendRe or legendHeadRe needs.
-var legendWords = newLowerWords("legend", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
+var legendWords = newLowerWords("legend", "label", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
 	"scoring", "template", "format", "definition", "classification", "instruction", "how to", "severidad",
 	"sévérité", "schweregrad", "重要度", "심각도", "严重程度")
 
