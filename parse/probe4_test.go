@@ -17,14 +17,16 @@ import (
 // TestWildConformance grades corpus-wild: recall of the labelled P0/P1
 // findings, P0/P1 findings invented, exact severity, reports holding a
 // P0/P1 called safe, and not-a-report files that give a finding. It
-// prints each file's misses and fails below the floors.
+// prints each file's misses and fails below the floors. The h2_ files
+// were written after the rules were fixed on the others, to measure
+// how the fixes generalise; their figures are printed apart.
 func TestProbe4(t *testing.T) {
 	dir := filepath.Join("testdata", "probe4")
 	data, err := os.ReadFile(filepath.Join(dir, "labels.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all wildScore
+	var all, first, second wildScore
 	labelled := map[string]bool{}
 	for i, l := range strings.Split(string(data), "\n") {
 		if strings.TrimSpace(l) == "" {
@@ -43,6 +45,11 @@ func TestProbe4(t *testing.T) {
 		checkPositions(t, lb.Path, text, r)
 		s, miss := gradeWild(lb, r)
 		all.add(s)
+		if strings.HasPrefix(lb.Path, "h2_") {
+			second.add(s)
+		} else {
+			first.add(s)
+		}
 		if len(miss) > 0 {
 			t.Logf("%s [%s, computed %s]:\n    %s", lb.Path, r.Status, r.Verdict(), strings.Join(miss, "\n    "))
 		}
@@ -57,7 +64,9 @@ func TestProbe4(t *testing.T) {
 		}
 	}
 	t.Logf("probe4, %d files: %s", all.files, all)
-	if all.matched < 88 || all.invented > 0 || all.exact < 87 || all.safeMissed > 8 || all.nonReportBad > 4 {
+	t.Logf("  first set (%d files, the rules were fixed on it): %s", first.files, first)
+	t.Logf("  second set (h2_*, %d files, written after those fixes): %s", second.files, second)
+	if all.matched < 121 || all.invented > 2 || all.exact < 121 || all.safeMissed > 8 || all.nonReportBad > 1 {
 		t.Errorf("probe4 reads worse than its floors: %s", all)
 	}
 }
