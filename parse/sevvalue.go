@@ -156,12 +156,13 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	if f, ok := fieldInList(v); ok {
 		v = f // "(Confidence: LOW, Severity: HIGH)": the severity field of several
 	}
-	// "(severity: high)", "[Priority: P1]": the field's name is not the value.
-	if i := strings.IndexAny(v, ":："); i > 0 && i <= 12 {
+	// "(severity: high)", "[Priority: P1]", "[severity=high]": the
+	// field's name is not the value.
+	if i := strings.IndexAny(v, ":：="); i > 0 && i <= 12 {
 		switch strings.ToLower(strings.TrimSpace(v[:i])) {
 		case "severity", "sev", "priority", "prio", "risk", "impact", "level", "severidad", "severidade", "sévérité",
 			"schweregrad", "gravedad", "gravidade", "gravité":
-			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":："))
+			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":：="))
 		}
 	}
 	// The reason after a dash, a colon or a semicolon is not the value.
