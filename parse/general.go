@@ -89,8 +89,8 @@ func sevFieldAny(t string) []string {
 // "S1") that no rule reads, not words ("Recommended fix"), a placeholder (`<level>`, `{sev}`) and not a list of the
 // options (`Critical | High | Low`).
 func unmappedField(name, value string) bool {
-	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(name)), "impact") {
-		return false // "Impact: Users lose data" is prose, not a level
+	if n := strings.ToLower(strings.TrimSpace(name)); strings.HasPrefix(n, "impact") || n == "rating" {
+		return false // "Impact: Users lose data" is prose, "Rating: B+" a grade, not a level
 	}
 	if _, _, ok := fieldSeverity(name, value); ok {
 		return false
@@ -227,8 +227,9 @@ var (
 		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
 		"总结", "m t")
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
-		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade")
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет|rating|gravità|criticità|ernst)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade",
+		"rating", "ernst")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	// One ^ before the alternatives, not one in each: a regexp that
 	// starts with ^ is tried at the start only (TestAnyFieldReAnchored).
@@ -1209,9 +1210,9 @@ func (n *gnode) setField(name, value string, line int) {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
 		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ") || k == "severidade" || k == "gravidade" ||
-		k == "深刻度" || k == "серьёзность" || k == "серьезность" || k == "критичность":
+		k == "深刻度" || k == "серьёзность" || k == "серьезность" || k == "критичность" || k == "gravità" || k == "criticità" || k == "ernst":
 		prio = 0
-	case strings.HasPrefix(k, "risk"):
+	case strings.HasPrefix(k, "risk") || k == "rating":
 		prio = 1
 	case strings.HasPrefix(k, "prio") || k == "prioridad" || k == "priorität" || k == "优先级" || k == "우선순위" || k == "độ ưu tiên" || k == "prioridade" || k == "приоритет":
 		prio = 2
@@ -3484,7 +3485,8 @@ func sevColumn(name string) bool {
 	case "severity", "sev", "sev.", "security severity", "priority", "risk", "risk level", "level", "impact", "criticality", "prio", "rating", "grade",
 		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
 		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
-		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität":
+		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität",
+		"gravità", "ernst", "threat level":
 		return true
 	}
 	return false

@@ -161,7 +161,7 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	if i := strings.IndexAny(v, ":：="); i > 0 && i <= 12 {
 		switch strings.ToLower(strings.TrimSpace(v[:i])) {
 		case "severity", "sev", "priority", "prio", "risk", "impact", "level", "severidad", "severidade", "sévérité",
-			"schweregrad", "gravedad", "gravidade", "gravité":
+			"schweregrad", "gravedad", "gravidade", "gravité", "gravità", "ernst", "rating":
 			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":：="))
 		}
 	}
