@@ -2891,8 +2891,31 @@ func labelText(text string, kind byte) label {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
 		}
 		lab.title = itemTitle(body, kind)
+	} else if sev, mark, body, ok := trailMark(flat); ok && kind == 'h' && len(strings.Fields(body)) >= 3 && !startsWithSeverity(body) {
+		// A severity mark that ends a heading: "### Query timeout is
+		// unbounded 🔴".
+		lab.ok, lab.sev, lab.class, lab.word = true, sev, sevFinding, mark
+		if id, r, ok := apartID(body); ok {
+			lab.id, body = id, strings.TrimLeft(r, sepChars)
+		}
+		lab.title = itemTitle(body, kind)
 	}
 	return lab
+}
+
+// trailMark reads a severity mark (an emoji of the vocabulary, P0 to P2)
+// that ends s, and the text before it.
+func trailMark(s string) (Severity, string, string, bool) {
+	t := strings.TrimRight(s, "*_ \t\uFE0F")
+	r, n := utf8.DecodeLastRuneInString(t)
+	if n < 2 || !isEmojiRune(r) {
+		return "", "", "", false
+	}
+	sev, c, ok := oneSeverity(t[len(t)-n:], false)
+	if !ok || c != sevFinding || sev.Rank() > 2 {
+		return "", "", "", false
+	}
+	return sev, t[len(t)-n:], strings.TrimSpace(t[:len(t)-n]), true
 }
 
 // unwrapTag reads a severity tag that opens s written as code or as a
