@@ -631,6 +631,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// "✗ High severity vulnerability found in jsonwebtoken": a
 			// scanner's result line, read as "[High] …".
 			n = gnode{i: i, kind: 'b', rank: 7, text: "[" + scan + "] " + strings.TrimSpace(trimEmoji(t)), count: -1}
+		case l.text == t && failedCheck(t) != "":
+			// "[FAIL] 1.2.1 Ensure that … (Critical)": a benchmark's
+			// failed check, rated at its end; a passed one is no finding.
+			n = gnode{i: i, kind: 'b', rank: 7, text: failedCheck(t), count: -1}
 		case l.text == t && plainLabel(t):
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
@@ -2901,6 +2905,24 @@ func labelText(text string, kind byte) label {
 		lab.title = itemTitle(body, kind)
 	}
 	return lab
+}
+
+// failedCheck returns the text after a failed check's tag ("[FAIL]",
+// "[FAILED]") when the line ends with its severity in brackets, as a
+// benchmark prints a result, else "".
+func failedCheck(t string) string {
+	if len(t) < 8 || t[0] != '[' {
+		return ""
+	}
+	tag, rest, ok := strings.Cut(t[1:], "]")
+	if !ok || !strings.EqualFold(tag, "fail") && !strings.EqualFold(tag, "failed") {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	if _, _, word, s, e, ok := bracketSeverity(rest); !ok || strings.TrimSpace(rest[e:]) != "" || s == 0 || !itemBracket(rest, word, e) {
+		return ""
+	}
+	return rest
 }
 
 // trailMark reads a severity mark (an emoji of the vocabulary, P0 to P2)
