@@ -1465,7 +1465,7 @@ func notReportTitle(title string) int {
 	switch head {
 	case "changelog", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
 		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook", "policy", "policies",
-		"prd", "requirements", "specification", "spec":
+		"prd", "requirements", "specification", "spec", "objectives", "okrs", "goals":
 		return docOther
 	}
 	return docReport
