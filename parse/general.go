@@ -3491,6 +3491,10 @@ func ratingColumn(name string) bool {
 // severity 0, risk 1, priority 2, the others 3.
 func sevColumnRank(name string) int {
 	switch {
+	case strings.HasPrefix(name, "cvss"):
+		// A CVSS score column rates the rows only when no column names
+		// their level.
+		return 4
 	case name == "security severity":
 		// "| Severity | Security severity |": code scanning rates a rule
 		// (error, warning, note) and its security weight apart.
@@ -3531,7 +3535,7 @@ func sevColumn(name string) bool {
 		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
 		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
 		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität",
-		"gravità", "ernst", "threat level":
+		"gravità", "ernst", "threat level", "cvss", "cvss score", "cvss v3", "cvss 3.1", "cvss v3.1", "cvss base score":
 		return true
 	}
 	return false
@@ -3601,6 +3605,9 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	}
 	sevText := cell(t.sev)
 	sev, c, ok := slotSeverity(sevText)
+	if !ok && strings.HasPrefix(t.sevName, "cvss") {
+		sev, c, ok = fieldSeverity(t.sevName, sevText) // "| CVSS |" over "9.8"
+	}
 	if t.sev < 0 {
 		// Severity from the ID, else from the group over the table.
 		sev, _, ok = idSeverity(strings.Trim(stripBold(cell(t.id)), "`[]# "))
