@@ -2867,6 +2867,19 @@ func labelText(text string, kind byte) label {
 			break
 		}
 	}
+	// d'. Trailing after a colon, in bold: "Retry loop charges the card
+	// twice: **Critical**" (not "Status: High", a field).
+	if i := strings.LastIndex(flat, ": "); i > 0 && strings.HasSuffix(strings.TrimSpace(raw), "**") && len(strings.Fields(flat[:i])) >= 3 {
+		if sev, c, ok := severityValue(flat[i+2:], false); ok && c == sevFinding && len(flat)-i < 40 {
+			lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, strings.TrimSpace(flat[i+2:]), true
+			body := flat[:i]
+			if id, r, ok := apartID(body); ok {
+				lab.id, body = id, strings.TrimLeft(r, sepChars)
+			}
+			lab.title = itemTitle(body, kind)
+			return lab
+		}
+	}
 	// g. A severity field inside the line, after its title: "Title —
 	// Severity: High. …", "… charge. Risk: HIGH.", "[Severity: Critical]
 	// Title".
