@@ -145,17 +145,35 @@ func stripTags(s string) string {
 }
 
 // htmlItems returns lines with each HTML list item written on one line
-// ("<li><strong>[High]</strong> Title</li>", a review rendered as HTML)
-// as the Markdown bullet it stands for, its bold and code kept; lines
-// itself when src holds no <li.
+// ("<li><strong>[High]</strong> Title</li>", a review rendered as HTML),
+// or on the line after a <li> that stands alone, as the Markdown bullet it
+// stands for, its bold and code kept; lines itself when src holds no <li.
 func htmlItems(src string, lines []line) []line {
 	if !strings.Contains(src, "<li") && !strings.Contains(src, "<LI") {
 		return lines
 	}
 	var out []line // a copy, made at the first item
+	open := false  // an item's <li> stood alone on the line before
 	for i, l := range lines {
 		t := strings.TrimSpace(l.text)
-		if l.masked || len(t) < 5 || t[0] != '<' || !strings.EqualFold(t[:3], "<li") || t[3] != '>' && t[3] != ' ' {
+		if open && t != "" && !l.masked && !strings.HasPrefix(t, "</") && !listTag(t) {
+			// "<li>" over "  <strong>Critical:</strong> Title": the item's
+			// text is on the line after its tag.
+			open = false
+			if out == nil {
+				out = slices.Clone(lines)
+			}
+			out[i].text = "- " + strings.TrimSpace(stripTags(htmlInline.Replace(t)))
+			continue
+		}
+		if t != "" {
+			open = false
+		}
+		if l.masked || len(t) < 4 || t[0] != '<' || !strings.EqualFold(t[:3], "<li") || t[3] != '>' && t[3] != ' ' {
+			continue
+		}
+		if t[len(t)-1] == '>' && strings.IndexByte(t, '>') == len(t)-1 {
+			open = true // "<li>" alone
 			continue
 		}
 		body := t[strings.IndexByte(t, '>')+1:]
@@ -175,6 +193,11 @@ func htmlItems(src string, lines []line) []line {
 		return lines
 	}
 	return out
+}
+
+// listTag reports whether t opens with a list's tag (<li, <ul, <ol).
+func listTag(t string) bool {
+	return len(t) >= 3 && t[0] == '<' && (strings.EqualFold(t[1:3], "li") || strings.EqualFold(t[1:3], "ul") || strings.EqualFold(t[1:3], "ol"))
 }
 
 // htmlInline writes the inline tags a finding's label uses as Markdown.
