@@ -203,3 +203,80 @@ func listTag(t string) bool {
 // htmlInline writes the inline tags a finding's label uses as Markdown.
 var htmlInline = strings.NewReplacer("<strong>", "**", "</strong>", "**", "<b>", "**", "</b>", "**",
 	"<STRONG>", "**", "</STRONG>", "**", "<B>", "**", "</B>", "**", "<code>", "`", "</code>", "`", "<CODE>", "`", "</CODE>", "`")
+
+// boxTables returns lines with each table drawn with box characters ("│ a
+// │ b │" rows between "├───┼───┤" rules, as scanners print them) or with
+// ASCII grid rules ("+----+----+") as the pipe rows it stands for: the rule
+// under the table's first row is its delimiter row, the other rules are
+// dropped; lines itself when src holds no such table. The lines keep
+// their numbers.
+func boxTables(src string, lines []line) []line {
+	if !strings.Contains(src, "│") && !strings.Contains(src, "\n+-") && !strings.HasPrefix(src, "+-") {
+		return lines
+	}
+	var out []line
+	changed := false
+	row, delim := false, false // a row was read since the table's top; its delimiter row was written
+	grid := false              // an ASCII rule opened the table
+	for _, l := range lines {
+		t := strings.TrimSpace(l.text)
+		if l.masked || t == "" {
+			row, delim, grid = false, false, false
+			out = append(out, l)
+			continue
+		}
+		switch {
+		case strings.HasPrefix(t, "│") || strings.HasPrefix(t, "┃") || strings.HasPrefix(t, "║"):
+			l.text = boxBars.Replace(t)
+			out = append(out, l)
+			changed, row = true, true
+		case boxRule(t):
+			changed = true
+			grid = grid || t[0] == '+'
+			if row && !delim {
+				d := l
+				d.text = "|" + strings.Repeat("---|", boxColumns(t))
+				out = append(out, d)
+				delim = true
+			}
+		case grid && strings.HasPrefix(t, "|"):
+			out = append(out, l) // "| a | b |" between ASCII rules
+			row = true
+		default:
+			row, delim, grid = false, false, false
+			out = append(out, l)
+		}
+	}
+	if !changed {
+		return lines
+	}
+	return out
+}
+
+// boxBars writes a box table's vertical bars as pipes.
+var boxBars = strings.NewReplacer("│", "|", "┃", "|", "║", "|")
+
+// boxRule reports whether t is a rule of a drawn table: box characters
+// only ("├────┼────┤"), or an ASCII grid rule ("+----+====+").
+func boxRule(t string) bool {
+	ascii := t[0] == '+'
+	n := 0
+	for _, r := range t {
+		switch {
+		case ascii && (r == '+' || r == '-' || r == '=' || r == ':'):
+		case !ascii && r >= 0x2500 && r <= 0x257F: // the Box Drawing block
+		default:
+			return false
+		}
+		n++
+	}
+	return n >= 3 && (!ascii || strings.Count(t, "+") >= 2)
+}
+
+// boxColumns is the number of columns a table rule spans.
+func boxColumns(t string) int {
+	if t[0] == '+' {
+		return max(1, strings.Count(t, "+")-1)
+	}
+	return 1 + strings.Count(t, "┼") + strings.Count(t, "╪") + strings.Count(t, "╬") + strings.Count(t, "┿") + strings.Count(t, "╋")
+}
