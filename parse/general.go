@@ -2467,6 +2467,11 @@ func labelOf(text string, kind byte) label {
 						lab = labelText(lead, kind)
 						lab.ok, lab.sev, lab.class, lab.word = true, sev, c, a[1:j]
 						lab.title, lab.id = plainTitle("**"+lead+"**", kind)
+						if t := strings.TrimLeft(a[j+1:], " :—–-"); lineMark(lead) && t != "" {
+							// "**Line 42** (🔴 Critical): Title": the bold
+							// part names the line; the title follows.
+							lab.title, lab.id = cleanTitle(firstSentence(t)), ""
+						}
 					} else if sev, c, word, id, ok := severityAndID(a[1:j]); ok {
 						// "**Title** (P1, CA-02)"
 						lab = labelText(lead, kind)
@@ -2786,6 +2791,22 @@ func labelText(text string, kind byte) label {
 				lab.ok, lab.sev, lab.class, lab.word, lab.resolved = true, sev, c, st[2:2+j], true
 				lab.title = itemTitle(strings.ReplaceAll(st[4+j:], "~~", ""), kind)
 				return lab
+			}
+		}
+	}
+	// A severity field that opens a heading, its title after a dash:
+	// "#### Severity: Critical — Webhook signature is never checked".
+	if kind == 'h' {
+		if m := sevFieldOf(flat); m != nil {
+			if v, t := splitDash(m[2]); t != "" && !emptyTitle(cleanTitle(t)) {
+				if sev, c, ok := fieldSeverity(m[1], v); ok && c == sevFinding {
+					lab.ok, lab.sev, lab.class, lab.word = true, sev, c, strings.TrimSpace(v)
+					if id, r, ok := apartID(t); ok {
+						lab.id, t = id, strings.TrimLeft(r, sepChars)
+					}
+					lab.title = itemTitle(t, kind)
+					return lab
+				}
 			}
 		}
 	}
