@@ -514,6 +514,17 @@ func readGeneral(st *stop, src string, lines []line) general {
 				continue
 			}
 		}
+		if c := cur(); kind == 0 && c >= 0 && (nodes[c].kind == 'n' || nodes[c].kind == 'l') && nodes[c].i == i-1 &&
+			l.text != t && boldAlone(t) {
+			// "1. Jobs run for other tenants" over "   **Critical**":
+			// a severity alone in bold on the item's next line, indented
+			// under it, is its severity field.
+			v := strings.TrimSpace(strings.Trim(strings.TrimSpace(t), "*"))
+			if _, cl, ok := oneSeverity(v, false); ok && cl == sevFinding {
+				nodes[c].setField("severity", v, l.num)
+				continue
+			}
+		}
 		// A severity or status field belongs to the innermost open node.
 		fm := sevFieldAny(t)
 		if m := sevFieldMatch(fm); m != nil {
