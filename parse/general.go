@@ -274,7 +274,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		g.findings = fs
 		return g
 	}
-	lines = htmlItems(src, htmlTables(src, boxTables(src, lines)))
+	lines = xmlFindings(src, htmlItems(src, htmlTables(src, boxTables(src, lines))))
 	nodes := make([]gnode, 0, 64)
 	var stack []int // open nodes, innermost last
 	cur := func() int {

@@ -280,3 +280,117 @@ func boxColumns(t string) int {
 	}
 	return 1 + strings.Count(t, "┼") + strings.Count(t, "╪") + strings.Count(t, "╬") + strings.Count(t, "┿") + strings.Count(t, "╋")
 }
+
+// xmlFindings returns lines with each finding written as an XML element
+// rated by an attribute (`<finding severity="critical">` over
+// `<title>Title</title>`, or `<issue severity="high">Title</issue>` on one
+// line, as some agents answer) as the bullet "- [critical] Title" it
+// stands for, at the element's line; the title's own line is then dropped
+// from the text. lines itself when src holds no such element.
+func xmlFindings(src string, lines []line) []line {
+	if !strings.Contains(src, "severity=") && !strings.Contains(src, "priority=") && !strings.Contains(src, "risk=") {
+		return lines
+	}
+	var out []line // a copy, made at the first element
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimSpace(l.text)
+		if l.masked || len(t) < 10 || t[0] != '<' {
+			continue
+		}
+		name, sev, rest, ok := xmlRated(t)
+		if !ok {
+			continue
+		}
+		title, at := "", -1
+		if j := strings.Index(rest, "</"); j >= 0 {
+			title = rest[:j] // "<issue severity="high">Title</issue>"
+		} else if strings.TrimSpace(rest) != "" {
+			title = rest
+		}
+		title = strings.TrimSpace(stripTags(title))
+		if a := xmlAttr(t, "title"); title == "" && a != "" {
+			title = a
+		}
+		for j := i + 1; title == "" && j < len(lines) && j <= i+8; j++ {
+			u := strings.TrimSpace(lines[j].text)
+			if strings.HasPrefix(u, "</"+name) {
+				break
+			}
+			for _, f := range [...]string{"title", "summary", "name"} {
+				if strings.HasPrefix(u, "<"+f+">") {
+					title, at = strings.TrimSpace(stripTags(u)), j
+					break
+				}
+			}
+		}
+		if title == "" {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(lines)
+		}
+		out[i].text = "- [" + sev + "] " + title
+		if at >= 0 {
+			out[at].text = ""
+		}
+	}
+	if out == nil {
+		return lines
+	}
+	return out
+}
+
+// xmlRated reads an element that opens t and names a finding (finding,
+// issue, vulnerability, bug, problem), rated by a severity, priority or
+// risk attribute whose value is a severity: its name, the value and the
+// text after its opening tag.
+func xmlRated(t string) (name, sev, rest string, ok bool) {
+	end := strings.IndexAny(t, " \t>")
+	if end < 2 {
+		return "", "", "", false
+	}
+	name = strings.ToLower(t[1:end])
+	switch name {
+	case "finding", "issue", "vulnerability", "bug", "problem":
+	default:
+		return "", "", "", false
+	}
+	close := strings.IndexByte(t, '>')
+	if close < 0 {
+		return "", "", "", false
+	}
+	tag := t[:close]
+	for _, a := range [...]string{"severity", "priority", "risk"} {
+		if v := xmlAttr(tag, a); v != "" {
+			if _, c, okv := severityValue(v, true); okv && c == sevFinding {
+				return name, v, t[close+1:], true
+			}
+		}
+	}
+	return "", "", "", false
+}
+
+// xmlAttr returns the value of the attribute name="…" (or '…') in tag, or
+// "".
+func xmlAttr(tag, name string) string {
+	for i := 0; ; {
+		j := strings.Index(tag[i:], name+"=")
+		if j < 0 {
+			return ""
+		}
+		j += i
+		if j > 0 && tag[j-1] != ' ' && tag[j-1] != '\t' {
+			i = j + len(name)
+			continue
+		}
+		v := tag[j+len(name)+1:]
+		if v == "" || v[0] != '"' && v[0] != '\'' {
+			return ""
+		}
+		if k := strings.IndexByte(v[1:], v[0]); k >= 0 {
+			return v[1 : 1+k]
+		}
+		return ""
+	}
+}
