@@ -21,14 +21,16 @@ import (
 // were written after the rules were fixed on the others, the h3_ files
 // after the fixes the h2_ files led to, and the h4_ files after those of
 // the h3_ files, to measure how the fixes generalise; each set's figures
-// are printed apart.
+// are printed apart. The h5_ files were written after all the fixes and
+// no rule was fixed on them: their figures are the reader's on unseen
+// structures.
 func TestProbe4(t *testing.T) {
 	dir := filepath.Join("testdata", "probe4")
 	data, err := os.ReadFile(filepath.Join(dir, "labels.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all, first, second, third, fourth wildScore
+	var all, first, second, third, fourth, fifth wildScore
 	labelled := map[string]bool{}
 	for i, l := range strings.Split(string(data), "\n") {
 		if strings.TrimSpace(l) == "" {
@@ -54,6 +56,8 @@ func TestProbe4(t *testing.T) {
 			third.add(s)
 		case strings.HasPrefix(lb.Path, "h4_"):
 			fourth.add(s)
+		case strings.HasPrefix(lb.Path, "h5_"):
+			fifth.add(s)
 		default:
 			first.add(s)
 		}
@@ -75,7 +79,8 @@ func TestProbe4(t *testing.T) {
 	t.Logf("  second set (h2_*, %d files, written after those fixes): %s", second.files, second)
 	t.Logf("  third set (h3_*, %d files, written after the second set's fixes): %s", third.files, third)
 	t.Logf("  fourth set (h4_*, %d files, AI reviewers' shapes, written after the third set's fixes): %s", fourth.files, fourth)
-	if all.matched < 183 || all.invented > 0 || all.exact < 183 || all.safeMissed > 1 || all.nonReportBad > 1 {
+	t.Logf("  fifth set (h5_*, %d files, written after all the fixes and not fixed on): %s", fifth.files, fifth)
+	if all.matched < 195 || all.invented > 0 || all.exact < 195 || all.safeMissed > 3 || all.nonReportBad > 1 {
 		t.Errorf("probe4 reads worse than its floors: %s", all)
 	}
 }
