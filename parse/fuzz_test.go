@@ -2,6 +2,7 @@ package parse
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -18,6 +19,18 @@ func FuzzReadReport(f *testing.F) {
 		f.Add(b)
 	}
 	if b, err := os.ReadFile("testdata/report/strict.txtar"); err == nil {
+		f.Add(b)
+	}
+	// The probe's reports: structures of other review traditions.
+	probes, err := filepath.Glob("testdata/probe4/*.md")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range probes {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -89,8 +89,8 @@ func sevFieldAny(t string) []string {
 // "S1") that no rule reads, not words ("Recommended fix"), a placeholder (`<level>`, `{sev}`) and not a list of the
 // options (`Critical | High | Low`).
 func unmappedField(name, value string) bool {
-	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(name)), "impact") {
-		return false // "Impact: Users lose data" is prose, not a level
+	if n := strings.ToLower(strings.TrimSpace(name)); strings.HasPrefix(n, "impact") || n == "rating" {
+		return false // "Impact: Users lose data" is prose, "Rating: B+" a grade, not a level
 	}
 	if _, _, ok := fieldSeverity(name, value); ok {
 		return false
@@ -219,7 +219,7 @@ var (
 	// Template"): "Seed classification" or "No dual classification" are
 	// findings' words, not a legend's.
 	legendRe     = regexp.MustCompile(`(?i)\b(?:legend|rubric|glossary|(?:severity|priority|risk|impact) (?:levels?|guide|scale|definitions?|ratings?|key|criteria|classification|matrix legend)|rating scale|scoring guide)\b`)
-	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?|severit(?:y|ies)|severidad(?:es)?|sévérités?|schweregrade?|重要度|심각도|严重程度)$|^how to (?:use|read)\b`)
+	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?|severit(?:y|ies)|severidad(?:es)?|sévérités?|schweregrade?|重要度|심각도|严重程度)$|^(?:(?:severity|priority|review|comment|issue) )?labels?$|^how to (?:use|read)\b`)
 	// Headings of summaries and overviews: a severity field there is an
 	// overall rating, not a finding.
 	// Its guard: "sum" of summary, résumé and resumen, "m t" of tóm tắt.
@@ -227,8 +227,9 @@ var (
 		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
 		"总结", "m t")
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
-		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade")
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет|rating|gravità|criticità|ernst)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade",
+		"rating", "ernst")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	// One ^ before the alternatives, not one in each: a regexp that
 	// starts with ^ is tried at the start only (TestAnyFieldReAnchored).
@@ -273,7 +274,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		g.findings = fs
 		return g
 	}
-	lines = htmlTables(src, lines)
+	lines = xmlFindings(src, htmlItems(src, htmlTables(src, boxTables(src, lines))))
 	nodes := make([]gnode, 0, 64)
 	var stack []int // open nodes, innermost last
 	cur := func() int {
@@ -513,6 +514,17 @@ func readGeneral(st *stop, src string, lines []line) general {
 				continue
 			}
 		}
+		if c := cur(); kind == 0 && c >= 0 && (nodes[c].kind == 'n' || nodes[c].kind == 'l') && nodes[c].i == i-1 &&
+			l.text != t && boldAlone(t) {
+			// "1. Jobs run for other tenants" over "   **Critical**":
+			// a severity alone in bold on the item's next line, indented
+			// under it, is its severity field.
+			v := strings.TrimSpace(strings.Trim(strings.TrimSpace(t), "*"))
+			if _, cl, ok := oneSeverity(v, false); ok && cl == sevFinding {
+				nodes[c].setField("severity", v, l.num)
+				continue
+			}
+		}
 		// A severity or status field belongs to the innermost open node.
 		fm := sevFieldAny(t)
 		if m := sevFieldMatch(fm); m != nil {
@@ -577,7 +589,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		// In a tool's printout, the line over a severity field is the
 		// title it rates, whatever its shape (">> Issue: [B602] …").
-		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil
+		printTitle := fenceRead && i > fenceAt && i+1 < fenceEnd && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil ||
+			kind == 0 && l.text == t && i+1 < len(lines) && indentedRating(lines, i)
 		if title, ok := titleField(t); ok && !printTitle && ratedBelow(lines, i) && !headsBlock(lines, nodes, cur(), i) {
 			// "- **Issue:** Title" over "  - **Priority:** High": the
 			// field names the finding its severity field rates. Under
@@ -629,6 +642,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// "✗ High severity vulnerability found in jsonwebtoken": a
 			// scanner's result line, read as "[High] …".
 			n = gnode{i: i, kind: 'b', rank: 7, text: "[" + scan + "] " + strings.TrimSpace(trimEmoji(t)), count: -1}
+		case l.text == t && failedCheck(t) != "":
+			// "[FAIL] 1.2.1 Ensure that … (Critical)": a benchmark's
+			// failed check, rated at its end; a passed one is no finding.
+			n = gnode{i: i, kind: 'b', rank: 7, text: failedCheck(t), count: -1}
 		case l.text == t && plainLabel(t):
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
@@ -1208,9 +1225,9 @@ func (n *gnode) setField(name, value string, line int) {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
 		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ") || k == "severidade" || k == "gravidade" ||
-		k == "深刻度" || k == "серьёзность" || k == "серьезность" || k == "критичность":
+		k == "深刻度" || k == "серьёзность" || k == "серьезность" || k == "критичность" || k == "gravità" || k == "criticità" || k == "ernst":
 		prio = 0
-	case strings.HasPrefix(k, "risk"):
+	case strings.HasPrefix(k, "risk") || k == "rating":
 		prio = 1
 	case strings.HasPrefix(k, "prio") || k == "prioridad" || k == "priorität" || k == "优先级" || k == "우선순위" || k == "độ ưu tiên" || k == "prioridade" || k == "приоритет":
 		prio = 2
@@ -1346,7 +1363,7 @@ func isLegendHeading(text string) bool {
 }
 
 // legendWords are the words one of which legendRe or legendHeadRe needs.
-var legendWords = newLowerWords("legend", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
+var legendWords = newLowerWords("legend", "label", "rubric", "glossary", "severit", "priority", "risk", "impact", "rating",
 	"scoring", "template", "format", "definition", "classification", "instruction", "how to", "severidad",
 	"sévérité", "schweregrad", "重要度", "심각도", "严重程度")
 
@@ -1356,8 +1373,15 @@ var legendWords = newLowerWords("legend", "rubric", "glossary", "severit", "prio
 // instructions, an empty checklist: see notReportTitle) counts as one too.
 func isTemplate(lines []line) bool {
 	seen := 0
+	front := len(lines) > 0 && lines[0].masked && strings.TrimSpace(lines[0].text) == "---"
 	for _, l := range lines {
 		t := strings.TrimSpace(l.text)
+		front = front && l.masked
+		if front && (strings.HasPrefix(t, "tools:") || strings.HasPrefix(t, "allowed-tools:")) {
+			// Front matter that names the tools an agent may use: an
+			// agent's definition, whose severities tell it how to rate.
+			return true
+		}
 		if t == "" || l.masked {
 			continue
 		}
@@ -1375,7 +1399,19 @@ func isTemplate(lines []line) bool {
 				return !ticked(lines)
 			}
 		}
-		if l.level == 0 && templatePhraseRe.MatchString(t) {
+		if l.level == 0 && (templatePhraseRe.MatchString(t) || promptOpening(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// promptOpening reports whether a line opens a prompt, as it addresses
+// the agent it instructs: "You are a senior security reviewer.", "Act as
+// an auditor."; its severities tell how to rate, they rate nothing.
+func promptOpening(t string) bool {
+	for _, p := range [...]string{"You are a ", "You are an ", "You are the ", "You're a ", "You're an ", "Act as a ", "Act as an "} {
+		if strings.HasPrefix(t, p) {
 			return true
 		}
 	}
@@ -1440,7 +1476,7 @@ func notReportTitle(title string) int {
 	switch head {
 	case "changelog", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
 		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook", "policy", "policies",
-		"prd", "requirements", "specification", "spec":
+		"prd", "requirements", "specification", "spec", "objectives", "okrs", "goals":
 		return docOther
 	}
 	return docReport
@@ -2442,6 +2478,11 @@ func labelOf(text string, kind byte) label {
 						lab = labelText(lead, kind)
 						lab.ok, lab.sev, lab.class, lab.word = true, sev, c, a[1:j]
 						lab.title, lab.id = plainTitle("**"+lead+"**", kind)
+						if t := strings.TrimLeft(a[j+1:], " :—–-"); lineMark(lead) && t != "" {
+							// "**Line 42** (🔴 Critical): Title": the bold
+							// part names the line; the title follows.
+							lab.title, lab.id = cleanTitle(firstSentence(t)), ""
+						}
 					} else if sev, c, word, id, ok := severityAndID(a[1:j]); ok {
 						// "**Title** (P1, CA-02)"
 						lab = labelText(lead, kind)
@@ -2764,6 +2805,22 @@ func labelText(text string, kind byte) label {
 			}
 		}
 	}
+	// A severity field that opens a heading, its title after a dash:
+	// "#### Severity: Critical — Webhook signature is never checked".
+	if kind == 'h' {
+		if m := sevFieldOf(flat); m != nil {
+			if v, t := splitDash(m[2]); t != "" && !emptyTitle(cleanTitle(t)) {
+				if sev, c, ok := fieldSeverity(m[1], v); ok && c == sevFinding {
+					lab.ok, lab.sev, lab.class, lab.word = true, sev, c, strings.TrimSpace(v)
+					if id, r, ok := apartID(t); ok {
+						lab.id, t = id, strings.TrimLeft(r, sepChars)
+					}
+					lab.title = itemTitle(t, kind)
+					return lab
+				}
+			}
+		}
+	}
 	// a. At the start: "[P1] Title", "CRITICAL: Title", "High — Title".
 	if sev, c, word, rest, ok := startSeverity(flat); ok {
 		lab.ok, lab.sev, lab.class, lab.word = true, sev, c, word
@@ -2842,6 +2899,19 @@ func labelText(text string, kind byte) label {
 			break
 		}
 	}
+	// d'. Trailing after a colon, in bold: "Retry loop charges the card
+	// twice: **Critical**" (not "Status: High", a field).
+	if i := strings.LastIndex(flat, ": "); i > 0 && strings.HasSuffix(strings.TrimSpace(raw), "**") && len(strings.Fields(flat[:i])) >= 3 {
+		if sev, c, ok := severityValue(flat[i+2:], false); ok && c == sevFinding && len(flat)-i < 40 {
+			lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, strings.TrimSpace(flat[i+2:]), true
+			body := flat[:i]
+			if id, r, ok := apartID(body); ok {
+				lab.id, body = id, strings.TrimLeft(r, sepChars)
+			}
+			lab.title = itemTitle(body, kind)
+			return lab
+		}
+	}
 	// g. A severity field inside the line, after its title: "Title —
 	// Severity: High. …", "… charge. Risk: HIGH.", "[Severity: Critical]
 	// Title".
@@ -2870,8 +2940,49 @@ func labelText(text string, kind byte) label {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
 		}
 		lab.title = itemTitle(body, kind)
+	} else if sev, mark, body, ok := trailMark(flat); ok && kind == 'h' && len(strings.Fields(body)) >= 3 && !startsWithSeverity(body) {
+		// A severity mark that ends a heading: "### Query timeout is
+		// unbounded 🔴".
+		lab.ok, lab.sev, lab.class, lab.word = true, sev, sevFinding, mark
+		if id, r, ok := apartID(body); ok {
+			lab.id, body = id, strings.TrimLeft(r, sepChars)
+		}
+		lab.title = itemTitle(body, kind)
 	}
 	return lab
+}
+
+// failedCheck returns the text after a failed check's tag ("[FAIL]",
+// "[FAILED]") when the line ends with its severity in brackets, as a
+// benchmark prints a result, else "".
+func failedCheck(t string) string {
+	if len(t) < 8 || t[0] != '[' {
+		return ""
+	}
+	tag, rest, ok := strings.Cut(t[1:], "]")
+	if !ok || !strings.EqualFold(tag, "fail") && !strings.EqualFold(tag, "failed") {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	if _, _, word, s, e, ok := bracketSeverity(rest); !ok || strings.TrimSpace(rest[e:]) != "" || s == 0 || !itemBracket(rest, word, e) {
+		return ""
+	}
+	return rest
+}
+
+// trailMark reads a severity mark (an emoji of the vocabulary, P0 to P2)
+// that ends s, and the text before it.
+func trailMark(s string) (Severity, string, string, bool) {
+	t := strings.TrimRight(s, "*_ \t\uFE0F")
+	r, n := utf8.DecodeLastRuneInString(t)
+	if n < 2 || !isEmojiRune(r) {
+		return "", "", "", false
+	}
+	sev, c, ok := oneSeverity(t[len(t)-n:], false)
+	if !ok || c != sevFinding || sev.Rank() > 2 {
+		return "", "", "", false
+	}
+	return sev, t[len(t)-n:], strings.TrimSpace(t[:len(t)-n]), true
 }
 
 // unwrapTag reads a severity tag that opens s written as code or as a
@@ -3306,9 +3417,17 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	cells := tableCells(lines[i].text)
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1, alt: -1}
 	sevRank, titleName, first, fix := 0, "", -1, false
+	risk, other, otherName, otherRank := -1, -1, "", 0 // a "Risk" column; the strongest other severity column
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
+		if sevColumn(name) {
+			if name == "risk" && risk < 0 {
+				risk = j
+			} else if other < 0 || sevColumnRank(name) < otherRank {
+				other, otherName, otherRank = j, name, sevColumnRank(name)
+			}
+		}
 		switch {
 		case sevColumn(name) && (c.sev < 0 || sevColumnRank(name) < sevRank):
 			// Of several ("| Likelihood | Impact | Risk |"), the
@@ -3340,6 +3459,12 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 				first = j
 			}
 		}
+	}
+	if c.title < 0 && c.count < 0 && risk >= 0 && other >= 0 && risk < other {
+		// "| Risk | Probability | Impact | Rating | Mitigation |": a
+		// risk register names each risk in its "Risk" column and rates
+		// it in the columns after it.
+		c.title, c.sev, c.sevName = risk, other, otherName
 	}
 	if fix && c.sev > first && first >= 0 && c.title < 0 && c.count < 0 && (sevColumnRank(c.sevName) <= 1 || c.sevName == "impact") {
 		// "| Hotspot | Impact | Evidence | Suggested fix |": a table
@@ -3411,9 +3536,18 @@ func ratingColumn(name string) bool {
 // severity 0, risk 1, priority 2, the others 3.
 func sevColumnRank(name string) int {
 	switch {
+	case strings.HasPrefix(name, "cvss"):
+		// A CVSS score column rates the rows only when no column names
+		// their level.
+		return 4
+	case name == "security severity":
+		// "| Severity | Security severity |": code scanning rates a rule
+		// (error, warning, note) and its security weight apart.
+		return -1
 	case strings.Contains(name, "sev") || strings.HasPrefix(name, "crit"):
 		return 0
-	case strings.Contains(name, "risk"):
+	case strings.Contains(name, "risk") || name == "rating" || name == "grade":
+		// An overall rating beats one axis of it (impact).
 		return 1
 	case strings.HasPrefix(name, "prio"):
 		return 2
@@ -3442,10 +3576,11 @@ func cellField(cell string) (name, value string, ok bool) {
 
 func sevColumn(name string) bool {
 	switch name {
-	case "severity", "sev", "sev.", "priority", "risk", "risk level", "level", "impact", "criticality", "prio", "rating", "grade",
+	case "severity", "sev", "sev.", "security severity", "priority", "risk", "risk level", "level", "impact", "criticality", "prio", "rating", "grade",
 		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
 		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
-		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität":
+		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität",
+		"gravità", "ernst", "threat level", "cvss", "cvss score", "cvss v3", "cvss 3.1", "cvss v3.1", "cvss base score":
 		return true
 	}
 	return false
@@ -3515,6 +3650,9 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	}
 	sevText := cell(t.sev)
 	sev, c, ok := slotSeverity(sevText)
+	if !ok && strings.HasPrefix(t.sevName, "cvss") {
+		sev, c, ok = fieldSeverity(t.sevName, sevText) // "| CVSS |" over "9.8"
+	}
 	if t.sev < 0 {
 		// Severity from the ID, else from the group over the table.
 		sev, _, ok = idSeverity(strings.Trim(stripBold(cell(t.id)), "`[]# "))
@@ -3705,6 +3843,13 @@ func plainLabel(t string) bool {
 	if _, _, ok := idTrailingSeverity(t); ok {
 		return true
 	}
+	if wordIDAt(t) != nil {
+		// "Finding 3 (Severity: High): Title", "Result #1 CRITICAL —
+		// Title": a numbered finding rated right after its number.
+		lab := labelText(t, 'b')
+		c, _ := utf8.DecodeRuneInString(lab.title)
+		return lab.ok && lab.class == sevFinding && !lab.inner && (unicode.IsUpper(c) || c == '`')
+	}
 	m, ok := markerAt(t, true)
 	if !ok || m.start != 0 || m.class != sevFinding {
 		return false
@@ -3842,6 +3987,13 @@ func startsWithPhrase(s string) bool {
 // pipes, one a severity ("_⚠️ Potential issue_ | _🔴 Critical_", as PR
 // review bots head a comment): the severity.
 func badgeLine(t string) (string, bool) {
+	if strings.HasPrefix(t, "`") {
+		// "`41-58`: _⚠️ Potential issue_ | _🟠 Major_": the lines the
+		// comment is on come first.
+		if j := strings.IndexByte(t[1:], '`'); j > 0 && lineRange(t[1:1+j]) && strings.HasPrefix(t[2+j:], ":") {
+			t = strings.TrimSpace(t[3+j:])
+		}
+	}
 	if len(t) > 120 || !strings.Contains(t, "|") || t[0] != '_' && t[0] != '*' {
 		return "", false
 	}
@@ -3857,6 +4009,33 @@ func badgeLine(t string) (string, bool) {
 		}
 	}
 	return value, value != ""
+}
+
+// indentedRating reports whether the lines right under lines[i] are
+// indented fields ("Name: value"), one a severity field: a tool's result
+// printed as a line over its fields ("Check: …" over "\tFAILED for
+// resource: …" and "\tSeverity: HIGH").
+func indentedRating(lines []line, i int) bool {
+	for j := i + 1; j < len(lines) && j <= i+8; j++ {
+		t := strings.TrimSpace(lines[j].text)
+		if t == "" || lines[j].masked || lines[j].level > 0 || lines[j].text[0] != '\t' && !strings.HasPrefix(lines[j].text, "  ") {
+			return false
+		}
+		if sevFieldOf(t) != nil {
+			return true
+		}
+		if anyFieldRe.FindStringIndex(t) == nil {
+			return false
+		}
+	}
+	return false
+}
+
+// lineRange reports whether s is a line number or a range of them
+// ("41", "41-58").
+func lineRange(s string) bool {
+	a, b, found := strings.Cut(s, "-")
+	return isDigits(a) && (!found || isDigits(b))
 }
 
 // imageBadge reads a badge image whose alt text is a severity, as review

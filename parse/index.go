@@ -433,6 +433,12 @@ func pipeItem(text string, num int) (noted, bool) {
 		it.section, quoted = unquote(rest[0])
 		it.title = strings.TrimSpace(rest[1])
 		// rest[2:] are extra fields: allowed by the grammar.
+		if len(rest) == 2 && !quoted && isLocation(it.title) && !isLocation(it.section) {
+			// "- HIGH | Webhook secret compared with == | hooks/verify.go:22":
+			// a title, then where the defect is.
+			it.section, it.title = "", it.section
+			notes = append(notes, "index line gives a location where the title belongs")
+		}
 	}
 	if strings.HasPrefix(it.section, "#") {
 		it.section = strings.TrimSpace(strings.TrimLeft(it.section, "#"))

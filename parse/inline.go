@@ -3,6 +3,8 @@ package parse
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // inlineFieldNames are the severity fields an author writes inside a
@@ -162,6 +164,10 @@ func markTrailScale(nodes []gnode) {
 // high*", as review bots end a comment) or apart by a dash ("Severity —
 // High"). Other lines come back as they are; the cheap tests first.
 func fieldForm(t string) string {
+	if len(t) > 2 && t[0] == ':' && (t[1] == ' ' || t[1] == '\t') {
+		t = strings.TrimLeft(t[1:], " \t") // ": **Severity:** High", a definition list's line
+	}
+	t = emojiField(t)
 	if len(t) > 2 && (t[0] == '*' || t[0] == '_') && t[1] != t[0] && t[1] != ' ' && t[len(t)-1] == t[0] && t[len(t)-2] != t[0] {
 		t = t[1 : len(t)-1] // "*Severity: high*"
 	}
@@ -181,6 +187,23 @@ func fieldForm(t string) string {
 	return t
 }
 
+// emojiField drops the emoji before a field's name ("🔥 Severity:
+// Critical", "❌ Issue: …", as AI reviewers mark each field), else returns
+// t as it is.
+func emojiField(t string) string {
+	if t == "" || t[0] < 0xe2 {
+		return t // the cheap test: no emoji opens the line
+	}
+	r := trimEmoji(t)
+	if c, _ := utf8.DecodeRuneInString(r); r == t || !unicode.IsLetter(c) {
+		return t
+	}
+	if i := strings.IndexAny(r, ":："); i > 0 && i <= 24 {
+		return r
+	}
+	return t
+}
+
 // titleFieldNames are the names of the fields that name a finding.
 var titleFieldNames = []string{"issue", "finding", "problem", "title", "bug", "vulnerability", "defect"}
 
@@ -192,7 +215,7 @@ func titleField(t string) (string, bool) {
 	if strings.IndexByte(t, ':') < 0 {
 		return "", false
 	}
-	c := strings.TrimLeft(t, "-*+_ \t")
+	c := emojiField(strings.TrimLeft(t, "-*+_ \t"))
 	named := false
 	for _, w := range titleFieldNames {
 		if hasPrefixLower(c, w) {
@@ -203,6 +226,7 @@ func titleField(t string) (string, bool) {
 	if !named {
 		return "", false
 	}
+	t = emojiField(t)
 	m := anyFieldRe.FindStringSubmatch(t)
 	if m == nil {
 		return "", false

@@ -24,7 +24,7 @@ func (p proseParsed) noSev() bool { return p.class == sevNone }
 var (
 	// "Finding 3", "Issue 2", "Gap 1.2", "Alert #14" (a code scanner's
 	// alert): a word and a number used as an ID.
-	wordIDRe = regexp.MustCompile(`^(?i)((?:finding|issue|gap|concern|problem|risk|item|observation|recommendation|alert|bug|defect|vulnerability)\s+#?\d+(?:\.\d+)*)`)
+	wordIDRe = regexp.MustCompile(`^(?i)((?:finding|issue|gap|concern|problem|risk|item|observation|recommendation|alert|bug|defect|vulnerability|result)\s+#?\d+(?:\.\d+)*)`)
 	// A leading "2." or "2)" numbering inside a heading.
 	numberingRe = regexp.MustCompile(`^\d+(?:\.\d+)*[.)]?\s+`)
 	// Separators between a marker, an ID and a title.
@@ -83,6 +83,14 @@ func leadID(s string) (id, rest string, ok bool) {
 	}
 	bare := strings.TrimRight(strings.Trim(tok, "[]`*"), ":.)")
 	bare = strings.Trim(bare, "[]`*")
+	if tok != "" && tok[0] == '(' {
+		// "(HAL-01) UNPROTECTED INITIALIZER": an audit's ID in
+		// parentheses before the title.
+		if !strings.HasSuffix(strings.TrimRight(tok, ":."), ")") {
+			return "", s, false
+		}
+		bare = strings.TrimPrefix(bare, "(")
+	}
 	if bare != "" && IsFindingID(bare) {
 		if _, ok := severityPrefix(bare); ok || bare[0] != 'P' || !isDigits(bare[1:]) {
 			return bare, s[len(tok):], true

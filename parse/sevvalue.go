@@ -153,12 +153,16 @@ func scoreSeverity(name, score string) (Severity, bool) {
 // wordValue is severityValue less its scores.
 func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	v := strings.TrimSpace(stripBold(s))
-	// "(severity: high)", "[Priority: P1]": the field's name is not the value.
-	if i := strings.IndexAny(v, ":："); i > 0 && i <= 12 {
+	if f, ok := fieldInList(v); ok {
+		v = f // "(Confidence: LOW, Severity: HIGH)": the severity field of several
+	}
+	// "(severity: high)", "[Priority: P1]", "[severity=high]": the
+	// field's name is not the value.
+	if i := strings.IndexAny(v, ":：="); i > 0 && i <= 12 {
 		switch strings.ToLower(strings.TrimSpace(v[:i])) {
 		case "severity", "sev", "priority", "prio", "risk", "impact", "level", "severidad", "severidade", "sévérité",
-			"schweregrad", "gravedad", "gravidade", "gravité":
-			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":："))
+			"schweregrad", "gravedad", "gravidade", "gravité", "gravità", "ernst", "rating":
+			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":：="))
 		}
 	}
 	// The reason after a dash, a colon or a semicolon is not the value.
@@ -191,6 +195,11 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	// A score with its level ("9.8 (Critical)", "7.5 (High)"): the level.
 	if paren != "" && isScore(main) {
 		main = ""
+	}
+	// A level with its score ("High (7.5)", "CRITICAL (9.8/10)"): the
+	// level; "(10)" after a level is a count, read as one below.
+	if main != "" && isScore(paren) {
+		paren = ""
 	}
 	for _, part := range []string{main, paren} {
 		if part == "" || isCount(part) {
@@ -518,4 +527,28 @@ func isScore(s string) bool {
 		return false
 	}
 	return isDigits(s[:i]) && isDigits(s[i+1:])
+}
+
+// fieldInList reads a list of fields joined by commas or semicolons,
+// each "Name: value" ("Confidence: LOW, Severity: HIGH", as scanners
+// print a result's ratings): the one whose name is severity or risk.
+func fieldInList(v string) (string, bool) {
+	if strings.IndexByte(v, ',') < 0 && strings.IndexByte(v, ';') < 0 {
+		return "", false
+	}
+	field := ""
+	for part := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == ',' || r == ';' }) {
+		name, _, ok := strings.Cut(part, ":")
+		if !ok {
+			return "", false
+		}
+		switch strings.ToLower(strings.TrimSpace(name)) {
+		case "severity", "sev", "risk":
+			if field != "" {
+				return "", false
+			}
+			field = strings.TrimSpace(part)
+		}
+	}
+	return field, field != ""
 }
