@@ -101,6 +101,11 @@ type watchRun struct {
 	out    *outQueue
 	live   *livepage.Server
 	differ *watcher.Differ
+	// splice writes findings.json at each change from the one written
+	// before; spliced is that file as the last write left it (nil: none to
+	// read from).
+	splice  synth.JSONSplice
+	spliced os.FileInfo
 
 	final      *synth.Synthesis
 	first      bool

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -81,7 +83,9 @@ func (r *watchRun) write(ctx context.Context, u *watcher.Update) error {
 	if !u.Final {
 		wctx = fsio.WithoutWaiting(wctx)
 	}
-	rendered, err := r.writeReports(wctx, u.Synthesis, r.every)
+	t, done := r.spliceTargets()
+	rendered, err := r.writeReports(wctx, u.Synthesis, t)
+	done(err)
 	cancel()
 	switch {
 	case err != nil && u.Final:
@@ -110,6 +114,41 @@ func (r *watchRun) write(ctx context.Context, u *watcher.Update) error {
 		r.live.Publish(b, rendered.FindingsJSON)
 	}
 	return nil
+}
+
+// spliceTargets returns the targets of a change: findings.json, when it is
+// streamed to a file, is written by the splice from the file the previous
+// change wrote, when it is still that file (the same file, size and
+// modification time). done, given the error of the write, notes the file
+// written for the next change.
+func (r *watchRun) spliceTargets() (t report.Targets, done func(error)) {
+	t = r.every
+	if t.KeepJSON || t.Dir == "" || t.Dir == report.Stdout {
+		return t, func(error) {}
+	}
+	path := filepath.Join(t.Dir, "findings.json")
+	var old io.ReaderAt
+	f, info, err := fsio.Open(path)
+	if err == nil {
+		if was := r.spliced; was != nil && os.SameFile(info, was) && info.Size() == was.Size() && info.ModTime().Equal(was.ModTime()) {
+			old = f
+		}
+	}
+	t.JSON = func(w io.Writer, s *synth.Synthesis) error { return r.splice.Write(w, s, old) }
+	return t, func(err error) {
+		if f != nil {
+			f.Close()
+		}
+		r.spliced = nil
+		if err != nil && !errors.Is(err, fsio.ErrNoReader) {
+			// findings.json may be the old file, or none: render it all.
+			r.splice.Reset()
+			return
+		}
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Size() == r.splice.Size() && r.splice.Size() > 0 {
+			r.spliced = info
+		}
+	}
 }
 
 // sayRemoved adds the removal's diagnostic to u, once per removal.
