@@ -48,11 +48,32 @@ func splice(t *testing.T, sp *synth.JSONSplice, s *synth.Synthesis, old []byte) 
 	return buf.Bytes(), rc
 }
 
+// spliceMD is splice for summary.md.
+func spliceMD(t *testing.T, ms *synth.MarkdownSplice, s *synth.Synthesis, old []byte) ([]byte, *readCounter) {
+	t.Helper()
+	var rc *readCounter
+	var buf bytes.Buffer
+	var err error
+	if old != nil {
+		rc = &readCounter{r: bytes.NewReader(old)}
+		err = ms.Write(&buf, s, rc)
+	} else {
+		err = ms.Write(&buf, s, nil)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms.Size() != int64(buf.Len()) {
+		t.Fatalf("Size %d after writing %d bytes", ms.Size(), buf.Len())
+	}
+	return buf.Bytes(), rc
+}
+
 // TestJSONSpliceIsWriteJSON grows a run step by step through a Live, as a
 // watcher does (bus entries appended, some matching findings and some not,
 // agents completing, a bus read again from the start, the final update),
 // and checks after every step that the spliced findings.json is WriteJSON's
-// byte for byte: from the previous output, from none, from a file that is
+// byte for byte, and the spliced summary.md WriteMarkdown's: from the previous output, from none, from a file that is
 // not the one written, and from the one written, written over.
 func TestJSONSpliceIsWriteJSON(t *testing.T) {
 	full, _ := demoRun(t, demo.Config{Agents: 10, Findings: 8, BusLines: 300, Seed: 11})
@@ -61,7 +82,9 @@ func TestJSONSpliceIsWriteJSON(t *testing.T) {
 	opts := synth.Options{MaxEntries: 9, Watching: true, Expect: []string{"fd-agent-0000", "fd-late"}}
 	live := synth.NewLive(opts)
 	var sp synth.JSONSplice
-	var prev []byte
+	var md synth.MarkdownSplice
+	var prev, prevMD []byte
+	copiedMD := 0
 	nAgents, cut := 0, 0
 	var extra []record.Entry // appended entries that match a finding, or none
 	copied := 0
@@ -89,6 +112,30 @@ func TestJSONSpliceIsWriteJSON(t *testing.T) {
 			copied++
 		}
 		prev = got
+
+		// summary.md the same way.
+		wantMD := synth.RenderMarkdown(s)
+		oldMD := prevMD
+		switch k := r.IntN(8); {
+		case k == 0:
+			oldMD = nil
+		case k == 1 && prevMD != nil:
+			oldMD = append([]byte{' '}, prevMD...)
+		case k == 2 && prevMD != nil:
+			oldMD = slices.Clone(prevMD)
+			if at := bytes.Index(oldMD, []byte("\n- **")); at >= 0 {
+				oldMD[at+len("\n- **")] ^= 1
+			}
+		}
+		gotMD, rc := spliceMD(t, &md, s, oldMD)
+		if !bytes.Equal(gotMD, wantMD) {
+			t.Fatalf("step %d (%d agents, %d entries): the summary.md splice differs from WriteMarkdown:\n%s", step, nAgents,
+				cut+len(extra), txtartest.FirstDiff(wantMD, gotMD))
+		}
+		if rc != nil && rc.n > int64(len(wantMD))/2 {
+			copiedMD++
+		}
+		prevMD = gotMD
 	}
 	for step := range 150 {
 		switch k := r.IntN(12); {
@@ -121,8 +168,9 @@ func TestJSONSpliceIsWriteJSON(t *testing.T) {
 	if s, ok := live.Final(&run); ok {
 		check(-1, s)
 	}
-	if copied < 20 {
-		t.Errorf("%d of 150 writes copied most of the previous output: the splice reuses too little", copied)
+	if copied < 20 || copiedMD < 20 {
+		t.Errorf("%d and %d of 150 writes of findings.json and summary.md copied most of the previous output: the splices reuse too little",
+			copied, copiedMD)
 	}
 }
 
