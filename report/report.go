@@ -55,7 +55,10 @@ type Targets struct {
 	KeepJSON bool
 	// JSON, when not nil, streams findings.json to its file instead of
 	// synth.WriteJSON (a watcher's synth.JSONSplice); not with KeepJSON.
-	JSON func(w io.Writer, s *synth.Synthesis) error
+	// Markdown, when not nil, streams summary.md to its file (in Dir, not
+	// Stdout) instead of synth.WriteMarkdown (a synth.MarkdownSplice).
+	JSON     func(w io.Writer, s *synth.Synthesis) error
+	Markdown func(w io.Writer, s *synth.Synthesis) error
 }
 
 // OnStdout returns the names of the targets that are Stdout ("--out",
@@ -138,8 +141,12 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (r Rendered, err 
 		done = make(chan struct{})
 		go func() {
 			defer close(done)
+			write := t.Markdown
+			if write == nil {
+				write = synth.WriteMarkdown
+			}
 			mdErr = writeTarget(ctx, filepath.Join(t.Dir, "summary.md"), nil, func(w io.Writer) error {
-				return synth.WriteMarkdown(w, s)
+				return write(w, s)
 			}, t.Stdout, t.Run)
 		}()
 	}
