@@ -12,13 +12,13 @@ import (
 	"github.com/fluxwatch/fluxwatch/parse"
 )
 
-// TestWatchSplicedReports: watch writes findings.json at each change from
-// the one it wrote before (synth.JSONSplice); after every change of a
-// scripted run — bus appends that touch a finding and that do not, a bus
+// TestWatchSplicedReports: watch writes findings.json and summary.md at
+// each change from the ones it wrote before (synth.JSONSplice,
+// synth.MarkdownSplice); after every change of a scripted run — bus appends that touch a finding and that do not, a bus
 // writer killed mid-line, a .partial cut short, a report completing by
 // rename, findings.json replaced by someone else or written over in place
-// with its size and time kept — the watcher's findings.json is synth's of
-// the same files, byte for byte.
+// with its size and time kept (summary.md too) — the watcher's
+// findings.json and summary.md are synth's of the same files, byte for byte.
 func TestWatchSplicedReports(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "run")
@@ -66,12 +66,41 @@ func TestWatchSplicedReports(t *testing.T) {
 
 	stop := watchInProcess(t, getenv, "-q", "--debounce", "20ms", dir)
 	findings := filepath.Join(dir, "findings.json")
+	summary := filepath.Join(dir, "summary.md")
 	settle := func(what string) {
 		t.Helper()
 		want := synthOnce(t, getenv, filepath.Join(root, "synth"), dir)
+		wantMD, err := os.ReadFile(filepath.Join(root, "synth", "summary.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
 		awaitFile(t, findings, 30*time.Second, what+": the watcher's findings.json equal to synth's", func(got []byte) bool {
 			return bytes.Equal(got, want)
 		})
+		awaitFile(t, summary, 30*time.Second, what+": the watcher's summary.md equal to synth's", func(got []byte) bool {
+			return bytes.Equal(got, wantMD)
+		})
+	}
+	// overwrite writes over the file at path in place, the same size, its
+	// modification time kept.
+	overwrite := func(path string) {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = bytes.Replace(bytes.Replace(data, []byte(`"title": "`), []byte(`"title": "#`), -1), []byte("- **"), []byte("- *#"), -1)[:len(data)]
+		f.WriteAt(data, 0)
+		f.Close()
+		os.Chtimes(path, info.ModTime(), info.ModTime())
 	}
 	settle("start")
 
@@ -116,21 +145,8 @@ func TestWatchSplicedReports(t *testing.T) {
 	settle("findings.json replaced, then a bus append")
 
 	// Written over in place, its size and modification time kept.
-	data, err = os.ReadFile(findings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := os.Stat(findings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(findings, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteAt(bytes.Replace(data, []byte(`"title": "`), []byte(`"title": "#`), -1)[:len(data)], 0)
-	f.Close()
-	os.Chtimes(findings, info.ModTime(), info.ModTime())
+	overwrite(findings)
+	overwrite(summary)
 	appendEntry(bus.Entry{Severity: bus.Notable, Agent: "fd-d", Category: "misc", Summary: "one more unrelated note",
 		Timestamp: "2026-11-20T09:05:00Z"})
 	settle("findings.json written over in place, then a bus append")

@@ -116,37 +116,67 @@ func (r *watchRun) write(ctx context.Context, u *watcher.Update) error {
 	return nil
 }
 
-// spliceTargets returns the targets of a change: findings.json, when it is
-// streamed to a file, is written by the splice from the file the previous
-// change wrote, when it is still that file (the same file, size and
-// modification time). done, given the error of the write, notes the file
-// written for the next change.
+// spliceTargets returns the targets of a change: findings.json and
+// summary.md, when they are streamed to files, are written by their
+// splices from the files the previous change wrote (findings.json not
+// with --serve, whose page keeps it in memory). done, given the error of
+// the write, notes the files written for the next change.
 func (r *watchRun) spliceTargets() (t report.Targets, done func(error)) {
 	t = r.every
-	if t.KeepJSON || t.Dir == "" || t.Dir == report.Stdout {
+	if t.Dir == "" || t.Dir == report.Stdout {
 		return t, func(error) {}
 	}
-	path := filepath.Join(t.Dir, "findings.json")
+	md, mdDone := r.md.writer(t.Dir)
+	t.Markdown = md
+	if t.KeepJSON {
+		return t, mdDone
+	}
+	json, jsonDone := r.json.writer(t.Dir)
+	t.JSON = json
+	return t, func(err error) { jsonDone(err); mdDone(err) }
+}
+
+// splicedFile is a report that watch writes from the one it wrote at the
+// previous change (synth.JSONSplice, synth.MarkdownSplice).
+type splicedFile struct {
+	name   string
+	splice interface {
+		Write(w io.Writer, s *synth.Synthesis, old io.ReaderAt) error
+		Reset()
+		Size() int64
+	}
+	// last is the file as the previous write left it; nil: none to read
+	// from.
+	last os.FileInfo
+}
+
+// writer returns the writer of the file in dir, which reads from the file
+// there when it is still the one written (the same file, size and
+// modification time; what is read is then checked against hashes of what
+// was written), and done, which, given the error of the write, notes the
+// file written. A failed write (but a FIFO target without a reader) leaves
+// nothing to read from: the file may be the old one, or none.
+func (f *splicedFile) writer(dir string) (write func(io.Writer, *synth.Synthesis) error, done func(error)) {
+	path := filepath.Join(dir, f.name)
 	var old io.ReaderAt
-	f, info, err := fsio.Open(path)
+	fh, info, err := fsio.Open(path)
 	if err == nil {
-		if was := r.spliced; was != nil && os.SameFile(info, was) && info.Size() == was.Size() && info.ModTime().Equal(was.ModTime()) {
-			old = f
+		if was := f.last; was != nil && os.SameFile(info, was) && info.Size() == was.Size() && info.ModTime().Equal(was.ModTime()) {
+			old = fh
 		}
 	}
-	t.JSON = func(w io.Writer, s *synth.Synthesis) error { return r.splice.Write(w, s, old) }
-	return t, func(err error) {
-		if f != nil {
-			f.Close()
+	write = func(w io.Writer, s *synth.Synthesis) error { return f.splice.Write(w, s, old) }
+	return write, func(err error) {
+		if fh != nil {
+			fh.Close()
 		}
-		r.spliced = nil
+		f.last = nil
 		if err != nil && !errors.Is(err, fsio.ErrNoReader) {
-			// findings.json may be the old file, or none: render it all.
-			r.splice.Reset()
+			f.splice.Reset()
 			return
 		}
-		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Size() == r.splice.Size() && r.splice.Size() > 0 {
-			r.spliced = info
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Size() == f.splice.Size() && f.splice.Size() > 0 {
+			f.last = info
 		}
 	}
 }
