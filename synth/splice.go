@@ -59,7 +59,9 @@ const findingSep = ",\n    "
 // is rendered, and those after it too. The error is w's,
 // or old's; after an error the previous write is forgotten.
 func (sp *JSONSplice) Write(w io.Writer, s *Synthesis, old io.ReaderAt) (err error) {
-	if old == nil || sp.size == 0 {
+	if old == nil || sp.size == 0 || !someSame(s.Findings, sp.prev) {
+		// Nothing to copy (after a merge no finding is the same): the
+		// previous findings go now, not after the new ones are written.
 		sp.Reset()
 	}
 	if sp.seed == (maphash.Seed{}) {
@@ -301,6 +303,20 @@ func (fw *findingsWriter) copyRun(i, j int, n int64) (written int64, copied int,
 // readPiece is about how much of the previous findings.json a splice
 // reads at once.
 const readPiece = 1 << 20
+
+// someSame reports whether one of a few findings of fs spread over the
+// list, the first and the last among them, is the one at its place in
+// prev: whether a splice may copy some.
+func someSame(fs, prev []Finding) bool {
+	n := min(len(fs), len(prev))
+	for k := 0; k <= 16 && n > 0; k++ {
+		i := k * (n - 1) / 16
+		if sameFinding(&fs[i], &prev[i]) {
+			return true
+		}
+	}
+	return false
+}
 
 // sameFinding reports whether f renders as g did: the same values, lists
 // and annotations, those behind pointers by identity (never written again

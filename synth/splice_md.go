@@ -47,6 +47,9 @@ func (ms *MarkdownSplice) Write(out io.Writer, s *Synthesis, old io.ReaderAt) (e
 	for i := 0; same && i < len(s.Findings); i++ {
 		same = sameFinding(&s.Findings[i], &ms.prev[i])
 	}
+	if !same {
+		ms.prev = nil // it goes now, not after the new findings are written
+	}
 	tee := &hashWriter{w: out, seed: ms.seed}
 	w := mdWriter{bufio.NewWriterSize(tee, 64<<10)}
 	at, sum := make([]int64, 2*len(mdSections)), make([]uint64, len(mdSections))
