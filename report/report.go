@@ -53,6 +53,12 @@ type Targets struct {
 	// Rendered (a live page serves it); otherwise findings.json is streamed
 	// to its file and never held whole.
 	KeepJSON bool
+	// JSON, when not nil, streams findings.json to its file instead of
+	// synth.WriteJSON (a watcher's synth.JSONSplice); not with KeepJSON.
+	// Markdown, when not nil, streams summary.md to its file (in Dir, not
+	// Stdout) instead of synth.WriteMarkdown (a synth.MarkdownSplice).
+	JSON     func(w io.Writer, s *synth.Synthesis) error
+	Markdown func(w io.Writer, s *synth.Synthesis) error
 }
 
 // OnStdout returns the names of the targets that are Stdout ("--out",
@@ -135,8 +141,12 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (r Rendered, err 
 		done = make(chan struct{})
 		go func() {
 			defer close(done)
+			write := t.Markdown
+			if write == nil {
+				write = synth.WriteMarkdown
+			}
 			mdErr = writeTarget(ctx, filepath.Join(t.Dir, "summary.md"), nil, func(w io.Writer) error {
-				return synth.WriteMarkdown(w, s)
+				return write(w, s)
 			}, t.Stdout, t.Run)
 		}()
 	}
@@ -161,7 +171,11 @@ func Write(ctx context.Context, s *synth.Synthesis, t Targets) (r Rendered, err 
 	default:
 		findings := target{path: filepath.Join(t.Dir, "findings.json"), render: same(r.FindingsJSON)}
 		if !t.KeepJSON {
-			findings = target{path: findings.path, stream: func(w io.Writer) error { return synth.WriteJSON(w, s) }}
+			write := t.JSON
+			if write == nil {
+				write = synth.WriteJSON
+			}
+			findings = target{path: findings.path, stream: func(w io.Writer) error { return write(w, s) }}
 		}
 		targets = append(targets, findings, target{stream: func(io.Writer) error { <-done; return mdErr }})
 	}

@@ -60,21 +60,34 @@ func RenderMarkdown(s *Synthesis) []byte {
 // a fifth of synth's peak heap.
 func WriteMarkdown(out io.Writer, s *Synthesis) error {
 	w := mdWriter{bufio.NewWriterSize(out, 64<<10)}
-	mdHeader(&w, s)
-	mdBaseline(&w, s)
-	mdKeyFindings(&w, s)
-	mdIssues(&w, s)
-	mdSuppressions(&w, s)
-	mdImprovements(&w, s)
-	mdHeatMap(&w, s)
-	mdAgents(&w, s)
-	mdYield(&w, s)
-	mdDirectory(&w, s)
-	mdConflicts(&w, s)
-	mdTimeline(&w, s)
-	mdSpecialists(&w, s)
-	mdEvidence(&w, s)
+	for _, sec := range mdSections {
+		sec.write(&w, s)
+	}
 	return w.Flush()
+}
+
+// mdSections are the sections of summary.md in order. Those marked
+// findings read s.Findings and nothing else of s: a watcher's
+// MarkdownSplice copies them from its previous write while the findings
+// are those it wrote.
+var mdSections = []struct {
+	write    func(*mdWriter, *Synthesis)
+	findings bool
+}{
+	{write: mdHeader},
+	{write: mdBaseline},
+	{write: mdKeyFindings, findings: true},
+	{write: mdIssues, findings: true},
+	{write: mdSuppressions},
+	{write: mdImprovements},
+	{write: mdHeatMap, findings: true},
+	{write: mdAgents},
+	{write: mdYield},
+	{write: mdDirectory},
+	{write: mdConflicts, findings: true},
+	{write: mdTimeline},
+	{write: mdSpecialists},
+	{write: mdEvidence},
 }
 
 // mdHeader writes the title, the verdict and the run's facts.

@@ -78,7 +78,9 @@ func Watch(ctx context.Context, o Options) error {
 		return err
 	}
 	defer j.Close()
-	r := &watchRun{Job: j, mode: modeLines, differ: watcher.NewDiffer(), first: true}
+	r := &watchRun{Job: j, mode: modeLines, differ: watcher.NewDiffer(), first: true,
+		json: splicedFile{name: "findings.json", splice: &synth.JSONSplice{}},
+		md:   splicedFile{name: "summary.md", splice: &synth.MarkdownSplice{}}}
 	r.every = j.targets
 	r.every.SkipStdout = true // written once, after the final update
 	switch {
@@ -101,6 +103,9 @@ type watchRun struct {
 	out    *outQueue
 	live   *livepage.Server
 	differ *watcher.Differ
+	// json and md write findings.json and summary.md at each change from
+	// the ones written before.
+	json, md splicedFile
 
 	final      *synth.Synthesis
 	first      bool

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -81,7 +83,9 @@ func (r *watchRun) write(ctx context.Context, u *watcher.Update) error {
 	if !u.Final {
 		wctx = fsio.WithoutWaiting(wctx)
 	}
-	rendered, err := r.writeReports(wctx, u.Synthesis, r.every)
+	t, done := r.spliceTargets()
+	rendered, err := r.writeReports(wctx, u.Synthesis, t)
+	done(err)
 	cancel()
 	switch {
 	case err != nil && u.Final:
@@ -110,6 +114,71 @@ func (r *watchRun) write(ctx context.Context, u *watcher.Update) error {
 		r.live.Publish(b, rendered.FindingsJSON)
 	}
 	return nil
+}
+
+// spliceTargets returns the targets of a change: findings.json and
+// summary.md, when they are streamed to files, are written by their
+// splices from the files the previous change wrote (findings.json not
+// with --serve, whose page keeps it in memory). done, given the error of
+// the write, notes the files written for the next change.
+func (r *watchRun) spliceTargets() (t report.Targets, done func(error)) {
+	t = r.every
+	if t.Dir == "" || t.Dir == report.Stdout {
+		return t, func(error) {}
+	}
+	md, mdDone := r.md.writer(t.Dir)
+	t.Markdown = md
+	if t.KeepJSON {
+		return t, mdDone
+	}
+	json, jsonDone := r.json.writer(t.Dir)
+	t.JSON = json
+	return t, func(err error) { jsonDone(err); mdDone(err) }
+}
+
+// splicedFile is a report that watch writes from the one it wrote at the
+// previous change (synth.JSONSplice, synth.MarkdownSplice).
+type splicedFile struct {
+	name   string
+	splice interface {
+		Write(w io.Writer, s *synth.Synthesis, old io.ReaderAt) error
+		Reset()
+		Size() int64
+	}
+	// last is the file as the previous write left it; nil: none to read
+	// from.
+	last os.FileInfo
+}
+
+// writer returns the writer of the file in dir, which reads from the file
+// there when it is still the one written (the same file, size and
+// modification time; what is read is then checked against hashes of what
+// was written), and done, which, given the error of the write, notes the
+// file written. A failed write (but a FIFO target without a reader) leaves
+// nothing to read from: the file may be the old one, or none.
+func (f *splicedFile) writer(dir string) (write func(io.Writer, *synth.Synthesis) error, done func(error)) {
+	path := filepath.Join(dir, f.name)
+	var old io.ReaderAt
+	fh, info, err := fsio.Open(path)
+	if err == nil {
+		if was := f.last; was != nil && os.SameFile(info, was) && info.Size() == was.Size() && info.ModTime().Equal(was.ModTime()) {
+			old = fh
+		}
+	}
+	write = func(w io.Writer, s *synth.Synthesis) error { return f.splice.Write(w, s, old) }
+	return write, func(err error) {
+		if fh != nil {
+			fh.Close()
+		}
+		f.last = nil
+		if err != nil && !errors.Is(err, fsio.ErrNoReader) {
+			f.splice.Reset()
+			return
+		}
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Size() == f.splice.Size() && f.splice.Size() > 0 {
+			f.last = info
+		}
+	}
 }
 
 // sayRemoved adds the removal's diagnostic to u, once per removal.
