@@ -20,12 +20,11 @@ import (
 // "is safe only if …") is a defect's description and stays a finding.
 
 // praiseWords are the judgements that say a thing is fine, written as
-// the judgement's first word (or words) after "is", "are", "has", …
+// the judgement's first word (or words) after "is", "are", …
 var praiseWords = []string{
 	"correct", "correctly implemented", "clean", "safe", "sound", "solid", "robust", "exemplary", "excellent",
 	"good", "great", "fine", "well designed", "well-designed",
-	"well structured", "well-structured", "well implemented", "well-implemented", "production-grade",
-	"production grade", "idiomatic", "architecturally sound", "cryptographically sound", "secure",
+	"well structured", "well-structured", "well implemented", "well-implemented", "idiomatic", "secure",
 	"appropriate", "adequate", "already correct", "already safe", "fully correct", "properly implemented",
 	"no issue", "no issues", "no problem", "no problems", "no concern", "no concerns", "not a concern",
 	"not an issue", "not a problem", "no action needed", "no action required", "no changes needed",
@@ -39,7 +38,7 @@ var verdictWords = []string{"pass", "passed", "passes", "ok", "okay", "verified"
 
 // praiseVerbs are the words that say what the subject is: the praise
 // word follows one of them, maybe after an article.
-var praiseVerbs = []string{"is", "are", "was", "were", "remains", "remain", "stays", "stay", "has", "have", "uses", "use"}
+var praiseVerbs = []string{"is", "are", "was", "were", "remains", "remain", "stays", "stay"}
 
 // limitWords turn a judgement into a defect's description, or hedge it:
 // "not safe", "correct but …", "safe only if …", "appears correct".
