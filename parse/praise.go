@@ -54,6 +54,16 @@ var limitWords = map[string]bool{
 	"wasn't": true, "except for": true, "too": true, "enough": true, "insufficient": true, "incomplete": true,
 }
 
+// contrastWords, after the praise of a subject, turn the item to a
+// defect: "The migration sequence is sound — the plan should build on it,
+// not ignore it". An explanation ("is correct — a failed handler never
+// blocks the queue") holds none of them.
+var contrastWords = map[string]bool{
+	"should": true, "must": true, "but": true, "however": true, "yet": true, "although": true, "though": true,
+	"except": true, "unless": true, "only": true, "needs": true, "need": true, "ignore": true, "ignores": true,
+	"missing": true, "lacks": true, "risk": true, "fails": true, "broken": true, "wrong": true,
+}
+
 // praised reports whether a rated item's title judges its subject fine.
 func praised(title string) bool {
 	t := praiseText(title)
@@ -84,6 +94,11 @@ func praised(title string) bool {
 	head := ws
 	if i := firstSeparator(t); i > 0 {
 		head = praiseFields(t[:i])
+		for _, w := range praiseFields(t[i:]) {
+			if contrastWords[w] {
+				return false // "… Is Sound — the plan should build on it, not ignore it"
+			}
+		}
 	}
 	for k, w := range head {
 		if k == 0 || !slices.Contains(praiseVerbs, w) {

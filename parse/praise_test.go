@@ -37,6 +37,8 @@ func TestPraised(t *testing.T) {
 		{"Clean shutdown path drops in-flight jobs", false},
 		{"Safe mode is disabled by default", false},
 		{"Storage: clean up temp files", false},
+		{"The rollout order in the plan is sound — the review should build on it, not ignore it", false},
+		{"Retry policy is correct — but the budget resets on every deploy", false},
 		{"Token storage is insecure", false},
 		{"Lock ordering is unsound under reentry", false},
 		{"Validation is good enough for now", false},
