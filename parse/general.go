@@ -56,6 +56,9 @@ type gfinding struct {
 	group int      // the restating section: its outermost heading's node, -1 for none
 	cites []string // the IDs of other findings its text names
 	num   string   // its number ("3" of "Finding 3", "### 3. Title", a "#" column), if any
+	// praise: its line ends in a judgement that the thing is fine, cut
+	// from its title ("- **[P0]** Lock not held — SAFE"; praise.go).
+	praise bool
 }
 
 // orphan is a line that named a severity in a place of rules 1–4 and gave
@@ -691,6 +694,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 	g.findings = make([]gfinding, 0, len(nodes)+len(g.pending))
 	g.unmappedOrphans()
 	g.decide(st, lines, nodes, template)
+	// Praise is no finding (praise.go): "P1: Address scheme is clean".
+	g.findings = slices.DeleteFunc(g.findings, func(f gfinding) bool { return f.praise || praised(f.Title) })
 	if len(g.findings) == 0 && !template {
 		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
 	}
@@ -1769,7 +1774,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	resolved = resolved || underResolved(nodes, p)
 	f := Finding{Severity: sev, ID: id, Section: n.section, Title: title, Line: l.num, Confidence: ConfidenceLow,
 		FileRefs: fileRefsOfText(n.text), resolved: resolved}
-	gf := gfinding{Finding: f, cls: n.cls, group: n.rgroup, num: wordNumber(id)}
+	gf := gfinding{Finding: f, cls: n.cls, group: n.rgroup, num: wordNumber(id), praise: praisedTail(n.text, title)}
 	if n.kind == 'h' && gf.num == "" {
 		gf.num = headingNumber(n.text)
 	}
