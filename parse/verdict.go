@@ -160,7 +160,13 @@ var verdictSynonyms = map[string]Verdict{
 	"não-aprovado": NeedsChanges, "差し戻し": NeedsChanges, "要修正": NeedsChanges, "需要修改": NeedsChanges,
 	"수정-필요": NeedsChanges, "требуются-изменения": NeedsChanges, "требует-доработки": NeedsChanges,
 	"на-доработку": NeedsChanges,
-	"rejeté":       Risky, "refusé": Risky, "abgelehnt": Risky, "rechazado": Risky, "no-desplegar": Risky,
+	"보류":           NeedsChanges, "조건부-승인": NeedsChanges, "조건부-통과": NeedsChanges, "有条件通过": NeedsChanges,
+	"需修改": NeedsChanges, "条件付き承認": NeedsChanges, "aprobado-con-condiciones": NeedsChanges,
+	"no-aprobado": NeedsChanges, "mit-auflagen-freigegeben": NeedsChanges,
+	"통과": Safe, "합격": Safe, "合格": Safe,
+	"nicht-freigeben": Risky, "nicht-mergen": Risky, "거부": Risky, "거절": Risky, "불합격": Risky, "미통과": Risky,
+	"驳回": Risky, "不合格": Risky, "no-fusionar": Risky,
+	"rejeté": Risky, "refusé": Risky, "abgelehnt": Risky, "rechazado": Risky, "no-desplegar": Risky,
 	"reprovado": Risky, "却下": Risky, "不通过": Risky, "拒绝": Risky, "반려": Risky, "отклонено": Risky,
 	"error": Error,
 }
@@ -288,7 +294,7 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 		}
 		return candidate{text: v, verdictLabel: true, overall: l.level > 0 || overallLabel(t)}
 	}
-	if len(t) < 400 && strings.Contains(t, ":") && verdictLabelFirst[t[len(t)-len(strings.TrimLeft(t, labelLead))]] { // a : is left
+	if len(t) < 400 && (strings.Contains(t, ":") || strings.Contains(t, "：")) && verdictLabelFirst[t[len(t)-len(strings.TrimLeft(t, labelLead))]] { // a : is left
 		u := strings.TrimLeft(stripBold(t), "#> ")
 		// Most labels ("- **Status:** Resolved") name no verdict: the
 		// value is read first, the regexp run on those that do.

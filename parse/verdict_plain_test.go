@@ -133,7 +133,7 @@ func plainVerdictCandidate(lines []line, i int, first bool) candidate {
 		}
 		return candidate{text: v, verdictLabel: true, overall: l.level > 0 || overallLabel(t)}
 	}
-	if len(t) < 400 && strings.Contains(t, ":") {
+	if len(t) < 400 && (strings.Contains(t, ":") || strings.Contains(t, "：")) {
 		u := strings.TrimLeft(stripBold(t), "#> ")
 		if m := verdictLabelRe.FindStringSubmatch(u); m != nil {
 			v := verdictValue(m[3])
