@@ -93,6 +93,9 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 			text = text[i+len(arrow):]
 		}
 	}
+	if strings.Contains(text, "?") {
+		return questionVerdict(strings.TrimSpace(stripBold(text)))
+	}
 	k := strings.ToLower(strings.TrimSpace(trimEmoji(strings.TrimSpace(stripBold(text)))))
 	// "Approve / Request Changes / Comment": the options of a template.
 	if opts := strings.FieldsFunc(k, func(r rune) bool { return r == '/' || r == '|' }); len(opts) > 1 {
@@ -272,8 +275,8 @@ type candidate struct {
 var (
 	// Labels of a verdict line: "**Verdict:**", "Recommendation:",
 	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
-	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current|release|merge)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness|overall|fazit|gesamturteil|empfehlung|veredicto|recomendaci[oó]n|recomenda[cç][aã]o|conclusi[oó]n|conclus[aã]o|avis|décision|итог|вывод|заключение|総合判定|判定|结论|結論|결론|판정)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
-		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall",
+	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current|release|merge)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness|approval(?:\s+status)?|overall|fazit|gesamturteil|empfehlung|veredicto|recomendaci[oó]n|recomenda[cç][aã]o|conclusi[oó]n|conclus[aã]o|avis|décision|итог|вывод|заключение|総合判定|判定|结论|結論|결론|판정)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
+		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall", "approval",
 		"fazit", "urteil", "empfehlung", "veredicto", "recomenda", "conclus", "avis", "cision", "тог", "вывод", "аключение",
 		"判定", "结论", "結論", "결론", "판정")
 	// Headings of the sections a report gives its overall verdict in.
@@ -319,21 +322,20 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 			if lines[j].level > 0 {
 				break
 			}
-			if _, _, item := listItem(n); item != "" {
-				n = item
-			}
-			v := verdictValue(n)
-			if _, ok := NormalizeVerdict(v); ok {
+			if v, ok := headVerdict(n); ok {
 				return candidate{text: v, num: lines[j].num, verdictLabel: decisive, overall: decisive}
 			}
 			break
 		}
 	}
+	if c, ok := otherVerdictForm(t); ok {
+		return c
+	}
 	// "## REVIEW CLEAN — all fixed" as the report's first line: a verdict
 	// word or phrase exactly, not a title that opens with one.
 	if first && l.level > 0 {
 		v := verdictValue(l.head)
-		if _, ok := verdictSynonyms[strings.Trim(dashSpaces.Replace(strings.ToLower(v)), "-")]; ok {
+		if exactVerdict(v) {
 			return candidate{text: v, overall: true}
 		}
 	}
@@ -354,6 +356,107 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 		}
 	}
 	return candidate{}
+}
+
+// headVerdict reads the line under a verdict heading ("## Verdict"): its
+// value, or else one of its sentences that is a verdict word or phrase
+// and nothing more ("All findings are fixed. Approved."); a sentence
+// that opens with a verdict word and goes on ("Pass the token …") is
+// not one.
+func headVerdict(n string) (string, bool) {
+	if _, _, item := listItem(n); item != "" {
+		n = item
+	}
+	v := verdictValue(n)
+	if _, ok := NormalizeVerdict(v); ok {
+		return v, true
+	}
+	if len(n) > 400 {
+		return "", false
+	}
+	for _, sent := range sentenceSplit.Split(stripBold(n), 8) {
+		if sent = strings.Trim(strings.TrimSpace(sent), ".!*_`\"'"); sent != "" && exactVerdict(sent) {
+			return sent, true
+		}
+	}
+	return "", false
+}
+
+var sentenceSplit = regexp.MustCompile(`[.!]\s+`)
+
+// exactVerdict reports whether v, as a whole, is a verdict word or
+// phrase of verdictSynonyms.
+func exactVerdict(v string) bool {
+	_, ok := verdictSynonyms[strings.Trim(dashSpaces.Replace(strings.ToLower(v)), "-")]
+	return ok
+}
+
+// otherVerdictForm reads the verdict forms that are neither a label
+// line nor a heading: a key-value table row ("| Verdict | NEEDS WORK |")
+// and a question answered yes or no ("Ship it? No").
+func otherVerdictForm(t string) (candidate, bool) {
+	if strings.HasPrefix(t, "|") {
+		cells := strings.Split(strings.Trim(t, "| "), "|")
+		if len(cells) != 2 {
+			return candidate{}, false
+		}
+		k := strings.TrimSpace(stripBold(cells[0]))
+		u := k + ": " + strings.TrimSpace(cells[1])
+		if len(k) > 40 || !verdictLabelAt(u) {
+			return candidate{}, false
+		}
+		if v := labelVerdict(u); v != "" {
+			if m := verdictLabelRe.re.FindStringSubmatch(u); m != nil {
+				return candidate{text: v, verdictLabel: strings.EqualFold(m[2], "verdict"), overall: m[1] != ""}, true
+			}
+		}
+		return candidate{}, false
+	}
+	if strings.Contains(t, "?") && len(t) < 80 {
+		u := strings.TrimSpace(stripBold(strings.TrimLeft(t, "#>-*+ ")))
+		if _, ok := questionVerdict(u); ok {
+			return candidate{text: u, verdictLabel: true}, true
+		}
+	}
+	return candidate{}, false
+}
+
+// questionVerdict reads a verdict asked and answered: "Ship it? No",
+// "Ready to merge? Yes". Yes is safe; no is needs-changes after "ready
+// …?" (not ready) and risky after the others (do not ship).
+func questionVerdict(text string) (Verdict, bool) {
+	q, a, ok := strings.Cut(text, "?")
+	if !ok {
+		return "", false
+	}
+	a = strings.ToLower(strings.Trim(strings.TrimSpace(a), "*_`.!"))
+	if w, _, _ := strings.Cut(a, " "); w != a {
+		a = strings.Trim(w, ",.;:—-")
+	}
+	q = strings.ToLower(strings.Join(strings.Fields(strings.Trim(q, "*_` ")), " "))
+	if !verdictQuestions[q] {
+		return "", false
+	}
+	switch a {
+	case "yes", "y", "✅":
+		return Safe, true
+	case "no", "n", "❌", "not yet":
+		if strings.HasPrefix(q, "ready") {
+			return NeedsChanges, true
+		}
+		return Risky, true
+	}
+	return "", false
+}
+
+// verdictQuestions are the questions whose yes or no is a verdict.
+var verdictQuestions = map[string]bool{
+	"ship it": true, "ship": true, "merge it": true, "merge": true, "go": true, "go/no-go": true, "lgtm": true,
+	"approve": true, "approved": true, "mergeable": true, "shippable": true,
+	"ready to merge": true, "ready to ship": true, "ready for merge": true, "ready for release": true,
+	"ready to release": true, "ready to deploy": true, "ready for production": true,
+	"safe to merge": true, "safe to ship": true, "safe to deploy": true, "safe to release": true,
+	"ok to merge": true, "ok to ship": true, "good to merge": true, "good to go": true,
 }
 
 // verdictLabelAt reports whether u may be a verdict label line
@@ -393,7 +496,7 @@ const labelLead = "#> -*+_" + reSpace
 // qualifiers first.
 var verdictLabelWords = []string{"overall", "final", "updated", "new", "initial", "current", "verdict",
 	"recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "gate", "review",
-	"production", "merge", "release", "fazit", "gesamturteil", "empfehlung", "veredicto", "recomenda",
+	"production", "merge", "release", "approval", "fazit", "gesamturteil", "empfehlung", "veredicto", "recomenda",
 	"conclus", "avis", "dé", "dÉ"}
 
 // verdictLabelFirst holds the bytes a word of verdictLabelWords opens
