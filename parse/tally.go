@@ -97,6 +97,47 @@ func countAfterColon(s string) bool {
 	return i >= 0 && i+1 < len(s) && s[i+1] == ' ' && isCount(strings.TrimRight(s[i+1:], ". "))
 }
 
+// lineTallies records the counts a line of text states (SPEC §2.3
+// "groups vs tallies"; summary says it stands in a summary section,
+// preamble before the report's first section):
+//   - "P0: 3, P1: 2" (plevelTallies) in a summary, or with a word that
+//     says it counts findings: a scoring table's "P0: 60" is not a
+//     tally, nor is "2 of 3 P0 flaws" in a sentence;
+//   - a breakdown in words, "Critical: 2 | High: 1" (wordTallies), there
+//     or in the preamble, where a report sums itself up;
+//   - a count of one level with a noun of findings, "3 critical issues
+//     found" (nounTallies), anywhere.
+//
+// Counts of findings resolved or of an earlier review (resolvedTally)
+// are none of these.
+func (g *general) lineTallies(t string, line int, summary, preamble bool) {
+	if len(t) >= 300 {
+		return
+	}
+	counting := -1 // whether countWordRe matches, when asked
+	counts := func() bool {
+		if counting < 0 {
+			counting = 0
+			if countWordRe.MatchString(t) {
+				counting = 1
+			}
+		}
+		return counting == 1
+	}
+	if mayCountPLevel(t) && (summary || counts()) && !resolvedTally(t, false) {
+		g.plevelTallies(t, line)
+	}
+	if ts, ok := wordTallies(t); ok {
+		if (summary || preamble || counts()) && !resolvedTally(t, false) {
+			g.wordTallies(ts, line)
+		}
+		return
+	}
+	if ts, ok := nounTallies(t); ok && !resolvedTally(t, true) && (ts.seen[0] || ts.seen[1]) {
+		g.tallies = append(g.tallies, tally{line: line, sev: P1, n: ts.n[0] + ts.n[1], group: -1, loose: true})
+	}
+}
+
 // wordTallies records the counts a line states in words (wordTallies),
 // one tally a level.
 func (g *general) wordTallies(c sevCounts, line int) {
@@ -105,4 +146,207 @@ func (g *general) wordTallies(c sevCounts, line int) {
 			g.tallies = append(g.tallies, tally{line: line, sev: s, n: c.n[k], group: -1})
 		}
 	}
+}
+
+// nounTallies returns the counts a line states of one level with a noun
+// of findings after it — "3 critical issues found", "Found 2
+// high-severity vulnerabilities" — or alone in
+// parentheses, as a verdict explains itself ("FAIL (2 critical)"). Unlike
+// wordTallies' breakdowns one such count is a tally: the noun says what
+// is counted. Counts in quotes or code (a prompt's example) are not the
+// report's.
+func nounTallies(t string) (c sevCounts, ok bool) {
+	if len(t) >= 300 {
+		return c, false
+	}
+	t = unquoted(t)
+	for i := 0; i < len(t); {
+		j := i
+		for j < len(t) && isWordByte(t[j]) {
+			j++
+		}
+		if j == i {
+			i++
+			continue
+		}
+		n, isNum := countWord(t[i:j])
+		if !isNum || i > 0 && isWordByte(t[i-1]) {
+			i = j
+			continue
+		}
+		sev, end, found := nounTally(t, j)
+		if found {
+			if k := sev.Rank(); k < 4 {
+				c.n[k] += n
+				c.seen[k] = true
+				ok = true
+			}
+			i = end
+			continue
+		}
+		i = j
+	}
+	return c, ok
+}
+
+// nounTally reads what follows a count at t[j:]: a severity word of the
+// vocabulary, an optional "-severity" or " priority", and a noun of
+// findings, or a closing parenthesis after "(N". It returns the level
+// and where the tally ends.
+func nounTally(t string, j int) (Severity, int, bool) {
+	k := j
+	for k < len(t) && t[k] == ' ' {
+		k++
+	}
+	if k == j {
+		return "", 0, false
+	}
+	e := k
+	for e < len(t) && isWordByte(t[e]) {
+		e++
+	}
+	sev, ok := tallyWord(t[k:e])
+	if !ok || e == k {
+		return "", 0, false
+	}
+	// "(2 critical)": the count alone in its parentheses.
+	if e < len(t) && t[e] == ')' && parenCount(t, j) {
+		return sev, e + 1, true
+	}
+	rest := t[e:]
+	for _, q := range []string{"-severity", " severity", "-priority", " priority", "-risk", " risk", "-impact", " impact"} {
+		if len(rest) >= len(q) && strings.EqualFold(rest[:len(q)], q) {
+			rest = rest[len(q):]
+			break
+		}
+	}
+	if !strings.HasPrefix(rest, " ") {
+		return "", 0, false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	w := 0
+	for w < len(rest) && isWordByte(rest[w]) {
+		w++
+	}
+	if !findingNouns[strings.ToLower(rest[:w])] {
+		return "", 0, false
+	}
+	return sev, len(t) - len(rest) + w, true
+}
+
+// parenCount reports whether the count that ends at t[j] opens its
+// parentheses: "(2".
+func parenCount(t string, j int) bool {
+	i := j
+	for i > 0 && isWordByte(t[i-1]) {
+		i--
+	}
+	return i > 0 && t[i-1] == '('
+}
+
+// findingNouns are the nouns a count of findings names.
+var findingNouns = map[string]bool{"issue": true, "issues": true, "finding": true, "findings": true,
+	"problem": true, "problems": true, "bug": true, "bugs": true, "vulnerability": true, "vulnerabilities": true,
+	"defect": true, "defects": true, "blocker": true, "blockers": true, "concern": true, "concerns": true,
+	"flaw": true, "flaws": true, "gap": true, "gaps": true, "risks": true, "errors": true}
+
+// countWord reads a count written in digits. (Number words were tried
+// and dropped: "Three blocking issues:" over a list about an option a
+// report weighs is no tally of its own findings.)
+func countWord(w string) (int, bool) {
+	if !isDigits(w) || len(w) > 6 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(w)
+	return n, err == nil
+}
+
+// unquoted returns t with its quoted and backticked spans blanked: a
+// prompt's example ("e.g. \"2 critical issues found\"") states no count.
+func unquoted(t string) string {
+	if !strings.ContainsAny(t, "\"`“") {
+		return t
+	}
+	b := []byte(t)
+	in := byte(0)
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case in == 0 && (c == '"' || c == '`'):
+			in = c
+		case in != 0 && c == in:
+			in = 0
+		case in != 0:
+			b[i] = ' '
+		}
+	}
+	s := string(b)
+	if strings.Contains(s, "“") {
+		for {
+			i := strings.Index(s, "“")
+			j := strings.Index(s, "”")
+			if i < 0 || j < i {
+				break
+			}
+			s = s[:i] + strings.Repeat(" ", j+len("”")-i) + s[j+len("”"):]
+		}
+	}
+	return s
+}
+
+// resolvedTally reports whether a tally line counts findings that are no
+// longer open, or another review's, and so is not checked against the
+// findings read: its label names them so ("Resolved: 3 critical, 1
+// high", "Fixed since the last review: P0: 2"); or, for a count with a
+// noun (nounTallies, noun set), its words name them resolved, fixed,
+// closed or addressed, or of an earlier review ("All 3 critical issues
+// from the first review are fixed"), and none says some are still open
+// ("remaining", "open", "outstanding"). A breakdown that counts open and
+// resolved ones side by side ("2 P1, 7 P2, and 5 resolved findings")
+// counts open ones.
+func resolvedTally(t string, noun bool) bool {
+	for rest := t; ; {
+		label, after, ok := strings.Cut(rest, ":")
+		if !ok {
+			break
+		}
+		// The label of a sentence: from its start to the colon.
+		if i := strings.LastIndexAny(label, ".;|"); i >= 0 {
+			label = label[i+1:]
+		}
+		if len(label) <= 40 {
+			for _, w := range lowerWordsOf(label) {
+				if closedWord(w) {
+					return true
+				}
+			}
+		}
+		rest = after
+	}
+	if !noun {
+		return false
+	}
+	closed, earlier, open, found := false, false, false, false
+	for _, w := range lowerWordsOf(t) {
+		switch w {
+		case "remaining", "remain", "remains", "open", "outstanding", "unresolved", "still", "new":
+			open = true
+		case "found", "identified", "detected":
+			found = true
+		case "previous", "prior", "earlier", "original":
+			earlier = true
+		default:
+			closed = closed || closedWord(w)
+		}
+	}
+	return !open && (earlier || closed && !found)
+}
+
+// closedWord reports whether w says findings are resolved.
+func closedWord(w string) bool {
+	switch w {
+	case "resolved", "fixed", "fixes", "closed", "addressed", "remediated", "mitigated":
+		return true
+	}
+	return false
 }

@@ -119,3 +119,62 @@ func TestResolvedHeading(t *testing.T) {
 		}
 	}
 }
+
+func TestNounTallies(t *testing.T) {
+	// want: the count of P0..P3 stated, -1 for a level not stated; nil
+	// for a line that states none.
+	for _, c := range []struct {
+		line string
+		want []int
+	}{
+		{"3 critical issues found.", []int{3, -1, -1, -1}},
+		{"Found 2 high-severity issues in the config loader", []int{-1, 2, -1, -1}},
+		{"We found 1 high priority bug and 4 minor findings", []int{-1, 1, -1, 4}},
+		{"Overall: FAIL (2 critical)", []int{2, -1, -1, -1}},
+		{"0 critical vulnerabilities", []int{0, -1, -1, -1}},
+		{"One critical path runs through 1 critical section", nil},
+		{"Count them, e.g. \"2 critical issues found\"", nil},
+		{"`3 critical issues` is what a summary says", nil},
+		{"Three blocking issues:", nil}, // number words are not read
+		{"v12 critical issues", nil},    // not a count: part of a word
+		{"fix within 2 high days", nil},
+	} {
+		got, ok := nounTallies(c.line)
+		var g []int
+		if ok {
+			for k := range 4 {
+				if got.seen[k] {
+					g = append(g, got.n[k])
+				} else {
+					g = append(g, -1)
+				}
+			}
+		}
+		if !slices.Equal(g, c.want) {
+			t.Errorf("nounTallies(%q) = %v; want %v", c.line, g, c.want)
+		}
+	}
+}
+
+func TestResolvedTally(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		noun bool
+		want bool
+	}{
+		{"Resolved: 3 critical, 1 high", false, true},
+		{"Fixed since the last review: P0: 2, P1: 1", false, true},
+		{"Summary. Resolved: 3 critical, 1 high", false, true},
+		{"Critical: 2 | High: 1 | Medium: 0", false, false},
+		{"Aggregate: 2 P1, 7 P2, and 5 resolved findings", false, false},
+		{"All 3 critical issues from the first review are resolved.", true, true},
+		{"The previous review found 3 critical issues.", true, true},
+		{"3 critical issues found; 1 fixed.", true, false},
+		{"3 critical issues were fixed, 2 remain open.", true, false},
+		{"3 critical issues found.", true, false},
+	} {
+		if got := resolvedTally(c.line, c.noun); got != c.want {
+			t.Errorf("resolvedTally(%q, %v) = %v; want %v", c.line, c.noun, got, c.want)
+		}
+	}
+}
