@@ -408,6 +408,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		if level > 0 {
 			table = nil
+			if tallyHeading(head) {
+				g.lineTallies(head, l.num, false, false) // "## Findings (2 critical, 1 high)"
+			}
 			if listGroup >= 0 && listGroup < len(nodes) {
 				// A heading ends a group line's scope, its list: "**Must
 				// fix (2)**" as a report's first line stands for a level-1

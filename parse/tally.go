@@ -244,11 +244,12 @@ func parenCount(t string, j int) bool {
 	return i > 0 && t[i-1] == '('
 }
 
-// findingNouns are the nouns a count of findings names.
+// findingNouns are the nouns a count of findings names. "errors" is not
+// one: "12 critical errors" are a log's or a dashboard's.
 var findingNouns = map[string]bool{"issue": true, "issues": true, "finding": true, "findings": true,
 	"problem": true, "problems": true, "bug": true, "bugs": true, "vulnerability": true, "vulnerabilities": true,
 	"defect": true, "defects": true, "blocker": true, "blockers": true, "concern": true, "concerns": true,
-	"flaw": true, "flaws": true, "gap": true, "gaps": true, "risks": true, "errors": true}
+	"flaw": true, "flaws": true, "gap": true, "gaps": true, "risks": true}
 
 // countWord reads a count written in digits. (Number words were tried
 // and dropped: "Three blocking issues:" over a list about an option a
@@ -349,4 +350,30 @@ func closedWord(w string) bool {
 		return true
 	}
 	return false
+}
+
+// tallyHeading reports whether a heading is a tally, "Findings (2
+// critical, 1 high)", "3 Critical Issues Found", "Summary: P0: 1, P1:
+// 2": all its words are counts, severity words, nouns of findings and
+// words of a summary. A heading with other words is a title ("2. The
+// Spec Has 2 P0 Defects and 12 P1 Gaps", another document's counts).
+func tallyHeading(head string) bool {
+	if len(head) > 120 || !hasDigit(head) {
+		return false
+	}
+	for _, w := range lowerWordsOf(head) {
+		if isDigits(w) || IsPLevel(strings.ToUpper(w)) || findingNouns[w] {
+			continue
+		}
+		if _, ok := tallyWord(w); ok {
+			continue
+		}
+		switch w {
+		case "found", "identified", "total", "totals", "summary", "overview", "by", "severity", "priority", "and",
+			"with", "of", "open", "new", "count", "counts", "tally":
+			continue
+		}
+		return false
+	}
+	return true
 }

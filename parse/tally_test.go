@@ -178,3 +178,20 @@ func TestResolvedTally(t *testing.T) {
 		}
 	}
 }
+
+func TestTallyHeading(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Findings (2 critical, 1 high)":                          true,
+		"3 Critical Issues Found":                                true,
+		"Summary: P0: 1, P1: 2":                                  true,
+		"🔴 Critical (2)":                                         true,
+		"Findings":                                               false, // no count
+		"2. The Spec Has 2 P0 Defects and 12 P1 Gaps":            false,
+		"Token reuse after logout (CVE-2024-1234)":               false,
+		"Phase 2: fix the 3 critical issues in the import paths": false,
+	} {
+		if got := tallyHeading(s); got != want {
+			t.Errorf("tallyHeading(%q) = %v; want %v", s, got, want)
+		}
+	}
+}

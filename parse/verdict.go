@@ -153,7 +153,10 @@ var verdictSynonyms = map[string]Verdict{
 	"not-ready": NeedsChanges, "not-yet-ready": NeedsChanges, "ready-to-merge": Safe,
 	"risky": Risky, "fail": Risky, "failed": Risky, "blocked": Risky, "block": Risky, "blocking": Risky,
 	"reject": Risky, "rejected": Risky, "do-not-ship": Risky, "do-not-merge": Risky, "unsafe": Risky,
-	"no-go": Risky, "nogo": Risky,
+	"no-go": Risky, "nogo": Risky, "do-not-deploy": Risky, "do-not-release": Risky, "don't-merge": Risky,
+	"don't-ship": Risky, "don't-deploy": Risky, "not-safe": Risky, "not-safe-to-merge": Risky,
+	"hold": NeedsChanges, "on-hold": NeedsChanges, "changes-required": NeedsChanges, "needs-fixes": NeedsChanges,
+	"not-approved": NeedsChanges, "not-ready-to-merge": NeedsChanges, "not-mergeable": NeedsChanges,
 	// The same verdicts in the languages of the severity vocabulary.
 	"approuvé": Safe, "approuvée": Safe, "validé": Safe, "freigegeben": Safe, "aprobado": Safe, "aprovado": Safe,
 	"承認": Safe, "通过": Safe, "승인": Safe, "одобрено": Safe,
