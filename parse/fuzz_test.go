@@ -2,6 +2,7 @@ package parse
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -20,11 +21,23 @@ func FuzzReadReport(f *testing.F) {
 	if b, err := os.ReadFile("testdata/report/strict.txtar"); err == nil {
 		f.Add(b)
 	}
+	// The probes of declared verdicts and tallies (TestVerdictProbes).
+	probes, _ := filepath.Glob("testdata/verdict4/*.md")
+	for _, p := range probes {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := ReadReport(data)
 		checkPositions(t, "input", data, r)
 		if r.Status == "" {
 			t.Fatal("no status")
+		}
+		// Never silently safe, and never silently unreadable: each
+		// reason is an error at its line (SPEC §2.3).
+		if r.Status == StatusUnreadable && !hasLineError(r.Diagnostics) {
+			t.Fatalf("unreadable with no error diagnostic at a line: %v", r.Diagnostics)
 		}
 		again := ReadReport([]byte(FormatIndex(r.Findings, r.Improvements, r.Verdict())))
 		want := StatusValid
