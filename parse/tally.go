@@ -111,8 +111,8 @@ func countAfterColon(s string) bool {
 // Counts of findings resolved or of an earlier review (resolvedTally)
 // are none of these.
 func (g *general) lineTallies(t string, line int, summary, preamble bool) {
-	if len(t) >= 300 {
-		return
+	if len(t) >= 300 || !hasDigit(t) {
+		return // each states a count in digits
 	}
 	counting := -1 // whether countWordRe matches, when asked
 	counts := func() bool {
@@ -150,41 +150,55 @@ func (g *general) wordTallies(c sevCounts, line int) {
 
 // nounTallies returns the counts a line states of one level with a noun
 // of findings after it — "3 critical issues found", "Found 2
-// high-severity vulnerabilities" — or alone in
-// parentheses, as a verdict explains itself ("FAIL (2 critical)"). Unlike
-// wordTallies' breakdowns one such count is a tally: the noun says what
-// is counted. Counts in quotes or code (a prompt's example) are not the
-// report's.
+// high-severity vulnerabilities" — or alone in parentheses, as a verdict
+// explains itself ("FAIL (2 critical)"). Unlike wordTallies' breakdowns
+// one such count is a tally: the noun says what is counted. Counts in
+// quotes or code (a prompt's example) are not the report's. It is a
+// hand scan with no allocation: it runs on every line of a report.
 func nounTallies(t string) (c sevCounts, ok bool) {
 	if len(t) >= 300 {
 		return c, false
 	}
-	t = unquoted(t)
-	for i := 0; i < len(t); {
-		j := i
-		for j < len(t) && isWordByte(t[j]) {
-			j++
-		}
-		if j == i {
-			i++
+	in := "" // the closing quote of the quotation the scan is in
+	for i := 0; i < len(t); i++ {
+		b := t[i]
+		switch {
+		case in != "":
+			if strings.HasPrefix(t[i:], in) {
+				i += len(in) - 1
+				in = ""
+			}
+			continue
+		case b == '"' || b == '`':
+			in = t[i : i+1]
+			continue
+		case b == 0xE2 && strings.HasPrefix(t[i:], "“"):
+			in = "”"
+			i += len("“") - 1
+			continue
+		case b < '0' || b > '9' || i > 0 && isWordByte(t[i-1]):
 			continue
 		}
-		n, isNum := countWord(t[i:j])
-		if !isNum || i > 0 && isWordByte(t[i-1]) {
-			i = j
+		j := i
+		for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+			j++
+		}
+		if j-i > 6 || j < len(t) && isWordByte(t[j]) {
+			i = j - 1 // "v12", "2x", a long number
 			continue
 		}
 		sev, end, found := nounTally(t, j)
-		if found {
-			if k := sev.Rank(); k < 4 {
-				c.n[k] += n
-				c.seen[k] = true
-				ok = true
-			}
-			i = end
+		if !found {
+			i = j - 1
 			continue
 		}
-		i = j
+		if k := sev.Rank(); k < 4 {
+			n, _ := strconv.Atoi(t[i:j])
+			c.n[k] += n
+			c.seen[k] = true
+			ok = true
+		}
+		i = end - 1
 	}
 	return c, ok
 }
@@ -250,50 +264,6 @@ var findingNouns = map[string]bool{"issue": true, "issues": true, "finding": tru
 	"problem": true, "problems": true, "bug": true, "bugs": true, "vulnerability": true, "vulnerabilities": true,
 	"defect": true, "defects": true, "blocker": true, "blockers": true, "concern": true, "concerns": true,
 	"flaw": true, "flaws": true, "gap": true, "gaps": true, "risks": true}
-
-// countWord reads a count written in digits. (Number words were tried
-// and dropped: "Three blocking issues:" over a list about an option a
-// report weighs is no tally of its own findings.)
-func countWord(w string) (int, bool) {
-	if !isDigits(w) || len(w) > 6 {
-		return 0, false
-	}
-	n, err := strconv.Atoi(w)
-	return n, err == nil
-}
-
-// unquoted returns t with its quoted and backticked spans blanked: a
-// prompt's example ("e.g. \"2 critical issues found\"") states no count.
-func unquoted(t string) string {
-	if !strings.ContainsAny(t, "\"`“") {
-		return t
-	}
-	b := []byte(t)
-	in := byte(0)
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case in == 0 && (c == '"' || c == '`'):
-			in = c
-		case in != 0 && c == in:
-			in = 0
-		case in != 0:
-			b[i] = ' '
-		}
-	}
-	s := string(b)
-	if strings.Contains(s, "“") {
-		for {
-			i := strings.Index(s, "“")
-			j := strings.Index(s, "”")
-			if i < 0 || j < i {
-				break
-			}
-			s = s[:i] + strings.Repeat(" ", j+len("”")-i) + s[j+len("”"):]
-		}
-	}
-	return s
-}
 
 // resolvedTally reports whether a tally line counts findings that are no
 // longer open, or another review's, and so is not checked against the

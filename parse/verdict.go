@@ -93,8 +93,10 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 			text = text[i+len(arrow):]
 		}
 	}
-	if strings.Contains(text, "?") {
-		return questionVerdict(strings.TrimSpace(stripBold(text)))
+	if strings.ContainsAny(text, "?:") {
+		if v, ok := questionVerdict(strings.TrimSpace(stripBold(text))); ok {
+			return v, true
+		}
 	}
 	k := strings.ToLower(strings.TrimSpace(trimEmoji(strings.TrimSpace(stripBold(text)))))
 	// "Approve / Request Changes / Comment": the options of a template.
@@ -132,7 +134,8 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 	if v == Safe {
 		for _, w := range rest {
 			switch w {
-			case "conditions", "conditional", "conditionally", "changes", "reservations", "fixes", "after", "once", "pending", "provided", "required", "revisions", "caveats":
+			case "conditions", "conditional", "conditionally", "changes", "reservations", "fixes", "after", "once", "pending", "provided", "required", "revisions", "caveats",
+				"gaps", "concerns", "issues", "blockers", "until", "condiciones", "auflagen":
 				return NeedsChanges, true
 			}
 		}
@@ -155,6 +158,7 @@ var verdictSynonyms = map[string]Verdict{
 	"reject": Risky, "rejected": Risky, "do-not-ship": Risky, "do-not-merge": Risky, "unsafe": Risky,
 	"no-go": Risky, "nogo": Risky, "do-not-deploy": Risky, "do-not-release": Risky, "don't-merge": Risky,
 	"don't-ship": Risky, "don't-deploy": Risky, "not-safe": Risky, "not-safe-to-merge": Risky,
+	"needs-improvement": NeedsChanges, "not-production-ready": NeedsChanges, "production-ready": Safe,
 	"hold": NeedsChanges, "on-hold": NeedsChanges, "changes-required": NeedsChanges, "needs-fixes": NeedsChanges,
 	"not-approved": NeedsChanges, "not-ready-to-merge": NeedsChanges, "not-mergeable": NeedsChanges,
 	// The same verdicts in the languages of the severity vocabulary.
@@ -278,8 +282,8 @@ type candidate struct {
 var (
 	// Labels of a verdict line: "**Verdict:**", "Recommendation:",
 	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
-	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current|release|merge)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness|approval(?:\s+status)?|overall|fazit|gesamturteil|empfehlung|veredicto|recomendaci[oó]n|recomenda[cç][aã]o|conclusi[oó]n|conclus[aã]o|avis|décision|итог|вывод|заключение|総合判定|判定|结论|結論|결론|판정)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
-		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall", "approval",
+	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current|release|merge)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|review decision|production readiness|merge readiness|readiness|approval(?:\s+status)?|go/no[- ]go(?:\s+decision)?|overall rating|overall|fazit|gesamturteil|empfehlung|veredicto|recomendaci[oó]n|recomenda[cç][aã]o|conclusi[oó]n|conclus[aã]o|avis|décision|итог|вывод|заключение|総合判定|判定|结论|結論|결론|판정)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
+		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall", "approval", "go/no",
 		"fazit", "urteil", "empfehlung", "veredicto", "recomenda", "conclus", "avis", "cision", "тог", "вывод", "аключение",
 		"判定", "结论", "結論", "결론", "판정")
 	// Headings of the sections a report gives its overall verdict in.
@@ -415,7 +419,7 @@ func otherVerdictForm(t string) (candidate, bool) {
 		}
 		return candidate{}, false
 	}
-	if strings.Contains(t, "?") && len(t) < 80 {
+	if strings.ContainsAny(t, "?:") && len(t) < 80 {
 		u := strings.TrimSpace(stripBold(strings.TrimLeft(t, "#>-*+ ")))
 		if _, ok := questionVerdict(u); ok {
 			return candidate{text: u, verdictLabel: true}, true
@@ -425,13 +429,14 @@ func otherVerdictForm(t string) (candidate, bool) {
 }
 
 // questionVerdict reads a verdict asked and answered: "Ship it? No",
-// "Ready to merge? Yes". Yes is safe; no is needs-changes after "ready
+// "Ready to merge? Yes", "Ready for merge: No". Yes is safe; no is needs-changes after "ready
 // …?" (not ready) and risky after the others (do not ship).
 func questionVerdict(text string) (Verdict, bool) {
-	q, a, ok := strings.Cut(text, "?")
-	if !ok {
+	i := strings.IndexAny(text, "?:")
+	if i < 0 {
 		return "", false
 	}
+	q, a := text[:i], text[i+1:]
 	a = strings.ToLower(strings.Trim(strings.TrimSpace(a), "*_`.!"))
 	if w, _, _ := strings.Cut(a, " "); w != a {
 		a = strings.Trim(w, ",.;:—-")
@@ -499,7 +504,7 @@ const labelLead = "#> -*+_" + reSpace
 // qualifiers first.
 var verdictLabelWords = []string{"overall", "final", "updated", "new", "initial", "current", "verdict",
 	"recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "gate", "review",
-	"production", "merge", "release", "approval", "fazit", "gesamturteil", "empfehlung", "veredicto", "recomenda",
+	"production", "merge", "release", "approval", "readiness", "go", "fazit", "gesamturteil", "empfehlung", "veredicto", "recomenda",
 	"conclus", "avis", "dé", "dÉ"}
 
 // verdictLabelFirst holds the bytes a word of verdictLabelWords opens
