@@ -28,10 +28,16 @@ type sevCounts struct {
 // is a hand scan with no regexp and no allocation: it runs on every line
 // of a report.
 func wordTallies(t string) (c sevCounts, ok bool) {
+	c, pairs := sevPairs(t)
+	return c, pairs >= 2
+}
+
+// sevPairs returns the counts of the pairs of a count and a severity word
+// a line holds (wordTallies) and how many pairs it holds.
+func sevPairs(t string) (c sevCounts, pairs int) {
 	if len(t) >= 300 || !hasDigit(t) {
-		return c, false
+		return c, 0
 	}
-	pairs := 0
 	add := func(s Severity, num string) {
 		n, err := strconv.Atoi(num)
 		if k := s.Rank(); err == nil && k < 4 {
@@ -69,7 +75,7 @@ func wordTallies(t string) (c sevCounts, ok bool) {
 		}
 		prev, prevEnd, i = w, j, j
 	}
-	return c, pairs >= 2
+	return c, pairs
 }
 
 // tallyWord reads a marker word of the vocabulary as a severity: the words
@@ -127,10 +133,15 @@ func (g *general) lineTallies(t string, line int, summary, preamble bool) {
 	if mayCountPLevel(t) && (summary || counts()) && !resolvedTally(t, false) {
 		g.plevelTallies(t, line)
 	}
-	if ts, ok := wordTallies(t); ok {
+	ts, pairs := sevPairs(t)
+	if pairs >= 2 {
 		if (summary || preamble || counts()) && !resolvedTally(t, false) {
 			g.wordTallies(ts, line)
 		}
+		return
+	}
+	// A count with a noun holds one pair ("3 critical"): most lines none.
+	if pairs == 0 {
 		return
 	}
 	if ts, ok := nounTallies(t); ok && !resolvedTally(t, true) && (ts.seen[0] || ts.seen[1]) {
@@ -159,36 +170,20 @@ func nounTallies(t string) (c sevCounts, ok bool) {
 	if len(t) >= 300 {
 		return c, false
 	}
-	in := "" // the closing quote of the quotation the scan is in
 	for i := 0; i < len(t); i++ {
-		b := t[i]
-		switch {
-		case in != "":
-			if strings.HasPrefix(t[i:], in) {
-				i += len(in) - 1
-				in = ""
-			}
-			continue
-		case b == '"' || b == '`':
-			in = t[i : i+1]
-			continue
-		case b == 0xE2 && strings.HasPrefix(t[i:], "“"):
-			in = "”"
-			i += len("“") - 1
-			continue
-		case b < '0' || b > '9' || i > 0 && isWordByte(t[i-1]):
+		if t[i] < '0' || t[i] > '9' {
 			continue
 		}
-		j := i
+		j := i + 1
 		for j < len(t) && t[j] >= '0' && t[j] <= '9' {
 			j++
 		}
-		if j-i > 6 || j < len(t) && isWordByte(t[j]) {
+		if j-i > 6 || i > 0 && isWordByte(t[i-1]) || j < len(t) && isWordByte(t[j]) {
 			i = j - 1 // "v12", "2x", a long number
 			continue
 		}
 		sev, end, found := nounTally(t, j)
-		if !found {
+		if !found || quoted(t, i) || boundWord(t[:i]) {
 			i = j - 1
 			continue
 		}
@@ -201,6 +196,31 @@ func nounTallies(t string) (c sevCounts, ok bool) {
 		i = end - 1
 	}
 	return c, ok
+}
+
+// boundWord reports whether the text before a count makes it a bound or
+// an example, not a count of findings: "at least 2 critical issues",
+// "no more than 1 high issue", "up to 3", "e.g. 2 critical issues".
+func boundWord(before string) bool {
+	before = strings.TrimRight(before, " ")
+	i := strings.LastIndexAny(before, " (\t")
+	w := strings.ToLower(strings.TrimRight(before[i+1:], ".,:"))
+	switch w {
+	case "least", "most", "than", "to", "max", "maximum", "min", "minimum", "under", "over", "e.g", "eg", "example",
+		"≤", "<", ">", "≥", "<=", ">=", "if", "when", "allow", "allows", "allowed", "threshold", "limit":
+		return true
+	}
+	return false
+}
+
+// quoted reports whether t[i] stands in a quotation or code span: after
+// an odd number of '"' or '`', or after a '“' not yet closed.
+func quoted(t string, i int) bool {
+	before := t[:i]
+	if strings.Count(before, `"`)%2 == 1 || strings.Count(before, "`")%2 == 1 {
+		return true
+	}
+	return strings.LastIndex(before, "“") > strings.LastIndex(before, "”")
 }
 
 // nounTally reads what follows a count at t[j:]: a severity word of the
@@ -330,6 +350,11 @@ func closedWord(w string) bool {
 func tallyHeading(head string) bool {
 	if len(head) > 120 || !hasDigit(head) {
 		return false
+	}
+	if _, ok := wordTallies(head); !ok && !mayCountPLevel(head) {
+		if _, ok := nounTallies(head); !ok {
+			return false // states no count: most headings with a digit
+		}
 	}
 	for _, w := range lowerWordsOf(head) {
 		if isDigits(w) || IsPLevel(strings.ToUpper(w)) || findingNouns[w] {

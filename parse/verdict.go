@@ -93,7 +93,7 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 			text = text[i+len(arrow):]
 		}
 	}
-	if strings.ContainsAny(text, "?:") {
+	if strings.IndexByte(text, '?') >= 0 || strings.IndexByte(text, ':') >= 0 {
 		if v, ok := questionVerdict(strings.TrimSpace(stripBold(text))); ok {
 			return v, true
 		}
@@ -403,13 +403,16 @@ func exactVerdict(v string) bool {
 // and a question answered yes or no ("Ship it? No").
 func otherVerdictForm(t string) (candidate, bool) {
 	if strings.HasPrefix(t, "|") {
-		cells := strings.Split(strings.Trim(t, "| "), "|")
-		if len(cells) != 2 {
+		k, v, ok := strings.Cut(strings.Trim(t, "| "), "|")
+		if !ok || strings.Contains(v, "|") {
+			return candidate{}, false // not two cells
+		}
+		k = strings.TrimSpace(stripBold(k))
+		if len(k) > 40 || k == "" || !verdictLabelFirst[k[0]] {
 			return candidate{}, false
 		}
-		k := strings.TrimSpace(stripBold(cells[0]))
-		u := k + ": " + strings.TrimSpace(cells[1])
-		if len(k) > 40 || !verdictLabelAt(u) {
+		u := k + ": " + strings.TrimSpace(v)
+		if !verdictLabelAt(u) {
 			return candidate{}, false
 		}
 		if v := labelVerdict(u); v != "" {
@@ -419,7 +422,7 @@ func otherVerdictForm(t string) (candidate, bool) {
 		}
 		return candidate{}, false
 	}
-	if strings.ContainsAny(t, "?:") && len(t) < 80 {
+	if len(t) < 80 && (strings.IndexByte(t, '?') >= 0 || strings.IndexByte(t, ':') >= 0) {
 		u := strings.TrimSpace(stripBold(strings.TrimLeft(t, "#>-*+ ")))
 		if _, ok := questionVerdict(u); ok {
 			return candidate{text: u, verdictLabel: true}, true
@@ -432,24 +435,26 @@ func otherVerdictForm(t string) (candidate, bool) {
 // "Ready to merge? Yes", "Ready for merge: No". Yes is safe; no is needs-changes after "ready
 // …?" (not ready) and risky after the others (do not ship).
 func questionVerdict(text string) (Verdict, bool) {
-	i := strings.IndexAny(text, "?:")
+	i := strings.IndexByte(text, '?')
+	if j := strings.IndexByte(text, ':'); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
 	if i < 0 {
 		return "", false
 	}
-	q, a := text[:i], text[i+1:]
+	q, a := strings.Trim(text[:i], "*_` "), text[i+1:]
+	if !verdictQuestion(q) {
+		return "", false
+	}
 	a = strings.ToLower(strings.Trim(strings.TrimSpace(a), "*_`.!"))
 	if w, _, _ := strings.Cut(a, " "); w != a {
 		a = strings.Trim(w, ",.;:—-")
-	}
-	q = strings.ToLower(strings.Join(strings.Fields(strings.Trim(q, "*_` ")), " "))
-	if !verdictQuestions[q] {
-		return "", false
 	}
 	switch a {
 	case "yes", "y", "✅":
 		return Safe, true
 	case "no", "n", "❌", "not yet":
-		if strings.HasPrefix(q, "ready") {
+		if len(q) >= 5 && strings.EqualFold(q[:5], "ready") {
 			return NeedsChanges, true
 		}
 		return Risky, true
@@ -457,15 +462,37 @@ func questionVerdict(text string) (Verdict, bool) {
 	return "", false
 }
 
-// verdictQuestions are the questions whose yes or no is a verdict.
-var verdictQuestions = map[string]bool{
-	"ship it": true, "ship": true, "merge it": true, "merge": true, "go": true, "go/no-go": true, "lgtm": true,
-	"approve": true, "approved": true, "mergeable": true, "shippable": true,
-	"ready to merge": true, "ready to ship": true, "ready for merge": true, "ready for release": true,
-	"ready to release": true, "ready to deploy": true, "ready for production": true,
-	"safe to merge": true, "safe to ship": true, "safe to deploy": true, "safe to release": true,
-	"ok to merge": true, "ok to ship": true, "good to merge": true, "good to go": true,
+// verdictQuestion reports whether q, in any case, is one of
+// verdictQuestions. It allocates nothing: it runs on every short line
+// with a colon.
+func verdictQuestion(q string) bool {
+	if len(q) >= len(questionSizes) || !questionSizes[len(q)] {
+		return false
+	}
+	for _, w := range verdictQuestions {
+		if len(w) == len(q) && w[0] == q[0]|0x20 && strings.EqualFold(q, w) {
+			return true
+		}
+	}
+	return false
 }
+
+// verdictQuestions are the questions whose yes or no is a verdict.
+var verdictQuestions = []string{
+	"ship it", "ship", "merge it", "merge", "go", "go/no-go", "lgtm", "approve", "approved", "mergeable",
+	"shippable", "ready to merge", "ready to ship", "ready for merge", "ready for release", "ready to release",
+	"ready to deploy", "ready for production", "safe to merge", "safe to ship", "safe to deploy", "safe to release",
+	"ok to merge", "ok to ship", "good to merge", "good to go",
+}
+
+// questionSizes holds the sizes of verdictQuestions: a text of another
+// size is none of them (EqualFold of ASCII keeps the size).
+var questionSizes = func() (sizes [24]bool) {
+	for _, w := range verdictQuestions {
+		sizes[len(w)] = true
+	}
+	return sizes
+}()
 
 // verdictLabelAt reports whether u may be a verdict label line
 // (verdictLabelRe): whether, after the list marker and emphasis the

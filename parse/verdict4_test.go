@@ -147,3 +147,36 @@ func hasLineError(ds []Diagnostic) bool {
 	}
 	return false
 }
+
+// TestNormalizeVerdictForms holds the verdict words and questions of
+// SPEC §2.3 read since the verdict4 probes: ok false for free text.
+func TestNormalizeVerdictForms(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want Verdict // "" for none
+	}{
+		{"Ship it? No", Risky},
+		{"Ready to merge? No", NeedsChanges},
+		{"Ready for merge: No", NeedsChanges},
+		{"Safe to deploy? Yes", Safe},
+		{"Should we ship it? No", ""},
+		{"Do not deploy", Risky},
+		{"nicht freigeben", Risky},
+		{"보류", NeedsChanges},
+		{"Approved with conditions", NeedsChanges},
+		{"⚠️ PRODUCTION-READY WITH CRITICAL GAPS", NeedsChanges},
+		{"APPROVE WITH COMMENTS", Safe},
+		{"Not approved", NeedsChanges},
+		{"4/10", ""},
+		{"C", ""},
+		{"[APPROVE|REJECT]", ""},
+	} {
+		v, ok := NormalizeVerdict(c.text)
+		if !ok {
+			v = ""
+		}
+		if v != c.want {
+			t.Errorf("NormalizeVerdict(%q) = %q, %v; want %q", c.text, v, ok, c.want)
+		}
+	}
+}
