@@ -135,7 +135,8 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 		for _, w := range rest {
 			switch w {
 			case "conditions", "conditional", "conditionally", "changes", "reservations", "fixes", "after", "once", "pending", "provided", "required", "revisions", "caveats",
-				"gaps", "concerns", "issues", "blockers", "until", "condiciones", "auflagen":
+				"gaps", "concerns", "issues", "blockers", "until", "condiciones", "auflagen", "cambios", "ressalvas",
+				"réserve", "réserves", "alterações", "condições":
 				return NeedsChanges, true
 			}
 		}
@@ -176,6 +177,12 @@ var verdictSynonyms = map[string]Verdict{
 	"통과": Safe, "합격": Safe, "合格": Safe,
 	"nicht-freigeben": Risky, "nicht-mergen": Risky, "거부": Risky, "거절": Risky, "불합격": Risky, "미통과": Risky,
 	"驳回": Risky, "不合格": Risky, "no-fusionar": Risky,
+	"favorable": Safe, "avis-favorable": Safe, "favorable-sous-réserve": NeedsChanges,
+	"favorable-sous-réserves": NeedsChanges, "défavorable": Risky, "avis-défavorable": Risky,
+	"đạt": Safe, "không-đạt": Risky, "cần-sửa": NeedsChanges, "cần-chỉnh-sửa": NeedsChanges,
+	"변경-요청": NeedsChanges, "재검토": NeedsChanges, "승인-불가": Risky, "建议修改": NeedsChanges,
+	"不建议合并": Risky, "可以合并": Safe, "要対応": NeedsChanges, "差戻し": NeedsChanges, "承認不可": Risky,
+	"не-одобрено": NeedsChanges, "änderungen-nötig": NeedsChanges, "aprovado-com-ressalvas": NeedsChanges,
 	"rejeté": Risky, "refusé": Risky, "abgelehnt": Risky, "rechazado": Risky, "no-desplegar": Risky,
 	"reprovado": Risky, "却下": Risky, "不通过": Risky, "拒绝": Risky, "반려": Risky, "отклонено": Risky,
 	"error": Error,
@@ -282,9 +289,9 @@ type candidate struct {
 var (
 	// Labels of a verdict line: "**Verdict:**", "Recommendation:",
 	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
-	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current|release|merge)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|review decision|production readiness|merge readiness|readiness|approval(?:\s+status)?|go/no[- ]go(?:\s+decision)?|overall rating|overall|fazit|gesamturteil|empfehlung|veredicto|recomendaci[oó]n|recomenda[cç][aã]o|conclusi[oó]n|conclus[aã]o|avis|décision|итог|вывод|заключение|総合判定|判定|结论|結論|결론|판정)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
+	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current|release|merge)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|review decision|production readiness|merge readiness|readiness|approval(?:\s+status)?|go/no[- ]go(?:\s+decision)?|overall rating|overall|fazit|gesamturteil|empfehlung|veredicto|recomendaci[oó]n|recomenda[cç][aã]o|conclusi[oó]n|conclus[aã]o|avis|décision|kết luận|đánh giá|итог|вывод|заключение|総合判定|判定|结论|結論|결론|판정)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
 		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall", "approval", "go/no",
-		"fazit", "urteil", "empfehlung", "veredicto", "recomenda", "conclus", "avis", "cision", "тог", "вывод", "аключение",
+		"fazit", "urteil", "empfehlung", "veredicto", "recomenda", "conclus", "avis", "cision", "t lu", "nh gi", "тог", "вывод", "аключение",
 		"判定", "结论", "結論", "결론", "판정")
 	// Headings of the sections a report gives its overall verdict in.
 	verdictSectionRe = guard(regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`),
@@ -509,8 +516,10 @@ func verdictLabelAt(u string) bool {
 	if u == "" || !verdictLabelFirst[u[0]] {
 		return false
 	}
-	if u[0] >= 0x80 {
-		return true // a label of another script: (?i) folds beyond ASCII, so the regexp decides
+	if u[0] >= 0x80 || u[0]|0x20 == 'k' {
+		// A label of another script, or "Kết luận": (?i) folds beyond
+		// ASCII, so the regexp decides.
+		return true
 	}
 	for _, w := range verdictLabelWords {
 		if hasWordFold(u, w) {
@@ -532,7 +541,7 @@ const labelLead = "#> -*+_" + reSpace
 var verdictLabelWords = []string{"overall", "final", "updated", "new", "initial", "current", "verdict",
 	"recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "gate", "review",
 	"production", "merge", "release", "approval", "readiness", "go", "fazit", "gesamturteil", "empfehlung", "veredicto", "recomenda",
-	"conclus", "avis", "dé", "dÉ"}
+	"conclus", "avis", "dé", "dÉ", "kết"}
 
 // verdictLabelFirst holds the bytes a word of verdictLabelWords opens
 // with, in either case, and ſ's first byte, which (?i) folds to s.
@@ -541,10 +550,11 @@ var verdictLabelFirst = func() (first [256]bool) {
 		first[w[0]], first[w[0]-'a'+'A'] = true, true
 	}
 	first["ſ"[0]] = true
+	first["\u212a"[0]] = true // the Kelvin sign, which (?i) folds to k
 	// Labels of other scripts: their first byte is shared by the
 	// upper and lower case of Cyrillic, so an emoji- or symbol-led line
 	// still skips the regexp.
-	for _, w := range []string{"итог", "ИТОГ", "вывод", "ВЫВОД", "заключение", "ЗАКЛЮЧЕНИЕ", "総合判定", "判定", "结论", "結論", "결론", "판정"} {
+	for _, w := range []string{"итог", "ИТОГ", "вывод", "ВЫВОД", "заключение", "ЗАКЛЮЧЕНИЕ", "総合判定", "判定", "结论", "結論", "결론", "판정", "đánh giá", "Đánh giá"} {
 		first[w[0]] = true
 	}
 	return first

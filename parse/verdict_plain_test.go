@@ -201,7 +201,8 @@ var labelPieces = []string{
 	"Status", "STATUS", "ſtatus", "status", "Verdict", "verdict", "Overall", "final", "Final ", "Updated ", "new ",
 	"Initial ", "current ", "Recommendation", "Decision", "Assessment", "Outcome", "Result", "Conclusion",
 	"Gate Status", "gate status", "Review Status", "review_status", "Production Readiness", "Merge readiness",
-	"Location", "Impact", "Fix", "Stat", "Overal", "Kelvin", "1.", "[x]",
+	"Location", "Impact", "Fix", "Stat", "Overal", "Kelvin", "1.", "[x]", "Kết luận", "KẾT LUẬN", "Đánh giá",
+	"đÁnh giá", "\u212aết luận", "Approval status", "Go/No-Go", "Readiness",
 }
 
 // TestVerdictLabelAtRandom: every line verdictLabelRe matches passes
