@@ -144,7 +144,7 @@ func (g *general) lineTallies(t string, line int, summary, preamble bool) {
 	if pairs == 0 {
 		return
 	}
-	if ts, ok := nounTallies(t); ok && !resolvedTally(t, true) && (ts.seen[0] || ts.seen[1]) {
+	if ts, ok := nounTallies(t); ok && !resolvedTally(t, true) && !exampleLine(t) && (ts.seen[0] || ts.seen[1]) {
 		g.tallies = append(g.tallies, tally{line: line, sev: P1, n: ts.n[0] + ts.n[1], group: -1, loose: true})
 	}
 }
@@ -207,6 +207,7 @@ func boundWord(before string) bool {
 	w := strings.ToLower(strings.TrimRight(before[i+1:], ".,:"))
 	switch w {
 	case "least", "most", "than", "to", "max", "maximum", "min", "minimum", "under", "over", "e.g", "eg", "example",
+		"top", "first",
 		"≤", "<", ">", "≥", "<=", ">=", "if", "when", "allow", "allows", "allowed", "threshold", "limit":
 		return true
 	}
@@ -290,9 +291,12 @@ var findingNouns = map[string]bool{"issue": true, "issues": true, "finding": tru
 // findings read: its label names them so ("Resolved: 3 critical, 1
 // high", "Fixed since the last review: P0: 2"); or, for a count with a
 // noun (nounTallies, noun set), its words name them resolved, fixed,
-// closed or addressed, or of an earlier review ("All 3 critical issues
-// from the first review are fixed"), and none says some are still open
-// ("remaining", "open", "outstanding"). A breakdown that counts open and
+// closed or addressed, or to be ("close 5 high-priority bugs this
+// sprint"), or of an earlier review ("All 3 critical issues from the
+// first review are fixed"), and none says some are still open or to be
+// dealt with ("remaining", "open", "outstanding", "should", "before"),
+// or found ("found", "identified"; an earlier review's still is not this
+// one's). A breakdown that counts open and
 // resolved ones side by side ("2 P1, 7 P2, and 5 resolved findings")
 // counts open ones.
 func resolvedTally(t string, noun bool) bool {
@@ -320,7 +324,9 @@ func resolvedTally(t string, noun bool) bool {
 	closed, earlier, open, found := false, false, false, false
 	for _, w := range lowerWordsOf(t) {
 		switch w {
-		case "remaining", "remain", "remains", "open", "outstanding", "unresolved", "still", "new":
+		case "remaining", "remain", "remains", "open", "outstanding", "unresolved", "still", "new",
+			// "2 high-priority issues that should be addressed": not yet.
+			"should", "must", "need", "needs", "require", "requires", "before":
 			open = true
 		case "found", "identified", "detected":
 			found = true
@@ -333,13 +339,33 @@ func resolvedTally(t string, noun bool) bool {
 	return !open && (earlier || closed && !found)
 }
 
-// closedWord reports whether w says findings are resolved.
+// closedWord reports whether w says findings are resolved, or are to be
+// ("close 5 high-priority bugs this sprint": a plan, not a count of
+// what the report found).
 func closedWord(w string) bool {
 	switch w {
-	case "resolved", "fixed", "fixes", "closed", "addressed", "remediated", "mitigated":
+	case "resolved", "fixed", "fixes", "closed", "addressed", "remediated", "mitigated", "fix", "close", "resolve",
+		"address", "remediate":
 		return true
 	}
 	return false
+}
+
+// exampleLine reports whether a line gives an example or a template of
+// what a report writes ("Example: Found 2 high-severity issues", "e.g.
+// …", "Sample output: …"): its counts are no report's.
+func exampleLine(t string) bool {
+	head := t
+	if len(head) > 48 {
+		head = head[:48]
+	}
+	for _, w := range lowerWordsOf(head) {
+		switch w {
+		case "example", "examples", "sample", "template", "eg", "instance":
+			return true
+		}
+	}
+	return strings.Contains(head, "e.g.")
 }
 
 // tallyHeading reports whether a heading is a tally, "Findings (2

@@ -140,6 +140,7 @@ func TestNounTallies(t *testing.T) {
 		{"fix within 2 high days", nil},
 		{"Fail the build when there are at least 2 critical issues", nil},
 		{"no more than 1 high issue, e.g. 2 critical issues fail it", nil},
+		{"List the top 3 critical issues first", nil},
 	} {
 		got, ok := nounTallies(c.line)
 		var g []int
@@ -174,6 +175,9 @@ func TestResolvedTally(t *testing.T) {
 		{"3 critical issues found; 1 fixed.", true, false},
 		{"3 critical issues were fixed, 2 remain open.", true, false},
 		{"3 critical issues found.", true, false},
+		{"Sprint goal: close 5 high-priority bugs", true, true},
+		{"There are 2 high-priority issues that should be addressed", true, false},
+		{"Fix the 3 critical issues found above before the release", true, false},
 	} {
 		if got := resolvedTally(c.line, c.noun); got != c.want {
 			t.Errorf("resolvedTally(%q, %v) = %v; want %v", c.line, c.noun, got, c.want)
@@ -194,6 +198,20 @@ func TestTallyHeading(t *testing.T) {
 	} {
 		if got := tallyHeading(s); got != want {
 			t.Errorf("tallyHeading(%q) = %v; want %v", s, got, want)
+		}
+	}
+}
+
+func TestExampleLine(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Example: Found 2 high-severity issues":   true,
+		"e.g. 3 critical issues found":            true,
+		"Sample output: 2 critical issues found":  true,
+		"3 critical issues found in the uploader": false,
+		"Found 2 high-severity issues":            false,
+	} {
+		if got := exampleLine(s); got != want {
+			t.Errorf("exampleLine(%q) = %v; want %v", s, got, want)
 		}
 	}
 }
