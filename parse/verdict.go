@@ -516,10 +516,16 @@ func verdictLabelAt(u string) bool {
 	if u == "" || !verdictLabelFirst[u[0]] {
 		return false
 	}
-	if u[0] >= 0x80 || u[0]|0x20 == 'k' {
-		// A label of another script, or "Kết luận": (?i) folds beyond
-		// ASCII, so the regexp decides.
-		return true
+	if u[0] >= 0x80 {
+		return true // a label of another script: (?i) folds beyond ASCII, so the regexp decides
+	}
+	if u[0]|0x20 == 'k' {
+		// "Kết luận", "KẾT LUẬN": ế and Ế are the same size.
+		if r := u[1:]; strings.HasPrefix(r, "ế") || strings.HasPrefix(r, "Ế") {
+			r = r[len("ế"):]
+			return r != "" && r[0]|0x20 == 't'
+		}
+		return false
 	}
 	for _, w := range verdictLabelWords {
 		if hasWordFold(u, w) {
