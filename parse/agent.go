@@ -208,8 +208,14 @@ func (p *reportParser) unreadable() {
 		// What the report states last of a level: a re-review's final
 		// counts supersede its initial ones.
 		stated := map[Severity]tally{}
+		var loose tally // the last count with a noun, of P0 and P1 together
 		for _, t := range gr.tallies {
-			if t.sev.Rank() <= 1 && t.line >= stated[t.sev].line {
+			switch {
+			case t.loose:
+				if t.line >= loose.line {
+					loose = t
+				}
+			case t.sev.Rank() <= 1 && t.line >= stated[t.sev].line:
 				stated[t.sev] = t
 			}
 		}
@@ -224,6 +230,9 @@ func (p *reportParser) unreadable() {
 			}
 			bad = true
 			p.diag(t.line, LevelError, "the report states %d P0/P1 finding(s), %d were read", s0.n+s1.n, read[P0]+read[P1])
+		case loose.n > read[P0]+read[P1]:
+			bad = true
+			p.diag(loose.line, LevelError, "the report states %d P0/P1 finding(s), %d were read", loose.n, read[P0]+read[P1])
 		}
 	}
 	if v := r.Verdict(); worseVerdict(r.DeclaredVerdict, v) {

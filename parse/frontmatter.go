@@ -126,6 +126,8 @@ func readFrontMatter(lines []line, start, end int) frontMatter {
 	root := doc.Content[0]
 	scalars := map[string]string{}
 	var usage *yaml.Node
+	var status *yaml.Node // status: (or outcome:), a verdict only in a review's front matter
+	review := false
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if v.Kind == yaml.AliasNode || k.Kind == yaml.AliasNode {
@@ -139,7 +141,12 @@ func readFrontMatter(lines []line, start, end int) frontMatter {
 			if v.Kind == yaml.ScalarNode && (k.Value == "verdict" || fm.verdict == "") {
 				fm.verdict, fm.verdictLine = strings.TrimSpace(v.Value), off+v.Line
 			}
+		case "status", "outcome", "recommendation", "review_decision", "review-decision":
+			if v.Kind == yaml.ScalarNode && status == nil {
+				status = v
+			}
 		case "issues", "findings":
+			review = true
 			if v.Kind == yaml.SequenceNode {
 				fm.hasIssues = true
 				fm.readIssues(v, off)
@@ -157,6 +164,15 @@ func readFrontMatter(lines []line, start, end int) frontMatter {
 		if v.Kind == yaml.ScalarNode {
 			scalars[k.Value] = v.Value
 		}
+		review = review || reviewKeys[k.Value]
+	}
+	if fm.verdict == "" && status != nil && review {
+		// "status: changes_requested" beside "agent:" or "reviewer:":
+		// the review's verdict; a design document's "status: rejected"
+		// beside "title:" and "owner:" is the document's state.
+		if _, ok := NormalizeVerdict(status.Value); ok {
+			fm.verdict, fm.verdictLine = strings.TrimSpace(status.Value), off+status.Line
+		}
 	}
 	fm.provenance = readProvenance(scalars, usage)
 	for k := range scalars {
@@ -167,6 +183,12 @@ func readFrontMatter(lines []line, start, end int) frontMatter {
 	}
 	return fm
 }
+
+// reviewKeys are the front matter keys that say the file is a review:
+// with one of them, a status: that names a verdict declares it.
+var reviewKeys = map[string]bool{"agent": true, "reviewer": true, "reviewers": true, "reviewed_by": true,
+	"review": true, "review_type": true, "review_of": true, "pr": true, "pull_request": true, "findings": true,
+	"issues": true, "severity_counts": true, "verdict": true}
 
 func mappingFields(n *yaml.Node) map[string]*yaml.Node {
 	m := map[string]*yaml.Node{}

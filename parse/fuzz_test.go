@@ -21,12 +21,17 @@ func FuzzReadReport(f *testing.F) {
 	if b, err := os.ReadFile("testdata/report/strict.txtar"); err == nil {
 		f.Add(b)
 	}
-	// The probe's reports: structures of other review traditions.
+	// The probes' reports: structures of other review traditions
+	// (TestProbe4), and declared verdicts and tallies (TestVerdictProbes).
 	probes, err := filepath.Glob("testdata/probe4/*.md")
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, p := range probes {
+	verdicts, err := filepath.Glob("testdata/verdict4/*.md")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range append(probes, verdicts...) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -38,6 +43,11 @@ func FuzzReadReport(f *testing.F) {
 		checkPositions(t, "input", data, r)
 		if r.Status == "" {
 			t.Fatal("no status")
+		}
+		// Never silently safe, and never silently unreadable: each
+		// reason is an error at its line (SPEC §2.3).
+		if r.Status == StatusUnreadable && !hasLineError(r.Diagnostics) {
+			t.Fatalf("unreadable with no error diagnostic at a line: %v", r.Diagnostics)
 		}
 		again := ReadReport([]byte(FormatIndex(r.Findings, r.Improvements, r.Verdict())))
 		want := StatusValid

@@ -132,6 +132,10 @@ type tally struct {
 	sev   Severity
 	n     int
 	group int // the group heading's node when the count is its own, else -1
+	// loose: a count of one level with a noun ("14 critical gaps",
+	// nounTallies), whose word is often loose: checked against the P0
+	// and P1 findings read together.
+	loose bool
 }
 
 // gnode is a heading, item or bold lead-in of the general reader.
@@ -408,6 +412,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		if level > 0 {
 			table = nil
+			if tallyHeading(head) {
+				g.lineTallies(head, l.num, false, false) // "## Findings (2 critical, 1 high)"
+			}
 			if listGroup >= 0 && listGroup < len(nodes) {
 				// A heading ends a group line's scope, its list: "**Must
 				// fix (2)**" as a report's first line stands for a level-1
@@ -469,15 +476,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		table = nil
-		if len(t) < 300 && mayCountPLevel(t) && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
-			// "P0: 3, P1: 2" in a summary, or with a word that says it
-			// counts findings: a scoring table's "P0: 60" is not a tally,
-			// nor is "2 of 3 P0 flaws" in a sentence.
-			g.plevelTallies(t, l.num)
-		}
-		if ts, ok := wordTallies(t); ok && (heading >= 0 && nodes[heading].cls == clsSummary || countWordRe.MatchString(t)) {
-			g.wordTallies(ts, l.num)
-		}
+		g.lineTallies(t, l.num, heading >= 0 && nodes[heading].cls == clsSummary,
+			heading < 0 || heading == 0 && nodes[0].kind == 'h' && nodes[0].rank == 1)
 		if isRule(t) {
 			rules.split(i)
 			if rules.node >= 0 && cur() == rules.node {

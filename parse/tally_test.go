@@ -119,3 +119,99 @@ func TestResolvedHeading(t *testing.T) {
 		}
 	}
 }
+
+func TestNounTallies(t *testing.T) {
+	// want: the count of P0..P3 stated, -1 for a level not stated; nil
+	// for a line that states none.
+	for _, c := range []struct {
+		line string
+		want []int
+	}{
+		{"3 critical issues found.", []int{3, -1, -1, -1}},
+		{"Found 2 high-severity issues in the config loader", []int{-1, 2, -1, -1}},
+		{"We found 1 high priority bug and 4 minor findings", []int{-1, 1, -1, 4}},
+		{"Overall: FAIL (2 critical)", []int{2, -1, -1, -1}},
+		{"0 critical vulnerabilities", []int{0, -1, -1, -1}},
+		{"One critical path runs through 1 critical section", nil},
+		{"Count them, e.g. \"2 critical issues found\"", nil},
+		{"`3 critical issues` is what a summary says", nil},
+		{"Three blocking issues:", nil}, // number words are not read
+		{"v12 critical issues", nil},    // not a count: part of a word
+		{"fix within 2 high days", nil},
+		{"Fail the build when there are at least 2 critical issues", nil},
+		{"no more than 1 high issue, e.g. 2 critical issues fail it", nil},
+		{"List the top 3 critical issues first", nil},
+	} {
+		got, ok := nounTallies(c.line)
+		var g []int
+		if ok {
+			for k := range 4 {
+				if got.seen[k] {
+					g = append(g, got.n[k])
+				} else {
+					g = append(g, -1)
+				}
+			}
+		}
+		if !slices.Equal(g, c.want) {
+			t.Errorf("nounTallies(%q) = %v; want %v", c.line, g, c.want)
+		}
+	}
+}
+
+func TestResolvedTally(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		noun bool
+		want bool
+	}{
+		{"Resolved: 3 critical, 1 high", false, true},
+		{"Fixed since the last review: P0: 2, P1: 1", false, true},
+		{"Summary. Resolved: 3 critical, 1 high", false, true},
+		{"Critical: 2 | High: 1 | Medium: 0", false, false},
+		{"Aggregate: 2 P1, 7 P2, and 5 resolved findings", false, false},
+		{"All 3 critical issues from the first review are resolved.", true, true},
+		{"The previous review found 3 critical issues.", true, true},
+		{"3 critical issues found; 1 fixed.", true, false},
+		{"3 critical issues were fixed, 2 remain open.", true, false},
+		{"3 critical issues found.", true, false},
+		{"Sprint goal: close 5 high-priority bugs", true, true},
+		{"There are 2 high-priority issues that should be addressed", true, false},
+		{"Fix the 3 critical issues found above before the release", true, false},
+	} {
+		if got := resolvedTally(c.line, c.noun); got != c.want {
+			t.Errorf("resolvedTally(%q, %v) = %v; want %v", c.line, c.noun, got, c.want)
+		}
+	}
+}
+
+func TestTallyHeading(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Findings (2 critical, 1 high)":                          true,
+		"3 Critical Issues Found":                                true,
+		"Summary: P0: 1, P1: 2":                                  true,
+		"🔴 Critical (2)":                                         false, // a group's own count (general.go), no line tally
+		"Findings":                                               false, // no count
+		"2. The Spec Has 2 P0 Defects and 12 P1 Gaps":            false,
+		"Token reuse after logout (CVE-2024-1234)":               false,
+		"Phase 2: fix the 3 critical issues in the import paths": false,
+	} {
+		if got := tallyHeading(s); got != want {
+			t.Errorf("tallyHeading(%q) = %v; want %v", s, got, want)
+		}
+	}
+}
+
+func TestExampleLine(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Example: Found 2 high-severity issues":   true,
+		"e.g. 3 critical issues found":            true,
+		"Sample output: 2 critical issues found":  true,
+		"3 critical issues found in the uploader": false,
+		"Found 2 high-severity issues":            false,
+	} {
+		if got := exampleLine(s); got != want {
+			t.Errorf("exampleLine(%q) = %v; want %v", s, got, want)
+		}
+	}
+}

@@ -93,6 +93,11 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 			text = text[i+len(arrow):]
 		}
 	}
+	if strings.IndexByte(text, '?') >= 0 || strings.IndexByte(text, ':') >= 0 {
+		if v, ok := questionVerdict(strings.TrimSpace(stripBold(text))); ok {
+			return v, true
+		}
+	}
 	k := strings.ToLower(strings.TrimSpace(trimEmoji(strings.TrimSpace(stripBold(text)))))
 	// "Approve / Request Changes / Comment": the options of a template.
 	if opts := strings.FieldsFunc(k, func(r rune) bool { return r == '/' || r == '|' }); len(opts) > 1 {
@@ -129,7 +134,9 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 	if v == Safe {
 		for _, w := range rest {
 			switch w {
-			case "conditions", "conditional", "conditionally", "changes", "reservations", "fixes", "after", "once", "pending", "provided", "required", "revisions", "caveats":
+			case "conditions", "conditional", "conditionally", "changes", "reservations", "fixes", "after", "once", "pending", "provided", "required", "revisions", "caveats",
+				"gaps", "concerns", "issues", "blockers", "until", "condiciones", "auflagen", "cambios", "ressalvas",
+				"réserve", "réserves", "alterações", "condições":
 				return NeedsChanges, true
 			}
 		}
@@ -150,7 +157,11 @@ var verdictSynonyms = map[string]Verdict{
 	"not-ready": NeedsChanges, "not-yet-ready": NeedsChanges, "ready-to-merge": Safe,
 	"risky": Risky, "fail": Risky, "failed": Risky, "blocked": Risky, "block": Risky, "blocking": Risky,
 	"reject": Risky, "rejected": Risky, "do-not-ship": Risky, "do-not-merge": Risky, "unsafe": Risky,
-	"no-go": Risky, "nogo": Risky,
+	"no-go": Risky, "nogo": Risky, "do-not-deploy": Risky, "do-not-release": Risky, "don't-merge": Risky,
+	"don't-ship": Risky, "don't-deploy": Risky, "not-safe": Risky, "not-safe-to-merge": Risky,
+	"needs-improvement": NeedsChanges, "not-production-ready": NeedsChanges, "production-ready": Safe,
+	"hold": NeedsChanges, "on-hold": NeedsChanges, "changes-required": NeedsChanges, "needs-fixes": NeedsChanges,
+	"not-approved": NeedsChanges, "not-ready-to-merge": NeedsChanges, "not-mergeable": NeedsChanges,
 	// The same verdicts in the languages of the severity vocabulary.
 	"approuvé": Safe, "approuvée": Safe, "validé": Safe, "freigegeben": Safe, "aprobado": Safe, "aprovado": Safe,
 	"承認": Safe, "通过": Safe, "승인": Safe, "одобрено": Safe,
@@ -160,7 +171,19 @@ var verdictSynonyms = map[string]Verdict{
 	"não-aprovado": NeedsChanges, "差し戻し": NeedsChanges, "要修正": NeedsChanges, "需要修改": NeedsChanges,
 	"수정-필요": NeedsChanges, "требуются-изменения": NeedsChanges, "требует-доработки": NeedsChanges,
 	"на-доработку": NeedsChanges,
-	"rejeté":       Risky, "refusé": Risky, "abgelehnt": Risky, "rechazado": Risky, "no-desplegar": Risky,
+	"보류":           NeedsChanges, "조건부-승인": NeedsChanges, "조건부-통과": NeedsChanges, "有条件通过": NeedsChanges,
+	"需修改": NeedsChanges, "条件付き承認": NeedsChanges, "aprobado-con-condiciones": NeedsChanges,
+	"no-aprobado": NeedsChanges, "mit-auflagen-freigegeben": NeedsChanges,
+	"통과": Safe, "합격": Safe, "合格": Safe,
+	"nicht-freigeben": Risky, "nicht-mergen": Risky, "거부": Risky, "거절": Risky, "불합격": Risky, "미통과": Risky,
+	"驳回": Risky, "不合格": Risky, "no-fusionar": Risky,
+	"favorable": Safe, "avis-favorable": Safe, "favorable-sous-réserve": NeedsChanges,
+	"favorable-sous-réserves": NeedsChanges, "défavorable": Risky, "avis-défavorable": Risky,
+	"đạt": Safe, "không-đạt": Risky, "cần-sửa": NeedsChanges, "cần-chỉnh-sửa": NeedsChanges,
+	"변경-요청": NeedsChanges, "재검토": NeedsChanges, "승인-불가": Risky, "建议修改": NeedsChanges,
+	"不建议合并": Risky, "可以合并": Safe, "要対応": NeedsChanges, "差戻し": NeedsChanges, "承認不可": Risky,
+	"не-одобрено": NeedsChanges, "änderungen-nötig": NeedsChanges, "aprovado-com-ressalvas": NeedsChanges,
+	"rejeté": Risky, "refusé": Risky, "abgelehnt": Risky, "rechazado": Risky, "no-desplegar": Risky,
 	"reprovado": Risky, "却下": Risky, "不通过": Risky, "拒绝": Risky, "반려": Risky, "отклонено": Risky,
 	"error": Error,
 }
@@ -266,9 +289,9 @@ type candidate struct {
 var (
 	// Labels of a verdict line: "**Verdict:**", "Recommendation:",
 	// "Overall Assessment:", "Decision:", "Status:", "review_status:".
-	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current|release|merge)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|production readiness|merge readiness|overall|fazit|gesamturteil|empfehlung|veredicto|recomendaci[oó]n|recomenda[cç][aã]o|conclusi[oó]n|conclus[aã]o|avis|décision|итог|вывод|заключение|総合判定|判定|结论|結論|결론|판정)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
-		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall",
-		"fazit", "urteil", "empfehlung", "veredicto", "recomenda", "conclus", "avis", "cision", "тог", "вывод", "аключение",
+	verdictLabelRe = guard(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:overall|final|updated|new|initial|current|release|merge)\s+)?(verdict|recommendation|decision|status|assessment|outcome|result|conclusion|gate status|review status|review_status|review decision|production readiness|merge readiness|readiness|approval(?:\s+status)?|go/no[- ]go(?:\s+decision)?|overall rating|overall|fazit|gesamturteil|empfehlung|veredicto|recomendaci[oó]n|recomenda[cç][aã]o|conclusi[oó]n|conclus[aã]o|avis|décision|kết luận|đánh giá|итог|вывод|заключение|総合判定|判定|结论|結論|결론|판정)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.+)$`),
+		"verdict", "recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "readiness", "overall", "approval", "go/no",
+		"fazit", "urteil", "empfehlung", "veredicto", "recomenda", "conclus", "avis", "cision", "t lu", "nh gi", "тог", "вывод", "аключение",
 		"判定", "结论", "結論", "결론", "판정")
 	// Headings of the sections a report gives its overall verdict in.
 	verdictSectionRe = guard(regexp.MustCompile(`(?i)\b(?:summary|verdict|conclusions?|decision|recommendation|assessment|overall|final|result|outcome|go/no[- ]go|gate|bottom line|tl;?dr)\b`),
@@ -288,7 +311,7 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 		}
 		return candidate{text: v, verdictLabel: true, overall: l.level > 0 || overallLabel(t)}
 	}
-	if len(t) < 400 && strings.Contains(t, ":") && verdictLabelFirst[t[len(t)-len(strings.TrimLeft(t, labelLead))]] { // a : is left
+	if len(t) < 400 && (strings.Contains(t, ":") || strings.Contains(t, "：")) && verdictLabelFirst[t[len(t)-len(strings.TrimLeft(t, labelLead))]] { // a : is left
 		u := strings.TrimLeft(stripBold(t), "#> ")
 		// Most labels ("- **Status:** Resolved") name no verdict: the
 		// value is read first, the regexp run on those that do.
@@ -313,21 +336,20 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 			if lines[j].level > 0 {
 				break
 			}
-			if _, _, item := listItem(n); item != "" {
-				n = item
-			}
-			v := verdictValue(n)
-			if _, ok := NormalizeVerdict(v); ok {
+			if v, ok := headVerdict(n); ok {
 				return candidate{text: v, num: lines[j].num, verdictLabel: decisive, overall: decisive}
 			}
 			break
 		}
 	}
+	if c, ok := otherVerdictForm(t); ok {
+		return c
+	}
 	// "## REVIEW CLEAN — all fixed" as the report's first line: a verdict
 	// word or phrase exactly, not a title that opens with one.
 	if first && l.level > 0 {
 		v := verdictValue(l.head)
-		if _, ok := verdictSynonyms[strings.Trim(dashSpaces.Replace(strings.ToLower(v)), "-")]; ok {
+		if exactVerdict(v) {
 			return candidate{text: v, overall: true}
 		}
 	}
@@ -350,6 +372,135 @@ func verdictCandidate(lines []line, i int, first bool) candidate {
 	return candidate{}
 }
 
+// headVerdict reads the line under a verdict heading ("## Verdict"): its
+// value, or else one of its sentences that is a verdict word or phrase
+// and nothing more ("All findings are fixed. Approved."); a sentence
+// that opens with a verdict word and goes on ("Pass the token …") is
+// not one.
+func headVerdict(n string) (string, bool) {
+	if _, _, item := listItem(n); item != "" {
+		n = item
+	}
+	v := verdictValue(n)
+	if _, ok := NormalizeVerdict(v); ok {
+		return v, true
+	}
+	if len(n) > 400 {
+		return "", false
+	}
+	for _, sent := range sentenceSplit.Split(stripBold(n), 8) {
+		if sent = strings.Trim(strings.TrimSpace(sent), ".!*_`\"'"); sent != "" && exactVerdict(sent) {
+			return sent, true
+		}
+	}
+	return "", false
+}
+
+var sentenceSplit = regexp.MustCompile(`[.!]\s+`)
+
+// exactVerdict reports whether v, as a whole, is a verdict word or
+// phrase of verdictSynonyms.
+func exactVerdict(v string) bool {
+	_, ok := verdictSynonyms[strings.Trim(dashSpaces.Replace(strings.ToLower(v)), "-")]
+	return ok
+}
+
+// otherVerdictForm reads the verdict forms that are neither a label
+// line nor a heading: a key-value table row ("| Verdict | NEEDS WORK |")
+// and a question answered yes or no ("Ship it? No").
+func otherVerdictForm(t string) (candidate, bool) {
+	if strings.HasPrefix(t, "|") {
+		k, v, ok := strings.Cut(strings.Trim(t, "| "), "|")
+		if !ok || strings.Contains(v, "|") {
+			return candidate{}, false // not two cells
+		}
+		k = strings.TrimSpace(stripBold(k))
+		if len(k) > 40 || k == "" || !verdictLabelFirst[k[0]] {
+			return candidate{}, false
+		}
+		u := k + ": " + strings.TrimSpace(v)
+		if !verdictLabelAt(u) {
+			return candidate{}, false
+		}
+		if v := labelVerdict(u); v != "" {
+			if m := verdictLabelRe.re.FindStringSubmatch(u); m != nil {
+				return candidate{text: v, verdictLabel: strings.EqualFold(m[2], "verdict"), overall: m[1] != ""}, true
+			}
+		}
+		return candidate{}, false
+	}
+	if len(t) < 80 && (strings.IndexByte(t, '?') >= 0 || strings.IndexByte(t, ':') >= 0) {
+		u := strings.TrimSpace(stripBold(strings.TrimLeft(t, "#>-*+ ")))
+		if _, ok := questionVerdict(u); ok {
+			return candidate{text: u, verdictLabel: true}, true
+		}
+	}
+	return candidate{}, false
+}
+
+// questionVerdict reads a verdict asked and answered: "Ship it? No",
+// "Ready to merge? Yes", "Ready for merge: No". Yes is safe; no is needs-changes after "ready
+// …?" (not ready) and risky after the others (do not ship).
+func questionVerdict(text string) (Verdict, bool) {
+	i := strings.IndexByte(text, '?')
+	if j := strings.IndexByte(text, ':'); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
+	if i < 0 {
+		return "", false
+	}
+	q, a := strings.Trim(text[:i], "*_` "), text[i+1:]
+	if !verdictQuestion(q) {
+		return "", false
+	}
+	a = strings.ToLower(strings.Trim(strings.TrimSpace(a), "*_`.!"))
+	if w, _, _ := strings.Cut(a, " "); w != a {
+		a = strings.Trim(w, ",.;:—-")
+	}
+	switch a {
+	case "yes", "y", "✅":
+		return Safe, true
+	case "no", "n", "❌", "not yet":
+		if len(q) >= 5 && strings.EqualFold(q[:5], "ready") {
+			return NeedsChanges, true
+		}
+		return Risky, true
+	}
+	return "", false
+}
+
+// verdictQuestion reports whether q, in any case, is one of
+// verdictQuestions. It allocates nothing: it runs on every short line
+// with a colon.
+func verdictQuestion(q string) bool {
+	if len(q) >= len(questionSizes) || !questionSizes[len(q)] {
+		return false
+	}
+	for _, w := range verdictQuestions {
+		if len(w) == len(q) && w[0] == q[0]|0x20 && strings.EqualFold(q, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// verdictQuestions are the questions whose yes or no is a verdict.
+var verdictQuestions = []string{
+	"ship it", "ship", "merge it", "merge", "go", "go/no-go", "lgtm", "approve", "approved", "mergeable",
+	"shippable", "ready to merge", "ready to ship", "ready for merge", "ready for release", "ready to release",
+	"ready to deploy", "ready for production", "safe to merge", "safe to ship", "safe to deploy", "safe to release",
+	"ok to merge", "ok to ship", "good to merge", "good to go",
+}
+
+// questionSizes holds the sizes of verdictQuestions: a text of another
+// size is none of them (EqualFold of ASCII keeps the size).
+var questionSizes = func() (sizes [24]bool) {
+	for _, w := range verdictQuestions {
+		sizes[len(w)] = true
+	}
+	return sizes
+}()
+
 // verdictLabelAt reports whether u may be a verdict label line
 // (verdictLabelRe): whether, after the list marker and emphasis the
 // regexp skips, u opens with a word one of its labels or their qualifiers
@@ -367,6 +518,14 @@ func verdictLabelAt(u string) bool {
 	}
 	if u[0] >= 0x80 {
 		return true // a label of another script: (?i) folds beyond ASCII, so the regexp decides
+	}
+	if u[0]|0x20 == 'k' {
+		// "Kết luận", "KẾT LUẬN": ế and Ế are the same size.
+		if r := u[1:]; strings.HasPrefix(r, "ế") || strings.HasPrefix(r, "Ế") {
+			r = r[len("ế"):]
+			return r != "" && r[0]|0x20 == 't'
+		}
+		return false
 	}
 	for _, w := range verdictLabelWords {
 		if hasWordFold(u, w) {
@@ -387,8 +546,8 @@ const labelLead = "#> -*+_" + reSpace
 // qualifiers first.
 var verdictLabelWords = []string{"overall", "final", "updated", "new", "initial", "current", "verdict",
 	"recommendation", "decision", "status", "assessment", "outcome", "result", "conclusion", "gate", "review",
-	"production", "merge", "release", "fazit", "gesamturteil", "empfehlung", "veredicto", "recomenda",
-	"conclus", "avis", "dé", "dÉ"}
+	"production", "merge", "release", "approval", "readiness", "go", "fazit", "gesamturteil", "empfehlung", "veredicto", "recomenda",
+	"conclus", "avis", "dé", "dÉ", "kết"}
 
 // verdictLabelFirst holds the bytes a word of verdictLabelWords opens
 // with, in either case, and ſ's first byte, which (?i) folds to s.
@@ -397,10 +556,11 @@ var verdictLabelFirst = func() (first [256]bool) {
 		first[w[0]], first[w[0]-'a'+'A'] = true, true
 	}
 	first["ſ"[0]] = true
+	first["\u212a"[0]] = true // the Kelvin sign, which (?i) folds to k
 	// Labels of other scripts: their first byte is shared by the
 	// upper and lower case of Cyrillic, so an emoji- or symbol-led line
 	// still skips the regexp.
-	for _, w := range []string{"итог", "ИТОГ", "вывод", "ВЫВОД", "заключение", "ЗАКЛЮЧЕНИЕ", "総合判定", "判定", "结论", "結論", "결론", "판정"} {
+	for _, w := range []string{"итог", "ИТОГ", "вывод", "ВЫВОД", "заключение", "ЗАКЛЮЧЕНИЕ", "総合判定", "判定", "结论", "結論", "결론", "판정", "đánh giá", "Đánh giá"} {
 		first[w[0]] = true
 	}
 	return first

@@ -26,6 +26,8 @@ var verdictPieces = []string{
 	"- [x] REVISE", "- [ ] APPROVE", "- [ ] REJECT", "- [x] APPROVE", "APPROVED", "NO-GO", "needs work", "LGTM",
 	"Status: __ _approve_", "Status:\t__ _approve_", "Result:\f__\r'approve'", "Review status: Approved", "Merge readiness: blocked", "New status: fail", "current result: PASS",
 	"## Status: approved", "> **Decision:** approve", "### Result: **PASS**",
+	"| Verdict | NEEDS WORK |", "| **Decision** | approve |", "| Status | Count |", "Ship it? No", "Ready to merge? No",
+	"Approval status: Approved with conditions", "Everything is fixed. Approved.", "Pass the token. Then merge.",
 }
 
 // randomVerdictReport joins one to 24 pieces.
@@ -133,7 +135,7 @@ func plainVerdictCandidate(lines []line, i int, first bool) candidate {
 		}
 		return candidate{text: v, verdictLabel: true, overall: l.level > 0 || overallLabel(t)}
 	}
-	if len(t) < 400 && strings.Contains(t, ":") {
+	if len(t) < 400 && (strings.Contains(t, ":") || strings.Contains(t, "：")) {
 		u := strings.TrimLeft(stripBold(t), "#> ")
 		if m := verdictLabelRe.FindStringSubmatch(u); m != nil {
 			v := verdictValue(m[3])
@@ -155,21 +157,20 @@ func plainVerdictCandidate(lines []line, i int, first bool) candidate {
 			if lines[j].level > 0 {
 				break
 			}
-			if _, _, item := listItem(n); item != "" {
-				n = item
-			}
-			v := verdictValue(n)
-			if _, ok := NormalizeVerdict(v); ok {
+			if v, ok := headVerdict(n); ok {
 				return candidate{text: v, num: lines[j].num, verdictLabel: decisive, overall: decisive}
 			}
 			break
 		}
 	}
+	if c, ok := otherVerdictForm(t); ok {
+		return c
+	}
 	// "## REVIEW CLEAN — all fixed" as the report's first line: a verdict
 	// word or phrase exactly, not a title that opens with one.
 	if first && l.level > 0 {
 		v := verdictValue(l.head)
-		if _, ok := verdictSynonyms[strings.Trim(dashSpaces.Replace(strings.ToLower(v)), "-")]; ok {
+		if exactVerdict(v) {
 			return candidate{text: v, overall: true}
 		}
 	}
@@ -200,7 +201,8 @@ var labelPieces = []string{
 	"Status", "STATUS", "ſtatus", "status", "Verdict", "verdict", "Overall", "final", "Final ", "Updated ", "new ",
 	"Initial ", "current ", "Recommendation", "Decision", "Assessment", "Outcome", "Result", "Conclusion",
 	"Gate Status", "gate status", "Review Status", "review_status", "Production Readiness", "Merge readiness",
-	"Location", "Impact", "Fix", "Stat", "Overal", "Kelvin", "1.", "[x]",
+	"Location", "Impact", "Fix", "Stat", "Overal", "Kelvin", "1.", "[x]", "Kết luận", "KẾT LUẬN", "Đánh giá",
+	"đÁnh giá", "\u212aết luận", "Approval status", "Go/No-Go", "Readiness",
 }
 
 // TestVerdictLabelAtRandom: every line verdictLabelRe matches passes
