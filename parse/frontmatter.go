@@ -327,7 +327,8 @@ func (fm *frontMatter) readImprovements(items []fmItem) {
 // without a YAML decoder when every line is of the plain shape most reports
 // write, and reports whether it did; the entries are those yaml.v3 gives
 // (frontMatterYAML, which TestFastFrontMatterIsYAML and
-// FuzzFastFrontMatter hold it to). The shape: top-level `key: value` lines;
+// FuzzFastFrontMatter hold it to). The shape: top-level `key: value` lines
+// (`key: []` and `key: {}` too);
 // a `key:` opening a block sequence (`- key: value` items continued by
 // `key: value` lines under the first key, or `- value` items) or a block
 // mapping of `key: value` lines; values on one line, plain or quoted
@@ -350,6 +351,16 @@ func fastFrontMatter(body []line, off int) ([]fmEntry, bool) {
 			return nil, false
 		}
 		ln := off + i + 1
+		switch rest {
+		case "[]": // an empty list, as `improvements: []` says there are none
+			entries = append(entries, fmEntry{key: key, keyLine: ln, kind: yaml.SequenceNode, line: ln})
+			i++
+			continue
+		case "{}":
+			entries = append(entries, fmEntry{key: key, keyLine: ln, kind: yaml.MappingNode, line: ln})
+			i++
+			continue
+		}
 		if rest != "" {
 			v, ok := fmScalar(rest)
 			if !ok {

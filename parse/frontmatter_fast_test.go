@@ -43,6 +43,8 @@ func TestFastFrontMatterGolden(t *testing.T) {
 		{"legacy index", "issues:\n  - id: P1-1\n    severity: P1\n    section: \"Task 3: Tier naming\"\n    title: \"Launch template\"\n  - severity: critical\n    title: Retry loop\nimprovements:\n  - id: IMP-1\n    title: Echo\nverdict: risky", true},
 		{"sequence at the key's column", "findings:\n- id: A-1\n  severity: P0\n  title: Leak\n\n- title: No severity\nagent: x", true},
 		{"scalar items", "issues:\n  - one\n  - two\nagents:\n  - a\n  - b", true},
+		{"empty list and mapping", "issues:\n  - title: t\n    severity: P1\nimprovements: []\nusage: {}\nverdict: risky", true},
+		{"flow list", "improvements: [ ]", false},
 		{"usage mapping", "usage:\n  input_tokens: 1,000\n  output_tokens: 200\nmessage_id: m-1", true},
 		{"blank lines", "\nmodel: m\n\n\nverdict: safe\n", true},
 		{"duplicate keys", "verdict: safe\nverdict: risky\nissues:\n  - title: a\n    title: b\n    severity: P1", true},
@@ -91,7 +93,9 @@ func TestFastFrontMatterIsYAML(t *testing.T) {
 		return b.String()
 	}
 	value := func() string {
-		switch r.IntN(6) {
+		switch r.IntN(7) {
+		case 6:
+			return []string{"[]", "{}", "[ ]", "[a]", "{a: b}", "[]]"}[r.IntN(6)]
 		case 0:
 			return "\"" + word() + "\""
 		case 1:
