@@ -202,3 +202,23 @@ func BenchmarkFrontMatter(b *testing.B) {
 		})
 	}
 }
+
+// TestTokenCountGrouping: a token count's digits may be grouped by "," or
+// "_"; anything else is no count.
+func TestTokenCountGrouping(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		want int64
+	}{
+		{[]string{"1,200"}, 1200},
+		{[]string{" 15_234 "}, 15234},
+		{[]string{"1,2_3"}, 123},
+		{[]string{"1.5k", "7"}, 7},
+		{[]string{"-5"}, 0},
+		{[]string{"", "0", "x"}, 0},
+	} {
+		if got := tokenCount(tt.in...); got != tt.want {
+			t.Errorf("tokenCount(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
