@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/fluxwatch/fluxwatch/internal/inert"
 )
 
@@ -90,7 +88,8 @@ func ReadRunManifest(data []byte) (*RunManifest, []Diagnostic, error) {
 // (of agent, "" for the run).
 func manifestProvenance(obj map[string]json.RawMessage, agent string, diags *[]Diagnostic) Provenance {
 	scalars := map[string]string{}
-	var usage *yaml.Node
+	var usage []fmField
+	hasUsage := false
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		raw := obj[k]
 		var s string
@@ -100,11 +99,10 @@ func manifestProvenance(obj map[string]json.RawMessage, agent string, diags *[]D
 		case k == "usage":
 			var u map[string]json.Number
 			if json.Unmarshal(raw, &u) == nil {
-				usage = &yaml.Node{Kind: yaml.MappingNode}
+				hasUsage = true
 				for _, uk := range []string{"total_tokens", "tokens", "input_tokens", "output_tokens"} {
 					if v, ok := u[uk]; ok {
-						usage.Content = append(usage.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: uk},
-							&yaml.Node{Kind: yaml.ScalarNode, Value: v.String()})
+						usage = append(usage, fmField{uk, v.String()})
 					}
 				}
 			}
@@ -121,7 +119,7 @@ func manifestProvenance(obj map[string]json.RawMessage, agent string, diags *[]D
 			*diags = append(*diags, diag(1, LevelInfo, "%s: %s is neither a string nor a number: ignored", where, k))
 		}
 	}
-	return readProvenance(scalars, usage)
+	return readProvenance(scalars, usage, hasUsage)
 }
 
 // provenanceKey reports whether k is a key of Provenance.

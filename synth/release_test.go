@@ -20,8 +20,9 @@ import (
 // makes them from the sources of the merge (findingsOf) — on random runs
 // whose file refs are written every way (as Ref.String writes them, with
 // "./" or backticks, without a path), with low and absent confidences,
-// under both dedup modes, a baseline and a suppression — and leaves run as
-// it was.
+// under both dedup modes, a baseline and a suppression, with and without
+// the reports' diagnostics (which it lets go of once the agents are
+// listed) — and leaves run as it was.
 func TestSynthesizeStreamReleasing(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 10))
 	refs := []string{"a.go:1", "./a.go:1", "`b.go:10`", "b.go:10", "c.go:5-9", "c.go:5", "c.go", "no path here", "a.go:2"}
@@ -41,10 +42,16 @@ func TestSynthesizeStreamReleasing(t *testing.T) {
 				}
 				f.Confidence = confs[r.IntN(len(confs))]
 			}
+			for k := range r.IntN(3) {
+				a.Report.Diagnostics = append(a.Report.Diagnostics,
+					parse.Diagnostic{Line: 1 + r.IntN(9), Level: parse.LevelInfo, Message: fmt.Sprintf("note %d", k)})
+			}
 		}
 		held := make([][]parse.Finding, len(run.Agents))
+		heldDiags := make([][]parse.Diagnostic, len(run.Agents))
 		for k, a := range run.Agents {
 			held[k] = slices.Clone(a.Report.Findings)
+			heldDiags[k] = slices.Clone(a.Report.Diagnostics)
 		}
 		opts := Options{Dedup: Dedup(r.IntN(2))}
 		if r.IntN(3) == 0 {
@@ -67,6 +74,9 @@ func TestSynthesizeStreamReleasing(t *testing.T) {
 		for k, a := range run.Agents {
 			if !slices.EqualFunc(a.Report.Findings, held[k], func(x, y parse.Finding) bool { return x.ID == y.ID && x.Title == y.Title }) {
 				t.Fatalf("case %d: SynthesizeStream modified the findings of %s", i, a.Name)
+			}
+			if !slices.Equal(a.Report.Diagnostics, heldDiags[k]) {
+				t.Fatalf("case %d: SynthesizeStream modified the diagnostics of %s", i, a.Name)
 			}
 		}
 	}
