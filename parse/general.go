@@ -617,7 +617,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			if kind == '1' {
 				n.kind, n.rank = 'n', int32(8+indent/2)
 			}
-			if m := checkboxRe.FindStringSubmatch(body); m != nil {
+			if m := checkboxOf(body); m != nil {
 				n.kind, n.rank = 'c', int32(8+indent/2)
 				n.text = body[len(m[0]):]
 				n.ticked = m[1] != " "
@@ -1342,7 +1342,25 @@ func isLegendHeading(text string) bool {
 	if !legendWords.in(text) {
 		return false
 	}
-	return legendRe.MatchString(text) || legendHeadRe.MatchString(plainHead(text))
+	if legendGuard.MatchString(text) {
+		return true
+	}
+	h := plainHead(text)
+	return mayLegendHead(h) && legendHeadRe.MatchString(h)
+}
+
+// legendGuard is legendRe behind its words, narrower than legendWords
+// ("severity " with its space, not "severit"): a heading that names a
+// severity ("### Title · Severity: High") holds one of legendWords, and
+// legendRe tried every place of it.
+var legendGuard = guard(legendRe, "legend", "rubric", "glossary", "severity ", "priority ", "risk ", "impact ",
+	"rating scale", "scoring guide")
+
+// mayLegendHead reports whether h is short enough for legendHeadRe, whose
+// alternatives are whole headings of two words at most (64 bytes holds
+// them with every letter in three bytes), or opens with "how to ".
+func mayLegendHead(h string) bool {
+	return len(h) <= 64 || len(h) >= 7 && strings.EqualFold(h[:7], "how to ")
 }
 
 // legendWords are the words one of which legendRe or legendHeadRe needs.
@@ -1786,7 +1804,7 @@ func verdictLead(text string) bool {
 	if len(t) >= 400 || !strings.ContainsAny(t, ":：") {
 		return false
 	}
-	m := verdictLabelRe.FindStringSubmatch(strings.TrimLeft(stripBold(trimEmoji(t)), "#> "))
+	m := verdictLabelRe.FindStringSubmatch(verdictTrim.trimLeft(stripBold(trimEmoji(t))))
 	if m == nil {
 		return false
 	}
@@ -2231,7 +2249,7 @@ func groupPhrase(core string) (Severity, bool) {
 	if core == "" || len(core) > 80 {
 		return "", false
 	}
-	if sev, c, ok := severityPhrase(strings.Trim(core, " *_`[]"), true); ok && c == sevFinding {
+	if sev, c, ok := severityPhrase(markTrim.trim(core), true); ok && c == sevFinding {
 		return sev, true
 	}
 	var buf [16]string
@@ -2690,7 +2708,7 @@ func wordPrefix(s string) (string, string, bool) {
 // the rest.
 func boldLead(s string) (lead, after string, ok bool) {
 	t := s
-	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+	if m := checkboxOf(t); m != nil {
 		t = t[len(m[0]):]
 	}
 	t = strings.TrimSpace(trimEmoji(t))
@@ -2713,7 +2731,7 @@ func labelText(text string, kind byte) label {
 	}
 	struck := strings.Contains(raw, "~~")
 	t := strings.TrimSpace(trimEmoji(raw))
-	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+	if m := checkboxOf(t); m != nil {
 		t = strings.TrimSpace(t[len(m[0]):])
 	}
 	flat := strings.TrimSpace(trimEmoji(strings.ReplaceAll(stripBold(t), "~~", "")))
@@ -2828,7 +2846,7 @@ func labelText(text string, kind byte) label {
 	}
 	// d. Trailing after a dash or a pipe: "Webhook idempotency — HIGH",
 	// "Total trusted from the client | Critical".
-	for _, sep := range []string{" — ", " – ", " - ", " -- ", " | "} {
+	for _, sep := range trailSeps(flat) {
 		if i := strings.LastIndex(flat, sep); i > 0 {
 			if sev, c, ok := severityValue(flat[i+len(sep):], false); ok && len(flat)-i < 40 {
 				lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, strings.TrimSpace(flat[i+len(sep):]), true
@@ -2909,7 +2927,7 @@ func unwrapTag(s string) string {
 // that opens s, after a checkbox and bold.
 func leadMark(s string) (Severity, string, bool) {
 	t := strings.TrimSpace(s)
-	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+	if m := checkboxOf(t); m != nil {
 		t = t[len(m[0]):]
 	}
 	t = strings.TrimLeft(t, "*_[ ")

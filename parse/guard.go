@@ -318,3 +318,26 @@ func hasPrefixLower(s, w string) bool {
 	}
 	return true
 }
+
+// checkboxOf is checkboxRe.FindStringSubmatch(s): every match opens s
+// with '['.
+func checkboxOf(s string) []string {
+	if !strings.HasPrefix(s, "[") {
+		return nil
+	}
+	return checkboxRe.FindStringSubmatch(s)
+}
+
+// trailingSeps are the separators a level trails a title after, in the
+// order labelText tries them.
+var trailingSeps = []string{" — ", " – ", " - ", " -- ", " | "}
+
+// trailSeps returns trailingSeps, or none when s holds none of their
+// bytes ('-', '|' or the lead byte of a dash, 0xe2): labelText looked for
+// each of the five in every label from its end.
+func trailSeps(s string) []string {
+	if strings.IndexByte(s, '-') < 0 && strings.IndexByte(s, '|') < 0 && strings.IndexByte(s, 0xe2) < 0 {
+		return nil
+	}
+	return trailingSeps
+}

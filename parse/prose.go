@@ -78,11 +78,11 @@ func leadID(s string) (id, rest string, ok bool) {
 		return s[m[2]:m[3]], s[m[3]:], true
 	}
 	tok := s
-	if i := strings.IndexAny(s, " \t"); i >= 0 {
+	if i := blankSet.indexAny(s); i >= 0 {
 		tok = s[:i]
 	}
-	bare := strings.TrimRight(strings.Trim(tok, "[]`*"), ":.)")
-	bare = strings.Trim(bare, "[]`*")
+	bare := idTrimRight.trimRight(idTrim.trim(tok))
+	bare = idTrim.trim(bare)
 	if bare != "" && IsFindingID(bare) {
 		if _, ok := severityPrefix(bare); ok || bare[0] != 'P' || !isDigits(bare[1:]) {
 			return bare, s[len(tok):], true

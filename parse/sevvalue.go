@@ -163,7 +163,7 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	}
 	// The reason after a dash, a colon or a semicolon is not the value.
 	v = cutReason(v)
-	v = strings.Trim(v, " \t*_`[]()\"'.:")
+	v = sevTrim.trim(v)
 	if v == "" {
 		return "", sevNone, false
 	}
@@ -180,9 +180,9 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	// A parenthesised part is a second value ("Critical (P0)") or a count.
 	main, paren := v, ""
 	if i := strings.IndexByte(v, '('); i > 0 {
-		main, paren = strings.TrimSpace(v[:i]), strings.Trim(v[i:], "() ")
+		main, paren = strings.TrimSpace(v[:i]), parenTrim.trim(v[i:])
 		if j := strings.IndexByte(paren, ')'); j >= 0 {
-			if strings.TrimSpace(strings.Trim(paren[j+1:], "() ")) != "" {
+			if strings.TrimSpace(parenTrim.trim(paren[j+1:])) != "" {
 				return "", sevNone, false
 			}
 			paren = paren[:j]
@@ -369,6 +369,29 @@ func (s *byteSet) trimRight(w string) string {
 	return w[:j]
 }
 
+// indexAny returns strings.IndexAny(w, cutset).
+func (s *byteSet) indexAny(w string) int {
+	for i := 0; i < len(w); i++ {
+		if s[w[i]] {
+			return i
+		}
+	}
+	return -1
+}
+
+// The cutsets of hot paths as byteSets: strings.Trim, TrimLeft, TrimRight
+// and IndexAny build a set of a cutset of more than one byte on every
+// call, 4% of the parse of a dense report (TestByteSetAsStrings holds
+// each to the strings function).
+var (
+	blankSet    = newByteSet(" \t")
+	markTrim    = newByteSet(" *_`[]") // around a group's core
+	idTrim      = newByteSet("[]`*")   // around a lead ID
+	idTrimRight = newByteSet(":.)")    // after a lead ID
+	parenTrim   = newByteSet("() ")    // around a parenthesised value
+	verdictTrim = newByteSet("#> ")    // before a verdict lead
+)
+
 // sevTrim is what oneSeverity trims around a word: white space, emphasis,
 // brackets, quotes and a closing period or colon.
 var sevTrim = newByteSet(" \t*_`[]()\"'.:")
@@ -500,7 +523,10 @@ func isEmojiRune(r rune) bool {
 // trimEmoji removes emoji marks (and spaces) from the start of s.
 func trimEmoji(s string) string {
 	for {
-		s = strings.TrimLeft(s, " \t")
+		s = blankSet.trimLeft(s)
+		if s == "" || s[0] < utf8.RuneSelf {
+			return s // no emoji opens it: the common case, without decoding
+		}
 		r, n := utf8.DecodeRuneInString(s)
 		if n <= 1 || !isEmojiRune(r) && r != '\u200d' {
 			return s
