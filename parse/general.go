@@ -222,10 +222,10 @@ var (
 	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?|severit(?:y|ies)|severidad(?:es)?|sévérités?|schweregrade?|重要度|심각도|严重程度)$|^how to (?:use|read)\b`)
 	// Headings of summaries and overviews: a severity field there is an
 	// overall rating, not a finding.
-	// Its guard: "sum" of summary, résumé and resumen, "m t" of tóm tắt.
+	// Its guard: "summary", "resum" of resumen, "sum\xc3" of résumé, "m t" of tóm tắt.
 	overviewRe = guard(regexp.MustCompile(`(?i)\b(?:summary|overview|overall|assessment|conclusion|verdict|scope|context|introduction|résumé|resumen|요약|概要|总结|tóm tắt)\b`),
-		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
-		"总结", "m t")
+		"summary", "resum", "sum\xc3", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context",
+		"introduction", "요약", "概要", "总结", "m t") // not "sum", which "assumption" holds
 	// A severity field name (rule 2), in its strength order.
 	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
 		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade")

@@ -86,3 +86,30 @@ func TestHotPathsAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadWordsCoverRegexps holds each heading regexp's word list to it on
+// random headings of the regexps' phrases, in any case, among the words
+// that open them in findings' titles ("API key", "final", "must",
+// "priority"): a heading the regexp matches holds one of the words.
+func TestHeadWordsCoverRegexps(t *testing.T) {
+	pieces := []string{"key findings", "Key Issues", "KEY RISKS", "key takeaways", "key concerns", "final thoughts",
+		"Final Assessment", "final notes", "final grade", "FINAL WORDS", "Executive Summary", "summaries", "at a glance",
+		"conclusions", "tl;dr", "recap", "verdict", "quick reference", "highlights", "résumé", "RÉSUMÉ", "resumen",
+		"conclusión", "recommendations", "recommended changes", "Action Items", "action list", "next steps", "fix order",
+		"order of fixes", "prioritised", "Prioritized", "priority matrix", "Priority List", "priority order",
+		"priority fixes", "priority actions", "must-fix list", "Must fix list", "go/no-go", "go/no go", "recommandations",
+		"recomendaciones", "API key", "final", "must", "priority", "action", "key", " ", " ", ": ", "x", "1."}
+	r := rand.New(rand.NewPCG(12, 3))
+	for range 50000 {
+		var b strings.Builder
+		for n := r.IntN(5); n >= 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		for name, h := range headWordLists {
+			if h.re.MatchString(s) && !h.words.in(s) {
+				t.Fatalf("%s matches %q, which holds none of its words", name, s)
+			}
+		}
+	}
+}

@@ -104,7 +104,7 @@ var guardedCases = []string{
 	"Severity Legend", "## Risk matrix legend", "Legend", "Colour legend:", "Scoring Guide", "Priority Definitions", "### 2. Impact Levels", "rating scale",
 	"Rubric", "Glossary", "How To Use this report", "how to  read", "**Response Format**", "Findings template", "Severities",
 	"ſeverity levels", "Ri\u212ak ratings", "SÉVÉRITÉS", "Sévérité", "严重程度", "### Title · Severity: High", "Risk: x",
-	"- [x] done", "[✓] ok", "[ ]", " [x] x", "[y] x", "x [x]",
+	"Résuméx", "RÉSUMÉ2 y", "réſuméa", "- [x] done", "[✓] ok", "[ ]", " [x] x", "[y] x", "x [x]",
 	"—Fixed", "– already   DONE", "(fixedx", "(all  fixed_", "(allfixed)", "x\t-\tALL\nRESOLVED", "(reſolved)", "(addreſſed", "( all)",
 }
 
