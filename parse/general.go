@@ -244,6 +244,9 @@ var (
 
 // fieldNames are the fields of a finding (SPEC §2.3): lines that are part of
 // a finding, never findings of their own, and never titles.
+// fieldNamesMax is the length of fieldNames' longest name.
+var fieldNamesMax = maxKeyLen(fieldNames)
+
 var fieldNames = map[string]bool{
 	"location": true, "locations": true, "file": true, "files": true, "line": true, "lines": true, "path": true,
 	"impact": true, "fix": true, "fixes": true, "recommendation": true, "recommendations": true, "current code": true,
@@ -1539,7 +1542,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 	markTrailScale(nodes)
 	for k := range nodes {
 		n := &nodes[k]
-		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
+		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !foldInShort(fieldNames, fieldNamesMax, plainHead(n.text)) {
 			nodes[p].unlabelledKids++
 			if n.kind == 'h' {
 				nodes[p].unlabelledSubs++
@@ -1804,7 +1807,18 @@ func verdictLead(text string) bool {
 	if len(t) >= 400 || !strings.ContainsAny(t, ":：") {
 		return false
 	}
-	m := verdictLabelRe.FindStringSubmatch(verdictTrim.trimLeft(stripBold(trimEmoji(t))))
+	// Most leads name no verdict ("**Location:** …"): the label's first
+	// byte, past what the regexp skips, is tested before the copy without
+	// emphasis is made, and its first word before the regexp runs.
+	e := trimEmoji(t)
+	if s := labelLeadSet.trimLeft(e); s == "" || !verdictLabelFirst[s[0]] {
+		return false
+	}
+	u := verdictTrim.trimLeft(stripBold(e))
+	if !verdictLabelAt(u) {
+		return false
+	}
+	m := verdictLabelRe.re.FindStringSubmatch(u)
 	if m == nil {
 		return false
 	}
@@ -1917,13 +1931,16 @@ func placeholderTitle(s string) bool {
 		strings.Contains(s, "{{") {
 		return true
 	}
-	switch strings.ToLower(strings.Trim(s, ".… ")) {
-	case "", "description", "title", "issue", "finding", "summary", "details", "name", "issue title", "finding title",
-		"short title", "brief description", "tbd", "todo", "xxx":
-		return true
-	}
-	return false
+	return foldInShort(placeholderWords, placeholderMax, strings.Trim(s, ".… "))
 }
+
+// placeholderWords are the titles a template leaves in a finding's
+// place, lower-cased.
+var placeholderWords = map[string]bool{"": true, "description": true, "title": true, "issue": true, "finding": true,
+	"summary": true, "details": true, "name": true, "issue title": true, "finding title": true, "short title": true,
+	"brief description": true, "tbd": true, "todo": true, "xxx": true}
+
+var placeholderMax = maxKeyLen(placeholderWords)
 
 // plainTitle reads the title and ID of an unlabelled heading or item.
 func plainTitle(text string, kind byte) (title, id string) {
@@ -2129,7 +2146,7 @@ func categoryItem(text string) bool {
 	if t == "" || len(t) > 32 || strings.ContainsAny(t, ".:;,`()[]|") || len(strings.Fields(t)) > 2 {
 		return false
 	}
-	return !labelText(t, 'l').ok && !fieldNames[strings.ToLower(t)]
+	return !labelText(t, 'l').ok && !foldInShort(fieldNames, fieldNamesMax, t)
 }
 
 // readBoldGroup reads a bold lead-in that ends with a colon over a list,
@@ -2697,12 +2714,17 @@ func dashedID(s string) bool {
 // wordPrefix splits "Finding QA-7" into its word and the rest.
 func wordPrefix(s string) (string, string, bool) {
 	w, rest, ok := strings.Cut(strings.TrimSpace(s), " ")
-	switch strings.ToLower(w) {
-	case "finding", "issue", "gap", "concern", "problem", "risk", "item", "observation", "bug":
+	if foldInShort(prefixWords, prefixWordsMax, w) {
 		return w, strings.TrimSpace(rest), ok
 	}
 	return "", "", false
 }
+
+// prefixWords are the words wordPrefix reads before an ID, lower-cased.
+var prefixWords = map[string]bool{"finding": true, "issue": true, "gap": true, "concern": true, "problem": true,
+	"risk": true, "item": true, "observation": true, "bug": true}
+
+var prefixWordsMax = maxKeyLen(prefixWords)
 
 // boldLead splits a line that starts with bold text into the bold part and
 // the rest.

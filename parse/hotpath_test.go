@@ -2,6 +2,7 @@ package parse
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -109,6 +110,91 @@ func TestHeadWordsCoverRegexps(t *testing.T) {
 		for name, h := range headWordLists {
 			if h.re.MatchString(s) && !h.words.in(s) {
 				t.Fatalf("%s matches %q, which holds none of its words", name, s)
+			}
+		}
+	}
+}
+
+// plainVerdictLead is verdictLead as it was written first: the regexp on
+// every lead with a colon.
+func plainVerdictLead(text string) bool {
+	t := strings.TrimSpace(text)
+	if len(t) >= 400 || !strings.ContainsAny(t, ":：") {
+		return false
+	}
+	m := verdictLabelRe.FindStringSubmatch(strings.TrimLeft(stripBold(trimEmoji(t)), "#> "))
+	if m == nil {
+		return false
+	}
+	_, ok := NormalizeVerdict(verdictValue(m[3]))
+	return ok
+}
+
+// TestVerdictLeadAsPlain holds verdictLead to its first form on random
+// leads of verdict labels, markers, emphasis, emoji and values, and on
+// the verdict lines of verdictPieces.
+func TestVerdictLeadAsPlain(t *testing.T) {
+	inputs := append([]string(nil), verdictPieces...)
+	pieces := append([]string{"🔴 ", "✅", "**", "__", "# ", "> ", "- ", "* ", " ", "ſtatus", "VERDICT", "Location",
+		"**Verdict:** ", "Decision: ", "Approve", "changes requested", "NO-GO", "Fazit: ", "判定：", "итог: "}, labelPieces...)
+	r := rand.New(rand.NewPCG(12, 4))
+	for range 100000 {
+		var b strings.Builder
+		for n := 1 + r.IntN(7); n > 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	yes := 0
+	for _, s := range inputs {
+		got, want := verdictLead(s), plainVerdictLead(s)
+		if got != want {
+			t.Fatalf("verdictLead(%q) = %v; plain: %v", s, got, want)
+		}
+		if got {
+			yes++
+		}
+	}
+	if yes < 200 {
+		t.Errorf("%d verdict leads; want 200 or more", yes)
+	}
+}
+
+// TestFoldInShortAsLower holds foldInShort to a look-up of the lowered
+// text in each set it serves, on random texts of the sets' keys in any
+// case, cut short, run on, with 'ſ', the Kelvin sign and 'İ' (which
+// lowering changes in size).
+func TestFoldInShortAsLower(t *testing.T) {
+	sets := map[string]struct {
+		set map[string]bool
+		max int
+	}{
+		"fieldNames": {fieldNames, fieldNamesMax}, "placeholderWords": {placeholderWords, placeholderMax},
+		"prefixWords": {prefixWords, prefixWordsMax},
+	}
+	// A text outside ASCII may lower to fewer bytes: the Kelvin sign
+	// (three bytes) lowers to 'k'.
+	if !foldInShort(map[string]bool{"kk": true}, 2, "\u212a\u212a") {
+		t.Fatal("foldInShort({kk}, \"\\u212a\\u212a\") = false; it lowers to kk")
+	}
+	r := rand.New(rand.NewPCG(12, 5))
+	for name, c := range sets {
+		var pieces []string
+		for k := range c.set {
+			if k != "" {
+				pieces = append(pieces, k, strings.ToUpper(k), k[:len(k)-1], k[1:])
+			}
+		}
+		slices.Sort(pieces)
+		pieces = append(pieces, " ", "x", "ſ", "\u212a", "İ", "É", strings.Repeat("a", 30))
+		for range 50000 {
+			var b strings.Builder
+			for n := r.IntN(3); n >= 0; n-- {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			s := b.String()
+			if got, want := foldInShort(c.set, c.max, s), c.set[strings.ToLower(s)]; got != want {
+				t.Fatalf("foldInShort(%s, %q) = %v; the lowered text: %v", name, s, got, want)
 			}
 		}
 	}

@@ -55,11 +55,11 @@ func wordIDAt(s string) []int {
 		s[1] < utf8.RuneSelf && strings.IndexByte("iIsSaAoOrRtTbBeElLuU", s[1]) < 0 {
 		return nil
 	}
-	i := strings.IndexAny(s, " \t\n\f\r")
+	i := spaceSet.indexAny(s)
 	if i < 0 {
 		return nil
 	}
-	for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
+	for i < len(s) && spaceSet[s[i]] {
 		i++
 	}
 	if i < len(s) && s[i] == '#' {

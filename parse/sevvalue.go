@@ -331,6 +331,26 @@ func foldIn(set map[string]bool, w string) bool {
 	return set[string(b)]
 }
 
+// foldInShort is foldIn for a set whose keys are at most maxLen bytes
+// long: an ASCII w longer than that is none of them (lowering keeps an
+// ASCII text's size), and is not lowered. Most titles and headings it is
+// asked about are longer than every key.
+func foldInShort(set map[string]bool, maxLen int, w string) bool {
+	if len(w) > maxLen && isASCII(w) {
+		return false
+	}
+	return foldIn(set, w)
+}
+
+// maxKeyLen returns the length of set's longest key.
+func maxKeyLen(set map[string]bool) int {
+	n := 0
+	for k := range set {
+		n = max(n, len(k))
+	}
+	return n
+}
+
 // byteSet is a set of ASCII bytes to trim, as the cutset of strings.Trim
 // is, built once rather than on every call.
 type byteSet [256]bool
@@ -384,12 +404,14 @@ func (s *byteSet) indexAny(w string) int {
 // call, 4% of the parse of a dense report (TestByteSetAsStrings holds
 // each to the strings function).
 var (
-	blankSet    = newByteSet(" \t")
-	markTrim    = newByteSet(" *_`[]") // around a group's core
-	idTrim      = newByteSet("[]`*")   // around a lead ID
-	idTrimRight = newByteSet(":.)")    // after a lead ID
-	parenTrim   = newByteSet("() ")    // around a parenthesised value
-	verdictTrim = newByteSet("#> ")    // before a verdict lead
+	blankSet     = newByteSet(" \t")
+	spaceSet     = newByteSet(" \t\n\f\r") // a regexp's \s
+	markTrim     = newByteSet(" *_`[]")    // around a group's core
+	idTrim       = newByteSet("[]`*")      // around a lead ID
+	idTrimRight  = newByteSet(":.)")       // after a lead ID
+	parenTrim    = newByteSet("() ")       // around a parenthesised value
+	verdictTrim  = newByteSet("#> ")       // before a verdict lead
+	labelLeadSet = newByteSet(labelLead)   // before a verdict label's first byte
 )
 
 // sevTrim is what oneSeverity trims around a word: white space, emphasis,
