@@ -1804,7 +1804,7 @@ func eligible(n *gnode, grp *gnode) bool {
 // Suggestions"): the verdict, not a finding of the group.
 func verdictLead(text string) bool {
 	t := strings.TrimSpace(text)
-	if len(t) >= 400 || !strings.ContainsAny(t, ":：") {
+	if len(t) >= 400 || colonIndex(t) < 0 {
 		return false
 	}
 	// Most leads name no verdict ("**Location:** …"): the label's first

@@ -341,3 +341,14 @@ func trailSeps(s string) []string {
 	}
 	return trailingSeps
 }
+
+// colonIndex is strings.IndexAny(s, ":："): a cutset outside ASCII makes
+// IndexAny decode every rune of s and look it up in the cutset, some
+// thousand instructions for a line of text.
+func colonIndex(s string) int {
+	i := strings.IndexByte(s, ':')
+	if j := strings.Index(s, "："); j >= 0 && (i < 0 || j < i) {
+		return j
+	}
+	return i
+}

@@ -199,3 +199,60 @@ func TestFoldInShortAsLower(t *testing.T) {
 		}
 	}
 }
+
+// TestColonIndexAndDigits holds colonIndex to strings.IndexAny(s, ":：")
+// and hasDigit to strings.ContainsAny(s, "0123456789") on random texts of
+// colons, digits, letters and the bytes of "：" alone and cut.
+func TestColonIndexAndDigits(t *testing.T) {
+	pieces := []string{":", "：", "\xef", "\xbc", "\x9a", "\xef\xbc", "a", "É", " ", "1", "9", "0", "/", ";", "\xe3"}
+	r := rand.New(rand.NewPCG(12, 6))
+	for range 100000 {
+		var b strings.Builder
+		for n := r.IntN(8); n >= 0; n-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := colonIndex(s), strings.IndexAny(s, ":："); got != want {
+			t.Fatalf("colonIndex(%q) = %d; strings.IndexAny: %d", s, got, want)
+		}
+		if got, want := hasDigit(s), strings.ContainsAny(s, "0123456789"); got != want {
+			t.Fatalf("hasDigit(%q) = %v; strings.ContainsAny: %v", s, got, want)
+		}
+	}
+}
+
+// plainSharedGrams is sharedGrams as it was written first.
+func plainSharedGrams(a, b string) int {
+	var count [38 * 38]uint16
+	for i := 0; i+1 < len(a); i++ {
+		count[gramSymbol(a[i])*38+gramSymbol(a[i+1])]++
+	}
+	n := 0
+	for i := 0; i+1 < len(b); i++ {
+		if g := &count[gramSymbol(b[i])*38+gramSymbol(b[i+1])]; *g > 0 {
+			*g--
+			n++
+		}
+	}
+	return n
+}
+
+// TestSharedGramsAsPlain holds sharedGrams to its first form on random
+// pairs of short texts of letters, digits, spaces and other bytes.
+func TestSharedGramsAsPlain(t *testing.T) {
+	const alphabet = "abcz09 AZ-.\xe2\x80"
+	r := rand.New(rand.NewPCG(12, 7))
+	text := func() string {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	for range 200000 {
+		a, b := text(), text()
+		if got, want := sharedGrams(a, b), plainSharedGrams(a, b); got != want {
+			t.Fatalf("sharedGrams(%q, %q) = %d; plain: %d", a, b, got, want)
+		}
+	}
+}

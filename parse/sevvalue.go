@@ -37,7 +37,7 @@ func severityValue(s string, position bool) (Severity, sevClass, bool) {
 // fails on is told apart here.
 func scoreNamed(s string) bool {
 	t := strings.TrimLeft(s, " \t*_`([")
-	return t != "" && strings.IndexByte("cCsSrRiIbB", t[0]) >= 0 && strings.ContainsAny(t, "0123456789")
+	return t != "" && strings.IndexByte("cCsSrRiIbB", t[0]) >= 0 && hasDigit(t)
 }
 
 // fieldSeverity reads the value of a severity field named name: as
@@ -48,7 +48,7 @@ func fieldSeverity(name, value string) (Severity, sevClass, bool) {
 		return "", sevNone, false // a template's "Critical | High | Medium | Low"
 	}
 	sev, c, ok := slotSeverity(value)
-	if !ok && strings.ContainsAny(value, "0123456789") {
+	if !ok && hasDigit(value) {
 		if sev, ok := scoreSeverity(name, value); ok {
 			return sev, sevFinding, true
 		}
@@ -98,7 +98,7 @@ func optionList(v string) bool {
 // ("CVSS 3.1 Base Score 9.8", "Severity 5/5").
 func namedScore(s string) (name, score string, ok bool) {
 	t := strings.TrimSpace(stripBold(s))
-	if i := strings.IndexAny(t, ":："); i > 0 && i <= 24 {
+	if i := colonIndex(t); i > 0 && i <= 24 {
 		_, n := utf8.DecodeRuneInString(t[i:])
 		return t[:i], t[i+n:], true
 	}
@@ -154,7 +154,7 @@ func scoreSeverity(name, score string) (Severity, bool) {
 func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	v := strings.TrimSpace(stripBold(s))
 	// "(severity: high)", "[Priority: P1]": the field's name is not the value.
-	if i := strings.IndexAny(v, ":："); i > 0 && i <= 12 {
+	if i := colonIndex(v); i > 0 && i <= 12 {
 		switch strings.ToLower(strings.TrimSpace(v[:i])) {
 		case "severity", "sev", "priority", "prio", "risk", "impact", "level", "severidad", "severidade", "sévérité",
 			"schweregrad", "gravedad", "gravidade", "gravité":
