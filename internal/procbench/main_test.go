@@ -5,7 +5,9 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -183,5 +185,30 @@ func TestSynthScaleBars(t *testing.T) {
 	small.base, small.rows = 10, small.rows[:2]
 	if got := judge(small); len(got) != 0 {
 		t.Errorf("a tiny table judged %v", got)
+	}
+}
+
+// TestOnceRSSIsTheChilds: a child's peak RSS is its own, not procbench's
+// peak before it (a generated report of 200 MB here).
+func TestOnceRSSIsTheChilds(t *testing.T) {
+	if _, err := os.Stat("/proc/self/clear_refs"); err != nil {
+		t.Skip("no /proc/self/clear_refs: the peak cannot be reset here")
+	}
+	bin, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip("no true(1)")
+	}
+	b := make([]byte, 200<<20)
+	for i := range b {
+		b[i] = 1
+	}
+	runtime.KeepAlive(b)
+	b = nil
+	_, _, rss, err := once([]string{bin}, filepath.Join(t.TempDir(), "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rss > 100<<20 {
+		t.Errorf("true(1) peaked at %d MB; want its own few MB, not this process's 200", rss>>20)
 	}
 }
