@@ -110,7 +110,7 @@ func benchShapes(b *testing.B, shapes []reportgen.Shape, wrong func(*parse.Repor
 // trailing levels, levels in IDs, tables under any heading, restating
 // lists, resolved items, a JSON body, bold leads, contest IDs, CVSS
 // scores, other languages, badge images, scanner lines, Rating columns,
-// repeated titles, a mix) at 1, 2, 4, 8 and 16 MiB: each
+// repeated titles, HTML headings, a mix) at 1, 2, 4, 8 and 16 MiB: each
 // doubling should cost at most ~2.2× the time, and 16 MiB under 2 s (SPEC
 // §9). With -short the sizes are 64 KiB and 128 KiB. cpu-ns/op is as in
 // BenchmarkReadReportScale.

@@ -229,10 +229,10 @@ var (
 	legendHeadRe = regexp.MustCompile(`(?i)^(?:(?:report|output|response|review|findings?) )?(?:template|format)$|^(?:definitions?|classification|instructions?|severit(?:y|ies)|severidad(?:es)?|sévérités?|schweregrade?|重要度|심각도|严重程度)$|^(?:(?:severity|priority|review|comment|issue) )?labels?$|^how to (?:use|read)\b`)
 	// Headings of summaries and overviews: a severity field there is an
 	// overall rating, not a finding.
-	// Its guard: "sum" of summary, résumé and resumen, "m t" of tóm tắt.
+	// Its guard: "summary", "resum" of resumen, "sum\xc3" of résumé, "m t" of tóm tắt.
 	overviewRe = guard(regexp.MustCompile(`(?i)\b(?:summary|overview|overall|assessment|conclusion|verdict|scope|context|introduction|résumé|resumen|요약|概要|总结|tóm tắt)\b`),
-		"sum", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context", "introduction", "요약", "概要",
-		"总结", "m t")
+		"summary", "resum", "sum\xc3", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context",
+		"introduction", "요약", "概要", "总结", "m t") // not "sum", which "assumption" holds
 	// A severity field name (rule 2), in its strength order.
 	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет|rating|gravità|criticità|ernst)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
 		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade",
@@ -252,6 +252,9 @@ var (
 
 // fieldNames are the fields of a finding (SPEC §2.3): lines that are part of
 // a finding, never findings of their own, and never titles.
+// fieldNamesMax is the length of fieldNames' longest name.
+var fieldNamesMax = maxKeyLen(fieldNames)
+
 var fieldNames = map[string]bool{
 	"location": true, "locations": true, "file": true, "files": true, "line": true, "lines": true, "path": true,
 	"impact": true, "fix": true, "fixes": true, "recommendation": true, "recommendations": true, "current code": true,
@@ -633,7 +636,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			if kind == '1' {
 				n.kind, n.rank = 'n', int32(8+indent/2)
 			}
-			if m := checkboxRe.FindStringSubmatch(body); m != nil {
+			if m := checkboxOf(body); m != nil {
 				n.kind, n.rank = 'c', int32(8+indent/2)
 				n.text = body[len(m[0]):]
 				n.ticked = m[1] != " "
@@ -1364,7 +1367,25 @@ func isLegendHeading(text string) bool {
 	if !legendWords.in(text) {
 		return false
 	}
-	return legendRe.MatchString(text) || legendHeadRe.MatchString(plainHead(text))
+	if legendGuard.MatchString(text) {
+		return true
+	}
+	h := plainHead(text)
+	return mayLegendHead(h) && legendHeadRe.MatchString(h)
+}
+
+// legendGuard is legendRe behind its words, narrower than legendWords
+// ("severity " with its space, not "severit"): a heading that names a
+// severity ("### Title · Severity: High") holds one of legendWords, and
+// legendRe tried every place of it.
+var legendGuard = guard(legendRe, "legend", "rubric", "glossary", "severity ", "priority ", "risk ", "impact ",
+	"rating scale", "scoring guide")
+
+// mayLegendHead reports whether h is short enough for legendHeadRe, whose
+// alternatives are whole headings of two words at most (64 bytes holds
+// them with every letter in three bytes), or opens with "how to ".
+func mayLegendHead(h string) bool {
+	return len(h) <= 64 || len(h) >= 7 && strings.EqualFold(h[:7], "how to ")
 }
 
 // legendWords are the words one of which legendRe or legendHeadRe needs.
@@ -1562,7 +1583,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 	markTrailScale(nodes)
 	for k := range nodes {
 		n := &nodes[k]
-		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !fieldNames[strings.ToLower(plainHead(n.text))] {
+		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !foldInShort(fieldNames, fieldNamesMax, plainHead(n.text)) {
 			nodes[p].unlabelledKids++
 			if n.kind == 'h' {
 				nodes[p].unlabelledSubs++
@@ -1824,10 +1845,21 @@ func eligible(n *gnode, grp *gnode) bool {
 // Suggestions"): the verdict, not a finding of the group.
 func verdictLead(text string) bool {
 	t := strings.TrimSpace(text)
-	if len(t) >= 400 || !strings.ContainsAny(t, ":：") {
+	if len(t) >= 400 || colonIndex(t) < 0 {
 		return false
 	}
-	m := verdictLabelRe.FindStringSubmatch(strings.TrimLeft(stripBold(trimEmoji(t)), "#> "))
+	// Most leads name no verdict ("**Location:** …"): the label's first
+	// byte, past what the regexp skips, is tested before the copy without
+	// emphasis is made, and its first word before the regexp runs.
+	e := trimEmoji(t)
+	if s := labelLeadSet.trimLeft(e); s == "" || !verdictLabelFirst[s[0]] {
+		return false
+	}
+	u := verdictTrim.trimLeft(stripBold(e))
+	if !verdictLabelAt(u) {
+		return false
+	}
+	m := verdictLabelRe.re.FindStringSubmatch(u)
 	if m == nil {
 		return false
 	}
@@ -1940,13 +1972,16 @@ func placeholderTitle(s string) bool {
 		strings.Contains(s, "{{") {
 		return true
 	}
-	switch strings.ToLower(strings.Trim(s, ".… ")) {
-	case "", "description", "title", "issue", "finding", "summary", "details", "name", "issue title", "finding title",
-		"short title", "brief description", "tbd", "todo", "xxx":
-		return true
-	}
-	return false
+	return foldInShort(placeholderWords, placeholderMax, strings.Trim(s, ".… "))
 }
+
+// placeholderWords are the titles a template leaves in a finding's
+// place, lower-cased.
+var placeholderWords = map[string]bool{"": true, "description": true, "title": true, "issue": true, "finding": true,
+	"summary": true, "details": true, "name": true, "issue title": true, "finding title": true, "short title": true,
+	"brief description": true, "tbd": true, "todo": true, "xxx": true}
+
+var placeholderMax = maxKeyLen(placeholderWords)
 
 // plainTitle reads the title and ID of an unlabelled heading or item.
 func plainTitle(text string, kind byte) (title, id string) {
@@ -2152,7 +2187,7 @@ func categoryItem(text string) bool {
 	if t == "" || len(t) > 32 || strings.ContainsAny(t, ".:;,`()[]|") || len(strings.Fields(t)) > 2 {
 		return false
 	}
-	return !labelText(t, 'l').ok && !fieldNames[strings.ToLower(t)]
+	return !labelText(t, 'l').ok && !foldInShort(fieldNames, fieldNamesMax, t)
 }
 
 // readBoldGroup reads a bold lead-in that ends with a colon over a list,
@@ -2272,7 +2307,7 @@ func groupPhrase(core string) (Severity, bool) {
 	if core == "" || len(core) > 80 {
 		return "", false
 	}
-	if sev, c, ok := severityPhrase(strings.Trim(core, " *_`[]"), true); ok && c == sevFinding {
+	if sev, c, ok := severityPhrase(markTrim.trim(core), true); ok && c == sevFinding {
 		return sev, true
 	}
 	var buf [16]string
@@ -2725,18 +2760,23 @@ func dashedID(s string) bool {
 // wordPrefix splits "Finding QA-7" into its word and the rest.
 func wordPrefix(s string) (string, string, bool) {
 	w, rest, ok := strings.Cut(strings.TrimSpace(s), " ")
-	switch strings.ToLower(w) {
-	case "finding", "issue", "gap", "concern", "problem", "risk", "item", "observation", "bug":
+	if foldInShort(prefixWords, prefixWordsMax, w) {
 		return w, strings.TrimSpace(rest), ok
 	}
 	return "", "", false
 }
 
+// prefixWords are the words wordPrefix reads before an ID, lower-cased.
+var prefixWords = map[string]bool{"finding": true, "issue": true, "gap": true, "concern": true, "problem": true,
+	"risk": true, "item": true, "observation": true, "bug": true}
+
+var prefixWordsMax = maxKeyLen(prefixWords)
+
 // boldLead splits a line that starts with bold text into the bold part and
 // the rest.
 func boldLead(s string) (lead, after string, ok bool) {
 	t := s
-	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+	if m := checkboxOf(t); m != nil {
 		t = t[len(m[0]):]
 	}
 	t = strings.TrimSpace(trimEmoji(t))
@@ -2759,7 +2799,7 @@ func labelText(text string, kind byte) label {
 	}
 	struck := strings.Contains(raw, "~~")
 	t := strings.TrimSpace(trimEmoji(raw))
-	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+	if m := checkboxOf(t); m != nil {
 		t = strings.TrimSpace(t[len(m[0]):])
 	}
 	flat := strings.TrimSpace(trimEmoji(strings.ReplaceAll(stripBold(t), "~~", "")))
@@ -2890,7 +2930,7 @@ func labelText(text string, kind byte) label {
 	}
 	// d. Trailing after a dash or a pipe: "Webhook idempotency — HIGH",
 	// "Total trusted from the client | Critical".
-	for _, sep := range []string{" — ", " – ", " - ", " -- ", " | "} {
+	for _, sep := range trailSeps(flat) {
 		if i := strings.LastIndex(flat, sep); i > 0 {
 			if sev, c, ok := severityValue(flat[i+len(sep):], false); ok && len(flat)-i < 40 {
 				lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, strings.TrimSpace(flat[i+len(sep):]), true
@@ -3025,7 +3065,7 @@ func unwrapTag(s string) string {
 // that opens s, after a checkbox and bold.
 func leadMark(s string) (Severity, string, bool) {
 	t := strings.TrimSpace(s)
-	if m := checkboxRe.FindStringSubmatch(t); m != nil {
+	if m := checkboxOf(t); m != nil {
 		t = t[len(m[0]):]
 	}
 	t = strings.TrimLeft(t, "*_[ ")

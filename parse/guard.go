@@ -318,3 +318,37 @@ func hasPrefixLower(s, w string) bool {
 	}
 	return true
 }
+
+// checkboxOf is checkboxRe.FindStringSubmatch(s): every match opens s
+// with '['.
+func checkboxOf(s string) []string {
+	if !strings.HasPrefix(s, "[") {
+		return nil
+	}
+	return checkboxRe.FindStringSubmatch(s)
+}
+
+// trailingSeps are the separators a level trails a title after, in the
+// order labelText tries them.
+var trailingSeps = []string{" — ", " – ", " - ", " -- ", " | "}
+
+// trailSeps returns trailingSeps, or none when s holds none of their
+// bytes ('-', '|' or the lead byte of a dash, 0xe2): labelText looked for
+// each of the five in every label from its end.
+func trailSeps(s string) []string {
+	if strings.IndexByte(s, '-') < 0 && strings.IndexByte(s, '|') < 0 && strings.IndexByte(s, 0xe2) < 0 {
+		return nil
+	}
+	return trailingSeps
+}
+
+// colonIndex is strings.IndexAny(s, ":："): a cutset outside ASCII makes
+// IndexAny decode every rune of s and look it up in the cutset, some
+// thousand instructions for a line of text.
+func colonIndex(s string) int {
+	i := strings.IndexByte(s, ':')
+	if j := strings.Index(s, "："); j >= 0 && (i < 0 || j < i) {
+		return j
+	}
+	return i
+}

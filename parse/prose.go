@@ -55,11 +55,11 @@ func wordIDAt(s string) []int {
 		s[1] < utf8.RuneSelf && strings.IndexByte("iIsSaAoOrRtTbBeElLuU", s[1]) < 0 {
 		return nil
 	}
-	i := strings.IndexAny(s, " \t\n\f\r")
+	i := spaceSet.indexAny(s)
 	if i < 0 {
 		return nil
 	}
-	for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
+	for i < len(s) && spaceSet[s[i]] {
 		i++
 	}
 	if i < len(s) && s[i] == '#' {
@@ -78,11 +78,11 @@ func leadID(s string) (id, rest string, ok bool) {
 		return s[m[2]:m[3]], s[m[3]:], true
 	}
 	tok := s
-	if i := strings.IndexAny(s, " \t"); i >= 0 {
+	if i := blankSet.indexAny(s); i >= 0 {
 		tok = s[:i]
 	}
-	bare := strings.TrimRight(strings.Trim(tok, "[]`*"), ":.)")
-	bare = strings.Trim(bare, "[]`*")
+	bare := idTrimRight.trimRight(idTrim.trim(tok))
+	bare = idTrim.trim(bare)
 	if tok != "" && tok[0] == '(' {
 		// "(HAL-01) UNPROTECTED INITIALIZER": an audit's ID in
 		// parentheses before the title.

@@ -46,6 +46,10 @@ var guards = []struct {
 		return plevelCountRe.FindAllStringSubmatchIndex(s, 8)
 	}, func(s string) any { return plevelCountRe.re.FindAllStringSubmatchIndex(s, 8) }},
 	{"severityLineOf", func(s string) any { return severityLineOf(s) }, func(s string) any { return severityLineRe.FindStringSubmatch(s) }},
+	{"checkboxOf", func(s string) any { return checkboxOf(s) }, func(s string) any { return checkboxRe.FindStringSubmatch(s) }},
+	{"isLegendHeading", func(s string) any { return isLegendHeading(s) }, func(s string) any {
+		return legendWords.in(s) && (legendRe.MatchString(s) || legendHeadRe.MatchString(plainHead(s)))
+	}},
 }
 
 // guardedRes are the regexps behind guard's word test.
@@ -53,7 +57,7 @@ var guardedRes = map[string]*guardedRe{
 	"resolvedLeadRe": resolvedLeadRe,
 	"countWordRe":    countWordRe, "plevelCountRe": plevelCountRe, "citedWordIDRe": citedWordIDRe,
 	"verdictSectionRe": verdictSectionRe, "sevFieldRe": sevFieldRe, "statusFieldRe": statusFieldRe,
-	"verdictLabelRe": verdictLabelRe, "tierRe": tierRe,
+	"verdictLabelRe": verdictLabelRe, "tierRe": tierRe, "legendGuard": legendGuard,
 	"verdictHeadRe": verdictHeadRe, "overviewRe": overviewRe,
 	"stallHeadingRe": stallHeadingRe, "stalledRe": stalledRe,
 }
@@ -97,6 +101,10 @@ var guardedCases = []string{
 	"Overall  Verdict", "final status", "STATUS", "Go/No-Go", "x verdict", "Verdict x", "ſtatus", "Assessment\n",
 	"Résumé", "RÉSUMÉ", "resumen", "RESUMEN", "Summary", "ſummary", "TÓM TẮT", "tóm tắt", "요약", "概要 x", "总结", "Scope",
 	"Context", "CONTEXT", "Overall", "Introduction", "x summarys",
+	"Severity Legend", "## Risk matrix legend", "Legend", "Colour legend:", "Scoring Guide", "Priority Definitions", "### 2. Impact Levels", "rating scale",
+	"Rubric", "Glossary", "How To Use this report", "how to  read", "**Response Format**", "Findings template", "Severities",
+	"ſeverity levels", "Ri\u212ak ratings", "SÉVÉRITÉS", "Sévérité", "严重程度", "### Title · Severity: High", "Risk: x",
+	"Résuméx", "RÉSUMÉ2 y", "réſuméa", "- [x] done", "[✓] ok", "[ ]", " [x] x", "[y] x", "x [x]",
 	"—Fixed", "– already   DONE", "(fixedx", "(all  fixed_", "(allfixed)", "x\t-\tALL\nRESOLVED", "(reſolved)", "(addreſſed", "( all)",
 }
 

@@ -61,11 +61,16 @@ var (
 	planWords = newLowerWords("phase", "week", "sprint", "iteration", "stage", "step", "milestone", "day", "month",
 		"quarter", "wave", "batch", "semaine", "fase", "étape", "semana", "roadmap", "timeline", "checklist",
 		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort")
-	summaryWords = newLowerWords("summar", "overview", "executive", "tl;dr", "tldr", "recap", "glance", "conclusi", "key ", "verdict",
-		"scorecard", "quick reference", "highlight", "final", "résumé", "resumen", "요약", "결론", "총평", "概要",
+	// "key " and "final" go on to the next word's first letter, "must",
+	// "action" and "priority" to theirs: "API key", "final", "must" and
+	// "priority" stand in many findings' titles.
+	summaryWords = newLowerWords("summar", "overview", "executive", "tl;dr", "tldr", "recap", "glance", "conclusi",
+		"key f", "key i", "key r", "key t", "key c", "verdict", "scorecard", "quick reference", "highlight",
+		"final t", "final a", "final n", "final g", "final w", "résumé", "resumen", "요약", "결론", "총평", "概要",
 		"总结", "结论", "まとめ", "tóm tắt", "kết luận")
-	actionWords = newLowerWords("recommend", "action", "next step", "fix order", "order of fix", "priorit", "must", "go/no", "recommandation",
-		"recomendacion", "권고", "권장", "建议", "khuyến nghị")
+	actionWords = newLowerWords("recommend", "action i", "action l", "next step", "fix order", "order of fix", "prioriti",
+		"priority m", "priority l", "priority o", "priority f", "priority a", "must fix", "must-fix", "go/no",
+		"recommandation", "recomendacion", "권고", "권장", "建议", "khuyến nghị")
 	// headWords are the three lists, looked a heading up in at once:
 	// bit 1 plan, 2 summary, 4 action.
 	headWords = newWordListSet(planWords, summaryWords, actionWords)

@@ -418,7 +418,7 @@ var idRe = regexp.MustCompile(`^[A-Z][A-Za-z]{0,11}(?:[-_.]?[A-Za-z0-9]{1,8}){0,
 func IsFindingID(s string) bool {
 	// The cheap tests first: most words a prose title starts with have no
 	// digit, and idRe needs an upper-case letter first.
-	return len(s) <= 32 && s != "" && 'A' <= s[0] && s[0] <= 'Z' && strings.ContainsAny(s, "0123456789") &&
+	return len(s) <= 32 && s != "" && 'A' <= s[0] && s[0] <= 'Z' && hasDigit(s) &&
 		!strings.HasSuffix(s, ".") && idMatch(s)
 }
 

@@ -37,7 +37,7 @@ func severityValue(s string, position bool) (Severity, sevClass, bool) {
 // fails on is told apart here.
 func scoreNamed(s string) bool {
 	t := strings.TrimLeft(s, " \t*_`([")
-	return t != "" && strings.IndexByte("cCsSrRiIbB", t[0]) >= 0 && strings.ContainsAny(t, "0123456789")
+	return t != "" && strings.IndexByte("cCsSrRiIbB", t[0]) >= 0 && hasDigit(t)
 }
 
 // fieldSeverity reads the value of a severity field named name: as
@@ -48,7 +48,7 @@ func fieldSeverity(name, value string) (Severity, sevClass, bool) {
 		return "", sevNone, false // a template's "Critical | High | Medium | Low"
 	}
 	sev, c, ok := slotSeverity(value)
-	if !ok && strings.ContainsAny(value, "0123456789") {
+	if !ok && hasDigit(value) {
 		if sev, ok := scoreSeverity(name, value); ok {
 			return sev, sevFinding, true
 		}
@@ -98,7 +98,7 @@ func optionList(v string) bool {
 // ("CVSS 3.1 Base Score 9.8", "Severity 5/5").
 func namedScore(s string) (name, score string, ok bool) {
 	t := strings.TrimSpace(stripBold(s))
-	if i := strings.IndexAny(t, ":："); i > 0 && i <= 24 {
+	if i := colonIndex(t); i > 0 && i <= 24 {
 		_, n := utf8.DecodeRuneInString(t[i:])
 		return t[:i], t[i+n:], true
 	}
@@ -167,7 +167,7 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	}
 	// The reason after a dash, a colon or a semicolon is not the value.
 	v = cutReason(v)
-	v = strings.Trim(v, " \t*_`[]()\"'.:")
+	v = sevTrim.trim(v)
 	if v == "" {
 		return "", sevNone, false
 	}
@@ -184,9 +184,9 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	// A parenthesised part is a second value ("Critical (P0)") or a count.
 	main, paren := v, ""
 	if i := strings.IndexByte(v, '('); i > 0 {
-		main, paren = strings.TrimSpace(v[:i]), strings.Trim(v[i:], "() ")
+		main, paren = strings.TrimSpace(v[:i]), parenTrim.trim(v[i:])
 		if j := strings.IndexByte(paren, ')'); j >= 0 {
-			if strings.TrimSpace(strings.Trim(paren[j+1:], "() ")) != "" {
+			if strings.TrimSpace(parenTrim.trim(paren[j+1:])) != "" {
 				return "", sevNone, false
 			}
 			paren = paren[:j]
@@ -340,6 +340,26 @@ func foldIn(set map[string]bool, w string) bool {
 	return set[string(b)]
 }
 
+// foldInShort is foldIn for a set whose keys are at most maxLen bytes
+// long: an ASCII w longer than that is none of them (lowering keeps an
+// ASCII text's size), and is not lowered. Most titles and headings it is
+// asked about are longer than every key.
+func foldInShort(set map[string]bool, maxLen int, w string) bool {
+	if len(w) > maxLen && isASCII(w) {
+		return false
+	}
+	return foldIn(set, w)
+}
+
+// maxKeyLen returns the length of set's longest key.
+func maxKeyLen(set map[string]bool) int {
+	n := 0
+	for k := range set {
+		n = max(n, len(k))
+	}
+	return n
+}
+
 // byteSet is a set of ASCII bytes to trim, as the cutset of strings.Trim
 // is, built once rather than on every call.
 type byteSet [256]bool
@@ -377,6 +397,31 @@ func (s *byteSet) trimRight(w string) string {
 	}
 	return w[:j]
 }
+
+// indexAny returns strings.IndexAny(w, cutset).
+func (s *byteSet) indexAny(w string) int {
+	for i := 0; i < len(w); i++ {
+		if s[w[i]] {
+			return i
+		}
+	}
+	return -1
+}
+
+// The cutsets of hot paths as byteSets: strings.Trim, TrimLeft, TrimRight
+// and IndexAny build a set of a cutset of more than one byte on every
+// call, 4% of the parse of a dense report (TestByteSetAsStrings holds
+// each to the strings function).
+var (
+	blankSet     = newByteSet(" \t")
+	spaceSet     = newByteSet(" \t\n\f\r") // a regexp's \s
+	markTrim     = newByteSet(" *_`[]")    // around a group's core
+	idTrim       = newByteSet("[]`*")      // around a lead ID
+	idTrimRight  = newByteSet(":.)")       // after a lead ID
+	parenTrim    = newByteSet("() ")       // around a parenthesised value
+	verdictTrim  = newByteSet("#> ")       // before a verdict lead
+	labelLeadSet = newByteSet(labelLead)   // before a verdict label's first byte
+)
 
 // sevTrim is what oneSeverity trims around a word: white space, emphasis,
 // brackets, quotes and a closing period or colon.
@@ -509,7 +554,10 @@ func isEmojiRune(r rune) bool {
 // trimEmoji removes emoji marks (and spaces) from the start of s.
 func trimEmoji(s string) string {
 	for {
-		s = strings.TrimLeft(s, " \t")
+		s = blankSet.trimLeft(s)
+		if s == "" || s[0] < utf8.RuneSelf {
+			return s // no emoji opens it: the common case, without decoding
+		}
 		r, n := utf8.DecodeRuneInString(s)
 		if n <= 1 || !isEmojiRune(r) && r != '\u200d' {
 			return s

@@ -267,20 +267,41 @@ func gramSymbol(c byte) int {
 // strings within edit distance k share at least max(len)−1−2k bigrams: a
 // bound that rules out in linear time the pairs of long titles that the
 // histogram lets through.
+//
+// Each byte's symbol is read once, from gramSymbols, and carried to the
+// next bigram (TestSharedGramsAsPlain holds it to the symbol of each
+// byte of each bigram).
 func sharedGrams(a, b string) int {
 	var count [38 * 38]uint16
-	for i := 0; i+1 < len(a); i++ {
-		count[gramSymbol(a[i])*38+gramSymbol(a[i+1])]++
+	if len(a) < 2 || len(b) < 2 {
+		return 0
+	}
+	prev := int(gramSymbols[a[0]]) * 38
+	for i := 1; i < len(a); i++ {
+		s := int(gramSymbols[a[i]])
+		count[prev+s]++
+		prev = s * 38
 	}
 	n := 0
-	for i := 0; i+1 < len(b); i++ {
-		if g := &count[gramSymbol(b[i])*38+gramSymbol(b[i+1])]; *g > 0 {
+	prev = int(gramSymbols[b[0]]) * 38
+	for i := 1; i < len(b); i++ {
+		s := int(gramSymbols[b[i]])
+		if g := &count[prev+s]; *g > 0 {
 			*g--
 			n++
 		}
+		prev = s * 38
 	}
 	return n
 }
+
+// gramSymbols is gramSymbol of each byte.
+var gramSymbols = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = uint8(gramSymbol(byte(c)))
+	}
+	return t
+}()
 
 // TitlesMatch reports whether two titles match by the title rule of SPEC
 // §5.2: equal after normalisation, normalised Levenshtein distance under 0.3,

@@ -5,7 +5,11 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -183,5 +187,50 @@ func TestSynthScaleBars(t *testing.T) {
 	small.base, small.rows = 10, small.rows[:2]
 	if got := judge(small); len(got) != 0 {
 		t.Errorf("a tiny table judged %v", got)
+	}
+}
+
+// TestOnceRSSIsTheChilds: a child's peak RSS is its own, not procbench's
+// peak before it (200 MB touched and let go here): at most what this
+// process holds now (the race detector's shadow of the 200 MB stays) and a
+// margin.
+func TestOnceRSSIsTheChilds(t *testing.T) {
+	if _, err := os.Stat("/proc/self/clear_refs"); err != nil {
+		t.Skip("no /proc/self/clear_refs: the peak cannot be reset here")
+	}
+	bin, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip("no true(1)")
+	}
+	b := make([]byte, 200<<20)
+	for i := range b {
+		b[i] = 1
+	}
+	runtime.KeepAlive(b)
+	b = nil
+	debug.FreeOSMemory()
+	_, _, rss, err := once([]string{bin}, filepath.Join(t.TempDir(), "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held int64
+	for line := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			held = kb << 10
+		}
+	}
+	if held == 0 {
+		t.Fatal("no VmRSS in /proc/self/status")
+	}
+	if rss > held+64<<20 {
+		t.Errorf("true(1) peaked at %d MB; this process holds %d MB, and peaked above 200", rss>>20, held>>20)
 	}
 }

@@ -65,5 +65,6 @@ var generalNames = map[reportgen.Shape]string{
 	reportgen.HTMLTables:   "general report: HTML tables",
 	reportgen.FieldParas:   "general report: tracker field paragraphs",
 	reportgen.Verdicts:     "general report: per-section verdicts and tallies",
+	reportgen.HTMLItems:    "general report: HTML headings and items",
 	reportgen.Mix:          "general report: a mix of the shapes",
 }

@@ -91,6 +91,10 @@ const (
 	// topic and a tally in words ("2 high, 1 medium") over the findings,
 	// and the overall verdict at the end.
 	Verdicts Shape = "verdicts"
+	// HTML headings on one line, as a report rendered from HTML writes
+	// them: "<h2 id=\"high\">High</h2>" severity groups over "<h3>Title</h3>"
+	// findings, and "<h3>[HIGH] Title</h3>" labelled ones.
+	HTMLItems Shape = "html-items"
 	// A section of each Markdown shape above, one after another.
 	Mix Shape = "mix"
 )
@@ -98,7 +102,7 @@ const (
 // General lists the shapes of the general reader (§2.3).
 var General = []Shape{SevGroups, FieldBlock, Numbered, TrailingDash, IDLevels, TableAny, Restate, Resolved, JSONBody,
 	PlainLabels, Details, AuditIDs, BoldLeads, Contest, CVSS, Languages, Badges, Scanner, Rating, Repeated, FieldRuns,
-	Fences, HTMLTables, FieldParas, Verdicts, Mix}
+	Fences, HTMLTables, FieldParas, Verdicts, HTMLItems, Mix}
 
 // IsGeneral reports whether reports of shape s are read by §2.3's general
 // reader.
@@ -126,7 +130,7 @@ func (g *gen) general(size int) []byte {
 	}
 	// A group heading states its count: the same title twice in a
 	// group would be one finding, fewer than the heading says.
-	g.fresh = g.shape == SevGroups || g.shape == Details
+	g.fresh = g.shape == SevGroups || g.shape == Details || g.shape == HTMLItems
 	var b bytes.Buffer
 	b.Grow(size + 1024)
 	head, tail := g.generalHead(), g.generalTail()
@@ -260,6 +264,9 @@ func (g *gen) buckets() []*bucket {
 			hs = append(hs, fmt.Sprintf(h, s))
 		}
 		return mk(hs...)
+	case HTMLItems:
+		return mk("<h2 id=\"critical\">🔴 Critical</h2>\n\n", "<h2>High</h2>\n\n", "<h2>Medium</h2>\n\n", "<h2>Low</h2>\n\n",
+			"<h2>Other findings</h2>\n\n")
 	case FieldParas:
 		return mk("## Tracker export: open defects\n\n**Reviewer:** release QA\n**Summary:** Defects found this week\n\n")
 	case Rating:
@@ -490,6 +497,14 @@ func (g *gen) generalItem(i int) []string {
 		add := make([]string, 3)
 		add[g.r.IntN(3)] = fmt.Sprintf("    <tr><td>W-%d</td><td><b>%s</b></td><td>%s</td></tr>\n", i+1,
 			[]string{"Critical", "High", "Medium", "Info"}[sev[1]-'0'], t)
+		return add
+	case HTMLItems:
+		add := make([]string, 5)
+		if i%3 == 2 {
+			add[4] = fmt.Sprintf("<h3>[%s] %s</h3>\n\n%s\n\n", sevWords[sev], t, g.sentence())
+		} else {
+			add[sev[1]-'0'] = fmt.Sprintf("<h3 id=\"f%d\">%s</h3>\n\n%s\n\n", i+1, t, g.sentence())
+		}
 		return add
 	case FieldParas:
 		fs := []string{fmt.Sprintf("**Key:** LED-%d\n", i+1), fmt.Sprintf("**Summary:** %s\n", t),
