@@ -2,11 +2,14 @@ package synth_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,6 +26,12 @@ var showMissed = flag.Bool("convergence.missed", false, "TestConvergenceLabels: 
 // two findings: agent, ID, section, identifiers, places and the opening of
 // the description.
 var showDetail = flag.Bool("convergence.detail", false, "TestConvergenceLabels: with -convergence.missed, show what the rule read of each finding")
+
+// showCeiling ranks every labelled pair of different agents by the merge
+// rule's pairwise score before any threshold (synth.MergeRank) and prints,
+// for each part of the labelled set, the recall that score reaches at a
+// given precision: what any threshold on it can merge.
+var showCeiling = flag.Bool("convergence.ceiling", false, "TestConvergenceLabels: rank the labelled pairs by the rule's pairwise score and show recall at each precision")
 
 // labelRun is one run of testdata/convergence.txt: where it is (a directory
 // under the corpus, or a group of corpus-wild's manifest when wild), whether
@@ -122,6 +131,7 @@ func TestConvergenceLabels(t *testing.T) {
 		t.Fatalf("%d labelled runs, want at least 8", len(runs))
 	}
 	total := map[string]*pairCounts{"tune": {}, "holdout": {}, "wild": {}}
+	ranked := map[string][]rankedPair{}
 	findings, clusters := 0, map[string]bool{}
 	for _, lr := range runs {
 		dir := filepath.Join(root, filepath.FromSlash(lr.path))
@@ -133,12 +143,14 @@ func TestConvergenceLabels(t *testing.T) {
 			t.Fatalf("%s: %v", lr.path, err)
 		}
 		evidence := func(a, b string) string { return "" }
-		if *showMissed && lr.split == "tune" {
+		rank := func(a, b string) (float64, bool) { return 0, false }
+		if *showMissed && lr.split == "tune" || *showCeiling {
 			run, err := watcher.NewScanner(watcher.ScanOptions{Jobs: 2, NoBus: true}).Scan(context.Background(), dir)
 			if err != nil {
 				t.Fatalf("%s: %v", lr.path, err)
 			}
 			evidence = synth.MergeEvidence(run, *showDetail)
+			rank = synth.MergeRank(run)
 		}
 		type found struct {
 			file, cluster, title, ref string
@@ -180,6 +192,13 @@ func TestConvergenceLabels(t *testing.T) {
 					continue
 				}
 				same, merged := a.cluster != "." && a.cluster == b.cluster, a.finding == b.finding
+				if *showCeiling {
+					r, ok := rank(a.ref, b.ref)
+					if !ok {
+						t.Errorf("%s: %s and %s: the merge rule does not read them", lr.path, a.ref, b.ref)
+					}
+					ranked[lr.split] = append(ranked[lr.split], rankedPair{r, same})
+				}
 				switch {
 				case same && merged:
 					c.tp++
@@ -211,6 +230,18 @@ func TestConvergenceLabels(t *testing.T) {
 		t.Logf("%-7s merge precision %5.1f%% (%d/%d), merge recall %5.1f%% (%d/%d)", name,
 			100*c.precision(), c.tp, c.tp+c.fp, 100*c.recall(), c.tp, c.tp+c.fn)
 	}
+	for _, split := range []string{"tune", "holdout"} {
+		if !*showCeiling {
+			break
+		}
+		c := total[split]
+		rs := ranked[split]
+		if same := countSame(rs); same != c.tp+c.fn {
+			t.Errorf("%s: %d same-defect pairs ranked, %d counted", split, same, c.tp+c.fn)
+		}
+		t.Logf("%-7s the rule's pairwise score, every threshold (%d pairs, %d same-defect): %s", split, len(rs),
+			countSame(rs), ceilingOf(rs))
+	}
 	for split, f := range floors {
 		if c := total[split]; c.precision() < f.precision || c.recall() < f.recall {
 			t.Errorf("%s: merge precision %.1f%%, recall %.1f%%; want at least %.1f%% and %.1f%%", split,
@@ -224,4 +255,119 @@ func TestConvergenceLabels(t *testing.T) {
 var floors = map[string]struct{ precision, recall float64 }{
 	"tune":    {0.93, 0.57},
 	"holdout": {0.90, 0.32},
+}
+
+// rankedPair is a labelled pair of findings of different agents: the
+// rank the merge rule gives it (synth.MergeRank) and whether the labels
+// call it one defect.
+type rankedPair struct {
+	rank float64
+	same bool
+}
+
+func countSame(ps []rankedPair) int {
+	n := 0
+	for _, p := range ps {
+		if p.same {
+			n++
+		}
+	}
+	return n
+}
+
+// ceiling is what a threshold on a rank reaches over labelled pairs: the
+// best recall at each precision of ceilingPrecisions (and the rank it
+// needs), and the precision and number of pairs merged at the first
+// threshold whose recall is at least ceilingRecall.
+type ceiling struct {
+	recall  [len(ceilingPrecisions)]float64
+	at      [len(ceilingPrecisions)]float64
+	precAtR float64
+	pairsAt int
+}
+
+var ceilingPrecisions = [...]float64{0.95, 0.90, 0.80}
+
+const ceilingRecall = 0.90
+
+// ceilingOf ranks pairs best first and walks the thresholds between
+// distinct ranks (pairs of one rank merge together).
+func ceilingOf(ps []rankedPair) ceiling {
+	ps = slices.Clone(ps)
+	slices.SortStableFunc(ps, func(a, b rankedPair) int { return cmp.Compare(b.rank, a.rank) })
+	var c ceiling
+	c.precAtR = -1
+	all := countSame(ps)
+	tp := 0
+	for k, p := range ps {
+		if p.same {
+			tp++
+		}
+		if k+1 < len(ps) && ps[k+1].rank == p.rank {
+			continue
+		}
+		prec, rec := float64(tp)/float64(k+1), float64(tp)/float64(max(1, all))
+		for x, want := range ceilingPrecisions {
+			if prec >= want && rec > c.recall[x] {
+				c.recall[x], c.at[x] = rec, p.rank
+			}
+		}
+		if c.precAtR < 0 && rec >= ceilingRecall {
+			c.precAtR, c.pairsAt = prec, k+1
+		}
+	}
+	return c
+}
+
+func (c ceiling) String() string {
+	var b strings.Builder
+	for x, p := range ceilingPrecisions {
+		fmt.Fprintf(&b, "recall %.0f%% at precision %.0f%% (rank %.2f); ", 100*c.recall[x], 100*p, c.at[x])
+	}
+	if c.precAtR < 0 {
+		fmt.Fprintf(&b, "never %.0f%% recall", 100*ceilingRecall)
+	} else {
+		fmt.Fprintf(&b, "%.0f%% recall at precision %.0f%% (the best %d pairs)", 100*ceilingRecall, 100*c.precAtR, c.pairsAt)
+	}
+	return b.String()
+}
+
+// TestCeilingOf checks the curve on pairs whose figures can be counted by
+// hand, ties included: pairs of one rank merge together.
+func TestCeilingOf(t *testing.T) {
+	p := func(rank float64, same bool) rankedPair { return rankedPair{rank, same} }
+	cases := []struct {
+		name    string
+		pairs   []rankedPair
+		recall  [len(ceilingPrecisions)]float64
+		precAtR float64
+		pairsAt int
+	}{
+		{"separable", []rankedPair{p(0.2, false), p(0.9, true), p(0.1, false), p(0.8, true)},
+			[...]float64{1, 1, 1}, 1, 2},
+		{"one false pair first", []rankedPair{p(0.9, false), p(0.8, true), p(0.7, true), p(0.6, true), p(0.5, true), p(0.1, false)},
+			[...]float64{0, 0, 1}, 0.8, 5},
+		// 9 true pairs then a false one tied with the 10th true pair:
+		// the tie merges both or neither.
+		{"a tie", append(append([]rankedPair{}, repeat(p(0.9, true), 9)...), p(0.5, true), p(0.5, false)),
+			[...]float64{0.9, 1, 1}, 1, 9},
+		{"never reached", []rankedPair{p(0.9, false), p(0.8, false)}, [...]float64{0, 0, 0}, -1, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := ceilingOf(c.pairs)
+			if got.recall != c.recall || got.precAtR != c.precAtR || got.pairsAt != c.pairsAt {
+				t.Errorf("ceilingOf = recall %v, %.2f precision at %d pairs; want recall %v, %.2f at %d",
+					got.recall, got.precAtR, got.pairsAt, c.recall, c.precAtR, c.pairsAt)
+			}
+		})
+	}
+}
+
+func repeat[T any](v T, n int) []T {
+	out := make([]T, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
 }

@@ -21,15 +21,7 @@ import (
 const descOpening = 300
 
 func MergeEvidence(run *Run, detail bool) func(a, b string) string {
-	var s Synthesis
-	nodes := nodesOf(sourcesOf(accountAgents(&s, run, Options{})))
-	at := map[string]int{}
-	for i, n := range nodes {
-		for _, src := range n.srcs {
-			at[fmt.Sprintf("%s:%d", path.Base(src.file), src.f.Line)] = i
-		}
-	}
-	g := newMerger(nodes)
+	nodes, at, g := mergeView(run)
 	return func(a, b string) string {
 		i, ok := at[a]
 		j, ok2 := at[b]
@@ -74,5 +66,39 @@ func MergeEvidence(run *Run, detail bool) func(a, b string) string {
 			}
 		}
 		return out
+	}
+}
+
+// mergeView reads run's completed agents as Synthesize does and returns
+// its dedup nodes, the node of each finding by its report's base name and
+// line ("fd-a.md:12"), and the merge rule's view of the nodes.
+func mergeView(run *Run) ([]*node, map[string]int, *merger) {
+	var s Synthesis
+	nodes := nodesOf(sourcesOf(accountAgents(&s, run, Options{})))
+	at := map[string]int{}
+	for i, n := range nodes {
+		for _, src := range n.srcs {
+			at[fmt.Sprintf("%s:%d", path.Base(src.file), src.f.Line)] = i
+		}
+	}
+	return nodes, at, newMerger(nodes)
+}
+
+// MergeRank reads run as MergeEvidence does and returns the rank the merge
+// rule gives two of its findings (named as for MergeEvidence) before any
+// threshold: the pair's score, or the cosine of their words or of their
+// titles when higher. It reports false when either finding is not read.
+// TestConvergenceLabels ranks the labelled pairs by it to show what the
+// score can reach at any threshold.
+func MergeRank(run *Run) func(a, b string) (float64, bool) {
+	_, at, g := mergeView(run)
+	return func(a, b string) (float64, bool) {
+		i, ok := at[a]
+		j, ok2 := at[b]
+		if !ok || !ok2 {
+			return 0, false
+		}
+		s, _ := g.score(i, j)
+		return max(s, g.cosine(i, j), g.titleCosine(i, j)), true
 	}
 }
