@@ -178,7 +178,7 @@ var vocabulary = []vocabRow{
 	{sev: P1, class: sevFinding,
 		marker: []string{"high", "major", "must fix", "🟠",
 			"hoch", "majeur", "élevé", "élevée", "высокий", "высокая", "высокое", "高危", "높음"},
-		position: []string{"important", "error", "haute", "alto", "alta", "高", "중요", "cao", "hoog"}},
+		position: []string{"important", "serious", "error", "haute", "alto", "alta", "高", "중요", "cao", "hoog"}},
 	{sev: P2, class: sevFinding,
 		marker: []string{"medium", "moderate", "should fix", "🟡",
 			"mittel", "средний", "средняя", "среднее", "средне", "中危", "중간"},

@@ -1,0 +1,41 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// structures5 are the structures issue #26's probe found unread, one
+// golden case each, written for this test (not taken from the probe): a
+// mini report and the findings a careful reader takes from it, as
+// "P1 Title" lines in order ("P1 ID: Title" when it has an ID).
+var structures5 = []struct {
+	name, report string
+	want         []string
+}{
+	{"serious on an accessibility scale",
+		"# Accessibility audit\n\n### Captions missing on the intro video\n\n- **Impact:** Serious\n- **WCAG:** 1.2.2\n\n" +
+			"### Skip link hidden\n\n- **Impact:** Minor\n",
+		[]string{"P1 Captions missing on the intro video", "P3 Skip link hidden"}},
+}
+
+func TestStructures5(t *testing.T) {
+	for _, c := range structures5 {
+		t.Run(c.name, func(t *testing.T) {
+			r := ReadReport([]byte(c.report))
+			var got []string
+			for _, f := range r.Findings {
+				if f.ID != "" {
+					got = append(got, fmt.Sprintf("%s %s: %s", f.Severity, f.ID, f.Title))
+				} else {
+					got = append(got, fmt.Sprintf("%s %s", f.Severity, f.Title))
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("status %s, findings:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, strings.Join(got, "\n"),
+					strings.Join(c.want, "\n"), r.Diagnostics)
+			}
+		})
+	}
+}
