@@ -2429,6 +2429,7 @@ func labelOf(text string, kind byte) label {
 	// (High)". The rest is its description.
 	if lead, after, ok := boldLead(raw); ok {
 		lab := labelText(lead, kind)
+		trail := lab.trail
 		if !lab.ok && kind != 'h' && apartLead(lead, after) {
 			// "- **blocker**: Title", "- **Sev 1** — Title", "**Critical
 			// severity** — …": a bold part set apart by a colon or a dash
@@ -2525,6 +2526,9 @@ func labelOf(text string, kind byte) label {
 		}
 		if lab.ok && resolvedMark(after) {
 			lab.resolved = true
+		}
+		if !lab.ok && trail != nil && (strings.TrimSpace(after) == "" || dashTail(after)) {
+			lab.trail = trail // "**Pool too small (medium)** — waits"
 		}
 		return lab
 	}
@@ -2848,7 +2852,7 @@ func labelText(text string, kind byte) label {
 		}
 		lab.title = itemTitle(body, kind)
 		return lab
-	} else if ok && kind != 'h' && c == sevFinding && strings.TrimSpace(flat[e:]) == "" {
+	} else if ok && kind != 'h' && c == sevFinding && (strings.TrimSpace(flat[e:]) == "" || dashTail(flat[e:])) {
 		lab.trail = &label{ok: true, sev: sev, class: c, word: word, inner: true, title: itemTitle(flat[:s], kind)}
 	}
 	// d. Trailing after a dash or a pipe: "Webhook idempotency — HIGH",

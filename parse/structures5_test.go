@@ -18,6 +18,13 @@ var structures5 = []struct {
 		"# Accessibility audit\n\n### Captions missing on the intro video\n\n- **Impact:** Serious\n- **WCAG:** 1.2.2\n\n" +
 			"### Skip link hidden\n\n- **Impact:** Minor\n",
 		[]string{"P1 Captions missing on the intro video", "P3 Skip link hidden"}},
+	{"lower-case level in parentheses before a dash",
+		"# Review of the signup form\n\n1. Invite code accepted twice (high) — race in the handler.\n" +
+			"2. Session kept after logout (critical) — token stays valid.\n3. Button text clipped (low) — on small screens.\n",
+		[]string{"P1 Invite code accepted twice", "P0 Session kept after logout", "P3 Button text clipped"}},
+	{"lower-case level in parentheses inside a bold lead-in",
+		"# Worker review\n\n**Retry queue has no cap (medium)** — memory grows.\n\n**Lock held across the network call (high)** — stalls.\n",
+		[]string{"P2 Retry queue has no cap", "P1 Lock held across the network call"}},
 }
 
 func TestStructures5(t *testing.T) {
