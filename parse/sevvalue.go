@@ -217,7 +217,8 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 // severityPhrase reads a value of severity words only: one word or phrase
 // of the vocabulary, a P-level, an emoji mark, or several joined by '/',
 // '-', ',', "to", "or", "and" ("MEDIUM-HIGH", "🔴 Critical"), with an
-// optional "priority", "severity", "risk" or "level" after them.
+// optional "priority", "severity", "risk", "impact" or "level" after
+// them ("(HIGH impact)").
 func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 	if sev, c, ok := oneSeverity(v, position); ok {
 		return sev, c, true
@@ -295,7 +296,8 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 var phraseFillers = map[string]bool{
 	"to": true, "or": true, "and": true, "priority": true, "severity": true, "level": true, "prio": true, "sev": true,
 	"issue": true, "issues": true, "concern": true, "concerns": true, "finding": true, "findings": true, "bug": true,
-	"bugs": true, "problem": true, "problems": true, "vulnerability": true, "vulnerabilities": true,
+	"bugs": true, "problem": true, "problems": true, "vulnerability": true, "vulnerabilities": true, "impact": true,
+	"risk": true,
 }
 
 // phraseSep reports whether r separates the words of a severity phrase.

@@ -25,6 +25,10 @@ var structures5 = []struct {
 	{"lower-case level in parentheses inside a bold lead-in",
 		"# Worker review\n\n**Retry queue has no cap (medium)** — memory grows.\n\n**Lock held across the network call (high)** — stalls.\n",
 		[]string{"P2 Retry queue has no cap", "P1 Lock held across the network call"}},
+	{"level with a qualifier inside the parentheses",
+		"# Performance review\n\n1. **Slow report query on the dashboard (HIGH impact)** — full scan.\n" +
+			"2. **Thumbnails rebuilt on every request (Critical risk)** — CPU bound.\n",
+		[]string{"P1 Slow report query on the dashboard", "P0 Thumbnails rebuilt on every request"}},
 }
 
 func TestStructures5(t *testing.T) {
