@@ -2462,6 +2462,7 @@ func labelOf(text string, kind byte) label {
 				// the bold part is the ID, the severity ends the line.
 				return labelText(lead+" "+a, kind)
 			}
+			a = italicBracket(a)
 			if a != "" && (a[0] == '(' || a[0] == '[') {
 				if j := strings.IndexAny(a, ")]"); j > 0 {
 					if sev, c, ok := severityValue(a[1:j], true); ok && !isCount(a[1:j]) {

@@ -15,3 +15,12 @@ func dashTail(s string) bool {
 	}
 	return false
 }
+
+// italicBracket drops the italics around a bracket that opens s, as
+// "**Title** *(High)* — …" sets the level of a bold title apart.
+func italicBracket(s string) string {
+	if len(s) > 2 && (s[0] == '*' || s[0] == '_') && (s[1] == '(' || s[1] == '[') {
+		return s[1:]
+	}
+	return s
+}

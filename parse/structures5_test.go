@@ -29,6 +29,10 @@ var structures5 = []struct {
 		"# Performance review\n\n1. **Slow report query on the dashboard (HIGH impact)** — full scan.\n" +
 			"2. **Thumbnails rebuilt on every request (Critical risk)** — CPU bound.\n",
 		[]string{"P1 Slow report query on the dashboard", "P0 Thumbnails rebuilt on every request"}},
+	{"italic parentheses after a bold title",
+		"# Platform review\n\n## Capacity\n\n1. **Queue consumers capped at the current count** *(High)* — no room to grow.\n" +
+			"2. **Disk alerts fire too late** _(Medium)_ — at 98%.\n",
+		[]string{"P1 Queue consumers capped at the current count", "P2 Disk alerts fire too late"}},
 }
 
 func TestStructures5(t *testing.T) {
