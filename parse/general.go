@@ -3841,7 +3841,8 @@ func plainLabel(t string) bool {
 	// A title opens with a capital, a digit or code: "P1: the team
 	// agreed …" and "CRITICAL: never skip the checks" are sentences.
 	c, _ := utf8.DecodeRuneInString(r)
-	return r != "" && (unicode.IsUpper(c) || unicode.IsDigit(c) || c == '`' || c == '"' || c >= utf8.RuneSelf && !unicode.IsLower(c))
+	return r != "" && (unicode.IsUpper(c) || unicode.IsDigit(c) || c == '`' || c == '"' || c >= utf8.RuneSelf && !unicode.IsLower(c) ||
+		word[0] == '[' && resourceLead(r))
 }
 
 // idTrailingSeverity reads a line that opens with an ID and ends with its

@@ -24,3 +24,25 @@ func italicBracket(s string) string {
 	}
 	return s
 }
+
+// resourceLead reports whether t opens with the name of the thing a
+// finding is about, a path or a resource written as the tool names it,
+// before a colon: "deployment/api: container runs as root",
+// "cronjob/reconcile: …". After a bracketed level ("[CRITICAL]
+// deployment/api: …") such a name opens a title in lower case.
+func resourceLead(t string) bool {
+	w, rest, ok := strings.Cut(t, " ")
+	if !ok || len(w) < 4 || !strings.HasSuffix(w, ":") || strings.TrimSpace(rest) == "" {
+		return false
+	}
+	w = w[:len(w)-1]
+	if !strings.ContainsAny(w, "/.") || strings.ContainsAny(w, "()[]*`") {
+		return false
+	}
+	for _, c := range w {
+		if c <= ' ' {
+			return false
+		}
+	}
+	return true
+}

@@ -33,6 +33,14 @@ var structures5 = []struct {
 		"# Platform review\n\n## Capacity\n\n1. **Queue consumers capped at the current count** *(High)* — no room to grow.\n" +
 			"2. **Disk alerts fire too late** _(Medium)_ — at 98%.\n",
 		[]string{"P1 Queue consumers capped at the current count", "P2 Disk alerts fire too late"}},
+	{"bracketed level opening a line with no bullet, before a resource",
+		"# cluster scan — namespace `shop`\n\n[CRITICAL] statefulset/orders-db: privileged container allowed\n" +
+			"[HIGH] deployment/cart: no readiness probe\n[LOW] service/cart: missing owner label\n",
+		[]string{"P0 statefulset/orders-db: privileged container allowed", "P1 deployment/cart: no readiness probe",
+			"P3 service/cart: missing owner label"}},
+	{"bracketed level before a sentence in lower case",
+		"# Notes\n\n[HIGH] we agreed to revisit this next week.\n",
+		nil},
 }
 
 func TestStructures5(t *testing.T) {
