@@ -627,6 +627,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && emojiBoldLead(t) != "":
+			// "⛔ **BLOCKER** — Title": a bold lead-in behind a mark.
+			n = gnode{i: i, kind: 'b', rank: 7, text: emojiBoldLead(t), count: -1}
 		case l.text == t && scan != "":
 			// "✗ High severity vulnerability found in jsonwebtoken": a
 			// scanner's result line, read as "[High] …".

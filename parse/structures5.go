@@ -1,6 +1,9 @@
 package parse
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // dashTail reports whether the text after an item's bracketed severity
 // opens with a dash before a description: "Missing CSRF token (high) —
@@ -45,4 +48,28 @@ func resourceLead(t string) bool {
 		}
 	}
 	return true
+}
+
+// emojiBoldLead returns the bold lead-in behind the emoji that open t,
+// when its bold part is a severity set apart by a dash or a colon before
+// a title ("⛔ **BLOCKER** — ALTER TABLE rewrites the table",
+// "⚠️ **Warning:** …"), else "". A mark before a bold title with no
+// severity word is left to the rules of marks.
+func emojiBoldLead(t string) string {
+	r, n := utf8.DecodeRuneInString(t)
+	if n <= 1 || !isEmojiRune(r) {
+		return ""
+	}
+	b := trimEmoji(t)
+	if !strings.HasPrefix(b, "**") {
+		return ""
+	}
+	lead, after, ok := boldLead(b)
+	if !ok || !apartLead(lead, after) && !strings.HasSuffix(strings.TrimSpace(lead), ":") {
+		return ""
+	}
+	if _, c, ok := severityValue(strings.TrimRight(lead, ": "), false); !ok || c != sevFinding {
+		return ""
+	}
+	return b
 }

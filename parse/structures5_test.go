@@ -41,6 +41,11 @@ var structures5 = []struct {
 	{"bracketed level before a sentence in lower case",
 		"# Notes\n\n[HIGH] we agreed to revisit this next week.\n",
 		nil},
+	{"emoji before a bold level opening a paragraph",
+		"# Migration review: `0007_orders.sql`\n\n⛔ **BLOCKER** — Dropping the `status` column loses the audit trail.\n" +
+			"The backfill should run first.\n\n🚨 **CRITICAL:** The lock on `orders` is held for the whole copy.\n\n" +
+			"⚠️ **Important:** back up the table first.\n",
+		[]string{"P0 Dropping the `status` column loses the audit trail", "P0 The lock on `orders` is held for the whole copy"}},
 }
 
 func TestStructures5(t *testing.T) {
