@@ -630,6 +630,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 		case l.text == t && emojiBoldLead(t) != "":
 			// "⛔ **BLOCKER** — Title": a bold lead-in behind a mark.
 			n = gnode{i: i, kind: 'b', rank: 7, text: emojiBoldLead(t), count: -1}
+		case len(l.text)-len(strings.TrimLeft(l.text, " ")) < 4 && scannerTagged(t) != "":
+			// "✗ Prototype Pollution [Critical Severity][url] in lodash".
+			n = gnode{i: i, kind: 'b', rank: 7, text: scannerTagged(t), count: -1}
 		case l.text == t && scan != "":
 			// "✗ High severity vulnerability found in jsonwebtoken": a
 			// scanner's result line, read as "[High] …".

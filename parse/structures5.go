@@ -73,3 +73,44 @@ func emojiBoldLead(t string) string {
 	}
 	return b
 }
+
+// scannerTagged reads a scanner's result line whose severity is a
+// bracketed tag after the title, linked to the advisory ("✗ Prototype
+// Pollution [Critical Severity][https://…] in lodash@4.17.15"), and
+// returns it as the line it stands for, "[Critical] Prototype Pollution
+// in lodash@4.17.15"; else "".
+func scannerTagged(t string) string {
+	var rest string
+	switch {
+	case strings.HasPrefix(t, "✗"):
+		rest = t[len("✗"):]
+	case strings.HasPrefix(t, "✘"):
+		rest = t[len("✘"):]
+	default:
+		return ""
+	}
+	i := strings.Index(rest, " [")
+	if i <= 0 {
+		return ""
+	}
+	j := strings.IndexByte(rest[i:], ']')
+	if j < 0 {
+		return ""
+	}
+	inner := rest[i+2 : i+j]
+	w, noun, ok := strings.Cut(inner, " ")
+	if !ok || !strings.EqualFold(noun, "severity") {
+		return ""
+	}
+	if _, c, ok := severityValue(w, false); !ok || c != sevFinding {
+		return ""
+	}
+	after := rest[i+j+1:]
+	if strings.HasPrefix(after, "[") || strings.HasPrefix(after, "(") {
+		if k := strings.IndexAny(after, "])"); k > 0 {
+			after = after[k+1:] // the link to the advisory
+		}
+	}
+	title := strings.TrimSpace(strings.TrimSpace(rest[:i]) + " " + strings.TrimSpace(after))
+	return "[" + w + "] " + title
+}

@@ -46,6 +46,12 @@ var structures5 = []struct {
 			"The backfill should run first.\n\n🚨 **CRITICAL:** The lock on `orders` is held for the whole copy.\n\n" +
 			"⚠️ **Important:** back up the table first.\n",
 		[]string{"P0 Dropping the `status` column loses the audit trail", "P0 The lock on `orders` is held for the whole copy"}},
+	{"scanner line with a linked severity tag after the title",
+		"Testing /srv/app...\n\nIssues to fix by upgrading:\n\n  Upgrade minimist@1.2.0 to minimist@1.2.6 to fix\n" +
+			"  ✗ Prototype Pollution [Critical Severity][https://example.test/vuln/1] in minimist@1.2.0\n" +
+			"    introduced by minimist@1.2.0\n" +
+			"  ✗ Open Redirect [Medium Severity][https://example.test/vuln/2] in send@0.16.0\n",
+		[]string{"P0 Prototype Pollution in minimist@1.2.0", "P2 Open Redirect in send@0.16.0"}},
 }
 
 func TestStructures5(t *testing.T) {
