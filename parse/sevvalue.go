@@ -206,6 +206,9 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 			continue
 		}
 		sev, c, ok := severityPhrase(part, position)
+		if !ok && part == paren && found && parenReason(paren) {
+			continue // "High (downgraded from Critical after discussion)": a reason
+		}
 		if !ok {
 			return "", sevNone, false
 		}

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -113,4 +114,13 @@ func scannerTagged(t string) string {
 	}
 	title := strings.TrimSpace(strings.TrimSpace(rest[:i]) + " " + strings.TrimSpace(after))
 	return "[" + w + "] " + title
+}
+
+// parenReason reports whether the text in parentheses after a severity
+// value is a reason given for it, words and not a second value: "High
+// (downgraded from Critical after discussion)", "Major (users lose
+// receipts)". Three words or more, opening with a letter.
+func parenReason(p string) bool {
+	r, _ := utf8.DecodeRuneInString(p)
+	return unicode.IsLetter(r) && len(strings.Fields(p)) >= 3
 }

@@ -52,6 +52,11 @@ var structures5 = []struct {
 			"    introduced by minimist@1.2.0\n" +
 			"  ✗ Open Redirect [Medium Severity][https://example.test/vuln/2] in send@0.16.0\n",
 		[]string{"P0 Prototype Pollution in minimist@1.2.0", "P2 Open Redirect in send@0.16.0"}},
+	{"severity field with a reason in parentheses",
+		"# Auth review\n\n### F-1: Refresh tokens never rotate\n\nSeverity: High (downgraded from Critical after discussion)\n\n" +
+			"Tokens live forever.\n\n### F-2: Receipt emails dropped on retry\n\n**Severity:** Major (users lose their receipts)\n\n" +
+			"### F-3: Typos in the consent text\n\nSeverity: Low\n",
+		[]string{"P1 F-1: Refresh tokens never rotate", "P1 F-2: Receipt emails dropped on retry", "P3 F-3: Typos in the consent text"}},
 }
 
 func TestStructures5(t *testing.T) {
