@@ -52,6 +52,10 @@ func fieldSeverity(name, value string) (Severity, sevClass, bool) {
 		if sev, ok := scoreSeverity(name, value); ok {
 			return sev, sevFinding, true
 		}
+		if words, ok := numberedWords(value); ok {
+			// "3 — Major usability problem": the words name the level.
+			return slotSeverity(words)
+		}
 	}
 	return sev, c, ok
 }

@@ -124,3 +124,27 @@ func parenReason(p string) bool {
 	r, _ := utf8.DecodeRuneInString(p)
 	return unicode.IsLetter(r) && len(strings.Fields(p)) >= 3
 }
+
+// numberedWords reads a severity field's value that gives a number of a
+// scale and then, after a dash or a colon, the words of that level ("3 —
+// Major usability problem", "4 - Usability catastrophe"): the words,
+// which state what the number does not.
+func numberedWords(v string) (string, bool) {
+	t := strings.TrimSpace(stripBold(v))
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	if i == 0 || i > 2 {
+		return "", false
+	}
+	r := strings.TrimLeft(t[i:], " \t")
+	if len(r) == len(t[i:]) && !strings.HasPrefix(r, ":") {
+		return "", false // "3rd", "10x"
+	}
+	w := strings.TrimLeft(r, ":—–- \t")
+	if len(w) == len(r) || w == "" {
+		return "", false
+	}
+	return w, true
+}

@@ -57,6 +57,11 @@ var structures5 = []struct {
 			"Tokens live forever.\n\n### F-2: Receipt emails dropped on retry\n\n**Severity:** Major (users lose their receipts)\n\n" +
 			"### F-3: Typos in the consent text\n\nSeverity: Low\n",
 		[]string{"P1 F-1: Refresh tokens never rotate", "P1 F-2: Receipt emails dropped on retry", "P3 F-3: Typos in the consent text"}},
+	{"numbered scale value with the words of its level",
+		"# Heuristic evaluation — checkout\n\n## 1. Saved address cannot be changed\n\n**Severity:** 4 — Usability catastrophe\n\n" +
+			"## 2. No progress shown during upload\n\n**Severity:** 3 — Major usability problem\n\n" +
+			"## 3. Inconsistent button labels\n\nSeverity: Minor usability problem\n",
+		[]string{"P0 Saved address cannot be changed", "P1 No progress shown during upload", "P3 Inconsistent button labels"}},
 }
 
 func TestStructures5(t *testing.T) {
