@@ -62,6 +62,13 @@ var structures5 = []struct {
 			"## 2. No progress shown during upload\n\n**Severity:** 3 — Major usability problem\n\n" +
 			"## 3. Inconsistent button labels\n\nSeverity: Minor usability problem\n",
 		[]string{"P0 Saved address cannot be changed", "P1 No progress shown during upload", "P3 Inconsistent button labels"}},
+	{"severity field named in French",
+		"# Audit de sécurité — API de facturation\n\n## 1. Jetons de session sans expiration\n\n**Criticité :** Critique\n\n" +
+			"Les jetons restent valides indéfiniment.\n\n## 2. Journaux trop verbeux\n\n**Criticité :** Faible\n",
+		[]string{"P0 Jetons de session sans expiration", "P3 Journaux trop verbeux"}},
+	{"severity field named in Japanese",
+		"# コードレビュー\n\n## 1. パスワードを平文でログに出力\n\n重大度：高\n\n## 2. 変数名が不明瞭\n\n重大度: Low\n",
+		[]string{"P1 パスワードを平文でログに出力", "P3 変数名が不明瞭"}},
 }
 
 func TestStructures5(t *testing.T) {
