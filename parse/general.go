@@ -2848,7 +2848,11 @@ func labelText(text string, kind byte) label {
 	// in an item, at the end of its title and written as a label ("Title
 	// (High) — …", not "spawn for container (blocking)" or "Shows the
 	// top item (P1) not the list").
-	if sev, c, word, s, e, ok := bracketSeverity(flat); ok && (kind == 'h' || itemBracket(flat, word, e)) {
+	sev, c, word, s, e, ok := bracketSeverity(flat)
+	if !ok && kind != 'h' {
+		sev, c, word, s, e, ok = qualifiedBracket(flat)
+	}
+	if ok && (kind == 'h' || itemBracket(flat, word, e)) {
 		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, word, true
 		body := strings.TrimSpace(flat[:s] + " " + flat[e:])
 		if id, r, ok := apartID(body); ok {

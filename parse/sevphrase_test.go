@@ -172,8 +172,7 @@ func plainSeverityPhrase(v string, position bool) (Severity, sevClass, bool) {
 			}
 		}
 		switch strings.ToLower(p) {
-		case "to", "or", "and", "priority", "severity", "level", "prio", "sev", "issue", "issues", "concern", "concerns", "finding", "findings", "bug", "bugs", "problem", "problems", "vulnerability", "vulnerabilities",
-			"impact", "risk":
+		case "to", "or", "and", "priority", "severity", "level", "prio", "sev", "issue", "issues", "concern", "concerns", "finding", "findings", "bug", "bugs", "problem", "problems", "vulnerability", "vulnerabilities":
 			if i > 0 || strings.EqualFold(p, "priority") {
 				continue
 			}

@@ -48,6 +48,12 @@ func fieldSeverity(name, value string) (Severity, sevClass, bool) {
 		return "", sevNone, false // a template's "Critical | High | Medium | Low"
 	}
 	sev, c, ok := slotSeverity(value)
+	if !ok {
+		if v, ok := cutParenReason(value); ok {
+			// "High (downgraded from Critical after discussion)"
+			return slotSeverity(v)
+		}
+	}
 	if !ok && strings.ContainsAny(value, "0123456789") {
 		if sev, ok := scoreSeverity(name, value); ok {
 			return sev, sevFinding, true
@@ -210,9 +216,6 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 			continue
 		}
 		sev, c, ok := severityPhrase(part, position)
-		if !ok && part == paren && found && parenReason(paren) {
-			continue // "High (downgraded from Critical after discussion)": a reason
-		}
 		if !ok {
 			return "", sevNone, false
 		}
@@ -224,8 +227,7 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 // severityPhrase reads a value of severity words only: one word or phrase
 // of the vocabulary, a P-level, an emoji mark, or several joined by '/',
 // '-', ',', "to", "or", "and" ("MEDIUM-HIGH", "🔴 Critical"), with an
-// optional "priority", "severity", "risk", "impact" or "level" after
-// them ("(HIGH impact)").
+// optional "priority", "severity", "risk" or "level" after them.
 func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 	if sev, c, ok := oneSeverity(v, position); ok {
 		return sev, c, true
@@ -303,8 +305,7 @@ func severityPhrase(v string, position bool) (Severity, sevClass, bool) {
 var phraseFillers = map[string]bool{
 	"to": true, "or": true, "and": true, "priority": true, "severity": true, "level": true, "prio": true, "sev": true,
 	"issue": true, "issues": true, "concern": true, "concerns": true, "finding": true, "findings": true, "bug": true,
-	"bugs": true, "problem": true, "problems": true, "vulnerability": true, "vulnerabilities": true, "impact": true,
-	"risk": true,
+	"bugs": true, "problem": true, "problems": true, "vulnerability": true, "vulnerabilities": true,
 }
 
 // phraseSep reports whether r separates the words of a severity phrase.

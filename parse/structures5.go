@@ -116,13 +116,27 @@ func scannerTagged(t string) string {
 	return "[" + w + "] " + title
 }
 
-// parenReason reports whether the text in parentheses after a severity
-// value is a reason given for it, words and not a second value: "High
-// (downgraded from Critical after discussion)", "Major (users lose
-// receipts)". Three words or more, opening with a letter.
-func parenReason(p string) bool {
+// cutParenReason cuts the reason in parentheses that ends a severity
+// field's value: "High (downgraded from Critical after discussion)",
+// "Major (users lose receipts)". A reason is words, three or more opening
+// with a letter, not a second value or a count. Only a field's value is
+// so read: in a heading or an item, "P1 (pre-existing, newly found)" is
+// a title's part.
+func cutParenReason(v string) (string, bool) {
+	t := strings.TrimSpace(stripBold(v))
+	if !strings.HasSuffix(t, ")") {
+		return "", false
+	}
+	i := strings.IndexByte(t, '(')
+	if i <= 0 || strings.IndexByte(t[i+1:], '(') >= 0 {
+		return "", false
+	}
+	p := t[i+1 : len(t)-1]
 	r, _ := utf8.DecodeRuneInString(p)
-	return unicode.IsLetter(r) && len(strings.Fields(p)) >= 3
+	if !unicode.IsLetter(r) || len(strings.Fields(p)) < 3 {
+		return "", false
+	}
+	return strings.TrimSpace(t[:i]), true
 }
 
 // numberedWords reads a severity field's value that gives a number of a
@@ -147,4 +161,37 @@ func numberedWords(v string) (string, bool) {
 		return "", false
 	}
 	return w, true
+}
+
+// qualifiedBracket reads, in an item, a severity in brackets qualified by
+// what it rates: "1. **N+1 queries (HIGH impact)** — …", "(Critical
+// risk)". It returns what bracketSeverity does. A heading so written
+// ("## Finding 1: … (HIGH IMPACT)") is left to the heading rules: over
+// its own sub-sections it is no label of them.
+func qualifiedBracket(s string) (Severity, sevClass, string, int, int, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '(' && s[i] != '[' {
+			continue
+		}
+		close := byte(')')
+		if s[i] == '[' {
+			close = ']'
+		}
+		j := strings.IndexByte(s[i+1:], close)
+		if j <= 0 || j > 40 {
+			continue
+		}
+		inner := s[i+1 : i+1+j]
+		k := strings.LastIndexByte(inner, ' ')
+		if k <= 0 {
+			continue
+		}
+		if q := strings.ToLower(inner[k+1:]); q != "impact" && q != "risk" {
+			continue
+		}
+		if sev, c, ok := severityValue(inner[:k], true); ok && c == sevFinding && !isCount(inner[:k]) {
+			return sev, c, inner[:k], i, i + 2 + j, true
+		}
+	}
+	return "", sevNone, "", 0, 0, false
 }
