@@ -2029,6 +2029,9 @@ func isLocation(s string) bool {
 	}
 	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '+' || r == '&' || r == ',' }) {
 		p := strings.Trim(strings.TrimSpace(part), "`")
+		if f, l, ok := strings.Cut(p, " "); ok && lineMark(l) {
+			p = strings.Trim(f, "`") // "`views.py` L120", "app.go line 7"
+		}
 		if p == "" || strings.ContainsAny(p, " \t") {
 			return false
 		}

@@ -69,6 +69,11 @@ var structures5 = []struct {
 	{"severity field named in Japanese",
 		"# コードレビュー\n\n## 1. パスワードを平文でログに出力\n\n重大度：高\n\n## 2. 変数名が不明瞭\n\n重大度: Low\n",
 		[]string{"P1 パスワードを平文でログに出力", "P3 変数名が不明瞭"}},
+	{"location with a line mark before the title",
+		"Reviewed `shop/cart.py` and `shop/tasks.py`.\n\nFindings:\n\n" +
+			"- HIGH: `cart.py` L88 — the discount is applied twice when the coupon is reused.\n" +
+			"- HIGH: `tasks.py` line 12 — the refund task is not idempotent.\n- LOW: naming — `do_it()` says nothing.\n",
+		[]string{"P1 the discount is applied twice when the coupon is reused", "P1 the refund task is not idempotent", "P3 naming"}},
 }
 
 func TestStructures5(t *testing.T) {
