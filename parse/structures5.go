@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -194,4 +195,26 @@ func qualifiedBracket(s string) (Severity, sevClass, string, int, int, bool) {
 		}
 	}
 	return "", sevNone, "", 0, 0, false
+}
+
+// deliveredFormatRe matches a sentence that presents what follows as
+// written in the format the author was asked for: "Here is my review in
+// the requested JSON format", "using the required format".
+var deliveredFormatRe = regexp.MustCompile(`(?i)\b(?:in|using|per|following)\s+(?:the\s+)?(?:requested|required|agreed|specified|expected)\s+(?:[a-z]+\s+)?format\b`)
+
+// deliveredFormat reports whether t introduces a block as the author's
+// answer in the requested format, not as an example of a format: it says
+// so (deliveredFormatRe) and names no example, sample, schema or
+// template.
+func deliveredFormat(t string) bool {
+	if !deliveredFormatRe.MatchString(t) {
+		return false
+	}
+	l := strings.ToLower(t)
+	for _, w := range []string{"example", "sample", "schema", "template", "e.g."} {
+		if strings.Contains(l, w) {
+			return false
+		}
+	}
+	return true
 }

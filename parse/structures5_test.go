@@ -74,6 +74,16 @@ var structures5 = []struct {
 			"- HIGH: `cart.py` L88 — the discount is applied twice when the coupon is reused.\n" +
 			"- HIGH: `tasks.py` line 12 — the refund task is not idempotent.\n- LOW: naming — `do_it()` says nothing.\n",
 		[]string{"P1 the discount is applied twice when the coupon is reused", "P1 the refund task is not idempotent", "P3 naming"}},
+	{"fenced JSON after a sentence naming the requested format",
+		"Here is my review of the change in the requested JSON format.\n\n```json\n{\n  \"findings\": [\n" +
+			"    {\"id\": \"R1\", \"severity\": \"critical\", \"title\": \"Webhook signature never checked\"},\n" +
+			"    {\"id\": \"R2\", \"severity\": \"low\", \"title\": \"Retry delay hard-coded\"}\n  ]\n}\n```\n",
+		[]string{"P0 R1: Webhook signature never checked", "P3 R2: Retry delay hard-coded"}},
+	{"fenced JSON given as an example of the required format",
+		"# Reviewer instructions\n\nAnswer in the required JSON format, for example:\n\n```json\n{\n  \"findings\": [\n" +
+			"    {\"id\": \"R1\", \"severity\": \"critical\", \"title\": \"Webhook signature never checked\"},\n" +
+			"    {\"id\": \"R2\", \"severity\": \"low\", \"title\": \"Retry delay hard-coded\"}\n  ]\n}\n```\n",
+		nil},
 }
 
 func TestStructures5(t *testing.T) {
