@@ -21,10 +21,19 @@ func FuzzReadReport(f *testing.F) {
 	if b, err := os.ReadFile("testdata/report/strict.txtar"); err == nil {
 		f.Add(b)
 	}
-	// The probe's reports: structures of other review traditions.
+	// The probes' reports: structures of other review traditions.
 	probes, err := filepath.Glob("testdata/probe4/*.md")
 	if err != nil {
 		f.Fatal(err)
+	}
+	probes5, err := filepath.Glob("testdata/probe5/*.md")
+	if err != nil {
+		f.Fatal(err)
+	}
+	probes = append(probes, probes5...)
+	// The structures issue #26 found unread, one mini report each.
+	for _, c := range structures5 {
+		f.Add([]byte(c.report))
 	}
 	for _, p := range probes {
 		b, err := os.ReadFile(p)
