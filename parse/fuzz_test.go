@@ -22,7 +22,8 @@ func FuzzReadReport(f *testing.F) {
 		f.Add(b)
 	}
 	// The probes' reports: structures of other review traditions
-	// (TestProbe4), and declared verdicts and tallies (TestVerdictProbes).
+	// (TestProbe4, TestProbe5), and declared verdicts and tallies
+	// (TestVerdictProbes).
 	probes, err := filepath.Glob("testdata/probe4/*.md")
 	if err != nil {
 		f.Fatal(err)
@@ -31,7 +32,16 @@ func FuzzReadReport(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, p := range append(probes, verdicts...) {
+	probes5, err := filepath.Glob("testdata/probe5/*.md")
+	if err != nil {
+		f.Fatal(err)
+	}
+	probes = append(append(probes, probes5...), verdicts...)
+	// The structures issue #26 found unread, one mini report each.
+	for _, c := range structures5 {
+		f.Add([]byte(c.report))
+	}
+	for _, p := range probes {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

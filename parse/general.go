@@ -234,7 +234,7 @@ var (
 		"summary", "resum", "sum\xc3", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context",
 		"introduction", "요약", "概要", "总结", "m t") // not "sum", which "assumption" holds
 	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет|rating|gravità|criticità|ernst)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
+	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет|rating|gravità|criticità|ernst|criticité|重大度)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
 		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade",
 		"rating", "ernst")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
@@ -644,6 +644,12 @@ func readGeneral(st *stop, src string, lines []line) general {
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && emojiBoldLead(t) != "":
+			// "⛔ **BLOCKER** — Title": a bold lead-in behind a mark.
+			n = gnode{i: i, kind: 'b', rank: 7, text: emojiBoldLead(t), count: -1}
+		case len(l.text)-len(strings.TrimLeft(l.text, " ")) < 4 && scannerTagged(t) != "":
+			// "✗ Prototype Pollution [Critical Severity][url] in lodash".
+			n = gnode{i: i, kind: 'b', rank: 7, text: scannerTagged(t), count: -1}
 		case l.text == t && scan != "":
 			// "✗ High severity vulnerability found in jsonwebtoken": a
 			// scanner's result line, read as "[High] …".
@@ -1233,7 +1239,7 @@ func (n *gnode) setField(name, value string, line int) {
 	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
 		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
 		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ") || k == "severidade" || k == "gravidade" ||
-		k == "深刻度" || k == "серьёзность" || k == "серьезность" || k == "критичность" || k == "gravità" || k == "criticità" || k == "ernst":
+		k == "深刻度" || k == "серьёзность" || k == "серьезность" || k == "критичность" || k == "gravità" || k == "criticità" || k == "ernst" || k == "重大度":
 		prio = 0
 	case strings.HasPrefix(k, "risk") || k == "rating":
 		prio = 1
@@ -2074,6 +2080,9 @@ func isLocation(s string) bool {
 	}
 	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == '+' || r == '&' || r == ',' }) {
 		p := strings.Trim(strings.TrimSpace(part), "`")
+		if f, l, ok := strings.Cut(p, " "); ok && lineMark(l) {
+			p = strings.Trim(f, "`") // "`views.py` L120", "app.go line 7"
+		}
 		if p == "" || strings.ContainsAny(p, " \t") {
 			return false
 		}
@@ -2480,6 +2489,7 @@ func labelOf(text string, kind byte) label {
 	// (High)". The rest is its description.
 	if lead, after, ok := boldLead(raw); ok {
 		lab := labelText(lead, kind)
+		trail := lab.trail
 		if !lab.ok && kind != 'h' && apartLead(lead, after) {
 			// "- **blocker**: Title", "- **Sev 1** — Title", "**Critical
 			// severity** — …": a bold part set apart by a colon or a dash
@@ -2512,6 +2522,7 @@ func labelOf(text string, kind byte) label {
 				// the bold part is the ID, the severity ends the line.
 				return labelText(lead+" "+a, kind)
 			}
+			a = italicBracket(a)
 			if a != "" && (a[0] == '(' || a[0] == '[') {
 				if j := strings.IndexAny(a, ")]"); j > 0 {
 					if sev, c, ok := severityValue(a[1:j], true); ok && !isCount(a[1:j]) {
@@ -2581,6 +2592,9 @@ func labelOf(text string, kind byte) label {
 		}
 		if lab.ok && resolvedMark(after) {
 			lab.resolved = true
+		}
+		if !lab.ok && trail != nil && (strings.TrimSpace(after) == "" || dashTail(after)) {
+			lab.trail = trail // "**Pool too small (medium)** — waits"
 		}
 		return lab
 	}
@@ -2914,7 +2928,11 @@ func labelText(text string, kind byte) label {
 	// in an item, at the end of its title and written as a label ("Title
 	// (High) — …", not "spawn for container (blocking)" or "Shows the
 	// top item (P1) not the list").
-	if sev, c, word, s, e, ok := bracketSeverity(flat); ok && (kind == 'h' || itemBracket(flat, word, e)) {
+	sev, c, word, s, e, ok := bracketSeverity(flat)
+	if !ok && kind != 'h' {
+		sev, c, word, s, e, ok = qualifiedBracket(flat)
+	}
+	if ok && (kind == 'h' || itemBracket(flat, word, e)) {
 		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, word, true
 		body := strings.TrimSpace(flat[:s] + " " + flat[e:])
 		if id, r, ok := apartID(body); ok {
@@ -2925,7 +2943,7 @@ func labelText(text string, kind byte) label {
 		}
 		lab.title = itemTitle(body, kind)
 		return lab
-	} else if ok && kind != 'h' && c == sevFinding && strings.TrimSpace(flat[e:]) == "" {
+	} else if ok && kind != 'h' && c == sevFinding && (strings.TrimSpace(flat[e:]) == "" || dashTail(flat[e:])) {
 		lab.trail = &label{ok: true, sev: sev, class: c, word: word, inner: true, title: itemTitle(flat[:s], kind)}
 	}
 	// d. Trailing after a dash or a pipe: "Webhook idempotency — HIGH",
@@ -3625,7 +3643,7 @@ func sevColumn(name string) bool {
 		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
 		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
 		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität",
-		"gravità", "ernst", "threat level", "cvss", "cvss score", "cvss v3", "cvss 3.1", "cvss v3.1", "cvss base score":
+		"gravità", "ernst", "criticité", "重大度", "threat level", "cvss", "cvss score", "cvss v3", "cvss 3.1", "cvss v3.1", "cvss base score":
 		return true
 	}
 	return false
@@ -3913,7 +3931,8 @@ func plainLabel(t string) bool {
 	// A title opens with a capital, a digit or code: "P1: the team
 	// agreed …" and "CRITICAL: never skip the checks" are sentences.
 	c, _ := utf8.DecodeRuneInString(r)
-	return r != "" && (unicode.IsUpper(c) || unicode.IsDigit(c) || c == '`' || c == '"' || c >= utf8.RuneSelf && !unicode.IsLower(c))
+	return r != "" && (unicode.IsUpper(c) || unicode.IsDigit(c) || c == '`' || c == '"' || c >= utf8.RuneSelf && !unicode.IsLower(c) ||
+		word[0] == '[' && resourceLead(r))
 }
 
 // idTrailingSeverity reads a line that opens with an ID and ends with its

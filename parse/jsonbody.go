@@ -169,7 +169,7 @@ func fencedJSONFindings(st *stop, lines []line) []gfinding {
 		fence, open := t[:3], lines[i].num
 		example := false
 		for k := max(0, i-3); k < i; k++ {
-			example = example || exampleRe.MatchString(lines[k].text)
+			example = example || exampleRe.MatchString(lines[k].text) && !deliveredFormat(lines[k].text)
 		}
 		var b strings.Builder
 		j := i + 1

@@ -110,6 +110,7 @@ var sevFieldNames = []sevFieldName{
 	{words: []string{"深刻度"}}, {words: []string{"风险等级"}},
 	{words: []string{"серьезность", "серьёзность"}}, {words: []string{"критичность"}}, {words: []string{"приоритет"}},
 	{words: []string{"rating"}}, {words: []string{"gravità"}}, {words: []string{"criticità"}}, {words: []string{"ernst"}},
+	{words: []string{"criticité"}}, {words: []string{"重大度"}},
 }
 
 // sevFieldLead are the words that may stand before "severity" or "risk"

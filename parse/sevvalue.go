@@ -48,9 +48,19 @@ func fieldSeverity(name, value string) (Severity, sevClass, bool) {
 		return "", sevNone, false // a template's "Critical | High | Medium | Low"
 	}
 	sev, c, ok := slotSeverity(value)
+	if !ok {
+		if v, ok := cutParenReason(value); ok {
+			// "High (downgraded from Critical after discussion)"
+			return slotSeverity(v)
+		}
+	}
 	if !ok && hasDigit(value) {
 		if sev, ok := scoreSeverity(name, value); ok {
 			return sev, sevFinding, true
+		}
+		if words, ok := numberedWords(value); ok {
+			// "3 — Major usability problem": the words name the level.
+			return slotSeverity(words)
 		}
 	}
 	return sev, c, ok
