@@ -119,7 +119,8 @@ func scannerTagged(t string) string {
 
 // cutParenReason cuts the reason in parentheses that ends a severity
 // field's value: "High (downgraded from Critical after discussion)",
-// "Major (users lose receipts)". A reason is words, three or more opening
+// "Major (users lose receipts)", "P2 (new finding)". A reason is words,
+// two or more opening
 // with a letter, not a second value or a count. Only a field's value is
 // so read: in a heading or an item, "P1 (pre-existing, newly found)" is
 // a title's part.
@@ -134,7 +135,7 @@ func cutParenReason(v string) (string, bool) {
 	}
 	p := t[i+1 : len(t)-1]
 	r, _ := utf8.DecodeRuneInString(p)
-	if !unicode.IsLetter(r) || len(strings.Fields(p)) < 3 {
+	if !unicode.IsLetter(r) || len(strings.Fields(p)) < 2 {
 		return "", false
 	}
 	return strings.TrimSpace(t[:i]), true
