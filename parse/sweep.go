@@ -214,7 +214,7 @@ func sweepLabel(t string) (Severity, string, bool) {
 	if !place {
 		return "", "", false
 	}
-	if name, ok := anyFieldName(body); ok && sevFieldOf(body) == nil && !sweepLabelName(name) {
+	if name, ok := anyFieldName(body); ok && sevFieldOf(body) == nil && !sweepLabelName(name) && !startsWithSeverity(name) {
 		return "", "", false // "**Recommendation (must-fix):**": a field of a finding
 	}
 	if body == "" || struckEnd(body) || strings.Contains(body, "~~") || resolvedMark(body) || verdictLead(body) {
@@ -341,7 +341,7 @@ func sweepStart(s string) (Severity, string, bool) {
 			return "", "", false // how much a step is worth doing, not a finding's level
 		}
 	}
-	if sweepTally(rest) || noneText(strings.TrimLeft(rest, "*_:：—–- ")) {
+	if n := strings.TrimLeft(rest, "*_:：—–- "); sweepTally(rest) || n != "" && noneText(n) {
 		return "", "", false // "P0: None", "P0 findings: 3"
 	}
 	r := strings.TrimLeft(rest, "*_`")
