@@ -33,16 +33,16 @@ func (g *general) sweep(lines []line, nodes []gnode, template bool) {
 			return
 		}
 	}
-	// What each line is to the reader: the node on it, and whether it
-	// was read (a finding's line, an orphan's, a tally's).
-	read := make([]bool, len(lines))
-	idx := make(map[int]int, len(lines)) // line number → index in lines
+	// What each line is to the reader: whether it was read (a finding's
+	// line, an orphan's, a tally's), by its number, and the node on it.
+	last := 0
 	for i := range lines {
-		idx[lines[i].num] = i
+		last = max(last, lines[i].num)
 	}
+	read := make([]bool, last+1)
 	mark := func(num int) {
-		if i, ok := idx[num]; ok {
-			read[i] = true
+		if num >= 0 && num <= last {
+			read[num] = true
 		}
 	}
 	for i := range g.findings {
@@ -60,16 +60,18 @@ func (g *general) sweep(lines []line, nodes []gnode, template bool) {
 	for _, u := range g.unmapped {
 		mark(u.o.line)
 	}
-	node := make(map[int]int, len(nodes)) // index in lines → node
+	node := make([]int32, len(lines)) // index in lines → node + 1, 0 for none
 	for k := range nodes {
-		node[nodes[k].i] = k
+		if i := nodes[k].i; i < len(node) {
+			node[i] = int32(k + 1)
+		}
 	}
 	// A node is covered when it, a node over it or a node under it was
 	// read: a finding's own lines, a group's heading. Children come
 	// after their parents, so one pass back marks the parents.
 	covered := make([]bool, len(nodes))
 	for k := range nodes {
-		if i := nodes[k].i; i < len(read) && read[i] || nodes[k].finding {
+		if i := nodes[k].i; i < len(lines) && read[lines[i].num] || nodes[k].finding {
 			covered[k] = true
 		}
 	}
@@ -85,38 +87,24 @@ func (g *general) sweep(lines []line, nodes []gnode, template bool) {
 	}
 	// Lines that stand in no node: the last heading's state says whether
 	// their block is covered, a legend or a section that restates.
-	headNode := -1     // the node of the innermost heading over the line
-	tableSev := -1     // the severity column of the table the line is in
-	tableHead := false // the line is the table's header or its separator
+	headNode := -1 // the node of the innermost heading over the line
 	for i := range lines {
 		l := lines[i]
 		if l.masked {
-			tableSev = -1
 			continue
 		}
 		t := strings.TrimSpace(l.text)
-		if t == "" {
-			tableSev = -1
+		if t == "" || t[0] == '|' {
+			// A table row is rule 4's: the reader read its rows or
+			// decided they are no findings (a plan's priorities, a
+			// summary's restatement).
 			continue
 		}
-		k, isNode := node[i]
+		k, isNode := int(node[i])-1, node[i] > 0
 		if l.level > 0 && isNode {
 			headNode = k
 		}
-		if t[0] == '|' {
-			if tableSev < 0 && !tableHead {
-				tableSev = sweepSevColumn(t)
-				tableHead = true
-				continue
-			}
-			if tableHead && strings.Trim(t, "|-:  ") == "" {
-				continue // the separator row
-			}
-		} else {
-			tableSev, tableHead = -1, false
-		}
-		tableHead = false
-		if read[i] {
+		if read[l.num] {
 			continue
 		}
 		// The block the line is in: its own node, else its heading's.
@@ -135,17 +123,7 @@ func (g *general) sweep(lines []line, nodes []gnode, template bool) {
 				continue
 			}
 		}
-		var sev Severity
-		var word string
-		var ok bool
-		if t[0] == '|' {
-			// A table with a severity column is rule 4's: the reader
-			// read its rows or decided they are no findings (a plan's
-			// priorities, a summary's restatement).
-			_ = tableSev
-		} else {
-			sev, word, ok = sweepLabel(t)
-		}
+		sev, word, ok := sweepLabel(t)
 		if ok {
 			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})
 		}
@@ -168,35 +146,6 @@ func sweepQuiet(nodes []gnode, k int) bool {
 	return false
 }
 
-// sweepSevColumn is the index of the severity column of a table's header
-// row t, -1 when it has none.
-func sweepSevColumn(t string) int {
-	for c, cell := range tableCells(t) {
-		if sevColumn(strings.ToLower(strings.Trim(stripBold(cell), "`*_ "))) {
-			return c
-		}
-	}
-	return -1
-}
-
-// sweepCell reads the severity column c of a table row t: a P0/P1 there
-// labels the row.
-func sweepCell(t string, c int) (Severity, string, bool) {
-	cells := tableCells(t)
-	if c >= len(cells) {
-		return "", "", false
-	}
-	v := strings.TrimSpace(cells[c])
-	if v == "" || optionList(v) || strings.Contains(v, "~~") || placeholderTitle(v) {
-		return "", "", false
-	}
-	sev, cl, ok := slotSeverity(v)
-	if !ok || cl != sevFinding || sev.Rank() > 1 {
-		return "", "", false
-	}
-	return sev, strings.TrimSpace(stripBold(v)), true
-}
-
 // sweepLabel reads line t (trimmed, not empty) as a place of a label: a
 // heading, a list item, a bold lead-in, a line that opens with a bracket
 // or a mark, a severity field. It returns the P0/P1 severity the line
@@ -214,7 +163,7 @@ func sweepLabel(t string) (Severity, string, bool) {
 	if !place {
 		return "", "", false
 	}
-	if name, ok := anyFieldName(body); ok && sevFieldOf(body) == nil && !sweepLabelName(name) && !startsWithSeverity(name) {
+	if name, ok := anyFieldName(body); ok && sevFieldOf(body) == nil && !sweepLabelName(name) && !sweepCapitalSeverity(name) {
 		return "", "", false // "**Recommendation (must-fix):**": a field of a finding
 	}
 	if body == "" || struckEnd(body) || strings.Contains(body, "~~") || resolvedMark(body) || verdictLead(body) {
@@ -328,7 +277,7 @@ func sweepStart(s string) (Severity, string, bool) {
 	if w == "" {
 		return "", "", false
 	}
-	sev, c, ok := oneSeverity(w, true)
+	sev, c, ok := oneSeverity(w, false)
 	if !ok || c != sevFinding || sev.Rank() > 1 {
 		return "", "", false
 	}
@@ -436,7 +385,7 @@ func sweepTrail(s string) (Severity, string, bool) {
 		if w == "" || strings.Contains(w, " ") {
 			continue
 		}
-		sev, c, ok := oneSeverity(w, true)
+		sev, c, ok := oneSeverity(w, false)
 		if ok && c == sevFinding && sev.Rank() <= 1 {
 			return sev, w, true
 		}
@@ -473,4 +422,15 @@ func sweepLabelName(name string) bool {
 		return true
 	}
 	return false
+}
+
+// sweepCapitalSeverity reports whether a field name is a severity written
+// as a label, one capitalised word ("CRITICAL: Token reuse"):
+// "**blocking**: contradicts another agent" defines a term, "**Critical
+// finding**: cognitive load …" is a note's lead-in.
+func sweepCapitalSeverity(name string) bool {
+	name = strings.TrimSpace(name)
+	r, _ := utf8.DecodeRuneInString(name)
+	_, c, ok := oneSeverity(name, false)
+	return ok && c == sevFinding && !unicode.IsLower(r) && !strings.Contains(name, " ")
 }

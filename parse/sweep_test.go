@@ -53,6 +53,8 @@ func TestSweepLabel(t *testing.T) {
 		{"> **Critical:** a quote of the ticket", ""},
 		{"## 🚨 CRITICAL SECURITY REQUIREMENTS", ""},
 		{"**Verdict:** blocked", ""},
+		{"- **blocking**: contradicts what another agent found", ""},
+		{"- **Critical finding**: load grows when users must remember states", ""},
 		{"- 🔴 = critical, 🟠 = high", ""},
 		{"**High.** The design space is well covered", ""},
 	} {
