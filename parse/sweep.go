@@ -85,6 +85,27 @@ func (g *general) sweep(lines []line, nodes []gnode, template bool) {
 			covered[k] = true // a line of a finding's block, or an item's
 		}
 	}
+	// Nodes where no label is a finding: a legend, a template's slots, a
+	// section that restates or plans, a resolved block, or under one.
+	// Known only for the nodes a label stands in, once each: 1 quiet, 2
+	// not.
+	quiet := make([]int8, len(nodes))
+	var walk []int
+	isQuiet := func(k int) bool {
+		walk = walk[:0]
+		for ; k >= 0 && quiet[k] == 0; k = nodes[k].parent {
+			walk = append(walk, k)
+		}
+		q := k >= 0 && quiet[k] == 1
+		for j := len(walk) - 1; j >= 0; j-- {
+			q = q || sweepQuiet(&nodes[walk[j]])
+			quiet[walk[j]] = 2
+			if q {
+				quiet[walk[j]] = 1
+			}
+		}
+		return q
+	}
 	// Lines that stand in no node: the last heading's state says whether
 	// their block is covered, a legend or a section that restates.
 	headNode := -1 // the node of the innermost heading over the line
@@ -112,7 +133,7 @@ func (g *general) sweep(lines []line, nodes []gnode, template bool) {
 		if !isNode {
 			at = headNode
 		}
-		if at >= 0 && (covered[at] || sweepQuiet(nodes, at)) || isNode && nodes[k].group {
+		if at >= 0 && covered[at] || isNode && nodes[k].group {
 			continue
 		}
 		if headNode < 0 || lines[nodes[headNode].i].level == 1 {
@@ -124,26 +145,18 @@ func (g *general) sweep(lines []line, nodes []gnode, template bool) {
 			}
 		}
 		sev, word, ok := sweepLabel(t)
-		if ok {
+		if ok && (at < 0 || !isQuiet(at)) {
 			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})
 		}
 	}
 }
 
-// sweepQuiet reports whether node k stands where no label is a finding:
-// a legend, a template's slots, a section that restates or plans, or a
-// verdict line.
-func sweepQuiet(nodes []gnode, k int) bool {
-	for a := k; a >= 0; a = nodes[a].parent {
-		n := &nodes[a]
-		if n.legend || n.placeholders || n.cls != clsBody || n.resolvedHead || n.resolvedGroup || n.resolved {
-			return true
-		}
-		if n.kind == 'h' && isLegendHeading(n.text) {
-			return true
-		}
-	}
-	return false
+// sweepQuiet reports whether node n, by itself, stands where no label is
+// a finding: a legend, a template's slots, a section that restates or
+// plans, a resolved block.
+func sweepQuiet(n *gnode) bool {
+	return n.legend || n.placeholders || n.cls != clsBody || n.resolvedHead || n.resolvedGroup || n.resolved ||
+		n.kind == 'h' && isLegendHeading(n.text)
 }
 
 // sweepLabel reads line t (trimmed, not empty) as a place of a label: a
@@ -160,17 +173,32 @@ func sweepLabel(t string) (Severity, string, bool) {
 		return "", "", false
 	}
 	body, place := sweepPlace(t)
-	if !place {
+	if !place || body == "" {
 		return "", "", false
 	}
-	if name, ok := anyFieldName(body); ok && sevFieldOf(body) == nil && !sweepLabelName(name) && !sweepCapitalSeverity(name) {
-		return "", "", false // "**Recommendation (must-fix):**": a field of a finding
-	}
-	if body == "" || struckEnd(body) || strings.Contains(body, "~~") || resolvedMark(body) || verdictLead(body) {
+	// The label first; the costlier tests of what makes it none only
+	// for a line that holds one.
+	m := sevFieldOf(body)
+	sev, w, ok := sweepFind(body, m)
+	if !ok {
 		return "", "", false
 	}
+	if m == nil {
+		if name, ok := anyFieldName(body); ok && !sweepLabelName(name) && !sweepCapitalSeverity(name) {
+			return "", "", false // "**Recommendation (must-fix):**": a field of a finding
+		}
+	}
+	if struckEnd(body) || strings.Contains(body, "~~") || resolvedMark(body) || verdictLead(body) {
+		return "", "", false
+	}
+	return sev, w, true
+}
+
+// sweepFind reads the label of a place's text body, whose severity field
+// match is m (nil when it is none).
+func sweepFind(body string, m []string) (Severity, string, bool) {
 	// A severity field: "Severity: High", "**Risk:** Critical".
-	if m := sevFieldOf(body); m != nil {
+	if m != nil {
 		v := strings.TrimSpace(m[2])
 		if isCountText(v) || optionList(v) || placeholderTitle(v) {
 			return "", "", false
@@ -201,10 +229,7 @@ func sweepLabel(t string) (Severity, string, bool) {
 	if sev, w, ok := sweepBracket(flat); ok {
 		return sev, w, true
 	}
-	if sev, w, ok := sweepTrail(flat); ok {
-		return sev, w, true
-	}
-	return "", "", false
+	return sweepTrail(flat)
 }
 
 // sweepGuard reports whether t may hold a severity: a multibyte rune, or
