@@ -436,7 +436,14 @@ func sweepTitleEnd(s, word string, e int) bool {
 		return true
 	}
 	r, _ := utf8.DecodeRuneInString(w)
-	return !unicode.IsLower(r)
+	if !unicode.IsLower(r) {
+		return true
+	}
+	// In lower case, only before a dash that opens the description:
+	// "1. Missing CSRF token (high) — the form posts …"; "(important)"
+	// ending a bullet is an aside.
+	tail := strings.TrimSpace(strings.TrimLeft(s[e:], "*_`"))
+	return strings.HasPrefix(tail, "— ") || strings.HasPrefix(tail, "– ")
 }
 
 // sweepLabelName reports whether a field name is a label's own: a

@@ -49,6 +49,7 @@ func TestSweepLabel(t *testing.T) {
 		{"**High priority.** Adding the engine closes a gap", ""},
 		{"- Track A: CCF-01 (P0), SRE-01 (P1)", ""},
 		{"* No new infrastructure (important)", ""},
+		{"1. Missing CSRF token on the form (high) — the route skips the middleware", P1},
 		{"**Recommendation (must-fix):** remove the fallback", ""},
 		{"> **Critical:** a quote of the ticket", ""},
 		{"## 🚨 CRITICAL SECURITY REQUIREMENTS", ""},
