@@ -708,6 +708,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 	if len(g.findings) == 0 && !template {
 		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
 	}
+	g.sweep(lines, nodes, template) // the general net (sweep.go)
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
 	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })
