@@ -4135,17 +4135,23 @@ func firstSentence(t string) string {
 	return strings.TrimSpace(t)
 }
 
+// afterCross cuts the cross mark that opens a scanner's result line
+// ("✗", "✘"): what follows it, and whether there was one.
+func afterCross(t string) (string, bool) {
+	for _, m := range [...]string{"✗", "✘"} {
+		if rest, ok := strings.CutPrefix(t, m); ok {
+			return rest, true
+		}
+	}
+	return "", false
+}
+
 // scannerLine returns the severity word of a scanner's result line, a
 // cross mark then "<level> severity" ("✗ High severity vulnerability
 // found in jsonwebtoken", "✘ Medium severity issue"), or "".
 func scannerLine(t string) string {
-	var rest string
-	switch {
-	case strings.HasPrefix(t, "✗"):
-		rest = t[len("✗"):]
-	case strings.HasPrefix(t, "✘"):
-		rest = t[len("✘"):]
-	default:
+	rest, ok := afterCross(t)
+	if !ok {
 		return ""
 	}
 	w, after, ok := strings.Cut(strings.TrimSpace(rest), " ")

@@ -82,13 +82,8 @@ func emojiBoldLead(t string) string {
 // returns it as the line it stands for, "[Critical] Prototype Pollution
 // in lodash@4.17.15"; else "".
 func scannerTagged(t string) string {
-	var rest string
-	switch {
-	case strings.HasPrefix(t, "✗"):
-		rest = t[len("✗"):]
-	case strings.HasPrefix(t, "✘"):
-		rest = t[len("✘"):]
-	default:
+	rest, ok := afterCross(t)
+	if !ok {
 		return ""
 	}
 	i := strings.Index(rest, " [")
