@@ -42,6 +42,15 @@ func open(t testing.TB, raw string, timeout time.Duration) *natsbus.Bus {
 	return b
 }
 
+func mustURL(t testing.TB, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
 // entry is the suite's test record.
 var entry = bustest.Entry
 
@@ -300,7 +309,29 @@ func TestFollowStreamRemade(t *testing.T) {
 		next(fmt.Sprintf("old record %d", i))
 	}
 	deleteStream(t, h.URL(), w.Stream())
-	w2 := open(t, u, 0) // a new writer: it makes the stream again
+	// A new writer makes the stream again. The server removes the old
+	// stream's store after it answers the delete, so making it again at
+	// once can fail with "error creating store for stream" (seen once in
+	// a clean-clone CI run under load): try again for a while.
+	var w2 *natsbus.Bus
+	testfault.Within(t, 20*time.Second, "the stream made again", func() {
+		for {
+			b, err := natsbus.OpenBus(ctx, mustURL(t, u), bus.Options{Timeout: 30 * time.Second})
+			if err == nil {
+				w2 = b
+				return
+			}
+			if !strings.Contains(err.Error(), "error creating store") {
+				t.Error(err)
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	if w2 == nil {
+		t.FailNow()
+	}
+	t.Cleanup(func() { w2.Close() })
 	for i := range 2 {
 		if _, err := w2.Append(ctx, entry("fd-new", bus.Notable, i)); err != nil {
 			t.Fatal(err)
