@@ -348,6 +348,19 @@ func quotedField(s string) bool {
 	return quoted
 }
 
+// optionSlot reports whether s opens with a template's slot that lists
+// the levels to choose from in brackets ("[CRITICAL|HIGH|MEDIUM|LOW]
+// <short title> — <file>:<line>"): its pipes choose, they do not separate
+// an index line's columns.
+func optionSlot(s string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(s), "[")
+	if !ok {
+		return false
+	}
+	inner, _, ok := strings.Cut(rest, "]")
+	return ok && strings.Contains(inner, "|") && optionList(inner)
+}
+
 // pipeItem reads a pipe-form index line: `- SEV | ID | "Section" | Title [| extra…]`
 // and its tolerated variants (padding, unquoted section, bold fields, swapped
 // ID and severity, no bullet with a severity-prefixed bold ID, three fields).
@@ -369,6 +382,9 @@ func pipeItem(text string, num int) (noted, bool) {
 		}
 	} else {
 		notes = append(notes, "index line has no '- ' bullet")
+	}
+	if optionSlot(body) {
+		return noted{}, false
 	}
 	rawFields := splitPipes(body)
 	fields := make([]string, len(rawFields))
