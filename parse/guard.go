@@ -330,13 +330,13 @@ func checkboxOf(s string) []string {
 
 // trailingSeps are the separators a level trails a title after, in the
 // order labelText tries them.
-var trailingSeps = []string{" — ", " – ", " - ", " -- ", " | "}
+var trailingSeps = []string{" — ", " – ", " - ", " -- ", " | ", " · "}
 
 // trailSeps returns trailingSeps, or none when s holds none of their
-// bytes ('-', '|' or the lead byte of a dash, 0xe2): labelText looked for
-// each of the five in every label from its end.
+// bytes ('-', '|', the lead byte of a dash, 0xe2, or of a middle dot,
+// 0xc2): labelText looked for each of them in every label from its end.
 func trailSeps(s string) []string {
-	if strings.IndexByte(s, '-') < 0 && strings.IndexByte(s, '|') < 0 && strings.IndexByte(s, 0xe2) < 0 {
+	if strings.IndexByte(s, '-') < 0 && strings.IndexByte(s, '|') < 0 && strings.IndexByte(s, 0xe2) < 0 && strings.IndexByte(s, 0xc2) < 0 {
 		return nil
 	}
 	return trailingSeps
