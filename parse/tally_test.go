@@ -21,17 +21,7 @@ func TestWordTallies(t *testing.T) {
 		{"P0: 1, P1: 2", nil}, // plevelTallies' own
 		{"Error: 3, Warning: 2", nil},
 	} {
-		got, ok := wordTallies(c.line)
-		var g []int
-		if ok {
-			for k := range 4 {
-				if got.seen[k] {
-					g = append(g, got.n[k])
-				} else {
-					g = append(g, -1)
-				}
-			}
-		}
+		g := countsOf(wordTallies(c.line))
 		if !slices.Equal(g, c.want) {
 			t.Errorf("wordTallies(%q) = %v; want %v", c.line, g, c.want)
 		}
@@ -142,17 +132,7 @@ func TestNounTallies(t *testing.T) {
 		{"no more than 1 high issue, e.g. 2 critical issues fail it", nil},
 		{"List the top 3 critical issues first", nil},
 	} {
-		got, ok := nounTallies(c.line)
-		var g []int
-		if ok {
-			for k := range 4 {
-				if got.seen[k] {
-					g = append(g, got.n[k])
-				} else {
-					g = append(g, -1)
-				}
-			}
-		}
+		g := countsOf(nounTallies(c.line))
 		if !slices.Equal(g, c.want) {
 			t.Errorf("nounTallies(%q) = %v; want %v", c.line, g, c.want)
 		}
@@ -214,4 +194,20 @@ func TestExampleLine(t *testing.T) {
 			t.Errorf("exampleLine(%q) = %v; want %v", s, got, want)
 		}
 	}
+}
+
+// countsOf lists a tally's count of each level, P0 first, -1 for a level
+// it does not state; nil when it is no tally.
+func countsOf(c sevCounts, ok bool) []int {
+	if !ok {
+		return nil
+	}
+	g := make([]int, 4)
+	for k := range g {
+		g[k] = -1
+		if c.seen[k] {
+			g[k] = c.n[k]
+		}
+	}
+	return g
 }
