@@ -9,12 +9,13 @@ import (
 	"github.com/fluxwatch/fluxwatch/synth"
 )
 
-// Round 15 of the hand labels (round 15b of issue 28) is seven syntheses
+// Round 15 of the hand labels (round 15b of issue 28) is eight syntheses
 // of the shared corpus, each labelled by reading every agent's report
-// before the synthesis, none of them checked by verify before all seven
-// were labelled and committed. They are the last syntheses of the corpus
-// that have their reports beside them and are not copies of labelled
-// ones, and two copies that sit beside part of their reports:
+// before the synthesis, none of them checked by verify before it was
+// labelled and committed. The first five are the last syntheses of the
+// corpus that have their reports beside them and are not copies of
+// labelled ones; the other three are copies that sit beside part of
+// their reports (the other reports were not carried over):
 //
 //   - a research synthesis of five reports on an agent self-dispatch loop,
 //     with a build order P0-P6 of its own, risk levels and parameter
@@ -35,34 +36,43 @@ import (
 //   - a triage report whose claims are per-agent tallies, IDs cited in an
 //     expansion log and one sentence naming a speculative agent's
 //     blockers in four words each: eight blockers only tallied;
-//   - a plan synthesis sitting beside two of its three reports, and a PRD
-//     synthesis sitting beside four of its eight: the claims that rest on
-//     the absent reports are unverifiable; the rest hold four raised
-//     severities, five lowered ones (notes) and one wrong count of
-//     verdicts.
+//   - a plan synthesis beside two of its three reports, a PRD synthesis
+//     beside four of its eight and a research synthesis beside five of its
+//     eight: the claims that rest on the absent reports are unverifiable;
+//     the rest hold five raised severities, 38 lowered ones (notes), two
+//     wrong counts (a count of verdicts, a finding credited to the wrong
+//     agent) and 22 blockers never stated.
 //
-// 545 labelled lines (501 claims), 64 errors: 7 wrong counts or agents, 4
-// raised severities, 53 missing blockers; 6 lowered severities (notes).
+// 754 labelled lines (686 claims), 88 errors: 8 wrong counts or agents, 5
+// raised severities, 75 missing blockers; 39 lowered severities (notes).
 // Measured with main's rules when the round began (2bd41a6), by
-// `VERIFY_HELDOUT=1 go test -run 'TestLabelledSyntheses$' -v ./verify/`:
-// found 12 (3 raised severities, 9 missing blockers, no wrong count),
-// missed 52, 8 false flags: an agent count in a test step ("5 agents, 3
-// beads"), a roadmap heading read as a claim ("Medium Impact"), a
-// blocker stated as the fix of its twin finding on the same lines, two
-// blockers stated in a parenthesised list of two-word paraphrases under
-// the agent's name, and three claims resting on reports absent from the
-// directory (a run-level "3 agents", a row naming an absent agent, a row
-// of an absent agent read as invented); one of the two error-free
-// syntheses passes. Of the misses, 44 are the decision summary's blockers
-// of reports without a findings index (kept as notes), 6 are agent credits
-// of research reports with no findings to tie a claim to, 1 a per-agent
-// summary cell crediting a P2 at P1 (the reader took that report's
-// findings from its verdict's lead-ins, not its finding headings), 1 a
-// count of verdicts ("1 agent says NEEDS_REWORK") verify does not read.
+// `VERIFY_HELDOUT=1 go test -run 'TestLabelledSyntheses$' -v ./verify/`.
+// The first seven, measured before the eighth (the research synthesis
+// beside five of its reports) was labelled: found 12 of 64 errors (3
+// raised severities, 9 missing blockers, no wrong count), 8 false flags:
+// an agent count in a test step ("5 agents, 3 beads"), a roadmap heading
+// read as a claim ("Medium Impact"), a blocker stated as the fix of its
+// twin finding on the same lines, two blockers stated in a parenthesised
+// list of two-word paraphrases under the agent's name, and three claims
+// resting on reports absent from the directory (a run-level "3 agents",
+// a row naming an absent agent, a row of an absent agent read as
+// invented); one of the two error-free syntheses passes. All eight:
+// found 12 of 88, 16 false flags (the eighth adds six claims of absent
+// reports read as invented and two tied to an unrelated P2 and called
+// raised), one of two error-free syntheses passing. Of the misses, 44
+// are the decision summary's and 22 the eighth's blockers of reports
+// without a findings index (kept as notes), 6 are agent credits of
+// research reports with no findings to tie a claim to, the other four
+// a per-agent summary cell crediting a P2 at P1 (the reader took that
+// report's findings from its verdict's lead-ins, not its finding
+// headings), a count of verdicts ("1 agent says NEEDS_REWORK") verify
+// does not read, a P1 item heading over a priority field whose only
+// source rates it P2, and a finding credited to the agent whose section
+// the bullet sits in.
 
 // round15Floor is what main's rules find in round 15 (above): a floor, not
 // a target. It fails when a rule tuned on the other parts costs this one.
-var round15Floor = struct{ found, falseFlags, cleanPass int }{found: 12, falseFlags: 8, cleanPass: 1}
+var round15Floor = struct{ found, falseFlags, cleanPass int }{found: 12, falseFlags: 16, cleanPass: 1}
 
 // TestRound15Floor scores verify on round 15's syntheses alone, as
 // TestLabelledSyntheses scores each synthesis, and holds the figures at
