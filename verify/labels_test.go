@@ -58,9 +58,9 @@ type hlabel struct {
 	// that round, 14 for the syntheses labelled in round 14b (styles the
 	// earlier rounds lack: research and adoption reviews, a scoped
 	// subset plan, prose reviews; see round14_test.go), measured with
-	// main's rules as they were when the round began, 15 for the seven
+	// main's rules as they were when the round began, 15 for the eight
 	// labelled in round 15b (the corpus's last syntheses with their
-	// reports beside them, a decision summary, a triage report, two
+	// reports beside them, a decision summary, a triage report, three
 	// syntheses beside part of their reports; see round15_test.go),
 	// measured with main's rules when that round began.
 	Round int    `json:"round"`
