@@ -214,6 +214,9 @@ type run struct {
 	claims  []Claim
 	lines   []int
 	claimAt map[int]int // a line → the first claim on it
+	// absent are the agents the synthesis names that are no agent of the
+	// run (absentAgents): reports it was written from that RUN lacks.
+	absent []string
 	// zero: the severities the synthesis's tally gives an agent none of
 	// (zeroTallies).
 	zero map[string]bool
@@ -489,6 +492,7 @@ func checkWith(r *run, src []byte) *Result {
 	} else {
 		res.Run = r.untold(in.Synthesis, res.Claims)
 	}
+	r.absent = r.absentAgents(in.Synthesis)
 	present := make([]bool, len(r.cands))
 	covers := r.covered(in.Synthesis, res.Claims)
 	// Every claim is matched before any is judged: whether an agent was
@@ -1530,8 +1534,38 @@ func (r *run) unmatched(c *Claim, m matched) []Problem {
 		}
 		return []Problem{{Kind: Unverifiable, Message: msg}}
 	}
+	if len(r.absent) > 0 {
+		// The synthesis was written from a report RUN does not hold: what
+		// no report of RUN says, that one may.
+		return []Problem{{Kind: Unverifiable, Message: fmt.Sprintf(
+			"no finding of the run matches it, and no agent's report says anything like it (the closest holds %.0f%% of its words), but the synthesis names %s, whose report RUN does not hold",
+			100*m.best, strings.Join(r.absent, ", "))}}
+	}
 	return []Problem{{Kind: Invented, Message: fmt.Sprintf(
 		"no finding of the run matches it, and no agent's report says anything like it (the closest holds %.0f%% of its words)", 100*m.best)}}
+}
+
+// fdNameRe finds a flux-drive agent's name in a synthesis: "fd-" and
+// lower-case words joined by hyphens.
+var fdNameRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9_/<-])(fd-[a-z0-9]+(?:-[a-z0-9]+)*)\b`)
+
+// absentAgents returns the agent names ("fd-…") the synthesis writes that
+// no agent of the run fits (agentIndex.fit): reports the synthesis was
+// written from and RUN does not hold. A name two agents fit is no one's
+// absence.
+func (r *run) absentAgents(src []byte) []string {
+	var out []string
+	for _, m := range fdNameRe.FindAllSubmatch(src, -1) {
+		name := string(m[1])
+		if slices.Contains(out, name) {
+			continue
+		}
+		if _, n := r.agents.fit(name); n == 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // bestIndex returns the index of the agent whose report scored best, or

@@ -1,0 +1,54 @@
+package verify
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// TestAbsentAgent: a claim no report of the run says is invented only
+// when every agent the synthesis names is an agent of the run: absentagent
+// names fd-billing, whose report the run lacks, and its claim is a note;
+// with fd-billing's name taken out of the synthesis the same claim is
+// invented.
+func TestAbsentAgent(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "absentagent.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := checked(t, a)
+	if r.Tally[Invented] != 0 || r.Tally[Unverifiable] != 1 {
+		t.Errorf("with fd-billing named: %d invented, %d notes; want none and one:\n%s", r.Tally[Invented], r.Tally[Unverifiable], r.Text("synthesis.md"))
+	}
+	if !strings.Contains(string(r.Text("synthesis.md")), "fd-billing, whose report RUN does not hold") {
+		t.Errorf("the note does not name fd-billing:\n%s", r.Text("synthesis.md"))
+	}
+	for i := range a.Files {
+		if a.Files[i].Name == "synthesis.md" {
+			s := strings.ReplaceAll(string(a.Files[i].Data), " and fd-billing", "")
+			a.Files[i].Data = []byte(strings.ReplaceAll(s, " (fd-billing)", ""))
+		}
+	}
+	r = checked(t, a)
+	if r.Tally[Invented] != 1 {
+		t.Errorf("without fd-billing: %d invented, want 1:\n%s", r.Tally[Invented], r.Text("synthesis.md"))
+	}
+}
+
+// TestAbsentAgentsNames: the names of agents the run does not hold, and
+// none it does (a shortened name, a name two agents fit) or a path.
+func TestAbsentAgentsNames(t *testing.T) {
+	a := &txtar.Archive{Files: []txtar.File{
+		{Name: "agents/fd-architecture.md", Data: []byte("### Findings Index\n- P1 | A-1 | \"X\" | Layering is broken\nVerdict: risky\n")},
+		{Name: "agents/fd-cache-read.md", Data: []byte("### Findings Index\n- P1 | C-1 | \"X\" | Reads are stale\nVerdict: risky\n")},
+		{Name: "agents/fd-cache-write.md", Data: []byte("### Findings Index\n- P1 | W-1 | \"X\" | Writes are lost\nVerdict: risky\n")},
+	}}
+	s, reports := runOf(t, a)
+	r := newRun(s, reports)
+	got := r.absentAgents([]byte("fd-arch, fd-cache, `fd-routing` and fd-capability-routing.md; see out/fd-other.json and FD-NOTE"))
+	if want := []string{"fd-capability-routing", "fd-routing"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("absentAgents = %v, want %v", got, want)
+	}
+}
