@@ -331,7 +331,47 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 		}
 		r.blocks.add(j, words(text))
 	}
+	r.numberedIndex(agentIDs)
 	return r
+}
+
+// indexNoRe reads the number of an item of a numbered findings index:
+// "9. F5 inverted return convention …", "**9.** …", "9) …".
+var indexNoRe = regexp.MustCompile(`^\s*(?:[-*+]\s+)?\**(\d{1,3})[.)]\**\s`)
+
+// numberedIndex indexes, for an agent whose findings have no ID of their
+// own, each finding its index numbers ("9. F5 inverted return convention
+// …") as its "Finding 9": a synthesis cites it after the agent's name as
+// "F9" ("fd-architecture F9"), as the report's own sections call it
+// ("### High-Impact Finding #9: …"). Only when each number is one
+// finding's: an index numbered afresh under each group names none.
+func (r *run) numberedIndex(agentIDs map[string][]string) {
+	byAgent := map[string]map[string][]int{} // agent → "F9" → candidates
+	for _, s := range r.srcs {
+		if s.id != "" || s.ref == "" || len(agentIDs[s.agent]) > 0 || r.texts[s.agent] == nil {
+			continue
+		}
+		m := indexNoRe.FindStringSubmatch(r.reportLine(s.agent, refLine(s.ref)))
+		if m == nil {
+			continue
+		}
+		if byAgent[s.agent] == nil {
+			byAgent[s.agent] = map[string][]int{}
+		}
+		k := "F" + strings.TrimLeft(m[1], "0")
+		if !slices.Contains(byAgent[s.agent][k], s.cand) {
+			byAgent[s.agent][k] = append(byAgent[s.agent][k], s.cand)
+		}
+	}
+	for _, a := range slices.Sorted(maps.Keys(byAgent)) {
+		nos := byAgent[a]
+		if slices.ContainsFunc(slices.Collect(maps.Values(nos)), func(js []int) bool { return len(js) > 1 }) {
+			continue // numbered afresh: "1." is two findings
+		}
+		for _, k := range slices.Sorted(maps.Keys(nos)) {
+			r.findingNo[k] = append(r.findingNo[k], idEntry{nos[k][0], a})
+		}
+	}
 }
 
 // addSource indexes one source and the words of what its agent said.

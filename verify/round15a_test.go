@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,5 +51,48 @@ func TestAbsentAgentsNames(t *testing.T) {
 	got := r.absentAgents([]byte("fd-arch, fd-cache, `fd-routing` and fd-capability-routing.md; see out/fd-other.json and FD-NOTE"))
 	if want := []string{"fd-capability-routing", "fd-routing"}; strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("absentAgents = %v, want %v", got, want)
+	}
+}
+
+// TestNumberedIndex: an agent whose index numbers its findings and gives
+// them no ID is cited by number after its name ("fd-cache F3"): F1 and F3
+// of numberedindex are its first and third findings, F7 an ID it never
+// wrote. An index numbered afresh under each group ("1." twice) names no
+// finding by its number.
+func TestNumberedIndex(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "numberedindex.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := checked(t, a)
+	flagged := map[int]bool{}
+	for _, p := range r.Problems {
+		flagged[p.Line] = true
+	}
+	if flagged[5] || flagged[6] || !flagged[7] || len(r.Problems) != 1 {
+		t.Errorf("want F7 alone flagged:\n%s", r.Text("synthesis.md"))
+	}
+	s, reports := runOf(t, a)
+	rn := newRun(s, reports)
+	titleOf := func(es []idEntry) string {
+		if len(es) != 1 {
+			return fmt.Sprint(len(es), " findings")
+		}
+		return rn.cands[es[0].cand].f.Title
+	}
+	if got := titleOf(rn.byID("F3", "fd-cache")); !strings.HasPrefix(got, "Health probe") {
+		t.Errorf("F3 of fd-cache = %q, want its third finding", got)
+	}
+	if got := rn.byID("F3", ""); len(got) != 0 {
+		t.Errorf("F3 cited with no agent: %d findings, want none", len(got))
+	}
+	for i := range a.Files {
+		if a.Files[i].Name == "agents/fd-cache.md" {
+			a.Files[i].Data = []byte(strings.NewReplacer("2. Refill", "1. Refill", "3. Health", "1. Health").Replace(string(a.Files[i].Data)))
+		}
+	}
+	s, reports = runOf(t, a)
+	if got := newRun(s, reports).byID("F1", "fd-cache"); len(got) != 0 {
+		t.Errorf("numbered afresh: F1 of fd-cache is %d findings, want none", len(got))
 	}
 }
