@@ -3204,10 +3204,18 @@ func (r *run) otherAgents(n, j int) bool {
 // than it names: its words may be the others'.)
 func (r *run) otherClaim(n, j int) bool {
 	i, ok := r.claimAt[n]
-	if !ok || r.claims[i].Count != 1 {
+	if !ok {
 		return false
 	}
 	m := &r.matches[i]
+	// A claim says one agent said it by its count ("(1/5 agents)"), or,
+	// counting none, by citing the IDs of one agent and naming no other
+	// ("**fd-b B-2 [HIGH]**: …"); not an item of a who-said-what list,
+	// which stands for its heading's theme, other agents' findings too.
+	if c := &r.claims[i]; c.Count != 1 && (c.Count != 0 || c.quotes || len(c.Cites) == 0 || len(m.citers) != 1 ||
+		slices.ContainsFunc(m.named, func(a string) bool { return a != m.citers[0] })) {
+		return false
+	}
 	agents := map[string]bool{}
 	for _, k := range append(slices.Clone(m.cands), m.weak...) {
 		if slices.Contains(r.over[i], k) {

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +95,36 @@ func TestNumberedIndex(t *testing.T) {
 	s, reports = runOf(t, a)
 	if got := newRun(s, reports).byID("F1", "fd-cache"); len(got) != 0 {
 		t.Errorf("numbered afresh: F1 of fd-cache is %d findings, want none", len(got))
+	}
+}
+
+// TestOneAgentCites: a line citing one agent's ID and naming no other
+// agent does not state another agent's blocker by the words it shares
+// with it (oneagentcites: fd-verdict's V-2 is missing); the same line
+// citing no ID, or naming fd-verdict too, may state it.
+func TestOneAgentCites(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "oneagentcites.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		from, to string
+		missing  int
+	}{
+		{"", "", 1},
+		{"fd-race R-2 [HIGH]", "fd-race [HIGH]", 0},
+		{"renames them.", "renames them (fd-verdict).", 0},
+	} {
+		b := *a
+		b.Files = slices.Clone(a.Files)
+		for i := range b.Files {
+			if b.Files[i].Name == "synthesis.md" && tt.from != "" {
+				b.Files[i].Data = []byte(strings.Replace(string(b.Files[i].Data), tt.from, tt.to, 1))
+			}
+		}
+		r := checked(t, &b)
+		if n := r.Tally[MissingBlocker]; n != tt.missing {
+			t.Errorf("%q: %d missing blockers, want %d:\n%s", tt.to, n, tt.missing, r.Text("synthesis.md"))
+		}
 	}
 }
