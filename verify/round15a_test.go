@@ -128,3 +128,37 @@ func TestOneAgentCites(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentColumns: agentcolumns flags the row counting three agents and
+// marking one, and the row marking fd-store, none of whose findings says
+// it; the row whose count column reads "Single report; high severity" is
+// not a count of two.
+func TestAgentColumns(t *testing.T) {
+	r := resultOf(t, "agentcolumns")
+	var lines []int
+	for _, p := range r.Problems {
+		if !p.Kind.Note() {
+			lines = append(lines, p.Line)
+		}
+	}
+	if !slices.Equal(lines, []int{7, 10}) {
+		t.Errorf("flagged lines %v, want [7 10]:\n%s", lines, r.Text("synthesis.md"))
+	}
+}
+
+// TestMarkedAgents: the marks of an agent-column table's cells, and a
+// table with one agent column, which is no agent-column table.
+func TestMarkedAgents(t *testing.T) {
+	tb := newTable([]string{"Issue", "fd-a", "fd-b", "fd-c", "fd-d", "Priority"})
+	got := tb.markedAgents([]string{"Retry storm", "P3 info", "—", "✓", "no retry cap on the worker pool", "P1"})
+	var labels []string
+	for _, a := range got {
+		labels = append(labels, a.label+":"+string(a.sev))
+	}
+	if want := []string{"fd-a:P3", "fd-c:"}; !slices.Equal(labels, want) {
+		t.Errorf("marked %v, want %v", labels, want)
+	}
+	if tb := newTable([]string{"Issue", "fd-a", "Notes"}); tb.agentCols != nil {
+		t.Errorf("one agent column: agentCols %v, want none", tb.agentCols)
+	}
+}
