@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fluxwatch/fluxwatch/internal/txtartest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -160,5 +161,29 @@ func TestMarkedAgents(t *testing.T) {
 	}
 	if tb := newTable([]string{"Issue", "fd-a", "Notes"}); tb.agentCols != nil {
 		t.Errorf("one agent column: agentCols %v, want none", tb.agentCols)
+	}
+}
+
+// TestRecommendationGroups: recgroups's claims are the two numbered bold
+// lines under the severity groups of its section of recommendations, at
+// their groups' severities; the section's own prose, the "**Blocker:**"
+// field and the plan item under "2. Other Work" are none. Outside a
+// severity group a numbered bold line is no claim by this rule.
+func TestRecommendationGroups(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "recgroups.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := txtartest.File(a, "synthesis.md").Data
+	var got []string
+	for _, c := range Claims(src) {
+		got = append(got, fmt.Sprintf("%d %s %s", c.Line, c.Severity, c.Title))
+	}
+	want := []string{"11 P1 Add a timeout to every state query", "19 P2 Publish a periodic coordination snapshot"}
+	if !slices.Equal(got, want) {
+		t.Errorf("claims %q, want %q", got, want)
+	}
+	if cs := Claims([]byte("# S\n\n## Notes\n\n**1.2: Publish a periodic coordination snapshot**\n- Effort: low\n")); len(cs) != 0 {
+		t.Errorf("outside a group: %d claims, want none", len(cs))
 	}
 }
