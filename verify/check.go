@@ -2375,7 +2375,18 @@ func sayers(support map[string]string) string {
 func (r *run) cited(src []byte, present []bool) {
 	r.citedByID = make([]bool, len(r.cands))
 	r.zero = r.zeroTallies(src)
+	var heads []string // the agents the heading above names by label
 	for l := range strings.SplitSeq(string(src), "\n") {
+		if h := strings.TrimSpace(l); strings.HasPrefix(h, "#") {
+			heads = nil
+			if _, group := groupHeading(strings.TrimLeft(h, "# ")); !group {
+				heads = r.headingLabels(l)
+			}
+		} else if as, _ := r.agentsIn(l); len(heads) > 0 && len(as) == 0 {
+			// A paragraph under "### Perspective 1: Control Systems
+			// (SRE + Cybernetics, Track A)" speaks of those agents.
+			r.mentionsNamed(l, heads, nil, present)
+		}
 		if !strings.ContainsAny(l, "0123456789") {
 			// No ID and no severity level: only its words can say a finding.
 			r.mentions(l, nil, present)
@@ -2478,6 +2489,34 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	if len(named) == 0 {
 		return
 	}
+	r.mentionsNamed(l, named, toks, present)
+}
+
+// headingLabels returns the agents a heading names by label in a
+// parenthesised list ("(SRE + Cybernetics, Track A)"): each part that
+// resolves to an agent, when half of the parts at least do.
+func (r *run) headingLabels(h string) []string {
+	var out []string
+	for _, m := range parenGroupRe.FindAllStringSubmatch(strings.ReplaceAll(h, "**", ""), 4) {
+		parts := strings.FieldsFunc(m[1], func(c rune) bool { return c == '+' || c == ',' || c == '&' || c == '/' })
+		var as []string
+		for _, p := range parts {
+			if a, ok := r.agents.resolve(strings.TrimSpace(p)); ok && !slices.Contains(as, a) {
+				as = append(as, a)
+			}
+		}
+		if len(as) > 0 && 2*len(as) >= len(parts) {
+			out = append(out, as...)
+		}
+	}
+	return out
+}
+
+// mentionsNamed marks the findings of the agents named that line l
+// states by their words (mentions). toks are the names the line writes;
+// nil for agents its section's heading names, of whom each part of the
+// line speaks.
+func (r *run) mentionsNamed(l string, named, toks []string, present []bool) {
 	// A part of a line that names several agents is about the agents it
 	// names itself: the part "Reviewed by: 7 agents (" of "Reviewed by:
 	// 7 agents (fd-a, fd-b, …)" says nothing of fd-a's findings.
@@ -2489,7 +2528,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	}
 	parts := append(lineParts(l), sentences(l)...)
 	partNames := func(int) []string { return named }
-	if len(named) > 1 && len(parts) == len(origParts) {
+	if len(named) > 1 && len(parts) == len(origParts) && toks != nil {
 		partNames = func(i int) []string {
 			p := origParts[i]
 			if k := strings.LastIndex(p, "("); k >= 0 && !strings.Contains(p[k:], ")") {
@@ -2501,7 +2540,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 			return as
 		}
 	}
-	lw = words(withoutAttribution(l))
+	lw := words(withoutAttribution(l))
 	// What an agent wrote about one of its findings holds most of the
 	// line's words, or of a part's when it lists several ("no lifecycle
 	// state machine; timeout behavior missing"): the line states that

@@ -187,3 +187,36 @@ func TestRecommendationGroups(t *testing.T) {
 		t.Errorf("outside a group: %d claims, want none", len(cs))
 	}
 }
+
+// TestHeadingLabels: headinglabels states both blockers in a paragraph
+// under a heading naming their agents by label; with the labels taken
+// out of the heading, or the heading a severity group ("### P1 (Queue
+// Health + Cache Coherence)", which names the areas of its findings, not
+// who the paragraph speaks of), both are missing.
+func TestHeadingLabels(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "headinglabels.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "### Perspective 1: Operations as a Control Loop (Queue Health + Cache Coherence, Track A)"
+	for _, tt := range []struct {
+		to      string
+		missing int
+	}{
+		{head, 0},
+		{"### Perspective 1: Operations as a Control Loop", 2},
+		{"### P1 (Queue Health + Cache Coherence)", 2},
+	} {
+		b := *a
+		b.Files = slices.Clone(a.Files)
+		for i := range b.Files {
+			if b.Files[i].Name == "synthesis.md" {
+				b.Files[i].Data = []byte(strings.Replace(string(b.Files[i].Data), head, tt.to, 1))
+			}
+		}
+		r := checked(t, &b)
+		if n := r.Tally[MissingBlocker]; n != tt.missing {
+			t.Errorf("%q: %d missing blockers, want %d:\n%s", tt.to, n, tt.missing, r.Text("synthesis.md"))
+		}
+	}
+}
