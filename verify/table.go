@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -179,6 +180,11 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 			c.attrib = append(c.attrib, att.attrib...)
 		}
 	}
+	if n := len(t.agentCols); n > 0 && c.Count == 0 && t.count >= 0 && allAgentsRe.MatchString(cell(t.count)) {
+		// "All agents agree on the TOCTOU window" in an agent-column
+		// table: every agent of its columns.
+		c.Count = n
+	}
 	if t.agents >= 0 && t.count >= 0 {
 		if n, of := counts(strings.ReplaceAll(cell(t.count), "**", "") + " agents"); c.Count == 0 {
 			c.Count, c.Of = n, of
@@ -322,6 +328,10 @@ func rowByCells(cs []string, group parse.Severity, agentCols []int, marked []att
 	c.FileRefs = fileRefs(strings.Join(cs, " "))
 	return c, c.Title != ""
 }
+
+// allAgentsRe finds a count cell's "all of them": "All agents agree",
+// "unanimous", "every reviewer".
+var allAgentsRe = regexp.MustCompile(`(?i)\b(?:all (?:the )?(?:agents|reviewers|tracks)|unanimous(?:ly)?|every (?:agent|reviewer))\b`)
 
 // markedAgents returns the agents an agent-column table's row marks as
 // having reported its finding: each column headed by an agent whose cell
