@@ -790,9 +790,20 @@ var ownNumberRe = regexp.MustCompile(`^\d{1,2}(?:\.\d{1,2})*[:.)]\s+`)
 // severity group heading ("#### P2 Findings"): a finding of that group,
 // numbered, the fields under it its own. Elsewhere, or a bold span
 // with prose after it, it is no claim by this rule.
+//
+// Anywhere, such a line, or one opening with the synthesis's own ID
+// ("**AO-SA-1: Atomic task claim**"), is a finding when its first field
+// rates it ("- **Priority:** P1 (unblocks …)"): the severity is the
+// field's.
 func (r *reader) numberedBold(t string) (Claim, bool) {
 	b, after, ok := leadBold(t)
-	if !ok || after != "" || r.group == "" || !ownNumberRe.MatchString(b) {
+	if !ok || after != "" {
+		return Claim{}, false
+	}
+	fieldSev, rated := r.ratedBelow()
+	numbered := ownNumberRe.MatchString(b)
+	tok, _ := splitToken(b)
+	if !(numbered && (r.group != "" || rated)) && !(rated && strings.HasSuffix(tok, ":") && isID(trimTok(tok))) {
 		return Claim{}, false
 	}
 	c, ok := itemClaim(t, true)
@@ -804,10 +815,43 @@ func (r *reader) numberedBold(t string) (Claim, bool) {
 		return Claim{}, false
 	}
 	c.numbered = true
-	if c.Severity == "" {
+	switch {
+	case rated:
+		c.Severity = fieldSev
+	case c.Severity == "":
 		c.Severity = r.group
 	}
 	return c, true
+}
+
+// severityFieldRe reads a finding's rating field: "- **Priority:** P1
+// (unblocks …)", "**Severity**: High".
+var severityFieldRe = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)?(?i:priority|severity)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.+)$`)
+
+// ratedBelow returns the severity the first line under the one just read
+// gives it, when that line is a rating field (severityFieldRe) whose value
+// opens with a severity ("P1 (unblocks scheduler reliability)").
+func (r *reader) ratedBelow() (parse.Severity, bool) {
+	for p := r.pos; p <= len(r.text); {
+		l, next := r.lineAt(p)
+		t := strings.TrimSpace(l)
+		p = next
+		if t == "" {
+			continue
+		}
+		m := severityFieldRe.FindStringSubmatch(t)
+		if m == nil {
+			return "", false
+		}
+		if sev, ok := parse.SeverityValue(m[1], true); ok {
+			return sev, true
+		}
+		if sev, ok := parse.SeverityWord(trimTok(firstWord(m[1]))); ok {
+			return sev, true
+		}
+		return "", false
+	}
+	return "", false
 }
 
 // detail adds a detail item to the body of the claim whose block this is.

@@ -221,3 +221,28 @@ func TestHeadingLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestRatedBold: ratedbold's claims are the two bold ID lines its
+// Priority fields rate, at those severities; the one with no rating
+// field is none, and with its field rated it is one.
+func TestRatedBold(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata/golden", "ratedbold.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(txtartest.File(a, "synthesis.md").Data)
+	claimsOf := func(src string) []string {
+		var out []string
+		for _, c := range Claims([]byte(src)) {
+			out = append(out, fmt.Sprintf("%d %s", c.Line, c.Severity))
+		}
+		return out
+	}
+	if got, want := claimsOf(src), []string{"5 P0", "9 P1"}; !slices.Equal(got, want) {
+		t.Errorf("claims %q, want %q", got, want)
+	}
+	src = strings.Replace(src, "- **Effort:** 3 days", "- **Priority:** P2\n- **Effort:** 3 days", 1)
+	if got, want := claimsOf(src), []string{"5 P0", "9 P1", "13 P2"}; !slices.Equal(got, want) {
+		t.Errorf("with AO-3 rated: claims %q, want %q", got, want)
+	}
+}
