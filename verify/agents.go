@@ -90,13 +90,21 @@ func labelWords(s string) []string {
 
 // resolve returns the agent a name or label stands for.
 func (x *agentIndex) resolve(label string) (string, bool) {
+	name, n := x.fit(label)
+	return name, n == 1
+}
+
+// fit returns the agent a name or label stands for and how many agents
+// fit it at the first rule any fits: 0 when none does (a name of no agent
+// of the run), 2 when two do (no guess).
+func (x *agentIndex) fit(label string) (string, int) {
 	label = strings.Trim(strings.TrimSpace(label), "*_`:.")
 	if label == "" {
-		return "", false
+		return "", 0
 	}
 	lw := initials(labelWords(label))
 	if len(lw) == 0 {
-		return "", false
+		return "", 0
 	}
 	rules := []func(i int) bool{
 		func(i int) bool { return strings.EqualFold(x.names[i], label) },
@@ -114,15 +122,15 @@ func (x *agentIndex) resolve(label string) (string, bool) {
 				continue
 			}
 			if found >= 0 {
-				return "", false // two agents fit: no guess
+				return "", 2 // two agents fit: no guess
 			}
 			found = i
 		}
 		if found >= 0 {
-			return x.names[found], true
+			return x.names[found], 1
 		}
 	}
-	return "", false
+	return "", 0
 }
 
 // initials joins a label of single letters, an acronym written with a

@@ -214,6 +214,9 @@ type run struct {
 	claims  []Claim
 	lines   []int
 	claimAt map[int]int // a line → the first claim on it
+	// absent are the agents the synthesis names that are no agent of the
+	// run (absentAgents): reports it was written from that RUN lacks.
+	absent []string
 	// zero: the severities the synthesis's tally gives an agent none of
 	// (zeroTallies).
 	zero map[string]bool
@@ -328,7 +331,47 @@ func newRun(s *synth.Synthesis, reports map[string][]byte) *run {
 		}
 		r.blocks.add(j, words(text))
 	}
+	r.numberedIndex(agentIDs)
 	return r
+}
+
+// indexNoRe reads the number of an item of a numbered findings index:
+// "9. F5 inverted return convention …", "**9.** …", "9) …".
+var indexNoRe = regexp.MustCompile(`^\s*(?:[-*+]\s+)?\**(\d{1,3})[.)]\**\s`)
+
+// numberedIndex indexes, for an agent whose findings have no ID of their
+// own, each finding its index numbers ("9. F5 inverted return convention
+// …") as its "Finding 9": a synthesis cites it after the agent's name as
+// "F9" ("fd-architecture F9"), as the report's own sections call it
+// ("### High-Impact Finding #9: …"). Only when each number is one
+// finding's: an index numbered afresh under each group names none.
+func (r *run) numberedIndex(agentIDs map[string][]string) {
+	byAgent := map[string]map[string][]int{} // agent → "F9" → candidates
+	for _, s := range r.srcs {
+		if s.id != "" || s.ref == "" || len(agentIDs[s.agent]) > 0 || r.texts[s.agent] == nil {
+			continue
+		}
+		m := indexNoRe.FindStringSubmatch(r.reportLine(s.agent, refLine(s.ref)))
+		if m == nil {
+			continue
+		}
+		if byAgent[s.agent] == nil {
+			byAgent[s.agent] = map[string][]int{}
+		}
+		k := "F" + strings.TrimLeft(m[1], "0")
+		if !slices.Contains(byAgent[s.agent][k], s.cand) {
+			byAgent[s.agent][k] = append(byAgent[s.agent][k], s.cand)
+		}
+	}
+	for _, a := range slices.Sorted(maps.Keys(byAgent)) {
+		nos := byAgent[a]
+		if slices.ContainsFunc(slices.Collect(maps.Values(nos)), func(js []int) bool { return len(js) > 1 }) {
+			continue // numbered afresh: "1." is two findings
+		}
+		for _, k := range slices.Sorted(maps.Keys(nos)) {
+			r.findingNo[k] = append(r.findingNo[k], idEntry{nos[k][0], a})
+		}
+	}
 }
 
 // addSource indexes one source and the words of what its agent said.
@@ -489,6 +532,7 @@ func checkWith(r *run, src []byte) *Result {
 	} else {
 		res.Run = r.untold(in.Synthesis, res.Claims)
 	}
+	r.absent = r.absentAgents(in.Synthesis)
 	present := make([]bool, len(r.cands))
 	covers := r.covered(in.Synthesis, res.Claims)
 	// Every claim is matched before any is judged: whether an agent was
@@ -1530,8 +1574,38 @@ func (r *run) unmatched(c *Claim, m matched) []Problem {
 		}
 		return []Problem{{Kind: Unverifiable, Message: msg}}
 	}
+	if len(r.absent) > 0 {
+		// The synthesis was written from a report RUN does not hold: what
+		// no report of RUN says, that one may.
+		return []Problem{{Kind: Unverifiable, Message: fmt.Sprintf(
+			"no finding of the run matches it, and no agent's report says anything like it (the closest holds %.0f%% of its words), but the synthesis names %s, whose report RUN does not hold",
+			100*m.best, strings.Join(r.absent, ", "))}}
+	}
 	return []Problem{{Kind: Invented, Message: fmt.Sprintf(
 		"no finding of the run matches it, and no agent's report says anything like it (the closest holds %.0f%% of its words)", 100*m.best)}}
+}
+
+// fdNameRe finds a flux-drive agent's name in a synthesis: "fd-" and
+// lower-case words joined by hyphens.
+var fdNameRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9_/<-])(fd-[a-z0-9]+(?:-[a-z0-9]+)*)\b`)
+
+// absentAgents returns the agent names ("fd-…") the synthesis writes that
+// no agent of the run fits (agentIndex.fit): reports the synthesis was
+// written from and RUN does not hold. A name two agents fit is no one's
+// absence.
+func (r *run) absentAgents(src []byte) []string {
+	var out []string
+	for _, m := range fdNameRe.FindAllSubmatch(src, -1) {
+		name := string(m[1])
+		if slices.Contains(out, name) {
+			continue
+		}
+		if _, n := r.agents.fit(name); n == 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // bestIndex returns the index of the agent whose report scored best, or
@@ -2301,7 +2375,18 @@ func sayers(support map[string]string) string {
 func (r *run) cited(src []byte, present []bool) {
 	r.citedByID = make([]bool, len(r.cands))
 	r.zero = r.zeroTallies(src)
+	var heads []string // the agents the heading above names by label
 	for l := range strings.SplitSeq(string(src), "\n") {
+		if h := strings.TrimSpace(l); strings.HasPrefix(h, "#") {
+			heads = nil
+			if _, group := groupHeading(strings.TrimLeft(h, "# ")); !group {
+				heads = r.headingLabels(l)
+			}
+		} else if as, _ := r.agentsIn(l); len(heads) > 0 && len(as) == 0 {
+			// A paragraph under "### Perspective 1: Control Systems
+			// (SRE + Cybernetics, Track A)" speaks of those agents.
+			r.mentionsNamed(l, heads, nil, present)
+		}
 		if !strings.ContainsAny(l, "0123456789") {
 			// No ID and no severity level: only its words can say a finding.
 			r.mentions(l, nil, present)
@@ -2404,6 +2489,34 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	if len(named) == 0 {
 		return
 	}
+	r.mentionsNamed(l, named, toks, present)
+}
+
+// headingLabels returns the agents a heading names by label in a
+// parenthesised list ("(SRE + Cybernetics, Track A)"): each part that
+// resolves to an agent, when half of the parts at least do.
+func (r *run) headingLabels(h string) []string {
+	var out []string
+	for _, m := range parenGroupRe.FindAllStringSubmatch(strings.ReplaceAll(h, "**", ""), 4) {
+		parts := strings.FieldsFunc(m[1], func(c rune) bool { return c == '+' || c == ',' || c == '&' || c == '/' })
+		var as []string
+		for _, p := range parts {
+			if a, ok := r.agents.resolve(strings.TrimSpace(p)); ok && !slices.Contains(as, a) {
+				as = append(as, a)
+			}
+		}
+		if len(as) > 0 && 2*len(as) >= len(parts) {
+			out = append(out, as...)
+		}
+	}
+	return out
+}
+
+// mentionsNamed marks the findings of the agents named that line l
+// states by their words (mentions). toks are the names the line writes;
+// nil for agents its section's heading names, of whom each part of the
+// line speaks.
+func (r *run) mentionsNamed(l string, named, toks []string, present []bool) {
 	// A part of a line that names several agents is about the agents it
 	// names itself: the part "Reviewed by: 7 agents (" of "Reviewed by:
 	// 7 agents (fd-a, fd-b, …)" says nothing of fd-a's findings.
@@ -2415,7 +2528,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 	}
 	parts := append(lineParts(l), sentences(l)...)
 	partNames := func(int) []string { return named }
-	if len(named) > 1 && len(parts) == len(origParts) {
+	if len(named) > 1 && len(parts) == len(origParts) && toks != nil {
 		partNames = func(i int) []string {
 			p := origParts[i]
 			if k := strings.LastIndex(p, "("); k >= 0 && !strings.Contains(p[k:], ")") {
@@ -2427,7 +2540,7 @@ func (r *run) mentions(l string, lw []string, present []bool) {
 			return as
 		}
 	}
-	lw = words(withoutAttribution(l))
+	lw := words(withoutAttribution(l))
 	// What an agent wrote about one of its findings holds most of the
 	// line's words, or of a part's when it lists several ("no lifecycle
 	// state machine; timeout behavior missing"): the line states that
@@ -3130,10 +3243,18 @@ func (r *run) otherAgents(n, j int) bool {
 // than it names: its words may be the others'.)
 func (r *run) otherClaim(n, j int) bool {
 	i, ok := r.claimAt[n]
-	if !ok || r.claims[i].Count != 1 {
+	if !ok {
 		return false
 	}
 	m := &r.matches[i]
+	// A claim says one agent said it by its count ("(1/5 agents)"), or,
+	// counting none, by citing the IDs of one agent and naming no other
+	// ("**fd-b B-2 [HIGH]**: …"); not an item of a who-said-what list,
+	// which stands for its heading's theme, other agents' findings too.
+	if c := &r.claims[i]; c.Count != 1 && (c.Count != 0 || c.quotes || len(c.Cites) == 0 || len(m.citers) != 1 ||
+		slices.ContainsFunc(m.named, func(a string) bool { return a != m.citers[0] })) {
+		return false
+	}
 	agents := map[string]bool{}
 	for _, k := range append(slices.Clone(m.cands), m.weak...) {
 		if slices.Contains(r.over[i], k) {

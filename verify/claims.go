@@ -43,6 +43,10 @@ type Claim struct {
 	// theme: a row of a table read by its cells (rowByCells), a theme and
 	// the IDs or agents that bear it out.
 	theme bool
+	// numbered: a bold line under a severity group that the synthesis
+	// numbers ("**1.6: Title**", reader.numberedBold): the items under it
+	// that state no finding of their own are its fields.
+	numbered bool
 	// prose: a list item that names its agents only in its prose
 	// (reader.proseItem, reader.whoSaid).
 	prose bool
@@ -112,7 +116,11 @@ type reader struct {
 	out   []Claim
 	fence string
 
-	skipLvl  int            // level of a skipped section; 0: none
+	skipLvl int // level of a skipped section; 0: none
+	// inSkip: the level of a severity group of findings inside a skipped
+	// section ("#### P0 Findings (Blocking)" under "## Recommendations"),
+	// read as any group; 0: none.
+	inSkip   int
 	group    parse.Severity // severity of the innermost severity group
 	groupLvl int            // its heading level; 0: none (-1: a bold group line)
 	labelLvl int            // level of a plain group label heading (no severity) over a list; 0: none
@@ -219,7 +227,7 @@ func (r *reader) step(t string) {
 		r.heading(lvl, text, t)
 		return
 	}
-	if r.skipLvl > 0 || t == "" {
+	if (r.skipLvl > 0 && r.inSkip == 0) || t == "" {
 		if t == "" && r.groupLvl < 0 {
 			r.endBoldGroup()
 		}
@@ -253,6 +261,9 @@ func (r *reader) heading(lvl int, text, t string) {
 	if r.skipLvl > 0 && lvl <= r.skipLvl {
 		r.skipLvl = 0
 	}
+	if r.inSkip > 0 && lvl <= r.inSkip {
+		r.inSkip = 0
+	}
 	if r.groupLvl > 0 && lvl <= r.groupLvl {
 		r.group, r.groupLvl = "", 0
 	}
@@ -263,7 +274,14 @@ func (r *reader) heading(lvl int, text, t string) {
 		r.claimLvl = 0
 	}
 	r.head = nil
-	if r.skipLvl > 0 {
+	if r.skipLvl > 0 && r.inSkip == 0 {
+		// A section of recommendations that lists its findings by
+		// severity ("#### P2 Findings (Infrastructure)"): those groups
+		// are findings, whatever the section's name.
+		if sev, ok := groupHeading(text); ok && findingsWordRe.MatchString(text) {
+			r.inSkip = lvl
+			r.group, r.groupLvl = sev, lvl
+		}
 		return
 	}
 	if sev, ok := r.leadGroup(lvl, text); ok {
@@ -497,8 +515,8 @@ func (r *reader) item(text, t string) {
 		return
 	}
 	if !ok {
-		if r.claimLvl > 0 {
-			r.detail(text) // a detail of the finding heading above
+		if r.claimLvl > 0 || (r.block >= 0 && r.out[r.block].numbered) {
+			r.detail(text) // a detail of the finding heading or bold line above
 			return
 		}
 		if r.groupLvl == 0 {
@@ -730,10 +748,22 @@ func (r *reader) paragraph(t string) {
 			r.field(t)
 			return
 		}
+		if label, _ := fieldParts(t); label != "" && r.block >= 0 && r.out[r.block].numbered {
+			// "**Blocker:** Depends on P1 (mutation store)" under
+			// "**2.4: …**": a field of the numbered finding, whatever
+			// its label's word.
+			r.field(t)
+			return
+		}
 		if c, ok := itemClaim(t, false); ok {
 			if c.Severity == "" {
 				c.Severity = r.group
 			}
+			r.add(c, t)
+			r.block = len(r.out) - 1
+			return
+		}
+		if c, ok := r.numberedBold(t); ok {
 			r.add(c, t)
 			r.block = len(r.out) - 1
 			return
@@ -749,6 +779,79 @@ func (r *reader) paragraph(t string) {
 			c.body = clipTo(c.body+" "+t, maxBody)
 		}
 	}
+}
+
+// ownNumberRe reads the synthesis's own number before a finding's title
+// in a bold line: "1.6: ", "2.5. ", "3) ".
+var ownNumberRe = regexp.MustCompile(`^\d{1,2}(?:\.\d{1,2})*[:.)]\s+`)
+
+// numberedBold reads a line that is one bold span opening with the
+// synthesis's own number ("**1.6: Create a periodic snapshot**") under a
+// severity group heading ("#### P2 Findings"): a finding of that group,
+// numbered, the fields under it its own. Elsewhere, or a bold span
+// with prose after it, it is no claim by this rule.
+//
+// Anywhere, such a line, or one opening with the synthesis's own ID
+// ("**AO-SA-1: Atomic task claim**"), is a finding when its first field
+// rates it ("- **Priority:** P1 (unblocks …)"): the severity is the
+// field's.
+func (r *reader) numberedBold(t string) (Claim, bool) {
+	b, after, ok := leadBold(t)
+	if !ok || after != "" {
+		return Claim{}, false
+	}
+	fieldSev, rated := r.ratedBelow()
+	numbered := ownNumberRe.MatchString(b)
+	tok, _ := splitToken(b)
+	if !(numbered && (r.group != "" || rated)) && !(rated && strings.HasSuffix(tok, ":") && isID(trimTok(tok))) {
+		return Claim{}, false
+	}
+	c, ok := itemClaim(t, true)
+	if !ok {
+		return Claim{}, false
+	}
+	c.Title = strings.TrimSpace(ownNumberRe.ReplaceAllString(c.Title, ""))
+	if c.Title == "" || !hasKeyword(c.Title) {
+		return Claim{}, false
+	}
+	c.numbered = true
+	switch {
+	case rated:
+		c.Severity = fieldSev
+	case c.Severity == "":
+		c.Severity = r.group
+	}
+	return c, true
+}
+
+// severityFieldRe reads a finding's rating field: "- **Priority:** P1
+// (unblocks …)", "**Severity**: High".
+var severityFieldRe = regexp.MustCompile(`^(?:[-*+]\s+)?(?:\*\*|__)?(?i:priority|severity)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(.+)$`)
+
+// ratedBelow returns the severity the first line under the one just read
+// gives it, when that line is a rating field (severityFieldRe) whose value
+// opens with a severity ("P1 (unblocks scheduler reliability)").
+func (r *reader) ratedBelow() (parse.Severity, bool) {
+	for p := r.pos; p <= len(r.text); {
+		l, next := r.lineAt(p)
+		t := strings.TrimSpace(l)
+		p = next
+		if t == "" {
+			continue
+		}
+		m := severityFieldRe.FindStringSubmatch(t)
+		if m == nil {
+			return "", false
+		}
+		if sev, ok := parse.SeverityValue(m[1], true); ok {
+			return sev, true
+		}
+		if sev, ok := parse.SeverityWord(trimTok(firstWord(m[1]))); ok {
+			return sev, true
+		}
+		return "", false
+	}
+	return "", false
 }
 
 // detail adds a detail item to the body of the claim whose block this is.
@@ -879,6 +982,9 @@ func cells(t string) []string {
 	}
 	return parts
 }
+
+// findingsWordRe finds the word "findings" in a heading.
+var findingsWordRe = regexp.MustCompile(`(?i)\bfindings?\b`)
 
 // skippedSection reports whether a heading starts a section whose items are
 // not findings: improvements, verdicts, the individual agent reports, the

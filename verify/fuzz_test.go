@@ -27,6 +27,8 @@ func FuzzClaims(f *testing.F) {
 		"#### 2. [P1] **T u** — A + B C\n- **Agents reporting:** a-b (2 findings)\n### HIGH: x\n",
 		"- **",
 		"|",
+		"| Issue | fd-a | fd-b | Convergence |\n|---|---|---|---|\n| x y z | P3 info | — | Single report; high |\n| w | ✓ |",
+		"| Pattern | fd-a | fd-b |\n|---|---|---|\n| P1 | P1 | ✓ |\n|",
 	} {
 		f.Add([]byte(s))
 	}
@@ -68,6 +70,7 @@ func FuzzCheckRun(f *testing.F) {
 		"---\nagents_launched: [fd-cache, fd-nobody]\n---\n# S\n## High (P1)\n- **x y z** (fd-cache CA-1)",
 		"# S\n**Reviewers:** 2 review agents\n## High (P1)\n- **x y z** (fd-c, fd-cache)",
 		"### P0: Blocking\n#### 1. **x y z** (Cache F1, Cache-Coherence F01) — Cache + Nobody\n",
+		"- **fd-cache F9 [HIGH]**: x y z (fd-nobody, fd-)\n| Issue | fd-cache | fd-queue |\n|---|---|---|\n| x y z | P0 | x |",
 	} {
 		f.Add([]byte(s))
 	}

@@ -71,7 +71,9 @@ type hlabel struct {
 // parts the rules were tuned and checked on, each a part of its own:
 // syntheses no rule was written for, measured before any change of
 // their round touched them. Rounds 12 and 13 became development parts in
-// the rounds after theirs; round 14's part is the one never tuned on.
+// the rounds after theirs; round 14 became one in round 15 (verify15a
+// read its misses and tuned on it, with rounds 12 and 13). Round 15's
+// part (verify15b) is the one never tuned on.
 var freshRounds = []int{12, 13, 14, 15}
 
 // errorOutcome reports whether an outcome is an error the gate must trip on.
@@ -498,9 +500,12 @@ func TestLabelledSyntheses(t *testing.T) {
 	// more found, one false: a blocker the synthesis states in a theme's
 	// conclusion, in words of its own); 21 and 3 with a named agent's
 	// unmatched findings holding a raised severity up only when one
-	// rated that high says the claim (run.mayRate).
-	if f := fresh[12]; f.syntheses > 0 && (f.found < 21 || f.falseFlags > 3) {
-		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 21 and at most 3", f.found, f.falseFlags, f.errors)
+	// rated that high says the claim (run.mayRate); 22 and 1 after round
+	// 15 (verify15a: a line citing one agent's IDs states no other
+	// agent's blocker; a paragraph under a heading naming agents by
+	// label speaks of them).
+	if f := fresh[12]; f.syntheses > 0 && (f.found < 22 || f.falseFlags > 1) {
+		t.Errorf("round 12: found %d and %d false flags for %d errors, want at least 22 and at most 1", f.found, f.falseFlags, f.errors)
 	}
 	// Round 13's five syntheses, measured before round 13b changed
 	// anything: 1 of 32 errors found, 1 false flag. Round 14 (verify14a)
@@ -512,14 +517,17 @@ func TestLabelledSyntheses(t *testing.T) {
 	if f := fresh[13]; f.syntheses > 0 && (f.found < 7 || f.falseFlags > 0 || f.cleanPass < f.clean) {
 		t.Errorf("round 13: found %d and %d false flags for %d errors, %d of %d error-free passing; want at least 7, none, all", f.found, f.falseFlags, f.errors, f.cleanPass, f.clean)
 	}
-	// Round 14's nine syntheses (verify14b), the held-out part now,
+	// Round 14's nine syntheses (verify14b), held out in round 14,
 	// measured with the rules of 42f4adb before any rule of round 14:
 	// 18 of 61 errors found, 3 false flags, both error-free syntheses
 	// passing; verify14a's and verify14c's rules left those figures as
-	// they were. A floor, not a target: it fails when a rule tuned on
-	// the other parts costs this one.
-	if f := fresh[14]; f.syntheses > 0 && (f.found < 18 || f.falseFlags > 3 || f.cleanPass < f.clean) {
-		t.Errorf("round 14: found %d and %d false flags for %d errors, %d of %d error-free passing; want at least 18, at most 3, all", f.found, f.falseFlags, f.errors, f.cleanPass, f.clean)
+	// they were. Round 15 (verify15a) made it a development part: 24
+	// found, no false flag after its rules (an absent agent's claim is
+	// no invention, "fd-a F9" of a numbered index, agent-column tables
+	// and their "all agents agree", severity groups of findings inside
+	// a recommendations section).
+	if f := fresh[14]; f.syntheses > 0 && (f.found < 24 || f.falseFlags > 0 || f.cleanPass < f.clean) {
+		t.Errorf("round 14: found %d and %d false flags for %d errors, %d of %d error-free passing; want at least 24, none, all", f.found, f.falseFlags, f.errors, f.cleanPass, f.clean)
 	}
 }
 

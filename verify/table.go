@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fluxwatch/fluxwatch/parse"
@@ -19,6 +21,10 @@ type tableCols struct {
 	// byCells: no header names the finding's column; each row's cells
 	// decide which holds what (see rowByCells).
 	byCells bool
+	// agentCols are the columns headed by an agent's name ("fd-gateway"),
+	// when two at least are: an agent-column table, whose cells mark the
+	// agents that reported each row's finding ("P1", "✓"; "—" for none).
+	agentCols []int
 }
 
 // newTable reads a table's header row.
@@ -57,6 +63,14 @@ func newTable(header []string) *tableCols {
 			t.others = append(t.others, i)
 		}
 	}
+	for _, i := range t.others {
+		if agentCell(header[i]) != nil && len(agentCell(header[i])) == 1 {
+			t.agentCols = append(t.agentCols, i)
+		}
+	}
+	if len(t.agentCols) < 2 {
+		t.agentCols = nil
+	}
 	// A table of agents and their verdicts states no findings.
 	t.none = t.title < 0 || (verdict && t.agent >= 0)
 	// Headers that name no finding column ("Finding Theme", "Agents
@@ -74,8 +88,9 @@ func set(col *int, i int) {
 // row reads one table row as a claim; group is the severity of the group
 // heading the table stands under.
 func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
+	marked := t.markedAgents(cs)
 	if t.byCells {
-		return rowByCells(cs, group)
+		return rowByCells(cs, group, t.agentCols, marked)
 	}
 	if t.none || t.title >= len(cs) {
 		return Claim{}, false
@@ -152,7 +167,10 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 			f := strings.Fields(plain)
 			if n := number(strings.Trim(f[0], "*")); n > 0 && (len(f) == 1 || strings.HasPrefix(strings.ToLower(f[1]), "agent")) {
 				c.Count = n
-			} else if len(att.Agents) > 0 {
+			} else if len(att.Agents) > 0 && (t.agents >= 0 || agentCell(plain) != nil) {
+				// Labels counted as agents: under an agents column, or
+				// names of agents ("fd-a, fd-b"), not a count column's
+				// words ("Single report; high severity").
 				c.Count = len(att.Agents)
 			}
 		}
@@ -161,6 +179,11 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 			c.Cites = appendNew(c.Cites, att.Cites...)
 			c.attrib = append(c.attrib, att.attrib...)
 		}
+	}
+	if n := len(t.agentCols); n > 0 && c.Count == 0 && t.count >= 0 && allAgentsRe.MatchString(cell(t.count)) {
+		// "All agents agree on the TOCTOU window" in an agent-column
+		// table: every agent of its columns.
+		c.Count = n
 	}
 	if t.agents >= 0 && t.count >= 0 {
 		if n, of := counts(strings.ReplaceAll(cell(t.count), "**", "") + " agents"); c.Count == 0 {
@@ -183,8 +206,15 @@ func (t *tableCols) row(cs []string, group parse.Severity) (Claim, bool) {
 			}
 		}
 	}
+	for _, a := range marked {
+		c.Agents = appendNew(c.Agents, a.label)
+		c.attrib = append(c.attrib, a)
+	}
 	// A column headed by an agent holds the IDs that agent gave it.
 	for _, i := range t.others {
+		if slices.Contains(t.agentCols, i) {
+			continue
+		}
 		var ids []string
 		for _, tok := range strings.FieldsFunc(cell(i), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
 			ids = append(ids, expandID(trimTok(tok))...)
@@ -244,10 +274,17 @@ func agentCell(cell string) []string {
 // agents ("High (3 agents)", "3/5") gives the count; the first other cell
 // with a word of substance is the title. A row is a claim only when it
 // says who: IDs or agents, and a title besides.
-func rowByCells(cs []string, group parse.Severity) (Claim, bool) {
+func rowByCells(cs []string, group parse.Severity, agentCols []int, marked []attribution) (Claim, bool) {
 	c := Claim{Severity: group, theme: true}
+	for _, a := range marked {
+		c.Agents = appendNew(c.Agents, a.label)
+		c.attrib = append(c.attrib, a)
+	}
 	title := -1
 	for i, x := range cs {
+		if slices.Contains(agentCols, i) {
+			continue
+		}
 		plain := strings.TrimSpace(strings.ReplaceAll(x, "**", ""))
 		if plain == "" {
 			continue
@@ -290,6 +327,40 @@ func rowByCells(cs []string, group parse.Severity) (Claim, bool) {
 	c.Title = cleanTitle(t)
 	c.FileRefs = fileRefs(strings.Join(cs, " "))
 	return c, c.Title != ""
+}
+
+// allAgentsRe finds a count cell's "all of them": "All agents agree",
+// "unanimous", "every reviewer".
+var allAgentsRe = regexp.MustCompile(`(?i)\b(?:all (?:the )?(?:agents|reviewers|tracks)|unanimous(?:ly)?|every (?:agent|reviewer))\b`)
+
+// markedAgents returns the agents an agent-column table's row marks as
+// having reported its finding: each column headed by an agent whose cell
+// holds a mark ("P1", "High", "P3 info", "✓", "x", "yes"), with the
+// severity the cell gives that agent. A dash, "no", "n/a", a cross or an
+// empty cell marks none, nor does a cell of words that is no mark.
+func (t *tableCols) markedAgents(cs []string) []attribution {
+	var out []attribution
+	for _, i := range t.agentCols {
+		if i >= len(cs) {
+			continue
+		}
+		cell := strings.Trim(strings.TrimSpace(strings.ReplaceAll(cs[i], "**", "")), "`_")
+		f := strings.Fields(cell)
+		if len(f) == 0 || len(f) > 3 {
+			continue
+		}
+		label := strings.Trim(strings.TrimSpace(strings.ReplaceAll(t.header[i], "**", "")), "`_")
+		first := strings.Trim(f[0], "()[],;:")
+		if sev, ok := parse.SeverityWord(first); ok {
+			out = append(out, attribution{label: label, sev: sev})
+			continue
+		}
+		switch strings.ToLower(first) {
+		case "✓", "✔", "✔️", "✅", "x", "yes", "y", "●", "•":
+			out = append(out, attribution{label: label})
+		}
+	}
+	return out
 }
 
 // idCell returns the finding IDs a cell holds when it holds nothing else
