@@ -69,10 +69,14 @@ import (
 // does not read, a P1 item heading over a priority field whose only
 // source rates it P2, and a finding credited to the agent whose section
 // the bullet sits in.
+//
+// After verify15a's rules (tuned on rounds 12-14, never on this one):
+// found 12 of 88, 8 false flags (claims of absent agents' reports are
+// notes now, not invented), one of two error-free syntheses passing.
 
 // round15Floor is what main's rules find in round 15 (above): a floor, not
 // a target. It fails when a rule tuned on the other parts costs this one.
-var round15Floor = struct{ found, falseFlags, cleanPass int }{found: 12, falseFlags: 16, cleanPass: 1}
+var round15Floor = struct{ found, falseFlags, cleanPass int }{found: 12, falseFlags: 8, cleanPass: 1}
 
 // TestRound15Floor scores verify on round 15's syntheses alone, as
 // TestLabelledSyntheses scores each synthesis, and holds the figures at
