@@ -457,7 +457,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 					table.section = sectionText(nodes, heading)
 					table.skip = 1
 					table.cls, table.group, table.head = clsBody, -1, heading
-					table.legend = template || inLegend(nodes, heading)
+					table.legend = template || inLegend(nodes, heading) || scaleHeader(t)
 					if heading >= 0 {
 						table.cls, table.group = nodes[heading].cls, nodes[heading].rgroup
 					}
@@ -3523,6 +3523,9 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 				first = j
 			}
 		}
+	}
+	if c.title < 0 && c.count < 0 && c.sev >= 0 {
+		c.title = actionColumn(cells) // "| # | Action | Owner | Priority |"
 	}
 	if c.title < 0 && c.count < 0 && risk >= 0 && other >= 0 && risk < other {
 		// "| Risk | Probability | Impact | Rating | Mitigation |": a

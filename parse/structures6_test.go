@@ -1,0 +1,77 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// structures6 are the structures issue #26's second probe (probe6) and
+// the wild corpus found unread, one golden case each, written for this
+// test (not taken from a probe or a corpus): a mini report and what a
+// careful reader takes from it, as "P1 Title" lines in order ("P1 ID:
+// Title" when it has an ID), the findings it records resolved after
+// them as "resolved P1 Title", and "unreadable" last when the report
+// could not be fully read.
+var structures6 = []struct {
+	name, report string
+	want         []string
+}{
+	{"action items rated by priority in an incident review",
+		"# Incident review: search index outage\n\n**Severity:** SEV-1 · **Duration:** 2 h\n\n## What happened\n\n" +
+			"The reindex job deleted the live alias before the new index was ready.\n\n## Follow-up actions\n\n" +
+			"| # | Action item | Owner | Priority | Status |\n|---|---|---|---|---|\n" +
+			"| 1 | Swap the alias atomically after the new index is green | @kim | P0 | Open |\n" +
+			"| 2 | Alert when the alias points at nothing | @ola | P1 | Done |\n" +
+			"| 3 | Document the reindex procedure | @kim | P2 | Open |\n",
+		[]string{"P0 Swap the alias atomically after the new index is green", "P2 Document the reindex procedure",
+			"resolved P1 Alert when the alias points at nothing"}},
+	{"task table of a plan",
+		"# Q3 release plan\n\n| Task | Owner | Priority |\n|---|---|---|\n| Ship the billing page | ana | P0 |\n" +
+			"| Write the migration guide | li | P1 |\n| Add dark mode | raj | P2 |\n",
+		nil},
+	{"task table under a plan's heading in a review",
+		"# Review of the export service\n\n### E-1: CSV export loads every row in memory\n\n**Severity:** Medium\n\n" +
+			"## Implementation checklist\n\n| Task | Priority | Estimate |\n|---|---|---|\n| Stream rows to the response | P0 | 2d |\n" +
+			"| Add a row limit flag | P1 | 1d |\n",
+		[]string{"P2 E-1: CSV export loads every row in memory"}},
+	{"action table restating the findings of the body",
+		"# Review of the upload service\n\n### U-1: File names reach the shell unquoted\n\n**Severity:** Critical\n\n" +
+			"### U-2: No size limit on uploads\n\n**Severity:** High\n\n## Action items\n\n" +
+			"| ID | Priority | Action |\n|---|---|---|\n| U-1 | P0 | Quote the file name before the call |\n" +
+			"| U-2 | P1 | Cap uploads at 20 MB |\n",
+		[]string{"P0 U-1: File names reach the shell unquoted", "P1 U-2: No size limit on uploads"}},
+	{"rubric of levels with an action column",
+		"# How the team rates bugs\n\n| Priority | Meaning | Action |\n|---|---|---|\n" +
+			"| P0 | the site is down | page the on-call |\n| P1 | a feature is broken | fix this week |\n" +
+			"| P2 | a feature is degraded | fix this month |\n",
+		nil},
+}
+
+func TestStructures6(t *testing.T) {
+	for _, c := range structures6 {
+		t.Run(c.name, func(t *testing.T) {
+			r := ReadReport([]byte(c.report))
+			var got []string
+			line := func(prefix string, f Finding) string {
+				if f.ID != "" {
+					return fmt.Sprintf("%s%s %s: %s", prefix, f.Severity, f.ID, f.Title)
+				}
+				return fmt.Sprintf("%s%s %s", prefix, f.Severity, f.Title)
+			}
+			for _, f := range r.Findings {
+				got = append(got, line("", f))
+			}
+			for _, f := range r.Resolved {
+				got = append(got, line("resolved ", f))
+			}
+			if r.Status == StatusUnreadable {
+				got = append(got, "unreadable")
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("status %s, read:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, strings.Join(got, "\n"),
+					strings.Join(c.want, "\n"), r.Diagnostics)
+			}
+		})
+	}
+}
