@@ -46,6 +46,14 @@ var structures6 = []struct {
 			"| P0 | the site is down | page the on-call |\n| P1 | a feature is broken | fix this week |\n" +
 			"| P2 | a feature is degraded | fix this month |\n",
 		nil},
+	{"bracketed field in Japanese after a heading's title",
+		"# レビュー：請求モジュール\n\n## 指摘事項\n\n### 1. 請求書が二重に送信される（重要度：高）\n\n再送時にキーがありません。\n\n" +
+			"### 2. APIキーがログに残る（重要度：Critical）\n\n説明。\n\n### 3. コメントが古い（重要度：低）\n",
+		[]string{"P1 請求書が二重に送信される", "P0 APIキーがログに残る", "P3 コメントが古い"}},
+	{"bracketed field in German after an item's title",
+		"# Code-Review: Kundenportal\n\n- Passwort im Klartext gespeichert (Schweregrad: Kritisch)\n" +
+			"- Sitzung läuft nie ab (Schweregrad: Hoch)\n- Tippfehler im Footer (Schweregrad: Niedrig)\n",
+		[]string{"P0 Passwort im Klartext gespeichert", "P1 Sitzung läuft nie ab", "P3 Tippfehler im Footer"}},
 }
 
 func TestStructures6(t *testing.T) {
