@@ -647,6 +647,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 		case l.text == t && emojiBoldLead(t) != "":
 			// "⛔ **BLOCKER** — Title": a bold lead-in behind a mark.
 			n = gnode{i: i, kind: 'b', rank: 7, text: emojiBoldLead(t), count: -1}
+		case l.text == t && markedBold(t):
+			// "🟠 **Token not rotated** — …": a bold title behind a mark.
+			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		case len(l.text)-len(strings.TrimLeft(l.text, " ")) < 4 && scannerTagged(t) != "":
 			// "✗ Prototype Pollution [Critical Severity][url] in lodash".
 			n = gnode{i: i, kind: 'b', rank: 7, text: scannerTagged(t), count: -1}
@@ -2550,6 +2553,9 @@ func labelOf(text string, kind byte) label {
 		if !lab.ok && kind != 'h' {
 			lab = inlineLead(lead, after, kind)
 		}
+		if !lab.ok {
+			lab = markedLead(raw, lead, kind) // "🟠 **Title** — …"
+		}
 		if lab.ok && lab.id == "" {
 			// "**Finding QA-7 (High):** Title": the bold part names the ID.
 			if _, rest, ok := wordPrefix(lab.title); ok && IsFindingID(rest) {
@@ -4168,7 +4174,8 @@ func scannerLine(t string) string {
 }
 
 // markEmojiScale reads the items of a list rated by colour marks: an item
-// opened by a mark of P3 (🟢, 🔵, ⚪) is a P3 finding when an item beside
+// (or a bold lead-in, markedBold) opened by a mark of P3 (🟢, 🔵, ⚪) is a
+// P3 finding when an item beside
 // it (under the same parent) is labelled by a mark of its own ("- 🔴 …",
 // "- 🟡 …"). Alone, "- 🟢 Tests pass" is praise, not a finding.
 func markEmojiScale(nodes []gnode) {
@@ -4184,7 +4191,7 @@ func markEmojiScale(nodes []gnode) {
 	}
 	for k := range nodes {
 		n := &nodes[k]
-		if n.lab.ok || !rated[n.parent] || strings.IndexByte("lnc", n.kind) < 0 {
+		if n.lab.ok || !rated[n.parent] || strings.IndexByte("lncb", n.kind) < 0 {
 			continue
 		}
 		t := strings.TrimSpace(stripBold(n.text))

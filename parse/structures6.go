@@ -2,6 +2,7 @@ package parse
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // actionColumn returns the column of a table's header cells that names
@@ -35,4 +36,42 @@ func scaleHeader(row string) bool {
 		}
 	}
 	return false
+}
+
+// markedLead reads a line that a severity mark opens before a bold part
+// no rule read ("🟠 **Token not rotated** — the refresh token …", "🔴
+// **Security:** hard-coded key"): as "🟠 Token not rotated" is read
+// (labelText, rule f), the mark rates it. A bold part of two words or
+// more that no colon ends is the title; a bold category keeps the words
+// after it.
+func markedLead(raw, lead string, kind byte) label {
+	if _, _, ok := leadMark(raw); !ok {
+		return label{}
+	}
+	lab := labelText(stripBold(raw), kind)
+	if !lab.ok {
+		return label{}
+	}
+	l := strings.TrimSpace(lead)
+	if len(strings.Fields(l)) >= 2 && !strings.HasSuffix(l, ":") {
+		if title, id := plainTitle("**"+l+"**", kind); !emptyTitle(title) {
+			lab.title, lab.id = title, id
+		}
+	}
+	return lab
+}
+
+// markedBold reports whether a paragraph opens with a severity mark
+// before a bold part ("🟠 **Token not rotated** — the refresh token …"):
+// a bold lead-in behind a mark, read by markedLead (a mark of P3 by
+// markEmojiScale, beside marks of its own).
+func markedBold(t string) bool {
+	r, n := utf8.DecodeRuneInString(t)
+	if n < 2 || !isEmojiRune(r) {
+		return false
+	}
+	if _, c, ok := oneSeverity(t[:n], false); !ok || c != sevFinding {
+		return false
+	}
+	return strings.HasPrefix(trimEmoji(t), "**")
 }

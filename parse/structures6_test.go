@@ -54,6 +54,17 @@ var structures6 = []struct {
 		"# Code-Review: Kundenportal\n\n- Passwort im Klartext gespeichert (Schweregrad: Kritisch)\n" +
 			"- Sitzung läuft nie ab (Schweregrad: Hoch)\n- Tippfehler im Footer (Schweregrad: Niedrig)\n",
 		[]string{"P0 Passwort im Klartext gespeichert", "P1 Sitzung läuft nie ab", "P3 Tippfehler im Footer"}},
+	{"mark before a bold title opening a paragraph",
+		"# Infra review — `modules/storage`\n\n🔴 **Bucket allows public listing** (`s3.tf:4`) — anyone can read the exports.\n\n" +
+			"🟠 **Database has no backups** — a bad migration loses data.\n\n🟢 **Tag casing differs** — cosmetic.\n",
+		[]string{"P0 Bucket allows public listing", "P1 Database has no backups", "P3 Tag casing differs"}},
+	{"mark before a bold title or category in a list",
+		"# Review of the mailer\n\n- 🟠 **Retries never stop** — a dead host is retried forever.\n" +
+			"- 🔴 **Security:** the SMTP password is in `mailer.yml`.\n- 🟡 **Queue size is fixed** — it cannot grow.\n",
+		[]string{"P1 Retries never stop", "P0 Security: the SMTP password is in `mailer.yml`", "P2 Queue size is fixed"}},
+	{"lone green mark before a bold title",
+		"# Sprint review\n\n🟢 **All checks pass** — nothing to do.\n\nWe shipped on time.\n",
+		nil},
 }
 
 func TestStructures6(t *testing.T) {
