@@ -75,6 +75,9 @@ func slotSeverity(s string) (Severity, sevClass, bool) {
 		if sev, ok := sLevel(strings.Trim(strings.TrimSpace(stripBold(s)), "`[]()")); ok {
 			return sev, sevFinding, true
 		}
+		if sev, ok := sLevelWords(s); ok {
+			return sev, sevFinding, true // "S1 (Critical)"
+		}
 	}
 	return sev, c, ok
 }

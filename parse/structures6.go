@@ -75,3 +75,31 @@ func markedBold(t string) bool {
 	}
 	return strings.HasPrefix(trimEmoji(t), "**")
 }
+
+// sLevelWords reads a slot's S-level that names its level in words too:
+// "S1 (Critical)", "S2 – High", "s3: Medium". The words rate it when
+// they are a severity (they state what the code's scale leaves to the
+// reader), else the code does ("S2 (regression)").
+func sLevelWords(s string) (Severity, bool) {
+	t := strings.TrimSpace(stripBold(s))
+	if len(t) < 4 {
+		return "", false
+	}
+	sev, ok := sLevel(t[:2])
+	if !ok {
+		return "", false
+	}
+	rest := strings.TrimLeft(t[2:], " \t")
+	if len(rest) == len(t[2:]) && rest[0] != '(' && rest[0] != ':' {
+		return "", false // "S1x"
+	}
+	words := strings.TrimSpace(strings.TrimLeft(rest, "(:—–- \t"))
+	if len(words) == len(rest) && rest[0] != '(' {
+		return "", false // "S1 and S2": a second value, not its words
+	}
+	words = strings.TrimSpace(strings.TrimSuffix(words, ")"))
+	if w, c, ok := severityValue(words, true); ok && c == sevFinding {
+		return w, true
+	}
+	return sev, true
+}

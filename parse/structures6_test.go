@@ -65,6 +65,14 @@ var structures6 = []struct {
 	{"lone green mark before a bold title",
 		"# Sprint review\n\n🟢 **All checks pass** — nothing to do.\n\nWe shipped on time.\n",
 		nil},
+	{"S-level with its words in a table",
+		"# Bug bash — editor\n\n| ID | Title | Severity |\n|---|---|---|\n| ED-1 | Crash when saving a draft | S1 (Critical) |\n" +
+			"| ED-2 | Undo skips a step | S2 – High |\n| ED-3 | Toolbar wraps | S4 (Low) |\n",
+		[]string{"P0 ED-1: Crash when saving a draft", "P1 ED-2: Undo skips a step", "P3 ED-3: Toolbar wraps"}},
+	{"S-level with its words in a field",
+		"# Review of the importer\n\n### 1. Rows dropped on a bad date\n\n**Severity:** S1 (Critical)\n\n" +
+			"### 2. Progress bar stuck at 99%\n\n- **Severity**: S3 - Medium\n",
+		[]string{"P0 Rows dropped on a bad date", "P2 Progress bar stuck at 99%"}},
 }
 
 func TestStructures6(t *testing.T) {
