@@ -2941,7 +2941,7 @@ func labelText(text string, kind byte) label {
 	}
 	if ok && (kind == 'h' || itemBracket(flat, word, e)) {
 		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, word, true
-		body := strings.TrimSpace(flat[:s] + " " + flat[e:])
+		body := strings.TrimSpace(strings.TrimSpace(flat[:s]) + " " + strings.TrimSpace(flat[e:]))
 		if id, r, ok := apartID(body); ok {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
 		}
@@ -3112,7 +3112,7 @@ func leadMark(s string) (Severity, string, bool) {
 func itemBracket(flat, word string, e int) bool {
 	tail := strings.TrimSpace(flat[e:])
 	if tail != "" && !strings.ContainsAny(tail[:1], ":-.") && !strings.HasPrefix(tail, "—") && !strings.HasPrefix(tail, "–") {
-		return false
+		return placeTail(word, tail) // "Prototype Pollution (Critical) in lodash@4.17.15"
 	}
 	w := strings.TrimSpace(trimEmoji(word))
 	if w == "" || IsPLevel(strings.Fields(w)[0]) {

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -102,4 +103,28 @@ func sLevelWords(s string) (Severity, bool) {
 		return w, true
 	}
 	return sev, true
+}
+
+// placeTail reports whether the words after an item's bracketed level
+// say where the finding is, as a scanner lists an advisory: "Prototype
+// Pollution (Critical) in lodash@4.17.15", "SQL injection (High) in the
+// search form". They open with a preposition of place and are a short
+// phrase, no second sentence; the level before them is a capitalised
+// word (itemBracket), not "(P1)" inside a sentence ("Shows the top item
+// (P1) not the list") nor "(blocking)".
+func placeTail(word, tail string) bool {
+	w := strings.TrimSpace(trimEmoji(word))
+	r, _ := utf8.DecodeRuneInString(w)
+	if w == "" || !unicode.IsUpper(r) || IsPLevel(strings.Fields(w)[0]) {
+		return false
+	}
+	f := strings.Fields(tail)
+	if len(f) < 2 || len(f) > 6 || strings.Contains(strings.TrimRight(tail, ". \t"), ". ") {
+		return false
+	}
+	switch f[0] {
+	case "in", "at", "on", "via", "from", "inside", "within", "under":
+		return true
+	}
+	return false
 }
