@@ -647,9 +647,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 		case l.text == t && emojiBoldLead(t) != "":
 			// "⛔ **BLOCKER** — Title": a bold lead-in behind a mark.
 			n = gnode{i: i, kind: 'b', rank: 7, text: emojiBoldLead(t), count: -1}
-		case l.text == t && markedBold(t):
-			// "🟠 **Token not rotated** — …": a bold title behind a mark.
-			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && markedPara(t) != "":
+			// "🟠 **Token not rotated** — …": a title behind a mark.
+			n = gnode{i: i, kind: 'b', rank: 7, text: markedPara(t), count: -1}
 		case len(l.text)-len(strings.TrimLeft(l.text, " ")) < 4 && scannerTagged(t) != "":
 			// "✗ Prototype Pollution [Critical Severity][url] in lodash".
 			n = gnode{i: i, kind: 'b', rank: 7, text: scannerTagged(t), count: -1}
@@ -4174,7 +4174,7 @@ func scannerLine(t string) string {
 }
 
 // markEmojiScale reads the items of a list rated by colour marks: an item
-// (or a bold lead-in, markedBold) opened by a mark of P3 (🟢, 🔵, ⚪) is a
+// (or a paragraph, markedPara) opened by a mark of P3 (🟢, 🔵, ⚪) is a
 // P3 finding when an item beside
 // it (under the same parent) is labelled by a mark of its own ("- 🔴 …",
 // "- 🟡 …"). Alone, "- 🟢 Tests pass" is praise, not a finding.

@@ -62,19 +62,45 @@ func markedLead(raw, lead string, kind byte) label {
 	return lab
 }
 
-// markedBold reports whether a paragraph opens with a severity mark
-// before a bold part ("🟠 **Token not rotated** — the refresh token …"):
-// a bold lead-in behind a mark, read by markedLead (a mark of P3 by
-// markEmojiScale, beside marks of its own).
-func markedBold(t string) bool {
+// markedPara returns the paragraph t as a bold lead-in when it opens
+// with a severity mark before its title, as an item does for rule f of
+// labelText ("🟠 **Token not rotated** — the refresh token …", "🔴
+// Admin API has no auth — anyone can call it"; an italic title, "🔴
+// *Bucket is public* — …", is made bold), else "". It is read by
+// markedLead or labelText (a mark of P3 by markEmojiScale, beside marks
+// of its own). What follows the mark opens as a title does (a letter, a
+// digit, emphasis or code): "🔴 = blocker" is a legend, "🔴 2 critical"
+// a tally, "🔴 CRITICAL — …" a severity read as such (emojiBoldLead,
+// plainLabel) and "🔴 Verdict: …" a verdict.
+func markedPara(t string) string {
 	r, n := utf8.DecodeRuneInString(t)
 	if n < 2 || !isEmojiRune(r) {
-		return false
+		return ""
 	}
 	if _, c, ok := oneSeverity(t[:n], false); !ok || c != sevFinding {
-		return false
+		return ""
 	}
-	return strings.HasPrefix(trimEmoji(t), "**")
+	rest := trimEmoji(t)
+	if strings.HasPrefix(rest, "**") {
+		return t
+	}
+	if rest == "" || sweepTally(rest) || verdictLead(rest) {
+		return ""
+	}
+	f, _ := utf8.DecodeRuneInString(rest)
+	if !unicode.IsLetter(f) && !unicode.IsDigit(f) && !strings.ContainsRune("*_`", f) {
+		return ""
+	}
+	if _, _, ok := leadMark(t); !ok || len(strings.Fields(rest)) < 3 || startsWithSeverity(strings.TrimLeft(rest, "*_")) {
+		return "" // a mark of P3 before plain words is praise, or a P3 read beside its marks
+	}
+	if e := rest[0]; e == '*' || e == '_' {
+		// "*Bucket is public* — …": the italic part is the title.
+		if j := strings.IndexByte(rest[1:], e); j > 0 && rest[1] != ' ' {
+			return t[:len(t)-len(rest)] + "**" + rest[1:1+j] + "**" + rest[2+j:]
+		}
+	}
+	return t
 }
 
 // sLevelWords reads a slot's S-level that names its level in words too:

@@ -62,6 +62,14 @@ var structures6 = []struct {
 		"# Review of the mailer\n\n- 🟠 **Retries never stop** — a dead host is retried forever.\n" +
 			"- 🔴 **Security:** the SMTP password is in `mailer.yml`.\n- 🟡 **Queue size is fixed** — it cannot grow.\n",
 		[]string{"P1 Retries never stop", "P0 Security: the SMTP password is in `mailer.yml`", "P2 Queue size is fixed"}},
+	{"mark before a plain or italic title opening a paragraph",
+		"# Review of the billing job\n\n🔴 Invoices are sent twice after a retry — the job has no idempotency key.\n\n" +
+			"🟠 *Totals are rounded per line* — cents drift on long invoices.\n",
+		[]string{"P0 Invoices are sent twice after a retry", "P1 Totals are rounded per line"}},
+	{"marks in a legend, a tally and a verdict",
+		"# Review of the billing job\n\n🔴 = must fix, 🟠 = should fix, 🟢 = fine\n\n🟢 Tests pass and coverage is fine.\n\n" +
+			"🔴 Verdict: approve\n",
+		nil},
 	{"lone green mark before a bold title",
 		"# Sprint review\n\n🟢 **All checks pass** — nothing to do.\n\nWe shipped on time.\n",
 		nil},
