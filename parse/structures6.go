@@ -8,17 +8,26 @@ import (
 
 // actionColumn returns the column of a table's header cells that names
 // what is to be done about each row ("| # | Action | Owner | Priority |",
-// "Action item", "Task"), else -1. A table that rates such rows by a
-// severity column and names them nowhere else lists its findings as the
-// work they call for (SPEC §2.3 rule 4): a postmortem's action items.
-// Under a plan's heading, or in a document that is a plan, such rows are
-// a plan's and give no finding (restate.go, notReportTitle).
+// "Action item", "Corrective action", "Task", "Follow-up"), else -1. A
+// table that rates such rows by a severity column and names them nowhere
+// else lists its findings as the work they call for (SPEC §2.3 rule 4):
+// a postmortem's action items. Under a plan's heading, or in a document
+// that is a plan, such rows are a plan's and give no finding (restate.go,
+// notReportTitle).
 func actionColumn(cells []string) int {
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(trimEmoji(stripBold(raw))))
-		switch name {
-		case "action", "actions", "action item", "action items", "task", "tasks", "follow-up", "follow-up action", "todo", "to do":
+		f := strings.Fields(name)
+		if len(f) == 0 || len(f) > 3 {
+			continue
+		}
+		switch f[len(f)-1] {
+		case "action", "actions", "task", "tasks", "follow-up", "follow-ups", "followup", "todo", "to-do":
 			return j
+		case "item", "items":
+			if len(f) > 1 && strings.HasPrefix(f[len(f)-2], "action") {
+				return j // "Action item"
+			}
 		}
 	}
 	return -1

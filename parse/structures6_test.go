@@ -35,6 +35,10 @@ var structures6 = []struct {
 			"## Implementation checklist\n\n| Task | Priority | Estimate |\n|---|---|---|\n| Stream rows to the response | P0 | 2d |\n" +
 			"| Add a row limit flag | P1 | 1d |\n",
 		[]string{"P2 E-1: CSV export loads every row in memory"}},
+	{"corrective actions rated by severity",
+		"# Incident report: leaked deploy key\n\n## Corrective actions\n\n| ID | Corrective action | Severity | Due |\n|---|---|---|---|\n" +
+			"| CA-1 | Enforce MFA on the admin console | Critical | 2026-12-01 |\n| CA-2 | Rotate the deploy key | High | 2026-11-30 |\n",
+		[]string{"P0 CA-1: Enforce MFA on the admin console", "P1 CA-2: Rotate the deploy key"}},
 	{"action table restating the findings of the body",
 		"# Review of the upload service\n\n### U-1: File names reach the shell unquoted\n\n**Severity:** Critical\n\n" +
 			"### U-2: No size limit on uploads\n\n**Severity:** High\n\n## Action items\n\n" +
