@@ -712,6 +712,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
 	}
 	g.sweep(lines, nodes, template) // the general net (sweep.go)
+	g.planOrphans()                 // a plan's P0/P1 items, when nothing else is labelled
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
 	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })

@@ -163,3 +163,23 @@ func placeTail(word, tail string) bool {
 	}
 	return false
 }
+
+// planOrphans makes the P0/P1 items of a report's plan sections orphans
+// when the report labels nothing else (SPEC §2.3 "never silently safe").
+// A plan's priorities are work to schedule, not findings (restate.go):
+// beside the findings of a review they add nothing. But a report whose
+// only labels are its plan's ("## Action plan" of a postmortem, "| 1 |
+// Dead-letter bad messages | P0 |") states work it rates as blocking and
+// no finding was read: it could not be fully read, not safe.
+func (g *general) planOrphans() {
+	for i := range g.findings {
+		if g.findings[i].cls != clsPlan {
+			return
+		}
+	}
+	for i := range g.findings {
+		if f := &g.findings[i]; !f.resolved && f.Severity.Rank() <= 1 {
+			g.orphans = append(g.orphans, orphan{line: f.Line, sev: f.Severity, word: string(f.Severity)})
+		}
+	}
+}

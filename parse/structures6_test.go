@@ -39,6 +39,15 @@ var structures6 = []struct {
 		"# Incident report: leaked deploy key\n\n## Corrective actions\n\n| ID | Corrective action | Severity | Due |\n|---|---|---|---|\n" +
 			"| CA-1 | Enforce MFA on the admin console | Critical | 2026-12-01 |\n| CA-2 | Rotate the deploy key | High | 2026-11-30 |\n",
 		[]string{"P0 CA-1: Enforce MFA on the admin console", "P1 CA-2: Rotate the deploy key"}},
+	{"a plan that is the only thing a report labels",
+		"# Postmortem: queue backlog\n\n## Root cause\n\nThe consumer crashed on a bad message.\n\n## Action plan\n\n" +
+			"| # | Action | Owner | Priority |\n|---|---|---|---|\n| 1 | Dead-letter bad messages | ana | P0 |\n" +
+			"| 2 | Alert on backlog age | li | P2 |\n",
+		[]string{"unreadable"}},
+	{"a plan's priorities do not hide an unread label",
+		"# Review of the sync service\n\n## Findings\n\n- **Blocker**\n\n### F-2: Handler names are vague\n\nSeverity: Low\n\n" +
+			"## Roadmap\n\n- P0: Rotate the tokens\n",
+		[]string{"P3 F-2: Handler names are vague", "unreadable"}},
 	{"action table restating the findings of the body",
 		"# Review of the upload service\n\n### U-1: File names reach the shell unquoted\n\n**Severity:** Critical\n\n" +
 			"### U-2: No size limit on uploads\n\n**Severity:** High\n\n## Action items\n\n" +
