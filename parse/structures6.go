@@ -143,10 +143,11 @@ func sLevelWords(s string) (Severity, bool) {
 // placeTail reports whether the words after an item's bracketed level
 // say where the finding is, as a scanner lists an advisory: "Prototype
 // Pollution (Critical) in lodash@4.17.15", "SQL injection (High) in the
-// search form". They open with a preposition of place and are a short
-// phrase, no second sentence; the level before them is a capitalised
-// word (itemBracket), not "(P1)" inside a sentence ("Shows the top item
-// (P1) not the list") nor "(blocking)".
+// search form", "XSS (High) found in the comment form". They open with a
+// preposition of place, or a participle and a preposition, and are a
+// short phrase, no second sentence; the level before them is a
+// capitalised word (itemBracket), not "(P1)" inside a sentence ("Shows
+// the top item (P1) not the list") nor "(blocking)".
 func placeTail(word, tail string) bool {
 	w := strings.TrimSpace(trimEmoji(word))
 	r, _ := utf8.DecodeRuneInString(w)
@@ -154,12 +155,24 @@ func placeTail(word, tail string) bool {
 		return false
 	}
 	f := strings.Fields(tail)
-	if len(f) < 2 || len(f) > 6 || strings.Contains(strings.TrimRight(tail, ". \t"), ". ") {
+	if len(f) < 2 || len(f) > 7 || strings.Contains(strings.TrimRight(tail, ". \t"), ". ") {
 		return false
 	}
-	switch f[0] {
-	case "in", "at", "on", "via", "from", "inside", "within", "under":
+	place := func(p string) bool {
+		switch p {
+		case "in", "at", "on", "via", "from", "inside", "within", "under", "through", "across":
+			return true
+		}
+		return false
+	}
+	if place(f[0]) {
 		return true
+	}
+	// "found in", "used for", "exposed via": a participle that says
+	// where a defect was met, then where.
+	switch f[0] {
+	case "found", "seen", "detected", "reported", "exposed", "introduced", "located", "present", "reachable", "used":
+		return len(f) >= 3 && (place(f[1]) || f[1] == "for" || f[1] == "by")
 	}
 	return false
 }

@@ -96,12 +96,15 @@ var structures6 = []struct {
 		[]string{"P0 Rows dropped on a bad date", "P2 Progress bar stuck at 99%"}},
 	{"bracketed level mid-line before where the finding is",
 		"# Dependency audit\n\n- Prototype Pollution (Critical) in minimist@1.2.0\n- Regular expression DoS (High) in semver@5.7.0\n" +
-			"- Path traversal (High) in the upload handler\n- Information exposure (Low) in debug@2.6.8\n",
+			"- Path traversal (High) in the upload handler\n- Information exposure (Low) in debug@2.6.8\n" +
+			"- Stored XSS (High) found in the comment form\n",
 		[]string{"P0 Prototype Pollution in minimist@1.2.0", "P1 Regular expression DoS in semver@5.7.0",
-			"P1 Path traversal in the upload handler", "P3 Information exposure in debug@2.6.8"}},
+			"P1 Path traversal in the upload handler", "P3 Information exposure in debug@2.6.8",
+			"P1 Stored XSS found in the comment form"}},
 	{"bracketed level inside a sentence",
 		"# Notes from the review\n\n- The summary shows the top item (P1) not the whole list.\n" +
-			"- Spawn for each container (blocking) in the pool.\n- We saw errors (High) in production. Then we rolled back.\n",
+			"- Spawn for each container (blocking) in the pool.\n- We saw errors (High) in production. Then we rolled back.\n" +
+			"- The parser (Critical) changed in v2 and we liked it.\n",
 		nil},
 }
 
