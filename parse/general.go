@@ -241,8 +241,8 @@ var (
 	// One ^ before the alternatives, not one in each: a regexp that
 	// starts with ^ is tried at the start only (TestAnyFieldReAnchored).
 	anyFieldRe    = regexp.MustCompile(`^(?:(?:[-*+]\s+)?(?:\*\*|__)([^*_]{1,40}?)(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:)|(?:[-*+]\s+)?([A-Z][A-Za-z /()-]{0,30}):\s)`)
-	statusFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`),
-		"stat", "resolution", "estado")
+	statusFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*(status|state|resolution|update|retest(?:\s+(?:status|result))?|(?:fix|remediation)\s+status|estado|statut|상태|状态)\s*(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$`),
+		"stat", "resolution", "estado", "update", "retest")
 	// Count tallies: "P0: 3", "15 P0", "Critical: 2", "Total Critical Issues: 3".
 	countWordRe = guard(regexp.MustCompile(`(?i)\b(?:findings?|issues?|total|counts?|blockers?|bugs?|problems?|vulnerabilit(?:y|ies)|defects?|gaps?|items?|concerns?)\b`),
 		"finding", "issue", "total", "count", "blocker", "bug", "problem", "vulnerabilit", "defect", "gap", "item", "concern")
@@ -586,10 +586,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 			continue
 		}
 		if m := statusFieldOf(t); m != nil {
-			if c := cur(); c >= 0 && (isResolvedValue(m[2]) || isResolution(m[1], m[2])) {
-				nodes[c].resolved = true
-			} else if c >= 0 && isOpenValue(m[2]) {
-				nodes[c].open = true
+			if c := cur(); c >= 0 {
+				nodes[c].setStatus(m[1], m[2])
 			}
 			continue
 		}
@@ -1255,6 +1253,17 @@ func (n *gnode) setField(name, value string, line int) {
 		n.field, n.fieldPrio, n.fieldLine, n.fieldWord = sev, prio, line, strings.TrimSpace(stripBold(value))
 	}
 	if isResolvedValue(value) {
+		n.resolved = true
+	} else if isOpenValue(value) {
+		n.open = true
+	}
+}
+
+// setStatus reads a status field of n ("Status: Fixed", "**Update:**
+// Resolved in pull request #31", "Retest: Not fixed"): resolved, open or
+// neither.
+func (n *gnode) setStatus(name, value string) {
+	if isResolvedValue(value) || isResolution(name, value) {
 		n.resolved = true
 	} else if isOpenValue(value) {
 		n.open = true
@@ -3487,7 +3496,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	cells := tableCells(lines[i].text)
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1, alt: -1}
-	sevRank, titleName, first, fix := 0, "", -1, false
+	sevRank, titleName, first, fix, fixedIn := 0, "", -1, false, false
 	risk, other, otherName, otherRank := -1, -1, "", 0 // a "Risk" column; the strongest other severity column
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
@@ -3525,6 +3534,8 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			c.count = j
 		case fixColumn(name):
 			fix = true
+		case fixedVersionColumn(name):
+			fixedIn = true
 		default:
 			if first < 0 && name != "" && !ratingColumn(name) {
 				first = j
@@ -3533,6 +3544,12 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	if c.title < 0 && c.count < 0 && c.sev >= 0 {
 		c.title = actionColumn(cells) // "| # | Action | Owner | Priority |"
+	}
+	if fixedIn {
+		// "| Severity | Status | Installed Version | Fixed Version |": a
+		// scanner's status says whether a fixed version exists ("fixed",
+		// "affected", "will_not_fix"), not that the defect is gone.
+		c.status = -1
 	}
 	if c.title < 0 && c.count < 0 && risk >= 0 && other >= 0 && risk < other {
 		// "| Risk | Probability | Impact | Rating | Mitigation |": a
@@ -3590,6 +3607,16 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 func fixColumn(name string) bool {
 	switch name {
 	case "fix", "suggested fix", "proposed fix", "recommended fix", "recommendation", "remediation", "mitigation", "solution":
+		return true
+	}
+	return false
+}
+
+// fixedVersionColumn reports whether a table column names the version
+// that fixes a row's defect, as a dependency scanner's table does.
+func fixedVersionColumn(name string) bool {
+	switch name {
+	case "fixed version", "fixed versions", "fix version", "fixed in", "patched version", "patched versions", "fix available":
 		return true
 	}
 	return false
@@ -3698,6 +3725,13 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 				(*nodes)[cur].setField(name, cell(1), num)
 			}
 			return
+		}
+		if len(cells) == 2 {
+			// "| Status | Fixed (retest 2026-11-07) |": its status field.
+			if m := statusFieldOf(cell(0) + ": " + cell(1)); m != nil {
+				(*nodes)[cur].setStatus(m[1], m[2])
+				return
+			}
 		}
 		for _, c := range cells {
 			if name, value, ok := cellField(c); ok {
