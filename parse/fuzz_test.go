@@ -47,6 +47,9 @@ func FuzzReadReport(f *testing.F) {
 	for _, c := range resolved13 {
 		f.Add([]byte(c.report))
 	}
+	for _, c := range tables13 {
+		f.Add([]byte(c.report))
+	}
 	for _, p := range probes {
 		b, err := os.ReadFile(p)
 		if err != nil {
