@@ -41,7 +41,13 @@ func FuzzReadReport(f *testing.F) {
 	for _, c := range structures5 {
 		f.Add([]byte(c.report))
 	}
+	for _, c := range structures6 {
+		f.Add([]byte(c.report))
+	}
 	for _, c := range resolved13 {
+		f.Add([]byte(c.report))
+	}
+	for _, c := range tables13 {
 		f.Add([]byte(c.report))
 	}
 	for _, p := range probes {

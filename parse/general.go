@@ -35,8 +35,11 @@ type general struct {
 	// field under its title): orphans when no finding is read.
 	overall  []orphan
 	unmapped []unmappedRow
-	tallies  []tally
-	pending  []pendingRow // table rows, until the headings over them are read
+	// unnamed are the P0/P1 rows of rated tables whose guessed title
+	// column did not name them (guessed.go).
+	unnamed []orphan
+	tallies []tally
+	pending []pendingRow // table rows, until the headings over them are read
 }
 
 // pendingRow is a table row read as a finding, and the heading node over
@@ -59,6 +62,9 @@ type gfinding struct {
 	// praise: its line ends in a judgement that the thing is fine, cut
 	// from its title ("- **[P0]** Lock not held — SAFE"; praise.go).
 	praise bool
+	// guessed: a row of a rated table whose title column was guessed
+	// (guessed.go), kept only when the report labels nothing else.
+	guessed bool
 }
 
 // orphan is a line that named a severity in a place of rules 1–4 and gave
@@ -457,7 +463,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 					table.section = sectionText(nodes, heading)
 					table.skip = 1
 					table.cls, table.group, table.head = clsBody, -1, heading
-					table.legend = template || inLegend(nodes, heading)
+					table.legend = template || inLegend(nodes, heading) || scaleHeader(t)
 					if heading >= 0 {
 						table.cls, table.group = nodes[heading].cls, nodes[heading].rgroup
 					}
@@ -645,6 +651,9 @@ func readGeneral(st *stop, src string, lines []line) general {
 		case l.text == t && emojiBoldLead(t) != "":
 			// "⛔ **BLOCKER** — Title": a bold lead-in behind a mark.
 			n = gnode{i: i, kind: 'b', rank: 7, text: emojiBoldLead(t), count: -1}
+		case l.text == t && markedPara(t) != "":
+			// "🟠 **Token not rotated** — …": a title behind a mark.
+			n = gnode{i: i, kind: 'b', rank: 7, text: markedPara(t), count: -1}
 		case len(l.text)-len(strings.TrimLeft(l.text, " ")) < 4 && scannerTagged(t) != "":
 			// "✗ Prototype Pollution [Critical Severity][url] in lodash".
 			n = gnode{i: i, kind: 'b', rank: 7, text: scannerTagged(t), count: -1}
@@ -707,6 +716,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 		g.findings = append(g.findings, fencedJSONFindings(st, lines)...)
 	}
 	g.sweep(lines, nodes, template) // the general net (sweep.go)
+	g.planOrphans()                 // a plan's P0/P1 items, when nothing else is labelled
+	g.settleGuessed()               // rows of rated tables with no title column, likewise (guessed.go)
 	// In the order of the report: a table row is read as its line comes,
 	// a heading's or an item's finding once its block is known.
 	slices.SortStableFunc(g.findings, func(a, b gfinding) int { return a.Line - b.Line })
@@ -2559,6 +2570,9 @@ func labelOf(text string, kind byte) label {
 		if !lab.ok && kind != 'h' {
 			lab = inlineLead(lead, after, kind)
 		}
+		if !lab.ok {
+			lab = markedLead(raw, lead, kind) // "🟠 **Title** — …"
+		}
 		if lab.ok && lab.id == "" {
 			// "**Finding QA-7 (High):** Title": the bold part names the ID.
 			if _, rest, ok := wordPrefix(lab.title); ok && IsFindingID(rest) {
@@ -2944,7 +2958,7 @@ func labelText(text string, kind byte) label {
 	}
 	if ok && (kind == 'h' || itemBracket(flat, word, e)) {
 		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, word, true
-		body := strings.TrimSpace(flat[:s] + " " + flat[e:])
+		body := strings.TrimSpace(strings.TrimSpace(flat[:s]) + " " + strings.TrimSpace(flat[e:]))
 		if id, r, ok := apartID(body); ok {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
 		}
@@ -3115,7 +3129,7 @@ func leadMark(s string) (Severity, string, bool) {
 func itemBracket(flat, word string, e int) bool {
 	tail := strings.TrimSpace(flat[e:])
 	if tail != "" && !strings.ContainsAny(tail[:1], ":-.") && !strings.HasPrefix(tail, "—") && !strings.HasPrefix(tail, "–") {
-		return false
+		return placeTail(word, tail) // "Prototype Pollution (Critical) in lodash@4.17.15"
 	}
 	w := strings.TrimSpace(trimEmoji(word))
 	if w == "" || IsPLevel(strings.Fields(w)[0]) {
@@ -3459,6 +3473,10 @@ type genTable struct {
 	// column ("| Hotspot | Impact | Evidence |"): a row is a finding when
 	// that cell names one in three words or more.
 	named bool
+	// guessed: the title column is the first no rule names, in a rated
+	// table of several rows (guessed.go): a row is a finding when that
+	// cell names one.
+	guessed bool
 }
 
 // unmappedRow is a table row whose severity cell fluxwatch cannot map, an
@@ -3491,6 +3509,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1, alt: -1}
 	sevRank, titleName, first, fix, fixedIn := 0, "", -1, false, false
 	risk, other, otherName, otherRank := -1, -1, "", 0 // a "Risk" column; the strongest other severity column
+	place, rules := -1, false                          // the first column that names a place or a part ("Component"); a "Rule" column
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
@@ -3533,7 +3552,14 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			if first < 0 && name != "" && !ratingColumn(name) {
 				first = j
 			}
+			if place < 0 && placeColumn(name) {
+				place = j
+			}
+			rules = rules || ruleColumn(name)
 		}
+	}
+	if c.title < 0 && c.count < 0 && c.sev >= 0 {
+		c.title = actionColumn(cells) // "| # | Action | Owner | Priority |"
 	}
 	if fixedIn {
 		// "| Severity | Status | Installed Version | Fixed Version |": a
@@ -3555,6 +3581,13 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		// a priority, a level or a grade orders tasks, rules and
 		// criteria too.
 		c.title, c.named = first, true
+	}
+	if c.title < 0 && c.count < 0 && c.sev >= 0 && len(cells) > 2 && guessable(c.sevName) && !rules && tableRows(lines, i) > 1 {
+		// "| Area | Check | Status | Priority |": a rated table of rows
+		// whose title column has a name no rule knows (guessed.go).
+		if g := guessColumn(first, place); g >= 0 {
+			c.title, c.guessed = g, true
+		}
 	}
 	if len(cells) == 2 && c.sev < 0 {
 		c.kv = true
@@ -3759,7 +3792,7 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 			sev, ok = "", true
 		}
 	}
-	if !ok && t.sev >= 0 && t.title >= 0 && t.count < 0 && t.sevName != "level" && unmappedSeverity(sevText) {
+	if !ok && t.sev >= 0 && t.title >= 0 && t.count < 0 && t.sevName != "level" && !t.guessed && unmappedSeverity(sevText) {
 		// "| BUG-3 | Sev-A | Crash on save |": the column names a
 		// severity and the cell holds one fluxwatch cannot map (SPEC
 		// §2.3, never silently safe); an orphan if no row of the table
@@ -3782,6 +3815,10 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	title := cleanTitle(stripBold(cell(t.title)))
 	if t.named && len(strings.Fields(title)) < 3 {
 		return // "| Auth | High |": an area's rating
+	}
+	if t.guessed && !guessedTitle(title) {
+		g.guessedRow(num, sev, sevText, title)
+		return
 	}
 	idCol := t.id
 	if t.alt >= 0 && IsFindingID(strings.Trim(title, "`[]# ")) {
@@ -3807,7 +3844,7 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	}
 	resolved := struck || t.status >= 0 && isResolvedValue(cell(t.status))
 	gf := gfinding{Finding: Finding{Severity: sev, ID: id, Section: t.section, Title: title, Line: num,
-		Confidence: ConfidenceLow, FileRefs: fileRefsOfText(row), resolved: resolved}, cls: t.cls, group: t.group, num: number}
+		Confidence: ConfidenceLow, FileRefs: fileRefsOfText(row), resolved: resolved}, cls: t.cls, group: t.group, num: number, guessed: t.guessed}
 	if t.cls != clsBody {
 		gf.cites = citedIDs(cell(t.title), id)
 	}
@@ -4199,7 +4236,8 @@ func scannerLine(t string) string {
 }
 
 // markEmojiScale reads the items of a list rated by colour marks: an item
-// opened by a mark of P3 (🟢, 🔵, ⚪) is a P3 finding when an item beside
+// (or a paragraph, markedPara) opened by a mark of P3 (🟢, 🔵, ⚪) is a
+// P3 finding when an item beside
 // it (under the same parent) is labelled by a mark of its own ("- 🔴 …",
 // "- 🟡 …"). Alone, "- 🟢 Tests pass" is praise, not a finding.
 func markEmojiScale(nodes []gnode) {
@@ -4215,7 +4253,7 @@ func markEmojiScale(nodes []gnode) {
 	}
 	for k := range nodes {
 		n := &nodes[k]
-		if n.lab.ok || !rated[n.parent] || strings.IndexByte("lnc", n.kind) < 0 {
+		if n.lab.ok || !rated[n.parent] || strings.IndexByte("lncb", n.kind) < 0 {
 			continue
 		}
 		t := strings.TrimSpace(stripBold(n.text))

@@ -75,6 +75,9 @@ func slotSeverity(s string) (Severity, sevClass, bool) {
 		if sev, ok := sLevel(strings.Trim(strings.TrimSpace(stripBold(s)), "`[]()")); ok {
 			return sev, sevFinding, true
 		}
+		if sev, ok := sLevelWords(s); ok {
+			return sev, sevFinding, true // "S1 (Critical)"
+		}
 	}
 	return sev, c, ok
 }
@@ -173,6 +176,10 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 		case "severity", "sev", "priority", "prio", "risk", "impact", "level", "severidad", "severidade", "sévérité",
 			"schweregrad", "gravedad", "gravidade", "gravité", "gravità", "ernst", "rating":
 			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":：="))
+		default:
+			if m := sevFieldSplit(v); m != nil {
+				v = strings.TrimSpace(m[2]) // "重要度：高": a severity field named as sevfield.go names them
+			}
 		}
 	}
 	// The reason after a dash, a colon or a semicolon is not the value.

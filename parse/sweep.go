@@ -27,9 +27,10 @@ func (g *general) sweep(lines []line, nodes []gnode, template bool) {
 	}
 	// A report that gave an open P0/P1 finding is not called safe: the
 	// net is for the reports that would be, and stays out of the way of
-	// the rules' own choices in the others.
+	// the rules' own choices in the others. A plan's items are no
+	// findings (restate.go): they do not count here.
 	for i := range g.findings {
-		if f := &g.findings[i]; !f.resolved && f.Severity.Rank() <= 1 {
+		if f := &g.findings[i]; !f.resolved && f.Severity.Rank() <= 1 && f.cls != clsPlan {
 			return
 		}
 	}

@@ -1,0 +1,130 @@
+package parse
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// A rated table whose title column has a name no rule knows (SPEC §2.3
+// rule 4: a table with a severity column lists findings under any
+// heading): "| Area | Check | Status | Priority |", "| Test | Model |
+// Severity |", "| Constat | Référence | Gravité |", when the column rates
+// by severity or risk: a priority, an impact or a level orders work to
+// adopt, tasks and criteria as often (a research report's "| Pattern |
+// Source | Priority |"), and those tables stay unread, as does a table of
+// rules ("| Rule | Severity | Why |"). The first column that
+// no rule names (not an ID, a status, a count, a place, an owner or a
+// rating) names each row, when the table has several rows and that cell
+// reads as a title: words enough, or a name in code. Such rows count only
+// when the report read no other open P0/P1 (settleGuessed). A P0/P1 row
+// the column does not name ("| Billing | Alice | Critical |") gave no
+// finding: the report could not be fully read, never silently safe.
+
+// tableRows counts the rows of the table whose header is lines[i] (its
+// delimiter row at i+1), up to 2.
+func tableRows(lines []line, i int) int {
+	n := 0
+	for j := i + 2; j < len(lines) && n < 2; j++ {
+		if !strings.HasPrefix(strings.TrimSpace(lines[j].text), "|") {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// guessedTitle reports whether a cell of a guessed title column names a
+// finding: three words or more, or a name in code (`unique_order_id`,
+// "not_null_email", "api/v1/users").
+func guessedTitle(title string) bool {
+	f := strings.Fields(title)
+	if len(f) >= 3 {
+		return true
+	}
+	if len(f) == 0 {
+		return false
+	}
+	return strings.Contains(title, "`") || strings.ContainsAny(title, "_/:") && strings.IndexFunc(title, unicode.IsLetter) >= 0
+}
+
+// guessedRow records a row of a guessed table whose cell did not name a
+// finding: a P0/P1 row with words in that cell is unnamed ("| Billing |
+// Alice | Critical |"); numbers ("| P0 | 12 | 1 |", hours by priority)
+// name nothing.
+func (g *general) guessedRow(num int, sev Severity, sevText, title string) {
+	if sev.Rank() > 1 || strings.IndexFunc(title, unicode.IsLetter) < 0 {
+		return
+	}
+	g.unnamed = append(g.unnamed, orphan{line: num, sev: sev, word: strings.TrimSpace(stripBold(sevText))})
+}
+
+// settleGuessed keeps the rows of guessed tables, and makes the unnamed
+// ones orphans, only when the report read no other open P0/P1 finding
+// outside a plan: beside findings read elsewhere such a table as often
+// rates what a design leaks, areas or components, or restates findings
+// covered elsewhere; a report whose labels are only there states them in
+// that table.
+func (g *general) settleGuessed() {
+	other := false
+	for i := range g.findings {
+		if f := &g.findings[i]; !f.resolved && !f.guessed && f.Severity.Rank() <= 1 && f.cls != clsPlan {
+			other = true
+			break
+		}
+	}
+	if other {
+		g.findings = slices.DeleteFunc(g.findings, func(f gfinding) bool { return f.guessed })
+		return
+	}
+	g.orphans = append(g.orphans, g.unnamed...)
+}
+
+// guessColumn is the guessed title column of a rated table: the first
+// column no rule names, else the first that names a part or a place
+// ("| Component | Owner | Risk |"), else none (-1).
+func guessColumn(first, place int) int {
+	if first >= 0 {
+		return first
+	}
+	return place
+}
+
+// placeColumn reports whether a table column names the part or the place
+// of its row.
+func placeColumn(name string) bool {
+	switch name {
+	case "area", "component", "module", "service", "asset", "file", "location", "package":
+		return true
+	}
+	return false
+}
+
+// guessable reports whether a rated table's severity column, by its name,
+// rates defects: a severity or a risk, in any language, not a priority,
+// an impact or a level.
+func guessable(name string) bool {
+	switch sevColumnRank(name) {
+	case 0, 1:
+		return true
+	case 3:
+		switch name {
+		case "impact", "level", "优先级", "우선순위", "độ ưu tiên", "приоритет":
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// ruleColumn reports whether a table column names rules: a table of rules
+// and their levels ("| Rule | Severity | Why |") is a linter's or a
+// policy's configuration, not findings, unless a column names each row's
+// finding.
+func ruleColumn(name string) bool {
+	switch name {
+	case "rule", "rules", "rule id", "rule name", "lint rule", "check id", "policy":
+		return true
+	}
+	return false
+}
