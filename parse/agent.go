@@ -235,7 +235,7 @@ func (p *reportParser) unreadable() {
 			p.diag(loose.line, LevelError, "the report states %d P0/P1 finding(s), %d were read", loose.n, read[P0]+read[P1])
 		}
 	}
-	if v := r.Verdict(); worseVerdict(r.DeclaredVerdict, v) {
+	if v := r.Verdict(); declaredWorse(r.DeclaredVerdictText, r.DeclaredVerdict, v, len(r.Findings) > 0) {
 		bad = true
 		p.diag(p.verdictLineNum(), LevelError, "declared verdict %s is worse than the %s computed from what was read: the report could not be fully read", r.DeclaredVerdict, v)
 	}
