@@ -331,7 +331,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// The fence last opened: its first line, its closing line, and
 	// whether it is a tool's printout to read (toolFence).
 	fenceAt, fenceEnd, fenceRead := -1, 0, false
-	setextAt := -1 // the underline of the last setext heading
+	setextAt := -1        // the underline of the last setext heading
+	quoteExample := false // the quoted block at the line is an example
 	for i := range lines {
 		st.tick()
 		l := lines[i]
@@ -346,6 +347,12 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		t := strings.TrimSpace(l.text)
 		if strings.HasPrefix(t, ">") && l.level == 0 {
+			if i == 0 || !quoteLine(lines[i-1]) {
+				quoteExample = exampleQuote(lines, i)
+			}
+			if quoteExample {
+				continue // "For example, a comment like this:" (lookalike.go)
+			}
 			// A quoted block ("> **[P1] Title**"), as review bots quote
 			// their comments: read as the text it quotes.
 			q := strings.TrimLeft(t, "> ")
@@ -1405,7 +1412,7 @@ var legendWords = newLowerWords("legend", "label", "rubric", "glossary", "severi
 // title that names another kind of document (a changelog, a plan, a guide,
 // instructions, an empty checklist: see notReportTitle) counts as one too.
 func isTemplate(lines []line) bool {
-	seen := 0
+	seen, title := 0, ""
 	front := len(lines) > 0 && lines[0].masked && strings.TrimSpace(lines[0].text) == "---"
 	for _, l := range lines {
 		t := strings.TrimSpace(l.text)
@@ -1425,6 +1432,7 @@ func isTemplate(lines []line) bool {
 			return true
 		}
 		if l.level == 1 {
+			title = l.head
 			switch notReportTitle(l.head) {
 			case docOther:
 				return true
@@ -1434,6 +1442,9 @@ func isTemplate(lines []line) bool {
 		}
 		if l.level == 0 && (templatePhraseRe.MatchString(t) || promptOpening(t)) {
 			return true
+		}
+		if l.level == 0 && minutesLine(t) && !namesReview(title) {
+			return true // a meeting's notes (lookalike.go)
 		}
 	}
 	return false
@@ -1470,8 +1481,10 @@ const (
 // report ("Extraction Plan — Correctness Review" too): only a checklist
 // stays one with review in its title.
 func notReportTitle(title string) int {
+	if guideTitle(title) {
+		return docOther // "Code review guidelines", "How to review a PR"
+	}
 	t := strings.ToLower(strings.TrimSpace(stripBold(title)))
-	all := strings.Fields(t)
 	for _, sep := range []string{":", " — ", " – ", " - ", " | ", "(", " of ", " for "} {
 		if i := strings.Index(t, sep); i > 0 {
 			t = t[:i]
@@ -1496,12 +1509,8 @@ func notReportTitle(title string) int {
 	if head == "checklist" || head == "checklists" {
 		return docChecklist
 	}
-	for _, w := range all {
-		switch strings.Trim(w, ".,;:*_`()") {
-		case "review", "reviews", "audit", "report", "findings", "assessment", "analysis", "synthesis", "verdict",
-			"feedback", "pentest", "scan":
-			return docReport
-		}
+	if namesReview(title) {
+		return docReport
 	}
 	if head == "changes" && len(words) == 1 {
 		return docOther // "# Changes": a change log; "Requested changes" is a review's

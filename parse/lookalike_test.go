@@ -1,0 +1,76 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// lookalikes are documents that look like review reports and are not,
+// and reports with a part that looks like findings and is not (SPEC
+// §2.3: never a template, a prompt or a checklist with nothing filled
+// in; never quoted or example material), one golden case each, written
+// for this test (not taken from a probe or a corpus): a mini document
+// and the findings a careful reader takes from it, as "P1 Title" lines,
+// and whether it is unreadable.
+var lookalikes = []struct {
+	name, report string
+	want         []string
+	unreadable   bool
+}{
+	{"planning notes with priority task lines",
+		"# Sprint 12 planning — Payments squad\n\nAttendees: Ines, Raj, Tomas\n\n## Goals for the sprint\n\n" +
+			"P0: Launch the loyalty points to all users in Canada\nP1: Rework the invoice PDF layout\n" +
+			"P2: Evaluate a second SMS provider\n\n## Capacity\n\n4 engineers, 9 days.\n",
+		nil, false},
+	{"roadmap section with dashed priorities in a status update",
+		"# Platform team update — week 14\n\n## Quarter objectives\n\n- P0 – Migrate billing to the new ledger\n" +
+			"- P1 – Retire the legacy auth proxy\n\n## Shipped\n\n- The queue dashboards.\n",
+		nil, false},
+	{"goals of a design, then a review's findings",
+		"# Design review: export service\n\n## Goals\n\n- P0: exports finish within an hour\n- P1: resumable after a crash\n\n" +
+			"## Findings\n\n### High: The export job holds a DB transaction for its whole run\n\nLocks pile up.\n",
+		[]string{"P1 The export job holds a DB transaction for its whole run"}, false},
+	{"meeting minutes with a priority bullet",
+		"# Infra sync — 3 March\n\nParticipants: Dana, Leo\n\n- Low priority: rename the staging buckets.\n" +
+			"- High load on the build farm comes from the nightly jobs.\n",
+		nil, false},
+	{"minutes of a review meeting stay a report",
+		"# Security review meeting — login flow\n\nAttendees: Mia, Sol\n\n## Findings\n\n- **[High]** Session not rotated after login.\n",
+		[]string{"P1 Session not rotated after login"}, false},
+	{"a how-to guide with a severity legend and a quoted example",
+		"# How to write review comments that get fixed\n\nLabel every comment with how much it matters.\n\n" +
+			"## Labels\n\n- **Blocking** — must be fixed before merge.\n- **Non-blocking** — fix it now or in a follow-up.\n" +
+			"- **Nit** — style only.\n\nFor example, a comment like this leaves no doubt:\n\n" +
+			"> **[High] Cache key ignores the tenant** — two tenants can read each other's pages.\n",
+		nil, false},
+	{"a review guide named by its head noun",
+		"# Code review guidelines\n\n## What to flag\n\n- **Critical** — anything that loses data.\n- **Minor** — naming.\n",
+		nil, false},
+	{"a review that quotes an example before its findings",
+		"# Review of the cache layer\n\nWe write comments in this format, for example:\n\n" +
+			"> **[Critical] Title of the issue** — what goes wrong.\n\n## Findings\n\n" +
+			"- **[High]** Cache key ignores the tenant.\n",
+		[]string{"P1 Cache key ignores the tenant"}, false},
+	{"a quoted bot comment is still read",
+		"# Review notes for PR 88\n\nThe bot left one comment:\n\n> **[High] Token compared with ==** — use a constant-time compare.\n",
+		[]string{"P1 Token compared with =="}, false},
+}
+
+func TestLookalikes(t *testing.T) {
+	for _, c := range lookalikes {
+		t.Run(c.name, func(t *testing.T) {
+			r := ReadReportString(c.report)
+			var got []string
+			for _, f := range r.Findings {
+				got = append(got, fmt.Sprintf("%s %s", f.Severity, f.Title))
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"), diagText(r))
+			}
+			if u := r.Status == StatusUnreadable; u != c.unreadable {
+				t.Errorf("status %s; want unreadable %v\n%s", r.Status, c.unreadable, diagText(r))
+			}
+		})
+	}
+}
