@@ -1564,7 +1564,7 @@ func resultMark(t string) bool {
 
 var (
 	templateTitleRe  = regexp.MustCompile(`(?i)(?:^(?:example|sample|template)\b|\b(?:template|example|sample)\s*$)`)
-	templatePhraseRe = regexp.MustCompile(`(?i)\b(?:use this (?:as a |as the )?template|this (?:is|document is) an? (?:example|sample|template)|(?:an? )?example of an? (?:\w+ )?report|fill in (?:the|each))\b`)
+	templatePhraseRe = regexp.MustCompile(`(?i)\b(?:(?:use|copy|follow) this (?:as a |as the )?(?:\w+ )?template|this (?:is|document is) an? (?:example|sample|template)|(?:an? )?example of an? (?:\w+ )?report|fill in (?:the|each))\b`)
 )
 
 // decide turns the nodes into findings, orphans and tallies.

@@ -52,6 +52,11 @@ var lookalikes = []struct {
 			"> **[Critical] Title of the issue** — what goes wrong.\n\n## Findings\n\n" +
 			"- **[High]** Cache key ignores the tenant.\n",
 		[]string{"P1 Cache key ignores the tenant"}, false},
+	{"a report's template that says to copy it",
+		"# Code Review Report\n\n> Copy this output template when you write a review.\n\n## Critical Issues\n\n" +
+			"- **[critical]** `path/file.go:10` — What goes wrong\n  - **Fix**: How to fix it\n\n## High Priority\n\n" +
+			"- **[high]** `path/file.go:20` — What goes wrong\n",
+		nil, false},
 	{"a quoted bot comment is still read",
 		"# Review notes for PR 88\n\nThe bot left one comment:\n\n> **[High] Token compared with ==** — use a constant-time compare.\n",
 		[]string{"P1 Token compared with =="}, false},
