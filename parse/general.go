@@ -1799,6 +1799,11 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	if lid, rest, ok := toolRuleID(title); ok && id == "" && title[0] == '[' {
 		id, title = lid, cleanTitle(rest) // "**High:** [B602:…] shell call …"
 	}
+	if isLocation(title) {
+		if d := descriptionTitle(lines, n.i); d != "" {
+			title = d // "### HIGH: `config/prod.yaml`" over what is wrong there (title.go)
+		}
+	}
 	n.finding = true
 	n.fidx = len(g.findings)
 	for a := p; a >= 0 && nodes[a].group; a = nodes[a].parent {
@@ -2058,6 +2063,10 @@ func idOnlyHeading(text string) bool {
 // Title") or its kind ("Vulnerability — `U.java:71` — Message", as
 // SonarQube lists its issues): the text after them; t itself otherwise.
 func locationTitle(t, rest string) string {
+	if rest == "" {
+		r, _ := cutLocation(t)
+		return r
+	}
 	first := t
 	for rest != "" && (isLocation(t) || issueKind(t)) {
 		var r string
@@ -2092,6 +2101,9 @@ func isLocation(s string) bool {
 		p := strings.Trim(strings.TrimSpace(part), "`")
 		if f, l, ok := strings.Cut(p, " "); ok && lineMark(l) {
 			p = strings.Trim(f, "`") // "`views.py` L120", "app.go line 7"
+		}
+		if f, l, ok := strings.Cut(p, " "); ok && strings.HasPrefix(l, "(") && strings.HasSuffix(l, ")") && lineMark(l[1:len(l)-1]) {
+			p = strings.Trim(f, "`") // "`views.py` (L88)"
 		}
 		if p == "" || strings.ContainsAny(p, " \t") {
 			return false

@@ -79,3 +79,48 @@ func TestLookalikes(t *testing.T) {
 		})
 	}
 }
+
+// locationTitles are findings whose line names where the defect is before
+// what it is, one golden case each, written for this test: the title
+// carries the defect's words, never only a file or resource name.
+var locationTitles = []struct {
+	name, report string
+	want         []string
+}{
+	{"line mark in parentheses before a dash",
+		"# Review of the billing views\n\n## Findings\n\n- HIGH: `invoice.py` (L88) — rounding drops the last cent on refunds\n",
+		[]string{"P1 rounding drops the last cent on refunds"}},
+	{"location before a spaced hyphen",
+		"# Review of the billing views\n\n## Findings\n\n- HIGH: `invoice.py` L91 - the refund total ignores discounts\n",
+		[]string{"P1 the refund total ignores discounts"}},
+	{"location before a colon",
+		"# Review of the billing views\n\n## Findings\n\n- HIGH: `invoice.py` line 120: tax is computed on the gross amount\n",
+		[]string{"P1 tax is computed on the gross amount"}},
+	{"heading that is only a file, its defect in the next paragraph",
+		"# Review of the service\n\n## Findings\n\n### HIGH: `config/prod.yaml`\n\nDebug mode is left on in production. It leaks stack traces.\n\n" +
+			"### LOW: Naming of the retry helper\n",
+		[]string{"P1 Debug mode is left on in production", "P3 Naming of the retry helper"}},
+	{"item that is only a resource, its defect on the next line",
+		"# Infrastructure review\n\n- CRITICAL: `storage/public-assets`\n  The bucket policy grants read to everyone.\n" +
+			"- LOW: `storage/logs` keeps logs for 7 days only\n",
+		[]string{"P0 The bucket policy grants read to everyone", "P3 `storage/logs` keeps logs for 7 days only"}},
+	{"heading that is only a file, fields under it",
+		"# Review of the service\n\n### `cmd/server/main.go`\n\n- **Severity:** High\n- **Location:** line 40\n\n" +
+			"The server listens on all interfaces without TLS.\n",
+		[]string{"P1 The server listens on all interfaces without TLS"}},
+}
+
+func TestLocationTitles(t *testing.T) {
+	for _, c := range locationTitles {
+		t.Run(c.name, func(t *testing.T) {
+			r := ReadReportString(c.report)
+			var got []string
+			for _, f := range r.Findings {
+				got = append(got, fmt.Sprintf("%s %s", f.Severity, f.Title))
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"), diagText(r))
+			}
+		})
+	}
+}
