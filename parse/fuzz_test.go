@@ -41,12 +41,15 @@ func FuzzReadReport(f *testing.F) {
 	for _, c := range structures5 {
 		f.Add([]byte(c.report))
 	}
-	// Declared verdicts and look-alikes the probes read wrong (verdict5,
-	// lookalikes), one mini report each.
+	// Declared verdicts, look-alikes and titles the probes read wrong
+	// (verdict5, lookalikes, locationTitles), one mini report each.
 	for _, c := range verdict5 {
 		f.Add([]byte(c.report))
 	}
 	for _, c := range lookalikes {
+		f.Add([]byte(c.report))
+	}
+	for _, c := range locationTitles {
 		f.Add([]byte(c.report))
 	}
 	for _, p := range probes {

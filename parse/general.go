@@ -1799,7 +1799,7 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	if lid, rest, ok := toolRuleID(title); ok && id == "" && title[0] == '[' {
 		id, title = lid, cleanTitle(rest) // "**High:** [B602:…] shell call …"
 	}
-	if isLocation(title) {
+	if placeOnly(title) {
 		if d := descriptionTitle(lines, n.i); d != "" {
 			title = d // "### HIGH: `config/prod.yaml`" over what is wrong there (title.go)
 		}

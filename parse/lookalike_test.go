@@ -104,6 +104,10 @@ var locationTitles = []struct {
 		"# Infrastructure review\n\n- CRITICAL: `storage/public-assets`\n  The bucket policy grants read to everyone.\n" +
 			"- LOW: `storage/logs` keeps logs for 7 days only\n",
 		[]string{"P0 The bucket policy grants read to everyone", "P3 `storage/logs` keeps logs for 7 days only"}},
+	{"item that is only a place and an issue kind",
+		"# Static analysis — billing\n\n1. `LedgerDao.java:77` · **Bug** · Critical\n   Statement is never closed on the error path.\n" +
+			"2. `Money.java:12` · **Code Smell** · Minor\n   Magic number.\n",
+		[]string{"P0 Statement is never closed on the error path", "P3 Magic number"}},
 	{"heading that is only a file, fields under it",
 		"# Review of the service\n\n### `cmd/server/main.go`\n\n- **Severity:** High\n- **Location:** line 40\n\n" +
 			"The server listens on all interfaces without TLS.\n",

@@ -491,6 +491,23 @@ func fileLocation(s string) bool {
 	return fileExtRe.MatchString(p)
 }
 
+// placeOnly reports whether a title names only where a defect is and
+// what kind of issue it is ("`config/prod.yaml`", "`Mapper.java:20` ·
+// Code Smell"): no words of what is wrong.
+func placeOnly(t string) bool {
+	place := false
+	for _, part := range strings.FieldsFunc(t, func(r rune) bool { return r == '·' || r == '|' }) {
+		switch p := strings.TrimSpace(part); {
+		case isLocation(p):
+			place = true
+		case issueKind(p):
+		default:
+			return false
+		}
+	}
+	return place
+}
+
 // maxDescriptionTitle is the longest title taken from a description, in
 // bytes: a sentence beyond it is cut at a word.
 const maxDescriptionTitle = 120
