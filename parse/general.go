@@ -277,8 +277,9 @@ var fieldNames = map[string]bool{
 
 // readGeneral reads lines by the rules of SPEC §2.3; src is the text the
 // lines are parts of. A report that is a JSON value is read as one
-// (jsonbody.go).
-func readGeneral(st *stop, src string, lines []line) general {
+// (jsonbody.go). fences says to read a tool's printout in a fence as the
+// report's own lines (readFenced decides when).
+func readGeneral(st *stop, src string, lines []line, fences bool) general {
 	var g general
 	if fs, ok := jsonFindings(st, src); ok {
 		g.findings = fs
@@ -340,6 +341,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			if l.fenced && i >= fenceEnd && (i == 0 || !lines[i-1].fenced) {
 				fenceAt = i
 				fenceEnd, fenceRead = toolFence(lines, i)
+				fenceRead = fenceRead && fences
 			}
 			if !fenceRead || i <= fenceAt || i >= fenceEnd {
 				continue // code, or a fence's own lines

@@ -57,6 +57,21 @@ var lookalikes = []struct {
 			"- **[critical]** `path/file.go:10` — What goes wrong\n  - **Fix**: How to fix it\n\n## High Priority\n\n" +
 			"- **[high]** `path/file.go:20` — What goes wrong\n",
 		nil, false},
+	{"a linter's printout in a fence beside the author's findings",
+		"# Review of the importer\n\n## Lint\n\n```\nsrc/a.go:12:5: error: result of os.Remove not checked (errcheck)\n" +
+			"HIGH: hard-coded credential in config/dev.yaml\nSeverity: High\n```\n\n## Findings\n\n- **Low:** README is out of date.\n",
+		[]string{"P3 README is out of date"}, false},
+	{"a log with levels as a finding's evidence",
+		"# Review of the sync worker\n\n### Medium: Retries hammer the API\n\nThe log shows it:\n\n```\n" +
+			"12:00:01 CRITICAL: upstream refused the connection\nseverity: ERROR\n12:00:01 CRITICAL: upstream refused the connection\n```\n",
+		[]string{"P2 Retries hammer the API"}, false},
+	{"a printout in a fence inside a finding's item",
+		"# Review of the importer\n\n- **Low:** README is out of date.\n  ```\n  HIGH: token never expires\n  Severity: High\n  ```\n",
+		[]string{"P3 README is out of date"}, false},
+	{"a scanner's printout that is the whole report is read",
+		"# Dependency scan\n\nThe scanner printed:\n\n```console\n$ audit ./...\nyaml-lite <0.4.0\nSeverity: critical\n" +
+			"Code execution on untrusted documents\n```\n",
+		[]string{"P0 yaml-lite <0.4.0"}, false},
 	{"a quoted bot comment is still read",
 		"# Review notes for PR 88\n\nThe bot left one comment:\n\n> **[High] Token compared with ==** — use a constant-time compare.\n",
 		[]string{"P1 Token compared with =="}, false},
