@@ -671,6 +671,10 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && taggedBoldLead(t) != "":
+			// "[⚡ Performance] **Title** (HIGH)": a bold lead-in behind
+			// a category tag (title.go).
+			n = gnode{i: i, kind: 'b', rank: 7, text: taggedBoldLead(t), count: -1}
 		case l.text == t && len(t) < 200 && i+1 < len(lines) && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil &&
 			!strings.HasSuffix(t, ".") && !strings.Contains(t, "|"):
 			// "Finding 1: Tokens are logged" with "Severity: High" on

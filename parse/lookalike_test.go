@@ -123,6 +123,11 @@ var locationTitles = []struct {
 		"# Static analysis — billing\n\n1. `LedgerDao.java:77` · **Bug** · Critical\n   Statement is never closed on the error path.\n" +
 			"2. `Money.java:12` · **Code Smell** · Minor\n   Magic number.\n",
 		[]string{"P0 Statement is never closed on the error path", "P3 Magic number"}},
+	{"bold title behind a category tag, rated at its end",
+		"# Review synthesis\n\n## Findings\n\n[🔒 Security] **Session cookie lacks the Secure flag** (HIGH)\n" +
+			"📍 Location: `src/session.ts:14`\n❌ Issue: sent over plain HTTP.\n\n" +
+			"[🧪 Testing] **No test covers the logout path** (LOW)\n📍 Location: `test/auth.test.ts`\n",
+		[]string{"P1 Session cookie lacks the Secure flag", "P3 No test covers the logout path"}},
 	{"heading that is only a file, fields under it",
 		"# Review of the service\n\n### `cmd/server/main.go`\n\n- **Severity:** High\n- **Location:** line 40\n\n" +
 			"The server listens on all interfaces without TLS.\n",

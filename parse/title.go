@@ -551,3 +551,27 @@ func descriptionTitle(lines []line, i int) string {
 	}
 	return ""
 }
+
+// maxTag is the longest category tag, in bytes, that may open a finding's
+// line before its bold title.
+const maxTag = 48
+
+// taggedBoldLead returns the bold lead-in of a line that opens with a
+// category tag in brackets ("[⚡ Performance] **Title** (HIGH)", as a
+// synthesis of several reviewers tags each finding with its reviewer's
+// area): the line from its bold title on, or "". A tag is short and
+// holds words, not a tick ("[x]") or a link ("[text](url)").
+func taggedBoldLead(t string) string {
+	if !strings.HasPrefix(t, "[") {
+		return ""
+	}
+	j := strings.IndexByte(t, ']')
+	if j < 3 || j > maxTag || strings.ContainsAny(t[1:j], "[`") {
+		return ""
+	}
+	rest := strings.TrimLeft(t[j+1:], " ")
+	if !strings.HasPrefix(rest, "**") || strings.Index(rest[2:], "**") <= 0 {
+		return ""
+	}
+	return rest
+}
