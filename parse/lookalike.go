@@ -36,10 +36,14 @@ func guideTitle(title string) bool {
 			return true
 		}
 	}
+	full := t
 	for _, sep := range []string{":", " — ", " – ", " - ", " | ", "(", " of ", " for "} {
 		if i := strings.Index(t, sep); i > 0 {
 			t = t[:i]
 		}
+	}
+	if namesReview(full[len(t):]) {
+		return false // "Deployment guide — review": a review of a guide
 	}
 	words := strings.Fields(t)
 	if len(words) == 0 {

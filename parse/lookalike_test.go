@@ -47,6 +47,9 @@ var lookalikes = []struct {
 	{"a review guide named by its head noun",
 		"# Code review guidelines\n\n## What to flag\n\n- **Critical** — anything that loses data.\n- **Minor** — naming.\n",
 		nil, false},
+	{"a review of a guide stays a review",
+		"# Onboarding guide — review\n\n## Findings\n\n- **High:** the setup script deletes the local database.\n",
+		[]string{"P1 the setup script deletes the local database"}, false},
 	{"a review that quotes an example before its findings",
 		"# Review of the cache layer\n\nWe write comments in this format, for example:\n\n" +
 			"> **[Critical] Title of the issue** — what goes wrong.\n\n## Findings\n\n" +
