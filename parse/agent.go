@@ -106,7 +106,7 @@ func (p *reportParser) run() {
 		r.Improvements = append(r.Improvements, p.fm.improve...)
 		p.diag(1, LevelWarning, "legacy YAML front-matter index (issues:/improvements:)")
 	default:
-		gr := readGeneral(p.stop, p.src, lines)
+		gr := readFenced(p.stop, p.src, lines)
 		found := gr.settle(p.stop)
 		gr.findings = nil // in found now; the rest of the read needs gr's orphans and tallies
 		found = p.takeResolved(found)
@@ -235,7 +235,7 @@ func (p *reportParser) unreadable() {
 			p.diag(loose.line, LevelError, "the report states %d P0/P1 finding(s), %d were read", loose.n, read[P0]+read[P1])
 		}
 	}
-	if v := r.Verdict(); worseVerdict(r.DeclaredVerdict, v) {
+	if v := r.Verdict(); declaredWorse(r.DeclaredVerdictText, r.DeclaredVerdict, v, len(r.Findings) > 0) {
 		bad = true
 		p.diag(p.verdictLineNum(), LevelError, "declared verdict %s is worse than the %s computed from what was read: the report could not be fully read", r.DeclaredVerdict, v)
 	}
@@ -610,7 +610,7 @@ func (p *reportParser) proseSeverity(id string) (Severity, bool) {
 		for i := p.ix.start; i < p.ix.end && i < len(lines); i++ {
 			lines[i].masked = true
 		}
-		gr := readGeneral(p.stop, "", lines)
+		gr := readFenced(p.stop, "", lines)
 		for _, f := range gr.findings {
 			k := idKey(f.ID)
 			if _, seen := p.proseSevs[k]; f.ID != "" && !seen {

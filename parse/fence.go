@@ -2,14 +2,47 @@ package parse
 
 import "strings"
 
-// Tool output pasted into a report (SPEC §2.3): a scanner's printout
-// ("npm audit", bandit, a linter) in a fence with no language, or one that
-// says it is text or output, is a report body, read by the general reader
-// like the lines around it. A fence whose info string names a programming
-// language, a data format or markdown holds code or an example and gives
-// no finding (JSON and YAML are read by jsonbody.go). Only a printout with
-// a severity field line in it is read: a plain fence of a command and its
-// log stays masked.
+// Text in a fenced code block is quoted material: code, a tool's printout,
+// an example. The author labels findings in the report's own lines; what a
+// fence holds is evidence for them, or a sample, and a level in it (a
+// log's "CRITICAL:", a linter's "error", a scanner's "Severity: High")
+// was written by a tool, not by the author (SPEC §2.3). So fenced text
+// gives no finding, no orphan and no tally, unless the report outside its
+// fences gives no finding at all: then, as an index in a fence is read
+// when nothing else is found (SPEC §2.2), a scanner's printout ("npm
+// audit", bandit, a linter) is the report's body, read by the general
+// reader like the lines around it (readFenced). Only a fence with no
+// language, or one that says it is text or output, with a severity field
+// line in it, not presented as an example, is such a printout; a fence
+// whose info string names a programming language, a data format or
+// markdown holds code or an example (JSON and YAML are read by
+// jsonbody.go), and a plain fence of a command and its log stays masked.
+
+// readFenced reads lines by the general reader (readGeneral) with their
+// fences masked, and again with the tool printouts among them read when
+// that gives no finding and a fence holds one.
+func readFenced(st *stop, src string, lines []line) general {
+	g := readGeneral(st, src, lines, false)
+	if len(g.findings) > 0 || !anyToolFence(lines) {
+		return g
+	}
+	return readGeneral(st, src, lines, true)
+}
+
+// anyToolFence reports whether a fence of lines holds a tool's printout
+// to read (toolFence).
+func anyToolFence(lines []line) bool {
+	for i := 0; i < len(lines); i++ {
+		if lines[i].fenced && (i == 0 || !lines[i-1].fenced) {
+			end, read := toolFence(lines, i)
+			if read {
+				return true
+			}
+			i = max(i, end-1)
+		}
+	}
+	return false
+}
 
 // outputInfo are the info strings of a fence that holds printed text.
 var outputInfo = map[string]bool{"": true, "text": true, "txt": true, "plain": true, "plaintext": true,

@@ -283,8 +283,9 @@ var fieldNames = map[string]bool{
 
 // readGeneral reads lines by the rules of SPEC §2.3; src is the text the
 // lines are parts of. A report that is a JSON value is read as one
-// (jsonbody.go).
-func readGeneral(st *stop, src string, lines []line) general {
+// (jsonbody.go). fences says to read a tool's printout in a fence as the
+// report's own lines (readFenced decides when).
+func readGeneral(st *stop, src string, lines []line, fences bool) general {
 	var g general
 	if fs, ok := jsonFindings(st, src); ok {
 		g.findings = fs
@@ -337,7 +338,8 @@ func readGeneral(st *stop, src string, lines []line) general {
 	// The fence last opened: its first line, its closing line, and
 	// whether it is a tool's printout to read (toolFence).
 	fenceAt, fenceEnd, fenceRead := -1, 0, false
-	setextAt := -1 // the underline of the last setext heading
+	setextAt := -1        // the underline of the last setext heading
+	quoteExample := false // the quoted block at the line is an example
 	for i := range lines {
 		st.tick()
 		l := lines[i]
@@ -345,6 +347,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			if l.fenced && i >= fenceEnd && (i == 0 || !lines[i-1].fenced) {
 				fenceAt = i
 				fenceEnd, fenceRead = toolFence(lines, i)
+				fenceRead = fenceRead && fences
 			}
 			if !fenceRead || i <= fenceAt || i >= fenceEnd {
 				continue // code, or a fence's own lines
@@ -352,6 +355,12 @@ func readGeneral(st *stop, src string, lines []line) general {
 		}
 		t := strings.TrimSpace(l.text)
 		if strings.HasPrefix(t, ">") && l.level == 0 {
+			if i == 0 || !quoteLine(lines[i-1]) {
+				quoteExample = exampleQuote(lines, i)
+			}
+			if quoteExample {
+				continue // "For example, a comment like this:" (lookalike.go)
+			}
 			// A quoted block ("> **[P1] Title**"), as review bots quote
 			// their comments: read as the text it quotes.
 			q := strings.TrimLeft(t, "> ")
@@ -669,6 +678,10 @@ func readGeneral(st *stop, src string, lines []line) general {
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
+		case l.text == t && taggedBoldLead(t) != "":
+			// "[⚡ Performance] **Title** (HIGH)": a bold lead-in behind
+			// a category tag (title.go).
+			n = gnode{i: i, kind: 'b', rank: 7, text: taggedBoldLead(t), count: -1}
 		case l.text == t && len(t) < 200 && i+1 < len(lines) && sevFieldOf(strings.TrimSpace(lines[i+1].text)) != nil &&
 			!strings.HasSuffix(t, ".") && !strings.Contains(t, "|"):
 			// "Finding 1: Tokens are logged" with "Severity: High" on
@@ -1425,7 +1438,7 @@ var legendWords = newLowerWords("legend", "label", "rubric", "glossary", "severi
 // title that names another kind of document (a changelog, a plan, a guide,
 // instructions, an empty checklist: see notReportTitle) counts as one too.
 func isTemplate(lines []line) bool {
-	seen := 0
+	seen, title := 0, ""
 	front := len(lines) > 0 && lines[0].masked && strings.TrimSpace(lines[0].text) == "---"
 	for _, l := range lines {
 		t := strings.TrimSpace(l.text)
@@ -1445,6 +1458,7 @@ func isTemplate(lines []line) bool {
 			return true
 		}
 		if l.level == 1 {
+			title = l.head
 			switch notReportTitle(l.head) {
 			case docOther:
 				return true
@@ -1454,6 +1468,9 @@ func isTemplate(lines []line) bool {
 		}
 		if l.level == 0 && (templatePhraseRe.MatchString(t) || promptOpening(t)) {
 			return true
+		}
+		if l.level == 0 && minutesLine(t) && !namesReview(title) {
+			return true // a meeting's notes (lookalike.go)
 		}
 	}
 	return false
@@ -1490,8 +1507,10 @@ const (
 // report ("Extraction Plan — Correctness Review" too): only a checklist
 // stays one with review in its title.
 func notReportTitle(title string) int {
+	if guideTitle(title) {
+		return docOther // "Code review guidelines", "How to review a PR"
+	}
 	t := strings.ToLower(strings.TrimSpace(stripBold(title)))
-	all := strings.Fields(t)
 	for _, sep := range []string{":", " — ", " – ", " - ", " | ", "(", " of ", " for "} {
 		if i := strings.Index(t, sep); i > 0 {
 			t = t[:i]
@@ -1516,12 +1535,8 @@ func notReportTitle(title string) int {
 	if head == "checklist" || head == "checklists" {
 		return docChecklist
 	}
-	for _, w := range all {
-		switch strings.Trim(w, ".,;:*_`()") {
-		case "review", "reviews", "audit", "report", "findings", "assessment", "analysis", "synthesis", "verdict",
-			"feedback", "pentest", "scan":
-			return docReport
-		}
+	if namesReview(title) {
+		return docReport
 	}
 	if head == "changes" && len(words) == 1 {
 		return docOther // "# Changes": a change log; "Requested changes" is a review's
@@ -1575,7 +1590,7 @@ func resultMark(t string) bool {
 
 var (
 	templateTitleRe  = regexp.MustCompile(`(?i)(?:^(?:example|sample|template)\b|\b(?:template|example|sample)\s*$)`)
-	templatePhraseRe = regexp.MustCompile(`(?i)\b(?:use this (?:as a |as the )?template|this (?:is|document is) an? (?:example|sample|template)|(?:an? )?example of an? (?:\w+ )?report|fill in (?:the|each))\b`)
+	templatePhraseRe = regexp.MustCompile(`(?i)\b(?:(?:use|copy|follow) this (?:as a |as the )?(?:\w+ )?template|this (?:is|document is) an? (?:example|sample|template)|(?:an? )?example of an? (?:\w+ )?report|fill in (?:the|each))\b`)
 )
 
 // decide turns the nodes into findings, orphans and tallies.
@@ -1809,6 +1824,11 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 	}
 	if lid, rest, ok := toolRuleID(title); ok && id == "" && title[0] == '[' {
 		id, title = lid, cleanTitle(rest) // "**High:** [B602:…] shell call …"
+	}
+	if placeOnly(title) {
+		if d := descriptionTitle(lines, n.i); d != "" {
+			title = d // "### HIGH: `config/prod.yaml`" over what is wrong there (title.go)
+		}
 	}
 	n.finding = true
 	n.fidx = len(g.findings)
@@ -2069,6 +2089,10 @@ func idOnlyHeading(text string) bool {
 // Title") or its kind ("Vulnerability — `U.java:71` — Message", as
 // SonarQube lists its issues): the text after them; t itself otherwise.
 func locationTitle(t, rest string) string {
+	if rest == "" {
+		r, _ := cutLocation(t)
+		return r
+	}
 	first := t
 	for rest != "" && (isLocation(t) || issueKind(t)) {
 		var r string
@@ -2103,6 +2127,9 @@ func isLocation(s string) bool {
 		p := strings.Trim(strings.TrimSpace(part), "`")
 		if f, l, ok := strings.Cut(p, " "); ok && lineMark(l) {
 			p = strings.Trim(f, "`") // "`views.py` L120", "app.go line 7"
+		}
+		if f, l, ok := strings.Cut(p, " "); ok && strings.HasPrefix(l, "(") && strings.HasSuffix(l, ")") && lineMark(l[1:len(l)-1]) {
+			p = strings.Trim(f, "`") // "`views.py` (L88)"
 		}
 		if p == "" || strings.ContainsAny(p, " \t") {
 			return false

@@ -49,7 +49,7 @@ var (
 	// Headings of sections that plan work: phases, weeks, a roadmap, a
 	// checklist. The plan's noun ends the heading ("Priority Roadmap",
 	// "Implementation Checklist (2 weeks)"): a review of a plan is not one.
-	planHeadRe = regexp.MustCompile(`(?i)^(?:phase|week|sprint|iteration|stage|step|milestone|day|month|quarter|wave|batch|semaine|fase|étape|semana)\s*#?\d|^(?:[\pL-]+\s+){0,2}(?:roadmap|timeline|checklist|implementation (?:plan|order|checklist|steps|sequence)|migration (?:plan|steps)|rollout(?: plan)?|schedule|work breakdown|action plan|files (?:requiring|to) (?:changes?|modify|modification)|estimated (?:time|effort)(?: to [\pL ]+)?|effort estimates?)\s*(?:\(.*\))?$`)
+	planHeadRe = regexp.MustCompile(`(?i)^(?:phase|week|sprint|iteration|stage|step|milestone|day|month|quarter|wave|batch|semaine|fase|étape|semana)\s*#?\d|^(?:[\pL-]+\s+){0,2}(?:roadmap|timeline|checklist|implementation (?:plan|order|checklist|steps|sequence)|migration (?:plan|steps)|rollout(?: plan)?|schedule|work breakdown|action plan|files (?:requiring|to) (?:changes?|modify|modification)|estimated (?:time|effort)(?: to [\pL ]+)?|effort estimates?|goals|objectives|okrs|key results|backlog)\s*(?:\(.*\))?$|^(?:goals|objectives|okrs)\s+(?:for|of)\s`)
 )
 
 // The words one of which each heading regexp needs, lower-cased: a
@@ -60,7 +60,8 @@ var (
 var (
 	planWords = newLowerWords("phase", "week", "sprint", "iteration", "stage", "step", "milestone", "day", "month",
 		"quarter", "wave", "batch", "semaine", "fase", "étape", "semana", "roadmap", "timeline", "checklist",
-		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort")
+		"implementation", "migration", "rollout", "schedule", "breakdown", "action plan", "files", "estimate", "effort",
+		"goals", "objectives", "okrs", "key results", "backlog")
 	// "key " and "final" go on to the next word's first letter, "must",
 	// "action" and "priority" to theirs: "API key", "final", "must" and
 	// "priority" stand in many findings' titles.

@@ -453,3 +453,125 @@ func Levenshtein(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// Titles that name only where a defect is. A finding's line often opens
+// with its place ("`a.go:12` — Title", "`views.py` (L88) - Title",
+// "`x.go` line 9: Title"): its title is what follows (locationTitle,
+// cutLocation). A finding whose line is only a place ("### HIGH:
+// `config/prod.yaml`", "- CRITICAL: `storage/public-assets`") says what
+// is wrong in the text under it: its title is that text's first sentence
+// (descriptionTitle), so that it carries the defect's words.
+
+// cutLocation splits t at a spaced hyphen or a colon that ends a place in
+// a file ("`views.py` L91 - the refund …", "`a.py` line 9: tax …"): the
+// text after it, and whether t opens so. A resource's name
+// ("statefulset/orders-db: privileged container") stays in its title.
+func cutLocation(t string) (string, bool) {
+	for _, sep := range []string{" - ", ": "} {
+		if i := strings.Index(t, sep); i > 0 && fileLocation(t[:i]) {
+			if r := strings.TrimSpace(t[i+len(sep):]); r != "" && !emptyTitle(cleanTitle(r)) {
+				return r, true
+			}
+		}
+	}
+	return t, false
+}
+
+// fileLocation reports whether s is a place in one file: isLocation, with
+// a file's extension or a line mark ("a.go:12", "`views.py` (L88)",
+// "x.sh"), not a resource's path ("deployment/cart").
+func fileLocation(s string) bool {
+	if !isLocation(s) {
+		return false
+	}
+	p := strings.TrimSpace(strings.Trim(stripBold(s), "`"))
+	if f, l, ok := strings.Cut(p, " "); ok {
+		return lineMark(strings.Trim(l, "()")) || fileExtRe.MatchString(strings.Trim(f, "`"))
+	}
+	return fileExtRe.MatchString(p)
+}
+
+// placeOnly reports whether a title names only where a defect is and
+// what kind of issue it is ("`config/prod.yaml`", "`Mapper.java:20` ·
+// Code Smell"): no words of what is wrong.
+func placeOnly(t string) bool {
+	place := false
+	for _, part := range strings.FieldsFunc(t, func(r rune) bool { return r == '·' || r == '|' }) {
+		switch p := strings.TrimSpace(part); {
+		case isLocation(p):
+			place = true
+		case issueKind(p):
+		default:
+			return false
+		}
+	}
+	return place
+}
+
+// maxDescriptionTitle is the longest title taken from a description, in
+// bytes: a sentence beyond it is cut at a word.
+const maxDescriptionTitle = 120
+
+// descriptionTitle returns the first sentence of the text under the line
+// lines[i] (a finding's heading or item whose title is only a place), or
+// "": the first line of text in the next few, past blank lines and the
+// finding's fields, before any heading, list item or fence.
+func descriptionTitle(lines []line, i int) string {
+	for j := i + 1; j < len(lines) && j <= i+12; j++ {
+		l := lines[j]
+		t := strings.TrimSpace(l.text)
+		switch {
+		case t == "":
+			continue
+		case l.masked || l.level > 0:
+			return ""
+		case isFieldLine(t) || sevFieldAny(t) != nil || statusFieldOf(t) != nil:
+			continue
+		}
+		if k, _, _ := listItem(t); k != 0 || strings.HasPrefix(t, "|") || strings.HasPrefix(t, ">") {
+			return ""
+		}
+		s := stripBold(t)
+		for _, end := range []string{". ", "! ", "? "} {
+			if k := strings.Index(s, end); k > 0 {
+				s = s[:k]
+			}
+		}
+		if len(s) > maxDescriptionTitle {
+			k := strings.LastIndexByte(s[:maxDescriptionTitle], ' ')
+			if k <= 0 {
+				return ""
+			}
+			s = s[:k]
+		}
+		if s = cleanTitle(s); emptyTitle(s) || isLocation(s) {
+			return ""
+		}
+		return s
+	}
+	return ""
+}
+
+// maxTag is the longest category tag, in bytes, that may open a finding's
+// line before its bold title.
+const maxTag = 48
+
+// taggedBoldLead returns the bold lead-in of a line that opens with a
+// category tag in brackets ("[⚡ Performance] **Title** (HIGH)", as a
+// synthesis of several reviewers tags each finding with its reviewer's
+// area): the line from its bold title on, or "". A tag is short and
+// holds words, not a tick ("[x]") or a link ("[text](url)").
+func taggedBoldLead(t string) string {
+	if !strings.HasPrefix(t, "[") {
+		return ""
+	}
+	j := strings.IndexByte(t, ']')
+	if j < 3 || j > maxTag || strings.ContainsAny(t[1:j], "[`") {
+		return ""
+	}
+	rest := strings.TrimLeft(t[j+1:], " ")
+	if !strings.HasPrefix(rest, "**") || strings.Index(rest[2:], "**") <= 0 {
+		return ""
+	}
+	return rest
+}

@@ -3,6 +3,7 @@ package parse
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -88,6 +89,15 @@ func cutVerdictValue(v string) string {
 // Of a value that records a change ("NEEDS_REVISION → CLEARED"), the last
 // state counts. ok is false for free text.
 func NormalizeVerdict(text string) (Verdict, bool) {
+	v, _, ok := normalizeVerdict(text)
+	return v, ok
+}
+
+// normalizeVerdict is NormalizeVerdict; approval says the value approves
+// on a condition ("APPROVE WITH CONDITIONS", "LGTM once the nits are
+// addressed", "조건부 승인"): it reads as needs-changes, and
+// conditionsUnread decides whether it is worse than a computed safe.
+func normalizeVerdict(text string) (v Verdict, approval, ok bool) {
 	for _, arrow := range []string{"→", "->", "=>", "⇒"} {
 		if i := strings.LastIndex(text, arrow); i >= 0 {
 			text = text[i+len(arrow):]
@@ -95,7 +105,7 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 	}
 	if strings.IndexByte(text, '?') >= 0 || strings.IndexByte(text, ':') >= 0 {
 		if v, ok := questionVerdict(strings.TrimSpace(stripBold(text))); ok {
-			return v, true
+			return v, false, true
 		}
 	}
 	k := strings.ToLower(strings.TrimSpace(trimEmoji(strings.TrimSpace(stripBold(text)))))
@@ -108,28 +118,28 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 			}
 		}
 		if named > 1 {
-			return "", false
+			return "", false, false
 		}
 	}
 	k = strings.Trim(dashSpaces.Replace(k), "-*`.!:;,()[]\"'")
 	if v, ok := verdictSynonyms[k]; ok {
-		return v, true
+		return v, conditionalApprovals[k], true
 	}
 	// A verdict word and words after it.
 	words := strings.FieldsFunc(k, func(r rune) bool { return r == '-' || r == '/' || r == '(' || r == ')' || r == ',' })
 	if len(words) < 2 {
-		return "", false
+		return "", false, false
 	}
 	first := words[0]
 	two := first + "-" + words[1]
-	v, ok := verdictSynonyms[two]
+	v, ok = verdictSynonyms[two]
 	rest := words[2:]
 	if !ok {
 		v, ok = verdictSynonyms[first]
 		rest = words[1:]
 	}
 	if !ok || v == Error {
-		return "", false
+		return "", false, false
 	}
 	if v == Safe {
 		for _, w := range rest {
@@ -137,11 +147,11 @@ func NormalizeVerdict(text string) (Verdict, bool) {
 			case "conditions", "conditional", "conditionally", "changes", "reservations", "fixes", "after", "once", "pending", "provided", "required", "revisions", "caveats",
 				"gaps", "concerns", "issues", "blockers", "until", "condiciones", "auflagen", "cambios", "ressalvas",
 				"réserve", "réserves", "alterações", "condições":
-				return NeedsChanges, true
+				return NeedsChanges, true, true
 			}
 		}
 	}
-	return v, true
+	return v, conditionalApprovals[two] || conditionalApprovals[first], true
 }
 
 var verdictSynonyms = map[string]Verdict{
@@ -187,6 +197,65 @@ var verdictSynonyms = map[string]Verdict{
 	"reprovado": Risky, "却下": Risky, "不通过": Risky, "拒绝": Risky, "반려": Risky, "отклонено": Risky,
 	"error": Error,
 }
+
+// declaredWorse reports whether a report's declared verdict d, written
+// text, is worse than the verdict v computed from what was read (SPEC
+// §2.3 "never silently safe"): worseVerdict, except that an approval on
+// conditions is worse than safe only when conditionsUnread says so.
+// openRead says an open finding was read.
+func declaredWorse(text string, d, v Verdict, openRead bool) bool {
+	if !worseVerdict(d, v) {
+		return false
+	}
+	if _, approval, ok := normalizeVerdict(text); ok && approval && d == NeedsChanges {
+		return conditionsUnread(text, openRead)
+	}
+	return true
+}
+
+// conditionalApprovals are the verdictSynonyms that approve on a
+// condition, as one word or phrase.
+var conditionalApprovals = map[string]bool{
+	"conditional": true, "conditionally": true, "ship-with-changes": true, "조건부-승인": true, "조건부-통과": true,
+	"有条件通过": true, "条件付き承認": true, "aprobado-con-condiciones": true, "mit-auflagen-freigegeben": true,
+	"favorable-sous-réserve": true, "favorable-sous-réserves": true, "aprovado-com-ressalvas": true,
+}
+
+// conditionsUnread reports whether a declared verdict that approves on
+// a condition (normalizeVerdict's approval) may hold blockers that were
+// not read, and so is worse than a computed safe (SPEC §2.3 "never
+// silently safe"): its words name a P0 or P1 severity ("approve once the
+// critical issue is fixed"), or they call the conditions nothing minor
+// and the report read no open finding for them to be. An approval
+// states no blocker of its own: with its conditions called minor
+// ("approve with minor changes", "LGTM once the nits are addressed", "after
+// the medium item"), or with open findings read below P1, it is not
+// worse than safe. A value that does not approve is not judged here.
+func conditionsUnread(text string, openRead bool) bool {
+	minor := false
+	words := strings.FieldsFunc(strings.ToLower(stripBold(text)), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
+	})
+	for i, w := range words {
+		s, ok := SeverityWord(w)
+		if !ok && i+1 < len(words) {
+			s, _, ok = vocabWord(w+" "+words[i+1], false)
+		}
+		switch {
+		case ok && s.Rank() <= 1:
+			return true
+		case ok || minorConditions[w]:
+			minor = true
+		}
+	}
+	return !minor && !openRead
+}
+
+// minorConditions are the words beside the vocabulary's P2 and P3 that
+// call an approval's conditions minor.
+var minorConditions = map[string]bool{"small": true, "suggestion": true, "suggestions": true, "optional": true,
+	"non-blocking": true, "nonblocking": true, "nitpick": true, "nitpicks": true, "nits": true, "typos": true,
+	"typo": true, "follow-up": true, "follow-ups": true, "followup": true, "cosmetic": true, "polish": true}
 
 // overallVerdict chooses a report's declared verdict among its lines when
 // it has no index and no front matter to declare one (SPEC §2.3): the
