@@ -3536,7 +3536,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	c := genTable{sev: -1, title: -1, id: -1, status: -1, count: -1, alt: -1}
 	sevRank, titleName, first, fix, fixedIn := 0, "", -1, false, false
 	risk, other, otherName, otherRank := -1, -1, "", 0 // a "Risk" column; the strongest other severity column
-	place, rules := -1, false                          // the first column that names a place or a part ("Component"); a "Rule" column
+	rules := false                                     // a "Rule" column, or one of kinds
 	for j, raw := range cells {
 		name := strings.ToLower(strings.TrimSpace(stripBold(raw)))
 		name = strings.TrimSpace(trimEmoji(name))
@@ -3579,9 +3579,6 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			if first < 0 && name != "" && !ratingColumn(name) {
 				first = j
 			}
-			if place < 0 && placeColumn(name) {
-				place = j
-			}
 			rules = rules || ruleColumn(name)
 		}
 	}
@@ -3612,8 +3609,8 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	if c.title < 0 && c.count < 0 && c.sev >= 0 && len(cells) > 2 && guessable(c.sevName) && !rules && tableRows(lines, i) > 1 {
 		// "| Area | Check | Status | Priority |": a rated table of rows
 		// whose title column has a name no rule knows (guessed.go).
-		if g := guessColumn(first, place); g >= 0 {
-			c.title, c.guessed = g, true
+		if first >= 0 {
+			c.title, c.guessed = first, true
 		}
 	}
 	if len(cells) == 2 && c.sev < 0 {

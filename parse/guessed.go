@@ -15,11 +15,13 @@ import (
 // Source | Priority |"), and those tables stay unread, as does a table of
 // rules ("| Rule | Severity | Why |"). The first column that
 // no rule names (not an ID, a status, a count, a place, an owner or a
-// rating) names each row, when the table has several rows and that cell
+// rating) names each row (a table of areas or components rated by risk,
+// "| Auth | High |", rates areas: no findings), when the table has several rows and that cell
 // reads as a title: words enough, or a name in code. Such rows count only
 // when the report read no other open P0/P1 (settleGuessed). A P0/P1 row
-// the column does not name ("| Billing | Alice | Critical |") gave no
-// finding: the report could not be fully read, never silently safe.
+// the column does not name ("| Billing slowness | Alice | Critical |" has
+// it, "| Hmm | Alice | Critical |" not) gave no finding: the report could
+// not be fully read, never silently safe.
 
 // tableRows counts the rows of the table whose header is lines[i] (its
 // delimiter row at i+1), up to 2.
@@ -80,26 +82,6 @@ func (g *general) settleGuessed() {
 	g.orphans = append(g.orphans, g.unnamed...)
 }
 
-// guessColumn is the guessed title column of a rated table: the first
-// column no rule names, else the first that names a part or a place
-// ("| Component | Owner | Risk |"), else none (-1).
-func guessColumn(first, place int) int {
-	if first >= 0 {
-		return first
-	}
-	return place
-}
-
-// placeColumn reports whether a table column names the part or the place
-// of its row.
-func placeColumn(name string) bool {
-	switch name {
-	case "area", "component", "module", "service", "asset", "file", "location", "package":
-		return true
-	}
-	return false
-}
-
 // guessable reports whether a rated table's severity column, by its name,
 // rates defects: a severity or a risk, in any language, not a priority,
 // an impact or a level.
@@ -117,14 +99,27 @@ func guessable(name string) bool {
 	return false
 }
 
-// ruleColumn reports whether a table column names rules: a table of rules
-// and their levels ("| Rule | Severity | Why |") is a linter's or a
-// policy's configuration, not findings, unless a column names each row's
-// finding.
+// ruleColumn reports whether a table column names rules or kinds: a table
+// of rules and their levels ("| Rule | Severity | Why |") is a linter's or
+// a policy's configuration, and one of kinds a scale, not findings,
+// unless a column names each row's finding.
 func ruleColumn(name string) bool {
 	switch name {
 	case "rule", "rules", "rule id", "rule name", "lint rule", "check id", "policy":
 		return true
+	}
+	// "| Change class | Risk | Gate |", "| Pattern | Source | Priority |":
+	// the rows are kinds of things, rated as kinds.
+	f := strings.Fields(name)
+	if len(f) > 0 && len(f) <= 3 {
+		switch strings.TrimSuffix(f[len(f)-1], "es") {
+		case "class", "kind", "type", "category", "categori", "tier", "pattern":
+			return true
+		}
+		switch f[len(f)-1] {
+		case "types", "kinds", "patterns", "tiers":
+			return true
+		}
 	}
 	return false
 }

@@ -191,8 +191,22 @@ func (g *general) planOrphans() {
 		}
 	}
 	for i := range g.findings {
-		if f := &g.findings[i]; !f.resolved && f.Severity.Rank() <= 1 {
+		if f := &g.findings[i]; !f.resolved && f.Severity.Rank() <= 1 && !intentSection(f.Section) {
 			g.orphans = append(g.orphans, orphan{line: f.Line, sev: f.Severity, word: string(f.Severity)})
 		}
 	}
+}
+
+// intentSection reports whether a plan section states what a team means
+// to do ("## Quarter objectives", "Goals", "OKRs", "Roadmap", "Backlog"):
+// its priorities rank intentions, not work a review found, and a status
+// update or a roadmap that has only those is no report left unread.
+func intentSection(head string) bool {
+	h := strings.ToLower(head)
+	for _, w := range []string{"goal", "objective", "okr", "key result", "roadmap", "backlog", "quarter"} {
+		if strings.Contains(h, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -35,9 +35,12 @@ var tables13 = []struct {
 	{"hours of work by priority: no findings, not unreadable",
 		"# Estimate\n\n| Priority | Hours | Weeks |\n|---|---|---|\n| P0 | 12 | 1 |\n| P1 | 30 | 2 |\n| P2 | 8 | 1 |\n",
 		nil, false},
-	{"components rated by one word: unread, never safe",
+	{"components rated by risk rate areas: no findings",
 		"# Threat review\n\n| Component | Owner | Risk |\n|---|---|---|\n| Billing | Alice | Critical |\n| Search | Bob | Low |\n",
-		nil, true},
+		nil, false},
+	{"a rated row whose title cell names nothing: unread, never safe",
+		"# Threat review\n\n| Scenario | Owner | Risk |\n|---|---|---|\n| see above | Alice | Critical |\n| Search abuse by bots | Bob | Low |\n",
+		[]string{"P3 Search abuse by bots"}, true},
 	{"components rated by one word beside a finding read elsewhere",
 		"# Threat review\n\n## Findings\n\n### Tokens never expire\n\n**Severity:** High\n\nThey live forever.\n\n" +
 			"## Overview\n\n| Component | Owner | Risk |\n|---|---|---|\n| Billing | Alice | Critical |\n| Search | Bob | Low |\n",
@@ -45,6 +48,10 @@ var tables13 = []struct {
 	{"a linter's rules and their levels are no findings",
 		"# Lint setup\n\n| Rule | Severity | Why |\n|---|---|---|\n| `no-eval` | error | eval runs strings as code |\n" +
 			"| `no-console` | warning | use the logger |\n",
+		nil, false},
+	{"kinds of change and their risk are no findings",
+		"# Change classes\n\n| Change class | Risk | Gate |\n|---|---|---|\n| Prompt wording tweak | Low | apply directly |\n" +
+			"| New tool permission for agents | High | human review |\n",
 		nil, false},
 	{"a finding's one-row rating table is still its field",
 		"# Review\n\n### Session cookie lacks the Secure flag\n\n| Asset | Likelihood | Impact |\n|---|---|---|\n" +
