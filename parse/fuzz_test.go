@@ -50,6 +50,9 @@ func FuzzReadReport(f *testing.F) {
 	for _, c := range tables13 {
 		f.Add([]byte(c.report))
 	}
+	for _, c := range vocab13 {
+		f.Add([]byte(c.report))
+	}
 	// Declared verdicts, look-alikes and titles the probes read wrong
 	// (verdict5, lookalikes, locationTitles), one mini report each.
 	for _, c := range verdict5 {

@@ -3606,7 +3606,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		// criteria too.
 		c.title, c.named = first, true
 	}
-	if c.title < 0 && c.count < 0 && c.sev >= 0 && len(cells) > 2 && guessable(c.sevName) && !rules && tableRows(lines, i) > 1 {
+	if c.title < 0 && c.count < 0 && c.sev >= 0 && (len(cells) > 2 || c.sev > first) && guessable(c.sevName) && !rules && tableRows(lines, i) > 1 {
 		// "| Area | Check | Status | Priority |": a rated table of rows
 		// whose title column has a name no rule knows (guessed.go).
 		if first >= 0 {

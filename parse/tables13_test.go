@@ -53,6 +53,10 @@ var tables13 = []struct {
 		"# Change classes\n\n| Change class | Risk | Gate |\n|---|---|---|\n| Prompt wording tweak | Low | apply directly |\n" +
 			"| New tool permission for agents | High | human review |\n",
 		nil, false},
+	{"two columns: an unknown title column before the severity",
+		"# Bevindingen\n\n| Bevinding | Ernst |\n|---|---|\n| Wachtwoorden staan in de logbestanden | Kritiek |\n" +
+			"| Sessie verloopt nooit na uitloggen | Hoog |\n",
+		[]string{"P0 Wachtwoorden staan in de logbestanden", "P1 Sessie verloopt nooit na uitloggen"}, false},
 	{"a finding's one-row rating table is still its field",
 		"# Review\n\n### Session cookie lacks the Secure flag\n\n| Asset | Likelihood | Impact |\n|---|---|---|\n" +
 			"| Web app | High | High |\n\nSet the flag.\n",
