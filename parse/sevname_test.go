@@ -163,30 +163,7 @@ func TestSevFieldNamesReport(t *testing.T) {
 // severity fields and columns as sevFieldNames and sevColumnOnly hold
 // them, by rank.
 func TestSevFieldNamesDoc(t *testing.T) {
-	data, err := os.ReadFile("../docs/reports.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	i, j := strings.Index(doc, "<!-- sevfields -->"), strings.Index(doc, "<!-- /sevfields -->")
-	if i < 0 || j < i {
-		t.Fatal("docs/reports.md has no <!-- sevfields --> table")
-	}
-	word := regexp.MustCompile("`([^`]+)`")
-	got := map[string][2][]string{}
-	for _, l := range strings.Split(doc[i:j], "\n") {
-		cells := strings.Split(l, "|")
-		if len(cells) != 5 || strings.HasPrefix(strings.TrimSpace(cells[1]), "-") || strings.TrimSpace(cells[1]) == "rank" {
-			continue
-		}
-		var cols [2][]string
-		for c := range 2 {
-			for _, m := range word.FindAllStringSubmatch(cells[2+c], -1) {
-				cols[c] = append(cols[c], m[1])
-			}
-		}
-		got[strings.TrimSpace(cells[1])] = cols
-	}
+	got := docRows(t, "sevfields")
 	want := map[string][2][]string{}
 	rankName := map[int8]string{rankSeverity - 1: "0 (beats all)", rankSeverity: "1 severity", rankRisk: "2 risk",
 		rankPriority: "3 priority", rankImpact: "4 impact"}
@@ -229,4 +206,37 @@ func sevNameDoc(n sevFieldName) string {
 		s += " [" + strings.Join(n.more, "/") + "]"
 	}
 	return s
+}
+
+// docRows reads the table of docs/reports.md between <!-- mark --> and
+// <!-- /mark -->, of three columns: each row's first cell, and the words
+// in backquotes of the other two. Rows with none (the header) are left
+// out.
+func docRows(t *testing.T, mark string) map[string][2][]string {
+	t.Helper()
+	data, err := os.ReadFile("../docs/reports.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	i, j := strings.Index(doc, "<!-- "+mark+" -->"), strings.Index(doc, "<!-- /"+mark+" -->")
+	if i < 0 || j < i {
+		t.Fatalf("docs/reports.md has no <!-- %s --> table", mark)
+	}
+	word := regexp.MustCompile("`([^`]+)`")
+	rows := map[string][2][]string{}
+	for _, l := range strings.Split(doc[i:j], "\n") {
+		cells := strings.Split(l, "|")
+		if len(cells) != 5 || !strings.Contains(cells[2]+cells[3], "`") {
+			continue
+		}
+		var cols [2][]string
+		for c := range 2 {
+			for _, m := range word.FindAllStringSubmatch(cells[2+c], -1) {
+				cols[c] = append(cols[c], m[1])
+			}
+		}
+		rows[strings.TrimSpace(cells[1])] = cols
+	}
+	return rows
 }
