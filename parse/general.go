@@ -356,7 +356,7 @@ func readGeneral(st *stop, src string, lines []line) general {
 			opened, closed = foldTags(t)
 			folds += opened
 		}
-		level, head := l.level, l.head
+		level, head := int(l.level), l.head
 		if level == 0 && i == setextAt {
 			continue // the underline of a setext heading
 		}
