@@ -137,11 +137,24 @@ var sevFieldNames = []sevFieldName{
 // field's name ("| Level |", SPEC §2.3 rule 4), with their rank. A
 // "Security severity" (code scanning's, beside its error/warning/note
 // "Severity") beats every other.
-var sevColumnOnly = map[string]int8{"level": rankImpact, "grade": rankRisk, "threat level": rankImpact, "sev.": rankSeverity,
-	"prio": rankPriority, "security severity": rankSeverity - 1}
+var sevColumnOnly = []struct {
+	name string
+	rank int8
+}{{"level", rankImpact}, {"grade", rankRisk}, {"threat level", rankImpact}, {"sev.", rankSeverity},
+	{"prio", rankPriority}, {"security severity", rankSeverity - 1}}
+
+// columnOnlyRank is the rank of name (in any case) among sevColumnOnly.
+func columnOnlyRank(name string) (int8, bool) {
+	for _, c := range sevColumnOnly {
+		if strings.EqualFold(name, c.name) {
+			return c.rank, true
+		}
+	}
+	return 0, false
+}
 
 // sevNameOf returns the entry of sevFieldNames that names the whole of
-// name, or nil.
+// name (in any case), or nil.
 func sevNameOf(name string) *sevFieldName {
 	if name == "" {
 		return nil
@@ -156,20 +169,20 @@ func sevNameOf(name string) *sevFieldName {
 	return nil
 }
 
-// sevColumn reports whether a table column's name (lower case, bold and
-// emoji trimmed) names a severity: a field's name or one of
+// sevColumn reports whether a table column's name (bold and emoji
+// trimmed, in any case) names a severity: a field's name or one of
 // sevColumnOnly.
 func sevColumn(name string) bool {
-	if _, ok := sevColumnOnly[name]; ok {
+	if _, ok := columnOnlyRank(name); ok {
 		return true
 	}
 	return sevNameOf(name) != nil
 }
 
 // sevRank orders severity fields and columns by their name: the lowest
-// counts; a name of neither ranks last but a score.
+// counts; a name of neither ranks with the impacts.
 func sevRank(name string) int8 {
-	if r, ok := sevColumnOnly[strings.ToLower(name)]; ok {
+	if r, ok := columnOnlyRank(name); ok {
 		return r
 	}
 	if n := sevNameOf(name); n != nil {

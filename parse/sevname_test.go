@@ -75,9 +75,11 @@ func TestSevFieldNamesEverywhere(t *testing.T) {
 			}
 		}
 	}
-	for name, rank := range sevColumnOnly {
-		if !sevColumn(name) || sevRank(name) != rank {
-			t.Errorf("column %q: sevColumn %v, sevRank %d; want true, %d", name, sevColumn(name), sevRank(name), rank)
+	for _, c := range sevColumnOnly {
+		for _, name := range []string{c.name, strings.ToUpper(c.name)} {
+			if !sevColumn(name) || sevRank(name) != c.rank {
+				t.Errorf("column %q: sevColumn %v, sevRank %d; want true, %d", name, sevColumn(name), sevRank(name), c.rank)
+			}
 		}
 	}
 }
@@ -172,11 +174,10 @@ func TestSevFieldNamesDoc(t *testing.T) {
 		r[0] = append(r[0], sevNameDoc(n))
 		want[rankName[n.rank]] = r
 	}
-	for name, rank := range sevColumnOnly {
-		r := want[rankName[rank]]
-		r[1] = append(r[1], name)
-		slices.Sort(r[1])
-		want[rankName[rank]] = r
+	for _, c := range sevColumnOnly {
+		r := want[rankName[c.rank]]
+		r[1] = append(r[1], c.name)
+		want[rankName[c.rank]] = r
 	}
 	for k, w := range want {
 		if g, ok := got[k]; !ok || !slices.Equal(g[0], w[0]) || !slices.Equal(g[1], w[1]) {

@@ -169,7 +169,7 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	// "(severity: high)", "[Priority: P1]", "[severity=high]": the
 	// field's name is not the value.
 	if i := strings.IndexAny(v, ":：="); i > 0 && i <= 32 {
-		if sevColumn(strings.ToLower(strings.TrimSpace(v[:i]))) {
+		if sevColumn(strings.TrimSpace(v[:i])) {
 			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":：="))
 		}
 	}
