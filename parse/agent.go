@@ -402,9 +402,9 @@ func (p *reportParser) takeIndex() {
 	case hl.level == 0:
 		p.diag(hl.num, LevelWarning, "index heading is bold text, not a ### heading")
 	case hl.level != 3:
-		p.diag(hl.num, LevelWarning, "index heading is level %d (%s), expected ###", hl.level, strings.Repeat("#", hl.level))
+		p.diag(hl.num, LevelWarning, "index heading is level %d (%s), expected ###", hl.level, strings.Repeat("#", int(hl.level)))
 	}
-	if hl.head != "Findings Index" || strings.TrimSpace(hl.text) != strings.TrimSpace(strings.Repeat("#", max(hl.level, 1))+" Findings Index") {
+	if hl.head != "Findings Index" || strings.TrimSpace(hl.text) != strings.TrimSpace(strings.Repeat("#", max(int(hl.level), 1))+" Findings Index") {
 		p.diag(hl.num, LevelWarning, "index heading %q is not exactly \"### Findings Index\"", strings.TrimSpace(hl.text))
 	}
 	if !p.indexFirst() {

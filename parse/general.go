@@ -83,8 +83,8 @@ type orphan struct {
 	overall bool
 }
 
-// sevFieldAny is sevFieldRe's match of t, whatever its value, or nil; the
-// cheap tests first (a field has a colon).
+// sevFieldAny is sevFieldSplit's match of t, whatever its value, or nil;
+// the cheap tests first (a field has a colon).
 func sevFieldAny(t string) []string {
 	t = fieldForm(t)
 	if len(t) > 400 || !strings.Contains(t, ":") && !strings.Contains(t, "：") {
@@ -171,7 +171,7 @@ type gnode struct {
 	count         int // a count the group heading states, -1 when none
 	// field: a severity field in the node's block (rule 2).
 	field     Severity
-	fieldPrio int32 // lower is stronger: Severity 0, Risk 1, Priority 2, Impact 3
+	fieldPrio int32 // lower is stronger: sevRank of the field's name
 	fieldLine int
 	fieldWord string
 	// The counts of its children (int32: a node list is the general
@@ -239,10 +239,6 @@ var (
 	overviewRe = guard(regexp.MustCompile(`(?i)\b(?:summary|overview|overall|assessment|conclusion|verdict|scope|context|introduction|résumé|resumen|요약|概要|总结|tóm tắt)\b`),
 		"summary", "resum", "sum\xc3", "overview", "overall", "assessment", "conclusion", "verdict", "scope", "context",
 		"introduction", "요약", "概要", "总结", "m t") // not "sum", which "assumption" holds
-	// A severity field name (rule 2), in its strength order.
-	sevFieldRe = guardASCII(regexp.MustCompile(`(?i)^(?:[-*+]\s+)?(?:\*\*|__)?\s*((?:(?:overall|inherent|residual)\s+)?(?:severity(?:\s+(?:level|rating))?|risk)|sev|criticality|risk(?:\s+(?:level|rating))?|priority(?:\s+level)?|impact(?:\s+level)?|cvss(?:\s+v?[\d.]+)?(?:\s+(?:base\s+)?score)?|sévérité|gravité|priorité|severidad|prioridad|gravedad|schweregrad|priorität|重要度|严重程度|严重性|优先级|심각도|우선순위|중요도|mức độ(?: nghiêm trọng)?|độ ưu tiên|severidade|gravidade|prioridade|深刻度|风险等级|серь[её]зность|критичность|приоритет|rating|gravità|criticità|ernst|criticité|重大度)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*(.*)$`),
-		"sev", "criticality", "risk", "priority", "impact", "cvss", "prioridad", "gravedad", "schweregrad", "gravidade", "prioridade",
-		"rating", "ernst")
 	// Any field of a finding: "- **Location**:", "Fix:", "**Status:** …".
 	// One ^ before the alternatives, not one in each: a regexp that
 	// starts with ^ is tried at the start only (TestAnyFieldReAnchored).
@@ -375,7 +371,7 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			opened, closed = foldTags(t)
 			folds += opened
 		}
-		level, head := l.level, l.head
+		level, head := int(l.level), l.head
 		if level == 0 && i == setextAt {
 			continue // the underline of a setext heading
 		}
@@ -1251,24 +1247,7 @@ func capitalFieldName(u string) (string, bool) {
 
 func (n *gnode) setField(name, value string, line int) {
 	sev, _, _ := fieldSeverity(name, value)
-	prio := int32(3)
-	k := strings.ToLower(name)
-	for _, q := range []string{"overall ", "inherent ", "residual "} {
-		// "Overall Risk: Critical" under "Impact: High": the rating
-		// that combines the others is a risk or severity field.
-		k = strings.TrimPrefix(k, q)
-	}
-	switch {
-	case strings.HasPrefix(k, "sev") || strings.HasPrefix(k, "crit") || strings.HasPrefix(k, "cvss") || k == "sévérité" || k == "gravité" ||
-		k == "severidad" || k == "gravedad" || k == "schweregrad" || k == "重要度" || strings.HasPrefix(k, "严重") ||
-		k == "심각도" || k == "중요도" || strings.HasPrefix(k, "mức độ") || k == "severidade" || k == "gravidade" ||
-		k == "深刻度" || k == "серьёзность" || k == "серьезность" || k == "критичность" || k == "gravità" || k == "criticità" || k == "ernst" || k == "重大度":
-		prio = 0
-	case strings.HasPrefix(k, "risk") || k == "rating":
-		prio = 1
-	case strings.HasPrefix(k, "prio") || k == "prioridad" || k == "priorität" || k == "优先级" || k == "우선순위" || k == "độ ưu tiên" || k == "prioridade" || k == "приоритет":
-		prio = 2
-	}
+	prio := int32(sevRank(name))
 	if n.fieldLine == 0 || prio < n.fieldPrio {
 		n.field, n.fieldPrio, n.fieldLine, n.fieldWord = sev, prio, line, strings.TrimSpace(stripBold(value))
 	}
@@ -3680,27 +3659,14 @@ func ratingColumn(name string) bool {
 	return false
 }
 
-// sevColumnRank orders severity columns as setField orders fields:
-// severity 0, risk 1, priority 2, the others 3.
+// sevColumnRank orders severity columns as setField orders fields
+// (sevRank), but a column of CVSS scores rates the rows only when no
+// column names their level.
 func sevColumnRank(name string) int {
-	switch {
-	case strings.HasPrefix(name, "cvss"):
-		// A CVSS score column rates the rows only when no column names
-		// their level.
-		return 4
-	case name == "security severity":
-		// "| Severity | Security severity |": code scanning rates a rule
-		// (error, warning, note) and its security weight apart.
-		return -1
-	case strings.Contains(name, "sev") || strings.HasPrefix(name, "crit"):
-		return 0
-	case strings.Contains(name, "risk") || name == "rating" || name == "grade":
-		// An overall rating beats one axis of it (impact).
-		return 1
-	case strings.HasPrefix(name, "prio"):
-		return 2
+	if n := sevNameOf(name); n != nil && n.cvss {
+		return int(rankScore)
 	}
-	return 3
+	return int(sevRank(name))
 }
 
 // cellField reads a table cell that names a severity field and its value:
@@ -3720,18 +3686,6 @@ func cellField(cell string) (name, value string, ok bool) {
 		return "", "", false
 	}
 	return name, value, true
-}
-
-func sevColumn(name string) bool {
-	switch name {
-	case "severity", "sev", "sev.", "security severity", "priority", "risk", "risk level", "level", "impact", "criticality", "prio", "rating", "grade",
-		"overall risk", "risk rating", "overall severity", "severity rating", "inherent risk", "residual risk",
-		"severity level", "priority level", "심각도", "우선순위", "중요도", "重要度", "严重程度", "严重性", "优先级",
-		"sévérité", "gravité", "priorité", "severidad", "prioridad", "gravedad", "mức độ", "schweregrad", "priorität",
-		"gravità", "ernst", "criticité", "重大度", "threat level", "cvss", "cvss score", "cvss v3", "cvss 3.1", "cvss v3.1", "cvss base score":
-		return true
-	}
-	return false
 }
 
 func titleColumn(name string) bool {

@@ -79,7 +79,7 @@ func (ix *index) deviation(line int, level Level, format string, a ...any) {
 
 // readIndex reads the index block whose heading is lines[h].
 func readIndex(st *stop, lines []line, h int, allowMasked bool) *index {
-	level := lines[h].level
+	level := int(lines[h].level)
 	if allowMasked {
 		level, _ = heading(lines[h].text)
 	}

@@ -159,8 +159,8 @@ func markTrailScale(nodes []gnode) {
 	}
 }
 
-// fieldForm rewrites a severity field written in a form sevFieldRe does
-// not know to the "Name: value" it stands for: in italics ("*Severity:
+// fieldForm rewrites a severity field written in a form sevFieldSplit
+// does not know to the "Name: value" it stands for: in italics ("*Severity:
 // high*", as review bots end a comment) or apart by a dash ("Severity —
 // High"). Other lines come back as they are; the cheap tests first.
 func fieldForm(t string) string {
@@ -179,8 +179,7 @@ func fieldForm(t string) string {
 		if !ok {
 			continue
 		}
-		n := strings.ToLower(strings.Trim(strings.TrimSpace(name), "*_"))
-		if n == "severity" || n == "risk" || n == "risk level" || n == "risk rating" || n == "priority" || n == "impact" {
+		if sevNameOf(strings.Trim(strings.TrimSpace(name), "*_")) != nil {
 			return name + ": " + value
 		}
 	}

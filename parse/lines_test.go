@@ -1,9 +1,11 @@
 package parse
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // isRuleCopying is the former isRule, which removed the spaces of every
@@ -107,4 +109,35 @@ func FuzzLoneCRs(f *testing.F) {
 			t.Errorf("loneCRs(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestLineSize holds a line to 48 bytes: a report has one for every few
+// dozen bytes of its text, and at 16 MiB their slice is a quarter of
+// what the parse holds.
+func TestLineSize(t *testing.T) {
+	if n := unsafe.Sizeof(line{}); n > 48 {
+		t.Errorf("a line takes %d bytes; want 48 at most", n)
+	}
+}
+
+// TestLineStartPast2GiB reads an offset that does not fit a line's start
+// as none: the line's text is then copied, never cut from the report at
+// a wrong place.
+func TestLineStartPast2GiB(t *testing.T) {
+	for _, tt := range []struct {
+		off  int
+		want int32
+	}{{0, 0}, {17, 17}, {math.MaxInt32, math.MaxInt32}, {math.MaxInt32 + 1, -1}, {1 << 40, -1}} {
+		if got := lineStart(tt.off); got != tt.want {
+			t.Errorf("lineStart(%d) = %d; want %d", tt.off, got, tt.want)
+		}
+	}
+	// The line before "b" ends where -1 + len("b") points: at a newline.
+	src := "\nb\nc\n"
+	_, lines := splitLines(src)
+	lines[1].start = -1
+	b := newBlocks(src, lines, nil)
+	if got := b.description(src, lines, 1, 2, 4); got != "b\nc\n" {
+		t.Errorf("description over a line past 2 GiB = %q; want %q", got, "b\nc\n")
+	}
 }

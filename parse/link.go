@@ -232,7 +232,7 @@ func newBlocks(src string, lines []line, ids blockIDs) *blocks {
 	for i, l := range lines {
 		b.at[i+1] = b.at[i] + int64(len(l.text)) + 1
 		b.split[i+1] = b.split[i]
-		if e := l.start + len(l.text); e >= len(src) || src[e] != '\n' {
+		if e := int(l.start) + len(l.text); l.start < 0 || e >= len(src) || src[e] != '\n' {
 			b.split[i+1]++
 		}
 		if l.masked {
@@ -325,7 +325,7 @@ func (b *blocks) between(xs []int32, lo, hi int) []int32 {
 // not copy the report once more.
 func (b *blocks) description(src string, lines []line, i, last, size int) string {
 	if b.split[last+1] == b.split[i] {
-		return src[lines[i].start : lines[i].start+size]
+		return src[lines[i].start : int(lines[i].start)+size]
 	}
 	var sb strings.Builder
 	sb.Grow(size)

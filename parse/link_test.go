@@ -50,13 +50,13 @@ func (p *reportParser) linkDescriptionsPlain() {
 func descriptionPlain(src string, ls []line, size int) string {
 	whole := true
 	for _, l := range ls {
-		if e := l.start + len(l.text); e >= len(src) || src[e] != '\n' {
+		if e := int(l.start) + len(l.text); l.start < 0 || e >= len(src) || src[e] != '\n' {
 			whole = false
 			break
 		}
 	}
 	if whole {
-		return src[ls[0].start : ls[0].start+size]
+		return src[ls[0].start : int(ls[0].start)+size]
 	}
 	var b strings.Builder
 	b.Grow(size)

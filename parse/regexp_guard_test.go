@@ -56,7 +56,7 @@ var guards = []struct {
 var guardedRes = map[string]*guardedRe{
 	"resolvedLeadRe": resolvedLeadRe,
 	"countWordRe":    countWordRe, "plevelCountRe": plevelCountRe, "citedWordIDRe": citedWordIDRe,
-	"verdictSectionRe": verdictSectionRe, "sevFieldRe": sevFieldRe, "statusFieldRe": statusFieldRe,
+	"verdictSectionRe": verdictSectionRe, "statusFieldRe": statusFieldRe,
 	"verdictLabelRe": verdictLabelRe, "tierRe": tierRe, "legendGuard": legendGuard,
 	"verdictHeadRe": verdictHeadRe, "overviewRe": overviewRe,
 	"stallHeadingRe": stallHeadingRe, "stalledRe": stalledRe,

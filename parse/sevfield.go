@@ -2,17 +2,19 @@ package parse
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// sevFieldSplit is sevFieldRe's match of t read by hand: t, the field's
-// name as written and its value, or nil. A tracker export's paragraphs of
+// sevFieldSplit reads t as a severity field line, "- **Severity:** High"
+// (SPEC §2.3 rule 2): t, the field's name as written (one of
+// sevFieldNames) and its value, or nil. A tracker export's paragraphs of
 // bold fields put a severity field in every fourth line, and fieldRun,
 // readFieldBlock and labelOf each ask for it: the regexp's backtracking
 // with its captures was a sixth of the parse (TestSevFieldSplitAsRegexp
-// holds the two equal).
+// holds it equal to the regexp sevFieldNames stand for).
 func sevFieldSplit(t string) []string {
 	i := 0
 	if len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && isRegexpSpace(t[1]) {
@@ -39,8 +41,7 @@ func sevFieldSplit(t string) []string {
 	return nil
 }
 
-// sevFieldValue reads what follows a field's name at t[e:] as sevFieldRe
-// does: white space, "**" or "__", white space, a colon (ASCII or
+// sevFieldValue reads what follows a field's name at t[e:]: white space, "**" or "__", white space, a colon (ASCII or
 // full-width), the same again, then the value, which holds no newline.
 func sevFieldValue(t string, e int) (string, bool) {
 	e = spaceRun(t, e)
@@ -72,13 +73,15 @@ func boldMarkAt(t string, i int) bool {
 	return i+1 < len(t) && (t[i] == '*' && t[i+1] == '*' || t[i] == '_' && t[i+1] == '_')
 }
 
-// sevFieldName is one alternative of sevFieldRe's names: words, one of
-// which stands at the name's start (two spellings of one name share an
-// entry), then optional parts.
+// sevFieldName is one name a severity field may have (SPEC §2.3 rule 2):
+// words, one of which stands at the name's start (two spellings of one
+// name share an entry), then optional parts. The same names head a
+// table's severity column (rule 4, sevColumn) and name a severity in
+// brackets ("[Priority: P1]", wordValue).
 type sevFieldName struct {
 	words []string
 	// more are the words one of which may follow after white space
-	// ("severity level"), in the regexp's order.
+	// ("severity level"), in the order they are tried.
 	more []string
 	// tail is a literal that may follow ("mức độ nghiêm trọng").
 	tail string
@@ -86,31 +89,106 @@ type sevFieldName struct {
 	// lead are the words one of which stands first, then white space
 	// ("overall risk"): the name's start is one of them, not of words.
 	lead []string
+	// rank orders the severity fields of one finding and the severity
+	// columns of one table: the lowest counts (sevRank).
+	rank int8
 }
 
-// sevFieldNames are sevFieldRe's names in its order (the first that
-// gives a match wins, as in the regexp).
+// The ranks of severity fields and columns: a severity (or a CVSS score
+// in a field) beats a risk or an overall rating, which beats a priority,
+// which beats an impact (one axis of a risk) or a level; a column of CVSS
+// scores counts only when no other names the level (sevColumnRank).
+const (
+	rankSeverity int8 = iota
+	rankRisk
+	rankPriority
+	rankImpact
+	rankScore
+)
+
+// sevFieldNames are the names of severity fields, the one table of them
+// (docs/reports.md "Severity fields" lists them; TestSevFieldNamesDoc
+// holds it equal to the regexp sevFieldNames stand for). The first that gives a match wins: a name that
+// another opens ("sev", "severity") comes after it.
 var sevFieldNames = []sevFieldName{
 	{lead: sevFieldLead, words: []string{"severity"}, more: []string{"level", "rating"}},
-	{lead: sevFieldLead, words: []string{"risk"}},
+	{lead: sevFieldLead, words: []string{"risk"}, rank: rankRisk},
 	{words: []string{"severity"}, more: []string{"level", "rating"}},
 	{words: []string{"sev"}},
 	{words: []string{"criticality"}},
-	{words: []string{"risk"}, more: []string{"level", "rating"}},
-	{words: []string{"priority"}, more: []string{"level"}},
-	{words: []string{"impact"}, more: []string{"level"}},
+	{words: []string{"risk"}, more: []string{"level", "rating"}, rank: rankRisk},
+	{words: []string{"priority"}, more: []string{"level"}, rank: rankPriority},
+	{words: []string{"impact"}, more: []string{"level"}, rank: rankImpact},
 	{words: []string{"cvss"}, cvss: true},
-	{words: []string{"sévérité"}}, {words: []string{"gravité"}}, {words: []string{"priorité"}},
-	{words: []string{"severidad"}}, {words: []string{"prioridad"}}, {words: []string{"gravedad"}},
-	{words: []string{"schweregrad"}}, {words: []string{"priorität"}},
-	{words: []string{"重要度"}}, {words: []string{"严重程度"}}, {words: []string{"严重性"}}, {words: []string{"优先级"}},
-	{words: []string{"심각도"}}, {words: []string{"우선순위"}}, {words: []string{"중요도"}},
-	{words: []string{"mức độ"}, tail: " nghiêm trọng"}, {words: []string{"độ ưu tiên"}},
-	{words: []string{"severidade"}}, {words: []string{"gravidade"}}, {words: []string{"prioridade"}},
-	{words: []string{"深刻度"}}, {words: []string{"风险等级"}},
-	{words: []string{"серьезность", "серьёзность"}}, {words: []string{"критичность"}}, {words: []string{"приоритет"}},
-	{words: []string{"rating"}}, {words: []string{"gravità"}}, {words: []string{"criticità"}}, {words: []string{"ernst"}},
+	{words: []string{"sévérité"}}, {words: []string{"gravité"}}, {words: []string{"priorité"}, rank: rankPriority},
+	{words: []string{"severidad"}}, {words: []string{"prioridad"}, rank: rankPriority}, {words: []string{"gravedad"}},
+	{words: []string{"schweregrad"}}, {words: []string{"priorität"}, rank: rankPriority},
+	{words: []string{"重要度"}}, {words: []string{"严重程度"}}, {words: []string{"严重性"}}, {words: []string{"优先级"}, rank: rankPriority},
+	{words: []string{"심각도"}}, {words: []string{"우선순위"}, rank: rankPriority}, {words: []string{"중요도"}},
+	{words: []string{"mức độ"}, tail: " nghiêm trọng"}, {words: []string{"độ ưu tiên"}, rank: rankPriority},
+	{words: []string{"severidade"}}, {words: []string{"gravidade"}}, {words: []string{"prioridade"}, rank: rankPriority},
+	{words: []string{"深刻度"}}, {words: []string{"风险等级"}, rank: rankRisk},
+	{words: []string{"серьезность", "серьёзность"}}, {words: []string{"критичность"}}, {words: []string{"приоритет"}, rank: rankPriority},
+	{words: []string{"rating"}, rank: rankRisk}, {words: []string{"gravità"}}, {words: []string{"criticità"}}, {words: []string{"ernst"}},
 	{words: []string{"criticité"}}, {words: []string{"重大度"}},
+}
+
+// sevColumnOnly are the names of a table's severity column that are no
+// field's name ("| Level |", SPEC §2.3 rule 4), with their rank. A
+// "Security severity" (code scanning's, beside its error/warning/note
+// "Severity") beats every other.
+var sevColumnOnly = []struct {
+	name string
+	rank int8
+}{{"level", rankImpact}, {"grade", rankRisk}, {"threat level", rankImpact}, {"sev.", rankSeverity},
+	{"prio", rankPriority}, {"security severity", rankSeverity - 1}}
+
+// columnOnlyRank is the rank of name (in any case) among sevColumnOnly.
+func columnOnlyRank(name string) (int8, bool) {
+	for _, c := range sevColumnOnly {
+		if strings.EqualFold(name, c.name) {
+			return c.rank, true
+		}
+	}
+	return 0, false
+}
+
+// sevNameOf returns the entry of sevFieldNames that names the whole of
+// name (in any case), or nil.
+func sevNameOf(name string) *sevFieldName {
+	if name == "" {
+		return nil
+	}
+	var buf [4]int
+	for m := sevFieldFirst[name[0]]; m != 0; m &= m - 1 {
+		n := &sevFieldNames[bits.TrailingZeros64(m)]
+		if slices.Contains(n.ends(name, 0, buf[:0]), len(name)) {
+			return n
+		}
+	}
+	return nil
+}
+
+// sevColumn reports whether a table column's name (bold and emoji
+// trimmed, in any case) names a severity: a field's name or one of
+// sevColumnOnly.
+func sevColumn(name string) bool {
+	if _, ok := columnOnlyRank(name); ok {
+		return true
+	}
+	return sevNameOf(name) != nil
+}
+
+// sevRank orders severity fields and columns by their name: the lowest
+// counts; a name of neither ranks with the impacts.
+func sevRank(name string) int8 {
+	if r, ok := columnOnlyRank(name); ok {
+		return r
+	}
+	if n := sevNameOf(name); n != nil {
+		return n.rank
+	}
+	return rankImpact
 }
 
 // sevFieldLead are the words that may stand before "severity" or "risk"

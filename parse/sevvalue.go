@@ -171,10 +171,8 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	}
 	// "(severity: high)", "[Priority: P1]", "[severity=high]": the
 	// field's name is not the value.
-	if i := strings.IndexAny(v, ":：="); i > 0 && i <= 12 {
-		switch strings.ToLower(strings.TrimSpace(v[:i])) {
-		case "severity", "sev", "priority", "prio", "risk", "impact", "level", "severidad", "severidade", "sévérité",
-			"schweregrad", "gravedad", "gravidade", "gravité", "gravità", "ernst", "rating":
+	if i := strings.IndexAny(v, ":：="); i > 0 && i <= 32 {
+		if sevColumn(strings.TrimSpace(v[:i])) {
 			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":：="))
 		default:
 			if m := sevFieldSplit(v); m != nil {
@@ -607,8 +605,9 @@ func fieldInList(v string) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		switch strings.ToLower(strings.TrimSpace(name)) {
-		case "severity", "sev", "risk":
+		// A severity, risk or rating field (sevFieldNames), not a
+		// priority or an impact.
+		if n := sevNameOf(strings.TrimSpace(name)); n != nil && n.rank <= rankRisk {
 			if field != "" {
 				return "", false
 			}

@@ -732,7 +732,7 @@ func finalSection(lines []line) int {
 	top, count := 7, map[int]int{}
 	for _, l := range lines {
 		if !l.masked && l.level > 0 {
-			count[l.level]++
+			count[int(l.level)]++
 		}
 	}
 	for lvl := 1; lvl <= 6; lvl++ {
@@ -744,7 +744,7 @@ func finalSection(lines []line) int {
 	}
 	at := len(lines)
 	for i, l := range lines {
-		if !l.masked && l.level == top {
+		if !l.masked && int(l.level) == top {
 			at = i
 		}
 	}

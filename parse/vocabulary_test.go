@@ -2,8 +2,6 @@ package parse
 
 import (
 	"math/rand/v2"
-	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,31 +11,12 @@ import (
 // vocabulary table of severity.go together: the same words at the same
 // levels, each in the same column.
 func TestVocabularyDoc(t *testing.T) {
-	data, err := os.ReadFile("../docs/reports.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(data)
-	i, j := strings.Index(doc, "<!-- vocabulary -->"), strings.Index(doc, "<!-- /vocabulary -->")
-	if i < 0 || j < i {
-		t.Fatal("docs/reports.md has no <!-- vocabulary --> table")
-	}
-	word := regexp.MustCompile("`([^`]+)`")
-	rows := map[string][2][]string{}
-	for _, l := range strings.Split(doc[i:j], "\n") {
-		cells := strings.Split(l, "|")
-		if len(cells) != 5 || !strings.HasPrefix(strings.TrimSpace(cells[2]), "`") {
-			continue
+	rows := docRows(t, "vocabulary")
+	for level, r := range rows {
+		for c := range r {
+			r[c] = slices.DeleteFunc(r[c], IsPLevel)
 		}
-		var cols [2][]string
-		for c := 0; c < 2; c++ {
-			for _, m := range word.FindAllStringSubmatch(cells[2+c], -1) {
-				if !IsPLevel(m[1]) {
-					cols[c] = append(cols[c], m[1])
-				}
-			}
-		}
-		rows[strings.TrimSpace(cells[1])] = cols
+		rows[level] = r
 	}
 	for _, r := range vocabulary {
 		level := string(r.sev)
