@@ -86,17 +86,11 @@ func (g *general) settleGuessed() {
 // rates defects: a severity or a risk, in any language, not a priority,
 // an impact or a level.
 func guessable(name string) bool {
-	switch sevColumnRank(name) {
-	case 0, 1:
-		return true
-	case 3:
-		switch name {
-		case "impact", "level", "优先级", "우선순위", "độ ưu tiên", "приоритет":
-			return false
-		}
+	switch int8(sevColumnRank(name)) {
+	case rankSeverity, rankRisk:
 		return true
 	}
-	return false
+	return name == "threat level"
 }
 
 // ruleColumn reports whether a table column names rules or kinds: a table

@@ -174,10 +174,8 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	if i := strings.IndexAny(v, ":：="); i > 0 && i <= 32 {
 		if sevColumn(strings.TrimSpace(v[:i])) {
 			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":：="))
-		default:
-			if m := sevFieldSplit(v); m != nil {
-				v = strings.TrimSpace(m[2]) // "重要度：高": a severity field named as sevfield.go names them
-			}
+		} else if m := sevFieldSplit(v); m != nil {
+			v = strings.TrimSpace(m[2]) // "重要度：高": a severity field named as sevfield.go names them
 		}
 	}
 	// The reason after a dash, a colon or a semicolon is not the value.
