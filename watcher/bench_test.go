@@ -3,8 +3,10 @@ package watcher
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/bus"
@@ -93,4 +95,43 @@ func benchWatcher(b *testing.B, lines int) (*Watcher, string) {
 	}
 	w.pollAll()
 	return w, dir
+}
+
+// BenchmarkCompleteAgents is BenchmarkComplete on a demo run of
+// WATCH_BENCH_AGENTS agents × 50 findings with a 1k-line bus (issue 29:
+// a report renamed into place at 8,000 agents); skipped when the variable
+// is not set. Each iteration alternates between the run without its last
+// agent and the whole run, and renders findings.json and summary.md.
+func BenchmarkCompleteAgents(b *testing.B) {
+	n, _ := strconv.Atoi(os.Getenv("WATCH_BENCH_AGENTS"))
+	if n <= 0 {
+		b.Skip("WATCH_BENCH_AGENTS not set")
+	}
+	dir := b.TempDir()
+	if err := demo.Generate(dir, demo.Config{Agents: n, Findings: 50, BusLines: 1_000, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	w := New(dir, Options{})
+	if err := w.rescan(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	w.pollAll()
+	whole := w.run()
+	fewer := *whole
+	fewer.Agents = whole.Agents[:len(whole.Agents)-1]
+	w.live.Update(whole)
+	w.live.Synthesis()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		run := whole
+		if i%2 == 0 {
+			run = &fewer
+		}
+		w.live.Update(run)
+		s := w.live.Synthesis()
+		if err := synth.WriteJSON(io.Discard, s); err != nil {
+			b.Fatal(err)
+		}
+		synth.WriteMarkdown(io.Discard, s)
+	}
 }
