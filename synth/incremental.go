@@ -76,3 +76,17 @@ func (l *Live) keepMerge(m int) {
 	}
 	l.findings = fs
 }
+
+// adoptIndex gives m the index of old when both match the same nodes (the
+// merge kept): the keyword blocks and the file:line index depend on the
+// nodes alone and are only read once made, and making them again was the
+// largest part of making the timeline again (matcher.index, a map entry
+// per source's file:line: about 1 s at 8,000 agents × 50 findings).
+func (m *matcher) adoptIndex(old *matcher) {
+	if m.indexed || old == nil || !old.indexed || len(m.nodes) == 0 || len(m.nodes) != len(old.nodes) ||
+		&m.nodes[0] != &old.nodes[0] {
+		return
+	}
+	m.blocks, m.byPoint, m.indexed = old.blocks, old.byPoint, true
+	m.stamp = make([]int, len(m.nodes))
+}
