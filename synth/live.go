@@ -16,9 +16,13 @@ import (
 // what changed:
 //   - bus entries appended since the previous Update are read on their own
 //     (the cost of an append does not grow with the bus);
-//   - the findings are merged again only when the completed agents changed
-//     (an agent that completes, a report rewritten); then the whole bus is
-//     read again against them, as it must be;
+//   - the findings are merged again only when the findings of the
+//     completed agents changed (an agent that completes with findings, a
+//     report rewritten with other findings); when only the agents changed
+//     (one that completes without a finding, a report rewritten with the
+//     same findings: incremental.go), the findings stay, with their
+//     convergence_display made again. Either way the report side of the
+//     timeline is made again, against the bus entries read;
 //   - anything else (a .partial growing, a specialist file) costs a pass over
 //     the agents.
 //
@@ -60,6 +64,8 @@ type Live struct {
 	tl   *timeline
 	read []busMark // the bus files as read into tl
 	memo *busMemo  // what the entries read gave, for the next timeline
+
+	merges int // how many times the findings were merged (for tests)
 }
 
 // agentKey is what the report side of a completed agent depends on.
@@ -98,7 +104,21 @@ func (l *Live) Update(run *Run) {
 	completed := accountAgents(s, run, opts)
 	rebase := false
 	keys := keysOf(completed)
-	if l.findings == nil || !slices.Equal(keys, l.agents) {
+	if l.findings != nil && !slices.Equal(keys, l.agents) && opts.Evidence == nil && opts.Baseline == nil &&
+		len(opts.Suppressions) == 0 && sameMerge(l.completed, completed) {
+		// The merge reads what it read (incremental.go): its findings
+		// stay, their displays made for the agents completed now. The
+		// baseline, the suppressions and the evidence are left to a merge.
+		l.agents, l.completed = keys, completed
+		l.keepMerge(len(completed))
+		l.handed, l.prov = false, nil
+		if _, ok := l.appended(run); ok && l.memo.ids != nil {
+			rebase = true
+		} else {
+			l.Rewind()
+		}
+	} else if l.findings == nil || !slices.Equal(keys, l.agents) {
+		l.merges++
 		l.agents, l.completed = keys, completed
 		srcs := sourcesOf(completed)
 		l.nodes = nodesOf(srcs)

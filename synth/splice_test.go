@@ -2,6 +2,7 @@ package synth_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"math/rand/v2"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/fluxwatch/fluxwatch/internal/demo"
 	"github.com/fluxwatch/fluxwatch/internal/txtartest"
+	"github.com/fluxwatch/fluxwatch/parse"
 	"github.com/fluxwatch/fluxwatch/record"
 	"github.com/fluxwatch/fluxwatch/synth"
 )
@@ -201,6 +203,7 @@ func TestJSONSpliceCopiesUnchanged(t *testing.T) {
 	if rc.n < int64(findings)*9/10 {
 		t.Errorf("an append that touches no finding read %d bytes of the previous output, want the findings' %d", rc.n, findings)
 	}
+	untouched := rc.n
 	i := slices.IndexFunc(s.Findings, func(f synth.Finding) bool { return f.DiscoveredBy() == nil })
 	if i < 0 {
 		t.Fatal("every finding is discovered on the bus: nothing left to touch")
@@ -215,8 +218,115 @@ func TestJSONSpliceCopiesUnchanged(t *testing.T) {
 	if want := must(synth.RenderJSON(s)); !bytes.Equal(third, want) {
 		t.Fatalf("the splice of a touched finding differs from WriteJSON:\n%s", txtartest.FirstDiff(want, third))
 	}
-	if rc.n >= int64(findings) {
-		t.Errorf("an append that touches a finding read all %d bytes of the findings", rc.n)
+	if rc.n >= untouched {
+		t.Errorf("an append that touches a finding read %d bytes of the previous output, one that touches none %d", rc.n, untouched)
+	}
+}
+
+// memberSpan returns how many bytes the member that begins with open takes
+// in doc, up to the member that begins with next (0 when one is missing).
+func memberSpan(doc []byte, open, next string) int64 {
+	i := bytes.Index(doc, []byte(open))
+	if i < 0 {
+		return 0
+	}
+	j := bytes.Index(doc[i:], []byte(next))
+	if j < 0 {
+		return 0
+	}
+	return int64(j)
+}
+
+// TestJSONSpliceCopiesLists: a bus append that adds an entry no completed
+// agent acknowledged copies the agents and the unacknowledged entries
+// written before from the previous output, with the findings; an agent
+// that changes is rendered, the others copied.
+func TestJSONSpliceCopiesLists(t *testing.T) {
+	full, _ := demoRun(t, demo.Config{Agents: 8, Findings: 6, BusLines: 80, Seed: 9})
+	opts := synth.Options{Watching: true, MaxEntries: 20}
+	live := synth.NewLive(opts)
+	es := slices.Clone(full.Bus[0].Entries)
+	step := func(run synth.Run, es []record.Entry) *synth.Synthesis {
+		run.Bus = []synth.BusFile{{Name: full.Bus[0].Name, Entries: es}}
+		live.Update(&run)
+		return live.Synthesis()
+	}
+	var sp synth.JSONSplice
+	s := step(*full, es)
+	if s.Timeline == nil || len(s.Timeline.Unacknowledged) < 2 {
+		t.Fatal("the run has fewer than two unacknowledged entries: nothing to copy")
+	}
+	first, _ := splice(t, &sp, s, nil)
+	es = append(es, record.Entry{Severity: record.Blocking, Agent: "fd-late", Summary: "zyxw qvut nothing like it"})
+	s = step(*full, es)
+	got, rc := splice(t, &sp, s, first)
+	if want := must(synth.RenderJSON(s)); !bytes.Equal(got, want) {
+		t.Fatalf("the splice differs from WriteJSON:\n%s", txtartest.FirstDiff(want, got))
+	}
+	findings := memberSpan(got, "\n  \"findings\": [", "\n  \"improvements\"")
+	agents := memberSpan(got, "\n  \"agents\": [", "\n  \"agents_launched\"")
+	unacked := memberSpan(got, "\n    \"unacknowledged\": [", "\n    \"unacknowledged_total\"")
+	if findings == 0 || agents == 0 || unacked == 0 {
+		t.Fatalf("findings.json without its lists: findings %d, agents %d, unacknowledged %d bytes", findings, agents, unacked)
+	}
+	last := s.Timeline.Unacknowledged[len(s.Timeline.Unacknowledged)-1]
+	lastSize := int64(len(must(json.MarshalIndent(last, "      ", "  "))))
+	if min := findings + agents + unacked - lastSize - 200; rc.n < min {
+		t.Errorf("an append read %d bytes of the previous output, want at least %d (findings %d, agents %d, unacknowledged %d less the new entry's %d)",
+			rc.n, min, findings, agents, unacked, lastSize)
+	}
+
+	// One agent's report changes (its declared verdict): it alone is
+	// rendered again.
+	run := *full
+	run.Agents = slices.Clone(full.Agents)
+	a := &run.Agents[len(run.Agents)/2]
+	rep := *a.Report
+	a.Report = &rep
+	if rep.DeclaredVerdict == parse.Risky {
+		rep.DeclaredVerdict = parse.Safe
+	} else {
+		rep.DeclaredVerdict = parse.Risky
+	}
+	s = step(run, es)
+	third, rc := splice(t, &sp, s, got)
+	if want := must(synth.RenderJSON(s)); !bytes.Equal(third, want) {
+		t.Fatalf("the splice after an agent changed differs from WriteJSON:\n%s", txtartest.FirstDiff(want, third))
+	}
+	agents = memberSpan(third, "\n  \"agents\": [", "\n  \"agents_launched\"")
+	one := int64(len(must(json.MarshalIndent(s.Agents[len(run.Agents)/2], "    ", "  "))))
+	if min := agents - 2*one; rc.n < min {
+		t.Errorf("after one agent changed, the splice read %d bytes of the previous output, want at least the other agents' %d", rc.n, min)
+	}
+}
+
+// TestJSONSpliceAfterMerge: when an agent completes, the findings are
+// merged again and every convergence_display changes (N/M, M one more);
+// the findings the new agent left alone are copied from the previous
+// output with their display made again, in their new places, and the
+// output is WriteJSON's.
+func TestJSONSpliceAfterMerge(t *testing.T) {
+	full, _ := demoRun(t, demo.Config{Agents: 12, Findings: 8, BusLines: 60, Seed: 3})
+	live := synth.NewLive(synth.Options{Watching: true})
+	var sp synth.JSONSplice
+	var prev []byte
+	for n := len(full.Agents) - 4; n <= len(full.Agents); n++ {
+		run := *full
+		run.Agents = full.Agents[:n]
+		live.Update(&run)
+		s := live.Synthesis()
+		got, rc := splice(t, &sp, s, prev)
+		if want := must(synth.RenderJSON(s)); !bytes.Equal(got, want) {
+			t.Fatalf("%d agents: the splice differs from WriteJSON:\n%s", n, txtartest.FirstDiff(want, got))
+		}
+		if prev != nil {
+			findings := memberSpan(got, "\n  \"findings\": [", "\n  \"improvements\"")
+			if rc.n < findings/2 {
+				t.Errorf("%d agents: the splice read %d bytes of the previous output, want at least half the findings' %d",
+					n, rc.n, findings)
+			}
+		}
+		prev = got
 	}
 }
 
@@ -249,6 +359,18 @@ func TestSameFindingFields(t *testing.T) {
 		"ConvergenceDisplay", "Confidence", "FileRefs", "Independent", "more", "srcs"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Finding's fields are %v, sameFinding compares %v: compare the new ones in synth/splice.go", got, want)
+	}
+}
+
+// TestSameUnacknowledgedFields fails when Unacknowledged gains or loses a
+// field: the splice's unackedFrom must then compare it.
+func TestSameUnacknowledgedFields(t *testing.T) {
+	var got []string
+	for f := range reflect.TypeFor[synth.Unacknowledged]().Fields() {
+		got = append(got, f.Name)
+	}
+	if want := []string{"Seq", "Agent", "Summary", "By"}; !slices.Equal(got, want) {
+		t.Errorf("Unacknowledged's fields are %v, unackedFrom compares %v: compare the new ones in synth/splice.go", got, want)
 	}
 }
 
@@ -290,4 +412,34 @@ func BenchmarkJSONSplice(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkJSONSpliceComplete measures findings.json of 1,000 agents × 50
+// findings after the last agent completed (the findings merged again,
+// every convergence_display changed), spliced from the output before it.
+func BenchmarkJSONSpliceComplete(b *testing.B) {
+	run := generatedRun(b, demo.Config{Agents: 1000, Findings: 50, BusLines: 1000, Seed: 1})
+	live := synth.NewLive(synth.Options{Watching: true})
+	fewer := *run
+	fewer.Agents = run.Agents[:len(run.Agents)-1]
+	live.Update(&fewer)
+	first := live.Synthesis()
+	var sp synth.JSONSplice
+	var prev bytes.Buffer
+	if err := sp.Write(&prev, first, nil); err != nil {
+		b.Fatal(err)
+	}
+	live.Update(run)
+	s := live.Synthesis()
+	old := bytes.NewReader(prev.Bytes())
+	b.SetBytes(int64(prev.Len()))
+	for b.Loop() {
+		b.StopTimer()
+		var again synth.JSONSplice
+		again.Write(io.Discard, first, nil) // the state after the first write
+		b.StartTimer()
+		if err := again.Write(io.Discard, s, old); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -676,6 +676,7 @@ func (m *busMemo) record(ref entryRef, blocking bool) {
 func (t *timeline) rebase(findings []Finding, completed []*Agent, nodes []*node, more func() []*node, opts Options, at anchor) *timeline {
 	n := newTimeline(findings, completed, nodes, opts, t.memo, at)
 	n.m.more = more
+	n.m.adoptIndex(t.m) // the same nodes when the merge was kept (incremental.go)
 	n.total, n.perSeverity, n.perAgent, n.stalled, n.stalls = t.total, t.perSeverity, t.perAgent, t.stalled, t.stalls
 	n.busProv = t.busProv
 	n.entries, n.entryIDs = t.entries, t.entryIDs

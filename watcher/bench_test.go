@@ -3,8 +3,11 @@ package watcher
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/fluxwatch/fluxwatch/bus"
@@ -93,4 +96,58 @@ func benchWatcher(b *testing.B, lines int) (*Watcher, string) {
 	}
 	w.pollAll()
 	return w, dir
+}
+
+// BenchmarkCompleteAgents is BenchmarkComplete on a demo run of
+// WATCH_BENCH_AGENTS agents × 50 findings with a 1k-line bus (issue 29:
+// a report renamed into place at 8,000 agents); skipped when the variable
+// is not set. Each iteration alternates between the run without its last
+// agent and the whole run, and renders findings.json and summary.md; with
+// quiet=true the last agent's report holds no finding.
+func BenchmarkCompleteAgents(b *testing.B) {
+	n, _ := strconv.Atoi(os.Getenv("WATCH_BENCH_AGENTS"))
+	if n <= 0 {
+		b.Skip("WATCH_BENCH_AGENTS not set")
+	}
+	dir := b.TempDir()
+	if err := demo.Generate(dir, demo.Config{Agents: n, Findings: 50, BusLines: 1_000, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	w := New(dir, Options{})
+	if err := w.rescan(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	w.pollAll()
+	whole := w.run()
+	for _, quiet := range []bool{false, true} {
+		b.Run(fmt.Sprintf("quiet=%v", quiet), func(b *testing.B) {
+			// quiet: the last agent's report holds no finding (the merge
+			// is kept, synth/incremental.go).
+			run := *whole
+			run.Agents = slices.Clone(whole.Agents)
+			if quiet {
+				last := &run.Agents[len(run.Agents)-1]
+				rep := *last.Report
+				rep.Findings = nil
+				last.Report = &rep
+			}
+			fewer := run
+			fewer.Agents = run.Agents[:len(run.Agents)-1]
+			w.live.Update(&run)
+			w.live.Synthesis()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				r := &run
+				if i%2 == 0 {
+					r = &fewer
+				}
+				w.live.Update(r)
+				s := w.live.Synthesis()
+				if err := synth.WriteJSON(io.Discard, s); err != nil {
+					b.Fatal(err)
+				}
+				synth.WriteMarkdown(io.Discard, s)
+			}
+		})
+	}
 }

@@ -16,7 +16,8 @@ import (
 // each change from the ones it wrote before (synth.JSONSplice,
 // synth.MarkdownSplice); after every change of a scripted run — bus appends that touch a finding and that do not, a bus
 // writer killed mid-line, a .partial cut short, a report completing by
-// rename, findings.json replaced by someone else or written over in place
+// rename (one with findings, one without), a report written again with
+// the same findings and then cut short by a killed writer, findings.json replaced by someone else or written over in place
 // with its size and time kept (summary.md too) — the watcher's
 // findings.json and summary.md are synth's of the same files, byte for byte.
 func TestWatchSplicedReports(t *testing.T) {
@@ -127,6 +128,22 @@ func TestWatchSplicedReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle("a report completed by rename")
+
+	// The merge kept (synth/incremental.go): a report without a finding
+	// completes; a report is written again with the same findings; then
+	// a writer killed mid-report leaves one cut short (other findings).
+	write("fd-e.md.partial", "### Findings Index\nNo findings.\nVerdict: safe\n")
+	if err := os.Rename(filepath.Join(dir, "fd-e.md.partial"), filepath.Join(dir, "fd-e.md")); err != nil {
+		t.Fatal(err)
+	}
+	settle("a report without a finding completed by rename")
+	write("fd-b.md", report(
+		`- P1 | B-001 | "Auth" | Session token stored in local storage`,
+		`- P2 | B-002 | "Uploads" | Upload size not bounded`)+"\nRead fd-a's peer finding first.\n")
+	settle("a report written again with the same findings")
+	again := report(`- P1 | B-001 | "Auth" | Session token stored in local storage`, `- P2 | B-002 | "Uploads" | Upload size not bounded`)
+	write("fd-b.md", again[:strings.Index(again, "B-002")]) // in the middle of its second finding
+	settle("a report cut short by a killed writer")
 
 	// findings.json replaced by another file: the next change renders it.
 	data, err := os.ReadFile(findings)
