@@ -20,7 +20,9 @@ import "strings"
 
 // readFenced reads lines by the general reader (readGeneral) with their
 // fences masked, and again with the tool printouts among them read when
-// that gives no finding and a fence holds one.
+// that gives no finding and a fence holds one. The first read skips the
+// fenced lines: a report made of printouts costs little more than one
+// read, and one with findings outside its fences exactly one.
 func readFenced(st *stop, src string, lines []line) general {
 	g := readGeneral(st, src, lines, false)
 	if len(g.findings) > 0 || !anyToolFence(lines) {

@@ -495,6 +495,9 @@ func fileLocation(s string) bool {
 // what kind of issue it is ("`config/prod.yaml`", "`Mapper.java:20` ·
 // Code Smell"): no words of what is wrong.
 func placeOnly(t string) bool {
+	if strings.IndexAny(t, "/.:") < 0 {
+		return false // no path, extension or line mark: no place
+	}
 	place := false
 	for _, part := range strings.FieldsFunc(t, func(r rune) bool { return r == '·' || r == '|' }) {
 		switch p := strings.TrimSpace(part); {
