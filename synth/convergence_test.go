@@ -210,7 +210,11 @@ func TestConvergenceLabels(t *testing.T) {
 					}
 				case merged:
 					c.fp++
-					t.Logf("  merged, labelled apart: %s: %q and %q", lr.path, a.title, b.title)
+					if *showMissed && lr.split == "tune" {
+						t.Logf("  merged, labelled apart: %s: %q and %q: %s", lr.path, a.title, b.title, evidence(a.ref, b.ref))
+					} else {
+						t.Logf("  merged, labelled apart: %s: %q and %q", lr.path, a.title, b.title)
+					}
 				}
 			}
 		}
