@@ -70,7 +70,7 @@ var defectClasses = []defectClass{
 		"error discarded|exit code ignored")},
 	{name: "cache", phrases: phrases("stale|staleness|cache invalidation|invalidation|invalidate|cache coherence|" +
 		"outdated cache")},
-	{name: "offbyone", phrases: phrases("=off-by-one|=off by one|fencepost|inclusive bound|exclusive bound|boundary")},
+	{name: "offbyone", phrases: phrases("=off by one|fencepost|inclusive bound|exclusive bound|boundary")},
 	{name: "nil", phrases: phrases("nil pointer|null pointer|nil dereference|null dereference|nil deref|null deref|" +
 		"nonetype|undefined property|nil map|nil check|null check")},
 	{name: "validation", phrases: phrases("validation|validate|validated|unvalidated|sanitization|sanitisation|" +
@@ -83,7 +83,7 @@ var defectClasses = []defectClass{
 	{name: "version", phrases: phrases("version mismatch|semver|version pin|pinned version|incompatible version|" +
 		"version bump|breaking change|backward compatibility|backwards compatibility|backward compatible|" +
 		"backwards compatible")},
-	{name: "docsdrift", phrases: phrases("=out of sync|=out-of-sync|=out of date|=out-of-date|stale documentation|" +
+	{name: "docsdrift", phrases: phrases("=out of sync|=out of date|stale documentation|" +
 		"documentation drift|docs drift|drift|inconsistent|inconsistency|inconsistencies|mismatch|contradicts|" +
 		"contradiction|outdated|renamed|rename|naming")},
 	{name: "idempotency", phrases: phrases("idempotent|idempotency|duplicate|duplicates|duplicated|double insert|" +
@@ -167,88 +167,164 @@ func namesClass(c *defectClass, stems []string) bool {
 func isClassWord(w string) bool { return strings.HasPrefix(w, "#") }
 
 // classesOf returns the classes a text names as evidence of meaning
-// (defectClasses), as a set of bits: bit c is defectClasses[c]. It looks
-// each stem of the text up once (classIndex).
+// (defectClasses), as a set of bits: bit c is defectClasses[c].
 func classesOf(text string) uint64 {
+	var r classReader
+	return r.norm(parse.Normalize(text)) | r.raw(text)
+}
+
+// classReader reads the classes of texts (classesOf), reusing its buffer.
+type classReader struct{ stems []string }
+
+// norm returns the classes a normalised text names by its stems, its
+// phrases and its markers of words ("off by one"), looking each stem up
+// once (classIndex).
+func (r *classReader) norm(norm string) uint64 {
 	ix := &classIndex
 	var set, with, also uint64
-	var stems []string
-	for w := range parse.Words(parse.Normalize(text)) {
+	stems := r.stems[:0]
+	phrases := false
+	for w := range parse.Words(norm) {
 		s := stem(w)
 		stems = append(stems, s)
-		for _, r := range ix.roles[s] {
-			switch r.role {
-			case roleAny:
-				set |= 1 << r.class
-			case roleWith:
-				with |= 1 << r.class
-			case roleAlso:
-				also |= 1 << r.class
-			}
+		e, ok := ix.stems[s]
+		if !ok {
+			continue
 		}
+		set |= e.any
+		with |= e.with
+		also |= e.also
+		phrases = phrases || len(e.phrases) > 0
 	}
+	r.stems = stems
 	set |= with & also
-	for k, s := range stems {
-		for _, p := range ix.phrases[s] {
+	for k := 0; phrases && k < len(stems); k++ {
+		e := ix.stems[stems[k]]
+		if e == nil {
+			continue
+		}
+		for _, p := range e.phrases {
 			if k+len(p.stems) <= len(stems) && slices.Equal(stems[k:k+len(p.stems)], p.stems) {
 				set |= 1 << p.class
 			}
 		}
 	}
-	if len(ix.markers) > 0 {
-		lower := strings.ToLower(text)
-		for _, m := range ix.markers {
-			if strings.Contains(lower, m.stems[0]) {
-				set |= 1 << m.class
-			}
+	for _, m := range ix.words {
+		if hasWords(norm, m.text) {
+			set |= 1 << m.class
 		}
 	}
 	return set
 }
 
-// The roles a stem plays in naming a class: alone (any), or one of two
-// (with, also).
-const (
-	roleAny = iota
-	roleWith
-	roleAlso
-)
+// hasWords reports whether the normalised text holds the words m, standing
+// as words ("time out" is not in "runtime outage").
+func hasWords(norm, m string) bool {
+	for i := 0; ; {
+		k := strings.Index(norm[i:], m)
+		if k < 0 {
+			return false
+		}
+		k += i
+		if (k == 0 || norm[k-1] == ' ') && (k+len(m) == len(norm) || norm[k+len(m)] == ' ') {
+			return true
+		}
+		i = k + 1
+	}
+}
 
-// classIndex is defectClasses by stem: the lists each stem is in, the
-// phrases by their first stem, and the markers.
+// raw returns the classes a text names by a marker that is not words
+// ("../", "n+1"), found in it as it stands, less the case of its letters:
+// looked up by the marker's first byte that is not a letter, then read
+// around it.
+func (r *classReader) raw(text string) uint64 {
+	var set uint64
+	for _, m := range classIndex.raw {
+		for i := 0; ; {
+			k := strings.IndexByte(text[i:], m.text[m.at])
+			if k < 0 {
+				break
+			}
+			k += i
+			if start := k - m.at; start >= 0 && start+len(m.text) <= len(text) &&
+				strings.EqualFold(text[start:start+len(m.text)], m.text) {
+				set |= 1 << m.class
+				break
+			}
+			i = k + 1
+		}
+	}
+	return set
+}
+
+// classIndex is defectClasses by stem (the classes each stem names alone,
+// or with another, and the phrases it starts), and its markers: of words,
+// and the others (each with the index of its first byte that is not a
+// letter).
 var classIndex = func() (ix struct {
-	roles   map[string][]classRole
-	phrases map[string][]classPhrase
-	markers []classPhrase
+	stems map[string]*classStem
+	words []classMarker
+	raw   []classMarker
 }) {
 	if len(defectClasses) > 64 {
 		panic("defectClasses: more than 64 classes")
 	}
-	ix.roles, ix.phrases = map[string][]classRole{}, map[string][]classPhrase{}
+	ix.stems = map[string]*classStem{}
+	entry := func(s string) *classStem {
+		e := ix.stems[s]
+		if e == nil {
+			e = &classStem{}
+			ix.stems[s] = e
+		}
+		return e
+	}
 	for c, dc := range defectClasses {
-		for role, list := range [...][]string{dc.any, dc.with, dc.also} {
-			for _, w := range list {
-				ix.roles[w] = append(ix.roles[w], classRole{c, role})
-			}
+		bit := uint64(1) << c
+		for _, w := range dc.any {
+			entry(w).any |= bit
+		}
+		for _, w := range dc.with {
+			entry(w).with |= bit
+		}
+		for _, w := range dc.also {
+			entry(w).also |= bit
 		}
 		for _, p := range dc.phrases {
-			if m, ok := strings.CutPrefix(p[0], "="); ok {
-				ix.markers = append(ix.markers, classPhrase{[]string{m}, c})
-			} else {
-				ix.phrases[p[0]] = append(ix.phrases[p[0]], classPhrase{p, c})
+			m, ok := strings.CutPrefix(p[0], "=")
+			switch {
+			case !ok:
+				e := entry(p[0])
+				e.phrases = append(e.phrases, classPhrase{p, c})
+			case parse.Normalize(m) == m:
+				ix.words = append(ix.words, classMarker{m, c, 0})
+			default:
+				at := strings.IndexFunc(m, func(r rune) bool { return r < 'a' || r > 'z' })
+				ix.raw = append(ix.raw, classMarker{m, c, at})
 			}
 		}
 	}
 	return ix
 }()
 
-// classRole is a class and a role (roleAny…) a stem has in naming it.
-type classRole struct{ class, role int }
+// classStem is what a stem says of the classes: those it names alone
+// (any), with a stem of the other list (with, also), and the phrases it
+// starts.
+type classStem struct {
+	any, with, also uint64
+	phrases         []classPhrase
+}
 
-// classPhrase is a phrase of a class: its stems, or a marker's text.
+// classPhrase is a phrase of a class: its stems.
 type classPhrase struct {
 	stems []string
 	class int
+}
+
+// classMarker is a marker of a class: its text and, for one that is not
+// words, the index of its first byte that is not a letter.
+type classMarker struct {
+	text      string
+	class, at int
 }
 
 // classNames returns the names of a set of classes, in the table's order.

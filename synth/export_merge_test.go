@@ -126,11 +126,9 @@ func sharedMeaning(nodes []*node, g *merger, i, j int) (classes, anchors []strin
 			anchors = append(anchors, k)
 		}
 	}
-	for _, s := range nodes[i].srcs {
-		eachNamedAnchor(s.f.Title, name)
-	}
+	eachNamedAnchor(reps[i].f.Title, name)
 	if d := reps[i].f.Description; d != "" {
-		eachNamedAnchor(withoutRefs(d[:min(len(d), descBytes)]), name)
+		eachNamedAnchor(d[:min(len(d), descBytes)], name)
 	}
 	slices.Sort(anchors)
 	return classNames(a.classes & b.classes), anchors

@@ -11,9 +11,9 @@ import (
 // one defect in words they do not share ("SQL injection in list_uploads",
 // "query built with string formatting"); what they share is the kind of
 // defect and the concrete thing it is in. So a finding is also read for
-//   - its defect classes: the classes of defectClasses that its titles or
+//   - its defect classes: the classes of defectClasses that its title or
 //     the first classBytes of its description name (classesOf);
-//   - its anchors: the concrete names its titles and the first descBytes of
+//   - its anchors: the concrete names its title and the first descBytes of
 //     its description give (eachAnchor: code identifiers, code spans,
 //     quoted names, endpoints, numbers). A file it cites is a place, not an
 //     anchor: two findings at far lines of one file are two (refBonus). An
@@ -69,7 +69,7 @@ func (a *meaningNode) raise(b *meaningNode, s float64, ident bool) float64 {
 }
 
 // meaningOf reads the classes and the specific anchors of each node: from
-// its titles and its representative's description (reps). agents returns a node's agents. It also returns each
+// its representative's title and description (reps). agents returns a node's agents. It also returns each
 // anchor's number by its hash (anchorHash), for a reader to name them.
 func meaningOf(nodes []*node, reps []*src, agents func(i int) []int32) ([]meaningNode, map[uint64]int32) {
 	out := make([]meaningNode, len(nodes))
@@ -85,18 +85,20 @@ func meaningOf(nodes []*node, reps []*src, agents func(i int) []int32) ([]meanin
 		}
 		all.add(id)
 	}
+	var cr classReader
 	for i, nd := range nodes {
 		mn := &out[i]
 		start := len(all.all)
-		for k, s := range nd.srcs {
-			if k == 0 || s.f.Title != nd.srcs[k-1].f.Title {
-				mn.classes |= classesOf(s.f.Title)
-				eachAnchor(s.f.Title, add)
-			}
-		}
-		if d := reps[i].f.Description; d != "" {
-			mn.classes |= classesOf(d[:min(len(d), classBytes)])
-			eachAnchor(withoutRefs(d[:min(len(d), descBytes)]), add)
+		// The sources' titles normalise alike (their key): the words of
+		// one are the words of all; what stands in them as written is read
+		// in the representative's.
+		rep := reps[i]
+		mn.classes = cr.norm(nd.norm()) | cr.raw(rep.f.Title)
+		eachAnchor(rep.f.Title, add)
+		if d := rep.f.Description; d != "" {
+			c := d[:min(len(d), classBytes)]
+			mn.classes |= cr.norm(parse.Normalize(c)) | cr.raw(c)
+			eachAnchor(d[:min(len(d), descBytes)], add)
 		}
 		as := all.all[start:]
 		slices.Sort(as)
@@ -166,7 +168,7 @@ func anchorHash(kind byte, text string) uint64 {
 // names (normalised: parse.Normalize, four characters or more, on one line
 // and at most 120 bytes), its endpoints ("/import", "/api/v1/users") and its
 // numbers of two digits or more ("35", "80%", "60s"; a single digit numbers
-// steps and lists).
+// steps and lists). A file:line ref is a place, not a name: it gives none.
 func eachAnchor(text string, f func(uint64)) {
 	eachNamedAnchor(text, func(kind byte, a string) { f(anchorHash(kind, a)) })
 }
@@ -175,7 +177,19 @@ func eachAnchor(text string, f func(uint64)) {
 // identifiers 'i', code spans 'c', quoted names 'q', endpoints 'e', numbers
 // 'n'.
 func eachNamedAnchor(text string, f func(kind byte, a string)) {
-	eachIdent(text, func(w string) { f('i', lowerASCII(w)) })
+	for w := range strings.FieldsSeq(text) {
+		if looksLikeRef(w) {
+			continue
+		}
+		eachIdent(w, func(w string) { f('i', lowerASCII(w)) })
+		w = strings.TrimRight(strings.Trim(w, "`'\"()[]{}<>,;:!?*"), ".")
+		switch {
+		case isEndpoint(w):
+			f('e', w)
+		case isNumber(w):
+			f('n', strings.ToLower(w))
+		}
+	}
 	for _, q := range [...]struct {
 		open, close string
 		kind        byte
@@ -192,21 +206,12 @@ func eachNamedAnchor(text string, f func(kind byte, a string)) {
 			}
 			inner := rest[:j]
 			rest = rest[j+len(q.close):]
-			if len(inner) > 120 || strings.IndexByte(inner, '\n') >= 0 {
+			if len(inner) > 120 || strings.IndexByte(inner, '\n') >= 0 || looksLikeRef(inner) {
 				continue
 			}
 			if n := parse.Normalize(inner); len(n) >= 4 {
 				f(q.kind, n)
 			}
-		}
-	}
-	for w := range strings.FieldsSeq(text) {
-		w = strings.TrimRight(strings.Trim(w, "`'\"()[]{}<>,;:!?*"), ".")
-		switch {
-		case isEndpoint(w):
-			f('e', w)
-		case isNumber(w):
-			f('n', strings.ToLower(w))
 		}
 	}
 }
