@@ -45,7 +45,9 @@ import (
 //   - identBonus when a code identifier (identsOf: snake_case, camelCase,
 //     dotted names, paths, flags) that one's title names, the other names
 //     in its title or description, and at most rareIdents findings of the
-//     run name it.
+//     run name it;
+//   - meaningBonus when they share a defect class and a specific anchor
+//     (meaning.go), raising the score to meaningCeiling at most.
 //
 // Findings that cite one place (refBonus) and whose titles share two
 // weighted words score at least mergeScore when their cosine is at least
