@@ -300,3 +300,37 @@ func TestPropertyMeaningOrderIndependent(t *testing.T) {
 		t.Errorf("%d merged pairs share a class and an anchor: too few to test the evidence of meaning", byMeaning)
 	}
 }
+
+// The evidence of meaning reads any text: its classes are classes of the
+// table, the same whatever the case of its ASCII letters, and its anchors
+// are lower-cased names of a known kind, each read from the text.
+func FuzzMeaning(f *testing.F) {
+	for _, s := range []string{"SQL query built with string formatting in `list_uploads`",
+		"Each order runs a query in a loop (N+1) on POST /import", "\"Atomic: if commit fails\" is 80% of 60s",
+		"off-by-one ../../etc `a", "“Tier 4 (Oracle)” src/db.py:40 shell=True", "\x00`\n`\"\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		set := classesOf(text)
+		if len(defectClasses) < 64 && set>>len(defectClasses) != 0 {
+			t.Fatalf("classesOf(%q) = %b: a class out of the table", text, set)
+		}
+		upper := []byte(text)
+		for i, c := range upper {
+			if 'a' <= c && c <= 'z' {
+				upper[i] = c - 'a' + 'A'
+			}
+		}
+		if got := classesOf(string(upper)); got != set {
+			t.Fatalf("classesOf(%q) = %v, of its upper case %v", text, classNames(set), classNames(got))
+		}
+		eachNamedAnchor(text, func(kind byte, a string) {
+			if !strings.ContainsRune("icqen", rune(kind)) || a == "" {
+				t.Fatalf("%q: anchor %c %q", text, kind, a)
+			}
+			if lowerASCII(a) != a {
+				t.Fatalf("%q: anchor %c %q is not lower-cased", text, kind, a)
+			}
+		})
+	})
+}
