@@ -107,8 +107,8 @@ func MergeRank(run *Run) func(a, b string) (float64, bool) {
 	}
 }
 
-// sharedMeaning returns the defect classes nodes i and j share, and the
-// specific anchors (each as its kind and text) they share.
+// sharedMeaning returns the defect classes nodes i and j name in common,
+// and the specific anchors (each as its kind and text) they share.
 func sharedMeaning(nodes []*node, g *merger, i, j int) (classes, anchors []string) {
 	reps := make([]*src, len(nodes))
 	for k, n := range nodes {
@@ -131,5 +131,6 @@ func sharedMeaning(nodes []*node, g *merger, i, j int) (classes, anchors []strin
 		eachNamedAnchor(d[:min(len(d), descBytes)], name)
 	}
 	slices.Sort(anchors)
-	return classNames(a.classes & b.classes), anchors
+	var cr classReader // the classes of a node without an anchor are not kept
+	return classNames(cr.node(nodes[i], reps[i]) & cr.node(nodes[j], reps[j])), anchors
 }

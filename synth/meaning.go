@@ -68,9 +68,11 @@ func (a *meaningNode) raise(b *meaningNode, s float64, ident bool) float64 {
 	return max(s, min(s+bonus, meaningCeiling))
 }
 
-// meaningOf reads the classes and the specific anchors of each node: from
-// its representative's title and description (reps). agents returns a node's agents. It also returns each
-// anchor's number by its hash (anchorHash), for a reader to name them.
+// meaningOf reads the specific anchors of each node, and the classes of
+// those that have one (a node without one shares no anchor): from its
+// representative's title and description (reps). agents returns a node's
+// agents. It also returns each anchor's number by its hash (anchorHash),
+// for a reader to name them.
 func meaningOf(nodes []*node, reps []*src, agents func(i int) []int32) ([]meaningNode, map[uint64]int32) {
 	out := make([]meaningNode, len(nodes))
 	ids := map[uint64]int32{}
@@ -85,19 +87,11 @@ func meaningOf(nodes []*node, reps []*src, agents func(i int) []int32) ([]meanin
 		}
 		all.add(id)
 	}
-	var cr classReader
-	for i, nd := range nodes {
-		mn := &out[i]
+	for i := range nodes {
 		start := len(all.all)
-		// The sources' titles normalise alike (their key): the words of
-		// one are the words of all; what stands in them as written is read
-		// in the representative's.
 		rep := reps[i]
-		mn.classes = cr.norm(nd.norm()) | cr.raw(rep.f.Title)
 		eachAnchor(rep.f.Title, add)
 		if d := rep.f.Description; d != "" {
-			c := d[:min(len(d), classBytes)]
-			mn.classes |= cr.norm(parse.Normalize(c)) | cr.raw(c)
 			eachAnchor(d[:min(len(d), descBytes)], add)
 		}
 		as := all.all[start:]
@@ -140,16 +134,36 @@ func meaningOf(nodes []*node, reps []*src, agents func(i int) []int32) ([]meanin
 			}
 		}
 	}
-	for i := range out {
+	// The classes, of the nodes that kept an anchor (the others' could
+	// not count). The sources' titles normalise alike (their key): the
+	// words of one are the words of all; what stands in them as written
+	// is read in the representative's.
+	var cr classReader
+	for i, nd := range nodes {
 		var kept []int32
 		for _, a := range all.of(i) {
 			if specific[a] {
 				kept = append(kept, a)
 			}
 		}
-		out[i].anchors = kept
+		if kept == nil {
+			continue
+		}
+		out[i] = meaningNode{cr.node(nd, reps[i]), kept}
 	}
 	return out, ids
+}
+
+// node returns the classes of a node with representative rep: of its
+// title (its key's normalised title, and what stands in rep's as
+// written) and of the first classBytes of rep's description.
+func (cr *classReader) node(nd *node, rep *src) uint64 {
+	set := cr.norm(nd.norm()) | cr.raw(rep.f.Title)
+	if d := rep.f.Description; d != "" {
+		d = d[:min(len(d), classBytes)]
+		set |= cr.norm(parse.Normalize(d)) | cr.raw(d)
+	}
+	return set
 }
 
 // anchorHash returns the FNV-1a hash of an anchor: its kind and its text.
