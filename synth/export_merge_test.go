@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -41,6 +42,9 @@ func MergeEvidence(run *Run, detail bool) func(a, b string) string {
 		}
 		if countShared(g.m[i].idents, g.m[j].named) > 0 || countShared(g.m[i].named, g.m[j].idents) > 0 {
 			ev = append(ev, "identifier")
+		}
+		if cs, as := sharedMeaning(nodes, g, i, j); len(cs) > 0 || len(as) > 0 {
+			ev = append(ev, fmt.Sprintf("meaning %v %q", cs, as))
 		}
 		// A finding whose report's prose was not linked to it (SPEC §2.4)
 		// is read as its title alone.
@@ -101,4 +105,32 @@ func MergeRank(run *Run) func(a, b string) (float64, bool) {
 		s, _ := g.score(i, j)
 		return max(s, g.cosine(i, j), g.titleCosine(i, j)), true
 	}
+}
+
+// sharedMeaning returns the defect classes nodes i and j name in common,
+// and the specific anchors (each as its kind and text) they share.
+func sharedMeaning(nodes []*node, g *merger, i, j int) (classes, anchors []string) {
+	reps := make([]*src, len(nodes))
+	for k, n := range nodes {
+		reps[k] = representative(n)
+	}
+	_, ids := meaningOf(nodes, reps, func(k int) []int32 { return g.m[k].agents })
+	a, b := &g.meaning[i], &g.meaning[j]
+	seen := map[string]bool{}
+	name := func(kind byte, text string) {
+		id, ok := ids[anchorHash(kind, text)]
+		_, inA := slices.BinarySearch(a.anchors, id)
+		_, inB := slices.BinarySearch(b.anchors, id)
+		if k := string(kind) + " " + text; ok && inA && inB && !seen[k] {
+			seen[k] = true
+			anchors = append(anchors, k)
+		}
+	}
+	eachNamedAnchor(reps[i].f.Title, name)
+	if d := reps[i].f.Description; d != "" {
+		eachNamedAnchor(d[:min(len(d), descBytes)], name)
+	}
+	slices.Sort(anchors)
+	var cr classReader // the classes of a node without an anchor are not kept
+	return classNames(cr.node(nodes[i], reps[i]) & cr.node(nodes[j], reps[j])), anchors
 }

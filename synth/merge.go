@@ -45,7 +45,9 @@ import (
 //   - identBonus when a code identifier (identsOf: snake_case, camelCase,
 //     dotted names, paths, flags) that one's title names, the other names
 //     in its title or description, and at most rareIdents findings of the
-//     run name it.
+//     run name it;
+//   - meaningBonus when they share a defect class and a specific anchor
+//     (meaning.go), raising the score to meaningCeiling at most.
 //
 // Findings that cite one place (refBonus) and whose titles share two
 // weighted words score at least mergeScore when their cosine is at least
@@ -225,6 +227,8 @@ type merger struct {
 	// groupAgents are the agents of each group join made, by its root,
 	// sorted; a node not in one has its own (mergeNode.agents).
 	groupAgents map[int][]int32
+	// meaning is the evidence of meaning of each node (meaning.go).
+	meaning []meaningNode
 }
 
 // newMerger weighs the words of nodes (see the comment above). It reads a
@@ -442,6 +446,7 @@ func newMerger(nodes []*node) *merger {
 	if len(identNum) > 0 {
 		g.identsOf(idents, identNum, reps)
 	}
+	g.meaning, _ = meaningOf(nodes, reps, func(i int) []int32 { return g.m[i].agents })
 	return g
 }
 
@@ -772,9 +777,11 @@ func (g *merger) score(i, j int) (float64, bool) {
 	if g.cites(i, j) || g.cites(j, i) {
 		s += citeBonus
 	}
-	if countShared(a.idents, b.named) > 0 || countShared(a.named, b.idents) > 0 {
+	ident := countShared(a.idents, b.named) > 0 || countShared(a.named, b.idents) > 0
+	if ident {
 		s += identBonus
 	}
+	s = g.meaning[i].raise(&g.meaning[j], s, ident)
 	if titleRule || placeRule || sameRule {
 		s = max(s, mergeScore) // these rules merge whatever the words of the descriptions
 	}

@@ -148,12 +148,29 @@ func TestScoreEvidence(t *testing.T) {
 	}
 	// An identifier one title names and the other finding names: the
 	// words are the same with or without it ("list_uploads" and
-	// "listuploads" normalise alike).
-	plain, withID := b, b
-	plain.Description, withID.Description = "Built in listuploads.", "Built in `list_uploads`."
-	identBare := scoreOf(t, []parse.Finding{a}, []parse.Finding{plain})
-	if got := scoreOf(t, []parse.Finding{a}, []parse.Finding{withID}) - identBare; math.Abs(got-identBonus) > 1e-9 {
-		t.Errorf("one identifier: score %+v over the words' %v, want %+v", got, identBare, identBonus)
+	// "listuploads" normalise alike). Without a defect class in common it
+	// adds identBonus; with one (b's title names injection as a's does),
+	// it is an anchor of the evidence of meaning too, which adds
+	// meaningBonus in all, up to meaningCeiling.
+	noClass := b
+	noClass.Title = "SQL query built in listuploads"
+	for _, c := range []struct {
+		name string
+		b    parse.Finding
+		want func(bare float64) float64
+	}{
+		{"one identifier", noClass, func(float64) float64 { return identBonus }},
+		{"one identifier and one class", b, func(bare float64) float64 { return min(bare+meaningBonus, meaningCeiling) - bare }},
+	} {
+		plain, withID := c.b, c.b
+		plain.Description, withID.Description = "Built in listuploads.", "Built in `list_uploads`."
+		identBare := scoreOf(t, []parse.Finding{a}, []parse.Finding{plain})
+		if identBare < minWords {
+			t.Fatalf("%s: bare score %v, want at least %v", c.name, identBare, minWords)
+		}
+		if got, want := scoreOf(t, []parse.Finding{a}, []parse.Finding{withID})-identBare, c.want(identBare); math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s: score %+v over the words' %v, want %+v", c.name, got, identBare, want)
+		}
 	}
 	// In one section, a pair the title rule does not join (two title
 	// words in common, a defect class one of them) gains sectionBonus.

@@ -33,6 +33,10 @@ var (
 	propTitles   = []string{"Token leaks in logs", "Tokens leak into the logs", "Cache grows without bound",
 		"Unbounded cache growth", "No rate limit on login", "Rate limiting missing on login", "Race on shutdown"}
 	propRefs = []string{"src/a.go:12", "src/a.go:12-14", "src/b.go:3", ".env:1", "src/c.go"}
+	// propDescs name defect classes and anchors (the evidence of meaning)
+	// that the titles do not.
+	propDescs = []string{"The token reaches `log_request` in plaintext.", "Concurrent logins race on `session_map`.",
+		"`session_map` grows without bound.", "No timeout on POST /login.", "POST /login has no rate limit.", ""}
 )
 
 // propBaseline and propSuppressions compare and accept some of the findings
@@ -77,6 +81,7 @@ func (w *world) report(name string) (*parse.Report, []byte) {
 		for range w.r.IntN(3) {
 			f.FileRefs = append(f.FileRefs, w.pick(propRefs))
 		}
+		f.Description = w.pick(propDescs)
 		if w.r.IntN(3) == 0 {
 			f.Evidence = []parse.Claim{{Path: "src/a.go", Start: 1 + w.r.IntN(20), End: 21, Line: i + 2}}
 		}
