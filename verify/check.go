@@ -220,8 +220,17 @@ type run struct {
 	// zero: the severities the synthesis's tally gives an agent none of
 	// (zeroTallies).
 	zero map[string]bool
-	// srcLines are the synthesis's lines.
+	// srcLines are the synthesis's lines; folded their words, folded
+	// (foldedLines), found when first asked.
 	srcLines []string
+	folded   [][]string
+	// rated: agent → its blockers read from a place that rates them
+	// (ratedBlockers).
+	rated map[string]int
+	// named: per synthesis line, the agents and tracks it names
+	// (lineAgents); lineIdx the reports' line indexes (blockWords).
+	named   [][]string
+	lineIdx reportLines
 	// sections pools the words of each section of the synthesis that
 	// names an agent, sectionAgents the agents each names (sectionStates).
 	sections      *corpus
@@ -635,7 +644,7 @@ func checkWith(r *run, src []byte) *Result {
 				break
 			}
 		}
-		if r.proseOnly(f) && !r.siblingsCited(j) {
+		if r.proseOnly(f) && !r.siblingsCited(j) && !r.gatedIndexless(j) {
 			// Read from prose (SPEC 2.3, confidence low): a line its
 			// report restates a finding with, or one that labels a list,
 			// reads as a finding as well as the finding does. Worth a

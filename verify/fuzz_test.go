@@ -71,6 +71,7 @@ func FuzzCheckRun(f *testing.F) {
 		"# S\n**Reviewers:** 2 review agents\n## High (P1)\n- **x y z** (fd-c, fd-cache)",
 		"### P0: Blocking\n#### 1. **x y z** (Cache F1, Cache-Coherence F01) — Cache + Nobody\n",
 		"- **fd-cache F9 [HIGH]**: x y z (fd-nobody, fd-)\n| Issue | fd-cache | fd-queue |\n|---|---|---|\n| x y z | P0 | x |",
+		"## Queue (fd-queue, Track q)\n- worker\n#\n## Track \n- dead letter table poison",
 	} {
 		f.Add([]byte(s))
 	}
@@ -78,7 +79,7 @@ func FuzzCheckRun(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, name := range []string{"zerotally", "unrelatedcite", "onecount", "fixnamed"} {
+	for _, name := range []string{"zerotally", "unrelatedcite", "onecount", "fixnamed", "indexless"} {
 		b, err := txtar.ParseFile("testdata/golden/" + name + ".txtar")
 		if err != nil {
 			f.Fatal(err)
@@ -97,6 +98,27 @@ func FuzzCheckRun(f *testing.F) {
 			if p.Line < 0 || p.Line > lines || p.Message == "" {
 				t.Fatalf("problem at line %d of %d: %+v", p.Line, lines, p)
 			}
+		}
+	})
+}
+
+// FuzzRatedPlace: any line of any report is rated or not (ratedPlace),
+// never a panic, and a line the report does not have is not rated.
+func FuzzRatedPlace(f *testing.F) {
+	for _, s := range []string{
+		"### [P1] Retry worker drops poison messages\n",
+		"**Billing ignores partial refunds** (High)\n",
+		"## Finding 5: x\n\n**Severity:** HIGH\n",
+		"| F5 | high | x |\n- **[P0] x.**\n1. Add a table\n",
+		"**P0**\n(\n[high]\n",
+	} {
+		f.Add([]byte(s), 1)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, n int) {
+		r := &run{texts: map[string][]byte{"fd-a": src}, lineStarts: map[string][]int{}}
+		got := r.ratedPlace("fd-a", n)
+		if lines := strings.Count(string(src), "\n") + 1; got && (n < 1 || n > lines) {
+			t.Fatalf("line %d of %d rated", n, lines)
 		}
 	})
 }
