@@ -3724,8 +3724,10 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	}
 	sevText := cell(t.sev)
 	sev, c, ok := slotSeverity(sevText)
-	if !ok && strings.HasPrefix(t.sevName, "cvss") {
-		sev, c, ok = fieldSeverity(t.sevName, sevText) // "| CVSS |" over "9.8"
+	if !ok {
+		// "| CVSS |" over "9.8", "| Severity |" over "1 - Critical": a
+		// severity column is a field of its row.
+		sev, c, ok = fieldSeverity(t.sevName, sevText)
 	}
 	if t.sev < 0 {
 		// Severity from the ID, else from the group over the table.

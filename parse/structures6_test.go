@@ -90,6 +90,11 @@ var structures6 = []struct {
 		"# Bug bash — editor\n\n| ID | Title | Severity |\n|---|---|---|\n| ED-1 | Crash when saving a draft | S1 (Critical) |\n" +
 			"| ED-2 | Undo skips a step | S2 – High |\n| ED-3 | Toolbar wraps | S4 (Low) |\n",
 		[]string{"P0 ED-1: Crash when saving a draft", "P1 ED-2: Undo skips a step", "P3 ED-3: Toolbar wraps"}},
+	{"severity cells read as severity fields are",
+		"# Threat review — file sync\n\n| Threat | Severity | Mitigation |\n|---|---|---|\n" +
+			"| Replay of a captured request | 1 - Critical | add a nonce |\n| Stale cache served after revoke | Medium (with the CDN) | purge on revoke |\n" +
+			"| Verbose error pages | 4/5 | hide the stack |\n",
+		[]string{"P0 Replay of a captured request", "P2 Stale cache served after revoke", "P1 Verbose error pages"}},
 	{"S-level with its words in a field",
 		"# Review of the importer\n\n### 1. Rows dropped on a bad date\n\n**Severity:** S1 (Critical)\n\n" +
 			"### 2. Progress bar stuck at 99%\n\n- **Severity**: S3 - Medium\n",
