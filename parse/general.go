@@ -3342,13 +3342,15 @@ func startsWithSeverity(s string) bool {
 func bracketSeverity(s string) (Severity, sevClass, string, int, int, bool) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c != '(' && c != '[' && !strings.HasPrefix(s[i:], "（") {
+		if c != '(' && c != '[' && !strings.HasPrefix(s[i:], "（") && !strings.HasPrefix(s[i:], "【") {
 			continue
 		}
 		open, close := 1, ")"
 		switch {
 		case c == '[':
 			close = "]"
+		case strings.HasPrefix(s[i:], "【"):
+			open, close = len("【"), "】" // "二重決済【重要度：高】"
 		case c != '(':
 			open, close = len("（"), "）"
 		}

@@ -63,6 +63,9 @@ var structures6 = []struct {
 		"# レビュー：請求モジュール\n\n## 指摘事項\n\n### 1. 請求書が二重に送信される（重要度：高）\n\n再送時にキーがありません。\n\n" +
 			"### 2. APIキーがログに残る（重要度：Critical）\n\n説明。\n\n### 3. コメントが古い（重要度：低）\n",
 		[]string{"P1 請求書が二重に送信される", "P0 APIキーがログに残る", "P3 コメントが古い"}},
+	{"lenticular brackets around a level",
+		"# レビュー：検索API\n\n### 1. ページ番号が負でも通る【重要度：高】\n\n説明。\n\n- 管理画面に認証がない【Critical】\n",
+		[]string{"P1 ページ番号が負でも通る", "P0 管理画面に認証がない"}},
 	{"bracketed field in German after an item's title",
 		"# Code-Review: Kundenportal\n\n- Passwort im Klartext gespeichert (Schweregrad: Kritisch)\n" +
 			"- Sitzung läuft nie ab (Schweregrad: Hoch)\n- Tippfehler im Footer (Schweregrad: Niedrig)\n",
