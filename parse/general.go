@@ -3365,6 +3365,9 @@ func bracketSeverity(s string) (Severity, sevClass, string, int, int, bool) {
 		if sev, cl, word, _, ok := severityAndID(inner); ok {
 			return sev, cl, word, i, i + open + j + len(close), true
 		}
+		if sev, cl, word, ok := severityWithNotes(inner); ok {
+			return sev, cl, word, i, i + open + j + len(close), true // "(P0, @mlee)"
+		}
 	}
 	return "", sevNone, "", 0, 0, false
 }

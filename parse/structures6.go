@@ -196,3 +196,44 @@ func (g *general) planOrphans() {
 		}
 	}
 }
+
+// severityWithNotes reads a bracket that opens with a severity and then
+// notes about the finding after a comma or a semicolon: "(P0, @mlee)",
+// "(High; owner: payments)", "(Medium, Low Barrier)", "(P0, 4/5
+// agents)". A note is short and is no severity ("(P1, P2)", "(High,
+// Medium and Low)" list levels), no estimate nor a horizon ("(P1, 2d)",
+// "(P2, medium-term)": work to plan, isTask) and no year ("(Medium,
+// J. Doe, Apr 2026)" cites an article); an ID after the severity is
+// severityAndID's.
+func severityWithNotes(inner string) (Severity, sevClass, string, bool) {
+	i := strings.IndexAny(inner, ",;")
+	if i <= 0 {
+		return "", sevNone, "", false
+	}
+	head, notes := strings.TrimSpace(inner[:i]), inner[i+1:]
+	sev, c, ok := severityValue(head, true)
+	if !ok || c != sevFinding || isCount(head) {
+		return "", sevNone, "", false
+	}
+	for part := range strings.FieldsFuncSeq(notes, func(r rune) bool { return r == ',' || r == ';' }) {
+		p := strings.TrimSpace(part)
+		if p == "" || len(strings.Fields(p)) > 4 || isTask("("+p+")") || strings.HasSuffix(strings.ToLower(p), "-term") || hasYear(p) {
+			return "", sevNone, "", false
+		}
+		if _, _, ok := severityValue(p, true); ok {
+			return "", sevNone, "", false
+		}
+	}
+	return sev, c, head, true
+}
+
+// hasYear reports whether s holds a year of this era as a word of its
+// own: "Apr 2026", "2019".
+func hasYear(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsDigit(r) }) {
+		if len(w) == 4 && (w[:2] == "19" || w[:2] == "20") {
+			return true
+		}
+	}
+	return false
+}

@@ -109,6 +109,16 @@ var structures6 = []struct {
 		[]string{"P0 Prototype Pollution in minimist@1.2.0", "P1 Regular expression DoS in semver@5.7.0",
 			"P1 Path traversal in the upload handler", "P3 Information exposure in debug@2.6.8",
 			"P1 Stored XSS found in the comment form"}},
+	{"bracketed level with notes after it",
+		"# Incident review: stuck deploys\n\n## Findings\n\n" +
+			"### F3 — Guard can be bypassed by an environment variable (Medium, Low Barrier)\n\n## Follow-up\n\n" +
+			"- Add a canary stage for config pushes (P0, @mlee)\n- Validate timeout bounds in the schema (P1; owner: payments)\n",
+		[]string{"P2 F3: Guard can be bypassed by an environment variable", "P0 Add a canary stage for config pushes",
+			"P1 Validate timeout bounds in the schema"}},
+	{"bracketed level with a list of levels, an estimate or a citation",
+		"# Reading list\n\n- Port the pairing store to Rust (P1, 3d)\n- Harden the runner (P0, long-term)\n" +
+			"- \"Judges in multi-agent systems\" (Medium, J. Doe, Apr 2026)\n",
+		nil},
 	{"bracketed level inside a sentence",
 		"# Notes from the review\n\n- The summary shows the top item (P1) not the whole list.\n" +
 			"- Spawn for each container (blocking) in the pool.\n- We saw errors (High) in production. Then we rolled back.\n" +
