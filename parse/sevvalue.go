@@ -176,10 +176,11 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 		case "severity", "sev", "priority", "prio", "risk", "impact", "level", "severidad", "severidade", "sévérité",
 			"schweregrad", "gravedad", "gravidade", "gravité", "gravità", "ernst", "rating":
 			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":：="))
-		default:
-			if m := sevFieldSplit(v); m != nil {
-				v = strings.TrimSpace(m[2]) // "重要度：高": a severity field named as sevfield.go names them
-			}
+		}
+	}
+	if strings.ContainsAny(v, ":：") {
+		if m := sevFieldSplit(v); m != nil {
+			v = strings.TrimSpace(m[2]) // "重要度：高": a severity field of a name sevfield.go reads
 		}
 	}
 	// The reason after a dash, a colon or a semicolon is not the value.
