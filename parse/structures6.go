@@ -177,13 +177,15 @@ func placeTail(word, tail string) bool {
 	return false
 }
 
-// planOrphans makes the P0/P1 items of a report's plan sections orphans
+// planOrphans makes the P0/P1 items of a report's plan of fixes orphans
 // when the report labels nothing else (SPEC §2.3 "never silently safe").
 // A plan's priorities are work to schedule, not findings (restate.go):
 // beside the findings of a review they add nothing. But a report whose
-// only labels are its plan's ("## Action plan" of a postmortem, "| 1 |
-// Dead-letter bad messages | P0 |") states work it rates as blocking and
-// no finding was read: it could not be fully read, not safe.
+// only labels are its plan of actions ("## Action plan" of a postmortem,
+// "| 1 | Dead-letter bad messages | P0 |") rates work that fixes what
+// went wrong as blocking, and no finding was read: it could not be fully
+// read, not safe. A plan of objectives, a roadmap or phases ("## Quarter
+// objectives" of a status update) plans ahead and fixes nothing.
 func (g *general) planOrphans() {
 	for i := range g.findings {
 		if g.findings[i].cls != clsPlan {
@@ -191,10 +193,23 @@ func (g *general) planOrphans() {
 		}
 	}
 	for i := range g.findings {
-		if f := &g.findings[i]; !f.resolved && f.Severity.Rank() <= 1 {
+		if f := &g.findings[i]; !f.resolved && f.Severity.Rank() <= 1 && fixesPlan(f.Section) {
 			g.orphans = append(g.orphans, orphan{line: f.Line, sev: f.Severity, word: string(f.Severity)})
 		}
 	}
+}
+
+// fixesPlan reports whether a plan's heading names work that fixes what
+// a report found: actions, remediation, corrective steps, fixes,
+// mitigations, follow-ups.
+func fixesPlan(section string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(section), func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }) {
+		switch w {
+		case "action", "actions", "remediation", "corrective", "fix", "fixes", "mitigation", "mitigations", "follow-up", "follow-ups":
+			return true
+		}
+	}
+	return false
 }
 
 // severityWithNotes reads a bracket that opens with a severity and then

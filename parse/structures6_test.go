@@ -44,6 +44,9 @@ var structures6 = []struct {
 			"| # | Action | Owner | Priority |\n|---|---|---|---|\n| 1 | Dead-letter bad messages | ana | P0 |\n" +
 			"| 2 | Alert on backlog age | li | P2 |\n",
 		[]string{"unreadable"}},
+	{"a roadmap that is the only thing a report labels",
+		"# Search team update\n\n## Roadmap\n\n- P0: Move the index to the new cluster\n- P1: Drop the legacy analyzer\n",
+		nil},
 	{"a plan's priorities do not hide an unread label",
 		"# Review of the sync service\n\n## Findings\n\n- **Blocker**\n\n### F-2: Handler names are vague\n\nSeverity: Low\n\n" +
 			"## Roadmap\n\n- P0: Rotate the tokens\n",
