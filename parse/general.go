@@ -3462,6 +3462,9 @@ type genTable struct {
 	// column ("| Hotspot | Impact | Evidence |"): a row is a finding when
 	// that cell names one in three words or more.
 	named bool
+	// checks: the title column names checks, and a passed check in the
+	// status column is no finding (checkColumn).
+	checks bool
 }
 
 // unmappedRow is a table row whose severity cell fluxwatch cannot map, an
@@ -3538,6 +3541,10 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 	}
 	if c.title < 0 && c.count < 0 && c.sev >= 0 {
 		c.title = actionColumn(cells) // "| # | Action | Owner | Priority |"
+	}
+	if c.title < 0 && c.count < 0 && c.sev >= 0 && c.status >= 0 {
+		c.title = checkColumn(cells) // "| Check | Severity | Status |"
+		c.checks = c.title >= 0
 	}
 	if c.title < 0 && c.count < 0 && risk >= 0 && other >= 0 && risk < other {
 		// "| Risk | Probability | Impact | Rating | Mitigation |": a
@@ -3787,6 +3794,9 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	}
 	if id != "" && !IsFindingID(id) || severityTag(id) {
 		id = ""
+	}
+	if t.checks && passedCheck(cell(t.status)) {
+		return // "| Alerts routed | High | ✅ Pass |"
 	}
 	resolved := struck || t.status >= 0 && isResolvedValue(cell(t.status))
 	gf := gfinding{Finding: Finding{Severity: sev, ID: id, Section: t.section, Title: title, Line: num,

@@ -252,3 +252,36 @@ func hasYear(s string) bool {
 	}
 	return false
 }
+
+// checkColumn returns the column that names what a readiness or
+// compliance table checks ("| Area | Check | Severity | Status |",
+// "Control", "Requirement"), else -1. Such a table rates each check by
+// the harm of failing it and says in its status column which failed:
+// a failed or partial check is a finding, a passed one none
+// (passedCheck). Without a status column it is a checklist, no list of
+// findings.
+func checkColumn(cells []string) int {
+	for j, raw := range cells {
+		switch strings.ToLower(strings.TrimSpace(trimEmoji(stripBold(raw)))) {
+		case "check", "checks", "control", "controls", "requirement", "requirements", "criterion", "criteria", "test", "rule":
+			return j
+		}
+	}
+	return -1
+}
+
+// passedCheck reports whether a check table's status cell says the check
+// passed: "Pass", "✅ Passed", "OK", "Compliant", "Met", "Yes", "N/A".
+func passedCheck(v string) bool {
+	t := strings.ToLower(strings.TrimSpace(stripBold(v)))
+	if strings.HasPrefix(t, "✅") || strings.HasPrefix(t, "✔") || strings.HasPrefix(t, "☑") {
+		return true
+	}
+	t = strings.TrimSpace(strings.Trim(trimEmoji(t), "*_`[]()"))
+	w, _, _ := strings.Cut(t, " ")
+	switch strings.Trim(w, ".,;:—–-") {
+	case "pass", "passed", "passing", "ok", "compliant", "met", "yes", "n/a", "na", "green":
+		return true
+	}
+	return false
+}

@@ -26,6 +26,14 @@ var structures6 = []struct {
 			"| 3 | Document the reindex procedure | @kim | P2 | Open |\n",
 		[]string{"P0 Swap the alias atomically after the new index is green", "P2 Document the reindex procedure",
 			"resolved P1 Alert when the alias points at nothing"}},
+	{"readiness checks rated by severity with a status",
+		"# Production readiness review — checkout\n\n| Area | Check | Severity | Status |\n|---|---|---|---|\n" +
+			"| Backups | Restore tested in the last 90 days | Blocker | ❌ Fail |\n| Alerts | Pager routes to the owning team | High | ✅ Pass |\n" +
+			"| Capacity | Load test at twice the peak | Medium | Partial |\n| Logs | Retention set to 30 days | High | OK |\n",
+		[]string{"P0 Restore tested in the last 90 days", "P2 Load test at twice the peak"}},
+	{"checklist rated by severity with no status",
+		"# Release checklist\n\n| Check | Severity |\n|---|---|\n| Restore tested | Blocker |\n| Pager routes set | High |\n",
+		nil},
 	{"task table of a plan",
 		"# Q3 release plan\n\n| Task | Owner | Priority |\n|---|---|---|\n| Ship the billing page | ana | P0 |\n" +
 			"| Write the migration guide | li | P1 |\n| Add dark mode | raj | P2 |\n",
