@@ -100,6 +100,10 @@ var structures6 = []struct {
 	{"lone green mark before a bold title",
 		"# Sprint review\n\n🟢 **All checks pass** — nothing to do.\n\nWe shipped on time.\n",
 		nil},
+	{"impact field inside an item's line",
+		"# Accessibility audit — signup form\n\n1. **Form fields have no labels** — WCAG 1.3.1 (A) — Impact: Critical\n" +
+			"2. **Error text is shown in red only** — WCAG 1.4.1 (A) — Impact: Serious\n3. **Logo lacks alt text** — Impact: Minor\n",
+		[]string{"P0 Form fields have no labels", "P1 Error text is shown in red only", "P3 Logo lacks alt text"}},
 	{"S-level with its words in a table",
 		"# Bug bash — editor\n\n| ID | Title | Severity |\n|---|---|---|\n| ED-1 | Crash when saving a draft | S1 (Critical) |\n" +
 			"| ED-2 | Undo skips a step | S2 – High |\n| ED-3 | Toolbar wraps | S4 (Low) |\n",
