@@ -3364,13 +3364,15 @@ func startsWithSeverity(s string) bool {
 func bracketSeverity(s string) (Severity, sevClass, string, int, int, bool) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c != '(' && c != '[' && !strings.HasPrefix(s[i:], "（") {
+		if c != '(' && c != '[' && !strings.HasPrefix(s[i:], "（") && !strings.HasPrefix(s[i:], "【") {
 			continue
 		}
 		open, close := 1, ")"
 		switch {
 		case c == '[':
 			close = "]"
+		case strings.HasPrefix(s[i:], "【"):
+			open, close = len("【"), "】" // "二重決済【重要度：高】"
 		case c != '(':
 			open, close = len("（"), "）"
 		}
@@ -3384,6 +3386,9 @@ func bracketSeverity(s string) (Severity, sevClass, string, int, int, bool) {
 		}
 		if sev, cl, word, _, ok := severityAndID(inner); ok {
 			return sev, cl, word, i, i + open + j + len(close), true
+		}
+		if sev, cl, word, ok := severityWithNotes(inner); ok {
+			return sev, cl, word, i, i + open + j + len(close), true // "(P0, @mlee)"
 		}
 	}
 	return "", sevNone, "", 0, 0, false
@@ -3483,6 +3488,9 @@ type genTable struct {
 	// table of several rows (guessed.go): a row is a finding when that
 	// cell names one.
 	guessed bool
+	// checks: the title column names checks, and a passed check in the
+	// status column is no finding (checkColumn).
+	checks bool
 }
 
 // unmappedRow is a table row whose severity cell fluxwatch cannot map, an
@@ -3569,6 +3577,10 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 		// scanner's status says whether a fixed version exists ("fixed",
 		// "affected", "will_not_fix"), not that the defect is gone.
 		c.status = -1
+	}
+	if c.title < 0 && c.count < 0 && c.sev >= 0 && c.status >= 0 {
+		c.title = checkColumn(cells) // "| Check | Severity | Status |"
+		c.checks = c.title >= 0
 	}
 	if c.title < 0 && c.count < 0 && risk >= 0 && other >= 0 && risk < other {
 		// "| Risk | Probability | Impact | Rating | Mitigation |": a
@@ -3759,8 +3771,10 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	}
 	sevText := cell(t.sev)
 	sev, c, ok := slotSeverity(sevText)
-	if !ok && strings.HasPrefix(t.sevName, "cvss") {
-		sev, c, ok = fieldSeverity(t.sevName, sevText) // "| CVSS |" over "9.8"
+	if !ok {
+		// "| CVSS |" over "9.8", "| Severity |" over "1 - Critical": a
+		// severity column is a field of its row.
+		sev, c, ok = fieldSeverity(t.sevName, sevText)
 	}
 	if t.sev < 0 {
 		// Severity from the ID, else from the group over the table.
@@ -3819,6 +3833,9 @@ func (t *genTable) row(g *general, nodes *[]gnode, cur int, row string, num int,
 	}
 	if id != "" && !IsFindingID(id) || severityTag(id) {
 		id = ""
+	}
+	if t.checks && passedCheck(cell(t.status)) {
+		return // "| Alerts routed | High | ✅ Pass |"
 	}
 	resolved := struck || t.status >= 0 && isResolvedValue(cell(t.status))
 	gf := gfinding{Finding: Finding{Severity: sev, ID: id, Section: t.section, Title: title, Line: num,

@@ -9,8 +9,9 @@ import (
 
 // inlineFieldNames are the severity fields an author writes inside a
 // finding's own line, after its title: "**Title** — Severity: **High**.
-// …", "… the original charge. Risk: HIGH.", "[Severity: Critical] Title".
-var inlineFieldNames = []string{"severity", "risk", "severity level", "risk level", "risk rating"}
+// …", "… the original charge. Risk: HIGH.", "[Severity: Critical] Title",
+// "**Title** — WCAG 1.3.1 — Impact: Critical" (an accessibility audit's).
+var inlineFieldNames = []string{"severity", "risk", "severity level", "risk level", "risk rating", "impact", "impact level"}
 
 // inlineField reads a severity field written inside an item's or a
 // heading's text (flat, less bold), not at its start: a field name after

@@ -174,8 +174,11 @@ func wordValue(s string, position bool) (Severity, sevClass, bool) {
 	if i := strings.IndexAny(v, ":：="); i > 0 && i <= 32 {
 		if sevColumn(strings.TrimSpace(v[:i])) {
 			v = strings.TrimSpace(strings.TrimLeft(v[i:], ":：="))
-		} else if m := sevFieldSplit(v); m != nil {
-			v = strings.TrimSpace(m[2]) // "重要度：高": a severity field named as sevfield.go names them
+		}
+	}
+	if strings.ContainsAny(v, ":：") {
+		if m := sevFieldSplit(v); m != nil {
+			v = strings.TrimSpace(m[2]) // "重要度：高": a severity field of a name sevfield.go reads
 		}
 	}
 	// The reason after a dash, a colon or a semicolon is not the value.

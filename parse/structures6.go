@@ -177,13 +177,15 @@ func placeTail(word, tail string) bool {
 	return false
 }
 
-// planOrphans makes the P0/P1 items of a report's plan sections orphans
+// planOrphans makes the P0/P1 items of a report's plan of fixes orphans
 // when the report labels nothing else (SPEC §2.3 "never silently safe").
 // A plan's priorities are work to schedule, not findings (restate.go):
 // beside the findings of a review they add nothing. But a report whose
-// only labels are its plan's ("## Action plan" of a postmortem, "| 1 |
-// Dead-letter bad messages | P0 |") states work it rates as blocking and
-// no finding was read: it could not be fully read, not safe.
+// only labels are its plan of actions ("## Action plan" of a postmortem,
+// "| 1 | Dead-letter bad messages | P0 |") rates work that fixes what
+// went wrong as blocking, and no finding was read: it could not be fully
+// read, not safe. A plan of objectives, a roadmap or phases ("## Quarter
+// objectives" of a status update) plans ahead and fixes nothing.
 func (g *general) planOrphans() {
 	for i := range g.findings {
 		if g.findings[i].cls != clsPlan {
@@ -207,6 +209,80 @@ func intentSection(head string) bool {
 		if strings.Contains(h, w) {
 			return true
 		}
+	}
+	return false
+}
+
+// severityWithNotes reads a bracket that opens with a severity and then
+// notes about the finding after a comma or a semicolon: "(P0, @mlee)",
+// "(High; owner: payments)", "(Medium, Low Barrier)", "(P0, 4/5
+// agents)". A note is short and is no severity ("(P1, P2)", "(High,
+// Medium and Low)" list levels), no estimate nor a horizon ("(P1, 2d)",
+// "(P2, medium-term)": work to plan, isTask) and no year ("(Medium,
+// J. Doe, Apr 2026)" cites an article); an ID after the severity is
+// severityAndID's.
+func severityWithNotes(inner string) (Severity, sevClass, string, bool) {
+	i := strings.IndexAny(inner, ",;")
+	if i <= 0 {
+		return "", sevNone, "", false
+	}
+	head, notes := strings.TrimSpace(inner[:i]), inner[i+1:]
+	sev, c, ok := severityValue(head, true)
+	if !ok || c != sevFinding || isCount(head) {
+		return "", sevNone, "", false
+	}
+	for part := range strings.FieldsFuncSeq(notes, func(r rune) bool { return r == ',' || r == ';' }) {
+		p := strings.TrimSpace(part)
+		if p == "" || len(strings.Fields(p)) > 4 || isTask("("+p+")") || strings.HasSuffix(strings.ToLower(p), "-term") || hasYear(p) {
+			return "", sevNone, "", false
+		}
+		if _, _, ok := severityValue(p, true); ok {
+			return "", sevNone, "", false
+		}
+	}
+	return sev, c, head, true
+}
+
+// hasYear reports whether s holds a year of this era as a word of its
+// own: "Apr 2026", "2019".
+func hasYear(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsDigit(r) }) {
+		if len(w) == 4 && (w[:2] == "19" || w[:2] == "20") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkColumn returns the column that names what a readiness or
+// compliance table checks ("| Area | Check | Severity | Status |",
+// "Control", "Requirement"), else -1. Such a table rates each check by
+// the harm of failing it and says in its status column which failed:
+// a failed or partial check is a finding, a passed one none
+// (passedCheck). Without a status column it is a checklist, no list of
+// findings.
+func checkColumn(cells []string) int {
+	for j, raw := range cells {
+		switch strings.ToLower(strings.TrimSpace(trimEmoji(stripBold(raw)))) {
+		case "check", "checks", "control", "controls", "requirement", "requirements", "criterion", "criteria", "test", "rule":
+			return j
+		}
+	}
+	return -1
+}
+
+// passedCheck reports whether a check table's status cell says the check
+// passed: "Pass", "✅ Passed", "OK", "Compliant", "Met", "Yes", "N/A".
+func passedCheck(v string) bool {
+	t := strings.ToLower(strings.TrimSpace(stripBold(v)))
+	if strings.HasPrefix(t, "✅") || strings.HasPrefix(t, "✔") || strings.HasPrefix(t, "☑") {
+		return true
+	}
+	t = strings.TrimSpace(strings.Trim(trimEmoji(t), "*_`[]()"))
+	w, _, _ := strings.Cut(t, " ")
+	switch strings.Trim(w, ".,;:—–-") {
+	case "pass", "passed", "passing", "ok", "compliant", "met", "yes", "n/a", "na", "green":
+		return true
 	}
 	return false
 }

@@ -15,11 +15,11 @@ var tables13 = []struct {
 	want         []string
 	unreadable   bool
 }{
-	{"checklist table: the check names the row",
+	{"checklist table: the check names the row, a passed check gives none",
 		"# Release readiness\n\n| Area | Check | Status | Severity |\n|---|---|---|---|\n" +
 			"| Logging | Secrets are printed in debug logs | Fail | Critical |\n| Backups | Restores were never tested | Fail | High |\n" +
 			"| Docs | Runbook is linked from the alert | Pass | Low |\n",
-		[]string{"P0 Secrets are printed in debug logs", "P1 Restores were never tested", "P3 Runbook is linked from the alert"}, false},
+		[]string{"P0 Secrets are printed in debug logs", "P1 Restores were never tested"}, false},
 	{"a table of work by priority with no title column stays unread",
 		"# Research: patterns to adopt\n\n| Pattern | Source | Priority |\n|---|---|---|\n" +
 			"| Agent state machine with events | tool-a | P0 |\n| Fair spawn scheduler | tool-b | P1 |\n",
