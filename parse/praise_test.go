@@ -1,6 +1,10 @@
 package parse
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestPraised: an item whose judgement is that the thing is fine is
 // praise; a judgement that negates, hedges or limits it, or a praise
@@ -94,4 +98,22 @@ func FuzzPraised(f *testing.F) {
 			t.Errorf("praisedTail(%q, \"\") = true, want false", text)
 		}
 	})
+}
+
+// The word lists are split once (praiseWordFields, verdictWordFields): each
+// entry must be the plain strings.Fields of its list's, in its order.
+func TestPraiseWordFields(t *testing.T) {
+	for _, c := range []struct {
+		list   []string
+		fields [][]string
+	}{{praiseWords, praiseWordFields}, {verdictWords, verdictWordFields}} {
+		if len(c.fields) != len(c.list) {
+			t.Fatalf("%d lists of fields for %d words", len(c.fields), len(c.list))
+		}
+		for i, p := range c.list {
+			if !slices.Equal(c.fields[i], strings.Fields(p)) {
+				t.Errorf("%q: fields %q, want %q", p, c.fields[i], strings.Fields(p))
+			}
+		}
+	}
 }
