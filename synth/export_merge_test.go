@@ -39,7 +39,7 @@ func MergeEvidence(run *Run, detail bool) func(a, b string) string {
 		if g.cites(i, j) || g.cites(j, i) {
 			ev = append(ev, "cites")
 		}
-		if countShared(g.m[i].idents, g.m[j].named) > 0 || countShared(g.m[i].named, g.m[j].idents) > 0 {
+		if countShared(g.idents.of(i), g.named.of(j)) > 0 || countShared(g.named.of(i), g.idents.of(j)) > 0 {
 			ev = append(ev, "identifier")
 		}
 		// A finding whose report's prose was not linked to it (SPEC §2.4)
@@ -56,7 +56,7 @@ func MergeEvidence(run *Run, detail bool) func(a, b string) string {
 			for _, k := range []int{i, j} {
 				r := representative(nodes[k])
 				var refs []string
-				for _, x := range g.m[k].refs {
+				for _, x := range g.refs.of(k) {
 					refs = append(refs, x.String())
 				}
 				d := r.f.Description
