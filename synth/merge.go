@@ -253,7 +253,7 @@ func newMerger(nodes []*node) *merger {
 	words := make(map[string]int32, len(nodes))
 	var df []int32 // nodes holding each word
 	var classWord []bool
-	counts, titles := newLists[termCount](len(nodes)), newLists[int32](len(nodes))
+	counts, titles := newLists[termOf[int32]](len(nodes)), newLists[int32](len(nodes))
 	agents, refs, idents := &g.agents, &g.refs, newLists[int32](len(nodes))
 	*agents, *refs = newLists[int32](len(nodes)), newLists[Ref](len(nodes))
 	// A source has one agent and most often one ref.
@@ -307,7 +307,7 @@ func newMerger(nodes []*node) *merger {
 		refs.end()
 		idents.end()
 		start := len(counts.all)
-		add := func(w string, c int64) int32 {
+		add := func(w string, c int32) int32 {
 			s := w
 			if !isClassWord(w) {
 				s = stem(w)
@@ -318,7 +318,7 @@ func newMerger(nodes []*node) *merger {
 				words[s] = id
 				df = append(df, 0)
 			}
-			counts.add(termCount{id, c})
+			counts.add(termOf[int32]{id, c})
 			return id
 		}
 		kws := parse.Keywords(nd.norm())
@@ -377,7 +377,7 @@ func newMerger(nodes []*node) *merger {
 	nTerms, nTitle := 0, 0
 	for i := range nodes {
 		for _, t := range counts.of(i) {
-			if t.count*idf[t.id] > 0 {
+			if int64(t.count)*idf[t.id] > 0 {
 				postAt[t.id+1]++
 				nTerms++
 			}
@@ -541,15 +541,21 @@ func (g *merger) identsOf(idents lists[int32], identNum map[string]int32, reps [
 	g.idents, g.named = idents, named
 }
 
-// termCount is a word of a node and how often it counts.
-type termCount struct {
+// termOf is a word and how often it counts: in a node (an int32: at most
+// titleWeight × titleWords + descWords; newMerger holds one per word of
+// every node, 8 bytes each, not 16) or in a group's sum of weights
+// (termCount).
+type termOf[C int32 | int64] struct {
 	id    int32
-	count int64
+	count C
 }
 
+// termCount is a word of a group and its summed weight.
+type termCount = termOf[int64]
+
 // sumTerms sorts tc by word and adds up the counts of each word, in place.
-func sumTerms(tc []termCount) []termCount {
-	slices.SortFunc(tc, func(a, b termCount) int { return cmp.Compare(a.id, b.id) })
+func sumTerms[C int32 | int64](tc []termOf[C]) []termOf[C] {
+	slices.SortFunc(tc, func(a, b termOf[C]) int { return cmp.Compare(a.id, b.id) })
 	out := tc[:0]
 	for _, t := range tc {
 		if len(out) > 0 && out[len(out)-1].id == t.id {
