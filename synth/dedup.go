@@ -202,12 +202,14 @@ func blockKeys(kws []string) []string {
 	return keys
 }
 
-// blocks is an index of titles by block key.
-type blocks map[string][]int
+// blocks is an index of titles by block key: the indexes of the nodes
+// holding each, int32 (half the bytes of an int; the timeline's matcher
+// holds one of a run's every node).
+type blocks map[string][]int32
 
 func (bl blocks) add(key string, i int) {
-	if l := bl[key]; len(l) == 0 || l[len(l)-1] != i {
-		bl[key] = append(l, i)
+	if l := bl[key]; len(l) == 0 || l[len(l)-1] != int32(i) {
+		bl[key] = append(l, int32(i))
 	}
 }
 

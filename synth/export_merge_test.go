@@ -40,7 +40,7 @@ func MergeEvidence(run *Run, detail bool) func(a, b string) string {
 		if g.cites(i, j) || g.cites(j, i) {
 			ev = append(ev, "cites")
 		}
-		if countShared(g.m[i].idents, g.m[j].named) > 0 || countShared(g.m[i].named, g.m[j].idents) > 0 {
+		if countShared(g.idents.of(i), g.named.of(j)) > 0 || countShared(g.named.of(i), g.idents.of(j)) > 0 {
 			ev = append(ev, "identifier")
 		}
 		if cs, as := sharedMeaning(nodes, g, i, j); len(cs) > 0 || len(as) > 0 {
@@ -60,7 +60,7 @@ func MergeEvidence(run *Run, detail bool) func(a, b string) string {
 			for _, k := range []int{i, j} {
 				r := representative(nodes[k])
 				var refs []string
-				for _, x := range g.m[k].refs {
+				for _, x := range g.refs.of(k) {
 					refs = append(refs, x.String())
 				}
 				d := r.f.Description
@@ -114,7 +114,7 @@ func sharedMeaning(nodes []*node, g *merger, i, j int) (classes, anchors []strin
 	for k, n := range nodes {
 		reps[k] = representative(n)
 	}
-	_, ids := meaningOf(nodes, reps, func(k int) []int32 { return g.m[k].agents })
+	_, ids := meaningOf(nodes, reps, func(k int) []int32 { return g.agents.of(k) })
 	a, b := &g.meaning[i], &g.meaning[j]
 	seen := map[string]bool{}
 	name := func(kind byte, text string) {

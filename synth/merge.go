@@ -180,56 +180,66 @@ func log2Fixed(x uint64) int64 {
 	return r
 }
 
-// mergeNode is what the merge rule knows of one node.
-type mergeNode struct {
-	// agents are the node's agents (indexes into merger.agentNames), sorted.
-	agents []int32
-	// terms are its weighted words, ascending, weight their weights and
-	// norm2 the sum of their squares.
-	terms  []int32
+// merger holds the merge rule's view of a run's nodes: for node i, each
+// of its lists at of(i) in a block shared by all nodes (lists), and a
+// value of each node in a slice. A node is 52 bytes and no pointer, not
+// twelve slices of its own (304 bytes, a seventh of the live heap at
+// 8,000 agents, scanned by the collector at each cycle).
+type merger struct {
+	nodes []*node
+	// agents are each node's agents (their numbers by name), sorted.
+	agents lists[int32]
+	// terms are each node's weighted words, ascending, weight their
+	// weights (weightOf), in one block with terms.all, and norm2 the sum
+	// of their squares.
+	terms  lists[int32]
 	weight []int64
-	norm2  int64
+	norm2  []int64
 	// probe are the words candidates are looked up by: the heaviest first,
 	// until those left could not make a cosine of probeNum/probeDen.
-	probe []int32
-	// refs are the places its sources cite, at most refSpan lines each.
-	refs []Ref
-	// cited are the nodes its descriptions name by ID (each an ID only that
-	// node carries, named by a source of an agent that node does not have),
-	// sorted.
-	cited []int32
+	probe lists[int32]
+	// refs are the places a node's sources cite, at most refSpan lines
+	// each.
+	refs lists[Ref]
+	// cited are the nodes a node's descriptions name by ID (each an ID
+	// only that node carries, named by a source of an agent that node does
+	// not have), sorted.
+	cited lists[int32]
 	// sameAs are the nodes among cited that its title or the opening of
 	// its description calls the same defect ("[covered by PER-04]",
 	// "duplicate of C2"), sorted.
-	sameAs []int32
-	// title are the weighted words of its title, ascending, and titleIDF
-	// the weight of each (its idf, counted once).
-	title    []int32
-	titleIDF []int64
-	// titleNorm2 is the sum of the squares of titleIDF.
-	titleNorm2 int64
-	// wordIDF is titleIDF less the defect classes (0): the title rule
-	// weighs the words a title holds.
-	wordIDF []int64
-	// idents are the rare code identifiers its titles name
+	sameAs lists[int32]
+	// title are the weighted words of a node's title, ascending, titleIDF
+	// the weight of each (its idf, counted once; titleIDFOf) and
+	// titleNorm2 the sum of their squares; wordIDF is titleIDF less the
+	// defect classes (0; wordIDFOf): the title rule weighs the words a
+	// title holds.
+	title             lists[int32]
+	titleIDF, wordIDF []int64
+	titleNorm2        []int64
+	// idents are the rare code identifiers a node's titles name
 	// (merger.identsOf), sorted; named those its titles or its description
 	// name, sorted.
-	idents, named []int32
-}
-
-// merger holds the merge rule's view of a run's nodes.
-type merger struct {
-	nodes []*node
-	m     []mergeNode
+	idents, named lists[int32]
 	// post lists, for each weighted word t, the nodes holding it, at
 	// post[postAt[t]:postAt[t+1]] (postings).
 	post, postAt []int32
 	// groupAgents are the agents of each group join made, by its root,
-	// sorted; a node not in one has its own (mergeNode.agents).
+	// sorted; a node not in one has its own (merger.agents).
 	groupAgents map[int][]int32
 	// meaning is the evidence of meaning of each node (meaning.go).
 	meaning []meaningNode
 }
+
+// weightOf returns the weights of node i's terms.
+func (g *merger) weightOf(i int) []int64 { return g.weight[g.terms.at[i]:g.terms.at[i+1]] }
+
+// titleIDFOf returns the weights of node i's title words.
+func (g *merger) titleIDFOf(i int) []int64 { return g.titleIDF[g.title.at[i]:g.title.at[i+1]] }
+
+// wordIDFOf returns the weights of node i's title words for the title
+// rule.
+func (g *merger) wordIDFOf(i int) []int64 { return g.wordIDF[g.title.at[i]:g.title.at[i+1]] }
 
 // newMerger weighs the words of nodes (see the comment above). It reads a
 // node's sources once for all it needs of them (their agents, places, IDs
@@ -239,7 +249,7 @@ type merger struct {
 // the sources, cold in memory, were read in seven passes, and each node
 // held ten lists of its own.
 func newMerger(nodes []*node) *merger {
-	g := &merger{nodes: nodes, m: make([]mergeNode, len(nodes))}
+	g := &merger{nodes: nodes, norm2: make([]int64, len(nodes)), titleNorm2: make([]int64, len(nodes))}
 	n := 0
 	for _, nd := range nodes {
 		n += len(nd.srcs)
@@ -247,8 +257,9 @@ func newMerger(nodes []*node) *merger {
 	words := make(map[string]int32, len(nodes))
 	var df []int32 // nodes holding each word
 	var classWord []bool
-	counts, titles := newLists[termCount](len(nodes)), newLists[int32](len(nodes))
-	agents, refs, idents := newLists[int32](len(nodes)), newLists[Ref](len(nodes)), newLists[int32](len(nodes))
+	counts, titles := newLists[termOf[int32]](len(nodes)), newLists[int32](len(nodes))
+	agents, refs, idents := &g.agents, &g.refs, newLists[int32](len(nodes))
+	*agents, *refs = newLists[int32](len(nodes)), newLists[Ref](len(nodes))
 	// A source has one agent and most often one ref.
 	agents.all, refs.all = make([]int32, 0, n), make([]Ref, 0, n)
 	// The agents are numbered as first seen, then by name (num).
@@ -300,7 +311,7 @@ func newMerger(nodes []*node) *merger {
 		refs.end()
 		idents.end()
 		start := len(counts.all)
-		add := func(w string, c int64) int32 {
+		add := func(w string, c int32) int32 {
 			s := w
 			if !isClassWord(w) {
 				s = stem(w)
@@ -311,7 +322,7 @@ func newMerger(nodes []*node) *merger {
 				words[s] = id
 				df = append(df, 0)
 			}
-			counts.add(termCount{id, c})
+			counts.add(termOf[int32]{id, c})
 			return id
 		}
 		kws := parse.Keywords(nd.norm())
@@ -370,7 +381,7 @@ func newMerger(nodes []*node) *merger {
 	nTerms, nTitle := 0, 0
 	for i := range nodes {
 		for _, t := range counts.of(i) {
-			if t.count*idf[t.id] > 0 {
+			if int64(t.count)*idf[t.id] > 0 {
 				postAt[t.id+1]++
 				nTerms++
 			}
@@ -388,42 +399,46 @@ func newMerger(nodes []*node) *merger {
 	fill := slices.Clone(postAt[:len(df)])
 	termAll, weightAll := make([]int32, 0, nTerms), make([]int64, 0, nTerms)
 	titleAll, titleIDFAll, wordIDFAll := make([]int32, 0, nTitle), make([]int64, 0, nTitle), make([]int64, 0, nTitle)
-	var probes lists[int32]
-	var order []int
-	for i := range nodes {
-		mn := &g.m[i]
-		as := agents.of(i)
+	// Each node's agents and places sorted, once each, in place.
+	agents.compactEach(func(_ int, as []int32) []int32 {
 		for k, a := range as {
 			as[k] = num[a]
 		}
 		slices.Sort(as)
-		mn.agents = slices.Clip(slices.Compact(as))
-		rs := refs.of(i)
+		return slices.Compact(as)
+	})
+	refs.compactEach(func(_ int, rs []Ref) []Ref {
 		slices.SortFunc(rs, compareRef)
-		if rs = slices.Compact(rs); len(rs) > 0 {
-			mn.refs = slices.Clip(rs)
-		}
-		from := len(termAll)
+		return slices.Compact(rs)
+	})
+	g.terms, g.title, g.probe = newLists[int32](len(nodes)), newLists[int32](len(nodes)), newLists[int32](len(nodes))
+	g.terms.all = termAll
+	g.title.all = titleAll
+	var order []int
+	for i := range nodes {
+		var norm2 int64
 		for _, t := range counts.of(i) {
-			if w := t.count * idf[t.id]; w > 0 {
-				termAll = append(termAll, t.id)
+			if w := int64(t.count) * idf[t.id]; w > 0 {
+				g.terms.add(t.id)
 				weightAll = append(weightAll, w)
-				mn.norm2 += w * w
+				norm2 += w * w
 				post[fill[t.id]] = int32(i)
 				fill[t.id]++
 			}
 		}
-		mn.terms, mn.weight = termAll[from:len(termAll):len(termAll)], weightAll[from:len(weightAll):len(weightAll)]
-		probes.all = probeOf(mn.terms, mn.weight, mn.norm2, &order, probes.all)
-		probes.end()
-		from = len(titleAll)
+		g.terms.end()
+		g.norm2[i] = norm2
+		g.weight = weightAll
+		g.probe.all = probeOf(g.terms.of(i), g.weightOf(i), norm2, &order, g.probe.all)
+		g.probe.end()
+		var titleNorm2 int64
 		ts := titles.of(i)
 		slices.Sort(ts)
 		for _, id := range slices.Compact(ts) {
 			if idf[id] > 0 {
-				titleAll = append(titleAll, id)
+				g.title.add(id)
 				titleIDFAll = append(titleIDFAll, idf[id])
-				mn.titleNorm2 += idf[id] * idf[id]
+				titleNorm2 += idf[id] * idf[id]
 				if int(id) < len(classWord) && classWord[id] {
 					wordIDFAll = append(wordIDFAll, 0)
 				} else {
@@ -431,22 +446,20 @@ func newMerger(nodes []*node) *merger {
 				}
 			}
 		}
-		to := len(titleAll)
-		mn.title, mn.titleIDF, mn.wordIDF = titleAll[from:to:to], titleIDFAll[from:to:to], wordIDFAll[from:to:to]
+		g.title.end()
+		g.titleNorm2[i] = titleNorm2
 	}
-	for i := range nodes {
-		if p := probes.of(i); len(p) > 0 {
-			g.m[i].probe = p
-		}
-	}
+	g.titleIDF, g.wordIDF = titleIDFAll, wordIDFAll
 	g.post, g.postAt = post, postAt
+	g.cited, g.sameAs = emptyLists[int32](len(nodes)), emptyLists[int32](len(nodes))
+	g.idents, g.named = emptyLists[int32](len(nodes)), emptyLists[int32](len(nodes))
 	if unique > 0 {
 		g.citedOf(ids, minLen, maxLen)
 	}
 	if len(identNum) > 0 {
 		g.identsOf(idents, identNum, reps)
 	}
-	g.meaning, _ = meaningOf(nodes, reps, func(i int) []int32 { return g.m[i].agents })
+	g.meaning, _ = meaningOf(nodes, reps, func(i int) []int32 { return g.agents.of(i) })
 	return g
 }
 
@@ -474,6 +487,27 @@ func (l *lists[T]) end() {
 
 // of returns node i's list, its capacity its length.
 func (l *lists[T]) of(i int) []T { return l.all[l.at[i]:l.at[i+1]:l.at[i+1]] }
+
+// emptyLists returns an empty list for each of nodes.
+func emptyLists[T any](nodes int) lists[T] { return lists[T]{at: make([]int32, nodes+1)} }
+
+// compactEach replaces each node's list, in the order of the nodes, by
+// what f returns of it: the list itself or a part of it, each element at
+// most where it was (slices.Compact, slices.DeleteFunc). The lists stay in
+// their block, without the gaps.
+func (l *lists[T]) compactEach(f func(i int, list []T) []T) {
+	w := int32(0)
+	for i := 0; i+1 < len(l.at); i++ {
+		out := f(i, l.all[l.at[i]:l.at[i+1]:l.at[i+1]])
+		l.at[i] = w
+		w += int32(copy(l.all[w:], out))
+	}
+	if len(l.at) > 0 {
+		l.at[len(l.at)-1] = w
+	}
+	clear(l.all[w:])
+	l.all = l.all[:w]
+}
 
 // postings returns the nodes holding the weighted word t.
 func (g *merger) postings(t int32) []int32 { return g.post[g.postAt[t]:g.postAt[t+1]] }
@@ -504,28 +538,29 @@ func (g *merger) identsOf(idents lists[int32], identNum map[string]int32, reps [
 		}
 	}
 	common := func(id int32) bool { return df[id] > rareIdents }
-	for i := range g.m {
-		mn := &g.m[i]
-		is := idents.of(i)
+	idents.compactEach(func(_ int, is []int32) []int32 {
 		slices.Sort(is)
-		if is = slices.DeleteFunc(slices.Compact(is), common); len(is) > 0 {
-			mn.idents = slices.Clip(is)
-		}
-		if ns := slices.DeleteFunc(named.of(i), common); len(ns) > 0 {
-			mn.named = slices.Clip(ns)
-		}
-	}
+		return slices.DeleteFunc(slices.Compact(is), common)
+	})
+	named.compactEach(func(_ int, ns []int32) []int32 { return slices.DeleteFunc(ns, common) })
+	g.idents, g.named = idents, named
 }
 
-// termCount is a word of a node and how often it counts.
-type termCount struct {
+// termOf is a word and how often it counts: in a node (an int32: at most
+// titleWeight × titleWords + descWords; newMerger holds one per word of
+// every node, 8 bytes each, not 16) or in a group's sum of weights
+// (termCount).
+type termOf[C int32 | int64] struct {
 	id    int32
-	count int64
+	count C
 }
+
+// termCount is a word of a group and its summed weight.
+type termCount = termOf[int64]
 
 // sumTerms sorts tc by word and adds up the counts of each word, in place.
-func sumTerms(tc []termCount) []termCount {
-	slices.SortFunc(tc, func(a, b termCount) int { return cmp.Compare(a.id, b.id) })
+func sumTerms[C int32 | int64](tc []termOf[C]) []termOf[C] {
+	slices.SortFunc(tc, func(a, b termOf[C]) int { return cmp.Compare(a.id, b.id) })
 	out := tc[:0]
 	for _, t := range tc {
 		if len(out) > 0 && out[len(out)-1].id == t.id {
@@ -591,29 +626,33 @@ func (g *merger) citedOf(ids map[string]idAt, minLen, maxLen int) {
 	var (
 		i     int
 		agent string
-		list  *[]int32
+		list  *lists[int32]
 	)
 	cite := func(_ string, a idAt) {
 		if a.sources == 1 && int(a.node) != i && !g.hasAgent(int(a.node), agent) {
-			*list = append(*list, a.node)
+			list.add(a.node)
 		}
 	}
+	cited, sameAs := newLists[int32](len(g.nodes)), newLists[int32](len(g.nodes))
 	for i = range g.nodes {
-		mn := &g.m[i]
+		c, sa := len(cited.all), len(sameAs.all)
 		for _, s := range g.nodes[i].srcs {
-			agent, list = s.agent, &mn.cited
+			agent, list = s.agent, &cited
 			eachMention(s.f.Description, ids, minLen, maxLen, cite)
 			if !hasSameAsWord(s.f.Title) && !hasSameAsWord(s.f.Description[:min(len(s.f.Description), sameAsBytes)]) {
 				continue
 			}
-			list = &mn.sameAs
+			list = &sameAs
 			eachSameAs(s.f.Title, s.f.Description, ids, cite)
 		}
-		slices.Sort(mn.cited)
-		mn.cited = slices.Compact(mn.cited)
-		slices.Sort(mn.sameAs)
-		mn.sameAs = slices.Compact(mn.sameAs)
+		slices.Sort(cited.all[c:])
+		cited.all = append(cited.all[:c], slices.Compact(cited.all[c:])...)
+		cited.end()
+		slices.Sort(sameAs.all[sa:])
+		sameAs.all = append(sameAs.all[:sa], slices.Compact(sameAs.all[sa:])...)
+		sameAs.end()
 	}
+	g.cited, g.sameAs = cited, sameAs
 }
 
 // idAt is an ID of the run: the node of the last source carrying it, and
@@ -672,8 +711,8 @@ func sameFile(p, q string) bool {
 
 // near reports whether nodes i and j cite one place (see refBonus).
 func (g *merger) near(i, j int) bool {
-	for _, r := range g.m[i].refs {
-		for _, o := range g.m[j].refs {
+	for _, r := range g.refs.of(i) {
+		for _, o := range g.refs.of(j) {
 			if sameFile(r.Path, o.Path) && r.Start <= o.End+refGap && o.Start <= r.End+refGap {
 				return true
 			}
@@ -684,16 +723,16 @@ func (g *merger) near(i, j int) bool {
 
 // same reports whether node i or node j calls itself the other (sameAs).
 func (g *merger) same(i, j int) bool {
-	_, ok := slices.BinarySearch(g.m[i].sameAs, int32(j))
+	_, ok := slices.BinarySearch(g.sameAs.of(i), int32(j))
 	if !ok {
-		_, ok = slices.BinarySearch(g.m[j].sameAs, int32(i))
+		_, ok = slices.BinarySearch(g.sameAs.of(j), int32(i))
 	}
 	return ok
 }
 
 // cites reports whether node i's descriptions name node j (citedOf).
 func (g *merger) cites(i, j int) bool {
-	_, ok := slices.BinarySearch(g.m[i].cited, int32(j))
+	_, ok := slices.BinarySearch(g.cited.of(i), int32(j))
 	return ok
 }
 
@@ -709,8 +748,7 @@ func (g *merger) hasAgent(j int, a string) bool {
 
 // cosine returns the cosine of the weighted words of nodes i and j.
 func (g *merger) cosine(i, j int) float64 {
-	a, b := &g.m[i], &g.m[j]
-	return cosineOf(a.terms, a.weight, a.norm2, b.terms, b.weight, b.norm2)
+	return cosineOf(g.terms.of(i), g.weightOf(i), g.norm2[i], g.terms.of(j), g.weightOf(j), g.norm2[j])
 }
 
 // cosineOf returns the cosine of two weighted word lists (words ascending,
@@ -742,21 +780,19 @@ func cosineOf[N int64 | float64](at []int32, aw []int64, an2 N, bt []int32, bw [
 // titleCosine returns the cosine of the titles of nodes i and j, each word
 // weighed once by its idf.
 func (g *merger) titleCosine(i, j int) float64 {
-	a, b := &g.m[i], &g.m[j]
-	return cosineOf(a.title, a.titleIDF, a.titleNorm2, b.title, b.titleIDF, b.titleNorm2)
+	return cosineOf(g.title.of(i), g.titleIDFOf(i), g.titleNorm2[i], g.title.of(j), g.titleIDFOf(j), g.titleNorm2[j])
 }
 
 // score returns the score of nodes i and j (see the comment above) and
 // whether it is one a pair may merge at: nodes of one agent never are.
 func (g *merger) score(i, j int) (float64, bool) {
-	a, b := &g.m[i], &g.m[j]
-	if len(a.agents) == 1 && len(b.agents) == 1 && a.agents[0] == b.agents[0] {
+	if as, bs := g.agents.of(i), g.agents.of(j); len(as) == 1 && len(bs) == 1 && as[0] == bs[0] {
 		return 0, false
 	}
 	s := max(g.cosine(i, j), g.titleCosine(i, j))
 	same := g.nodes[i].section == g.nodes[j].section && g.nodes[i].section != ""
-	shared := countShared(a.title, b.title)
-	titleRule := same && shared >= 3 && titlesMatch(a, b)
+	shared := countShared(g.title.of(i), g.title.of(j))
+	titleRule := same && shared >= 3 && g.titlesMatch(i, j)
 	// Two agents citing one place with two title words in common (a
 	// defect class is one) name one defect there; co-located issues share
 	// a place, not their words.
@@ -777,7 +813,7 @@ func (g *merger) score(i, j int) (float64, bool) {
 	if g.cites(i, j) || g.cites(j, i) {
 		s += citeBonus
 	}
-	ident := countShared(a.idents, b.named) > 0 || countShared(a.named, b.idents) > 0
+	ident := countShared(g.idents.of(i), g.named.of(j)) > 0 || countShared(g.named.of(i), g.idents.of(j)) > 0
 	if ident {
 		s += identBonus
 	}
@@ -792,22 +828,23 @@ func (g *merger) score(i, j int) (float64, bool) {
 // half of the lighter title: the keyword form of SPEC §5.2's rule in one
 // section, its keywords weighed (titleIDF), so that words every agent uses
 // make up little of a title.
-func titlesMatch(a, b *mergeNode) bool {
+func (g *merger) titlesMatch(i, j int) bool {
+	at, aw, bt, bw := g.title.of(i), g.wordIDFOf(i), g.title.of(j), g.wordIDFOf(j)
 	var shared, ta, tb int64
-	for _, w := range a.wordIDF {
+	for _, w := range aw {
 		ta += w
 	}
-	for _, w := range b.wordIDF {
+	for _, w := range bw {
 		tb += w
 	}
-	for x, y := 0, 0; x < len(a.title) && y < len(b.title); {
+	for x, y := 0, 0; x < len(at) && y < len(bt); {
 		switch {
-		case a.title[x] < b.title[y]:
+		case at[x] < bt[y]:
 			x++
-		case a.title[x] > b.title[y]:
+		case at[x] > bt[y]:
 			y++
 		default:
-			shared += a.wordIDF[x]
+			shared += aw[x]
 			x++
 			y++
 		}
@@ -843,19 +880,19 @@ type scored struct {
 // has, when j does not find i: the nodes sharing a probe word of i (see
 // probeNum). f may be called more than once for one j.
 func (g *merger) candidates(i int, f func(j int)) {
-	for _, t := range g.m[i].probe {
+	for _, t := range g.probe.of(i) {
 		for _, j := range g.postings(t) {
 			f(int(j))
 		}
 	}
 	// The title rule needs three shared title words, and a title cosine
 	// one: a node they join holds one of them.
-	for _, t := range g.m[i].title {
+	for _, t := range g.title.of(i) {
 		for _, j := range g.postings(t) {
 			f(int(j))
 		}
 	}
-	for _, j := range g.m[i].sameAs {
+	for _, j := range g.sameAs.of(i) {
 		f(int(j))
 	}
 }
@@ -899,7 +936,7 @@ func (g *merger) join(ps []scored, uf unionFind) {
 		if as, ok := agents[r]; ok {
 			return as
 		}
-		return g.m[r].agents
+		return g.agents.of(r)
 	}
 	for _, p := range ps {
 		a, b := uf.find(int(p.i)), uf.find(int(p.j))
@@ -971,7 +1008,7 @@ func fuzzyUnion(nodes []*node, uf unionFind) {
 }
 
 // groupVec is the words of a group of nodes join made: the sum of its
-// nodes' weighted words (mergeNode.terms and weight), words ascending.
+// nodes' weighted words (merger.terms and weight), words ascending.
 type groupVec struct {
 	terms  []int32
 	weight []int64
@@ -1003,19 +1040,19 @@ func (g *merger) groupVecs(uf unionFind) []groupVec {
 		if uf.find(i) != i {
 			continue
 		}
-		mn := &g.m[i]
 		v := &vs[i]
 		v.root = true
 		ms, big := members[i]
 		if !big {
-			v.terms, v.weight, v.norm2 = mn.terms, mn.weight, float64(mn.norm2)
+			v.terms, v.weight, v.norm2 = g.terms.of(i), g.weightOf(i), float64(g.norm2[i])
 			continue
 		}
 		v.big = true
 		sum = sum[:0]
 		for _, k := range append(ms, i) {
-			for x, t := range g.m[k].terms {
-				sum = append(sum, termCount{t, g.m[k].weight[x]})
+			w := g.weightOf(k)
+			for x, t := range g.terms.of(k) {
+				sum = append(sum, termCount{t, w[x]})
 			}
 		}
 		tc := sumTerms(sum)

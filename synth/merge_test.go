@@ -484,26 +484,32 @@ func TestProbeBound(t *testing.T) {
 		srcs = append(srcs, ptr(newSrc(fmt.Sprintf("fd-%d", i%5), "a.md", &f)))
 	}
 	g := newMerger(nodesOf(srcs))
-	for i, m := range g.m {
-		if !slices.IsSorted(m.terms) {
-			t.Fatalf("node %d: terms not sorted: %v", i, m.terms)
+	for i := range g.nodes {
+		terms, weight, norm2, probe := g.terms.of(i), g.weightOf(i), g.norm2[i], g.probe.of(i)
+		if !slices.IsSorted(terms) {
+			t.Fatalf("node %d: terms not sorted: %v", i, terms)
 		}
 		w := map[int32]int64{}
-		for k, id := range m.terms {
-			w[id] = m.weight[k]
+		var sum int64
+		for k, id := range terms {
+			w[id] = weight[k]
+			sum += weight[k] * weight[k]
 		}
-		left := m.norm2
-		for k, id := range m.probe {
-			if k > 0 && w[id] > w[m.probe[k-1]] {
-				t.Errorf("node %d: probe not heaviest first: %v", i, m.probe)
+		if sum != norm2 {
+			t.Errorf("node %d: norm2 %d, its weights' squares %d", i, norm2, sum)
+		}
+		left := norm2
+		for k, id := range probe {
+			if k > 0 && w[id] > w[probe[k-1]] {
+				t.Errorf("node %d: probe not heaviest first: %v", i, probe)
 			}
-			if left*probeDen*probeDen < probeNum*probeNum*m.norm2 {
-				t.Errorf("node %d: probe longer than it needs: %v", i, m.probe)
+			if left*probeDen*probeDen < probeNum*probeNum*norm2 {
+				t.Errorf("node %d: probe longer than it needs: %v", i, probe)
 			}
 			left -= w[id] * w[id]
 		}
-		if left*probeDen*probeDen >= probeNum*probeNum*m.norm2 && m.norm2 > 0 {
-			t.Errorf("node %d: probe %v leaves %d of %d", i, m.probe, left, m.norm2)
+		if left*probeDen*probeDen >= probeNum*probeNum*norm2 && norm2 > 0 {
+			t.Errorf("node %d: probe %v leaves %d of %d", i, probe, left, norm2)
 		}
 	}
 }
@@ -812,9 +818,9 @@ func TestCitedOfIsPlain(t *testing.T) {
 		g := newMerger(nodes)
 		cited, sameAs := citedPlain(g)
 		for i := range nodes {
-			if !slices.Equal(g.m[i].cited, cited[i]) || !slices.Equal(g.m[i].sameAs, sameAs[i]) {
+			if !slices.Equal(g.cited.of(i), cited[i]) || !slices.Equal(g.sameAs.of(i), sameAs[i]) {
 				t.Fatalf("trial %d, node %q (%q): citedOf cited %v, sameAs %v; every word looked up: %v, %v", trial,
-					nodes[i].key, nodes[i].srcs[0].f.Description, g.m[i].cited, g.m[i].sameAs, cited[i], sameAs[i])
+					nodes[i].key, nodes[i].srcs[0].f.Description, g.cited.of(i), g.sameAs.of(i), cited[i], sameAs[i])
 			}
 			cites += len(cited[i])
 			same += len(sameAs[i])
@@ -872,5 +878,44 @@ func TestSrcRefsIsPlain(t *testing.T) {
 	}
 	if size := unsafe.Sizeof(src{}); size > 80 {
 		t.Errorf("a src is %d bytes: more than the 80 the allocator gives it", size)
+	}
+}
+
+// lists.compactEach keeps each node's list in one block without gaps: it
+// must give each node what f gives of its list alone, a fresh copy each
+// (the plain reference), whatever parts f keeps.
+func TestCompactEach(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	for trial := range 200 {
+		nodes := r.IntN(12)
+		l := newLists[int32](nodes)
+		var plain [][]int32
+		for range nodes {
+			var list []int32
+			for range r.IntN(8) {
+				v := int32(r.IntN(6))
+				l.add(v)
+				list = append(list, v)
+			}
+			l.end()
+			plain = append(plain, list)
+		}
+		drop := int32(r.IntN(6))
+		f := func(_ int, xs []int32) []int32 {
+			slices.Sort(xs)
+			return slices.DeleteFunc(slices.Compact(xs), func(x int32) bool { return x == drop })
+		}
+		l.compactEach(f)
+		total := 0
+		for i, list := range plain {
+			want := f(i, slices.Clone(list))
+			if got := l.of(i); !slices.Equal(got, want) || cap(got) != len(got) {
+				t.Fatalf("trial %d, node %d: %v (cap %d), want %v", trial, i, got, cap(got), want)
+			}
+			total += len(want)
+		}
+		if len(l.all) != total || len(l.at) != nodes+1 {
+			t.Fatalf("trial %d: %d elements in the block, %d offsets; want %d, %d", trial, len(l.all), len(l.at), total, nodes+1)
+		}
 	}
 }
