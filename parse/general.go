@@ -525,11 +525,11 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			}
 			listGroup = -1
 		}
-		if c := cur(); kind == 0 && c >= 0 && nodes[c].kind == 'h' && boldAlone(t) && blankBetween(lines, nodes[c].i, i) && !listFollows(lines, i) {
+		if c := cur(); kind == 0 && c >= 0 && nodes[c].kind == 'h' && boldAlone(t) && quietBetween(lines, nodes[c].i, i) && !listFollows(lines, i) {
 			// "#### Reset link valid for 7 days" over "**High**": a
 			// severity alone in bold right under a finding's heading
 			// is its severity field.
-			v := strings.TrimSpace(strings.Trim(strings.TrimSuffix(strings.TrimSpace(t), ":"), "*"))
+			v := levelAlone(strings.TrimSpace(strings.Trim(strings.TrimSuffix(strings.TrimSpace(t), ":"), "*")))
 			if _, cl, ok := oneSeverity(v, false); ok && cl == sevFinding {
 				nodes[c].setField("severity", v, l.num)
 				continue
@@ -547,7 +547,10 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			}
 		}
 		// A severity or status field belongs to the innermost open node.
-		fm := sevFieldAny(t)
+		fm, segStatus := fieldSegments(t) // "Priority: High · Status: Open" (structures8.go)
+		if fm == nil {
+			fm = sevFieldAny(t)
+		}
 		if m := sevFieldMatch(fm); m != nil {
 			// The field belongs to the finding's opener, not to a bold
 			// label of a paragraph ("**What the plan says:** …") in it;
@@ -583,6 +586,9 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 					rules.untitled = rules.from
 				}
 				nodes[h].setField(m[1], m[2], l.num)
+				for _, s := range segStatus {
+					nodes[h].setStatus(s[1], s[2])
+				}
 				if nodes[h].kind == 'h' && nodes[h].fieldLine == l.num {
 					rules.fieldSet(h, i)
 				}
@@ -654,6 +660,11 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 				n.text = body[len(m[0]):]
 				n.ticked = m[1] != " "
 				n.open = n.ticked && openMark(n.text)
+			} else if tx, lv, state, ok := trackerItem(body); ok {
+				// "**ENG-12** · Urgent · Todo — Title" (structures8.go).
+				n.text = tx
+				n.setField("priority", lv, l.num)
+				n.setStatus("status", state)
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
@@ -674,6 +685,10 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			// "[FAIL] 1.2.1 Ensure that … (Critical)": a benchmark's
 			// failed check, rated at its end; a passed one is no finding.
 			n = gnode{i: i, kind: 'b', rank: 7, text: failedCheck(t), count: -1}
+		case l.text == t && trailingRating(t) != "":
+			// "[a.go:27] - G401 (CWE-328): Weak hash (Confidence: HIGH,
+			// Severity: MEDIUM)": a scanner's line rated at its end.
+			n = gnode{i: i, kind: 'b', rank: 7, text: trailingRating(t), count: -1}
 		case l.text == t && plainLabel(t):
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.

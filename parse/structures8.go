@@ -1,0 +1,172 @@
+package parse
+
+import "strings"
+
+// The structures issue #26's probes 7 and 8 found unread (SPEC §2.3):
+// rules for lines that carry several fields, trackers' items, levels
+// separated from their heading by a comment, and scanners' lines rated
+// at their end. Each is hooked into readGeneral (general.go) in one place.
+
+// fieldSep separates the fields of one line: "·" or "•".
+func fieldSep(r rune) bool { return r == '·' || r == '•' }
+
+// fieldSegments reads a line of several fields separated by middle dots or
+// bullets, as trackers export an issue and evaluations rate a case
+// ("**Type:** Bug · **Priority:** High · **Status:** Open", "Severity:
+// Critical · ASR 34% · Category: jailbreak"): the severity field among
+// them (as sevFieldAny gives it) and the status fields. A line with no
+// separator, or no severity field among its segments, gives nil.
+func fieldSegments(t string) (sev []string, status [][]string) {
+	if !strings.ContainsRune(t, '·') && !strings.ContainsRune(t, '•') {
+		return nil, nil
+	}
+	segs := strings.FieldsFunc(t, fieldSep)
+	if len(segs) < 2 {
+		return nil, nil
+	}
+	for _, s := range segs {
+		s = strings.TrimSpace(s)
+		if sev == nil {
+			if m := sevFieldAny(s); m != nil {
+				sev = m
+				continue
+			}
+		}
+		if m := statusFieldOf(s); m != nil {
+			status = append(status, m)
+		}
+	}
+	if sev == nil {
+		return nil, nil
+	}
+	return sev, status
+}
+
+// trackerItem reads a tracker's item written as its key, its level and its
+// state before its title ("**ENG-12** · Urgent · Todo — Title"): the
+// item's text as "KEY: Title", its level and its state ("" when it gives
+// none). The key and the level are required; every segment before the
+// title must be a key, a level or a short state.
+func trackerItem(body string) (text, level, state string, ok bool) {
+	head, title, found := strings.Cut(body, " — ")
+	if !found {
+		head, title, found = strings.Cut(body, " – ")
+	}
+	title = strings.TrimSpace(title)
+	if !found || title == "" || !strings.ContainsAny(head, "·•") {
+		return "", "", "", false
+	}
+	segs := strings.FieldsFunc(head, fieldSep)
+	key := strings.Trim(strings.TrimSpace(segs[0]), "*_`")
+	if !trackerKey(key) {
+		return "", "", "", false
+	}
+	for _, s := range segs[1:] {
+		s = strings.Trim(strings.TrimSpace(s), "*_`")
+		if _, cl, isLevel := fieldSeverity("priority", s); isLevel && cl == sevFinding && level == "" {
+			level = s
+			continue
+		}
+		if state == "" && len(s) <= 20 && s != "" && !strings.ContainsAny(s, ":.,") {
+			state = s
+			continue
+		}
+		return "", "", "", false
+	}
+	if level == "" {
+		return "", "", "", false
+	}
+	return key + ": " + title, level, state, true
+}
+
+// trackerKey reports whether s is an issue key: capitals (and digits after
+// the first), a hyphen and a number ("ENG-2210", "SEC1-4").
+func trackerKey(s string) bool {
+	p, n, ok := strings.Cut(s, "-")
+	if !ok || len(p) < 2 || len(p) > 10 || n == "" || len(n) > 7 || p[0] < 'A' || p[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		if !(p[i] >= 'A' && p[i] <= 'Z' || isDigit(p[i])) {
+			return false
+		}
+	}
+	for i := 0; i < len(n); i++ {
+		if !isDigit(n[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// levelAlone cuts the word "severity" or "priority" after a level written
+// alone ("High Severity", "Low priority"), as a review bot rates the
+// heading above it: the level.
+func levelAlone(v string) string {
+	if i := strings.LastIndexByte(v, ' '); i > 0 {
+		if w := v[i+1:]; strings.EqualFold(w, "severity") || strings.EqualFold(w, "priority") {
+			return strings.TrimSpace(v[:i])
+		}
+	}
+	return v
+}
+
+// quietBetween reports whether lines a+1 … b-1 are blank or masked, not
+// fenced: an HTML comment a review bot puts between a finding's heading
+// and its level ("<!-- LOCATIONS START … -->") is no text between them.
+func quietBetween(lines []line, a, b int) bool {
+	for k := a + 1; k < b; k++ {
+		if strings.TrimSpace(lines[k].text) != "" && (!lines[k].masked || lines[k].fenced) {
+			return false
+		}
+	}
+	return true
+}
+
+// trailingRating reads a scanner's result written as a plain line and
+// rated by fields in parentheses at its end ("[file.go:27] - G401
+// (CWE-328): Use of weak hash (Confidence: HIGH, Severity: MEDIUM)"): the
+// line as "[MEDIUM] Use of weak hash", its location and rule cut. Every
+// part in the parentheses must be a field, one of them a severity field
+// of a finding's level; otherwise it gives "".
+func trailingRating(t string) string {
+	if len(t) < 12 || t[len(t)-1] != ')' {
+		return ""
+	}
+	o := strings.LastIndexByte(t, '(')
+	if o <= 0 {
+		return ""
+	}
+	level := ""
+	for _, part := range strings.Split(t[o+1:len(t)-1], ",") {
+		name, v, ok := strings.Cut(part, ":")
+		name, v = strings.TrimSpace(name), strings.TrimSpace(v)
+		if !ok || name == "" || v == "" || strings.ContainsRune(name, ' ') {
+			return ""
+		}
+		if strings.EqualFold(name, "severity") {
+			if _, cl, ok := oneSeverity(v, false); !ok || cl != sevFinding {
+				return ""
+			}
+			level = v
+		}
+	}
+	title := strings.TrimSpace(t[:o])
+	if level == "" || title == "" {
+		return ""
+	}
+	if title[0] == '[' {
+		// "[path:line] - RULE (CWE-n): Title": the location and rule go.
+		if e := strings.IndexByte(title, ']'); e > 0 {
+			title = strings.TrimLeft(title[e+1:], " -–—")
+		}
+		if r, rest, ok := strings.Cut(title, ": "); ok && !strings.ContainsRune(strings.TrimSpace(r), ' ') ||
+			ok && strings.Count(r, " ") == 1 && strings.HasSuffix(r, ")") {
+			title = strings.TrimSpace(rest)
+		}
+	}
+	if title == "" {
+		return ""
+	}
+	return "[" + level + "] " + title
+}

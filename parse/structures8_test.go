@@ -1,0 +1,79 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// structures8 are the structures issue #26's probes 7 and 8 found
+// unread, one golden case per structure, written for this test (not taken
+// from a probe or a corpus): a mini report and what a careful reader takes
+// from it, as "P1 Title" lines in order ("P1 ID: Title" when it has an
+// ID), the findings it records resolved after them as "resolved P1
+// Title", and "unreadable" last when the report could not be fully read.
+var structures8 = []struct {
+	name, report string
+	want         []string
+}{
+	{"several fields on one line under a tracker's issue heading",
+		"# Tracker export: storage hardening\n\n---\n\n## OPS-31: Backup bucket is readable by anyone\n" +
+			"**Kind:** Bug · **Priority:** Highest · **Status:** Open · **Owner:** nobody\n\nThe bucket policy grants s3:GetObject to *.\n\n---\n\n" +
+			"## OPS-32: Log lines lack request ids\n**Kind:** Task · **Priority:** Low · **Status:** Open\n\n---\n\n" +
+			"## OPS-29: Admin token passed in the query string\n**Kind:** Bug · **Priority:** High · **Status:** Done · **Resolution:** Fixed\n",
+		[]string{"P0 OPS-31: Backup bucket is readable by anyone", "P3 OPS-32: Log lines lack request ids",
+			"resolved P1 OPS-29: Admin token passed in the query string"}},
+	{"a severity field with more fields after it on its line",
+		"# Model evaluation: helpdesk agent\n\n## Results\n\n**Case E-1: Tool call runs without the user's consent**\n" +
+			"Severity: Critical • Success rate 20% • Area: agency\nThe agent calls the payment tool on a quoted instruction.\n\n" +
+			"**Case E-2: Persona drifts in long chats**\nSeverity: Low • Success rate 3%\n",
+		[]string{"P0 Case E-1: Tool call runs without the user's consent", "P3 Case E-2: Persona drifts in long chats"}},
+	{"tracker items of an ID, a level and a state before the title",
+		"# Board: payments, open review items\n\n- **PAY-401** · Highest · Todo — Refund job retries without an idempotency key\n" +
+			"- **PAY-402** · High · In Progress — Card numbers appear in debug logs\n- **PAY-397** · Medium · Todo — Currency names not localised\n" +
+			"- **PAY-390** · High · Done — Webhook secret shared across tenants\n",
+		[]string{"P0 PAY-401: Refund job retries without an idempotency key", "P1 PAY-402: Card numbers appear in debug logs",
+			"P2 PAY-397: Currency names not localised", "resolved P1 PAY-390: Webhook secret shared across tenants"}},
+	{"a bold level alone under a heading, past a comment",
+		"## Review bot\n\nFound 2 bugs\n\n---\n\n### Bug: Cache key ignores the tenant\n\n<!-- where\nsrc/cache.go#L10\n-->\n\n" +
+			"**High Severity**\n\nTwo tenants read each other's cached pages.\n\n---\n\n### Bug: Timer not stopped on close\n\n" +
+			"<!-- where\nsrc/timer.go#L4\n-->\n\n**Low Severity**\n\nA goroutine lingers after close.\n",
+		[]string{"P1 Bug: Cache key ignores the tenant", "P3 Bug: Timer not stopped on close"}},
+	{"a scanner's plain result lines rated at their end",
+		"## Static analysis\n\n[/app/net/client.go:40] - R12 (CWE-295): TLS certificate checks turned off (Confidence: HIGH, Severity: HIGH)\n" +
+			"    40: tls.Config{SkipVerify: true}\n\n[/app/log/log.go:9] - R7 (CWE-117): Log line built from input (Confidence: MEDIUM, Severity: LOW)\n",
+		[]string{"P1 TLS certificate checks turned off", "P3 Log line built from input"}},
+	{"a design note's fields on one line and its items by key are no findings",
+		"# Design: sharded counters\n\n**Owner:** ana · **Status:** Draft · **Reviewers:** li, raj\n\n## Work\n\n" +
+			"- **DOC-3** · Draft — Write the operator guide\n- **DOC-4** · In Review — Measure the write fan-out\n\n" +
+			"Counters are split across 16 shards (Confidence: HIGH, Owner: ana).\n",
+		nil},
+}
+
+func TestStructures8(t *testing.T) {
+	for _, c := range structures8 {
+		t.Run(c.name, func(t *testing.T) {
+			r := ReadReport([]byte(c.report))
+			var got []string
+			line := func(prefix string, f Finding) string {
+				if f.ID != "" {
+					return fmt.Sprintf("%s%s %s: %s", prefix, f.Severity, f.ID, f.Title)
+				}
+				return fmt.Sprintf("%s%s %s", prefix, f.Severity, f.Title)
+			}
+			for _, f := range r.Findings {
+				got = append(got, line("", f))
+			}
+			for _, f := range r.Resolved {
+				got = append(got, line("resolved ", f))
+			}
+			if r.Status == StatusUnreadable {
+				got = append(got, "unreadable")
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("status %s, read:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, strings.Join(got, "\n"),
+					strings.Join(c.want, "\n"), r.Diagnostics)
+			}
+		})
+	}
+}
