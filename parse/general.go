@@ -606,9 +606,14 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			g.orphans = append(g.orphans, orphan{line: l.num, word: strings.TrimSpace(stripBold(m[2])), column: strings.ToLower(strings.TrimSpace(m[1]))})
 			continue
 		}
-		if m := statusFieldOf(t); m != nil {
+		if m := statusFieldOf(t); m != nil || segStatus != nil {
 			if c := cur(); c >= 0 {
-				nodes[c].setStatus(m[1], m[2])
+				if m != nil {
+					nodes[c].setStatus(m[1], m[2])
+				}
+				for _, s := range segStatus {
+					nodes[c].setStatus(s[1], s[2])
+				}
 			}
 			continue
 		}
@@ -1638,6 +1643,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 	markAuditIDs(nodes)
 	markEmojiScale(nodes)
 	markTrailScale(nodes)
+	g.incidentTitles(lines, nodes) // structures8.go
 	for k := range nodes {
 		n := &nodes[k]
 		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !foldInShort(fieldNames, fieldNamesMax, plainHead(n.text)) {

@@ -15,7 +15,9 @@ func fieldSep(r rune) bool { return r == '·' || r == '•' }
 // ("**Type:** Bug · **Priority:** High · **Status:** Open", "Severity:
 // Critical · ASR 34% · Category: jailbreak"): the severity field among
 // them (as sevFieldAny gives it) and the status fields. A line with no
-// separator, or no severity field among its segments, gives nil.
+// separator gives nil; so does one with no severity field unless it
+// opens with a field and holds a status field ("**Lead:** ana ·
+// **Status:** Resolved").
 func fieldSegments(t string) (sev []string, status [][]string) {
 	if !strings.ContainsRune(t, '·') && !strings.ContainsRune(t, '•') {
 		return nil, nil
@@ -24,6 +26,11 @@ func fieldSegments(t string) (sev []string, status [][]string) {
 	if len(segs) < 2 {
 		return nil, nil
 	}
+	defer func() {
+		if sev == nil && (status == nil || !fieldShaped(strings.TrimSpace(segs[0]))) {
+			sev, status = nil, nil
+		}
+	}()
 	for _, s := range segs {
 		s = strings.TrimSpace(s)
 		if sev == nil {
@@ -35,9 +42,6 @@ func fieldSegments(t string) (sev []string, status [][]string) {
 		if m := statusFieldOf(s); m != nil {
 			status = append(status, m)
 		}
-	}
-	if sev == nil {
-		return nil, nil
 	}
 	return sev, status
 }
@@ -169,4 +173,41 @@ func trailingRating(t string) string {
 		return ""
 	}
 	return "[" + level + "] " + title
+}
+
+// incidentTitles reads a report's title rated by an incident level at its
+// end ("# Postmortem: checkout outage (SEV-1)", "# Incident 2026-11-17 —
+// API errors (SEV-2)") as the rating of the report as a whole
+// (general.overall), not a label: the level rates the incident the
+// report is about, not the sections under the title, which would
+// otherwise read as a P0/P1 group ("Root cause", "Action items"). As for
+// an overall field, a title marked resolved ("**Status:** Resolved") is
+// no rating to answer for. Only the first heading, of level 1, and only
+// an SEV-n level in parentheses or after a dash, not at the title's
+// start.
+func (g *general) incidentTitles(lines []line, nodes []gnode) {
+	for k := range nodes {
+		n := &nodes[k]
+		if n.kind != 'h' {
+			continue
+		}
+		if n.rank == 1 && n.parent < 0 && n.lab.ok && n.lab.inner && incidentLevel(n.lab.word) {
+			if n.lab.sev.Rank() <= 1 && !n.resolved && n.i < len(lines) {
+				g.overall = append(g.overall, orphan{line: lines[n.i].num, sev: n.lab.sev, word: n.lab.word, overall: true})
+			}
+			n.lab = label{}
+		}
+		return
+	}
+}
+
+// incidentLevel reports whether w is an incident's level: "SEV-1",
+// "Sev 2", "SEV0".
+func incidentLevel(w string) bool {
+	w = strings.TrimSpace(w)
+	if len(w) < 4 || !strings.EqualFold(w[:3], "sev") {
+		return false
+	}
+	w = strings.TrimLeft(w[3:], "- ")
+	return len(w) == 1 && isDigit(w[0])
 }

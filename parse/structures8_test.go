@@ -48,6 +48,19 @@ var structures8 = []struct {
 			"- **DOC-3** · Draft — Write the operator guide\n- **DOC-4** · In Review — Measure the write fan-out\n\n" +
 			"Counters are split across 16 shards (Confidence: HIGH, Owner: ana).\n",
 		nil},
+	{"an incident's level in its report's title rates no section",
+		"# Postmortem: search outage, 2026-10-02 (SEV-1)\n\n**Status:** Final · **Duration:** 40 min\n\n## Summary\n\n" +
+			"The index alias was deleted during a reindex.\n\n## Root cause\n\nThe job deleted the alias first.\n\n## Lessons\n\n" +
+			"Swap aliases atomically.\n",
+		[]string{"unreadable"}}, // the report rates itself P0 and gives no finding: never silently safe
+	{"an incident's level in a resolved incident's title",
+		"# Incident 2026-10-05 — slow checkout (SEV-2)\n\n**Commander:** li · **Status:** Resolved\n\n## Timeline\n\n" +
+			"- 10:02 alert fired\n- 10:40 cache flushed\n\n## Customer impact\n\nCheckout took 9 s for 30 minutes.\n",
+		nil},
+	{"a findings group rated in its title still rates its findings",
+		"# Findings (P1)\n\n### Tokens logged in clear\n\nThe login handler logs the bearer token.\n\n" +
+			"### Session never expires\n\nThe cookie has no max-age.\n",
+		[]string{"P1 Tokens logged in clear", "P1 Session never expires"}},
 }
 
 func TestStructures8(t *testing.T) {
