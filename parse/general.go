@@ -732,6 +732,9 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			// is its title.
 			n = gnode{i: i, kind: 'b', rank: 7, text: "**" + firstSentence(t) + "**", count: -1}
 		}
+		if r := ratedLead(n.text); r != "" {
+			n.text = r // "**Priority 1 — Title**", "**Title** — risk 9/10 (critical)" (structures8.go)
+		}
 		if badge != "" && i-badgeAt <= 2 {
 			n.setField("severity", badge, badgeNum)
 		}

@@ -211,3 +211,79 @@ func incidentLevel(w string) bool {
 	w = strings.TrimLeft(w[3:], "- ")
 	return len(w) == 1 && isDigit(w[0])
 }
+
+// ratedLead rewrites the text of an item or a bold lead-in that a level
+// spelled out rates, into the form labelOf reads; it gives "" for any
+// other text:
+//   - a priority spelled out at its start, set apart by a dash or a colon
+//     ("**Priority 1 — Title**", "Priority 2: Title"), or an S-level
+//     before a dash in a plain item ("S1 — Title"): the level is written
+//     as its P-level ("**P1 — Title**"), as a P-level there would be read
+//     (a legend's items included);
+//   - a bold title followed by a dash and a rating clause ("**Title** —
+//     risk 9/10 (critical). …", "**Title** – severity: high"): the
+//     level in parentheses after the title ("**Title** (critical) …").
+func ratedLead(text string) string {
+	t := strings.TrimSpace(text)
+	inner := strings.TrimLeft(t, "*_")
+	if len(inner) < len(t)-2 {
+		return ""
+	}
+	if i, n := leadSep(inner); i > 0 && i <= 14 {
+		head := strings.TrimRight(inner[:i], "*_ ")
+		rest := strings.TrimSpace(inner[i+n:])
+		// An S-level is read only as a plain item's lead set apart by a
+		// dash ("S1 — Title"): in bold or before a colon it is as often an
+		// ID ("**S1 — Suggestion.**") or a term defined ("S1: Structural
+		// stability").
+		sdash := len(inner) == len(t) && strings.TrimSpace(inner[i:i+n]) != ":" && !strings.Contains(inner[i:i+n], "*")
+		if _, ok := priorityLevel(head); ok || sdash && len(head) == 2 && head[0]|0x20 == 's' {
+			if sev, c, ok := fieldSeverity("severity", head); ok && c == sevFinding && strings.Trim(rest, "*_ ") != "" {
+				return strings.Replace(t, head, string(sev), 1)
+			}
+		}
+	}
+	lead, after, ok := boldLead(t)
+	if !ok {
+		return ""
+	}
+	a := strings.TrimSpace(after)
+	d := strings.TrimLeft(a, "—–-")
+	if len(d) == len(a) || len(a)-len(d) > len("—") {
+		return ""
+	}
+	d = strings.TrimSpace(d)
+	clause, more := d, ""
+	if e := strings.IndexAny(d, ".;"); e > 0 {
+		clause, more = d[:e], d[e:]
+	}
+	name, value, _ := strings.Cut(clause, " ")
+	name = strings.ToLower(strings.TrimSuffix(name, ":"))
+	switch name {
+	case "risk", "severity", "impact", "priority", "criticality":
+	default:
+		return ""
+	}
+	value = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(value), ":"))
+	if strings.HasSuffix(value, ")") {
+		if o := strings.LastIndexByte(value, '('); o >= 0 {
+			value = value[o+1 : len(value)-1]
+		}
+	}
+	if sev, c, ok := fieldSeverity(name, value); !ok || c != sevFinding || sev == "" {
+		return ""
+	}
+	return "**" + lead + "** (" + strings.TrimSpace(value) + ")" + more
+}
+
+// leadSep finds the first dash or colon that sets a lead apart: its
+// index and length, or -1.
+func leadSep(s string) (int, int) {
+	best, n := -1, 0
+	for _, sep := range []string{" — ", " – ", ": ", " - ", ":** ", "** — ", "** – "} {
+		if i := strings.Index(s, sep); i > 0 && (best < 0 || i < best) {
+			best, n = i, len(sep)
+		}
+	}
+	return best, n
+}

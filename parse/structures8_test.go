@@ -61,6 +61,20 @@ var structures8 = []struct {
 		"# Findings (P1)\n\n### Tokens logged in clear\n\nThe login handler logs the bearer token.\n\n" +
 			"### Session never expires\n\nThe cookie has no max-age.\n",
 		[]string{"P1 Tokens logged in clear", "P1 Session never expires"}},
+	{"levels spelled out before the title",
+		"# API review: accounts v3\n\nItems are ranked Priority 1 (must change) to Priority 3 (optional).\n\n" +
+			"**Priority 1 — Account IDs are sequential and guessable**\nUse random IDs.\n\n**Priority 3 — Field names mix cases**\n\n" +
+			"Notes on the batch job\n\n* S1 — Failed rows are dropped without a trace; totals are short.\n* S3 — Log level is hard-coded.\n",
+		[]string{"P1 Account IDs are sequential and guessable", "P3 Field names mix cases",
+			"P0 Failed rows are dropped without a trace; totals are short", "P2 Log level is hard-coded"}},
+	{"a rating clause after a bold title and a dash",
+		"## Design review\n\nRisk is scored 0-10.\n\n1. **One queue for every tenant** — risk 8/10 (high). A noisy tenant stalls the rest.\n" +
+			"2. **Retries have no jitter** — risk 3/10 (low).\n",
+		[]string{"P1 One queue for every tenant", "P3 Retries have no jitter"}},
+	{"S-numbers as IDs in bold and as terms defined are no levels",
+		"# Review: plugin API\n\n## Suggestions\n\n**S1 — Accept interfaces in the registration call.** Narrow types help tests.\n\n" +
+			"## Stability terms\n\n- S1: Stable file formats — a promise\n- S2: Stable output under a fixed model — measured\n",
+		[]string{"P3 S1: Accept interfaces in the registration call"}}, // a suggestion, by its group
 }
 
 func TestStructures8(t *testing.T) {
