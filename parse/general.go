@@ -2660,7 +2660,7 @@ func labelOf(text string, kind byte) label {
 				lab.title, lab.empty = cleanTitle(longTitle(locationTitle(t, r))), false
 			}
 		}
-		if lab.ok && kind != 'h' && isCount(strings.TrimLeft(after, " :—–-")) {
+		if lab.ok && kind != 'h' && countList(strings.TrimLeft(after, " :—–-")) {
 			// "**Blocking (P0)**: 4", "- **Critical issues:** 2 found":
 			// a tally of the bold part's category, not a finding.
 			lab.empty = true

@@ -287,3 +287,28 @@ func leadSep(s string) (int, int) {
 	}
 	return best, n
 }
+
+// countList reports whether s is a tally: a count ("3 issues", isCount)
+// or counts separated by commas, each of which may name its kind in one
+// word ("1 blocking issue, 1 other issue", "2 open issues found"), as a
+// review bot sums up an area ("🔴 **Security**: 1 blocking issue"):
+// the line counts findings written elsewhere and is none itself.
+func countList(s string) bool {
+	if isCount(s) {
+		return true
+	}
+	if s == "" || !isDigit(s[0]) || len(s) > 120 {
+		return false
+	}
+	for _, part := range strings.Split(s, ",") {
+		f := strings.Fields(part)
+		if len(f) == 3 || len(f) == 4 && strings.EqualFold(f[3], "found") {
+			// "1 blocking issue": the kind word goes.
+			f = append(f[:1:1], f[2:]...)
+		}
+		if !isCount(strings.Join(f, " ")) {
+			return false
+		}
+	}
+	return true
+}

@@ -75,6 +75,11 @@ var structures8 = []struct {
 		"# Review: plugin API\n\n## Suggestions\n\n**S1 — Accept interfaces in the registration call.** Narrow types help tests.\n\n" +
 			"## Stability terms\n\n- S1: Stable file formats — a promise\n- S2: Stable output under a fixed model — measured\n",
 		[]string{"P3 S1: Accept interfaces in the registration call"}}, // a suggestion, by its group
+	{"areas summed up by marked counts are no findings",
+		"## Review guide\n\nWhat the review covered:\n- 🔴 **Access control**: 1 blocking issue, 2 other issues\n" +
+			"- 🟡 **Style**: 3 issues found\n- 🟢 **Tests**: all looks good\n\n---\n\n**api/keys.go:12**\n\n" +
+			"**issue (security):** Keys are compared with == instead of a constant-time compare\n\nUse subtle.ConstantTimeCompare.\n",
+		[]string{"unreadable"}},
 }
 
 func TestStructures8(t *testing.T) {
