@@ -222,7 +222,9 @@ func incidentLevel(w string) bool {
 //     (a legend's items included);
 //   - a bold title followed by a dash and a rating clause ("**Title** —
 //     risk 9/10 (critical). …", "**Title** – severity: high"): the
-//     level in parentheses after the title ("**Title** (critical) …").
+//     level in parentheses after the title ("**Title** (critical) …");
+//   - a bold title followed by a dash and a failed check's rating ("-
+//     [ ] **Title** — ❌ FAIL (Blocker): …"): likewise.
 func ratedLead(text string) string {
 	t := strings.TrimSpace(text)
 	inner := strings.TrimLeft(t, "*_")
@@ -253,6 +255,9 @@ func ratedLead(text string) string {
 		return ""
 	}
 	d = strings.TrimSpace(d)
+	if v, more, ok := failedRating(d); ok {
+		return "**" + lead + "** (" + v + ")" + more
+	}
 	clause, more := d, ""
 	if e := strings.IndexAny(d, ".;"); e > 0 {
 		clause, more = d[:e], d[e:]
@@ -311,4 +316,30 @@ func countList(s string) bool {
 		}
 	}
 	return true
+}
+
+// failedRating reads a failed check's rating after a title's dash: a
+// mark, FAIL or both, then a level in parentheses ("❌ FAIL (Blocker):
+// …", "✗ (Major) …"): the level and what follows it. A passed check
+// ("✅ PASS") or a level that is no finding's gives false.
+func failedRating(d string) (level, more string, ok bool) {
+	r := strings.TrimSpace(trimEmoji(d))
+	for _, w := range []string{"FAILED", "FAIL"} {
+		if len(r) >= len(w) && strings.EqualFold(r[:len(w)], w) {
+			r = strings.TrimSpace(r[len(w):])
+			break
+		}
+	}
+	if len(r) == len(strings.TrimSpace(d)) || !strings.HasPrefix(r, "(") {
+		return "", "", false // neither a mark nor FAIL: a sentence
+	}
+	e := strings.IndexByte(r, ')')
+	if e < 2 {
+		return "", "", false
+	}
+	v := strings.TrimSpace(r[1:e])
+	if _, c, ok := oneSeverity(v, false); !ok || c != sevFinding {
+		return "", "", false
+	}
+	return v, r[e+1:], true
 }

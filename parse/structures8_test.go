@@ -80,6 +80,12 @@ var structures8 = []struct {
 			"- 🟡 **Style**: 3 issues found\n- 🟢 **Tests**: all looks good\n\n---\n\n**api/keys.go:12**\n\n" +
 			"**issue (security):** Keys are compared with == instead of a constant-time compare\n\nUse subtle.ConstantTimeCompare.\n",
 		[]string{"unreadable"}},
+	{"a checklist's failed items rated after a mark",
+		"# Release checklist — build 4.2\n\n## Security\n- [x] Dependencies scanned\n" +
+			"- [ ] **Admin routes need a session** — ❌ FAIL (Blocker): /admin/export answers without one\n" +
+			"- [ ] **Cookies lack Secure** — ✗ (Major): set on every response\n- [ ] **Help text typos** — ⚠️ (Minor): two in the footer\n" +
+			"- [x] **Passwords hashed** — ✅ PASS\n",
+		[]string{"P0 Admin routes need a session", "P1 Cookies lack Secure", "P3 Help text typos"}},
 }
 
 func TestStructures8(t *testing.T) {
