@@ -2953,6 +2953,9 @@ func labelText(text string, kind byte) label {
 					return lab
 				}
 			}
+			if l, ok := fieldHeading(m); ok {
+				return l // "### Criticality: High" over its findings (structures8.go)
+			}
 		}
 	}
 	// a. At the start: "[P1] Title", "CRITICAL: Title", "High — Title".

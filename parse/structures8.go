@@ -343,3 +343,19 @@ func failedRating(d string) (level, more string, ok bool) {
 	}
 	return v, r[e+1:], true
 }
+
+// fieldHeading reads a heading that is a severity field and nothing else
+// (m, as sevFieldOf gives it: "### Criticality: High", "### Критичность:
+// Критическая") as a label with no title, as "### High" would be: the
+// level of the findings under it.
+func fieldHeading(m []string) (label, bool) {
+	v := strings.TrimSpace(stripBold(m[2]))
+	if v == "" || strings.ContainsAny(v, "—–") {
+		return label{}, false
+	}
+	sev, c, ok := fieldSeverity(m[1], v)
+	if !ok || c != sevFinding {
+		return label{}, false
+	}
+	return label{ok: true, sev: sev, class: c, word: v, empty: true}, true
+}

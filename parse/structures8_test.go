@@ -86,6 +86,11 @@ var structures8 = []struct {
 			"- [ ] **Cookies lack Secure** — ✗ (Major): set on every response\n- [ ] **Help text typos** — ⚠️ (Minor): two in the footer\n" +
 			"- [x] **Passwords hashed** — ✅ PASS\n",
 		[]string{"P0 Admin routes need a session", "P1 Cookies lack Secure", "P3 Help text typos"}},
+	{"a heading that is a severity field over a bold finding",
+		"# Отчёт о ревью: платежи\n\n## Проблемы\n\n### Критичность: Критическая\n**Ключи API лежат в репозитории.**\n" +
+			"Любой с доступом к коду может списывать деньги.\n\n### Criticality: High\n**Refunds skip the owner check.**\n" +
+			"Any user can refund any order.\n\n## Итог\n\nНе готово.\n",
+		[]string{"P0 Ключи API лежат в репозитории", "P1 Refunds skip the owner check"}},
 }
 
 func TestStructures8(t *testing.T) {
