@@ -694,6 +694,9 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			// "[a.go:27] - G401 (CWE-328): Weak hash (Confidence: HIGH,
 			// Severity: MEDIUM)": a scanner's line rated at its end.
 			n = gnode{i: i, kind: 'b', rank: 7, text: trailingRating(t), count: -1}
+		case l.text == t && idLevelLine(t) != "":
+			// "Result #1 HIGH Title": a scanner's result (structures8.go).
+			n = gnode{i: i, kind: 'b', rank: 7, text: idLevelLine(t), count: -1}
 		case l.text == t && plainLabel(t):
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.

@@ -223,10 +223,15 @@ func incidentLevel(w string) bool {
 //   - a bold title followed by a dash and a rating clause ("**Title** —
 //     risk 9/10 (critical). …", "**Title** – severity: high"): the
 //     level in parentheses after the title ("**Title** (critical) …");
+//   - a word ID, a level in capitals and a title with no dash between
+//     ("Result #1 HIGH Title"): the dash put in (idLevelLine);
 //   - a bold title followed by a dash and a failed check's rating ("-
 //     [ ] **Title** — ❌ FAIL (Blocker): …"): likewise.
 func ratedLead(text string) string {
 	t := strings.TrimSpace(text)
+	if r := idLevelLine(t); r != "" {
+		return r
+	}
 	inner := strings.TrimLeft(t, "*_")
 	if len(inner) < len(t)-2 {
 		return ""
@@ -358,4 +363,25 @@ func fieldHeading(m []string) (label, bool) {
 		return label{}, false
 	}
 	return label{ok: true, sev: sev, class: c, word: v, empty: true}, true
+}
+
+// idLevelLine reads a scanner's result written as a word ID, a level in
+// capitals and a title with nothing between them ("Result #1 HIGH Security
+// group allows ingress", "Finding 3 CRITICAL Token in logs"): the line
+// with a dash after the level, as "Result #1 HIGH — Title" is read. A
+// level in lower case or a title in lower case is a sentence: "".
+func idLevelLine(t string) string {
+	m := wordIDAt(t)
+	if m == nil || m[3] >= len(t) || t[m[3]] != ' ' {
+		return ""
+	}
+	w, title, ok := strings.Cut(strings.TrimLeft(t[m[3]:], " "), " ")
+	title = strings.TrimSpace(title)
+	if !ok || len(w) < 3 || strings.ToUpper(w) != w || title == "" || !isUpperWord(title) {
+		return ""
+	}
+	if _, c, ok := oneSeverity(w, false); !ok || c != sevFinding {
+		return ""
+	}
+	return t[:m[3]] + " " + w + " — " + title
 }

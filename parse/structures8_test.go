@@ -91,6 +91,10 @@ var structures8 = []struct {
 			"Любой с доступом к коду может списывать деньги.\n\n### Criticality: High\n**Refunds skip the owner check.**\n" +
 			"Any user can refund any order.\n\n## Итог\n\nНе готово.\n",
 		[]string{"P0 Ключи API лежат в репозитории", "P1 Refunds skip the owner check"}},
+	{"a scanner's results of a number, a level in capitals and a title",
+		"## iac scan\n\nResult #1 CRITICAL Storage bucket allows public reads.\n    main.tf:12\n\n" +
+			"- Result #2 LOW Tags missing on the queue.\n\nResult #3 high priority items are listed below.\n",
+		[]string{"P0 Result #1: Storage bucket allows public reads", "P3 Result #2: Tags missing on the queue"}},
 }
 
 func TestStructures8(t *testing.T) {
