@@ -521,11 +521,11 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			}
 			listGroup = -1
 		}
-		if c := cur(); kind == 0 && c >= 0 && nodes[c].kind == 'h' && boldAlone(t) && blankBetween(lines, nodes[c].i, i) && !listFollows(lines, i) {
+		if c := cur(); kind == 0 && c >= 0 && nodes[c].kind == 'h' && boldAlone(t) && quietBetween(lines, nodes[c].i, i) && !listFollows(lines, i) {
 			// "#### Reset link valid for 7 days" over "**High**": a
 			// severity alone in bold right under a finding's heading
 			// is its severity field.
-			v := strings.TrimSpace(strings.Trim(strings.TrimSuffix(strings.TrimSpace(t), ":"), "*"))
+			v := levelAlone(strings.TrimSpace(strings.Trim(strings.TrimSuffix(strings.TrimSpace(t), ":"), "*")))
 			if _, cl, ok := oneSeverity(v, false); ok && cl == sevFinding {
 				nodes[c].setField("severity", v, l.num)
 				continue
@@ -543,7 +543,10 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			}
 		}
 		// A severity or status field belongs to the innermost open node.
-		fm := sevFieldAny(t)
+		fm, segStatus := fieldSegments(t) // "Priority: High · Status: Open" (structures8.go)
+		if fm == nil {
+			fm = sevFieldAny(t)
+		}
 		if m := sevFieldMatch(fm); m != nil {
 			// The field belongs to the finding's opener, not to a bold
 			// label of a paragraph ("**What the plan says:** …") in it;
@@ -579,6 +582,9 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 					rules.untitled = rules.from
 				}
 				nodes[h].setField(m[1], m[2], l.num)
+				for _, s := range segStatus {
+					nodes[h].setStatus(s[1], s[2])
+				}
 				if nodes[h].kind == 'h' && nodes[h].fieldLine == l.num {
 					rules.fieldSet(h, i)
 				}
@@ -596,9 +602,14 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			g.orphans = append(g.orphans, orphan{line: l.num, word: strings.TrimSpace(stripBold(m[2])), column: strings.ToLower(strings.TrimSpace(m[1]))})
 			continue
 		}
-		if m := statusFieldOf(t); m != nil {
+		if m := statusFieldOf(t); m != nil || segStatus != nil {
 			if c := cur(); c >= 0 {
-				nodes[c].setStatus(m[1], m[2])
+				if m != nil {
+					nodes[c].setStatus(m[1], m[2])
+				}
+				for _, s := range segStatus {
+					nodes[c].setStatus(s[1], s[2])
+				}
 			}
 			continue
 		}
@@ -650,6 +661,11 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 				n.text = body[len(m[0]):]
 				n.ticked = m[1] != " "
 				n.open = n.ticked && openMark(n.text)
+			} else if tx, lv, state, ok := trackerItem(body); ok {
+				// "**ENG-12** · Urgent · Todo — Title" (structures8.go).
+				n.text = tx
+				n.setField("priority", lv, l.num)
+				n.setStatus("status", state)
 			}
 		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
@@ -670,6 +686,13 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			// "[FAIL] 1.2.1 Ensure that … (Critical)": a benchmark's
 			// failed check, rated at its end; a passed one is no finding.
 			n = gnode{i: i, kind: 'b', rank: 7, text: failedCheck(t), count: -1}
+		case l.text == t && trailingRating(t) != "":
+			// "[a.go:27] - G401 (CWE-328): Weak hash (Confidence: HIGH,
+			// Severity: MEDIUM)": a scanner's line rated at its end.
+			n = gnode{i: i, kind: 'b', rank: 7, text: trailingRating(t), count: -1}
+		case l.text == t && idLevelLine(t) != "":
+			// "Result #1 HIGH Title": a scanner's result (structures8.go).
+			n = gnode{i: i, kind: 'b', rank: 7, text: idLevelLine(t), count: -1}
 		case l.text == t && plainLabel(t):
 			// "P0: Auth bypass …", "[HIGH] Title" written as a line of
 			// its own: read as the bold lead-in it stands for.
@@ -707,6 +730,9 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			// The comment under an image badge: its first sentence
 			// is its title.
 			n = gnode{i: i, kind: 'b', rank: 7, text: "**" + firstSentence(t) + "**", count: -1}
+		}
+		if r := ratedLead(n.text); r != "" {
+			n.text = r // "**Priority 1 — Title**", "**Title** — risk 9/10 (critical)" (structures8.go)
 		}
 		if badge != "" && i-badgeAt <= 2 {
 			n.setField("severity", badge, badgeNum)
@@ -1602,6 +1628,7 @@ func (g *general) decide(st *stop, lines []line, nodes []gnode, template bool) {
 	markAuditIDs(nodes)
 	markEmojiScale(nodes)
 	markTrailScale(nodes)
+	g.incidentTitles(lines, nodes) // structures8.go
 	for k := range nodes {
 		n := &nodes[k]
 		if p := n.parent; p >= 0 && !n.lab.ok && !n.fieldLabel && !foldInShort(fieldNames, fieldNamesMax, plainHead(n.text)) {
@@ -2615,7 +2642,7 @@ func labelOf(text string, kind byte) label {
 				lab.title, lab.empty = cleanTitle(longTitle(locationTitle(t, r))), false
 			}
 		}
-		if lab.ok && kind != 'h' && isCount(strings.TrimLeft(after, " :—–-")) {
+		if lab.ok && kind != 'h' && countList(strings.TrimLeft(after, " :—–-")) {
 			// "**Blocking (P0)**: 4", "- **Critical issues:** 2 found":
 			// a tally of the bold part's category, not a finding.
 			lab.empty = true
@@ -2907,6 +2934,9 @@ func labelText(text string, kind byte) label {
 					lab.title = itemTitle(t, kind)
 					return lab
 				}
+			}
+			if l, ok := fieldHeading(m); ok {
+				return l // "### Criticality: High" over its findings (structures8.go)
 			}
 		}
 	}
