@@ -1055,7 +1055,7 @@ func isResolvedValue(v string) bool {
 // "Mitigated" say the defect is gone; "Acknowledged" and "Risk accepted"
 // that it stays), and the same words in other languages.
 var statusResolvedWords = []string{"already fixed", "implemented", "solved", "remediated", "mitigated",
-	"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "已修复", "已解决", "修正済み"}
+	"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "조치 완료", "已修复", "已解决", "修正済み"}
 
 // isResolution reports whether a Resolution field tells what was done
 // ("Resolution: copied the plan to …", "Resolution: added a guard"), a
@@ -3554,7 +3554,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			// "| Defect | Summary | Severity |": a second title column,
 			// the title of a row whose first holds only an ID.
 			c.alt = j
-		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "statut" || name == "estado"):
+		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "조치 상태" || name == "statut" || name == "estado"):
 			c.status = j
 		case c.count < 0 && (name == "count" || name == "number" || name == "total" || name == "n" || name == "findings" || name == "issues" || name == "#" || name == "건수" || name == "개수" || name == "nombre" || name == "cantidad" || name == "数量" || name == "件数"):
 			c.count = j
@@ -3705,7 +3705,7 @@ func titleColumn(name string) bool {
 	case "title", "finding", "issue", "summary", "description", "problem", "concern", "name", "gap", "vulnerability", "message",
 		"bug", "observation", "item", "what", "issue title", "finding title", "defect", "risk description", "details",
 		"threat", "weakness", "flaw", "comment", "vulnerability name", "finding summary",
-		"문제", "이슈", "내용", "问题", "描述", "problème", "problema", "hallazgo", "vấn đề", "mô tả", "befund", "problem description":
+		"문제", "이슈", "내용", "취약점", "问题", "描述", "problème", "problema", "hallazgo", "vấn đề", "mô tả", "befund", "problem description":
 		return true
 	}
 	return false

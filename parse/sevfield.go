@@ -127,7 +127,7 @@ var sevFieldNames = []sevFieldName{
 	{words: []string{"심각도"}}, {words: []string{"우선순위"}, rank: rankPriority}, {words: []string{"중요도"}},
 	{words: []string{"mức độ"}, tail: " nghiêm trọng"}, {words: []string{"độ ưu tiên"}, rank: rankPriority},
 	{words: []string{"severidade"}}, {words: []string{"gravidade"}}, {words: []string{"prioridade"}, rank: rankPriority},
-	{words: []string{"深刻度"}}, {words: []string{"风险等级"}, rank: rankRisk},
+	{words: []string{"深刻度"}}, {words: []string{"风险等级"}, rank: rankRisk}, {words: []string{"위험도"}, rank: rankRisk},
 	{words: []string{"серьезность", "серьёзность"}}, {words: []string{"критичность"}}, {words: []string{"приоритет"}, rank: rankPriority},
 	{words: []string{"rating"}, rank: rankRisk}, {words: []string{"gravità"}}, {words: []string{"criticità"}}, {words: []string{"ernst"}},
 	{words: []string{"criticité"}}, {words: []string{"重大度"}},

@@ -1,0 +1,54 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// structures9 are the structures issue #26's sixth probe (probe9) found
+// unread, one golden case each, written for this test (not taken from a
+// probe or a corpus), in the form of structures6: "P1 Title" lines in
+// order ("P1 ID: Title" with an ID), then "resolved P1 Title", then
+// "unreadable" when the report could not be fully read.
+var structures9 = []struct {
+	name, report string
+	want         []string
+}{
+	{"a Korean risk-level column with Korean values and an action status",
+		"# 모바일 앱 보안 점검\n\n| 번호 | 취약점 | 위험도 | 조치 상태 |\n|---|---|---|---|\n" +
+			"| A-1 | 로그인 시도 횟수 제한 없음 | 치명 | 미조치 |\n| A-2 | 로그에 토큰 평문 기록 | 높음 | 조치 완료 |\n" +
+			"| A-3 | 오래된 라이브러리 사용 | 낮음 | 미조치 |\n",
+		[]string{"P0 로그인 시도 횟수 제한 없음", "P3 오래된 라이브러리 사용", "resolved P1 로그에 토큰 평문 기록"}},
+	{"a Korean risk-level field",
+		"# 결제 모듈 점검\n\n### 1. 환불 금액 검증 누락\n\n- 위험도: 높음\n\n환불 요청의 금액을 서버에서 다시 계산하지 않는다.\n",
+		[]string{"P1 환불 금액 검증 누락"}},
+}
+
+func TestStructures9(t *testing.T) {
+	for _, c := range structures9 {
+		t.Run(c.name, func(t *testing.T) {
+			r := ReadReport([]byte(c.report))
+			var got []string
+			line := func(prefix string, f Finding) string {
+				if f.ID != "" {
+					return fmt.Sprintf("%s%s %s: %s", prefix, f.Severity, f.ID, f.Title)
+				}
+				return fmt.Sprintf("%s%s %s", prefix, f.Severity, f.Title)
+			}
+			for _, f := range r.Findings {
+				got = append(got, line("", f))
+			}
+			for _, f := range r.Resolved {
+				got = append(got, line("resolved ", f))
+			}
+			if r.Status == StatusUnreadable {
+				got = append(got, "unreadable")
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("status %s, read:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, strings.Join(got, "\n"),
+					strings.Join(c.want, "\n"), r.Diagnostics)
+			}
+		})
+	}
+}
