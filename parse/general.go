@@ -2321,6 +2321,7 @@ var groupWordsList = map[string]bool{
 	"recommendations": true, "comments": true, "comment": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
 	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
+	"points": true, "punkte": true, "puntos": true, "pontos": true, "punti": true, "problemi": true, "probleme": true,
 	// A deadline after the level: "Must fix before merge", "Blockers for
 	// release", "Fix immediately".
 	"before": true, "for": true, "merge": true, "merging": true, "release": true, "shipping": true, "launch": true,
@@ -2383,6 +2384,13 @@ func groupPhrase(core string) (Severity, bool) {
 				}
 				continue
 			}
+		}
+		if sev, ok := inflectedLevel(w); ok {
+			// "Points bloquants", "Kritische Punkte" (structures9.go).
+			if !found || sev.Rank() < best.Rank() {
+				best, found = sev, true
+			}
+			continue
 		}
 		if isEmojiMark(w) {
 			continue

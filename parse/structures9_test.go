@@ -23,6 +23,14 @@ var structures9 = []struct {
 	{"a Korean risk-level field",
 		"# 결제 모듈 점검\n\n### 1. 환불 금액 검증 누락\n\n- 위험도: 높음\n\n환불 요청의 금액을 서버에서 다시 계산하지 않는다.\n",
 		[]string{"P1 환불 금액 검증 누락"}},
+	{"French groups named by a noun and a plural adjective",
+		"# Revue du module de paie\n\n## Points bloquants\n\n1. **Calcul des congés faux en février** : le mois est compté sur 30 jours.\n\n" +
+			"## Points importants\n\n2. **Export sans pagination** — la requête charge tout.\n\n## Points mineurs\n\n- Nom de variable `tmp2`.\n",
+		[]string{"P0 Calcul des congés faux en février", "P1 Export sans pagination", "P3 Nom de variable `tmp2`"}},
+	{"Spanish and German groups with the adjective inflected",
+		"# Revisión del servicio de pagos\n\n## Problemas críticos\n\n- **Reintentos duplican el cobro**: falta la clave de idempotencia.\n\n" +
+			"## Kritische Punkte\n\n- **Token im Log**: das Zugriffstoken wird im Klartext geschrieben.\n",
+		[]string{"P0 Reintentos duplican el cobro", "P0 Token im Log"}},
 }
 
 func TestStructures9(t *testing.T) {
