@@ -1448,8 +1448,8 @@ func isTemplate(lines []line) bool {
 		if l.level == 0 && (templatePhraseRe.MatchString(t) || promptOpening(t)) {
 			return true
 		}
-		if l.level == 0 && minutesLine(t) && !namesReview(title) {
-			return true // a meeting's notes (lookalike.go)
+		if l.level == 0 && minutesLine(t) && !namesReview(title) && !clearlyRated(lines) {
+			return true // a meeting's notes (lookalike.go, structures9.go)
 		}
 	}
 	return false

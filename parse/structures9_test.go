@@ -31,6 +31,15 @@ var structures9 = []struct {
 		"# Revisión del servicio de pagos\n\n## Problemas críticos\n\n- **Reintentos duplican el cobro**: falta la clave de idempotencia.\n\n" +
 			"## Kritische Punkte\n\n- **Token im Log**: das Zugriffstoken wird im Klartext geschrieben.\n",
 		[]string{"P0 Reintentos duplican el cobro", "P0 Token im Log"}},
+	{"a threat model whose preamble lists participants rates its threats by risk",
+		"# Threat model: partner API\n\nParticipants: platform team, security\n\n## Threats\n\n" +
+			"| ID | Threat | Likelihood | Risk | Status |\n|---|---|---|---|---|\n" +
+			"| TM-1 | API keys never expire | High | Critical | Open |\n| TM-2 | No rate limit on token exchange | Medium | Medium | Open |\n",
+		[]string{"P0 TM-1: API keys never expire", "P2 TM-2: No rate limit on token exchange"}},
+	{"meeting notes whose action items are rated by priority stay notes",
+		"# Platform sync 2026-03-02\n\nParticipants: ana, li, raj\n\n## Action items\n\n" +
+			"| # | Action | Owner | Priority |\n|---|---|---|---|\n| 1 | Rotate the staging keys | ana | High |\n| 2 | Book the DR drill | li | Low |\n",
+		nil},
 }
 
 func TestStructures9(t *testing.T) {
