@@ -651,7 +651,7 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 				n.ticked = m[1] != " "
 				n.open = n.ticked && openMark(n.text)
 			}
-		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
+		case (strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__")) && !linesBadge(t):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		case l.text == t && emojiBoldLead(t) != "":
 			// "⛔ **BLOCKER** — Title": a bold lead-in behind a mark.
@@ -4132,6 +4132,8 @@ func badgeLine(t string) (string, bool) {
 		if j := strings.IndexByte(t[1:], '`'); j > 0 && lineRange(t[1:1+j]) && strings.HasPrefix(t[2+j:], ":") {
 			t = strings.TrimSpace(t[3+j:])
 		}
+	} else if rest, ok := linesLead(t); ok {
+		t = rest // "**Lines 31-48:** _⚠️ Potential issue_ | …" (structures9.go)
 	}
 	if len(t) > 120 || !strings.Contains(t, "|") || t[0] != '_' && t[0] != '*' {
 		return "", false

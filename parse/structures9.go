@@ -89,3 +89,44 @@ func ratedTable(lines []line, i int) bool {
 	}
 	return false
 }
+
+// linesLead reads the lines a review bot's comment is on when they open
+// its badge line in bold or plain words ("**Lines 31-48:** _⚠️ Potential
+// issue_ | _🔴 Critical_", "Line 7: _🟡 Minor_"): the rest of the line,
+// the badges, which badgeLine reads as it reads them after "`41-58`:".
+func linesLead(t string) (string, bool) {
+	s := strings.TrimPrefix(t, "**")
+	bold := len(s) < len(t)
+	var rest string
+	switch {
+	case strings.HasPrefix(s, "Lines "):
+		rest = s[len("Lines "):]
+	case strings.HasPrefix(s, "Line "):
+		rest = s[len("Line "):]
+	default:
+		return "", false
+	}
+	j := strings.IndexByte(rest, ':')
+	if j <= 0 || !lineRange(strings.ReplaceAll(strings.TrimSpace(rest[:j]), "–", "-")) {
+		return "", false
+	}
+	rest = rest[j+1:]
+	if bold {
+		if !strings.HasPrefix(rest, "**") {
+			return "", false
+		}
+		rest = rest[2:]
+	}
+	return strings.TrimSpace(rest), true
+}
+
+// linesBadge reports whether t is a badge line behind the lines it is
+// on in bold ("**Lines 31-48:** _⚠️ Potential issue_ | _🔴 Critical_"):
+// not a bold title but the severity of the one under it.
+func linesBadge(t string) bool {
+	if !strings.HasPrefix(t, "**Line") {
+		return false
+	}
+	_, ok := badgeLine(t)
+	return ok
+}

@@ -40,6 +40,11 @@ var structures9 = []struct {
 		"# Platform sync 2026-03-02\n\nParticipants: ana, li, raj\n\n## Action items\n\n" +
 			"| # | Action | Owner | Priority |\n|---|---|---|---|\n| 1 | Rotate the staging keys | ana | High |\n| 2 | Book the DR drill | li | Low |\n",
 		nil},
+	{"a review bot's badge line behind the lines it is on, the bold title under it",
+		"## Review comments\n\n### `api/export.go`\n\n**Lines 12-20:** _⚠️ Potential issue_ | _🔴 Critical_\n\n" +
+			"**Export query ignores the tenant filter.**\n\nEvery tenant's rows are exported.\n\n---\n\n" +
+			"**Line 44:** _🛠️ Refactor suggestion_ | _🟠 Major_\n\n**Retry loop never backs off.**\n",
+		[]string{"P0 Export query ignores the tenant filter", "P1 Retry loop never backs off"}},
 }
 
 func TestStructures9(t *testing.T) {
