@@ -642,6 +642,9 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			continue // a nested item details the one above it
 		case kind != 0:
 			n = gnode{i: i, kind: 'l', rank: int32(9 + indent/2), text: body, count: -1}
+			if tail := wrappedTrail(lines, i, body); tail != "" {
+				n.text = body + " " + tail // structures9.go
+			}
 			if kind == '1' {
 				n.kind, n.rank = 'n', int32(8+indent/2)
 			}

@@ -130,3 +130,46 @@ func linesBadge(t string) bool {
 	_, ok := badgeLine(t)
 	return ok
 }
+
+// wrappedTrail reads the lines that continue the list item at lines[i]
+// (body, its text after the marker) when the item wraps and its level
+// closes the last of them in parentheses or brackets: "1. Missing CSRF
+// token on the settings form was" over "   dropped in the refactor
+// (high)". It returns the continuation, which the item's text takes so
+// that its trailing level is read as on one line (SPEC §2.3 rule 1); ""
+// when the item does not wrap, its first line already ends with a level,
+// or the continuation ends with none.
+func wrappedTrail(lines []line, i int, body string) string {
+	if trailLevel(body) {
+		return ""
+	}
+	var parts []string
+	for j := i + 1; j < len(lines) && j <= i+3; j++ {
+		l := lines[j]
+		t := strings.TrimSpace(l.text)
+		if t == "" || l.masked || l.level > 0 || !strings.HasPrefix(l.text, "  ") || genNumberingRe.MatchString(t) ||
+			len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ' {
+			break
+		}
+		parts = append(parts, t)
+		if trailLevel(t) {
+			return strings.Join(parts, " ")
+		}
+	}
+	return ""
+}
+
+// trailLevel reports whether t ends with a level in parentheses or
+// brackets: "… dropped in the refactor (high)", "… [P1]".
+func trailLevel(t string) bool {
+	t = strings.TrimRight(t, " .")
+	if len(t) < 3 || t[len(t)-1] != ')' && t[len(t)-1] != ']' {
+		return false
+	}
+	open := strings.LastIndexAny(t, "([")
+	if open < 0 {
+		return false
+	}
+	_, c, ok := severityValue(t[open+1:len(t)-1], true)
+	return ok && c == sevFinding
+}

@@ -45,6 +45,12 @@ var structures9 = []struct {
 			"**Export query ignores the tenant filter.**\n\nEvery tenant's rows are exported.\n\n---\n\n" +
 			"**Line 44:** _🛠️ Refactor suggestion_ | _🟠 Major_\n\n**Retry loop never backs off.**\n",
 		[]string{"P0 Export query ignores the tenant filter", "P1 Retry loop never backs off"}},
+	{"numbered items that wrap, the level closing the continuation line",
+		"# Review of the invoice mailer\n\nIssues, level in parentheses.\n\n" +
+			"1. Reply-to header is taken from the customer's name field, which lets a\n   customer inject headers (high)\n" +
+			"2. Retries resend the whole batch\n   (critical)\n3. Template cache never expires (medium)\n4. Typo in the footer (low)\n",
+		[]string{"P1 Reply-to header is taken from the customer's name field, which lets a customer inject headers",
+			"P0 Retries resend the whole batch", "P2 Template cache never expires", "P3 Typo in the footer"}},
 }
 
 func TestStructures9(t *testing.T) {
