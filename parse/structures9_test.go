@@ -51,6 +51,10 @@ var structures9 = []struct {
 			"2. Retries resend the whole batch\n   (critical)\n3. Template cache never expires (medium)\n4. Typo in the footer (low)\n",
 		[]string{"P1 Reply-to header is taken from the customer's name field, which lets a customer inject headers",
 			"P0 Retries resend the whole batch", "P2 Template cache never expires", "P3 Typo in the footer"}},
+	{"a named risk beats a CVSS score in the same block",
+		"# Pentest report: booking portal\n\n### 4.1 IDOR on booking receipts\n\n- Risk: Critical\n- CVSS 3.1: 7.5\n\n" +
+			"Any receipt can be fetched by its number.\n\n### 4.2 Verbose errors\n\n- Severity: Low\n- CVSS: 5.3\n",
+		[]string{"P0 IDOR on booking receipts", "P3 Verbose errors"}},
 }
 
 func TestStructures9(t *testing.T) {
