@@ -2976,6 +2976,9 @@ func labelText(text string, kind byte) label {
 	if ok && (kind == 'h' || itemBracket(flat, word, e)) {
 		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, word, true
 		body := strings.TrimSpace(strings.TrimSpace(flat[:s]) + " " + strings.TrimSpace(flat[e:]))
+		if checkStatusLead(flat[:s]) {
+			body = strings.TrimLeft(flat[e:], sepChars) // "❌ FAIL (High) — Title" (structures9.go)
+		}
 		if id, r, ok := apartID(body); ok {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
 		}

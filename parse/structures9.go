@@ -173,3 +173,18 @@ func trailLevel(t string) bool {
 	_, c, ok := severityValue(t[open+1:len(t)-1], true)
 	return ok && c == sevFinding
 }
+
+// checkStatusLead reports whether t, the text of an item before its
+// bracketed level, is only a check's outcome: "❌ FAIL", "⚠️ PARTIAL",
+// "Not met". A self-assessment writes "- ❌ FAIL (High) — Offboarding
+// does not revoke access": the outcome is no title, the text after the
+// level is.
+func checkStatusLead(t string) bool {
+	t = strings.ToLower(strings.Trim(strings.TrimSpace(trimEmoji(stripBold(t))), "*_:—–- "))
+	switch t {
+	case "fail", "failed", "failing", "partial", "partially met", "not met", "gap", "non-compliant", "noncompliant",
+		"pass", "passed", "met":
+		return true
+	}
+	return false
+}

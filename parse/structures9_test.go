@@ -55,6 +55,11 @@ var structures9 = []struct {
 		"# Pentest report: booking portal\n\n### 4.1 IDOR on booking receipts\n\n- Risk: Critical\n- CVSS 3.1: 7.5\n\n" +
 			"Any receipt can be fetched by its number.\n\n### 4.2 Verbose errors\n\n- Severity: Low\n- CVSS: 5.3\n",
 		[]string{"P0 IDOR on booking receipts", "P3 Verbose errors"}},
+	{"a self-assessment's failed checks: the outcome leads, the title follows the level",
+		"# ISO 27001 readiness check\n\n## Asset management\n\n- ✅ PASS — Laptop inventory is current\n" +
+			"- ❌ FAIL (Critical) — Backups of the HR database are never restored in a test\n" +
+			"- ⚠️ PARTIAL (Low) — Asset owners named for half the systems\n",
+		[]string{"P0 Backups of the HR database are never restored in a test", "P3 Asset owners named for half the systems"}},
 }
 
 func TestStructures9(t *testing.T) {
