@@ -1797,6 +1797,9 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		// rated finding as nothing (SPEC §2.3, never silently safe).
 		title = id
 	}
+	if d := boldLeadTitle(lines, n, lab, id, title); d != "" {
+		title, lab.empty = d, false // "**Issue 1 — Priority: High**" over its text (structures9.go)
+	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
 		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) && !countAfterColon(title) {
 			g.orphans = append(g.orphans, orphan{line: l.num, sev: sev, word: word})

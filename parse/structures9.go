@@ -188,3 +188,18 @@ func checkStatusLead(t string) bool {
 	}
 	return false
 }
+
+// boldLeadTitle reads the title of a finding whose bold line holds only
+// its ID and its level ("**Issue 1 — Priority: High**") from the line
+// right under it, its paragraph's first sentence ("Quiet hours are not
+// modelled anywhere."); "" when the bold line is not such a line or no
+// paragraph follows it at once.
+func boldLeadTitle(lines []line, n *gnode, lab label, id, title string) string {
+	if n.kind != 'b' || !lab.ok || lab.class != sevFinding || id == "" || !emptyTitle(title) && !lab.empty {
+		return ""
+	}
+	if n.i+1 >= len(lines) || strings.TrimSpace(lines[n.i+1].text) == "" {
+		return ""
+	}
+	return descriptionTitle(lines, n.i)
+}

@@ -60,6 +60,10 @@ var structures9 = []struct {
 			"- ❌ FAIL (Critical) — Backups of the HR database are never restored in a test\n" +
 			"- ⚠️ PARTIAL (Low) — Asset owners named for half the systems\n",
 		[]string{"P0 Backups of the HR database are never restored in a test", "P3 Asset owners named for half the systems"}},
+	{"a bold line holding only an ID and a priority, the title on the line under it",
+		"# Design review: billing exports\n\n## Issues\n\n**Issue 1 — Priority: High**\nExports run on the primary database. They lock the invoices table.\n\n" +
+			"**Issue 2 — Priority: Low**\nThe export button has no tooltip.\n",
+		[]string{"P1 Issue 1: Exports run on the primary database", "P3 Issue 2: The export button has no tooltip"}},
 }
 
 func TestStructures9(t *testing.T) {
