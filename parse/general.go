@@ -1510,7 +1510,7 @@ func notReportTitle(title string) int {
 	head := strings.Trim(words[len(words)-1], ".,;!?*_`")
 	if len(words) > 1 {
 		switch words[len(words)-2] + " " + head {
-		case "release notes", "meeting notes", "change log", "action items", "requirements document":
+		case "release notes", "meeting notes", "change log", "action items", "requirements document", "todo list", "to-do list", "task list":
 			return docOther
 		}
 	}
@@ -1526,7 +1526,7 @@ func notReportTitle(title string) int {
 	switch head {
 	case "changelog", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
 		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook", "policy", "policies",
-		"prd", "requirements", "specification", "spec", "objectives", "okrs", "goals":
+		"prd", "requirements", "specification", "spec", "objectives", "okrs", "goals", "todo", "todos", "to-do":
 		return docOther
 	}
 	return docReport

@@ -64,6 +64,14 @@ var structures9 = []struct {
 		"# Design review: billing exports\n\n## Issues\n\n**Issue 1 — Priority: High**\nExports run on the primary database. They lock the invoices table.\n\n" +
 			"**Issue 2 — Priority: Low**\nThe export button has no tooltip.\n",
 		[]string{"P1 Issue 1: Exports run on the primary database", "P3 Issue 2: The export button has no tooltip"}},
+	{"a contributing guide's label definitions",
+		"# Contributing to Driftbox\n\nWe label review comments so authors know what must change:\n\n" +
+			"- **Blocking:** fix before merge (data loss, security).\n- **Minor:** fix if you agree.\n",
+		nil},
+	{"a to-do list rated by priority",
+		"# TODO\n\n- [ ] P0: move the queue to the new broker before the old one is retired\n- [ ] P1: write the release notes\n" +
+			"- [x] P2: tidy the CI cache\n",
+		nil},
 }
 
 func TestStructures9(t *testing.T) {
