@@ -1420,6 +1420,9 @@ var legendWords = newLowerWords("legend", "label", "rubric", "glossary", "severi
 // title that names another kind of document (a changelog, a plan, a guide,
 // instructions, an empty checklist: see notReportTitle) counts as one too.
 func isTemplate(lines []line) bool {
+	if formTemplate(lines) {
+		return true // a form to fill in (structures9.go)
+	}
 	seen, title := 0, ""
 	front := len(lines) > 0 && lines[0].masked && strings.TrimSpace(lines[0].text) == "---"
 	for _, l := range lines {

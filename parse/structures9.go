@@ -203,3 +203,31 @@ func boldLeadTitle(lines []line, n *gnode, lab label, id, title string) string {
 	}
 	return descriptionTitle(lines, n.i)
 }
+
+// formTemplate reports whether a document is a form to fill in, as a
+// pull request's template is: among its opening lines an HTML comment
+// asks the one who fills it a question ("<!-- What does this PR change
+// and why? -->"), and no box of it is ticked. Its levels are options to
+// tick ("- [ ] 🔴 Critical — production down"), not findings (SPEC
+// §2.3: never a template).
+func formTemplate(lines []line) bool {
+	seen := 0
+	for i := 0; i < len(lines) && seen < 8; i++ {
+		t := strings.TrimSpace(lines[i].text)
+		if t == "" {
+			continue
+		}
+		seen++
+		if !strings.HasPrefix(t, "<!--") {
+			continue
+		}
+		c := t
+		for j := i + 1; j < len(lines) && j <= i+3 && !strings.Contains(c, "-->"); j++ {
+			c += " " + strings.TrimSpace(lines[j].text)
+		}
+		if k := strings.Index(c, "-->"); k > 0 && strings.Contains(c[:k], "?") {
+			return !ticked(lines)
+		}
+	}
+	return false
+}

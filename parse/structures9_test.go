@@ -72,6 +72,14 @@ var structures9 = []struct {
 		"# TODO\n\n- [ ] P0: move the queue to the new broker before the old one is retired\n- [ ] P1: write the release notes\n" +
 			"- [x] P2: tidy the CI cache\n",
 		nil},
+	{"a pull request form whose severity options are unticked boxes",
+		"## Summary\n\n<!-- Which bug does this fix? Link it. -->\n\n## Impact\n\n" +
+			"- [ ] ⛔ Blocker — outage or data loss\n- [ ] 🟠 High — a core flow broken\n- [ ] 🟢 Low — cosmetic\n",
+		nil},
+	{"a review with a question in a comment and its findings in unticked boxes stays a report once a box is ticked",
+		"## Summary\n\n<!-- Which bug does this fix? Link it. -->\n\n## Findings\n\n" +
+			"- [ ] **P0** Session fixation in the login handler\n- [x] **P2** Missing alt text on the logo\n",
+		[]string{"P0 Session fixation in the login handler", "resolved P2 Missing alt text on the logo"}},
 }
 
 func TestStructures9(t *testing.T) {
