@@ -47,6 +47,9 @@ func FuzzReadReport(f *testing.F) {
 	for _, c := range structures8 {
 		f.Add([]byte(c.report))
 	}
+	for _, c := range structures9 {
+		f.Add([]byte(c.report))
+	}
 	for _, c := range resolved13 {
 		f.Add([]byte(c.report))
 	}

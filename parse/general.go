@@ -653,6 +653,9 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 			continue // a nested item details the one above it
 		case kind != 0:
 			n = gnode{i: i, kind: 'l', rank: int32(9 + indent/2), text: body, count: -1}
+			if tail := wrappedTrail(lines, i, body); tail != "" {
+				n.text = body + " " + tail // structures9.go
+			}
 			if kind == '1' {
 				n.kind, n.rank = 'n', int32(8+indent/2)
 			}
@@ -667,7 +670,7 @@ func readGeneral(st *stop, src string, lines []line, fences bool) general {
 				n.setField("priority", lv, l.num)
 				n.setStatus("status", state)
 			}
-		case strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__"):
+		case (strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__")) && !linesBadge(t):
 			n = gnode{i: i, kind: 'b', rank: 7, text: t, count: -1}
 		case l.text == t && emojiBoldLead(t) != "":
 			// "⛔ **BLOCKER** — Title": a bold lead-in behind a mark.
@@ -1081,7 +1084,7 @@ func isResolvedValue(v string) bool {
 // "Mitigated" say the defect is gone; "Acknowledged" and "Risk accepted"
 // that it stays), and the same words in other languages.
 var statusResolvedWords = []string{"already fixed", "implemented", "solved", "remediated", "mitigated",
-	"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "已修复", "已解决", "修正済み"}
+	"corrigé", "résolu", "resuelto", "corregido", "behoben", "исправлено", "해결", "수정 완료", "조치 완료", "已修复", "已解决", "修正済み"}
 
 // isResolution reports whether a Resolution field tells what was done
 // ("Resolution: copied the plan to …", "Resolution: added a guard"), a
@@ -1443,6 +1446,9 @@ var legendWords = newLowerWords("legend", "label", "rubric", "glossary", "severi
 // title that names another kind of document (a changelog, a plan, a guide,
 // instructions, an empty checklist: see notReportTitle) counts as one too.
 func isTemplate(lines []line) bool {
+	if formTemplate(lines) {
+		return true // a form to fill in (structures9.go)
+	}
 	seen, title := 0, ""
 	front := len(lines) > 0 && lines[0].masked && strings.TrimSpace(lines[0].text) == "---"
 	for _, l := range lines {
@@ -1474,8 +1480,8 @@ func isTemplate(lines []line) bool {
 		if l.level == 0 && (templatePhraseRe.MatchString(t) || promptOpening(t)) {
 			return true
 		}
-		if l.level == 0 && minutesLine(t) && !namesReview(title) {
-			return true // a meeting's notes (lookalike.go)
+		if l.level == 0 && minutesLine(t) && !namesReview(title) && !clearlyRated(lines) {
+			return true // a meeting's notes (lookalike.go, structures9.go)
 		}
 	}
 	return false
@@ -1533,7 +1539,7 @@ func notReportTitle(title string) int {
 	head := strings.Trim(words[len(words)-1], ".,;!?*_`")
 	if len(words) > 1 {
 		switch words[len(words)-2] + " " + head {
-		case "release notes", "meeting notes", "change log", "action items", "requirements document":
+		case "release notes", "meeting notes", "change log", "action items", "requirements document", "todo list", "to-do list", "task list":
 			return docOther
 		}
 	}
@@ -1549,7 +1555,7 @@ func notReportTitle(title string) int {
 	switch head {
 	case "changelog", "plan", "roadmap", "backlog", "guide", "guidelines", "conventions", "instructions",
 		"prompt", "definitions", "glossary", "minutes", "agenda", "runbook", "playbook", "policy", "policies",
-		"prd", "requirements", "specification", "spec", "objectives", "okrs", "goals":
+		"prd", "requirements", "specification", "spec", "objectives", "okrs", "goals", "todo", "todos", "to-do":
 		return docOther
 	}
 	return docReport
@@ -1820,6 +1826,9 @@ func (g *general) decideNode(lines []line, nodes []gnode, k int) {
 		// finding is named by its ID alone; dropping it would read a
 		// rated finding as nothing (SPEC §2.3, never silently safe).
 		title = id
+	}
+	if d := boldLeadTitle(lines, n, lab, id, title); d != "" {
+		title, lab.empty = d, false // "**Issue 1 — Priority: High**" over its text (structures9.go)
 	}
 	if lab.empty || emptyTitle(title) || placeholderTitle(title) {
 		if lab.ok && !lab.empty && !placeholderTitle(title) && sev.Rank() <= 1 && n.rich+n.plain == 0 && !isCountText(title) && !noneText(title) && !countAfterColon(title) {
@@ -2348,6 +2357,7 @@ var groupWordsList = map[string]bool{
 	"recommendations": true, "comments": true, "comment": true, "smells": true, "resolutions": true, "revisions": true, "required": true, "observations": true, "notes": true, "list": true,
 	"problèmes": true, "problemas": true, "hallazgos": true, "vulnérabilités": true, "vulnerabilidades": true,
 	"problème": true, "문제": true, "问题": true, "vấn đề": true, "prioridad": true, "priorité": true,
+	"points": true, "punkte": true, "puntos": true, "pontos": true, "punti": true, "problemi": true, "probleme": true,
 	// A deadline after the level: "Must fix before merge", "Blockers for
 	// release", "Fix immediately".
 	"before": true, "for": true, "merge": true, "merging": true, "release": true, "shipping": true, "launch": true,
@@ -2410,6 +2420,13 @@ func groupPhrase(core string) (Severity, bool) {
 				}
 				continue
 			}
+		}
+		if sev, ok := inflectedLevel(w); ok {
+			// "Points bloquants", "Kritische Punkte" (structures9.go).
+			if !found || sev.Rank() < best.Rank() {
+				best, found = sev, true
+			}
+			continue
 		}
 		if isEmojiMark(w) {
 			continue
@@ -2995,6 +3012,9 @@ func labelText(text string, kind byte) label {
 	if ok && (kind == 'h' || itemBracket(flat, word, e)) {
 		lab.ok, lab.sev, lab.class, lab.word, lab.inner = true, sev, c, word, true
 		body := strings.TrimSpace(strings.TrimSpace(flat[:s]) + " " + strings.TrimSpace(flat[e:]))
+		if checkStatusLead(flat[:s]) {
+			body = strings.TrimLeft(flat[e:], sepChars) // "❌ FAIL (High) — Title" (structures9.go)
+		}
 		if id, r, ok := apartID(body); ok {
 			lab.id, body = id, strings.TrimLeft(r, sepChars)
 		}
@@ -3584,7 +3604,7 @@ func genTableHeader(lines []line, i int) (genTable, bool) {
 			// "| Defect | Summary | Severity |": a second title column,
 			// the title of a row whose first holds only an ID.
 			c.alt = j
-		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "statut" || name == "estado"):
+		case c.status < 0 && (name == "status" || name == "state" || name == "resolution" || name == "fixed?" || name == "fixed" || name == "상태" || name == "조치 상태" || name == "statut" || name == "estado"):
 			c.status = j
 		case c.count < 0 && (name == "count" || name == "number" || name == "total" || name == "n" || name == "findings" || name == "issues" || name == "#" || name == "건수" || name == "개수" || name == "nombre" || name == "cantidad" || name == "数量" || name == "件数"):
 			c.count = j
@@ -3735,7 +3755,7 @@ func titleColumn(name string) bool {
 	case "title", "finding", "issue", "summary", "description", "problem", "concern", "name", "gap", "vulnerability", "message",
 		"bug", "observation", "item", "what", "issue title", "finding title", "defect", "risk description", "details",
 		"threat", "weakness", "flaw", "comment", "vulnerability name", "finding summary",
-		"문제", "이슈", "내용", "问题", "描述", "problème", "problema", "hallazgo", "vấn đề", "mô tả", "befund", "problem description":
+		"문제", "이슈", "내용", "취약점", "问题", "描述", "problème", "problema", "hallazgo", "vấn đề", "mô tả", "befund", "problem description":
 		return true
 	}
 	return false
@@ -4154,6 +4174,8 @@ func badgeLine(t string) (string, bool) {
 		if j := strings.IndexByte(t[1:], '`'); j > 0 && lineRange(t[1:1+j]) && strings.HasPrefix(t[2+j:], ":") {
 			t = strings.TrimSpace(t[3+j:])
 		}
+	} else if rest, ok := linesLead(t); ok {
+		t = rest // "**Lines 31-48:** _⚠️ Potential issue_ | …" (structures9.go)
 	}
 	if len(t) > 120 || !strings.Contains(t, "|") || t[0] != '_' && t[0] != '*' {
 		return "", false

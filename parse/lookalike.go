@@ -17,8 +17,9 @@ import (
 //
 //   - a title that names a guide (its head noun: guide, guidelines,
 //     tutorial, handbook, primer, best practices; or it opens "How to",
-//     "A guide to", "Tips for") is a guide, even when it names what it
-//     guides ("Code review guidelines");
+//     "A guide to", "Tips for", "Contributing to") is a guide, even
+//     when it names what it guides ("Code review guidelines"); a title
+//     that names a to-do list ("TODO", "Task list") is a plan;
 //   - a document whose opening lines list who attended ("Attendees:",
 //     "Participants:") holds a meeting's notes, unless its title names
 //     a review, an audit or a report;
@@ -31,10 +32,13 @@ import (
 // guideTitle reports whether a document's title names a guide.
 func guideTitle(title string) bool {
 	t := strings.ToLower(strings.TrimSpace(trimEmoji(stripBold(title))))
-	for _, p := range []string{"how to ", "how-to:", "a guide to ", "guide to ", "tips for ", "best practices for "} {
+	for _, p := range []string{"how to ", "how-to:", "a guide to ", "guide to ", "tips for ", "best practices for ", "contributing to "} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}
+	}
+	if t == "contributing" {
+		return true // CONTRIBUTING.md: how to contribute
 	}
 	full := t
 	for _, sep := range []string{":", " — ", " – ", " - ", " | ", "(", " of ", " for "} {

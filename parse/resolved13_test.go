@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -40,17 +39,7 @@ var resolved13 = []struct {
 }
 
 func TestResolved13(t *testing.T) {
-	show := func(fs []Finding) string {
-		var out []string
-		for _, f := range fs {
-			if f.ID != "" {
-				out = append(out, fmt.Sprintf("%s %s: %s", f.Severity, f.ID, f.Title))
-			} else {
-				out = append(out, fmt.Sprintf("%s %s", f.Severity, f.Title))
-			}
-		}
-		return strings.Join(out, "\n")
-	}
+	show := func(fs []Finding) string { return strings.Join(findingLines("", fs), "\n") }
 	for _, c := range resolved13 {
 		t.Run(c.name, func(t *testing.T) {
 			r := ReadReport([]byte(c.report))

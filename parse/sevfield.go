@@ -94,8 +94,9 @@ type sevFieldName struct {
 	rank int8
 }
 
-// The ranks of severity fields and columns: a severity (or a CVSS score
-// in a field) beats a risk or an overall rating, which beats a priority,
+// The ranks of severity fields and columns: a severity beats a risk, an
+// overall rating or a CVSS score in a field (the first of them written
+// counts), which beats a priority,
 // which beats an impact (one axis of a risk) or a level; a column of CVSS
 // scores counts only when no other names the level (sevColumnRank).
 const (
@@ -119,7 +120,7 @@ var sevFieldNames = []sevFieldName{
 	{words: []string{"risk"}, more: []string{"level", "rating"}, rank: rankRisk},
 	{words: []string{"priority"}, more: []string{"level"}, rank: rankPriority},
 	{words: []string{"impact"}, more: []string{"level"}, rank: rankImpact},
-	{words: []string{"cvss"}, cvss: true},
+	{words: []string{"cvss"}, cvss: true, rank: rankRisk},
 	{words: []string{"sévérité"}}, {words: []string{"gravité"}}, {words: []string{"priorité"}, rank: rankPriority},
 	{words: []string{"severidad"}}, {words: []string{"prioridad"}, rank: rankPriority}, {words: []string{"gravedad"}},
 	{words: []string{"schweregrad"}}, {words: []string{"priorität"}, rank: rankPriority},
@@ -127,7 +128,7 @@ var sevFieldNames = []sevFieldName{
 	{words: []string{"심각도"}}, {words: []string{"우선순위"}, rank: rankPriority}, {words: []string{"중요도"}},
 	{words: []string{"mức độ"}, tail: " nghiêm trọng"}, {words: []string{"độ ưu tiên"}, rank: rankPriority},
 	{words: []string{"severidade"}}, {words: []string{"gravidade"}}, {words: []string{"prioridade"}, rank: rankPriority},
-	{words: []string{"深刻度"}}, {words: []string{"风险等级"}, rank: rankRisk},
+	{words: []string{"深刻度"}}, {words: []string{"风险等级"}, rank: rankRisk}, {words: []string{"위험도"}, rank: rankRisk},
 	{words: []string{"серьезность", "серьёзность"}}, {words: []string{"критичность"}}, {words: []string{"приоритет"}, rank: rankPriority},
 	{words: []string{"rating"}, rank: rankRisk}, {words: []string{"gravità"}}, {words: []string{"criticità"}}, {words: []string{"ernst"}},
 	{words: []string{"criticité"}}, {words: []string{"重大度"}},

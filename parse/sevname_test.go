@@ -85,7 +85,7 @@ func TestSevFieldNamesEverywhere(t *testing.T) {
 }
 
 // TestSevRank orders the names of fields and columns as setField and a
-// table's header do: severity, then risk and rating, then priority, then
+// table's header do: severity, then risk, rating and a CVSS score, then priority, then
 // impact and level; a column of CVSS scores last, and a name of neither
 // with the impacts.
 func TestSevRank(t *testing.T) {
@@ -100,7 +100,7 @@ func TestSevRank(t *testing.T) {
 		{"우선순위", rankPriority, 2}, {"приоритет", rankPriority, 2}, {"Impact", rankImpact, 3}, {"level", rankImpact, 3},
 		{"threat level", rankImpact, 3}, {"심각도", rankSeverity, 0}, {"Schweregrad", rankSeverity, 0},
 		{"sévérité", rankSeverity, 0}, {"风险等级", rankRisk, 1}, {"security severity", rankSeverity - 1, -1},
-		{"CVSS", rankSeverity, int(rankScore)}, {"cvss v3.1 base score", rankSeverity, int(rankScore)},
+		{"CVSS", rankRisk, int(rankScore)}, {"cvss v3.1 base score", rankRisk, int(rankScore)}, {"위험도", rankRisk, 1},
 		{"Likelihood", rankImpact, 3}, {"", rankImpact, 3},
 	} {
 		if got := sevRank(tt.name); got != tt.rank {

@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -101,22 +100,7 @@ func TestStructures8(t *testing.T) {
 	for _, c := range structures8 {
 		t.Run(c.name, func(t *testing.T) {
 			r := ReadReport([]byte(c.report))
-			var got []string
-			line := func(prefix string, f Finding) string {
-				if f.ID != "" {
-					return fmt.Sprintf("%s%s %s: %s", prefix, f.Severity, f.ID, f.Title)
-				}
-				return fmt.Sprintf("%s%s %s", prefix, f.Severity, f.Title)
-			}
-			for _, f := range r.Findings {
-				got = append(got, line("", f))
-			}
-			for _, f := range r.Resolved {
-				got = append(got, line("resolved ", f))
-			}
-			if r.Status == StatusUnreadable {
-				got = append(got, "unreadable")
-			}
+			got := readLines(r)
 			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 				t.Errorf("status %s, read:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, strings.Join(got, "\n"),
 					strings.Join(c.want, "\n"), r.Diagnostics)

@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -67,14 +66,7 @@ func TestTables13(t *testing.T) {
 	for _, c := range tables13 {
 		t.Run(c.name, func(t *testing.T) {
 			r := ReadReport([]byte(c.report))
-			var got []string
-			for _, f := range r.Findings {
-				if f.ID != "" {
-					got = append(got, fmt.Sprintf("%s %s: %s", f.Severity, f.ID, f.Title))
-				} else {
-					got = append(got, fmt.Sprintf("%s %s", f.Severity, f.Title))
-				}
-			}
+			got := findingLines("", r.Findings)
 			if strings.Join(got, "\n") != strings.Join(c.want, "\n") || (r.Status == StatusUnreadable) != c.unreadable {
 				t.Errorf("status %s (want unreadable %v), findings:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, c.unreadable,
 					strings.Join(got, "\n"), strings.Join(c.want, "\n"), r.Diagnostics)
