@@ -8,20 +8,21 @@ import (
 
 // A rated table whose title column has a name no rule knows (SPEC §2.3
 // rule 4: a table with a severity column lists findings under any
-// heading): "| Area | Check | Status | Priority |", "| Test | Model |
-// Severity |", "| Constat | Référence | Gravité |", when the column rates
-// by severity or risk: a priority, an impact or a level orders work to
-// adopt, tasks and criteria as often (a research report's "| Pattern |
-// Source | Priority |"), and those tables stay unread, as does a table of
-// rules ("| Rule | Severity | Why |"). The first column that
-// no rule names (not an ID, a status, a count, a place, an owner or a
-// rating) names each row (a table of areas or components rated by risk,
-// "| Auth | High |", rates areas: no findings), when the table has several rows and that cell
-// reads as a title: words enough, or a name in code. Such rows count only
+// heading): "| Area | Check | Status | Severity |", "| Test | Model |
+// Severity |", "| Constat | Référence | Gravité |", "| Bevinding | Ernst |".
+// The first column no rule names (not an ID, a status, a count, a place,
+// an owner or a rating) names each row, when the table has several rows,
+// more than two columns or that column before the severity, and the
+// severity column rates by severity or risk: a priority, an impact or a
+// level orders work to adopt, tasks and criteria as often (a research
+// report's "| Pattern | Source | Priority |"), and a table of rules or of
+// kinds ("| Rule | Severity | Why |", "| Change class | Risk | Gate |")
+// stays unread; so does a table of areas rated by risk ("| Area | Risk |
+// Mitigation |": no column is left to name a row). A row counts when its
+// cell reads as a title (three words or more, or a name in code), and only
 // when the report read no other open P0/P1 (settleGuessed). A P0/P1 row
-// the column does not name ("| Billing slowness | Alice | Critical |" has
-// it, "| Hmm | Alice | Critical |" not) gave no finding: the report could
-// not be fully read, never silently safe.
+// whose cell names nothing ("| see above | Alice | Critical |") gave no
+// finding: then the report could not be fully read, never silently safe.
 
 // tableRows counts the rows of the table whose header is lines[i] (its
 // delimiter row at i+1), up to 2.
