@@ -1,6 +1,10 @@
 package parse
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // findingLines writes findings as the golden cases state them: "P1
 // Title", or "P1 ID: Title" when it has an ID, each after prefix.
@@ -25,4 +29,18 @@ func readLines(r *Report) []string {
 		out = append(out, "unreadable")
 	}
 	return out
+}
+
+// openLines is what a golden case of open findings only states of a
+// report read: its open findings.
+func openLines(r *Report) []string { return findingLines("", r.Findings) }
+
+// checkLines reads report and holds what lines states of it to want.
+func checkLines(t *testing.T, report string, want []string, lines func(*Report) []string) {
+	t.Helper()
+	r := ReadReport([]byte(report))
+	if got := lines(r); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("status %s, read:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, strings.Join(got, "\n"),
+			strings.Join(want, "\n"), r.Diagnostics)
+	}
 }

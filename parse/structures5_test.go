@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -87,13 +86,6 @@ var structures5 = []struct {
 
 func TestStructures5(t *testing.T) {
 	for _, c := range structures5 {
-		t.Run(c.name, func(t *testing.T) {
-			r := ReadReport([]byte(c.report))
-			got := findingLines("", r.Findings)
-			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-				t.Errorf("status %s, findings:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, strings.Join(got, "\n"),
-					strings.Join(c.want, "\n"), r.Diagnostics)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkLines(t, c.report, c.want, openLines) })
 	}
 }

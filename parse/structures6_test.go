@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -142,13 +141,6 @@ var structures6 = []struct {
 
 func TestStructures6(t *testing.T) {
 	for _, c := range structures6 {
-		t.Run(c.name, func(t *testing.T) {
-			r := ReadReport([]byte(c.report))
-			got := readLines(r)
-			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-				t.Errorf("status %s, read:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, strings.Join(got, "\n"),
-					strings.Join(c.want, "\n"), r.Diagnostics)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkLines(t, c.report, c.want, readLines) })
 	}
 }

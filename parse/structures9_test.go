@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -83,13 +82,6 @@ var structures9 = []struct {
 
 func TestStructures9(t *testing.T) {
 	for _, c := range structures9 {
-		t.Run(c.name, func(t *testing.T) {
-			r := ReadReport([]byte(c.report))
-			got := readLines(r)
-			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
-				t.Errorf("status %s, read:\n%s\nwant:\n%s\ndiagnostics: %v", r.Status, strings.Join(got, "\n"),
-					strings.Join(c.want, "\n"), r.Diagnostics)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { checkLines(t, c.report, c.want, readLines) })
 	}
 }
